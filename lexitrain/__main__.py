@@ -1,0 +1,5 @@
+"""Allow `python -m lexitrain`."""
+
+from lexitrain.cli.app import main
+
+main()

@@ -1,0 +1,38 @@
+"""The `lexitrain` command: assembles every command group into one typer app."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from lexitrain.errors import LexitrainError
+
+app = typer.Typer(
+    name="lexitrain",
+    help="Word study, anagram training and lexicon tools for competitive Scrabble players.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _register() -> None:
+    """Each command module adds its commands to `app` (imports stay light)."""
+    from lexitrain.cli import lexicon_cmd  # noqa: F401
+
+
+_register()
+
+
+def main() -> None:
+    """Console entry point: user errors become one line on stderr, exit 1."""
+    try:
+        app()
+    except LexitrainError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)

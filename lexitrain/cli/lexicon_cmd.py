@@ -1,0 +1,147 @@
+"""`lexitrain lexicon ...`: compile word lists and manage compiled lexicons."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from lexitrain.cli.app import app
+from lexitrain.cli.output import emit_json, error_exit, warn
+from lexitrain.errors import LexitrainError
+
+lexicon_app = typer.Typer(help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
+app.add_typer(lexicon_app, name="lexicon")
+
+MAX_WARNINGS_SHOWN = 10
+
+
+def _parse_compare(values: list[str]) -> dict[str, str]:
+    """`cel` or `cel=+`: words not in that lexicon get the symbol (default #)."""
+    compare: dict[str, str] = {}
+    for value in values:
+        other, _, symbol = value.partition("=")
+        compare[other] = symbol or "#"
+    return compare
+
+
+@lexicon_app.command("build")
+def build(
+    file: Path = typer.Argument(..., help="Word list: one word a line, or `WORD definition` lines."),
+    name: str = typer.Option(..., "--name", help="Name to compile it under (e.g. nwl2023, csw24)."),
+    tiles: str = typer.Option("english", "--tiles", help="Tile set name or CSV file."),
+    board: str = typer.Option("standard", "--board", help="Board layout: standard, super, wordswithfriends."),
+    compare: list[str] = typer.Option(
+        [], "--compare", help="Mark words missing from another lexicon: NAME or NAME=SYMBOL (default #). Repeatable."
+    ),
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Skip words with characters outside the tile set."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
+) -> None:
+    """Compile a word list into a lexicon (tries, probability tables, hooks)."""
+    from lexitrain.lexicon.compile import compile_lexicon
+
+    show_bar = not quiet and not json_out and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("compiling", total=None)
+
+            def progress(stage: str, done: int, total: int) -> None:
+                bar.update(task, description=stage, completed=done, total=total)
+
+            report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress)
+    else:
+        report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid)
+    for message in report.warnings[:MAX_WARNINGS_SHOWN]:
+        warn(message)
+    if len(report.warnings) > MAX_WARNINGS_SHOWN:
+        warn(f"... and {len(report.warnings) - MAX_WARNINGS_SHOWN} more words skipped")
+    if json_out:
+        emit_json({
+            "name": report.name, "words": report.words, "by_length": report.by_length,
+            "skipped": len(report.warnings), "seconds": round(report.seconds, 3),
+            "bytes": report.bytes_on_disk,
+        })
+    else:
+        typer.echo(
+            f"compiled {report.name}: {report.words:,} words in {report.seconds:.1f} s "
+            f"({report.bytes_on_disk / 1e6:.1f} MB)"
+            + (f", {len(report.warnings)} skipped" if report.warnings else "")
+        )
+
+
+@lexicon_app.command("list")
+def list_(json_out: bool = typer.Option(False, "--json")) -> None:
+    """List compiled lexicons (and the embedded ones, compiled on first use)."""
+    from lexitrain.lexicon import store
+    from lexitrain.lexicon.lexicon import EMBEDDED, known_lexicons
+
+    rows = []
+    for name in known_lexicons():
+        manifest = store.read_manifest(name)
+        rows.append({
+            "name": name,
+            "compiled": manifest is not None,
+            "words": manifest["words"] if manifest else None,
+            "tiles": manifest["tiles"] if manifest else "english",
+            "embedded": name in EMBEDDED,
+        })
+    if json_out:
+        emit_json(rows)
+        return
+    for row in rows:
+        status = f"{row['words']:,} words" if row["compiled"] else "not compiled yet"
+        typer.echo(f"{row['name']:<16} {row['tiles']:<10} {status}" + ("  (embedded)" if row["embedded"] else ""))
+
+
+@lexicon_app.command("info")
+def info(name: str = typer.Argument("enable"), json_out: bool = typer.Option(False, "--json")) -> None:
+    """Word counts by length, tile set, source and size of a lexicon."""
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    lex = open_lexicon(name)
+    m = lex.manifest
+    data = {
+        "name": name, "words": m["words"], "by_length": m["by_length"], "tiles": m["tiles"],
+        "board": m["board"], "source": m["source"], "built": m["built"], "bytes": m.get("bytes"),
+        "compare": m.get("compare", {}),
+    }
+    if json_out:
+        emit_json(data)
+        return
+    typer.echo(f"{name}: {data['words']:,} words, tiles {data['tiles']}, board {data['board']}")
+    typer.echo(f"source {data['source']}, built {data['built']}")
+    typer.echo("by length: " + "  ".join(f"{k}:{v}" for k, v in data["by_length"].items()))
+
+
+@lexicon_app.command("diff")
+def diff(
+    old: str = typer.Argument(..., help="The older lexicon."),
+    new: str = typer.Argument(..., help="The newer lexicon."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Words added and removed between two lexicons (the new-words list)."""
+    from lexitrain.lexicon.lexicon import diff as diff_lexicons, open_lexicon
+
+    result = diff_lexicons(open_lexicon(old), open_lexicon(new))
+    if json_out:
+        emit_json(result)
+        return
+    typer.echo(f"added ({len(result['added'])}): " + " ".join(result["added"]))
+    typer.echo(f"removed ({len(result['removed'])}): " + " ".join(result["removed"]))
+
+
+@lexicon_app.command("remove")
+def remove(name: str = typer.Argument(...)) -> None:
+    """Delete a compiled lexicon (an embedded one recompiles on next use)."""
+    from lexitrain.lexicon import store
+
+    try:
+        store.remove(name)
+    except LexitrainError as exc:
+        error_exit(str(exc))
+    typer.echo(f"removed {name}")

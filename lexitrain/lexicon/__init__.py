@@ -1,0 +1,1 @@
+"""Word lists in, compiled lexicons out: reading, compiling, storing, opening."""

@@ -1,0 +1,145 @@
+"""Open a compiled lexicon: tries for fast look-ups, SQLite for the rest."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
+
+from lexitrain.errors import LexitrainError
+from lexitrain.layouts import BoardLayout, load_layout
+from lexitrain.lexicon import store
+from lexitrain.paths import shipped
+from lexitrain.tiles import TileSet, load_tile_set
+
+DEFAULT_LEXICON = "enable"
+
+#: Free lists shipped in lexicons/wordlists, compiled on first use.
+EMBEDDED: dict[str, dict[str, str]] = {
+    "enable": {"file": "enable1.txt", "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt)"},
+    "cel": {"file": "cel.txt", "credit": "CEL, MIT licence (see LICENSE-CEL-MIT.txt)"},
+}
+
+
+@dataclass
+class Lexicon:
+    """A compiled lexicon. Word look-ups work on tile codes (see tiles.py)."""
+
+    name: str
+    folder: Path
+    manifest: dict[str, Any]
+
+    @cached_property
+    def tiles(self) -> TileSet:
+        return load_tile_set(self.manifest["tiles"])
+
+    @cached_property
+    def layout(self) -> BoardLayout:
+        return load_layout(self.manifest["board"])
+
+    @cached_property
+    def trie(self) -> marisa_trie.Trie:
+        return _mmap(marisa_trie.Trie(), self.folder / "words.marisa")
+
+    @cached_property
+    def reversed_trie(self) -> marisa_trie.Trie:
+        return _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa")
+
+    @cached_property
+    def alphagram_trie(self) -> marisa_trie.BytesTrie:
+        return _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa")
+
+    @cached_property
+    def db(self) -> sqlite3.Connection:
+        """Read-only connection to the lexicon's tables (rows as sqlite3.Row)."""
+        uri = (self.folder / "lexicon.sqlite").as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    @property
+    def word_count(self) -> int:
+        return int(self.manifest["words"])
+
+    @property
+    def by_length(self) -> dict[str, int]:
+        return dict(self.manifest["by_length"])
+
+    def encode(self, word: str) -> str | None:
+        """Tile codes of a word, or None if it has a character outside the set."""
+        try:
+            return self.tiles.encode(word)
+        except ValueError:
+            return None
+
+    def __contains__(self, word: str) -> bool:
+        code = self.encode(word)
+        return code is not None and code in self.trie
+
+    def has_code(self, code: str) -> bool:
+        return code in self.trie
+
+    def anagram_codes(self, alphagram_code: str) -> list[str]:
+        """Word codes whose alphagram is exactly this one (sorted codes)."""
+        return [v.decode("utf-8") for v in self.alphagram_trie.get(alphagram_code, [])]
+
+    def anagrams(self, letters: str) -> list[str]:
+        """Words using exactly these tiles (no blanks), in dictionary order."""
+        code = self.encode(letters)
+        if code is None:
+            return []
+        tiles = self.tiles
+        found = self.anagram_codes(tiles.alphagram_code(code))
+        return [tiles.decode(c) for c in sorted(found, key=tiles.sort_key)]
+
+    def words(self) -> list[str]:
+        """Every word, in dictionary (tile) order."""
+        tiles = self.tiles
+        return [tiles.decode(c) for c in sorted(self.trie.keys(), key=tiles.sort_key)]
+
+
+def _mmap(trie: Any, path: Path) -> Any:
+    trie.mmap(str(path))
+    return trie
+
+
+def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
+    """Open a compiled lexicon, compiling an embedded one on first use."""
+    manifest = store.read_manifest(name)
+    if manifest is None and name in EMBEDDED:
+        compile_embedded(name)
+        manifest = store.read_manifest(name)
+    if manifest is None:
+        known = sorted(set(store.compiled_names()) | set(EMBEDDED))
+        raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
+    folder = store.lexicon_folder(manifest)
+    if not folder.is_dir():
+        raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
+    return Lexicon(name, folder, manifest)
+
+
+def compile_embedded(name: str) -> None:
+    from lexitrain.lexicon.compile import compile_lexicon
+
+    source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
+    compile_lexicon(source, name)
+
+
+def known_lexicons() -> list[str]:
+    return sorted(set(store.compiled_names()) | set(EMBEDDED))
+
+
+def diff(old: Lexicon, new: Lexicon) -> dict[str, list[str]]:
+    """Words added and removed going from OLD to NEW (the 'new words' list)."""
+    old_words, new_words = set(old.words()), set(new.words())
+    key = new.tiles.sort_key
+    encode = new.tiles.encode
+
+    def order(words: set[str]) -> list[str]:
+        return sorted(words, key=lambda w: key(encode(w)))
+
+    return {"added": order(new_words - old_words), "removed": order(old_words - new_words)}

@@ -1,0 +1,118 @@
+"""Combinations and probability ranks, by the players' (Zyzzyva's) formula.
+
+For a word of n tiles and b blanks allowed, the combinations are the distinct
+n-tile draws from the full bag that can spell it using up to b of the bag's
+blanks. Per alphagram that is sum over k <= b of C(B, k) * P_k, where P_k sums,
+over every multiset of k of the word's tiles played by blanks, the product of
+C(bag_t, count_t - blanked_t). P_0..P_2 are the coefficients of the product,
+over the word's tiles, of the polynomials sum_j C(bag_t, count_t - j) x^j,
+which is what `combinations` multiplies out, vectorised over all alphagrams.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from lexitrain.tiles import TileSet
+
+MAX_BLANKS = 2
+_SAFE = float(2**62)
+
+
+def tile_counts(alphagram_codes: list[str], tiles: TileSet) -> np.ndarray:
+    """Matrix (alphagram x tile) of how many of each tile an alphagram holds."""
+    n = len(alphagram_codes)
+    joined = "".join(alphagram_codes)
+    points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lookup = np.full(int(points.max(initial=0)) + 1, -1, dtype=np.int64)
+    for i, code in enumerate(tiles.codes):
+        if ord(code) < len(lookup):
+            lookup[ord(code)] = i
+    tile_index = lookup[points]
+    lengths = np.fromiter((len(a) for a in alphagram_codes), dtype=np.int64, count=n)
+    rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    flat = np.bincount(rows * tiles.size + tile_index, minlength=n * tiles.size)
+    return flat.reshape(n, tiles.size)
+
+
+def _exact_row(counts: np.ndarray, tiles: TileSet) -> list[int]:
+    poly = [1, 0, 0]
+    for t, c in enumerate(counts.tolist()):
+        if c:
+            bag = tiles.counts[t]
+            f = [comb(bag, c - j) if c >= j else 0 for j in range(MAX_BLANKS + 1)]
+            poly = [
+                poly[0] * f[0],
+                poly[0] * f[1] + poly[1] * f[0],
+                poly[0] * f[2] + poly[1] * f[1] + poly[2] * f[0],
+            ]
+    return _with_blanks(poly, tiles.blanks)
+
+
+def _with_blanks(poly: list[int], bag_blanks: int) -> list[int]:
+    """[b0, b1, b2] from the blank-polynomial coefficients."""
+    out, total = [], 0
+    for k in range(MAX_BLANKS + 1):
+        total += comb(bag_blanks, k) * poly[k]
+        out.append(total)
+    return out
+
+
+def combinations(
+    alphagram_codes: list[str], tiles: TileSet, counts: np.ndarray | None = None
+) -> list[list[int]]:
+    """[b0, b1, b2] exact combinations for each alphagram (counts: tile_counts)."""
+    if not alphagram_codes:
+        return []
+    if counts is None:
+        counts = tile_counts(alphagram_codes, tiles)
+    max_count = int(counts.max()) + 1
+    # factor[j][t][c] = C(bag_t, c - j)
+    factor = np.zeros((MAX_BLANKS + 1, tiles.size, max_count), dtype=np.int64)
+    for t, bag in enumerate(tiles.counts):
+        for c in range(max_count):
+            for j in range(MAX_BLANKS + 1):
+                if c >= j:
+                    factor[j, t, c] = comb(bag, c - j)
+    n = len(alphagram_codes)
+    p0, p1, p2 = np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    q0, q1, q2 = np.ones(n), np.zeros(n), np.zeros(n)  # float shadow to catch overflow
+    for t in range(tiles.size):
+        col = counts[:, t]
+        if not col.any():
+            continue
+        a0, a1, a2 = factor[0, t][col], factor[1, t][col], factor[2, t][col]
+        p0, p1, p2 = p0 * a0, p0 * a1 + p1 * a0, p0 * a2 + p1 * a1 + p2 * a0
+        f0, f1, f2 = a0.astype(float), a1.astype(float), a2.astype(float)
+        q0, q1, q2 = q0 * f0, q0 * f1 + q1 * f0, q0 * f2 + q1 * f1 + q2 * f0
+    b = tiles.blanks
+    c1, c2 = comb(b, 1), comb(b, 2)
+    b0 = p0
+    b1 = p0 + c1 * p1
+    b2 = b1 + c2 * p2
+    result = np.stack([b0, b1, b2], axis=1).tolist()
+    too_big = np.flatnonzero((q0 + c1 * q1 + c2 * q2) > _SAFE)
+    for i in too_big.tolist():
+        result[i] = _exact_row(counts[i], tiles)
+    return result
+
+
+def ranks(lengths: np.ndarray, combos: list[int], tiebreak: np.ndarray) -> np.ndarray:
+    """1-based rank within each length: most combinations first, then `tiebreak`.
+
+    `tiebreak` is each item's position in the tie order (alphagram, then word).
+    Exact: combinations too large for int64 are ordered by Python integers.
+    """
+    if combos and max(combos) >= 2**63:
+        position = {c: i for i, c in enumerate(sorted(set(combos)))}
+        key = -np.array([position[c] for c in combos], dtype=np.int64)
+    else:
+        key = -np.array(combos, dtype=np.int64)
+    order = np.lexsort((tiebreak, key, lengths))
+    sorted_lengths = lengths[order]
+    starts = np.searchsorted(sorted_lengths, sorted_lengths, side="left")
+    result = np.empty(len(order), dtype=np.int64)
+    result[order] = np.arange(len(order)) - starts + 1
+    return result

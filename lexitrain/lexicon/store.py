@@ -1,0 +1,91 @@
+"""Where compiled lexicons live, and how a new build replaces an old one.
+
+Each lexicon is a folder `NAME.<token>/` plus a manifest `NAME.json` naming
+that folder. A build writes a fresh folder and then swaps the manifest with
+one atomic rename, so readers see the old lexicon or the new one, never half
+of either, and a failed build leaves the old one untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def lexicons_dir() -> Path:
+    path = data_home() / "lexicons"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def check_name(name: str) -> str:
+    if not _NAME.fullmatch(name):
+        raise LexitrainError(
+            f"bad lexicon name {name!r}: use letters, digits, '-' and '_' (up to 64)"
+        )
+    return name
+
+
+def manifest_path(name: str) -> Path:
+    return lexicons_dir() / f"{check_name(name)}.json"
+
+
+def read_manifest(name: str) -> dict[str, Any] | None:
+    """The manifest of a compiled lexicon, or None if it is not compiled."""
+    path = manifest_path(name)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise LexitrainError(f"{path}: unreadable lexicon manifest ({exc})") from None
+
+
+def compiled_names() -> list[str]:
+    return sorted(p.stem for p in lexicons_dir().glob("*.json"))
+
+
+def new_build_dir(name: str) -> Path:
+    """A private folder to build into; nothing reads it until `publish`."""
+    return Path(tempfile.mkdtemp(prefix=f".build-{check_name(name)}-", dir=lexicons_dir()))
+
+
+def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
+    """Make a finished build the current lexicon NAME, atomically."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
+    folder.rmdir()
+    build_dir.rename(folder)
+    old = read_manifest(name)
+    manifest = {**manifest, "dir": folder.name}
+    tmp = manifest_path(name).with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, manifest_path(name))
+    if old and old.get("dir") and old["dir"] != folder.name:
+        shutil.rmtree(lexicons_dir() / old["dir"], ignore_errors=True)
+
+
+def discard(build_dir: Path) -> None:
+    shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def remove(name: str) -> None:
+    """Delete a compiled lexicon (the manifest first, so it vanishes at once)."""
+    manifest = read_manifest(name)
+    if manifest is None:
+        raise LexitrainError(f"no compiled lexicon named {name!r}")
+    manifest_path(name).unlink()
+    shutil.rmtree(lexicons_dir() / manifest["dir"], ignore_errors=True)
+
+
+def lexicon_folder(manifest: dict[str, Any]) -> Path:
+    return lexicons_dir() / manifest["dir"]

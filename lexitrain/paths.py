@@ -1,0 +1,35 @@
+"""Where shipped data and the user's own data live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped(name: str) -> Path:
+    """A top-level shipped folder (`lexicons`, `quizzes`).
+
+    In a wheel they are carried inside the package under `_shipped/`; in a
+    source checkout or editable install they sit beside the package.
+    """
+    inside = _PACKAGE / "_shipped" / name
+    return inside if inside.is_dir() else _PACKAGE.parent / name
+
+
+def data_home() -> Path:
+    """The user's data folder: compiled lexicons, progress, saved searches.
+
+    `LEXITRAIN_HOME` overrides the platform's user data directory so tests
+    (and people with several set-ups) never touch the real one.
+    """
+    override = os.environ.get("LEXITRAIN_HOME")
+    if override:
+        home = Path(override)
+    else:
+        from platformdirs import user_data_dir
+
+        home = Path(user_data_dir("lexitrain", appauthor=False))
+    home.mkdir(parents=True, exist_ok=True)
+    return home

@@ -1,0 +1,233 @@
+"""Tile sets: which tiles a game has, how many of each, what they score.
+
+A tile may be several characters (Spanish CH, Catalan L·L). Words are
+tokenised into tiles greedily, longest tile first; `[CH]` forces a
+multi-character tile where a text would otherwise be ambiguous, as in CGP.
+Each tile also has a one-character *code* so that a word becomes a string
+with one character per tile: alphagrams, tries and the move generator work
+on codes and never have to think about multi-character tiles again.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import shipped
+
+BLANK = "?"
+VOWELS = frozenset("AEIOUÀÁÂÄÈÉÊËÌÍÎÏÒÓÔÖÙÚÛÜĄĘ")
+_PRIVATE_USE = 0xE000
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """Letters in play order, their counts in the bag and their points."""
+
+    name: str
+    letters: tuple[str, ...]
+    counts: tuple[int, ...]
+    points: tuple[int, ...]
+    blanks: int
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.letters)})
+
+    # -- codes -----------------------------------------------------------------
+    @cached_property
+    def codes(self) -> tuple[str, ...]:
+        """One character per tile: the letter itself, or a private-use char."""
+        return tuple(t if len(t) == 1 else chr(_PRIVATE_USE + i) for i, t in enumerate(self.letters))
+
+    @cached_property
+    def _code_index(self) -> dict[str, int]:
+        return {c: i for i, c in enumerate(self.codes)}
+
+    @cached_property
+    def multi(self) -> tuple[str, ...]:
+        """Multi-character tiles, longest first (the tokeniser tries these first)."""
+        return tuple(sorted((t for t in self.letters if len(t) > 1), key=len, reverse=True))
+
+    @property
+    def size(self) -> int:
+        return len(self.letters)
+
+    def index(self, tile: str) -> int:
+        """Position of a tile in the set (its sort order); KeyError if absent."""
+        return self._index[tile]
+
+    def code_index(self, code: str) -> int:
+        return self._code_index[code]
+
+    # -- tokenising ------------------------------------------------------------
+    def tokenize(self, text: str) -> list[str]:
+        """Split text into tiles. Lowercase letters stay lowercase (blanks).
+
+        Plain text is read greedily (CH is the CH tile). Text with any `[...]`
+        is read strictly: bracketed groups are tiles, other characters single
+        tiles, so `[CH]` and `C[H]` are told apart. Raises ValueError naming
+        the first character that is not a tile.
+        """
+        strict = "[" in text
+        tiles: list[str] = []
+        i = 0
+        n = len(text)
+        upper = text.upper()
+        while i < n:
+            ch = text[i]
+            if ch == BLANK:
+                tiles.append(BLANK)
+                i += 1
+                continue
+            if ch == "[":
+                end = text.find("]", i)
+                if end < 0:
+                    raise ValueError(f"unclosed '[' in {text!r}")
+                tile = text[i + 1 : end]
+                if tile.upper() not in self._index:
+                    raise ValueError(f"{tile!r} is not a tile of the {self.name} set")
+                tiles.append(tile)
+                i = end + 1
+                continue
+            if not strict:
+                for m in self.multi:
+                    if upper.startswith(m, i):
+                        tiles.append(text[i : i + len(m)])
+                        i += len(m)
+                        break
+                else:
+                    m = ""
+                if m:
+                    continue
+            if upper[i] not in self._index:
+                raise ValueError(f"{ch!r} is not a tile of the {self.name} set")
+            tiles.append(ch)
+            i += 1
+        return tiles
+
+    def spell(self, tiles: list[str]) -> str:
+        """Tiles as text that `tokenize` reads back to exactly these tiles."""
+        if not self.multi:
+            return "".join(tiles)
+        text = "".join(f"[{t}]" if len(t) > 1 else t for t in tiles)
+        if "[" not in text and self.tokenize(text) != tiles:
+            text = f"[{tiles[0]}]" + text[len(tiles[0]):]  # any bracket reads strictly
+        return text
+
+    @cached_property
+    def _plain_word(self) -> re.Pattern[str]:
+        """Matches an uppercase word made only of single-character tiles."""
+        singles = "".join(re.escape(t) for t in self.letters if len(t) == 1)
+        return re.compile(f"[{singles}]+")
+
+    def encode(self, text: str) -> str:
+        """Word -> code string, one character per tile (case folded to upper).
+
+        Raises ValueError naming the first character that is not a tile.
+        """
+        upper = text.upper()
+        if not self.multi and self._plain_word.fullmatch(upper):
+            return upper  # single-character tiles are their own codes
+        codes = self.codes
+        return "".join(codes[self._index[t.upper()]] for t in self.tokenize(text))
+
+    def decode(self, code: str) -> str:
+        """Code string -> word as players write it (multi-letter tiles joined)."""
+        if not self.multi:
+            return code
+        letters = self.letters
+        return "".join(letters[self._code_index[c]] for c in code)
+
+    @cached_property
+    def codes_in_order(self) -> bool:
+        """True when sorting codes by character already gives tile-set order."""
+        return list(self.codes) == sorted(self.codes)
+
+    def alphagram_code(self, code: str) -> str:
+        """Codes sorted into tile-set order."""
+        if self.codes_in_order:
+            return "".join(sorted(code))
+        return "".join(sorted(code, key=self._code_index.__getitem__))
+
+    @cached_property
+    def _sort_table(self) -> dict[int, str]:
+        return {ord(c): chr(0x100 + i) for i, c in enumerate(self.codes)}
+
+    def sort_key(self, code: str) -> str:
+        """A string that sorts code strings into tile-set (dictionary) order."""
+        return code if self.codes_in_order else code.translate(self._sort_table)
+
+    def display_alphagram(self, code: str) -> str:
+        """Codes (an alphagram, a rack) as text that reads back unambiguously."""
+        if not self.multi:
+            return code
+        letters = self.letters
+        return self.spell([letters[self._code_index[c]] for c in code])
+
+    def alphagram(self, word: str) -> str:
+        """The alphagram of a word, as text."""
+        return self.display_alphagram(self.alphagram_code(self.encode(word)))
+
+    # -- values ----------------------------------------------------------------
+    def points_of(self, tile: str) -> int:
+        """Points of a tile; a blank (`?` or a lowercase letter) scores 0."""
+        if tile == BLANK or tile != tile.upper():
+            return 0
+        return self.points[self._index[tile]]
+
+    def is_vowel(self, tile: str) -> bool:
+        return tile.upper() in VOWELS
+
+    @property
+    def total_tiles(self) -> int:
+        return sum(self.counts) + self.blanks
+
+
+def tiles_dir() -> Path:
+    return shipped("lexicons") / "tiles"
+
+
+def available_tile_sets() -> list[str]:
+    return sorted(p.stem for p in tiles_dir().glob("*.csv"))
+
+
+def load_tile_set(name: str) -> TileSet:
+    """Load a shipped tile set by name, or a CSV file by path."""
+    path = Path(name)
+    if path.suffix != ".csv" or not path.is_file():
+        path = tiles_dir() / f"{name}.csv"
+    if not path.is_file():
+        known = ", ".join(available_tile_sets())
+        raise LexitrainError(f"unknown tile set {name!r} (known: {known})")
+    return read_tile_csv(path, path.stem)
+
+
+def read_tile_csv(path: Path, name: str) -> TileSet:
+    """Parse `letter,count,points` rows; `?` is the blank."""
+    letters: list[str] = []
+    counts: list[int] = []
+    points: list[int] = []
+    blanks = 0
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        for lineno, row in enumerate(reader, start=2):
+            try:
+                letter = row["letter"].strip().upper()
+                count = int(row["count"])
+                value = int(row["points"])
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise LexitrainError(f"{path}:{lineno}: expected letter,count,points") from None
+            if letter == BLANK:
+                blanks = count
+                continue
+            letters.append(letter)
+            counts.append(count)
+            points.append(value)
+    if not letters:
+        raise LexitrainError(f"{path}: no tiles")
+    return TileSet(name, tuple(letters), tuple(counts), tuple(points), blanks)

@@ -1,0 +1,83 @@
+"""Shared fixtures: an isolated LEXITRAIN_HOME per test, ENABLE compiled once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh user data folder for every test; the real one is never touched."""
+    path = tmp_path / "home"
+    path.mkdir()
+    monkeypatch.setenv("LEXITRAIN_HOME", str(path))
+    return path
+
+
+@pytest.fixture(scope="session")
+def compiled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ENABLE and CEL compiled once per test session."""
+    path = tmp_path_factory.mktemp("compiled")
+    old = os.environ.get("LEXITRAIN_HOME")
+    os.environ["LEXITRAIN_HOME"] = str(path)
+    try:
+        open_lexicon("enable")
+        open_lexicon("cel")
+    finally:
+        if old is None:
+            del os.environ["LEXITRAIN_HOME"]
+        else:
+            os.environ["LEXITRAIN_HOME"] = old
+    return path
+
+
+def _link_lexicon(src_home: Path, dst_home: Path, name: str) -> None:
+    src = src_home / "lexicons"
+    dst = dst_home / "lexicons"
+    dst.mkdir(exist_ok=True)
+    manifest = src / f"{name}.json"
+    shutil.copy(manifest, dst / manifest.name)
+    import json
+
+    folder = json.loads(manifest.read_text())["dir"]
+    if not (dst / folder).exists():
+        shutil.copytree(src / folder, dst / folder, copy_function=os.link)
+
+
+@pytest.fixture
+def enable(compiled_home: Path, home: Path) -> Lexicon:
+    """The compiled ENABLE lexicon (and CEL) inside this test's home."""
+    _link_lexicon(compiled_home, home, "enable")
+    _link_lexicon(compiled_home, home, "cel")
+    return open_lexicon("enable")
+
+
+@pytest.fixture
+def make_lexicon(tmp_path: Path) -> Callable[..., Lexicon]:
+    """Compile a small word list given as a list of lines."""
+    from lexitrain.lexicon.compile import compile_lexicon
+
+    def make(lines: list[str], name: str = "small", tiles: str = "english", **kwargs) -> Lexicon:
+        source = tmp_path / f"{name}.txt"
+        source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        compile_lexicon(source, name, tiles, **kwargs)
+        return open_lexicon(name)
+
+    return make
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The developers' shared data folder; tests using it skip cleanly if absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    return SHARED_DATA

@@ -1,0 +1,136 @@
+"""The compiler on small lists, bad input, atomic replacement and the CLI."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import open_lexicon
+from tests.cli_runner import run
+
+SMALL = ["CARE", "RACE", "ACRE", "SCARE", "CARES", "RACES", "ACRES", "CARET", "CRATE", "REACT", "TRACE", "AT", "CAT", "CATS", "SCAT"]
+
+
+def rows(lex, sql, *args):
+    return [dict(r) for r in lex.db.execute(sql, args)]
+
+
+def test_compiles_words_hooks_and_anagrams(make_lexicon):
+    lex = make_lexicon(SMALL)
+    assert lex.word_count == len(SMALL)
+    assert "CARE" in lex and "care" in lex and "ACER" not in lex
+    assert lex.anagrams("ERAC") == ["ACRE", "CARE", "RACE"]
+    [cat] = rows(lex, "select * from words where word = 'CAT'")
+    assert (cat["front_hooks"], cat["back_hooks"]) == ("S", "S")
+    assert (cat["inner_front"], cat["inner_back"]) == (1, 0)  # AT is a word, CA is not
+    [care] = rows(lex, "select * from words where word = 'CARE'")
+    assert (care["front_hooks"], care["back_hooks"]) == ("S", "ST")
+    assert care["points"] == 6 and care["vowels"] == 2
+
+
+def test_plain_and_zyzzyva_lines_with_bom_crlf_tabs_comments(make_lexicon, tmp_path):
+    source = tmp_path / "zyz.txt"
+    source.write_bytes(
+        "\ufeff# a comment\r\nqi\ta Chinese life force [n QIS]\r\n\r\nQIS\r\nqi\r\nZA pizza [n ZAS]\r\n".encode()
+    )
+    from lexitrain.lexicon.compile import compile_lexicon
+
+    report = compile_lexicon(source, "zyz")
+    lex = open_lexicon("zyz")
+    assert report.words == 3
+    assert rows(lex, "select definition from words where word = 'QI'")[0]["definition"] == "a Chinese life force [n QIS]"
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"\x00\x01\x02binary", "binary data"),
+        (b"", "no words"),
+        (b"# only a comment\n\n", "no words"),
+        (b"CAT\nD0G\n", ":2: 'D0G'"),
+        (b"CAT\n\xff\xfe\n", ":2: not UTF-8"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_keeps_the_old_build(make_lexicon, tmp_path, content, message):
+    make_lexicon(SMALL, name="mine")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(content)
+    result = run("lexicon", "build", str(bad), "--name", "mine")
+    assert result.exit_code != 0
+    assert message in result.stderr and str(bad) in result.stderr
+    assert "Traceback" not in result.stderr
+    assert open_lexicon("mine").anagrams("ERAC") == ["ACRE", "CARE", "RACE"]
+
+
+def test_missing_file(make_lexicon):
+    result = run("lexicon", "build", "/no/such/list.txt", "--name", "x")
+    assert result.exit_code == 1 and "no such file" in result.stderr
+
+
+def test_unplayable_long_words_are_warned_and_skipped(tmp_path):
+    source = tmp_path / "long.txt"
+    source.write_text("CAT\nINCOMPREHENSIBLES\nA\n")
+    result = run("lexicon", "build", str(source), "--name", "long")
+    assert result.exit_code == 0
+    assert "INCOMPREHENSIBLES" in result.stderr and "unplayable" in result.stderr
+    assert open_lexicon("long").word_count == 1
+
+
+def test_skip_invalid_counts_warnings(tmp_path):
+    source = tmp_path / "digits.txt"
+    source.write_text("CAT\nD0G\nC4T\nDOG\n")
+    result = run("lexicon", "build", str(source), "--name", "d", "--skip-invalid", "--json")
+    assert result.exit_code == 0
+    assert result.json()["words"] == 2 and result.json()["skipped"] == 2
+
+
+def test_failed_build_leaves_no_half_written_folder(make_lexicon, home, tmp_path):
+    make_lexicon(SMALL, name="mine")
+    before = sorted(p.name for p in (home / "lexicons").iterdir())
+    bad = tmp_path / "bad.txt"
+    bad.write_text("CAT\nD0G\n")
+    with pytest.raises(LexitrainError):
+        from lexitrain.lexicon.compile import compile_lexicon
+
+        compile_lexicon(bad, "mine")
+    assert sorted(p.name for p in (home / "lexicons").iterdir()) == before
+
+
+def test_rebuild_replaces_and_removes_the_old_folder(make_lexicon, home):
+    make_lexicon(SMALL, name="mine")
+    make_lexicon(["DOG", "GOD"], name="mine")
+    lex = open_lexicon("mine")
+    assert lex.word_count == 2
+    folders = [p for p in (home / "lexicons").iterdir() if p.is_dir()]
+    assert len(folders) == 1
+
+
+def test_compare_marks_lexicon_symbols(make_lexicon):
+    make_lexicon(["CAT", "DOG"], name="old")
+    lex = make_lexicon(["CAT", "DOG", "QI"], name="new", compare={"old": "+"})
+    symbols = {r["word"]: r["symbols"] for r in rows(lex, "select word, symbols from words")}
+    assert symbols == {"CAT": "", "DOG": "", "QI": "+"}
+
+
+def test_diff_list_info_remove(make_lexicon):
+    make_lexicon(["CAT", "DOG", "EMU"], name="old")
+    make_lexicon(["CAT", "DOG", "QI", "ZA"], name="new")
+    assert run("lexicon", "diff", "old", "new", "--json").json() == {"added": ["QI", "ZA"], "removed": ["EMU"]}
+    listed = {r["name"]: r for r in run("lexicon", "list", "--json").json()}
+    assert listed["new"]["words"] == 4 and listed["enable"]["embedded"]
+    info = run("lexicon", "info", "new", "--json").json()
+    assert info["words"] == 4 and info["by_length"] == {"2": 2, "3": 2}
+    assert run("lexicon", "remove", "new").exit_code == 0
+    result = run("lexicon", "info", "new", "--json")
+    assert result.exit_code == 1 and "unknown lexicon 'new'" in result.stderr
+
+
+def test_spanish_list_with_multi_letter_tiles(make_lexicon):
+    lex = make_lexicon(["CHURRO", "LLAMA", "CORRO", "CHE", "ECHO"], name="es", tiles="spanish")
+    [churro] = rows(lex, "select * from words where word = 'CHURRO'")
+    assert churro["length"] == 4 and churro["alphagram"] == "[CH]O[RR]U"
+    [che] = rows(lex, "select * from words where word = 'CHE'")
+    assert che["length"] == 2
+    assert "CHURRO" in lex

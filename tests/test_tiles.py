@@ -1,0 +1,67 @@
+from hypothesis import given, strategies as st
+
+from lexitrain.layouts import load_layout
+from lexitrain.tiles import available_tile_sets, load_tile_set
+
+
+def test_every_shipped_tile_set_loads_with_a_full_bag():
+    expected = {"english": 100, "french": 102, "english_super": 200, "wordswithfriends": 104}
+    for name in available_tile_sets():
+        tiles = load_tile_set(name)
+        assert tiles.blanks >= 2 and tiles.size >= 20
+        if name in expected:
+            assert tiles.total_tiles == expected[name], name
+
+
+def test_spanish_multi_letter_tiles_are_single_tiles():
+    tiles = load_tile_set("spanish")
+    assert tiles.tokenize("CHURRO") == ["CH", "U", "RR", "O"]
+    assert tiles.tokenize("LLAMA") == ["LL", "A", "M", "A"]
+    assert len(tiles.encode("CHURRO")) == 4
+    assert tiles.decode(tiles.encode("churro")) == "CHURRO"
+    assert tiles.alphagram("CHURRO") == "[CH]O[RR]U"
+    assert tiles.tokenize("[ch]e") == ["ch", "e"]  # a blank CH
+    assert tiles.points_of("ch") == 0 and tiles.points_of("CH") == 5
+
+
+def test_catalan_l_middle_dot_l():
+    tiles = load_tile_set("catalan")
+    assert tiles.tokenize("COL·LEGI") == ["C", "O", "L·L", "E", "G", "I"]
+    assert tiles.tokenize("QUE") == ["QU", "E"]
+
+
+def test_unknown_character_is_named():
+    tiles = load_tile_set("english")
+    try:
+        tiles.encode("D0G")
+    except ValueError as exc:
+        assert "'0'" in str(exc)
+    else:
+        raise AssertionError("D0G should not encode")
+
+
+def test_boards_have_the_standard_premium_counts():
+    board = load_layout("standard")
+    flat = [p for row in board.premiums for p in row]
+    assert (flat.count("TW"), flat.count("DW"), flat.count("TL"), flat.count("DL")) == (8, 17, 12, 24)
+    assert board.premiums[7][7] == "DW"
+    assert load_layout("super").rows == 21
+    assert load_layout("wordswithfriends").bingo_bonus == 35
+
+
+@given(st.lists(st.sampled_from(load_tile_set("spanish").letters), min_size=1, max_size=15))
+def test_spanish_tiles_spell_and_read_back(tiles_drawn):
+    tiles = load_tile_set("spanish")
+    assert tiles.tokenize(tiles.spell(tiles_drawn)) == tiles_drawn
+    code = tiles.encode(tiles.spell(tiles_drawn))
+    assert len(code) == len(tiles_drawn)
+    alphagram = tiles.display_alphagram(tiles.alphagram_code(code))
+    assert tiles.tokenize(alphagram) == sorted(tiles_drawn, key=tiles.index)
+
+
+def test_separate_c_and_h_are_told_apart_from_the_ch_tile():
+    tiles = load_tile_set("spanish")
+    assert tiles.tokenize("HACIA") == ["H", "A", "C", "I", "A"]
+    assert tiles.tokenize("ACHI") == ["A", "CH", "I"]  # plain text reads greedily
+    assert tiles.display_alphagram(tiles.alphagram_code(tiles.encode("[H]ACIA"))) == "[A]ACHI"
+    assert tiles.tokenize("[A]ACHI") == ["A", "A", "C", "H", "I"]
