@@ -131,15 +131,21 @@ def check_play(board: Board, play: Play, rack: str | None = None, lexicon: WordL
     ):
         raise IllegalPlay(f"{play.format(board.tiles)} does not touch any tile on the board")
     if lexicon is not None:
-        bad = []
-        for word in words_formed(board, play):
-            code = "".join(board.tiles.codes[letter_of(t)] for t in word[3])
-            if not lexicon.has_code(code):
-                bad.append(word_text(board, word).upper())
+        bad = invalid_words(board, play, lexicon)
         if bad:
             listed = ", ".join(bad)
             raise IllegalPlay(f"{listed} {'is' if len(bad) == 1 else 'are'} not in the lexicon {lexicon.name}")
     return play.with_score(score_play(board, play))
+
+
+def invalid_words(board: Board, play: Play, lexicon: WordList) -> list[str]:
+    """Words a resolved play forms that the lexicon does not have (uppercase)."""
+    bad = []
+    codes = board.tiles.codes
+    for word in words_formed(board, play):
+        if not lexicon.has_code("".join(codes[letter_of(t)] for t in word[3])):
+            bad.append(word_text(board, word).upper())
+    return bad
 
 
 def _check_rack(board: Board, play: Play, rack: str) -> None:
