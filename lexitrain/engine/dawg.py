@@ -15,7 +15,7 @@ import os
 import struct
 import tempfile
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -27,11 +27,11 @@ _MAGIC = b"LXDAWG1\0"
 
 @dataclass
 class Dawg:
-    mask: list[int]
-    final: list[int]
-    first: list[int]
-    child: list[int]
-    tiles: TileSet
+    mask: list[int] = field(repr=False)
+    final: list[int] = field(repr=False)
+    first: list[int] = field(repr=False)
+    child: list[int] = field(repr=False)
+    tiles: TileSet = field(repr=False)
     name: str = ""
 
     @property
@@ -195,13 +195,13 @@ def load(path: Path, tiles: TileSet, name: str = "") -> Dawg | None:
     return Dawg(out[0], out[1], out[2], out[3], tiles, name)
 
 
-_OPEN: dict[Path, Dawg] = {}
+_OPEN: dict[str, Dawg] = {}  # by compiled folder name, which is unique per build
 
 
 def dawg_for(lexicon) -> Dawg:  # lexicon: lexitrain.lexicon.lexicon.Lexicon
     """The lexicon's DAWG: from memory, else the cache file, else built and cached."""
     path = Path(lexicon.folder) / CACHE_NAME
-    dawg = _OPEN.get(path)
+    dawg = _OPEN.get(path.parent.name)
     if dawg is None:
         dawg = load(path, lexicon.tiles, lexicon.name)
         if dawg is None:
@@ -210,5 +210,5 @@ def dawg_for(lexicon) -> Dawg:  # lexicon: lexitrain.lexicon.lexicon.Lexicon
                 save(dawg, path)
             except OSError:
                 pass  # a read-only lexicon folder still works, only slower next time
-        _OPEN[path] = dawg
+        _OPEN[path.parent.name] = dawg
     return dawg
