@@ -155,10 +155,9 @@ def _lines(
             through |= 1 << (i - start)
             main += points[t]
             j = i + 1
-            if j == end or sq[j] == EMPTY:
-                if placed and dfinal[node] >> letter & 1:
-                    record(start, main * wmul + cross, placed, through)
-            else:
+            if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
+                record(start, main * wmul + cross, placed, through)
+            if j < end:
                 extend(dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()], j, end, start, main, wmul, cross, placed, through)
             word.pop()
             return

@@ -84,9 +84,9 @@ class Play:
 
     # -- text ------------------------------------------------------------------
     def word(self, tiles: TileSet) -> str:
-        """The whole main word, blanks lowercase (`INFaNCY`)."""
-        parts = [tile_text(tiles, t) if t != UNKNOWN else "." for t in self.letters]
-        return tiles.spell(parts) if tiles.multi else "".join(parts)
+        """The whole main word as players write it, blanks lowercase (`INFaNCY`,
+        Spanish `OCHO`); `format` brackets multi-letter tiles so it reads back."""
+        return "".join(tile_text(tiles, t) if t != UNKNOWN else "." for t in self.letters)
 
     def tiles_text(self, tiles: TileSet) -> str:
         """The word with `.` for each tile that was already on the board."""
