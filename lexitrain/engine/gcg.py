@@ -170,8 +170,9 @@ def _parse_event(line: str, where: str, number: int) -> Event:
     extra = " ".join(tokens[cut + 2 :])
     if not before:
         raise GCGError(f"{where}: no move before the score")
-    rack, move = ("", before) if len(before) == 1 and (before[0].startswith("(") or before[0] == "--") else (
-        before[0], before[1:])
+    # the rack may be left out: a move starts with '(', '-' or a position (which has a digit)
+    no_rack = before[0].startswith(("(", "-")) or any(ch.isdigit() for ch in before[0])
+    rack, move = ("", before) if no_rack else (before[0], before[1:])
     if rack and not _RACK.match(rack):
         raise GCGError(f"{where}: bad rack {rack!r}")
     if not move:
