@@ -69,18 +69,19 @@ def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
     rows, cols = board.rows, board.cols
     out: list[Found] = []
     bingo = board.layout.bingo_bonus
+    lefts = left_parts(counts, blanks, dawg, min(sum(counts) + blanks - 1, max(rows, cols) - 1))
     squares = board.squares
     if all(s == EMPTY for s in squares):
         centre = board.layout.center
         anchors = {centre[0] * cols + centre[1]}
         lm, wm = _premiums(board.layout, False)
-        _lines(squares, rows, cols, lm, wm, anchors, counts, blanks, dawg, points, bingo, False, out)
+        _lines(squares, rows, cols, lm, wm, anchors, counts, blanks, dawg, points, bingo, False, lefts, out)
         return out
     lm, wm = _premiums(board.layout, False)
-    _lines(squares, rows, cols, lm, wm, None, counts, blanks, dawg, points, bingo, False, out)
+    _lines(squares, rows, cols, lm, wm, None, counts, blanks, dawg, points, bingo, False, lefts, out)
     flipped = [squares[r * cols + c] for c in range(cols) for r in range(rows)]
     lm, wm = _premiums(board.layout, True)
-    _lines(flipped, cols, rows, lm, wm, None, counts, blanks, dawg, points, bingo, True, out)
+    _lines(flipped, cols, rows, lm, wm, None, counts, blanks, dawg, points, bingo, True, lefts, out)
     return out
 
 
@@ -110,6 +111,7 @@ def _lines(
     points: list[int],
     bingo: int,
     down: bool,
+    lefts: list[list[LeftPart]],
     out: list[Found],
 ) -> None:
     """Across plays along each row of `sq` (the board, or its transpose)."""
@@ -124,12 +126,16 @@ def _lines(
                     anchors.add(i)
         cmask, cscore = cross_checks(sq, rows, cols, dawg, points)
     else:
-        full = (1 << dawg.tiles.size) - 1
-        cmask, cscore = [full] * size, [-1] * size
+        cmask, cscore = [(1 << dawg.tiles.size) - 1] * size, [-1] * size
     dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    # letters a word may have on each square: the tile there, or the cross-check set
+    need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
     in_rack = sum(rack) + blanks
+    full = (1 << dawg.tiles.size) - 1
     word: list[int] = []
-    spare = [blanks]  # blanks left, in a list so the nested functions can change it
+    spare = blanks  # blanks left on the rack
+    have_all = sum(1 << i for i, n in enumerate(rack) if n)
+    have = have_all  # letters left on the rack
     append = out.append
 
     def record(start: int, score: int, placed: int, through: int) -> None:
@@ -145,6 +151,7 @@ def _lines(
 
     def extend(node: int, i: int, end: int, start: int, main: int, wmul: int, cross: int, placed: int, through: int) -> None:
         """Continue the word at flat square i (its row ends before `end`)."""
+        nonlocal spare, have
         t = sq[i]
         if t != EMPTY:
             letter = t & LETTER_MASK
@@ -158,13 +165,13 @@ def _lines(
             if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
                 record(start, main * wmul + cross, placed, through)
             if j < end:
-                extend(dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()], j, end, start, main, wmul, cross, placed, through)
+                child = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
+                if dmask[child] & need[j]:
+                    extend(child, j, end, start, main, wmul, cross, placed, through)
             word.pop()
             return
-        if placed == in_rack:
-            return
         m = dmask[node]
-        allowed = m & cmask[i]
+        allowed = m & cmask[i] & (full if spare else have)
         if not allowed:
             return
         lm = LM[i]
@@ -172,8 +179,9 @@ def _lines(
         cs = cscore[i]
         j = i + 1
         closes = j == end or sq[j] == EMPTY
-        goes_on = j < end
-        fin = dfinal[node] if len(word) else 0  # a one-letter word is no word
+        goes_on = j < end and (placed + 1 < in_rack or sq[j] != EMPTY)
+        next_need = need[j] if goes_on else 0
+        fin = dfinal[node] if word else 0  # a one-letter word is no word
         base = dfirst[node]
         wmul *= w
         placed += 1
@@ -181,64 +189,33 @@ def _lines(
             low = allowed & -allowed
             allowed ^= low
             letter = low.bit_length() - 1
-            child = -1
-            if rack[letter]:
+            child = dchild[base + (m & (low - 1)).bit_count()] if goes_on else 0
+            further = dmask[child] & next_need if goes_on else 0
+            if have & low:
                 rack[letter] -= 1
+                if not rack[letter]:
+                    have ^= low
                 p = points[letter] * lm
                 word.append(letter)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 if closes and fin & low:
                     record(start, (main + p) * wmul + ncross, placed, through)
-                if goes_on:
-                    child = dchild[base + (m & (low - 1)).bit_count()]
+                if further:
                     extend(child, j, end, start, main + p, wmul, ncross, placed, through)
                 word.pop()
+                if not rack[letter]:
+                    have |= low
                 rack[letter] += 1
-            if spare[0]:
-                spare[0] -= 1
+            if spare:
+                spare -= 1
                 word.append(letter | BLANK_FLAG)
                 ncross = cross + cs * w if cs >= 0 else cross
                 if closes and fin & low:
                     record(start, main * wmul + ncross, placed, through)
-                if goes_on:
-                    if child < 0:
-                        child = dchild[base + (m & (low - 1)).bit_count()]
+                if further:
                     extend(child, j, end, start, main, wmul, ncross, placed, through)
                 word.pop()
-                spare[0] += 1
-
-    def left(node: int, anchor: int, end: int, limit: int) -> None:
-        """Try the current left part (in `word`), then longer ones from the rack."""
-        k = len(word)
-        start = anchor - k
-        main = 0
-        wmul = 1
-        for n in range(k):
-            t = word[n]
-            main += points[t] * LM[start + n]
-            wmul *= WM[start + n]
-        extend(node, anchor, end, start, main, wmul, 0, k, 0)
-        if not limit:
-            return
-        m = dmask[node]
-        allowed = m
-        base = dfirst[node]
-        while allowed:
-            low = allowed & -allowed
-            allowed ^= low
-            letter = low.bit_length() - 1
-            if rack[letter]:
-                rack[letter] -= 1
-                word.append(letter)
-                left(dchild[base + (m & (low - 1)).bit_count()], anchor, end, limit - 1)
-                word.pop()
-                rack[letter] += 1
-            if spare[0]:
-                spare[0] -= 1
-                word.append(letter | BLANK_FLAG)
-                left(dchild[base + (m & (low - 1)).bit_count()], anchor, end, limit - 1)
-                word.pop()
-                spare[0] += 1
+                spare += 1
 
     for a in sorted(anchors):
         row_start = a - a % cols
@@ -271,5 +248,71 @@ def _lines(
             while i >= row_start and sq[i] == EMPTY and i not in anchors and limit < in_rack - 1:
                 limit += 1
                 i -= 1
-            word.clear()
-            left(0, a, end, limit)
+            fits = cmask[a]
+            for k in range(min(limit, len(lefts) - 1) + 1):
+                start = a - k
+                for can, node, letters, have_after, spare_after in lefts[k]:
+                    if not can & fits:
+                        continue  # no rack tile can go on the anchor after this left part
+                    main = 0
+                    wmul = 1
+                    for n, t in enumerate(letters):
+                        main += points[t] * LM[start + n]
+                        wmul *= WM[start + n]
+                        if t < BLANK_FLAG:
+                            rack[t] -= 1
+                    have, spare = have_after, spare_after
+                    word[:] = letters
+                    extend(node, a, end, start, main, wmul, 0, k, 0)
+                    for t in letters:
+                        if t < BLANK_FLAG:
+                            rack[t] += 1
+                have, spare = have_all, blanks
+    word.clear()
+
+
+LeftPart = tuple[int, int, tuple[int, ...], int, int]
+
+
+def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[list[LeftPart]]:
+    """Every word start the rack can make, up to `longest` tiles, by length:
+    (letters the rack can still put next, DAWG node, tiles, rack letters left
+    as a bitmask, blanks left). Made once
+    per rack and shared by every anchor instead of being searched again at each."""
+    dmask, dfirst, dchild = dawg.mask, dawg.first, dawg.child
+    full = (1 << dawg.tiles.size) - 1
+    have_all = sum(1 << i for i, n in enumerate(rack) if n)
+    by_length: list[list[LeftPart]] = [[] for _ in range(longest + 1)]
+    by_length[0].append((dmask[0] & (full if blanks else have_all), 0, (), have_all, blanks))
+    word: list[int] = []
+
+    def walk(node: int, have: int, spare: int, depth: int) -> None:
+        m = dmask[node]
+        allowed = m & (full if spare else have)
+        base = dfirst[node]
+        deeper = depth + 1 < longest
+        row = by_length[depth + 1]
+        while allowed:
+            low = allowed & -allowed
+            allowed ^= low
+            letter = low.bit_length() - 1
+            child = dchild[base + (m & (low - 1)).bit_count()]
+            if have & low:
+                rack[letter] -= 1
+                left = have if rack[letter] else have ^ low
+                word.append(letter)
+                row.append((dmask[child] & (full if spare else left), child, tuple(word), left, spare))
+                if deeper:
+                    walk(child, left, spare, depth + 1)
+                word.pop()
+                rack[letter] += 1
+            if spare:
+                word.append(letter | BLANK_FLAG)
+                row.append((dmask[child] & (full if spare > 1 else have), child, tuple(word), have, spare - 1))
+                if deeper:
+                    walk(child, have, spare - 1, depth + 1)
+                word.pop()
+
+    if longest:
+        walk(0, have_all, blanks, 0)
+    return by_length

@@ -1,0 +1,119 @@
+"""Benchmark the move generator: structure build/load, per-position times.
+
+Positions: every turn of the real games in ../shared/data/gcg (board before
+the turn, recorded rack; English games only, as the lexicon is ENABLE) plus
+positions from seeded greedy self-play. Prints medians; run it a few times
+on a quiet machine.
+
+    python scripts/bench_engine.py [--games DIR] [--selfplay N] [--cli-runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lexitrain.engine import dawg as dawg_module  # noqa: E402
+from lexitrain.engine.board import Board  # noqa: E402
+from lexitrain.engine.cgp import Position, to_cgp  # noqa: E402
+from lexitrain.engine.game import self_play  # noqa: E402
+from lexitrain.engine.gcg import PLAY, read_gcg  # noqa: E402
+from lexitrain.engine.movegen import generate_plays  # noqa: E402
+from lexitrain.engine.replay import replay  # noqa: E402
+from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+
+DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg"
+
+
+def real_positions(folder: Path, tiles) -> list[tuple[Board, str]]:
+    out = []
+    for path in sorted(folder.glob("*.gcg")):
+        game = read_gcg(path)
+        try:
+            turns = replay(game, tiles)
+        except Exception:  # noqa: BLE001 - a game in another alphabet (the Polish one)
+            continue
+        for turn in turns:
+            rack = turn.rack.upper()
+            if rack and all(ch == "?" or ch in tiles.letters for ch in rack):
+                out.append((turn.board, rack))
+    return out
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES)
+    parser.add_argument("--selfplay", type=int, default=20, help="self-play games (seeds 1..N)")
+    parser.add_argument("--cli-runs", type=int, default=7)
+    args = parser.parse_args()
+
+    lex = open_lexicon("enable")
+    tiles = lex.tiles
+    t = time.perf_counter()
+    dawg = dawg_module.dawg_from_codes(lex.trie.keys(), tiles, "enable")
+    build = time.perf_counter() - t
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / dawg_module.CACHE_NAME
+        dawg_module.save(dawg, path)
+        loads = []
+        for _ in range(5):
+            t = time.perf_counter()
+            dawg_module.load(path, tiles, "enable")
+            loads.append(time.perf_counter() - t)
+        size = path.stat().st_size
+    print(f"DAWG build: {build:.2f} s ({dawg.nodes:,} nodes, {len(dawg.child):,} edges, {size / 1e6:.1f} MB)")
+    print(f"DAWG load from cache: median {ms(statistics.median(loads))} (5 runs)")
+
+    positions = [(b, r, "game") for b, r in real_positions(args.games, tiles)] if args.games.is_dir() else []
+    for seed in range(1, args.selfplay + 1):
+        _, snaps = self_play(Board(lex.layout, tiles), dawg, seed=seed)
+        positions.extend((s.board, s.rack, "self-play") for s in snaps)
+
+    times: list[tuple[float, int, str, Board, str]] = []
+    total_plays = 0
+    for board, rack, kind in positions:
+        t = time.perf_counter()
+        plays = generate_plays(board, rack, dawg)
+        dt = time.perf_counter() - t
+        total_plays += len(plays)
+        times.append((dt, rack.count("?"), kind, board, rack))
+    all_t = sorted(x[0] for x in times)
+    print(f"positions: {len(times)} ({sum(k == 'game' for *_, k, _b, _r in [(0, 0, x[2], 0, 0) for x in times])} "
+          f"from real games, the rest self-play)")
+    print(f"generation: median {ms(statistics.median(all_t))}, 90th pct {ms(all_t[int(len(all_t) * 0.9)])}, "
+          f"worst {ms(all_t[-1])}")
+    for blanks in (0, 1, 2):
+        sub = sorted(x[0] for x in times if x[1] == blanks)
+        if sub:
+            worst = max((x for x in times if x[1] == blanks), key=lambda x: x[0])
+            print(f"  {blanks} blank(s): {len(sub)} positions, median {ms(statistics.median(sub))}, worst {ms(sub[-1])}"
+                  f" (rack {worst[4]}, {worst[3].tile_count()} tiles on board)")
+    print(f"plays/second: {total_plays / sum(all_t):,.0f} ({total_plays:,} plays in {sum(all_t):.2f} s)")
+
+    if args.cli_runs:
+        mid = [x for x in times if x[1] == 0 and 20 <= x[3].tile_count() <= 40]
+        board, rack = (mid[len(mid) // 2][3], mid[len(mid) // 2][4]) if mid else (times[0][3], times[0][4])
+        cgp = to_cgp(Position(board, [rack, ""], [0, 0], 0))
+        runs = []
+        for _ in range(args.cli_runs):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "lexitrain", "best", "--cgp", cgp, "--json"], check=True,
+                           capture_output=True, cwd=Path(__file__).resolve().parents[1])
+            runs.append(time.perf_counter() - t)
+        print(f"whole process `lexitrain best` (mid-game, {board.tile_count()} tiles, rack {rack}): "
+              f"median {ms(statistics.median(runs))} over {len(runs)} runs")
+
+
+if __name__ == "__main__":
+    main()
