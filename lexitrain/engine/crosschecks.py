@@ -3,7 +3,8 @@
 For across plays, an empty square with tiles above or below it may only take
 a letter that makes the column run a word; its cross score is the points of
 those tiles (-1 when it has none, i.e. no cross word is formed). Sets are
-bitmasks over tile indices, so the generator intersects them with one `&`.
+bitmasks over tile indices, so the generator intersects them with one `&`. The letter sets depend only on
+the tiles above and below, so they are memoised per word graph.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def cross_checks(
     full = (1 << dawg.tiles.size) - 1
     masks = [full] * size
     scores = [-1] * size
-    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    cache = dawg.cross_cache
     for i in range(size):
         if squares[i] != EMPTY:
             continue
@@ -41,36 +42,49 @@ def cross_checks(
             down.append(squares[j])
             j += cols
         scores[i] = sum(points[t] for t in up) + sum(points[t] for t in down)
-        node = 0
-        for t in up:
-            letter = t & LETTER_MASK
-            m = dmask[node]
-            if not m >> letter & 1:
-                node = -1
-                break
-            node = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
-        allowed = 0
-        if node >= 0:
-            m = dmask[node]
-            if not down:
-                allowed = dfinal[node]
-            else:
-                tail = [t & LETTER_MASK for t in down]
-                base = dfirst[node]
-                letter = 0
-                k = 0
-                while m >> letter:
-                    if m >> letter & 1:
-                        n = dchild[base + k]
-                        k += 1
-                        for t in tail[:-1]:
-                            nm = dmask[n]
-                            if not nm >> t & 1:
-                                n = -1
-                                break
-                            n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
-                        if n >= 0 and dfinal[n] >> tail[-1] & 1:
-                            allowed |= 1 << letter
-                    letter += 1
+        key = (tuple(t & LETTER_MASK for t in up), tuple(t & LETTER_MASK for t in down))
+        allowed = cache.get(key)
+        if allowed is None:
+            allowed = _letters_between(dawg, *key)
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+            cache[key] = allowed
         masks[i] = allowed
     return masks, scores
+
+
+CACHE_LIMIT = 200_000
+
+
+def _letters_between(dawg: Dawg, up: tuple[int, ...], down: tuple[int, ...]) -> int:
+    """Bitmask of letters L such that up + L + down is a word."""
+    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    node = 0
+    for letter in up:
+        m = dmask[node]
+        if not m >> letter & 1:
+            return 0
+        node = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
+    if not down:
+        return dfinal[node]
+    allowed = 0
+    m = dmask[node]
+    base = dfirst[node]
+    last = down[-1]
+    rest = down[:-1]
+    k = 0
+    letter = 0
+    while m >> letter:
+        if m >> letter & 1:
+            n = dchild[base + k]
+            k += 1
+            for t in rest:
+                nm = dmask[n]
+                if not nm >> t & 1:
+                    n = -1
+                    break
+                n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
+            if n >= 0 and dfinal[n] >> last & 1:
+                allowed |= 1 << letter
+        letter += 1
+    return allowed

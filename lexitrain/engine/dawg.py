@@ -33,6 +33,8 @@ class Dawg:
     child: list[int] = field(repr=False)
     tiles: TileSet = field(repr=False)
     name: str = ""
+    #: memo for cross-checks: (letters above, letters below) -> letters between
+    cross_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nodes(self) -> int:
