@@ -12,6 +12,7 @@ listed once, as across.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
 from lexitrain.engine.crosschecks import cross_checks
@@ -22,7 +23,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import PREMIUMS, BoardLayout
 from lexitrain.tiles import BLANK, TileSet
 
-Found = tuple[int, int, int, bool, tuple[int, ...], int]  # score, row, col, down, letters, through
+Found = tuple[int, int, bool, tuple[int, ...], int, int]  # row, col, down, letters, through, score (as Play)
 
 
 def parse_rack(tiles: TileSet, rack: str) -> tuple[list[int], int]:
@@ -55,8 +56,8 @@ def _premiums(layout: BoardLayout, transposed: bool) -> tuple[list[int], list[in
 def generate_plays(board: Board, rack: str, dawg: Dawg) -> list[Play]:
     """All legal plays, best score first (ties in board order)."""
     found = find_plays(board, rack, dawg)
-    found.sort(key=lambda f: (-f[0], f[3], f[1], f[2], f[4]))
-    return [Play(row, col, down, letters, through, score) for score, row, col, down, letters, through in found]
+    found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
+    return list(map(Play._make, found))
 
 
 def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
@@ -145,9 +146,9 @@ def _lines(
         if down:
             if placed == 1 and cscore[start + (~through & (through + 1)).bit_length() - 1] >= 0:
                 return  # a one-tile play that also makes an across word: listed as across
-            append((score, c, r, True, tuple(word), through))
+            append((c, r, True, tuple(word), through, score))
         else:
-            append((score, r, c, False, tuple(word), through))
+            append((r, c, False, tuple(word), through, score))
 
     def extend(node: int, i: int, end: int, start: int, main: int, wmul: int, cross: int, placed: int, through: int) -> None:
         """Continue the word at flat square i (its row ends before `end`)."""

@@ -9,7 +9,7 @@ board tells which squares were already filled). A blank is lowercase.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lexitrain.engine.board import BLANK_FLAG, Board, column_index, column_name, tile_number, tile_text
 from lexitrain.errors import LexitrainError
@@ -43,11 +43,11 @@ def format_position(row: int, col: int, down: bool) -> str:
     return f"{column_name(col)}{row + 1}" if down else f"{row + 1}{column_name(col)}"
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """Tiles in one line from (row, col). `letters` has one tile number per
     square of the main word (UNKNOWN for a `.` not yet read off a board);
-    bit i of `through` is set when square i already held a tile."""
+    bit i of `through` is set when square i already held a tile. A named
+    tuple: the generator makes thousands of these, and tuples are cheap."""
 
     row: int
     col: int
