@@ -24,7 +24,7 @@ from lexitrain.engine import dawg as dawg_module  # noqa: E402
 from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.cgp import Position, to_cgp  # noqa: E402
 from lexitrain.engine.game import self_play  # noqa: E402
-from lexitrain.engine.gcg import PLAY, read_gcg  # noqa: E402
+from lexitrain.engine.gcg import read_gcg  # noqa: E402
 from lexitrain.engine.movegen import generate_plays  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402

@@ -77,7 +77,8 @@ def score(
     """Score one play and say whether it is legal (exit 1 with the reason if not)."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.play import Play
-    from lexitrain.engine.rules import IllegalPlay, check_play, score_play, words_formed, word_text
+    from lexitrain.engine.rules import IllegalPlay, check_play, score_play, word_text, words_formed
+    from lexitrain.errors import LexitrainError
 
     lex, position = _position(cgp, lexicon)
     board = position.board
@@ -94,8 +95,8 @@ def score(
             result.update(word=resolved.word(tiles), tiles=resolved.tiles_text(tiles))
             result["score"] = score_play(board, resolved) if resolved.tile_count else None
             result["words"] = [word_text(board, w) for w in words_formed(board, resolved)]
-        except Exception:  # noqa: BLE001 - the reason above already says what is wrong
-            pass
+        except LexitrainError:
+            pass  # the reason above already says what is wrong
     else:
         result.update(_play_json(resolved, tiles), legal=True,
                       words=[word_text(board, w) for w in words_formed(board, resolved)])
@@ -187,14 +188,11 @@ def gcg_show(
     if json_out:
         emit_json(info)
         return
+    from lexitrain.cli.board_view import render_board
+
     console = stdout_console()
-    console.print(render_board_text(board, highlight))
+    console.print(render_board(board, highlight))
     if info["turn"] is not None:
         console.print(f"turn {info['turn']}: {info['player']} with {info['rack'] or '?'} played {info['move']} "
                       f"for {info['score']}", highlight=False)
 
-
-def render_board_text(board, highlight):
-    from lexitrain.cli.board_view import render_board
-
-    return render_board(board, highlight)

@@ -16,8 +16,13 @@ from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.tiles import TileSet, load_tile_set
 
 #: CGP `bdn` names we recognise -> our layout names
-BOARD_NAMES = {"crosswordgame": "standard", "standard": "standard", "superscrabble": "super", "super": "super",
-               "superCrosswordGame".lower(): "super", "wordswithfriends": "wordswithfriends"}
+BOARD_NAMES = {
+    "crosswordgame": "standard",
+    "standard": "standard",
+    "supercrosswordgame": "super",
+    "super": "super",
+    "wordswithfriends": "wordswithfriends",
+}
 
 
 class CGPError(LexitrainError):
