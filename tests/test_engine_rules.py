@@ -12,6 +12,7 @@ from lexitrain.engine.rules import (
     apply_play,
     check_play,
     play_from_tiles,
+    same_play,
     word_score,
     word_text,
     words_formed,
@@ -159,3 +160,13 @@ def test_transpose_board_and_play(board: Board) -> None:
     p = Play.parse("8A MES.....", board.tiles).resolve(board)
     assert check_play(t, p.transposed()).score == check_play(board, p).score
     assert t.transpose() == board
+
+
+def test_same_play_accepts_the_mirror_on_an_empty_board(board: Board) -> None:
+    across = Play.parse("8D QUITE", board.tiles).resolve(board)
+    down = Play.parse("H4 QUITE", board.tiles).resolve(board)  # the mirror image on the diagonal
+    assert same_play(board, across, down)
+    apply_play(board, check_play(board, across))
+    mes = Play.parse("8A MES.....", board.tiles).resolve(board)
+    assert same_play(board, mes, Play.parse("8A MESQUITE", board.tiles).resolve(board))
+    assert not same_play(board, mes, Play.parse("A8 MES", board.tiles).resolve(board))

@@ -162,6 +162,19 @@ def _check_rack(board: Board, play: Play, rack: str) -> None:
         have[need] -= 1
 
 
+def same_play(board: Board, a: Play, b: Play) -> bool:
+    """Do two resolved plays put the same tiles on the same squares? On an
+    empty board the mirror image counts too (8D QUITE and H4 QUITE): the move
+    generator lists only the across one, a player may write either."""
+    placed_a, placed_b = set(a.placed()), set(b.placed())
+    if placed_a == placed_b:
+        return True
+    premiums = board.layout.premiums
+    symmetric = all(premiums[r][c] == premiums[c][r] for r in range(board.rows) for c in range(board.cols)) \
+        if board.rows == board.cols else False
+    return board.is_empty() and symmetric and placed_a == {(c, r, t) for r, c, t in placed_b}
+
+
 def apply_play(board: Board, play: Play) -> None:
     """Put a resolved play's new tiles on the board."""
     for r, c, tile in play.placed():
