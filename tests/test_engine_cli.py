@@ -143,6 +143,11 @@ def test_malformed_cgp_is_a_clean_error(enable, cgp: str, fragments: list[str]) 
     assert_clean_error(run("best", "--cgp", cgp, "--json"), *fragments)
 
 
+@pytest.mark.parametrize(("rack", "fragment"), [("ABCDEFGH", "at most 7 tiles"), ("A???", "has 2 blanks")])
+def test_impossible_racks_are_refused(enable, rack: str, fragment: str) -> None:
+    assert_clean_error(run("best", "--cgp", f"{EMPTY} {rack}/ 0/0 0", "--json"), fragment)
+
+
 @pytest.mark.parametrize(
     ("line", "fragment"),
     [

@@ -34,11 +34,15 @@ def parse_rack(tiles: TileSet, rack: str) -> tuple[list[int], int]:
         parts = tiles.tokenize(rack)
     except ValueError as exc:
         raise LexitrainError(f"bad rack {rack!r}: {exc}") from None
+    if len(parts) > RACK_SIZE:
+        raise LexitrainError(f"bad rack {rack!r}: a rack holds at most {RACK_SIZE} tiles")
     for tile in parts:
         if tile == BLANK:
             blanks += 1
         else:
             counts[tiles.index(tile.upper())] += 1
+    if blanks > max(tiles.blanks, 2):
+        raise LexitrainError(f"bad rack {rack!r}: the {tiles.name} set has {tiles.blanks} blanks")
     return counts, blanks
 
 
