@@ -67,6 +67,13 @@ def test_worked_example_with_enable_flags_qi(example_gcg: Path, enable) -> None:
     assert bad[0]["reason"] == "QI not in enable"
 
 
+def test_verify_uses_the_games_lexicon_when_compiled(example_gcg: Path, make_lexicon) -> None:
+    make_lexicon(["QUITE", "MESQUITE", "INFANCY", "RECOUNTS", "QI", "UN", "IF", "TA", "EN"], name="mini")
+    example_gcg.write_text(WORKED_EXAMPLE.replace("#player1", "#lexicon MINI\n#player1"), encoding="utf-8")
+    result = run("gcg", "verify", str(example_gcg), "--json")
+    assert result.exit_code == 0 and result.json()["ok"] is True
+
+
 def test_misscore_fails_verify(tmp_path: Path) -> None:
     path = tmp_path / "bad.gcg"
     path.write_text(WORKED_EXAMPLE.replace("+57 57", "+56 56"), encoding="utf-8")

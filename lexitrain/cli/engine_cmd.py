@@ -114,7 +114,9 @@ def score(
 def gcg_verify(
     file: Path = typer.Argument(..., help="A GCG file."),
     no_lexicon: bool = typer.Option(False, "--no-lexicon", help="Check scores only, not words."),
-    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to check words against."),
+    lexicon: Optional[str] = typer.Option(
+        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
+    ),
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Replay a game and check every recorded score (exit 0 only if all are right)."""
@@ -126,8 +128,11 @@ def gcg_verify(
     words = None
     if not no_lexicon:
         from lexitrain.engine.dawg import dawg_for
-        from lexitrain.lexicon.lexicon import open_lexicon
+        from lexitrain.lexicon.lexicon import known_lexicons, open_lexicon
 
+        if lexicon is None:
+            named = (game.lexicon or "").lower()
+            lexicon = named if named in known_lexicons() else "enable"
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
             from lexitrain.errors import LexitrainError
