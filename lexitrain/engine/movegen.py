@@ -41,7 +41,7 @@ def parse_rack(tiles: TileSet, rack: str) -> tuple[list[int], int]:
             blanks += 1
         else:
             counts[tiles.index(tile.upper())] += 1
-    if blanks > max(tiles.blanks, 2):
+    if blanks > tiles.blanks:
         raise LexitrainError(f"bad rack {rack!r}: the {tiles.name} set has {tiles.blanks} blanks")
     return counts, blanks
 
@@ -58,7 +58,7 @@ def _premiums(layout: BoardLayout, transposed: bool) -> tuple[list[int], list[in
 
 
 def generate_plays(board: Board, rack: str, dawg: Dawg) -> list[Play]:
-    """All legal plays, best score first (ties in board order)."""
+    """All legal plays, best score first (equal scores in search order)."""
     found = find_plays(board, rack, dawg)
     found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
     return list(map(Play._make, found))
@@ -254,11 +254,16 @@ def _lines(
                 limit += 1
                 i -= 1
             fits = cmask[a]
+            # what must follow the anchor letter: a board tile, or a letter the next square allows
+            after = need[a + 1] if a + 1 < end else 0
+            after_tile = a + 1 < end and sq[a + 1] != EMPTY
             for k in range(min(limit, len(lefts) - 1) + 1):
                 start = a - k
-                for can, node, letters, have_after, spare_after in lefts[k]:
+                for can, node, letters, have_after, spare_after, ends, next2 in lefts[k]:
                     if not can & fits:
                         continue  # no rack tile can go on the anchor after this left part
+                    if not next2 & after and (after_tile or not ends & fits):
+                        continue  # the word can neither end on the anchor nor go on past it
                     main = 0
                     wmul = 1
                     for n, t in enumerate(letters):
@@ -276,20 +281,28 @@ def _lines(
     word.clear()
 
 
-LeftPart = tuple[int, int, tuple[int, ...], int, int]
+LeftPart = tuple[int, int, tuple[int, ...], int, int, int, int]
 
 
 def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[list[LeftPart]]:
     """Every word start the rack can make, up to `longest` tiles, by length:
     (letters the rack can still put next, DAWG node, tiles, rack letters left
-    as a bitmask, blanks left). Made once
+    as a bitmask, blanks left, letters that would end a word, letters that can
+    come two steps on). Made once
     per rack and shared by every anchor instead of being searched again at each."""
-    dmask, dfirst, dchild = dawg.mask, dawg.first, dawg.child
+    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
     full = (1 << dawg.tiles.size) - 1
     have_all = sum(1 << i for i, n in enumerate(rack) if n)
-    by_length: list[list[LeftPart]] = [[] for _ in range(longest + 1)]
-    by_length[0].append((dmask[0] & (full if blanks else have_all), 0, (), have_all, blanks))
     word: list[int] = []
+    by_length: list[list[LeftPart]] = [[] for _ in range(longest + 1)]
+    def entry(node: int, have: int, spare: int) -> LeftPart:
+        can = dmask[node] & (full if spare else have)
+        next2 = 0
+        for n in range(dfirst[node], dfirst[node] + dmask[node].bit_count()):
+            next2 |= dmask[dchild[n]]
+        return (can, node, tuple(word), have, spare, dfinal[node] & can, next2)
+
+    by_length[0].append(entry(0, have_all, blanks))
 
     def walk(node: int, have: int, spare: int, depth: int) -> None:
         m = dmask[node]
@@ -306,14 +319,14 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[l
                 rack[letter] -= 1
                 left = have if rack[letter] else have ^ low
                 word.append(letter)
-                row.append((dmask[child] & (full if spare else left), child, tuple(word), left, spare))
+                row.append(entry(child, left, spare))
                 if deeper:
                     walk(child, left, spare, depth + 1)
                 word.pop()
                 rack[letter] += 1
             if spare:
                 word.append(letter | BLANK_FLAG)
-                row.append((dmask[child] & (full if spare > 1 else have), child, tuple(word), have, spare - 1))
+                row.append(entry(child, have, spare - 1))
                 if deeper:
                     walk(child, have, spare - 1, depth + 1)
                 word.pop()
