@@ -257,6 +257,11 @@ def _lines(
             # what must follow the anchor letter: a board tile, or a letter the next square allows
             after = need[a + 1] if a + 1 < end else 0
             after_tile = a + 1 < end and sq[a + 1] != EMPTY
+            run = []
+            i = a + 1
+            while after_tile and i < end and sq[i] != EMPTY:
+                run.append(sq[i] & LETTER_MASK)
+                i += 1
             for k in range(min(limit, len(lefts) - 1) + 1):
                 start = a - k
                 for can, node, letters, have_after, spare_after, ends, next2 in lefts[k]:
@@ -264,6 +269,8 @@ def _lines(
                         continue  # no rack tile can go on the anchor after this left part
                     if not next2 & after and (after_tile or not ends & fits):
                         continue  # the word can neither end on the anchor nor go on past it
+                    if after_tile and not _through_run(dmask, dfirst, dchild, node, can & fits, run):
+                        continue  # no letter on the anchor leads through the tiles after it
                     main = 0
                     wmul = 1
                     for n, t in enumerate(letters):
@@ -282,6 +289,23 @@ def _lines(
 
 
 LeftPart = tuple[int, int, tuple[int, ...], int, int, int, int]
+
+
+def _through_run(dmask: list[int], dfirst: list[int], dchild: list[int], node: int, letters: int, run: list[int]) -> bool:
+    """Can one of `letters` follow `node` and then the board tiles `run`?"""
+    m = dmask[node]
+    while letters:
+        low = letters & -letters
+        letters ^= low
+        n = dchild[dfirst[node] + (m & (low - 1)).bit_count()]
+        for t in run:
+            nm = dmask[n]
+            if not nm >> t & 1:
+                break
+            n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
+        else:
+            return True
+    return False
 
 
 def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[list[LeftPart]]:
