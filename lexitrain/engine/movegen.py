@@ -186,6 +186,7 @@ def _lines(
         closes = j == end or sq[j] == EMPTY
         goes_on = j < end and (placed + 1 < in_rack or sq[j] != EMPTY)
         next_need = need[j] if goes_on else 0
+        next_tile = goes_on and sq[j] != EMPTY  # else the next square needs a rack tile
         fin = dfinal[node] if word else 0  # a one-letter word is no word
         base = dfirst[node]
         wmul *= w
@@ -205,7 +206,7 @@ def _lines(
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 if closes and fin & low:
                     record(start, (main + p) * wmul + ncross, placed, through)
-                if further:
+                if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main + p, wmul, ncross, placed, through)
                 word.pop()
                 if not rack[letter]:
@@ -217,7 +218,7 @@ def _lines(
                 ncross = cross + cs * w if cs >= 0 else cross
                 if closes and fin & low:
                     record(start, main * wmul + ncross, placed, through)
-                if further:
+                if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main, wmul, ncross, placed, through)
                 word.pop()
                 spare += 1
