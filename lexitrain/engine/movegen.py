@@ -171,7 +171,8 @@ def _lines(
                 record(start, main * wmul + cross, placed, through)
             if j < end:
                 child = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
-                if dmask[child] & need[j]:
+                ahead = dmask[child] & need[j]
+                if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
                     extend(child, j, end, start, main, wmul, cross, placed, through)
             word.pop()
             return
