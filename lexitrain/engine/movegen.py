@@ -227,13 +227,21 @@ def _lines(
     for a in sorted(anchors):
         row_start = a - a % cols
         end = row_start + cols
+        fits = cmask[a]
+        # what must follow the anchor letter: a board tile, or a letter the next square allows
+        after = need[a + 1] if a + 1 < end else 0
+        run = []  # the board tiles right after the anchor
+        i = a + 1
+        while i < end and sq[i] != EMPTY:
+            run.append(sq[i] & LETTER_MASK)
+            i += 1
+        after_tile = bool(run)
         if a > row_start and sq[a - 1] != EMPTY:
             s = a - 1
             while s > row_start and sq[s - 1] != EMPTY:
                 s -= 1
             node = 0
-            main = 0
-            for i in range(s, a - 1):
+            for i in range(s, a):
                 letter = sq[i] & LETTER_MASK
                 m = dmask[node]
                 if not m >> letter & 1:
@@ -242,28 +250,17 @@ def _lines(
                 node = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
             if node < 0:
                 continue
-            # the last fixed tile is walked by extend() so its word-end check is shared
-            word.clear()
-            for i in range(s, a - 1):
-                word.append(sq[i])
-                main += points[sq[i]]
-            extend(node, a - 1, end, s, main, 1, 0, 0, (1 << (a - 1 - s)) - 1)
-            word.clear()
+            can = dmask[node] & fits & (full if spare else have)
+            if not can or after_tile and not _through_run(dmask, dfirst, dchild, node, can, run):
+                continue
+            word[:] = sq[s:a]
+            extend(node, a, end, s, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
         else:
             limit = 0
             i = a - 1
             while i >= row_start and sq[i] == EMPTY and i not in anchors and limit < in_rack - 1:
                 limit += 1
                 i -= 1
-            fits = cmask[a]
-            # what must follow the anchor letter: a board tile, or a letter the next square allows
-            after = need[a + 1] if a + 1 < end else 0
-            after_tile = a + 1 < end and sq[a + 1] != EMPTY
-            run = []
-            i = a + 1
-            while after_tile and i < end and sq[i] != EMPTY:
-                run.append(sq[i] & LETTER_MASK)
-                i += 1
             for k in range(min(limit, len(lefts) - 1) + 1):
                 start = a - k
                 for can, node, letters, have_after, spare_after, ends, next2 in lefts[k]:
