@@ -22,6 +22,7 @@ def _register() -> None:
     """Each command module adds its commands to `app` (imports stay light)."""
     from lexitrain.cli import lexicon_cmd  # noqa: F401
     from lexitrain.cli import search_cmd  # noqa: F401
+    from lexitrain.cli import engine_cmd  # noqa: F401
 
 
 _register()
