@@ -76,9 +76,6 @@ def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "
         except (LexitrainError, ValueError):
             skipped += 1
             continue
-        if not question.expected:
-            skipped += 1
-            continue
         wanted.append((row, question.key))
     ids = store.ensure_cards(lex.name, [(kind, key) for _, key in wanted], now)
     imported = kept = 0
