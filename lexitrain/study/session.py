@@ -145,14 +145,20 @@ class Session:
             if left is not None and left <= 0:
                 self.summary.timed_out = True
                 return
-            try:
-                question = get_kind(item.kind).build(self.lex, item.key, self.order)
-            except LexitrainError:
-                self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
-                continue
-            self._card_ids[question.id] = item.card_id
-            self.asked_at = self.clock()
-            yield question
+            question = self.ask(item)
+            if question is not None:
+                yield question
+
+    def ask(self, item: Item) -> Question | None:
+        """Build one planned question and start its clock (None if it cannot be built)."""
+        try:
+            question = get_kind(item.kind).build(self.lex, item.key, self.order)
+        except LexitrainError:
+            self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
+            return None
+        self._card_ids[question.id] = item.card_id
+        self.asked_at = self.clock()
+        return question
 
     def answer(self, question: Question, text: str) -> Outcome:
         """Check an answer line, record it and reschedule the card, all at once."""

@@ -252,9 +252,10 @@ class ProgressStore:
 
     def answers_since(self, mode: str, lexicon: str, since: float) -> tuple[int, int]:
         """(new cards introduced, reviews done) in sessions of `mode` since a time."""
-        row = self.conn.execute(
+        row = self.conn.execute(  # CROSS JOIN: walk today's answers by time, not every card of the lexicon
             "SELECT COALESCE(SUM(a.was_new), 0), COALESCE(SUM(1 - a.was_new), 0) FROM answers a "
-            "JOIN cards c ON c.id = a.card_id WHERE a.at >= ? AND a.mode = ? AND c.lexicon = ?",
+            "CROSS JOIN sessions s ON s.id = a.session_id "
+            "WHERE a.at >= ? AND a.mode = ? AND a.card_id IS NOT NULL AND s.lexicon = ?",
             (since, mode, lexicon),
         ).fetchone()
         return int(row[0]), int(row[1])
