@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import get_kind, parse_card_id
+from lexitrain.study.cards import answer_words, check_words, get_kind, parse_card_id
 from lexitrain.study.questions import keys_from_results, letter_order
 from lexitrain.study.scheduler import Scheduling
 from lexitrain.study.session import Item, Session, Timers
@@ -119,3 +120,24 @@ def test_unbuildable_questions_are_skipped_not_fatal(small):
         session = Session(store, small, "quiz", "t", [Item("anagram", "QQQ"), Item("anagram", "ENT")], None)
         asked = [q.key for q in session.questions()]
         assert asked == ["ENT"] and session.summary.skipped == ["anagram:QQQ"]
+
+
+WORD = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=2, max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(WORD, min_size=1, max_size=6, unique=True), st.data())
+def test_any_spelling_of_the_right_words_is_right(expected, data):
+    """Order, case, separators and repeats never change the verdict; one stray word always does."""
+    order = data.draw(st.permutations(expected))
+    repeats = data.draw(st.lists(st.sampled_from(expected), max_size=3))
+    tokens = [data.draw(st.sampled_from([w, w.lower(), w.title()])) for w in [*order, *repeats]]
+    separators = data.draw(st.lists(st.sampled_from([" ", "  ", ",", ", ", "\t", ";"]),
+                                    min_size=len(tokens), max_size=len(tokens)))
+    line = " " + "".join(t + s for t, s in zip(tokens, separators))
+    check = check_words(tuple(expected), *answer_words(line))
+    assert check.correct and set(check.right) == set(expected) and not check.missing
+    assert len(check.duplicates) == len(repeats)
+    stray = data.draw(WORD.filter(lambda w: w not in expected))
+    wrong = check_words(tuple(expected), *answer_words(f"{line} {stray.lower()}"))
+    assert not wrong.correct and wrong.wrong == (stray,)

@@ -167,7 +167,7 @@ def challenge(
         ch.start(store, session.id, lex, date, kind)
 
         def extra(summary) -> dict[str, Any]:
-            ch.finish(store, session.id, summary.seconds, summary.questions == len(items))
+            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
             best = ch.personal_best(store, lex.name, kind)
             return {"date": date.isoformat(), "kind": kind, "lexicon": lex.name,
                     "personal_best": best.to_json() if best else None}
