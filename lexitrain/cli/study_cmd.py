@@ -39,7 +39,7 @@ def _run(session, jsonl: bool, title: str, extra=None):
 
 @app.command("quiz")
 def quiz(
-    query: Optional[str] = typer.Argument(None, help="A search, e.g. \"--length 7 --probability 1-100\"."),
+    query: Optional[str] = typer.Option(None, "--search", help="A search, e.g. \"--length 7 --probability 1-100\"."),
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
@@ -49,6 +49,7 @@ def quiz(
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Ask at most this many questions."),
     shuffle: bool = typer.Option(False, "--shuffle", help="Ask the questions in random order."),
+    as_listed: bool = typer.Option(False, "--as-listed", help="Keep the source's order (default: probability)."),
     question_time: Optional[float] = typer.Option(None, "--question-time", help="Seconds per question (late = missed)."),
     round_time: Optional[float] = typer.Option(None, "--round-time", help="Seconds for the whole round."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
@@ -80,7 +81,7 @@ def quiz(
         else:
             results = question_results(lex, query=query, saved=saved, builtin=builtin,
                                        word_file=str(word_file) if word_file else None)
-            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum)]
+            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum, not as_listed)]
             source = query or saved or builtin or str(word_file)
         if shuffle:
             random.shuffle(kind_keys)
@@ -184,6 +185,7 @@ def plan(
     lengths: list[int] = typer.Option([], "--length", help="All alphagrams of a length, most probable first."),
     top: Optional[int] = typer.Option(None, "--top", help="With --length: only the N most probable."),
     kind: str = typer.Option("anagram", "--kind", help="Question kind for every step."),
+    as_listed: bool = typer.Option(False, "--as-listed", help="New cards in each source's order (default: probability)."),
     name: str = typer.Option("my-plan", "--name", help="Name of the plan."),
     default: bool = typer.Option(False, "--default", help="Go back to the default plan."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
@@ -201,6 +203,8 @@ def plan(
                  + [{"kind": kind, "length": n, **({"top": top} if top else {})} for n in lengths])
         if not steps:
             raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
+        if as_listed:
+            steps = [{**step, "as_listed": True} for step in steps]
     with _store() as store:
         info = set_plan(store, _lexicon(store, lexicon), name, steps)
     if json_out:

@@ -65,7 +65,8 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
         raise LexitrainError(f"plan step {json.dumps(step)} names no source (keys, length, {', '.join(SOURCE_FIELDS)})")
     from lexitrain.study.sources import question_results
 
-    return keys_from_results(question_results(lex, **source), kind, int(step.get("minimum", 2)))
+    results = question_results(lex, **source)
+    return keys_from_results(results, kind, int(step.get("minimum", 2)), not step.get("as_listed", False))
 
 
 def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanInfo:

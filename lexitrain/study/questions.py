@@ -163,10 +163,19 @@ for _kind in (AnagramKind(), AnagramHooksKind(), HooksKind(), RecallKind(), Buil
 WORD_KINDS = ("anagram", "anagram-hooks", "hooks", "recall", "build")
 
 
-def keys_from_results(results: Iterable[dict[str, Any]], kind: str, build_minimum: int = 2) -> list[str]:
-    """Card keys for a kind from search results, in the results' order, no repeats."""
+def keys_from_results(
+    results: Iterable[dict[str, Any]], kind: str, build_minimum: int = 2, by_probability: bool = True
+) -> list[str]:
+    """Card keys for a kind from search results, no repeats.
+
+    In probability order by default (shorter words first, then most probable
+    alphagram, then word), else in the results' own order.
+    """
+    rows = list(results)
+    if by_probability:
+        rows.sort(key=lambda r: (r["length"], r["alphagram_rank"], r["probability_rank"], r["word"]))
     keys: dict[str, None] = {}
-    for row in results:
+    for row in rows:
         word = row["word"]
         if kind in ("anagram", "anagram-hooks"):
             keys[row["alphagram"]] = None

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.cards import Check, Question, get_kind
+from lexitrain.study.questions import LETTER_ORDERS
 from lexitrain.study.scheduler import NEW, Scheduling, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
@@ -118,6 +119,8 @@ class Session:
         timers: Timers | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if order not in LETTER_ORDERS:
+            raise LexitrainError(f"unknown letter order {order!r} (use {', '.join(LETTER_ORDERS)})")
         self.store = store
         self.lex = lex
         self.mode = mode
