@@ -75,12 +75,15 @@ def test_letter_orders(small):
         letter_order(small, "AB", "backwards")
 
 
-def test_keys_from_results_keep_order_without_repeats():
-    rows = [{"word": w, "alphagram": "".join(sorted(w)), "length": len(w)} for w in ("TEN", "NET", "ANT", "TAN")]
-    assert keys_from_results(rows, "anagram") == ["ENT", "ANT"]
-    assert keys_from_results(rows, "hooks") == ["TEN", "NET", "ANT", "TAN"]
-    assert keys_from_results(rows, "recall") == ["3:T", "3:N", "3:A"]
-    assert keys_from_results(rows, "build", 3) == ["ENT:3", "ANT:3"]
+def test_keys_from_results_orders_without_repeats():
+    ranks = {"TEN": (5, 9), "NET": (5, 8), "ANT": (2, 3), "TAN": (2, 4), "AB": (1, 1)}
+    rows = [{"word": w, "alphagram": "".join(sorted(w)), "length": len(w), "alphagram_rank": a, "probability_rank": p}
+            for w, (a, p) in ranks.items()]
+    assert keys_from_results(rows, "anagram", by_probability=False) == ["ENT", "ANT", "AB"]
+    assert keys_from_results(rows, "anagram") == ["AB", "ANT", "ENT"]  # shorter first, then most probable
+    assert keys_from_results(rows, "hooks") == ["AB", "ANT", "TAN", "NET", "TEN"]
+    assert keys_from_results(rows, "recall", by_probability=False) == ["3:T", "3:N", "3:A", "2:A"]
+    assert keys_from_results(rows, "build", 3) == ["AB:3", "ANT:3", "ENT:3"]
 
 
 def test_override_reschedules_from_the_state_before(small):
