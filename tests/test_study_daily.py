@@ -169,3 +169,17 @@ def test_newer_progress_database_is_refused_and_kept(small, home):
 def test_unknown_lexicon_is_a_clear_error():
     result = run("daily", "--jsonl", "--lexicon", "nosuch")
     assert result.exit_code == 1 and "unknown lexicon 'nosuch'" in result.stderr
+
+
+def test_damage_found_mid_use_is_a_clear_error(small, home, monkeypatch):
+    at(NOW, monkeypatch)
+    daily(*["x"] * 3)  # a real store with a plan, cards and answers
+    path = home / "progress.sqlite"
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = b"\xff" * (len(data) - page)  # every page but the schema page ruined
+    path.write_bytes(bytes(data))
+    result = run("daily", "--jsonl", "--lexicon", "small", input="x\n")
+    assert result.exit_code == 1 and "progress database failed" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert path.read_bytes() == bytes(data)

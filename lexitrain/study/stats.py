@@ -56,8 +56,9 @@ def compute(store: ProgressStore, lexicon: str) -> StatsReport:
     cards = pd.read_sql_query(
         "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", store.conn, params=(lexicon,))
 
-    answers["date"] = pd.to_datetime(answers["at"], unit="s", utc=True).dt.tz_convert(None).dt.date.astype(str)
-    since = (now - timedelta(days=HISTORY_DAYS)).date().isoformat()
+    local = now.astimezone().tzinfo  # days are the player's calendar days, as in the daily drill
+    answers["date"] = pd.to_datetime(answers["at"], unit="s", utc=True).dt.tz_convert(local).dt.date.astype(str)
+    since = (now.astimezone() - timedelta(days=HISTORY_DAYS)).date().isoformat()
     recent = answers[answers["date"] >= since]
     per_day = (recent.groupby("date").agg(answers=("correct", "size"), correct=("correct", "sum"),
                                           new=("was_new", "sum")).reset_index())
@@ -70,8 +71,8 @@ def compute(store: ProgressStore, lexicon: str) -> StatsReport:
     by_state = {name: int(counts.get(name, 0)) for name in STATE_NAMES.values()}
 
     scheduled = cards[cards["due"].notna()]
-    day = pd.to_datetime(scheduled["due"], unit="s", utc=True).dt.tz_convert(None).dt.normalize()
-    today = pd.Timestamp(now.date())
+    day = pd.to_datetime(scheduled["due"], unit="s", utc=True).dt.tz_convert(local).dt.tz_localize(None).dt.normalize()
+    today = pd.Timestamp(now.astimezone().date())
     offsets = ((day - today).dt.days).clip(lower=0)
     window = offsets[offsets < FORECAST_DAYS].value_counts()
     forecast = pd.DataFrame({

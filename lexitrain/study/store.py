@@ -144,8 +144,13 @@ class ProgressStore:
     def __enter__(self) -> ProgressStore:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
         self.close()
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise LexitrainError(
+                f"{self.path}: the progress database failed ({exc}); answers given before this were saved; "
+                "if it is damaged, move it aside or restore a backup with `lexitrain progress import`"
+            ) from None
 
     def close(self) -> None:
         self.conn.close()
