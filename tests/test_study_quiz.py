@@ -74,8 +74,8 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     (["--search", "--length 9"], "gives no words in small: nothing to quiz"),
     (["--search", "--pattern 'QQ*'"], "gives no words in small"),
     (["--saved", "nosuch"], "nosuch"),
-    (["--list", "twos", "--search", "--length 2"], "exactly one question source"),
-    ([], "exactly one question source"),
+    (["--list", "twos", "--search", "--length 2"], "give exactly one word source"),
+    ([], "give exactly one word source"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
 ])

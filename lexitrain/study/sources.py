@@ -1,4 +1,4 @@
-"""Where quiz questions come from: the search layer's sources, checked for emptiness."""
+"""Where quiz questions come from: the search layer's sources, with an empty result refused."""
 
 from __future__ import annotations
 
@@ -18,16 +18,12 @@ def question_results(
     builtin: str | None = None,
     word_file: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Search results for exactly one source; an empty result is an error worth saying."""
-    given = {"search": query, "saved search": saved, "list": builtin, "word file": word_file}
-    named = [(label, value) for label, value in given.items() if value]
-    if len(named) != 1:
-        raise LexitrainError("give exactly one question source: a search, a saved search, a list or a word file")
+    """Search results for exactly one source; nothing to ask is an error worth saying."""
     from lexitrain.search.sources import results_from_source
 
-    results = results_from_source(lex, query=query, saved=saved, builtin=builtin,
-                                  word_file=str(word_file) if word_file else None)
+    results = results_from_source(lex, query=query, saved=saved, builtin=builtin, word_file=word_file)
     if not results:
-        label, value = named[0]
+        label, value = next((label, value) for label, value in (
+            ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None)
         raise LexitrainError(f"the {label} {value!r} gives no words in {lex.name}: nothing to quiz")
     return results
