@@ -79,15 +79,17 @@ def test_scoring_history_and_personal_best(enable):
 
 def test_round_timer_ends_the_session(enable):
     keys = challenge_keys(enable, date(2026, 1, 1), "sevens")
-    ticks = iter(range(0, 1000, 100))  # every clock reading is 100 s later
+    clock = [0.0]
     with ProgressStore() as store:
         session = Session(store, enable, "challenge", "t", [Item("anagram", k) for k in keys], None,
-                          timers=Timers(round=250), clock=lambda: next(ticks))
-        asked = 0
+                          timers=Timers(round=250), clock=lambda: clock[0])
+        outcomes = []
         for question in session.questions():
-            session.answer(question, "")
-            asked += 1
-        assert asked < 50 and session.summary.timed_out
+            clock[0] += 100  # each answer takes 100 s
+            outcomes.append(session.answer(question, " ".join(enable.anagrams(question.key))))
+        assert len(outcomes) == 3 and session.summary.timed_out
+        assert [o.correct for o in outcomes] == [True, True, False]  # the third came after 250 s
+        assert outcomes[2].timed_out and outcomes[2].check.correct
 
 
 @pytest.mark.parametrize("args, message", [

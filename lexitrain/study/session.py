@@ -167,7 +167,9 @@ class Session:
         """Check an answer line, record it and reschedule the card, all at once."""
         seconds = self.clock() - self.asked_at
         check = get_kind(question.kind).check(question, text)
-        timed_out = self.timers.question is not None and seconds > self.timers.question
+        left = self.time_left()
+        timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
+            left is not None and left < 0)  # typed after the round's time ran out
         correct = check.correct and not timed_out
         card_id = self._card_ids.get(question.id)
         now = utc_now()
