@@ -104,3 +104,11 @@ def test_plan_from_lists_keeps_step_order(small, monkeypatch):
     assert [q["id"] for q in of("question", out)] == [f"anagram:{a}" for a in threes + twos[:2]]
     bad = run("study", "plan", "--list", "nosuch", "--lexicon", "small")
     assert bad.exit_code == 1 and "no built-in list 'nosuch'" in bad.stderr
+
+
+def test_only_answered_questions_become_cards(small):
+    from lexitrain.study.store import ProgressStore
+
+    quiz("--list", "threes", answers=["x"])  # one answer, then end of input
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT kind, state FROM cards").fetchall() == [("anagram", 1)]

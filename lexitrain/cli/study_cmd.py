@@ -86,8 +86,7 @@ def quiz(
         if shuffle:
             random.shuffle(kind_keys)
         kind_keys = kind_keys[:limit] if limit else kind_keys
-        ids = [None] * len(kind_keys) if no_schedule else store.ensure_cards(lex.name, kind_keys, utc_now().timestamp())
-        items = [Item(k, key, card_id) for (k, key), card_id in zip(kind_keys, ids)]
+        items = [Item(k, key) for k, key in kind_keys]  # cards are made as questions are answered
         session = Session(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store),
                           order=order, timers=Timers(question_time, round_time))
         _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")

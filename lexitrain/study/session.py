@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Item:
-    """One planned question: a card (kind, key) and its stored id if it is scheduled."""
+    """One planned question: a card (kind, key) and its stored id if it has one yet."""
 
     kind: str
     key: str
@@ -175,6 +175,8 @@ class Session:
         now = utc_now()
         with self.store.write() as conn:
             before = after = None
+            if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
+                card_id = self.store.ensure_card(conn, self.lex.name, question.kind, question.key, now.timestamp())
             if card_id is not None:
                 before = self.store.card(card_id)
                 if self.scheduling is not None:

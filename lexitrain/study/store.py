@@ -184,20 +184,15 @@ class ProgressStore:
     def ensure_cards(self, lexicon: str, kind_keys: list[tuple[str, str]], now: float) -> list[int]:
         """Card ids for these (kind, key) pairs, creating new cards as needed."""
         with self.write() as conn:
-            conn.executemany(
-                "INSERT OR IGNORE INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?)",
-                [(lexicon, kind, key, now) for kind, key in kind_keys],
-            )
-            return self._ids(conn, lexicon, kind_keys)
+            return [self.ensure_card(conn, lexicon, kind, key, now) for kind, key in kind_keys]
 
-    def _ids(self, conn: sqlite3.Connection, lexicon: str, kind_keys: list[tuple[str, str]]) -> list[int]:
-        ids = []
-        for kind, key in kind_keys:
-            row = conn.execute(
-                "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
-            ).fetchone()
-            ids.append(row[0])
-        return ids
+    def ensure_card(self, conn: sqlite3.Connection, lexicon: str, kind: str, key: str, now: float) -> int:
+        """The id of a card, created new if it is not there yet (inside `write()`)."""
+        conn.execute("INSERT OR IGNORE INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?)",
+                     (lexicon, kind, key, now))
+        return conn.execute(
+            "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
+        ).fetchone()[0]
 
     def card(self, card_id: int) -> CardRow:
         row = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()
