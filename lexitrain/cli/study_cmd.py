@@ -169,6 +169,9 @@ def challenge(
         def extra(summary) -> dict[str, Any]:
             ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
             best = ch.personal_best(store, lex.name, kind)
+            if not jsonl:
+                return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
+                        if best else "none yet (finish a round to set one)"}
             return {"date": date.isoformat(), "kind": kind, "lexicon": lex.name,
                     "personal_best": best.to_json() if best else None}
 

@@ -145,8 +145,9 @@ class ProgressStore:
         return self
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
+        damaged = isinstance(exc, sqlite3.DatabaseError) and not self._healthy()
         self.close()
-        if isinstance(exc, sqlite3.DatabaseError):
+        if damaged:  # (an error from another database, e.g. a lexicon's, is not blamed on this one)
             raise LexitrainError(
                 f"{self.path}: the progress database failed ({exc}); answers given before this were saved; "
                 "if it is damaged, move it aside or restore a backup with `lexitrain progress import`"
@@ -154,6 +155,12 @@ class ProgressStore:
 
     def close(self) -> None:
         self.conn.close()
+
+    def _healthy(self) -> bool:
+        try:
+            return self.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        except sqlite3.DatabaseError:
+            return False
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
