@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import typer
 
+from lexitrain.study.cards import Question
 from lexitrain.study.session import Outcome, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
@@ -115,7 +116,7 @@ def _show_outcome(outcome: Outcome) -> None:
         typer.echo(f"  missing: {' '.join(outcome.check.missing)}")
 
 
-def _finish_terminal(session: Session, given: list[str], question, extra: Extra | None) -> Summary:
+def _finish_terminal(session: Session, given: list[str], question: Question | None, extra: Extra | None) -> Summary:
     if question is not None and given:
         _show_outcome(session.answer(question, " ".join(given)))  # words typed so far still count
     summary = session.finish()

@@ -10,7 +10,6 @@ machine. Questions index the lexicon's alphagrams by their probability rank
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -143,8 +142,3 @@ def personal_best(store: ProgressStore, lexicon: str, kind: str) -> Attempt | No
     if not attempts:
         return None
     return min(attempts, key=lambda a: (-a.score, a.seconds))
-
-
-def key_digest(keys: list[str]) -> str:
-    """A short fingerprint of a challenge set, to compare sets between machines."""
-    return hashlib.sha256(json.dumps(keys).encode()).hexdigest()[:16]

@@ -21,7 +21,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.cards import Check, Question, get_kind
 from lexitrain.study.questions import LETTER_ORDERS
-from lexitrain.study.scheduler import NEW, Scheduling, utc_now
+from lexitrain.study.scheduler import NEW, Scheduling, to_datetime, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
 if TYPE_CHECKING:
@@ -76,8 +76,6 @@ class Outcome:
 
 def card_json(card: CardRow) -> dict[str, Any]:
     """A card's scheduling state for output (times as ISO 8601 UTC)."""
-    from lexitrain.study.scheduler import to_datetime
-
     state = {0: "new", 1: "learning", 2: "review", 3: "relearning"}[card.state]
     due = to_datetime(card.due)
     return {
