@@ -31,6 +31,12 @@ _register()
 
 def main() -> None:
     """Console entry point: user errors become one line on stderr, exit 1."""
+    if sys.stderr.isatty():  # say what slow first-use work is going on
+        import logging
+
+        logger = logging.getLogger("lexitrain")
+        logger.addHandler(logging.StreamHandler())
+        logger.setLevel(logging.INFO)
     try:
         app()
     except LexitrainError as exc:
