@@ -18,7 +18,7 @@ from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.search import corpus
 from lexitrain.search.patterns import pattern_regex
 from lexitrain.search.query import UNBOUNDED, Query
-from lexitrain.search.racks import parse_rack, rack_alphagrams
+from lexitrain.search.racks import parse_rack, spell_rack
 
 _ROW_SQL = """
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
@@ -56,7 +56,7 @@ def run_search(lex: Lexicon, query: Query) -> list[dict[str, Any]]:
         where.append("w.word IN (SELECT value FROM json_each(?))")
         params.append(json.dumps([lex.tiles.decode(c) for c in codes]))
     sql = _ROW_SQL + (" WHERE " + " AND ".join(where) if where else "")
-    rows = [_row(r) for r in lex.db.execute(sql, params)]
+    rows = _fetch(lex, sql, params)
     if tests:
         encode = lex.tiles.encode
         rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
@@ -70,30 +70,36 @@ def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[dict[str, Any]]:
     """Result rows of these (valid, uppercase) words, in the order given."""
     wanted = list(dict.fromkeys(words))
     sql = _ROW_SQL + " WHERE w.word IN (SELECT value FROM json_each(?))"
-    found = {r["word"]: _row(r) for r in lex.db.execute(sql, [json.dumps(wanted)])}
+    found = {r["word"]: r for r in _fetch(lex, sql, [json.dumps(wanted)])}
     return [found[w] for w in wanted if w in found]
 
 
-def _row(r: Any) -> dict[str, Any]:
-    return {
-        "word": r["word"],
-        "alphagram": r["alphagram"],
-        "length": r["length"],
-        "combinations": [int(r["combinations0"]), int(r["combinations1"]), int(r["combinations2"])],
-        "probability_rank": r["probability_rank2"],
-        "alphagram_rank": r["alphagram_rank2"],
-        "probability_ranks": [r["probability_rank0"], r["probability_rank1"], r["probability_rank2"]],
-        "alphagram_ranks": [r["alphagram_rank0"], r["alphagram_rank1"], r["alphagram_rank2"]],
-        "front_hooks": r["front_hooks"],
-        "back_hooks": r["back_hooks"],
-        "inner_front": bool(r["inner_front"]),
-        "inner_back": bool(r["inner_back"]),
-        "definition": r["definition"] or "",
-        "symbols": r["symbols"] or "",
-        "points": r["points"],
-        "vowels": r["vowels"],
-        "anagrams": r["anagrams"],
-    }
+def _fetch(lex: Lexicon, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    cursor = lex.db.cursor()
+    cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for big results
+    return [
+        {
+            "word": word,
+            "alphagram": alphagram,
+            "length": length,
+            "combinations": [int(c0), int(c1), int(c2)],
+            "probability_rank": p2,
+            "alphagram_rank": a2,
+            "probability_ranks": [p0, p1, p2],
+            "alphagram_ranks": [a0, a1, a2],
+            "front_hooks": front,
+            "back_hooks": back,
+            "inner_front": bool(inner_front),
+            "inner_back": bool(inner_back),
+            "definition": definition or "",
+            "symbols": symbols or "",
+            "points": points,
+            "vowels": vowels,
+            "anagrams": anagrams,
+        }
+        for (word, alphagram, length, definition, front, back, inner_front, inner_back, points, vowels,
+             symbols, p0, p1, p2, anagrams, c0, c1, c2, a0, a1, a2) in cursor.execute(sql, params)
+    ]
 
 
 # -- spelling conditions -----------------------------------------------------------
@@ -134,11 +140,7 @@ def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
     tiles = lex.tiles
     if name in ("anagram", "subanagram"):
         rack = parse_rack(tiles, value, f"--{name}")
-        return {
-            code
-            for alphagram, _ in rack_alphagrams(lex, rack, build=name == "subanagram")
-            for code in lex.anagram_codes(alphagram)
-        }
+        return {word.code for word in spell_rack(lex, rack, build=name == "subanagram")}
     if name == "pattern":
         return set(corpus.scan(lex, pattern_regex(tiles, value)))
     code = _encode(lex, value, f"--{name}")
@@ -162,7 +164,10 @@ def _test(lex: Lexicon, name: str, value: str) -> Callable[[str], bool]:
             rx = re.compile(value, re.IGNORECASE)
         except re.error as exc:
             raise LexitrainError(f"--regex {value!r}: {exc}") from None
-        return lambda code: rx.search(tiles.decode(code)) is not None
+        search = rx.search
+        if not tiles.multi:  # codes are the letters themselves
+            return lambda code: search(code) is not None
+        return lambda code: search(tiles.decode(code)) is not None
     other = open_lexicon(value)
     return lambda code: tiles.decode(code) in other
 
