@@ -236,3 +236,30 @@ def test_sources_word_file_and_errors(enable, tmp_path):
     assert results_from_source(enable, query="--anagram QXZ") == []
     save_search("mine", "--anagram AEINRST")
     assert len(results_from_source(enable, saved="mine")) == 9
+
+
+def test_counts_match_brute_force(enable, words):
+    points = dict(zip(enable.tiles.letters, enable.tiles.points))
+    fives = [w for w in words if len(w) == 5]
+    got = words_of(run_search(enable, parse_query("--length 5 --vowels 4-")))
+    assert got == sorted(w for w in fives if sum(c in "AEIOU" for c in w) >= 4)
+    got = words_of(run_search(enable, parse_query("--length 5 --points 20-22")))
+    assert got == sorted(w for w in fives if 20 <= sum(points[c] for c in w) <= 22)
+    groups = Counter("".join(sorted(w)) for w in fives)
+    got = words_of(run_search(enable, parse_query("--length 5 --anagrams 7-")))
+    assert got == sorted(w for w in fives if groups["".join(sorted(w))] >= 7)
+    got = words_of(run_search(enable, parse_query("--length 5 --includes SS --excludes E --suffix S")))
+    assert got == sorted(w for w in fives if w.count("S") >= 2 and "E" not in w and w.endswith("S"))
+
+
+def test_symbols_and_definitions(make_lexicon):
+    make_lexicon(["CAT", "DOG"], name="old")
+    lex = make_lexicon(["CAT a pet [n]", "DOG a pet that barks", "EMU a bird", "ZAX a tool"], name="new", compare={"old": "+"})
+    assert words_of(run_search(lex, parse_query("--symbol +"))) == ["EMU", "ZAX"]
+    assert words_of(run_search(lex, parse_query("--not-symbol +"))) == ["CAT", "DOG"]
+    assert words_of(run_search(lex, parse_query("--definition PET"))) == ["CAT", "DOG"]
+    assert words_of(run_search(lex, parse_query("--definition 'a pet' --not-anagram GOD"))) == ["CAT"]
+    assert words_of(run_search(lex, parse_query("--definition 100%"))) == []
+    assert words_of(run_search(lex, parse_query("--in-lexicon old"))) == ["CAT", "DOG"]
+    [emu] = run_search(lex, Query(anagram="MEU"))
+    assert (emu["symbols"], emu["definition"]) == ("+", "a bird")

@@ -136,3 +136,11 @@ def test_spanish_tiles_on_the_command_line(make_lexicon):
     assert run("anagram", "CHEL?", "--lexicon", "es").stdout.split() == ["LECHe"]
     assert run("search", "--lexicon", "es", "--length", "4", "--words").stdout.split() == ["CALLE", "CHICO", "CHURRO", "LECHE"]
     assert run("hooks", "CHE", "--lexicon", "es", "--json").json()["valid"] is True
+
+
+def test_big_results_print_as_plain_columns(enable):
+    lines = run("search", "--length", "4").stdout.splitlines()
+    assert lines[-1] == "3,903 words" and len(lines) == 3903 + 2
+    assert lines[0].split() == ["Prob", "Alphagram", "Word"]
+    aahs = next(line for line in lines if " AAHS" in line)
+    assert aahs.split()[-1] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
