@@ -62,7 +62,7 @@ def run_search(lex: Lexicon, query: Query) -> list[dict[str, Any]]:
         rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
     if query.limit_probability is not None:
         rows = _limit_by_probability(lex, rows, query)
-    rows = order_rows(lex, rows, query.order, query)
+    rows = order_rows(lex, rows, query)
     return rows[: query.limit] if query.limit else rows
 
 
@@ -225,7 +225,7 @@ def _check_probability(lex: Lexicon, query: Query) -> None:
     """A rank range beyond every length asked for is a mistake, not an empty list."""
     assert query.probability is not None
     low, high = query.probability
-    table, unit = ("alphagrams", "alphagrams") if query.probability_by == "alphagram" else ("words", "words")
+    table = "alphagrams" if query.probability_by == "alphagram" else "words"
     sql = f"SELECT length, count(*) FROM {table} GROUP BY length"
     counts = {length: n for length, n in lex.db.execute(sql)}
     if query.length is not None:
@@ -238,51 +238,46 @@ def _check_probability(lex: Lexicon, query: Query) -> None:
         where = f"length {query.length[0]}" if query.length and query.length[0] == query.length[1] else "any length asked for"
         raise LexitrainError(
             f"--probability {low}-{high if high != UNBOUNDED else ''}: {lex.name} has only {most:,} "
-            f"{unit} of {where}"
+            f"{table} of {where}"
         )
 
 
 # -- order and limits ------------------------------------------------------------------
 
 
-def _probability_key(lex: Lexicon, query: Query | None) -> Callable[[dict[str, Any]], tuple]:
-    by_word = query is not None and query.probability_by == "word"
-    blanks = query.blanks if query is not None else 2
-    field = "probability_ranks" if by_word else "alphagram_ranks"
-    key = _word_key(lex)
-    return lambda r: (r["length"], r[field][blanks], key(r))
-
-
-def _word_key(lex: Lexicon) -> Callable[[dict[str, Any]], str]:
+def _word_key(lex: Lexicon, field: str = "word") -> Callable[[dict[str, Any]], str]:
+    """Dictionary (tile-set) order of a row's word or alphagram."""
     tiles = lex.tiles
     if not tiles.multi:
-        return lambda r: r["word"]
-    return lambda r: tiles.sort_key(tiles.encode(r["word"]))
+        return lambda r: r[field]
+    return lambda r: tiles.sort_key(tiles.encode(r[field]))
 
 
-def order_rows(lex: Lexicon, rows: list[dict[str, Any]], order: str, query: Query | None = None) -> list[dict[str, Any]]:
+def order_rows(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
     """Rows in the query's order; `random` is repeatable with the query's seed."""
-    key = _word_key(lex)
-    tiles = lex.tiles
-    if order == "probability":
-        return sorted(rows, key=_probability_key(lex, query))
-    if order == "alphagram":
-        alph = (lambda r: r["alphagram"]) if not tiles.multi else (lambda r: tiles.sort_key(tiles.encode(r["alphagram"])))
-        return sorted(rows, key=lambda r: (alph(r), key(r)))
-    if order == "length":
-        return sorted(rows, key=lambda r: (r["length"], key(r)))
-    ordered = sorted(rows, key=key)
-    if order == "random":
-        random.Random(query.seed if query else None).shuffle(ordered)
+    word = _word_key(lex)
+    if query.order == "probability":
+        field = "probability_ranks" if query.probability_by == "word" else "alphagram_ranks"
+        blanks = query.blanks
+        return sorted(rows, key=lambda r: (r["length"], r[field][blanks], word(r)))
+    if query.order == "alphagram":
+        alphagram = _word_key(lex, "alphagram")
+        return sorted(rows, key=lambda r: (alphagram(r), word(r)))
+    if query.order == "length":
+        return sorted(rows, key=lambda r: (r["length"], word(r)))
+    ordered = sorted(rows, key=word)
+    if query.order == "random":
+        random.Random(query.seed).shuffle(ordered)
     return ordered
 
 
 def _limit_by_probability(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
-    """Zyzzyva's last step: keep the matches at these places in probability order."""
+    """Zyzzyva's last step: keep the matches at these places in probability order
+    (most combinations first, whatever the length; ties by alphagram, then word)."""
     assert query.limit_probability is not None
     low, high = query.limit_probability
-    key = _word_key(lex)
+    word, alphagram = _word_key(lex), _word_key(lex, "alphagram")
     blanks = query.blanks
-    ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], r["alphagram"], key(r)))
+    ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], alphagram(r), word(r)))
     keep = {id(r) for r in ranked[low - 1 : high]}
     return [r for r in rows if id(r) in keep]
