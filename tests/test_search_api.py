@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
-from lexitrain.search.query import Query, parse_query, parse_range
+from lexitrain.search.query import Query, parse_query, parse_range, query_text
 from lexitrain.search.saved import load_search, save_search, saved_searches
 from lexitrain.search.sources import results_from_source
 
@@ -263,3 +263,25 @@ def test_symbols_and_definitions(make_lexicon):
     assert words_of(run_search(lex, parse_query("--in-lexicon old"))) == ["CAT", "DOG"]
     [emu] = run_search(lex, Query(anagram="MEU"))
     assert (emu["symbols"], emu["definition"]) == ("+", "a bird")
+
+
+ranges = st.tuples(st.integers(1, 30), st.integers(0, 30)).map(lambda t: (t[0], t[0] + t[1]))
+texts = st.text(alphabet="AEQS?*[]^ '\"-", min_size=1, max_size=6).filter(lambda t: t.strip() == t)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "length": ranges, "probability": ranges, "points": ranges, "anagram": texts, "pattern": texts,
+            "regex": texts, "suffix": texts, "front_hook": st.booleans(), "inner_back": st.booleans(),
+            "order": st.sampled_from(["probability", "random", "length"]), "limit": st.integers(1, 99),
+            "blanks": st.integers(0, 1), "probability_by": st.just("word"), "seed": st.integers(0, 9),
+        },
+    ),
+    st.sets(st.sampled_from(["length", "pattern", "regex", "probability"])),
+)
+def test_query_text_round_trips(fields, negated):
+    query = Query(**fields, negated=frozenset(n for n in negated if n in fields))
+    assert parse_query(query_text(query)) == query
