@@ -285,3 +285,13 @@ texts = st.text(alphabet="AEQS?*[]^ '\"-", min_size=1, max_size=6).filter(lambda
 def test_query_text_round_trips(fields, negated):
     query = Query(**fields, negated=frozenset(n for n in negated if n in fields))
     assert parse_query(query_text(query)) == query
+
+
+def test_scan_string_is_cached_in_the_lexicon_folder(enable):
+    from lexitrain.search import corpus
+
+    corpus._CACHE.pop(enable.folder, None)
+    first = corpus.scan(enable, "Q[^U].*")
+    assert (enable.folder / corpus.CACHE_FILE).is_file()
+    corpus._CACHE.pop(enable.folder, None)
+    assert corpus.scan(enable, "Q[^U].*") == first and "QAT" in first
