@@ -295,3 +295,10 @@ def test_scan_string_is_cached_in_the_lexicon_folder(enable):
     assert (enable.folder / corpus.CACHE_FILE).is_file()
     corpus._CACHE.pop(enable.folder, None)
     assert corpus.scan(enable, "Q[^U].*") == first and "QAT" in first
+
+
+def test_regex_prefix_suffix_match_brute_force(enable, words):
+    assert words_of(run_search(enable, parse_query("--regex 'q[^u]'"))) == sorted(w for w in words if re.search("Q[^U]", w))
+    got = words_of(run_search(enable, parse_query("--prefix OVER --suffix ING --length 9-")))
+    assert got == sorted(w for w in words if w.startswith("OVER") and w.endswith("ING") and len(w) >= 9)
+    assert parse_query("--build AB?") == parse_query("--subanagram AB?")
