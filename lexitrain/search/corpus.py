@@ -16,15 +16,18 @@ from pathlib import Path
 from lexitrain.lexicon.lexicon import Lexicon
 
 CACHE_FILE = "search-words.txt"
-_CACHE: dict[Path, str] = {}
+_CACHE: dict[tuple[int, ...], str] = {}
 
 
 def word_blob(lex: Lexicon) -> str:
     """'\\n' + every word code + '\\n', one per line."""
-    blob = _CACHE.get(lex.folder)
+    stat = (lex.folder / "words.marisa").stat()
+    # one build, even through hard-linked copies; size and time guard against inode reuse
+    identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    blob = _CACHE.get(identity)
     if blob is None:
         blob = _read_or_build(lex)
-        _CACHE[lex.folder] = blob
+        _CACHE[identity] = blob
     return blob
 
 
