@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: words and alphagrams in two files
 WORDS_FILE = "words.sqlite"
 ALPHAGRAMS_FILE = "alphagrams.sqlite"
 
