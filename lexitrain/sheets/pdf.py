@@ -1,0 +1,268 @@
+"""Lay a sheet out as a printable PDF with fpdf2.
+
+fpdf2 is pure Python (no system libraries), embeds a TrueType font subset so
+every tile set's letters print, and lets us place every line ourselves, which
+is what keeping a group whole inside one column needs. Pages: a header with
+the title, lexicon and date; a footer "page X of Y"; N columns in between,
+filled top to bottom, left to right. Black text and grey rules only, so the
+sheet prints the same in black and white.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lexitrain.errors import LexitrainError
+from lexitrain.sheets.model import Column, Section, Sheet
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
+
+FONT = "DejaVuSansCondensed"
+FONT_DIR = Path(__file__).with_name("fonts")
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARGIN = 12.0  # mm
+GUTTER = 5.0  # mm between printed columns
+HEADER_HEIGHT = 12.0
+FOOTER_HEIGHT = 8.0
+MIN_FONT_SIZE = 4.0
+PT = 25.4 / 72  # mm per point
+GREY = 150
+
+
+@dataclass
+class Line:
+    """One printed line of a block: a title, a head or body row, or a ruled write-in line."""
+
+    kind: str  # "title" | "head" | "row" | "ask" (a row with blanks to fill) | "write"
+    cells: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    wrapped: list[list[str]] = field(default_factory=list)  # per cell, its lines of text
+    height: float = 0.0
+
+
+@dataclass
+class Block:
+    """What must stay together in one column: a group (with its section title, if first)."""
+
+    lines: list[Line]
+    new_page: bool = False
+
+    @property
+    def height(self) -> float:
+        return sum(line.height for line in self.lines)
+
+
+def place(
+    heights: Sequence[float], new_pages: Sequence[bool], column_height: float, columns: int
+) -> list[tuple[int, int, float]]:
+    """(page, column, top) of each block, in order, none split across a column.
+
+    A block that does not fit in what is left of a column goes to the top of
+    the next one; a block marked `new_page` starts a fresh page. Blocks must
+    not be taller than a column (the caller splits those first).
+    """
+    placed = []
+    page, column, top = 0, 0, 0.0
+    for i, (height, fresh) in enumerate(zip(heights, new_pages)):
+        if fresh and (i > 0):
+            page, column, top = page + 1, 0, 0.0
+        elif top > 0 and top + height > column_height:
+            column, top = column + 1, 0.0
+            if column == columns:
+                page, column = page + 1, 0
+        placed.append((page, column, top))
+        top += height
+    return placed
+
+
+class _Document:
+    """An FPDF with our font, header and footer."""
+
+    def __init__(self, sheet: Sheet, paper: str, font_size: float) -> None:
+        from fpdf import FPDF
+
+        if paper not in PAPERS:
+            raise LexitrainError(f"unknown paper {paper!r} (choose from {', '.join(PAPERS)})")
+        sheet_ = sheet
+
+        class _PDF(FPDF):
+            def header(self) -> None:
+                self.set_font(FONT, "B", 12)
+                self.set_xy(MARGIN, MARGIN - 4)
+                width = self.w - 2 * MARGIN
+                self.cell(width * 0.65, 6, sheet_.title, align="L")
+                self.set_font(FONT, "", 9)
+                self.cell(width * 0.35, 6, f"{sheet_.lexicon} · {sheet_.date}", align="R")
+                self.set_draw_color(0)
+                self.set_line_width(0.3)
+                self.line(MARGIN, MARGIN + 3, self.w - MARGIN, MARGIN + 3)
+
+            def footer(self) -> None:
+                self.set_font(FONT, "", 8)
+                self.set_xy(MARGIN, self.h - MARGIN)
+                self.cell(self.w - 2 * MARGIN, 4, f"page {self.page_no()} of {{nb}}", align="C")
+
+        pdf = _PDF(unit="mm", format=PAPERS[paper])
+        pdf.set_auto_page_break(False)
+        pdf.set_margins(MARGIN, MARGIN)
+        pdf.add_font(FONT, "", str(FONT_DIR / f"{FONT}.ttf"))
+        pdf.add_font(FONT, "B", str(FONT_DIR / f"{FONT}-Bold.ttf"))
+        pdf.set_title(sheet.title)
+        pdf.set_creator("lexitrain")
+        self.pdf: FPDF = pdf
+        self.font_size = font_size
+        self.line_height = font_size * PT * 1.3
+
+    def width(self, text: str, bold: bool, size: float) -> float:
+        self.pdf.set_font(FONT, "B" if bold else "", size)
+        return self.pdf.get_string_width(text)
+
+    def wrap(self, text: str, bold: bool, width: float) -> list[str]:
+        """Greedy word wrap at spaces; a single over-long word is shrunk when drawn."""
+        if not text or self.width(text, bold, self.font_size) <= width:
+            return [text]
+        lines: list[str] = []
+        current = ""
+        for word in text.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and self.width(trial, bold, self.font_size) > width:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        lines.append(current)
+        return lines
+
+
+def _cell_widths(columns: Sequence[Column], width: float) -> list[float]:
+    total = sum(c.width for c in columns) or 1.0
+    return [width * c.width / total for c in columns]
+
+
+def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
+    """Every group as a block of measured lines, section titles kept with their first group."""
+    lh = doc.line_height
+    blocks: list[Block] = []
+    for section in sheet.sections:
+        title = Line("title", (section.title,), height=lh * 1.5)
+        first = True
+        for group in section.groups:
+            lines: list[Line] = [title] if first and section.title else []
+            if group.head is not None:
+                lines.append(_measured(doc, "head", group.head, section.head_columns, column_width))
+            for row in group.rows:
+                kind = "ask" if section.asks else "row"
+                lines.append(_measured(doc, kind, row, section.row_columns, column_width))
+            lines.extend(Line("write", height=lh * 1.25) for _ in range(group.write_lines))
+            lines[-1].height += lh * 0.35  # a little air after each group
+            blocks.append(Block(lines, new_page=first and section.new_page))
+            first = False
+    return blocks
+
+
+def _measured(doc: _Document, kind: str, cells: tuple[str, ...], columns: tuple[Column, ...], width: float) -> Line:
+    widths = _cell_widths(columns, width)
+    wrapped = [doc.wrap(text, col.bold, w - 1.0) for text, col, w in zip(cells, columns, widths)]
+    height = doc.line_height * max((len(w) for w in wrapped), default=1)
+    return Line(kind, cells, columns, wrapped, height)
+
+
+def _split_tall(blocks: list[Block], column_height: float) -> list[Block]:
+    """A group taller than a whole column cannot stay whole: cut it at line boundaries."""
+    out: list[Block] = []
+    for block in blocks:
+        if block.height <= column_height:
+            out.append(block)
+            continue
+        piece: list[Line] = []
+        fresh = block.new_page
+        for line in block.lines:
+            if piece and sum(x.height for x in piece) + line.height > column_height:
+                out.append(Block(piece, fresh))
+                piece, fresh = [], False
+            piece.append(line)
+        out.append(Block(piece, fresh))
+    return out
+
+
+def render_pdf(sheet: Sheet, path: Path, *, columns: int | None = None, paper: str = "a4", font_size: float = 9.0) -> int:
+    """Write SHEET to PATH as a PDF; returns the number of pages."""
+    columns = columns or sheet.columns
+    if not 1 <= columns <= 8:
+        raise LexitrainError(f"--columns must be between 1 and 8, not {columns}")
+    if not MIN_FONT_SIZE <= font_size <= 24:
+        raise LexitrainError(f"--font-size must be between {MIN_FONT_SIZE:g} and 24, not {font_size:g}")
+    doc = _Document(sheet, paper, font_size)
+    pdf = doc.pdf
+    page_w, page_h = PAPERS[paper]
+    body_top = MARGIN + HEADER_HEIGHT - 4
+    column_height = page_h - MARGIN - FOOTER_HEIGHT - body_top
+    column_width = (page_w - 2 * MARGIN - GUTTER * (columns - 1)) / columns
+
+    blocks = _split_tall(_blocks(doc, sheet, column_width), column_height)
+    spots = place([b.height for b in blocks], [b.new_page for b in blocks], column_height, columns)
+    page = -1
+    for block, (block_page, column, top) in zip(blocks, spots):
+        while page < block_page:
+            pdf.add_page()
+            page += 1
+            _column_rules(pdf, columns, column_width, body_top, column_height)
+        x = MARGIN + column * (column_width + GUTTER)
+        y = body_top + top
+        for line in block.lines:
+            _draw(doc, line, x, y, column_width)
+            y += line.height
+    pdf.output(str(path))
+    return pdf.page_no()
+
+
+def _column_rules(pdf: FPDF, columns: int, column_width: float, top: float, height: float) -> None:
+    pdf.set_draw_color(GREY)
+    pdf.set_line_width(0.1)
+    for i in range(1, columns):
+        x = MARGIN + i * (column_width + GUTTER) - GUTTER / 2
+        pdf.line(x, top, x, top + height)
+
+
+def _draw(doc: _Document, line: Line, x: float, y: float, width: float) -> None:
+    pdf, lh, size = doc.pdf, doc.line_height, doc.font_size
+    if line.kind == "title":
+        title = line.cells[0]
+        pdf.set_font(FONT, "B", _fit_size(doc, title, True, width, size * 1.1))
+        pdf.set_xy(x, y)
+        pdf.cell(width, lh * 1.3, title, align="L")
+        pdf.set_draw_color(GREY)
+        pdf.set_line_width(0.2)
+        pdf.line(x, y + lh * 1.3, x + width, y + lh * 1.3)
+        return
+    if line.kind == "write":
+        pdf.set_draw_color(GREY)
+        pdf.set_line_width(0.15)
+        pdf.line(x + width * 0.15, y + lh * 1.1, x + width * 0.95, y + lh * 1.1)
+        return
+    cx = x
+    for text_lines, column, w in zip(line.wrapped, line.columns, _cell_widths(line.columns, width)):
+        for n, text in enumerate(text_lines):
+            if text:
+                fitted_size = _fit_size(doc, text, column.bold, w - 1.0, size)
+                pdf.set_font(FONT, "B" if column.bold else "", fitted_size)
+                pdf.set_xy(cx, y + n * lh)
+                pdf.cell(w, lh, text, align=column.align)
+            elif column.answer and line.kind == "ask":
+                pdf.set_draw_color(GREY)
+                pdf.set_line_width(0.15)
+                pdf.line(cx + 1, y + lh * 0.9, cx + w - 1, y + lh * 0.9)
+        cx += w
+
+
+def _fit_size(doc: _Document, text: str, bold: bool, width: float, size: float) -> float:
+    """The font size at which TEXT fits WIDTH: the normal size, or smaller if it must."""
+    natural = doc.width(text, bold, size)
+    if natural <= width:
+        return size
+    return max(MIN_FONT_SIZE, size * width / natural)
+
