@@ -137,7 +137,7 @@ def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False
     found.sort(key=lambda r: order(encode(r["word"])))
     groups = [Group(rows=[hook_row(r)]) for r in found]
     sections = [Section("", (), TWO_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, one_page=not key)
 
 
 def stems(

@@ -57,6 +57,7 @@ class Sheet:
     date: str
     sections: list[Section]
     columns: int = 3  # printed columns per page unless the user asks otherwise
+    one_page: bool = False  # the PDF shrinks its type to keep everything on one page
 
     @property
     def is_empty(self) -> bool:

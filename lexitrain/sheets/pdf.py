@@ -115,7 +115,10 @@ class _Document:
         pdf.set_creator("lexitrain")
         self.pdf: FPDF = pdf
         self.font_size = font_size
-        self.line_height = font_size * PT * 1.3
+
+    @property
+    def line_height(self) -> float:
+        return self.font_size * PT * 1.3
 
     def width(self, text: str, bold: bool, size: float) -> float:
         self.pdf.set_font(FONT, "B" if bold else "", size)
@@ -158,7 +161,8 @@ def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
                 kind = "ask" if section.asks else "row"
                 lines.append(_measured(doc, kind, row, section.row_columns, column_width))
             lines.extend(Line("write", height=lh * 1.25) for _ in range(group.write_lines))
-            lines[-1].height += lh * 0.35  # a little air after each group
+            if group.head is not None:
+                lines[-1].height += lh * 0.35  # a little air after each headed group
             blocks.append(Block(lines, new_page=first and section.new_page))
             first = False
     return blocks
@@ -192,8 +196,6 @@ def _split_tall(blocks: list[Block], column_height: float) -> list[Block]:
 def render_pdf(sheet: Sheet, path: Path, *, columns: int | None = None, paper: str = "a4", font_size: float = 9.0) -> int:
     """Write SHEET to PATH as a PDF; returns the number of pages."""
     columns = columns or sheet.columns
-    if not 1 <= columns <= 8:
-        raise LexitrainError(f"--columns must be between 1 and 8, not {columns}")
     if not MIN_FONT_SIZE <= font_size <= 24:
         raise LexitrainError(f"--font-size must be between {MIN_FONT_SIZE:g} and 24, not {font_size:g}")
     doc = _Document(sheet, paper, font_size)
@@ -203,8 +205,12 @@ def render_pdf(sheet: Sheet, path: Path, *, columns: int | None = None, paper: s
     column_height = page_h - MARGIN - FOOTER_HEIGHT - body_top
     column_width = (page_w - 2 * MARGIN - GUTTER * (columns - 1)) / columns
 
-    blocks = _split_tall(_blocks(doc, sheet, column_width), column_height)
-    spots = place([b.height for b in blocks], [b.new_page for b in blocks], column_height, columns)
+    while True:
+        blocks = _split_tall(_blocks(doc, sheet, column_width), column_height)
+        spots = place([b.height for b in blocks], [b.new_page for b in blocks], column_height, columns)
+        if not sheet.one_page or spots[-1][0] == 0 or doc.font_size <= MIN_FONT_SIZE:
+            break
+        doc.font_size = max(MIN_FONT_SIZE, doc.font_size - 0.5)  # shrink until it fits one page
     page = -1
     for block, (block_page, column, top) in zip(blocks, spots):
         while page < block_page:

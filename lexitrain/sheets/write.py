@@ -8,12 +8,12 @@ final name and moved into place, so a failure never leaves half a sheet.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from lexitrain.errors import LexitrainError
 from lexitrain.sheets.model import Sheet
 
+MAX_COLUMNS = 8
 FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html", ".csv": "csv", ".md": "markdown"}
 
 
@@ -43,9 +43,9 @@ def write_sheet(
     fmt = check_output(out)
     if sheet.is_empty:
         raise LexitrainError("the source has no words, so there is nothing to print (no file written)")
-    handle, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    os.close(handle)
-    tmp = Path(tmp_name)
+    if columns is not None and not 1 <= columns <= MAX_COLUMNS:
+        raise LexitrainError(f"--columns must be between 1 and {MAX_COLUMNS}, not {columns}")
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
     pages = None
     try:
         if fmt == "pdf":
