@@ -12,7 +12,7 @@ import marisa_trie
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.lexicon import store
+from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
 
@@ -55,11 +55,8 @@ class Lexicon:
 
     @cached_property
     def db(self) -> sqlite3.Connection:
-        """Read-only connection to the lexicon's tables (rows as sqlite3.Row)."""
-        uri = (self.folder / "lexicon.sqlite").as_uri() + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        conn.row_factory = sqlite3.Row
-        return conn
+        """Read-only connection to the tables words, alphagrams, meta (sqlite3.Row rows)."""
+        return schema.connect(self.folder)
 
     @property
     def word_count(self) -> int:
