@@ -150,7 +150,7 @@ def stems(
     for letters in stem_letters:
         code = lex.encode(letters)
         if code is None:
-            raise LexitrainError(f"stem {letters!r} has a letter that is not a {tiles.name} tile")
+            raise LexitrainError(f"stem {letters!r} has a character that is not in the {tiles.name} tile set")
         stem_codes.append(tiles.alphagram_code(code))
     for code in _unique(stem_codes):
         rows = []
