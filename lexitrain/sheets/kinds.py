@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -48,25 +48,24 @@ def today() -> str:
 
 
 # -- reading the lexicon -------------------------------------------------------
-def _rows_where(lex: Lexicon, table: str, column: str, values: Sequence[str]) -> dict[str, sqlite3.Row]:
-    """Rows of `table` whose `column` is one of `values`, keyed by that column."""
-    found: dict[str, sqlite3.Row] = {}
+def _select_in(lex: Lexicon, table: str, column: str, values: Sequence[str]) -> Iterator[sqlite3.Row]:
+    """Rows of `table` whose `column` is one of `values` (asked in chunks)."""
     for start in range(0, len(values), _SQL_CHUNK):
         chunk = values[start : start + _SQL_CHUNK]
         marks = ",".join("?" * len(chunk))
-        for row in lex.db.execute(f"SELECT * FROM {table} WHERE {column} IN ({marks})", chunk):
-            found[row[column]] = row
-    return found
+        yield from lex.db.execute(f"SELECT * FROM {table} WHERE {column} IN ({marks})", chunk)
+
+
+def _rows_where(lex: Lexicon, table: str, column: str, values: Sequence[str]) -> dict[str, sqlite3.Row]:
+    """Rows of `table` whose `column` is one of `values`, keyed by that column."""
+    return {row[column]: row for row in _select_in(lex, table, column, values)}
 
 
 def _words_of_alphagrams(lex: Lexicon, alphagrams: Sequence[str]) -> dict[str, list[sqlite3.Row]]:
     """Every word of each alphagram, in dictionary (tile) order."""
     by_alphagram: dict[str, list[sqlite3.Row]] = {a: [] for a in alphagrams}
-    for start in range(0, len(alphagrams), _SQL_CHUNK):
-        chunk = alphagrams[start : start + _SQL_CHUNK]
-        marks = ",".join("?" * len(chunk))
-        for row in lex.db.execute(f"SELECT * FROM words WHERE alphagram IN ({marks})", chunk):
-            by_alphagram[row["alphagram"]].append(row)
+    for row in _select_in(lex, "words", "alphagram", alphagrams):
+        by_alphagram[row["alphagram"]].append(row)
     key, encode = lex.tiles.sort_key, lex.tiles.encode
     for rows in by_alphagram.values():
         rows.sort(key=lambda r: key(encode(r["word"])))
