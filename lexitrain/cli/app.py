@@ -21,6 +21,7 @@ app = typer.Typer(
 def _register() -> None:
     """Each command module adds its commands to `app` (imports stay light)."""
     from lexitrain.cli import lexicon_cmd  # noqa: F401
+    from lexitrain.cli import search_cmd  # noqa: F401
     from lexitrain.cli import sheet_cmd  # noqa: F401
 
 

@@ -1,0 +1,116 @@
+"""Anagrams and builds from a rack, blanks included, by walking the alphagram trie.
+
+Alphagram keys hold tiles in tile-set order, so a depth-first walk that adds
+tiles in that order, pruned as soon as no key has the current prefix, visits
+each reachable alphagram once. A rack tile is used before a blank whenever
+the rack still has it: that reaches the same alphagrams with the fewest
+blanks, so each alphagram is found once and its blank letters are known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.tiles import BLANK, TileSet
+
+
+@dataclass(frozen=True)
+class RackWord:
+    """A word spelled from a rack; `blanks` are the codes the blanks stand for."""
+
+    code: str
+    blanks: str = ""
+
+
+@dataclass(frozen=True)
+class Rack:
+    counts: tuple[int, ...]  # per tile, in tile-set order
+    blanks: int
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts) + self.blanks
+
+
+def parse_rack(tiles: TileSet, letters: str, what: str = "rack") -> Rack:
+    """Tiles of a rack as typed (`?` a blank, case ignored, `[CH]` allowed)."""
+    text = letters.strip()
+    if not text:
+        raise LexitrainError(f"empty {what}: give some letters, e.g. AEINRST (? is a blank)")
+    try:
+        tokens = tiles.tokenize(text)
+    except ValueError as exc:
+        raise LexitrainError(f"{what} {letters!r}: {exc}") from None
+    counts = [0] * tiles.size
+    blanks = 0
+    for tile in tokens:
+        if tile == BLANK:
+            blanks += 1
+        else:
+            counts[tiles.index(tile.upper())] += 1
+    return Rack(tuple(counts), blanks)
+
+
+def rack_alphagrams(lex: Lexicon, rack: Rack, build: bool = False, min_length: int = 2) -> list[tuple[str, str]]:
+    """(alphagram code, blank codes) of every alphagram the rack spells.
+
+    Exactly the rack's tiles, or with `build` any `min_length` or more of them.
+    """
+    codes = lex.tiles.codes
+    trie = lex.alphagram_trie
+    counts = list(rack.counts)
+    total = rack.size
+    n = len(codes)
+    found: list[tuple[str, str]] = []
+
+    def has_prefix(prefix: str) -> bool:
+        return next(trie.iterkeys(prefix), None) is not None
+
+    def visit(prefix: str, start: int, blanks_left: int, used: str) -> None:
+        depth = len(prefix)
+        if (depth == total or (build and depth >= min_length)) and prefix in trie:
+            found.append((prefix, used))
+        if depth == total:
+            return
+        stop = n
+        if not build:  # every rack tile must be used, and tiles only come in order
+            stop = next((j + 1 for j in range(start, n) if counts[j]), n)
+        for j in range(start, stop):
+            if counts[j]:
+                nxt = prefix + codes[j]
+                if has_prefix(nxt):
+                    counts[j] -= 1
+                    visit(nxt, j, blanks_left, used)
+                    counts[j] += 1
+            elif blanks_left:
+                nxt = prefix + codes[j]
+                if has_prefix(nxt):
+                    visit(nxt, j, blanks_left - 1, used + codes[j])
+
+    visit("", 0, rack.blanks, "")
+    return found
+
+
+def rack_words(lex: Lexicon, letters: str, build: bool = False) -> list[RackWord]:
+    """Words spelled from LETTERS (exactly, or any 2+ of them with `build`)."""
+    rack = parse_rack(lex.tiles, letters)
+    return [
+        RackWord(code, used)
+        for alphagram, used in rack_alphagrams(lex, rack, build)
+        for code in lex.anagram_codes(alphagram)
+    ]
+
+
+def spell_with_blanks(tiles: TileSet, word: RackWord) -> str:
+    """The word as text with the blank-played tiles lowercase (the last ones of each letter)."""
+    pending = list(word.blanks)
+    letters: list[str] = []
+    for code in reversed(word.code):
+        tile = tiles.decode(code)
+        if code in pending:
+            pending.remove(code)
+            tile = tile.lower()
+        letters.append(tile)
+    return "".join(reversed(letters))
