@@ -27,7 +27,7 @@ def sheet(
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),
     query: Optional[str] = typer.Option(None, "--query", "-q", help='Search conditions, e.g. "--length 7 --probability 1-500".'),
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search by name."),
-    builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list by name (see `lexitrain search --lists`)."),
+    builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list by name (twos, top-sevens, ...)."),
     word_file: Optional[Path] = typer.Option(None, "--words", help="A file of words, one a line."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
@@ -59,8 +59,12 @@ def sheet(
 
 
 def _title(kind: str, query: str | None, saved: str | None, builtin: str | None, word_file: Path | None) -> str:
-    """The kind's name, with the source it came from when there is one."""
-    about = query or saved or builtin or (word_file.name if word_file else None)
+    """The kind's name, with the source it came from when there is one (a built-in list's own title)."""
+    if builtin is not None:
+        from lexitrain.search.lists import builtin_list
+
+        return builtin_list(builtin).title
+    about = query or saved or (word_file.name if word_file else None)
     return f"{DEFAULT_TITLES[kind]}: {about}" if about else DEFAULT_TITLES[kind]
 
 
