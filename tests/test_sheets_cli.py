@@ -119,3 +119,73 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str, make_lex
     assert result.exit_code == 1
     assert result.stderr.strip() == message.replace("{tmp}", str(tmp_path))
     assert [p for p in tmp_path.iterdir() if p.is_file()] == [tmp_path / "small.txt"]
+
+
+def _hook_line(row: dict) -> str:
+    word = ("•" if row["inner_front"] else "") + row["word"] + ("•" if row["inner_back"] else "")
+    return " ".join(p for p in (row["front_hooks"], word, row["back_hooks"]) if p)
+
+
+def test_anagram_sheet_of_a_search_has_every_result_in_order_with_hooks(enable, tmp_path: Path) -> None:
+    query = "--length 7 --probability 1-120 --order probability"
+    source = run("search", *query.split(), "--json").json()
+    out = tmp_path / "top.pdf"
+    result = run("sheet", "anagrams", "--query", query, "--out", str(out), "--columns", "2")
+    assert result.exit_code == 0, result.stderr
+    expected: list[str] = []
+    for row in source:
+        head = f"{row['alphagram_rank']} {row['alphagram']} {row['anagrams']}"
+        if head not in expected:
+            expected.append(head)
+        expected.append(_hook_line(row))
+    lines = lines_of(out)
+    assert [line for line in lines if line in expected] == expected
+    assert len({r["alphagram"] for r in source}) == 120
+    assert lines[0] == f"Anagrams: {query} enable · " + lines[0].rsplit(" ", 1)[1]
+
+
+def test_built_in_list_quiz_with_answer_key(enable, tmp_path: Path) -> None:
+    out = tmp_path / "quiz.pdf"
+    result = run("sheet", "anagrams", "--list", "top-sevens", "--questions-only", "--answer-key", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    pages = page_texts(out)
+    key_starts = next(i for i, text in enumerate(pages) if "Answer key" in text)
+    questions, answers = "\n".join(pages[:key_starts]), "\n".join(pages[key_starts:])
+    assert pages[0].startswith("Top 500 sevens by probability")
+    assert "AEINRST" in questions and "RETAINS" not in questions and "STEARIN" not in questions
+    assert "RETAINS" in answers and "STEARIN ES" in answers
+    assert questions.count("\n1 ADEINOR 1") == 1 and answers.count("\n1 ADEINOR 1") == 1
+
+
+def test_hooks_sheet_from_a_word_file(enable, tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("# my threes\nqat\nzax\n\nCARE\n", encoding="utf-8")
+    out = tmp_path / "hooks.md"
+    result = run("sheet", "hooks", "--words", str(words), "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "| front_hooks | word | back_hooks | symbols |" in text
+    assert text.index("|  | •QAT | S |  |") < text.index("|  | •ZAX |  |  |") < text.index("| S | •CARE• | DRSTX |  |")
+
+
+def test_search_with_no_results_is_refused_and_writes_nothing(enable, tmp_path: Path) -> None:
+    out = tmp_path / "none.pdf"
+    result = run("sheet", "anagrams", "--query", "--length 7 --pattern ZZZ*", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: the source has no words, so there is nothing to print (no file written)"
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "error: give exactly one word source: a query, a saved search, a built-in list or a word file"),
+        (["--query", "--bogus"], "error: unknown search condition '--bogus' (see `lexitrain search --help`)"),
+        (["--list", "twos", "--query", "--length 2"],
+         "error: give exactly one word source: a query, a saved search, a built-in list or a word file"),
+    ],
+)
+def test_bad_sources_are_one_line_errors(args: list[str], message: str, enable, tmp_path: Path) -> None:
+    result = run("sheet", "anagrams", *args, "--out", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr.strip()) == (1, message)
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == []

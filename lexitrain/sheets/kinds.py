@@ -107,10 +107,7 @@ def anagrams(
     info = _rows_where(lex, "alphagrams", "alphagram", alphagrams)
     words = _words_of_alphagrams(lex, alphagrams)
     groups = [
-        Group(
-            head=(str(info[a]["alphagram_rank2"]), a, str(len(words[a]))),
-            rows=[hook_row(w) for w in words[a]],
-        )
+        Group(head=(str(info[a]["alphagram_rank2"]), a, str(len(words[a]))), rows=[hook_row(w) for w in words[a]])
         for a in alphagrams
         if a in info
     ]
