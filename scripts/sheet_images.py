@@ -24,12 +24,11 @@ SHEETS: dict[str, list[str]] = {
     "anagrams": ["sheet", "anagrams", "--query", "--length 7 --probability 1-200 --order probability"],
     "anagrams-questions": ["sheet", "anagrams", "--query", "--length 7 --probability 1-200 --order probability",
                            "--questions-only"],
-    "hooks": ["sheet", "hooks", "--query", "--length 3 --pattern C*", "--columns", "3"],
+    "hooks": ["sheet", "hooks", "--list", "threes"],
     "twos": ["sheet", "twos"],
     "stems": ["sheet", "stems", "--stem", "SATINE", "--stem", "RETINA", "--stem", "SATIRE"],
     "new-words": ["sheet", "new-words", "--old", "threes-old", "--lexicon", "threes-new"],
 }
-NEW_WORDS_NOTE = "threes-old / threes-new: ENABLE's threes with a few left out of each, to show a diff"
 
 
 def run(args: list[str], home: Path) -> None:
@@ -39,11 +38,12 @@ def run(args: list[str], home: Path) -> None:
 
 
 def make_diff_lexicons(home: Path, scratch: Path) -> None:
-    """Two made-up editions of ENABLE's three-letter words, so new-words has a diff to show."""
-    threes = [w for w in (ROOT / "lexicons" / "wordlists" / "enable1.txt").read_text().split() if len(w) == 3]
+    """Two made-up editions of ENABLE's 2-4 letter words, each missing some threes,
+    so that new-words has a diff (with hooks) to show."""
+    words = [w for w in (ROOT / "lexicons" / "wordlists" / "enable1.txt").read_text().split() if len(w) <= 4]
     for name, skip in (("threes-old", 9), ("threes-new", 23)):
         path = scratch / f"{name}.txt"
-        path.write_text("\n".join(w for i, w in enumerate(threes) if i % skip) + "\n")
+        path.write_text("\n".join(w for i, w in enumerate(words) if len(w) != 3 or i % skip) + "\n")
         run(["lexicon", "build", str(path), "--name", name, "--quiet"], home)
 
 

@@ -41,6 +41,7 @@ class Line:
     kind: str  # "title" | "head" | "row" | "ask" (a row with blanks to fill) | "write"
     cells: tuple[str, ...] = ()
     columns: tuple[Column, ...] = ()
+    widths: list[float] = field(default_factory=list)  # mm, per cell
     wrapped: list[list[str]] = field(default_factory=list)  # per cell, its lines of text
     height: float = 0.0
 
@@ -163,9 +164,33 @@ class _Document:
         return lines
 
 
-def _cell_widths(columns: Sequence[Column], width: float) -> list[float]:
-    total = sum(c.width for c in columns) or 1.0
-    return [width * c.width / total for c in columns]
+def _field_widths(
+    doc: _Document, columns: Sequence[Column], rows: Sequence[tuple[str, ...]], available: float
+) -> list[float]:
+    """Widths (mm) of a section's fields inside one printed column.
+
+    Each field gets room for its widest text (a field that wraps asks for no
+    more than its share); the room left over is shared out by the columns'
+    `width` shares. When the texts do not fit, the answer fields (hooks) give
+    way first, then every field, and their text is set smaller.
+    """
+    if not columns:
+        return []
+    share_total = sum(c.width for c in columns) or 1.0
+    shares = [available * c.width / share_total for c in columns]
+    need = [2 * PAD] * len(columns)
+    for cells in rows:
+        for i, (text, column) in enumerate(zip(cells, columns)):
+            wide = doc.width(text, column.bold, doc.font_size) + 2 * PAD
+            need[i] = max(need[i], min(wide, shares[i]) if " " in text else wide)
+    total = sum(need)
+    if total < available:
+        return [n + (available - total) * c.width / share_total for n, c in zip(need, columns)]
+    fixed = sum(n for n, c in zip(need, columns) if not c.answer)
+    if fixed < available * 0.6:  # the words keep their size; the answer fields give way
+        room = (available - fixed) / (total - fixed)
+        return [n * room if c.answer else n for n, c in zip(need, columns)]
+    return [available * n / total for n in need]
 
 
 def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
@@ -173,15 +198,19 @@ def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
     lh = doc.line_height
     blocks: list[Block] = []
     for section in sheet.sections:
+        heads = [g.head for g in section.groups if g.head is not None]
+        head_widths = _field_widths(doc, section.head_columns, heads, column_width)
+        rows = [row for g in section.groups for row in g.rows]
+        row_widths = _field_widths(doc, section.row_columns, rows, column_width)
         title = Line("title", (section.title,), height=lh * 1.5)
         first = True
         for group in section.groups:
             lines: list[Line] = [title] if first and section.title else []
             if group.head is not None:
-                lines.append(_measured(doc, "head", group.head, section.head_columns, column_width))
+                lines.append(_measured(doc, "head", group.head, section.head_columns, head_widths))
             for row in group.rows:
                 kind = "ask" if section.asks else "row"
-                lines.append(_measured(doc, kind, row, section.row_columns, column_width))
+                lines.append(_measured(doc, kind, row, section.row_columns, row_widths))
             lines.extend(Line("write", height=lh * 1.25) for _ in range(group.write_lines))
             if group.head is not None:
                 lines[-1].height += lh * 0.35  # a little air after each headed group
@@ -190,11 +219,12 @@ def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
     return blocks
 
 
-def _measured(doc: _Document, kind: str, cells: tuple[str, ...], columns: tuple[Column, ...], width: float) -> Line:
-    widths = _cell_widths(columns, width)
+def _measured(
+    doc: _Document, kind: str, cells: tuple[str, ...], columns: tuple[Column, ...], widths: list[float]
+) -> Line:
     wrapped = [doc.wrap(text, col.bold, w - 2 * PAD) for text, col, w in zip(cells, columns, widths)]
     height = doc.line_height * max((len(w) for w in wrapped), default=1)
-    return Line(kind, cells, columns, wrapped, height)
+    return Line(kind, cells, columns, widths, wrapped, height)
 
 
 def _split_tall(blocks: list[Block], column_height: float) -> list[Block]:
@@ -272,7 +302,7 @@ def _draw(doc: _Document, line: Line, x: float, y: float, width: float) -> None:
         pdf.line(x + width * 0.15, y + lh * 1.1, x + width * 0.95, y + lh * 1.1)
         return
     cx = x
-    for text_lines, column, w in zip(line.wrapped, line.columns, _cell_widths(line.columns, width)):
+    for text_lines, column, w in zip(line.wrapped, line.columns, line.widths):
         for n, text in enumerate(text_lines):
             if text:
                 fitted = doc.fit_size(text, column.bold, w - 2 * PAD, size)
