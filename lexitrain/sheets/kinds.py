@@ -22,11 +22,13 @@ from lexitrain.sheets.model import Column, Group, Section, Sheet, questions_only
 INNER_HOOK = "•"
 _SQL_CHUNK = 500  # well under SQLite's limit on bound parameters
 
+#: Shares of the spare room (pdf.py sizes each field to its widest text first):
+#: the word field stays tight so the hooks sit right beside the word.
 HOOK_COLUMNS = (
-    Column("front_hooks", 1.6, "R", answer=True),
-    Column("word", 2.4, "C", bold=True),
-    Column("back_hooks", 1.6, "L", answer=True),
-    Column("symbols", 0.4, "L"),
+    Column("front_hooks", 1.2, "R", answer=True),
+    Column("word", 0.3, "C", bold=True),
+    Column("back_hooks", 1.2, "L", answer=True),
+    Column("symbols", 0.5, "L"),
 )
 TWO_COLUMNS = (
     Column("front_hooks", 3.0, "R", answer=True),
