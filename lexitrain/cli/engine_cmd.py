@@ -1,0 +1,200 @@
+"""`lexitrain best`, `score` and `gcg ...`: solve positions, score plays, check games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from lexitrain.cli.app import app
+from lexitrain.cli.output import emit_json, stdout_console
+
+gcg_app = typer.Typer(help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
+app.add_typer(gcg_app, name="gcg")
+
+
+def _position(cgp: str, lexicon_name: str):
+    from lexitrain.engine.cgp import parse_cgp
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    lexicon = open_lexicon(lexicon_name)
+    position = parse_cgp(cgp, lexicon.tiles, lexicon.layout)
+    if position.board.tiles.letters != lexicon.tiles.letters:
+        from lexitrain.errors import LexitrainError
+
+        raise LexitrainError(
+            f"the CGP uses the {position.board.tiles.name} tiles but lexicon {lexicon_name} uses {lexicon.tiles.name}")
+    return lexicon, position
+
+
+def _play_json(play, tiles) -> dict:
+    return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
+
+
+@app.command("best")
+def best(
+    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line (the rack to move comes from it)."),
+    top: int = typer.Option(10, "--top", help="How many plays to list."),
+    all_: bool = typer.Option(False, "--all", help="List every legal play."),
+    rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
+    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to play with."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """The top-scoring plays for a position, best first."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.movegen import generate_plays
+    from lexitrain.errors import LexitrainError
+
+    lex, position = _position(cgp, lexicon)
+    rack = (rack if rack is not None else position.rack).upper()
+    if not rack:
+        raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
+    if top < 1 and not all_:
+        raise LexitrainError("--top must be at least 1")
+    plays = generate_plays(position.board, rack, dawg_for(lex))
+    if not all_:
+        plays = plays[:top]
+    tiles = position.board.tiles
+    if json_out:
+        emit_json([_play_json(p, tiles) for p in plays])
+        return
+    if not plays:
+        typer.echo(f"no legal play with {rack}")
+        return
+    for p in plays:
+        typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+
+
+@app.command("score")
+def score(
+    play: list[str] = typer.Argument(..., help="The play in GCG notation, e.g. 8D QUITE or H8 QUIT."),
+    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line."),
+    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to check words against."),
+    no_lexicon: bool = typer.Option(False, "--no-lexicon", help="Score without checking words."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Score one play and say whether it is legal (exit 1 with the reason if not)."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.play import Play
+    from lexitrain.engine.rules import IllegalPlay, check_play, score_play, words_formed, word_text
+
+    lex, position = _position(cgp, lexicon)
+    board = position.board
+    tiles = board.tiles
+    parsed = Play.parse(" ".join(play), tiles)
+    result = {"position": parsed.position, "word": parsed.word(tiles), "score": None,
+              "tiles": parsed.tiles_text(tiles), "legal": False, "reason": None, "words": []}
+    try:
+        resolved = check_play(board, parsed, position.rack or None, None if no_lexicon else dawg_for(lex))
+    except IllegalPlay as exc:
+        result["reason"] = str(exc)
+        try:
+            resolved = parsed.resolve(board)
+            result.update(word=resolved.word(tiles), tiles=resolved.tiles_text(tiles))
+            result["score"] = score_play(board, resolved) if resolved.tile_count else None
+            result["words"] = [word_text(board, w) for w in words_formed(board, resolved)]
+        except Exception:  # noqa: BLE001 - the reason above already says what is wrong
+            pass
+    else:
+        result.update(_play_json(resolved, tiles), legal=True,
+                      words=[word_text(board, w) for w in words_formed(board, resolved)])
+    if json_out:
+        emit_json(result)
+    elif result["legal"]:
+        typer.echo(f"{result['position']} {result['tiles']} scores {result['score']} ({', '.join(result['words'])})")
+    else:
+        typer.echo(f"illegal: {result['reason']}", err=True)
+    if not result["legal"]:
+        raise typer.Exit(1)
+
+
+@gcg_app.command("verify")
+def gcg_verify(
+    file: Path = typer.Argument(..., help="A GCG file."),
+    no_lexicon: bool = typer.Option(False, "--no-lexicon", help="Check scores only, not words."),
+    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to check words against."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Replay a game and check every recorded score (exit 0 only if all are right)."""
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import detect_tile_set, verify
+
+    game = read_gcg(file)
+    tiles = detect_tile_set(game)
+    words = None
+    if not no_lexicon:
+        from lexitrain.engine.dawg import dawg_for
+        from lexitrain.lexicon.lexicon import open_lexicon
+
+        lex = open_lexicon(lexicon)
+        if lex.tiles.letters != tiles.letters:
+            from lexitrain.errors import LexitrainError
+
+            raise LexitrainError(f"{file}: the game uses {tiles.name} tiles, lexicon {lexicon} {lex.tiles.name} "
+                                 "(use --no-lexicon or another --lexicon)")
+        words = dawg_for(lex)
+    report = verify(game, words, tiles)
+    if json_out:
+        emit_json(report)
+    else:
+        for p in report["plays"]:
+            mark = "ok " if p["ok"] else "BAD"
+            extra = " (withdrawn)" if p.get("withdrawn") else ""
+            why = f"  {p['reason']}" if p.get("reason") else ""
+            typer.echo(f"{mark} {p['turn']:>3} {p['player']:<14} {p['position']:<4} {p['word']:<16} "
+                       f"recorded {p['recorded']:>4} computed {p['computed'] if p['computed'] is not None else '-':>4}"
+                       f"{extra}{why}")
+        bad = sum(not p["ok"] for p in report["plays"])
+        typer.echo(f"{len(report['plays'])} plays, {bad} wrong" + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
+    if not report["ok"]:
+        raise typer.Exit(1)
+
+
+@gcg_app.command("show")
+def gcg_show(
+    file: Path = typer.Argument(..., help="A GCG file."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="Show the position before this turn (default: the end)."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """The board at a turn of a recorded game, with the rack and the move made."""
+    from lexitrain.engine.cgp import board_to_cgp
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import replay
+    from lexitrain.engine.rules import apply_play
+    from lexitrain.errors import LexitrainError
+
+    game = read_gcg(file)
+    turns = replay(game)
+    if not turns:
+        raise LexitrainError(f"{file}: no turns recorded")
+    if turn is None:
+        last = turns[-1]
+        board = last.board.copy()
+        if last.play is not None and not last.withdrawn:
+            apply_play(board, last.play)
+        info = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
+        highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
+    else:
+        if not 1 <= turn <= len(turns):
+            raise LexitrainError(f"--turn: {file} has turns 1 to {len(turns)}")
+        t = turns[turn - 1]
+        board = t.board
+        move = t.notation or ("pass" if t.kind == "pass" else "exchange")
+        info = {"turn": t.number, "player": t.player, "rack": t.rack, "move": move,
+                "score": t.recorded, "cgp": board_to_cgp(board)}
+        highlight = set()
+    if json_out:
+        emit_json(info)
+        return
+    console = stdout_console()
+    console.print(render_board_text(board, highlight))
+    if info["turn"] is not None:
+        console.print(f"turn {info['turn']}: {info['player']} with {info['rack'] or '?'} played {info['move']} "
+                      f"for {info['score']}", highlight=False)
+
+
+def render_board_text(board, highlight):
+    from lexitrain.cli.board_view import render_board
+
+    return render_board(board, highlight)

@@ -1,0 +1,179 @@
+"""The engine commands as a user runs them: best, score, gcg verify, gcg show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import run
+
+EMPTY = "/".join(["15"] * 15)
+AFTER_QUITE = "/".join(["15"] * 7 + ["3QUITE7"] + ["15"] * 7)
+
+WORKED_EXAMPLE = """#character-encoding UTF-8
+#player1 alice Alice
+#player2 bob Bob
+>alice: EIQTUXY 8D QUITE +48 48
+>bob: ABEMSTY 8A MES(QUITE) +57 57
+>alice: ?CFINNY 9D INFaNCY +88 136
+>bob: CEORSTU E4 RECO..TS +40 97
+"""
+EXPECTED_PLAYS = [
+    {"turn": 1, "player": "alice", "position": "8D", "word": "QUITE", "recorded": 48, "computed": 48, "ok": True},
+    {"turn": 2, "player": "bob", "position": "8A", "word": "MESQUITE", "recorded": 57, "computed": 57, "ok": True},
+    {"turn": 3, "player": "alice", "position": "9D", "word": "INFaNCY", "recorded": 88, "computed": 88, "ok": True},
+    {"turn": 4, "player": "bob", "position": "E4", "word": "RECOUNTS", "recorded": 40, "computed": 40, "ok": True},
+]
+
+
+@pytest.fixture
+def example_gcg(tmp_path: Path) -> Path:
+    path = tmp_path / "example.gcg"
+    path.write_text(WORKED_EXAMPLE, encoding="utf-8")
+    return path
+
+
+def assert_clean_error(result, *fragments: str) -> None:
+    assert result.exit_code != 0
+    assert "Traceback" not in result.stderr + result.stdout
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: ")
+    for fragment in fragments:
+        assert fragment in line
+
+
+def test_worked_example_verifies_without_lexicon(example_gcg: Path) -> None:
+    result = run("gcg", "verify", str(example_gcg), "--no-lexicon", "--json")
+    assert result.exit_code == 0
+    assert result.json() == {"ok": True, "plays": EXPECTED_PLAYS}
+
+
+def test_worked_example_with_a_lexicon_that_has_its_words(example_gcg: Path, make_lexicon) -> None:
+    make_lexicon(["QUITE", "MESQUITE", "INFANCY", "RECOUNTS", "QI", "UN", "IF", "TA", "EN"], name="example")
+    result = run("gcg", "verify", str(example_gcg), "--lexicon", "example", "--json")
+    assert result.exit_code == 0
+    assert result.json()["plays"] == EXPECTED_PLAYS
+
+
+def test_worked_example_with_enable_flags_qi(example_gcg: Path, enable) -> None:
+    """ENABLE has no QI, so INFaNCY (which forms QI) is not a legal play there."""
+    result = run("gcg", "verify", str(example_gcg), "--json")
+    assert result.exit_code == 1
+    report = result.json()
+    assert report["ok"] is False
+    bad = [p for p in report["plays"] if not p["ok"]]
+    assert len(bad) == 1 and bad[0]["word"] == "INFaNCY" and bad[0]["computed"] == 88
+    assert bad[0]["reason"] == "QI not in enable"
+
+
+def test_misscore_fails_verify(tmp_path: Path) -> None:
+    path = tmp_path / "bad.gcg"
+    path.write_text(WORKED_EXAMPLE.replace("+57 57", "+56 56"), encoding="utf-8")
+    result = run("gcg", "verify", str(path), "--no-lexicon", "--json")
+    assert result.exit_code == 1
+    plays = result.json()["plays"]
+    assert plays[1]["recorded"] == 56 and plays[1]["computed"] == 57 and plays[1]["ok"] is False
+
+
+def test_withdrawn_phony_is_listed(tmp_path: Path) -> None:
+    text = WORKED_EXAMPLE.replace(
+        ">bob: ABEMSTY 8A MES(QUITE) +57 57\n",
+        ">bob: ABEMSTY 9C ZAX +5 5\n>bob: ABEMSTY --  -5 0\n>bob: ABEMSTY 8A MES(QUITE) +57 57\n",
+    ).replace("9C ZAX +5 5", "D7 A. +11 11").replace("--  -5 0", "--  -11 0")
+    path = tmp_path / "phony.gcg"
+    path.write_text(text, encoding="utf-8")
+    result = run("gcg", "verify", str(path), "--no-lexicon", "--json")
+    assert result.exit_code == 0, result.stdout
+    plays = result.json()["plays"]
+    assert plays[1] == {"turn": 2, "player": "bob", "position": "D7", "word": "AQ", "recorded": 11,
+                        "computed": 11, "ok": True, "withdrawn": True}
+    assert [p["word"] for p in plays[2:]] == ["MESQUITE", "INFaNCY", "RECOUNTS"]
+
+
+def test_best_lists_plays_best_first(enable) -> None:
+    result = run("best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--top", "3", "--json")
+    assert result.exit_code == 0
+    plays = result.json()
+    assert plays[0] == {"position": "8A", "word": "MESQUITE", "score": 57, "tiles": "MES....."}
+    assert [set(p) for p in plays] == [{"position", "word", "score", "tiles"}] * 3
+    assert [p["score"] for p in plays] == sorted((p["score"] for p in plays), reverse=True)
+
+
+def test_best_all_lists_each_play_once(enable) -> None:
+    result = run("best", "--cgp", f"{EMPTY} AEINST?/ 0/0 0", "--all", "--json")
+    plays = result.json()
+    keys = [(p["position"], p["tiles"]) for p in plays]
+    assert len(keys) == len(set(keys)) > 1000
+    assert all(p["position"][0].isdigit() for p in plays)  # empty board: across only
+    top = plays[0]["word"]
+    assert len(top) == 7 and sum(ch.islower() for ch in top) == 1 and plays[0]["score"] > 50  # a bingo
+
+
+def test_score_one_play(enable) -> None:
+    result = run("score", "--cgp", f"{EMPTY} EIQTUXY/ 0/0 0", "8D", "QUITE", "--json")
+    assert result.exit_code == 0
+    data = result.json()
+    assert (data["score"], data["legal"], data["words"]) == (48, True, ["QUITE"])
+
+
+def test_score_reports_why_a_play_is_illegal(enable) -> None:
+    result = run("score", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "9D", "QI", "--json")
+    assert result.exit_code == 1
+    data = result.json()
+    assert data["legal"] is False and "Q is not on the rack" in data["reason"]
+    result = run("score", "--cgp", f"{EMPTY} ABEMSTY/ 0/0 0", "8L", "BEAMS", "--json")
+    assert result.exit_code == 1
+    assert "runs off the board at 8P" in result.json()["reason"]
+
+
+@pytest.mark.parametrize(
+    ("cgp", "fragments"),
+    [
+        ("15/15/15 A/ 0/0 0", ["board: 3 rows, expected 15"]),
+        ("/".join(["15"] * 14 + ["14"]) + " A/ 0/0 0", ["board row 15", "covers 14 squares"]),
+        ("/".join(["15"] * 14 + ["7QUITE"]) + " A/ 0/0 0", ["board row 15", "covers 12 squares"]),
+        ("/".join(["15"] * 14 + ["7#7"]) + " A/ 0/0 0", ["board row 15", "unknown tile", "'#'"]),
+        (EMPTY + " A1/ 0/0 0", ["racks: rack 1"]),
+        (EMPTY + " A/ x/0 0", ["scores"]),
+        (EMPTY, ["CGP needs 4 fields"]),
+    ],
+)
+def test_malformed_cgp_is_a_clean_error(enable, cgp: str, fragments: list[str]) -> None:
+    assert_clean_error(run("best", "--cgp", cgp, "--json"), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        (">bob: ABEMSTY 8A MES(QUITE)", "no score and cumulative total"),
+        (">bob: ABEMSTY 8Z MESQUITE +57 57", "runs off the board"),
+        (">bob: ABEMSTY Q8Q MESQUITE +57 57", "bad position"),
+        (">bob: ABEMSTY 8A ME1S +57 57", "'1' is not a tile"),
+        ("bob: ABEMSTY 8A MES(QUITE) +57 57", "expected '>player: ...' or '#pragma'"),
+    ],
+)
+def test_malformed_gcg_names_the_line(tmp_path: Path, line: str, fragment: str) -> None:
+    path = tmp_path / "broken.gcg"
+    path.write_text(WORKED_EXAMPLE.replace(">bob: ABEMSTY 8A MES(QUITE) +57 57", line), encoding="utf-8")
+    result = run("gcg", "verify", str(path), "--no-lexicon", "--json")
+    if "runs off the board" in fragment:
+        assert result.exit_code == 1
+        assert fragment in result.json()["plays"][1]["reason"]
+        return
+    assert_clean_error(result, f"broken.gcg:5", fragment)
+
+
+def test_missing_gcg_file(tmp_path: Path) -> None:
+    assert_clean_error(run("gcg", "verify", str(tmp_path / "nope.gcg"), "--no-lexicon"), "cannot read")
+
+
+def test_gcg_show_board_at_a_turn(example_gcg: Path) -> None:
+    result = run("gcg", "show", str(example_gcg), "--turn", "3", "--json")
+    assert result.exit_code == 0
+    assert result.json() == {"turn": 3, "player": "alice", "rack": "?CFINNY", "move": "9D INFaNCY", "score": 88,
+                             "cgp": "/".join(["15"] * 7 + ["MESQUITE7"] + ["15"] * 7)}
+    text = run("gcg", "show", str(example_gcg)).stdout
+    assert "A B C D E F G H I J K L M N O" in text
+    assert " a " in text  # the blank stays lowercase
+    assert_clean_error(run("gcg", "show", str(example_gcg), "--turn", "9"), "turns 1 to 4")

@@ -1,0 +1,221 @@
+"""The move generator against the rules: property tests on small boards
+(brute force agrees, every play validates and scores the same, transposing
+the board transposes the plays) and on ENABLE positions."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
+from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
+from lexitrain.engine.game import self_play
+from lexitrain.engine.movegen import generate_plays
+from lexitrain.engine.play import Play
+from lexitrain.engine.rules import IllegalPlay, apply_play, check_play
+from lexitrain.layouts import BoardLayout, load_layout
+from lexitrain.tiles import load_tile_set
+
+ENGLISH = load_tile_set("english")
+LETTERS = "AEINRST"
+# a small word list: ENABLE-style words over seven letters, 2 to 5 long
+WORDS = sorted(set("""
+AE AI AN AR AS AT EN ER ES ET IN IS IT NA NE RE SI TA TI
+AIN AIR AIS AIT ANE ANI ANT ARE ARS ART ATE EAR EAT ERA ERN ERS ETA NAE NET NIT RAN RAS RAT RES RET RIA
+RIN SAE SAT SEA SEI SEN SER SET SIN SIR SIT SNA TAE TAN TAR TAS TEA TEN TIE TIN TIS
+ANES ANTE ANTI ARES ARTS EARN EARS EAST EATS ERAS ERNS ETAS NEAR NEST NETS NITE NITS RAIN RANI RANT
+RATE RATS REIN RENT REST RETS RIAS RINE RISE SAIN SANE SATE SEAR SEAT SENT SIRE SITE SNIT STAR STIR
+TARE TARS TEAR TEAS TENS TIER TIES TINE TINS TIRE TRES
+ANISE ANTES ANTIS ARISE ASTER EARNS INERT INTER IRATE NITER RAINS RAISE RANTS RATES REINS RENTS RESAT
+RESIN RINSE RISEN SAINT SATIN SITAR SNARE STAIN STAIR STARE STEIN TEARS TRAIN TRIES
+""".split()))
+DAWG = dawg_from_codes(WORDS, ENGLISH, "small")
+PREMIUM_CYCLE = ["", "DL", "", "TL", "DW", "", "TW", "", "DL", "", "", "DW"]
+
+
+def small_layout(size: int) -> BoardLayout:
+    premiums = tuple(
+        tuple(PREMIUM_CYCLE[(r * 5 + c * 3) % len(PREMIUM_CYCLE)] for c in range(size)) for r in range(size)
+    )
+    return BoardLayout(f"small{size}", size, size, premiums, 50)
+
+
+def key(play: Play) -> tuple:
+    return (play.row, play.col, play.down, play.letters, play.through, play.score)
+
+
+def brute_force(board: Board, rack: str, words: list[str], lexicon: Dawg) -> set[tuple]:
+    """Try every line segment of the board against every word, filling the
+    empty squares from the rack in every way, and keep what the validator
+    accepts. Knows nothing of anchors, cross-checks or the DAWG."""
+    index = ENGLISH.index
+    counts = {ch: rack.count(ch) for ch in set(rack) if ch != "?"}
+    blanks = rack.count("?")
+    found: set[tuple] = set()
+    first = board.is_empty()
+    for down, row, col in product((False, True), range(board.rows), range(board.cols)):
+        if first and down:
+            continue
+        dr, dc = (1, 0) if down else (0, 1)
+        for word in words:
+            r1, c1 = row + dr * (len(word) - 1), col + dc * (len(word) - 1)
+            if not board.inside(r1, c1):
+                continue
+            fixed = [board.get(row + dr * i, col + dc * i) for i in range(len(word))]
+            need = []
+            ok = True
+            for i, ch in enumerate(word):
+                if fixed[i] == EMPTY:
+                    need.append(i)
+                elif fixed[i] & ~BLANK_FLAG != index(ch):
+                    ok = False
+                    break
+            if not ok or not need or len(need) > len(rack):
+                continue
+            for choice in product((False, True), repeat=len(need)):  # True: a blank
+                use = dict(counts)
+                spare = blanks
+                letters = [f if f != EMPTY else None for f in fixed]
+                for i, blank in zip(need, choice):
+                    if blank:
+                        spare -= 1
+                        letters[i] = index(word[i]) | BLANK_FLAG
+                    else:
+                        use[word[i]] = use.get(word[i], 0) - 1
+                        letters[i] = index(word[i])
+                if spare < 0 or any(v < 0 for v in use.values()):
+                    continue
+                through = sum(1 << i for i in range(len(word)) if i not in need)
+                try:
+                    play = check_play(board, Play(row, col, down, tuple(letters), through), None, lexicon)
+                except IllegalPlay:
+                    continue
+                if down and len(need) == 1:
+                    r, c = row + dr * need[0], col + dc * need[0]
+                    if board.occupied(r, c - 1) or board.occupied(r, c + 1):
+                        continue  # one tile making words both ways: listed once, as across
+                found.add(key(play))
+    return found
+
+
+@st.composite
+def positions(draw, min_plays: int = 0):
+    """A small board built from legal plays (chosen by hypothesis), plus a rack."""
+    size = draw(st.integers(5, 7))
+    board = Board(small_layout(size), ENGLISH)
+    for _ in range(draw(st.integers(min_plays, 4))):
+        rack = draw(st.text(LETTERS, min_size=2, max_size=5))
+        plays = generate_plays(board, rack, DAWG)
+        if not plays:
+            break
+        apply_play(board, plays[draw(st.integers(0, len(plays) - 1))])
+    rack = draw(st.text(LETTERS, min_size=1, max_size=5)) + "?" * draw(st.integers(0, 2))
+    return board, rack[:7]
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(positions())
+def test_brute_force_agrees_with_the_generator(position) -> None:
+    board, rack = position
+    fast = [key(p) for p in generate_plays(board, rack, DAWG)]
+    assert len(fast) == len(set(fast)), "a play was listed twice"
+    assert set(fast) == brute_force(board, rack, WORDS, DAWG)
+
+
+@SETTINGS
+@given(positions())
+def test_generated_plays_validate_and_score_the_same(position) -> None:
+    board, rack = position
+    for play in generate_plays(board, rack, DAWG):
+        checked = check_play(board, play, rack, DAWG)
+        assert checked.score == play.score
+
+
+@SETTINGS
+@given(positions(min_plays=1))
+def test_transposing_the_board_transposes_the_plays(position) -> None:
+    board, rack = position
+    assume(not board.is_empty())  # an empty board lists across plays only, by design
+
+    def placements(plays, flip):
+        return {(frozenset((c, r, t) if flip else (r, c, t) for r, c, t in p.placed()), p.score) for p in plays}
+
+    plays = generate_plays(board, rack, DAWG)
+    flipped = generate_plays(board.transpose(), rack, DAWG)
+    assert len(plays) == len(flipped)
+    assert placements(plays, True) == placements(flipped, False)
+
+
+def test_empty_board_lists_across_plays_through_the_centre() -> None:
+    board = Board(load_layout("standard"), ENGLISH)
+    plays = generate_plays(board, "RETAINS", DAWG)
+    assert plays and all(not p.down for p in plays)
+    assert all(p.row == 7 and p.col <= 7 < p.col + len(p.letters) for p in plays)
+    assert len({p.key() for p in plays}) == len(plays)
+
+
+def test_one_tile_play_making_two_words_is_listed_once() -> None:
+    board = Board(small_layout(5), ENGLISH)
+    for r, c, letter in [(2, 1, "A"), (2, 2, "T"), (3, 2, "I")]:  # AT across, TI down
+        board.set(r, c, ENGLISH.index(letter))
+    # an S at 4B makes AS (down) and SI (across): one play, written across
+    plays = [p for p in generate_plays(board, "S", DAWG) if (3, 1, ENGLISH.index("S")) in p.placed()]
+    assert [p.format(ENGLISH) for p in plays] == ["4B S."]
+    assert plays[0].score == check_play(board, Play.parse("B3 .S", ENGLISH), "S", DAWG).score
+
+
+def test_enable_positions_from_self_play_validate(enable) -> None:
+    dawg = dawg_for(enable)
+    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), dawg, seed=7, max_turns=12)
+    for snap in snapshots[1::3]:
+        for play in generate_plays(snap.board, snap.rack + "?", dawg):
+            assert check_play(snap.board, play, snap.rack + "?", dawg).score == play.score
+
+
+def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lexitrain.engine import dawg as dawg_module
+
+    dawg_module._OPEN.clear()
+    built = dawg_for(enable)  # built and written to the cache
+    path = enable.folder / dawg_module.CACHE_NAME
+    assert path.is_file()
+    assert len(built.words()) == enable.word_count
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("rebuilt instead of loading the cache")
+
+    dawg_module._OPEN.clear()
+    monkeypatch.setattr(dawg_module, "dawg_from_codes", no_rebuild)
+    loaded = dawg_for(enable)
+    assert (loaded.mask, loaded.final, loaded.first, loaded.child) == (built.mask, built.final, built.first, built.child)
+
+
+@pytest.mark.parametrize("layout_name,tiles_name", [("super", "english_super"), ("wordswithfriends", "wordswithfriends")])
+def test_other_layouts(layout_name: str, tiles_name: str) -> None:
+    tiles = load_tile_set(tiles_name)
+    dawg = dawg_from_codes(WORDS, tiles, "small")
+    board = Board(load_layout(layout_name), tiles)
+    plays = generate_plays(board, "RETAINS", dawg)
+    assert plays
+    for play in plays[:50]:
+        assert check_play(board, play, "RETAINS", dawg).score == play.score
+    assert all(p.row == board.layout.center[0] for p in plays)
+
+
+def test_multi_letter_tiles() -> None:
+    spanish = load_tile_set("spanish")
+    words = ["CHE", "ECHO", "OCHO", "HOLA", "LLAMA", "AMA", "MAL"]
+    dawg = dawg_from_codes([spanish.encode(w) for w in words], spanish, "es")
+    board = Board(load_layout("standard"), spanish)
+    plays = generate_plays(board, "OCHOA", dawg)
+    formatted = {p.format(spanish) for p in plays}
+    assert {"8F O[CH]O", "8G O[CH]O", "8H O[CH]O"} <= formatted  # brackets: CH is one tile
+    ocho = next(p for p in plays if p.word(spanish) == "OCHO")
+    assert len(ocho.letters) == 3  # O, CH, O
+    assert check_play(board, Play.parse(ocho.format(spanish), spanish), "OCHOA", dawg).score == ocho.score
