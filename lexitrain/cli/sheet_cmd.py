@@ -11,13 +11,14 @@ from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json
 from lexitrain.errors import LexitrainError
 
-KINDS = ("anagrams", "hooks", "twos", "stems", "new-words")
+KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
 DEFAULT_TITLES = {
     "anagrams": "Anagrams",
     "hooks": "Hooks",
     "twos": "Two-letter words",
     "stems": "Stems",
     "new-words": "New words",
+    "due": "Due this week",
 }
 
 
@@ -32,6 +33,7 @@ def sheet(
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
     lexicon: str = typer.Option("enable", "--lexicon", "-l", help="Lexicon (for new-words: the newer one)."),
+    days: int = typer.Option(7, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
     answer_key: bool = typer.Option(False, "--answer-key", help="Questions, then the answers on pages of their own."),
@@ -40,7 +42,7 @@ def sheet(
     font_size: float = typer.Option(9.0, "--font-size", help="Font size in points for PDF."),
     json_out: bool = typer.Option(False, "--json", help="Report what was written as JSON."),
 ) -> None:
-    """Print a study sheet: anagrams, hooks, twos, stems or new words."""
+    """Print a study sheet: anagrams, hooks, twos, stems, new words, or the cards due this week."""
     from lexitrain.sheets.write import check_output, write_sheet
 
     if kind not in KINDS:
@@ -48,8 +50,8 @@ def sheet(
     check_output(out)
     source: dict[str, Any] = {"query": query, "saved": saved, "builtin": builtin, "word_file": word_file}
     given = {name for name, value in source.items() if value is not None}
-    made = _build(kind, source, given, stem, old, lexicon, title or _title(kind, query, saved, builtin, word_file),
-                  questions_only, answer_key)
+    made = _build(kind, source, given, stem, old, days, lexicon,
+                  title or _title(kind, query, saved, builtin, word_file, days), questions_only, answer_key)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
     groups = sum(len(s.groups) for s in made.sections)
     if json_out:
@@ -58,8 +60,11 @@ def sheet(
         typer.echo(f"wrote {out}" + (f" ({pages} page{'s' * (pages != 1)})" if pages else "") + f", {groups} entries")
 
 
-def _title(kind: str, query: str | None, saved: str | None, builtin: str | None, word_file: Path | None) -> str:
+def _title(kind: str, query: str | None, saved: str | None, builtin: str | None, word_file: Path | None,
+           days: int) -> str:
     """The kind's name, with the source it came from when there is one (a built-in list's own title)."""
+    if kind == "due" and days != 7:
+        return f"Due in the next {days} days"
     if builtin is not None:
         from lexitrain.search.lists import builtin_list
 
@@ -68,7 +73,7 @@ def _title(kind: str, query: str | None, saved: str | None, builtin: str | None,
     return f"{DEFAULT_TITLES[kind]}: {about}" if about else DEFAULT_TITLES[kind]
 
 
-def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], old: str | None,
+def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], old: str | None, days: int,
            lexicon: str, title: str, questions: bool, key: bool):  # -> Sheet
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.sheets import kinds
@@ -87,6 +92,8 @@ def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], 
         return kinds.new_words(open_lexicon(old), lex, title)
     if kind == "twos":
         return kinds.twos(lex, title, questions=questions, key=key)
+    if kind == "due":
+        return kinds.due(lex, title, days, questions=questions, key=key)
     results = _results(lex, source) if given or kind != "stems" else []
     if kind == "stems":
         letters = list(stem) + [r["alphagram"] for r in results]

@@ -8,7 +8,7 @@ complete whatever the source carried.
 
 from __future__ import annotations
 
-import datetime
+from datetime import date, datetime, timedelta, timezone
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -41,12 +41,13 @@ ANAGRAM_HEAD = (
     Column("alphagram", 3.2, "L", bold=True),
     Column("answers", 0.6, "R"),
 )
+DUE_HEAD = (Column("question", 3.0, "L", bold=True), Column("answers", 0.6, "R"))
 STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
 STEM_ROWS = (Column("tile", 0.5, "C", bold=True), Column("words", 5.5, "L", answer=True))
 
 
 def today() -> str:
-    return datetime.date.today().isoformat()
+    return date.today().isoformat()
 
 
 # -- reading the lexicon -------------------------------------------------------
@@ -178,3 +179,48 @@ def new_words(old: Lexicon, new: Lexicon, title: str) -> Sheet:
             groups = by_length[length]
             sections.append(Section(f"{length} letters {label} ({len(groups)})", (), HOOK_COLUMNS, groups))
     return Sheet(title, f"{old.name} → {new.name}", today(), sections, columns=4)
+
+
+def due(lex: Lexicon, title: str, days: int = 7, *, questions: bool = False, key: bool = False) -> Sheet:
+    """The cards the scheduler will ask in the next DAYS days, overdue ones under today, by day (UTC)."""
+    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.store import ProgressStore, progress_path
+
+    if days < 1:
+        raise LexitrainError(f"--days must be at least 1, not {days}")
+    now = utc_now()
+    cards = []
+    if progress_path().exists():  # no progress yet: nothing is due (and no database is created)
+        with ProgressStore() as store:
+            cards = store.due_cards(lex.name, (now + timedelta(days=days)).timestamp(), 10_000_000)
+    if not cards:
+        raise LexitrainError(
+            f"no cards of {lex.name} are due in the next {days} days, so there is nothing to print (no file written)"
+        )
+    by_day: dict[date, list[Group]] = {}
+    for card in cards:
+        day = datetime.fromtimestamp(max(card.due, now.timestamp()), timezone.utc).date()
+        by_day.setdefault(day, []).append(_due_group(lex, card.kind, card.key))
+    sections = [
+        Section(f"{day:%a %d %b %Y}{' (and overdue)' if day == now.date() else ''}: {len(groups)}",
+                DUE_HEAD, HOOK_COLUMNS, groups)
+        for day, groups in by_day.items()
+    ]
+    return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key), columns=3)
+
+
+def _due_group(lex: Lexicon, kind: str, card_key: str) -> Group:
+    """A card as the quiz asks it (study's question kinds), its answers printed with their hooks."""
+    from lexitrain.study.cards import get_kind
+
+    question = get_kind(kind).build(lex, card_key)
+    if kind == "hooks":  # the hooks of one word read best as that word's hook line
+        words = [question.key]
+    elif "anagrams" in question.info:  # anagram-hooks: the anagrams carry their hooks
+        words = list(question.expected[: question.info["anagrams"]])
+    else:
+        words = list(question.expected)
+    found = _rows_where(lex, "words", "word", words)
+    rows = [hook_row(found[w]) if w in found else ("", w, "", "") for w in words]
+    prompt = question.prompt if kind == "anagram" else f"{kind}: {question.prompt}"
+    return Group(head=(prompt, str(len(question.expected))), rows=rows)
