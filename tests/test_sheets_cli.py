@@ -77,7 +77,7 @@ def test_unknown_kind_is_one_line_error(tmp_path: Path) -> None:
     result = run("sheet", "crosswords", "--out", str(out))
     assert result.exit_code == 1
     assert result.stderr.strip() == (
-        "error: unknown sheet kind 'crosswords' (choose from anagrams, hooks, twos, stems, new-words)"
+        "error: unknown sheet kind 'crosswords' (choose from anagrams, hooks, twos, stems, new-words, due)"
     )
     assert not out.exists()
 
