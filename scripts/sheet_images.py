@@ -28,13 +28,38 @@ SHEETS: dict[str, list[str]] = {
     "twos": ["sheet", "twos"],
     "stems": ["sheet", "stems", "--stem", "SATINE", "--stem", "RETINA", "--stem", "SATIRE"],
     "new-words": ["sheet", "new-words", "--old", "threes-old", "--lexicon", "threes-new"],
+    "due": ["sheet", "due"],
 }
+#: The due sheet's progress is made up (see `make_due_cards`), on a pinned date.
+DUE_NOW = "2026-03-10T09:00:00+00:00"
 
 
-def run(args: list[str], home: Path) -> None:
-    env = {**os.environ, "LEXITRAIN_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "lexitrain", *args], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+def run(args: list[str], home: Path) -> str:
+    env = {**os.environ, "LEXITRAIN_HOME": str(home), "PYTHONPATH": str(ROOT), "LEXITRAIN_NOW": DUE_NOW}
+    done = subprocess.run([sys.executable, "-m", "lexitrain", *args], check=True, env=env,
+                          stdout=subprocess.PIPE, text=True)
+    return done.stdout
+
+
+def make_due_cards(home: Path) -> None:
+    """A made-up week of reviews: top sevens and some threes' hooks, due over the next days."""
+    import json
+    from datetime import datetime, timedelta
+
+    sys.path.insert(0, str(ROOT))
+    from lexitrain.study.store import FILE_NAME, ProgressStore
+
+    sevens = json.loads(run(["search", "--list", "top-sevens", "--json"], home))
+    threes = json.loads(run(["search", "--list", "front-hooked-threes", "--json"], home))
+    keys = [("anagram", a) for a in dict.fromkeys(r["alphagram"] for r in sevens[:160:3])]
+    keys += [("hooks", r["word"]) for r in threes[:60:4]]
+    now = datetime.fromisoformat(DUE_NOW)
+    with ProgressStore(home / FILE_NAME) as store:
+        ids = store.ensure_cards("enable", keys, now.timestamp())
+        with store.write() as conn:
+            for i, card_id in enumerate(ids):
+                due = now + timedelta(days=(i * 5) % 8 - 1, hours=i % 5)
+                conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?", (due.timestamp(), card_id))
 
 
 def make_diff_lexicons(home: Path, scratch: Path) -> None:
@@ -64,6 +89,8 @@ def make_images(folder: Path, home: Path, kinds: list[str] | None = None) -> dic
     with tempfile.TemporaryDirectory() as scratch:
         if "new-words" in (kinds or SHEETS):
             make_diff_lexicons(home, Path(scratch))
+        if "due" in (kinds or SHEETS):
+            make_due_cards(home)
         for name in kinds or SHEETS:
             pdf = Path(scratch) / f"{name}.pdf"
             run([*SHEETS[name], "--out", str(pdf)], home)

@@ -30,7 +30,7 @@ def test_each_kind_renders_a_printed_page(enable, home: Path, tmp_path: Path) ->
     assert set(made) == set(script["SHEETS"])
     # printed columns, and how many of them page 1 fills
     expected_columns = {"anagrams": (3, 3), "anagrams-questions": (3, 3), "hooks": (3, 3), "twos": (2, 2),
-                        "stems": (2, 2), "new-words": (4, 3)}
+                        "stems": (2, 2), "new-words": (4, 3), "due": (3, 3)}
     for name, png in made.items():
         image = Image.open(png)
         assert image.mode == "L"  # printed in black and white
