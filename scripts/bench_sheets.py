@@ -39,10 +39,10 @@ def main() -> None:
         lexitrain(["lexicon", "info", "enable"], home)  # compiles ENABLE once, untimed
         out = Path(home) / "top1000.pdf"
         times = [lexitrain(["sheet", "anagrams", "--query", QUERY, "--out", str(out)], home) for _ in range(runs)]
-        pages = out.stat().st_size
+        size = out.stat().st_size
     print(f"sheet anagrams, top 1,000 ENABLE sevens with hooks, whole process: "
           f"median {statistics.median(times):.2f} s over {runs} runs "
-          f"(min {min(times):.2f}, max {max(times):.2f}; PDF {pages / 1024:.0f} KiB)")
+          f"(min {min(times):.2f}, max {max(times):.2f}; PDF {size / 1024:.0f} KiB)")
 
 
 if __name__ == "__main__":
