@@ -144,3 +144,22 @@ def test_hooks_and_stems_sheets_read_back(kind: str, make_lexicon, tmp_path: Pat
             "ACER 13", "D ARCED CARED RACED", "S ACRES CARES RACES SCARE",
             "T CARTE CATER CRATE REACT RECTA TRACE",
         ]
+
+
+def test_a_group_taller_than_a_column_is_cut_and_nothing_is_lost(tmp_path: Path) -> None:
+    from lexitrain.sheets.model import Column, Group, Section, Sheet
+
+    rows = [(f"W{i:03d}",) for i in range(150)]
+    sheet = Sheet("Tall", "test", "2026-01-01", [Section("", (Column("head"),), (Column("word"),),
+                                                             [Group(head=("HEAD",), rows=rows)])], columns=2)
+    out = tmp_path / "tall.pdf"
+    pages = write_sheet(sheet, out, paper="letter")
+    lines = lines_of(out)
+    assert [line for line in lines if line.startswith("W")] == [r[0] for r in rows]
+    found = pieces(out)
+    height_pt = PAPERS["letter"][1] * MM
+    body = [p for p in found if p.text.startswith("W")]
+    assert {column_of(p.x, 2, "letter") for p in body} == {0, 1}
+    assert min(p.y for p in body) > (MARGIN + 4) * MM  # nothing drawn over the footer
+    assert max(p.y for p in body) < height_pt - (MARGIN + 8) * MM  # nor under the header
+    assert pages == len(page_texts(out)) == 2
