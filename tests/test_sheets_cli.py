@@ -189,3 +189,15 @@ def test_bad_sources_are_one_line_errors(args: list[str], message: str, enable, 
     result = run("sheet", "anagrams", *args, "--out", str(tmp_path / "x.pdf"))
     assert (result.exit_code, result.stderr.strip()) == (1, message)
     assert [p for p in tmp_path.iterdir() if p.is_file()] == []
+
+
+def test_new_words_as_a_hooks_quiz_with_key(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(["AA", "CARE"], name="old")
+    make_lexicon(["AA", "CARE", "CARED", "CARES", "SCARE", "SCARED"], name="new")
+    out = tmp_path / "new.pdf"
+    result = run("sheet", "new-words", "--old", "old", "-l", "new", "--answer-key", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    questions, answers = page_texts(out)
+    assert "5 letters added (3): questions" in questions and "\n•SCARE\n" in questions
+    assert "•SCARE D" not in questions and "•SCARE D" in answers
+    assert "5 letters added (3): answer key" in answers and "6 letters added (1)" in answers

@@ -89,7 +89,7 @@ def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], 
     if kind == "new-words":
         if old is None:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
-        return kinds.new_words(open_lexicon(old), lex, title)
+        return kinds.new_words(open_lexicon(old), lex, title, questions=questions, key=key)
     if kind == "twos":
         return kinds.twos(lex, title, questions=questions, key=key)
     if kind == "due":

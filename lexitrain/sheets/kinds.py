@@ -164,7 +164,7 @@ def stems(
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2)
 
 
-def new_words(old: Lexicon, new: Lexicon, title: str) -> Sheet:
+def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
     """Words added going from OLD to NEW (then those removed), by length, with hooks."""
     from lexitrain.lexicon.lexicon import diff
 
@@ -178,7 +178,7 @@ def new_words(old: Lexicon, new: Lexicon, title: str) -> Sheet:
         for length in sorted(by_length):
             groups = by_length[length]
             sections.append(Section(f"{length} letters {label} ({len(groups)})", (), HOOK_COLUMNS, groups))
-    return Sheet(title, f"{old.name} → {new.name}", today(), sections, columns=4)
+    return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key), columns=4)
 
 
 def due(lex: Lexicon, title: str, days: int = 7, *, questions: bool = False, key: bool = False) -> Sheet:
