@@ -61,6 +61,9 @@ class QuestionKind(Protocol):
 
 KINDS: dict[str, QuestionKind] = {}
 
+#: Modules that register kinds when imported (loaded on first use, keeping start-up light).
+KIND_MODULES = ["lexitrain.study.questions"]
+
 
 def register_kind(kind: QuestionKind) -> QuestionKind:
     KINDS[kind.name] = kind
@@ -68,8 +71,11 @@ def register_kind(kind: QuestionKind) -> QuestionKind:
 
 
 def get_kind(name: str) -> QuestionKind:
-    if not KINDS:
-        import lexitrain.study.questions  # noqa: F401  (registers the word kinds)
+    if name not in KINDS:
+        import importlib
+
+        for module in KIND_MODULES:
+            importlib.import_module(module)
     try:
         return KINDS[name]
     except KeyError:
