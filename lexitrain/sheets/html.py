@@ -23,12 +23,16 @@ header h1 { font-size: 14pt; margin: 0; }
 h2 { font-size: 11pt; border-bottom: 1px solid #999; margin: 0.6em 0 0.3em; column-span: all; }
 .groups { column-count: var(--columns); column-gap: 5mm; column-rule: 0.5px solid #999; }
 .group { break-inside: avoid; page-break-inside: avoid; margin-bottom: 0.35em; }
-.line { display: grid; gap: 0 0.3em; }
-.line span { white-space: nowrap; overflow-wrap: anywhere; }
-.line span.wrap { white-space: normal; }
+table.group { width: 100%; border-collapse: collapse; }
+.group td { padding: 0 0.15em; white-space: nowrap; vertical-align: top; }
+.group td.wrap { white-space: normal; }
+.group td.fit { width: 1%; }
+.head td { padding: 0; }
+.headline { display: flex; gap: 0.3em; }
+.headline span.grow { flex: 1; }
 .bold { font-weight: bold; }
 .blank { border-bottom: 0.5px solid #999; }
-.write { border-bottom: 0.5px solid #999; height: 1.25em; margin: 0 5% 0 15%; }
+.write div { border-bottom: 0.5px solid #999; height: 1.25em; margin: 0 5% 0 15%; }
 .new-page { break-before: page; page-break-before: always; }
 @media print {
   @page { size: A4; margin: 12mm 12mm 14mm;
@@ -38,24 +42,45 @@ h2 { font-size: 11pt; border-bottom: 1px solid #999; margin: 0.6em 0 0.3em; colu
 """
 
 
-def _line(cells: tuple[str, ...], columns: tuple[Column, ...], kind: str, asks: bool) -> str:
-    template = " ".join(f"{c.width:g}fr" for c in columns)
-    spans = []
-    for text, column in zip(cells, columns):
-        classes = [c for c, on in (("bold", column.bold), ("wrap", " " in text),
-                                   ("blank", asks and column.answer and not text)) if on]
-        style = f"text-align:{_ALIGN[column.align]}"
-        spans.append(f'<span class="{" ".join(classes)}" style="{style}">{escape(text)}</span>')
-    return f'<div class="line {kind}" style="grid-template-columns:{template}">{"".join(spans)}</div>'
+def _stretch(columns: tuple[Column, ...]) -> list[bool]:
+    """Which fields take the spare width: the answers, or else the widest field; the rest fit their text."""
+    stretch = [c.answer for c in columns]
+    if not any(stretch) and columns:
+        stretch[max(range(len(columns)), key=lambda i: columns[i].width)] = True
+    return stretch
+
+
+def _classes(text: str, column: Column, blank: bool) -> str:
+    on = (("bold", column.bold), ("wrap", " " in text), ("blank", blank))
+    return " ".join(name for name, yes in on if yes)
+
+
+def _head(cells: tuple[str, ...], columns: tuple[Column, ...], span: int) -> str:
+    spans = "".join(
+        f'<span class="{_classes(text, column, False)}{" grow" if grow else ""}" '
+        f'style="text-align:{_ALIGN[column.align]}">{escape(text)}</span>'
+        for text, column, grow in zip(cells, columns, _stretch(columns))
+    )
+    return f'<tr class="head"><td colspan="{span}"><div class="headline">{spans}</div></td></tr>'
+
+
+def _row(cells: tuple[str, ...], columns: tuple[Column, ...], asks: bool) -> str:
+    share_total = sum(c.width for c in columns) or 1.0
+    tds = []
+    for text, column, grow in zip(cells, columns, _stretch(columns)):
+        classes = _classes(text, column, asks and column.answer and not text) + ("" if grow else " fit")
+        width = f";width:{100 * column.width / share_total:.0f}%" if grow else ""
+        tds.append(f'<td class="{classes.strip()}" style="text-align:{_ALIGN[column.align]}{width}">{escape(text)}</td>')
+    return f"<tr>{''.join(tds)}</tr>"
 
 
 def _group(group: Group, section: Section) -> str:
-    parts = []
-    if group.head is not None:
-        parts.append(_line(group.head, section.head_columns, "head", False))
-    parts += [_line(row, section.row_columns, "row", section.asks) for row in group.rows]
-    parts += ['<div class="write"></div>'] * group.write_lines
-    return f'<div class="group">{"".join(parts)}</div>'
+    """One table per group, so its rows line up and it can be kept out of column breaks."""
+    span = max(len(section.row_columns), 1)
+    parts = [_head(group.head, section.head_columns, span)] if group.head is not None else []
+    parts += [_row(row, section.row_columns, section.asks) for row in group.rows]
+    parts += [f'<tr class="write"><td colspan="{span}"><div></div></td></tr>'] * group.write_lines
+    return f'<table class="group">{"".join(parts)}</table>'
 
 
 def to_html(sheet: Sheet, columns: int | None = None) -> str:
