@@ -8,14 +8,14 @@ complete whatever the source carried.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.lexicon import Lexicon, diff
 from lexitrain.sheets.model import Column, Group, Section, Sheet, questions_only
 
 #: Printed before/after a word that stays a word without its first/last letter.
@@ -166,8 +166,6 @@ def stems(
 
 def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
     """Words added going from OLD to NEW (then those removed), by length, with hooks."""
-    from lexitrain.lexicon.lexicon import diff
-
     changes = diff(old, new)
     sections = []
     for label, words, lex in (("added", changes["added"], new), ("removed", changes["removed"], old)):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
-from lexitrain.sheets.model import Column, Section, Sheet
+from lexitrain.sheets.model import Column, Sheet
 
 if TYPE_CHECKING:
     from fpdf import FPDF
