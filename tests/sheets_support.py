@@ -55,3 +55,9 @@ def source_rows(lex: Lexicon, where: str = "1", params: Sequence = (), order: st
         f" WHERE {where} ORDER BY {order}"
     )
     return [dict(r) for r in lex.db.execute(sql, params)]
+
+
+def hook_line(row) -> str:
+    """A word's line as a sheet prints it: front hooks, word with inner-hook marks, back hooks."""
+    word = ("•" if row["inner_front"] else "") + row["word"] + ("•" if row["inner_back"] else "")
+    return " ".join(part for part in (row["front_hooks"], word, row["back_hooks"]) if part)

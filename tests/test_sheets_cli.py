@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_runner import run
-from tests.sheets_support import SMALL_ENGLISH, lines_of, page_texts
+from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts
 
 
 def test_twos_sheet_is_one_page_with_every_two_and_its_hooks(enable, tmp_path: Path) -> None:
@@ -22,7 +22,7 @@ def test_twos_sheet_is_one_page_with_every_two_and_its_hooks(enable, tmp_path: P
     lines = lines_of(out)
     twos = enable.db.execute("SELECT * FROM words WHERE length = 2 ORDER BY word").fetchall()
     assert len(twos) == 96
-    expected = [" ".join(p for p in (r["front_hooks"], r["word"], r["back_hooks"]) if p) for r in twos]
+    expected = [hook_line(r) for r in twos]
     assert lines[1:-1] == expected  # every two in order, front hooks left, back hooks right
     assert "B AA HLS" in lines and "XU" in lines and "OS KA BEFSTY" in lines
 
@@ -121,11 +121,6 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str, make_lex
     assert [p for p in tmp_path.iterdir() if p.is_file()] == [tmp_path / "small.txt"]
 
 
-def _hook_line(row: dict) -> str:
-    word = ("•" if row["inner_front"] else "") + row["word"] + ("•" if row["inner_back"] else "")
-    return " ".join(p for p in (row["front_hooks"], word, row["back_hooks"]) if p)
-
-
 def test_anagram_sheet_of_a_search_has_every_result_in_order_with_hooks(enable, tmp_path: Path) -> None:
     query = "--length 7 --probability 1-120 --order probability"
     source = run("search", *query.split(), "--json").json()
@@ -137,7 +132,7 @@ def test_anagram_sheet_of_a_search_has_every_result_in_order_with_hooks(enable, 
         head = f"{row['alphagram_rank']} {row['alphagram']} {row['anagrams']}"
         if head not in expected:
             expected.append(head)
-        expected.append(_hook_line(row))
+        expected.append(hook_line(row))
     lines = lines_of(out)
     assert [line for line in lines if line in expected] == expected
     assert len({r["alphagram"] for r in source}) == 120

@@ -10,7 +10,7 @@ import pytest
 from lexitrain.study.cards import get_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
-from tests.sheets_support import lines_of, page_texts
+from tests.sheets_support import hook_line, lines_of, page_texts, source_rows
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)  # a Tuesday
 
@@ -22,12 +22,6 @@ def _cards(due_in_days: dict[tuple[str, str], float]) -> None:
             for card_id, days in zip(ids, due_in_days.values()):
                 conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?",
                              ((NOW + timedelta(days=days)).timestamp(), card_id))
-
-
-def _hook_line(lex, word: str) -> str:
-    row = lex.db.execute("SELECT * FROM words WHERE word = ?", (word,)).fetchone()
-    marked = ("•" if row["inner_front"] else "") + word + ("•" if row["inner_back"] else "")
-    return " ".join(p for p in (row["front_hooks"], marked, row["back_hooks"]) if p)
 
 
 def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: Path, monkeypatch) -> None:
@@ -53,7 +47,7 @@ def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: 
         "AEILNOR 2", "AILERON S", "ALIENOR S",
         "Mon 16 Mar 2026: 1",
         f"anagram-hooks: AEST {len(get_kind('anagram-hooks').build(enable, 'AEST').expected)}",
-        *[_hook_line(enable, word) for word in enable.anagrams("AEST")],
+        *[hook_line(row) for row in source_rows(enable, "w.alphagram = 'AEST'")],
     ]
     assert len(enable.anagrams("AEST")) == 8
     assert "EIPRST" not in "\n".join(page_texts(out))

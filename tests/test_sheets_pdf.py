@@ -9,7 +9,7 @@ import pytest
 from lexitrain.sheets import kinds
 from lexitrain.sheets.pdf import GUTTER, MARGIN, PAPERS
 from lexitrain.sheets.write import write_sheet
-from tests.sheets_support import SMALL_ENGLISH, lines_of, page_texts, pieces, source_rows
+from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts, pieces, source_rows
 
 MM = 72 / 25.4  # points per mm
 
@@ -34,9 +34,7 @@ def test_anagram_sheet_has_every_alphagram_and_answer_in_order_with_hooks(make_l
         head = f"{row['alphagram_rank']} {alphagram} {len(answers)}"
         if head not in expected:
             expected.append(head)
-            for answer in answers:  # rows are in word order within an alphagram
-                word = ("•" if answer["inner_front"] else "") + answer["word"] + ("•" if answer["inner_back"] else "")
-                expected.append(" ".join(p for p in (answer["front_hooks"], word, answer["back_hooks"]) if p))
+            expected += [hook_line(answer) for answer in answers]  # in word order within an alphagram
     body = [line for line in lines if line in expected]
     assert body == expected
     # hooks as a player reads them (this list has SCARED but no SCARES; SCARE- and -CARED are words)
