@@ -24,6 +24,7 @@ def _register() -> None:
     from lexitrain.cli import search_cmd  # noqa: F401
     from lexitrain.cli import engine_cmd  # noqa: F401
     from lexitrain.cli import study_cmd  # noqa: F401
+    from lexitrain.cli import positions_cmd  # noqa: F401
 
 
 _register()

@@ -46,6 +46,7 @@ class Check:
     wrong: tuple[str, ...]
     missing: tuple[str, ...]
     duplicates: tuple[str, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the result line
 
 
 class QuestionKind(Protocol):
@@ -68,7 +69,8 @@ def register_kind(kind: QuestionKind) -> QuestionKind:
 
 
 def get_kind(name: str) -> QuestionKind:
-    if not KINDS:
+    if name not in KINDS:
+        import lexitrain.study.position_kind  # noqa: F401  (registers the position kind)
         import lexitrain.study.questions  # noqa: F401  (registers the word kinds)
     try:
         return KINDS[name]
