@@ -15,7 +15,7 @@ import pytest
 from lexitrain.study.challenge import challenge_keys
 from lexitrain.study.session import Item, Session, Timers
 from lexitrain.study.store import ProgressStore
-from study_helpers import lines, of
+from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,6 +90,19 @@ def test_round_timer_ends_the_session(enable):
         assert len(outcomes) == 3 and session.summary.timed_out
         assert [o.correct for o in outcomes] == [True, True, False]  # the third came after 250 s
         assert outcomes[2].timed_out and outcomes[2].check.correct
+
+
+def test_small_lexicons_get_what_they_have(small):
+    sevens = of("question", challenge("--lexicon", "small", "--kind", "sevens", answers=["", ""]))
+    assert sorted(q["prompt"] for q in sevens) == ["AEILRST", "AEINRST"]  # the only two it has
+    history = run("challenge", "--history", "--json", "--lexicon", "small").json()["attempts"]
+    assert (history[0]["total"], history[0]["completed"]) == (2, True)
+
+
+def test_lexicon_without_those_lengths(make_lexicon):
+    make_lexicon(["AA", "AB", "ABA"], name="tiny")
+    result = run("challenge", "--jsonl", "--lexicon", "tiny", "--kind", "eights", input="")
+    assert result.exit_code == 1 and "tiny has no words of the lengths the eights challenge asks" in result.stderr
 
 
 @pytest.mark.parametrize("args, message", [

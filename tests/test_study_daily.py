@@ -72,7 +72,8 @@ def test_fresh_install_limits_and_fsrs_state_changes(small, monkeypatch):
     assert graduated["state"] == "review"
     assert datetime.fromisoformat(graduated["due"]) >= NOW + timedelta(days=2)
     relearned = of("result", out)[0]["card"]  # the card missed yesterday, right today
-    assert relearned["state"] in ("learning", "review") and relearned["streak"] == 1
+    assert relearned["state"] == "learning" and relearned["streak"] == 1  # next learning step: 10 minutes
+    assert relearned["due"] == (NOW + timedelta(days=1, minutes=10)).isoformat()
 
 
 def test_review_limit_is_respected(small, monkeypatch):

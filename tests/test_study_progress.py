@@ -105,3 +105,8 @@ def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
     assert "backlog spread over 2 days" in run("study", "spread", "--per-day", "2", "--lexicon", "small").stdout
     due_today = run("daily", "--status", "--json", "--lexicon", "small").json()
     assert due_today["reviews_left"] == 2
+
+
+def test_export_to_a_missing_folder(tmp_path):
+    result = run("progress", "export", str(tmp_path / "no" / "such" / "backup.json"))
+    assert result.exit_code == 1 and "cannot write the backup" in result.stderr

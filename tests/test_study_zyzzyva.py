@@ -5,7 +5,11 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timezone
 
-from lexitrain.study.store import ProgressStore
+from hypothesis import given, settings, strategies as st
+
+from lexitrain.study.scheduler import LEITNER_DAYS, Scheduling
+from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.zyzzyva import card_state
 from study_helpers import small  # noqa: F401  (fixture)
 from tests.cli_runner import run
 
@@ -84,3 +88,24 @@ def test_hooks_cardbox(small, tmp_path):
     assert (report["imported"], report["skipped"]) == (1, 1)
     with ProgressStore() as store:
         assert store.find_card("small", "hooks", "TEN").cardbox == 2
+
+
+COUNT = st.one_of(st.none(), st.integers(min_value=0, max_value=10_000))
+STAMP = st.one_of(st.none(), st.just(0), st.integers(min_value=1_000_000_000, max_value=2_000_000_000))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.fixed_dictionaries({
+    "question": st.just("AEINRST"), "correct": COUNT, "incorrect": COUNT,
+    "streak": st.one_of(st.none(), st.integers(-50, 50)), "last_correct": STAMP,
+    "cardbox": st.one_of(st.none(), st.integers(-3, 40)), "next_scheduled": STAMP,
+}), st.sampled_from(["fsrs", "leitner"]), st.booleans())
+def test_any_cardbox_row_becomes_a_card_fsrs_can_review(row, mode, right):
+    """Whatever a cardbox holds (NULLs, odd boxes), the card it makes can be reviewed."""
+    made = card_state(row, CardRow(1, "x", "anagram", "AEINRST", 0, None, None, None, None, None, 0, 0, 0, 0, 0.0),
+                      NOW.timestamp())
+    assert made.state in (1, 2) and 0 <= made.cardbox < len(LEITNER_DAYS) and made.due is not None
+    if made.state == 2:
+        assert made.stability > 0 and 1 <= made.difficulty <= 10 and made.last_review is not None
+    after = Scheduling(mode).review(made, right, NOW)
+    assert after.due > NOW.timestamp() and after.stability > 0

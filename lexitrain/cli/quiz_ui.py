@@ -73,6 +73,8 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
         number += 1
         left = session.time_left()
         clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
+        if session.timers.question is not None:
+            clock += f"  [{session.timers.question:g} s to answer]"
         typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
         found: list[str] = []
         given: list[str] = []

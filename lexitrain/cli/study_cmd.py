@@ -174,7 +174,7 @@ def challenge(
         items = ch.challenge_items(lex, date, kind)
         timers = Timers(round=None if no_timer else spec["seconds"])
         session = Session(store, lex, ch.MODE, f"challenge {kind} {date}", items, None, timers=timers)
-        ch.start(store, session.id, lex, date, kind)
+        ch.start(store, session.id, lex, date, kind, len(items))
 
         def extra(summary) -> dict[str, Any]:
             ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)

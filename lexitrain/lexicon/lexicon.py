@@ -110,9 +110,16 @@ def _mmap(trie: Any, path: Path) -> Any:
 def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     """Open a compiled lexicon, compiling an embedded one on first use."""
     manifest = store.read_manifest(name)
-    if manifest is None and name in EMBEDDED:
+    stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
+    if name in EMBEDDED and (manifest is None or stale):
         compile_embedded(name)
         manifest = store.read_manifest(name)
+    elif stale:
+        raise LexitrainError(
+            f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
+            f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
+            f" --tiles {manifest.get('tiles', 'english')}"
+        )
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")

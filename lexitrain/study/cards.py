@@ -62,6 +62,9 @@ class QuestionKind(Protocol):
 
 KINDS: dict[str, QuestionKind] = {}
 
+#: Modules that register kinds when imported (loaded on first use, keeping start-up light).
+KIND_MODULES = ["lexitrain.study.questions", "lexitrain.study.position_kind"]
+
 
 def register_kind(kind: QuestionKind) -> QuestionKind:
     KINDS[kind.name] = kind
@@ -70,8 +73,10 @@ def register_kind(kind: QuestionKind) -> QuestionKind:
 
 def get_kind(name: str) -> QuestionKind:
     if name not in KINDS:
-        import lexitrain.study.position_kind  # noqa: F401  (registers the position kind)
-        import lexitrain.study.questions  # noqa: F401  (registers the word kinds)
+        import importlib
+
+        for module in KIND_MODULES:
+            importlib.import_module(module)
     try:
         return KINDS[name]
     except KeyError:

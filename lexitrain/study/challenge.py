@@ -86,6 +86,8 @@ def challenge_keys(lex: Lexicon, day: date, kind: str) -> list[str]:
                 del tiles[next(draws) % len(tiles)]
                 alphagram = lex.tiles.spell(tiles) + BLANK
             keys.append(alphagram)
+    if not keys:
+        raise LexitrainError(f"{lex.name} has no words of the lengths the {kind} challenge asks")
     return keys
 
 
@@ -93,12 +95,12 @@ def challenge_items(lex: Lexicon, day: date, kind: str) -> list[Item]:
     return [Item("anagram", key) for key in challenge_keys(lex, day, kind)]
 
 
-def start(store: ProgressStore, session_id: int, lex: Lexicon, day: date, kind: str) -> None:
+def start(store: ProgressStore, session_id: int, lex: Lexicon, day: date, kind: str, total: int) -> None:
     """Open the attempt in the history (its score grows with every saved answer)."""
     with store.write() as conn:
         conn.execute(
             "INSERT INTO challenges (session_id, date, kind, lexicon, total) VALUES (?, ?, ?, ?, ?)",
-            (session_id, day.isoformat(), kind, lex.name, SIZE),
+            (session_id, day.isoformat(), kind, lex.name, total),
         )
 
 

@@ -52,8 +52,12 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
             "before": json.loads(row[8]) if row[8] else None, "at": row[9], "ms": row[10],
         })
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise LexitrainError(f"{path}: cannot write the backup ({exc.strerror or exc})") from None
     return {"cards": len(data["cards"]), "answers": len(data["answers"])}
 
 
