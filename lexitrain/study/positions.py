@@ -154,10 +154,11 @@ class ImportReport:
 
     added: int = 0
     known: int = 0
+    no_play: int = 0  # turns whose rack has no legal play (a rack of seven I's, a lone Q): no puzzle
     skipped: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"added": self.added, "already_stored": self.known, "skipped": self.skipped}
+        return {"added": self.added, "already_stored": self.known, "no_play": self.no_play, "skipped": self.skipped}
 
 
 def store_positions(store: ProgressStore, lex: Lexicon, found: Iterable[StoredPosition], report: ImportReport) -> None:
@@ -228,7 +229,9 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
                 report.skipped.append(f"{where}: {exc}")
                 continue
             stored = _solved(position, where, lex)
-            if stored is not None:
+            if stored is None:
+                report.no_play += 1
+            else:
                 found.append(stored)
     return found
 
