@@ -123,6 +123,21 @@ def test_daily_drill_takes_positions_when_asked(small, tmp_path, monkeypatch):
     assert of("question", lines(result.stdout))[0]["kind"] != "position"
 
 
+def test_terminal_quiz_and_daily_drill_show_the_board_and_the_verdict(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
+    result = run("quiz", "position", "--lexicon", "small", "--no-schedule", input="H2 RETAINS\n8A X\n")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "rack AEINRST   score 0 to 0" in out and " 8 = . . ' . . . - . . . ' . . =  8" in out
+    assert "H2 RETAINS (= 8B RETAINS) scores 66: rank 1 of 67" in out
+    assert "rack CFINNY?   score 0 to 48" in out and "illegal: X is not on the rack CFINNY?" in out
+    assert "  1.   88  9D   INFaNCY" in out and "1/2 top plays found" in out
+    run("positions", "daily", "--per-day", "1", "--lexicon", "small")
+    daily = run("daily", "--lexicon", "small", input="8D RETAINS\n!quit\n")
+    assert "rack AEINRST" in daily.stdout and "8D RETAINS scores 66: rank 1 of 67" in daily.stdout
+
+
 def test_fresh_install_quiz_makes_positions_by_self_play(enable):
     result = run("quiz", "position", "--jsonl", "--limit", "2", input="")
     question = of("question", lines(result.stdout))[0]

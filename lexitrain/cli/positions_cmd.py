@@ -195,35 +195,44 @@ def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: O
 
     forwarded = list(args) + (["--lexicon", lexicon] if lexicon else []) + (["--jsonl"] if jsonl else []) + (
         ["--limit", str(limit)] if limit is not None else []) + (["--no-schedule"] if no_schedule else [])
-    get_command(positions_app).main(["quiz", *forwarded], prog_name="lexitrain quiz position",
-                                    standalone_mode=False)
+    command = get_command(positions_app).commands["quiz"]  # type: ignore[attr-defined]
+    command.main(forwarded, prog_name="lexitrain quiz position", standalone_mode=False)
 
 
 def run_terminal(session, title: str) -> None:
-    """The terminal quiz: the board with premiums coloured, the rack and scores; one play per question."""
+    """The terminal position quiz; `ask_position` does each question."""
+    typer.echo(title)
+    typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
+               "'.' for tiles on the board); empty line = pass, !quit = stop")
+    for number, question in enumerate(session.questions(), start=1):
+        if ask_position(session, question, number) is None:
+            break
+    summary = session.finish()
+    typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
+
+
+def ask_position(session, question, number: int):  # -> Outcome | None
+    """Show the board with premiums coloured, the rack and the scores; read one
+    play and show the verdict and the top plays. None when the player stops."""
     from lexitrain.cli.board_view import render_board
     from lexitrain.cli.output import stdout_console
     from lexitrain.engine.cgp import parse_cgp
 
     console = stdout_console()
-    typer.echo(title)
-    typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
-               "'.' for tiles on the board); empty line or !quit = stop")
-    for number, question in enumerate(session.questions(), start=1):
-        position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
-        console.print(f"\n{number}.", style="bold")
-        console.print(render_board(position.board))
-        you, other = (position.scores + [0, 0])[:2]
-        console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
-        try:
-            line = input("play> ").strip()
-        except EOFError:
-            break
-        if not line or line.lower() == "!quit":
-            break
-        _show_verdict(session.answer(question, line))
-    summary = session.finish()
-    typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
+    position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
+    console.print(f"\n{number}. top play?", style="bold")
+    console.print(render_board(position.board))
+    you, other = (position.scores + [0, 0])[:2]
+    console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
+    try:
+        line = input("play> ").strip()
+    except EOFError:
+        return None
+    if line.lower() == "!quit":
+        return None
+    outcome = session.answer(question, line)
+    _show_verdict(outcome)
+    return outcome
 
 
 def _show_verdict(outcome) -> None:
@@ -236,4 +245,3 @@ def _show_verdict(outcome) -> None:
                     fg="green" if outcome.correct else "yellow")
     for n, play in enumerate(v["top"], start=1):
         typer.echo(f"  {n}. {play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")
-

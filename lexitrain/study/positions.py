@@ -87,13 +87,6 @@ class Filters:
             clauses.append("blank = 1")
         return (" AND ".join(clauses) or "1"), params
 
-    def matches(self, stored: StoredPosition) -> bool:
-        return ((self.min_score is None or stored.top_score >= self.min_score)
-                and (self.min_margin is None or stored.margin >= self.min_margin)
-                and (self.length is None or stored.top_length == self.length)
-                and (self.rarer_than is None or (stored.top_rank or 0) > self.rarer_than)
-                and (stored.bingo or not self.bingo) and (stored.blank or not self.blank))
-
 
 @dataclass
 class StoredPosition:
