@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
-from lexitrain.search.query import Query, parse_query, parse_range
+from lexitrain.search.query import Query, parse_query, parse_range, query_text
 from lexitrain.search.saved import load_search, save_search, saved_searches
 from lexitrain.search.sources import results_from_source
 
@@ -236,3 +236,69 @@ def test_sources_word_file_and_errors(enable, tmp_path):
     assert results_from_source(enable, query="--anagram QXZ") == []
     save_search("mine", "--anagram AEINRST")
     assert len(results_from_source(enable, saved="mine")) == 9
+
+
+def test_counts_match_brute_force(enable, words):
+    points = dict(zip(enable.tiles.letters, enable.tiles.points))
+    fives = [w for w in words if len(w) == 5]
+    got = words_of(run_search(enable, parse_query("--length 5 --vowels 4-")))
+    assert got == sorted(w for w in fives if sum(c in "AEIOU" for c in w) >= 4)
+    got = words_of(run_search(enable, parse_query("--length 5 --points 20-22")))
+    assert got == sorted(w for w in fives if 20 <= sum(points[c] for c in w) <= 22)
+    groups = Counter("".join(sorted(w)) for w in fives)
+    got = words_of(run_search(enable, parse_query("--length 5 --anagrams 7-")))
+    assert got == sorted(w for w in fives if groups["".join(sorted(w))] >= 7)
+    got = words_of(run_search(enable, parse_query("--length 5 --includes SS --excludes E --suffix S")))
+    assert got == sorted(w for w in fives if w.count("S") >= 2 and "E" not in w and w.endswith("S"))
+
+
+def test_symbols_and_definitions(make_lexicon):
+    make_lexicon(["CAT", "DOG"], name="old")
+    lex = make_lexicon(["CAT a pet [n]", "DOG a pet that barks", "EMU a bird", "ZAX a tool"], name="new", compare={"old": "+"})
+    assert words_of(run_search(lex, parse_query("--symbol +"))) == ["EMU", "ZAX"]
+    assert words_of(run_search(lex, parse_query("--not-symbol +"))) == ["CAT", "DOG"]
+    assert words_of(run_search(lex, parse_query("--definition PET"))) == ["CAT", "DOG"]
+    assert words_of(run_search(lex, parse_query("--definition 'a pet' --not-anagram GOD"))) == ["CAT"]
+    assert words_of(run_search(lex, parse_query("--definition 100%"))) == []
+    assert words_of(run_search(lex, parse_query("--in-lexicon old"))) == ["CAT", "DOG"]
+    [emu] = run_search(lex, Query(anagram="MEU"))
+    assert (emu["symbols"], emu["definition"]) == ("+", "a bird")
+
+
+ranges = st.tuples(st.integers(1, 30), st.integers(0, 30)).map(lambda t: (t[0], t[0] + t[1]))
+texts = st.text(alphabet="AEQS?*[]^ '\"-", min_size=1, max_size=6).filter(lambda t: t.strip() == t)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "length": ranges, "probability": ranges, "points": ranges, "anagram": texts, "pattern": texts,
+            "regex": texts, "suffix": texts, "front_hook": st.booleans(), "inner_back": st.booleans(),
+            "order": st.sampled_from(["probability", "random", "length"]), "limit": st.integers(1, 99),
+            "blanks": st.integers(0, 1), "probability_by": st.just("word"), "seed": st.integers(0, 9),
+        },
+    ),
+    st.sets(st.sampled_from(["length", "pattern", "regex", "probability"])),
+)
+def test_query_text_round_trips(fields, negated):
+    query = Query(**fields, negated=frozenset(n for n in negated if n in fields))
+    assert parse_query(query_text(query)) == query
+
+
+def test_scan_string_is_cached_in_the_lexicon_folder(enable):
+    from lexitrain.search import corpus
+
+    corpus._CACHE.clear()
+    first = corpus.scan(enable, "Q[^U].*")
+    assert (enable.folder / corpus.CACHE_FILE).is_file()
+    corpus._CACHE.clear()
+    assert corpus.scan(enable, "Q[^U].*") == first and "QAT" in first
+
+
+def test_regex_prefix_suffix_match_brute_force(enable, words):
+    assert words_of(run_search(enable, parse_query("--regex 'q[^u]'"))) == sorted(w for w in words if re.search("Q[^U]", w))
+    got = words_of(run_search(enable, parse_query("--prefix OVER --suffix ING --length 9-")))
+    assert got == sorted(w for w in words if w.startswith("OVER") and w.endswith("ING") and len(w) >= 9)
+    assert parse_query("--build AB?") == parse_query("--subanagram AB?")

@@ -136,3 +136,19 @@ def test_spanish_tiles_on_the_command_line(make_lexicon):
     assert run("anagram", "CHEL?", "--lexicon", "es").stdout.split() == ["LECHe"]
     assert run("search", "--lexicon", "es", "--length", "4", "--words").stdout.split() == ["CALLE", "CHICO", "CHURRO", "LECHE"]
     assert run("hooks", "CHE", "--lexicon", "es", "--json").json()["valid"] is True
+
+
+def test_big_results_print_as_plain_columns(enable):
+    lines = run("search", "--length", "4").stdout.splitlines()
+    assert lines[-1] == "3,903 words" and len(lines) == 3903 + 2
+    assert lines[0].split() == ["Prob", "Alphagram", "Word"]
+    aahs = next(line for line in lines if " AAHS" in line)
+    assert aahs.split()[-1] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
+
+
+def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
+    make_lexicon(["AS", "CHAS", "LLAS", "ASE", "CHE", "CHES"], name="es", tiles="spanish")
+    data = run("hooks", "AS", "--lexicon", "es", "--json").json()
+    assert (data["front_hooks"], data["back_hooks"]) == ("[CH][LL]", "E")
+    assert run("hooks", "[CH]E", "--lexicon", "es", "--json").json()["back_hooks"] == "S"
+    assert run("search", "--lexicon", "es", "--suffix", "AS", "--not-anagram", "AS", "--words").stdout.split() == ["CHAS", "LLAS"]

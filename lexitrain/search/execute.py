@@ -18,7 +18,7 @@ from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.search import corpus
 from lexitrain.search.patterns import pattern_regex
 from lexitrain.search.query import UNBOUNDED, Query
-from lexitrain.search.racks import parse_rack, rack_alphagrams
+from lexitrain.search.racks import parse_rack, spell_rack
 
 _ROW_SQL = """
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
@@ -56,13 +56,13 @@ def run_search(lex: Lexicon, query: Query) -> list[dict[str, Any]]:
         where.append("w.word IN (SELECT value FROM json_each(?))")
         params.append(json.dumps([lex.tiles.decode(c) for c in codes]))
     sql = _ROW_SQL + (" WHERE " + " AND ".join(where) if where else "")
-    rows = [_row(r) for r in lex.db.execute(sql, params)]
+    rows = _fetch(lex, sql, params)
     if tests:
         encode = lex.tiles.encode
         rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
     if query.limit_probability is not None:
         rows = _limit_by_probability(lex, rows, query)
-    rows = order_rows(lex, rows, query.order, query)
+    rows = order_rows(lex, rows, query)
     return rows[: query.limit] if query.limit else rows
 
 
@@ -70,30 +70,36 @@ def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[dict[str, Any]]:
     """Result rows of these (valid, uppercase) words, in the order given."""
     wanted = list(dict.fromkeys(words))
     sql = _ROW_SQL + " WHERE w.word IN (SELECT value FROM json_each(?))"
-    found = {r["word"]: _row(r) for r in lex.db.execute(sql, [json.dumps(wanted)])}
+    found = {r["word"]: r for r in _fetch(lex, sql, [json.dumps(wanted)])}
     return [found[w] for w in wanted if w in found]
 
 
-def _row(r: Any) -> dict[str, Any]:
-    return {
-        "word": r["word"],
-        "alphagram": r["alphagram"],
-        "length": r["length"],
-        "combinations": [int(r["combinations0"]), int(r["combinations1"]), int(r["combinations2"])],
-        "probability_rank": r["probability_rank2"],
-        "alphagram_rank": r["alphagram_rank2"],
-        "probability_ranks": [r["probability_rank0"], r["probability_rank1"], r["probability_rank2"]],
-        "alphagram_ranks": [r["alphagram_rank0"], r["alphagram_rank1"], r["alphagram_rank2"]],
-        "front_hooks": r["front_hooks"],
-        "back_hooks": r["back_hooks"],
-        "inner_front": bool(r["inner_front"]),
-        "inner_back": bool(r["inner_back"]),
-        "definition": r["definition"] or "",
-        "symbols": r["symbols"] or "",
-        "points": r["points"],
-        "vowels": r["vowels"],
-        "anagrams": r["anagrams"],
-    }
+def _fetch(lex: Lexicon, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    cursor = lex.db.cursor()
+    cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for big results
+    return [
+        {
+            "word": word,
+            "alphagram": alphagram,
+            "length": length,
+            "combinations": [int(c0), int(c1), int(c2)],
+            "probability_rank": p2,
+            "alphagram_rank": a2,
+            "probability_ranks": [p0, p1, p2],
+            "alphagram_ranks": [a0, a1, a2],
+            "front_hooks": front,
+            "back_hooks": back,
+            "inner_front": bool(inner_front),
+            "inner_back": bool(inner_back),
+            "definition": definition or "",
+            "symbols": symbols or "",
+            "points": points,
+            "vowels": vowels,
+            "anagrams": anagrams,
+        }
+        for (word, alphagram, length, definition, front, back, inner_front, inner_back, points, vowels,
+             symbols, p0, p1, p2, anagrams, c0, c1, c2, a0, a1, a2) in cursor.execute(sql, params)
+    ]
 
 
 # -- spelling conditions -----------------------------------------------------------
@@ -134,11 +140,7 @@ def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
     tiles = lex.tiles
     if name in ("anagram", "subanagram"):
         rack = parse_rack(tiles, value, f"--{name}")
-        return {
-            code
-            for alphagram, _ in rack_alphagrams(lex, rack, build=name == "subanagram")
-            for code in lex.anagram_codes(alphagram)
-        }
+        return {word.code for word in spell_rack(lex, rack, build=name == "subanagram")}
     if name == "pattern":
         return set(corpus.scan(lex, pattern_regex(tiles, value)))
     code = _encode(lex, value, f"--{name}")
@@ -162,7 +164,10 @@ def _test(lex: Lexicon, name: str, value: str) -> Callable[[str], bool]:
             rx = re.compile(value, re.IGNORECASE)
         except re.error as exc:
             raise LexitrainError(f"--regex {value!r}: {exc}") from None
-        return lambda code: rx.search(tiles.decode(code)) is not None
+        search = rx.search
+        if not tiles.multi:  # codes are the letters themselves
+            return lambda code: search(code) is not None
+        return lambda code: search(tiles.decode(code)) is not None
     other = open_lexicon(value)
     return lambda code: tiles.decode(code) in other
 
@@ -220,7 +225,7 @@ def _check_probability(lex: Lexicon, query: Query) -> None:
     """A rank range beyond every length asked for is a mistake, not an empty list."""
     assert query.probability is not None
     low, high = query.probability
-    table, unit = ("alphagrams", "alphagrams") if query.probability_by == "alphagram" else ("words", "words")
+    table = "alphagrams" if query.probability_by == "alphagram" else "words"
     sql = f"SELECT length, count(*) FROM {table} GROUP BY length"
     counts = {length: n for length, n in lex.db.execute(sql)}
     if query.length is not None:
@@ -233,51 +238,46 @@ def _check_probability(lex: Lexicon, query: Query) -> None:
         where = f"length {query.length[0]}" if query.length and query.length[0] == query.length[1] else "any length asked for"
         raise LexitrainError(
             f"--probability {low}-{high if high != UNBOUNDED else ''}: {lex.name} has only {most:,} "
-            f"{unit} of {where}"
+            f"{table} of {where}"
         )
 
 
 # -- order and limits ------------------------------------------------------------------
 
 
-def _probability_key(lex: Lexicon, query: Query | None) -> Callable[[dict[str, Any]], tuple]:
-    by_word = query is not None and query.probability_by == "word"
-    blanks = query.blanks if query is not None else 2
-    field = "probability_ranks" if by_word else "alphagram_ranks"
-    key = _word_key(lex)
-    return lambda r: (r["length"], r[field][blanks], key(r))
-
-
-def _word_key(lex: Lexicon) -> Callable[[dict[str, Any]], str]:
+def _word_key(lex: Lexicon, field: str = "word") -> Callable[[dict[str, Any]], str]:
+    """Dictionary (tile-set) order of a row's word or alphagram."""
     tiles = lex.tiles
     if not tiles.multi:
-        return lambda r: r["word"]
-    return lambda r: tiles.sort_key(tiles.encode(r["word"]))
+        return lambda r: r[field]
+    return lambda r: tiles.sort_key(tiles.encode(r[field]))
 
 
-def order_rows(lex: Lexicon, rows: list[dict[str, Any]], order: str, query: Query | None = None) -> list[dict[str, Any]]:
+def order_rows(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
     """Rows in the query's order; `random` is repeatable with the query's seed."""
-    key = _word_key(lex)
-    tiles = lex.tiles
-    if order == "probability":
-        return sorted(rows, key=_probability_key(lex, query))
-    if order == "alphagram":
-        alph = (lambda r: r["alphagram"]) if not tiles.multi else (lambda r: tiles.sort_key(tiles.encode(r["alphagram"])))
-        return sorted(rows, key=lambda r: (alph(r), key(r)))
-    if order == "length":
-        return sorted(rows, key=lambda r: (r["length"], key(r)))
-    ordered = sorted(rows, key=key)
-    if order == "random":
-        random.Random(query.seed if query else None).shuffle(ordered)
+    word = _word_key(lex)
+    if query.order == "probability":
+        field = "probability_ranks" if query.probability_by == "word" else "alphagram_ranks"
+        blanks = query.blanks
+        return sorted(rows, key=lambda r: (r["length"], r[field][blanks], word(r)))
+    if query.order == "alphagram":
+        alphagram = _word_key(lex, "alphagram")
+        return sorted(rows, key=lambda r: (alphagram(r), word(r)))
+    if query.order == "length":
+        return sorted(rows, key=lambda r: (r["length"], word(r)))
+    ordered = sorted(rows, key=word)
+    if query.order == "random":
+        random.Random(query.seed).shuffle(ordered)
     return ordered
 
 
 def _limit_by_probability(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
-    """Zyzzyva's last step: keep the matches at these places in probability order."""
+    """Zyzzyva's last step: keep the matches at these places in probability order
+    (most combinations first, whatever the length; ties by alphagram, then word)."""
     assert query.limit_probability is not None
     low, high = query.limit_probability
-    key = _word_key(lex)
+    word, alphagram = _word_key(lex), _word_key(lex, "alphagram")
     blanks = query.blanks
-    ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], r["alphagram"], key(r)))
+    ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], alphagram(r), word(r)))
     keep = {id(r) for r in ranked[low - 1 : high]}
     return [r for r in rows if id(r) in keep]

@@ -10,14 +10,14 @@ blanks, so each alphagram is found once and its blank letters are known.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.tiles import BLANK, TileSet
 
 
-@dataclass(frozen=True)
-class RackWord:
+class RackWord(NamedTuple):
     """A word spelled from a rack; `blanks` are the codes the blanks stand for."""
 
     code: str
@@ -53,41 +53,43 @@ def parse_rack(tiles: TileSet, letters: str, what: str = "rack") -> Rack:
     return Rack(tuple(counts), blanks)
 
 
-def rack_alphagrams(lex: Lexicon, rack: Rack, build: bool = False, min_length: int = 2) -> list[tuple[str, str]]:
-    """(alphagram code, blank codes) of every alphagram the rack spells.
-
-    Exactly the rack's tiles, or with `build` any `min_length` or more of them.
-    """
+def spell_rack(lex: Lexicon, rack: Rack, build: bool = False, min_length: int = 2) -> list[RackWord]:
+    """Every word the rack spells: exactly its tiles, or with `build` any
+    `min_length` or more of them. Grouped by alphagram, in walk order."""
     codes = lex.tiles.codes
     trie = lex.alphagram_trie
     counts = list(rack.counts)
+    in_rack = [j for j, n in enumerate(counts) if n]
+    every = range(len(codes))
     total = rack.size
-    n = len(codes)
-    found: list[tuple[str, str]] = []
-
-    def has_prefix(prefix: str) -> bool:
-        return next(trie.iterkeys(prefix), None) is not None
+    found: list[RackWord] = []
+    iterkeys, get = trie.iterkeys, trie.get
 
     def visit(prefix: str, start: int, blanks_left: int, used: str) -> None:
         depth = len(prefix)
-        if (depth == total or (build and depth >= min_length)) and prefix in trie:
-            found.append((prefix, used))
+        if depth == total or (build and depth >= min_length):
+            for value in get(prefix) or ():
+                found.append(RackWord(value.decode("utf-8"), used))
         if depth == total:
             return
-        stop = n
-        if not build:  # every rack tile must be used, and tiles only come in order
-            stop = next((j + 1 for j in range(start, n) if counts[j]), n)
-        for j in range(start, stop):
+        if build:
+            choices = every[start:] if blanks_left else [j for j in in_rack if j >= start and counts[j]]
+        else:  # every rack tile must be used, and tiles only come in order
+            first = next((j for j in in_rack if j >= start and counts[j]), None)
+            if first is None:
+                choices = every[start:]
+            else:
+                choices = every[start : first + 1] if blanks_left else [first]
+        for j in choices:
+            nxt = prefix + codes[j]
+            if next(iterkeys(nxt), None) is None:  # no alphagram starts so
+                continue
             if counts[j]:
-                nxt = prefix + codes[j]
-                if has_prefix(nxt):
-                    counts[j] -= 1
-                    visit(nxt, j, blanks_left, used)
-                    counts[j] += 1
+                counts[j] -= 1
+                visit(nxt, j, blanks_left, used)
+                counts[j] += 1
             elif blanks_left:
-                nxt = prefix + codes[j]
-                if has_prefix(nxt):
-                    visit(nxt, j, blanks_left - 1, used + codes[j])
+                visit(nxt, j, blanks_left - 1, used + codes[j])
 
     visit("", 0, rack.blanks, "")
     return found
@@ -95,12 +97,7 @@ def rack_alphagrams(lex: Lexicon, rack: Rack, build: bool = False, min_length: i
 
 def rack_words(lex: Lexicon, letters: str, build: bool = False) -> list[RackWord]:
     """Words spelled from LETTERS (exactly, or any 2+ of them with `build`)."""
-    rack = parse_rack(lex.tiles, letters)
-    return [
-        RackWord(code, used)
-        for alphagram, used in rack_alphagrams(lex, rack, build)
-        for code in lex.anagram_codes(alphagram)
-    ]
+    return spell_rack(lex, parse_rack(lex.tiles, letters), build)
 
 
 def spell_with_blanks(tiles: TileSet, word: RackWord) -> str:

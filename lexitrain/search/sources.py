@@ -23,7 +23,11 @@ def results_from_source(
     builtin: str | None = None,
     word_file: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Result rows (see `run_search`) from exactly one source; [] when nothing matches."""
+    """Result rows (see `run_search`) from exactly one source; [] when nothing matches.
+
+    Every source is read against LEX: a `--lexicon` inside a query only tells
+    callers which lexicon to open (`parse_query(text).lexicon`).
+    """
     given = [s for s in (query, saved, builtin, word_file) if s is not None]
     if len(given) != 1:
         raise LexitrainError("give exactly one word source: a query, a saved search, a built-in list or a word file")
