@@ -128,6 +128,15 @@ def test_generate_is_reproducible_from_the_seed(enable):
     assert {p["id"] for p in bingos} == {p["id"] for p in listed if p["bingo"] and p["top_score"] >= 60}
     wide = run("positions", "list", "--json", "--margin", "15", "--limit", "1000").json()
     assert {p["id"] for p in wide} == {p["id"] for p in listed if p["margin"] >= 15}
+    blanks = run("positions", "list", "--json", "--blank", "--limit", "1000").json()
+    assert {p["id"] for p in blanks} == {p["id"] for p in listed if any(c.islower() for c in p["top_play"].split()[1])}
+    fives = run("positions", "list", "--json", "--length", "5", "--limit", "1000").json()
+    assert fives and {p["id"] for p in fives} == {p["id"] for p in listed if len(p["top_word"]) == 5}
+    rare = run("positions", "list", "--json", "--rarer-than", "3000", "--limit", "1000").json()
+    for p in listed:
+        rank = enable.db.execute("SELECT probability_rank2 FROM words WHERE word = ?", (p["top_word"].upper(),))
+        assert p["top_rank"] == rank.fetchone()[0]
+    assert {p["id"] for p in rare} == {p["id"] for p in listed if p["top_rank"] > 3000}
 
 
 BAG = "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ??"
