@@ -14,7 +14,8 @@ whole position with it.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -106,18 +107,16 @@ class StoredPosition:
     id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in (
-            "id", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank", "margin",
-            "top_rank", "plays")}
+        return asdict(self)
 
 
 COLUMNS = "cgp, source, top_score, top_play, top_word, top_length, bingo, blank, margin, top_rank, plays, id"
 
 
 def _row(row: tuple) -> StoredPosition:
-    values = list(row)
-    values[6], values[7] = bool(values[6]), bool(values[7])
-    return StoredPosition(*values)
+    stored = StoredPosition(*row)
+    stored.bingo, stored.blank = bool(stored.bingo), bool(stored.blank)
+    return stored
 
 
 def solve(board: Board, rack: str, lex: Lexicon) -> list[Play]:
@@ -173,9 +172,9 @@ def store_positions(store: ProgressStore, lex: Lexicon, found: Iterable[StoredPo
                 report.known += 1
 
 
-def position_for(board: Board, rack: str, scores: list[int], zero_turns: int = 0) -> Position:
+def position_for(board: Board, rack: str, scores: list[int]) -> Position:
     """A position with the rack to move first, refused if it holds more tiles than the set."""
-    position = Position(board, [rack.upper(), ""], list(scores), zero_turns)
+    position = Position(board, [rack.upper(), ""], list(scores))
     check_tile_counts(position)
     return position
 
@@ -361,7 +360,7 @@ def daily_plan(store: ProgressStore, lexicon: str) -> dict[str, Any]:
 def set_daily_plan(store: ProgressStore, lexicon: str, per_day: int, filters: Filters) -> None:
     if per_day < 0:
         raise LexitrainError("positions a day cannot be negative")
-    store.set_setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": per_day, "filters": filters.__dict__})
+    store.set_setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": per_day, "filters": asdict(filters)})
 
 
 def next_daily_position(store: ProgressStore, lexicon: str, since: float, now: float,
@@ -377,11 +376,13 @@ def next_daily_position(store: ProgressStore, lexicon: str, since: float, now: f
         (since, KIND, lexicon)).fetchone()[0]
     if done >= plan["per_day"]:
         return None
-    filters = Filters(**plan.get("filters", {}))
-    for stored in select(store, lexicon, filters, now):
-        card = store.find_card(lexicon, KIND, stored.cgp)
-        if card is not None and (card.state != 0 or card.id in skip):
-            continue
-        card_id = store.ensure_cards(lexicon, [(KIND, stored.cgp)], now)[0]
-        return store.card(card_id)
-    return None
+    open_table(store)
+    where, params = Filters(**plan.get("filters", {})).where()
+    row = store.conn.execute(
+        "SELECT p.cgp FROM positions p LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
+        f"WHERE p.lexicon = ? AND {where} AND (c.id IS NULL OR (c.state = 0 AND c.id NOT IN "
+        "(SELECT value FROM json_each(?)))) ORDER BY p.id LIMIT 1",
+        (KIND, lexicon, *params, json.dumps(sorted(skip)))).fetchone()
+    if row is None:
+        return None
+    return store.card(store.ensure_cards(lexicon, [(KIND, row[0])], now)[0])
