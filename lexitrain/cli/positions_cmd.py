@@ -70,7 +70,7 @@ def import_(
             if path.suffix.lower() != ".gcg":
                 found += pos.from_cgp_file(lex, path, report)
         pos.store_positions(store, lex, found, report)
-    _report(report, json_out, f"{len(files)} files")
+    _report(report, json_out, f"{len(files)} file{'s' if len(files) != 1 else ''}")
     if report.skipped:
         raise typer.Exit(1)
 

@@ -199,7 +199,7 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
             game = read_gcg(path)
             tiles = detect_tile_set(game)
             if tiles.letters != lex.tiles.letters:
-                raise LexitrainError(f"{path}: the game uses {tiles.name} tiles, lexicon {lex.name} {lex.tiles.name}")
+                raise LexitrainError(f"{path}: the game uses {tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
             turns = replay(game, lex.tiles, lex.layout)
         except LexitrainError as exc:
             report.skipped.append(str(exc))
@@ -257,7 +257,7 @@ def read_position(cgp: str, lex: Lexicon) -> Position:
     """A quiz position from a CGP line: the lexicon's tiles, possible tile counts, a rack to move."""
     position = parse_cgp(cgp, lex.tiles, lex.layout)
     if position.board.tiles.letters != lex.tiles.letters:
-        raise LexitrainError(f"the CGP uses {position.board.tiles.name} tiles, lexicon {lex.name} {lex.tiles.name}")
+        raise LexitrainError(f"the CGP uses {position.board.tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
     check_tile_counts(position)
     if not position.rack:
         raise LexitrainError("the player to move has an empty rack")
