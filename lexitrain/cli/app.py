@@ -25,6 +25,7 @@ def _register() -> None:
     from lexitrain.cli import engine_cmd  # noqa: F401
     from lexitrain.cli import study_cmd  # noqa: F401
     from lexitrain.cli import sheet_cmd  # noqa: F401
+    from lexitrain.cli import positions_cmd  # noqa: F401
 
 
 _register()

@@ -75,6 +75,13 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
         clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
         if session.timers.question is not None:
             clock += f"  [{session.timers.question:g} s to answer]"
+        if question.kind == "position":  # a play, not words: the board and one answer line
+            from lexitrain.cli.positions_cmd import ask_position
+
+            last = ask_position(session, question, number)
+            if last is None:
+                return _finish_terminal(session, [], None, extra)
+            continue
         typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
         found: list[str] = []
         given: list[str] = []

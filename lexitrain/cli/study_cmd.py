@@ -37,8 +37,11 @@ def _run(session, jsonl: bool, title: str, extra=None):
     return run_jsonl(session, extra) if jsonl else run_terminal(session, title, extra)
 
 
-@app.command("quiz")
+@app.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def quiz(
+    ctx: typer.Context,
+    subject: Optional[str] = typer.Argument(None, help="`position`: the position quiz (options: "
+                                            "`lexitrain positions quiz --help`)."),
     query: Optional[str] = typer.Option(None, "--search", help="A search, e.g. \"--length 7 --probability 1-100\"."),
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
@@ -60,6 +63,13 @@ def quiz(
     import random
 
     from lexitrain.errors import LexitrainError
+
+    if subject == "position":
+        from lexitrain.cli.positions_cmd import run_from_quiz
+
+        return run_from_quiz(ctx.args, lexicon, jsonl, limit, no_schedule)
+    if subject is not None or ctx.args:
+        raise LexitrainError(f"quiz: unexpected {(ctx.args or [subject])[0]!r} (the only quiz subject is `position`)")
     from lexitrain.study.cards import get_kind
     from lexitrain.study.daily import load_scheduling
     from lexitrain.study.questions import keys_from_results

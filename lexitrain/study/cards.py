@@ -46,6 +46,7 @@ class Check:
     wrong: tuple[str, ...]
     missing: tuple[str, ...]
     duplicates: tuple[str, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the result line
 
 
 class QuestionKind(Protocol):
@@ -62,7 +63,7 @@ class QuestionKind(Protocol):
 KINDS: dict[str, QuestionKind] = {}
 
 #: Modules that register kinds when imported (loaded on first use, keeping start-up light).
-KIND_MODULES = ["lexitrain.study.questions"]
+KIND_MODULES = ["lexitrain.study.questions", "lexitrain.study.position_kind"]
 
 
 def register_kind(kind: QuestionKind) -> QuestionKind:

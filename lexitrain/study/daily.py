@@ -76,6 +76,11 @@ def next_card(
         due = store.due_cards(lexicon, now.timestamp(), 1, skip)
         if due:
             return due[0]
+    from lexitrain.study.positions import next_daily_position  # the new positions a day the player asked for
+
+    position = next_daily_position(store, lexicon, day_start(now).timestamp(), now.timestamp(), skip)
+    if position is not None:
+        return position
     if new_done < limits.new:
         new = store.new_cards(plan_id, 1, skip)
         if new:

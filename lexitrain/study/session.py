@@ -68,6 +68,7 @@ class Outcome:
             "duplicates": list(self.check.duplicates),
             "timed_out": self.timed_out,
             "seconds": round(self.seconds, 3),
+            **self.check.details,
         }
         if self.card is not None:
             data["card"] = card_json(self.card)
