@@ -42,7 +42,7 @@ CREATE TABLE words (
     probability_rank0 INTEGER NOT NULL,  -- per word within its length, 0/1/2 blanks
     probability_rank1 INTEGER NOT NULL,
     probability_rank2 INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 """
 _WORDS_INDEXES = """
 CREATE INDEX words_alphagram ON words (alphagram);
@@ -59,7 +59,7 @@ CREATE TABLE alphagrams (
     alphagram_rank0 INTEGER NOT NULL,  -- per alphagram within its length, 0/1/2 blanks
     alphagram_rank1 INTEGER NOT NULL,
     alphagram_rank2 INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 """
 _ALPHAGRAMS_INDEXES = """
 CREATE INDEX alphagrams_length_rank ON alphagrams (length, alphagram_rank2);
