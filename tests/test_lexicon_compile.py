@@ -134,3 +134,16 @@ def test_spanish_list_with_multi_letter_tiles(make_lexicon):
     [che] = rows(lex, "select * from words where word = 'CHE'")
     assert che["length"] == 2
     assert "CHURRO" in lex
+
+
+def test_a_lexicon_from_an_older_layout_asks_to_be_rebuilt(make_lexicon, home):
+    import json
+
+    make_lexicon(SMALL, name="mine")
+    manifest_path = home / "lexicons" / "mine.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["schema"] = 0
+    manifest_path.write_text(json.dumps(manifest))
+    result = run("anagram", "ERAC", "--lexicon", "mine")
+    assert result.exit_code == 1
+    assert "rebuild it: lexitrain lexicon build" in result.stderr and "--name mine" in result.stderr

@@ -21,7 +21,11 @@ app = typer.Typer(
 def _register() -> None:
     """Each command module adds its commands to `app` (imports stay light)."""
     from lexitrain.cli import lexicon_cmd  # noqa: F401
+    from lexitrain.cli import search_cmd  # noqa: F401
     from lexitrain.cli import engine_cmd  # noqa: F401
+    from lexitrain.cli import study_cmd  # noqa: F401
+    from lexitrain.cli import sheet_cmd  # noqa: F401
+    from lexitrain.cli import positions_cmd  # noqa: F401
 
 
 _register()
@@ -29,6 +33,12 @@ _register()
 
 def main() -> None:
     """Console entry point: user errors become one line on stderr, exit 1."""
+    if sys.stderr.isatty():  # say what slow first-use work is going on
+        import logging
+
+        logger = logging.getLogger("lexitrain")
+        logger.addHandler(logging.StreamHandler())
+        logger.setLevel(logging.INFO)
     try:
         app()
     except LexitrainError as exc:

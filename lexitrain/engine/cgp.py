@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lexitrain.engine.board import EMPTY, Board, tile_number, tile_text
+from lexitrain.engine.board import EMPTY, Board, is_blank, letter_of, tile_number, tile_text
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.tiles import TileSet, load_tile_set
+from lexitrain.tiles import BLANK, TileSet, load_tile_set
 
 #: CGP `bdn` names we recognise -> our layout names
 BOARD_NAMES = {
@@ -170,3 +170,30 @@ def board_from_cgp(text: str, tiles: TileSet | None = None, layout: BoardLayout 
         raise CGPError("empty CGP")
     return _parse_board(fields[0], tiles or load_tile_set("english"), layout or load_layout("standard"))
 
+
+
+def check_tile_counts(position: Position) -> None:
+    """Refuse a position holding more of a tile than the set has (board and
+    racks together; a lowercase tile on the board and `?` on a rack are blanks).
+    Kept out of `parse_cgp` so that partial or made-up boards still read."""
+    tiles = position.board.tiles
+    used = [0] * tiles.size
+    blanks = 0
+    for square in position.board.squares:
+        if square == EMPTY:
+            continue
+        if is_blank(square):
+            blanks += 1
+        else:
+            used[letter_of(square)] += 1
+    for rack in position.racks:
+        for tile in tiles.tokenize(rack):
+            if tile == BLANK:
+                blanks += 1
+            else:
+                used[tiles.index(tile.upper())] += 1
+    if blanks > tiles.blanks:
+        raise CGPError(f"{blanks} blanks on the board and racks, but the {tiles.name} set has {tiles.blanks}")
+    for letter, have, count in zip(tiles.letters, used, tiles.counts):
+        if have > count:
+            raise CGPError(f"{have} {letter} tiles on the board and racks, but the {tiles.name} set has {count}")

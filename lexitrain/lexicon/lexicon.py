@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
@@ -12,9 +13,11 @@ import marisa_trie
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.lexicon import store
+from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LEXICON = "enable"
 
@@ -55,11 +58,8 @@ class Lexicon:
 
     @cached_property
     def db(self) -> sqlite3.Connection:
-        """Read-only connection to the lexicon's tables (rows as sqlite3.Row)."""
-        uri = (self.folder / "lexicon.sqlite").as_uri() + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        conn.row_factory = sqlite3.Row
-        return conn
+        """Read-only connection to the tables words, alphagrams, meta (sqlite3.Row rows)."""
+        return schema.connect(self.folder)
 
     @property
     def word_count(self) -> int:
@@ -110,9 +110,16 @@ def _mmap(trie: Any, path: Path) -> Any:
 def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     """Open a compiled lexicon, compiling an embedded one on first use."""
     manifest = store.read_manifest(name)
-    if manifest is None and name in EMBEDDED:
+    stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
+    if name in EMBEDDED and (manifest is None or stale):
         compile_embedded(name)
         manifest = store.read_manifest(name)
+    elif stale:
+        raise LexitrainError(
+            f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
+            f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
+            f" --tiles {manifest.get('tiles', 'english')}"
+        )
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
@@ -125,6 +132,7 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
 def compile_embedded(name: str) -> None:
     from lexitrain.lexicon.compile import compile_lexicon
 
+    log.info("compiling the embedded %s lexicon (first use, a few seconds)...", name)
     source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
     compile_lexicon(source, name)
 

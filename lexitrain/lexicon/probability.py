@@ -62,12 +62,18 @@ def _with_blanks(poly: list[int], bag_blanks: int) -> list[int]:
 
 def combinations(
     alphagram_codes: list[str], tiles: TileSet, counts: np.ndarray | None = None
-) -> list[list[int]]:
-    """[b0, b1, b2] exact combinations for each alphagram (counts: tile_counts)."""
-    if not alphagram_codes:
-        return []
+) -> np.ndarray:
+    """Exact combinations, shape (alphagrams, 3): columns b0, b1, b2.
+
+    int64 when every value fits (always, for 100-tile sets); otherwise an
+    object array of Python integers, so the figures stay exact.
+    `counts` may pass in an already computed `tile_counts` matrix.
+    """
     if counts is None:
         counts = tile_counts(alphagram_codes, tiles)
+    n = len(alphagram_codes)
+    if n == 0:
+        return np.zeros((0, 3), dtype=np.int64)
     max_count = int(counts.max()) + 1
     # factor[j][t][c] = C(bag_t, c - j)
     factor = np.zeros((MAX_BLANKS + 1, tiles.size, max_count), dtype=np.int64)
@@ -76,7 +82,6 @@ def combinations(
             for j in range(MAX_BLANKS + 1):
                 if c >= j:
                     factor[j, t, c] = comb(bag, c - j)
-    n = len(alphagram_codes)
     p0, p1, p2 = np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     q0, q1, q2 = np.ones(n), np.zeros(n), np.zeros(n)  # float shadow to catch overflow
     for t in range(tiles.size):
@@ -87,29 +92,28 @@ def combinations(
         p0, p1, p2 = p0 * a0, p0 * a1 + p1 * a0, p0 * a2 + p1 * a1 + p2 * a0
         f0, f1, f2 = a0.astype(float), a1.astype(float), a2.astype(float)
         q0, q1, q2 = q0 * f0, q0 * f1 + q1 * f0, q0 * f2 + q1 * f1 + q2 * f0
-    b = tiles.blanks
-    c1, c2 = comb(b, 1), comb(b, 2)
-    b0 = p0
+    c1, c2 = comb(tiles.blanks, 1), comb(tiles.blanks, 2)
     b1 = p0 + c1 * p1
-    b2 = b1 + c2 * p2
-    result = np.stack([b0, b1, b2], axis=1).tolist()
+    result = np.stack([p0, b1, b1 + c2 * p2], axis=1)
     too_big = np.flatnonzero((q0 + c1 * q1 + c2 * q2) > _SAFE)
-    for i in too_big.tolist():
-        result[i] = _exact_row(counts[i], tiles)
+    if len(too_big):
+        result = result.astype(object)
+        for i in too_big.tolist():
+            result[i] = _exact_row(counts[i], tiles)
     return result
 
 
-def ranks(lengths: np.ndarray, combos: list[int], tiebreak: np.ndarray) -> np.ndarray:
+def ranks(lengths: np.ndarray, combos: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
     """1-based rank within each length: most combinations first, then `tiebreak`.
 
     `tiebreak` is each item's position in the tie order (alphagram, then word).
-    Exact: combinations too large for int64 are ordered by Python integers.
+    Exact: combinations held as Python integers are ordered as integers.
     """
-    if combos and max(combos) >= 2**63:
-        position = {c: i for i, c in enumerate(sorted(set(combos)))}
-        key = -np.array([position[c] for c in combos], dtype=np.int64)
+    if combos.dtype == object:
+        position = {c: i for i, c in enumerate(sorted(set(combos.tolist())))}
+        key = -np.array([position[c] for c in combos.tolist()], dtype=np.int64)
     else:
-        key = -np.array(combos, dtype=np.int64)
+        key = -combos
     order = np.lexsort((tiebreak, key, lengths))
     sorted_lengths = lengths[order]
     starts = np.searchsorted(sorted_lengths, sorted_lengths, side="left")

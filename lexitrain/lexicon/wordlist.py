@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,21 +57,20 @@ def read_wordlist(
         raise LexitrainError(f"{path}: is a folder, not a word list") from None
     except OSError as exc:
         raise LexitrainError(f"{path}: cannot read ({exc.strerror})") from None
-    text = _decode_text(path, data)
-    result = WordList(path)
-    definitions = result.definitions
-    encode = tiles.encode
+    text = _decode_text(path, data).replace("\t", " ")
+    entries: list[tuple[int, str, str]] = []  # (line number, word, definition)
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        word, _, definition = line.partition(" ") if "\t" not in line else line.replace("\t", " ").partition(" ")
-        try:
-            code = encode(word)
-        except ValueError as exc:
-            message = f"{path}:{lineno}: {word!r}: {exc}"
+        if line and line[0] != "#":
+            word, _, definition = line.partition(" ")
+            entries.append((lineno, word, definition))
+    result = WordList(path)
+    definitions = result.definitions
+    for (lineno, word, definition), code in zip(entries, _encode_all(entries, tiles)):
+        if code is None:
+            message = f"{path}:{lineno}: {word!r}: {_why_not(word, tiles)}"
             if not skip_invalid:
-                raise LexitrainError(message + " (use --skip-invalid to skip such words)") from None
+                raise LexitrainError(message + " (use --skip-invalid to skip such words)")
             result.skipped_invalid += 1
             result.warnings.append(message + "; skipped")
             continue
@@ -91,3 +91,31 @@ def read_wordlist(
     if not definitions:
         raise LexitrainError(f"{path}: no words found")
     return result
+
+
+def _encode_all(entries: list[tuple[int, str, str]], tiles: TileSet) -> list[str | None]:
+    """Tile codes of every word, None where a word is not made of tiles.
+
+    Lists for single-character tile sets are checked in one pass over all the
+    text: each word is then its own code.
+    """
+    upper = [word.upper() for _, word, _ in entries]
+    if not tiles.multi:
+        singles = re.escape("".join(tiles.letters))
+        if not re.search(f"[^{singles}\n]", "\n".join(upper)):
+            return upper
+    codes: list[str | None] = []
+    for word in upper:
+        try:
+            codes.append(tiles.encode(word))
+        except ValueError:
+            codes.append(None)
+    return codes
+
+
+def _why_not(word: str, tiles: TileSet) -> str:
+    try:
+        tiles.encode(word)
+    except ValueError as exc:
+        return str(exc)
+    return "not a word of tiles"

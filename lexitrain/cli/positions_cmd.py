@@ -1,0 +1,247 @@
+"""`lexitrain positions ...` and `lexitrain quiz position`: find the top-scoring play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from lexitrain.cli.app import app
+from lexitrain.cli.output import emit_json, warn
+
+positions_app = typer.Typer(help="Positions for the position quiz: import games, generate, list.",
+                            no_args_is_help=True)
+app.add_typer(positions_app, name="positions")
+
+LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
+MIN_SCORE = typer.Option(None, "--min-score", help="Only positions whose top play scores at least this.")
+BINGO = typer.Option(False, "--bingo", help="Only positions whose top play is a bingo.")
+BLANK = typer.Option(False, "--blank", help="Only positions whose top play uses a blank.")
+MARGIN = typer.Option(None, "--margin", help="Only positions whose top play beats the runner-up by this much.")
+LENGTH = typer.Option(None, "--length", help="Only positions whose top play makes a word of this length.")
+RARER = typer.Option(None, "--rarer-than", help="Only positions whose top word's probability rank is above this.")
+
+
+def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
+    from lexitrain.study.positions import Filters
+
+    return Filters(min_score, bingo, blank, margin, length, rarer)
+
+
+def _open(lexicon: Optional[str]):  # -> (ProgressStore, Lexicon)
+    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON, open_lexicon
+    from lexitrain.study.store import ProgressStore
+
+    store = ProgressStore()
+    try:
+        return store, open_lexicon(lexicon or store.setting("lexicon", DEFAULT_LEXICON))
+    except BaseException:
+        store.close()
+        raise
+
+
+def _report(report, json_out: bool, what: str) -> None:
+    if json_out:
+        emit_json(report.to_json())
+    else:
+        for reason in report.skipped:
+            warn(f"skipped {reason}")
+        typer.echo(f"{report.added} positions added from {what} ({report.known} already stored)")
+
+
+@positions_app.command("import")
+def import_(
+    files: list[Path] = typer.Argument(..., help="Recorded games (.gcg), or files of CGP lines (anything else)."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Store the position before every turn of recorded games (with the rack the player had),
+    or every CGP line of a file. A file or line that does not read is skipped and named;
+    the rest are still imported (exit 1 when anything was skipped)."""
+    from lexitrain.study import positions as pos
+
+    store, lex = _open(lexicon)
+    with store:
+        report = pos.ImportReport()
+        games = [f for f in files if f.suffix.lower() == ".gcg"]
+        found = pos.from_games(lex, games, report)
+        for path in files:
+            if path.suffix.lower() != ".gcg":
+                found += pos.from_cgp_file(lex, path, report)
+        pos.store_positions(store, lex, found, report)
+    _report(report, json_out, f"{len(files)} file{'s' if len(files) != 1 else ''}")
+    if report.skipped:
+        raise typer.Exit(1)
+
+
+@positions_app.command("generate")
+def generate(
+    games: int = typer.Option(1, "--games", help="How many self-play games."),
+    seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same games."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Store the position before every turn of greedy self-play games."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.study import positions as pos
+
+    if games < 1:
+        raise LexitrainError("--games must be at least 1")
+    store, lex = _open(lexicon)
+    with store:
+        report = pos.ImportReport()
+        pos.store_positions(store, lex, pos.from_self_play(lex, games, seed), report)
+    _report(report, json_out, f"{games} self-play games (seed {seed})")
+
+
+@positions_app.command("list")
+def list_(
+    min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
+    length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
+    limit: int = typer.Option(20, "--limit", help="Show at most this many."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Stored positions matching the filters, with their top plays."""
+    from lexitrain.study import positions as pos
+    from lexitrain.study.scheduler import utc_now
+
+    store, lex = _open(lexicon)
+    with store:
+        found = pos.select(store, lex.name, _filters(min_score, bingo, blank, margin, length, rarer),
+                           utc_now().timestamp(), limit)
+    if json_out:
+        emit_json([p.to_json() for p in found])
+        return
+    for p in found:
+        marks = "".join(m for m, on in (("B", p.bingo), ("?", p.blank)) if on)
+        typer.echo(f"{p.id:>5} {p.top_score:>4} {p.top_play:<22} +{p.margin:<4} {marks:<2} {p.source}")
+    typer.echo(f"{len(found)} positions shown")
+
+
+@positions_app.command("daily")
+def daily_setting(
+    per_day: int = typer.Option(..., "--per-day", help="New positions a day in `lexitrain daily` (0 = none)."),
+    min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
+    length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+) -> None:
+    """Put a few stored positions into the daily drill (missed ones come back like any card)."""
+    from lexitrain.study import positions as pos
+
+    store, lex = _open(lexicon)
+    with store:
+        filters = _filters(min_score, bingo, blank, margin, length, rarer)
+        pos.set_daily_plan(store, lex.name, per_day, filters)
+        if per_day and not pos.stored_count(store, lex.name):
+            report = pos.ImportReport()
+            pos.store_positions(store, lex, pos.from_self_play(lex, 1, 1), report)
+    typer.echo(f"daily drill ({lex.name}): {per_day} new positions a day")
+
+
+@positions_app.command("quiz")
+def quiz_position(
+    min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
+    length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
+    limit: int = typer.Option(10, "--limit", help="Ask at most this many positions."),
+    daily: bool = typer.Option(False, "--daily", help="Today's position puzzle, the same for everyone."),
+    day: Optional[str] = typer.Option(None, "--date", help="With --daily: YYYY-MM-DD (default today)."),
+    seed: int = typer.Option(1, "--seed", help="Seed for the self-play game made when no position is stored."),
+    no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    jsonl: bool = typer.Option(False, "--jsonl", help="Speak JSON lines on stdin/stdout (see DESIGN.md)."),
+) -> None:
+    """The position quiz: find the top-scoring play (also `lexitrain quiz position`)."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.study import positions as pos
+    from lexitrain.study.challenge import parse_day
+    from lexitrain.study.daily import load_scheduling
+    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.position_kind import PositionSession
+    from lexitrain.study.session import Item
+
+    if limit < 1:
+        raise LexitrainError("--limit must be at least 1")
+    store, lex = _open(lexicon)
+    with store:
+        if daily:
+            date = parse_day(day)
+            items = [Item(pos.KIND, pos.daily_key(lex, date))]
+            source = f"position of the day {date}"
+        else:
+            filters = _filters(min_score, bingo, blank, margin, length, rarer)
+            if not pos.stored_count(store, lex.name):  # a fresh install: make some at once
+                pos.store_positions(store, lex, pos.from_self_play(lex, 1, seed), pos.ImportReport())
+            found = pos.select(store, lex.name, filters, utc_now().timestamp(), limit)
+            if not found:
+                raise LexitrainError(f"no stored position in {lex.name} matches the filters "
+                                     "(add more with `lexitrain positions generate` or `positions import`)")
+            items = [Item(pos.KIND, p.cgp) for p in found]
+            source = "positions"
+        session = PositionSession(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store))
+        if jsonl:
+            from lexitrain.cli.quiz_ui import run_jsonl
+
+            run_jsonl(session)
+        else:
+            run_terminal(session, f"{source} ({len(items)} questions, {lex.name})")
+
+
+def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: Optional[int], no_schedule: bool
+                  ) -> None:
+    """`lexitrain quiz position ARGS`: the options `quiz` itself read are passed on."""
+    from typer.main import get_command
+
+    forwarded = list(args) + (["--lexicon", lexicon] if lexicon else []) + (["--jsonl"] if jsonl else []) + (
+        ["--limit", str(limit)] if limit is not None else []) + (["--no-schedule"] if no_schedule else [])
+    command = get_command(positions_app).commands["quiz"]  # type: ignore[attr-defined]
+    command.main(forwarded, prog_name="lexitrain quiz position", standalone_mode=False)
+
+
+def run_terminal(session, title: str) -> None:
+    """The terminal position quiz; `ask_position` does each question."""
+    typer.echo(title)
+    typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
+               "'.' for tiles on the board); empty line = pass, !quit = stop")
+    for number, question in enumerate(session.questions(), start=1):
+        if ask_position(session, question, number) is None:
+            break
+    summary = session.finish()
+    typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
+
+
+def ask_position(session, question, number: int):  # -> Outcome | None
+    """Show the board with premiums coloured, the rack and the scores; read one
+    play and show the verdict and the top plays. None when the player stops."""
+    from lexitrain.cli.board_view import render_board
+    from lexitrain.cli.output import stdout_console
+    from lexitrain.engine.cgp import parse_cgp
+
+    console = stdout_console()
+    position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
+    console.print(f"\n{number}. top play?", style="bold")
+    console.print(render_board(position.board))
+    you, other = (position.scores + [0, 0])[:2]
+    console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
+    try:
+        line = input("play> ").strip()
+    except EOFError:
+        return None
+    if line.lower() == "!quit":
+        return None
+    outcome = session.answer(question, line)
+    _show_verdict(outcome)
+    return outcome
+
+
+def _show_verdict(outcome) -> None:
+    v = outcome.check.details
+    if not v["legal"]:
+        typer.secho(f"  illegal: {v['reason']}", fg="red")
+    else:
+        same = f" (= {v['same_as']})" if v.get("same_as") else ""
+        typer.secho(f"  {v['play']}{same} scores {v['score']}: rank {v['rank']} of {v['plays']}",
+                    fg="green" if outcome.correct else "yellow")
+    for n, play in enumerate(v["top"], start=1):
+        typer.echo(f"  {n}. {play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")

@@ -1,0 +1,138 @@
+"""Front ends for a quiz session: the terminal, and JSON lines for other programs.
+
+Both drive `lexitrain.study.session.Session`. In either one an answer line
+`!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
+previous question before the current one is answered; in the terminal an
+empty line ends a question and `!quit` (or end of input) ends the round.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable
+
+import typer
+
+from lexitrain.study.cards import Question
+from lexitrain.study.session import Outcome, Session, Summary
+
+OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
+Extra = Callable[[Summary], dict[str, Any]]
+
+
+def _emit(value: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def run_jsonl(session: Session, extra: Extra | None = None) -> Summary:
+    """DESIGN.md's protocol: question line out, answer line in, result line out; summary last."""
+    last: Outcome | None = None
+    number = 0
+    for question in session.questions():
+        number += 1
+        line = {"question": {**question.to_json(), "number": number}}
+        left = session.time_left()
+        if left is not None:
+            line["question"]["time_left"] = round(left, 1)
+        _emit(line)
+        while True:
+            text = sys.stdin.readline()
+            if not text:
+                return _finish_jsonl(session, extra)
+            text = text.rstrip("\r\n")
+            command = text.strip().lower()
+            if command in OVERRIDES:
+                if last is not None:
+                    last = session.override(last, OVERRIDES[command])
+                    _emit({"override": last.to_json()})
+                else:
+                    _emit({"override": None})
+                continue
+            break
+        last = session.answer(question, text)
+        _emit({"result": last.to_json()})
+    return _finish_jsonl(session, extra)
+
+
+def _finish_jsonl(session: Session, extra: Extra | None) -> Summary:
+    summary = session.finish()
+    _emit({"summary": {**summary.to_json(), **(extra(summary) if extra else {})}})
+    return summary
+
+
+def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Summary:
+    """Interactive quiz: every word checked as typed, found words kept, answers listed after."""
+    typer.echo(title)
+    typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
+               "correct / missed, !quit = stop")
+    last: Outcome | None = None
+    number = 0
+    for question in session.questions():
+        number += 1
+        left = session.time_left()
+        clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
+        if session.timers.question is not None:
+            clock += f"  [{session.timers.question:g} s to answer]"
+        if question.kind == "position":  # a play, not words: the board and one answer line
+            from lexitrain.cli.positions_cmd import ask_position
+
+            last = ask_position(session, question, number)
+            if last is None:
+                return _finish_terminal(session, [], None, extra)
+            continue
+        typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+        found: list[str] = []
+        given: list[str] = []
+        while True:
+            try:
+                line = input("> " if not found else f"[{' '.join(found)}] > ")
+            except EOFError:
+                return _finish_terminal(session, given, question, extra)
+            command = line.strip().lower()
+            if command == "!quit":
+                return _finish_terminal(session, given, question, extra)
+            if command in OVERRIDES:
+                if last is not None:
+                    last = session.override(last, OVERRIDES[command])
+                    typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+                continue
+            if not line.strip():
+                break
+            for word in line.split():
+                word = word.upper().strip(",;")
+                if word in given:
+                    continue
+                given.append(word)
+                ok = word in question.expected
+                if ok:
+                    found.append(word)
+                typer.secho(f"  {word} {'yes' if ok else 'no'}", fg="green" if ok else "red")
+            if len(found) == len(question.expected):
+                break
+        last = session.answer(question, " ".join(given))
+        _show_outcome(last)
+    return _finish_terminal(session, [], None, extra)
+
+
+def _show_outcome(outcome: Outcome) -> None:
+    verdict = "right" if outcome.correct else ("too slow" if outcome.timed_out else "missed")
+    typer.secho(f"  {verdict}: {' '.join(outcome.question.expected)}", fg="green" if outcome.correct else "yellow")
+    if outcome.check.wrong:
+        typer.echo(f"  not words here: {' '.join(outcome.check.wrong)}")
+    if outcome.check.missing:
+        typer.echo(f"  missing: {' '.join(outcome.check.missing)}")
+
+
+def _finish_terminal(session: Session, given: list[str], question: Question | None, extra: Extra | None) -> Summary:
+    if question is not None and given:
+        _show_outcome(session.answer(question, " ".join(given)))  # words typed so far still count
+    summary = session.finish()
+    minutes, seconds = divmod(int(summary.seconds), 60)
+    typer.echo(f"\n{summary.correct}/{summary.questions} right in {minutes}:{seconds:02d}")
+    if summary.missed_list:
+        typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")
+    for name, value in (extra(summary) if extra else {}).items():
+        typer.echo(f"{name.replace('_', ' ')}: {value}")
+    return summary

@@ -1,0 +1,258 @@
+"""`lexitrain judge | anagram | hooks | search`: the word tools.
+
+Heavy modules (rich, csv, the SQL side of search) are imported inside the
+commands that need them, so `lexitrain anagram` starts quickly.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import typer
+
+from lexitrain.cli.app import app
+from lexitrain.cli.output import emit_json
+
+LEXICON_HELP = "Lexicon to use (default enable)."
+
+
+@app.command()
+def judge(
+    words: list[str] = typer.Argument(..., help="Words to check."),
+    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
+    secret: bool = typer.Option(False, "--secret", help="Only say whether the whole play is valid, not which word failed."),
+    json_out: bool = typer.Option(False, "--json", help='{"WORD": true|false, ...} ({"valid": bool} with --secret).'),
+) -> None:
+    """Are these words valid? Exit status 0 only if every one is."""
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    lex = open_lexicon(lexicon)
+    verdicts = {word.upper(): word in lex for word in words}
+    valid = all(verdicts.values())
+    if json_out:
+        emit_json({"valid": valid} if secret else verdicts)
+    elif secret:
+        typer.echo(f"The play is {'VALID' if valid else 'NOT valid'} in {lexicon}")
+    else:
+        for word, ok in verdicts.items():
+            typer.echo(f"{word:<16} {'valid' if ok else 'NOT valid'}")
+    if not valid:
+        raise typer.Exit(1)
+
+
+@app.command()
+def anagram(
+    letters: str = typer.Argument(..., help="The rack: letters, ? for a blank, [CH] for a multi-letter tile."),
+    build: bool = typer.Option(False, "--build", "-b", help="Every word of 2 or more tiles from the rack."),
+    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json", help="A JSON array of words (uppercase)."),
+) -> None:
+    """Words using exactly these tiles (or, with --build, any 2+ of them).
+
+    In text output the letters played by blanks are lowercase.
+    """
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.search.racks import rack_words, spell_with_blanks
+
+    lex = open_lexicon(lexicon)
+    tiles = lex.tiles
+    found = rack_words(lex, letters, build=build)
+    found.sort(key=lambda w: (-len(w.code), tiles.sort_key(w.code)))
+    if json_out:
+        emit_json([tiles.decode(w.code) for w in found])
+        return
+    out = sys.stdout
+    for word in found:
+        out.write(spell_with_blanks(tiles, word) + "\n")
+    if not found:
+        typer.echo(f"no words from {letters.upper()} in {lexicon}", err=True)
+
+
+@app.command()
+def hooks(
+    word: str = typer.Argument(..., help="A word (it need not be valid itself)."),
+    extensions: bool = typer.Option(False, "--extensions", "-e", help="Also list longer words containing it."),
+    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json", help="One JSON object."),
+) -> None:
+    """Front and back hooks, inner hooks, stems (+1 tile anagrams) and extensions."""
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.search import hooks as hooks_mod
+
+    lex = open_lexicon(lexicon)
+    tiles = lex.tiles
+    code = hooks_mod.word_code(lex, word)
+    found = hooks_mod.hooks(lex, code)
+    stems = hooks_mod.stems(lex, code)
+    data: dict[str, Any] = {
+        "word": tiles.decode(code),
+        "valid": found.valid,
+        "front_hooks": tiles.display_alphagram(found.front),
+        "back_hooks": tiles.display_alphagram(found.back),
+        "inner_front": found.inner_front,
+        "inner_back": found.inner_back,
+        "stems": {tiles.decode(t): [tiles.decode(c) for c in words] for t, words in stems.items()},
+    }
+    if extensions:
+        data["extensions"] = {
+            side: [tiles.decode(c) for c in codes] for side, codes in hooks_mod.extensions(lex, code).items()
+        }
+    if json_out:
+        emit_json(data)
+        return
+    _print_hooks(data, lexicon)
+
+
+def _print_hooks(data: dict[str, Any], lexicon: str) -> None:
+    dot_front = "·" if data["inner_front"] else " "
+    dot_back = "·" if data["inner_back"] else " "
+    validity = "" if data["valid"] else f"   (not a word in {lexicon})"
+    typer.echo(f"{data['front_hooks']:>8} {dot_front}{data['word']}{dot_back} {data['back_hooks']}{validity}")
+    if data["stems"]:
+        typer.echo(f"{data['word']} + one tile:")
+        for tile, words in data["stems"].items():
+            typer.echo(f"  +{tile}  {' '.join(words)}")
+    for side, words in data.get("extensions", {}).items():
+        typer.echo(f"extensions ({side}, {len(words)}): {' '.join(words)}")
+
+
+SEARCH_HELP = """Find words meeting every condition (AND); see docs/search.md.
+
+\b
+Conditions (put --not- before one to negate it, e.g. --not-pattern '*S'):
+  --length 7 | 7-8          --anagram LETTERS        --subanagram LETTERS
+  --pattern PAT  (? one tile, * any run, [ABC] one of, [^ABC] none of)
+  --regex RE   --prefix S   --suffix S   --includes LETTERS   --excludes LETTERS
+  --probability 1-500       (alphagram ranks; --probability-by word, --blanks 0|1|2)
+  --anagrams N-M   --vowels N-M   --points N-M
+  --front-hook   --back-hook   --inner-front   --inner-back
+  --in-lexicon NAME   --symbol S   --definition TEXT   --lexicon NAME
+
+\b
+Order and limits:
+  --order alphabetical|probability|alphagram|length|random   --seed N
+  --limit N   --limit-probability 1-100  (Zyzzyva's limit by probability, last)
+"""
+
+
+@app.command(
+    help=SEARCH_HELP,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def search(
+    ctx: typer.Context,
+    json_out: bool = typer.Option(False, "--json", help="A JSON array of result objects."),
+    csv_out: bool = typer.Option(False, "--csv", help="CSV with a header row."),
+    words_out: bool = typer.Option(False, "--words", help="One word per line, for piping."),
+    save: Optional[str] = typer.Option(None, "--save", help="Save these conditions under a name."),
+    load: Optional[str] = typer.Option(None, "--load", help="Start from a saved search (more conditions AND on)."),
+    builtin: Optional[str] = typer.Option(None, "--list", help="Start from a built-in list (twos, top-sevens, ...)."),
+) -> None:
+    import shlex
+
+    from lexitrain.errors import LexitrainError
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.search.execute import run_search
+    from lexitrain.search.lists import builtin_list
+    from lexitrain.search.query import parse_query
+    from lexitrain.search.saved import load_search, save_search, saved_searches
+
+    if sum((json_out, csv_out, words_out)) > 1:
+        raise LexitrainError("choose one of --json, --csv and --words")
+    parts = [shlex.join(ctx.args)] if ctx.args else []
+    if load is not None:
+        parts.insert(0, load_search(load))
+    if builtin is not None:
+        parts.insert(0, builtin_list(builtin).query)
+    text = " ".join(parts)
+    if not text:
+        saved = ", ".join(saved_searches()) or "none"
+        raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
+    query = parse_query(text)
+    lex = open_lexicon(query.lexicon or "enable")
+    rows = run_search(lex, query)
+    if save is not None:
+        save_search(save, text)
+    if json_out:
+        emit_json(rows)
+    elif csv_out:
+        _write_csv(rows)
+    elif words_out:
+        sys.stdout.write("".join(r["word"] + "\n" for r in rows))
+    else:
+        _print_table(rows, query.probability_by)
+    if save is not None and not (json_out or csv_out or words_out):
+        typer.echo(f"saved as {save!r}", err=True)
+
+
+CSV_COLUMNS = (
+    "word", "alphagram", "length", "probability_rank", "alphagram_rank", "combinations",
+    "front_hooks", "back_hooks", "inner_front", "inner_back", "anagrams", "points", "vowels",
+    "symbols", "definition",
+)
+
+
+def _write_csv(rows: list[dict[str, Any]]) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [" ".join(map(str, row[c])) if c == "combinations" else row[c] for c in CSV_COLUMNS]
+        )
+
+
+#: Above this many rows the table is written as plain aligned columns: rich
+#: needs about half a millisecond a row, too slow for a whole length of words.
+RICH_TABLE_ROWS = 2000
+
+
+def _table_cells(rows: list[dict[str, Any]], probability_by: str) -> tuple[list[str], list[list[str]]]:
+    """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots."""
+    rank = "alphagram_rank" if probability_by == "alphagram" else "probability_rank"
+    header = ["Prob", "Alphagram", "", "Word", ""]
+    with_symbols = any(r["symbols"] for r in rows)
+    with_defs = any(r["definition"] for r in rows)
+    header += ["Sym"] * with_symbols + ["Definition"] * with_defs
+    cells = []
+    previous = None
+    for r in rows:
+        first = r["alphagram"] != previous or rank == "probability_rank"
+        previous = r["alphagram"]
+        word = ("·" if r["inner_front"] else " ") + r["word"] + ("·" if r["inner_back"] else " ")
+        line = [str(r[rank]) if first else "", r["alphagram"] if first else "", r["front_hooks"], word, r["back_hooks"]]
+        line += [r["symbols"]] * with_symbols + [r["definition"]] * with_defs
+        cells.append(line)
+    return header, cells
+
+
+def _print_table(rows: list[dict[str, Any]], probability_by: str) -> None:
+    if not rows:
+        typer.echo("no words match", err=True)
+        return
+    header, cells = _table_cells(rows, probability_by)
+    if len(rows) > RICH_TABLE_ROWS:
+        widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
+        right = {0, 2}
+        lines = (
+            "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths))).rstrip()
+            for line in [header, *cells]
+        )
+        sys.stdout.write("\n".join(lines) + f"\n{len(rows):,} words\n")
+        return
+    from rich.table import Table
+
+    from lexitrain.cli.output import stdout_console
+
+    table = Table(box=None, pad_edge=False)
+    styles = ["dim", "cyan", "green", "bold", "green", "", ""]
+    for i, (title, style) in enumerate(zip(header, styles)):
+        table.add_column(title, style=style, justify="right" if i in (0, 2) else "left",
+                         overflow="fold" if title == "Definition" else "ellipsis")
+    for line in cells:
+        table.add_row(*line)
+    console = stdout_console()
+    console.print(table)
+    console.print(f"{len(rows):,} words", style="dim")

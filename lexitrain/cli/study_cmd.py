@@ -1,0 +1,371 @@
+"""`lexitrain quiz | daily | challenge | study | stats | progress`: study with spaced repetition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from lexitrain.cli.app import app
+from lexitrain.cli.output import emit_json
+
+study_app = typer.Typer(help="Set the study plan, daily limits and scheduling; handle a backlog.", no_args_is_help=True)
+app.add_typer(study_app, name="study")
+progress_app = typer.Typer(help="Back up, restore and import study progress.", no_args_is_help=True)
+app.add_typer(progress_app, name="progress")
+
+LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
+JSONL_HELP = "Speak JSON lines on stdin/stdout (see DESIGN.md) instead of the terminal quiz."
+
+
+def _lexicon(store, name: Optional[str]):  # -> Lexicon
+    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON, open_lexicon
+
+    return open_lexicon(name or store.setting("lexicon", DEFAULT_LEXICON))
+
+
+def _store():  # -> ProgressStore
+    from lexitrain.study.store import ProgressStore
+
+    return ProgressStore()
+
+
+def _run(session, jsonl: bool, title: str, extra=None):
+    from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
+
+    return run_jsonl(session, extra) if jsonl else run_terminal(session, title, extra)
+
+
+@app.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def quiz(
+    ctx: typer.Context,
+    subject: Optional[str] = typer.Argument(None, help="`position`: the position quiz (options: "
+                                            "`lexitrain positions quiz --help`)."),
+    query: Optional[str] = typer.Option(None, "--search", help="A search, e.g. \"--length 7 --probability 1-100\"."),
+    saved: Optional[str] = typer.Option(None, "--saved", help="A saved search."),
+    builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
+    word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
+    due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
+    kind: str = typer.Option("anagram", "--kind", help="anagram, anagram-hooks, hooks, recall, build."),
+    minimum: int = typer.Option(2, "--min", help="Shortest word for build questions."),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Ask at most this many questions."),
+    shuffle: bool = typer.Option(False, "--shuffle", help="Ask the questions in random order."),
+    as_listed: bool = typer.Option(False, "--as-listed", help="Keep the source's order (default: probability)."),
+    question_time: Optional[float] = typer.Option(None, "--question-time", help="Seconds per question (late = missed)."),
+    round_time: Optional[float] = typer.Option(None, "--round-time", help="Seconds for the whole round."),
+    no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+) -> None:
+    """Quiz yourself on a search, a saved search, a list, a word file or the due cards."""
+    import random
+
+    from lexitrain.errors import LexitrainError
+
+    if subject == "position":
+        from lexitrain.cli.positions_cmd import run_from_quiz
+
+        return run_from_quiz(ctx.args, lexicon, jsonl, limit, no_schedule)
+    if subject is not None or ctx.args:
+        raise LexitrainError(f"quiz: unexpected {(ctx.args or [subject])[0]!r} (the only quiz subject is `position`)")
+    from lexitrain.study.cards import get_kind
+    from lexitrain.study.daily import load_scheduling
+    from lexitrain.study.questions import keys_from_results
+    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.session import Item, Session, Timers
+    from lexitrain.study.sources import question_results
+
+    get_kind(kind)
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        if due:
+            if query or saved or builtin or word_file:
+                raise LexitrainError("--due takes no other question source")
+            cards = store.due_cards(lex.name, utc_now().timestamp(), limit or 1_000_000)
+            if not cards:
+                raise LexitrainError(f"no cards are due in {lex.name}")
+            kind_keys = [(c.kind, c.key) for c in cards]
+            source = "due"
+        else:
+            results = question_results(lex, query=query, saved=saved, builtin=builtin,
+                                       word_file=str(word_file) if word_file else None)
+            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum, not as_listed)]
+            source = query or saved or builtin or str(word_file)
+        if shuffle:
+            random.shuffle(kind_keys)
+        kind_keys = kind_keys[:limit] if limit else kind_keys
+        items = [Item(k, key) for k, key in kind_keys]  # cards are made as questions are answered
+        session = Session(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store),
+                          order=order, timers=Timers(question_time, round_time))
+        _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")
+
+
+@app.command("daily")
+def daily(
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds."),
+    json_out: bool = typer.Option(False, "--json", help="With --status: as JSON."),
+    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+) -> None:
+    """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
+    from lexitrain.study import daily as drill
+    from lexitrain.study.session import Session
+
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        limits = drill.load_limits(store)
+        if status_only:
+            state = drill.status(store, lex, limits)
+            data = {"lexicon": lex.name, "new_done": state.new_done, "reviews_done": state.reviews_done,
+                    "new_left": state.new_left, "reviews_left": state.reviews_left,
+                    "limits": {"new": limits.new, "reviews": limits.reviews}}
+            if json_out:
+                emit_json(data)
+            else:
+                typer.echo(f"{lex.name}: {state.reviews_left} reviews and {state.new_left} new cards left today "
+                           f"(done {state.reviews_done} reviews, {state.new_done} new)")
+            return
+        session = Session(store, lex, drill.MODE, "daily", drill.drill(store, lex, limits), drill.load_scheduling(store),
+                          order=order)
+
+        def extra(summary) -> dict[str, Any]:
+            state = drill.status(store, lex, limits)
+            return {"new_today": state.new_done, "reviews_today": state.reviews_done,
+                    "new_left": state.new_left, "reviews_left": state.reviews_left}
+
+        _run(session, jsonl, f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews", extra)
+
+
+@app.command("challenge")
+def challenge(
+    day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
+    kind: str = typer.Option("sevens", "--kind", help="sevens, eights, twos-to-fifteens, blank-bingos."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
+    show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead."),
+    json_out: bool = typer.Option(False, "--json", help="With --history: as JSON."),
+    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+) -> None:
+    """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
+    from lexitrain.study import challenge as ch
+    from lexitrain.study.session import Session, Timers
+
+    spec = ch.check_kind(kind)
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        if show_history:
+            attempts = ch.history(store, lex.name)
+            bests = {k: ch.personal_best(store, lex.name, k) for k in ch.KINDS}
+            if json_out:
+                emit_json({"attempts": [a.to_json() for a in attempts],
+                           "best": {k: b.to_json() if b else None for k, b in bests.items()}})
+                return
+            for k, best in bests.items():
+                if best:
+                    typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
+            for a in attempts:
+                typer.echo(f"{a.date} {a.kind:<17} {a.score:>2}/{a.total} {a.seconds:>5.0f} s"
+                           + ("" if a.completed else "  (unfinished)"))
+            return
+        date = ch.parse_day(day)
+        items = ch.challenge_items(lex, date, kind)
+        timers = Timers(round=None if no_timer else spec["seconds"])
+        session = Session(store, lex, ch.MODE, f"challenge {kind} {date}", items, None, timers=timers)
+        ch.start(store, session.id, lex, date, kind, len(items))
+
+        def extra(summary) -> dict[str, Any]:
+            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
+            best = ch.personal_best(store, lex.name, kind)
+            if not jsonl:
+                return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
+                        if best else "none yet (finish a round to set one)"}
+            return {"date": date.isoformat(), "kind": kind, "lexicon": lex.name,
+                    "personal_best": best.to_json() if best else None}
+
+        _run(session, jsonl, f"challenge {kind} {date} ({lex.name}): {len(items)} alphagrams", extra)
+
+
+@study_app.command("plan")
+def plan(
+    builtin: list[str] = typer.Option([], "--list", help="Built-in list (repeatable, studied in order)."),
+    queries: list[str] = typer.Option([], "--search", help="A search (repeatable)."),
+    saved: list[str] = typer.Option([], "--saved", help="A saved search (repeatable)."),
+    files: list[Path] = typer.Option([], "--file", help="A word file (repeatable)."),
+    lengths: list[int] = typer.Option([], "--length", help="All alphagrams of a length, most probable first."),
+    top: Optional[int] = typer.Option(None, "--top", help="With --length: only the N most probable."),
+    kind: str = typer.Option("anagram", "--kind", help="Question kind for every step."),
+    as_listed: bool = typer.Option(False, "--as-listed", help="New cards in each source's order (default: probability)."),
+    name: str = typer.Option("my-plan", "--name", help="Name of the plan."),
+    default: bool = typer.Option(False, "--default", help="Go back to the default plan."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Set the active study plan: steps studied in the order given."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.study.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
+
+    if default:
+        steps, name = DEFAULT_PLAN, DEFAULT_PLAN_NAME
+    else:
+        steps = ([{"kind": kind, "builtin": b} for b in builtin] + [{"kind": kind, "query": q} for q in queries]
+                 + [{"kind": kind, "saved": s} for s in saved] + [{"kind": kind, "word_file": str(f)} for f in files]
+                 + [{"kind": kind, "length": n, **({"top": top} if top else {})} for n in lengths])
+        if not steps:
+            raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
+        if as_listed:
+            steps = [{**step, "as_listed": True} for step in steps]
+    with _store() as store:
+        info = set_plan(store, _lexicon(store, lexicon), name, steps)
+    if json_out:
+        emit_json({"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps})
+    else:
+        typer.echo(f"study plan {info.name}: {info.cards} cards, {info.waiting} new to learn")
+
+
+@study_app.command("set")
+def set_(
+    new: Optional[int] = typer.Option(None, "--new", help="New cards a day."),
+    reviews: Optional[int] = typer.Option(None, "--reviews", help="Reviews a day."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="fsrs or leitner (Zyzzyva's cardbox)."),
+    retention: Optional[float] = typer.Option(None, "--retention", help="FSRS desired retention (default 0.9)."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help="The lexicon to study by default."),
+) -> None:
+    """Daily limits, scheduling mode, desired retention and the default lexicon."""
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.study.daily import Limits
+    from lexitrain.study.scheduler import Scheduling
+
+    with _store() as store:
+        Limits(new if new is not None else 0, reviews if reviews is not None else 0)
+        Scheduling(mode or store.setting("mode", "fsrs"), retention or float(store.setting("retention", 0.9)))
+        if lexicon:
+            open_lexicon(lexicon)
+        for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
+                               ("retention", retention), ("lexicon", lexicon)):
+            if value is not None:
+                store.set_setting(setting, value)
+        _show_settings(store, False)
+
+
+@study_app.command("show")
+def show(lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+         json_out: bool = typer.Option(False, "--json")) -> None:
+    """The settings and the active plan."""
+    with _store() as store:
+        _show_settings(store, json_out, _lexicon(store, lexicon))
+
+
+def _show_settings(store, json_out: bool, lex=None) -> None:
+    from lexitrain.study.daily import load_limits, load_scheduling
+    from lexitrain.study.plans import active_plan
+
+    limits, scheduling = load_limits(store), load_scheduling(store)
+    data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
+                            "mode": scheduling.mode, "retention": scheduling.retention,
+                            "lexicon": store.setting("lexicon", "enable")}
+    if lex is not None:
+        info = active_plan(store, lex)
+        data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
+    if json_out:
+        emit_json(data)
+        return
+    typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling, "
+               f"retention {scheduling.retention}; lexicon {data['lexicon']}")
+    if "plan" in data:
+        typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
+
+
+@study_app.command("postpone")
+def postpone(
+    days: int = typer.Option(..., "--days", help="Push cards forward by this many days."),
+    count: Optional[int] = typer.Option(None, "--count", help="How many overdue cards (default: all)."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+) -> None:
+    """Push the overdue cards least at risk of being forgotten forward."""
+    from lexitrain.study.backlog import postpone as push
+    from lexitrain.study.daily import load_scheduling
+
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        moved = push(store, lex.name, load_scheduling(store), days, count)
+    typer.echo(f"postponed {moved} cards by {days} days")
+
+
+@study_app.command("spread")
+def spread(
+    per_day: int = typer.Option(..., "--per-day", help="Overdue cards to take back each day."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+) -> None:
+    """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
+    from lexitrain.study.backlog import spread as spread_out
+    from lexitrain.study.daily import load_scheduling
+
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        days = spread_out(store, lex.name, load_scheduling(store), per_day)
+    typer.echo(f"backlog spread over {days} days")
+
+
+@app.command("stats")
+def stats(
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams."""
+    from lexitrain.study import stats as st
+
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        report = st.compute(store, lex.name)
+    if plot is not None:
+        st.plot(report, plot)
+    if json_out:
+        emit_json(report.to_json())
+        return
+    for line in st.render_text(report):
+        typer.echo(line)
+    if plot is not None:
+        typer.echo(f"charts saved to {plot}")
+
+
+@progress_app.command("export")
+def export(file: Path = typer.Argument(..., help="JSON file to write.")) -> None:
+    """Write all progress (cards, answers, plans, settings, challenge history) to a JSON file."""
+    from lexitrain.study.transfer import export_progress
+
+    with _store() as store:
+        counts = export_progress(store, file)
+    typer.echo(f"exported {counts['cards']} cards and {counts['answers']} answers to {file}")
+
+
+@progress_app.command("import")
+def import_(file: Path = typer.Argument(..., help="A file written by `progress export`.")) -> None:
+    """Merge a progress backup into this one (the more recent state of each card wins)."""
+    from lexitrain.study.transfer import import_progress
+
+    with _store() as store:
+        counts = import_progress(store, file)
+    typer.echo(f"imported {counts['cards']} cards and {counts['answers']} answers from {file}")
+
+
+@progress_app.command("import-zyzzyva")
+def import_zyzzyva(
+    file: Path = typer.Argument(..., help="A Zyzzyva quiz database, e.g. .../quiz/data/NWL2023/Anagrams.db."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    kind: str = typer.Option("anagram", "--kind", help="Question kind of that cardbox (anagram, hooks, ...)."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes)."""
+    from lexitrain.study.zyzzyva import import_cardbox
+
+    with _store() as store:
+        lex = _lexicon(store, lexicon)
+        report = import_cardbox(store, lex, file, kind)
+    if json_out:
+        emit_json(report)
+    else:
+        typer.echo(f"imported {report['imported']} questions from {file} ({report['skipped']} not in {lex.name})")

@@ -1,0 +1,1 @@
+"""Word search over a compiled lexicon: query model, matching, execution."""

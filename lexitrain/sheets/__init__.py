@@ -1,0 +1,1 @@
+"""Printable study sheets: a sheet model, the kinds of sheet, and PDF/HTML/CSV/Markdown output."""

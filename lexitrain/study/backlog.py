@@ -1,0 +1,48 @@
+"""An overdue backlog handled without punishment: postpone, or spread it over days.
+
+Neither touches a card's memory state (stability, difficulty, reviews): only
+when it is due. FSRS then sees the real elapsed time at the next review, so a
+postponed card that was still known is rewarded, not reset.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.scheduler import Scheduling, utc_now
+from lexitrain.study.store import CardRow, ProgressStore
+
+DAY = 86400.0
+
+
+def _overdue(store: ProgressStore, lexicon: str, scheduling: Scheduling) -> list[tuple[float, CardRow]]:
+    """Overdue cards with FSRS's recall estimate, least at risk (most likely recalled) first."""
+    now = utc_now()
+    cards = store.due_cards(lexicon, now.timestamp(), 10_000_000)
+    rated = [(scheduling.retrievability(card, now), card) for card in cards]
+    rated.sort(key=lambda pair: (-pair[0], pair[1].due))
+    return rated
+
+
+def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: int, count: int | None = None) -> int:
+    """Push the `count` overdue cards least at risk (all when None) `days` days forward."""
+    if days <= 0:
+        raise LexitrainError("--days must be at least 1")
+    rated = _overdue(store, lexicon, scheduling)[: count if count is not None else None]
+    due = (utc_now() + timedelta(days=days)).timestamp()
+    with store.write() as conn:
+        conn.executemany("UPDATE cards SET due = ? WHERE id = ?", [(due, card.id) for _, card in rated])
+    return len(rated)
+
+
+def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: int) -> int:
+    """Keep `per_day` overdue cards due today (most at risk first), the rest one batch a day after."""
+    if per_day <= 0:
+        raise LexitrainError("--per-day must be at least 1")
+    rated = list(reversed(_overdue(store, lexicon, scheduling)))
+    now = utc_now().timestamp()
+    updates = [(now + (index // per_day) * DAY, card.id) for index, (_, card) in enumerate(rated) if index >= per_day]
+    with store.write() as conn:
+        conn.executemany("UPDATE cards SET due = ? WHERE id = ?", updates)
+    return (len(rated) + per_day - 1) // per_day

@@ -1,0 +1,116 @@
+"""The daily drill: today's due reviews, then new cards from the active plan.
+
+Limits count what was already done today in daily sessions, and the next
+card is picked afresh before every question, so stopping half-way and
+running `daily` again the same day simply carries on; cards answered wrong
+come back once their (minutes-long) learning step is due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Iterator
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.plans import active_plan
+from lexitrain.study.scheduler import Scheduling, utc_now
+from lexitrain.study.session import Item
+from lexitrain.study.store import CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+MODE = "daily"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Most new cards and most reviews a day's drill holds."""
+
+    new: int = 20
+    reviews: int = 200
+
+    def __post_init__(self) -> None:
+        if self.new < 0 or self.reviews < 0:
+            raise LexitrainError("daily limits cannot be negative")
+
+
+def load_limits(store: ProgressStore) -> Limits:
+    return Limits(int(store.setting("limit:new", Limits.new)), int(store.setting("limit:reviews", Limits.reviews)))
+
+
+def load_scheduling(store: ProgressStore) -> Scheduling:
+    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)))
+
+
+def day_start(now: datetime) -> datetime:
+    """Midnight of the player's local day containing `now`."""
+    local = now.astimezone()
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+@dataclass
+class DayStatus:
+    new_done: int
+    reviews_done: int
+    due_now: int
+    new_waiting: int
+    limits: Limits
+
+    @property
+    def new_left(self) -> int:
+        return max(0, min(self.limits.new - self.new_done, self.new_waiting))
+
+    @property
+    def reviews_left(self) -> int:
+        return max(0, min(self.limits.reviews - self.reviews_done, self.due_now))
+
+
+def next_card(
+    store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset()
+) -> CardRow | None:
+    """The next card of today's drill: a due review while allowed, else a new card while allowed."""
+    new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+    if reviews_done < limits.reviews:
+        due = store.due_cards(lexicon, now.timestamp(), 1, skip)
+        if due:
+            return due[0]
+    from lexitrain.study.positions import next_daily_position  # the new positions a day the player asked for
+
+    position = next_daily_position(store, lexicon, day_start(now).timestamp(), now.timestamp(), skip)
+    if position is not None:
+        return position
+    if new_done < limits.new:
+        new = store.new_cards(plan_id, 1, skip)
+        if new:
+            return new[0]
+    return None
+
+
+def drill(store: ProgressStore, lex: Lexicon, limits: Limits) -> Iterator[Item]:
+    """Today's questions, one at a time, each chosen after the previous answer was saved.
+
+    A card handed out but left unanswered (its question could not be built)
+    is skipped for the rest of the session instead of being offered forever.
+    """
+    plan = active_plan(store, lex)
+    skip: set[int] = set()
+    while True:
+        card = next_card(store, lex.name, plan.id, limits, utc_now(), frozenset(skip))
+        if card is None:
+            return
+        yield Item(card.kind, card.key, card.id)
+        if store.card(card.id).last_review == card.last_review:
+            skip.add(card.id)
+
+
+def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
+    """What today's drill still holds."""
+    plan = active_plan(store, lex)
+    now = utc_now()
+    new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
+    due_now = store.conn.execute(
+        "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ?", (lex.name, now.timestamp())
+    ).fetchone()[0]
+    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits)

@@ -1,0 +1,115 @@
+"""Study plans: which cards a player works through, and in what order.
+
+A plan is a list of steps, each naming a question kind and where its keys
+come from: explicit keys, alphagrams of one length straight from the lexicon
+in probability order, or a search source (a query, a saved search, a built-in
+list, a word file). Setting a plan creates its cards and queues the new ones
+in step order; the daily drill introduces them from the front of that queue.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.cards import get_kind
+from lexitrain.study.questions import keys_from_results
+from lexitrain.study.scheduler import utc_now
+from lexitrain.study.store import ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+#: What a fresh install studies: twos, threes, then the most probable sevens and eights.
+DEFAULT_PLAN: list[dict[str, Any]] = [
+    {"kind": "anagram", "length": 2},
+    {"kind": "anagram", "length": 3},
+    {"kind": "anagram", "length": 7, "top": 500},
+    {"kind": "anagram", "length": 8, "top": 500},
+]
+DEFAULT_PLAN_NAME = "default"
+SOURCE_FIELDS = ("query", "saved", "builtin", "word_file")
+
+
+@dataclass
+class PlanInfo:
+    id: int
+    name: str
+    steps: list[dict[str, Any]]
+    cards: int
+    waiting: int
+
+
+def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
+    """The card keys one plan step stands for, in study order."""
+    kind = step.get("kind", "anagram")
+    get_kind(kind)
+    if "keys" in step:
+        return list(step["keys"])
+    if "length" in step:
+        sql = "SELECT alphagram FROM alphagrams WHERE length = ? ORDER BY alphagram_rank2, alphagram"
+        params: list[Any] = [int(step["length"])]
+        if step.get("top"):
+            sql += " LIMIT ?"
+            params.append(int(step["top"]))
+        alphagrams = [row[0] for row in lex.db.execute(sql, params)]
+        if kind in ("anagram", "anagram-hooks"):
+            return alphagrams
+        if kind == "build":
+            return [f"{a}:{step.get('minimum', 2)}" for a in alphagrams]
+        raise LexitrainError(f"a plan step by length makes anagram or build questions, not {kind}")
+    source = {name: step[name] for name in SOURCE_FIELDS if step.get(name)}
+    if not source:
+        raise LexitrainError(f"plan step {json.dumps(step)} names no source (keys, length, {', '.join(SOURCE_FIELDS)})")
+    from lexitrain.study.sources import question_results
+
+    results = question_results(lex, **source)
+    return keys_from_results(results, kind, int(step.get("minimum", 2)), not step.get("as_listed", False))
+
+
+def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanInfo:
+    """Create (or replace) plan NAME from its steps and make it the active plan."""
+    kind_keys: list[tuple[str, str]] = []
+    for step in steps:
+        kind = step.get("kind", "anagram")
+        kind_keys += [(kind, key) for key in step_keys(lex, step)]
+    kind_keys = list(dict.fromkeys(kind_keys))
+    if not kind_keys:
+        raise LexitrainError(f"plan {name!r} has no questions in {lex.name}")
+    now = utc_now().timestamp()
+    card_ids = store.ensure_cards(lex.name, kind_keys, now)
+    with store.write() as conn:
+        conn.execute("DELETE FROM plans WHERE lexicon = ? AND name = ?", (lex.name, name))
+        plan_id = conn.execute(
+            "INSERT INTO plans (lexicon, name, spec, cards, created) VALUES (?, ?, ?, ?, ?)",
+            (lex.name, name, json.dumps(steps), len(card_ids), now),
+        ).lastrowid
+        conn.executemany(
+            "INSERT INTO plan_queue (plan_id, position, card_id) SELECT ?, ?, id FROM cards WHERE id = ? AND state = 0",
+            [(plan_id, position, card_id) for position, card_id in enumerate(card_ids)],
+        )
+        conn.execute(
+            "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (f"plan:{lex.name}", json.dumps(plan_id)),
+        )
+    return plan_info(store, plan_id)
+
+
+def plan_info(store: ProgressStore, plan_id: int) -> PlanInfo:
+    row = store.conn.execute("SELECT name, spec, cards FROM plans WHERE id = ?", (plan_id,)).fetchone()
+    if row is None:
+        raise LexitrainError(f"no study plan with id {plan_id}")
+    waiting = store.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
+    return PlanInfo(plan_id, row[0], json.loads(row[1]), row[2], waiting)
+
+
+def active_plan(store: ProgressStore, lex: Lexicon) -> PlanInfo:
+    """The lexicon's active plan; on first use, the default plan is set up."""
+    plan_id = store.setting(f"plan:{lex.name}")
+    if plan_id is not None:
+        exists = store.conn.execute("SELECT 1 FROM plans WHERE id = ?", (plan_id,)).fetchone()
+        if exists:
+            return plan_info(store, plan_id)
+    return set_plan(store, lex, DEFAULT_PLAN_NAME, DEFAULT_PLAN)

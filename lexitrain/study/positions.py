@@ -1,0 +1,388 @@
+"""Stored positions for the position quiz: where they come from and which make good puzzles.
+
+A position is a board and the rack of the player to move, kept as one CGP
+line (the player to move first) in the `positions` table of the progress
+database, per lexicon. Its top play is worked out once, when it is stored,
+so that puzzle filters (minimum top score, a bingo, a blank, the margin over
+the runner-up, the top word's length and probability rank) are plain SQL.
+Sources: every turn of recorded games (GCG) with the rack the player had,
+greedy self-play games from a seed, and CGP lines from a file. The CGP line
+is also the card key of the `position` question kind, so a card carries its
+whole position with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from lexitrain.engine.board import Board, is_blank
+from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
+from lexitrain.engine.play import Play
+from lexitrain.engine.rules import RACK_SIZE
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store import CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+KIND = "position"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS positions (
+    id INTEGER PRIMARY KEY,
+    lexicon TEXT NOT NULL,
+    cgp TEXT NOT NULL,                    -- board, racks (player to move first), scores, zero turns
+    source TEXT NOT NULL,                 -- file:line, or the self-play seed, game and turn
+    top_score INTEGER NOT NULL,
+    top_play TEXT NOT NULL,               -- GCG notation, e.g. 8D QUITE
+    top_word TEXT NOT NULL,
+    top_length INTEGER NOT NULL,          -- tiles in the top play's main word
+    bingo INTEGER NOT NULL,
+    blank INTEGER NOT NULL,
+    margin INTEGER NOT NULL,              -- top score minus the runner-up's (the top score if alone)
+    top_rank INTEGER,                     -- probability rank of the top word (2 blanks), NULL if unknown
+    plays INTEGER NOT NULL,               -- how many legal plays the rack has
+    added REAL NOT NULL,
+    UNIQUE (lexicon, cgp)
+);
+CREATE INDEX IF NOT EXISTS positions_score ON positions (lexicon, top_score)
+"""
+
+
+def open_table(store: ProgressStore) -> None:
+    """Create the positions table in the progress database if it is not there yet."""
+    if store.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'positions'").fetchone():
+        return
+    with store.write() as conn:
+        for statement in SCHEMA.split(";"):
+            conn.execute(statement)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What makes a good puzzle; None / False means "any"."""
+
+    min_score: int | None = None
+    bingo: bool = False
+    blank: bool = False
+    min_margin: int | None = None
+    length: int | None = None
+    rarer_than: int | None = None  # the top word's probability rank is above this
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column, value, op in (("top_score", self.min_score, ">="), ("margin", self.min_margin, ">="),
+                                  ("top_length", self.length, "="), ("top_rank", self.rarer_than, ">")):
+            if value is not None:
+                clauses.append(f"{column} {op} ?")
+                params.append(value)
+        if self.bingo:
+            clauses.append("bingo = 1")
+        if self.blank:
+            clauses.append("blank = 1")
+        return (" AND ".join(clauses) or "1"), params
+
+
+@dataclass
+class StoredPosition:
+    """A position and the facts about its top play that the filters use."""
+
+    cgp: str
+    source: str
+    top_score: int
+    top_play: str
+    top_word: str
+    top_length: int
+    bingo: bool
+    blank: bool
+    margin: int
+    top_rank: int | None
+    plays: int
+    id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+COLUMNS = "cgp, source, top_score, top_play, top_word, top_length, bingo, blank, margin, top_rank, plays, id"
+
+
+def _row(row: tuple) -> StoredPosition:
+    stored = StoredPosition(*row)
+    stored.bingo, stored.blank = bool(stored.bingo), bool(stored.blank)
+    return stored
+
+
+def solve(board: Board, rack: str, lex: Lexicon) -> list[Play]:
+    """Every legal play for the rack, best first (the engine's move generator)."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.movegen import generate_plays
+
+    return generate_plays(board, rack, dawg_for(lex))
+
+
+def describe(position: Position, source: str, lex: Lexicon, plays: list[Play]) -> StoredPosition:
+    """The facts about a solved position's top play."""
+    tiles = position.board.tiles
+    top = plays[0]
+    word = top.word(tiles)
+    runner_up = plays[1].score if len(plays) > 1 else 0
+    rank = lex.db.execute("SELECT probability_rank2 FROM words WHERE word = ?", (word.upper(),)).fetchone()
+    return StoredPosition(
+        to_cgp(position), source, top.score, top.format(tiles), word, len(top.letters),
+        top.tile_count == RACK_SIZE, any(is_blank(t) for _, _, t in top.placed()),
+        top.score - runner_up, rank[0] if rank else None, len(plays))
+
+
+@dataclass
+class ImportReport:
+    """What a batch of sources gave: positions added, already stored, and what was skipped and why."""
+
+    added: int = 0
+    known: int = 0
+    no_play: int = 0  # turns whose rack has no legal play (a rack of seven I's, a lone Q): no puzzle
+    skipped: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"added": self.added, "already_stored": self.known, "no_play": self.no_play, "skipped": self.skipped}
+
+
+def store_positions(store: ProgressStore, lex: Lexicon, found: Iterable[StoredPosition], report: ImportReport) -> None:
+    """Save solved positions (one transaction per batch); a position already stored is counted, not doubled."""
+    from lexitrain.study.scheduler import utc_now
+
+    open_table(store)
+    now = utc_now().timestamp()
+    with store.write() as conn:
+        for p in found:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO positions (lexicon, cgp, source, top_score, top_play, top_word, top_length, "
+                "bingo, blank, margin, top_rank, plays, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (lex.name, p.cgp, p.source, p.top_score, p.top_play, p.top_word, p.top_length, int(p.bingo),
+                 int(p.blank), p.margin, p.top_rank, p.plays, now))
+            if cur.rowcount:
+                report.added += 1
+            else:
+                report.known += 1
+
+
+def position_for(board: Board, rack: str, scores: list[int]) -> Position:
+    """A position with the rack to move first, refused if it holds more tiles than the set."""
+    position = Position(board, [rack.upper(), ""], list(scores))
+    check_tile_counts(position)
+    return position
+
+
+def _solved(position: Position, source: str, lex: Lexicon) -> StoredPosition | None:
+    plays = solve(position.board, position.rack, lex)
+    return describe(position, source, lex, plays) if plays else None
+
+
+# -- sources ---------------------------------------------------------------------
+
+
+def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> list[StoredPosition]:
+    """Every turn of each recorded game, with the rack the player had. A file
+    that does not read (or uses another tile set) is skipped, named in the report."""
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import detect_tile_set, replay
+
+    found: list[StoredPosition] = []
+    for path in paths:
+        try:
+            game = read_gcg(path)
+            tiles = detect_tile_set(game)
+            if tiles.letters != lex.tiles.letters:
+                raise LexitrainError(f"{path}: the game uses {tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
+            turns = replay(game, lex.tiles, lex.layout)
+        except LexitrainError as exc:
+            report.skipped.append(str(exc))
+            continue
+        totals: dict[str, int] = {}
+        by_line = {}
+        for event in game.events:
+            by_line[event.line] = dict(totals)
+            totals[event.player] = event.cumulative
+        for turn in turns:
+            if not turn.rack:
+                continue
+            before = by_line.get(turn.event_line, {})
+            other = next((p.nick for p in game.players if p.nick != turn.player), "")
+            where = f"{path}:{turn.event_line}"
+            try:
+                position = position_for(turn.board, turn.rack, [before.get(turn.player, 0), before.get(other, 0)])
+            except LexitrainError as exc:
+                report.skipped.append(f"{where}: {exc}")
+                continue
+            stored = _solved(position, where, lex)
+            if stored is None:
+                report.no_play += 1
+            else:
+                found.append(stored)
+    return found
+
+
+def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[StoredPosition]:
+    """One CGP line per position (blank lines and `#` comments ignored); bad lines are skipped, named."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        report.skipped.append(f"{path}: cannot read ({exc})")
+        return []
+    found: list[StoredPosition] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        where = f"{path}:{number}"
+        try:
+            position = read_position(line, lex)
+        except LexitrainError as exc:
+            report.skipped.append(f"{where}: {exc}")
+            continue
+        stored = _solved(position, where, lex)
+        if stored is None:
+            report.skipped.append(f"{where}: the rack {position.rack} has no legal play")
+        else:
+            found.append(stored)
+    return found
+
+
+def read_position(cgp: str, lex: Lexicon) -> Position:
+    """A quiz position from a CGP line: the lexicon's tiles, possible tile counts, a rack to move."""
+    position = parse_cgp(cgp, lex.tiles, lex.layout)
+    if position.board.tiles.letters != lex.tiles.letters:
+        raise LexitrainError(f"the CGP uses {position.board.tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
+    check_tile_counts(position)
+    if not position.rack:
+        raise LexitrainError("the player to move has an empty rack")
+    return position
+
+
+def self_play_seed(seed: int | str, game: int) -> int:
+    """A game's seed from the user's seed: stable everywhere (SHA-256, not `hash()`)."""
+    digest = hashlib.sha256(f"lexitrain-positions|{seed}|{game}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def from_self_play(lex: Lexicon, games: int, seed: int | str) -> list[StoredPosition]:
+    """The position before every turn of greedy self-play games, reproducible from the seed."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.game import self_play
+
+    found: list[StoredPosition] = []
+    for number in range(1, games + 1):
+        _, snapshots = self_play(Board(lex.layout, lex.tiles), dawg_for(lex), self_play_seed(seed, number))
+        for turn, snap in enumerate(snapshots, start=1):
+            if snap.rack:
+                position = position_for(snap.board, snap.rack, _mover_first(snap.scores, turn))
+                stored = _solved(position, f"self-play seed {seed} game {number} turn {turn}", lex)
+                if stored is not None:
+                    found.append(stored)
+    return found
+
+
+def _mover_first(scores: list[int], turn: int) -> list[int]:
+    """Self-play scores (player 1 first) with the player to move on `turn` (from 1) first."""
+    return scores if turn % 2 else [scores[1], scores[0]]
+
+
+# -- choosing positions ------------------------------------------------------------
+
+
+def stored_count(store: ProgressStore, lexicon: str) -> int:
+    open_table(store)
+    return store.conn.execute("SELECT count(*) FROM positions WHERE lexicon = ?", (lexicon,)).fetchone()[0]
+
+
+def select(store: ProgressStore, lexicon: str, filters: Filters, now: float, limit: int | None = None
+           ) -> list[StoredPosition]:
+    """Matching positions for a quiz: those due again first (most overdue first),
+    then ones never asked (in the order stored), then the rest by due date."""
+    open_table(store)
+    where, params = filters.where()
+    sql = (f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))} FROM positions p "
+           "LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
+           f"WHERE p.lexicon = ? AND {where} "
+           "ORDER BY CASE WHEN c.due <= ? THEN 0 WHEN c.id IS NULL OR c.state = 0 THEN 1 ELSE 2 END, "
+           "c.due, p.id")
+    args: list[Any] = [KIND, lexicon, *params, now]
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    return [_row(r) for r in store.conn.execute(sql, args)]
+
+
+def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:
+    """The day's position puzzle: a greedy self-play game seeded by SHA-256 of
+    lexicon and date, and a turn of it chosen by the same hash (the first from
+    there whose top play scores at least `min_score`). The same for everyone
+    with that lexicon on that date."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.game import self_play
+
+    digest = hashlib.sha256(f"lexitrain-position-of-the-day|{lex.name}|{day.isoformat()}".encode()).digest()
+    seed = int.from_bytes(digest[:8], "big")
+    _, snapshots = self_play(Board(lex.layout, lex.tiles), dawg_for(lex), seed)
+    turns = [(turn, snap) for turn, snap in enumerate(snapshots, start=1) if snap.rack]
+    start = int.from_bytes(digest[8:16], "big") % len(turns)
+    best: tuple[int, Position] | None = None
+    for offset in range(len(turns)):
+        turn, snap = turns[(start + offset) % len(turns)]
+        position = position_for(snap.board, snap.rack, _mover_first(snap.scores, turn))
+        plays = solve(snap.board, snap.rack, lex)
+        if not plays:
+            continue
+        if plays[0].score >= min_score:
+            return to_cgp(position)
+        if best is None or plays[0].score > best[0]:
+            best = (plays[0].score, position)
+    if best is None:
+        raise LexitrainError(f"no position of the day could be made for {lex.name} on {day}")
+    return to_cgp(best[1])
+
+
+# -- the daily drill ---------------------------------------------------------------
+
+DAILY_SETTING = "positions:daily"
+
+
+def daily_plan(store: ProgressStore, lexicon: str) -> dict[str, Any]:
+    """How many new positions a day's drill holds and which filters pick them ({"per_day": 0} = none)."""
+    return store.setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": 0, "filters": {}})
+
+
+def set_daily_plan(store: ProgressStore, lexicon: str, per_day: int, filters: Filters) -> None:
+    if per_day < 0:
+        raise LexitrainError("positions a day cannot be negative")
+    store.set_setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": per_day, "filters": asdict(filters)})
+
+
+def next_daily_position(store: ProgressStore, lexicon: str, since: float, now: float,
+                        skip: frozenset[int] = frozenset()) -> CardRow | None:
+    """The next new position card for today's drill while fewer than the
+    player's daily number were introduced since `since` (local midnight)."""
+    plan = daily_plan(store, lexicon)
+    if not plan.get("per_day"):
+        return None
+    done = store.conn.execute(
+        "SELECT count(*) FROM answers a CROSS JOIN sessions s ON s.id = a.session_id "
+        "WHERE a.at >= ? AND a.mode = 'daily' AND a.kind = ? AND a.was_new = 1 AND s.lexicon = ?",
+        (since, KIND, lexicon)).fetchone()[0]
+    if done >= plan["per_day"]:
+        return None
+    open_table(store)
+    where, params = Filters(**plan.get("filters", {})).where()
+    row = store.conn.execute(
+        "SELECT p.cgp FROM positions p LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
+        f"WHERE p.lexicon = ? AND {where} AND (c.id IS NULL OR (c.state = 0 AND c.id NOT IN "
+        "(SELECT value FROM json_each(?)))) ORDER BY p.id LIMIT 1",
+        (KIND, lexicon, *params, json.dumps(sorted(skip)))).fetchone()
+    if row is None:
+        return None
+    return store.card(store.ensure_cards(lexicon, [(KIND, row[0])], now)[0])

@@ -1,0 +1,110 @@
+"""When a card comes back: FSRS (the default) or a Zyzzyva-style Leitner cardbox.
+
+FSRS runs through the `fsrs` package: a right answer is rated Good, a wrong
+one Again, every card carries its explicit id and all times are UTC. The
+Leitner mode moves a card up one box when right and back to box 0 when wrong,
+with Zyzzyva's schedule. Both keep the other's fields up to date, so a player
+can switch modes without losing history.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store import CardRow
+
+#: Days until the next review for each Leitner box (Zyzzyva's default schedule).
+LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
+MODES = ("fsrs", "leitner")
+DEFAULT_RETENTION = 0.9
+NEW = 0
+
+
+def utc_now() -> datetime:
+    """The current UTC time; `LEXITRAIN_NOW` (ISO 8601) pins it for scripting and tests."""
+    pinned = os.environ.get("LEXITRAIN_NOW")
+    if pinned:
+        try:
+            moment = datetime.fromisoformat(pinned)
+        except ValueError:
+            raise LexitrainError(f"LEXITRAIN_NOW={pinned!r} is not an ISO 8601 date-time") from None
+        return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return datetime.now(timezone.utc)
+
+
+def to_datetime(seconds: float | None) -> datetime | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, timezone.utc)
+
+
+@dataclass(frozen=True)
+class Scheduling:
+    """How answers move cards: the mode and FSRS's desired retention."""
+
+    mode: str = "fsrs"
+    retention: float = DEFAULT_RETENTION
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise LexitrainError(f"unknown scheduling mode {self.mode!r} (use {' or '.join(MODES)})")
+        if not 0.7 <= self.retention <= 0.99:
+            raise LexitrainError(f"desired retention {self.retention} is outside 0.70-0.99")
+
+    def review(self, card: CardRow, correct: bool, now: datetime) -> CardRow:
+        """The card after one answer at `now` (counters, FSRS state, box, due)."""
+        import fsrs
+
+        scheduler = _fsrs_scheduler(self.retention)
+        before = _to_fsrs(card, now)
+        after, _log = scheduler.review_card(before, fsrs.Rating.Good if correct else fsrs.Rating.Again, now)
+        box = min(card.cardbox + 1, len(LEITNER_DAYS) - 1) if correct else 0
+        if self.mode == "leitner":
+            due = now + timedelta(days=LEITNER_DAYS[box])
+        else:
+            due = after.due
+        streak = (max(card.streak, 0) + 1) if correct else (min(card.streak, 0) - 1)
+        return replace(
+            card,
+            state=int(after.state),
+            step=after.step,
+            stability=after.stability,
+            difficulty=after.difficulty,
+            due=due.timestamp(),
+            last_review=now.timestamp(),
+            cardbox=box,
+            correct=card.correct + int(correct),
+            incorrect=card.incorrect + int(not correct),
+            streak=streak,
+        )
+
+    def retrievability(self, card: CardRow, now: datetime) -> float:
+        """FSRS's estimate that the card is still known at `now` (0 for a new card)."""
+        if card.state == NEW:
+            return 0.0
+        return float(_fsrs_scheduler(self.retention).get_card_retrievability(_to_fsrs(card, now), now))
+
+
+@lru_cache(maxsize=8)
+def _fsrs_scheduler(retention: float):  # -> fsrs.Scheduler
+    import fsrs
+
+    return fsrs.Scheduler(desired_retention=retention)
+
+
+def _to_fsrs(card: CardRow, now: datetime):  # -> fsrs.Card
+    import fsrs
+
+    if card.state == NEW:
+        return fsrs.Card(card_id=card.id, due=now)
+    return fsrs.Card(
+        card_id=card.id,
+        state=fsrs.State(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=to_datetime(card.due) or now,
+        last_review=to_datetime(card.last_review),
+    )

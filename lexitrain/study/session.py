@@ -1,0 +1,244 @@
+"""A quiz session: asks questions, checks answers, records and schedules each one.
+
+Every answer is written (and the card rescheduled) in one transaction the
+moment it is checked, so the session can end at any point -- end of input,
+a killed process, the round timer -- with nothing given lost. A "mark
+correct" / "mark missed" override redoes the scheduling from the card's
+state before that answer. The front ends (terminal, JSON lines) only drive
+`questions()`, `answer()`, `override()` and `finish()`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
+from lexitrain.study.cards import Check, Question, get_kind
+from lexitrain.study.questions import LETTER_ORDERS
+from lexitrain.study.scheduler import NEW, Scheduling, to_datetime, utc_now
+from lexitrain.study.store import CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class Item:
+    """One planned question: a card (kind, key) and its stored id if it has one yet."""
+
+    kind: str
+    key: str
+    card_id: int | None = None
+
+
+@dataclass
+class Timers:
+    """Optional limits in seconds: per question (late = missed) and per round (ends it)."""
+
+    question: float | None = None
+    round: float | None = None
+
+
+@dataclass
+class Outcome:
+    """What one answer earned, as shown to the player and recorded."""
+
+    question: Question
+    check: Check
+    correct: bool
+    timed_out: bool
+    seconds: float
+    answer_id: int
+    card: CardRow | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.question.id,
+            "correct": self.correct,
+            "expected": list(self.question.expected),
+            "right": list(self.check.right),
+            "wrong": list(self.check.wrong),
+            "missing": list(self.check.missing),
+            "duplicates": list(self.check.duplicates),
+            "timed_out": self.timed_out,
+            "seconds": round(self.seconds, 3),
+            **self.check.details,
+        }
+        if self.card is not None:
+            data["card"] = card_json(self.card)
+        return data
+
+
+def card_json(card: CardRow) -> dict[str, Any]:
+    """A card's scheduling state for output (times as ISO 8601 UTC)."""
+    state = {0: "new", 1: "learning", 2: "review", 3: "relearning"}[card.state]
+    due = to_datetime(card.due)
+    return {
+        "state": state, "due": due.isoformat() if due else None, "stability": card.stability,
+        "difficulty": card.difficulty, "cardbox": card.cardbox, "streak": card.streak,
+    }
+
+
+@dataclass
+class Summary:
+    questions: int = 0
+    correct: int = 0
+    seconds: float = 0.0
+    missed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    missed_list: str | None = None
+    timed_out: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["wrong"] = self.questions - self.correct
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+
+class Session:
+    """Runs a list of planned questions against the progress store."""
+
+    def __init__(
+        self,
+        store: ProgressStore,
+        lex: Lexicon,
+        mode: str,
+        source: str,
+        items: Iterable[Item],
+        scheduling: Scheduling | None,
+        *,
+        order: str = "alphabetical",
+        timers: Timers | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if order not in LETTER_ORDERS:
+            raise LexitrainError(f"unknown letter order {order!r} (use {', '.join(LETTER_ORDERS)})")
+        self.store = store
+        self.lex = lex
+        self.mode = mode
+        self.items = items
+        self.scheduling = scheduling
+        self.order = order
+        self.timers = timers or Timers()
+        self.clock = clock
+        self.started = clock()
+        self.asked_at = self.started
+        self.id = store.start_session(mode, lex.name, source, utc_now().timestamp())
+        self.summary = Summary()
+        self.outcomes: list[Outcome] = []
+        self._card_ids: dict[str, int | None] = {}
+
+    def time_left(self) -> float | None:
+        if self.timers.round is None:
+            return None
+        return self.timers.round - (self.clock() - self.started)
+
+    def questions(self) -> Iterator[Question]:
+        """The questions in order, until the list or the round time runs out."""
+        for item in self.items:
+            left = self.time_left()
+            if left is not None and left <= 0:
+                self.summary.timed_out = True
+                return
+            question = self.ask(item)
+            if question is not None:
+                yield question
+
+    def ask(self, item: Item) -> Question | None:
+        """Build one planned question and start its clock (None if it cannot be built)."""
+        try:
+            question = get_kind(item.kind).build(self.lex, item.key, self.order)
+        except LexitrainError:
+            self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
+            return None
+        self._card_ids[question.id] = item.card_id
+        self.asked_at = self.clock()
+        return question
+
+    def answer(self, question: Question, text: str) -> Outcome:
+        """Check an answer line, record it and reschedule the card, all at once."""
+        seconds = self.clock() - self.asked_at
+        check = get_kind(question.kind).check(question, text)
+        left = self.time_left()
+        timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
+            left is not None and left < 0)  # typed after the round's time ran out
+        correct = check.correct and not timed_out
+        card_id = self._card_ids.get(question.id)
+        now = utc_now()
+        with self.store.write() as conn:
+            before = after = None
+            if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
+                card_id = self.store.ensure_card(conn, self.lex.name, question.kind, question.key, now.timestamp())
+            if card_id is not None:
+                before = self.store.card(card_id)
+                if self.scheduling is not None:
+                    after = self.scheduling.review(before, correct, now)
+                    self.store.save_card(conn, after)
+            cur = conn.execute(
+                "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.id, self.mode, card_id, question.kind, question.key, text, int(correct),
+                 int(before is not None and before.state == NEW),
+                 json.dumps(asdict(before)) if before is not None else None, now.timestamp(), int(seconds * 1000)),
+            )
+        outcome = Outcome(question, check, correct, timed_out, seconds, int(cur.lastrowid), after)
+        self.outcomes.append(outcome)
+        self.summary.questions += 1
+        self.summary.correct += int(correct)
+        return outcome
+
+    def override(self, outcome: Outcome, correct: bool) -> Outcome:
+        """Mark an answer correct (a typo) or missed (a guess): rescore and reschedule it."""
+        if outcome.correct == correct:
+            return outcome
+        with self.store.write() as conn:
+            row = conn.execute("SELECT before, at FROM answers WHERE id = ?", (outcome.answer_id,)).fetchone()
+            after = None
+            if row[0] is not None and self.scheduling is not None:
+                before = CardRow(**json.loads(row[0]))
+                after = self.scheduling.review(before, correct, datetime.fromtimestamp(row[1], utc_now().tzinfo))
+                self.store.save_card(conn, after)
+            conn.execute("UPDATE answers SET correct = ? WHERE id = ?", (int(correct), outcome.answer_id))
+        self.summary.correct += 1 if correct else -1
+        changed = Outcome(outcome.question, outcome.check, correct, outcome.timed_out, outcome.seconds,
+                          outcome.answer_id, after or outcome.card)
+        self.outcomes[self.outcomes.index(outcome)] = changed
+        return changed
+
+    def finish(self, save_missed: bool = True) -> Summary:
+        """Close the session: totals, and the missed words saved as a new word list."""
+        self.summary.seconds = self.clock() - self.started
+        missed = [o for o in self.outcomes if not o.correct]
+        self.summary.missed = [o.question.id for o in missed]
+        if missed and save_missed:
+            self.summary.missed_list = str(save_missed_list(self.mode, missed))
+        self.store.end_session(self.id, utc_now().timestamp())
+        return self.summary
+
+
+def lists_dir() -> Path:
+    path = data_home() / "lists"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def save_missed_list(mode: str, missed: list[Outcome]) -> Path:
+    """The words of the missed questions, one a line: quiz them again with `--file`."""
+    words: dict[str, None] = {}
+    for outcome in missed:
+        words.update(dict.fromkeys(outcome.question.expected))
+    stamp = utc_now().strftime("%Y%m%d-%H%M%S")
+    path = lists_dir() / f"missed-{mode}-{stamp}.txt"
+    number = 1
+    while path.exists():
+        number += 1
+        path = lists_dir() / f"missed-{mode}-{stamp}-{number}.txt"
+    path.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
+    return path

@@ -1,0 +1,143 @@
+"""Study statistics with pandas: what was done, how well, and what is coming.
+
+pandas and matplotlib are imported inside the functions that need them so
+that the rest of the CLI starts quickly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.scheduler import utc_now
+from lexitrain.study.store import ProgressStore
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+STATE_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearning"}
+FORECAST_DAYS = 30
+HISTORY_DAYS = 30
+HARDEST = 10
+
+
+@dataclass
+class StatsReport:
+    lexicon: str
+    per_day: pd.DataFrame  # date, answers, correct, new
+    by_state: dict[str, int]
+    forecast: pd.DataFrame  # date, due
+    hardest: pd.DataFrame  # key, correct, incorrect, miss_rate
+    retention: float | None  # share of reviews (not first answers) answered right
+    retention_30: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lexicon": self.lexicon,
+            "reviews_per_day": self.per_day.to_dict("records"),
+            "cards_by_state": self.by_state,
+            "retention": self.retention,
+            "retention_30_days": self.retention_30,
+            "forecast": self.forecast.to_dict("records"),
+            "hardest": self.hardest.to_dict("records"),
+        }
+
+
+def compute(store: ProgressStore, lexicon: str) -> StatsReport:
+    import pandas as pd
+
+    now = utc_now()
+    answers = pd.read_sql_query(
+        "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
+        "WHERE s.lexicon = ?", store.conn, params=(lexicon,))
+    cards = pd.read_sql_query(
+        "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", store.conn, params=(lexicon,))
+
+    local = now.astimezone().tzinfo  # days are the player's calendar days, as in the daily drill
+    answers["date"] = pd.to_datetime(answers["at"], unit="s", utc=True).dt.tz_convert(local).dt.date.astype(str)
+    since = (now.astimezone() - timedelta(days=HISTORY_DAYS)).date().isoformat()
+    recent = answers[answers["date"] >= since]
+    per_day = (recent.groupby("date").agg(answers=("correct", "size"), correct=("correct", "sum"),
+                                          new=("was_new", "sum")).reset_index())
+    per_day[["answers", "correct", "new"]] = per_day[["answers", "correct", "new"]].astype(int)
+
+    reviews = answers[(answers["was_new"] == 0) & answers["card_id"].notna()]
+    recent_reviews = reviews[reviews["date"] >= since]
+
+    counts = cards["state"].map(STATE_NAMES).value_counts()
+    by_state = {name: int(counts.get(name, 0)) for name in STATE_NAMES.values()}
+
+    scheduled = cards[cards["due"].notna()]
+    day = pd.to_datetime(scheduled["due"], unit="s", utc=True).dt.tz_convert(local).dt.tz_localize(None).dt.normalize()
+    today = pd.Timestamp(now.astimezone().date())
+    offsets = ((day - today).dt.days).clip(lower=0)
+    window = offsets[offsets < FORECAST_DAYS].value_counts()
+    forecast = pd.DataFrame({
+        "date": [(today + pd.Timedelta(days=d)).date().isoformat() for d in range(FORECAST_DAYS)],
+        "due": [int(window.get(d, 0)) for d in range(FORECAST_DAYS)],
+    })
+
+    tried = cards[(cards["kind"].str.startswith("anagram")) & (cards["correct"] + cards["incorrect"] > 0)].copy()
+    tried["miss_rate"] = (tried["incorrect"] / (tried["correct"] + tried["incorrect"])).round(3)
+    hardest = (tried[tried["incorrect"] > 0].sort_values(["miss_rate", "incorrect", "key"],
+                                                         ascending=[False, False, True])
+               .head(HARDEST)[["key", "correct", "incorrect", "miss_rate"]].reset_index(drop=True))
+    hardest[["correct", "incorrect"]] = hardest[["correct", "incorrect"]].astype(int)
+
+    def share(frame: pd.DataFrame) -> float | None:
+        return round(float(frame["correct"].mean()), 3) if len(frame) else None
+
+    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share(reviews), share(recent_reviews))
+
+
+def render_text(report: StatsReport) -> list[str]:
+    """The report as plain lines for the terminal."""
+    lines = [f"{report.lexicon}: " + ", ".join(f"{n} {name}" for name, n in report.by_state.items())]
+    retention = "n/a" if report.retention is None else f"{report.retention:.0%}"
+    recent = "n/a" if report.retention_30 is None else f"{report.retention_30:.0%}"
+    lines.append(f"retention on reviews: {retention} overall, {recent} in the last {HISTORY_DAYS} days")
+    lines.append("answers per day (last 30 days):")
+    lines += [f"  {r.date}  {r.answers:>4} answered, {r.correct:>4} right, {r.new:>3} new"
+              for r in report.per_day.itertuples()] or ["  none yet"]
+    week = report.forecast.head(7)
+    lines.append("due in the next days: " + "  ".join(f"{d[5:]}:{n}" for d, n in zip(week["date"], week["due"])))
+    lines.append(f"due in the next {FORECAST_DAYS} days: {int(report.forecast['due'].sum())}")
+    if len(report.hardest):
+        lines.append("hardest alphagrams: " + "  ".join(
+            f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))
+    return lines
+
+
+def plot(report: StatsReport, path: Path) -> None:
+    """Four charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams."""
+    if path.suffix.lower() != ".png":
+        raise LexitrainError(f"{path}: the plot is written as PNG; give a file name ending in .png")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    per_day = report.per_day
+    axes[0][0].bar(per_day["date"], per_day["answers"], label="answered")
+    axes[0][0].bar(per_day["date"], per_day["correct"], label="right")
+    axes[0][0].set_title("Answers per day")
+    axes[0][0].legend()
+    axes[0][0].tick_params(axis="x", labelrotation=60, labelsize=7)
+    axes[0][1].bar(report.forecast["date"].str[5:], report.forecast["due"])
+    axes[0][1].set_title(f"Due in the next {FORECAST_DAYS} days")
+    axes[0][1].tick_params(axis="x", labelrotation=60, labelsize=7)
+    axes[1][0].bar(list(report.by_state), list(report.by_state.values()))
+    axes[1][0].set_title("Cards by state")
+    axes[1][1].barh(report.hardest["key"][::-1], report.hardest["miss_rate"][::-1])
+    axes[1][1].set_title("Hardest alphagrams (share missed)")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format="png")
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)

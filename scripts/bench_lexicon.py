@@ -1,0 +1,89 @@
+"""Benchmark the lexicon compiler and opening a compiled lexicon.
+
+Prints medians:
+- whole-process `lexitrain lexicon build` of ENABLE (5 runs);
+- whole-process build of a synthetic 280,000-word list (5 runs);
+- in-process: open a compiled lexicon and answer one anagram query (fresh
+  interpreter per run, so nothing is cached in memory);
+- compiled size on disk.
+
+Run: python scripts/bench_lexicon.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENABLE = ROOT / "lexicons" / "wordlists" / "enable1.txt"
+
+
+def whole_process_build(source: Path, name: str, home: str) -> float:
+    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "lexitrain", "lexicon", "build", str(source), "--name", name, "--quiet"],
+        check=True, env=env, stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - started
+
+
+OPEN_AND_ANAGRAM = """
+import time
+t = time.perf_counter()
+from lexitrain.lexicon.lexicon import open_lexicon
+lex = open_lexicon("enable")
+assert lex.anagrams("AEINRST")
+print(time.perf_counter() - t)
+"""
+
+
+def open_and_query(home: str) -> float:
+    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", OPEN_AND_ANAGRAM], check=True, env=env, capture_output=True, text=True
+    )
+    return float(out.stdout)
+
+
+def synthetic_list(path: Path, count: int, seed: int = 1) -> None:
+    """ENABLE plus made-up words (English letter frequencies) up to `count` words."""
+    rng = random.Random(seed)
+    words = set(ENABLE.read_text().split())
+    letters = "EEEEEEEEEEEEAAAAAAAAAIIIIIIIIIOOOOOOOONNNNNNRRRRRRTTTTTTLLLLSSSSUUUUDDDDGGGBBCCMMPPFFHHVVWWYYKJXQZ"
+    while len(words) < count:
+        words.add("".join(rng.choice(letters) for _ in range(rng.randint(2, 15))))
+    path.write_text("\n".join(sorted(words)) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        enable = [whole_process_build(ENABLE, "enable", home) for _ in range(args.runs)]
+        print(f"compile ENABLE (168,551 words), whole process: median {statistics.median(enable):.2f} s "
+              f"(min {min(enable):.2f}, max {max(enable):.2f}; target <= 3 s)")
+        size = sum(p.stat().st_size for p in Path(home, "lexicons").rglob("*") if p.is_file())
+        print(f"compiled size on disk: {size / 1e6:.1f} MB")
+        opened = [open_and_query(home) for _ in range(args.runs)]
+        print(f"open lexicon + one anagram query, in process: median {statistics.median(opened) * 1000:.1f} ms "
+              f"(target <= 50 ms)")
+        big = Path(home) / "synthetic.txt"
+        synthetic_list(big, 280_000)
+        synthetic = [whole_process_build(big, "synthetic", home) for _ in range(args.runs)]
+        print(f"compile synthetic 280,000 words, whole process: median {statistics.median(synthetic):.2f} s "
+              f"(min {min(synthetic):.2f}, max {max(synthetic):.2f}; target <= 5 s)")
+    print(f"load average while measuring: {os.getloadavg()[0]:.2f} (2 cores)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Benchmark the study core with 100,000 cards in the progress store.
+
+Prints medians (milliseconds):
+- picking the next question of the daily drill (due review or next new card,
+  within today's limits) and building it from the lexicon;
+- recording an answer: check it, schedule the card with FSRS, commit;
+- building a 50-question daily challenge, for each kind.
+
+The store is filled through the real API: a plan of 100,000 ENABLE alphagram
+cards, 60,000 of them given a review history spread over the last and next
+two months, and 100,000 past answers.
+
+Run: python scripts/bench_study.py [--runs N] [--home DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CARDS = 100_000
+REVIEWED = 60_000
+PAST_ANSWERS = 100_000
+
+
+def median_ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:.2f} ms"
+
+
+def fill(store, lex) -> int:
+    """A 100,000-card plan; most cards reviewed before; returns the plan id."""
+    from lexitrain.study.plans import set_plan
+    from lexitrain.study.scheduler import utc_now
+
+    steps, total = [], 0
+    for length in range(2, 16):
+        count = lex.db.execute("SELECT count(*) FROM alphagrams WHERE length = ?", (length,)).fetchone()[0]
+        steps.append({"kind": "anagram", "length": length, "top": min(count, CARDS - total)})
+        total += steps[-1]["top"]
+        if total == CARDS:
+            break
+    plan = set_plan(store, lex, "bench", steps)
+    assert plan.cards == CARDS, plan.cards
+    rng = random.Random(1)
+    now = utc_now().timestamp()
+    day = 86400.0
+    ids = [r[0] for r in store.conn.execute("SELECT id FROM cards ORDER BY id LIMIT ?", (REVIEWED,))]
+    with store.write() as conn:
+        conn.executemany(
+            "UPDATE cards SET state = 2, stability = ?, difficulty = ?, due = ?, last_review = ?, correct = 3 "
+            "WHERE id = ?",
+            [(rng.uniform(1, 60), rng.uniform(2, 8), now + rng.uniform(-60, 60) * day, now - rng.uniform(1, 60) * day,
+              card_id) for card_id in ids],
+        )
+        conn.execute("DELETE FROM plan_queue WHERE card_id IN (SELECT id FROM cards WHERE state != 0)")
+        session_id = conn.execute(
+            "INSERT INTO sessions (mode, lexicon, source, started) VALUES ('daily', 'enable', 'bench', 0)").lastrowid
+        conn.executemany(
+            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, at) "
+            "VALUES (?, 'daily', ?, 'anagram', '', '', 1, 0, ?)",
+            [(session_id, rng.choice(ids), now - rng.uniform(1, 60) * day) for _ in range(PAST_ANSWERS)],
+        )
+    return plan.id
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=300, help="timed picks and answers")
+    parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled (default: a fresh temporary one)")
+    args = parser.parse_args()
+    home = args.home or tempfile.mkdtemp(prefix="bench-study-")
+    os.environ["LEXITRAIN_HOME"] = home
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.study import challenge as ch
+    from lexitrain.study.cards import get_kind
+    from lexitrain.study.daily import Limits, next_card
+    from lexitrain.study.scheduler import Scheduling, utc_now
+    from lexitrain.study.session import Item, Session
+    from lexitrain.study.store import ProgressStore
+
+    lex = open_lexicon("enable")
+    progress = Path(home) / "progress.sqlite"
+    if progress.exists():
+        sys.exit(f"{progress} exists: give an empty --home")
+    with ProgressStore() as store:
+        started = time.perf_counter()
+        plan_id = fill(store, lex)
+        print(f"store filled with {CARDS:,} cards and {PAST_ANSWERS:,} past answers "
+              f"in {time.perf_counter() - started:.1f} s")
+        limits = Limits(new=10 * args.runs, reviews=10 * args.runs)
+        session = Session(store, lex, "daily", "bench", [], Scheduling())
+        picks, builds, answers = [], [], []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            card = next_card(store, lex.name, plan_id, limits, utc_now())
+            t1 = time.perf_counter()
+            question = session.ask(Item(card.kind, card.key, card.id))
+            t2 = time.perf_counter()
+            session.answer(question, " ".join(question.expected[:1]) if card.id % 3 else "WRONG")
+            t3 = time.perf_counter()
+            picks.append(t1 - t0)
+            builds.append(t2 - t0)
+            answers.append(t3 - t2)
+        print(f"pick next card (of {CARDS:,}):       median {median_ms(picks)}  over {args.runs}")
+        print(f"pick + build next question:       median {median_ms(builds)}")
+        print(f"record an answer (check, FSRS, commit): median {median_ms(answers)}")
+    day = date(2026, 1, 1)
+    for kind in ch.KINDS:
+        samples = []
+        for offset in range(20):
+            t0 = time.perf_counter()
+            keys = ch.challenge_keys(lex, day + timedelta(days=offset), kind)
+            questions = [get_kind("anagram").build(lex, key) for key in keys]
+            samples.append(time.perf_counter() - t0)
+            assert len(questions) == ch.SIZE
+        print(f"build a 50-question challenge ({kind}): median {median_ms(samples)}  over 20 dates")
+    load = os.getloadavg()
+    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Positions from real recorded games, from CGP files, from self-play; bad input; answer judging properties."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lexitrain.engine.board import Board
+from lexitrain.engine.cgp import CGPError, board_to_cgp, check_tile_counts, parse_cgp
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import generate_plays
+from lexitrain.engine.play import Play
+from lexitrain.engine.replay import replay
+from lexitrain.engine.rules import check_play, score_play
+from lexitrain.study.position_kind import judge, solve_position
+from study_helpers import lines, of
+from tests.cli_runner import run
+
+EMPTY = "/".join(["15"] * 15)
+GAMES = [
+    "quackle__quackle__test__positions__preendgame.gcg",
+    "jvc56__MAGPIE__test__testdata__success_standard.gcg",
+    "domino14__macondo__gcgio__testdata__vs_frentz.gcg",
+    "woogles-io__liwords__pkg__puzzles__testdata__r12_peter.gcg",
+]
+
+
+def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, shared_data):
+    paths = [shared_data / "gcg" / name for name in GAMES]
+    result = run("positions", "import", *map(str, paths), "--json")
+    assert result.exit_code == 0, result.stderr
+    turns = {}  # (board as CGP, rack) -> the board before the turn, replayed here from the files
+    for path in paths:
+        for turn in replay(read_gcg(path)):
+            if turn.rack:
+                turns[(board_to_cgp(turn.board), turn.rack)] = turn.board
+    dawg = dawg_for(enable)
+    unplayable = [key for key, board in turns.items() if not generate_plays(board, key[1], dawg)]
+    assert len(unplayable) < 5  # e.g. a rack of seven I's
+    assert result.json() == {"added": len(turns) - len(unplayable), "already_stored": 0,
+                             "no_play": len(unplayable), "skipped": []}
+    for key in unplayable:
+        del turns[key]
+
+    quiz = run("quiz", "position", "--jsonl", "--limit", "500", "--no-schedule", input="\n" * len(turns))
+    questions = of("question", lines(quiz.stdout))
+    results = of("result", lines(quiz.stdout))
+    assert len(questions) == len(results) == len(turns)
+    checked = 0
+    for question, shown in zip(questions, results):
+        board = turns[(question["cgp"].split()[0], question["rack"])]
+        assert parse_cgp(question["cgp"]).board == board
+        plays = generate_plays(board, question["rack"], dawg)
+        top = plays[0]
+        assert shown["top"][0] == {"position": top.position, "word": top.word(board.tiles), "score": top.score,
+                                   "tiles": top.tiles_text(board.tiles)}
+        assert shown["expected"] == [p.format(board.tiles) for p in plays if p.score == top.score]
+        assert not shown["correct"] and shown["reason"].startswith("no play given")
+        if len(questions) // 8 and questions.index(question) % (len(questions) // 8) == 0:
+            for play in shown["top"]:  # scored again by the rules' scorer, from the notation shown
+                parsed = Play.parse(f"{play['position']} {play['tiles']}", board.tiles).resolve(board)
+                assert score_play(board, parsed) == play["score"]
+                assert check_play(board, parsed, question["rack"], dawg).score == play["score"]
+            checked += 1
+    assert checked >= 8
+
+    again = run("positions", "import", *map(str, paths[:1]), "--json").json()
+    assert again["added"] == 0 and again["already_stored"] > 0  # importing twice stores nothing twice
+
+
+def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, shared_data, tmp_path):
+    bad = tmp_path / "bad.gcg"
+    bad.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66\n", encoding="utf-8")
+    good = shared_data / "gcg" / GAMES[0]
+    result = run("positions", "import", str(bad), str(good))
+    assert result.exit_code == 1
+    assert f"{bad}:3" in result.stderr and "score" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "20 positions added" in result.stdout
+    assert len(run("positions", "list", "--json", "--limit", "100").json()) == 20
+
+
+def test_bad_cgp_lines_are_skipped_with_file_and_line(enable, tmp_path):
+    path = tmp_path / "mixed.cgp"
+    too_many_z = "ZZ13/" + "/".join(["15"] * 14)
+    path.write_text("\n".join([
+        f"{EMPTY} AEINRST/ 0/0 0",
+        f"{too_many_z} AEINRST/ 0/0 0",  # two Z tiles: the set has one
+        f"{EMPTY} / 0/0 0",  # nobody to move has tiles
+        f"{EMPTY} ??AEIRS/? 0/0 0",  # three blanks
+        "not a cgp",
+    ]) + "\n", encoding="utf-8")
+    result = run("positions", "import", str(path))
+    assert result.exit_code == 1
+    err = result.stderr.splitlines()
+    assert err[0] == f"warning: skipped {path}:2: 2 Z tiles on the board and racks, but the english set has 1"
+    assert err[1] == f"warning: skipped {path}:3: the player to move has an empty rack"
+    assert err[2] == f"warning: skipped {path}:4: 3 blanks on the board and racks, but the english set has 2"
+    assert err[3].startswith(f"warning: skipped {path}:5: CGP needs 4 fields")
+    assert "1 positions added" in result.stdout
+
+
+def test_impossible_tile_counts_are_refused():
+    with pytest.raises(CGPError, match="10 A tiles on the board and racks, but the english set has 9"):
+        check_tile_counts(parse_cgp(f"AAAAAAA8/{EMPTY[3:]} AAA/ 0/0 0"))
+    check_tile_counts(parse_cgp(f"AAAAAAA8/{EMPTY[3:]} AA?/? 0/0 0"))  # exactly the set: fine
+
+
+def test_an_empty_rack_cannot_be_quizzed(enable):
+    from lexitrain.errors import LexitrainError
+
+    with pytest.raises(LexitrainError, match="the player to move has an empty rack"):
+        solve_position(enable, f"{EMPTY} /AEINRST 0/0 0")
+
+
+def test_generate_is_reproducible_from_the_seed(enable):
+    first = run("positions", "generate", "--games", "1", "--seed", "9", "--json").json()
+    assert first["added"] > 10 and first["skipped"] == []
+    assert run("positions", "generate", "--games", "1", "--seed", "9", "--json").json() == {
+        "added": 0, "already_stored": first["added"], "no_play": 0, "skipped": []}
+    listed = run("positions", "list", "--json", "--limit", "1000").json()
+    bingos = run("positions", "list", "--json", "--bingo", "--min-score", "60", "--limit", "1000").json()
+    assert all(p["bingo"] and p["top_score"] >= 60 and len(p["top_word"]) >= 7 for p in bingos)
+    assert {p["id"] for p in bingos} == {p["id"] for p in listed if p["bingo"] and p["top_score"] >= 60}
+    wide = run("positions", "list", "--json", "--margin", "15", "--limit", "1000").json()
+    assert {p["id"] for p in wide} == {p["id"] for p in listed if p["margin"] >= 15}
+    blanks = run("positions", "list", "--json", "--blank", "--limit", "1000").json()
+    assert {p["id"] for p in blanks} == {p["id"] for p in listed if any(c.islower() for c in p["top_play"].split()[1])}
+    fives = run("positions", "list", "--json", "--length", "5", "--limit", "1000").json()
+    assert fives and {p["id"] for p in fives} == {p["id"] for p in listed if len(p["top_word"]) == 5}
+    rare = run("positions", "list", "--json", "--rarer-than", "3000", "--limit", "1000").json()
+    for p in listed:
+        rank = enable.db.execute("SELECT probability_rank2 FROM words WHERE word = ?", (p["top_word"].upper(),))
+        assert p["top_rank"] == rank.fetchone()[0]
+    assert {p["id"] for p in rare} == {p["id"] for p in listed if p["top_rank"] > 3000}
+
+
+BAG = "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ??"
+RACKS = st.tuples(st.permutations(BAG), st.integers(1, 7)).map(lambda drawn: "".join(drawn[0][: drawn[1]]))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rack=RACKS)
+def test_openings_written_down_are_the_same_plays(enable, rack):
+    words = dawg_for(enable)
+    board = Board(enable.layout, enable.tiles)
+    plays = generate_plays(board, rack, words)
+    if not plays:
+        return
+    solved = solve_position(enable, f"{EMPTY} {rack}/ 0/0 0")
+    for play in plays[:10]:
+        down = play.transposed()
+        verdict = judge(solved, down.format(enable.tiles))
+        assert verdict["legal"] and verdict["score"] == play.score
+        assert verdict["same_as"] == play.format(enable.tiles)
+        assert verdict["rank"] == 1 + sum(p.score > play.score for p in plays)
+
+
+def test_every_listed_play_is_judged_legal_with_its_score_and_rank(enable):
+    from lexitrain.engine.game import self_play
+
+    _, snapshots = self_play(Board(enable.layout, enable.tiles), dawg_for(enable), seed=3, max_turns=10)
+    for snap in snapshots[1:]:
+        solved = solve_position(enable, f"{board_to_cgp(snap.board)} {snap.rack}/ 0/0 0")
+        for play in solved.plays[:: max(1, len(solved.plays) // 15)]:
+            verdict = judge(solved, play.format(enable.tiles))
+            assert verdict["legal"] and verdict["score"] == play.score and "same_as" not in verdict
+            assert verdict["rank"] == 1 + sum(p.score > play.score for p in solved.plays)

@@ -1,0 +1,156 @@
+"""The position quiz end to end through `--jsonl`, on a small lexicon whose scores are worked out by hand."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import run
+from study_helpers import lines, of
+
+EMPTY = "/".join(["15"] * 15)
+QUITE = "/".join(["15"] * 7 + ["3QUITE7"] + ["15"] * 7)
+#: Enough words for the DESIGN.md worked example and the seven-letter anagrams of AEINRST.
+WORDS = """QUITE MESQUITE INFANCY QI UN IF TA EN RECOUNTS ME MES
+RETAINS NASTIER STAINER RETINAS ANESTRI ANTSIER RATINES RETSINA STEARIN""".split()
+ANAGRAMS = 9
+NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def small(make_lexicon):
+    return make_lexicon(WORDS, name="small")
+
+
+def import_cgp(tmp_path: Path, *cgps: str) -> None:
+    path = tmp_path / "positions.cgp"
+    path.write_text("# positions for the quiz\n" + "\n".join(cgps) + "\n", encoding="utf-8")
+    result = run("positions", "import", str(path), "--lexicon", "small")
+    assert result.exit_code == 0, result.stderr
+    assert f"{len(cgps)} positions added" in result.stdout
+
+
+def quiz(*answers: str, extra: tuple[str, ...] = ()) -> list[dict]:
+    result = run("quiz", "position", "--lexicon", "small", "--jsonl", *extra, input="".join(a + "\n" for a in answers))
+    assert result.exit_code == 0, result.stderr
+    return lines(result.stdout)
+
+
+def test_question_carries_the_position_and_the_rack(small, tmp_path):
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 12/30 0")
+    question = of("question", quiz(""))[0]
+    assert question["kind"] == "position"
+    assert question["cgp"] == f"{EMPTY} AEINRST/ 12/30 0"  # the player to move first
+    assert question["rack"] == "AEINRST"
+    assert "rack AEINRST" in question["prompt"]
+
+
+def test_tied_top_plays_lower_play_illegal_play_and_transposed_opening(small, tmp_path):
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0")
+    # (7 letters + one on the double-letter square) x 2 for the centre + 50 = 66, at 8B 8C 8D 8F 8G 8H;
+    # at 8E the word misses both double-letter squares: 7 x 2 + 50 = 64.
+    answers = ["8D RETAINS", "8H NASTIER", "8E RETAINS", "8A RETAINS", "8D SATINER", "H2 RETAINS", "QUITE"]
+    for answer in answers:
+        result = of("result", quiz(answer, extra=("--no-schedule",)))[0]
+        if answer in ("8D RETAINS", "8H NASTIER"):
+            assert result["correct"] and result["legal"] and result["score"] == 66 and result["rank"] == 1
+        elif answer == "8E RETAINS":
+            assert not result["correct"] and result["legal"]
+            assert result["score"] == 64
+            assert result["rank"] == 6 * ANAGRAMS + 1
+            assert result["plays"] == 7 * ANAGRAMS + 2 * 2  # and TA, EN at 8G or 8H
+            assert [p["score"] for p in result["top"]] == [66] * 5
+        elif answer == "8A RETAINS":
+            assert not result["legal"] and result["score"] is None
+            assert "centre square 8H" in result["reason"]
+        elif answer == "8D SATINER":
+            assert not result["correct"] and result["reason"] == "SATINER is not in the lexicon small"
+        elif answer == "H2 RETAINS":  # down from H2 over the centre: the mirror image of 8B RETAINS
+            assert result["correct"] and result["score"] == 66 and result["same_as"] == "8B RETAINS"
+        else:
+            assert not result["correct"] and "bad play" in result["reason"]
+        assert len(result["expected"]) == 6 * ANAGRAMS and "8D RETAINS" in result["expected"]
+
+
+def test_design_worked_example_scores(small, tmp_path):
+    import_cgp(tmp_path, f"{QUITE} CFINNY?/ 0/48 0", f"{QUITE} EMSAAAA/ 0/48 0")
+    records = quiz("9D INFaNCY", "8A MES.....")
+    first, second = of("result", records)
+    assert first["correct"] and first["score"] == 88 and first["rank"] == 1  # QI UN IF TA EN and the bonus
+    assert second["score"] == 57 and second["play"] == "8A MES....."
+    assert of("summary", records)[0]["questions"] == 2
+    for notation in ("8A MES(QUITE)", "8A MESQUITE"):  # played-through tiles written either way
+        assert of("result", quiz("", notation, extra=("--no-schedule",)))[1]["score"] == 57
+
+
+def test_rack_must_hold_the_tiles_and_end_of_input_ends_cleanly(small, tmp_path):
+    import_cgp(tmp_path, f"{QUITE} CFINNYA/ 0/48 0", f"{EMPTY} AEINRST/ 0/0 0")
+    records = quiz("9D INFaNCY")  # no blank on this rack; then the input ends
+    result = of("result", records)[0]
+    assert not result["correct"] and result["reason"] == "a blank is not on the rack CFINNYA"
+    # a real A on the double-letter G9 adds 2 to INFANCY and 2 to TA
+    assert result["top"][0] == {"position": "9D", "word": "INFANCY", "score": 88 + 2 + 2, "tiles": "INFANCY"}
+    assert of("summary", records)[0] == {**of("summary", records)[0], "questions": 1, "correct": 0}
+
+
+def test_missed_position_comes_back_through_the_scheduler(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
+    first = of("result", quiz("8E RETAINS", "9D INFaNCY"))
+    assert [r["correct"] for r in first] == [False, True]
+    assert first[0]["card"]["state"] == "learning"
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(minutes=5)).isoformat())  # 1-minute step due, 10 not
+    due = run("quiz", "--due", "--lexicon", "small", "--jsonl", input="")
+    assert [q["cgp"] for q in of("question", lines(due.stdout))] == [f"{EMPTY} AEINRST/ 0/0 0"]
+    again = quiz("8D RETAINS")  # the position quiz also asks the due position first
+    assert of("question", again)[0]["cgp"] == f"{EMPTY} AEINRST/ 0/0 0"
+    assert of("result", again)[0]["correct"]
+
+
+def test_daily_drill_takes_positions_when_asked(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0", f"{QUITE} EMSAAAA/ 0/48 0")
+    result = run("daily", "--lexicon", "small", "--jsonl", input="")
+    assert all(q["kind"] != "position" for q in of("question", lines(result.stdout)))
+    assert run("positions", "daily", "--per-day", "2", "--lexicon", "small").exit_code == 0
+    result = run("daily", "--lexicon", "small", "--jsonl", input="8D RETAINS\n8A ME\nQUITE\n")
+    questions = of("question", lines(result.stdout))
+    assert [q["kind"] for q in questions[:2]] == ["position", "position"] and questions[2]["kind"] != "position"
+    assert of("result", lines(result.stdout))[0]["correct"]
+    result = run("daily", "--lexicon", "small", "--jsonl", input="")  # today's two positions were given
+    assert of("question", lines(result.stdout))[0]["kind"] != "position"
+
+
+def test_terminal_quiz_and_daily_drill_show_the_board_and_the_verdict(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
+    result = run("quiz", "position", "--lexicon", "small", "--no-schedule", input="H2 RETAINS\n8A X\n")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "rack AEINRST   score 0 to 0" in out and " 8 = . . ' . . . - . . . ' . . =  8" in out
+    assert "H2 RETAINS (= 8B RETAINS) scores 66: rank 1 of 67" in out
+    assert "rack CFINNY?   score 0 to 48" in out and "illegal: X is not on the rack CFINNY?" in out
+    assert "  1.   88  9D   INFaNCY" in out and "1/2 top plays found" in out
+    run("positions", "daily", "--per-day", "1", "--lexicon", "small")
+    daily = run("daily", "--lexicon", "small", input="8D RETAINS\n!quit\n")
+    assert "rack AEINRST" in daily.stdout and "8D RETAINS scores 66: rank 1 of 67" in daily.stdout
+
+
+def test_fresh_install_quiz_makes_positions_by_self_play(enable):
+    result = run("quiz", "position", "--jsonl", "--limit", "2", input="")
+    question = of("question", lines(result.stdout))[0]
+    assert result.exit_code == 0 and question["cgp"].startswith(EMPTY + " ")
+    listed = run("positions", "list", "--json").json()
+    assert len(listed) > 10 and all(p["source"].startswith("self-play seed 1 game 1") for p in listed)
+
+
+def test_daily_puzzle_is_fixed_by_date_and_lexicon(enable):
+    from lexitrain.study.positions import daily_key
+
+    day = datetime(2026, 3, 1).date()
+    key = daily_key(enable, day)
+    assert daily_key(enable, day) == key
+    result = run("quiz", "position", "--daily", "--date", "2026-03-01", "--jsonl", input="")
+    assert [q["cgp"] for q in of("question", lines(result.stdout))] == [key]

@@ -1,0 +1,154 @@
+"""The word-tool commands as a user runs them: judge, anagram, hooks, search."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+
+import pytest
+
+from tests.cli_runner import run
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def test_judge_json_and_exit_status(enable):
+    ok = run("judge", "retains", "QUA", "--json")
+    assert (ok.exit_code, ok.json()) == (0, {"RETAINS": True, "QUA": True})
+    bad = run("judge", "RETAINS", "QI", "--json")
+    assert (bad.exit_code, bad.json()) == (1, {"RETAINS": True, "QI": False})  # QI is not in ENABLE
+    secret = run("judge", "RETAINS", "QI", "--secret")
+    assert secret.exit_code == 1
+    assert "NOT valid" in secret.stdout and "QI" not in secret.stdout
+    assert run("judge", "RETAINS", "QI", "--secret", "--json").json() == {"valid": False}
+    assert run("judge", "QI", "--lexicon", "cel", "--json").json() == {"QI": True}
+
+
+def test_anagram_json_and_blanks_lowercase(enable):
+    result = run("anagram", "AEINRST", "--json")
+    assert result.exit_code == 0
+    assert result.json() == ["ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA", "STAINER", "STEARIN"]
+    assert run("anagram", "QAT?").stdout.split() == ["QATs"]
+    lines = run("anagram", "AEINST?").stdout.split()
+    assert len(lines) == len({w.upper() for w in lines}) > 40
+    for line in lines:  # exactly one lowercase letter, the blank; the rest is the rack
+        [blank] = [c for c in line if c.islower()]
+        assert Counter(line.upper()) == Counter("AEINST" + blank.upper())
+        assert line.upper() in enable
+
+
+def test_anagram_build_lists_every_word_from_the_rack(enable):
+    got = run("anagram", "TOAD", "--build", "--json").json()
+    words = [w for w in enable.words() if len(w) <= 4 and not Counter(w) - Counter("TOAD")]
+    assert sorted(got) == sorted(words)
+    assert [len(w) for w in got] == sorted((len(w) for w in got), reverse=True)
+
+
+def test_hooks_match_the_word_list(enable):
+    valid = set(enable.words())
+    by_alphagram: dict[str, list[str]] = {}
+    for w in valid:
+        by_alphagram.setdefault("".join(sorted(w)), []).append(w)
+    for word in ("CARE", "AT", "QUA", "RETAIN", "XYZ"):
+        data = run("hooks", word, "--json").json()
+        assert data["front_hooks"] == "".join(c for c in ALPHABET if c + word in valid)
+        assert data["back_hooks"] == "".join(c for c in ALPHABET if word + c in valid)
+        assert data["inner_front"] == (word[1:] in valid) and data["inner_back"] == (word[:-1] in valid)
+        assert data["valid"] == (word in valid)
+        for tile, stems in data["stems"].items():
+            assert sorted(stems) == sorted(by_alphagram["".join(sorted(word + tile))])
+        made = {t for t in ALPHABET if "".join(sorted(word + t)) in by_alphagram}
+        assert set(data["stems"]) == made
+
+
+def test_hooks_extensions(enable):
+    valid = enable.words()
+    ext = run("hooks", "ZOO", "--extensions", "--json").json()["extensions"]
+    assert ext["back"] == [w for w in valid if w.startswith("ZOO") and w != "ZOO"]
+    assert ext["front"] == [w for w in valid if w.endswith("ZOO") and w != "ZOO"]
+    assert ext["both"] == [w for w in valid if "ZOO" in w[1:-1]]
+    text = run("hooks", "CARE").stdout
+    assert "S ·CARE· DRSTX" in text and "+S  ACRES CARES" in text
+
+
+def test_search_json_contract(enable):
+    result = run("search", "--length", "7", "--probability", "1-3", "--order", "probability", "--json")
+    assert result.exit_code == 0
+    rows = result.json()
+    assert rows and [r["alphagram_rank"] for r in rows] == sorted(r["alphagram_rank"] for r in rows)
+    needed = {"word", "alphagram", "length", "combinations", "probability_rank", "alphagram_rank",
+              "front_hooks", "back_hooks", "inner_front", "inner_back"}
+    assert all(needed <= r.keys() for r in rows)
+    assert all(isinstance(r["inner_front"], bool) and len(r["combinations"]) == 3 for r in rows)
+
+
+def test_search_words_csv_and_table(enable):
+    words = run("search", "--pattern", "?A?E??S", "--limit", "5", "--words").stdout.split()
+    assert words == [w for w in enable.words() if re.fullmatch(".A.E..S", w)][:5]
+    table = run("search", "--anagram", "AEINRST", "--order", "alphagram").stdout
+    assert table.count("AEINRST") == 1 and "RETAINS" in table and "9 words" in table
+    rows = list(csv.DictReader(io.StringIO(run("search", "--length", "2", "--limit", "3", "--csv").stdout)))
+    assert [r["word"] for r in rows] == ["AA", "AB", "AD"] and rows[0]["back_hooks"] == "HLS"
+
+
+def test_saved_and_builtin_searches(enable):
+    first = run("search", "--length", "7", "--probability", "1-20", "--save", "top20", "--words")
+    assert first.exit_code == 0
+    again = run("search", "--load", "top20", "--words")
+    assert again.stdout == first.stdout
+    narrowed = run("search", "--load", "top20", "--suffix", "S", "--words").stdout.split()
+    assert narrowed and all(w.endswith("S") for w in narrowed) and set(narrowed) < set(first.stdout.split())
+    twos = run("search", "--list", "twos", "--words").stdout.split()
+    assert len(twos) == 96
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("anagram", ""), "empty rack"),
+        (("anagram", "AB1"), "'1' is not a tile"),
+        (("anagram", "AB", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
+        (("search", "--pattern", "A#?"), "'#' is not a tile"),
+        (("search", "--length", "2", "--probability", "1-500"), "only 73 alphagrams of length 2"),
+        (("search", "--length", "2", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
+        (("search", "--wibble"), "unknown search condition '--wibble'"),
+        (("search",), "give at least one condition"),
+        (("search", "--load", "never"), "no saved search 'never'"),
+        (("search", "--list", "nolist"), "no built-in list 'nolist'"),
+        (("search", "--length", "2", "--json", "--csv"), "choose one of"),
+        (("hooks", "C4T"), "'4' is not a tile"),
+        (("judge", "CAT", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
+    ],
+)
+def test_bad_input_is_one_line_and_non_zero(enable, args, message):
+    result = run(*args)
+    assert result.exit_code != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_spanish_tiles_on_the_command_line(make_lexicon):
+    make_lexicon(["CHICO", "LECHE", "CALLE", "CHURRO", "CHE"], name="es", tiles="spanish")
+    assert run("anagram", "OCI[CH]", "--lexicon", "es", "--json").json() == ["CHICO"]
+    assert run("anagram", "CHEL?", "--lexicon", "es").stdout.split() == ["LECHe"]
+    assert run("search", "--lexicon", "es", "--length", "4", "--words").stdout.split() == ["CALLE", "CHICO", "CHURRO", "LECHE"]
+    assert run("hooks", "CHE", "--lexicon", "es", "--json").json()["valid"] is True
+
+
+def test_big_results_print_as_plain_columns(enable):
+    lines = run("search", "--length", "4").stdout.splitlines()
+    assert lines[-1] == "3,903 words" and len(lines) == 3903 + 2
+    assert lines[0].split() == ["Prob", "Alphagram", "Word"]
+    aahs = next(line for line in lines if " AAHS" in line)
+    assert aahs.split()[-1] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
+
+
+def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
+    make_lexicon(["AS", "CHAS", "LLAS", "ASE", "CHE", "CHES"], name="es", tiles="spanish")
+    data = run("hooks", "AS", "--lexicon", "es", "--json").json()
+    assert (data["front_hooks"], data["back_hooks"]) == ("[CH][LL]", "E")
+    assert run("hooks", "[CH]E", "--lexicon", "es", "--json").json()["back_hooks"] == "S"
+    assert run("search", "--lexicon", "es", "--suffix", "AS", "--not-anagram", "AS", "--words").stdout.split() == ["CHAS", "LLAS"]

@@ -1,0 +1,198 @@
+"""`lexitrain sheet ...` as a user runs it: files written, bad input refused cleanly."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import run
+from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts
+
+
+def test_twos_sheet_is_one_page_with_every_two_and_its_hooks(enable, tmp_path: Path) -> None:
+    out = tmp_path / "twos.pdf"
+    result = run("sheet", "twos", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {out} (1 page), 96 entries"
+    pages = page_texts(out)
+    assert len(pages) == 1
+    lines = lines_of(out)
+    twos = enable.db.execute("SELECT * FROM words WHERE length = 2 ORDER BY word").fetchall()
+    assert len(twos) == 96
+    expected = [hook_line(r) for r in twos]
+    assert lines[1:-1] == expected  # every two in order, front hooks left, back hooks right
+    assert "B AA HLS" in lines and "XU" in lines and "OS KA BEFSTY" in lines
+
+
+def test_stems_sheet_from_the_command_line(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "stems.pdf"
+    result = run("sheet", "stems", "--stem", "care", "--lexicon", "small", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json() == {"kind": "stems", "out": str(out), "pages": 1, "groups": 1, "lexicon": "small"}
+    assert "D ARCED CARED RACED" in lines_of(out)
+
+
+def test_new_words_sheet_lists_added_then_removed_words_by_length(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(["AA", "AB", "CARE", "RACE"], name="old")
+    make_lexicon(["AA", "BA", "CARE", "CARES", "SCARE", "ACRE"], name="new")
+    out = tmp_path / "new.pdf"
+    result = run("sheet", "new-words", "--old", "old", "--lexicon", "new", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    lines = lines_of(out)
+    assert lines[0].startswith("New words old → new")
+    assert lines[1:-1] == [
+        "2 letters added (1)", "BA",
+        "4 letters added (1)", "ACRE",
+        "5 letters added (2)", "CARES•", "•SCARE",
+        "2 letters removed (1)", "AB",
+        "4 letters removed (1)", "RACE",
+    ]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".md", ".html"])
+def test_other_formats_carry_the_same_words(suffix: str, make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / f"stems{suffix}"
+    result = run("sheet", "stems", "--stem", "CARE", "--stem", "AET", "-l", "small", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    if suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert rows[0] == {"stem": "ACER", "count": "13", "tile": "D", "words": "ARCED CARED RACED"}
+        assert [(r["stem"], r["tile"]) for r in rows] == [("ACER", "D"), ("ACER", "S"), ("ACER", "T"), ("AET", "S")]
+    elif suffix == ".md":
+        assert "| stem | count | tile | words |" in text
+        assert "| ACER | 13 | D | ARCED CARED RACED |" in text and "|  |  | S | ACRES CARES RACES SCARE |" in text
+    else:
+        assert "@media print" in text and "break-inside: avoid" in text and "--columns:2" in text
+        assert text.index("ARCED CARED RACED") < text.index("ACRES CARES RACES SCARE") < text.index("EAST EATS")
+
+
+def test_unknown_kind_is_one_line_error(tmp_path: Path) -> None:
+    out = tmp_path / "x.pdf"
+    result = run("sheet", "crosswords", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: unknown sheet kind 'crosswords' (choose from anagrams, hooks, twos, stems, new-words, due)"
+    )
+    assert not out.exists()
+
+
+def test_output_in_a_missing_folder_is_refused(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "no" / "such" / "stems.pdf"
+    result = run("sheet", "stems", "--stem", "CARE", "-l", "small", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"error: {out}: folder {out.parent} does not exist"
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_empty_source_writes_no_file(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(["AA", "CARE"], name="old")
+    make_lexicon(["AA", "CARE"], name="same")
+    out = tmp_path / "new.pdf"
+    result = run("sheet", "new-words", "--old", "old", "-l", "same", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: the source has no words, so there is nothing to print (no file written)"
+    assert list(tmp_path.glob("*.pdf")) == [] and list(tmp_path.glob(".*")) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", "{tmp}/s.docx"], "error: {tmp}/s.docx: unknown output format '.docx'; use .pdf, .html, .csv or .md"),
+        (["--out", "{tmp}/s.pdf", "--columns", "9"], "error: --columns must be between 1 and 8, not 9"),
+        (["--out", "{tmp}/s.pdf", "--paper", "a3"], "error: unknown paper 'a3' (choose from a4, letter)"),
+        (["--out", "{tmp}/s.pdf", "--old", "small"], "error: --old is only for the new-words sheet"),
+        (["--out", "{tmp}/s.pdf", "--stem", "C4RE"], "error: stem 'C4RE' has a character that is not in the english tile set"),
+    ],
+)
+def test_bad_options_are_one_line_errors(args: list[str], message: str, make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    stem = [] if "--stem" in args else ["--stem", "CARE"]
+    result = run("sheet", "stems", "-l", "small", *stem, *args)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == message.replace("{tmp}", str(tmp_path))
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == [tmp_path / "small.txt"]
+
+
+def test_anagram_sheet_of_a_search_has_every_result_in_order_with_hooks(enable, tmp_path: Path) -> None:
+    query = "--length 7 --probability 1-120 --order probability"
+    source = run("search", *query.split(), "--json").json()
+    out = tmp_path / "top.pdf"
+    result = run("sheet", "anagrams", "--query", query, "--out", str(out), "--columns", "2")
+    assert result.exit_code == 0, result.stderr
+    expected: list[str] = []
+    for row in source:
+        head = f"{row['alphagram_rank']} {row['alphagram']} {row['anagrams']}"
+        if head not in expected:
+            expected.append(head)
+        expected.append(hook_line(row))
+    lines = lines_of(out)
+    assert [line for line in lines if line in expected] == expected
+    assert len({r["alphagram"] for r in source}) == 120
+    assert lines[0] == f"Anagrams: {query} enable · " + lines[0].rsplit(" ", 1)[1]
+
+
+def test_built_in_list_quiz_with_answer_key(enable, tmp_path: Path) -> None:
+    out = tmp_path / "quiz.pdf"
+    result = run("sheet", "anagrams", "--list", "top-sevens", "--questions-only", "--answer-key", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    pages = page_texts(out)
+    key_starts = next(i for i, text in enumerate(pages) if "Answer key" in text)
+    questions, answers = "\n".join(pages[:key_starts]), "\n".join(pages[key_starts:])
+    assert pages[0].startswith("Top 500 sevens by probability")
+    assert "AEINRST" in questions and "RETAINS" not in questions and "STEARIN" not in questions
+    assert "RETAINS" in answers and "STEARIN ES" in answers
+    assert questions.count("\n1 ADEINOR 1") == 1 and answers.count("\n1 ADEINOR 1") == 1
+
+
+def test_hooks_sheet_from_a_word_file(enable, tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("# my threes\nqat\nzax\n\nCARE\n", encoding="utf-8")
+    out = tmp_path / "hooks.md"
+    result = run("sheet", "hooks", "--words", str(words), "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "| front_hooks | word | back_hooks | symbols |" in text
+    assert text.index("|  | •QAT | S |  |") < text.index("|  | •ZAX |  |  |") < text.index("| S | •CARE• | DRSTX |  |")
+
+
+def test_search_with_no_results_is_refused_and_writes_nothing(enable, tmp_path: Path) -> None:
+    out = tmp_path / "none.pdf"
+    result = run("sheet", "anagrams", "--query", "--length 7 --pattern ZZZ*", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: the source has no words, so there is nothing to print (no file written)"
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "error: give exactly one word source: a query, a saved search, a built-in list or a word file"),
+        (["--query", "--bogus"], "error: unknown search condition '--bogus' (see `lexitrain search --help`)"),
+        (["--list", "twos", "--query", "--length 2"],
+         "error: give exactly one word source: a query, a saved search, a built-in list or a word file"),
+    ],
+)
+def test_bad_sources_are_one_line_errors(args: list[str], message: str, enable, tmp_path: Path) -> None:
+    result = run("sheet", "anagrams", *args, "--out", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr.strip()) == (1, message)
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == []
+
+
+def test_new_words_as_a_hooks_quiz_with_key(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(["AA", "CARE"], name="old")
+    make_lexicon(["AA", "CARE", "CARED", "CARES", "SCARE", "SCARED"], name="new")
+    out = tmp_path / "new.pdf"
+    result = run("sheet", "new-words", "--old", "old", "-l", "new", "--answer-key", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    questions, answers = page_texts(out)
+    assert "5 letters added (3): questions" in questions and "\n•SCARE\n" in questions
+    assert "•SCARE D" not in questions and "•SCARE D" in answers
+    assert "5 letters added (3): answer key" in answers and "6 letters added (1)" in answers

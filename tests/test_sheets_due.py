@@ -1,0 +1,77 @@
+"""`lexitrain sheet due`: the cards the scheduler will ask this week, from the progress store."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from lexitrain.study.cards import get_kind
+from lexitrain.study.store import ProgressStore, progress_path
+from tests.cli_runner import run
+from tests.sheets_support import hook_line, lines_of, page_texts, source_rows
+
+NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def _cards(due_in_days: dict[tuple[str, str], float]) -> None:
+    with ProgressStore() as store:
+        ids = store.ensure_cards("enable", list(due_in_days), NOW.timestamp())
+        with store.write() as conn:
+            for card_id, days in zip(ids, due_in_days.values()):
+                conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?",
+                             ((NOW + timedelta(days=days)).timestamp(), card_id))
+
+
+def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    _cards({
+        ("anagram", "AEINRST"): -3,  # overdue: printed under today
+        ("hooks", "CARE"): 0.1,
+        ("anagram", "AEILNOR"): 2,
+        ("anagram-hooks", "AEST"): 6.5,
+        ("anagram", "EIPRST"): 9,  # after the week: left out
+    })
+    out = tmp_path / "due.pdf"
+    result = run("sheet", "due", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    lines = lines_of(out)
+    assert lines[0] == "Due this week enable · 2026-03-10"
+    assert lines[1:-1] == [
+        "Tue 10 Mar 2026 (and overdue): 2",
+        "AEINRST 9", "ANESTRI", "ANTSIER", "NASTIER", "RATINES•", "RETAINS•", "RETINAS•", "RETSINA S",
+        "STAINER S", "STEARIN ES",
+        "hooks: CARE 6", "S •CARE• DRSTX",
+        "Thu 12 Mar 2026: 1",
+        "AEILNOR 2", "AILERON S", "ALIENOR S",
+        "Mon 16 Mar 2026: 1",
+        f"anagram-hooks: AEST {len(get_kind('anagram-hooks').build(enable, 'AEST').expected)}",
+        *[hook_line(row) for row in source_rows(enable, "w.alphagram = 'AEST'")],
+    ]
+    assert len(enable.anagrams("AEST")) == 8
+    assert "EIPRST" not in "\n".join(page_texts(out))
+
+
+def test_due_question_sheet_hides_the_answers(enable, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    _cards({("anagram", "AEINRST"): 1})
+    out = tmp_path / "due.pdf"
+    assert run("sheet", "due", "--questions-only", "--out", str(out)).exit_code == 0
+    text = "\n".join(page_texts(out))
+    assert "AEINRST 9" in text and "RETAINS" not in text
+
+
+@pytest.mark.parametrize("with_store", [False, True])
+def test_nothing_due_is_a_clear_error_and_no_file(with_store: bool, enable, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    if with_store:
+        _cards({("anagram", "AEINRST"): 30})
+    out = tmp_path / "due.pdf"
+    result = run("sheet", "due", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: no cards of enable are due in the next 7 days, so there is nothing to print (no file written)"
+    )
+    assert not out.exists()
+    assert progress_path().exists() == with_store  # a sheet never creates the progress database

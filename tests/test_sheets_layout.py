@@ -1,0 +1,52 @@
+"""Column placement: order kept, no group split across a column, pages as asked."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lexitrain.sheets.model import Column, Group, Section, questions_only
+from lexitrain.sheets.pdf import place
+
+COLUMN_HEIGHT = 100.0
+
+blocks = st.lists(
+    st.tuples(st.floats(min_value=1.0, max_value=COLUMN_HEIGHT), st.booleans()), min_size=1, max_size=60
+)
+
+
+@given(blocks, st.integers(min_value=1, max_value=5))
+def test_place_keeps_order_fits_columns_and_breaks_pages(items, columns) -> None:
+    heights = [h for h, _ in items]
+    fresh = [f for _, f in items]
+    spots = place(heights, fresh, COLUMN_HEIGHT, columns)
+    assert len(spots) == len(items)
+    assert spots[0] == (0, 0, 0.0)
+    for (page, column, top), height in zip(spots, heights):
+        assert 0 <= column < columns
+        assert top + height <= COLUMN_HEIGHT + 1e-9  # never runs past the column's foot
+    flat = [(page, column) for page, column, _ in spots]
+    assert flat == sorted(flat)  # filled page by page, column by column, in order
+    for i in range(1, len(items)):
+        if fresh[i]:
+            assert spots[i][:2] == (spots[i - 1][0] + 1, 0) and spots[i][2] == 0
+        elif spots[i][:2] == spots[i - 1][:2]:  # same column: directly below the one before
+            assert spots[i][2] == spots[i - 1][2] + heights[i - 1]
+        else:  # moved on only because it did not fit below
+            assert spots[i - 1][2] + heights[i - 1] + heights[i] > COLUMN_HEIGHT
+
+
+def test_a_full_page_moves_on_to_the_next() -> None:
+    spots = place([60.0] * 5, [False] * 5, COLUMN_HEIGHT, 2)
+    assert [(p, c) for p, c, _ in spots] == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+
+
+def test_questions_only_keeps_heads_and_blanks_answers() -> None:
+    head = (Column("alphagram"),)
+    rows = (Column("front", answer=True), Column("word"), Column("back", answer=True))
+    headed = Section("S", head, rows, [Group(head=("AEST",), rows=[("", "EAST", ""), ("", "EATS", "")])])
+    asked = questions_only(headed, "Questions")
+    assert asked.asks and asked.title == "Questions"
+    assert asked.groups == [Group(head=("AEST",), write_lines=2)]
+    bare = Section("", (), rows, [Group(rows=[("S", "CARE", "DS")])])
+    assert questions_only(bare, "Q").groups == [Group(rows=[("", "CARE", "")])]

@@ -1,0 +1,78 @@
+"""The study commands a player types: the terminal quiz, plans, settings, quiz over due cards."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
+from tests.cli_runner import run
+
+NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+ORACLE = anagram_oracle()
+
+
+def test_terminal_quiz_checks_each_word_and_keeps_them(small, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    run("study", "plan", "--length", "8", "--lexicon", "small")
+    run("study", "set", "--new", "2")
+    first = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))[0]
+    words = sorted(ORACLE["".join(sorted(first["prompt"]))])
+    assert len(words) >= 2
+    typed = f"{words[0].lower()} nonword\n{words[0]}\n\n!quit\n"
+    result = run("daily", "--lexicon", "small", input=typed)
+    out = result.stdout
+    assert result.exit_code == 0, result.stderr
+    assert f"{words[0]} yes" in out and "NONWORD no" in out
+    assert f"[{words[0]}] >" in out  # found words stay on screen
+    assert f"missing: {' '.join(words[1:])}" in out and "not words here: NONWORD" in out
+    assert f"missed: {' '.join(words)}" in out
+    assert "0/1 right" in out and "missed words saved to" in out
+
+
+def test_terminal_override_marks_previous_question(small, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    run("study", "plan", "--length", "8", "--lexicon", "small")
+    first = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))[0]
+    typed = " ".join(sorted(ORACLE["".join(sorted(first["prompt"]))])[1:])  # one word short
+    result = run("daily", "--lexicon", "small", input=f"{typed}\n\n!c\n!quit\n")
+    assert "previous question marked correct" in result.stdout and "1/1 right" in result.stdout
+
+
+def test_plan_settings_and_show(small):
+    plan = run("study", "plan", "--length", "7", "--length", "2", "--top", "3", "--name", "mine",
+               "--lexicon", "small", "--json")
+    assert plan.exit_code == 0, plan.stderr
+    assert plan.json()["cards"] == 2 + 3 and plan.json()["name"] == "mine"
+    run("study", "set", "--new", "7", "--reviews", "30", "--retention", "0.85", "--mode", "leitner")
+    shown = run("study", "show", "--lexicon", "small", "--json").json()
+    assert (shown["new_per_day"], shown["reviews_per_day"], shown["retention"], shown["mode"]) == (7, 30, 0.85, "leitner")
+    assert shown["plan"]["name"] == "mine" and shown["plan"]["new"] == 5
+    first = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))[0]
+    assert len(first["prompt"]) == 7  # the plan's first step comes first
+    assert run("study", "plan", "--default", "--lexicon", "small", "--json").json()["name"] == "default"
+
+
+def test_bad_settings_are_clear_errors(small):
+    for args, message in [
+        (["study", "set", "--retention", "2"], "retention"),
+        (["study", "set", "--mode", "anki"], "unknown scheduling mode"),
+        (["study", "set", "--new", "-1"], "cannot be negative"),
+        (["study", "plan", "--lexicon", "small"], "give the plan's steps"),
+        (["study", "plan", "--length", "7", "--kind", "hooks", "--lexicon", "small"], "anagram or build"),
+        (["quiz", "--due", "--lexicon", "small", "--jsonl"], "no cards are due"),
+        (["quiz", "--due", "--kind", "sudoku", "--lexicon", "small"], "unknown question kind"),
+    ]:
+        result = run(*args, input="")
+        assert result.exit_code == 1, args
+        assert message in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
+
+
+def test_quiz_due_cards_reschedules_them(small, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    run("study", "plan", "--length", "3", "--top", "2", "--lexicon", "small")
+    run("daily", "--jsonl", "--lexicon", "small", input="x\nx\n")
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(hours=1)).isoformat())
+    out = lines(run("quiz", "--due", "--lexicon", "small", "--jsonl", "--order", "random", input="x\n").stdout)
+    assert len(of("question", out)) == 2 and of("result", out)[0]["card"]["streak"] == -2
+    summary = of("summary", out)[0]
+    assert summary["questions"] == 1 and summary["wrong"] == 1

@@ -1,0 +1,112 @@
+"""Progress export/import, statistics and the backlog commands."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from lexitrain.study.scheduler import Scheduling
+from lexitrain.study.session import Item, Session
+from lexitrain.study.store import ProgressStore
+from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
+from tests.cli_runner import run
+
+NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+ORACLE = anagram_oracle()
+KEYS = ["AB", "ENT", "ANT", "AEINRST", "AEILNRST", "AEGINRST"]
+
+
+def study(lex, monkeypatch, moment: datetime, right: dict[str, bool]) -> None:
+    """Answer each key once at `moment` (right or wrong) in a scheduled quiz."""
+    monkeypatch.setenv("LEXITRAIN_NOW", moment.isoformat())
+    with ProgressStore() as store:
+        ids = store.ensure_cards(lex.name, [("anagram", k) for k in right], moment.timestamp())
+        session = Session(store, lex, "quiz", "test", [Item("anagram", k, i) for k, i in zip(right, ids)], Scheduling())
+        for question in session.questions():
+            session.answer(question, " ".join(ORACLE[question.key]) if right[question.key] else "WRONG")
+        session.finish(save_missed=False)
+
+
+@pytest.fixture
+def history(small, monkeypatch):
+    """Three days of study: AEGINRST always missed, AB missed once."""
+    study(small, monkeypatch, NOW, {k: k not in ("AEGINRST", "AB") for k in KEYS})
+    study(small, monkeypatch, NOW + timedelta(days=1), {k: k != "AEGINRST" for k in KEYS})
+    study(small, monkeypatch, NOW + timedelta(days=2), {k: k != "AEGINRST" for k in KEYS})
+    return small
+
+
+def test_stats_tables_and_plot(history, tmp_path):
+    report = run("stats", "--lexicon", "small", "--json").json()
+    assert [(d["date"], d["answers"], d["correct"], d["new"]) for d in report["reviews_per_day"]] == [
+        ("2026-03-01", 6, 4, 6), ("2026-03-02", 6, 5, 0), ("2026-03-03", 6, 5, 0)]
+    assert report["retention"] == round(10 / 12, 3)
+    assert sum(report["cards_by_state"].values()) == 6 and report["cards_by_state"]["new"] == 0
+    assert len(report["forecast"]) == 30 and sum(d["due"] for d in report["forecast"]) == 6
+    hardest = report["hardest"]
+    assert hardest[0] == {"key": "AEGINRST", "correct": 0, "incorrect": 3, "miss_rate": 1.0}
+    assert hardest[1]["key"] == "AB" and len(hardest) == 2
+    png = tmp_path / "stats.png"
+    text = run("stats", "--lexicon", "small", "--plot", str(png))
+    assert text.exit_code == 0 and "hardest alphagrams: AEGINRST (3/3 missed)" in text.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    bad = run("stats", "--lexicon", "small", "--plot", str(tmp_path / "stats.jpg"))
+    assert bad.exit_code == 1 and "PNG" in bad.stderr
+
+
+def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    data = json.loads(backup.read_text())
+    assert data["format"] == "lexitrain-progress" and len(data["cards"]) == 6 and len(data["answers"]) == 18
+    with ProgressStore() as store:
+        original = {(c.kind, c.key): c for c in (store.find_card("small", "anagram", k) for k in KEYS)}
+    (home / "progress.sqlite").rename(tmp_path / "old.sqlite")
+    for suffix in ("-wal", "-shm"):
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+    result = run("progress", "import", str(backup))
+    assert result.exit_code == 0 and "imported 6 cards and 18 answers" in result.stdout
+    again = run("progress", "import", str(backup))
+    assert "imported 0 cards and 0 answers" in again.stdout
+    with ProgressStore() as store:
+        for (kind, key), before in original.items():
+            after = store.find_card("small", kind, key)
+            assert (after.state, after.stability, after.due, after.correct, after.incorrect) == (
+                before.state, before.stability, before.due, before.correct, before.incorrect)
+        assert store.conn.execute("SELECT count(*) FROM answers").fetchone()[0] == 18
+    assert run("stats", "--lexicon", "small", "--json").json()["retention"] == round(10 / 12, 3)
+
+
+def test_import_rejects_other_files(tmp_path):
+    not_json = tmp_path / "x.json"
+    not_json.write_text("{oops")
+    result = run("progress", "import", str(not_json))
+    assert result.exit_code == 1 and "not a lexitrain progress file" in result.stderr
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"format": "lexitrain-progress", "version": 99}))
+    assert "newer lexitrain" in run("progress", "import", str(newer)).stderr
+
+
+def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
+    later = NOW + timedelta(days=400)
+    monkeypatch.setenv("LEXITRAIN_NOW", later.isoformat())
+    with ProgressStore() as store:
+        before = {k: store.find_card("small", "anagram", k) for k in KEYS}
+    assert "postponed 2 cards by 5 days" in run("study", "postpone", "--days", "5", "--count", "2",
+                                                "--lexicon", "small").stdout
+    with ProgressStore() as store:
+        after = {k: store.find_card("small", "anagram", k) for k in KEYS}
+    moved = [k for k in KEYS if after[k].due != before[k].due]
+    assert len(moved) == 2 and "AEGINRST" not in moved  # the most-missed card is most at risk: not postponed
+    assert all(after[k].due == (later + timedelta(days=5)).timestamp() for k in moved)
+    assert all(after[k].stability == before[k].stability for k in KEYS)
+    assert "backlog spread over 2 days" in run("study", "spread", "--per-day", "2", "--lexicon", "small").stdout
+    due_today = run("daily", "--status", "--json", "--lexicon", "small").json()
+    assert due_today["reviews_left"] == 2
+
+
+def test_export_to_a_missing_folder(tmp_path):
+    result = run("progress", "export", str(tmp_path / "no" / "such" / "backup.json"))
+    assert result.exit_code == 1 and "cannot write the backup" in result.stderr

@@ -1,0 +1,111 @@
+"""Importing a Zyzzyva cardbox built here with Zyzzyva's own quiz-database schema."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+
+from hypothesis import given, settings, strategies as st
+
+from lexitrain.study.scheduler import LEITNER_DAYS, Scheduling
+from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.zyzzyva import card_state
+from study_helpers import small  # noqa: F401  (fixture)
+from tests.cli_runner import run
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+DAY = 86400
+
+# As Zyzzyva creates it (QuizDatabase.cpp).
+ZYZZYVA_SCHEMA = [
+    "CREATE TABLE questions (question varchar(16), correct integer, incorrect integer, streak integer, "
+    "last_correct integer, difficulty integer, cardbox integer, next_scheduled integer)",
+    "CREATE UNIQUE INDEX question_index ON questions (question)",
+    "CREATE TABLE db_version (version integer)",
+    "INSERT INTO db_version VALUES (1)",
+]
+
+
+def cardbox(path, rows):
+    conn = sqlite3.connect(path)
+    for statement in ZYZZYVA_SCHEMA:
+        conn.execute(statement)
+    conn.executemany("INSERT INTO questions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    now = int(NOW.timestamp())
+    db = cardbox(tmp_path / "Anagrams.db", [
+        # question, correct, incorrect, streak, last_correct, difficulty, cardbox, next_scheduled
+        ("AEINRST", 9, 1, 5, now - 20 * DAY, 0, 5, now + 10 * DAY),   # well known, box 5 (30 days)
+        ("RSTAEIL", 0, 0, 0, 0, 0, 0, now + DAY),                     # AEILRST unsorted: never answered
+        ("AEGINRST", 1, 4, -2, now - 3 * DAY, 0, 0, now - DAY),       # often missed, overdue
+        ("QQQQQQQ", 3, 0, 3, now, 0, 2, now),                         # not in this lexicon
+    ])
+    result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1}
+    with ProgressStore() as store:
+        known = store.find_card("small", "anagram", "AEINRST")
+        assert (known.state, known.cardbox, known.correct, known.incorrect, known.streak) == (2, 5, 9, 1, 5)
+        assert known.stability == 30.0 and known.due == now + 10 * DAY and known.last_review == now - 20 * DAY
+        fresh = store.find_card("small", "anagram", "AEILRST")
+        assert fresh.state == 1 and fresh.stability is None and fresh.due == now + DAY
+        hard = store.find_card("small", "anagram", "AEGINRST")
+        assert hard.state == 2 and hard.difficulty > known.difficulty and hard.due == now - DAY
+    # The overdue card is due now, and answering it goes through FSRS from the imported state.
+    out = run("quiz", "--due", "--lexicon", "small", "--jsonl", input="GRANITES INGRATES RANGIEST\n")
+    assert out.exit_code == 0, out.stderr
+    assert '"id": "anagram:AEGINRST"' in out.stdout and '"state": "review"' in out.stdout
+    # Importing again keeps what is now studied here.
+    again = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json").json()
+    assert again["kept"] == 3 and again["imported"] == 0
+
+
+def test_import_never_writes_to_the_zyzzyva_file(small, tmp_path):
+    db = cardbox(tmp_path / "Anagrams.db", [("AEINRST", 1, 0, 1, 0, 0, 1, 0)])
+    before = db.read_bytes()
+    assert run("progress", "import-zyzzyva", str(db), "--lexicon", "small").exit_code == 0
+    assert db.read_bytes() == before
+
+
+def test_not_a_zyzzyva_database(small, tmp_path):
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    result = run("progress", "import-zyzzyva", str(other), "--lexicon", "small")
+    assert result.exit_code == 1 and "not a Zyzzyva quiz database" in result.stderr
+    missing = run("progress", "import-zyzzyva", str(tmp_path / "nope.db"), "--lexicon", "small")
+    assert missing.exit_code == 1 and "no such file" in missing.stderr
+
+
+def test_hooks_cardbox(small, tmp_path):
+    db = cardbox(tmp_path / "Hooks.db", [("TEN", 2, 0, 2, 0, 0, 2, 0), ("ZZZ", 1, 0, 1, 0, 0, 1, 0)])
+    report = run("progress", "import-zyzzyva", str(db), "--kind", "hooks", "--lexicon", "small", "--json").json()
+    assert (report["imported"], report["skipped"]) == (1, 1)
+    with ProgressStore() as store:
+        assert store.find_card("small", "hooks", "TEN").cardbox == 2
+
+
+COUNT = st.one_of(st.none(), st.integers(min_value=0, max_value=10_000))
+STAMP = st.one_of(st.none(), st.just(0), st.integers(min_value=1_000_000_000, max_value=2_000_000_000))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.fixed_dictionaries({
+    "question": st.just("AEINRST"), "correct": COUNT, "incorrect": COUNT,
+    "streak": st.one_of(st.none(), st.integers(-50, 50)), "last_correct": STAMP,
+    "cardbox": st.one_of(st.none(), st.integers(-3, 40)), "next_scheduled": STAMP,
+}), st.sampled_from(["fsrs", "leitner"]), st.booleans())
+def test_any_cardbox_row_becomes_a_card_fsrs_can_review(row, mode, right):
+    """Whatever a cardbox holds (NULLs, odd boxes), the card it makes can be reviewed."""
+    made = card_state(row, CardRow(1, "x", "anagram", "AEINRST", 0, None, None, None, None, None, 0, 0, 0, 0, 0.0),
+                      NOW.timestamp())
+    assert made.state in (1, 2) and 0 <= made.cardbox < len(LEITNER_DAYS) and made.due is not None
+    if made.state == 2:
+        assert made.stability > 0 and 1 <= made.difficulty <= 10 and made.last_review is not None
+    after = Scheduling(mode).review(made, right, NOW)
+    assert after.due > NOW.timestamp() and after.stability > 0

@@ -1,0 +1,64 @@
+"""Property tests: however a list is formatted, the same words come out."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from lexitrain.lexicon.wordlist import read_wordlist
+from lexitrain.tiles import load_tile_set
+
+ENGLISH = load_tile_set("english")
+SPANISH = load_tile_set("spanish")
+
+words = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=2, max_size=15)
+definitions = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=30)
+
+
+@st.composite
+def formatted_list(draw):
+    entries = draw(st.lists(st.tuples(words, definitions), min_size=1, max_size=30))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = []
+    for word, definition in entries:
+        if draw(st.booleans()):
+            lines.append("# " + definition)
+        if draw(st.booleans()):
+            lines.append("")
+        shown = word.lower() if draw(st.booleans()) else word
+        separator = draw(st.sampled_from([" ", "\t", "  "]))
+        lines.append(f"{shown}{separator}{definition}" if definition.strip() else shown)
+    text = newline.join(lines) + newline
+    if draw(st.booleans()):
+        text = "\ufeff" + text
+    return entries, text
+
+
+@settings(max_examples=60, deadline=None)
+@given(formatted_list())
+def test_formatting_never_changes_the_words(case):
+    entries, text = case
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "list.txt"
+        path.write_bytes(text.encode("utf-8"))
+        result = read_wordlist(path, ENGLISH, 15)
+    assert set(result.definitions) == {w for w, _ in entries}
+    first = {}
+    for word, definition in entries:
+        first.setdefault(word, definition.strip())
+    for word, definition in first.items():
+        if definition:
+            assert result.definitions[word] == definition
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(SPANISH.letters), min_size=2, max_size=8), min_size=1, max_size=10))
+def test_spanish_words_keep_their_tile_count(tile_lists):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "es.txt"
+        path.write_text("\n".join(SPANISH.spell(t) for t in tile_lists) + "\n", encoding="utf-8")
+        result = read_wordlist(path, SPANISH, 15)
+    assert {len(code) for code in result.definitions} <= {len(t) for t in tile_lists}
+    assert {SPANISH.encode(SPANISH.spell(t)) for t in tile_lists} == set(result.definitions)
