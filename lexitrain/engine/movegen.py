@@ -116,7 +116,7 @@ def _lines(
     points: list[int],
     bingo: int,
     down: bool,
-    lefts: list[list[LeftPart]],
+    lefts: list[LeftParts],
     out: list[Found],
 ) -> None:
     """Across plays along each row of `sq` (the board, or its transpose)."""
@@ -263,31 +263,34 @@ def _lines(
                 i -= 1
             for k in range(min(limit, len(lefts) - 1) + 1):
                 start = a - k
-                for can, node, letters, have_after, spare_after, ends, next2 in lefts[k]:
+                for can, group in lefts[k]:
                     if not can & fits:
-                        continue  # no rack tile can go on the anchor after this left part
-                    if not next2 & after and (after_tile or not ends & fits):
-                        continue  # the word can neither end on the anchor nor go on past it
-                    if after_tile and not _through_run(dmask, dfirst, dchild, node, can & fits, run):
-                        continue  # no letter on the anchor leads through the tiles after it
-                    main = 0
-                    wmul = 1
-                    for n, t in enumerate(letters):
-                        main += points[t] * LM[start + n]
-                        wmul *= WM[start + n]
-                        if t < BLANK_FLAG:
-                            rack[t] -= 1
-                    have, spare = have_after, spare_after
-                    word[:] = letters
-                    extend(node, a, end, start, main, wmul, 0, k, 0)
-                    for t in letters:
-                        if t < BLANK_FLAG:
-                            rack[t] += 1
+                        continue  # no rack tile can go on the anchor after these left parts
+                    for node, letters, have_after, spare_after, ends, next2 in group:
+                        if not next2 & after and (after_tile or not ends & fits):
+                            continue  # the word can neither end on the anchor nor go on past it
+                        if after_tile and not _through_run(dmask, dfirst, dchild, node, can & fits, run):
+                            continue  # no letter on the anchor leads through the tiles after it
+                        main = 0
+                        wmul = 1
+                        for n, t in enumerate(letters):
+                            main += points[t] * LM[start + n]
+                            wmul *= WM[start + n]
+                            if t < BLANK_FLAG:
+                                rack[t] -= 1
+                        have, spare = have_after, spare_after
+                        word[:] = letters
+                        extend(node, a, end, start, main, wmul, 0, k, 0)
+                        for t in letters:
+                            if t < BLANK_FLAG:
+                                rack[t] += 1
                 have, spare = have_all, blanks
     word.clear()
 
 
-LeftPart = tuple[int, int, tuple[int, ...], int, int, int, int]
+LeftPart = tuple[int, tuple[int, ...], int, int, int, int]
+#: left parts of one length, grouped by the letters the rack can put after them
+LeftParts = list[tuple[int, list[LeftPart]]]
 
 
 def _through_run(dmask: list[int], dfirst: list[int], dchild: list[int], node: int, letters: int, run: list[int]) -> bool:
@@ -307,23 +310,24 @@ def _through_run(dmask: list[int], dfirst: list[int], dchild: list[int], node: i
     return False
 
 
-def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[list[LeftPart]]:
-    """Every word start the rack can make, up to `longest` tiles, by length:
-    (letters the rack can still put next, DAWG node, tiles, rack letters left
-    as a bitmask, blanks left, letters that would end a word, letters that can
-    come two steps on). Made once
-    per rack and shared by every anchor instead of being searched again at each."""
+def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[LeftParts]:
+    """Every word start the rack can make, up to `longest` tiles, by length and
+    grouped by the letters the rack can still put next: (DAWG node, tiles,
+    rack letters left as a bitmask, blanks left, letters that would end a word,
+    letters that can come two steps on). Made once per rack and shared by
+    every anchor instead of being searched again at each."""
     dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
     full = (1 << dawg.tiles.size) - 1
     have_all = sum(1 << i for i, n in enumerate(rack) if n)
     word: list[int] = []
-    by_length: list[list[LeftPart]] = [[] for _ in range(longest + 1)]
-    def entry(node: int, have: int, spare: int) -> LeftPart:
+    by_length: list[list[tuple[int, LeftPart]]] = [[] for _ in range(longest + 1)]
+
+    def entry(node: int, have: int, spare: int) -> tuple[int, LeftPart]:
         can = dmask[node] & (full if spare else have)
         next2 = 0
         for n in range(dfirst[node], dfirst[node] + dmask[node].bit_count()):
             next2 |= dmask[dchild[n]]
-        return (can, node, tuple(word), have, spare, dfinal[node] & can, next2)
+        return can, (node, tuple(word), have, spare, dfinal[node] & can, next2)
 
     by_length[0].append(entry(0, have_all, blanks))
 
@@ -356,4 +360,11 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[l
 
     if longest:
         walk(0, have_all, blanks, 0)
-    return by_length
+    grouped: list[LeftParts] = []
+    for parts in by_length:
+        groups: dict[int, list[LeftPart]] = {}
+        for can, part in parts:
+            if can:
+                groups.setdefault(can, []).append(part)
+        grouped.append(list(groups.items()))
+    return grouped
