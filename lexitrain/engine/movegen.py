@@ -11,6 +11,7 @@ listed once, as across.
 
 from __future__ import annotations
 
+import gc
 from functools import lru_cache
 from operator import itemgetter
 
@@ -59,9 +60,17 @@ def _premiums(layout: BoardLayout, transposed: bool) -> tuple[list[int], list[in
 
 def generate_plays(board: Board, rack: str, dawg: Dawg) -> list[Play]:
     """All legal plays, best score first (equal scores in search order)."""
-    found = find_plays(board, rack, dawg)
-    found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
-    return list(map(Play._make, found))
+    # The search allocates thousands of tuples and makes no reference cycles:
+    # keep the cyclic collector from stopping it to scan the whole heap.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        found = find_plays(board, rack, dawg)
+        found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
+        return list(map(Play._make, found))
+    finally:
+        if paused:
+            gc.enable()
 
 
 def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
