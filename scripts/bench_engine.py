@@ -5,7 +5,7 @@ the turn, recorded rack; English games only, as the lexicon is ENABLE) plus
 positions from seeded greedy self-play. Prints medians; run it a few times
 on a quiet machine.
 
-    python scripts/bench_engine.py [--games DIR] [--selfplay N] [--cli-runs N]
+    python scripts/bench_engine.py [--games DIR] [--selfplay N] [--cli-runs N] [--repeat N]
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES)
     parser.add_argument("--selfplay", type=int, default=20, help="self-play games (seeds 1..N)")
     parser.add_argument("--cli-runs", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=1, help="time each position N times, keep the median")
     args = parser.parse_args()
 
     lex = open_lexicon("enable")
@@ -85,11 +86,14 @@ def main() -> None:
     times: list[tuple[float, float, int, str, Board, str]] = []
     total_plays = 0
     for board, rack, kind in positions:
-        t, c = time.perf_counter(), time.process_time()
-        plays = generate_plays(board, rack, dawg)
-        wall, cpu = time.perf_counter() - t, time.process_time() - c
+        walls, cpus = [], []
+        for _ in range(args.repeat):
+            t, c = time.perf_counter(), time.process_time()
+            plays = generate_plays(board, rack, dawg)
+            walls.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
         total_plays += len(plays)
-        times.append((wall, cpu, rack.count("?"), kind, board, rack))
+        times.append((statistics.median(walls), statistics.median(cpus), rack.count("?"), kind, board, rack))
     games = sum(x[3] == "game" for x in times)
     print(f"positions: {len(times)} ({games} from real games, {len(times) - games} from self-play)")
     for label, col in (("wall", 0), ("CPU", 1)):
@@ -103,7 +107,8 @@ def main() -> None:
                 print(f"  {blanks} blank(s): {len(sub)} positions, median {ms(statistics.median(x[col] for x in sub))}, "
                       f"worst {ms(worst[col])} (rack {worst[5]}, {worst[4].tile_count()} tiles on board)")
     total = sum(x[1] for x in times)
-    print(f"plays/second (CPU): {total_plays / total:,.0f} ({total_plays:,} plays in {total:.2f} s)")
+    print(f"plays/second (CPU): {total_plays / total:,.0f} ({total_plays:,} plays in {total:.2f} s"
+          + (f", median of {args.repeat} runs per position)" if args.repeat > 1 else ")"))
 
     if args.cli_runs:
         mid = [x for x in times if x[2] == 0 and 20 <= x[4].tile_count() <= 40]
