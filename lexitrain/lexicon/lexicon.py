@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,8 +15,6 @@ from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
-
-log = logging.getLogger(__name__)
 
 DEFAULT_LEXICON = "enable"
 
@@ -132,7 +129,9 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
 def compile_embedded(name: str) -> None:
     from lexitrain.lexicon.compile import compile_lexicon
 
-    log.info("compiling the embedded %s lexicon (first use, a few seconds)...", name)
+    import logging  # only here: a first-use message, kept off the start-up path
+
+    logging.getLogger(__name__).info("compiling the embedded %s lexicon (first use, a few seconds)...", name)
     source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
     compile_lexicon(source, name)
 
