@@ -1,26 +1,41 @@
-"""Acceptance checks: the commands as a user or another program runs them
-(DESIGN.md contracts, one-line errors for bad input)."""
+"""Acceptance checks run the way a user or another program runs lexitrain: a whole process."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from tests.cli_runner import run
 
-AFTER_QUITE = "/".join(["15"] * 7 + ["3QUITE7"] + ["15"] * 7)
-FOUR_QS = "/".join(["15"] * 7 + ["3QQQQE7"] + ["15"] * 7)
-EMPTY = "/".join(["15"] * 15)
+def lexitrain(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m lexitrain ARGS` in a process of its own (LEXITRAIN_HOME from the `home` fixture)."""
+    return subprocess.run(
+        [sys.executable, "-m", "lexitrain", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["best", "--cgp", f"{FOUR_QS} ABC/ 0/0 0", "--json"],
-    ["score", "--cgp", f"{FOUR_QS} ABC/ 0/0 0", "7H", "AB", "--json"],
-    ["best", "--cgp", f"{EMPTY} ZZZ/ 0/0 0", "--json"],
-    ["best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--rack", "QQ", "--json"],
-])
-def test_more_tiles_than_the_set_has_is_refused(enable, args):
-    result = run(*args)
-    assert result.exit_code == 1
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["anagram", "AEINRST", "--bogus"], "error: No such option: --bogus (see '"),
+        (["judge"], "error: Missing argument 'words'."),
+        (["no-such-command"], "error: No such command 'no-such-command'."),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    result = lexitrain(*args)
+    assert result.returncode == 2
     assert result.stdout == ""
-    assert "tiles on the board and racks, but the english set has 1" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_bare_command_still_shows_help() -> None:
+    result = lexitrain()
+    assert result.returncode == 2
+    assert "Commands:" in result.stdout + result.stderr
