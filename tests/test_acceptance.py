@@ -39,3 +39,12 @@ def test_bare_command_still_shows_help() -> None:
     result = lexitrain()
     assert result.returncode == 2
     assert "Commands:" in result.stdout + result.stderr
+
+
+def test_lexicon_diff_across_tile_sets_is_one_line_error(make_lexicon) -> None:
+    make_lexicon(["CASA", "CHAVO", "LLAMA"], name="es", tiles="spanish")
+    make_lexicon(["CASA", "WAX"], name="en")
+    result = lexitrain("lexicon", "diff", "en", "es", "--json")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == "error: cannot diff en (english tiles) and es (spanish tiles): the letters differ\n"

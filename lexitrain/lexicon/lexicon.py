@@ -142,7 +142,12 @@ def known_lexicons() -> list[str]:
 
 
 def diff(old: Lexicon, new: Lexicon) -> dict[str, list[str]]:
-    """Words added and removed going from OLD to NEW (the 'new words' list)."""
+    """Words added and removed going from OLD to NEW (the 'new words' list).
+    Both must spell with the same letters, or the words could not be compared."""
+    if old.tiles.letters != new.tiles.letters:
+        raise LexitrainError(
+            f"cannot diff {old.name} ({old.tiles.name} tiles) and {new.name} ({new.tiles.name} tiles): "
+            "the letters differ")
     old_words, new_words = set(old.words()), set(new.words())
     key = new.tiles.sort_key
     encode = new.tiles.encode
