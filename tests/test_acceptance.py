@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from tests.cli_runner import run
 
 
 def lexitrain(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
@@ -48,3 +53,36 @@ def test_lexicon_diff_across_tile_sets_is_one_line_error(make_lexicon) -> None:
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr == "error: cannot diff en (english tiles) and es (spanish tiles): the letters differ\n"
+
+
+def _doc_examples(*commands: str) -> list[str]:
+    """`lexitrain CMD ...` lines shown in README.md and docs/*.md, comments cut off."""
+    root = Path(__file__).resolve().parent.parent
+    lines = set()
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            line = line.strip().removeprefix("$ ")
+            if line.startswith("lexitrain ") and line.split()[1] in commands and "[OPTIONS]" not in line:
+                lines.add(re.split(r"\s+#\s", line)[0].strip())
+    return sorted(lines)
+
+
+@pytest.mark.parametrize("line", _doc_examples("judge", "anagram", "hooks", "search"))
+def test_documented_lookups_run_as_written(enable, line: str) -> None:
+    """Every word-tool example in the docs runs; `judge` says which words fail, no error."""
+    args = shlex.split(line)[1:]
+    if "--load" in args:
+        run("search", "--length", "7", "--probability", "1-500", "--save", "top7")
+    result = run(*args)
+    assert "error" not in result.stderr, result.stderr
+    expected = 1 if args[0] == "judge" and any(w in {"QI", "ZA", "ZZZ"} for w in args) else 0
+    assert result.exit_code == expected, (line, result.stdout)
+    assert result.stdout.strip()
+
+
+def test_guide_judge_example_says_what_enable_answers(enable) -> None:
+    """A player reading the first-day example must not learn that QI and ZA are ENABLE words."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "guide.md").read_text(encoding="utf-8")
+    [line] = [line for line in guide.splitlines() if line.startswith("lexitrain judge QI ZA JO")]
+    assert "QI and ZA are NOT in ENABLE" in line
+    assert run("judge", "QI", "ZA", "JO", "--json").json() == {"QI": False, "ZA": False, "JO": True}
