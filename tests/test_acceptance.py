@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -86,3 +87,20 @@ def test_guide_judge_example_says_what_enable_answers(enable) -> None:
     [line] = [line for line in guide.splitlines() if line.startswith("lexitrain judge QI ZA JO")]
     assert "QI and ZA are NOT in ENABLE" in line
     assert run("judge", "QI", "ZA", "JO", "--json").json() == {"QI": False, "ZA": False, "JO": True}
+
+
+def test_jsonl_answer_that_is_not_utf8_is_judged_not_crashed(make_lexicon) -> None:
+    make_lexicon(["AE", "OE", "AI"], name="tiny")
+    result = subprocess.run(
+        [sys.executable, "-m", "lexitrain", "quiz", "--search", "--length 2", "--lexicon", "tiny", "--jsonl",
+         "--limit", "1"],
+        input=b"AE \xff\xfe\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    assert result.stderr == b""
+    lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [next(iter(line)) for line in lines] == ["question", "result", "summary"]
+    assert lines[1]["result"]["wrong"] == ["\ufffd\ufffd"]
+    assert lines[2]["summary"]["questions"] == 1

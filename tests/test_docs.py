@@ -19,3 +19,40 @@ def test_readme_starts_with_the_two_setup_commands():
     assert "pip install -e '.[test]'" in blocks[1] and "pytest" in blocks[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install --quiet -e '.[test]' && pytest" in ci
+
+
+def _shown_commands(text: str) -> list[str]:
+    """Every `lexitrain ...` command a page shows, in code blocks or inline."""
+    import re
+
+    blocks = [block.split("```", 1)[0] for block in text.split("```sh\n")[1:]]
+    lines = [line.split("#", 1)[0].strip() for block in blocks for line in block.splitlines()]
+    shown = [line for line in lines if line.startswith("lexitrain ")]
+    shown += [" ".join(span.split()) for span in re.findall(r"`(lexitrain [^`]+)`", text)]
+    return [command for command in shown if "..." not in command and "&&" not in command]
+
+
+def test_guide_commands_parse_as_written():
+    """Each command in the guide is accepted by the CLI (options exist, required ones given)."""
+    import shlex
+
+    import typer.main
+
+    from lexitrain.cli.app import _click_exceptions, app
+
+    usage_error = _click_exceptions().UsageError
+
+    root = typer.main.get_command(app)
+    commands = _shown_commands((ROOT / "docs" / "guide.md").read_text(encoding="utf-8"))
+    assert len(commands) > 20
+    for command in commands:
+        args = ["3" if arg in ("N", "D") else arg for arg in shlex.split(command)[1:]]
+        with typer.Context(root, info_name="lexitrain") as ctx:
+            cmd, rest = root, args
+            while hasattr(cmd, "get_command") and rest and cmd.get_command(ctx, rest[0]) is not None:
+                cmd, rest = cmd.get_command(ctx, rest[0]), rest[1:]
+            try:
+                if "--help" not in rest:
+                    cmd.make_context(cmd.name, list(rest), parent=ctx)
+            except usage_error as exc:
+                raise AssertionError(f"{command!r}: {exc.format_message()}") from None
