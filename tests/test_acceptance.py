@@ -104,3 +104,13 @@ def test_jsonl_answer_that_is_not_utf8_is_judged_not_crashed(make_lexicon) -> No
     assert [next(iter(line)) for line in lines] == ["question", "result", "summary"]
     assert lines[1]["result"]["wrong"] == ["\ufffd\ufffd"]
     assert lines[2]["summary"]["questions"] == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc, a folder nobody may write to")
+@pytest.mark.parametrize("suffix", ["pdf", "csv"])
+def test_sheet_to_an_unwritable_folder_is_one_line_error(make_lexicon, suffix: str) -> None:
+    make_lexicon(["AA", "AB"], name="tiny")
+    result = run("sheet", "twos", "--lexicon", "tiny", "--out", f"/proc/twos.{suffix}")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: /proc/twos.{suffix}: cannot write the sheet (")
+    assert result.stderr.count("\n") == 1
