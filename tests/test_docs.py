@@ -3,6 +3,8 @@
 import runpy
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -32,8 +34,11 @@ def _shown_commands(text: str) -> list[str]:
     return [command for command in shown if "..." not in command and "&&" not in command]
 
 
-def test_guide_commands_parse_as_written():
-    """Each command in the guide is accepted by the CLI (options exist, required ones given)."""
+@pytest.mark.parametrize("page", ["README.md", "docs/guide.md", "docs/study.md", "docs/search.md",
+                                  "docs/sheets.md", "docs/positions.md"])
+def test_commands_shown_parse_as_written(page: str):
+    """Each command a page shows is accepted by the CLI (options exist, required ones given);
+    synopses with [optional parts] are left out."""
     import shlex
 
     import typer.main
@@ -43,8 +48,8 @@ def test_guide_commands_parse_as_written():
     usage_error = _click_exceptions().UsageError
 
     root = typer.main.get_command(app)
-    commands = _shown_commands((ROOT / "docs" / "guide.md").read_text(encoding="utf-8"))
-    assert len(commands) > 20
+    commands = [c for c in _shown_commands((ROOT / page).read_text(encoding="utf-8")) if " [" not in c]
+    assert len(commands) > 5
     for command in commands:
         args = ["3" if arg in ("N", "D") else arg for arg in shlex.split(command)[1:]]
         with typer.Context(root, info_name="lexitrain") as ctx:
@@ -56,3 +61,16 @@ def test_guide_commands_parse_as_written():
                     cmd.make_context(cmd.name, list(rest), parent=ctx)
             except usage_error as exc:
                 raise AssertionError(f"{command!r}: {exc.format_message()}") from None
+
+
+def test_study_page_quiz_example_runs(enable):
+    """docs/study.md's search quiz example, as written, starts a quiz."""
+    import shlex
+
+    from tests.cli_runner import run
+
+    text = (ROOT / "docs" / "study.md").read_text(encoding="utf-8")
+    example = next(c for c in _shown_commands(text) if c.startswith("lexitrain quiz") and "--length 7" in c)
+    result = run(*shlex.split(example)[1:], "--limit", "1", "--no-schedule", input="")
+    assert result.exit_code == 0, result.stderr
+    assert "ADEINOR" in result.stdout
