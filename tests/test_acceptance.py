@@ -114,3 +114,19 @@ def test_sheet_to_an_unwritable_folder_is_one_line_error(make_lexicon, suffix: s
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: /proc/twos.{suffix}: cannot write the sheet (")
     assert result.stderr.count("\n") == 1
+
+
+def test_rack_with_two_single_l_tiles_is_not_the_ll_tile() -> None:
+    """Spanish self-play exchanged `L L` as the LL tile and stopped ('LL is not on the rack')."""
+    from lexitrain.engine.board import Board
+    from lexitrain.engine.dawg import dawg_from_codes
+    from lexitrain.engine.game import Game
+    from lexitrain.layouts import load_layout
+    from lexitrain.tiles import load_tile_set
+
+    spanish = load_tile_set("spanish")
+    game = Game(Board(load_layout("standard"), spanish), dawg_from_codes([spanish.encode("CASA")], spanish), seed=1)
+    game.current.rack = ["A", "E", "L", "L", "O", "S", "LL"]
+    assert spanish.tokenize(game.rack_text()) == game.current.rack
+    game.exchange(game.rack_text())
+    assert game.history[-1].kind == "exchange"

@@ -81,7 +81,8 @@ class Game:
         return self.players[self.turn]
 
     def rack_text(self, player: int | None = None) -> str:
-        return "".join(self.players[self.turn if player is None else player].rack)
+        """The rack as text that reads back to the same tiles (L L is not the LL tile)."""
+        return self.board.tiles.spell(self.players[self.turn if player is None else player].rack)
 
     # -- moves -------------------------------------------------------------------
     def play(self, play: Play) -> Move:
