@@ -130,3 +130,15 @@ def test_rack_with_two_single_l_tiles_is_not_the_ll_tile() -> None:
     assert spanish.tokenize(game.rack_text()) == game.current.rack
     game.exchange(game.rack_text())
     assert game.history[-1].kind == "exchange"
+
+
+def test_sheet_takes_the_same_source_options_as_quiz(make_lexicon, tmp_path) -> None:
+    """`quiz --search/--file` and `sheet --search/--file` name a source the same way."""
+    make_lexicon(["AA", "AB", "ABA", "BAA"], name="tiny")
+    words = tmp_path / "words.txt"
+    words.write_text("ABA\nBAA\n", encoding="utf-8")
+    by_search = run("sheet", "hooks", "--lexicon", "tiny", "--search", "--length 3", "--out", str(tmp_path / "a.csv"))
+    by_file = run("sheet", "hooks", "--lexicon", "tiny", "--file", str(words), "--out", str(tmp_path / "b.csv"))
+    assert (by_search.exit_code, by_file.exit_code) == (0, 0), by_search.stderr + by_file.stderr
+    assert (tmp_path / "a.csv").read_text() == (tmp_path / "b.csv").read_text()
+    assert "BAA" in (tmp_path / "a.csv").read_text()
