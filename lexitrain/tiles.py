@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -73,6 +74,7 @@ class TileSet:
         tiles, so `[CH]` and `C[H]` are told apart. Raises ValueError naming
         the first character that is not a tile.
         """
+        text = unicodedata.normalize("NFC", text)  # Ñ typed as N + combining tilde is still Ñ
         strict = "[" in text
         tiles: list[str] = []
         i = 0
