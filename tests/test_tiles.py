@@ -1,5 +1,5 @@
-from hypothesis import given, strategies as st
 import pytest
+from hypothesis import given, strategies as st
 
 from lexitrain.layouts import load_layout
 from lexitrain.tiles import available_tile_sets, load_tile_set
