@@ -136,7 +136,10 @@ class TileSet:
         if not self.multi and self._plain_word.fullmatch(upper):
             return upper  # single-character tiles are their own codes
         codes = self.codes
-        return "".join(codes[self._index[t.upper()]] for t in self.tokenize(text))
+        tiles = self.tokenize(text)
+        if BLANK in tiles:
+            raise ValueError(f"{BLANK!r} is a blank, not a letter: a word has letters only")
+        return "".join(codes[self._index[t.upper()]] for t in tiles)
 
     def decode(self, code: str) -> str:
         """Code string -> word as players write it (multi-letter tiles joined)."""

@@ -83,3 +83,19 @@ def test_judge_and_anagram_accept_decomposed_letters(make_lexicon) -> None:
     make_lexicon(["AÑO", "CHAVO"], name="es", tiles="spanish")
     assert run("judge", "AN\u0303O", "--lexicon", "es", "--json").exit_code == 0
     assert run("anagram", "OAN\u0303", "--lexicon", "es", "--json").json() == ["AÑO"]
+
+
+def test_a_blank_is_not_a_letter_of_a_word() -> None:
+    with pytest.raises(ValueError, match="'\\?' is a blank, not a letter"):
+        load_tile_set("english").encode("Q?")
+
+
+@pytest.mark.parametrize("args", [["hooks", "?"], ["search", "--prefix", "A?"], ["search", "--suffix", "?"]])
+def test_a_blank_where_a_word_is_expected_is_a_one_line_error(make_lexicon, args: list[str]) -> None:
+    from tests.cli_runner import run
+
+    make_lexicon(["ABLE", "CABLE"], name="small")
+    result = run(*args, "--lexicon", "small", "--json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.endswith("'?' is a blank, not a letter: a word has letters only\n")
+    assert run("judge", "AB?", "--lexicon", "small", "--json").json() == {"AB?": False}
