@@ -85,3 +85,12 @@ def test_quiz_due_cards_reschedules_them(small, monkeypatch):
     assert len(of("question", out)) == 2 and of("result", out)[0]["card"]["streak"] == -2
     summary = of("summary", out)[0]
     assert summary["questions"] == 1 and summary["wrong"] == 1
+
+
+def test_jsonl_answer_after_a_byte_order_mark_counts(small, tmp_path):
+    """A program on Windows may start its pipe with a BOM; the first answer is still judged."""
+    words = tmp_path / "one.txt"
+    words.write_text("JO\n", encoding="utf-8")
+    out = lines(run("quiz", "--file", str(words), "--lexicon", "small", "--jsonl", "--no-schedule",
+                    input="\ufeffJO\n").stdout)
+    assert of("result", out)[0]["right"] == ["JO"]

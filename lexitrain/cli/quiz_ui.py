@@ -23,8 +23,9 @@ Extra = Callable[[Summary], dict[str, Any]]
 
 def clean_input(text: str) -> str:
     """Bytes that are not UTF-8 (which Python keeps as lone surrogates) become U+FFFD,
-    so such an answer is judged wrong instead of failing to be stored."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    so such an answer is judged wrong instead of failing to be stored. A byte-order
+    mark (Windows pipes start with one) is dropped so the first answer still counts."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").replace("\ufeff", "")
 
 
 def _emit(value: dict[str, Any]) -> None:
