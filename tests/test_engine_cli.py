@@ -141,6 +141,7 @@ def test_score_reports_why_a_play_is_illegal(enable) -> None:
         ("/".join(["15"] * 14 + ["14"]) + " A/ 0/0 0", ["board row 15", "covers 14 squares"]),
         ("/".join(["15"] * 14 + ["7QUITE"]) + " A/ 0/0 0", ["board row 15", "covers 12 squares"]),
         ("/".join(["15"] * 14 + ["7#7"]) + " A/ 0/0 0", ["board row 15", "unknown tile", "'#'"]),
+        ("15/1?/" + "/".join(["15"] * 13) + " A/ 0/0 0", ["board row 2", "unknown tile", "'?'"]),
         (EMPTY + " A1/ 0/0 0", ["racks: rack 1"]),
         (EMPTY + " A/ x/0 0", ["scores"]),
         (EMPTY, ["CGP needs 4 fields"]),
