@@ -166,6 +166,7 @@ FOUR_QS = "/".join(["15"] * 7 + ["3QQQQE7"] + ["15"] * 7)
         (["score", "--cgp", f"{FOUR_QS} ABC/ 0/0 0", "7H", "AB"], "4 Q tiles on the board and racks"),
         (["best", "--cgp", f"{EMPTY} ZZZ/ 0/0 0"], "3 Z tiles on the board and racks"),
         (["best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--rack", "QQ"], "3 Q tiles on the board and racks"),
+        (["best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--rack", "A:B"], "rack 'A:B': ':' is not a tile"),
     ],
 )
 def test_more_tiles_than_the_set_has_are_refused(enable, args: list[str], fragment: str) -> None:

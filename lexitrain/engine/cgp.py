@@ -187,7 +187,11 @@ def check_tile_counts(position: Position) -> None:
         else:
             used[letter_of(square)] += 1
     for rack in position.racks:
-        for tile in tiles.tokenize(rack):
+        try:
+            rack_tiles = tiles.tokenize(rack)
+        except ValueError as exc:  # racks given outside a CGP line (a GCG turn, --rack) are unchecked
+            raise CGPError(f"rack {rack!r}: {exc}") from None
+        for tile in rack_tiles:
             if tile == BLANK:
                 blanks += 1
             else:
