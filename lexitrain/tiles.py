@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -73,6 +74,7 @@ class TileSet:
         tiles, so `[CH]` and `C[H]` are told apart. Raises ValueError naming
         the first character that is not a tile.
         """
+        text = unicodedata.normalize("NFC", text)  # Ñ typed as N + combining tilde is still Ñ
         strict = "[" in text
         tiles: list[str] = []
         i = 0
@@ -134,7 +136,10 @@ class TileSet:
         if not self.multi and self._plain_word.fullmatch(upper):
             return upper  # single-character tiles are their own codes
         codes = self.codes
-        return "".join(codes[self._index[t.upper()]] for t in self.tokenize(text))
+        tiles = self.tokenize(text)
+        if BLANK in tiles:
+            raise ValueError(f"{BLANK!r} is a blank, not a letter: a word has letters only")
+        return "".join(codes[self._index[t.upper()]] for t in tiles)
 
     def decode(self, code: str) -> str:
         """Code string -> word as players write it (multi-letter tiles joined)."""

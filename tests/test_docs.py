@@ -3,6 +3,8 @@
 import runpy
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -19,3 +21,56 @@ def test_readme_starts_with_the_two_setup_commands():
     assert "pip install -e '.[test]'" in blocks[1] and "pytest" in blocks[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install --quiet -e '.[test]' && pytest" in ci
+
+
+def _shown_commands(text: str) -> list[str]:
+    """Every `lexitrain ...` command a page shows, in code blocks or inline."""
+    import re
+
+    blocks = [block.split("```", 1)[0] for block in text.split("```sh\n")[1:]]
+    lines = [line.split("#", 1)[0].strip() for block in blocks for line in block.splitlines()]
+    shown = [line for line in lines if line.startswith("lexitrain ")]
+    shown += [" ".join(span.split()) for span in re.findall(r"`(lexitrain [^`]+)`", text)]
+    return [command for command in shown if "..." not in command and "&&" not in command]
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/guide.md", "docs/study.md", "docs/search.md",
+                                  "docs/sheets.md", "docs/positions.md"])
+def test_commands_shown_parse_as_written(page: str):
+    """Each command a page shows is accepted by the CLI (options exist, required ones given);
+    synopses with [optional parts] are left out."""
+    import shlex
+
+    import typer.main
+
+    from lexitrain.cli.app import _click_exceptions, app
+
+    usage_error = _click_exceptions().UsageError
+
+    root = typer.main.get_command(app)
+    commands = [c for c in _shown_commands((ROOT / page).read_text(encoding="utf-8")) if " [" not in c]
+    assert len(commands) > 5
+    for command in commands:
+        args = ["3" if arg in ("N", "D") else arg for arg in shlex.split(command)[1:]]
+        with typer.Context(root, info_name="lexitrain") as ctx:
+            cmd, rest = root, args
+            while hasattr(cmd, "get_command") and rest and cmd.get_command(ctx, rest[0]) is not None:
+                cmd, rest = cmd.get_command(ctx, rest[0]), rest[1:]
+            try:
+                if "--help" not in rest:
+                    cmd.make_context(cmd.name, list(rest), parent=ctx)
+            except usage_error as exc:
+                raise AssertionError(f"{command!r}: {exc.format_message()}") from None
+
+
+def test_study_page_quiz_example_runs(enable):
+    """docs/study.md's search quiz example, as written, starts a quiz."""
+    import shlex
+
+    from tests.cli_runner import run
+
+    text = (ROOT / "docs" / "study.md").read_text(encoding="utf-8")
+    example = next(c for c in _shown_commands(text) if c.startswith("lexitrain quiz") and "--length 7" in c)
+    result = run(*shlex.split(example)[1:], "--limit", "1", "--no-schedule", input="")
+    assert result.exit_code == 0, result.stderr
+    assert "ADEINOR" in result.stdout

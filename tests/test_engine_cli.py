@@ -141,6 +141,7 @@ def test_score_reports_why_a_play_is_illegal(enable) -> None:
         ("/".join(["15"] * 14 + ["14"]) + " A/ 0/0 0", ["board row 15", "covers 14 squares"]),
         ("/".join(["15"] * 14 + ["7QUITE"]) + " A/ 0/0 0", ["board row 15", "covers 12 squares"]),
         ("/".join(["15"] * 14 + ["7#7"]) + " A/ 0/0 0", ["board row 15", "unknown tile", "'#'"]),
+        ("15/1?/" + "/".join(["15"] * 13) + " A/ 0/0 0", ["board row 2", "unknown tile", "'?'"]),
         (EMPTY + " A1/ 0/0 0", ["racks: rack 1"]),
         (EMPTY + " A/ x/0 0", ["scores"]),
         (EMPTY, ["CGP needs 4 fields"]),
@@ -150,9 +151,26 @@ def test_malformed_cgp_is_a_clean_error(enable, cgp: str, fragments: list[str]) 
     assert_clean_error(run("best", "--cgp", cgp, "--json"), *fragments)
 
 
-@pytest.mark.parametrize(("rack", "fragment"), [("ABCDEFGH", "at most 7 tiles"), ("A???", "has 2 blanks")])
+@pytest.mark.parametrize(("rack", "fragment"), [("ABCDEFGH", "at most 7 tiles"), ("A???", "3 blanks on the board and racks, but the english set has 2")])
 def test_impossible_racks_are_refused(enable, rack: str, fragment: str) -> None:
     assert_clean_error(run("best", "--cgp", f"{EMPTY} {rack}/ 0/0 0", "--json"), fragment)
+
+
+FOUR_QS = "/".join(["15"] * 7 + ["3QQQQE7"] + ["15"] * 7)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["best", "--cgp", f"{FOUR_QS} ABC/ 0/0 0"], "4 Q tiles on the board and racks, but the english set has 1"),
+        (["score", "--cgp", f"{FOUR_QS} ABC/ 0/0 0", "7H", "AB"], "4 Q tiles on the board and racks"),
+        (["best", "--cgp", f"{EMPTY} ZZZ/ 0/0 0"], "3 Z tiles on the board and racks"),
+        (["best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--rack", "QQ"], "3 Q tiles on the board and racks"),
+        (["best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--rack", "A:B"], "rack 'A:B': ':' is not a tile"),
+    ],
+)
+def test_more_tiles_than_the_set_has_are_refused(enable, args: list[str], fragment: str) -> None:
+    assert_clean_error(run(*args, "--json"), fragment)
 
 
 @pytest.mark.parametrize(

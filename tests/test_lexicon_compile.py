@@ -147,3 +147,21 @@ def test_a_lexicon_from_an_older_layout_asks_to_be_rebuilt(make_lexicon, home):
     result = run("anagram", "ERAC", "--lexicon", "mine")
     assert result.exit_code == 1
     assert "rebuild it: lexitrain lexicon build" in result.stderr and "--name mine" in result.stderr
+
+
+@pytest.mark.parametrize(("damaged", "args"), [
+    ("words.marisa", ["judge", "ABLE"]),
+    ("alphagrams.marisa", ["anagram", "ABLE"]),
+    ("reversed.marisa", ["search", "--suffix", "LE"]),
+    ("words.sqlite", ["search", "--length", "4"]),
+    ("alphagrams.sqlite", ["search", "--length", "4"]),
+])
+def test_damaged_compiled_files_are_a_one_line_error(make_lexicon, damaged: str, args: list[str]) -> None:
+    lex = make_lexicon(["ABLE", "BALE", "CABLE"], name="small")
+    (lex.folder / damaged).write_bytes(b"not a compiled lexicon file" * 4)
+    result = run(*args, "--lexicon", "small", "--json")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: lexicon 'small' is damaged (")
+    assert "rebuild it: lexitrain lexicon build " in result.stderr
+    assert len(result.stderr.splitlines()) == 1

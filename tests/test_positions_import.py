@@ -170,3 +170,10 @@ def test_every_listed_play_is_judged_legal_with_its_score_and_rank(enable):
             verdict = judge(solved, play.format(enable.tiles))
             assert verdict["legal"] and verdict["score"] == play.score and "same_as" not in verdict
             assert verdict["rank"] == 1 + sum(p.score > play.score for p in solved.plays)
+
+
+def test_a_rack_with_a_character_that_is_no_tile_is_refused():
+    position = parse_cgp(f"{EMPTY} ABC/ 0/0 0")
+    position.racks = ["AB:"]
+    with pytest.raises(CGPError, match="rack 'AB:': ':' is not a tile of the english set"):
+        check_tile_counts(position)

@@ -154,3 +154,12 @@ def test_daily_puzzle_is_fixed_by_date_and_lexicon(enable):
     assert daily_key(enable, day) == key
     result = run("quiz", "position", "--daily", "--date", "2026-03-01", "--jsonl", input="")
     assert [q["cgp"] for q in of("question", lines(result.stdout))] == [key]
+
+
+def test_a_huge_filter_value_matches_nothing_instead_of_overflowing(small, tmp_path):
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 12/30 0")
+    huge = "99999999999999999999"
+    listed = run("positions", "list", "--margin", huge, "--lexicon", "small", "--json")
+    assert (listed.exit_code, listed.json()) == (0, [])
+    asked = run("quiz", "position", "--min-score", huge, "--lexicon", "small", "--jsonl", input="")
+    assert asked.exit_code == 1 and "no stored position in small matches the filters" in asked.stderr

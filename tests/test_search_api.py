@@ -302,3 +302,27 @@ def test_regex_prefix_suffix_match_brute_force(enable, words):
     got = words_of(run_search(enable, parse_query("--prefix OVER --suffix ING --length 9-")))
     assert got == sorted(w for w in words if w.startswith("OVER") and w.endswith("ING") and len(w) >= 9)
     assert parse_query("--build AB?") == parse_query("--subanagram AB?")
+
+
+def test_a_damaged_word_cache_is_rebuilt_not_trusted(make_lexicon):
+    """The regex-scan cache in the build folder is checked against the word count."""
+    from lexitrain.search import corpus
+    from tests.cli_runner import run
+
+    lex = make_lexicon(["ABLE", "ABLER", "CABLE"], name="small")
+    assert run("search", "--pattern", "AB*", "--lexicon", "small", "--words").stdout.split() == ["ABLE", "ABLER"]
+    (lex.folder / corpus.CACHE_FILE).write_text("\nZZZZ\n", encoding="utf-8")
+    corpus._CACHE.clear()  # as a fresh process would
+    assert run("search", "--pattern", "AB*", "--lexicon", "small", "--words").stdout.split() == ["ABLE", "ABLER"]
+
+
+@pytest.mark.parametrize("option", ["--length", "--vowels", "--points", "--anagrams"])
+def test_a_huge_number_is_an_open_range_not_a_traceback(make_lexicon, option):
+    from tests.cli_runner import run
+
+    make_lexicon(["ABLE", "CABLE"], name="small")
+    assert parse_range("99999999999999999999") == (10**9, 10**9)
+    result = run("search", option, "99999999999999999999", "--lexicon", "small", "--json")
+    assert (result.exit_code, result.json()) == (0, [])
+    assert run("search", "--length", "4-99999999999999999999", "--lexicon", "small", "--words").stdout.split() == [
+        "ABLE", "CABLE"]

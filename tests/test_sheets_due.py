@@ -75,3 +75,8 @@ def test_nothing_due_is_a_clear_error_and_no_file(with_store: bool, enable, tmp_
     )
     assert not out.exists()
     assert progress_path().exists() == with_store  # a sheet never creates the progress database
+
+
+def test_a_huge_number_of_days_is_a_clear_error(enable, tmp_path: Path) -> None:
+    result = run("sheet", "due", "--days", "99999999999999999999", "--out", str(tmp_path / "due.pdf"))
+    assert (result.exit_code, result.stderr) == (1, "error: --days must be 1 to 36500, not 99999999999999999999\n")

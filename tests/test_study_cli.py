@@ -67,6 +67,15 @@ def test_bad_settings_are_clear_errors(small):
         assert message in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
 
 
+def test_a_refused_setting_is_not_saved(small):
+    """`--retention 0` and `--mode ''` are refused and leave the settings as they were."""
+    for args in (["--retention", "0"], ["--mode", ""]):
+        assert run("study", "set", *args).exit_code == 1
+    shown = run("study", "show", "--json")
+    assert shown.exit_code == 0, shown.stderr
+    assert (shown.json()["retention"], shown.json()["mode"]) == (0.9, "fsrs")
+
+
 def test_quiz_due_cards_reschedules_them(small, monkeypatch):
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     run("study", "plan", "--length", "3", "--top", "2", "--lexicon", "small")
@@ -76,3 +85,12 @@ def test_quiz_due_cards_reschedules_them(small, monkeypatch):
     assert len(of("question", out)) == 2 and of("result", out)[0]["card"]["streak"] == -2
     summary = of("summary", out)[0]
     assert summary["questions"] == 1 and summary["wrong"] == 1
+
+
+def test_jsonl_answer_after_a_byte_order_mark_counts(small, tmp_path):
+    """A program on Windows may start its pipe with a BOM; the first answer is still judged."""
+    words = tmp_path / "one.txt"
+    words.write_text("JO\n", encoding="utf-8")
+    out = lines(run("quiz", "--file", str(words), "--lexicon", "small", "--jsonl", "--no-schedule",
+                    input="\ufeffJO\n").stdout)
+    assert of("result", out)[0]["right"] == ["JO"]

@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given, strategies as st
 
 from lexitrain.layouts import load_layout
@@ -65,3 +66,36 @@ def test_separate_c_and_h_are_told_apart_from_the_ch_tile():
     assert tiles.tokenize("ACHI") == ["A", "CH", "I"]  # plain text reads greedily
     assert tiles.display_alphagram(tiles.alphagram_code(tiles.encode("[H]ACIA"))) == "[A]ACHI"
     assert tiles.tokenize("[A]ACHI") == ["A", "A", "C", "H", "I"]
+
+
+def test_decomposed_unicode_reads_as_the_composed_tile() -> None:
+    """Ñ typed as N + combining tilde (macOS input, some files) is the Ñ tile."""
+    spanish = load_tile_set("spanish")
+    assert spanish.tokenize("AN\u0303O") == ["A", "Ñ", "O"]
+    assert spanish.encode("an\u0303o") == spanish.encode("AÑO")
+    with pytest.raises(ValueError, match="'É' is not a tile of the english set"):
+        load_tile_set("english").tokenize("AE\u0301")
+
+
+def test_judge_and_anagram_accept_decomposed_letters(make_lexicon) -> None:
+    from tests.cli_runner import run
+
+    make_lexicon(["AÑO", "CHAVO"], name="es", tiles="spanish")
+    assert run("judge", "AN\u0303O", "--lexicon", "es", "--json").exit_code == 0
+    assert run("anagram", "OAN\u0303", "--lexicon", "es", "--json").json() == ["AÑO"]
+
+
+def test_a_blank_is_not_a_letter_of_a_word() -> None:
+    with pytest.raises(ValueError, match="'\\?' is a blank, not a letter"):
+        load_tile_set("english").encode("Q?")
+
+
+@pytest.mark.parametrize("args", [["hooks", "?"], ["search", "--prefix", "A?"], ["search", "--suffix", "?"]])
+def test_a_blank_where_a_word_is_expected_is_a_one_line_error(make_lexicon, args: list[str]) -> None:
+    from tests.cli_runner import run
+
+    make_lexicon(["ABLE", "CABLE"], name="small")
+    result = run(*args, "--lexicon", "small", "--json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.endswith("'?' is a blank, not a letter: a word has letters only\n")
+    assert run("judge", "AB?", "--lexicon", "small", "--json").json() == {"AB?": False}

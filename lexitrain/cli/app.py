@@ -31,6 +31,15 @@ def _register() -> None:
 _register()
 
 
+def _click_exceptions():
+    """click's exception classes as typer raises them (typer 0.28 vendors click as typer._click)."""
+    try:
+        from typer._click import exceptions
+    except ImportError:
+        from click import exceptions
+    return exceptions
+
+
 def main() -> None:
     """Console entry point: user errors become one line on stderr, exit 1."""
     if sys.stderr.isatty():  # say what slow first-use work is going on
@@ -39,11 +48,26 @@ def main() -> None:
         logger = logging.getLogger("lexitrain")
         logger.addHandler(logging.StreamHandler())
         logger.setLevel(logging.INFO)
+    click = _click_exceptions()
     try:
-        app()
+        status = app(standalone_mode=False)
+    except click.NoArgsIsHelpError as exc:  # bare `lexitrain` or group: help
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:  # one line, as for every other error
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        print(f"error: {' '.join(exc.format_message().split())}{hint}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        print(f"error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except typer.Abort:  # end of input at a prompt
+        print("error: aborted", file=sys.stderr)
+        sys.exit(1)
     except LexitrainError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    sys.exit(status if isinstance(status, int) else 0)

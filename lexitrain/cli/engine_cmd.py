@@ -14,8 +14,10 @@ gcg_app = typer.Typer(help="Read recorded games (GCG): verify scores, show the b
 app.add_typer(gcg_app, name="gcg")
 
 
-def _position(cgp: str, lexicon_name: str):
-    from lexitrain.engine.cgp import parse_cgp
+def _position(cgp: str, lexicon_name: str, rack: str | None = None):
+    """The CGP read for the lexicon's tiles; `rack` replaces the rack to move.
+    Refuses more of a tile than the set has (board and racks together)."""
+    from lexitrain.engine.cgp import check_tile_counts, parse_cgp
     from lexitrain.lexicon.lexicon import open_lexicon
 
     lexicon = open_lexicon(lexicon_name)
@@ -25,6 +27,9 @@ def _position(cgp: str, lexicon_name: str):
 
         raise LexitrainError(
             f"the CGP uses the {position.board.tiles.name} tiles but lexicon {lexicon_name} uses {lexicon.tiles.name}")
+    if rack is not None:
+        position.racks = [rack.upper(), *position.racks[1:]]
+    check_tile_counts(position)
     return lexicon, position
 
 
@@ -46,8 +51,8 @@ def best(
     from lexitrain.engine.movegen import generate_plays
     from lexitrain.errors import LexitrainError
 
-    lex, position = _position(cgp, lexicon)
-    rack = (rack if rack is not None else position.rack).upper()
+    lex, position = _position(cgp, lexicon, rack)
+    rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
     if top < 1 and not all_:

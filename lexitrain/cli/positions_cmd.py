@@ -216,6 +216,7 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     play and show the verdict and the top plays. None when the player stops."""
     from lexitrain.cli.board_view import render_board
     from lexitrain.cli.output import stdout_console
+    from lexitrain.cli.quiz_ui import clean_input
     from lexitrain.engine.cgp import parse_cgp
 
     console = stdout_console()
@@ -225,7 +226,7 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     you, other = (position.scores + [0, 0])[:2]
     console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
     try:
-        line = input("play> ").strip()
+        line = clean_input(input("play> ")).strip()
     except EOFError:
         return None
     if line.lower() == "!quit":

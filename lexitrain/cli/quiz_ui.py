@@ -21,6 +21,13 @@ OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
 Extra = Callable[[Summary], dict[str, Any]]
 
 
+def clean_input(text: str) -> str:
+    """Bytes that are not UTF-8 (which Python keeps as lone surrogates) become U+FFFD,
+    so such an answer is judged wrong instead of failing to be stored. A byte-order
+    mark (Windows pipes start with one) is dropped so the first answer still counts."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").replace("\ufeff", "")
+
+
 def _emit(value: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -41,7 +48,7 @@ def run_jsonl(session: Session, extra: Extra | None = None) -> Summary:
             text = sys.stdin.readline()
             if not text:
                 return _finish_jsonl(session, extra)
-            text = text.rstrip("\r\n")
+            text = clean_input(text.rstrip("\r\n"))
             command = text.strip().lower()
             if command in OVERRIDES:
                 if last is not None:
@@ -87,7 +94,7 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
         given: list[str] = []
         while True:
             try:
-                line = input("> " if not found else f"[{' '.join(found)}] > ")
+                line = clean_input(input("> " if not found else f"[{' '.join(found)}] > "))
             except EOFError:
                 return _finish_terminal(session, given, question, extra)
             command = line.strip().lower()

@@ -26,10 +26,10 @@ DEFAULT_TITLES = {
 def sheet(
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),
-    query: Optional[str] = typer.Option(None, "--query", "-q", help='Search conditions, e.g. "--length 7 --probability 1-500".'),
+    query: Optional[str] = typer.Option(None, "--query", "--search", "-q", help='Search conditions, e.g. "--length 7 --probability 1-500".'),
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search by name."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list by name (twos, top-sevens, ...)."),
-    word_file: Optional[Path] = typer.Option(None, "--words", help="A file of words, one a line."),
+    word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
     lexicon: str = typer.Option("enable", "--lexicon", "-l", help="Lexicon (for new-words: the newer one)."),

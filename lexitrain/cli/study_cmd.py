@@ -240,7 +240,8 @@ def set_(
 
     with _store() as store:
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
-        Scheduling(mode or store.setting("mode", "fsrs"), retention or float(store.setting("retention", 0.9)))
+        Scheduling(mode if mode is not None else store.setting("mode", "fsrs"),
+                   retention if retention is not None else float(store.setting("retention", 0.9)))
         if lexicon:
             open_lexicon(lexicon)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),

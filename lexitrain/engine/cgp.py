@@ -116,13 +116,13 @@ def _parse_board(text: str, tiles: TileSet, layout: BoardLayout) -> Board:
             if token.isdigit():
                 col += int(token)
                 continue
-            try:
-                letters = tiles.tokenize(token)
+            try:  # '?' reads as a tile but is none on the board (a blank there is a lowercase letter)
+                numbers = [tile_number(tiles, letter) for letter in tiles.tokenize(token)]
             except ValueError as exc:
                 raise CGPError(f"board row {r + 1}: unknown tile ({exc})") from None
-            for letter in letters:
+            for number in numbers:
                 if col < layout.cols:
-                    board.set(r, col, tile_number(tiles, letter))
+                    board.set(r, col, number)
                 col += 1
         if col != layout.cols:
             raise CGPError(f"board row {r + 1}: {row!r} covers {col} squares, expected {layout.cols}")
@@ -187,7 +187,11 @@ def check_tile_counts(position: Position) -> None:
         else:
             used[letter_of(square)] += 1
     for rack in position.racks:
-        for tile in tiles.tokenize(rack):
+        try:
+            rack_tiles = tiles.tokenize(rack)
+        except ValueError as exc:  # racks given outside a CGP line (a GCG turn, --rack) are unchecked
+            raise CGPError(f"rack {rack!r}: {exc}") from None
+        for tile in rack_tiles:
             if tile == BLANK:
                 blanks += 1
             else:

@@ -81,7 +81,8 @@ class Game:
         return self.players[self.turn]
 
     def rack_text(self, player: int | None = None) -> str:
-        return "".join(self.players[self.turn if player is None else player].rack)
+        """The rack as text that reads back to the same tiles (L L is not the LL tile)."""
+        return self.board.tiles.spell(self.players[self.turn if player is None else player].rack)
 
     # -- moves -------------------------------------------------------------------
     def play(self, play: Play) -> Move:
@@ -90,7 +91,7 @@ class Game:
         `void` rule (otherwise they stand until challenged)."""
         self._check_not_over()
         player = self.current
-        resolved = check_play(self.board, play, "".join(player.rack),
+        resolved = check_play(self.board, play, self.rack_text(),
                               self.lexicon if self.rules.challenge == "void" else None)
         phony = invalid_words(self.board, resolved, self.lexicon)
         rack_before = list(player.rack)
@@ -119,7 +120,7 @@ class Game:
         rack = list(player.rack)
         for t in wanted:
             if t not in rack:
-                raise IllegalPlay(f"{t} is not on the rack {''.join(player.rack)}")
+                raise IllegalPlay(f"{t} is not on the rack {self.rack_text()}")
             rack.remove(t)
         if not wanted:
             raise IllegalPlay("exchange at least one tile")

@@ -43,20 +43,26 @@ class Lexicon:
 
     @cached_property
     def trie(self) -> marisa_trie.Trie:
-        return _mmap(marisa_trie.Trie(), self.folder / "words.marisa")
+        return _mmap(marisa_trie.Trie(), self.folder / "words.marisa", self)
 
     @cached_property
     def reversed_trie(self) -> marisa_trie.Trie:
-        return _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa")
+        return _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa", self)
 
     @cached_property
     def alphagram_trie(self) -> marisa_trie.BytesTrie:
-        return _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa")
+        return _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa", self)
 
     @cached_property
     def db(self) -> sqlite3.Connection:
         """Read-only connection to the tables words, alphagrams, meta (sqlite3.Row rows)."""
-        return schema.connect(self.folder)
+        try:
+            conn = schema.connect(self.folder)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.execute("SELECT count(*) FROM alphagram_db.sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.name, self.manifest, exc) from None
+        return conn
 
     @property
     def word_count(self) -> int:
@@ -99,9 +105,22 @@ class Lexicon:
         return [tiles.decode(c) for c in sorted(self.trie.keys(), key=tiles.sort_key)]
 
 
-def _mmap(trie: Any, path: Path) -> Any:
-    trie.mmap(str(path))
+def _mmap(trie: Any, path: Path, lexicon: Lexicon) -> Any:
+    try:
+        trie.mmap(str(path))
+    except (RuntimeError, OSError) as exc:  # marisa reports a truncated or foreign file as RuntimeError
+        raise _damaged(lexicon.name, lexicon.manifest, f"{path.name}: {exc}") from None
     return trie
+
+
+def _rebuild_hint(name: str, manifest: dict[str, Any]) -> str:
+    return (f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
+            f" --tiles {manifest.get('tiles', 'english')}")
+
+
+def _damaged(name: str, manifest: dict[str, Any], why: object) -> LexitrainError:
+    """The one-line error for a compiled lexicon whose files are unreadable."""
+    return LexitrainError(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
 
 
 def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
@@ -114,8 +133,7 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     elif stale:
         raise LexitrainError(
             f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
-            f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
-            f" --tiles {manifest.get('tiles', 'english')}"
+            + _rebuild_hint(name, manifest)
         )
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
@@ -141,7 +159,12 @@ def known_lexicons() -> list[str]:
 
 
 def diff(old: Lexicon, new: Lexicon) -> dict[str, list[str]]:
-    """Words added and removed going from OLD to NEW (the 'new words' list)."""
+    """Words added and removed going from OLD to NEW (the 'new words' list).
+    Both must spell with the same letters, or the words could not be compared."""
+    if old.tiles.letters != new.tiles.letters:
+        raise LexitrainError(
+            f"cannot diff {old.name} ({old.tiles.name} tiles) and {new.name} ({new.tiles.name} tiles): "
+            "the letters differ")
     old_words, new_words = set(old.words()), set(new.words())
     key = new.tiles.sort_key
     encode = new.tiles.encode

@@ -34,7 +34,9 @@ def word_blob(lex: Lexicon) -> str:
 def _read_or_build(lex: Lexicon) -> str:
     path = lex.folder / CACHE_FILE
     try:
-        return path.read_text(encoding="utf-8")
+        blob = path.read_text(encoding="utf-8")
+        if blob.startswith("\n") and blob.count("\n") == lex.word_count + 1:  # whole: one line a word
+            return blob
     except (OSError, UnicodeDecodeError):
         pass
     blob = "\n" + "\n".join(lex.trie.keys()) + "\n"

@@ -115,7 +115,7 @@ def parse_range(text: str, option: str = "range") -> Range:
         raise LexitrainError(f"{option} {text!r}: expected a number or a range like 7-8") from None
     if lo < 0 or hi < lo:
         raise LexitrainError(f"{option} {text!r}: the range is empty or negative")
-    return lo, hi
+    return min(lo, UNBOUNDED), min(hi, UNBOUNDED)  # beyond any count, and within SQLite's integers
 
 
 def parse_query(args: str | list[str]) -> Query:

@@ -184,8 +184,8 @@ def due(lex: Lexicon, title: str, days: int = 7, *, questions: bool = False, key
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.store import ProgressStore, progress_path
 
-    if days < 1:
-        raise LexitrainError(f"--days must be at least 1, not {days}")
+    if not 1 <= days <= 36_500:
+        raise LexitrainError(f"--days must be 1 to 36500, not {days}")
     now = utc_now()
     cards = []
     if progress_path().exists():  # no progress yet: nothing is due (and no database is created)

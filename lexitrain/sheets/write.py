@@ -65,6 +65,9 @@ def write_sheet(
 
             tmp.write_text(to_markdown(sheet), encoding="utf-8")
         os.replace(tmp, out)
+    except OSError as exc:  # a folder we may not write to, a full disk
+        tmp.unlink(missing_ok=True)
+        raise LexitrainError(f"{out}: cannot write the sheet ({exc.strerror or exc})") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -81,7 +81,7 @@ class Filters:
                                   ("top_length", self.length, "="), ("top_rank", self.rarer_than, ">")):
             if value is not None:
                 clauses.append(f"{column} {op} ?")
-                params.append(value)
+                params.append(max(-_SQL_INT, min(value, _SQL_INT)))  # beyond any score, within SQLite's integers
         if self.bingo:
             clauses.append("bingo = 1")
         if self.blank:
@@ -110,6 +110,7 @@ class StoredPosition:
         return asdict(self)
 
 
+_SQL_INT = 2**63 - 1
 COLUMNS = "cgp, source, top_score, top_play, top_word, top_length, bingo, blank, margin, top_rank, plays, id"
 
 
