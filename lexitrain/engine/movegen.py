@@ -193,20 +193,39 @@ def _lines(
         w = WM[i]
         cs = cscore[i]
         j = i + 1
-        closes = j == end or sq[j] == EMPTY
-        goes_on = j < end and (placed + 1 < in_rack or sq[j] != EMPTY)
-        next_need = need[j] if goes_on else 0
-        next_tile = goes_on and sq[j] != EMPTY  # else the next square needs a rack tile
         fin = dfinal[node] if word else 0  # a one-letter word is no word
-        base = dfirst[node]
         wmul *= w
         placed += 1
+        if j == end or placed >= in_rack and sq[j] == EMPTY:
+            # the word cannot go on: only letters that end it here
+            allowed &= fin
+            while allowed:
+                low = allowed & -allowed
+                allowed ^= low
+                letter = low.bit_length() - 1
+                if have & low:
+                    p = points[letter] * lm
+                    word.append(letter)
+                    record(start, (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross), placed, through)
+                    word.pop()
+                if spare:
+                    word.append(letter | BLANK_FLAG)
+                    record(start, main * wmul + (cross + cs * w if cs >= 0 else cross), placed, through)
+                    word.pop()
+            return
+        next_need = need[j]
+        next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
+        if next_tile:
+            fin = 0  # the word runs on into the tile
+        base = dfirst[node]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
+            child = dchild[base + (m & (low - 1)).bit_count()]
+            further = dmask[child] & next_need
+            if not further and not fin & low:
+                continue  # the letter neither ends a word here nor leads on
             letter = low.bit_length() - 1
-            child = dchild[base + (m & (low - 1)).bit_count()] if goes_on else 0
-            further = dmask[child] & next_need if goes_on else 0
             if have & low:
                 rack[letter] -= 1
                 if not rack[letter]:
@@ -214,7 +233,7 @@ def _lines(
                 p = points[letter] * lm
                 word.append(letter)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
-                if closes and fin & low:
+                if fin & low:
                     record(start, (main + p) * wmul + ncross, placed, through)
                 if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main + p, wmul, ncross, placed, through)
@@ -226,7 +245,7 @@ def _lines(
                 spare -= 1
                 word.append(letter | BLANK_FLAG)
                 ncross = cross + cs * w if cs >= 0 else cross
-                if closes and fin & low:
+                if fin & low:
                     record(start, main * wmul + ncross, placed, through)
                 if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main, wmul, ncross, placed, through)
