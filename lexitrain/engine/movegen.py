@@ -227,9 +227,11 @@ def _lines(
                 continue  # the letter neither ends a word here nor leads on
             letter = low.bit_length() - 1
             if have & low:
-                rack[letter] -= 1
-                if not rack[letter]:
-                    have ^= low
+                n = rack[letter]
+                if n == 1:
+                    have ^= low  # the count only matters while the letter is in `have`
+                else:
+                    rack[letter] = n - 1
                 p = points[letter] * lm
                 word.append(letter)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
@@ -238,9 +240,10 @@ def _lines(
                 if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main + p, wmul, ncross, placed, through)
                 word.pop()
-                if not rack[letter]:
+                if n == 1:
                     have |= low
-                rack[letter] += 1
+                else:
+                    rack[letter] = n
             if spare:
                 spare -= 1
                 word.append(letter | BLANK_FLAG)
