@@ -131,13 +131,17 @@ def _lines(
     """Across plays along each row of `sq` (the board, or its transpose)."""
     size = rows * cols
     if anchors is None:
-        anchors = set()
-        for i in range(size):
-            if sq[i] == EMPTY:
-                c = i % cols
-                if (c > 0 and sq[i - 1] != EMPTY) or (c < cols - 1 and sq[i + 1] != EMPTY) or (
-                    i >= cols and sq[i - cols] != EMPTY) or (i + cols < size and sq[i + cols] != EMPTY):
-                    anchors.add(i)
+        anchors = set()  # the empty neighbours of the tiles
+        for k in [k for k, t in enumerate(sq) if t != EMPTY]:
+            c = k % cols
+            if c > 0 and sq[k - 1] == EMPTY:
+                anchors.add(k - 1)
+            if c < cols - 1 and sq[k + 1] == EMPTY:
+                anchors.add(k + 1)
+            if k >= cols and sq[k - cols] == EMPTY:
+                anchors.add(k - cols)
+            if k + cols < size and sq[k + cols] == EMPTY:
+                anchors.add(k + cols)
         cmask, cscore = cross_checks(sq, rows, cols, dawg, points)
     else:
         cmask, cscore = [(1 << dawg.tiles.size) - 1] * size, [-1] * size
