@@ -25,13 +25,14 @@ def cross_checks(
     masks = [full] * size
     scores = [-1] * size
     cache = dawg.cross_cache
-    for i in range(size):
-        if squares[i] != EMPTY:
-            continue
-        above = i - cols >= 0 and squares[i - cols] != EMPTY
-        below = i + cols < size and squares[i + cols] != EMPTY
-        if not (above or below):
-            continue
+    # the empty squares just above or below a tile
+    between = set()
+    for k in [k for k, t in enumerate(squares) if t != EMPTY]:
+        if k >= cols and squares[k - cols] == EMPTY:
+            between.add(k - cols)
+        if k + cols < size and squares[k + cols] == EMPTY:
+            between.add(k + cols)
+    for i in between:
         j = i
         while j - cols >= 0 and squares[j - cols] != EMPTY:
             j -= cols

@@ -35,6 +35,10 @@ class Dawg:
     name: str = ""
     #: memo for cross-checks: (letters above, letters below) -> letters between
     cross_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: memo for the move generator: (node, board tiles) -> letters at the node that lead through them
+    through_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    #: memo for the move generator: node -> letters two steps on (the union of its children's letters)
+    two_ahead: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nodes(self) -> int:

@@ -131,13 +131,17 @@ def _lines(
     """Across plays along each row of `sq` (the board, or its transpose)."""
     size = rows * cols
     if anchors is None:
-        anchors = set()
-        for i in range(size):
-            if sq[i] == EMPTY:
-                c = i % cols
-                if (c > 0 and sq[i - 1] != EMPTY) or (c < cols - 1 and sq[i + 1] != EMPTY) or (
-                    i >= cols and sq[i - cols] != EMPTY) or (i + cols < size and sq[i + cols] != EMPTY):
-                    anchors.add(i)
+        anchors = set()  # the empty neighbours of the tiles
+        for k in [k for k, t in enumerate(sq) if t != EMPTY]:
+            c = k % cols
+            if c > 0 and sq[k - 1] == EMPTY:
+                anchors.add(k - 1)
+            if c < cols - 1 and sq[k + 1] == EMPTY:
+                anchors.add(k + 1)
+            if k >= cols and sq[k - cols] == EMPTY:
+                anchors.add(k - cols)
+            if k + cols < size and sq[k + cols] == EMPTY:
+                anchors.add(k + cols)
         cmask, cscore = cross_checks(sq, rows, cols, dawg, points)
     else:
         cmask, cscore = [(1 << dawg.tiles.size) - 1] * size, [-1] * size
@@ -193,40 +197,62 @@ def _lines(
         w = WM[i]
         cs = cscore[i]
         j = i + 1
-        closes = j == end or sq[j] == EMPTY
-        goes_on = j < end and (placed + 1 < in_rack or sq[j] != EMPTY)
-        next_need = need[j] if goes_on else 0
-        next_tile = goes_on and sq[j] != EMPTY  # else the next square needs a rack tile
         fin = dfinal[node] if word else 0  # a one-letter word is no word
-        base = dfirst[node]
         wmul *= w
         placed += 1
+        if j == end or placed >= in_rack and sq[j] == EMPTY:
+            # the word cannot go on: only letters that end it here
+            allowed &= fin
+            while allowed:
+                low = allowed & -allowed
+                allowed ^= low
+                letter = low.bit_length() - 1
+                if have & low:
+                    p = points[letter] * lm
+                    word.append(letter)
+                    record(start, (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross), placed, through)
+                    word.pop()
+                if spare:
+                    word.append(letter | BLANK_FLAG)
+                    record(start, main * wmul + (cross + cs * w if cs >= 0 else cross), placed, through)
+                    word.pop()
+            return
+        next_need = need[j]
+        next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
+        if next_tile:
+            fin = 0  # the word runs on into the tile
+        base = dfirst[node]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
+            child = dchild[base + (m & (low - 1)).bit_count()]
+            further = dmask[child] & next_need
+            if not further and not fin & low:
+                continue  # the letter neither ends a word here nor leads on
             letter = low.bit_length() - 1
-            child = dchild[base + (m & (low - 1)).bit_count()] if goes_on else 0
-            further = dmask[child] & next_need if goes_on else 0
             if have & low:
-                rack[letter] -= 1
-                if not rack[letter]:
-                    have ^= low
+                n = rack[letter]
+                if n == 1:
+                    have ^= low  # the count only matters while the letter is in `have`
+                else:
+                    rack[letter] = n - 1
                 p = points[letter] * lm
                 word.append(letter)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
-                if closes and fin & low:
+                if fin & low:
                     record(start, (main + p) * wmul + ncross, placed, through)
                 if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main + p, wmul, ncross, placed, through)
                 word.pop()
-                if not rack[letter]:
+                if n == 1:
                     have |= low
-                rack[letter] += 1
+                else:
+                    rack[letter] = n
             if spare:
                 spare -= 1
                 word.append(letter | BLANK_FLAG)
                 ncross = cross + cs * w if cs >= 0 else cross
-                if closes and fin & low:
+                if fin & low:
                     record(start, main * wmul + ncross, placed, through)
                 if further and (next_tile or further & (full if spare else have)):
                     extend(child, j, end, start, main, wmul, ncross, placed, through)
@@ -239,11 +265,10 @@ def _lines(
         fits = cmask[a]
         # what must follow the anchor letter: a board tile, or a letter the next square allows
         after = need[a + 1] if a + 1 < end else 0
-        run = []  # the board tiles right after the anchor
         i = a + 1
         while i < end and sq[i] != EMPTY:
-            run.append(sq[i] & LETTER_MASK)
             i += 1
+        run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
         after_tile = bool(run)
         if a > row_start and sq[a - 1] != EMPTY:
             s = a - 1
@@ -260,7 +285,7 @@ def _lines(
             if node < 0:
                 continue
             can = dmask[node] & fits & (full if spare else have)
-            if not can or after_tile and not _through_run(dmask, dfirst, dchild, node, can, run):
+            if not can or after_tile and not can & _leads_through(dawg, node, run):
                 continue
             word[:] = sq[s:a]
             extend(node, a, end, s, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
@@ -278,7 +303,7 @@ def _lines(
                     for node, letters, have_after, spare_after, ends, next2 in group:
                         if not next2 & after and (after_tile or not ends & fits):
                             continue  # the word can neither end on the anchor nor go on past it
-                        if after_tile and not _through_run(dmask, dfirst, dchild, node, can & fits, run):
+                        if after_tile and not can & fits & _leads_through(dawg, node, run):
                             continue  # no letter on the anchor leads through the tiles after it
                         main = 0
                         wmul = 1
@@ -302,21 +327,38 @@ LeftPart = tuple[int, tuple[int, ...], int, int, int, int]
 LeftParts = list[tuple[int, list[LeftPart]]]
 
 
-def _through_run(dmask: list[int], dfirst: list[int], dchild: list[int], node: int, letters: int, run: list[int]) -> bool:
-    """Can one of `letters` follow `node` and then the board tiles `run`?"""
+def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
+    """Letters that can follow `node` and then the board tiles `run` (memoised
+    on the word graph: the same few runs come back at anchor after anchor)."""
+    cache = dawg.through_cache
+    key = (node, run)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    dmask, dfirst, dchild = dawg.mask, dawg.first, dawg.child
     m = dmask[node]
+    letters = m
+    found = 0
+    k = dfirst[node]
     while letters:
         low = letters & -letters
         letters ^= low
-        n = dchild[dfirst[node] + (m & (low - 1)).bit_count()]
+        n = dchild[k]
+        k += 1
         for t in run:
             nm = dmask[n]
             if not nm >> t & 1:
                 break
             n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
         else:
-            return True
-    return False
+            found |= low
+    if len(cache) > THROUGH_CACHE_LIMIT:
+        cache.clear()
+    cache[key] = found
+    return found
+
+
+THROUGH_CACHE_LIMIT = 200_000
 
 
 def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[LeftParts]:
@@ -328,24 +370,35 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
     dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
     full = (1 << dawg.tiles.size) - 1
     have_all = sum(1 << i for i, n in enumerate(rack) if n)
-    word: list[int] = []
-    by_length: list[list[tuple[int, LeftPart]]] = [[] for _ in range(longest + 1)]
+    two_ahead = dawg.two_ahead
+    # by length: letters the rack can put next -> the left parts after which it can
+    by_length: list[dict[int, list[LeftPart]]] = [{} for _ in range(longest + 1)]
 
-    def entry(node: int, have: int, spare: int) -> tuple[int, LeftPart]:
+    def add(groups: dict[int, list[LeftPart]], node: int, letters: tuple[int, ...], have: int, spare: int) -> None:
         can = dmask[node] & (full if spare else have)
-        next2 = 0
-        for n in range(dfirst[node], dfirst[node] + dmask[node].bit_count()):
-            next2 |= dmask[dchild[n]]
-        return can, (node, tuple(word), have, spare, dfinal[node] & can, next2)
+        if not can:
+            return  # nothing can follow: no play starts with these tiles
+        next2 = two_ahead.get(node)
+        if next2 is None:
+            next2 = 0
+            for n in range(dfirst[node], dfirst[node] + dmask[node].bit_count()):
+                next2 |= dmask[dchild[n]]
+            two_ahead[node] = next2
+        part = (node, letters, have, spare, dfinal[node] & can, next2)
+        group = groups.get(can)
+        if group is None:
+            groups[can] = [part]
+        else:
+            group.append(part)
 
-    by_length[0].append(entry(0, have_all, blanks))
+    add(by_length[0], 0, (), have_all, blanks)
 
-    def walk(node: int, have: int, spare: int, depth: int) -> None:
+    def walk(node: int, have: int, spare: int, depth: int, letters: tuple[int, ...]) -> None:
         m = dmask[node]
         allowed = m & (full if spare else have)
         base = dfirst[node]
         deeper = depth + 1 < longest
-        row = by_length[depth + 1]
+        groups = by_length[depth + 1]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
@@ -354,26 +407,17 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
             if have & low:
                 rack[letter] -= 1
                 left = have if rack[letter] else have ^ low
-                word.append(letter)
-                row.append(entry(child, left, spare))
+                more = letters + (letter,)
+                add(groups, child, more, left, spare)
                 if deeper:
-                    walk(child, left, spare, depth + 1)
-                word.pop()
+                    walk(child, left, spare, depth + 1, more)
                 rack[letter] += 1
             if spare:
-                word.append(letter | BLANK_FLAG)
-                row.append(entry(child, have, spare - 1))
+                more = letters + (letter | BLANK_FLAG,)
+                add(groups, child, more, have, spare - 1)
                 if deeper:
-                    walk(child, have, spare - 1, depth + 1)
-                word.pop()
+                    walk(child, have, spare - 1, depth + 1, more)
 
     if longest:
-        walk(0, have_all, blanks, 0)
-    grouped: list[LeftParts] = []
-    for parts in by_length:
-        groups: dict[int, list[LeftPart]] = {}
-        for can, part in parts:
-            if can:
-                groups.setdefault(can, []).append(part)
-        grouped.append(list(groups.items()))
-    return grouped
+        walk(0, have_all, blanks, 0, ())
+    return [list(groups.items()) for groups in by_length]
