@@ -73,7 +73,7 @@ def main() -> None:
             dawg_module.load(path, tiles, "enable")
             loads.append(time.perf_counter() - t)
         size = path.stat().st_size
-    print(f"DAWG build: {build:.2f} s ({dawg.nodes:,} nodes, {len(dawg.child):,} edges, {size / 1e6:.1f} MB)")
+    print(f"DAWG build: {build:.2f} s ({dawg.nodes:,} nodes, {dawg.edges:,} edges, {size / 1e6:.1f} MB)")
     print(f"DAWG load from cache: median {ms(statistics.median(loads))} (5 runs)")
 
     positions = [(b, r, "game") for b, r in real_positions(args.games, tiles)] if args.games.is_dir() else []

@@ -194,7 +194,7 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
     dawg_module._OPEN.clear()
     monkeypatch.setattr(dawg_module, "dawg_from_codes", no_rebuild)
     loaded = dawg_for(enable)
-    assert (loaded.mask, loaded.final, loaded.first, loaded.child) == (built.mask, built.final, built.first, built.child)
+    assert (loaded.mask, loaded.final, loaded.edge) == (built.mask, built.final, built.edge)
 
 
 @pytest.mark.parametrize("layout_name,tiles_name", [("super", "english_super"), ("wordswithfriends", "wordswithfriends")])

@@ -59,33 +59,28 @@ CACHE_LIMIT = 200_000
 
 def _letters_between(dawg: Dawg, up: tuple[int, ...], down: tuple[int, ...]) -> int:
     """Bitmask of letters L such that up + L + down is a word."""
-    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     node = 0
     for letter in up:
-        m = dmask[node]
-        if not m >> letter & 1:
+        if not dmask[node] >> letter & 1:
             return 0
-        node = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
+        node = edge[node + letter]
     if not down:
         return dfinal[node]
     allowed = 0
     m = dmask[node]
-    base = dfirst[node]
     last = down[-1]
     rest = down[:-1]
-    k = 0
-    letter = 0
-    while m >> letter:
-        if m >> letter & 1:
-            n = dchild[base + k]
-            k += 1
-            for t in rest:
-                nm = dmask[n]
-                if not nm >> t & 1:
-                    n = -1
-                    break
-                n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
-            if n >= 0 and dfinal[n] >> last & 1:
-                allowed |= 1 << letter
-        letter += 1
+    while m:
+        low = m & -m
+        m ^= low
+        letter = low.bit_length() - 1
+        n = edge[node + letter]
+        for t in rest:
+            if not dmask[n] >> t & 1:
+                break
+            n = edge[n + t]
+        else:
+            if dfinal[n] >> last & 1:
+                allowed |= low
     return allowed

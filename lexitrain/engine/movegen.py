@@ -85,18 +85,26 @@ def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
     bingo = board.layout.bingo_bonus
     lefts = left_parts(counts, blanks, dawg, min(sum(counts) + blanks - 1, max(rows, cols) - 1))
     squares = board.squares
+    through = dawg.through_cache
+    if dawg.through_entries > THROUGH_CACHE_LIMIT:
+        through.clear()
+        dawg.through_entries = 0
     if all(s == EMPTY for s in squares):
         centre = board.layout.center
         anchors = {centre[0] * cols + centre[1]}
         lm, wm = _premiums(board.layout, False)
-        _lines(squares, rows, cols, lm, wm, anchors, counts, blanks, dawg, points, bingo, False, lefts, out)
+        _lines(squares, rows, cols, lm, wm, anchors, counts, blanks, dawg, points, bingo, False, lefts, through, out)
         return out
     lm, wm = _premiums(board.layout, False)
-    _lines(squares, rows, cols, lm, wm, None, counts, blanks, dawg, points, bingo, False, lefts, out)
+    _lines(squares, rows, cols, lm, wm, None, counts, blanks, dawg, points, bingo, False, lefts, through, out)
     flipped = [squares[r * cols + c] for c in range(cols) for r in range(rows)]
     lm, wm = _premiums(board.layout, True)
-    _lines(flipped, cols, rows, lm, wm, None, counts, blanks, dawg, points, bingo, True, lefts, out)
+    _lines(flipped, cols, rows, lm, wm, None, counts, blanks, dawg, points, bingo, True, lefts, through, out)
     return out
+
+
+#: entries the through-tiles memo may hold before it starts again (some 20 MB)
+THROUGH_CACHE_LIMIT = 300_000
 
 
 @lru_cache(maxsize=16)
@@ -126,6 +134,7 @@ def _lines(
     bingo: int,
     down: bool,
     lefts: list[LeftParts],
+    through: dict[tuple[int, ...], dict[int, int]],
     out: list[Found],
 ) -> None:
     """Across plays along each row of `sq` (the board, or its transpose)."""
@@ -145,7 +154,7 @@ def _lines(
         cmask, cscore = cross_checks(sq, rows, cols, dawg, points)
     else:
         cmask, cscore = [(1 << dawg.tiles.size) - 1] * size, [-1] * size
-    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     # letters a word may have on each square: the tile there, or the cross-check set
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
     in_rack = sum(rack) + blanks
@@ -183,7 +192,7 @@ def _lines(
             if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
                 record(start, main * wmul + cross, placed, through)
             if j < end:
-                child = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
+                child = edge[node + letter]
                 ahead = dmask[child] & need[j]
                 if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
                     extend(child, j, end, start, main, wmul, cross, placed, through)
@@ -221,15 +230,14 @@ def _lines(
         next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
         if next_tile:
             fin = 0  # the word runs on into the tile
-        base = dfirst[node]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
-            child = dchild[base + (m & (low - 1)).bit_count()]
+            letter = low.bit_length() - 1
+            child = edge[node + letter]
             further = dmask[child] & next_need
             if not further and not fin & low:
                 continue  # the letter neither ends a word here nor leads on
-            letter = low.bit_length() - 1
             if have & low:
                 n = rack[letter]
                 if n == 1:
@@ -270,6 +278,10 @@ def _lines(
             i += 1
         run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
         after_tile = bool(run)
+        if after_tile:
+            leads = through.get(run)  # node -> letters there that lead through `run`
+            if leads is None:
+                leads = through[run] = {}
         if a > row_start and sq[a - 1] != EMPTY:
             s = a - 1
             while s > row_start and sq[s - 1] != EMPTY:
@@ -277,16 +289,22 @@ def _lines(
             node = 0
             for i in range(s, a):
                 letter = sq[i] & LETTER_MASK
-                m = dmask[node]
-                if not m >> letter & 1:
+                if not dmask[node] >> letter & 1:
                     node = -1
                     break
-                node = dchild[dfirst[node] + (m & ((1 << letter) - 1)).bit_count()]
+                node = edge[node + letter]
             if node < 0:
                 continue
             can = dmask[node] & fits & (full if spare else have)
-            if not can or after_tile and not can & _leads_through(dawg, node, run):
+            if not can:
                 continue
+            if after_tile:
+                lt = leads.get(node)
+                if lt is None:
+                    lt = leads[node] = _leads_through(dawg, node, run)
+                    dawg.through_entries += 1
+                if not can & lt:
+                    continue
             word[:] = sq[s:a]
             extend(node, a, end, s, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
         else:
@@ -303,8 +321,13 @@ def _lines(
                     for node, letters, have_after, spare_after, ends, next2 in group:
                         if not next2 & after and (after_tile or not ends & fits):
                             continue  # the word can neither end on the anchor nor go on past it
-                        if after_tile and not can & fits & _leads_through(dawg, node, run):
-                            continue  # no letter on the anchor leads through the tiles after it
+                        if after_tile:
+                            lt = leads.get(node)
+                            if lt is None:
+                                lt = leads[node] = _leads_through(dawg, node, run)
+                                dawg.through_entries += 1
+                            if not can & fits & lt:
+                                continue  # no letter on the anchor leads through the tiles after it
                         main = 0
                         wmul = 1
                         for n, t in enumerate(letters):
@@ -319,7 +342,10 @@ def _lines(
                             if t < BLANK_FLAG:
                                 rack[t] += 1
                 have, spare = have_all, blanks
-    word.clear()
+    # `extend` calls itself through its closure cell: empty the cell so the
+    # search's memory goes back at once instead of waiting for the cyclic
+    # collector (which would walk every left part of every rack searched)
+    del extend
 
 
 LeftPart = tuple[int, tuple[int, ...], int, int, int, int]
@@ -328,37 +354,21 @@ LeftParts = list[tuple[int, list[LeftPart]]]
 
 
 def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
-    """Letters that can follow `node` and then the board tiles `run` (memoised
-    on the word graph: the same few runs come back at anchor after anchor)."""
-    cache = dawg.through_cache
-    key = (node, run)
-    found = cache.get(key)
-    if found is not None:
-        return found
-    dmask, dfirst, dchild = dawg.mask, dawg.first, dawg.child
-    m = dmask[node]
-    letters = m
+    """Letters that can follow `node` and then the board tiles `run`."""
+    dmask, edge = dawg.mask, dawg.edge
+    letters = dmask[node]
     found = 0
-    k = dfirst[node]
     while letters:
         low = letters & -letters
         letters ^= low
-        n = dchild[k]
-        k += 1
+        n = edge[node + low.bit_length() - 1]
         for t in run:
-            nm = dmask[n]
-            if not nm >> t & 1:
+            if not dmask[n] >> t & 1:
                 break
-            n = dchild[dfirst[n] + (nm & ((1 << t) - 1)).bit_count()]
+            n = edge[n + t]
         else:
             found |= low
-    if len(cache) > THROUGH_CACHE_LIMIT:
-        cache.clear()
-    cache[key] = found
     return found
-
-
-THROUGH_CACHE_LIMIT = 200_000
 
 
 def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[LeftParts]:
@@ -367,7 +377,7 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
     rack letters left as a bitmask, blanks left, letters that would end a word,
     letters that can come two steps on). Made once per rack and shared by
     every anchor instead of being searched again at each."""
-    dmask, dfinal, dfirst, dchild = dawg.mask, dawg.final, dawg.first, dawg.child
+    dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     full = (1 << dawg.tiles.size) - 1
     have_all = sum(1 << i for i, n in enumerate(rack) if n)
     two_ahead = dawg.two_ahead
@@ -378,13 +388,7 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
         can = dmask[node] & (full if spare else have)
         if not can:
             return  # nothing can follow: no play starts with these tiles
-        next2 = two_ahead.get(node)
-        if next2 is None:
-            next2 = 0
-            for n in range(dfirst[node], dfirst[node] + dmask[node].bit_count()):
-                next2 |= dmask[dchild[n]]
-            two_ahead[node] = next2
-        part = (node, letters, have, spare, dfinal[node] & can, next2)
+        part = (node, letters, have, spare, dfinal[node] & can, two_ahead[node])
         group = groups.get(can)
         if group is None:
             groups[can] = [part]
@@ -394,16 +398,14 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
     add(by_length[0], 0, (), have_all, blanks)
 
     def walk(node: int, have: int, spare: int, depth: int, letters: tuple[int, ...]) -> None:
-        m = dmask[node]
-        allowed = m & (full if spare else have)
-        base = dfirst[node]
+        allowed = dmask[node] & (full if spare else have)
         deeper = depth + 1 < longest
         groups = by_length[depth + 1]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
             letter = low.bit_length() - 1
-            child = dchild[base + (m & (low - 1)).bit_count()]
+            child = edge[node + letter]
             if have & low:
                 rack[letter] -= 1
                 left = have if rack[letter] else have ^ low
@@ -420,4 +422,5 @@ def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[L
 
     if longest:
         walk(0, have_all, blanks, 0, ())
+    del walk  # it calls itself through its closure cell: break that cycle (see _lines)
     return [list(groups.items()) for groups in by_length]
