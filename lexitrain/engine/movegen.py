@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from functools import lru_cache
+from itertools import repeat
 from operator import itemgetter
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
@@ -67,7 +68,7 @@ def generate_plays(board: Board, rack: str, dawg: Dawg) -> list[Play]:
     try:
         found = find_plays(board, rack, dawg)
         found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
-        return list(map(Play._make, found))
+        return list(map(tuple.__new__, repeat(Play), found))  # Play._make, without its Python-level call
     finally:
         if paused:
             gc.enable()
@@ -165,41 +166,41 @@ def _lines(
     have = have_all  # letters left on the rack
     append = out.append
 
-    def record(start: int, score: int, placed: int, through: int) -> None:
+    # the word being tried: its first square, where its line ends, and the
+    # (row, col) a play is reported at; set for each start by the loop below
+    start = end = 0
+    at_row = at_col = 0
+
+    def record_through(score: int, placed: int, through: int) -> None:
+        """Record a word that ends on a board tile."""
         if placed == RACK_SIZE:
             score += bingo
-        r, c = divmod(start, cols)
-        if down:
-            if placed == 1 and cscore[start + (~through & (through + 1)).bit_length() - 1] >= 0:
-                return  # a one-tile play that also makes an across word: listed as across
-            append((c, r, True, tuple(word), through, score))
-        else:
-            append((r, c, False, tuple(word), through, score))
+        if down and placed == 1 and cscore[start + (~through & (through + 1)).bit_length() - 1] >= 0:
+            return  # a one-tile play that also makes an across word: listed as across
+        append((at_row, at_col, down, tuple(word), through, score))
 
-    def extend(node: int, i: int, end: int, start: int, main: int, wmul: int, cross: int, placed: int, through: int) -> None:
-        """Continue the word at flat square i (its row ends before `end`)."""
+    def extend(node: int, i: int, main: int, wmul: int, cross: int, placed: int, through: int) -> None:
+        """Continue the word at flat square i."""
         nonlocal spare, have
         t = sq[i]
         if t != EMPTY:
             letter = t & LETTER_MASK
-            m = dmask[node]
-            if not m >> letter & 1:
+            if not dmask[node] >> letter & 1:
                 return
             word.append(t)
             through |= 1 << (i - start)
             main += points[t]
             j = i + 1
             if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
-                record(start, main * wmul + cross, placed, through)
+                record_through(main * wmul + cross, placed, through)
             if j < end:
                 child = edge[node + letter]
                 ahead = dmask[child] & need[j]
                 if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
-                    extend(child, j, end, start, main, wmul, cross, placed, through)
+                    extend(child, j, main, wmul, cross, placed, through)
             word.pop()
             return
-        m = dmask[node]
-        allowed = m & cmask[i] & (full if spare else have)
+        allowed = dmask[node] & cmask[i] & (full if spare else have)
         if not allowed:
             return
         lm = LM[i]
@@ -209,8 +210,13 @@ def _lines(
         fin = dfinal[node] if word else 0  # a one-letter word is no word
         wmul *= w
         placed += 1
+        bonus = bingo if placed == RACK_SIZE else 0
+        # a one-tile down play that also makes an across word is listed as across
+        keep = placed > 1 or not down or cs < 0
         if j == end or placed >= in_rack and sq[j] == EMPTY:
             # the word cannot go on: only letters that end it here
+            if not keep:
+                return
             allowed &= fin
             while allowed:
                 low = allowed & -allowed
@@ -219,17 +225,19 @@ def _lines(
                 if have & low:
                     p = points[letter] * lm
                     word.append(letter)
-                    record(start, (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross), placed, through)
+                    score = (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross) + bonus
+                    append((at_row, at_col, down, tuple(word), through, score))
                     word.pop()
                 if spare:
                     word.append(letter | BLANK_FLAG)
-                    record(start, main * wmul + (cross + cs * w if cs >= 0 else cross), placed, through)
+                    score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
+                    append((at_row, at_col, down, tuple(word), through, score))
                     word.pop()
             return
         next_need = need[j]
         next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
-        if next_tile:
-            fin = 0  # the word runs on into the tile
+        if next_tile or not keep:
+            fin = 0  # the word runs on into the tile, or is not to be listed
         while allowed:
             low = allowed & -allowed
             allowed ^= low
@@ -248,9 +256,9 @@ def _lines(
                 word.append(letter)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 if fin & low:
-                    record(start, (main + p) * wmul + ncross, placed, through)
+                    append((at_row, at_col, down, tuple(word), through, (main + p) * wmul + ncross + bonus))
                 if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, end, start, main + p, wmul, ncross, placed, through)
+                    extend(child, j, main + p, wmul, ncross, placed, through)
                 word.pop()
                 if n == 1:
                     have |= low
@@ -261,9 +269,9 @@ def _lines(
                 word.append(letter | BLANK_FLAG)
                 ncross = cross + cs * w if cs >= 0 else cross
                 if fin & low:
-                    record(start, main * wmul + ncross, placed, through)
+                    append((at_row, at_col, down, tuple(word), through, main * wmul + ncross + bonus))
                 if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, end, start, main, wmul, ncross, placed, through)
+                    extend(child, j, main, wmul, ncross, placed, through)
                 word.pop()
                 spare += 1
 
@@ -306,7 +314,9 @@ def _lines(
                 if not can & lt:
                     continue
             word[:] = sq[s:a]
-            extend(node, a, end, s, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
+            start = s
+            at_row, at_col = divmod(s, cols)[::-1] if down else divmod(s, cols)
+            extend(node, a, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
         else:
             limit = 0
             i = a - 1
@@ -315,6 +325,7 @@ def _lines(
                 i -= 1
             for k in range(min(limit, len(lefts) - 1) + 1):
                 start = a - k
+                at_row, at_col = divmod(start, cols)[::-1] if down else divmod(start, cols)
                 for can, group in lefts[k]:
                     if not can & fits:
                         continue  # no rack tile can go on the anchor after these left parts
@@ -337,7 +348,7 @@ def _lines(
                                 rack[t] -= 1
                         have, spare = have_after, spare_after
                         word[:] = letters
-                        extend(node, a, end, start, main, wmul, 0, k, 0)
+                        extend(node, a, main, wmul, 0, k, 0)
                         for t in letters:
                             if t < BLANK_FLAG:
                                 rack[t] += 1
