@@ -120,6 +120,9 @@ def test_saved_and_builtin_searches(enable):
         (("search", "--length", "2", "--json", "--csv"), "choose one of"),
         (("hooks", "C4T"), "'4' is not a tile"),
         (("judge", "CAT", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
+        (("judge", ""), "error: empty word"),
+        (("judge", "   ", "--json"), "error: empty word"),
+        (("judge", "QAT", " ", "--json"), "error: empty word (word 2 of 2)"),
     ],
 )
 def test_bad_input_is_one_line_and_non_zero(enable, args, message):

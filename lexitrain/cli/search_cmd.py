@@ -25,8 +25,12 @@ def judge(
     json_out: bool = typer.Option(False, "--json", help='{"WORD": true|false, ...} ({"valid": bool} with --secret).'),
 ) -> None:
     """Are these words valid? Exit status 0 only if every one is."""
+    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.lexicon import open_lexicon
 
+    for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
+        if not word.strip():
+            raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
     lex = open_lexicon(lexicon)
     verdicts = {word.upper(): word in lex for word in words}
     valid = all(verdicts.values())
