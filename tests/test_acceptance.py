@@ -31,6 +31,8 @@ def lexitrain(*args: str, input: str | None = None) -> subprocess.CompletedProce
         (["anagram", "AEINRST", "--bogus"], "error: No such option: --bogus (see '"),
         (["judge"], "error: Missing argument 'words'."),
         (["no-such-command"], "error: No such command 'no-such-command'."),
+        (["best", "--cgp", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINST?/ 0/0 0", "--top", "3", "--all"],
+         "error: give --top N or --all, not both (see '"),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:

@@ -105,6 +105,8 @@ def test_best_lists_plays_best_first(enable) -> None:
     assert plays[0] == {"position": "8A", "word": "MESQUITE", "score": 57, "tiles": "MES....."}
     assert [set(p) for p in plays] == [{"position", "word", "score", "tiles"}] * 3
     assert [p["score"] for p in plays] == sorted((p["score"] for p in plays), reverse=True)
+    default = run("best", "--cgp", f"{AFTER_QUITE} ABEMSTY/ 0/0 0", "--json").json()
+    assert default[:3] == plays and len(default) == 10
 
 
 def test_best_all_lists_each_play_once(enable) -> None:

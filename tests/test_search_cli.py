@@ -37,6 +37,8 @@ def test_anagram_json_and_blanks_lowercase(enable):
         [blank] = [c for c in line if c.islower()]
         assert Counter(line.upper()) == Counter("AEINST" + blank.upper())
         assert line.upper() in enable
+    assert run("anagram", "QAT?", "--json").json() == ["QATs"]  # DESIGN.md: a letter played by a blank is lowercase
+    assert run("anagram", "AEINST?", "--json").json() == lines
 
 
 def test_anagram_build_lists_every_word_from_the_rack(enable):
@@ -120,6 +122,9 @@ def test_saved_and_builtin_searches(enable):
         (("search", "--length", "2", "--json", "--csv"), "choose one of"),
         (("hooks", "C4T"), "'4' is not a tile"),
         (("judge", "CAT", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
+        (("judge", ""), "error: empty word"),
+        (("judge", "   ", "--json"), "error: empty word"),
+        (("judge", "QAT", " ", "--json"), "error: empty word (word 2 of 2)"),
     ],
 )
 def test_bad_input_is_one_line_and_non_zero(enable, args, message):
@@ -134,6 +139,7 @@ def test_spanish_tiles_on_the_command_line(make_lexicon):
     make_lexicon(["CHICO", "LECHE", "CALLE", "CHURRO", "CHE"], name="es", tiles="spanish")
     assert run("anagram", "OCI[CH]", "--lexicon", "es", "--json").json() == ["CHICO"]
     assert run("anagram", "CHEL?", "--lexicon", "es").stdout.split() == ["LECHe"]
+    assert run("anagram", "CHEL?", "--lexicon", "es", "--json").json() == ["LECHe"]
     assert run("search", "--lexicon", "es", "--length", "4", "--words").stdout.split() == ["CALLE", "CHICO", "CHURRO", "LECHE"]
     assert run("hooks", "CHE", "--lexicon", "es", "--json").json()["valid"] is True
 

@@ -101,6 +101,25 @@ def test_empty_source_writes_no_file(make_lexicon, tmp_path: Path) -> None:
     assert list(tmp_path.glob("*.pdf")) == [] and list(tmp_path.glob(".*")) == []
 
 
+def test_stems_that_make_no_word_are_left_out(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "stems.csv"
+    barren = run("sheet", "stems", "--stem", "QQQQ", "-l", "small", "--out", str(out))
+    assert (barren.exit_code, barren.stdout) == (1, "")
+    assert barren.stderr.strip() == "error: the source has no words, so there is nothing to print (no file written)"
+    assert [p for p in tmp_path.iterdir() if p.is_file()] == [tmp_path / "small.txt"]
+    some = run("sheet", "stems", "--stem", "qqqq", "--stem", "CARE", "--stem", "ZZZ", "-l", "small", "--out", str(out),
+               "--json")
+    assert some.exit_code == 0
+    assert some.stderr.strip() == "warning: left out 2 stems that make no word with one more tile: QQQQ ZZZ"
+    assert some.json()["groups"] == 1
+    assert {row["stem"] for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))} == {"ACER"}
+    many = [arg for n in range(2, 14) for arg in ("--stem", "Q" * n)]
+    capped = run("sheet", "stems", "--stem", "CARE", *many, "-l", "small", "--out", str(out))
+    assert capped.stderr.strip() == "warning: left out 12 stems that make no word with one more tile: " + " ".join(
+        "Q" * n for n in range(2, 12)) + " and 2 more"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

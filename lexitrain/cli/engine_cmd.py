@@ -37,29 +37,37 @@ def _play_json(play, tiles) -> dict:
     return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
 
 
+#: Plays `best` lists without --top or --all.
+DEFAULT_TOP = 10
+
+
 @app.command("best")
 def best(
+    ctx: typer.Context,
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line (the rack to move comes from it)."),
-    top: int = typer.Option(10, "--top", help="How many plays to list."),
-    all_: bool = typer.Option(False, "--all", help="List every legal play."),
+    top: Optional[int] = typer.Option(None, "--top", help=f"How many plays to list (default {DEFAULT_TOP})."),
+    all_: bool = typer.Option(False, "--all", help="List every legal play (not with --top)."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
     lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to play with."),
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """The top-scoring plays for a position, best first."""
+    from lexitrain.cli.app import _click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import generate_plays
     from lexitrain.errors import LexitrainError
 
+    if top is not None and all_:  # silently preferring one would hide a typo in a script
+        raise _click_exceptions().UsageError("give --top N or --all, not both", ctx)
+    if top is not None and top < 1:
+        raise LexitrainError("--top must be at least 1")
     lex, position = _position(cgp, lexicon, rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
-    if top < 1 and not all_:
-        raise LexitrainError("--top must be at least 1")
     plays = generate_plays(position.board, rack, dawg_for(lex))
     if not all_:
-        plays = plays[:top]
+        plays = plays[: DEFAULT_TOP if top is None else top]
     tiles = position.board.tiles
     if json_out:
         emit_json([_play_json(p, tiles) for p in plays])

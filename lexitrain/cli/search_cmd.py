@@ -25,8 +25,12 @@ def judge(
     json_out: bool = typer.Option(False, "--json", help='{"WORD": true|false, ...} ({"valid": bool} with --secret).'),
 ) -> None:
     """Are these words valid? Exit status 0 only if every one is."""
+    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.lexicon import open_lexicon
 
+    for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
+        if not word.strip():
+            raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
     lex = open_lexicon(lexicon)
     verdicts = {word.upper(): word in lex for word in words}
     valid = all(verdicts.values())
@@ -46,11 +50,11 @@ def anagram(
     letters: str = typer.Argument(..., help="The rack: letters, ? for a blank, [CH] for a multi-letter tile."),
     build: bool = typer.Option(False, "--build", "-b", help="Every word of 2 or more tiles from the rack."),
     lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json", help="A JSON array of words (uppercase)."),
+    json_out: bool = typer.Option(False, "--json", help="A JSON array of words (uppercase, blank letters lowercase)."),
 ) -> None:
     """Words using exactly these tiles (or, with --build, any 2+ of them).
 
-    In text output the letters played by blanks are lowercase.
+    The letters played by blanks are lowercase, in text and in --json.
     """
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.search.racks import rack_words, spell_with_blanks
@@ -59,12 +63,11 @@ def anagram(
     tiles = lex.tiles
     found = rack_words(lex, letters, build=build)
     found.sort(key=lambda w: (-len(w.code), tiles.sort_key(w.code)))
+    spelled = [spell_with_blanks(tiles, w) for w in found]
     if json_out:
-        emit_json([tiles.decode(w.code) for w in found])
+        emit_json(spelled)
         return
-    out = sys.stdout
-    for word in found:
-        out.write(spell_with_blanks(tiles, word) + "\n")
+    sys.stdout.write("".join(word + "\n" for word in spelled))
     if not found:
         typer.echo(f"no words from {letters.upper()} in {lexicon}", err=True)
 

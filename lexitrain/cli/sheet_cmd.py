@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from lexitrain.cli.app import app
-from lexitrain.cli.output import emit_json
+from lexitrain.cli.output import emit_json, warn
 from lexitrain.errors import LexitrainError
 
 KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
@@ -53,11 +53,25 @@ def sheet(
     made = _build(kind, source, given, stem, old, days, lexicon,
                   title or _title(kind, query, saved, builtin, word_file, days), questions_only, answer_key)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
+    if made.skipped:
+        warn(_skipped_note(made.skipped))
     groups = sum(len(s.groups) for s in made.sections)
     if json_out:
         emit_json({"kind": kind, "out": str(out), "pages": pages, "groups": groups, "lexicon": made.lexicon})
     else:
         typer.echo(f"wrote {out}" + (f" ({pages} page{'s' * (pages != 1)})" if pages else "") + f", {groups} entries")
+
+
+#: Stems named in the warning about stems left out; a big word source gets a count for the rest.
+NAMED_SKIPS = 10
+
+
+def _skipped_note(skipped: list[str]) -> str:
+    """One line naming the stems left off the sheet, so a typo in --stem does not pass unseen."""
+    names = " ".join(skipped[:NAMED_SKIPS])
+    more = f" and {len(skipped) - NAMED_SKIPS} more" if len(skipped) > NAMED_SKIPS else ""
+    what = "1 stem that makes" if len(skipped) == 1 else f"{len(skipped)} stems that make"
+    return f"left out {what} no word with one more tile: {names}{more}"
 
 
 def _title(kind: str, query: str | None, saved: str | None, builtin: str | None, word_file: Path | None,

@@ -142,26 +142,34 @@ def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False
 def stems(
     lex: Lexicon, stem_letters: list[str], title: str, *, questions: bool = False, key: bool = False
 ) -> Sheet:
-    """Each stem with the tiles that make a word one longer, and the words each makes."""
+    """Each stem with the tiles that make a word one longer, and the words each makes.
+
+    A stem that makes no word is left out (named in `Sheet.skipped`, as first
+    typed) rather than printed as an empty entry.
+    """
     tiles = lex.tiles
     groups = []
-    stem_codes = []
+    skipped: list[str] = []
+    typed: dict[str, str] = {}  # alphagram code -> the stem as first given
     for letters in stem_letters:
         code = lex.encode(letters)
         if code is None:
             raise LexitrainError(f"stem {letters!r} has a character that is not in the {tiles.name} tile set")
-        stem_codes.append(tiles.alphagram_code(code))
-    for code in _unique(stem_codes):
+        typed.setdefault(tiles.alphagram_code(code), letters.upper())
+    for code, letters in typed.items():
         rows = []
         for tile, tile_code in zip(tiles.letters, tiles.codes):
             made = lex.anagram_codes(tiles.alphagram_code(code + tile_code))
             if made:
                 spelled = sorted(made, key=tiles.sort_key)
                 rows.append((tile, " ".join(tiles.decode(c) for c in spelled)))
+        if not rows:
+            skipped.append(letters)
+            continue
         words = sum(len(r[1].split()) for r in rows)
         groups.append(Group(head=(tiles.display_alphagram(code), str(words)), rows=rows))
     sections = [Section("", STEM_HEAD, STEM_ROWS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, skipped=skipped)
 
 
 def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:

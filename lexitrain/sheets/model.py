@@ -58,6 +58,7 @@ class Sheet:
     sections: list[Section]
     columns: int = 3  # printed columns per page unless the user asks otherwise
     one_page: bool = False  # the PDF shrinks its type to keep everything on one page
+    skipped: list[str] = field(default_factory=list)  # source entries that print nothing, left out (for a warning)
 
     @property
     def is_empty(self) -> bool:
