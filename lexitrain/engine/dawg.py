@@ -1,17 +1,14 @@
 """A minimised word graph (DAWG) in flat integer arrays, for the move generator.
 
 Built once per compiled lexicon from its word trie (tile codes) and cached
-beside it in `lexicon.folder`, so later runs only read four arrays.
+beside it in `lexicon.folder`, so later runs only read five flat arrays.
 
-On disk (compact): node n has `mask[n]`, a bitmask of the letters (tile
-indices) it has edges for, `final[n]`, the letters whose edge ends a word,
-and its children in `child[first[n]:]` in letter order.
-
-In memory (wide, for speed): a node is an offset, a multiple of the number
-of letters, so the child for letter L is simply `edge[node + L]`, with no
-bit counting in the generator's inner loop; `mask[node]` and `final[node]`
-are lists indexed by the same offsets. Node 0 is the root. The wide form
-costs about three list slots per letter per node (some 35 MB for ENABLE).
+A node is an offset, a multiple of the number of letters, so the child for
+letter L is simply `edge[node + L]`, with no bit counting in the generator's
+inner loop. `mask[node]` is a bitmask of the letters (tile indices) the node
+has edges for, `final[node]` the letters whose edge ends a word. Node 0 is
+the root. The wide tables cost four slots per letter per node (some 45 MB
+for ENABLE); the cache file holds only the occupied slots (`WideArrays`).
 """
 
 from __future__ import annotations
@@ -20,14 +17,14 @@ import os
 import struct
 import tempfile
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from lexitrain.tiles import TileSet
 
-CACHE_NAME = "dawg-v1.bin"
-_MAGIC = b"LXDAWG1\0"
+CACHE_NAME = "dawg-v2.bin"
+_MAGIC = b"LXDAWG2\0"
 
 
 @dataclass
@@ -141,71 +138,70 @@ def build(words: Iterable[tuple[int, ...]], tiles: TileSet, name: str = "") -> D
 
 
 def _flatten(finals: list[bool], edges: list[dict[int, int]], tiles: TileSet, name: str) -> Dawg:
+    """Number the nodes breadth first and lay them out wide."""
+    stride = tiles.size
     number = {0: 0}
     order = [0]
-    for old in order:  # breadth first; `order` grows as we go
+    for old in order:  # `order` grows as we go
         for target in edges[old].values():
             if target not in number:
                 number[target] = len(order)
                 order.append(target)
     mask = [0] * len(order)
     final = [0] * len(order)
-    first = [0] * len(order)
-    child: list[int] = []
+    slots: list[int] = []
+    targets: list[int] = []
     for new, old in enumerate(order):
-        first[new] = len(child)
-        for letter in sorted(edges[old]):
-            target = edges[old][letter]
+        for letter, target in edges[old].items():
             mask[new] |= 1 << letter
             if finals[target]:
                 final[new] |= 1 << letter
-            child.append(number[target])
-    return widen(mask, final, first, child, tiles, name)
+            slots.append(new * stride + letter)
+            targets.append(number[target] * stride)
+    ahead = [0] * len(order)
+    for slot, target in zip(slots, targets):
+        ahead[slot // stride] |= mask[target // stride]
+    return _assemble(WideArrays(mask, final, ahead, slots, targets), tiles, name)
 
 
-def widen(
-    mask: list[int], final: list[int], first: list[int], child: list[int], tiles: TileSet, name: str
-) -> Dawg:
-    """The in-memory form of the compact arrays (see the module docstring)."""
+@dataclass
+class WideArrays:
+    """What the cache file holds: per node (by number) its letters, final
+    letters and letters two steps on; per edge its slot in the wide table
+    and the offset of the node it leads to. Widening these takes a few
+    slice copies and one pass over the edges."""
+
+    mask: list[int]
+    final: list[int]
+    two_ahead: list[int]
+    slots: list[int]
+    targets: list[int]
+
+
+def _assemble(arrays: WideArrays, tiles: TileSet, name: str) -> Dawg:
     stride = tiles.size
-    size = len(mask) * stride
-    wide_mask = [0] * size
-    wide_final = [0] * size
-    wide_mask[::stride] = mask
-    wide_final[::stride] = final
+    size = len(arrays.mask) * stride
+    mask = [0] * size
+    mask[::stride] = arrays.mask
+    final = [0] * size
+    final[::stride] = arrays.final
+    ahead = [0] * size
+    ahead[::stride] = arrays.two_ahead
     edge = [0] * size
-    two_ahead = [0] * size
-    for n, m in enumerate(mask):
-        offset = n * stride
-        k = first[n]
-        ahead = 0
-        letter = 0
-        while m:
-            if m & 1:
-                target = child[k]
-                edge[offset + letter] = target * stride
-                ahead |= mask[target]
-                k += 1
-            m >>= 1
-            letter += 1
-        two_ahead[offset] = ahead
+    for slot, target in zip(arrays.slots, arrays.targets):
+        edge[slot] = target
     # tuples of ints are untracked by the cyclic garbage collector, so its
     # full collections never walk these millions of slots
-    return Dawg(tuple(wide_mask), tuple(wide_final), tuple(edge), stride, tiles, name, tuple(two_ahead))
+    return Dawg(tuple(mask), tuple(final), tuple(edge), stride, tiles, name, tuple(ahead))
 
 
-def compact(dawg: Dawg) -> tuple[list[int], list[int], list[int], list[int]]:
-    """(mask, final, first, child) by node number: the form written to disk."""
+def _narrow(dawg: Dawg) -> WideArrays:
     stride = dawg.stride
-    mask = list(dawg.mask[::stride])
-    final = list(dawg.final[::stride])
-    first: list[int] = []
-    child: list[int] = []
-    for n, m in enumerate(mask):
-        first.append(len(child))
-        offset = n * stride
-        child.extend(dawg.edge[offset + letter] // stride for letter in range(stride) if m >> letter & 1)
-    return mask, final, first, child
+    slots = [n + letter for n in range(0, len(dawg.mask), stride) for letter in range(stride) if dawg.mask[n] >> letter & 1]
+    return WideArrays(
+        list(dawg.mask[::stride]), list(dawg.final[::stride]), list(dawg.two_ahead[::stride]),
+        slots, [dawg.edge[slot] for slot in slots],
+    )
 
 
 def dawg_from_codes(codes: Iterable[str], tiles: TileSet, name: str = "") -> Dawg:
@@ -214,11 +210,14 @@ def dawg_from_codes(codes: Iterable[str], tiles: TileSet, name: str = "") -> Daw
 
 
 # -- cache ------------------------------------------------------------------------
+_TYPECODES = "QQQII"  # WideArrays' fields in order
+
+
 def save(dawg: Dawg, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then rename."""
-    mask, final, first, child = compact(dawg)
-    arrays = [array("Q", mask), array("Q", final), array("I", first), array("I", child)]
-    header = _MAGIC + struct.pack("<4Q", *(len(a) for a in arrays))
+    wide = _narrow(dawg)
+    arrays = [array(code, values) for code, values in zip(_TYPECODES, astuple(wide))]
+    header = _MAGIC + struct.pack(f"<{len(arrays)}Q", *(len(a) for a in arrays))
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dawg-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -237,12 +236,13 @@ def load(path: Path, tiles: TileSet, name: str = "") -> Dawg | None:
         data = path.read_bytes()
     except OSError:
         return None
-    if not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + 32:
+    count = len(_TYPECODES)
+    offset = len(_MAGIC) + 8 * count
+    if not data.startswith(_MAGIC) or len(data) < offset:
         return None
-    sizes = struct.unpack_from("<4Q", data, len(_MAGIC))
-    offset = len(_MAGIC) + 32
+    sizes = struct.unpack_from(f"<{count}Q", data, len(_MAGIC))
     out = []
-    for size, code in zip(sizes, "QQII"):
+    for size, code in zip(sizes, _TYPECODES):
         a = array(code)
         nbytes = size * a.itemsize
         a.frombytes(data[offset : offset + nbytes])
@@ -250,7 +250,7 @@ def load(path: Path, tiles: TileSet, name: str = "") -> Dawg | None:
             return None
         offset += nbytes
         out.append(a.tolist())
-    return widen(out[0], out[1], out[2], out[3], tiles, name)
+    return _assemble(WideArrays(*out), tiles, name)
 
 
 _OPEN: dict[str, Dawg] = {}  # by compiled folder name, which is unique per build
