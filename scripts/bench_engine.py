@@ -5,7 +5,7 @@ the turn, recorded rack; English games only, as the lexicon is ENABLE) plus
 positions from seeded greedy self-play. Prints medians; run it a few times
 on a quiet machine.
 
-    python scripts/bench_engine.py [--games DIR] [--selfplay N] [--cli-runs N] [--repeat N]
+    python scripts/bench_engine.py [--games DIR] [--selfplay N] [--cli-runs N] [--passes N]
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES)
     parser.add_argument("--selfplay", type=int, default=20, help="self-play games (seeds 1..N)")
     parser.add_argument("--cli-runs", type=int, default=7)
-    parser.add_argument("--repeat", type=int, default=1, help="time each position N times, keep the median")
+    parser.add_argument("--passes", type=int, default=1, help="time every position once per pass; keep each one's median")
     args = parser.parse_args()
 
     lex = open_lexicon("enable")
@@ -81,19 +81,27 @@ def main() -> None:
         _, snaps = self_play(Board(lex.layout, tiles), dawg, seed=seed)
         positions.extend((s.board, s.rack, "self-play") for s in snaps)
 
-    # (wall seconds, CPU seconds, blanks, kind, board, rack); CPU time is the
-    # fairer figure when other processes share the machine
-    times: list[tuple[float, float, int, str, Board, str]] = []
-    total_plays = 0
-    for board, rack, kind in positions:
-        walls, cpus = [], []
-        for _ in range(args.repeat):
+    # Each pass times every position once, in order, as a quiz session would
+    # meet them; with --passes N a position's time is its median over the N
+    # passes, which keeps a moment of noise on a shared machine from posing
+    # as that position's cost. CPU time is the fairer figure there too.
+    walls: list[list[float]] = [[] for _ in positions]
+    cpus: list[list[float]] = [[] for _ in positions]
+    counts = [0] * len(positions)
+    for _ in range(args.passes):
+        for n, (board, rack, _kind) in enumerate(positions):
             t, c = time.perf_counter(), time.process_time()
             plays = generate_plays(board, rack, dawg)
-            walls.append(time.perf_counter() - t)
-            cpus.append(time.process_time() - c)
-        total_plays += len(plays)
-        times.append((statistics.median(walls), statistics.median(cpus), rack.count("?"), kind, board, rack))
+            walls[n].append(time.perf_counter() - t)
+            cpus[n].append(time.process_time() - c)
+            counts[n] = len(plays)
+            del plays
+    total_plays = sum(counts)
+    # (wall seconds, CPU seconds, blanks, kind, board, rack)
+    times = [
+        (statistics.median(w), statistics.median(c), rack.count("?"), kind, board, rack)
+        for w, c, (board, rack, kind) in zip(walls, cpus, positions)
+    ]
     games = sum(x[3] == "game" for x in times)
     print(f"positions: {len(times)} ({games} from real games, {len(times) - games} from self-play)")
     for label, col in (("wall", 0), ("CPU", 1)):
@@ -108,7 +116,7 @@ def main() -> None:
                       f"worst {ms(worst[col])} (rack {worst[5]}, {worst[4].tile_count()} tiles on board)")
     total = sum(x[1] for x in times)
     print(f"plays/second (CPU): {total_plays / total:,.0f} ({total_plays:,} plays in {total:.2f} s"
-          + (f", median of {args.repeat} runs per position)" if args.repeat > 1 else ")"))
+          + (f", median of {args.passes} passes per position)" if args.passes > 1 else ")"))
 
     if args.cli_runs:
         mid = [x for x in times if x[2] == 0 and 20 <= x[4].tile_count() <= 40]
