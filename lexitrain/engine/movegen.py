@@ -183,33 +183,22 @@ def _lines(
         """Continue the word at flat square i."""
         nonlocal spare, have
         t = sq[i]
-        if t != EMPTY:  # walk the whole run of board tiles here in one go
-            pushed = 0
-            while True:
-                letter = t & LETTER_MASK
-                if not dmask[node] >> letter & 1:
-                    if pushed:
-                        del word[-pushed:]
-                    return
-                word.append(t)
-                pushed += 1
-                through |= 1 << (i - start)
-                main += points[t]
-                i += 1
-                if i == end:
-                    break
-                t = sq[i]
-                if t == EMPTY:
-                    break
-                node = edge[node + letter]
-            # i: the square after the run; node: the one before the run's last letter
-            if placed and dfinal[node] >> letter & 1:
+        if t != EMPTY:
+            letter = t & LETTER_MASK
+            if not dmask[node] >> letter & 1:
+                return
+            word.append(t)
+            through |= 1 << (i - start)
+            main += points[t]
+            j = i + 1
+            if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
                 record_through(main * wmul + cross, placed, through)
-            if i < end and placed < in_rack:
+            if j < end:
                 child = edge[node + letter]
-                if dmask[child] & need[i] & (full if spare else have):
-                    extend(child, i, main, wmul, cross, placed, through)
-            del word[-pushed:]
+                ahead = dmask[child] & need[j]
+                if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
+                    extend(child, j, main, wmul, cross, placed, through)
+            word.pop()
             return
         allowed = dmask[node] & cmask[i] & (full if spare else have)
         if not allowed:
