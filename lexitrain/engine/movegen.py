@@ -160,7 +160,6 @@ def _lines(
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
     in_rack = sum(rack) + blanks
     full = (1 << dawg.tiles.size) - 1
-    word: list[int] = []
     spare = blanks  # blanks left on the rack
     have_all = sum(1 << i for i, n in enumerate(rack) if n)
     have = have_all  # letters left on the rack
@@ -171,34 +170,35 @@ def _lines(
     start = end = 0
     at_row = at_col = 0
 
-    def record_through(score: int, placed: int, through: int) -> None:
+    def record_through(word: tuple[int, ...], score: int, placed: int, through: int) -> None:
         """Record a word that ends on a board tile."""
         if placed == RACK_SIZE:
             score += bingo
         if down and placed == 1 and cscore[start + (~through & (through + 1)).bit_length() - 1] >= 0:
             return  # a one-tile play that also makes an across word: listed as across
-        append((at_row, at_col, down, tuple(word), through, score))
+        append((at_row, at_col, down, word, through, score))
 
-    def extend(node: int, i: int, main: int, wmul: int, cross: int, placed: int, through: int) -> None:
-        """Continue the word at flat square i."""
+    def extend(
+        node: int, i: int, word: tuple[int, ...], main: int, wmul: int, cross: int, placed: int, through: int
+    ) -> None:
+        """Continue `word` (its tiles so far) at flat square i."""
         nonlocal spare, have
         t = sq[i]
         if t != EMPTY:
             letter = t & LETTER_MASK
             if not dmask[node] >> letter & 1:
                 return
-            word.append(t)
+            word += (t,)
             through |= 1 << (i - start)
             main += points[t]
             j = i + 1
             if placed and (j == end or sq[j] == EMPTY) and dfinal[node] >> letter & 1:
-                record_through(main * wmul + cross, placed, through)
+                record_through(word, main * wmul + cross, placed, through)
             if j < end:
                 child = edge[node + letter]
                 ahead = dmask[child] & need[j]
                 if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
-                    extend(child, j, main, wmul, cross, placed, through)
-            word.pop()
+                    extend(child, j, word, main, wmul, cross, placed, through)
             return
         allowed = dmask[node] & cmask[i] & (full if spare else have)
         if not allowed:
@@ -224,15 +224,11 @@ def _lines(
                 letter = low.bit_length() - 1
                 if have & low:
                     p = points[letter] * lm
-                    word.append(letter)
                     score = (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross) + bonus
-                    append((at_row, at_col, down, tuple(word), through, score))
-                    word.pop()
+                    append((at_row, at_col, down, word + (letter,), through, score))
                 if spare:
-                    word.append(letter | BLANK_FLAG)
                     score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
-                    append((at_row, at_col, down, tuple(word), through, score))
-                    word.pop()
+                    append((at_row, at_col, down, word + (letter | BLANK_FLAG,), through, score))
             return
         next_need = need[j]
         next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
@@ -253,26 +249,24 @@ def _lines(
                 else:
                     rack[letter] = n - 1
                 p = points[letter] * lm
-                word.append(letter)
+                longer = word + (letter,)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 if fin & low:
-                    append((at_row, at_col, down, tuple(word), through, (main + p) * wmul + ncross + bonus))
+                    append((at_row, at_col, down, longer, through, (main + p) * wmul + ncross + bonus))
                 if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, main + p, wmul, ncross, placed, through)
-                word.pop()
+                    extend(child, j, longer, main + p, wmul, ncross, placed, through)
                 if n == 1:
                     have |= low
                 else:
                     rack[letter] = n
             if spare:
                 spare -= 1
-                word.append(letter | BLANK_FLAG)
+                longer = word + (letter | BLANK_FLAG,)
                 ncross = cross + cs * w if cs >= 0 else cross
                 if fin & low:
-                    append((at_row, at_col, down, tuple(word), through, main * wmul + ncross + bonus))
+                    append((at_row, at_col, down, longer, through, main * wmul + ncross + bonus))
                 if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, main, wmul, ncross, placed, through)
-                word.pop()
+                    extend(child, j, longer, main, wmul, ncross, placed, through)
                 spare += 1
 
     for a in sorted(anchors):
@@ -313,10 +307,9 @@ def _lines(
                     dawg.through_entries += 1
                 if not can & lt:
                     continue
-            word[:] = sq[s:a]
             start = s
             at_row, at_col = divmod(s, cols)[::-1] if down else divmod(s, cols)
-            extend(node, a, sum(points[t] for t in word), 1, 0, 0, (1 << (a - s)) - 1)
+            extend(node, a, tuple(sq[s:a]), sum(points[t] for t in sq[s:a]), 1, 0, 0, (1 << (a - s)) - 1)
         else:
             limit = 0
             i = a - 1
@@ -347,8 +340,7 @@ def _lines(
                             if t < BLANK_FLAG:
                                 rack[t] -= 1
                         have, spare = have_after, spare_after
-                        word[:] = letters
-                        extend(node, a, main, wmul, 0, k, 0)
+                        extend(node, a, letters, main, wmul, 0, k, 0)
                         for t in letters:
                             if t < BLANK_FLAG:
                                 rack[t] += 1
