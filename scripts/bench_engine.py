@@ -30,6 +30,8 @@ from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
 
 DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg"
+#: the issue's ceilings per number of blanks (one blank has none; 150 ms is shown for it)
+LIMITS = {0: 0.010, 1: 0.150, 2: 0.150}
 
 
 def real_positions(folder: Path, tiles) -> list[tuple[Board, str]]:
@@ -113,7 +115,8 @@ def main() -> None:
             if sub:
                 worst = max(sub, key=lambda x: x[col])
                 print(f"  {blanks} blank(s): {len(sub)} positions, median {ms(statistics.median(x[col] for x in sub))}, "
-                      f"worst {ms(worst[col])} (rack {worst[5]}, {worst[4].tile_count()} tiles on board)")
+                      f"worst {ms(worst[col])} (rack {worst[5]}, {worst[4].tile_count()} tiles on board), "
+                      f"{sum(x[col] > LIMITS[blanks] for x in sub)} over {ms(LIMITS[blanks])}")
     total = sum(x[1] for x in times)
     print(f"plays/second (CPU): {total_plays / total:,.0f} ({total_plays:,} plays in {total:.2f} s"
           + (f", median of {args.passes} passes per position)" if args.passes > 1 else ")"))
