@@ -197,6 +197,19 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
     assert (loaded.mask, loaded.final, loaded.edge) == (built.mask, built.final, built.edge)
 
 
+def test_a_cache_from_an_older_version_is_replaced(make_lexicon) -> None:
+    from lexitrain.engine import dawg as dawg_module
+
+    lexicon = make_lexicon(["CAT", "CATS", "SCAT", "ACT"])
+    old = lexicon.folder / "dawg-v1.bin"
+    old.write_bytes(b"LXDAWG1\0" + bytes(32))  # what the previous layout began with
+    dawg_module._OPEN.clear()
+    dawg = dawg_for(lexicon)
+    assert sorted("".join(lexicon.tiles.letters[i] for i in w) for w in dawg.words()) == ["ACT", "CAT", "CATS", "SCAT"]
+    assert (lexicon.folder / dawg_module.CACHE_NAME).is_file()
+    assert not old.exists()
+
+
 @pytest.mark.parametrize("layout_name,tiles_name", [("super", "english_super"), ("wordswithfriends", "wordswithfriends")])
 def test_other_layouts(layout_name: str, tiles_name: str) -> None:
     tiles = load_tile_set(tiles_name)

@@ -266,6 +266,9 @@ def dawg_for(lexicon) -> Dawg:  # lexicon: lexitrain.lexicon.lexicon.Lexicon
             dawg = dawg_from_codes(lexicon.trie.keys(), lexicon.tiles, lexicon.name)
             try:
                 save(dawg, path)
+                for old in path.parent.glob("dawg-v*.bin"):  # a cache an older version wrote
+                    if old != path:
+                        old.unlink()
             except OSError:
                 pass  # a read-only lexicon folder still works, only slower next time
         _OPEN[path.parent.name] = dawg
