@@ -24,6 +24,8 @@ def test_judge_json_and_exit_status(enable):
     assert "NOT valid" in secret.stdout and "QI" not in secret.stdout
     assert run("judge", "RETAINS", "QI", "--secret", "--json").json() == {"valid": False}
     assert run("judge", "QI", "--lexicon", "cel", "--json").json() == {"QI": True}
+    pasted = run("judge", " retains ", "--json")  # spaces around a pasted word are not part of it
+    assert (pasted.exit_code, pasted.json()) == (0, {"RETAINS": True})
 
 
 def test_anagram_json_and_blanks_lowercase(enable):

@@ -31,6 +31,7 @@ def judge(
     for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
         if not word.strip():
             raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
+    words = [word.strip() for word in words]  # ' cat ' pasted from elsewhere is CAT
     lex = open_lexicon(lexicon)
     verdicts = {word.upper(): word in lex for word in words}
     valid = all(verdicts.values())
