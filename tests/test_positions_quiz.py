@@ -163,3 +163,20 @@ def test_a_huge_filter_value_matches_nothing_instead_of_overflowing(small, tmp_p
     assert (listed.exit_code, listed.json()) == (0, [])
     asked = run("quiz", "position", "--min-score", huge, "--lexicon", "small", "--jsonl", input="")
     assert asked.exit_code == 1 and "no stored position in small matches the filters" in asked.stderr
+
+
+def test_a_progress_backup_carries_the_positions_and_their_cards(small, tmp_path, home, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
+    quiz("8E RETAINS", "9D INFaNCY")  # the first missed, the second right
+    backup = tmp_path / "backup.json"
+    assert "and 2 positions" in run("progress", "export", str(backup)).stdout
+    for name in ("progress.sqlite", "progress.sqlite-wal", "progress.sqlite-shm"):
+        (home / name).unlink(missing_ok=True)  # a new machine
+    assert "and 2 positions" in run("progress", "import", str(backup)).stdout
+    listed = run("positions", "list", "--lexicon", "small", "--json").json()
+    assert sorted(p["cgp"] for p in listed) == sorted([f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0"])
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(minutes=5)).isoformat())
+    again = quiz("8D RETAINS")  # the missed position is still due first
+    assert of("question", again)[0]["cgp"] == f"{EMPTY} AEINRST/ 0/0 0"
+    assert "and 0 positions" in run("progress", "import", str(backup)).stdout  # importing twice adds nothing

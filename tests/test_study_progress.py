@@ -67,9 +67,9 @@ def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     for suffix in ("-wal", "-shm"):
         (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
     result = run("progress", "import", str(backup))
-    assert result.exit_code == 0 and "imported 6 cards and 18 answers" in result.stdout
+    assert result.exit_code == 0 and "imported 6 cards, 18 answers and 0 positions" in result.stdout
     again = run("progress", "import", str(backup))
-    assert "imported 0 cards and 0 answers" in again.stdout
+    assert "imported 0 cards, 0 answers and 0 positions" in again.stdout
     with ProgressStore() as store:
         for (kind, key), before in original.items():
             after = store.find_card("small", kind, key)

@@ -335,12 +335,12 @@ def stats(
 
 @progress_app.command("export")
 def export(file: Path = typer.Argument(..., help="JSON file to write.")) -> None:
-    """Write all progress (cards, answers, plans, settings, challenge history) to a JSON file."""
+    """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
     from lexitrain.study.transfer import export_progress
 
     with _store() as store:
         counts = export_progress(store, file)
-    typer.echo(f"exported {counts['cards']} cards and {counts['answers']} answers to {file}")
+    typer.echo(f"exported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions to {file}")
 
 
 @progress_app.command("import")
@@ -350,7 +350,8 @@ def import_(file: Path = typer.Argument(..., help="A file written by `progress e
 
     with _store() as store:
         counts = import_progress(store, file)
-    typer.echo(f"imported {counts['cards']} cards and {counts['answers']} answers from {file}")
+    typer.echo(f"imported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions "
+               f"from {file}")
 
 
 @progress_app.command("import-zyzzyva")

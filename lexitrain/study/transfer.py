@@ -1,8 +1,10 @@
 """Back up progress to one JSON file and merge such a file back in.
 
 The file holds cards (by lexicon, kind and key, never by local id), sessions,
-answers, challenge history, settings and, for reference, the plans' steps
-(a plan is set again with `study plan`). Importing merges: a card takes
+answers, challenge history, settings, the stored positions of the position
+quiz (a position card's key is its CGP line, but the quiz draws from the
+positions table) and, for reference, the plans' steps (a plan is set again
+with `study plan`). Importing merges: a card takes
 the incoming state only if it was reviewed more recently there, answers and
 sessions already present are not doubled, so importing twice changes nothing.
 """
@@ -16,12 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.positions import open_table
 from lexitrain.study.scheduler import utc_now
 from lexitrain.study.store import CARD_COLUMNS, CardRow, ProgressStore
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
 _CARD_FIELDS = [c.strip() for c in CARD_COLUMNS.split(",") if c.strip() != "id"]
+_POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
+                    "margin", "top_rank", "plays", "added")
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
@@ -43,6 +48,11 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
         "plans": [dict(zip(("lexicon", "name", "spec"), (r[0], r[1], json.loads(r[2]))))
                   for r in conn.execute("SELECT lexicon, name, spec FROM plans")],
     }
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'positions'").fetchone():
+        data["positions"] = [dict(zip(_POSITION_FIELDS, row))
+                             for row in conn.execute(f"SELECT {', '.join(_POSITION_FIELDS)} FROM positions")]
+    else:
+        data["positions"] = []
     for row in conn.execute("SELECT session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms "
                             "FROM answers ORDER BY id"):
         card = cards.get(row[2])
@@ -58,7 +68,7 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise LexitrainError(f"{path}: cannot write the backup ({exc.strerror or exc})") from None
-    return {"cards": len(data["cards"]), "answers": len(data["answers"])}
+    return {"cards": len(data["cards"]), "answers": len(data["answers"]), "positions": len(data["positions"])}
 
 
 def read_backup(path: Path) -> dict[str, Any]:
@@ -76,7 +86,7 @@ def read_backup(path: Path) -> dict[str, Any]:
 
 
 def import_progress(store: ProgressStore, path: Path) -> dict[str, int]:
-    """Merge a backup into the store; counts of cards updated and answers added."""
+    """Merge a backup into the store; counts of cards updated, answers and positions added."""
     data = read_backup(path)
     try:
         return _merge(store, data)
@@ -94,7 +104,10 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
         pairs = list(dict.fromkeys(pairs))
         for (kind, key), card_id in zip(pairs, store.ensure_cards(lexicon, pairs, now)):
             ids[(lexicon, kind, key)] = card_id
-    updated = added = 0
+    positions = data.get("positions", [])  # backups from before positions were kept have none
+    if positions:
+        open_table(store)
+    updated = added = added_positions = 0
     with store.write() as conn:
         for incoming in cards:
             card_id = ids[(incoming["lexicon"], incoming["kind"], incoming["key"])]
@@ -134,7 +147,13 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
                 (sessions[ch["session"]], ch["date"], ch["kind"], ch["lexicon"], ch["score"], ch["total"],
                  ch["seconds"], int(ch["completed"])),
             )
+        for position in positions:
+            added_positions += conn.execute(
+                f"INSERT OR IGNORE INTO positions ({', '.join(_POSITION_FIELDS)}) "
+                f"VALUES ({', '.join('?' * len(_POSITION_FIELDS))})",
+                tuple(position[f] for f in _POSITION_FIELDS),
+            ).rowcount
         for name, value in data["settings"].items():
             if not name.startswith("plan:"):  # plan ids are local: a plan is set again with `study plan`
                 conn.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value)))
-    return {"cards": updated, "answers": added}
+    return {"cards": updated, "answers": added, "positions": added_positions}
