@@ -196,6 +196,14 @@ def test_malformed_gcg_names_the_line(tmp_path: Path, line: str, fragment: str) 
     assert_clean_error(result, f"broken.gcg:5", fragment)
 
 
+def test_a_shown_turn_goes_straight_to_best(example_gcg: Path, enable) -> None:
+    cgp = run("gcg", "show", str(example_gcg), "--turn", "3", "--json").json()["cgp"]
+    recorded = run("score", "--cgp", cgp, "9D", "INFaNCY", "--json").json()
+    assert (recorded["score"], recorded["legal"], recorded["reason"]) == (88, False, "QI is not in the lexicon enable")
+    plays = run("best", "--cgp", cgp, "--top", "2", "--json").json()  # in ENABLE, without QI
+    assert [(p["position"], p["word"], p["score"]) for p in plays] == [("7G", "INFaNCY", 78), ("9G", "INFaNCY", 78)]
+
+
 def test_missing_gcg_file(tmp_path: Path) -> None:
     assert_clean_error(run("gcg", "verify", str(tmp_path / "nope.gcg"), "--no-lexicon"), "cannot read")
 
@@ -203,8 +211,11 @@ def test_missing_gcg_file(tmp_path: Path) -> None:
 def test_gcg_show_board_at_a_turn(example_gcg: Path) -> None:
     result = run("gcg", "show", str(example_gcg), "--turn", "3", "--json")
     assert result.exit_code == 0
+    cgp = "/".join(["15"] * 7 + ["MESQUITE7"] + ["15"] * 7) + " ?CFINNY/ 48/57 0"  # the mover's rack and score first
     assert result.json() == {"turn": 3, "player": "alice", "rack": "?CFINNY", "move": "9D INFaNCY", "score": 88,
-                             "cgp": "/".join(["15"] * 7 + ["MESQUITE7"] + ["15"] * 7)}
+                             "cgp": cgp}
+    before_any = run("gcg", "show", str(example_gcg), "--turn", "1", "--json").json()
+    assert before_any["cgp"] == "/".join(["15"] * 15) + " EIQTUXY/ 0/0 0"
     text = run("gcg", "show", str(example_gcg)).stdout
     assert "A B C D E F G H I J K L M N O" in text
     assert " a " in text  # the blank stays lowercase

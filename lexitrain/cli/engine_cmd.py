@@ -177,7 +177,7 @@ def gcg_show(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """The board at a turn of a recorded game, with the rack and the move made."""
-    from lexitrain.engine.cgp import board_to_cgp
+    from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
     from lexitrain.engine.rules import apply_play
@@ -200,8 +200,10 @@ def gcg_show(
         t = turns[turn - 1]
         board = t.board
         move = t.notation or ("pass" if t.kind == "pass" else "exchange")
+        # the whole position when the rack is known, so it can go straight to `best --cgp`
+        cgp = to_cgp(Position(board, [t.rack.upper(), ""], list(t.scores))) if t.rack else board_to_cgp(board)
         info = {"turn": t.number, "player": t.player, "rack": t.rack, "move": move,
-                "score": t.recorded, "cgp": board_to_cgp(board)}
+                "score": t.recorded, "cgp": cgp}
         highlight = set()
     if json_out:
         emit_json(info)

@@ -30,6 +30,8 @@ class Turn:
     error: str = ""  # why the play could not be scored, or words not in the lexicon
     withdrawn: bool = False
     notation: str = ""
+    #: the mover's and the opponent's totals before this turn, as recorded
+    scores: tuple[int, int] = (0, 0)
 
     @property
     def computed(self) -> int | None:
@@ -70,7 +72,11 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
     board = Board(layout or load_layout("standard"), tiles)
     turns: list[Turn] = []
     number = 0
+    totals: dict[str, int] = {}
+    nicks = [p.nick for p in game.players]
     for event in game.events:
+        before = dict(totals)
+        totals[event.player] = event.cumulative
         if event.kind == WITHDRAWN:
             for turn in reversed(turns):
                 if turn.kind == PLAY and turn.player == event.player and not turn.withdrawn:
@@ -84,6 +90,8 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
             continue
         number += 1
         turn = Turn(number, event.player, event.kind, event.rack, board.copy(), event.line, event.score)
+        other = next((nick for nick in nicks if nick != event.player), "")
+        turn.scores = (before.get(event.player, 0), before.get(other, 0))
         turns.append(turn)
         if event.kind != PLAY:
             continue

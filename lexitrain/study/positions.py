@@ -205,19 +205,12 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
         except LexitrainError as exc:
             report.skipped.append(str(exc))
             continue
-        totals: dict[str, int] = {}
-        by_line = {}
-        for event in game.events:
-            by_line[event.line] = dict(totals)
-            totals[event.player] = event.cumulative
         for turn in turns:
             if not turn.rack:
                 continue
-            before = by_line.get(turn.event_line, {})
-            other = next((p.nick for p in game.players if p.nick != turn.player), "")
             where = f"{path}:{turn.event_line}"
             try:
-                position = position_for(turn.board, turn.rack, [before.get(turn.player, 0), before.get(other, 0)])
+                position = position_for(turn.board, turn.rack, list(turn.scores))
             except LexitrainError as exc:
                 report.skipped.append(f"{where}: {exc}")
                 continue
