@@ -1,6 +1,6 @@
 """Benchmark the move generator: structure build/load, per-position times.
 
-Positions: every turn of the real games in ../shared/data/gcg (board before
+Positions: every turn of the real games in tests/data/gcg (board before
 the turn, recorded rack; English games only, as the lexicon is ENABLE) plus
 positions from seeded greedy self-play. Prints medians; run it a few times
 on a quiet machine.
@@ -29,7 +29,7 @@ from lexitrain.engine.movegen import generate_plays  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
 
-DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "gcg"
+DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"
 #: the issue's ceilings per number of blanks (one blank has none; 150 ms is shown for it)
 LIMITS = {0: 0.010, 1: 0.150, 2: 0.150}
 

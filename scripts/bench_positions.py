@@ -1,8 +1,8 @@
 """Benchmark the position quiz on ENABLE.
 
 Prints medians (milliseconds) over the positions of a few seeded self-play
-games (and, when ../shared/data/gcg is there, the turns of some recorded
-games), stored first through the real API:
+games and the turns of some recorded games (tests/data/gcg), stored first
+through the real API:
 - preparing the next position question: pick it from the store, read its
   CGP, generate every legal play, and have the question and the top 5 ready;
 - judging an answer: read the play, check it with the rules and the lexicon,
@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-GCG = ROOT.parent / "shared" / "data" / "gcg"
+GCG = ROOT / "tests" / "data" / "gcg"
 
 
 def median_ms(samples: list[float]) -> str:
@@ -53,7 +53,7 @@ def main() -> None:
         report = pos.ImportReport()
         started = time.perf_counter()
         found = pos.from_self_play(lex, args.games, seed=1)
-        games = sorted(GCG.glob("*.gcg"))[:4] if GCG.is_dir() else []
+        games = sorted(GCG.glob("*.gcg"))[:4]
         found += pos.from_games(lex, games, report)
         per_store = (time.perf_counter() - started) / max(1, len(found))
         pos.store_positions(store, lex, found, report)

@@ -25,16 +25,13 @@ MISSCORES = {
 @pytest.fixture(scope="session")
 def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """Every real game parsed and verified once per session."""
-    from tests.conftest import SHARED_DATA
+    from tests.conftest import REAL_GAMES
 
-    folder = SHARED_DATA / "gcg"
-    if not folder.is_dir():
-        pytest.skip("../shared/data is not present")
-    return {p.name: verify(read_gcg(p)) for p in sorted(folder.glob("*.gcg"))}
+    return {p.name: verify(read_gcg(p)) for p in sorted(REAL_GAMES.glob("*.gcg"))}
 
 
-def test_every_real_game_parses(verified: dict[str, dict], shared_data: Path) -> None:
-    names = sorted(p.name for p in (shared_data / "gcg").glob("*.gcg"))
+def test_every_real_game_parses(verified: dict[str, dict], real_games: Path) -> None:
+    names = sorted(p.name for p in real_games.glob("*.gcg"))
     assert len(names) == 110
     assert sorted(verified) == names  # the Polish game included: its tile set is shipped
     assert sum(len(r["plays"]) for r in verified.values()) > 2500
@@ -69,16 +66,16 @@ def test_lowercase_coordinates_and_letters_for_played_through_tiles(verified: di
     assert (first["position"], first["word"], first["computed"]) == ("8B", "NoCTUrN", 70)
 
 
-def test_cli_verify_over_a_real_game(shared_data: Path) -> None:
-    path = shared_data / "gcg" / "woogles-io__liwords__pkg__puzzles__testdata__r20_peter.gcg"
+def test_cli_verify_over_a_real_game(real_games: Path) -> None:
+    path = real_games / "woogles-io__liwords__pkg__puzzles__testdata__r20_peter.gcg"
     result = run("gcg", "verify", str(path), "--no-lexicon", "--json")
     assert result.exit_code == 1  # the recorded misscore
     bad = [p for p in result.json()["plays"] if not p["ok"]]
     assert [(p["turn"], p["recorded"], p["computed"], p.get("withdrawn")) for p in bad] == [(15, 115, 113, True)]
 
 
-def test_replay_gives_boards_and_racks_for_each_turn(shared_data: Path) -> None:
-    game = read_gcg(shared_data / "gcg" / "woogles-io__liwords__pkg__puzzles__testdata__r20_peter.gcg")
+def test_replay_gives_boards_and_racks_for_each_turn(real_games: Path) -> None:
+    game = read_gcg(real_games / "woogles-io__liwords__pkg__puzzles__testdata__r20_peter.gcg")
     turns = replay(game)
     first = turns[0]
     assert first.board.is_empty() and first.rack == "DELOTUU" and first.notation == "H7 OUTDUEL"

@@ -29,8 +29,8 @@ GAMES = [
 ]
 
 
-def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, shared_data):
-    paths = [shared_data / "gcg" / name for name in GAMES]
+def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, real_games):
+    paths = [real_games / name for name in GAMES]
     result = run("positions", "import", *map(str, paths), "--json")
     assert result.exit_code == 0, result.stderr
     turns = {}  # (board as CGP, rack) -> the board before the turn, replayed here from the files
@@ -72,10 +72,10 @@ def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, sha
     assert again["added"] == 0 and again["already_stored"] > 0  # importing twice stores nothing twice
 
 
-def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, shared_data, tmp_path):
+def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, real_games, tmp_path):
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66\n", encoding="utf-8")
-    good = shared_data / "gcg" / GAMES[0]
+    good = real_games / GAMES[0]
     result = run("positions", "import", str(bad), str(good))
     assert result.exit_code == 1
     assert f"{bad}:3" in result.stderr and "score" in result.stderr
