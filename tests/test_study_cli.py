@@ -94,3 +94,16 @@ def test_jsonl_answer_after_a_byte_order_mark_counts(small, tmp_path):
     out = lines(run("quiz", "--file", str(words), "--lexicon", "small", "--jsonl", "--no-schedule",
                     input="\ufeffJO\n").stdout)
     assert of("result", out)[0]["right"] == ["JO"]
+
+
+def test_terminal_checks_hook_notation_and_commas_as_the_verdict_does(make_lexicon, tmp_path):
+    make_lexicon(["CARE", "SCARE", "CARED", "CARES", "ACRE"], name="hooky")
+    words = tmp_path / "w.txt"
+    words.write_text("CARE\n")
+    result = run("quiz", "--kind", "hooks", "--file", str(words), "--lexicon", "hooky", "--no-schedule",
+                 input="s- scare\ncared,cares\n")
+    out = result.stdout
+    assert result.exit_code == 0, result.stderr
+    assert "S- = SCARE yes" in out and "SCARE no" not in out  # S- is SCARE, typing it again is no slip
+    assert "CARED yes" in out and "CARES yes" in out and "CARED,CARES" not in out
+    assert "right: SCARE CARED CARES" in out and "1/1 right" in out

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import typer
 
-from lexitrain.study.cards import Question
+from lexitrain.study.cards import Question, answer_words, get_kind
 from lexitrain.study.session import Outcome, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
@@ -90,6 +90,7 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
                 return _finish_terminal(session, [], None, extra)
             continue
         typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+        check = get_kind(question.kind).check  # the same verdict, word by word, as the final one
         found: list[str] = []
         given: list[str] = []
         while True:
@@ -107,15 +108,17 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
                 continue
             if not line.strip():
                 break
-            for word in line.split():
-                word = word.upper().strip(",;")
+            for word in answer_words(line)[0]:
                 if word in given:
                     continue
+                hits = check(question, word).right
+                right = [w for w in hits if w not in found]
+                if hits and not right:  # SANE after S-: already found
+                    continue
                 given.append(word)
-                ok = word in question.expected
-                if ok:
-                    found.append(word)
-                typer.secho(f"  {word} {'yes' if ok else 'no'}", fg="green" if ok else "red")
+                found += right
+                shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
+                typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
             if len(found) == len(question.expected):
                 break
         last = session.answer(question, " ".join(given))
