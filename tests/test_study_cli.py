@@ -107,3 +107,20 @@ def test_terminal_checks_hook_notation_and_commas_as_the_verdict_does(make_lexic
     assert "S- = SCARE yes" in out and "SCARE no" not in out  # S- is SCARE, typing it again is no slip
     assert "CARED yes" in out and "CARES yes" in out and "CARED,CARES" not in out
     assert "right: SCARE CARED CARES" in out and "1/1 right" in out
+
+
+def test_ctrl_c_ends_a_terminal_round_with_its_summary(small, monkeypatch):
+    typed = iter(["AB BA", ""])
+
+    def keyboard(prompt: str = "") -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("builtins.input", keyboard)
+    result = run("challenge", "--lexicon", "small", "--kind", "twos-to-fifteens", "--no-timer")
+    assert result.exit_code == 0, result.stderr
+    assert "right in 0:" in result.stdout and "personal best:" in result.stdout
+    attempts = run("challenge", "--history", "--json", "--lexicon", "small").json()["attempts"]
+    assert len(attempts) == 1 and not attempts[0]["completed"]

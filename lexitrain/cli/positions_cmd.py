@@ -216,7 +216,7 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     play and show the verdict and the top plays. None when the player stops."""
     from lexitrain.cli.board_view import render_board
     from lexitrain.cli.output import stdout_console
-    from lexitrain.cli.quiz_ui import clean_input
+    from lexitrain.cli.quiz_ui import read_answer
     from lexitrain.engine.cgp import parse_cgp
 
     console = stdout_console()
@@ -225,13 +225,10 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     console.print(render_board(position.board))
     you, other = (position.scores + [0, 0])[:2]
     console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
-    try:
-        line = clean_input(input("play> ")).strip()
-    except EOFError:
+    line = read_answer("play> ")
+    if line is None or line.strip().lower() == "!quit":
         return None
-    if line.lower() == "!quit":
-        return None
-    outcome = session.answer(question, line)
+    outcome = session.answer(question, line.strip())
     _show_verdict(outcome)
     return outcome
 

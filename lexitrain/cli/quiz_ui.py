@@ -28,6 +28,21 @@ def clean_input(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").replace("\ufeff", "")
 
 
+def read_answer(prompt: str) -> str | None:
+    """One typed line, or None when the player stops: end of input (Ctrl-D) or Ctrl-C.
+
+    Ctrl-C is how most players stop a terminal program; it ends the round like
+    Ctrl-D, with the summary and the missed list, instead of killing it silently.
+    """
+    try:
+        return clean_input(input(prompt))
+    except EOFError:
+        return None
+    except KeyboardInterrupt:
+        typer.echo()  # the summary starts on a line of its own, not after "^C"
+        return None
+
+
 def _emit(value: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -94,9 +109,8 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
         found: list[str] = []
         given: list[str] = []
         while True:
-            try:
-                line = clean_input(input("> " if not found else f"[{' '.join(found)}] > "))
-            except EOFError:
+            line = read_answer("> " if not found else f"[{' '.join(found)}] > ")
+            if line is None:
                 return _finish_terminal(session, given, question, extra)
             command = line.strip().lower()
             if command == "!quit":
