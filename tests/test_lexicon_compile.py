@@ -43,6 +43,16 @@ def test_plain_and_zyzzyva_lines_with_bom_crlf_tabs_comments(make_lexicon, tmp_p
     assert rows(lex, "select definition from words where word = 'QI'")[0]["definition"] == "a Chinese life force [n QIS]"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_list_with_byte_order_mark_compiles(tmp_path, encoding):
+    source = tmp_path / "ps.txt"  # what PowerShell's `Get-Content ... > ps.txt` writes
+    source.write_bytes("\ufeffqi\ta Chinese life force\r\nZA\r\n".encode(encoding))
+    result = run("lexicon", "build", str(source), "--name", "ps")
+    assert result.exit_code == 0, result.stderr
+    assert "compiled ps: 2 words" in result.stdout
+    assert run("judge", "QI", "ZA", "--lexicon", "ps").exit_code == 0
+
+
 @pytest.mark.parametrize(
     "content, message",
     [

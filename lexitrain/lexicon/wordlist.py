@@ -29,6 +29,13 @@ class WordList:
 
 
 def _decode_text(path: Path, data: bytes) -> str:
+    """UTF-8 text (a byte-order mark is dropped), or UTF-16 with its byte-order mark:
+    Windows PowerShell's `>` and Notepad's "Unicode" save lists that way."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")  # the codec reads and drops the byte-order mark
+        except UnicodeDecodeError:
+            raise LexitrainError(f"{path}: damaged UTF-16 text") from None
     if b"\x00" in data:
         raise LexitrainError(f"{path}: binary data, not a word list")
     try:
