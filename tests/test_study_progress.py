@@ -89,6 +89,15 @@ def test_import_rejects_other_files(tmp_path):
     assert "newer lexitrain" in run("progress", "import", str(newer)).stderr
 
 
+def test_import_a_backup_saved_with_a_byte_order_mark(history, home, tmp_path):
+    backup = tmp_path / "b.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    backup.write_bytes(b"\xef\xbb\xbf" + backup.read_bytes())  # Notepad's "UTF-8 with BOM"
+    result = run("progress", "import", str(backup))
+    assert result.exit_code == 0, result.stderr
+    assert "imported 0 cards, 0 answers" in result.stdout  # already here: nothing doubled
+
+
 def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
     later = NOW + timedelta(days=400)
     monkeypatch.setenv("LEXITRAIN_NOW", later.isoformat())

@@ -72,8 +72,9 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
 
 
 def read_backup(path: Path) -> dict[str, Any]:
+    """The backup's JSON; a UTF-8 byte-order mark (a backup opened and saved in Notepad) is allowed."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise LexitrainError(f"{path}: no such file") from None
     except (OSError, ValueError) as exc:
