@@ -160,3 +160,16 @@ def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
     assert (data["front_hooks"], data["back_hooks"]) == ("[CH][LL]", "E")
     assert run("hooks", "[CH]E", "--lexicon", "es", "--json").json()["back_hooks"] == "S"
     assert run("search", "--lexicon", "es", "--suffix", "AS", "--not-anagram", "AS", "--words").stdout.split() == ["CHAS", "LLAS"]
+
+
+@pytest.mark.parametrize("by", ["alphagram", "word"])
+def test_table_rank_is_the_one_asked_for_with_blanks(enable, by):
+    args = ("search", "--length", "7", "--probability", "1-5", "--probability-by", by, "--blanks", "0",
+            "--order", "probability")
+    rows = run(*args, "--json").json()
+    field = "alphagram_ranks" if by == "alphagram" else "probability_ranks"
+    assert rows[0]["word"] == "ARENITE" and rows[0][field][0] == 1 != rows[0][field][2]
+    table = run(*args).stdout.splitlines()[1:-1]
+    shown = [int(line.split()[0]) for line in table if line[:4].strip()]
+    assert shown == sorted({r[field][0] for r in rows}) if by == "alphagram" else [r[field][0] for r in rows]
+    assert shown[:2] == [1, 2]

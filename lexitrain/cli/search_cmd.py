@@ -185,7 +185,7 @@ def search(
     elif words_out:
         sys.stdout.write("".join(r["word"] + "\n" for r in rows))
     else:
-        _print_table(rows, query.probability_by)
+        _print_table(rows, query.probability_by, query.blanks)
     if save is not None and not (json_out or csv_out or words_out):
         typer.echo(f"saved as {save!r}", err=True)
 
@@ -213,9 +213,14 @@ def _write_csv(rows: list[dict[str, Any]]) -> None:
 RICH_TABLE_ROWS = 2000
 
 
-def _table_cells(rows: list[dict[str, Any]], probability_by: str) -> tuple[list[str], list[list[str]]]:
-    """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots."""
-    rank = "alphagram_rank" if probability_by == "alphagram" else "probability_rank"
+def _table_cells(
+    rows: list[dict[str, Any]], probability_by: str, blanks: int = 2
+) -> tuple[list[str], list[list[str]]]:
+    """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots.
+
+    The rank shown is the one the search used (`--blanks`), so it matches the range asked for.
+    """
+    ranks = "alphagram_ranks" if probability_by == "alphagram" else "probability_ranks"
     header = ["Prob", "Alphagram", "", "Word", ""]
     with_symbols = any(r["symbols"] for r in rows)
     with_defs = any(r["definition"] for r in rows)
@@ -223,20 +228,20 @@ def _table_cells(rows: list[dict[str, Any]], probability_by: str) -> tuple[list[
     cells = []
     previous = None
     for r in rows:
-        first = r["alphagram"] != previous or rank == "probability_rank"
+        first = r["alphagram"] != previous or ranks == "probability_ranks"
         previous = r["alphagram"]
         word = ("·" if r["inner_front"] else " ") + r["word"] + ("·" if r["inner_back"] else " ")
-        line = [str(r[rank]) if first else "", r["alphagram"] if first else "", r["front_hooks"], word, r["back_hooks"]]
+        line = [str(r[ranks][blanks]) if first else "", r["alphagram"] if first else "", r["front_hooks"], word, r["back_hooks"]]
         line += [r["symbols"]] * with_symbols + [r["definition"]] * with_defs
         cells.append(line)
     return header, cells
 
 
-def _print_table(rows: list[dict[str, Any]], probability_by: str) -> None:
+def _print_table(rows: list[dict[str, Any]], probability_by: str, blanks: int = 2) -> None:
     if not rows:
         typer.echo("no words match", err=True)
         return
-    header, cells = _table_cells(rows, probability_by)
+    header, cells = _table_cells(rows, probability_by, blanks)
     if len(rows) > RICH_TABLE_ROWS:
         widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
         right = {0, 2}
