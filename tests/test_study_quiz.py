@@ -78,6 +78,10 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     ([], "give exactly one word source"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
+    (["--list", "twos", "--limit", "-1"], "--limit -1: expected 1 or more"),  # not "all but the last"
+    (["--list", "twos", "--limit", "0"], "--limit 0: expected 1 or more"),
+    (["--list", "twos", "--question-time", "-5"], "--question-time -5: expected a number of seconds above 0"),
+    (["--list", "twos", "--round-time", "0"], "--round-time 0: expected a number of seconds above 0"),
 ])
 def test_bad_sources_are_clear_errors(small, args, message):
     result = run("quiz", "--jsonl", "--lexicon", "small", *args, input="AB\n")

@@ -78,6 +78,9 @@ def quiz(
     from lexitrain.study.sources import question_results
 
     get_kind(kind)
+    if limit is not None and limit < 1:  # a negative slice would silently drop the last questions
+        raise LexitrainError(f"--limit {limit}: expected 1 or more")
+    timers = Timers(question_time, round_time)
     with _store() as store:
         lex = _lexicon(store, lexicon)
         if due:
@@ -98,7 +101,7 @@ def quiz(
         kind_keys = kind_keys[:limit] if limit else kind_keys
         items = [Item(k, key) for k, key in kind_keys]  # cards are made as questions are answered
         session = Session(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store),
-                          order=order, timers=Timers(question_time, round_time))
+                          order=order, timers=timers)
         _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")
 
 

@@ -44,6 +44,12 @@ class Timers:
     question: float | None = None
     round: float | None = None
 
+    def __post_init__(self) -> None:
+        """A limit of zero or less would time out every answer (or ask nothing) without a word."""
+        for name, seconds in (("--question-time", self.question), ("--round-time", self.round)):
+            if seconds is not None and not seconds > 0:
+                raise LexitrainError(f"{name} {seconds:g}: expected a number of seconds above 0")
+
 
 @dataclass
 class Outcome:
