@@ -175,3 +175,13 @@ def test_damaged_compiled_files_are_a_one_line_error(make_lexicon, damaged: str,
     assert result.stderr.startswith("error: lexicon 'small' is damaged (")
     assert "rebuild it: lexitrain lexicon build " in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["enable", "cel"])
+def test_a_list_cannot_replace_a_shipped_lexicon(enable, tmp_path, name):
+    source = tmp_path / "mine.txt"
+    source.write_text("QI\nZA\n")
+    result = run("lexicon", "build", str(source), "--name", name)
+    assert result.exit_code == 1 and f"'{name}' is the name of the shipped" in result.stderr
+    assert f"--name my-{name}" in result.stderr
+    assert open_lexicon(name).word_count > 60_000  # still the shipped list

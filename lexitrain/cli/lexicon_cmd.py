@@ -42,6 +42,11 @@ def build(
 ) -> None:
     """Compile a word list into a lexicon (tries, probability tables, hooks)."""
     from lexitrain.lexicon.compile import compile_lexicon
+    from lexitrain.lexicon.lexicon import EMBEDDED
+
+    if name in EMBEDDED:  # the shipped list is the default of every command and of the shared daily challenge
+        raise LexitrainError(f"{name!r} is the name of the shipped {name.upper()} list; "
+                             f"compile yours under another name (e.g. --name my-{name})")
 
     show_bar = not quiet and not json_out and sys.stderr.isatty()
     if show_bar:
