@@ -58,6 +58,14 @@ def test_missed_list_can_be_quizzed_again(small):
     assert {q["id"] for q in of("question", again)} == {r["id"] for r in of("result", first)}
 
 
+@pytest.mark.parametrize("kind", ["hooks", "anagram-hooks", "build", "recall"])
+def test_missed_list_asks_the_same_questions_of_every_kind(small, kind):
+    first = quiz("--search", "--length 2-3 --front-hook", "--limit", "3", "--kind", kind, answers=["", "", ""])
+    missed = of("summary", first)[0]["missed_list"]  # hooks: ANE's, not BANE's CANE's ...
+    again = quiz("--file", missed, "--kind", kind, answers=[""] * 40)
+    assert {q["id"] for q in of("question", again)} == {r["id"] for r in of("result", first)}
+
+
 def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     monkeypatch.setenv("LEXITRAIN_NOW", "2026-03-01T10:00:00+00:00")
     out = quiz("--list", "twos", "--limit", "2", answers=["nope", "nope"])

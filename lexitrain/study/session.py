@@ -235,11 +235,27 @@ def lists_dir() -> Path:
     return path
 
 
+def asking_words(question: Question) -> tuple[str, ...]:
+    """The words that, read back with `quiz --file --kind KIND`, ask this question again.
+
+    Not always its answers: a missed hooks question on ANE must list ANE, not its
+    hook words BANE CANE ..., which would ask about other words.
+    """
+    expected = question.expected
+    if question.kind == "hooks":
+        return (question.key,)
+    if question.kind == "anagram-hooks":  # the anagrams come first, then the words their hooks make
+        return expected[: question.info.get("anagrams", len(expected))]
+    if question.kind == "build" and expected:  # the longest words use the whole rack (listed first)
+        return tuple(w for w in expected if len(w) == len(expected[0]))
+    return expected
+
+
 def save_missed_list(mode: str, missed: list[Outcome]) -> Path:
     """The words of the missed questions, one a line: quiz them again with `--file`."""
     words: dict[str, None] = {}
     for outcome in missed:
-        words.update(dict.fromkeys(outcome.question.expected))
+        words.update(dict.fromkeys(asking_words(outcome.question)))
     stamp = utc_now().strftime("%Y%m%d-%H%M%S")
     path = lists_dir() / f"missed-{mode}-{stamp}.txt"
     number = 1
