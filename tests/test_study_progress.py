@@ -103,6 +103,8 @@ def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
     monkeypatch.setenv("LEXITRAIN_NOW", later.isoformat())
     with ProgressStore() as store:
         before = {k: store.find_card("small", "anagram", k) for k in KEYS}
+    refused = run("study", "postpone", "--days", "5", "--count", "-1", "--lexicon", "small")
+    assert refused.exit_code == 1 and "--count must be at least 1" in refused.stderr  # not "all but one"
     assert "postponed 2 cards by 5 days" in run("study", "postpone", "--days", "5", "--count", "2",
                                                 "--lexicon", "small").stdout
     with ProgressStore() as store:

@@ -29,6 +29,8 @@ def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: i
     """Push the `count` overdue cards least at risk (all when None) `days` days forward."""
     if days <= 0:
         raise LexitrainError("--days must be at least 1")
+    if count is not None and count <= 0:  # a negative slice would postpone all but the last few
+        raise LexitrainError("--count must be at least 1")
     rated = _overdue(store, lexicon, scheduling)[: count if count is not None else None]
     due = (utc_now() + timedelta(days=days)).timestamp()
     with store.write() as conn:
