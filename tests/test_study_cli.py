@@ -58,6 +58,8 @@ def test_bad_settings_are_clear_errors(small):
         (["study", "set", "--mode", "anki"], "unknown scheduling mode"),
         (["study", "set", "--new", "-1"], "cannot be negative"),
         (["study", "plan", "--lexicon", "small"], "give the plan's steps"),
+        (["study", "plan", "--length", "7", "--top", "-5", "--lexicon", "small"], "--top -5: expected 1 or more"),
+        (["study", "plan", "--length", "7", "--top", "0", "--lexicon", "small"], "--top 0: expected 1 or more"),
         (["study", "plan", "--length", "7", "--kind", "hooks", "--lexicon", "small"], "anagram or build"),
         (["quiz", "--due", "--lexicon", "small", "--jsonl"], "no cards are due"),
         (["quiz", "--due", "--kind", "sudoku", "--lexicon", "small"], "unknown question kind"),

@@ -210,6 +210,8 @@ def plan(
     from lexitrain.errors import LexitrainError
     from lexitrain.study.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
 
+    if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
+        raise LexitrainError(f"--top {top}: expected 1 or more")
     if default:
         steps, name = DEFAULT_PLAN, DEFAULT_PLAN_NAME
     else:
