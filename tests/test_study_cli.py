@@ -38,6 +38,12 @@ def test_terminal_override_marks_previous_question(small, monkeypatch):
     assert "previous question marked correct" in result.stdout and "1/1 right" in result.stdout
 
 
+def test_terminal_override_before_any_answer_says_so(small):
+    result = run("quiz", "--list", "twos", "--limit", "1", "--lexicon", "small", input="!c\n\n")
+    assert result.exit_code == 0, result.stderr
+    assert "no previous question to mark yet" in result.stdout and "0/1 right" in result.stdout
+
+
 def test_plan_settings_and_show(small):
     plan = run("study", "plan", "--length", "7", "--length", "2", "--top", "3", "--name", "mine",
                "--lexicon", "small", "--json")

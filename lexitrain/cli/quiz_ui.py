@@ -119,6 +119,8 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
                 if last is not None:
                     last = session.override(last, OVERRIDES[command])
                     typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+                else:  # say so, rather than leave the player wondering whether it took
+                    typer.echo("  no previous question to mark yet")
                 continue
             if not line.strip():
                 break
