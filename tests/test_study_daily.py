@@ -100,6 +100,10 @@ def test_second_run_same_day_resumes(small, monkeypatch):
     assert [q["id"] for q in of("question", second)] == [f"anagram:{x}" for x in twos[2:6]]
     third = daily("anything")
     assert of("question", third) == [] and of("summary", third)[0]["questions"] == 0
+    done = run("daily", "--lexicon", "small", input="")  # at the terminal: a plain line, no empty round
+    assert done.exit_code == 0
+    assert done.stdout.strip() == ("nothing left today in small: 0 reviews and 6 new cards done; "
+                                   "more are due tomorrow (`lexitrain daily --status`)")
 
 
 def test_leitner_mode_uses_zyzzyva_schedule(small, monkeypatch):

@@ -131,6 +131,11 @@ def daily(
                 typer.echo(f"{lex.name}: {state.reviews_left} reviews and {state.new_left} new cards left today "
                            f"(done {state.reviews_done} reviews, {state.new_done} new)")
             return
+        state = drill.status(store, lex, limits)
+        if not jsonl and state.new_left == 0 and state.reviews_left == 0:
+            typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
+                       "done; more are due tomorrow (`lexitrain daily --status`)")
+            return
         session = Session(store, lex, drill.MODE, "daily", drill.drill(store, lex, limits), drill.load_scheduling(store),
                           order=order)
 
