@@ -97,6 +97,11 @@ def test_small_lexicons_get_what_they_have(small):
     assert sorted(q["prompt"] for q in sevens) == ["AEILRST", "AEINRST"]  # the only two it has
     history = run("challenge", "--history", "--json", "--lexicon", "small").json()["attempts"]
     assert (history[0]["total"], history[0]["completed"]) == (2, True)
+    by_default = of("question", challenge("--lexicon", "small", answers=["", ""]))  # sevens when no kind is given
+    assert [q["prompt"] for q in by_default] == [q["prompt"] for q in sevens]
+    only_eights = run("challenge", "--history", "--kind", "eights", "--json", "--lexicon", "small").json()
+    assert only_eights == {"attempts": [], "best": {"eights": None}}
+    assert len(run("challenge", "--history", "--kind", "sevens", "--json", "--lexicon", "small").json()["attempts"]) == 2
 
 
 def test_lexicon_without_those_lengths(make_lexicon):

@@ -150,7 +150,9 @@ def daily(
 @app.command("challenge")
 def challenge(
     day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
-    kind: str = typer.Option("sevens", "--kind", help="sevens, eights, twos-to-fifteens, blank-bingos."),
+    kind: Optional[str] = typer.Option(
+        None, "--kind", help="sevens (the default), eights, twos-to-fifteens, blank-bingos; with --history, only that kind."
+    ),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
     no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
     show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead."),
@@ -161,12 +163,12 @@ def challenge(
     from lexitrain.study import challenge as ch
     from lexitrain.study.session import Session, Timers
 
-    spec = ch.check_kind(kind)
+    spec = ch.check_kind(kind or "sevens")
     with _store() as store:
         lex = _lexicon(store, lexicon)
         if show_history:
-            attempts = ch.history(store, lex.name)
-            bests = {k: ch.personal_best(store, lex.name, k) for k in ch.KINDS}
+            attempts = ch.history(store, lex.name, kind)
+            bests = {k: ch.personal_best(store, lex.name, k) for k in ch.KINDS if kind in (None, k)}
             if json_out:
                 emit_json({"attempts": [a.to_json() for a in attempts],
                            "best": {k: b.to_json() if b else None for k, b in bests.items()}})
@@ -178,6 +180,7 @@ def challenge(
                 typer.echo(f"{a.date} {a.kind:<17} {a.score:>2}/{a.total} {a.seconds:>5.0f} s"
                            + ("" if a.completed else "  (unfinished)"))
             return
+        kind = kind or "sevens"
         date = ch.parse_day(day)
         items = ch.challenge_items(lex, date, kind)
         timers = Timers(round=None if no_timer else spec["seconds"])
