@@ -197,6 +197,7 @@ def _lines(
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
     slots, blank_slots, avail, whole = rack_tiles
     in_rack = whole.bit_count()
+    stride = dawg.stride
     append = out.append
 
     # the word being tried: its first square, where its line ends, and the
@@ -308,7 +309,7 @@ def _lines(
         run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
         after_tile = bool(run)
         if after_tile:
-            leads = through.get(run)  # node -> letters there that lead through `run`
+            leads = through.get(run)  # node -> what is known of its letters leading through `run`
             if leads is None:
                 leads = through[run] = {}
         if a > row_start and sq[a - 1] != EMPTY:
@@ -328,11 +329,10 @@ def _lines(
             if not can:
                 continue
             if after_tile:
-                lt = leads.get(node)
-                if lt is None:
-                    lt = leads[node] = _leads_through(dawg, node, run)
-                    dawg.through_entries += 1
-                if not can & lt:
+                known = leads.get(node, 0)
+                if can & ~(known >> stride):
+                    known = leads[node] = _leads_through(dawg, node, run, can, known)
+                if not can & known:
                     continue
             start = s
             at_row, at_col = divmod(s, cols)[::-1] if down else divmod(s, cols)
@@ -353,11 +353,11 @@ def _lines(
                         if not next2 & after and (after_tile or not ends & fits):
                             continue  # the word can neither end on the anchor nor go on past it
                         if after_tile:
-                            lt = leads.get(node)
-                            if lt is None:
-                                lt = leads[node] = _leads_through(dawg, node, run)
-                                dawg.through_entries += 1
-                            if not can & fits & lt:
+                            want = can & fits
+                            known = leads.get(node, 0)
+                            if want & ~(known >> stride):
+                                known = leads[node] = _leads_through(dawg, node, run, want, known)
+                            if not want & known:
                                 continue  # no letter on the anchor leads through the tiles after it
                         main = 0
                         wmul = 1
@@ -376,11 +376,19 @@ LeftPart = tuple[int, tuple[int, ...], int, int, int]
 LeftParts = list[tuple[int, list[LeftPart]]]
 
 
-def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
-    """Letters that can follow `node` and then the board tiles `run`."""
+def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...], want: int, known: int) -> int:
+    """What is known of the letters after `node` that lead through the board
+    tiles `run`, extended to the letters `want` (some of the node's letters).
+
+    `known` packs the letters found to lead through in its low bits and the
+    letters checked above them (`<< dawg.stride`). Only the letters a search
+    asks about are walked (the rack's, or those the anchor allows): most
+    nodes have many more, and most of those lead nowhere."""
     dmask, edge = dawg.mask, dawg.edge
-    letters = dmask[node]
-    found = 0
+    if not known:
+        dawg.through_entries += 1
+    letters = want & ~(known >> dawg.stride)
+    known |= letters << dawg.stride
     while letters:
         low = letters & -letters
         letters ^= low
@@ -390,8 +398,8 @@ def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
                 break
             n = edge[n + t]
         else:
-            found |= low
-    return found
+            known |= low
+    return known
 
 
 def left_parts(rack_tiles: RackTiles, dawg: Dawg, longest: int) -> list[LeftParts]:
