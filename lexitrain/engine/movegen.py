@@ -413,19 +413,8 @@ def left_parts(rack_tiles: RackTiles, dawg: Dawg, longest: int) -> list[LeftPart
     two_ahead = dawg.two_ahead
     # by length: letters the rack can put next -> the left parts after which it can
     by_length: list[dict[int, list[LeftPart]]] = [{} for _ in range(longest + 1)]
-
-    def add(groups: dict[int, list[LeftPart]], node: int, letters: tuple[int, ...], rem: int) -> None:
-        can = dmask[node] & avail[rem]
-        if not can:
-            return  # nothing can follow: no play starts with these tiles
-        part = (node, letters, rem, dfinal[node] & can, two_ahead[node])
-        group = groups.get(can)
-        if group is None:
-            groups[can] = [part]
-        else:
-            group.append(part)
-
-    add(by_length[0], 0, (), whole)
+    can = dmask[0] & avail[whole]
+    by_length[0][can] = [(0, (), whole, dfinal[0] & can, two_ahead[0])]
 
     def walk(node: int, rem: int, depth: int, letters: tuple[int, ...]) -> None:
         allowed = dmask[node] & avail[rem]
@@ -442,15 +431,19 @@ def left_parts(rack_tiles: RackTiles, dawg: Dawg, longest: int) -> list[LeftPart
             mine = rem & slots[letter]
             if mine:
                 left = rem ^ (mine & -mine)
-                more = letters + (letter,)
-                add(groups, child, more, left)
-                if deeper:
-                    walk(child, left, depth + 1, more)
+                can = dmask[child] & avail[left]
+                if can:  # else nothing can follow: no play starts with these tiles
+                    more = letters + (letter,)
+                    groups.setdefault(can, []).append((child, more, left, dfinal[child] & can, two_ahead[child]))
+                    if deeper:
+                        walk(child, left, depth + 1, more)
             if blank:
-                more = letters + (letter | BLANK_FLAG,)
-                add(groups, child, more, brem)
-                if deeper:
-                    walk(child, brem, depth + 1, more)
+                can = dmask[child] & avail[brem]
+                if can:
+                    more = letters + (letter | BLANK_FLAG,)
+                    groups.setdefault(can, []).append((child, more, brem, dfinal[child] & can, two_ahead[child]))
+                    if deeper:
+                        walk(child, brem, depth + 1, more)
 
     if longest:
         walk(0, whole, 0, ())
