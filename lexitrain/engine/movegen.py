@@ -195,6 +195,15 @@ def _lines(
     dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     # letters a word may have on each square: the tile there, or the cross-check set
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
+    # per square, what the search reads when it puts a rack tile there, in one
+    # tuple: premiums, cross score, the letters the next square allows and
+    # whether it holds a tile (nothing and no tile past the end of the row)
+    ahead = need[1:] + [0]
+    tile_ahead = [t != EMPTY for t in sq[1:]] + [False]
+    for last in range(cols - 1, size, cols):
+        ahead[last] = 0
+        tile_ahead[last] = False
+    square = list(zip(LM, WM, cscore, ahead, tile_ahead))
     slots, blank_slots, avail, whole = rack_tiles
     in_rack = whole.bit_count()
     stride = dawg.stride
@@ -237,9 +246,7 @@ def _lines(
         allowed = dmask[node] & cmask[i] & avail[rem]
         if not allowed:
             return
-        lm = LM[i]
-        w = WM[i]
-        cs = cscore[i]
+        lm, w, cs, next_need, next_tile = square[i]
         j = i + 1
         fin = dfinal[node] if word else 0  # a one-letter word is no word
         wmul *= w
@@ -250,8 +257,9 @@ def _lines(
         blank = rem & blank_slots
         if blank:
             brem = rem ^ (blank & -blank)  # the rack after playing a blank
-        if j == end or placed >= in_rack and sq[j] == EMPTY:
-            # the word cannot go on: only letters that end it here
+        if not next_need or placed >= in_rack and not next_tile:
+            # the word cannot go on (the row ends, no letter fits the next
+            # square, or the rack is used up): only letters that end it here
             if not keep:
                 return
             allowed &= fin
@@ -267,8 +275,6 @@ def _lines(
                     score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
                     append((at_row, at_col, down, word + (letter | BLANK_FLAG,), through, score))
             return
-        next_need = need[j]
-        next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
         if next_tile or not keep:
             fin = 0  # the word runs on into the tile, or is not to be listed
         while allowed:
