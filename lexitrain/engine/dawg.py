@@ -40,8 +40,9 @@ class Dawg:
     two_ahead: tuple[int, ...] = field(default=(), repr=False, compare=False)
     #: memo for cross-checks: (letters above, letters below) -> letters between
     cross_cache: dict = field(default_factory=dict, repr=False, compare=False)
-    #: memo for the move generator: run of board tiles -> {node: letters at the
-    #: node that lead through the run}; the same runs come back position after position
+    #: memo for the move generator: run of board tiles -> {node: which of its
+    #: letters lead through the run, as far as checked (see movegen._leads_through)};
+    #: the same runs come back position after position
     through_cache: dict = field(default_factory=dict, repr=False, compare=False)
     through_entries: int = field(default=0, repr=False, compare=False)
 

@@ -15,6 +15,7 @@ import gc
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
+from typing import NamedTuple
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
 from lexitrain.engine.crosschecks import cross_checks
@@ -84,7 +85,8 @@ def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
     rows, cols = board.rows, board.cols
     out: list[Found] = []
     bingo = board.layout.bingo_bonus
-    lefts = left_parts(counts, blanks, dawg, min(sum(counts) + blanks - 1, max(rows, cols) - 1))
+    rack_tiles = RackTiles.of(counts, blanks, dawg.tiles.size)
+    lefts = left_parts(rack_tiles, dawg, min(sum(counts) + blanks - 1, max(rows, cols) - 1))
     squares = board.squares
     through = dawg.through_cache
     if dawg.through_entries > THROUGH_CACHE_LIMIT:
@@ -94,13 +96,13 @@ def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
         centre = board.layout.center
         anchors = {centre[0] * cols + centre[1]}
         lm, wm = _premiums(board.layout, False)
-        _lines(squares, rows, cols, lm, wm, anchors, counts, blanks, dawg, points, bingo, False, lefts, through, out)
+        _lines(squares, rows, cols, lm, wm, anchors, rack_tiles, dawg, points, bingo, False, lefts, through, out)
         return out
     lm, wm = _premiums(board.layout, False)
-    _lines(squares, rows, cols, lm, wm, None, counts, blanks, dawg, points, bingo, False, lefts, through, out)
+    _lines(squares, rows, cols, lm, wm, None, rack_tiles, dawg, points, bingo, False, lefts, through, out)
     flipped = [squares[r * cols + c] for c in range(cols) for r in range(rows)]
     lm, wm = _premiums(board.layout, True)
-    _lines(flipped, cols, rows, lm, wm, None, counts, blanks, dawg, points, bingo, True, lefts, through, out)
+    _lines(flipped, cols, rows, lm, wm, None, rack_tiles, dawg, points, bingo, True, lefts, through, out)
     return out
 
 
@@ -121,6 +123,42 @@ def _tile_points(tiles: TileSet) -> list[int]:
     return list(_tile_points_cached(tiles.points))
 
 
+class RackTiles(NamedTuple):
+    """The rack as numbered tile slots, so what is left of it is one small int
+    (`rem`, a bitmask of the slots still on the rack) passed down the search
+    instead of counts changed and put back around every tile tried.
+
+    Taking a letter clears the lowest of its slots still set (copies of a
+    letter are interchangeable); taking a blank, the lowest blank slot."""
+
+    #: letter -> the slots holding that letter
+    slots: list[int]
+    #: the slots holding blanks
+    blank_slots: int
+    #: rem -> the letters it can still play (all letters while it holds a blank)
+    avail: list[int]
+    #: the whole rack
+    whole: int
+
+    @staticmethod
+    def of(counts: list[int], blanks: int, letters: int) -> RackTiles:
+        """Slots from a count per letter and a number of blanks."""
+        full = (1 << letters) - 1
+        slots = [0] * letters
+        plays: list[int] = []  # slot -> the letters it can be
+        for letter, n in enumerate(counts):
+            for _ in range(n):
+                slots[letter] |= 1 << len(plays)
+                plays.append(1 << letter)
+        blank_slots = ((1 << blanks) - 1) << len(plays)
+        plays += [full] * blanks
+        avail = [0] * (1 << len(plays))
+        for rem in range(1, len(avail)):
+            low = rem & -rem
+            avail[rem] = avail[rem ^ low] | plays[low.bit_length() - 1]
+        return RackTiles(slots, blank_slots, avail, len(avail) - 1)
+
+
 def _lines(
     sq: list[int],
     rows: int,
@@ -128,8 +166,7 @@ def _lines(
     LM: list[int],
     WM: list[int],
     anchors: set[int] | None,
-    rack: list[int],
-    blanks: int,
+    rack_tiles: RackTiles,
     dawg: Dawg,
     points: list[int],
     bingo: int,
@@ -158,11 +195,18 @@ def _lines(
     dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     # letters a word may have on each square: the tile there, or the cross-check set
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
-    in_rack = sum(rack) + blanks
-    full = (1 << dawg.tiles.size) - 1
-    spare = blanks  # blanks left on the rack
-    have_all = sum(1 << i for i, n in enumerate(rack) if n)
-    have = have_all  # letters left on the rack
+    # per square, what the search reads when it puts a rack tile there, in one
+    # tuple: premiums, cross score, the letters the next square allows and
+    # whether it holds a tile (nothing and no tile past the end of the row)
+    ahead = need[1:] + [0]
+    tile_ahead = [t != EMPTY for t in sq[1:]] + [False]
+    for last in range(cols - 1, size, cols):
+        ahead[last] = 0
+        tile_ahead[last] = False
+    square = list(zip(LM, WM, cscore, ahead, tile_ahead))
+    slots, blank_slots, avail, whole = rack_tiles
+    in_rack = whole.bit_count()
+    stride = dawg.stride
     append = out.append
 
     # the word being tried: its first square, where its line ends, and the
@@ -179,10 +223,9 @@ def _lines(
         append((at_row, at_col, down, word, through, score))
 
     def extend(
-        node: int, i: int, word: tuple[int, ...], main: int, wmul: int, cross: int, placed: int, through: int
+        node: int, i: int, word: tuple[int, ...], main: int, wmul: int, cross: int, placed: int, through: int, rem: int
     ) -> None:
-        """Continue `word` (its tiles so far) at flat square i."""
-        nonlocal spare, have
+        """Continue `word` (its tiles so far) at flat square i, with the rack slots `rem` left."""
         t = sq[i]
         if t != EMPTY:
             letter = t & LETTER_MASK
@@ -197,15 +240,13 @@ def _lines(
             if j < end:
                 child = edge[node + letter]
                 ahead = dmask[child] & need[j]
-                if ahead and (sq[j] != EMPTY or placed < in_rack and ahead & (full if spare else have)):
-                    extend(child, j, word, main, wmul, cross, placed, through)
+                if ahead and (sq[j] != EMPTY or ahead & avail[rem]):
+                    extend(child, j, word, main, wmul, cross, placed, through, rem)
             return
-        allowed = dmask[node] & cmask[i] & (full if spare else have)
+        allowed = dmask[node] & cmask[i] & avail[rem]
         if not allowed:
             return
-        lm = LM[i]
-        w = WM[i]
-        cs = cscore[i]
+        lm, w, cs, next_need, next_tile = square[i]
         j = i + 1
         fin = dfinal[node] if word else 0  # a one-letter word is no word
         wmul *= w
@@ -213,8 +254,12 @@ def _lines(
         bonus = bingo if placed == RACK_SIZE else 0
         # a one-tile down play that also makes an across word is listed as across
         keep = placed > 1 or not down or cs < 0
-        if j == end or placed >= in_rack and sq[j] == EMPTY:
-            # the word cannot go on: only letters that end it here
+        blank = rem & blank_slots
+        if blank:
+            brem = rem ^ (blank & -blank)  # the rack after playing a blank
+        if not next_need or placed >= in_rack and not next_tile:
+            # the word cannot go on (the row ends, no letter fits the next
+            # square, or the rack is used up): only letters that end it here
             if not keep:
                 return
             allowed &= fin
@@ -222,16 +267,14 @@ def _lines(
                 low = allowed & -allowed
                 allowed ^= low
                 letter = low.bit_length() - 1
-                if have & low:
+                if rem & slots[letter]:
                     p = points[letter] * lm
                     score = (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross) + bonus
                     append((at_row, at_col, down, word + (letter,), through, score))
-                if spare:
+                if blank:
                     score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
                     append((at_row, at_col, down, word + (letter | BLANK_FLAG,), through, score))
             return
-        next_need = need[j]
-        next_tile = sq[j] != EMPTY  # else the next square needs a rack tile
         if next_tile or not keep:
             fin = 0  # the word runs on into the tile, or is not to be listed
         while allowed:
@@ -242,32 +285,23 @@ def _lines(
             further = dmask[child] & next_need
             if not further and not fin & low:
                 continue  # the letter neither ends a word here nor leads on
-            if have & low:
-                n = rack[letter]
-                if n == 1:
-                    have ^= low  # the count only matters while the letter is in `have`
-                else:
-                    rack[letter] = n - 1
+            mine = rem & slots[letter]
+            if mine:
+                left = rem ^ (mine & -mine)
                 p = points[letter] * lm
                 longer = word + (letter,)
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 if fin & low:
                     append((at_row, at_col, down, longer, through, (main + p) * wmul + ncross + bonus))
-                if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, longer, main + p, wmul, ncross, placed, through)
-                if n == 1:
-                    have |= low
-                else:
-                    rack[letter] = n
-            if spare:
-                spare -= 1
+                if further and (next_tile or further & avail[left]):
+                    extend(child, j, longer, main + p, wmul, ncross, placed, through, left)
+            if blank:
                 longer = word + (letter | BLANK_FLAG,)
                 ncross = cross + cs * w if cs >= 0 else cross
                 if fin & low:
                     append((at_row, at_col, down, longer, through, main * wmul + ncross + bonus))
-                if further and (next_tile or further & (full if spare else have)):
-                    extend(child, j, longer, main, wmul, ncross, placed, through)
-                spare += 1
+                if further and (next_tile or further & avail[brem]):
+                    extend(child, j, longer, main, wmul, ncross, placed, through, brem)
 
     for a in sorted(anchors):
         row_start = a - a % cols
@@ -281,7 +315,7 @@ def _lines(
         run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
         after_tile = bool(run)
         if after_tile:
-            leads = through.get(run)  # node -> letters there that lead through `run`
+            leads = through.get(run)  # node -> what is known of its letters leading through `run`
             if leads is None:
                 leads = through[run] = {}
         if a > row_start and sq[a - 1] != EMPTY:
@@ -297,19 +331,18 @@ def _lines(
                 node = edge[node + letter]
             if node < 0:
                 continue
-            can = dmask[node] & fits & (full if spare else have)
+            can = dmask[node] & fits & avail[whole]
             if not can:
                 continue
             if after_tile:
-                lt = leads.get(node)
-                if lt is None:
-                    lt = leads[node] = _leads_through(dawg, node, run)
-                    dawg.through_entries += 1
-                if not can & lt:
+                known = leads.get(node, 0)
+                if can & ~(known >> stride):
+                    known = leads[node] = _leads_through(dawg, node, run, can, known)
+                if not can & known:
                     continue
             start = s
             at_row, at_col = divmod(s, cols)[::-1] if down else divmod(s, cols)
-            extend(node, a, tuple(sq[s:a]), sum(points[t] for t in sq[s:a]), 1, 0, 0, (1 << (a - s)) - 1)
+            extend(node, a, tuple(sq[s:a]), sum(points[t] for t in sq[s:a]), 1, 0, 0, (1 << (a - s)) - 1, whole)
         else:
             limit = 0
             i = a - 1
@@ -322,45 +355,46 @@ def _lines(
                 for can, group in lefts[k]:
                     if not can & fits:
                         continue  # no rack tile can go on the anchor after these left parts
-                    for node, letters, have_after, spare_after, ends, next2 in group:
+                    for node, letters, rem, ends, next2 in group:
                         if not next2 & after and (after_tile or not ends & fits):
                             continue  # the word can neither end on the anchor nor go on past it
                         if after_tile:
-                            lt = leads.get(node)
-                            if lt is None:
-                                lt = leads[node] = _leads_through(dawg, node, run)
-                                dawg.through_entries += 1
-                            if not can & fits & lt:
+                            want = can & fits
+                            known = leads.get(node, 0)
+                            if want & ~(known >> stride):
+                                known = leads[node] = _leads_through(dawg, node, run, want, known)
+                            if not want & known:
                                 continue  # no letter on the anchor leads through the tiles after it
                         main = 0
                         wmul = 1
                         for n, t in enumerate(letters):
                             main += points[t] * LM[start + n]
                             wmul *= WM[start + n]
-                            if t < BLANK_FLAG:
-                                rack[t] -= 1
-                        have, spare = have_after, spare_after
-                        extend(node, a, letters, main, wmul, 0, k, 0)
-                        for t in letters:
-                            if t < BLANK_FLAG:
-                                rack[t] += 1
-                have, spare = have_all, blanks
+                        extend(node, a, letters, main, wmul, 0, k, 0, rem)
     # `extend` calls itself through its closure cell: empty the cell so the
     # search's memory goes back at once instead of waiting for the cyclic
     # collector (which would walk every left part of every rack searched)
     del extend
 
 
-LeftPart = tuple[int, tuple[int, ...], int, int, int, int]
+LeftPart = tuple[int, tuple[int, ...], int, int, int]
 #: left parts of one length, grouped by the letters the rack can put after them
 LeftParts = list[tuple[int, list[LeftPart]]]
 
 
-def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
-    """Letters that can follow `node` and then the board tiles `run`."""
+def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...], want: int, known: int) -> int:
+    """What is known of the letters after `node` that lead through the board
+    tiles `run`, extended to the letters `want` (some of the node's letters).
+
+    `known` packs the letters found to lead through in its low bits and the
+    letters checked above them (`<< dawg.stride`). Only the letters a search
+    asks about are walked (the rack's, or those the anchor allows): most
+    nodes have many more, and most of those lead nowhere."""
     dmask, edge = dawg.mask, dawg.edge
-    letters = dmask[node]
-    found = 0
+    if not known:
+        dawg.through_entries += 1
+    letters = want & ~(known >> dawg.stride)
+    known |= letters << dawg.stride
     while letters:
         low = letters & -letters
         letters ^= low
@@ -370,60 +404,54 @@ def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...]) -> int:
                 break
             n = edge[n + t]
         else:
-            found |= low
-    return found
+            known |= low
+    return known
 
 
-def left_parts(rack: list[int], blanks: int, dawg: Dawg, longest: int) -> list[LeftParts]:
+def left_parts(rack_tiles: RackTiles, dawg: Dawg, longest: int) -> list[LeftParts]:
     """Every word start the rack can make, up to `longest` tiles, by length and
     grouped by the letters the rack can still put next: (DAWG node, tiles,
-    rack letters left as a bitmask, blanks left, letters that would end a word,
-    letters that can come two steps on). Made once per rack and shared by
-    every anchor instead of being searched again at each."""
+    rack slots left, letters that would end a word, letters that can come two
+    steps on). Made once per rack and shared by every anchor instead of being
+    searched again at each."""
     dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
-    full = (1 << dawg.tiles.size) - 1
-    have_all = sum(1 << i for i, n in enumerate(rack) if n)
+    slots, blank_slots, avail, whole = rack_tiles
     two_ahead = dawg.two_ahead
     # by length: letters the rack can put next -> the left parts after which it can
     by_length: list[dict[int, list[LeftPart]]] = [{} for _ in range(longest + 1)]
+    can = dmask[0] & avail[whole]
+    by_length[0][can] = [(0, (), whole, dfinal[0] & can, two_ahead[0])]
 
-    def add(groups: dict[int, list[LeftPart]], node: int, letters: tuple[int, ...], have: int, spare: int) -> None:
-        can = dmask[node] & (full if spare else have)
-        if not can:
-            return  # nothing can follow: no play starts with these tiles
-        part = (node, letters, have, spare, dfinal[node] & can, two_ahead[node])
-        group = groups.get(can)
-        if group is None:
-            groups[can] = [part]
-        else:
-            group.append(part)
-
-    add(by_length[0], 0, (), have_all, blanks)
-
-    def walk(node: int, have: int, spare: int, depth: int, letters: tuple[int, ...]) -> None:
-        allowed = dmask[node] & (full if spare else have)
+    def walk(node: int, rem: int, depth: int, letters: tuple[int, ...]) -> None:
+        allowed = dmask[node] & avail[rem]
         deeper = depth + 1 < longest
         groups = by_length[depth + 1]
+        blank = rem & blank_slots
+        if blank:
+            brem = rem ^ (blank & -blank)
         while allowed:
             low = allowed & -allowed
             allowed ^= low
             letter = low.bit_length() - 1
             child = edge[node + letter]
-            if have & low:
-                rack[letter] -= 1
-                left = have if rack[letter] else have ^ low
-                more = letters + (letter,)
-                add(groups, child, more, left, spare)
-                if deeper:
-                    walk(child, left, spare, depth + 1, more)
-                rack[letter] += 1
-            if spare:
-                more = letters + (letter | BLANK_FLAG,)
-                add(groups, child, more, have, spare - 1)
-                if deeper:
-                    walk(child, have, spare - 1, depth + 1, more)
+            mine = rem & slots[letter]
+            if mine:
+                left = rem ^ (mine & -mine)
+                can = dmask[child] & avail[left]
+                if can:  # else nothing can follow: no play starts with these tiles
+                    more = letters + (letter,)
+                    groups.setdefault(can, []).append((child, more, left, dfinal[child] & can, two_ahead[child]))
+                    if deeper:
+                        walk(child, left, depth + 1, more)
+            if blank:
+                can = dmask[child] & avail[brem]
+                if can:
+                    more = letters + (letter | BLANK_FLAG,)
+                    groups.setdefault(can, []).append((child, more, brem, dfinal[child] & can, two_ahead[child]))
+                    if deeper:
+                        walk(child, brem, depth + 1, more)
 
     if longest:
-        walk(0, have_all, blanks, 0, ())
+        walk(0, whole, 0, ())
     del walk  # it calls itself through its closure cell: break that cycle (see _lines)
     return [list(groups.items()) for groups in by_length]
