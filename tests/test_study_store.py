@@ -130,3 +130,16 @@ def test_any_answer_history_keeps_cards_sane(answers, mode, retention):
             assert after.due == (now + timedelta(days=LEITNER_DAYS[after.cardbox])).timestamp()
         assert after.correct + after.incorrect == current.correct + current.incorrect + 1
         current, now = after, datetime.fromtimestamp(after.due, timezone.utc)
+
+
+def test_two_first_runs_at_once_both_open_the_new_database(tmp_path):
+    """Both processes create the database at the same moment (before the fix, most such pairs
+    failed with 'database is locked' while switching the new file to WAL)."""
+    opener = "from lexitrain.study.store import ProgressStore; ProgressStore().close()"
+    for attempt in range(6):
+        env = {**os.environ, "LEXITRAIN_HOME": str(tmp_path / str(attempt)), "PYTHONPATH": str(ROOT)}
+        procs = [subprocess.Popen([sys.executable, "-c", opener], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+        for proc in procs:
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err

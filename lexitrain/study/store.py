@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,7 +273,7 @@ def _open(path: Path) -> sqlite3.Connection:
     """Open (creating or upgrading) the database; refuse newer or damaged files."""
     exists = path.exists() and path.stat().st_size > 0
     try:
-        conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
         raise LexitrainError(f"{path}: cannot open the progress database ({exc})") from None
     try:
@@ -291,14 +292,33 @@ def _open(path: Path) -> sqlite3.Connection:
             f"{path} was written by a newer lexitrain (schema {version}, this one reads up to "
             f"{SCHEMA_VERSION}); it was left untouched: upgrade lexitrain to use it"
         )
-    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
     conn.execute("PRAGMA foreign_keys = ON")
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
+    _use_wal(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
     if version < SCHEMA_VERSION:
         _migrate(conn, path)
     return conn
+
+
+BUSY_SECONDS = 10.0
+
+
+def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
+    """Switch a new database to WAL. The switch needs every other connection
+    out of the file, and SQLite does not wait for that as it does for writes,
+    so two processes starting on a new database at once retry here."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                conn.close()
+                raise LexitrainError(f"{path}: cannot open the progress database ({exc})") from None
+            time.sleep(0.02)
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
