@@ -215,3 +215,15 @@ def test_new_words_as_a_hooks_quiz_with_key(make_lexicon, tmp_path: Path) -> Non
     assert "5 letters added (3): questions" in questions and "\n•SCARE\n" in questions
     assert "•SCARE D" not in questions and "•SCARE D" in answers
     assert "5 letters added (3): answer key" in answers and "6 letters added (1)" in answers
+
+
+@pytest.mark.parametrize("blanks", ["0", "1", "2"])
+def test_anagram_sheet_ranks_count_the_blanks_the_search_asks(blanks: str, enable, tmp_path: Path) -> None:
+    query = f"--length 7 --probability 1-5 --blanks {blanks} --order probability"
+    source = run("search", *query.split(), "--json").json()
+    out = tmp_path / "top.csv"
+    assert run("sheet", "anagrams", "--query", query, "--out", str(out)).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    shown = list(dict.fromkeys((row["rank"], row["alphagram"]) for row in rows))
+    assert shown == list(dict.fromkeys((str(r["alphagram_ranks"][int(blanks)]), r["alphagram"]) for r in source))
+    assert [rank for rank, _ in shown] == ["1", "2", "3", "4", "5"]

@@ -9,7 +9,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.execute import rows_for_words, run_search
 from lexitrain.search.lists import builtin_list
-from lexitrain.search.query import parse_query
+from lexitrain.search.query import Query, parse_query
 from lexitrain.search.saved import load_search
 
 MAX_BAD_SHOWN = 3
@@ -33,13 +33,19 @@ def results_from_source(
         raise LexitrainError("give exactly one word source: a query, a saved search, a built-in list or a word file")
     if word_file is not None:
         return rows_for_words(lex, read_word_file(lex, Path(word_file)))
+    return run_search(lex, source_query(query=query, saved=saved, builtin=builtin))
+
+
+def source_query(*, query: str | None = None, saved: str | None = None, builtin: str | None = None) -> Query:
+    """The search a query, saved search or built-in list stands for (its
+    blanks tell which probability rank a sheet or quiz should show)."""
     if saved is not None:
         text = load_search(saved)
     elif builtin is not None:
         text = builtin_list(builtin).query
     else:
         text = query or ""
-    return run_search(lex, parse_query(text))
+    return parse_query(text)
 
 
 def read_word_file(lex: Lexicon, path: Path) -> list[str]:

@@ -103,14 +103,22 @@ def _titled(title: str, part: str) -> str:
 
 # -- the kinds -----------------------------------------------------------------
 def anagrams(
-    lex: Lexicon, results: list[dict[str, Any]], title: str, *, questions: bool = False, key: bool = False
+    lex: Lexicon,
+    results: list[dict[str, Any]],
+    title: str,
+    *,
+    questions: bool = False,
+    key: bool = False,
+    blanks: int = 2,
 ) -> Sheet:
-    """Alphagrams in source order, each with its rank, answer count and answers with hooks."""
+    """Alphagrams in source order, each with its probability rank (counted
+    with `blanks` blanks, as the source's search asks), answer count and
+    answers with hooks."""
     alphagrams = _unique(r["alphagram"] for r in results)
     info = _rows_where(lex, "alphagrams", "alphagram", alphagrams)
     words = _words_of_alphagrams(lex, alphagrams)
     groups = [
-        Group(head=(str(info[a]["alphagram_rank2"]), a, str(len(words[a]))), rows=[hook_row(w) for w in words[a]])
+        Group(head=(str(info[a][f"alphagram_rank{blanks}"]), a, str(len(words[a]))), rows=[hook_row(w) for w in words[a]])
         for a in alphagrams
         if a in info
     ]
