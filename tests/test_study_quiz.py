@@ -124,3 +124,14 @@ def test_only_answered_questions_become_cards(small):
     quiz("--list", "threes", answers=["x"])  # one answer, then end of input
     with ProgressStore() as store:
         assert store.conn.execute("SELECT kind, state FROM cards").fetchall() == [("anagram", 1)]
+
+
+@pytest.mark.parametrize("blanks", [0, 1, 2])
+def test_search_quiz_asks_in_the_probability_order_of_its_blanks(blanks: int, enable):
+    query = f"--length 7 --probability 1-6 --blanks {blanks}"
+    result = run("quiz", "--jsonl", "--no-schedule", "--search", query, input="\n" * 6)
+    asked = [q["prompt"] for q in of("question", lines(result.stdout))]
+    ranked = [r[0] for r in enable.db.execute(
+        f"SELECT alphagram FROM alphagrams WHERE length = 7 AND alphagram_rank{blanks} <= 6 "
+        f"ORDER BY alphagram_rank{blanks}, alphagram")]
+    assert asked == ranked

@@ -115,16 +115,10 @@ def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], 
             raise LexitrainError("the stems sheet needs --stem LETTERS or a word source")
         return kinds.stems(lex, letters, title, questions=questions, key=key)
     if kind == "anagrams":
-        blanks = 2 if source["word_file"] is not None else _query(source).blanks
-        return kinds.anagrams(lex, results, title, questions=questions, key=key, blanks=blanks)
+        from lexitrain.search.sources import source_blanks
+
+        return kinds.anagrams(lex, results, title, questions=questions, key=key, blanks=source_blanks(**source))
     return kinds.hooks(lex, results, title, questions=questions, key=key)
-
-
-def _query(source: dict[str, Any]):
-    """The search behind a query, saved search or built-in list source."""
-    from lexitrain.search.sources import source_query
-
-    return source_query(query=source["query"], saved=source["saved"], builtin=source["builtin"])
 
 
 def _results(lex, source: dict[str, Any]) -> list[dict[str, Any]]:

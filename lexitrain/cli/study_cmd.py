@@ -72,6 +72,7 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {(ctx.args or [subject])[0]!r} (the only quiz subject is `position`)")
     from lexitrain.study.cards import get_kind
     from lexitrain.study.daily import load_scheduling
+    from lexitrain.search.sources import source_blanks
     from lexitrain.study.questions import keys_from_results
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.session import Item, Session, Timers
@@ -92,9 +93,11 @@ def quiz(
             kind_keys = [(c.kind, c.key) for c in cards]
             source = "due"
         else:
-            results = question_results(lex, query=query, saved=saved, builtin=builtin,
-                                       word_file=str(word_file) if word_file else None)
-            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum, not as_listed)]
+            source_of = {"query": query, "saved": saved, "builtin": builtin,
+                         "word_file": str(word_file) if word_file else None}
+            results = question_results(lex, **source_of)
+            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum, not as_listed,
+                                                                  source_blanks(**source_of))]
             source = query or saved or builtin or str(word_file)
         if shuffle:
             random.shuffle(kind_keys)

@@ -36,9 +36,16 @@ def results_from_source(
     return run_search(lex, source_query(query=query, saved=saved, builtin=builtin))
 
 
+def source_blanks(
+    *, query: str | None = None, saved: str | None = None, builtin: str | None = None, word_file: Path | str | None = None
+) -> int:
+    """The blanks a source's search counts probability with, so a sheet shows
+    and a quiz orders by the rank the player asked for (2 for a word file)."""
+    return 2 if word_file is not None else source_query(query=query, saved=saved, builtin=builtin).blanks
+
+
 def source_query(*, query: str | None = None, saved: str | None = None, builtin: str | None = None) -> Query:
-    """The search a query, saved search or built-in list stands for (its
-    blanks tell which probability rank a sheet or quiz should show)."""
+    """The search a query, saved search or built-in list stands for."""
     if saved is not None:
         text = load_search(saved)
     elif builtin is not None:

@@ -63,10 +63,12 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
     source = {name: step[name] for name in SOURCE_FIELDS if step.get(name)}
     if not source:
         raise LexitrainError(f"plan step {json.dumps(step)} names no source (keys, length, {', '.join(SOURCE_FIELDS)})")
+    from lexitrain.search.sources import source_blanks
     from lexitrain.study.sources import question_results
 
     results = question_results(lex, **source)
-    return keys_from_results(results, kind, int(step.get("minimum", 2)), not step.get("as_listed", False))
+    return keys_from_results(results, kind, int(step.get("minimum", 2)), not step.get("as_listed", False),
+                             source_blanks(**source))
 
 
 def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanInfo:

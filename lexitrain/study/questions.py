@@ -164,16 +164,17 @@ WORD_KINDS = ("anagram", "anagram-hooks", "hooks", "recall", "build")
 
 
 def keys_from_results(
-    results: Iterable[dict[str, Any]], kind: str, build_minimum: int = 2, by_probability: bool = True
+    results: Iterable[dict[str, Any]], kind: str, build_minimum: int = 2, by_probability: bool = True, blanks: int = 2
 ) -> list[str]:
     """Card keys for a kind from search results, no repeats.
 
     In probability order by default (shorter words first, then most probable
-    alphagram, then word), else in the results' own order.
+    alphagram, then word, ranks counted with `blanks` blanks as the source's
+    search asks), else in the results' own order.
     """
     rows = list(results)
     if by_probability:
-        rows.sort(key=lambda r: (r["length"], r["alphagram_rank"], r["probability_rank"], r["word"]))
+        rows.sort(key=lambda r: (r["length"], r["alphagram_ranks"][blanks], r["probability_ranks"][blanks], r["word"]))
     keys: dict[str, None] = {}
     for row in rows:
         word = row["word"]
