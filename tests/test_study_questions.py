@@ -76,9 +76,11 @@ def test_letter_orders(small):
 
 
 def test_keys_from_results_orders_without_repeats():
-    ranks = {"TEN": (5, 9), "NET": (5, 8), "ANT": (2, 3), "TAN": (2, 4), "AB": (1, 1)}
-    rows = [{"word": w, "alphagram": "".join(sorted(w)), "length": len(w), "alphagram_rank": a, "probability_rank": p}
+    ranks = {"TEN": (5, 9), "NET": (5, 8), "ANT": (2, 3), "TAN": (2, 4), "AB": (1, 1)}  # with 2 blanks
+    rows = [{"word": w, "alphagram": "".join(sorted(w)), "length": len(w),
+             "alphagram_ranks": [6 - a, 0, a], "probability_ranks": [10 - p, 0, p]}  # 0 blanks: the other way round
             for w, (a, p) in ranks.items()]
+    assert keys_from_results(rows, "hooks", blanks=0) == ["AB", "TEN", "NET", "TAN", "ANT"]
     assert keys_from_results(rows, "anagram", by_probability=False) == ["ENT", "ANT", "AB"]
     assert keys_from_results(rows, "anagram") == ["AB", "ANT", "ENT"]  # shorter first, then most probable
     assert keys_from_results(rows, "hooks") == ["AB", "ANT", "TAN", "NET", "TEN"]
