@@ -68,7 +68,9 @@ def test_bad_settings_are_clear_errors(small):
         (["study", "plan", "--length", "7", "--top", "0", "--lexicon", "small"], "--top 0: expected 1 or more"),
         (["study", "plan", "--length", "7", "--kind", "hooks", "--lexicon", "small"], "anagram or build"),
         (["quiz", "--due", "--lexicon", "small", "--jsonl"], "no cards are due"),
-        (["quiz", "--due", "--kind", "sudoku", "--lexicon", "small"], "unknown question kind"),
+        (["quiz", "--list", "twos", "--kind", "sudoku", "--lexicon", "small"], "unknown question kind"),
+        (["quiz", "--due", "--kind", "hooks", "--lexicon", "small"], "--kind does not apply to --due"),
+        (["quiz", "--list", "twos", "--min", "3", "--lexicon", "small"], "--min is only for build questions"),
     ]:
         result = run(*args, input="")
         assert result.exit_code == 1, args

@@ -47,8 +47,10 @@ def quiz(
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
     due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
-    kind: str = typer.Option("anagram", "--kind", help="anagram, anagram-hooks, hooks, recall, build."),
-    minimum: int = typer.Option(2, "--min", help="Shortest word for build questions."),
+    kind: Optional[str] = typer.Option(
+        None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build; not with --due."
+    ),
+    minimum: Optional[int] = typer.Option(None, "--min", help="Shortest word for build questions (default 2)."),
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Ask at most this many questions."),
     shuffle: bool = typer.Option(False, "--shuffle", help="Ask the questions in random order."),
@@ -78,7 +80,13 @@ def quiz(
     from lexitrain.study.session import Item, Session, Timers
     from lexitrain.study.sources import question_results
 
+    if due and kind is not None:
+        raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
+    kind = kind or "anagram"
     get_kind(kind)
+    if minimum is not None and kind != "build":
+        raise LexitrainError(f"--min is only for build questions (this quiz asks {kind} questions)")
+    minimum = 2 if minimum is None else minimum
     if limit is not None and limit < 1:  # a negative slice would silently drop the last questions
         raise LexitrainError(f"--limit {limit}: expected 1 or more")
     timers = Timers(question_time, round_time)
