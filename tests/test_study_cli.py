@@ -71,10 +71,20 @@ def test_bad_settings_are_clear_errors(small):
         (["quiz", "--list", "twos", "--kind", "sudoku", "--lexicon", "small"], "unknown question kind"),
         (["quiz", "--due", "--kind", "hooks", "--lexicon", "small"], "--kind does not apply to --due"),
         (["quiz", "--list", "twos", "--min", "3", "--lexicon", "small"], "--min is only for build questions"),
+        (["study", "plan", "--length", "7", "--min", "5", "--lexicon", "small"], "--min is only for build questions"),
+        (["study", "plan", "--length", "7", "--kind", "build", "--min", "1", "--lexicon", "small"], "--min 1"),
     ]:
         result = run(*args, input="")
         assert result.exit_code == 1, args
         assert message in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
+
+
+def test_a_build_plan_asks_for_words_of_its_minimum_length(small):
+    plan = run("study", "plan", "--length", "7", "--top", "2", "--kind", "build", "--min", "6",
+               "--lexicon", "small", "--json").json()
+    assert plan["steps"] == [{"kind": "build", "length": 7, "top": 2, "minimum": 6}]
+    first = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))[0]
+    assert first["kind"] == "build" and first["minimum"] == 6 and first["prompt"].endswith("(6+)")
 
 
 def test_a_refused_setting_is_not_saved(small):

@@ -219,6 +219,7 @@ def plan(
     lengths: list[int] = typer.Option([], "--length", help="All alphagrams of a length, most probable first."),
     top: Optional[int] = typer.Option(None, "--top", help="With --length: only the N most probable."),
     kind: str = typer.Option("anagram", "--kind", help="Question kind for every step."),
+    minimum: Optional[int] = typer.Option(None, "--min", help="With --kind build: shortest word asked for (default 2)."),
     as_listed: bool = typer.Option(False, "--as-listed", help="New cards in each source's order (default: probability)."),
     name: str = typer.Option("my-plan", "--name", help="Name of the plan."),
     default: bool = typer.Option(False, "--default", help="Go back to the default plan."),
@@ -231,6 +232,10 @@ def plan(
 
     if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
         raise LexitrainError(f"--top {top}: expected 1 or more")
+    if minimum is not None and kind != "build":
+        raise LexitrainError(f"--min is only for build questions (this plan asks {kind} questions)")
+    if minimum is not None and minimum < 2:
+        raise LexitrainError(f"--min {minimum}: words have 2 or more letters")
     if default:
         steps, name = DEFAULT_PLAN, DEFAULT_PLAN_NAME
     else:
@@ -241,6 +246,8 @@ def plan(
             raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
         if as_listed:
             steps = [{**step, "as_listed": True} for step in steps]
+        if minimum is not None:
+            steps = [{**step, "minimum": minimum} for step in steps]
     with _store() as store:
         info = set_plan(store, _lexicon(store, lexicon), name, steps)
     if json_out:
