@@ -38,6 +38,15 @@ def test_terminal_override_marks_previous_question(small, monkeypatch):
     assert "previous question marked correct" in result.stdout and "1/1 right" in result.stdout
 
 
+def test_terminal_last_question_can_be_marked_before_the_round_ends(small):
+    missed = run("quiz", "--list", "twos", "--limit", "1", "--no-schedule", "--lexicon", "small", input="ZZ\n\n!c\n\n")
+    assert missed.exit_code == 0, missed.stderr
+    assert "end of the round: !c / !m marks the last answer" in missed.stdout
+    assert "last question marked correct" in missed.stdout and "1/1 right" in missed.stdout
+    finished = run("quiz", "--list", "twos", "--limit", "1", "--no-schedule", "--lexicon", "small", input="ZZ\n\n")
+    assert "0/1 right" in finished.stdout  # Enter (or end of input) at that prompt leaves the verdict
+
+
 def test_terminal_override_before_any_answer_says_so(small):
     result = run("quiz", "--list", "twos", "--limit", "1", "--lexicon", "small", input="!c\n\n")
     assert result.exit_code == 0, result.stderr

@@ -3,7 +3,9 @@
 Both drive `lexitrain.study.session.Session`. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
 previous question before the current one is answered; in the terminal an
-empty line ends a question and `!quit` (or end of input) ends the round.
+empty line ends a question, `!quit` (or end of input) ends the round, and
+after the last question one more line may mark it. (JSON lines end with the
+summary at once: a driving program waits for it.)
 """
 
 from __future__ import annotations
@@ -139,7 +141,26 @@ def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Su
                 break
         last = session.answer(question, " ".join(given))
         _show_outcome(last)
+    if last is not None:
+        _last_call(session, last)
     return _finish_terminal(session, [], None, extra)
+
+
+def _last_call(session: Session, last: Outcome) -> None:
+    """After the last question, a chance to mark it (as Zyzzyva allows before
+    the quiz is closed); an empty line or end of input finishes the round."""
+    while True:
+        line = read_answer("end of the round: !c / !m marks the last answer, Enter finishes > ")
+        command = (line or "").strip().lower()
+        if not command:
+            return
+        if command in OVERRIDES:
+            last = session.override(last, OVERRIDES[command])
+            typer.echo(f"  last question marked {'correct' if last.correct else 'missed'}")
+        elif command == "!quit":
+            return
+        else:
+            typer.echo("  the round is over: !c, !m or Enter")
 
 
 def _show_outcome(outcome: Outcome) -> None:
