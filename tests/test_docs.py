@@ -43,9 +43,9 @@ def test_commands_shown_parse_as_written(page: str):
 
     import typer.main
 
-    from lexitrain.cli.app import _click_exceptions, app
+    from lexitrain.cli.app import click_exceptions, app
 
-    usage_error = _click_exceptions().UsageError
+    usage_error = click_exceptions().UsageError
 
     root = typer.main.get_command(app)
     commands = [c for c in _shown_commands((ROOT / page).read_text(encoding="utf-8")) if " [" not in c]

@@ -31,7 +31,7 @@ def _register() -> None:
 _register()
 
 
-def _click_exceptions():
+def click_exceptions():
     """click's exception classes as typer raises them (typer 0.28 vendors click as typer._click)."""
     try:
         from typer._click import exceptions
@@ -48,7 +48,7 @@ def main() -> None:
         logger = logging.getLogger("lexitrain")
         logger.addHandler(logging.StreamHandler())
         logger.setLevel(logging.INFO)
-    click = _click_exceptions()
+    click = click_exceptions()
     try:
         status = app(standalone_mode=False)
     except click.NoArgsIsHelpError as exc:  # bare `lexitrain` or group: help

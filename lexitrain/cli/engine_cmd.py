@@ -52,13 +52,13 @@ def best(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """The top-scoring plays for a position, best first."""
-    from lexitrain.cli.app import _click_exceptions
+    from lexitrain.cli.app import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import generate_plays
     from lexitrain.errors import LexitrainError
 
     if top is not None and all_:  # silently preferring one would hide a typo in a script
-        raise _click_exceptions().UsageError("give --top N or --all, not both", ctx)
+        raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
     if top is not None and top < 1:
         raise LexitrainError("--top must be at least 1")
     lex, position = _position(cgp, lexicon, rack)

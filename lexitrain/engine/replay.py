@@ -72,10 +72,11 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
     board = Board(layout or load_layout("standard"), tiles)
     turns: list[Turn] = []
     number = 0
-    totals: dict[str, int] = {}
+    totals: dict[str, int] = {}  # each player's recorded total so far
     nicks = [p.nick for p in game.players]
+    opponent = {nick: next((other for other in nicks if other != nick), "") for nick in nicks}
     for event in game.events:
-        before = dict(totals)
+        scores = (totals.get(event.player, 0), totals.get(opponent.get(event.player, ""), 0))
         totals[event.player] = event.cumulative
         if event.kind == WITHDRAWN:
             for turn in reversed(turns):
@@ -89,9 +90,7 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
         if event.kind not in (PLAY, EXCHANGE, PASS):
             continue
         number += 1
-        turn = Turn(number, event.player, event.kind, event.rack, board.copy(), event.line, event.score)
-        other = next((nick for nick in nicks if nick != event.player), "")
-        turn.scores = (before.get(event.player, 0), before.get(other, 0))
+        turn = Turn(number, event.player, event.kind, event.rack, board.copy(), event.line, event.score, scores=scores)
         turns.append(turn)
         if event.kind != PLAY:
             continue

@@ -23,6 +23,8 @@ from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 
 FILE_NAME = "progress.sqlite"
+#: how long a process waits for another that holds the database
+BUSY_SECONDS = 10.0
 
 #: Each entry upgrades the schema from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -299,9 +301,6 @@ def _open(path: Path) -> sqlite3.Connection:
     if version < SCHEMA_VERSION:
         _migrate(conn, path)
     return conn
-
-
-BUSY_SECONDS = 10.0
 
 
 def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
