@@ -80,3 +80,14 @@ def make_lexicon(tmp_path: Path) -> Callable[..., Lexicon]:
 def real_games() -> Path:
     """The folder of real recorded games, kept in the repository so a clean clone tests them."""
     return REAL_GAMES
+
+
+#: fixtures whose tests are slow by the marker's own definition (ENABLE compiled, real games replayed)
+SLOW_FIXTURES = {"enable", "compiled_home", "real_games"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses ENABLE or the real games `slow`, so `-m 'not slow'` is a quick run."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

@@ -18,9 +18,9 @@ def test_readme_starts_with_the_two_setup_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = [b.split("```", 1)[0] for b in readme.split("```sh\n")[1:3]]
     assert "pip install ." in blocks[0] and "lexitrain " in blocks[0]
-    assert "pip install -e '.[test]'" in blocks[1] and "pytest" in blocks[1]
+    assert "pip install -e '.[test]' && pytest -n auto" in blocks[1]  # both cores
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "pip install --quiet -e '.[test]' && pytest" in ci
+    assert "pip install --quiet -e '.[test]' && pytest -n auto" in ci
 
 
 def _shown_commands(text: str) -> list[str]:

@@ -119,6 +119,7 @@ def positions(draw, min_plays: int = 0):
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # 60 random positions, each against a brute-force search
 @SETTINGS
 @given(positions())
 def test_brute_force_agrees_with_the_generator(position) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
 
@@ -96,6 +98,7 @@ def test_a_build_plan_asks_for_words_of_its_minimum_length(small):
     assert first["kind"] == "build" and first["minimum"] == 6 and first["prompt"].endswith("(6+)")
 
 
+@pytest.mark.slow  # `study show` opens the default lexicon: ENABLE is compiled
 def test_a_refused_setting_is_not_saved(small):
     """`--retention 0` and `--mode ''` are refused and leave the settings as they were."""
     for args in (["--retention", "0"], ["--mode", ""]):
