@@ -7,11 +7,11 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json, stdout_console
 
-gcg_app = typer.Typer(help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
-app.add_typer(gcg_app, name="gcg")
+#: best and score (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
+gcg_app = typer.Typer(name="gcg", help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
 
 
 def _position(cgp: str, lexicon_name: str, rack: str | None = None):
@@ -41,7 +41,7 @@ def _play_json(play, tiles) -> dict:
 DEFAULT_TOP = 10
 
 
-@app.command("best")
+@commands.command("best")
 def best(
     ctx: typer.Context,
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line (the rack to move comes from it)."),
@@ -52,7 +52,7 @@ def best(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """The top-scoring plays for a position, best first."""
-    from lexitrain.cli.app import click_exceptions
+    from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import generate_plays
     from lexitrain.errors import LexitrainError
@@ -79,7 +79,7 @@ def best(
         typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
 
 
-@app.command("score")
+@commands.command("score")
 def score(
     play: list[str] = typer.Argument(..., help="The play in GCG notation, e.g. 8D QUITE or H8 QUIT."),
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line."),

@@ -8,12 +8,10 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json, error_exit, warn
 from lexitrain.errors import LexitrainError
 
-lexicon_app = typer.Typer(help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
-app.add_typer(lexicon_app, name="lexicon")
+lexicon_app = typer.Typer(name="lexicon", help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
 
 MAX_WARNINGS_SHOWN = 10
 

@@ -7,12 +7,10 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json, warn
 
-positions_app = typer.Typer(help="Positions for the position quiz: import games, generate, list.",
+positions_app = typer.Typer(name="positions", help="Positions for the position quiz: import games, generate, list.",
                             no_args_is_help=True)
-app.add_typer(positions_app, name="positions")
 
 LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
 MIN_SCORE = typer.Option(None, "--min-score", help="Only positions whose top play scores at least this.")

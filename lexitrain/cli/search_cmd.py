@@ -11,13 +11,15 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json
+
+#: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
 
 LEXICON_HELP = "Lexicon to use (default enable)."
 
 
-@app.command()
+@commands.command()
 def judge(
     words: list[str] = typer.Argument(..., help="Words to check."),
     lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
@@ -46,7 +48,7 @@ def judge(
         raise typer.Exit(1)
 
 
-@app.command()
+@commands.command()
 def anagram(
     letters: str = typer.Argument(..., help="The rack: letters, ? for a blank, [CH] for a multi-letter tile."),
     build: bool = typer.Option(False, "--build", "-b", help="Every word of 2 or more tiles from the rack."),
@@ -73,7 +75,7 @@ def anagram(
         typer.echo(f"no words from {letters.upper()} in {lexicon}", err=True)
 
 
-@app.command()
+@commands.command()
 def hooks(
     word: str = typer.Argument(..., help="A word (it need not be valid itself)."),
     extensions: bool = typer.Option(False, "--extensions", "-e", help="Also list longer words containing it."),
@@ -140,7 +142,7 @@ Order and limits:
 """
 
 
-@app.command(
+@commands.command(
     help=SEARCH_HELP,
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )

@@ -7,9 +7,11 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json, warn
 from lexitrain.errors import LexitrainError
+
+#: sheet (`lexitrain.cli.app` adds it to the root).
+commands = typer.Typer()
 
 KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
 DEFAULT_TITLES = {
@@ -22,7 +24,7 @@ DEFAULT_TITLES = {
 }
 
 
-@app.command("sheet")
+@commands.command("sheet")
 def sheet(
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),

@@ -7,13 +7,13 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json
 
-study_app = typer.Typer(help="Set the study plan, daily limits and scheduling; handle a backlog.", no_args_is_help=True)
-app.add_typer(study_app, name="study")
-progress_app = typer.Typer(help="Back up, restore and import study progress.", no_args_is_help=True)
-app.add_typer(progress_app, name="progress")
+#: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
+study_app = typer.Typer(name="study", help="Set the study plan, daily limits and scheduling; handle a backlog.",
+                        no_args_is_help=True)
+progress_app = typer.Typer(name="progress", help="Back up, restore and import study progress.", no_args_is_help=True)
 
 LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
 JSONL_HELP = "Speak JSON lines on stdin/stdout (see DESIGN.md) instead of the terminal quiz."
@@ -37,7 +37,7 @@ def _run(session, jsonl: bool, title: str, extra=None):
     return run_jsonl(session, extra) if jsonl else run_terminal(session, title, extra)
 
 
-@app.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def quiz(
     ctx: typer.Context,
     subject: Optional[str] = typer.Argument(None, help="`position`: the position quiz (options: "
@@ -116,7 +116,7 @@ def quiz(
         _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")
 
 
-@app.command("daily")
+@commands.command("daily")
 def daily(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
@@ -158,7 +158,7 @@ def daily(
         _run(session, jsonl, f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews", extra)
 
 
-@app.command("challenge")
+@commands.command("challenge")
 def challenge(
     day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
     kind: Optional[str] = typer.Option(
@@ -341,7 +341,7 @@ def spread(
     typer.echo(f"backlog spread over {days} days")
 
 
-@app.command("stats")
+@commands.command("stats")
 def stats(
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
