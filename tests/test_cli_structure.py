@@ -41,10 +41,16 @@ def test_help_lists_the_registry_in_order_whatever_was_imported_first():
     assert _help_names("import lexitrain.cli.study_cmd, lexitrain.cli.positions_cmd") == expected
 
 
-def test_every_command_is_registered_once():
-    root = typer.main.get_command(app)
-    assert sorted(root.commands) == sorted(_registry_names())  # type: ignore[attr-defined]
-    assert len(set(_registry_names())) == len(_registry_names())
+def test_every_command_module_is_registered_and_every_name_once():
+    import importlib
+
+    for path in sorted(CLI.glob("*_cmd.py")):
+        module = importlib.import_module(f"lexitrain.cli.{path.stem}")
+        typers = [value for value in vars(module).values() if isinstance(value, typer.Typer)]
+        assert typers and all(any(t is part for part in COMMANDS) for t in typers), path.name
+    names = _registry_names()
+    assert len(set(names)) == len(names)
+    assert list(typer.main.get_command(app).commands) == names  # type: ignore[attr-defined]
 
 
 def test_no_command_module_imports_the_app():
