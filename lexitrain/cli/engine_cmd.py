@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon
+from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json, stdout_console
 
 #: best and score (`lexitrain.cli.app` adds them to the root).
@@ -148,7 +148,7 @@ def gcg_verify(
 
         if lexicon is None:
             named = (game.lexicon or "").lower()
-            lexicon = named if named in known_lexicons() else "enable"
+            lexicon = named if named in known_lexicons() else default_lexicon(study=False)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
             from lexitrain.errors import LexitrainError

@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon
+from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json
 
 #: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
@@ -179,7 +179,7 @@ def search(
         saved = ", ".join(saved_searches()) or "none"
         raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
     query = parse_query(text)
-    lex = open_lexicon(query.lexicon or "enable")
+    lex = open_lexicon(query.lexicon or default_lexicon(study=False))
     rows = run_search(lex, query)
     if save is not None:
         save_search(save, text)
