@@ -43,7 +43,8 @@ def test_commands_shown_parse_as_written(page: str):
 
     import typer.main
 
-    from lexitrain.cli.app import click_exceptions, app
+    from lexitrain.cli.app import app
+    from lexitrain.cli.root import click_exceptions
 
     usage_error = click_exceptions().UsageError
 

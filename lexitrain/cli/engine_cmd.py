@@ -7,11 +7,12 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json, stdout_console
 
-gcg_app = typer.Typer(help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
-app.add_typer(gcg_app, name="gcg")
+#: best and score (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
+gcg_app = typer.Typer(name="gcg", help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
 
 
 def _position(cgp: str, lexicon_name: str, rack: str | None = None):
@@ -41,18 +42,19 @@ def _play_json(play, tiles) -> dict:
 DEFAULT_TOP = 10
 
 
-@app.command("best")
+@commands.command("best")
 def best(
+    *,
     ctx: typer.Context,
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line (the rack to move comes from it)."),
     top: Optional[int] = typer.Option(None, "--top", help=f"How many plays to list (default {DEFAULT_TOP})."),
     all_: bool = typer.Option(False, "--all", help="List every legal play (not with --top)."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
-    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to play with."),
-    json_out: bool = typer.Option(False, "--json"),
+    lexicon: Lexicon,
+    json_out: Json = False,
 ) -> None:
     """The top-scoring plays for a position, best first."""
-    from lexitrain.cli.app import click_exceptions
+    from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import generate_plays
     from lexitrain.errors import LexitrainError
@@ -79,13 +81,14 @@ def best(
         typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
 
 
-@app.command("score")
+@commands.command("score")
 def score(
+    *,
     play: list[str] = typer.Argument(..., help="The play in GCG notation, e.g. 8D QUITE or H8 QUIT."),
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line."),
-    lexicon: str = typer.Option("enable", "--lexicon", help="Lexicon to check words against."),
+    lexicon: Lexicon,
     no_lexicon: bool = typer.Option(False, "--no-lexicon", help="Score without checking words."),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """Score one play and say whether it is legal (exit 1 with the reason if not)."""
     from lexitrain.engine.dawg import dawg_for
@@ -130,7 +133,7 @@ def gcg_verify(
     lexicon: Optional[str] = typer.Option(
         None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
     ),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """Replay a game and check every recorded score (exit 0 only if all are right)."""
     from lexitrain.engine.gcg import read_gcg
@@ -145,7 +148,7 @@ def gcg_verify(
 
         if lexicon is None:
             named = (game.lexicon or "").lower()
-            lexicon = named if named in known_lexicons() else "enable"
+            lexicon = named if named in known_lexicons() else default_lexicon(study=False)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
             from lexitrain.errors import LexitrainError
@@ -174,7 +177,7 @@ def gcg_verify(
 def gcg_show(
     file: Path = typer.Argument(..., help="A GCG file."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the position before this turn (default: the end)."),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """The board at a turn of a recorded game, with the rack and the move made."""
     from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp

@@ -8,12 +8,11 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json
 from lexitrain.cli.output import emit_json, error_exit, warn
 from lexitrain.errors import LexitrainError
 
-lexicon_app = typer.Typer(help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
-app.add_typer(lexicon_app, name="lexicon")
+lexicon_app = typer.Typer(name="lexicon", help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
 
 MAX_WARNINGS_SHOWN = 10
 
@@ -38,7 +37,7 @@ def build(
     ),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Skip words with characters outside the tile set."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    json_out: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
+    json_out: Json = False,
 ) -> None:
     """Compile a word list into a lexicon (tries, probability tables, hooks)."""
     from lexitrain.lexicon.compile import compile_lexicon
@@ -80,7 +79,7 @@ def build(
 
 
 @lexicon_app.command("list")
-def list_(json_out: bool = typer.Option(False, "--json")) -> None:
+def list_(json_out: Json = False) -> None:
     """List compiled lexicons (and the embedded ones, compiled on first use)."""
     from lexitrain.lexicon import store
     from lexitrain.lexicon.lexicon import EMBEDDED, known_lexicons
@@ -104,7 +103,7 @@ def list_(json_out: bool = typer.Option(False, "--json")) -> None:
 
 
 @lexicon_app.command("info")
-def info(name: str = typer.Argument("enable"), json_out: bool = typer.Option(False, "--json")) -> None:
+def info(name: str = typer.Argument("enable"), json_out: Json = False) -> None:
     """Word counts by length, tile set, source and size of a lexicon."""
     from lexitrain.lexicon.lexicon import open_lexicon
 
@@ -127,7 +126,7 @@ def info(name: str = typer.Argument("enable"), json_out: bool = typer.Option(Fal
 def diff(
     old: str = typer.Argument(..., help="The older lexicon."),
     new: str = typer.Argument(..., help="The newer lexicon."),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """Words added and removed between two lexicons (the new-words list)."""
     from lexitrain.lexicon.lexicon import diff as diff_lexicons, open_lexicon

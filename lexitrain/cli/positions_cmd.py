@@ -7,14 +7,12 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import emit_json, warn
 
-positions_app = typer.Typer(help="Positions for the position quiz: import games, generate, list.",
+positions_app = typer.Typer(name="positions", help="Positions for the position quiz: import games, generate, list.",
                             no_args_is_help=True)
-app.add_typer(positions_app, name="positions")
 
-LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
 MIN_SCORE = typer.Option(None, "--min-score", help="Only positions whose top play scores at least this.")
 BINGO = typer.Option(False, "--bingo", help="Only positions whose top play is a bingo.")
 BLANK = typer.Option(False, "--blank", help="Only positions whose top play uses a blank.")
@@ -29,13 +27,13 @@ def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
     return Filters(min_score, bingo, blank, margin, length, rarer)
 
 
-def _open(lexicon: Optional[str]):  # -> (ProgressStore, Lexicon)
-    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON, open_lexicon
+def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
+    from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study.store import ProgressStore
 
     store = ProgressStore()
     try:
-        return store, open_lexicon(lexicon or store.setting("lexicon", DEFAULT_LEXICON))
+        return store, open_lexicon(lexicon)
     except BaseException:
         store.close()
         raise
@@ -52,9 +50,10 @@ def _report(report, json_out: bool, what: str) -> None:
 
 @positions_app.command("import")
 def import_(
+    *,
     files: list[Path] = typer.Argument(..., help="Recorded games (.gcg), or files of CGP lines (anything else)."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json"),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Store the position before every turn of recorded games (with the rack the player had),
     or every CGP line of a file. A file or line that does not read is skipped and named;
@@ -77,10 +76,11 @@ def import_(
 
 @positions_app.command("generate")
 def generate(
+    *,
     games: int = typer.Option(1, "--games", help="How many self-play games."),
     seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same games."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json"),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Store the position before every turn of greedy self-play games."""
     from lexitrain.errors import LexitrainError
@@ -97,11 +97,12 @@ def generate(
 
 @positions_app.command("list")
 def list_(
+    *,
     min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
     length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
     limit: int = typer.Option(20, "--limit", help="Show at most this many."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json"),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Stored positions matching the filters, with their top plays."""
     from lexitrain.study import positions as pos
@@ -122,10 +123,11 @@ def list_(
 
 @positions_app.command("daily")
 def daily_setting(
+    *,
     per_day: int = typer.Option(..., "--per-day", help="New positions a day in `lexitrain daily` (0 = none)."),
     min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
     length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    lexicon: StudyLexicon,
 ) -> None:
     """Put a few stored positions into the daily drill (missed ones come back like any card)."""
     from lexitrain.study import positions as pos
@@ -142,6 +144,7 @@ def daily_setting(
 
 @positions_app.command("quiz")
 def quiz_position(
+    *,
     min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
     length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
     limit: int = typer.Option(10, "--limit", help="Ask at most this many positions."),
@@ -149,8 +152,8 @@ def quiz_position(
     day: Optional[str] = typer.Option(None, "--date", help="With --daily: YYYY-MM-DD (default today)."),
     seed: int = typer.Option(1, "--seed", help="Seed for the self-play game made when no position is stored."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    jsonl: bool = typer.Option(False, "--jsonl", help="Speak JSON lines on stdin/stdout (see DESIGN.md)."),
+    lexicon: StudyLexicon,
+    jsonl: Jsonl = False,
 ) -> None:
     """The position quiz: find the top-scoring play (also `lexitrain quiz position`)."""
     from lexitrain.errors import LexitrainError

@@ -11,18 +11,21 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json
 
-LEXICON_HELP = "Lexicon to use (default enable)."
+#: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
 
 
-@app.command()
+@commands.command()
 def judge(
+    *,
     words: list[str] = typer.Argument(..., help="Words to check."),
-    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
-    secret: bool = typer.Option(False, "--secret", help="Only say whether the whole play is valid, not which word failed."),
-    json_out: bool = typer.Option(False, "--json", help='{"WORD": true|false, ...} ({"valid": bool} with --secret).'),
+    lexicon: Lexicon,
+    secret: bool = typer.Option(False, "--secret", help="Only say whether the whole play is valid, not which word failed "
+                                "(with --json: {\"valid\": bool} instead of {\"WORD\": bool, ...})."),
+    json_out: Json = False,
 ) -> None:
     """Are these words valid? Exit status 0 only if every one is."""
     from lexitrain.errors import LexitrainError
@@ -46,12 +49,13 @@ def judge(
         raise typer.Exit(1)
 
 
-@app.command()
+@commands.command()
 def anagram(
+    *,
     letters: str = typer.Argument(..., help="The rack: letters, ? for a blank, [CH] for a multi-letter tile."),
     build: bool = typer.Option(False, "--build", "-b", help="Every word of 2 or more tiles from the rack."),
-    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json", help="A JSON array of words (uppercase, blank letters lowercase)."),
+    lexicon: Lexicon,
+    json_out: Json = False,
 ) -> None:
     """Words using exactly these tiles (or, with --build, any 2+ of them).
 
@@ -73,12 +77,13 @@ def anagram(
         typer.echo(f"no words from {letters.upper()} in {lexicon}", err=True)
 
 
-@app.command()
+@commands.command()
 def hooks(
+    *,
     word: str = typer.Argument(..., help="A word (it need not be valid itself)."),
     extensions: bool = typer.Option(False, "--extensions", "-e", help="Also list longer words containing it."),
-    lexicon: str = typer.Option("enable", "--lexicon", "-l", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json", help="One JSON object."),
+    lexicon: Lexicon,
+    json_out: Json = False,
 ) -> None:
     """Front and back hooks, inner hooks, stems (+1 tile anagrams) and extensions."""
     from lexitrain.lexicon.lexicon import open_lexicon
@@ -140,13 +145,13 @@ Order and limits:
 """
 
 
-@app.command(
+@commands.command(
     help=SEARCH_HELP,
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
 def search(
     ctx: typer.Context,
-    json_out: bool = typer.Option(False, "--json", help="A JSON array of result objects."),
+    json_out: Json = False,
     csv_out: bool = typer.Option(False, "--csv", help="CSV with a header row."),
     words_out: bool = typer.Option(False, "--words", help="One word per line, for piping."),
     save: Optional[str] = typer.Option(None, "--save", help="Save these conditions under a name."),
@@ -174,7 +179,7 @@ def search(
         saved = ", ".join(saved_searches()) or "none"
         raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
     query = parse_query(text)
-    lex = open_lexicon(query.lexicon or "enable")
+    lex = open_lexicon(query.lexicon or default_lexicon(study=False))
     rows = run_search(lex, query)
     if save is not None:
         save_search(save, text)

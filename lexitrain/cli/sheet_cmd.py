@@ -7,9 +7,12 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json, default_lexicon
 from lexitrain.cli.output import emit_json, warn
 from lexitrain.errors import LexitrainError
+
+#: sheet (`lexitrain.cli.app` adds it to the root).
+commands = typer.Typer()
 
 KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
 DEFAULT_TITLES = {
@@ -22,7 +25,7 @@ DEFAULT_TITLES = {
 }
 
 
-@app.command("sheet")
+@commands.command("sheet")
 def sheet(
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),
@@ -32,7 +35,10 @@ def sheet(
     word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
-    lexicon: str = typer.Option("enable", "--lexicon", "-l", help="Lexicon (for new-words: the newer one)."),
+    lexicon: Optional[str] = typer.Option(  # its default depends on the kind: not the shared alias
+        None, "--lexicon", "-l", show_default=False,
+        help="Lexicon, for new-words the newer one (default enable; for due: the one set with "
+             "`study set --lexicon`, else enable)."),
     days: int = typer.Option(7, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
@@ -40,7 +46,7 @@ def sheet(
     title: Optional[str] = typer.Option(None, "--title", help="Title printed at the top of every page."),
     paper: str = typer.Option("a4", "--paper", help="Paper size for PDF: a4 or letter."),
     font_size: float = typer.Option(9.0, "--font-size", help="Font size in points for PDF."),
-    json_out: bool = typer.Option(False, "--json", help="Report what was written as JSON."),
+    json_out: Json = False,
 ) -> None:
     """Print a study sheet: anagrams, hooks, twos, stems, new words, or the cards due this week."""
     from lexitrain.sheets.write import check_output, write_sheet
@@ -50,7 +56,7 @@ def sheet(
     check_output(out)
     source: dict[str, Any] = {"query": query, "saved": saved, "builtin": builtin, "word_file": word_file}
     given = {name for name, value in source.items() if value is not None}
-    made = _build(kind, source, given, stem, old, days, lexicon,
+    made = _build(kind, source, given, stem, old, days, lexicon or default_lexicon(study=kind == "due"),
                   title or _title(kind, query, saved, builtin, word_file, days), questions_only, answer_key)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
     if made.skipped:

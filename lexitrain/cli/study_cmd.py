@@ -7,22 +7,21 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.app import app
+from lexitrain.cli.options import Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import emit_json
 
-study_app = typer.Typer(help="Set the study plan, daily limits and scheduling; handle a backlog.", no_args_is_help=True)
-app.add_typer(study_app, name="study")
-progress_app = typer.Typer(help="Back up, restore and import study progress.", no_args_is_help=True)
-app.add_typer(progress_app, name="progress")
-
-LEXICON_HELP = "Lexicon (default: the one set with `study set --lexicon`, else enable)."
-JSONL_HELP = "Speak JSON lines on stdin/stdout (see DESIGN.md) instead of the terminal quiz."
+#: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
+commands = typer.Typer()
+study_app = typer.Typer(name="study", help="Set the study plan, daily limits and scheduling; handle a backlog.",
+                        no_args_is_help=True)
+progress_app = typer.Typer(name="progress", help="Back up, restore and import study progress.", no_args_is_help=True)
 
 
-def _lexicon(store, name: Optional[str]):  # -> Lexicon
-    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON, open_lexicon
 
-    return open_lexicon(name or store.setting("lexicon", DEFAULT_LEXICON))
+def _lexicon(name: str):  # -> Lexicon
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    return open_lexicon(name)
 
 
 def _store():  # -> ProgressStore
@@ -37,8 +36,9 @@ def _run(session, jsonl: bool, title: str, extra=None):
     return run_jsonl(session, extra) if jsonl else run_terminal(session, title, extra)
 
 
-@app.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def quiz(
+    *,
     ctx: typer.Context,
     subject: Optional[str] = typer.Argument(None, help="`position`: the position quiz (options: "
                                             "`lexitrain positions quiz --help`)."),
@@ -58,8 +58,8 @@ def quiz(
     question_time: Optional[float] = typer.Option(None, "--question-time", help="Seconds per question (late = missed)."),
     round_time: Optional[float] = typer.Option(None, "--round-time", help="Seconds for the whole round."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+    lexicon: StudyLexicon,
+    jsonl: Jsonl = False,
 ) -> None:
     """Quiz yourself on a search, a saved search, a list, a word file or the due cards."""
     import random
@@ -91,7 +91,7 @@ def quiz(
         raise LexitrainError(f"--limit {limit}: expected 1 or more")
     timers = Timers(question_time, round_time)
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         if due:
             if query or saved or builtin or word_file:
                 raise LexitrainError("--due takes no other question source")
@@ -116,20 +116,21 @@ def quiz(
         _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")
 
 
-@app.command("daily")
+@commands.command("daily")
 def daily(
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    *,
+    lexicon: StudyLexicon,
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
-    status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds."),
-    json_out: bool = typer.Option(False, "--json", help="With --status: as JSON."),
-    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+    status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
+    json_out: Json = False,
+    jsonl: Jsonl = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
     from lexitrain.study import daily as drill
     from lexitrain.study.session import Session
 
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         limits = drill.load_limits(store)
         if status_only:
             state = drill.status(store, lex, limits)
@@ -158,17 +159,19 @@ def daily(
         _run(session, jsonl, f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews", extra)
 
 
-@app.command("challenge")
+@commands.command("challenge")
 def challenge(
+    *,
     day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
     kind: Optional[str] = typer.Option(
         None, "--kind", help="sevens (the default), eights, twos-to-fifteens, blank-bingos; with --history, only that kind."
     ),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    lexicon: StudyLexicon,
     no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
-    show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead."),
-    json_out: bool = typer.Option(False, "--json", help="With --history: as JSON."),
-    jsonl: bool = typer.Option(False, "--jsonl", help=JSONL_HELP),
+    show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead "
+                                      "(as JSON with --json)."),
+    json_out: Json = False,
+    jsonl: Jsonl = False,
 ) -> None:
     """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
     from lexitrain.study import challenge as ch
@@ -176,7 +179,7 @@ def challenge(
 
     spec = ch.check_kind(kind or "sevens")
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         if show_history:
             attempts = ch.history(store, lex.name, kind)
             bests = {k: ch.personal_best(store, lex.name, k) for k in ch.KINDS if kind in (None, k)}
@@ -212,6 +215,7 @@ def challenge(
 
 @study_app.command("plan")
 def plan(
+    *,
     builtin: list[str] = typer.Option([], "--list", help="Built-in list (repeatable, studied in order)."),
     queries: list[str] = typer.Option([], "--search", help="A search (repeatable)."),
     saved: list[str] = typer.Option([], "--saved", help="A saved search (repeatable)."),
@@ -223,8 +227,8 @@ def plan(
     as_listed: bool = typer.Option(False, "--as-listed", help="New cards in each source's order (default: probability)."),
     name: str = typer.Option("my-plan", "--name", help="Name of the plan."),
     default: bool = typer.Option(False, "--default", help="Go back to the default plan."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-    json_out: bool = typer.Option(False, "--json"),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Set the active study plan: steps studied in the order given."""
     from lexitrain.errors import LexitrainError
@@ -249,7 +253,7 @@ def plan(
         if minimum is not None:
             steps = [{**step, "minimum": minimum} for step in steps]
     with _store() as store:
-        info = set_plan(store, _lexicon(store, lexicon), name, steps)
+        info = set_plan(store, _lexicon(lexicon), name, steps)
     if json_out:
         emit_json({"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps})
     else:
@@ -283,11 +287,10 @@ def set_(
 
 
 @study_app.command("show")
-def show(lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
-         json_out: bool = typer.Option(False, "--json")) -> None:
+def show(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
     """The settings and the active plan."""
     with _store() as store:
-        _show_settings(store, json_out, _lexicon(store, lexicon))
+        _show_settings(store, json_out, _lexicon(lexicon))
 
 
 def _show_settings(store, json_out: bool, lex=None) -> None:
@@ -312,46 +315,49 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
 
 @study_app.command("postpone")
 def postpone(
+    *,
     days: int = typer.Option(..., "--days", help="Push cards forward by this many days."),
     count: Optional[int] = typer.Option(None, "--count", help="How many overdue cards (default: all)."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    lexicon: StudyLexicon,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
     from lexitrain.study.backlog import postpone as push
     from lexitrain.study.daily import load_scheduling
 
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         moved = push(store, lex.name, load_scheduling(store), days, count)
     typer.echo(f"postponed {moved} cards by {days} days")
 
 
 @study_app.command("spread")
 def spread(
+    *,
     per_day: int = typer.Option(..., "--per-day", help="Overdue cards to take back each day."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    lexicon: StudyLexicon,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
     from lexitrain.study.backlog import spread as spread_out
     from lexitrain.study.daily import load_scheduling
 
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         days = spread_out(store, lex.name, load_scheduling(store), per_day)
     typer.echo(f"backlog spread over {days} days")
 
 
-@app.command("stats")
+@commands.command("stats")
 def stats(
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    *,
+    lexicon: StudyLexicon,
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams."""
     from lexitrain.study import stats as st
 
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         report = st.compute(store, lex.name)
     if plot is not None:
         st.plot(report, plot)
@@ -387,16 +393,17 @@ def import_(file: Path = typer.Argument(..., help="A file written by `progress e
 
 @progress_app.command("import-zyzzyva")
 def import_zyzzyva(
+    *,
     file: Path = typer.Argument(..., help="A Zyzzyva quiz database, e.g. .../quiz/data/NWL2023/Anagrams.db."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", help=LEXICON_HELP),
+    lexicon: StudyLexicon,
     kind: str = typer.Option("anagram", "--kind", help="Question kind of that cardbox (anagram, hooks, ...)."),
-    json_out: bool = typer.Option(False, "--json"),
+    json_out: Json = False,
 ) -> None:
     """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes)."""
     from lexitrain.study.zyzzyva import import_cardbox
 
     with _store() as store:
-        lex = _lexicon(store, lexicon)
+        lex = _lexicon(lexicon)
         report = import_cardbox(store, lex, file, kind)
     if json_out:
         emit_json(report)

@@ -1,0 +1,67 @@
+"""The shape of the command line: one registry decides what `lexitrain --help` lists and in what order."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+
+from lexitrain.cli.app import COMMANDS, app
+
+CLI = Path(__file__).resolve().parents[1] / "lexitrain" / "cli"
+
+
+def _registry_names() -> list[str]:
+    """Command and group names in the order `COMMANDS` adds them."""
+    names: list[str] = []
+    for part in COMMANDS:
+        if isinstance(part.info.name, str):
+            names.append(part.info.name)
+        else:
+            names += [info.name or info.callback.__name__ for info in part.registered_commands if info.callback]
+    return names
+
+
+def _help_names(imports: str) -> list[str]:
+    """The command names `lexitrain --help` lists, in a fresh process that first runs `imports`."""
+    code = f"{imports}\nfrom lexitrain.cli.app import main\nmain()"
+    out = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, check=True).stdout
+    listing = out.split("Commands:\n", 1)[1]
+    return [line.split()[0] for line in listing.splitlines() if line.startswith("  ") and line.split()]
+
+
+def test_help_lists_the_registry_in_order_whatever_was_imported_first():
+    expected = _registry_names()
+    assert expected[:4] == ["judge", "anagram", "hooks", "search"] and expected[-1] == "lexicon"
+    assert _help_names("") == expected
+    # a command module imported before the app once moved its commands to the end of --help
+    assert _help_names("import lexitrain.cli.study_cmd, lexitrain.cli.positions_cmd") == expected
+
+
+def test_every_command_module_is_registered_and_every_name_once():
+    import importlib
+
+    for path in sorted(CLI.glob("*_cmd.py")):
+        module = importlib.import_module(f"lexitrain.cli.{path.stem}")
+        typers = [value for value in vars(module).values() if isinstance(value, typer.Typer)]
+        assert typers and all(any(t is part for part in COMMANDS) for t in typers), path.name
+    names = _registry_names()
+    assert len(set(names)) == len(names)
+    assert list(typer.main.get_command(app).commands) == names  # type: ignore[attr-defined]
+
+
+def test_no_command_module_imports_the_app():
+    """Only the registry may import `lexitrain.cli.app`; a command module importing it back
+    is what made the order of --help depend on import order."""
+    for path in CLI.glob("*.py"):
+        if path.name == "app.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{a.name}" for a in node.names]
+                assert not any(n.startswith("lexitrain.cli.app") for n in [node.module or "", *names]), path.name
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("lexitrain.cli.app") for a in node.names), path.name
