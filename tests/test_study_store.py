@@ -51,7 +51,7 @@ def test_newer_schema_refused_untouched(home):
 
 WRITER = """
 import sys
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import AnswerRow, ProgressStore
 from lexitrain.study.scheduler import Scheduling, utc_now
 store = ProgressStore()
 scheduling = Scheduling()
@@ -59,11 +59,10 @@ ids = store.ensure_cards("enable", [("anagram", f"K{i}") for i in range(20)], 0.
 session = store.start_session("quiz", "enable", sys.argv[1], 0.0)
 for round in range(10):
     for card_id in ids:
-        with store.write() as conn:
+        with store.transaction():
             card = store.card(card_id)
-            store.save_card(conn, scheduling.review(card, round % 2 == 0, utc_now()))
-            conn.execute("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, at) "
-                         "VALUES (?, 'quiz', ?, 'anagram', 'k', ?, 1, 0)", (session, card_id, sys.argv[1]))
+            store.save_card(scheduling.review(card, round % 2 == 0, utc_now()))
+            store.record_answer(AnswerRow(session, "quiz", card_id, "anagram", "k", sys.argv[1], True, False, card, 0.0, None))
 """
 
 
