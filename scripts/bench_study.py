@@ -22,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -41,6 +42,7 @@ def fill(store, lex) -> int:
     """A 100,000-card plan; most cards reviewed before; returns the plan id."""
     from lexitrain.study.plans import set_plan
     from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.store import AnswerRow
 
     steps, total = [], 0
     for length in range(2, 16):
@@ -54,22 +56,16 @@ def fill(store, lex) -> int:
     rng = random.Random(1)
     now = utc_now().timestamp()
     day = 86400.0
-    ids = [r[0] for r in store.conn.execute("SELECT id FROM cards ORDER BY id LIMIT ?", (REVIEWED,))]
-    with store.write() as conn:
-        conn.executemany(
-            "UPDATE cards SET state = 2, stability = ?, difficulty = ?, due = ?, last_review = ?, correct = 3 "
-            "WHERE id = ?",
-            [(rng.uniform(1, 60), rng.uniform(2, 8), now + rng.uniform(-60, 60) * day, now - rng.uniform(1, 60) * day,
-              card_id) for card_id in ids],
-        )
-        conn.execute("DELETE FROM plan_queue WHERE card_id IN (SELECT id FROM cards WHERE state != 0)")
-        session_id = conn.execute(
-            "INSERT INTO sessions (mode, lexicon, source, started) VALUES ('daily', 'enable', 'bench', 0)").lastrowid
-        conn.executemany(
-            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, at) "
-            "VALUES (?, 'daily', ?, 'anagram', '', '', 1, 0, ?)",
-            [(session_id, rng.choice(ids), now - rng.uniform(1, 60) * day) for _ in range(PAST_ANSWERS)],
-        )
+    ids = [card.id for card in store.new_cards(plan.id, REVIEWED)]
+    with store.transaction():
+        for card_id in ids:
+            store.save_card(replace(
+                store.card(card_id), state=2, stability=rng.uniform(1, 60), difficulty=rng.uniform(2, 8),
+                due=now + rng.uniform(-60, 60) * day, last_review=now - rng.uniform(1, 60) * day, correct=3))
+        session_id = store.start_session("daily", "enable", "bench", 0)
+        for _ in range(PAST_ANSWERS):
+            store.record_answer(AnswerRow(session_id, "daily", rng.choice(ids), "anagram", "", "", True, False, None,
+                                          now - rng.uniform(1, 60) * day, None))
     return plan.id
 
 

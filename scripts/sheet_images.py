@@ -44,6 +44,7 @@ def run(args: list[str], home: Path) -> str:
 def make_due_cards(home: Path) -> None:
     """A made-up week of reviews: top sevens and some threes' hooks, due over the next days."""
     import json
+    from dataclasses import replace
     from datetime import datetime, timedelta
 
     sys.path.insert(0, str(ROOT))
@@ -56,10 +57,10 @@ def make_due_cards(home: Path) -> None:
     now = datetime.fromisoformat(DUE_NOW)
     with ProgressStore(home / FILE_NAME) as store:
         ids = store.ensure_cards("enable", keys, now.timestamp())
-        with store.write() as conn:
+        with store.transaction():
             for i, card_id in enumerate(ids):
                 due = now + timedelta(days=(i * 5) % 8 - 1, hours=i % 5)
-                conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?", (due.timestamp(), card_id))
+                store.save_card(replace(store.card(card_id), state=2, due=due.timestamp()))
 
 
 def make_diff_lexicons(home: Path, scratch: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -18,10 +19,9 @@ NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)  # a Tuesday
 def _cards(due_in_days: dict[tuple[str, str], float]) -> None:
     with ProgressStore() as store:
         ids = store.ensure_cards("enable", list(due_in_days), NOW.timestamp())
-        with store.write() as conn:
+        with store.transaction():
             for card_id, days in zip(ids, due_in_days.values()):
-                conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?",
-                             ((NOW + timedelta(days=days)).timestamp(), card_id))
+                store.save_card(replace(store.card(card_id), state=2, due=(NOW + timedelta(days=days)).timestamp()))
 
 
 def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: Path, monkeypatch) -> None:

@@ -121,3 +121,16 @@ def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
 def test_export_to_a_missing_folder(tmp_path):
     result = run("progress", "export", str(tmp_path / "no" / "such" / "backup.json"))
     assert result.exit_code == 1 and "cannot write the backup" in result.stderr
+
+
+def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    data = json.loads(backup.read_text())
+    data["cards"].append({**data["cards"][0], "key": "ELOPS"})  # a card that is new here ...
+    del data["answers"][-1]["at"]  # ... in a file damaged further on
+    backup.write_text(json.dumps(data))
+    result = run("progress", "import", str(backup))
+    assert result.exit_code == 1 and "damaged progress file" in result.stderr and "nothing was imported" in result.stderr
+    with ProgressStore() as store:
+        assert store.find_card("small", "anagram", "ELOPS") is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -15,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.scheduler import LEITNER_DAYS, Scheduling
-from lexitrain.study.store import SCHEMA_VERSION, CardRow, ProgressStore
+from lexitrain.study.store import SCHEMA_VERSION, AnswerRow, CardRow, ProgressStore
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
@@ -38,6 +40,45 @@ def test_ensure_cards_is_idempotent(home):
         assert store.ensure_cards("cel", [("anagram", "AB")], 1.0)[0] not in first  # one card per lexicon
 
 
+def answer(session: int, card: CardRow, given: str) -> AnswerRow:
+    return AnswerRow(session, "quiz", card.id, card.kind, card.key, given, True, False, card, 10.0, 100)
+
+
+def test_each_write_is_committed_at_once_and_a_transaction_commits_together(home):
+    with ProgressStore() as store, ProgressStore() as other:  # `other`: another process looking at the file
+        card = store.card(store.ensure_card("enable", "anagram", "AB", 1.0))
+        session = store.start_session("quiz", "enable", "test", 1.0)
+        store.record_answer(answer(session, card, "AB"))
+        assert other.answers_since("quiz", "enable", 0) == (0, 1)  # seen at once: nothing waits for a commit
+        with store.transaction():
+            store.save_card(replace(card, state=2, due=50.0))
+            store.record_answer(answer(session, card, "BA"))
+            with store.transaction():  # an inner use joins the outer one
+                store.set_setting("mode", "leitner")
+            assert other.card(card.id).state == 0 and other.setting("mode") is None  # not committed yet
+        assert other.card(card.id).due == 50.0 and other.answers_since("quiz", "enable", 0) == (0, 2)
+        assert other.setting("mode") == "leitner"
+
+
+def test_a_failed_transaction_saves_nothing_and_a_failed_inner_part_only_undoes_itself(home):
+    with ProgressStore() as store:
+        card = store.card(store.ensure_card("enable", "anagram", "AB", 1.0))
+        session = store.start_session("quiz", "enable", "test", 1.0)
+        with pytest.raises(ZeroDivisionError):
+            with store.transaction():
+                store.save_card(replace(card, state=2, due=50.0))
+                store.record_answer(answer(session, card, "AB"))
+                1 / 0
+        assert store.card(card.id) == card and store.answers_since("quiz", "enable", 0) == (0, 0)
+        with store.transaction():
+            store.save_card(replace(card, state=2, due=60.0))
+            with pytest.raises(ZeroDivisionError):
+                with store.transaction():
+                    store.record_answer(answer(session, card, "AB"))
+                    1 / 0
+        assert store.card(card.id).due == 60.0 and store.answers_since("quiz", "enable", 0) == (0, 0)
+
+
 def test_newer_schema_refused_untouched(home):
     path = home / "progress.sqlite"
     conn = sqlite3.connect(path)
@@ -51,7 +92,7 @@ def test_newer_schema_refused_untouched(home):
 
 WRITER = """
 import sys
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import AnswerRow, ProgressStore
 from lexitrain.study.scheduler import Scheduling, utc_now
 store = ProgressStore()
 scheduling = Scheduling()
@@ -59,11 +100,10 @@ ids = store.ensure_cards("enable", [("anagram", f"K{i}") for i in range(20)], 0.
 session = store.start_session("quiz", "enable", sys.argv[1], 0.0)
 for round in range(10):
     for card_id in ids:
-        with store.write() as conn:
+        with store.transaction():
             card = store.card(card_id)
-            store.save_card(conn, scheduling.review(card, round % 2 == 0, utc_now()))
-            conn.execute("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, at) "
-                         "VALUES (?, 'quiz', ?, 'anagram', 'k', ?, 1, 0)", (session, card_id, sys.argv[1]))
+            store.save_card(scheduling.review(card, round % 2 == 0, utc_now()))
+            store.record_answer(AnswerRow(session, "quiz", card_id, "anagram", "k", sys.argv[1], True, False, card, 0.0, None))
 """
 
 
@@ -143,3 +183,21 @@ def test_two_first_runs_at_once_both_open_the_new_database(tmp_path):
         for proc in procs:
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err
+
+
+PROGRESS_SQL = re.compile(r"\b(?:INSERT (?:OR \w+ )?INTO|UPDATE|DELETE FROM|FROM|JOIN|CREATE TABLE(?: IF NOT EXISTS)?)\s+"
+                          r"(?:cards|answers|sessions|plans|plan_queue|challenges|positions|settings)\b")
+
+
+def test_no_statement_on_the_progress_database_outside_the_store():
+    """Every string in lexitrain/ that reads or writes a progress table lives in lexitrain/study/store/."""
+    package = ROOT / "lexitrain"
+    found = []
+    for path in package.rglob("*.py"):
+        if (package / "study" / "store") in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and PROGRESS_SQL.search(node.value):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+    assert PROGRESS_SQL.search("SELECT id FROM cards WHERE 1")  # (the pattern does see a statement)

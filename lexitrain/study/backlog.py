@@ -33,8 +33,7 @@ def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: i
         raise LexitrainError("--count must be at least 1")
     rated = _overdue(store, lexicon, scheduling)[: count if count is not None else None]
     due = (utc_now() + timedelta(days=days)).timestamp()
-    with store.write() as conn:
-        conn.executemany("UPDATE cards SET due = ? WHERE id = ?", [(due, card.id) for _, card in rated])
+    store.move_due_dates({card.id: due for _, card in rated})
     return len(rated)
 
 
@@ -44,7 +43,6 @@ def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: 
         raise LexitrainError("--per-day must be at least 1")
     rated = list(reversed(_overdue(store, lexicon, scheduling)))
     now = utc_now().timestamp()
-    updates = [(now + (index // per_day) * DAY, card.id) for index, (_, card) in enumerate(rated) if index >= per_day]
-    with store.write() as conn:
-        conn.executemany("UPDATE cards SET due = ? WHERE id = ?", updates)
+    store.move_due_dates({card.id: now + (index // per_day) * DAY
+                          for index, (_, card) in enumerate(rated) if index >= per_day})
     return (len(rated) + per_day - 1) // per_day

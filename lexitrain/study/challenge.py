@@ -10,13 +10,12 @@ machine. Questions index the lexicon's alphagrams by their probability rank
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.session import Item
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import Attempt, ProgressStore
 from lexitrain.tiles import BLANK
 
 if TYPE_CHECKING:
@@ -97,45 +96,16 @@ def challenge_items(lex: Lexicon, day: date, kind: str) -> list[Item]:
 
 def start(store: ProgressStore, session_id: int, lex: Lexicon, day: date, kind: str, total: int) -> None:
     """Open the attempt in the history (its score grows with every saved answer)."""
-    with store.write() as conn:
-        conn.execute(
-            "INSERT INTO challenges (session_id, date, kind, lexicon, total) VALUES (?, ?, ?, ?, ?)",
-            (session_id, day.isoformat(), kind, lex.name, total),
-        )
+    store.start_challenge(session_id, day.isoformat(), kind, lex.name, total)
 
 
 def finish(store: ProgressStore, session_id: int, seconds: float, completed: bool) -> None:
-    with store.write() as conn:
-        conn.execute(
-            "UPDATE challenges SET seconds = ?, completed = ?, "
-            "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?) WHERE session_id = ?",
-            (seconds, int(completed), session_id, session_id),
-        )
-
-
-@dataclass
-class Attempt:
-    date: str
-    kind: str
-    lexicon: str
-    score: int
-    total: int
-    seconds: float
-    completed: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.__dict__, "seconds": round(self.seconds, 1)}
+    store.finish_challenge(session_id, seconds, completed)
 
 
 def history(store: ProgressStore, lexicon: str, kind: str | None = None, limit: int = 30) -> list[Attempt]:
     """Recent attempts, newest first; scores counted from the saved answers."""
-    sql = (
-        "SELECT ch.date, ch.kind, ch.lexicon, (SELECT COALESCE(SUM(a.correct), 0) FROM answers a "
-        "WHERE a.session_id = ch.session_id), ch.total, ch.seconds, ch.completed FROM challenges ch "
-        "WHERE ch.lexicon = ?" + (" AND ch.kind = ?" if kind else "") + " ORDER BY ch.session_id DESC LIMIT ?"
-    )
-    params: list[Any] = [lexicon] + ([kind] if kind else []) + [limit]
-    return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in store.conn.execute(sql, params)]
+    return store.challenge_history(lexicon, kind, limit)
 
 
 def personal_best(store: ProgressStore, lexicon: str, kind: str) -> Attempt | None:

@@ -110,7 +110,5 @@ def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
     plan = active_plan(store, lex)
     now = utc_now()
     new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
-    due_now = store.conn.execute(
-        "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ?", (lex.name, now.timestamp())
-    ).fetchone()[0]
+    due_now = store.due_count(lex.name, now.timestamp())
     return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits)

@@ -10,14 +10,13 @@ in step order; the daily drill introduces them from the front of that queue.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.cards import get_kind
 from lexitrain.study.questions import keys_from_results
 from lexitrain.study.scheduler import utc_now
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import PlanRow, ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -31,15 +30,6 @@ DEFAULT_PLAN: list[dict[str, Any]] = [
 ]
 DEFAULT_PLAN_NAME = "default"
 SOURCE_FIELDS = ("query", "saved", "builtin", "word_file")
-
-
-@dataclass
-class PlanInfo:
-    id: int
-    name: str
-    steps: list[dict[str, Any]]
-    cards: int
-    waiting: int
 
 
 def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
@@ -71,7 +61,7 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
                              source_blanks(**source))
 
 
-def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanInfo:
+def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanRow:
     """Create (or replace) plan NAME from its steps and make it the active plan."""
     kind_keys: list[tuple[str, str]] = []
     for step in steps:
@@ -81,37 +71,24 @@ def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str
     if not kind_keys:
         raise LexitrainError(f"plan {name!r} has no questions in {lex.name}")
     now = utc_now().timestamp()
-    card_ids = store.ensure_cards(lex.name, kind_keys, now)
-    with store.write() as conn:
-        conn.execute("DELETE FROM plans WHERE lexicon = ? AND name = ?", (lex.name, name))
-        plan_id = conn.execute(
-            "INSERT INTO plans (lexicon, name, spec, cards, created) VALUES (?, ?, ?, ?, ?)",
-            (lex.name, name, json.dumps(steps), len(card_ids), now),
-        ).lastrowid
-        conn.executemany(
-            "INSERT INTO plan_queue (plan_id, position, card_id) SELECT ?, ?, id FROM cards WHERE id = ? AND state = 0",
-            [(plan_id, position, card_id) for position, card_id in enumerate(card_ids)],
-        )
-        conn.execute(
-            "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            (f"plan:{lex.name}", json.dumps(plan_id)),
-        )
+    with store.transaction():
+        plan_id = store.queue_plan(lex.name, name, steps, store.ensure_cards(lex.name, kind_keys, now), now)
+        store.set_setting(f"plan:{lex.name}", plan_id)
     return plan_info(store, plan_id)
 
 
-def plan_info(store: ProgressStore, plan_id: int) -> PlanInfo:
-    row = store.conn.execute("SELECT name, spec, cards FROM plans WHERE id = ?", (plan_id,)).fetchone()
-    if row is None:
+def plan_info(store: ProgressStore, plan_id: int) -> PlanRow:
+    plan = store.plan(plan_id)
+    if plan is None:
         raise LexitrainError(f"no study plan with id {plan_id}")
-    waiting = store.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
-    return PlanInfo(plan_id, row[0], json.loads(row[1]), row[2], waiting)
+    return plan
 
 
-def active_plan(store: ProgressStore, lex: Lexicon) -> PlanInfo:
+def active_plan(store: ProgressStore, lex: Lexicon) -> PlanRow:
     """The lexicon's active plan; on first use, the default plan is set up."""
     plan_id = store.setting(f"plan:{lex.name}")
     if plan_id is not None:
-        exists = store.conn.execute("SELECT 1 FROM plans WHERE id = ?", (plan_id,)).fetchone()
-        if exists:
-            return plan_info(store, plan_id)
+        plan = store.plan(plan_id)
+        if plan is not None:
+            return plan
     return set_plan(store, lex, DEFAULT_PLAN_NAME, DEFAULT_PLAN)

@@ -14,7 +14,6 @@ whole position with it.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
@@ -25,99 +24,12 @@ from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
 from lexitrain.engine.play import Play
 from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
 
 KIND = "position"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS positions (
-    id INTEGER PRIMARY KEY,
-    lexicon TEXT NOT NULL,
-    cgp TEXT NOT NULL,                    -- board, racks (player to move first), scores, zero turns
-    source TEXT NOT NULL,                 -- file:line, or the self-play seed, game and turn
-    top_score INTEGER NOT NULL,
-    top_play TEXT NOT NULL,               -- GCG notation, e.g. 8D QUITE
-    top_word TEXT NOT NULL,
-    top_length INTEGER NOT NULL,          -- tiles in the top play's main word
-    bingo INTEGER NOT NULL,
-    blank INTEGER NOT NULL,
-    margin INTEGER NOT NULL,              -- top score minus the runner-up's (the top score if alone)
-    top_rank INTEGER,                     -- probability rank of the top word (2 blanks), NULL if unknown
-    plays INTEGER NOT NULL,               -- how many legal plays the rack has
-    added REAL NOT NULL,
-    UNIQUE (lexicon, cgp)
-);
-CREATE INDEX IF NOT EXISTS positions_score ON positions (lexicon, top_score)
-"""
-
-
-def open_table(store: ProgressStore) -> None:
-    """Create the positions table in the progress database if it is not there yet."""
-    if store.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'positions'").fetchone():
-        return
-    with store.write() as conn:
-        for statement in SCHEMA.split(";"):
-            conn.execute(statement)
-
-
-@dataclass(frozen=True)
-class Filters:
-    """What makes a good puzzle; None / False means "any"."""
-
-    min_score: int | None = None
-    bingo: bool = False
-    blank: bool = False
-    min_margin: int | None = None
-    length: int | None = None
-    rarer_than: int | None = None  # the top word's probability rank is above this
-
-    def where(self) -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        for column, value, op in (("top_score", self.min_score, ">="), ("margin", self.min_margin, ">="),
-                                  ("top_length", self.length, "="), ("top_rank", self.rarer_than, ">")):
-            if value is not None:
-                clauses.append(f"{column} {op} ?")
-                params.append(max(-_SQL_INT, min(value, _SQL_INT)))  # beyond any score, within SQLite's integers
-        if self.bingo:
-            clauses.append("bingo = 1")
-        if self.blank:
-            clauses.append("blank = 1")
-        return (" AND ".join(clauses) or "1"), params
-
-
-@dataclass
-class StoredPosition:
-    """A position and the facts about its top play that the filters use."""
-
-    cgp: str
-    source: str
-    top_score: int
-    top_play: str
-    top_word: str
-    top_length: int
-    bingo: bool
-    blank: bool
-    margin: int
-    top_rank: int | None
-    plays: int
-    id: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-_SQL_INT = 2**63 - 1
-COLUMNS = "cgp, source, top_score, top_play, top_word, top_length, bingo, blank, margin, top_rank, plays, id"
-
-
-def _row(row: tuple) -> StoredPosition:
-    stored = StoredPosition(*row)
-    stored.bingo, stored.blank = bool(stored.bingo), bool(stored.blank)
-    return stored
 
 
 def solve(board: Board, rack: str, lex: Lexicon) -> list[Play]:
@@ -158,19 +70,10 @@ def store_positions(store: ProgressStore, lex: Lexicon, found: Iterable[StoredPo
     """Save solved positions (one transaction per batch); a position already stored is counted, not doubled."""
     from lexitrain.study.scheduler import utc_now
 
-    open_table(store)
-    now = utc_now().timestamp()
-    with store.write() as conn:
-        for p in found:
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO positions (lexicon, cgp, source, top_score, top_play, top_word, top_length, "
-                "bingo, blank, margin, top_rank, plays, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (lex.name, p.cgp, p.source, p.top_score, p.top_play, p.top_word, p.top_length, int(p.bingo),
-                 int(p.blank), p.margin, p.top_rank, p.plays, now))
-            if cur.rowcount:
-                report.added += 1
-            else:
-                report.known += 1
+    batch = list(found)
+    added = store.store_positions(lex.name, batch, utc_now().timestamp())
+    report.added += added
+    report.known += len(batch) - added
 
 
 def position_for(board: Board, rack: str, scores: list[int]) -> Position:
@@ -290,26 +193,14 @@ def _mover_first(scores: list[int], turn: int) -> list[int]:
 
 
 def stored_count(store: ProgressStore, lexicon: str) -> int:
-    open_table(store)
-    return store.conn.execute("SELECT count(*) FROM positions WHERE lexicon = ?", (lexicon,)).fetchone()[0]
+    return store.position_count(lexicon)
 
 
 def select(store: ProgressStore, lexicon: str, filters: Filters, now: float, limit: int | None = None
            ) -> list[StoredPosition]:
     """Matching positions for a quiz: those due again first (most overdue first),
     then ones never asked (in the order stored), then the rest by due date."""
-    open_table(store)
-    where, params = filters.where()
-    sql = (f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))} FROM positions p "
-           "LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
-           f"WHERE p.lexicon = ? AND {where} "
-           "ORDER BY CASE WHEN c.due <= ? THEN 0 WHEN c.id IS NULL OR c.state = 0 THEN 1 ELSE 2 END, "
-           "c.due, p.id")
-    args: list[Any] = [KIND, lexicon, *params, now]
-    if limit is not None:
-        sql += " LIMIT ?"
-        args.append(limit)
-    return [_row(r) for r in store.conn.execute(sql, args)]
+    return store.select_positions(lexicon, KIND, filters, now, limit)
 
 
 def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:
@@ -364,19 +255,10 @@ def next_daily_position(store: ProgressStore, lexicon: str, since: float, now: f
     plan = daily_plan(store, lexicon)
     if not plan.get("per_day"):
         return None
-    done = store.conn.execute(
-        "SELECT count(*) FROM answers a CROSS JOIN sessions s ON s.id = a.session_id "
-        "WHERE a.at >= ? AND a.mode = 'daily' AND a.kind = ? AND a.was_new = 1 AND s.lexicon = ?",
-        (since, KIND, lexicon)).fetchone()[0]
+    done, _ = store.answers_since("daily", lexicon, since, KIND)
     if done >= plan["per_day"]:
         return None
-    open_table(store)
-    where, params = Filters(**plan.get("filters", {})).where()
-    row = store.conn.execute(
-        "SELECT p.cgp FROM positions p LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
-        f"WHERE p.lexicon = ? AND {where} AND (c.id IS NULL OR (c.state = 0 AND c.id NOT IN "
-        "(SELECT value FROM json_each(?)))) ORDER BY p.id LIMIT 1",
-        (KIND, lexicon, *params, json.dumps(sorted(skip)))).fetchone()
-    if row is None:
+    cgp = store.first_new_position(lexicon, KIND, Filters(**plan.get("filters", {})), skip)
+    if cgp is None:
         return None
-    return store.card(store.ensure_cards(lexicon, [(KIND, row[0])], now)[0])
+    return store.card(store.ensure_card(lexicon, KIND, cgp, now))

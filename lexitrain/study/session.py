@@ -10,7 +10,6 @@ state before that answer. The front ends (terminal, JSON lines) only drive
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -22,7 +21,7 @@ from lexitrain.paths import data_home
 from lexitrain.study.cards import Check, Question, get_kind
 from lexitrain.study.questions import LETTER_ORDERS
 from lexitrain.study.scheduler import NEW, Scheduling, to_datetime, utc_now
-from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -178,23 +177,21 @@ class Session:
         correct = check.correct and not timed_out
         card_id = self._card_ids.get(question.id)
         now = utc_now()
-        with self.store.write() as conn:
+        store = self.store
+        with store.transaction():
             before = after = None
             if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
-                card_id = self.store.ensure_card(conn, self.lex.name, question.kind, question.key, now.timestamp())
+                card_id = store.ensure_card(self.lex.name, question.kind, question.key, now.timestamp())
             if card_id is not None:
-                before = self.store.card(card_id)
+                before = store.card(card_id)
                 if self.scheduling is not None:
                     after = self.scheduling.review(before, correct, now)
-                    self.store.save_card(conn, after)
-            cur = conn.execute(
-                "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.id, self.mode, card_id, question.kind, question.key, text, int(correct),
-                 int(before is not None and before.state == NEW),
-                 json.dumps(asdict(before)) if before is not None else None, now.timestamp(), int(seconds * 1000)),
-            )
-        outcome = Outcome(question, check, correct, timed_out, seconds, int(cur.lastrowid), after)
+                    store.save_card(after)
+            answer_id = store.record_answer(AnswerRow(
+                session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
+                given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
+                at=now.timestamp(), ms=int(seconds * 1000)))
+        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after)
         self.outcomes.append(outcome)
         self.summary.questions += 1
         self.summary.correct += int(correct)
@@ -204,14 +201,13 @@ class Session:
         """Mark an answer correct (a typo) or missed (a guess): rescore and reschedule it."""
         if outcome.correct == correct:
             return outcome
-        with self.store.write() as conn:
-            row = conn.execute("SELECT before, at FROM answers WHERE id = ?", (outcome.answer_id,)).fetchone()
+        with self.store.transaction():
+            before, at = self.store.answer_before(outcome.answer_id)
             after = None
-            if row[0] is not None and self.scheduling is not None:
-                before = CardRow(**json.loads(row[0]))
-                after = self.scheduling.review(before, correct, datetime.fromtimestamp(row[1], utc_now().tzinfo))
-                self.store.save_card(conn, after)
-            conn.execute("UPDATE answers SET correct = ? WHERE id = ?", (int(correct), outcome.answer_id))
+            if before is not None and self.scheduling is not None:
+                after = self.scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
+                self.store.save_card(after)
+            self.store.mark_answer(outcome.answer_id, correct)
         self.summary.correct += 1 if correct else -1
         changed = Outcome(outcome.question, outcome.check, correct, outcome.timed_out, outcome.seconds,
                           outcome.answer_id, after or outcome.card)

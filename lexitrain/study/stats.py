@@ -50,11 +50,10 @@ def compute(store: ProgressStore, lexicon: str) -> StatsReport:
     import pandas as pd
 
     now = utc_now()
-    answers = pd.read_sql_query(
-        "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
-        "WHERE s.lexicon = ?", store.conn, params=(lexicon,))
-    cards = pd.read_sql_query(
-        "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", store.conn, params=(lexicon,))
+    answers = pd.DataFrame.from_records(store.answer_history(lexicon), columns=["at", "correct", "was_new", "card_id"],
+                                        coerce_float=True)  # (as pandas.read_sql_query builds its frames)
+    cards = pd.DataFrame.from_records(store.card_counters(lexicon),
+                                      columns=["kind", "key", "state", "due", "correct", "incorrect"], coerce_float=True)
 
     local = now.astimezone().tzinfo  # days are the player's calendar days, as in the daily drill
     answers["date"] = pd.to_datetime(answers["at"], unit="s", utc=True).dt.tz_convert(local).dt.date.astype(str)

@@ -13,54 +13,40 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.positions import open_table
 from lexitrain.study.scheduler import utc_now
-from lexitrain.study.store import CARD_COLUMNS, CardRow, ProgressStore
+from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
-_CARD_FIELDS = [c.strip() for c in CARD_COLUMNS.split(",") if c.strip() != "id"]
-_POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
-                    "margin", "top_rank", "plays", "added")
+_CARD_FIELDS = [f.name for f in fields(CardRow) if f.name != "id"]
+_CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed")
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     """Write everything to `path` (atomically); counts of what was written."""
-    conn = store.conn
-    cards = {row[0]: row for row in conn.execute(f"SELECT {CARD_COLUMNS} FROM cards")}
+    rows = store.export_rows()
+    lexicon_of = {card["id"]: card["lexicon"] for card in rows["cards"]}
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "exported": utc_now().isoformat(),
-        "settings": {name: json.loads(value) for name, value in conn.execute("SELECT name, value FROM settings")},
-        "cards": [{k: v for k, v in asdict(CardRow(*row)).items() if k != "id"} for row in cards.values()],
-        "sessions": [dict(zip(("id", "mode", "lexicon", "source", "started", "ended"), row))
-                     for row in conn.execute("SELECT id, mode, lexicon, source, started, ended FROM sessions")],
-        "answers": [],
-        "challenges": [dict(zip(("session", "date", "kind", "lexicon", "score", "total", "seconds", "completed"), row))
-                       for row in conn.execute("SELECT session_id, date, kind, lexicon, score, total, seconds, "
-                                               "completed FROM challenges")],
-        "plans": [dict(zip(("lexicon", "name", "spec"), (r[0], r[1], json.loads(r[2]))))
-                  for r in conn.execute("SELECT lexicon, name, spec FROM plans")],
+        "settings": store.all_settings(),
+        "cards": [{k: v for k, v in card.items() if k != "id"} for card in rows["cards"]],
+        "sessions": [{k: s[k] for k in ("id", "mode", "lexicon", "source", "started", "ended")} for s in rows["sessions"]],
+        "answers": [{
+            "session": a["session_id"], "mode": a["mode"], "lexicon": lexicon_of.get(a["card_id"]), "kind": a["kind"],
+            "key": a["key"], "given": a["given"], "correct": bool(a["correct"]), "was_new": bool(a["was_new"]),
+            "before": a["before"], "at": a["at"], "ms": a["ms"],
+        } for a in rows["answers"]],
+        "challenges": [{"session": ch["session_id"], **{k: ch[k] for k in _CHALLENGE_FIELDS}} for ch in rows["challenges"]],
+        "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
+        "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
     }
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'positions'").fetchone():
-        data["positions"] = [dict(zip(_POSITION_FIELDS, row))
-                             for row in conn.execute(f"SELECT {', '.join(_POSITION_FIELDS)} FROM positions")]
-    else:
-        data["positions"] = []
-    for row in conn.execute("SELECT session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms "
-                            "FROM answers ORDER BY id"):
-        card = cards.get(row[2])
-        data["answers"].append({
-            "session": row[0], "mode": row[1], "lexicon": card[1] if card else None, "kind": row[3], "key": row[4],
-            "given": row[5], "correct": bool(row[6]), "was_new": bool(row[7]),
-            "before": json.loads(row[8]) if row[8] else None, "at": row[9], "ms": row[10],
-        })
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -96,6 +82,34 @@ def import_progress(store: ProgressStore, path: Path) -> dict[str, int]:
 
 
 def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
+    """Everything in one transaction: a damaged file leaves the store as it was."""
+    with store.transaction():
+        ids, updated = _merge_cards(store, data)
+        sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"])
+                    for s in data["sessions"]}
+        added = 0
+        for answer in data["answers"]:
+            session_id = sessions[answer["session"]]
+            if store.has_answer(session_id, answer["kind"], answer["key"], answer["at"]):
+                continue
+            card_id = ids.get((answer["lexicon"], answer["kind"], answer["key"])) if answer["lexicon"] else None
+            before = CardRow(**{**answer["before"], "id": card_id}) if answer["before"] else None
+            store.record_answer(AnswerRow(
+                session_id=session_id, mode=answer["mode"], card_id=card_id, kind=answer["kind"], key=answer["key"],
+                given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
+                at=answer["at"], ms=answer["ms"]))
+            added += 1
+        store.add_challenges([{"session_id": sessions[ch["session"]], **{k: ch[k] for k in _CHALLENGE_FIELDS}}
+                              for ch in data["challenges"]])
+        # backups from before positions were kept have none
+        added_positions = store.add_positions(data.get("positions", []))
+        # plan ids are local: a plan is set again with `study plan`
+        store.add_settings({name: value for name, value in data["settings"].items() if not name.startswith("plan:")})
+        return {"cards": updated, "answers": added, "positions": added_positions}
+
+
+def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], int]:
+    """The local card id of every (lexicon, kind, key) the backup names, and how many cards took its state."""
     cards = data["cards"]
     now = utc_now().timestamp()
     ids: dict[tuple[str, str, str], int] = {}
@@ -105,56 +119,10 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
         pairs = list(dict.fromkeys(pairs))
         for (kind, key), card_id in zip(pairs, store.ensure_cards(lexicon, pairs, now)):
             ids[(lexicon, kind, key)] = card_id
-    positions = data.get("positions", [])  # backups from before positions were kept have none
-    if positions:
-        open_table(store)
-    updated = added = added_positions = 0
-    with store.write() as conn:
-        for incoming in cards:
-            card_id = ids[(incoming["lexicon"], incoming["kind"], incoming["key"])]
-            mine = store.card(card_id)
-            if (incoming["last_review"] or 0) > (mine.last_review or 0):
-                store.save_card(conn, CardRow(id=card_id, **{f: incoming[f] for f in _CARD_FIELDS}))
-                updated += 1
-        sessions: dict[int, int] = {}
-        for session in data["sessions"]:
-            row = conn.execute("SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND started = ?",
-                               (session["mode"], session["lexicon"], session["started"])).fetchone()
-            if row is None:
-                row = (conn.execute("INSERT INTO sessions (mode, lexicon, source, started, ended) VALUES (?, ?, ?, ?, ?)",
-                                    (session["mode"], session["lexicon"], session["source"], session["started"],
-                                     session["ended"])).lastrowid,)
-            sessions[session["id"]] = row[0]
-        for answer in data["answers"]:
-            session_id = sessions[answer["session"]]
-            exists = conn.execute("SELECT 1 FROM answers WHERE session_id = ? AND kind = ? AND key = ? AND at = ?",
-                                  (session_id, answer["kind"], answer["key"], answer["at"])).fetchone()
-            if exists:
-                continue
-            card_id = ids.get((answer["lexicon"], answer["kind"], answer["key"])) if answer["lexicon"] else None
-            before = answer["before"] and {**answer["before"], "id": card_id}
-            conn.execute(
-                "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, answer["mode"], card_id, answer["kind"], answer["key"], answer["given"],
-                 int(answer["correct"]), int(answer["was_new"]),
-                 json.dumps(before) if before else None, answer["at"], answer["ms"]),
-            )
-            added += 1
-        for ch in data["challenges"]:
-            conn.execute(
-                "INSERT OR IGNORE INTO challenges (session_id, date, kind, lexicon, score, total, seconds, completed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (sessions[ch["session"]], ch["date"], ch["kind"], ch["lexicon"], ch["score"], ch["total"],
-                 ch["seconds"], int(ch["completed"])),
-            )
-        for position in positions:
-            added_positions += conn.execute(
-                f"INSERT OR IGNORE INTO positions ({', '.join(_POSITION_FIELDS)}) "
-                f"VALUES ({', '.join('?' * len(_POSITION_FIELDS))})",
-                tuple(position[f] for f in _POSITION_FIELDS),
-            ).rowcount
-        for name, value in data["settings"].items():
-            if not name.startswith("plan:"):  # plan ids are local: a plan is set again with `study plan`
-                conn.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value)))
-    return {"cards": updated, "answers": added, "positions": added_positions}
+    updated = 0
+    for incoming in cards:
+        card_id = ids[(incoming["lexicon"], incoming["kind"], incoming["key"])]
+        if (incoming["last_review"] or 0) > (store.card(card_id).last_review or 0):
+            store.save_card(CardRow(id=card_id, **{f: incoming[f] for f in _CARD_FIELDS}))
+            updated += 1
+    return ids, updated

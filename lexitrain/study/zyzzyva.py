@@ -77,14 +77,14 @@ def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "
             skipped += 1
             continue
         wanted.append((row, question.key))
-    ids = store.ensure_cards(lex.name, [(kind, key) for _, key in wanted], now)
     imported = kept = 0
-    with store.write() as conn:
+    with store.transaction():
+        ids = store.ensure_cards(lex.name, [(kind, key) for _, key in wanted], now)
         for (row, _), card_id in zip(wanted, ids):
             card = store.card(card_id)
             if card.state != 0:
                 kept += 1
                 continue
-            store.save_card(conn, card_state(row, card, now))
+            store.save_card(card_state(row, card, now))
             imported += 1
     return {"questions": len(rows), "imported": imported, "kept": kept, "skipped": skipped}

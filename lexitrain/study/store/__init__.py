@@ -1,0 +1,33 @@
+"""The progress database: cards, answers, sessions, plans, challenges, positions, settings.
+
+Every statement on the progress database lives in this package, behind
+methods named for what they do, one module per idea (the connection and its
+transactions, the migrations, cards, answers, plans, challenges, positions,
+settings, backups); `ProgressStore` is all of them on one connection.
+
+Each method is one short transaction of its own: an answer is committed the
+moment it is given, so a killed process loses nothing already answered.
+`with store.transaction():` groups several calls into one commit (an inner
+use joins the outer one), e.g. saving a card and recording its answer.
+Statements run for every question are raw SQL (said so where they are);
+sqlite-utils does the batch writes and reads the rows for backups.
+"""
+
+from lexitrain.study.store.answers import AnswerRow, Answers
+from lexitrain.study.store.cards import CardRow, Cards
+from lexitrain.study.store.challenges import Attempt, Challenges
+from lexitrain.study.store.connection import BUSY_SECONDS, FILE_NAME, progress_path
+from lexitrain.study.store.migrations import SCHEMA_VERSION
+from lexitrain.study.store.plans import PlanRow, Plans
+from lexitrain.study.store.positions import POSITION_FIELDS, Filters, Positions, StoredPosition
+from lexitrain.study.store.settings import Settings
+from lexitrain.study.store.transfer import Transfer
+
+__all__ = [
+    "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "Filters",
+    "PlanRow", "ProgressStore", "StoredPosition", "progress_path",
+]
+
+
+class ProgressStore(Cards, Answers, Plans, Challenges, Positions, Settings, Transfer):
+    """An open progress database. Use as a context manager or call close()."""

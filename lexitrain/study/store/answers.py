@@ -1,0 +1,78 @@
+"""Sessions and their answers: what was asked, what was given, when, and the card before.
+
+Raw SQL here: an answer is written the moment it is given and the daily
+drill counts today's answers before every question (scripts/bench_study.py),
+too often to pay for sqlite-utils' import and table look-ups.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from lexitrain.study.store.cards import CardRow
+from lexitrain.study.store.connection import StoreConnection
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One answer as recorded."""
+
+    session_id: int
+    mode: str  # quiz, daily, challenge
+    card_id: int | None  # None: a practice question that is no card
+    kind: str
+    key: str
+    given: str
+    correct: bool
+    was_new: bool  # the card's first answer
+    before: CardRow | None  # the card before this answer, to redo its scheduling on an override
+    at: float
+    ms: int | None
+
+
+class Answers(StoreConnection):
+    def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO sessions (mode, lexicon, source, started) VALUES (?, ?, ?, ?)", (mode, lexicon, source, now))
+        return int(cur.lastrowid or 0)
+
+    def end_session(self, session_id: int, now: float) -> None:
+        self.conn.execute("UPDATE sessions SET ended = ? WHERE id = ?", (now, session_id))
+
+    def record_answer(self, answer: AnswerRow) -> int:
+        """Save an answer; its id."""
+        cur = self.conn.execute(
+            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
+             int(answer.correct), int(answer.was_new),
+             None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms),
+        )
+        return int(cur.lastrowid or 0)
+
+    def answer_before(self, answer_id: int) -> tuple[CardRow | None, float]:
+        """The card as it was before an answer (None if it was no card's), and when the answer was given."""
+        before, at = self.conn.execute("SELECT before, at FROM answers WHERE id = ?", (answer_id,)).fetchone()
+        return (None if before is None else CardRow(**json.loads(before))), float(at)
+
+    def mark_answer(self, answer_id: int, correct: bool) -> None:
+        """Change an answer's verdict (the player's "mark correct" / "mark missed")."""
+        self.conn.execute("UPDATE answers SET correct = ? WHERE id = ?", (int(correct), answer_id))
+
+    def answers_since(self, mode: str, lexicon: str, since: float, kind: str | None = None) -> tuple[int, int]:
+        """(new cards introduced, reviews done) in sessions of `mode` since a time (of one kind, if given)."""
+        row = self.conn.execute(  # CROSS JOIN: walk today's answers by time, not every card of the lexicon
+            "SELECT COALESCE(SUM(a.was_new), 0), COALESCE(SUM(1 - a.was_new), 0) FROM answers a "
+            "CROSS JOIN sessions s ON s.id = a.session_id "
+            "WHERE a.at >= ? AND a.mode = ? AND a.card_id IS NOT NULL AND s.lexicon = ? AND (? IS NULL OR a.kind = ?)",
+            (since, mode, lexicon, kind, kind),
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def answer_history(self, lexicon: str) -> list[tuple[float, int, int, int | None]]:
+        """(at, correct, was_new, card_id) of every answer given in a lexicon's sessions, for statistics."""
+        return self.conn.execute(
+            "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.lexicon = ?", (lexicon,)
+        ).fetchall()

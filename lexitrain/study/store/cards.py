@@ -1,0 +1,113 @@
+"""Cards: one per (lexicon, kind, key), with its scheduling state and counters.
+
+Raw SQL here: these statements run for every question asked and answered
+(scripts/bench_study.py: pick + answer within 5 ms with 100,000 cards), and
+sqlite-utils would add its import (pandas, about 0.4 s a process) and its
+table look-ups to every call.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store.connection import StoreConnection
+
+CARD_COLUMNS = (
+    "id, lexicon, kind, key, state, step, stability, difficulty, due, last_review, "
+    "cardbox, correct, incorrect, streak, added"
+)
+
+
+@dataclass
+class CardRow:
+    """A card as stored: identity, scheduling state and counters."""
+
+    id: int
+    lexicon: str
+    kind: str
+    key: str
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: float | None
+    last_review: float | None
+    cardbox: int
+    correct: int
+    incorrect: int
+    streak: int
+    added: float
+
+
+def card_columns(table: str) -> str:
+    """The card columns qualified by a table alias, for joins."""
+    return ", ".join(f"{table}.{c.strip()}" for c in CARD_COLUMNS.split(","))
+
+
+class Cards(StoreConnection):
+    def ensure_cards(self, lexicon: str, kind_keys: Iterable[tuple[str, str]], now: float) -> list[int]:
+        """Card ids for these (kind, key) pairs, creating new cards as needed."""
+        with self.transaction():
+            return [self.ensure_card(lexicon, kind, key, now) for kind, key in kind_keys]
+
+    def ensure_card(self, lexicon: str, kind: str, key: str, now: float) -> int:
+        """The id of a card, created new if it is not there yet."""
+        self.conn.execute("INSERT OR IGNORE INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?)",
+                          (lexicon, kind, key, now))
+        return int(self.conn.execute(
+            "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
+        ).fetchone()[0])
+
+    def card(self, card_id: int) -> CardRow:
+        row = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()
+        if row is None:
+            raise LexitrainError(f"no card with id {card_id} in {self.path}")
+        return CardRow(*row)
+
+    def find_card(self, lexicon: str, kind: str, key: str) -> CardRow | None:
+        row = self.conn.execute(
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
+        ).fetchone()
+        return None if row is None else CardRow(*row)
+
+    def due_cards(self, lexicon: str, now: float, limit: int, skip: frozenset[int] = frozenset()) -> list[CardRow]:
+        """Cards due by `now`, most overdue first (leaving out the ids in `skip`)."""
+        rows = self.conn.execute(
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? "
+            "AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY due LIMIT ?",
+            (lexicon, now, json.dumps(sorted(skip)), limit),
+        ).fetchall()
+        return [CardRow(*r) for r in rows]
+
+    def due_count(self, lexicon: str, now: float) -> int:
+        """How many cards are due by `now`."""
+        return int(self.conn.execute(
+            "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ?", (lexicon, now)
+        ).fetchone()[0])
+
+    def save_card(self, card: CardRow) -> None:
+        """Write a card's scheduling state and counters; a card no longer new leaves its plan's queue."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
+                "cardbox = ?, correct = ?, incorrect = ?, streak = ? WHERE id = ?",
+                (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review,
+                 card.cardbox, card.correct, card.incorrect, card.streak, card.id),
+            )
+            if card.state != 0:
+                self.conn.execute("DELETE FROM plan_queue WHERE card_id = ?", (card.id,))
+
+    def move_due_dates(self, due_by_card: dict[int, float]) -> None:
+        """Set when cards are due, and nothing else about them (their memory state stays)."""
+        with self.transaction():
+            self.conn.executemany("UPDATE cards SET due = ? WHERE id = ?",
+                                  [(due, card_id) for card_id, due in due_by_card.items()])
+
+    def card_counters(self, lexicon: str) -> list[tuple[str, str, int, float | None, int, int]]:
+        """(kind, key, state, due, correct, incorrect) of every card of a lexicon, for statistics."""
+        return self.conn.execute(
+            "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", (lexicon,)
+        ).fetchall()

@@ -1,0 +1,56 @@
+"""Study plans and their queues of new cards, in the order they are introduced."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lexitrain.study.store.cards import CardRow, card_columns
+from lexitrain.study.store.connection import StoreConnection
+
+
+@dataclass
+class PlanRow:
+    """A stored plan: its steps, how many cards it made, how many new ones still wait."""
+
+    id: int
+    name: str
+    steps: list[dict[str, Any]]
+    cards: int
+    waiting: int
+
+
+class Plans(StoreConnection):
+    def queue_plan(self, lexicon: str, name: str, steps: list[dict[str, Any]], card_ids: list[int],
+                   now: float) -> int:
+        """Store plan NAME (replacing one of that name) and queue its cards still new, in order; its id."""
+        with self.transaction():
+            db = self._bulk()
+            db.table("plans").delete_where("lexicon = ? AND name = ?", [lexicon, name])  # its queue goes with it
+            plan_id = self._insert(
+                "plans", {"lexicon": lexicon, "name": name, "spec": json.dumps(steps), "cards": len(card_ids), "created": now})
+            new = {row[0] for row in self.conn.execute(
+                "SELECT id FROM cards WHERE state = 0 AND id IN (SELECT value FROM json_each(?))",
+                (json.dumps(card_ids),))}
+            db.table("plan_queue").insert_all(
+                {"plan_id": plan_id, "position": position, "card_id": card_id}
+                for position, card_id in enumerate(card_ids) if card_id in new)
+        return plan_id
+
+    def plan(self, plan_id: int) -> PlanRow | None:
+        row = self.conn.execute("SELECT name, spec, cards FROM plans WHERE id = ?", (plan_id,)).fetchone()
+        if row is None:
+            return None
+        waiting = self.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
+        return PlanRow(plan_id, row[0], json.loads(row[1]), row[2], waiting)
+
+    def new_cards(self, plan_id: int, limit: int, skip: frozenset[int] = frozenset()) -> list[CardRow]:
+        """The next cards a plan introduces, in its order (raw SQL: the daily drill asks before every question)."""
+        rows = self.conn.execute(
+            f"SELECT {card_columns('c')} FROM plan_queue q JOIN cards c ON c.id = q.card_id "
+            "WHERE q.plan_id = ? AND c.state = 0 AND c.id NOT IN (SELECT value FROM json_each(?)) "
+            "ORDER BY q.position LIMIT ?",
+            (plan_id, json.dumps(sorted(skip)), limit),
+        ).fetchall()
+        return [CardRow(*r) for r in rows]

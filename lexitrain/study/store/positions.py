@@ -1,0 +1,121 @@
+"""Stored positions of the position quiz, with the facts about their top plays that puzzles filter on.
+
+A position is studied as a card whose key is the position's CGP line, so
+choosing positions joins the two tables on that.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable
+
+from lexitrain.study.store.connection import StoreConnection
+
+#: The columns a stored position is saved and backed up with (its id is local).
+POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
+                   "margin", "top_rank", "plays", "added")
+_SQL_INT = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What makes a good puzzle; None / False means "any"."""
+
+    min_score: int | None = None
+    bingo: bool = False
+    blank: bool = False
+    min_margin: int | None = None
+    length: int | None = None
+    rarer_than: int | None = None  # the top word's probability rank is above this
+
+
+@dataclass
+class StoredPosition:
+    """A position and the facts about its top play that the filters use."""
+
+    cgp: str
+    source: str
+    top_score: int
+    top_play: str
+    top_word: str
+    top_length: int
+    bingo: bool
+    blank: bool
+    margin: int
+    top_rank: int | None
+    plays: int
+    id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_COLUMNS = ", ".join(f"p.{name}" for name in StoredPosition.__dataclass_fields__)
+
+
+def _stored(row: tuple[Any, ...]) -> StoredPosition:
+    stored = StoredPosition(*row)
+    stored.bingo, stored.blank = bool(stored.bingo), bool(stored.blank)
+    return stored
+
+
+def _where(filters: Filters) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value, op in (("top_score", filters.min_score, ">="), ("margin", filters.min_margin, ">="),
+                              ("top_length", filters.length, "="), ("top_rank", filters.rarer_than, ">")):
+        if value is not None:
+            clauses.append(f"p.{column} {op} ?")
+            params.append(max(-_SQL_INT, min(value, _SQL_INT)))  # beyond any score, within SQLite's integers
+    if filters.bingo:
+        clauses.append("p.bingo = 1")
+    if filters.blank:
+        clauses.append("p.blank = 1")
+    return (" AND ".join(clauses) or "1"), params
+
+
+class Positions(StoreConnection):
+    def store_positions(self, lexicon: str, positions: Iterable[StoredPosition], now: float) -> int:
+        """Save positions in one transaction; how many were new (one already stored is not doubled)."""
+        return self.add_positions(
+            {"lexicon": lexicon, **{k: v for k, v in asdict(p).items() if k != "id"}, "added": now} for p in positions)
+
+    def add_positions(self, rows: Iterable[dict[str, Any]]) -> int:
+        """Save position rows (POSITION_FIELDS) in one transaction, skipping those already stored; how many were new."""
+        with self.transaction():
+            before = self.conn.total_changes
+            self._bulk().table("positions").insert_all(
+                ({name: row[name] for name in POSITION_FIELDS} for row in rows), ignore=True)
+            return self.conn.total_changes - before
+
+    def position_count(self, lexicon: str) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM positions WHERE lexicon = ?", (lexicon,)).fetchone()[0])
+
+    def select_positions(self, lexicon: str, card_kind: str, filters: Filters, now: float,
+                         limit: int | None = None) -> list[StoredPosition]:
+        """Matching positions: those due again first (most overdue first), then ones
+        never asked (in the order stored), then the rest by due date."""
+        where, params = _where(filters)
+        sql = (f"SELECT {_COLUMNS} FROM positions p "
+               "LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
+               f"WHERE p.lexicon = ? AND {where} "
+               "ORDER BY CASE WHEN c.due <= ? THEN 0 WHEN c.id IS NULL OR c.state = 0 THEN 1 ELSE 2 END, "
+               "c.due, p.id")
+        args: list[Any] = [card_kind, lexicon, *params, now]
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_stored(r) for r in self.conn.execute(sql, args)]
+
+    def first_new_position(self, lexicon: str, card_kind: str, filters: Filters,
+                           skip: frozenset[int] = frozenset()) -> str | None:
+        """The CGP of the first stored position (in the order stored) that matches and was never
+        asked, leaving out the cards in `skip`; raw SQL: the daily drill asks before every question."""
+        where, params = _where(filters)
+        row = self.conn.execute(
+            "SELECT p.cgp FROM positions p LEFT JOIN cards c ON c.lexicon = p.lexicon AND c.kind = ? AND c.key = p.cgp "
+            f"WHERE p.lexicon = ? AND {where} AND (c.id IS NULL OR (c.state = 0 AND c.id NOT IN "
+            "(SELECT value FROM json_each(?)))) ORDER BY p.id LIMIT 1",
+            (card_kind, lexicon, *params, json.dumps(sorted(skip)))).fetchone()
+        return None if row is None else str(row[0])

@@ -1,0 +1,46 @@
+"""Every table's rows out, for a backup, and the look-ups that merge a backup back in.
+
+What a backup file holds and how it merges is study.transfer's business:
+this module only reads and finds rows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lexitrain.study.store.connection import StoreConnection
+
+
+class Transfer(StoreConnection):
+    def export_rows(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of cards, sessions, answers (in order), challenges, plans and positions, as
+        column -> value (answers' `before` and plans' `spec` decoded from their JSON)."""
+        db = self._bulk()
+        rows = {name: list(db.table(name).rows) for name in ("cards", "sessions", "challenges", "plans", "positions")}
+        rows["answers"] = list(db.table("answers").rows_where(order_by="id"))
+        for answer in rows["answers"]:
+            answer["before"] = json.loads(answer["before"]) if answer["before"] else None
+        for plan in rows["plans"]:
+            plan["spec"] = json.loads(plan["spec"])
+        return rows
+
+    def merge_session(self, mode: str, lexicon: str, source: str, started: float, ended: float | None) -> int:
+        """The id of the session of this mode and lexicon that started then, added if it is not here."""
+        with self.transaction():
+            row = self.conn.execute("SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND started = ?",
+                                    (mode, lexicon, started)).fetchone()
+            if row is not None:
+                return int(row[0])
+            return self._insert(
+                "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended})
+
+    def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
+        """Whether the session holds an answer to this card given at that time."""
+        return self.conn.execute("SELECT 1 FROM answers WHERE session_id = ? AND kind = ? AND key = ? AND at = ?",
+                                 (session_id, kind, key, at)).fetchone() is not None
+
+    def add_challenges(self, attempts: list[dict[str, Any]]) -> None:
+        """Save challenge attempts (challenges' columns), keeping any already stored for their session."""
+        with self.transaction():
+            self._bulk().table("challenges").insert_all(attempts, pk="session_id", ignore=True)
