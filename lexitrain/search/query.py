@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.rows import RankPer
 
 Range = tuple[int, int]
 ORDERS = ("alphabetical", "probability", "alphagram", "length", "random")
@@ -39,7 +40,7 @@ class Query:
     includes: str | None = None
     excludes: str | None = None
     probability: Range | None = None
-    probability_by: str = "alphagram"
+    probability_by: RankPer = "alphagram"
     blanks: int = 2
     anagrams: Range | None = None
     vowels: Range | None = None
@@ -97,12 +98,6 @@ _SETTINGS: dict[str, tuple[str, str]] = {
     "--limit-probability": ("limit_probability", "range"),
 }
 _CHOICES = {"order": ORDERS, "probability_by": PROBABILITY_BY}
-
-
-def condition_options() -> list[str]:
-    """Every option `parse_query` understands (for help and the CLI)."""
-    names = list(_CONDITIONS) + [f"--not-{n[2:]}" for n in _CONDITIONS] + list(_SETTINGS)
-    return names
 
 
 def parse_range(text: str, option: str = "range") -> Range:
