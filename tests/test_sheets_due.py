@@ -10,14 +10,14 @@ import pytest
 from lexitrain.study.cards import get_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
-from tests.sheets_support import hook_line, lines_of, page_texts, source_rows
+from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts, source_rows
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)  # a Tuesday
 
 
-def _cards(due_in_days: dict[tuple[str, str], float]) -> None:
+def _cards(due_in_days: dict[tuple[str, str], float], lexicon: str = "enable") -> None:
     with ProgressStore() as store:
-        ids = store.ensure_cards("enable", list(due_in_days), NOW.timestamp())
+        ids = store.ensure_cards(lexicon, list(due_in_days), NOW.timestamp())
         with store.write() as conn:
             for card_id, days in zip(ids, due_in_days.values()):
                 conn.execute("UPDATE cards SET state = 2, due = ? WHERE id = ?",
@@ -80,3 +80,22 @@ def test_nothing_due_is_a_clear_error_and_no_file(with_store: bool, enable, tmp_
 def test_a_huge_number_of_days_is_a_clear_error(enable, tmp_path: Path) -> None:
     result = run("sheet", "due", "--days", "99999999999999999999", "--out", str(tmp_path / "due.pdf"))
     assert (result.exit_code, result.stderr) == (1, "error: --days must be 1 to 36500, not 99999999999999999999\n")
+
+
+def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
+    enable, make_lexicon, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    make_lexicon(SMALL_ENGLISH, name="tiny")
+    _cards({("anagram", "ACER"): 1}, lexicon="tiny")
+    _cards({("anagram", "AEINRST"): 1})
+    assert run("study", "set", "--lexicon", "tiny").exit_code == 0
+    out = tmp_path / "due.csv"
+    result = run("sheet", "due", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["lexicon"] == "tiny"
+    assert "ACER" in out.read_text(encoding="utf-8") and "AEINRST" not in out.read_text(encoding="utf-8")
+    asked = run("sheet", "due", "--lexicon", "enable", "--out", str(out), "--json")
+    assert asked.json()["lexicon"] == "enable" and "AEINRST" in out.read_text(encoding="utf-8")
+    twos = run("sheet", "twos", "--out", str(tmp_path / "twos.csv"), "--json")
+    assert twos.json()["lexicon"] == "enable"

@@ -32,7 +32,9 @@ def sheet(
     word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
-    lexicon: str = typer.Option("enable", "--lexicon", "-l", help="Lexicon (for new-words: the newer one)."),
+    lexicon: Optional[str] = typer.Option(
+        None, "--lexicon", "-l",
+        help="Lexicon (for new-words: the newer one); default enable, for due the one set with `study set --lexicon`."),
     days: int = typer.Option(DEFAULT_DAYS, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
@@ -72,21 +74,22 @@ def _skipped_note(skipped: list[str]) -> str:
     return f"left out {what} no word with one more tile: {names}{more}"
 
 
-def _build(request: SheetRequest, lexicon: str) -> Sheet:
-    """The sheet from LEXICON; for the due sheet, the study layer's due cards."""
-    from lexitrain.lexicon.lexicon import open_lexicon
+def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
+    """The sheet, from LEXICON: by default the active study lexicon for a sheet
+    drawn from study (the due cards), the default lexicon for the others."""
+    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON, open_lexicon
     from lexitrain.sheets.request import build_sheet
 
-    lex = open_lexicon(lexicon)
     if not request.draws_from_study:
-        return build_sheet(request, lex)
+        return build_sheet(request, open_lexicon(lexicon or DEFAULT_LEXICON))
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.store import ProgressStore, progress_path
 
     now = utc_now()
     if not progress_path().exists():  # no progress yet: nothing is due (and no database is created)
-        return build_sheet(request, lex, [], now)
+        return build_sheet(request, open_lexicon(lexicon or DEFAULT_LEXICON), [], now)
     with ProgressStore() as store:
+        lex = open_lexicon(lexicon or store.setting("lexicon", DEFAULT_LEXICON))
         cards = store.due_cards(lex.name, request.due_by(now), MAX_DUE_CARDS)
     return build_sheet(request, lex, [_due_question(lex, card) for card in cards], now)
 
