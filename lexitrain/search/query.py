@@ -157,28 +157,6 @@ def parse_query(args: str | list[str]) -> Query:
     return query
 
 
-def query_text(query: Query) -> str:
-    """The query in `lexitrain search` syntax: `parse_query(query_text(q)) == q`."""
-    defaults = Query()
-    parts: list[str] = []
-    for option, (name, kind) in [*_CONDITIONS.items(), *_SETTINGS.items()]:
-        value = getattr(query, name)
-        if option == "--build" or value == getattr(defaults, name):
-            continue
-        if kind == "flag":
-            parts.append(option if value else f"--not-{option[2:]}")
-            continue
-        if query.is_negated(name):
-            option = f"--not-{option[2:]}"
-        if kind == "range":
-            low, high = value
-            text = str(low) if low == high else f"{low}-{'' if high == UNBOUNDED else high}"
-        else:
-            text = str(value)
-        parts += [option, text]
-    return shlex.join(parts)
-
-
 def _convert(option: str, name: str, kind: str, raw: str) -> object:
     if kind == "range":
         return parse_range(raw, option)
