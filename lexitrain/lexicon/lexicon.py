@@ -72,10 +72,6 @@ class Lexicon:
     def word_count(self) -> int:
         return int(self.manifest["words"])
 
-    @property
-    def by_length(self) -> dict[str, int]:
-        return dict(self.manifest["by_length"])
-
     def encode(self, word: str) -> str | None:
         """Tile codes of a word, or None if it has a character outside the set."""
         try:
