@@ -7,16 +7,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marisa_trie
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.lexicon import rows as word_rows, schema, store
-from lexitrain.lexicon.rows import Condition, RankPer, WordRow
+from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
+
+if TYPE_CHECKING:  # rows.py is imported on first use: word look-ups (anagram, judge) start quicker without it
+    from lexitrain.lexicon.rows import Condition, RankPer, WordRow
 
 DEFAULT_LEXICON = "enable"
 
@@ -101,21 +103,29 @@ class Lexicon:
 
     def rows(self, conditions: Iterable[Condition] = ()) -> list[WordRow]:
         """Rows of every word meeting all the conditions (see rows.py), in no set order."""
-        return word_rows.select(self.db, conditions)
+        from lexitrain.lexicon import rows
+
+        return rows.select(self.db, conditions)
 
     def row(self, word: str) -> WordRow | None:
         """The row of one word as stored (uppercase), or None if it is not a word."""
-        found = word_rows.fetch(self.db, "w.word = ?", [word])
+        from lexitrain.lexicon import rows
+
+        found = rows.fetch(self.db, "w.word = ?", [word])
         return found[0] if found else None
 
     def alphagrams_by_rank(self, length: int, ranks: tuple[int, int] | None = None) -> list[str]:
         """Alphagrams of one length in probability order (2 blanks): all, or those ranked low..high."""
-        return word_rows.alphagrams_by_rank(self.db, length, ranks)
+        from lexitrain.lexicon import rows
+
+        return rows.alphagrams_by_rank(self.db, length, ranks)
 
     def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
         """How many words (or alphagrams) the lexicon has of each length (asked once)."""
         if per not in self._counts:
-            self._counts[per] = word_rows.counts_by_length(self.db, per)
+            from lexitrain.lexicon import rows
+
+            self._counts[per] = rows.counts_by_length(self.db, per)
         return self._counts[per]
 
     def words(self) -> list[str]:
