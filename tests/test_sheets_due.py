@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lexitrain.errors import LexitrainError
 from lexitrain.study.cards import get_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
@@ -99,3 +100,23 @@ def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
     assert asked.json()["lexicon"] == "enable" and "AEINRST" in out.read_text(encoding="utf-8")
     twos = run("sheet", "twos", "--out", str(tmp_path / "twos.csv"), "--json")
     assert twos.json()["lexicon"] == "enable"
+
+
+def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:
+    from lexitrain.sheets.kinds import DueQuestion
+    from lexitrain.sheets.request import SheetRequest, build_sheet
+
+    handed = [
+        DueQuestion((NOW - timedelta(days=2)).timestamp(), "AEILNOR", 2, ("AILERON", "ALIENOR")),
+        DueQuestion((NOW + timedelta(days=1)).timestamp(), "hooks: CARE", 6, ("CARE",)),
+        DueQuestion((NOW + timedelta(days=1)).timestamp(), "made up", 1, ("XYZZY",)),
+    ]
+    sheet = build_sheet(SheetRequest("due", days=3), enable, handed, NOW)
+    assert [s.title for s in sheet.sections] == ["Tue 10 Mar 2026 (and overdue): 1", "Wed 11 Mar 2026: 2"]
+    assert [g.head for g in sheet.sections[1].groups] == [("hooks: CARE", "6"), ("made up", "1")]
+    assert sheet.sections[1].groups[0].rows == [("S", "•CARE•", "DRSTX", "")]
+    assert sheet.sections[1].groups[1].rows == [("", "XYZZY", "", "")]  # not a word: printed bare
+    with pytest.raises(LexitrainError, match="no cards of enable are due in the next 3 days"):
+        build_sheet(SheetRequest("due", days=3), enable, [], NOW)
+    with pytest.raises(LexitrainError, match="the twos sheet takes no word source"):
+        SheetRequest("twos", query="--length 2")
