@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from lexitrain.sheets.request import SheetRequest
     from lexitrain.study.store import CardRow
 
+LEXICON_HELP = "Lexicon (for new-words: the newer one); default enable, for due the one set with `study set --lexicon`."
 #: Every due card is printed (the store asks for a limit).
 MAX_DUE_CARDS = 10_000_000
 
@@ -32,9 +33,7 @@ def sheet(
     word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
-    lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", "-l",
-        help="Lexicon (for new-words: the newer one); default enable, for due the one set with `study set --lexicon`."),
+    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help=LEXICON_HELP),
     days: int = typer.Option(DEFAULT_DAYS, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),

@@ -31,7 +31,9 @@ _COUNTS: tuple[CountFact, ...] = ("length", "anagrams", "vowels", "points")
 #: Query text fields that a stored text must contain.
 _TEXTS: dict[str, TextFact] = {"symbol": "symbols", "definition": "definition"}
 #: Query hook flags and the hook each asks for.
-_HOOKS: dict[str, HookSide] = {"front_hook": "front", "back_hook": "back", "inner_front": "inner_front", "inner_back": "inner_back"}
+_HOOKS: dict[str, HookSide] = {
+    "front_hook": "front", "back_hook": "back", "inner_front": "inner_front", "inner_back": "inner_back",
+}
 
 
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:

@@ -120,13 +120,15 @@ def build_sheet(
     from lexitrain.search.sources import results_from_source, source_blanks
 
     source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
-    results = (results_from_source(lex, **source, word_file=request.word_file)
-               if request.has_source or request.kind != "stems" else [])
+    word_file = request.word_file
+    stems_only = request.kind == "stems" and not request.has_source
+    results = [] if stems_only else results_from_source(lex, **source, word_file=word_file)
     if request.kind == "stems":
         letters = list(request.stems) + [r["alphagram"] for r in results]
         if not letters:
             raise LexitrainError("the stems sheet needs --stem LETTERS or a word source")
         return kinds.stems(lex, letters, title, **options)
     if request.kind == "anagrams":
-        return kinds.anagrams(lex, results, title, blanks=source_blanks(**source, word_file=request.word_file), **options)
+        blanks = source_blanks(**source, word_file=word_file)  # the ranks shown count the blanks the search asks
+        return kinds.anagrams(lex, results, title, blanks=blanks, **options)
     return kinds.hooks(lex, results, title, **options)
