@@ -9,7 +9,7 @@ import typer
 
 from lexitrain.cli.app import app
 from lexitrain.cli.output import emit_json, warn
-from lexitrain.sheets.request import DEFAULT_DAYS, KINDS
+from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon

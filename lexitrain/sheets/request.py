@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 if TYPE_CHECKING:  # the rest is imported when a sheet is built: the CLI reads KINDS at start-up
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.sheets.kinds import DueQuestion
     from lexitrain.sheets.model import Sheet
 
-KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
 DEFAULT_TITLES = {
     "anagrams": "Anagrams",
     "hooks": "Hooks",
@@ -32,7 +32,6 @@ DEFAULT_TITLES = {
 }
 #: Kinds printed from a word source (a query, saved search, built-in list or word file).
 TAKES_SOURCE = ("anagrams", "hooks", "stems")
-DEFAULT_DAYS = 7
 MAX_DAYS = 36_500
 
 
