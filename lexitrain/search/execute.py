@@ -72,10 +72,16 @@ def anagram_rows(lex: Lexicon, alphagrams: Iterable[str]) -> dict[str, list[Word
     by_alphagram: dict[str, list[WordRow]] = {a: [] for a in alphagrams}
     for row in lex.rows([OneOf("alphagram", list(by_alphagram))]):
         by_alphagram[row["alphagram"]].append(row)
-    word = _word_key(lex)
+    word = dictionary_key(lex)
     for rows in by_alphagram.values():
         rows.sort(key=word)
     return by_alphagram
+
+
+def dictionary_key(lex: Lexicon) -> Callable[[WordRow], str]:
+    """Tile-set (dictionary) order of a row's word, whatever the tile set (German Ä sorts after A)."""
+    tiles = lex.tiles
+    return lambda r: tiles.sort_key(tiles.encode(r["word"]))
 
 
 # -- spelling conditions -----------------------------------------------------------
