@@ -46,7 +46,7 @@ def fill(store, lex) -> int:
 
     steps, total = [], 0
     for length in range(2, 16):
-        count = lex.db.execute("SELECT count(*) FROM alphagrams WHERE length = ?", (length,)).fetchone()[0]
+        count = lex.counts_by_length("alphagram")[length]
         steps.append({"kind": "anagram", "length": length, "top": min(count, CARDS - total)})
         total += steps[-1]["top"]
         if total == CARDS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
-from lexitrain.search.query import Query, parse_query, parse_range, query_text
+from lexitrain.search.query import _CONDITIONS, _SETTINGS, UNBOUNDED, Query, parse_query, parse_range
 from lexitrain.search.saved import load_search, save_search, saved_searches
 from lexitrain.search.sources import results_from_source
 
@@ -267,6 +268,28 @@ def test_symbols_and_definitions(make_lexicon):
 
 ranges = st.tuples(st.integers(1, 30), st.integers(0, 30)).map(lambda t: (t[0], t[0] + t[1]))
 texts = st.text(alphabet="AEQS?*[]^ '\"-", min_size=1, max_size=6).filter(lambda t: t.strip() == t)
+
+
+def query_text(query: Query) -> str:
+    """The query in `lexitrain search` syntax (what the round trip below parses back)."""
+    defaults = Query()
+    parts: list[str] = []
+    for option, (name, kind) in [*_CONDITIONS.items(), *_SETTINGS.items()]:
+        value = getattr(query, name)
+        if option == "--build" or value == getattr(defaults, name):
+            continue
+        if kind == "flag":
+            parts.append(option if value else f"--not-{option[2:]}")
+            continue
+        if query.is_negated(name):
+            option = f"--not-{option[2:]}"
+        if kind == "range":
+            low, high = value
+            text = str(low) if low == high else f"{low}-{'' if high == UNBOUNDED else high}"
+        else:
+            text = str(value)
+        parts += [option, text]
+    return shlex.join(parts)
 
 
 @settings(max_examples=100, deadline=None)

@@ -8,17 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from lexitrain.errors import LexitrainError
 from lexitrain.study.cards import get_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
-from tests.sheets_support import hook_line, lines_of, page_texts, source_rows
+from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts, source_rows
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)  # a Tuesday
 
 
-def _cards(due_in_days: dict[tuple[str, str], float]) -> None:
+def _cards(due_in_days: dict[tuple[str, str], float], lexicon: str = "enable") -> None:
     with ProgressStore() as store:
-        ids = store.ensure_cards("enable", list(due_in_days), NOW.timestamp())
+        ids = store.ensure_cards(lexicon, list(due_in_days), NOW.timestamp())
         with store.transaction():
             for card_id, days in zip(ids, due_in_days.values()):
                 store.save_card(replace(store.card(card_id), state=2, due=(NOW + timedelta(days=days)).timestamp()))
@@ -80,3 +81,42 @@ def test_nothing_due_is_a_clear_error_and_no_file(with_store: bool, enable, tmp_
 def test_a_huge_number_of_days_is_a_clear_error(enable, tmp_path: Path) -> None:
     result = run("sheet", "due", "--days", "99999999999999999999", "--out", str(tmp_path / "due.pdf"))
     assert (result.exit_code, result.stderr) == (1, "error: --days must be 1 to 36500, not 99999999999999999999\n")
+
+
+def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
+    enable, make_lexicon, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    make_lexicon(SMALL_ENGLISH, name="tiny")
+    _cards({("anagram", "ACER"): 1}, lexicon="tiny")
+    _cards({("anagram", "AEINRST"): 1})
+    assert run("study", "set", "--lexicon", "tiny").exit_code == 0
+    out = tmp_path / "due.csv"
+    result = run("sheet", "due", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["lexicon"] == "tiny"
+    assert "ACER" in out.read_text(encoding="utf-8") and "AEINRST" not in out.read_text(encoding="utf-8")
+    asked = run("sheet", "due", "--lexicon", "enable", "--out", str(out), "--json")
+    assert asked.json()["lexicon"] == "enable" and "AEINRST" in out.read_text(encoding="utf-8")
+    twos = run("sheet", "twos", "--out", str(tmp_path / "twos.csv"), "--json")
+    assert twos.json()["lexicon"] == "enable"
+
+
+def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:
+    from lexitrain.sheets.kinds import DueQuestion
+    from lexitrain.sheets.request import SheetRequest, build_sheet
+
+    handed = [
+        DueQuestion((NOW - timedelta(days=2)).timestamp(), "AEILNOR", 2, ("AILERON", "ALIENOR")),
+        DueQuestion((NOW + timedelta(days=1)).timestamp(), "hooks: CARE", 6, ("CARE",)),
+        DueQuestion((NOW + timedelta(days=1)).timestamp(), "made up", 1, ("XYZZY",)),
+    ]
+    sheet = build_sheet(SheetRequest("due", days=3), enable, handed, NOW)
+    assert [s.title for s in sheet.sections] == ["Tue 10 Mar 2026 (and overdue): 1", "Wed 11 Mar 2026: 2"]
+    assert [g.head for g in sheet.sections[1].groups] == [("hooks: CARE", "6"), ("made up", "1")]
+    assert sheet.sections[1].groups[0].rows == [("S", "•CARE•", "DRSTX", "")]
+    assert sheet.sections[1].groups[1].rows == [("", "XYZZY", "", "")]  # not a word: printed bare
+    with pytest.raises(LexitrainError, match="no cards of enable are due in the next 3 days"):
+        build_sheet(SheetRequest("due", days=3), enable, [], NOW)
+    with pytest.raises(LexitrainError, match="the twos sheet takes no word source"):
+        SheetRequest("twos", query="--length 2")

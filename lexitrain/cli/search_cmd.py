@@ -7,7 +7,8 @@ commands that need them, so `lexitrain anagram` starts quickly.
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 import typer
 
@@ -16,6 +17,10 @@ from lexitrain.cli.output import emit_json
 
 #: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.rows import WordRow
+
 
 
 @commands.command()
@@ -202,14 +207,15 @@ CSV_COLUMNS = (
 )
 
 
-def _write_csv(rows: list[dict[str, Any]]) -> None:
+def _write_csv(rows: list[WordRow]) -> None:
     import csv
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in rows:
+        fields: Mapping[str, Any] = row
         writer.writerow(
-            [" ".join(map(str, row[c])) if c == "combinations" else row[c] for c in CSV_COLUMNS]
+            [" ".join(map(str, fields[c])) if c == "combinations" else fields[c] for c in CSV_COLUMNS]
         )
 
 
@@ -219,13 +225,14 @@ RICH_TABLE_ROWS = 2000
 
 
 def _table_cells(
-    rows: list[dict[str, Any]], probability_by: str, blanks: int = 2
+    rows: list[WordRow], probability_by: str, blanks: int = 2
 ) -> tuple[list[str], list[list[str]]]:
     """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots.
 
     The rank shown is the one the search used (`--blanks`), so it matches the range asked for.
     """
-    ranks = "alphagram_ranks" if probability_by == "alphagram" else "probability_ranks"
+    ranks: Literal["alphagram_ranks", "probability_ranks"] = (
+        "alphagram_ranks" if probability_by == "alphagram" else "probability_ranks")
     header = ["Prob", "Alphagram", "", "Word", ""]
     with_symbols = any(r["symbols"] for r in rows)
     with_defs = any(r["definition"] for r in rows)
@@ -242,7 +249,7 @@ def _table_cells(
     return header, cells
 
 
-def _print_table(rows: list[dict[str, Any]], probability_by: str, blanks: int = 2) -> None:
+def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2) -> None:
     if not rows:
         typer.echo("no words match", err=True)
         return

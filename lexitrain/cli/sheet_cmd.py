@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from lexitrain.cli.options import Json, default_lexicon
 from lexitrain.cli.output import emit_json, warn
-from lexitrain.errors import LexitrainError
+from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 #: sheet (`lexitrain.cli.app` adds it to the root).
 commands = typer.Typer()
 
-KINDS = ("anagrams", "hooks", "twos", "stems", "new-words", "due")
-DEFAULT_TITLES = {
-    "anagrams": "Anagrams",
-    "hooks": "Hooks",
-    "twos": "Two-letter words",
-    "stems": "Stems",
-    "new-words": "New words",
-    "due": "Due this week",
-}
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.sheets.kinds import DueQuestion
+    from lexitrain.sheets.model import Sheet
+    from lexitrain.sheets.request import SheetRequest
+    from lexitrain.study.store import CardRow
+
+#: Every due card is printed (the store asks for a limit).
+MAX_DUE_CARDS = 10_000_000
 
 
 @commands.command("sheet")
@@ -39,7 +39,7 @@ def sheet(
         None, "--lexicon", "-l", show_default=False,
         help="Lexicon, for new-words the newer one (default enable; for due: the one set with "
              "`study set --lexicon`, else enable)."),
-    days: int = typer.Option(7, "--days", help="due: cards due within this many days (overdue ones too)."),
+    days: int = typer.Option(DEFAULT_DAYS, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
     answer_key: bool = typer.Option(False, "--answer-key", help="Questions, then the answers on pages of their own."),
@@ -49,15 +49,13 @@ def sheet(
     json_out: Json = False,
 ) -> None:
     """Print a study sheet: anagrams, hooks, twos, stems, new words, or the cards due this week."""
+    from lexitrain.sheets.request import SheetRequest
     from lexitrain.sheets.write import check_output, write_sheet
 
-    if kind not in KINDS:
-        raise LexitrainError(f"unknown sheet kind {kind!r} (choose from {', '.join(KINDS)})")
+    request = SheetRequest(kind, query, saved, builtin, word_file, tuple(stem), old, days, title,
+                           questions_only, answer_key)
     check_output(out)
-    source: dict[str, Any] = {"query": query, "saved": saved, "builtin": builtin, "word_file": word_file}
-    given = {name for name, value in source.items() if value is not None}
-    made = _build(kind, source, given, stem, old, days, lexicon or default_lexicon(study=kind == "due"),
-                  title or _title(kind, query, saved, builtin, word_file, days), questions_only, answer_key)
+    made = _build(request, lexicon)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
     if made.skipped:
         warn(_skipped_note(made.skipped))
@@ -80,55 +78,37 @@ def _skipped_note(skipped: list[str]) -> str:
     return f"left out {what} no word with one more tile: {names}{more}"
 
 
-def _title(kind: str, query: str | None, saved: str | None, builtin: str | None, word_file: Path | None,
-           days: int) -> str:
-    """The kind's name, with the source it came from when there is one (a built-in list's own title)."""
-    if kind == "due" and days != 7:
-        return f"Due in the next {days} days"
-    if builtin is not None:
-        from lexitrain.search.lists import builtin_list
-
-        return builtin_list(builtin).title
-    about = query or saved or (word_file.name if word_file else None)
-    return f"{DEFAULT_TITLES[kind]}: {about}" if about else DEFAULT_TITLES[kind]
-
-
-def _build(kind: str, source: dict[str, Any], given: set[str], stem: list[str], old: str | None, days: int,
-           lexicon: str, title: str, questions: bool, key: bool):  # -> Sheet
+def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
+    """The sheet, from LEXICON or the default rule's (the active study lexicon
+    for a sheet drawn from study, the due cards; the default lexicon for the others)."""
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.sheets import kinds
+    from lexitrain.sheets.request import build_sheet
 
-    takes_source = kind in ("anagrams", "hooks", "stems")
-    if given and not takes_source:
-        raise LexitrainError(f"the {kind} sheet takes no word source (--query, --saved, --list, --words)")
-    if stem and kind != "stems":
-        raise LexitrainError("--stem is only for the stems sheet")
-    if old is not None and kind != "new-words":
-        raise LexitrainError("--old is only for the new-words sheet")
-    lex = open_lexicon(lexicon)
-    if kind == "new-words":
-        if old is None:
-            raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
-        return kinds.new_words(open_lexicon(old), lex, title, questions=questions, key=key)
-    if kind == "twos":
-        return kinds.twos(lex, title, questions=questions, key=key)
-    if kind == "due":
-        return kinds.due(lex, title, days, questions=questions, key=key)
-    results = _results(lex, source) if given or kind != "stems" else []
-    if kind == "stems":
-        letters = list(stem) + [r["alphagram"] for r in results]
-        if not letters:
-            raise LexitrainError("the stems sheet needs --stem LETTERS or a word source")
-        return kinds.stems(lex, letters, title, questions=questions, key=key)
-    if kind == "anagrams":
-        from lexitrain.search.sources import source_blanks
+    lex = open_lexicon(lexicon or default_lexicon(study=request.draws_from_study))
+    if not request.draws_from_study:
+        return build_sheet(request, lex)
+    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.store import ProgressStore, progress_path
 
-        return kinds.anagrams(lex, results, title, questions=questions, key=key, blanks=source_blanks(**source))
-    return kinds.hooks(lex, results, title, questions=questions, key=key)
+    now = utc_now()
+    if not progress_path().exists():  # no progress yet: nothing is due (and no database is created)
+        return build_sheet(request, lex, [], now)
+    with ProgressStore() as store:
+        cards = store.due_cards(lex.name, request.due_by(now), MAX_DUE_CARDS)
+    return build_sheet(request, lex, [_due_question(lex, card) for card in cards], now)
 
 
-def _results(lex, source: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows from the search layer's sources (exactly one must be given)."""
-    from lexitrain.search.sources import results_from_source
+def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
+    """A due card as its quiz asks it (study's question kinds), with the words the sheet prints."""
+    from lexitrain.sheets.kinds import DueQuestion
+    from lexitrain.study.cards import get_kind
 
-    return results_from_source(lex, **source)
+    question = get_kind(card.kind).build(lex, card.key)
+    if card.kind == "hooks":  # the hooks of one word read best as that word's hook line
+        words = [question.key]
+    elif "anagrams" in question.info:  # anagram-hooks: the anagrams carry their hooks
+        words = list(question.expected[: question.info["anagrams"]])
+    else:
+        words = list(question.expected)
+    prompt = question.prompt if card.kind == "anagram" else f"{card.kind}: {question.prompt}"
+    return DueQuestion(card.due or 0.0, prompt, len(question.expected), tuple(words))

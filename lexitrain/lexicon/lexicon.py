@@ -1,12 +1,13 @@
-"""Open a compiled lexicon: tries for fast look-ups, SQLite for the rest."""
+"""Open a compiled lexicon: tries for fast look-ups, SQLite (through rows.py) for the rest."""
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marisa_trie
 
@@ -15,6 +16,9 @@ from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
+
+if TYPE_CHECKING:  # rows.py is imported on first use: word look-ups (anagram, judge) start quicker without it
+    from lexitrain.lexicon.rows import Condition, RankPer, WordRow
 
 DEFAULT_LEXICON = "enable"
 
@@ -32,6 +36,7 @@ class Lexicon:
     name: str
     folder: Path
     manifest: dict[str, Any]
+    _counts: dict[RankPer, dict[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def tiles(self) -> TileSet:
@@ -55,7 +60,8 @@ class Lexicon:
 
     @cached_property
     def db(self) -> sqlite3.Connection:
-        """Read-only connection to the tables words, alphagrams, meta (sqlite3.Row rows)."""
+        """Read-only connection to the tables (sqlite3.Row rows), for lexicon/ and tests:
+        everything else asks `rows`, `row`, `alphagrams_by_rank` and `counts_by_length`."""
         try:
             conn = schema.connect(self.folder)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -67,10 +73,6 @@ class Lexicon:
     @property
     def word_count(self) -> int:
         return int(self.manifest["words"])
-
-    @property
-    def by_length(self) -> dict[str, int]:
-        return dict(self.manifest["by_length"])
 
     def encode(self, word: str) -> str | None:
         """Tile codes of a word, or None if it has a character outside the set."""
@@ -98,6 +100,33 @@ class Lexicon:
         tiles = self.tiles
         found = self.anagram_codes(tiles.alphagram_code(code))
         return [tiles.decode(c) for c in sorted(found, key=tiles.sort_key)]
+
+    def rows(self, conditions: Iterable[Condition] = ()) -> list[WordRow]:
+        """Rows of every word meeting all the conditions (see rows.py), in no set order."""
+        from lexitrain.lexicon import rows
+
+        return rows.select(self.db, conditions)
+
+    def row(self, word: str) -> WordRow | None:
+        """The row of one word as stored (uppercase), or None if it is not a word."""
+        from lexitrain.lexicon import rows
+
+        found = rows.fetch(self.db, "w.word = ?", [word])
+        return found[0] if found else None
+
+    def alphagrams_by_rank(self, length: int, ranks: tuple[int, int] | None = None) -> list[str]:
+        """Alphagrams of one length in probability order (2 blanks): all, or those ranked low..high."""
+        from lexitrain.lexicon import rows
+
+        return rows.alphagrams_by_rank(self.db, length, ranks)
+
+    def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
+        """How many words (or alphagrams) the lexicon has of each length (asked once)."""
+        if per not in self._counts:
+            from lexitrain.lexicon import rows
+
+            self._counts[per] = rows.counts_by_length(self.db, per)
+        return self._counts[per]
 
     def words(self) -> list[str]:
         """Every word, in dictionary (tile) order."""
@@ -130,7 +159,7 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     if name in EMBEDDED and (manifest is None or stale):
         compile_embedded(name)
         manifest = store.read_manifest(name)
-    elif stale:
+    elif manifest is not None and stale:
         raise LexitrainError(
             f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
             + _rebuild_hint(name, manifest)

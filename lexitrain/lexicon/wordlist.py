@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,18 +15,11 @@ MIN_TILES = 2
 
 @dataclass
 class WordList:
-    """Words of a list keyed by their tile codes, with what was skipped."""
+    """Words of a list keyed by their tile codes, with a warning for each word skipped."""
 
     source: Path
     definitions: dict[str, str] = field(default_factory=dict)  # code -> definition
     warnings: list[str] = field(default_factory=list)
-    skipped_invalid: int = 0
-    skipped_unplayable: int = 0
-    duplicates: int = 0
-
-    @property
-    def codes(self) -> list[str]:
-        return list(self.definitions)
 
 
 def _decode_text(path: Path, data: bytes) -> str:
@@ -78,11 +72,9 @@ def read_wordlist(
             message = f"{path}:{lineno}: {word!r}: {_why_not(word, tiles)}"
             if not skip_invalid:
                 raise LexitrainError(message + " (use --skip-invalid to skip such words)")
-            result.skipped_invalid += 1
             result.warnings.append(message + "; skipped")
             continue
         if not MIN_TILES <= len(code) <= max_tiles:
-            result.skipped_unplayable += 1
             result.warnings.append(
                 f"{path}:{lineno}: {word.upper()!r} has {len(code)} tiles; "
                 f"unplayable (words are {MIN_TILES}-{max_tiles} tiles); skipped"
@@ -90,7 +82,6 @@ def read_wordlist(
             continue
         definition = definition.strip()
         if code in definitions:
-            result.duplicates += 1
             if definition and not definitions[code]:
                 definitions[code] = definition
             continue
@@ -100,7 +91,7 @@ def read_wordlist(
     return result
 
 
-def _encode_all(entries: list[tuple[int, str, str]], tiles: TileSet) -> list[str | None]:
+def _encode_all(entries: list[tuple[int, str, str]], tiles: TileSet) -> Sequence[str | None]:
     """Tile codes of every word, None where a word is not made of tiles.
 
     Lists for single-character tile sets are checked in one pass over all the

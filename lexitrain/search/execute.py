@@ -3,60 +3,53 @@
 Conditions on the spelling (anagram, subanagram, pattern, prefix, suffix,
 regex, includes, in another lexicon) narrow a set of word codes using the
 tries and a regex scan; conditions on stored facts (length, probability,
-counts, hooks, symbols, definitions) become SQL over the lexicon tables.
+counts, hooks, symbols, definitions) become the lexicon's row conditions
+(lexicon/rows.py), which the lexicon answers.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from lexitrain.lexicon.rows import (
+    Between, Condition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, RankBetween, TextFact, WordRow,
+)
 from lexitrain.search import corpus
 from lexitrain.search.patterns import pattern_regex
 from lexitrain.search.query import UNBOUNDED, Query
 from lexitrain.search.racks import parse_rack, spell_rack
 
-_ROW_SQL = """
-SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
-       w.inner_front, w.inner_back, w.points, w.vowels, w.symbols,
-       w.probability_rank0, w.probability_rank1, w.probability_rank2,
-       a.anagrams, a.combinations0, a.combinations1, a.combinations2,
-       a.alphagram_rank0, a.alphagram_rank1, a.alphagram_rank2
-FROM words w JOIN alphagrams a ON a.alphagram = w.alphagram
-"""
 #: Spelling conditions whose words the tries list quickly, and those tested word by word.
 _LISTING = ("anagram", "subanagram", "prefix", "suffix", "pattern")
 _TESTED = ("includes", "excludes", "regex", "in_lexicon")
-#: Range conditions kept in SQL.
-_RANGES = {"length": "w.length", "anagrams": "a.anagrams", "vowels": "w.vowels", "points": "w.points"}
-_FLAGS = {
-    "front_hook": "w.front_hooks <> ''",
-    "back_hook": "w.back_hooks <> ''",
-    "inner_front": "w.inner_front = 1",
-    "inner_back": "w.inner_back = 1",
+#: Query fields that are conditions on a stored count.
+_COUNTS: tuple[CountFact, ...] = ("length", "anagrams", "vowels", "points")
+#: Query text fields that a stored text must contain.
+_TEXTS: dict[str, TextFact] = {"symbol": "symbols", "definition": "definition"}
+#: Query hook flags and the hook each asks for.
+_HOOKS: dict[str, HookSide] = {
+    "front_hook": "front", "back_hook": "back", "inner_front": "inner_front", "inner_back": "inner_back",
 }
 
 
-def run_search(lex: Lexicon, query: Query) -> list[dict[str, Any]]:
+def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     """Every word meeting all conditions, ordered, probability-limited, then limited."""
-    where, params = _sql_conditions(lex, query)
+    stored = stored_conditions(lex, query)
     codes = candidate_codes(lex, query)
     tests = spelling_tests(lex, query)
-    if tests and (codes is not None or not where):  # cheaper on codes than on rows
+    if tests and (codes is not None or not stored):  # cheaper on codes than on rows
         pool = codes if codes is not None else corpus.all_codes(lex)
         codes = {c for c in pool if all(test(c) for test in tests)}
         tests = []
     if codes is not None and not codes:
         return []
     if codes is not None:
-        where.append("w.word IN (SELECT value FROM json_each(?))")
-        params.append(json.dumps([lex.tiles.decode(c) for c in codes]))
-    sql = _ROW_SQL + (" WHERE " + " AND ".join(where) if where else "")
-    rows = _fetch(lex, sql, params)
+        stored.append(OneOf("word", [lex.tiles.decode(c) for c in codes]))
+    rows = lex.rows(stored)
     if tests:
         encode = lex.tiles.encode
         rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
@@ -66,40 +59,29 @@ def run_search(lex: Lexicon, query: Query) -> list[dict[str, Any]]:
     return rows[: query.limit] if query.limit else rows
 
 
-def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[dict[str, Any]]:
+def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[WordRow]:
     """Result rows of these (valid, uppercase) words, in the order given."""
     wanted = list(dict.fromkeys(words))
-    sql = _ROW_SQL + " WHERE w.word IN (SELECT value FROM json_each(?))"
-    found = {r["word"]: r for r in _fetch(lex, sql, [json.dumps(wanted)])}
+    found = {r["word"]: r for r in lex.rows([OneOf("word", wanted)])}
     return [found[w] for w in wanted if w in found]
 
 
-def _fetch(lex: Lexicon, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-    cursor = lex.db.cursor()
-    cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for big results
-    return [
-        {
-            "word": word,
-            "alphagram": alphagram,
-            "length": length,
-            "combinations": [int(c0), int(c1), int(c2)],
-            "probability_rank": p2,
-            "alphagram_rank": a2,
-            "probability_ranks": [p0, p1, p2],
-            "alphagram_ranks": [a0, a1, a2],
-            "front_hooks": front,
-            "back_hooks": back,
-            "inner_front": bool(inner_front),
-            "inner_back": bool(inner_back),
-            "definition": definition or "",
-            "symbols": symbols or "",
-            "points": points,
-            "vowels": vowels,
-            "anagrams": anagrams,
-        }
-        for (word, alphagram, length, definition, front, back, inner_front, inner_back, points, vowels,
-             symbols, p0, p1, p2, anagrams, c0, c1, c2, a0, a1, a2) in cursor.execute(sql, params)
-    ]
+def anagram_rows(lex: Lexicon, alphagrams: Iterable[str]) -> dict[str, list[WordRow]]:
+    """Rows of every word of each alphagram (as stored), in dictionary order;
+    an alphagram that makes no word has none."""
+    by_alphagram: dict[str, list[WordRow]] = {a: [] for a in alphagrams}
+    for row in lex.rows([OneOf("alphagram", list(by_alphagram))]):
+        by_alphagram[row["alphagram"]].append(row)
+    word = dictionary_key(lex)
+    for rows in by_alphagram.values():
+        rows.sort(key=word)
+    return by_alphagram
+
+
+def dictionary_key(lex: Lexicon) -> Callable[[WordRow], str]:
+    """Tile-set (dictionary) order of a row's word, whatever the tile set (German Ä sorts after A)."""
+    tiles = lex.tiles
+    return lambda r: tiles.sort_key(tiles.encode(r["word"]))
 
 
 # -- spelling conditions -----------------------------------------------------------
@@ -123,16 +105,21 @@ def spelling_tests(lex: Lexicon, query: Query) -> list[Callable[[str], bool]]:
     for name in _LISTING:
         value = getattr(query, name)
         if value is not None and query.is_negated(name):
-            hits = _listed(lex, name, value)
-            tests.append(lambda code, hits=hits: code not in hits)
+            tests.append(_not_in(_listed(lex, name, value)))
     for name in _TESTED:
         value = getattr(query, name)
         if value is not None:
             test = _test(lex, name, value)
-            if query.is_negated(name):
-                test = lambda code, test=test: not test(code)  # noqa: E731
-            tests.append(test)
+            tests.append(_negated(test) if query.is_negated(name) else test)
     return tests
+
+
+def _negated(test: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda code: not test(code)
+
+
+def _not_in(hits: set[str]) -> Callable[[str], bool]:
+    return lambda code: code not in hits
 
 
 def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
@@ -182,52 +169,35 @@ def _encode(lex: Lexicon, text: str, option: str) -> str:
 # -- stored facts --------------------------------------------------------------------
 
 
-def _rank_column(query: Query) -> str:
-    if query.probability_by == "word":
-        return f"w.probability_rank{query.blanks}"
-    return f"a.alphagram_rank{query.blanks}"
-
-
-def _sql_conditions(lex: Lexicon, query: Query) -> tuple[list[str], list[Any]]:
-    where: list[str] = []
-    params: list[Any] = []
-
-    def add(name: str, clause: str, *values: Any) -> None:
-        where.append(f"NOT ({clause})" if query.is_negated(name) else clause)
-        params.extend(values)
-
-    ranges = dict(_RANGES)
-    if query.probability is not None and query.probability_by == "alphagram":
-        ranges["length"] = "a.length"  # lets SQLite use the (length, rank) index of alphagrams
-    for name, column in ranges.items():
-        bounds = getattr(query, name)
+def stored_conditions(lex: Lexicon, query: Query) -> list[Condition]:
+    """The query's conditions on stored facts, as the lexicon's row conditions."""
+    conditions: list[Condition] = []
+    for count in _COUNTS:
+        bounds = getattr(query, count)
         if bounds is not None:
-            add(name, f"{column} BETWEEN ? AND ?", *bounds)
+            low, high = bounds
+            conditions.append(Between(count, low, high, negate=query.is_negated(count)))
     if query.probability is not None:
         _check_probability(lex, query)
-        add("probability", f"{_rank_column(query)} BETWEEN ? AND ?", *query.probability)
-    for name, clause in _FLAGS.items():
+        low, high = query.probability
+        conditions.append(RankBetween(low, high, query.probability_by, query.blanks,
+                                      negate=query.is_negated("probability")))
+    for name, side in _HOOKS.items():
         flag = getattr(query, name)
         if flag is not None:
-            where.append(clause if flag else f"NOT ({clause})")
-    if query.symbol is not None:
-        add("symbol", "instr(w.symbols, ?) > 0", query.symbol)
-    if query.definition is not None:
-        add("definition", "w.definition LIKE ? ESCAPE '\\'", f"%{_like_escape(query.definition)}%")
-    return where, params
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            conditions.append(Hook(side, negate=not flag))
+    for name, fact in _TEXTS.items():
+        text = getattr(query, name)
+        if text is not None:
+            conditions.append(Contains(fact, text, negate=query.is_negated(name)))
+    return conditions
 
 
 def _check_probability(lex: Lexicon, query: Query) -> None:
     """A rank range beyond every length asked for is a mistake, not an empty list."""
     assert query.probability is not None
     low, high = query.probability
-    table = "alphagrams" if query.probability_by == "alphagram" else "words"
-    sql = f"SELECT length, count(*) FROM {table} GROUP BY length"
-    counts = {length: n for length, n in lex.db.execute(sql)}
+    counts = lex.counts_by_length(query.probability_by)
     if query.length is not None:
         lo, hi = query.length
         counts = {length: n for length, n in counts.items() if lo <= length <= hi}
@@ -238,14 +208,14 @@ def _check_probability(lex: Lexicon, query: Query) -> None:
         where = f"length {query.length[0]}" if query.length and query.length[0] == query.length[1] else "any length asked for"
         raise LexitrainError(
             f"--probability {low}-{high if high != UNBOUNDED else ''}: {lex.name} has only {most:,} "
-            f"{table} of {where}"
+            f"{query.probability_by}s of {where}"
         )
 
 
 # -- order and limits ------------------------------------------------------------------
 
 
-def _word_key(lex: Lexicon, field: str = "word") -> Callable[[dict[str, Any]], str]:
+def _word_key(lex: Lexicon, field: KeyFact = "word") -> Callable[[WordRow], str]:
     """Dictionary (tile-set) order of a row's word or alphagram."""
     tiles = lex.tiles
     if not tiles.multi:
@@ -253,11 +223,12 @@ def _word_key(lex: Lexicon, field: str = "word") -> Callable[[dict[str, Any]], s
     return lambda r: tiles.sort_key(tiles.encode(r[field]))
 
 
-def order_rows(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
+def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:
     """Rows in the query's order; `random` is repeatable with the query's seed."""
     word = _word_key(lex)
     if query.order == "probability":
-        field = "probability_ranks" if query.probability_by == "word" else "alphagram_ranks"
+        field: Literal["probability_ranks", "alphagram_ranks"] = (
+            "probability_ranks" if query.probability_by == "word" else "alphagram_ranks")
         blanks = query.blanks
         return sorted(rows, key=lambda r: (r["length"], r[field][blanks], word(r)))
     if query.order == "alphagram":
@@ -271,7 +242,7 @@ def order_rows(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[d
     return ordered
 
 
-def _limit_by_probability(lex: Lexicon, rows: list[dict[str, Any]], query: Query) -> list[dict[str, Any]]:
+def _limit_by_probability(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:
     """Zyzzyva's last step: keep the matches at these places in probability order
     (most combinations first, whatever the length; ties by alphagram, then word)."""
     assert query.limit_probability is not None

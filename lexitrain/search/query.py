@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.rows import RankPer
 
 Range = tuple[int, int]
 ORDERS = ("alphabetical", "probability", "alphagram", "length", "random")
@@ -39,7 +40,7 @@ class Query:
     includes: str | None = None
     excludes: str | None = None
     probability: Range | None = None
-    probability_by: str = "alphagram"
+    probability_by: RankPer = "alphagram"
     blanks: int = 2
     anagrams: Range | None = None
     vowels: Range | None = None
@@ -99,12 +100,6 @@ _SETTINGS: dict[str, tuple[str, str]] = {
 _CHOICES = {"order": ORDERS, "probability_by": PROBABILITY_BY}
 
 
-def condition_options() -> list[str]:
-    """Every option `parse_query` understands (for help and the CLI)."""
-    names = list(_CONDITIONS) + [f"--not-{n[2:]}" for n in _CONDITIONS] + list(_SETTINGS)
-    return names
-
-
 def parse_range(text: str, option: str = "range") -> Range:
     """`7`, `7-8`, `20-` (20 or more) or `-5` (up to 5), inclusive."""
     low, dash, high = text.strip().partition("-")
@@ -160,28 +155,6 @@ def parse_query(args: str | list[str]) -> Query:
     query = Query(**values, negated=frozenset(negated))  # type: ignore[arg-type]
     _check(query)
     return query
-
-
-def query_text(query: Query) -> str:
-    """The query in `lexitrain search` syntax: `parse_query(query_text(q)) == q`."""
-    defaults = Query()
-    parts: list[str] = []
-    for option, (name, kind) in [*_CONDITIONS.items(), *_SETTINGS.items()]:
-        value = getattr(query, name)
-        if option == "--build" or value == getattr(defaults, name):
-            continue
-        if kind == "flag":
-            parts.append(option if value else f"--not-{option[2:]}")
-            continue
-        if query.is_negated(name):
-            option = f"--not-{option[2:]}"
-        if kind == "range":
-            low, high = value
-            text = str(low) if low == high else f"{low}-{'' if high == UNBOUNDED else high}"
-        else:
-            text = str(value)
-        parts += [option, text]
-    return shlex.join(parts)
 
 
 def _convert(option: str, name: str, kind: str, raw: str) -> object:

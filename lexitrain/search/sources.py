@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.search.execute import rows_for_words, run_search
 from lexitrain.search.lists import builtin_list
 from lexitrain.search.query import Query, parse_query
@@ -22,7 +21,7 @@ def results_from_source(
     saved: str | None = None,
     builtin: str | None = None,
     word_file: Path | None = None,
-) -> list[dict[str, Any]]:
+) -> list[WordRow]:
     """Result rows (see `run_search`) from exactly one source; [] when nothing matches.
 
     Every source is read against LEX: a `--lexicon` inside a query only tells

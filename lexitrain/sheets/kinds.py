@@ -1,26 +1,28 @@
 """The kinds of study sheet: what goes on each, built from a lexicon and a source.
 
-A *source* is the list of result dicts the search layer returns (only `word`
-and `alphagram` are read); everything printed (hooks, ranks, every anagram of
-an alphagram) is read back from the lexicon's own tables so that a sheet is
-complete whatever the source carried.
+A *source* is a list of the search layer's result rows (only `word` and
+`alphagram` are read); everything printed (hooks, ranks, every anagram of an
+alphagram) is asked of the search layer again, so that a sheet is complete
+whatever the source carried. The due sheet is handed its questions (the
+caller asks the study layer), so sheets never reads study progress itself.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timezone
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, diff
+from lexitrain.lexicon.rows import WordRow
+from lexitrain.search import hooks as word_hooks
+from lexitrain.search.execute import anagram_rows, dictionary_key, rows_for_words, run_search
+from lexitrain.search.query import Query
 from lexitrain.sheets.model import Column, Group, Section, Sheet, questions_only
 
 #: Printed before/after a word that stays a word without its first/last letter.
 INNER_HOOK = "•"
-_SQL_CHUNK = 500  # well under SQLite's limit on bound parameters
 
 #: Shares of the spare room (pdf.py sizes each field to its widest text first):
 #: the word field stays tight so the hooks sit right beside the word.
@@ -46,44 +48,29 @@ STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
 STEM_ROWS = (Column("tile", 0.5, "C", bold=True), Column("words", 5.5, "L", answer=True))
 
 
+@dataclass(frozen=True)
+class DueQuestion:
+    """A study card as the due sheet prints it, handed over by the caller."""
+
+    due: float  # when the scheduler asks it (POSIX seconds); overdue ones print under today
+    prompt: str  # as printed, e.g. "AEINRST" or "hooks: CARE"
+    answers: int  # how many answers the question expects
+    words: tuple[str, ...]  # the words printed with their hooks (a hooks card: its one word)
+
+
 def today() -> str:
     return date.today().isoformat()
-
-
-# -- reading the lexicon -------------------------------------------------------
-def _select_in(lex: Lexicon, table: str, column: str, values: Sequence[str]) -> Iterator[sqlite3.Row]:
-    """Rows of `table` whose `column` is one of `values` (asked in chunks)."""
-    for start in range(0, len(values), _SQL_CHUNK):
-        chunk = values[start : start + _SQL_CHUNK]
-        marks = ",".join("?" * len(chunk))
-        yield from lex.db.execute(f"SELECT * FROM {table} WHERE {column} IN ({marks})", chunk)
-
-
-def _rows_where(lex: Lexicon, table: str, column: str, values: Sequence[str]) -> dict[str, sqlite3.Row]:
-    """Rows of `table` whose `column` is one of `values`, keyed by that column."""
-    return {row[column]: row for row in _select_in(lex, table, column, values)}
-
-
-def _words_of_alphagrams(lex: Lexicon, alphagrams: Sequence[str]) -> dict[str, list[sqlite3.Row]]:
-    """Every word of each alphagram, in dictionary (tile) order."""
-    by_alphagram: dict[str, list[sqlite3.Row]] = {a: [] for a in alphagrams}
-    for row in _select_in(lex, "words", "alphagram", alphagrams):
-        by_alphagram[row["alphagram"]].append(row)
-    key, encode = lex.tiles.sort_key, lex.tiles.encode
-    for rows in by_alphagram.values():
-        rows.sort(key=lambda r: key(encode(r["word"])))
-    return by_alphagram
 
 
 def _unique(values: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def hook_row(word: sqlite3.Row | dict[str, Any]) -> tuple[str, ...]:
+def hook_row(word: WordRow) -> tuple[str, ...]:
     """front hooks, word with inner-hook marks, back hooks, lexicon symbols."""
     front = INNER_HOOK if word["inner_front"] else ""
     back = INNER_HOOK if word["inner_back"] else ""
-    return (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"] or "")
+    return (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
 
 
 def _with_questions(sheet_sections: list[Section], questions: bool, key: bool) -> list[Section]:
@@ -104,7 +91,7 @@ def _titled(title: str, part: str) -> str:
 # -- the kinds -----------------------------------------------------------------
 def anagrams(
     lex: Lexicon,
-    results: list[dict[str, Any]],
+    results: Sequence[WordRow],
     title: str,
     *,
     questions: bool = False,
@@ -114,34 +101,29 @@ def anagrams(
     """Alphagrams in source order, each with its probability rank (counted
     with `blanks` blanks, as the source's search asks), answer count and
     answers with hooks."""
-    alphagrams = _unique(r["alphagram"] for r in results)
-    info = _rows_where(lex, "alphagrams", "alphagram", alphagrams)
-    words = _words_of_alphagrams(lex, alphagrams)
+    words = anagram_rows(lex, _unique(r["alphagram"] for r in results))
     groups = [
-        Group(head=(str(info[a][f"alphagram_rank{blanks}"]), a, str(len(words[a]))), rows=[hook_row(w) for w in words[a]])
-        for a in alphagrams
-        if a in info
+        Group(head=(str(rows[0]["alphagram_ranks"][blanks]), alphagram, str(len(rows))),
+              rows=[hook_row(w) for w in rows])
+        for alphagram, rows in words.items()
+        if rows
     ]
     sections = [Section("", ANAGRAM_HEAD, HOOK_COLUMNS, groups)]
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
 
 
 def hooks(
-    lex: Lexicon, results: list[dict[str, Any]], title: str, *, questions: bool = False, key: bool = False
+    lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False
 ) -> Sheet:
     """Each word of the source with its front and back hooks, like Zyzzyva's print-out."""
-    words = _unique(r["word"] for r in results)
-    rows = _rows_where(lex, "words", "word", words)
-    groups = [Group(rows=[hook_row(rows[w])]) for w in words if w in rows]
+    groups = [Group(rows=[hook_row(row)]) for row in rows_for_words(lex, (r["word"] for r in results))]
     sections = [Section("", (), HOOK_COLUMNS, groups)]
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
 
 
 def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
     """Every two-letter word with its hooks: one page."""
-    found = lex.db.execute("SELECT * FROM words WHERE length = 2").fetchall()
-    order, encode = lex.tiles.sort_key, lex.tiles.encode
-    found.sort(key=lambda r: order(encode(r["word"])))
+    found = sorted(run_search(lex, Query(length=(2, 2))), key=dictionary_key(lex))
     groups = [Group(rows=[hook_row(r)]) for r in found]
     sections = [Section("", (), TWO_COLUMNS, groups)]
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, one_page=not key)
@@ -165,12 +147,10 @@ def stems(
             raise LexitrainError(f"stem {letters!r} has a character that is not in the {tiles.name} tile set")
         typed.setdefault(tiles.alphagram_code(code), letters.upper())
     for code, letters in typed.items():
-        rows = []
-        for tile, tile_code in zip(tiles.letters, tiles.codes):
-            made = lex.anagram_codes(tiles.alphagram_code(code + tile_code))
-            if made:
-                spelled = sorted(made, key=tiles.sort_key)
-                rows.append((tile, " ".join(tiles.decode(c) for c in spelled)))
+        rows: list[tuple[str, ...]] = [
+            (tiles.decode(tile), " ".join(tiles.decode(c) for c in made))
+            for tile, made in word_hooks.stems(lex, code).items()
+        ]
         if not rows:
             skipped.append(letters)
             continue
@@ -185,36 +165,35 @@ def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False
     changes = diff(old, new)
     sections = []
     for label, words, lex in (("added", changes["added"], new), ("removed", changes["removed"], old)):
-        rows = _rows_where(lex, "words", "word", words)
         by_length: dict[int, list[Group]] = {}
-        for word in words:
-            by_length.setdefault(rows[word]["length"], []).append(Group(rows=[hook_row(rows[word])]))
+        for row in rows_for_words(lex, words):
+            by_length.setdefault(row["length"], []).append(Group(rows=[hook_row(row)]))
         for length in sorted(by_length):
             groups = by_length[length]
             sections.append(Section(f"{length} letters {label} ({len(groups)})", (), HOOK_COLUMNS, groups))
     return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key), columns=4)
 
 
-def due(lex: Lexicon, title: str, days: int = 7, *, questions: bool = False, key: bool = False) -> Sheet:
-    """The cards the scheduler will ask in the next DAYS days, overdue ones under today, by day (UTC)."""
-    from lexitrain.study.scheduler import utc_now
-    from lexitrain.study.store import ProgressStore, progress_path
-
-    if not 1 <= days <= 36_500:
-        raise LexitrainError(f"--days must be 1 to 36500, not {days}")
-    now = utc_now()
-    cards = []
-    if progress_path().exists():  # no progress yet: nothing is due (and no database is created)
-        with ProgressStore() as store:
-            cards = store.due_cards(lex.name, (now + timedelta(days=days)).timestamp(), 10_000_000)
-    if not cards:
+def due(
+    lex: Lexicon,
+    due_questions: Sequence[DueQuestion],
+    title: str,
+    now: datetime,
+    days: int,
+    *,
+    questions: bool = False,
+    key: bool = False,
+) -> Sheet:
+    """The cards the scheduler will ask in the next DAYS days (handed over by
+    the caller, soonest first), overdue ones under today, by day (UTC)."""
+    if not due_questions:
         raise LexitrainError(
             f"no cards of {lex.name} are due in the next {days} days, so there is nothing to print (no file written)"
         )
     by_day: dict[date, list[Group]] = {}
-    for card in cards:
-        day = datetime.fromtimestamp(max(card.due, now.timestamp()), timezone.utc).date()
-        by_day.setdefault(day, []).append(_due_group(lex, card.kind, card.key))
+    for question in due_questions:
+        day = datetime.fromtimestamp(max(question.due, now.timestamp()), timezone.utc).date()
+        by_day.setdefault(day, []).append(_due_group(lex, question))
     sections = [
         Section(f"{day:%a %d %b %Y}{' (and overdue)' if day == now.date() else ''}: {len(groups)}",
                 DUE_HEAD, HOOK_COLUMNS, groups)
@@ -223,18 +202,8 @@ def due(lex: Lexicon, title: str, days: int = 7, *, questions: bool = False, key
     return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key), columns=3)
 
 
-def _due_group(lex: Lexicon, kind: str, card_key: str) -> Group:
-    """A card as the quiz asks it (study's question kinds), its answers printed with their hooks."""
-    from lexitrain.study.cards import get_kind
-
-    question = get_kind(kind).build(lex, card_key)
-    if kind == "hooks":  # the hooks of one word read best as that word's hook line
-        words = [question.key]
-    elif "anagrams" in question.info:  # anagram-hooks: the anagrams carry their hooks
-        words = list(question.expected[: question.info["anagrams"]])
-    else:
-        words = list(question.expected)
-    found = _rows_where(lex, "words", "word", words)
-    rows = [hook_row(found[w]) if w in found else ("", w, "", "") for w in words]
-    prompt = question.prompt if kind == "anagram" else f"{kind}: {question.prompt}"
-    return Group(head=(prompt, str(len(question.expected))), rows=rows)
+def _due_group(lex: Lexicon, question: DueQuestion) -> Group:
+    """A question with its answers printed with their hooks (a word the lexicon lacks, bare)."""
+    found = {row["word"]: row for row in rows_for_words(lex, question.words)}
+    rows = [hook_row(found[w]) if w in found else ("", w, "", "") for w in question.words]
+    return Group(head=(question.prompt, str(question.answers)), rows=rows)

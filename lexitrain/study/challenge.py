@@ -70,16 +70,14 @@ def challenge_keys(lex: Lexicon, day: date, kind: str) -> list[str]:
     draws = _draws(f"lexitrain-challenge|{lex.name}|{kind}|{day.isoformat()}")
     keys: list[str] = []
     for length, count in spec["lengths"].items():
-        size = lex.db.execute("SELECT count(*) FROM alphagrams WHERE length = ?", (length,)).fetchone()[0]
+        size = lex.counts_by_length("alphagram").get(length, 0)
         chosen: list[int] = []
         while len(chosen) < min(count, size):
             rank = next(draws) % size + 1
             if rank not in chosen:
                 chosen.append(rank)
         for rank in chosen:
-            alphagram = lex.db.execute(
-                "SELECT alphagram FROM alphagrams WHERE length = ? AND alphagram_rank2 = ?", (length, rank)
-            ).fetchone()[0]
+            [alphagram] = lex.alphagrams_by_rank(length, (rank, rank))
             if spec.get("blank"):
                 tiles = lex.tiles.tokenize(alphagram)
                 del tiles[next(draws) % len(tiles)]

@@ -39,12 +39,8 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
     if "keys" in step:
         return list(step["keys"])
     if "length" in step:
-        sql = "SELECT alphagram FROM alphagrams WHERE length = ? ORDER BY alphagram_rank2, alphagram"
-        params: list[Any] = [int(step["length"])]
-        if step.get("top"):
-            sql += " LIMIT ?"
-            params.append(int(step["top"]))
-        alphagrams = [row[0] for row in lex.db.execute(sql, params)]
+        top = int(step["top"]) if step.get("top") else None
+        alphagrams = lex.alphagrams_by_rank(int(step["length"]), (1, top) if top else None)
         if kind in ("anagram", "anagram-hooks"):
             return alphagrams
         if kind == "build":

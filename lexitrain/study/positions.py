@@ -46,11 +46,11 @@ def describe(position: Position, source: str, lex: Lexicon, plays: list[Play]) -
     top = plays[0]
     word = top.word(tiles)
     runner_up = plays[1].score if len(plays) > 1 else 0
-    rank = lex.db.execute("SELECT probability_rank2 FROM words WHERE word = ?", (word.upper(),)).fetchone()
+    row = lex.row(word.upper())
     return StoredPosition(
         to_cgp(position), source, top.score, top.format(tiles), word, len(top.letters),
         top.tile_count == RACK_SIZE, any(is_blank(t) for _, _, t in top.placed()),
-        top.score - runner_up, rank[0] if rank else None, len(plays))
+        top.score - runner_up, row["probability_rank"] if row else None, len(plays))
 
 
 @dataclass

@@ -19,6 +19,7 @@ from lexitrain.study.cards import Check, Question, answer_words, check_words, re
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.rows import WordRow
 
 LETTER_ORDERS = ("alphabetical", "random", "vowels-first")
 
@@ -63,7 +64,7 @@ def anagram_words(lex: Lexicon, alphagram: str) -> list[str]:
 
 def hook_words(lex: Lexicon, word: str) -> list[str]:
     """Front-hook words then back-hook words of a word (empty if not a word)."""
-    row = lex.db.execute("SELECT front_hooks, back_hooks FROM words WHERE word = ?", (word,)).fetchone()
+    row = lex.row(word)
     if row is None:
         return []
     front = [tile + word for tile in lex.tiles.tokenize(row["front_hooks"])]
@@ -164,7 +165,7 @@ WORD_KINDS = ("anagram", "anagram-hooks", "hooks", "recall", "build")
 
 
 def keys_from_results(
-    results: Iterable[dict[str, Any]], kind: str, build_minimum: int = 2, by_probability: bool = True, blanks: int = 2
+    results: Iterable[WordRow], kind: str, build_minimum: int = 2, by_probability: bool = True, blanks: int = 2
 ) -> list[str]:
     """Card keys for a kind from search results, no repeats.
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.rows import WordRow
 
 
 def question_results(
@@ -17,7 +18,7 @@ def question_results(
     saved: str | None = None,
     builtin: str | None = None,
     word_file: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[WordRow]:
     """Search results for exactly one source; nothing to ask is an error worth saying."""
     from lexitrain.search.sources import results_from_source
 

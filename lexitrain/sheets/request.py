@@ -1,0 +1,133 @@
+"""A sheet request: what a face (the CLI, later the web app) asks to print, checked, and the sheet it makes.
+
+A face parses its options into a `SheetRequest`, whose checks give the
+one-line reasons a request is refused, opens the lexicon and (for the due
+sheet, which draws from study) hands over the due questions; `build_sheet`
+does the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lexitrain.errors import LexitrainError
+from lexitrain.sheets import DEFAULT_DAYS, KINDS
+
+if TYPE_CHECKING:  # the rest is imported when a sheet is built: the CLI reads KINDS at start-up
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.sheets.kinds import DueQuestion
+    from lexitrain.sheets.model import Sheet
+
+DEFAULT_TITLES = {
+    "anagrams": "Anagrams",
+    "hooks": "Hooks",
+    "twos": "Two-letter words",
+    "stems": "Stems",
+    "new-words": "New words",
+    "due": "Due this week",
+}
+#: Kinds printed from a word source (a query, saved search, built-in list or word file).
+TAKES_SOURCE = ("anagrams", "hooks", "stems")
+MAX_DAYS = 36_500
+
+
+@dataclass(frozen=True)
+class SheetRequest:
+    """One sheet to print: its kind, at most one word source, and the kind's own options."""
+
+    kind: str
+    query: str | None = None
+    saved: str | None = None
+    builtin: str | None = None
+    word_file: Path | None = None
+    stems: tuple[str, ...] = ()
+    old: str | None = None  # new-words: the older lexicon
+    days: int = DEFAULT_DAYS  # due: cards due within this many days
+    title: str | None = None  # None: the kind's name and its source
+    questions: bool = False  # leave the answers out
+    key: bool = False  # questions, then the answers on pages of their own
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise LexitrainError(f"unknown sheet kind {self.kind!r} (choose from {', '.join(KINDS)})")
+        if self.has_source and self.kind not in TAKES_SOURCE:
+            raise LexitrainError(f"the {self.kind} sheet takes no word source (--query, --saved, --list, --words)")
+        if self.stems and self.kind != "stems":
+            raise LexitrainError("--stem is only for the stems sheet")
+        if self.old is not None and self.kind != "new-words":
+            raise LexitrainError("--old is only for the new-words sheet")
+        if self.kind == "new-words" and self.old is None:
+            raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
+        if self.kind == "due" and not 1 <= self.days <= MAX_DAYS:
+            raise LexitrainError(f"--days must be 1 to {MAX_DAYS}, not {self.days}")
+
+    @property
+    def has_source(self) -> bool:
+        return any(value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+
+    @property
+    def draws_from_study(self) -> bool:
+        """The sheet prints study progress, so its lexicon defaults to the active study lexicon."""
+        return self.kind == "due"
+
+    def due_by(self, now: datetime) -> float:
+        """The end of the due sheet's window (POSIX seconds): cards due before it are printed."""
+        return (now + timedelta(days=self.days)).timestamp()
+
+    def printed_title(self) -> str:
+        """The title asked for, else the kind's name with the source it came from
+        (a built-in list's own title)."""
+        if self.title:
+            return self.title
+        if self.kind == "due" and self.days != DEFAULT_DAYS:
+            return f"Due in the next {self.days} days"
+        if self.builtin is not None:
+            from lexitrain.search.lists import builtin_list
+
+            return builtin_list(self.builtin).title
+        about = self.query or self.saved or (self.word_file.name if self.word_file else None)
+        return f"{DEFAULT_TITLES[self.kind]}: {about}" if about else DEFAULT_TITLES[self.kind]
+
+
+def build_sheet(
+    request: SheetRequest,
+    lex: Lexicon,
+    due_questions: Sequence[DueQuestion] = (),
+    now: datetime | None = None,
+) -> Sheet:
+    """The sheet REQUEST asks for, from LEX (for new-words, the newer lexicon).
+
+    The due sheet prints `due_questions` (the caller asks the study layer for
+    them, soonest first), its days counted from `now` (default: the clock).
+    """
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.sheets import kinds
+
+    title = request.printed_title()
+    options = {"questions": request.questions, "key": request.key}
+    if request.kind == "new-words":
+        assert request.old is not None  # checked by the request
+        return kinds.new_words(open_lexicon(request.old), lex, title, **options)
+    if request.kind == "twos":
+        return kinds.twos(lex, title, **options)
+    if request.kind == "due":
+        return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **options)
+    from lexitrain.search.sources import results_from_source, source_blanks
+
+    source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
+    word_file = request.word_file
+    stems_only = request.kind == "stems" and not request.has_source
+    results = [] if stems_only else results_from_source(lex, **source, word_file=word_file)
+    if request.kind == "stems":
+        letters = list(request.stems) + [r["alphagram"] for r in results]
+        if not letters:
+            raise LexitrainError("the stems sheet needs --stem LETTERS or a word source")
+        return kinds.stems(lex, letters, title, **options)
+    if request.kind == "anagrams":
+        blanks = source_blanks(**source, word_file=word_file)  # the ranks shown count the blanks the search asks
+        return kinds.anagrams(lex, results, title, blanks=blanks, **options)
+    return kinds.hooks(lex, results, title, **options)
