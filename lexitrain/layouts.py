@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from lexitrain.errors import LexitrainError
@@ -41,11 +42,11 @@ class BoardLayout:
     def center(self) -> tuple[int, int]:
         return self.rows // 2, self.cols // 2
 
-    def letter_multiplier(self, row: int, col: int) -> int:
-        return PREMIUMS[self.premiums[row][col]][0]
-
-    def word_multiplier(self, row: int, col: int) -> int:
-        return PREMIUMS[self.premiums[row][col]][1]
+    @cached_property
+    def symmetric(self) -> bool:
+        """Does mirroring the board on its main diagonal keep every premium?"""
+        return self.rows == self.cols and all(
+            self.premiums[r][c] == self.premiums[c][r] for r in range(self.rows) for c in range(r))
 
     @property
     def longest_word(self) -> int:

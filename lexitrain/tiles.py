@@ -6,6 +6,9 @@ multi-character tile where a text would otherwise be ambiguous, as in CGP.
 Each tile also has a one-character *code* so that a word becomes a string
 with one character per tile: alphagrams, tries and the move generator work
 on codes and never have to think about multi-character tiles again.
+
+A `Rack` is tiles held in no order (a rack, letters to anagram, tiles to
+exchange): the one reading of such text for every command.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ from __future__ import annotations
 import csv
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Iterable
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import shipped
 
 BLANK = "?"
+#: tiles on a player's rack
+RACK_SIZE = 7
 VOWELS = frozenset("AEIOUÀÁÂÄÈÉÊËÌÍÎÏÒÓÔÖÙÚÛÜĄĘ")
 _PRIVATE_USE = 0xE000
 
@@ -188,9 +195,70 @@ class TileSet:
     def is_vowel(self, tile: str) -> bool:
         return tile.upper() in VOWELS
 
+
+@dataclass(frozen=True)
+class Rack:
+    """Tiles held, in no order: a count per tile of the set (in set order)
+    and a number of blanks."""
+
+    tiles: TileSet = field(repr=False)
+    counts: tuple[int, ...]
+    blanks: int
+
     @property
-    def total_tiles(self) -> int:
+    def size(self) -> int:
         return sum(self.counts) + self.blanks
+
+    @staticmethod
+    def of(tiles: TileSet, names: Iterable[str]) -> Rack:
+        """The rack holding these tiles, named as `tokenize` gives them
+        (`?` a blank, case ignored)."""
+        counts = [0] * tiles.size
+        blanks = 0
+        for name in names:
+            if name == BLANK:
+                blanks += 1
+            else:
+                counts[tiles.index(name.upper())] += 1
+        return Rack(tiles, tuple(counts), blanks)
+
+    @staticmethod
+    def parse(tiles: TileSet, text: str, what: str = "rack", *, required: bool = False,
+              in_play: bool = False) -> Rack:
+        """Read tiles as typed (`?` a blank, case ignored, `[CH]` allowed).
+
+        `what` names the text in the one-line error (`rack 'AB1': '1' is not a
+        tile of the english set`). `required`: refuse no tiles at all;
+        `in_play`: a rack in a game, at most RACK_SIZE tiles and no more
+        blanks than the set has."""
+        stripped = text.strip()
+        if required and not stripped:
+            raise LexitrainError(f"empty {what}: give some letters, e.g. AEINRST (? is a blank)")
+        try:
+            rack = Rack.of(tiles, tiles.tokenize(stripped))
+        except ValueError as exc:
+            raise LexitrainError(f"{what} {text!r}: {exc}") from None
+        if in_play and rack.size > RACK_SIZE:
+            raise LexitrainError(f"{what} {text!r}: a rack holds at most {RACK_SIZE} tiles")
+        if in_play and rack.blanks > tiles.blanks:
+            raise LexitrainError(f"{what} {text!r}: the {tiles.name} set has {tiles.blanks} blanks")
+        return rack
+
+    def names(self) -> list[str]:
+        """The tiles in set order, blanks (`?`) last."""
+        letters = self.tiles.letters
+        return [letters[i] for i, n in enumerate(self.counts) for _ in range(n)] + [BLANK] * self.blanks
+
+    def lacking(self, names: Iterable[str]) -> str | None:
+        """The first of these tiles (named as `names` gives them, in the order
+        given) that the rack runs out of, as a player names it (`Q`, `a
+        blank`); None when it holds them all."""
+        left = Counter(self.names())
+        for name in names:
+            if left[name] <= 0:
+                return "a blank" if name == BLANK else name
+            left[name] -= 1
+        return None
 
 
 def tiles_dir() -> Path:

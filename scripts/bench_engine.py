@@ -25,9 +25,10 @@ from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.cgp import Position, to_cgp  # noqa: E402
 from lexitrain.engine.game import self_play  # noqa: E402
 from lexitrain.engine.gcg import read_gcg  # noqa: E402
-from lexitrain.engine.movegen import generate_plays  # noqa: E402
+from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.tiles import Rack  # noqa: E402
 
 DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"
 #: the issue's ceilings per number of blanks (one blank has none; 150 ms is shown for it)
@@ -78,9 +79,11 @@ def main() -> None:
     print(f"DAWG build: {build:.2f} s ({dawg.nodes:,} nodes, {dawg.edges:,} edges, {size / 1e6:.1f} MB)")
     print(f"DAWG load from cache: median {ms(statistics.median(loads))} (5 runs)")
 
+    # one generator for the whole run, as a quiz session keeps one
+    generator = MoveGenerator(dawg)
     positions = [(b, r, "game") for b, r in real_positions(args.games, tiles)] if args.games.is_dir() else []
     for seed in range(1, args.selfplay + 1):
-        _, snaps = self_play(Board(lex.layout, tiles), dawg, seed=seed)
+        _, snaps = self_play(Board(lex.layout, tiles), generator, seed=seed)
         positions.extend((s.board, s.rack, "self-play") for s in snaps)
 
     # Each pass times every position once, in order, as a quiz session would
@@ -93,7 +96,7 @@ def main() -> None:
     for _ in range(args.passes):
         for n, (board, rack, _kind) in enumerate(positions):
             t, c = time.perf_counter(), time.process_time()
-            plays = generate_plays(board, rack, dawg)
+            plays = generator.plays(board, Rack.parse(tiles, rack, in_play=True))
             walls[n].append(time.perf_counter() - t)
             cpus[n].append(time.process_time() - c)
             counts[n] = len(plays)

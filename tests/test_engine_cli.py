@@ -158,6 +158,19 @@ def test_impossible_racks_are_refused(enable, rack: str, fragment: str) -> None:
     assert_clean_error(run("best", "--cgp", f"{EMPTY} {rack}/ 0/0 0", "--json"), fragment)
 
 
+@pytest.mark.parametrize(("args", "field"), [
+    (["anagram", "AB1"], "rack"),
+    (["best", "--cgp", f"{EMPTY} AB1/ 0/0 0"], "racks: rack 1"),
+    (["best", "--cgp", f"{EMPTY} AB/ 0/0 0", "--rack", "AB1"], "rack"),
+    (["score", "--cgp", f"{EMPTY} AB/AB1 0/0 0", "8H", "AB"], "racks: rack 2"),
+])
+def test_a_rack_that_cannot_be_read_gets_the_same_one_line_error_everywhere(enable, args: list[str], field: str) -> None:
+    """One reading of rack text: each command names its field, then the same reason."""
+    result = run(*args, "--json")
+    assert_clean_error(result)
+    assert result.stderr.strip().splitlines()[-1] == f"error: {field} 'AB1': '1' is not a tile of the english set"
+
+
 FOUR_QS = "/".join(["15"] * 7 + ["3QQQQE7"] + ["15"] * 7)
 
 

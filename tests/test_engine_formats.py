@@ -19,6 +19,7 @@ from lexitrain.engine.play import Play
 from lexitrain.engine.rules import IllegalPlay
 from lexitrain.layouts import load_layout
 from lexitrain.tiles import load_tile_set
+from tests.engine_helpers import take_from_bag
 
 ENGLISH = load_tile_set("english")
 SPANISH = load_tile_set("spanish")
@@ -132,7 +133,7 @@ def new_game(rules: Rules | None = None, racks=("CATSEQI", "AEETTAR")) -> Game:
     game = Game(Board(load_layout("standard"), ENGLISH), WORDS, seed=1, rules=rules)
     for player, rack in zip(game.players, racks):
         game.bag.put_back(player.rack)
-        game.bag.remove(list(rack))
+        take_from_bag(game.bag, list(rack))
         player.rack = list(rack)
     return game
 
@@ -182,6 +183,8 @@ def test_exchange_needs_seven_in_the_bag_under_tournament_rules() -> None:
     assert game.turn == 1 and game.zero_turns == 1
     with pytest.raises(IllegalPlay, match="Z is not on the rack"):
         game.exchange("Z")
+    with pytest.raises(IllegalPlay, match="^exchange 'A1': '1' is not a tile of the english set$"):
+        game.exchange("A1")
     game.bag.contents = game.bag.contents[:6]
     with pytest.raises(IllegalPlay, match="cannot exchange with 6 tiles"):
         game.exchange("A")
@@ -210,9 +213,11 @@ def test_going_out(tournament: bool, out_bonus: int, other: int) -> None:
 def test_greedy_self_play_is_reproducible(enable) -> None:
     from lexitrain.engine.dawg import dawg_for
 
+    from lexitrain.engine.movegen import MoveGenerator
+
     dawg = dawg_for(enable)
-    a, pos_a = self_play(Board(load_layout("standard"), ENGLISH), dawg, seed=5, max_turns=8)
-    b, pos_b = self_play(Board(load_layout("standard"), ENGLISH), dawg, seed=5, max_turns=8)
+    a, pos_a = self_play(Board(load_layout("standard"), ENGLISH), MoveGenerator(dawg), seed=5, max_turns=8)
+    b, pos_b = self_play(Board(load_layout("standard"), ENGLISH), MoveGenerator(dawg), seed=5, max_turns=8)
     assert [p.rack for p in pos_a] == [p.rack for p in pos_b] and a.board == b.board
     assert a.board.tile_count() > 10
     assert all(m.score == m.play.score for m in a.history if m.kind == "play")

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
 from lexitrain.engine.game import self_play
-from lexitrain.engine.movegen import generate_plays
-from lexitrain.engine.play import Play
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import IllegalPlay, apply_play, check_play
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.tiles import load_tile_set
+from lexitrain.tiles import Rack, load_tile_set
+from tests.engine_helpers import graph_words, plays_for, transposed_board
 
 ENGLISH = load_tile_set("english")
 LETTERS = "AEINRST"
@@ -43,7 +44,7 @@ def small_layout(size: int) -> BoardLayout:
     return BoardLayout(f"small{size}", size, size, premiums, 50)
 
 
-def key(play: Play) -> tuple:
+def key(play: ScoredPlay) -> tuple:
     return (play.row, play.col, play.down, play.letters, play.through, play.score)
 
 
@@ -108,7 +109,7 @@ def positions(draw, min_plays: int = 0):
     board = Board(small_layout(size), ENGLISH)
     for _ in range(draw(st.integers(min_plays, 4))):
         rack = draw(st.text(LETTERS, min_size=2, max_size=5))
-        plays = generate_plays(board, rack, DAWG)
+        plays = plays_for(board, rack, DAWG)
         if not plays:
             break
         apply_play(board, plays[draw(st.integers(0, len(plays) - 1))])
@@ -124,7 +125,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 @given(positions())
 def test_brute_force_agrees_with_the_generator(position) -> None:
     board, rack = position
-    fast = [key(p) for p in generate_plays(board, rack, DAWG)]
+    fast = [key(p) for p in plays_for(board, rack, DAWG)]
     assert len(fast) == len(set(fast)), "a play was listed twice"
     assert set(fast) == brute_force(board, rack, WORDS, DAWG)
 
@@ -133,7 +134,7 @@ def test_brute_force_agrees_with_the_generator(position) -> None:
 @given(positions())
 def test_generated_plays_validate_and_score_the_same(position) -> None:
     board, rack = position
-    for play in generate_plays(board, rack, DAWG):
+    for play in plays_for(board, rack, DAWG):
         checked = check_play(board, play, rack, DAWG)
         assert checked.score == play.score
 
@@ -147,15 +148,15 @@ def test_transposing_the_board_transposes_the_plays(position) -> None:
     def placements(plays, flip):
         return {(frozenset((c, r, t) if flip else (r, c, t) for r, c, t in p.placed()), p.score) for p in plays}
 
-    plays = generate_plays(board, rack, DAWG)
-    flipped = generate_plays(board.transpose(), rack, DAWG)
+    plays = plays_for(board, rack, DAWG)
+    flipped = plays_for(transposed_board(board), rack, DAWG)
     assert len(plays) == len(flipped)
     assert placements(plays, True) == placements(flipped, False)
 
 
 def test_empty_board_lists_across_plays_through_the_centre() -> None:
     board = Board(load_layout("standard"), ENGLISH)
-    plays = generate_plays(board, "RETAINS", DAWG)
+    plays = plays_for(board, "RETAINS", DAWG)
     assert plays and all(not p.down for p in plays)
     assert all(p.row == 7 and p.col <= 7 < p.col + len(p.letters) for p in plays)
     assert len({p.key() for p in plays}) == len(plays)
@@ -166,17 +167,17 @@ def test_one_tile_play_making_two_words_is_listed_once() -> None:
     for r, c, letter in [(2, 1, "A"), (2, 2, "T"), (3, 2, "I")]:  # AT across, TI down
         board.set(r, c, ENGLISH.index(letter))
     # an S at 4B makes AS (down) and SI (across): one play, written across
-    plays = [p for p in generate_plays(board, "S", DAWG) if (3, 1, ENGLISH.index("S")) in p.placed()]
+    plays = [p for p in plays_for(board, "S", DAWG) if (3, 1, ENGLISH.index("S")) in p.placed()]
     assert [p.format(ENGLISH) for p in plays] == ["4B S."]
     assert plays[0].score == check_play(board, Play.parse("B3 .S", ENGLISH), "S", DAWG).score
 
 
 def test_enable_positions_from_self_play_validate(enable) -> None:
     dawg = dawg_for(enable)
-    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), dawg, seed=7, max_turns=12)
+    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), MoveGenerator(dawg), seed=7, max_turns=12)
     for snap in snapshots[1::3]:
         rack = snap.rack[:6] + "?"
-        for play in generate_plays(snap.board, rack, dawg):
+        for play in plays_for(snap.board, rack, dawg):
             assert check_play(snap.board, play, rack, dawg).score == play.score
 
 
@@ -187,7 +188,7 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
     built = dawg_for(enable)  # built and written to the cache
     path = enable.folder / dawg_module.CACHE_NAME
     assert path.is_file()
-    assert len(built.words()) == enable.word_count
+    assert len(graph_words(built)) == enable.word_count
 
     def no_rebuild(*args, **kwargs):
         raise AssertionError("rebuilt instead of loading the cache")
@@ -206,9 +207,48 @@ def test_a_cache_from_an_older_version_is_replaced(make_lexicon) -> None:
     old.write_bytes(b"LXDAWG1\0" + bytes(32))  # what the previous layout began with
     dawg_module._OPEN.clear()
     dawg = dawg_for(lexicon)
-    assert sorted("".join(lexicon.tiles.letters[i] for i in w) for w in dawg.words()) == ["ACT", "CAT", "CATS", "SCAT"]
+    assert sorted("".join(lexicon.tiles.letters[i] for i in w) for w in graph_words(dawg)) == ["ACT", "CAT", "CATS", "SCAT"]
     assert (lexicon.folder / dawg_module.CACHE_NAME).is_file()
     assert not old.exists()
+
+
+def test_open_graphs_are_bounded_and_reopen_from_their_cache(make_lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process keeps the two graphs it used last; another one pushes out the
+    least recently used, which comes back from its cache file when asked again."""
+    from lexitrain.engine import dawg as dawg_module
+
+    a, b, c = (make_lexicon(words, name=name) for words, name in
+               ((["CAT", "ACT"], "a"), (["DOG", "GOD"], "b"), (["EMU", "MEW"], "c")))
+    dawg_module._OPEN.clear()
+    first_a, first_b = dawg_for(a), dawg_for(b)
+    assert dawg_for(a) is first_a  # still open; now the most recently used
+    dawg_for(c)  # pushes out b
+    assert dawg_for(a) is first_a
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("rebuilt instead of loading the cache")
+
+    monkeypatch.setattr(dawg_module, "dawg_from_codes", no_rebuild)
+    again_b = dawg_for(b)
+    assert again_b is not first_b and graph_words(again_b) == graph_words(first_b)
+    assert len(dawg_module._OPEN) == dawg_module.OPEN_LIMIT == 2
+
+
+def test_a_generator_with_small_memos_finds_the_same_plays(enable) -> None:
+    """The memos only save work: a generator whose memos start again every
+    few entries lists exactly the plays of one that keeps them, and stays
+    within its limits."""
+    dawg = dawg_for(enable)
+    kept, small = MoveGenerator(dawg), MoveGenerator(dawg, cross_limit=5, through_limit=40)
+    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), MoveGenerator(dawg), seed=11, max_turns=14)
+    for snap in snapshots:
+        rack = Rack.parse(enable.tiles, snap.rack)
+        assert small.plays(snap.board, rack) == kept.plays(snap.board, rack)
+        cross, through = small.memo_entries
+        fresh = MoveGenerator(dawg)
+        fresh.plays(snap.board, rack)
+        assert cross <= 5 and through < 40 + fresh.memo_entries[1]  # checked before each search
+    assert kept.memo_entries[0] > 5 and kept.memo_entries[1] > 40
 
 
 @pytest.mark.parametrize("layout_name,tiles_name", [("super", "english_super"), ("wordswithfriends", "wordswithfriends")])
@@ -216,7 +256,7 @@ def test_other_layouts(layout_name: str, tiles_name: str) -> None:
     tiles = load_tile_set(tiles_name)
     dawg = dawg_from_codes(WORDS, tiles, "small")
     board = Board(load_layout(layout_name), tiles)
-    plays = generate_plays(board, "RETAINS", dawg)
+    plays = plays_for(board, "RETAINS", dawg)
     assert plays
     for play in plays[:50]:
         assert check_play(board, play, "RETAINS", dawg).score == play.score
@@ -228,7 +268,7 @@ def test_multi_letter_tiles() -> None:
     words = ["CHE", "ECHO", "OCHO", "HOLA", "LLAMA", "AMA", "MAL"]
     dawg = dawg_from_codes([spanish.encode(w) for w in words], spanish, "es")
     board = Board(load_layout("standard"), spanish)
-    plays = generate_plays(board, "OCHOA", dawg)
+    plays = plays_for(board, "OCHOA", dawg)
     formatted = {p.format(spanish) for p in plays}
     assert {"8F O[CH]O", "8G O[CH]O", "8H O[CH]O"} <= formatted  # brackets: CH is one tile
     ocho = next(p for p in plays if p.word(spanish) == "OCHO")

@@ -6,11 +6,12 @@ import pytest
 
 from lexitrain.engine.board import Board, column_index, column_name
 from lexitrain.engine.dawg import dawg_from_codes
-from lexitrain.engine.play import NotationError, Play
+from lexitrain.engine.play import NotationError, Play, ScoredPlay
 from lexitrain.engine.rules import (
     IllegalPlay,
     apply_play,
     check_play,
+    listed_play,
     play_from_tiles,
     same_play,
     word_score,
@@ -19,6 +20,7 @@ from lexitrain.engine.rules import (
 )
 from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.tiles import load_tile_set
+from tests.engine_helpers import transposed, transposed_board
 
 EXAMPLE_WORDS = ["QUITE", "MESQUITE", "INFANCY", "RECOUNTS", "QI", "UN", "IF", "TA", "EN"]
 
@@ -38,7 +40,7 @@ def words(english):
     return dawg_from_codes(EXAMPLE_WORDS, english, "example")
 
 
-def play(board: Board, text: str, rack: str | None = None, lexicon=None) -> Play:
+def play(board: Board, text: str, rack: str | None = None, lexicon=None) -> ScoredPlay:
     result = check_play(board, Play.parse(text, board.tiles), rack, lexicon)
     apply_play(board, result)
     return result
@@ -96,6 +98,8 @@ def test_columns_beyond_z() -> None:
         (["8D QUITE"], "D8 X", None, "square 8D holds Q, not X"),
         ([], "8D QUITE", "QUITZZZ", "E is not on the rack"),
         ([], "8D QUITe", "QUITEZZ", "a blank is not on the rack"),
+        ([], "8D QUITE", "QUITE1", "rack 'QUITE1': '1' is not a tile of the english set"),
+        ([], "8D QUIT", "AAAAAAA", "Q is not on the rack AAAAAAA"),  # the first tile missing, in play order
         (["8D QUITE"], "9D IF", None, "UF is not in the lexicon example"),
     ],
 )
@@ -155,11 +159,11 @@ def test_bingo_bonus_from_the_layout(english) -> None:
 
 def test_transpose_board_and_play(board: Board) -> None:
     play(board, "8D QUITE")
-    t = board.transpose()
+    t = transposed_board(board)
     assert t.text_at(3, 7) == "Q" and t.text_at(7, 7) == "E"
     p = Play.parse("8A MES.....", board.tiles).resolve(board)
-    assert check_play(t, p.transposed()).score == check_play(board, p).score
-    assert t.transpose() == board
+    assert check_play(t, transposed(p)).score == check_play(board, p).score
+    assert transposed_board(t) == board
 
 
 def test_same_play_accepts_the_mirror_on_an_empty_board(board: Board) -> None:
@@ -170,3 +174,35 @@ def test_same_play_accepts_the_mirror_on_an_empty_board(board: Board) -> None:
     mes = Play.parse("8A MES.....", board.tiles).resolve(board)
     assert same_play(board, mes, Play.parse("8A MESQUITE", board.tiles).resolve(board))
     assert not same_play(board, mes, Play.parse("A8 MES", board.tiles).resolve(board))
+
+
+def test_a_play_is_scored_only_by_the_rules(board: Board) -> None:
+    written = Play.parse("8D QUITE", board.tiles)
+    assert not hasattr(written, "score")  # a play as written has no score to read by mistake
+    scored = check_play(board, written)
+    assert isinstance(scored, ScoredPlay) and scored.score == 48
+    assert scored.key() == written.resolve(board).key() and scored.format(board.tiles) == "8D QUITE"
+
+
+def test_the_listed_play_for_an_answer_written_another_way(board: Board) -> None:
+    """The position checker's rule is `same_play`: the mirror image on an empty
+    board, the same tiles written with `.` or their letters once tiles are down."""
+    listed = [check_play(board, Play.parse(text, board.tiles)) for text in ("8D QUITE", "8E QUITE", "8H QUITE")]
+    answer = check_play(board, Play.parse("H4 QUITE", board.tiles))  # the mirror of 8D QUITE
+    assert listed_play(board, answer, listed) == listed[0]
+    assert listed_play(board, check_play(board, Play.parse("H8 QUITE", board.tiles)), listed) == listed[2]
+    assert listed_play(board, check_play(board, Play.parse("H6 QUITE", board.tiles)), listed) is None  # 8F is not listed
+    apply_play(board, listed[0])
+    written = check_play(board, Play.parse("8A MESQUITE", board.tiles))
+    assert listed_play(board, written, [check_play(board, Play.parse("8A MES.....", board.tiles))]) is not None
+
+
+def test_no_mirror_image_on_a_board_whose_premiums_are_not_symmetric(english) -> None:
+    standard = load_layout("standard")
+    premiums = tuple(tuple("TW" if (r, c) == (7, 3) else p for c, p in enumerate(row)) for r, row in enumerate(standard.premiums))
+    board = Board(BoardLayout("lopsided", 15, 15, premiums), english)
+    across = check_play(board, Play.parse("8D QUITE", english))
+    down = check_play(board, Play.parse("H4 QUITE", english))
+    assert across.score != down.score and not same_play(board, across, down)
+    assert same_play(Board(standard, english), across, down)
+

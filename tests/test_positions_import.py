@@ -12,13 +12,14 @@ from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import CGPError, board_to_cgp, check_tile_counts, parse_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.movegen import generate_plays
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play
 from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import check_play, score_play
 from lexitrain.study.position_kind import judge, solve_position
 from study_helpers import lines, of
 from tests.cli_runner import run
+from tests.engine_helpers import plays_for, transposed
 
 EMPTY = "/".join(["15"] * 15)
 GAMES = [
@@ -39,7 +40,7 @@ def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, rea
             if turn.rack:
                 turns[(board_to_cgp(turn.board), turn.rack)] = turn.board
     dawg = dawg_for(enable)
-    unplayable = [key for key, board in turns.items() if not generate_plays(board, key[1], dawg)]
+    unplayable = [key for key, board in turns.items() if not plays_for(board, key[1], dawg)]
     assert len(unplayable) < 5  # e.g. a rack of seven I's
     assert result.json() == {"added": len(turns) - len(unplayable), "already_stored": 0,
                              "no_play": len(unplayable), "skipped": []}
@@ -54,7 +55,7 @@ def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, rea
     for question, shown in zip(questions, results):
         board = turns[(question["cgp"].split()[0], question["rack"])]
         assert parse_cgp(question["cgp"]).board == board
-        plays = generate_plays(board, question["rack"], dawg)
+        plays = plays_for(board, question["rack"], dawg)
         top = plays[0]
         assert shown["top"][0] == {"position": top.position, "word": top.word(board.tiles), "score": top.score,
                                    "tiles": top.tiles_text(board.tiles)}
@@ -114,7 +115,7 @@ def test_an_empty_rack_cannot_be_quizzed(enable):
     from lexitrain.errors import LexitrainError
 
     with pytest.raises(LexitrainError, match="the player to move has an empty rack"):
-        solve_position(enable, f"{EMPTY} /AEINRST 0/0 0")
+        solve_position(enable, f"{EMPTY} /AEINRST 0/0 0", MoveGenerator(dawg_for(enable)))
 
 
 def test_generate_is_reproducible_from_the_seed(enable):
@@ -148,12 +149,12 @@ RACKS = st.tuples(st.permutations(BAG), st.integers(1, 7)).map(lambda drawn: "".
 def test_openings_written_down_are_the_same_plays(enable, rack):
     words = dawg_for(enable)
     board = Board(enable.layout, enable.tiles)
-    plays = generate_plays(board, rack, words)
+    plays = plays_for(board, rack, words)
     if not plays:
         return
-    solved = solve_position(enable, f"{EMPTY} {rack}/ 0/0 0")
+    solved = solve_position(enable, f"{EMPTY} {rack}/ 0/0 0", MoveGenerator(words))
     for play in plays[:10]:
-        down = play.transposed()
+        down = transposed(play)
         verdict = judge(solved, down.format(enable.tiles))
         assert verdict["legal"] and verdict["score"] == play.score
         assert verdict["same_as"] == play.format(enable.tiles)
@@ -163,9 +164,10 @@ def test_openings_written_down_are_the_same_plays(enable, rack):
 def test_every_listed_play_is_judged_legal_with_its_score_and_rank(enable):
     from lexitrain.engine.game import self_play
 
-    _, snapshots = self_play(Board(enable.layout, enable.tiles), dawg_for(enable), seed=3, max_turns=10)
+    generator = MoveGenerator(dawg_for(enable))
+    _, snapshots = self_play(Board(enable.layout, enable.tiles), generator, seed=3, max_turns=10)
     for snap in snapshots[1:]:
-        solved = solve_position(enable, f"{board_to_cgp(snap.board)} {snap.rack}/ 0/0 0")
+        solved = solve_position(enable, f"{board_to_cgp(snap.board)} {snap.rack}/ 0/0 0", generator)
         for play in solved.plays[:: max(1, len(solved.plays) // 15)]:
             verdict = judge(solved, play.format(enable.tiles))
             assert verdict["legal"] and verdict["score"] == play.score and "same_as" not in verdict

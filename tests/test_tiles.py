@@ -11,7 +11,7 @@ def test_every_shipped_tile_set_loads_with_a_full_bag():
         tiles = load_tile_set(name)
         assert tiles.blanks >= 2 and tiles.size >= 20
         if name in expected:
-            assert tiles.total_tiles == expected[name], name
+            assert sum(tiles.counts) + tiles.blanks == expected[name], name
 
 
 def test_spanish_multi_letter_tiles_are_single_tiles():
@@ -99,3 +99,42 @@ def test_a_blank_where_a_word_is_expected_is_a_one_line_error(make_lexicon, args
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.endswith("'?' is a blank, not a letter: a word has letters only\n")
     assert run("judge", "AB?", "--lexicon", "small", "--json").json() == {"AB?": False}
+
+
+
+def test_a_rack_reads_tiles_blanks_and_multi_letter_tiles() -> None:
+    from lexitrain.tiles import Rack
+
+    rack = Rack.parse(load_tile_set("english"), " qu?Ite? ")  # case and surrounding spaces do not matter
+    assert (rack.size, rack.blanks) == (7, 2)
+    assert rack.names() == ["E", "I", "Q", "T", "U", "?", "?"]  # set order, blanks last
+    spanish = load_tile_set("spanish")
+    assert Rack.parse(spanish, "CHURRO").names() == Rack.parse(spanish, "[ch]u[RR]o").names() == ["CH", "O", "RR", "U"]
+    assert Rack.parse(spanish, "C[H]").names() == ["C", "H"]
+
+
+def test_a_rack_names_the_first_tile_it_lacks_in_the_order_asked() -> None:
+    from lexitrain.tiles import Rack
+
+    rack = Rack.parse(load_tile_set("english"), "ABEMSTY")
+    assert rack.lacking(["M", "E", "S"]) is None
+    assert rack.lacking(["Q", "I"]) == "Q" and rack.lacking(["I", "Q"]) == "I"
+    assert rack.lacking(["E", "E"]) == "E"  # one E only
+    assert rack.lacking(["?"]) == "a blank"
+
+
+@pytest.mark.parametrize(("text", "options", "message"), [
+    ("AB1", {}, "rack 'AB1': '1' is not a tile of the english set"),
+    ("", {"required": True}, "empty rack: give some letters, e.g. AEINRST (? is a blank)"),
+    ("ABCDEFGH", {"in_play": True}, "rack 'ABCDEFGH': a rack holds at most 7 tiles"),
+    ("A???", {"in_play": True}, "rack 'A???': the english set has 2 blanks"),
+])
+def test_a_rack_that_cannot_be_read_is_a_one_line_error(text: str, options: dict, message: str) -> None:
+    from lexitrain.errors import LexitrainError
+    from lexitrain.tiles import Rack
+
+    english = load_tile_set("english")
+    with pytest.raises(LexitrainError) as caught:
+        Rack.parse(english, text, **options)
+    assert str(caught.value) == message
+    assert Rack.parse(english, "ABCDEFGH").size == 8 and Rack.parse(english, "").size == 0  # no limits unless asked

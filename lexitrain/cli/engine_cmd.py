@@ -56,8 +56,9 @@ def best(
     """The top-scoring plays for a position, best first."""
     from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.movegen import generate_plays
+    from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.errors import LexitrainError
+    from lexitrain.tiles import Rack
 
     if top is not None and all_:  # silently preferring one would hide a typo in a script
         raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
@@ -67,7 +68,7 @@ def best(
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
-    plays = generate_plays(position.board, rack, dawg_for(lex))
+    plays = MoveGenerator(dawg_for(lex)).plays(position.board, Rack.parse(lex.tiles, rack, in_play=True))
     if not all_:
         plays = plays[: DEFAULT_TOP if top is None else top]
     tiles = position.board.tiles
@@ -107,10 +108,10 @@ def score(
     except IllegalPlay as exc:
         result["reason"] = str(exc)
         try:
-            resolved = parsed.resolve(board)
-            result.update(word=resolved.word(tiles), tiles=resolved.tiles_text(tiles))
-            result["score"] = score_play(board, resolved) if resolved.tile_count else None
-            result["words"] = [word_text(board, w) for w in words_formed(board, resolved)]
+            unchecked = parsed.resolve(board)
+            result.update(word=unchecked.word(tiles), tiles=unchecked.tiles_text(tiles))
+            result["score"] = score_play(board, unchecked) if unchecked.tile_count else None
+            result["words"] = [word_text(board, w) for w in words_formed(board, unchecked)]
         except LexitrainError:
             pass  # the reason above already says what is wrong
     else:

@@ -4,9 +4,7 @@ so that games and generated positions can be reproduced."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
-from lexitrain.errors import LexitrainError
 from lexitrain.tiles import BLANK, TileSet
 
 
@@ -34,13 +32,3 @@ class Bag:
 
     def put_back(self, tiles: list[str]) -> None:
         self.contents.extend(tiles)
-
-    def remove(self, tiles: list[str]) -> None:
-        """Take out tiles known to be elsewhere (on a board, on a rack)."""
-        have = Counter(self.contents)
-        for t in tiles:
-            if have[t] <= 0:
-                shown = "blank" if t == BLANK else t
-                raise LexitrainError(f"no {shown} left in the bag (more than the tile set has)")
-            have[t] -= 1
-        self.contents = list(have.elements())

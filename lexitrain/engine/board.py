@@ -66,11 +66,6 @@ def column_index(name: str) -> int:
     return col - 1
 
 
-def transpose_layout(layout: BoardLayout) -> BoardLayout:
-    premiums = tuple(tuple(layout.premiums[r][c] for r in range(layout.rows)) for c in range(layout.cols))
-    return BoardLayout(layout.name, layout.cols, layout.rows, premiums, layout.bingo_bonus)
-
-
 @dataclass
 class Board:
     """Tiles on a layout. `squares` is row-major, `rows * cols` long."""
@@ -123,12 +118,6 @@ class Board:
 
     def copy(self) -> Board:
         return Board(self.layout, self.tiles, list(self.squares))
-
-    def transpose(self) -> Board:
-        """The board mirrored on its main diagonal: down plays become across."""
-        rows, cols = self.layout.rows, self.layout.cols
-        squares = [self.squares[r * cols + c] for c in range(cols) for r in range(rows)]
-        return Board(transpose_layout(self.layout), self.tiles, squares)
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from lexitrain.engine.board import EMPTY, Board, is_blank, letter_of, tile_number, tile_text
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.tiles import BLANK, TileSet, load_tile_set
+from lexitrain.tiles import Rack, TileSet, load_tile_set
 
 #: CGP `bdn` names we recognise -> our layout names
 BOARD_NAMES = {
@@ -70,9 +70,9 @@ def parse_cgp(text: str, tiles: TileSet | None = None, layout: BoardLayout | Non
     racks = fields[1].split("/")
     for n, rack in enumerate(racks, start=1):
         try:
-            tiles.tokenize(rack)
-        except ValueError as exc:
-            raise CGPError(f"racks: rack {n} {rack!r}: {exc}") from None
+            Rack.parse(tiles, rack, f"racks: rack {n}")
+        except LexitrainError as exc:
+            raise CGPError(str(exc)) from None
     racks = [r.upper() for r in racks]
     try:
         scores = [int(s) for s in fields[2].split("/")]
@@ -161,17 +161,6 @@ def to_cgp(position: Position) -> str:
     return " ".join(parts)
 
 
-def board_from_cgp(text: str, tiles: TileSet | None = None, layout: BoardLayout | None = None) -> Board:
-    """Only the board of a CGP line (the other fields may be omitted)."""
-    fields = text.strip().split()
-    if len(fields) >= 4:
-        return parse_cgp(text, tiles, layout).board
-    if not fields:
-        raise CGPError("empty CGP")
-    return _parse_board(fields[0], tiles or load_tile_set("english"), layout or load_layout("standard"))
-
-
-
 def check_tile_counts(position: Position) -> None:
     """Refuse a position holding more of a tile than the set has (board and
     racks together; a lowercase tile on the board and `?` on a rack are blanks).
@@ -186,16 +175,13 @@ def check_tile_counts(position: Position) -> None:
             blanks += 1
         else:
             used[letter_of(square)] += 1
-    for rack in position.racks:
+    for text in position.racks:
         try:
-            rack_tiles = tiles.tokenize(rack)
-        except ValueError as exc:  # racks given outside a CGP line (a GCG turn, --rack) are unchecked
-            raise CGPError(f"rack {rack!r}: {exc}") from None
-        for tile in rack_tiles:
-            if tile == BLANK:
-                blanks += 1
-            else:
-                used[tiles.index(tile.upper())] += 1
+            rack = Rack.parse(tiles, text)
+        except LexitrainError as exc:  # racks given outside a CGP line (a GCG turn, --rack) are unchecked
+            raise CGPError(str(exc)) from None
+        used = [n + m for n, m in zip(used, rack.counts)]
+        blanks += rack.blanks
     if blanks > tiles.blanks:
         raise CGPError(f"{blanks} blanks on the board and racks, but the {tiles.name} set has {tiles.blanks}")
     for letter, have, count in zip(tiles.letters, used, tiles.counts):

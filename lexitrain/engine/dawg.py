@@ -17,18 +17,26 @@ import os
 import struct
 import tempfile
 from array import array
+from collections import OrderedDict
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from lexitrain.tiles import TileSet
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
 
 CACHE_NAME = "dawg-v2.bin"
 _MAGIC = b"LXDAWG2\0"
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Dawg:
+    """The graph, never changed once built (what searches learn of it is kept
+    by their `MoveGenerator`); two graphs are equal only if they are the same
+    object, so one can key a dict without hashing millions of slots."""
+
     mask: tuple[int, ...] = field(repr=False)
     final: tuple[int, ...] = field(repr=False)
     edge: tuple[int, ...] = field(repr=False)
@@ -37,14 +45,7 @@ class Dawg:
     tiles: TileSet = field(repr=False)
     name: str = ""
     #: letters two steps on from a node (the union of its children's masks)
-    two_ahead: tuple[int, ...] = field(default=(), repr=False, compare=False)
-    #: memo for cross-checks: (letters above, letters below) -> letters between
-    cross_cache: dict = field(default_factory=dict, repr=False, compare=False)
-    #: memo for the move generator: run of board tiles -> {node: which of its
-    #: letters lead through the run, as far as checked (see movegen._leads_through)};
-    #: the same runs come back position after position
-    through_cache: dict = field(default_factory=dict, repr=False, compare=False)
-    through_entries: int = field(default=0, repr=False, compare=False)
+    two_ahead: tuple[int, ...] = field(default=(), repr=False)
 
     @property
     def nodes(self) -> int:
@@ -79,22 +80,6 @@ class Dawg:
             return self.contains(index(c) for c in code)
         except KeyError:
             return False
-
-    def words(self) -> list[tuple[int, ...]]:
-        """Every word as tile indices (for tests; walks the whole graph)."""
-        out: list[tuple[int, ...]] = []
-
-        def walk(node: int, prefix: tuple[int, ...]) -> None:
-            m = self.mask[node]
-            for letter in range(self.stride):
-                if m >> letter & 1:
-                    word = prefix + (letter,)
-                    if self.final[node] >> letter & 1:
-                        out.append(word)
-                    walk(self.edge[node + letter], word)
-
-        walk(0, ())
-        return out
 
 
 def build(words: Iterable[tuple[int, ...]], tiles: TileSet, name: str = "") -> Dawg:
@@ -254,13 +239,18 @@ def load(path: Path, tiles: TileSet, name: str = "") -> Dawg | None:
     return _assemble(WideArrays(*out), tiles, name)
 
 
-_OPEN: dict[str, Dawg] = {}  # by compiled folder name, which is unique per build
+#: graphs open in this process, most recently used last, by compiled folder
+#: name (unique per build); a process rarely needs more than two lexicons at
+#: once, and each graph takes some 45 MB
+_OPEN: OrderedDict[str, Dawg] = OrderedDict()
+OPEN_LIMIT = 2
 
 
-def dawg_for(lexicon) -> Dawg:  # lexicon: lexitrain.lexicon.lexicon.Lexicon
+def dawg_for(lexicon: Lexicon) -> Dawg:
     """The lexicon's DAWG: from memory, else the cache file, else built and cached."""
     path = Path(lexicon.folder) / CACHE_NAME
-    dawg = _OPEN.get(path.parent.name)
+    key = path.parent.name
+    dawg = _OPEN.get(key)
     if dawg is None:
         dawg = load(path, lexicon.tiles, lexicon.name)
         if dawg is None:
@@ -272,5 +262,8 @@ def dawg_for(lexicon) -> Dawg:  # lexicon: lexitrain.lexicon.lexicon.Lexicon
                         old.unlink()
             except OSError:
                 pass  # a read-only lexicon folder still works, only slower next time
-        _OPEN[path.parent.name] = dawg
+        _OPEN[key] = dawg
+        while len(_OPEN) > OPEN_LIMIT:
+            _OPEN.popitem(last=False)
+    _OPEN.move_to_end(key)
     return dawg

@@ -9,17 +9,17 @@ with words not in the lexicon stands until challenged, as over the board:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board, tile_text
 from lexitrain.engine.dawg import Dawg
-from lexitrain.engine.movegen import generate_plays
-from lexitrain.engine.play import Play
-from lexitrain.engine.rules import RACK_SIZE, IllegalPlay, apply_play, check_play, invalid_words
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.play import Placement, ScoredPlay
+from lexitrain.engine.rules import IllegalPlay, apply_play, check_play, invalid_words
 from lexitrain.errors import LexitrainError
-from lexitrain.layouts import BoardLayout
-from lexitrain.tiles import BLANK, TileSet
+from lexitrain.tiles import BLANK, RACK_SIZE, Rack
 
 CHALLENGE_RULES = ("double", "single", "5pt", "10pt", "void")
 
@@ -50,7 +50,7 @@ class Move:
     player: int
     kind: str  # play, exchange, pass, challenged-off, lost-challenge
     score: int = 0
-    play: Play | None = None
+    play: ScoredPlay | None = None
     rack_before: list[str] = field(default_factory=list)
     drawn: list[str] = field(default_factory=list)
     phony: list[str] = field(default_factory=list)  # words not in the lexicon
@@ -72,10 +72,6 @@ class Game:
         self.over = False
         self.end_adjustments: list[int] = [0] * len(names)
 
-    @classmethod
-    def new(cls, tiles: TileSet, layout: BoardLayout, lexicon: Dawg, **kwargs) -> Game:
-        return cls(Board(layout, tiles), lexicon, **kwargs)
-
     @property
     def current(self) -> Player:
         return self.players[self.turn]
@@ -85,7 +81,7 @@ class Game:
         return self.board.tiles.spell(self.players[self.turn if player is None else player].rack)
 
     # -- moves -------------------------------------------------------------------
-    def play(self, play: Play) -> Move:
+    def play(self, play: Placement) -> Move:
         """Make a tile play for the player to move. Raises IllegalPlay when a
         rule is broken; words outside the lexicon are refused only under the
         `void` rule (otherwise they stand until challenged)."""
@@ -99,7 +95,7 @@ class Game:
             text = tile_text(self.board.tiles, tile)
             player.rack.remove(BLANK if text != text.upper() else text)
         apply_play(self.board, resolved)
-        move = Move(self.turn, "play", resolved.score or 0, resolved, rack_before, self.bag.draw(RACK_SIZE - len(player.rack)), phony)
+        move = Move(self.turn, "play", resolved.score, resolved, rack_before, self.bag.draw(RACK_SIZE - len(player.rack)), phony)
         player.rack.extend(move.drawn)
         player.score += move.score
         self.zero_turns = 0 if move.score else self.zero_turns + 1
@@ -114,20 +110,28 @@ class Game:
             raise IllegalPlay(f"cannot exchange with {len(self.bag)} tiles in the bag")
         player = self.current
         try:
-            wanted = [t.upper() if t != BLANK else t for t in self.board.tiles.tokenize(tiles)]
-        except ValueError as exc:
-            raise IllegalPlay(f"bad exchange {tiles!r}: {exc}") from None
-        rack = list(player.rack)
-        for t in wanted:
-            if t not in rack:
-                raise IllegalPlay(f"{t} is not on the rack {self.rack_text()}")
-            rack.remove(t)
-        if not wanted:
+            wanted = Rack.parse(self.board.tiles, tiles, "exchange")
+        except LexitrainError as exc:
+            raise IllegalPlay(str(exc)) from None
+        missing = Rack.of(self.board.tiles, player.rack).lacking(wanted.names())
+        if missing:
+            raise IllegalPlay(f"{missing} is not on the rack {self.rack_text()}")
+        if not wanted.size:
             raise IllegalPlay("exchange at least one tile")
-        drawn = self.bag.draw(len(wanted))
-        self.bag.put_back(wanted)
+        # the tiles go back in their order on the rack, so a seeded game replays the same
+        need = Counter(wanted.names())
+        given: list[str] = []
+        kept: list[str] = []
+        for t in player.rack:
+            if need[t]:
+                need[t] -= 1
+                given.append(t)
+            else:
+                kept.append(t)
+        drawn = self.bag.draw(len(given))
+        self.bag.put_back(given)
         move = Move(self.turn, "exchange", 0, None, list(player.rack), drawn)
-        player.rack = rack + drawn
+        player.rack = kept + drawn
         self.zero_turns += 1
         self._finish_move(move)
         return move
@@ -185,6 +189,7 @@ class Game:
             self.end_adjustments = [0] * len(self.players)
             self.over = False
         player = self.players[move.player]
+        assert move.play is not None  # only plays are taken back
         for r, c, _ in move.play.placed():
             self.board.set(r, c, -1)
         self.bag.put_back(move.drawn)
@@ -225,16 +230,17 @@ class Snapshot:
     bag: int
 
 
-def self_play(board: Board, lexicon: Dawg, seed: int, max_turns: int = 60) -> tuple[Game, list[Snapshot]]:
-    """Greedy self-play (top score every turn, exchange all when stuck):
-    the positions before each turn, reproducible from the seed."""
-    game = Game(board, lexicon, seed=seed)
+def self_play(board: Board, generator: MoveGenerator, seed: int, max_turns: int = 60) -> tuple[Game, list[Snapshot]]:
+    """Greedy self-play (top score every turn, exchange all when stuck) over
+    the generator's word graph: the positions before each turn, reproducible
+    from the seed."""
+    game = Game(board, generator.dawg, seed=seed)
     positions: list[Snapshot] = []
     for _ in range(max_turns):
         if game.over:
             break
         positions.append(Snapshot(game.board.copy(), game.rack_text(), [p.score for p in game.players], len(game.bag)))
-        plays = generate_plays(game.board, game.rack_text(), lexicon)
+        plays = generator.plays(game.board, Rack.of(game.board.tiles, game.current.rack))
         if plays:
             game.play(plays[0])
         elif len(game.bag) >= game.rules.exchange_limit:

@@ -25,8 +25,6 @@ from lexitrain.errors import LexitrainError
 
 PLAY, WITHDRAWN, EXCHANGE, PASS, CHALLENGE_BONUS, TIME_PENALTY, END_RACK = (
     "play", "withdrawn", "exchange", "pass", "challenge", "time", "end-rack")
-#: kinds that are a player's turn (the rest adjust scores)
-TURN_KINDS = (PLAY, EXCHANGE, PASS)
 
 _SCORE = re.compile(r"^[+-]\d+$")
 _NUMBER = re.compile(r"^-?\d+$")
@@ -87,12 +85,6 @@ class Game:
     @property
     def lexicon(self) -> str | None:
         return self.pragmas.get("lexicon")
-
-    def player_index(self, nick: str) -> int:
-        for i, p in enumerate(self.players):
-            if p.nick == nick:
-                return i
-        return -1
 
 
 def read_gcg(path: str | Path) -> Game:

@@ -18,35 +18,108 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
-from lexitrain.engine.crosschecks import cross_checks
+from lexitrain.engine.crosschecks import CrossMemo, cross_checks
 from lexitrain.engine.dawg import Dawg
-from lexitrain.engine.play import Play
-from lexitrain.engine.rules import RACK_SIZE
-from lexitrain.errors import LexitrainError
+from lexitrain.engine.play import ScoredPlay
 from lexitrain.layouts import PREMIUMS, BoardLayout
-from lexitrain.tiles import BLANK, TileSet
+from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
-Found = tuple[int, int, bool, tuple[int, ...], int, int]  # row, col, down, letters, through, score (as Play)
+Found = tuple[int, int, bool, tuple[int, ...], int, int]  # row, col, down, letters, through, score (as ScoredPlay)
+#: run of board tiles -> {DAWG node: which of its letters lead through the run,
+#: as far as checked (see _leads_through)}
+ThroughMemo = dict[tuple[int, ...], dict[int, int]]
+
+#: cross-check memo entries a generator keeps before it starts again
+CROSS_LIMIT = 200_000
+#: run-through memo entries (node by run) it keeps before it starts again (some 20 MB)
+THROUGH_LIMIT = 300_000
 
 
-def parse_rack(tiles: TileSet, rack: str) -> tuple[list[int], int]:
-    """Rack text -> (count per tile index, number of blanks)."""
-    counts = [0] * tiles.size
-    blanks = 0
-    try:
-        parts = tiles.tokenize(rack)
-    except ValueError as exc:
-        raise LexitrainError(f"bad rack {rack!r}: {exc}") from None
-    if len(parts) > RACK_SIZE:
-        raise LexitrainError(f"bad rack {rack!r}: a rack holds at most {RACK_SIZE} tiles")
-    for tile in parts:
-        if tile == BLANK:
-            blanks += 1
-        else:
-            counts[tiles.index(tile.upper())] += 1
-    if blanks > tiles.blanks:
-        raise LexitrainError(f"bad rack {rack!r}: the {tiles.name} set has {tiles.blanks} blanks")
-    return counts, blanks
+class MoveGenerator:
+    """Finds every legal play over one word graph.
+
+    It remembers what searches learn of the graph (the letters that fit
+    between the tiles of a column, the letters that lead through a run of
+    board tiles), as the same columns and runs come back position after
+    position: make one per graph and keep it while positions keep coming.
+    Each memo starts again when it reaches its limit, so memory stays bounded."""
+
+    def __init__(self, dawg: Dawg, cross_limit: int = CROSS_LIMIT, through_limit: int = THROUGH_LIMIT) -> None:
+        self.dawg = dawg
+        self.cross_limit = cross_limit
+        self.through_limit = through_limit
+        self._cross: CrossMemo = {}
+        self._through: ThroughMemo = {}
+        self._through_entries = 0
+
+    @property
+    def memo_entries(self) -> tuple[int, int]:
+        """Entries held now: (cross-checks, run-throughs)."""
+        return len(self._cross), self._through_entries
+
+    def plays(self, board: Board, rack: Rack) -> list[ScoredPlay]:
+        """All legal plays, best score first (equal scores in search order)."""
+        # The search allocates thousands of tuples and makes no reference cycles:
+        # keep the cyclic collector from stopping it to scan the whole heap.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            found = self._find(board, rack)
+            found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
+            return list(map(tuple.__new__, repeat(ScoredPlay), found))  # ScoredPlay._make, without its Python-level call
+        finally:
+            if paused:
+                gc.enable()
+
+    def _find(self, board: Board, rack: Rack) -> list[Found]:
+        """The raw, unsorted list of plays as tuples."""
+        size = rack.size
+        if size == 0:
+            return []
+        dawg = self.dawg
+        points = _tile_points(board.tiles)
+        rows, cols = board.rows, board.cols
+        out: list[Found] = []
+        bingo = board.layout.bingo_bonus
+        rack_tiles = RackTiles.of(rack.counts, rack.blanks, dawg.tiles.size)
+        lefts = left_parts(rack_tiles, dawg, min(size - 1, max(rows, cols) - 1))
+        if self._through_entries >= self.through_limit:
+            self._through.clear()
+            self._through_entries = 0
+        through = self._through
+        squares = board.squares
+        if all(s == EMPTY for s in squares):
+            centre = board.layout.center
+            anchors = {centre[0] * cols + centre[1]}
+            lm, wm = _premiums(board.layout, False)
+            unchecked = [(1 << dawg.tiles.size) - 1] * len(squares)
+            _lines(squares, rows, cols, lm, wm, anchors, unchecked, [-1] * len(squares), rack_tiles, dawg, points,
+                   bingo, False, lefts, through, out)
+            return out
+        flipped = [squares[r * cols + c] for c in range(cols) for r in range(rows)]
+        for sq, n_rows, n_cols, down in ((squares, rows, cols, False), (flipped, cols, rows, True)):
+            lm, wm = _premiums(board.layout, down)
+            cmask, cscore = cross_checks(sq, n_rows, n_cols, dawg, points, self._cross, self.cross_limit)
+            self._through_entries += _lines(sq, n_rows, n_cols, lm, wm, _anchors(sq, n_rows, n_cols), cmask,
+                                            cscore, rack_tiles, dawg, points, bingo, down, lefts, through, out)
+        return out
+
+
+def _anchors(sq: list[int], rows: int, cols: int) -> set[int]:
+    """The empty squares next to a tile."""
+    size = rows * cols
+    anchors = set()
+    for k in [k for k, t in enumerate(sq) if t != EMPTY]:
+        c = k % cols
+        if c > 0 and sq[k - 1] == EMPTY:
+            anchors.add(k - 1)
+        if c < cols - 1 and sq[k + 1] == EMPTY:
+            anchors.add(k + 1)
+        if k >= cols and sq[k - cols] == EMPTY:
+            anchors.add(k - cols)
+        if k + cols < size and sq[k + cols] == EMPTY:
+            anchors.add(k + cols)
+    return anchors
 
 
 @lru_cache(maxsize=16)
@@ -58,56 +131,6 @@ def _premiums(layout: BoardLayout, transposed: bool) -> tuple[list[int], list[in
     else:
         cells = [p for row in grid for p in row]
     return [PREMIUMS[p][0] for p in cells], [PREMIUMS[p][1] for p in cells]
-
-
-def generate_plays(board: Board, rack: str, dawg: Dawg) -> list[Play]:
-    """All legal plays, best score first (equal scores in search order)."""
-    # The search allocates thousands of tuples and makes no reference cycles:
-    # keep the cyclic collector from stopping it to scan the whole heap.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        found = find_plays(board, rack, dawg)
-        found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
-        return list(map(tuple.__new__, repeat(Play), found))  # Play._make, without its Python-level call
-    finally:
-        if paused:
-            gc.enable()
-
-
-def find_plays(board: Board, rack: str, dawg: Dawg) -> list[Found]:
-    """The raw, unsorted list of plays as tuples (fast path for search)."""
-    tiles = board.tiles
-    counts, blanks = parse_rack(tiles, rack)
-    if sum(counts) + blanks == 0:
-        return []
-    points = _tile_points(tiles)
-    rows, cols = board.rows, board.cols
-    out: list[Found] = []
-    bingo = board.layout.bingo_bonus
-    rack_tiles = RackTiles.of(counts, blanks, dawg.tiles.size)
-    lefts = left_parts(rack_tiles, dawg, min(sum(counts) + blanks - 1, max(rows, cols) - 1))
-    squares = board.squares
-    through = dawg.through_cache
-    if dawg.through_entries > THROUGH_CACHE_LIMIT:
-        through.clear()
-        dawg.through_entries = 0
-    if all(s == EMPTY for s in squares):
-        centre = board.layout.center
-        anchors = {centre[0] * cols + centre[1]}
-        lm, wm = _premiums(board.layout, False)
-        _lines(squares, rows, cols, lm, wm, anchors, rack_tiles, dawg, points, bingo, False, lefts, through, out)
-        return out
-    lm, wm = _premiums(board.layout, False)
-    _lines(squares, rows, cols, lm, wm, None, rack_tiles, dawg, points, bingo, False, lefts, through, out)
-    flipped = [squares[r * cols + c] for c in range(cols) for r in range(rows)]
-    lm, wm = _premiums(board.layout, True)
-    _lines(flipped, cols, rows, lm, wm, None, rack_tiles, dawg, points, bingo, True, lefts, through, out)
-    return out
-
-
-#: entries the through-tiles memo may hold before it starts again (some 20 MB)
-THROUGH_CACHE_LIMIT = 300_000
 
 
 @lru_cache(maxsize=16)
@@ -141,7 +164,7 @@ class RackTiles(NamedTuple):
     whole: int
 
     @staticmethod
-    def of(counts: list[int], blanks: int, letters: int) -> RackTiles:
+    def of(counts: tuple[int, ...], blanks: int, letters: int) -> RackTiles:
         """Slots from a count per letter and a number of blanks."""
         full = (1 << letters) - 1
         slots = [0] * letters
@@ -165,33 +188,23 @@ def _lines(
     cols: int,
     LM: list[int],
     WM: list[int],
-    anchors: set[int] | None,
+    anchors: set[int],
+    cmask: list[int],
+    cscore: list[int],
     rack_tiles: RackTiles,
     dawg: Dawg,
     points: list[int],
     bingo: int,
     down: bool,
     lefts: list[LeftParts],
-    through: dict[tuple[int, ...], dict[int, int]],
+    through: ThroughMemo,
     out: list[Found],
-) -> None:
-    """Across plays along each row of `sq` (the board, or its transpose)."""
+) -> int:
+    """Across plays along each row of `sq` (the board, or its transpose), from
+    the anchor squares, with the cross-checks (letter masks, cross scores) of
+    every square. Returns how many entries it added to `through`."""
     size = rows * cols
-    if anchors is None:
-        anchors = set()  # the empty neighbours of the tiles
-        for k in [k for k, t in enumerate(sq) if t != EMPTY]:
-            c = k % cols
-            if c > 0 and sq[k - 1] == EMPTY:
-                anchors.add(k - 1)
-            if c < cols - 1 and sq[k + 1] == EMPTY:
-                anchors.add(k + 1)
-            if k >= cols and sq[k - cols] == EMPTY:
-                anchors.add(k - cols)
-            if k + cols < size and sq[k + cols] == EMPTY:
-                anchors.add(k + cols)
-        cmask, cscore = cross_checks(sq, rows, cols, dawg, points)
-    else:
-        cmask, cscore = [(1 << dawg.tiles.size) - 1] * size, [-1] * size
+    added = 0
     dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     # letters a word may have on each square: the tile there, or the cross-check set
     need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
@@ -314,10 +327,9 @@ def _lines(
             i += 1
         run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
         after_tile = bool(run)
+        leads: dict[int, int] = {}  # node -> what is known of its letters leading through `run`
         if after_tile:
-            leads = through.get(run)  # node -> what is known of its letters leading through `run`
-            if leads is None:
-                leads = through[run] = {}
+            leads = through.setdefault(run, leads)
         if a > row_start and sq[a - 1] != EMPTY:
             s = a - 1
             while s > row_start and sq[s - 1] != EMPTY:
@@ -337,6 +349,7 @@ def _lines(
             if after_tile:
                 known = leads.get(node, 0)
                 if can & ~(known >> stride):
+                    added += not known
                     known = leads[node] = _leads_through(dawg, node, run, can, known)
                 if not can & known:
                     continue
@@ -362,6 +375,7 @@ def _lines(
                             want = can & fits
                             known = leads.get(node, 0)
                             if want & ~(known >> stride):
+                                added += not known
                                 known = leads[node] = _leads_through(dawg, node, run, want, known)
                             if not want & known:
                                 continue  # no letter on the anchor leads through the tiles after it
@@ -375,6 +389,7 @@ def _lines(
     # search's memory goes back at once instead of waiting for the cyclic
     # collector (which would walk every left part of every rack searched)
     del extend
+    return added
 
 
 LeftPart = tuple[int, tuple[int, ...], int, int, int]
@@ -391,8 +406,6 @@ def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...], want: int, known
     asks about are walked (the rack's, or those the anchor allows): most
     nodes have many more, and most of those lead nowhere."""
     dmask, edge = dawg.mask, dawg.edge
-    if not known:
-        dawg.through_entries += 1
     letters = want & ~(known >> dawg.stride)
     known |= letters << dawg.stride
     while letters:

@@ -1,4 +1,4 @@
-"""A tile play and its GCG notation.
+"""A tile play, scored or not, and its GCG notation.
 
 `8D QUITE` goes across from row 8, column D; `D8 QUITE` goes down from column
 D, row 8. Tiles already on the board are written `.` (`8D QUIT.`), in
@@ -43,26 +43,24 @@ def format_position(row: int, col: int, down: bool) -> str:
     return f"{column_name(col)}{row + 1}" if down else f"{row + 1}{column_name(col)}"
 
 
-class Play(NamedTuple):
-    """Tiles in one line from (row, col). `letters` has one tile number per
-    square of the main word (UNKNOWN for a `.` not yet read off a board);
-    bit i of `through` is set when square i already held a tile. A named
-    tuple: the generator makes thousands of these, and tuples are cheap."""
+class Placement:
+    """Tiles in one line from (row, col), what every play has: `letters` has
+    one tile number per square of the main word (UNKNOWN for a `.` not yet
+    read off a board); bit i of `through` is set when square i already held
+    a tile. `Play` and `ScoredPlay` are the two kinds; both are named tuples
+    (the generator makes thousands of plays, and tuples are cheap)."""
 
+    __slots__ = ()
     row: int
     col: int
     down: bool
     letters: tuple[int, ...]
-    through: int = 0
-    score: int | None = None
+    through: int
 
     # -- geometry --------------------------------------------------------------
     def squares(self) -> list[tuple[int, int]]:
         dr, dc = (1, 0) if self.down else (0, 1)
         return [(self.row + dr * i, self.col + dc * i) for i in range(len(self.letters))]
-
-    def is_through(self, i: int) -> bool:
-        return bool(self.through >> i & 1)
 
     def placed(self) -> list[tuple[int, int, int]]:
         """(row, col, tile) of every tile this play puts on the board."""
@@ -75,12 +73,6 @@ class Play(NamedTuple):
     @property
     def position(self) -> str:
         return format_position(self.row, self.col, self.down)
-
-    def transposed(self) -> Play:
-        return Play(self.col, self.row, not self.down, self.letters, self.through, self.score)
-
-    def with_score(self, score: int) -> Play:
-        return Play(self.row, self.col, self.down, self.letters, self.through, score)
 
     # -- text ------------------------------------------------------------------
     def word(self, tiles: TileSet) -> str:
@@ -97,23 +89,9 @@ class Play(NamedTuple):
         """GCG notation: `8D QUIT.`"""
         return f"{self.position} {self.tiles_text(tiles)}"
 
-    def key(self) -> tuple:
-        """Identity of a placement (ignores the score)."""
+    def key(self) -> tuple[int, int, bool, tuple[int, ...]]:
+        """Identity of a placement (a score, if any, aside)."""
         return (self.row, self.col, self.down, self.letters)
-
-    @staticmethod
-    def parse(text: str, tiles: TileSet) -> Play:
-        """Read `8D QUITE`, `H8 QUIT.`, `8D (QU)ITE` or `8D QUITe`."""
-        parts = text.split()
-        if len(parts) != 2:
-            raise NotationError(f"bad play {text!r}: expected a position and tiles, e.g. 8D QUITE")
-        return Play.from_notation(parts[0], parts[1], tiles)
-
-    @staticmethod
-    def from_notation(position: str, word: str, tiles: TileSet) -> Play:
-        row, col, down = parse_position(position)
-        letters, through = parse_tiles(word, tiles)
-        return Play(row, col, down, tuple(letters), through)
 
     def resolve(self, board: Board) -> Play:
         """Read `.` squares off the board and mark every square already filled.
@@ -140,7 +118,54 @@ class Play(NamedTuple):
                 )
             letters[i] = there
             through |= 1 << i
-        return Play(self.row, self.col, self.down, tuple(letters), through, self.score)
+        return Play(self.row, self.col, self.down, tuple(letters), through)
+
+
+class _PlayFields(NamedTuple):
+    row: int
+    col: int
+    down: bool
+    letters: tuple[int, ...]
+    through: int = 0
+
+
+class Play(_PlayFields, Placement):
+    """A play as written or put down, not scored yet."""
+
+    __slots__ = ()
+
+    def with_score(self, score: int) -> ScoredPlay:
+        return ScoredPlay(self.row, self.col, self.down, self.letters, self.through, score)
+
+    @staticmethod
+    def parse(text: str, tiles: TileSet) -> Play:
+        """Read `8D QUITE`, `H8 QUIT.`, `8D (QU)ITE` or `8D QUITe`."""
+        parts = text.split()
+        if len(parts) != 2:
+            raise NotationError(f"bad play {text!r}: expected a position and tiles, e.g. 8D QUITE")
+        return Play.from_notation(parts[0], parts[1], tiles)
+
+    @staticmethod
+    def from_notation(position: str, word: str, tiles: TileSet) -> Play:
+        row, col, down = parse_position(position)
+        letters, through = parse_tiles(word, tiles)
+        return Play(row, col, down, tuple(letters), through)
+
+
+class _ScoredFields(NamedTuple):
+    row: int
+    col: int
+    down: bool
+    letters: tuple[int, ...]
+    through: int
+    score: int
+
+
+class ScoredPlay(_ScoredFields, Placement):
+    """A resolved play with the points the rules give it (from the scorer
+    or the move generator)."""
+
+    __slots__ = ()
 
 
 def parse_tiles(word: str, tiles: TileSet) -> tuple[list[int], int]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from lexitrain.engine.board import EMPTY, Board
 from lexitrain.engine.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN, Game
-from lexitrain.engine.play import Play
+from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import IllegalPlay, WordList, apply_play, check_play, invalid_words
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
@@ -26,7 +26,7 @@ class Turn:
     board: Board  # as it stood before this turn
     event_line: int
     recorded: int
-    play: Play | None = None  # resolved, with the computed score
+    play: ScoredPlay | None = None  # resolved, with the computed score
     error: str = ""  # why the play could not be scored, or words not in the lexicon
     withdrawn: bool = False
     notation: str = ""
@@ -47,9 +47,9 @@ def detect_tile_set(game: Game) -> TileSet:
     they name a shipped set, else the first shipped set (English first) that
     has every letter written in the file."""
     for pragma in ("tile-distribution", "tile-set", "letter-distribution"):
-        name = game.pragmas.get(pragma, "").split()[0:1]
-        if name and name[0].lower() in available_tile_sets():
-            return load_tile_set(name[0].lower())
+        named = game.pragmas.get(pragma, "").split()[:1]
+        if named and named[0].lower() in available_tile_sets():
+            return load_tile_set(named[0].lower())
     text = "".join(e.rack + e.tiles for e in game.events)
     letters = {ch.upper() for ch in text if ch.isalpha()}
     names = ["english"] + [n for n in available_tile_sets() if n != "english"]

@@ -9,15 +9,12 @@ seven rack tiles adds the layout's bingo bonus.
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Protocol
+from typing import Iterable, Protocol
 
-from lexitrain.engine.board import EMPTY, Board, letter_of, tile_points, tile_text
-from lexitrain.engine.play import Play, format_position
+from lexitrain.engine.board import EMPTY, Board, is_blank, letter_of, tile_points, tile_text
+from lexitrain.engine.play import Placement, Play, ScoredPlay, format_position
 from lexitrain.errors import LexitrainError
-from lexitrain.tiles import BLANK
-
-RACK_SIZE = 7
+from lexitrain.tiles import BLANK, RACK_SIZE, Rack
 
 
 class IllegalPlay(LexitrainError):
@@ -25,7 +22,8 @@ class IllegalPlay(LexitrainError):
 
 
 class WordList(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def has_code(self, code: str) -> bool: ...
 
@@ -33,7 +31,7 @@ class WordList(Protocol):
 Word = tuple[int, int, bool, tuple[int, ...], int]  # row, col, down, tiles, new-tile bitmask
 
 
-def words_formed(board: Board, play: Play) -> list[Word]:
+def words_formed(board: Board, play: Placement) -> list[Word]:
     """The main word then each cross word (two letters or more) of a resolved play."""
     dr, dc = (1, 0) if play.down else (0, 1)
     row, col = play.row, play.col
@@ -87,7 +85,7 @@ def word_score(board: Board, word: Word) -> int:
     return total * multiplier
 
 
-def score_play(board: Board, play: Play) -> int:
+def score_play(board: Board, play: Placement) -> int:
     """Points for a resolved play (call `check_play` first for legality)."""
     score = sum(word_score(board, w) for w in words_formed(board, play))
     if play.tile_count == RACK_SIZE:
@@ -100,11 +98,12 @@ def word_text(board: Board, word: Word) -> str:
     return board.tiles.spell(parts) if board.tiles.multi else "".join(parts)
 
 
-def check_play(board: Board, play: Play, rack: str | None = None, lexicon: WordList | None = None) -> Play:
+def check_play(board: Board, written: Placement, rack: str | None = None,
+               lexicon: WordList | None = None) -> ScoredPlay:
     """Resolve a play against the board and check every rule; returns the
     resolved play with its score. Raises IllegalPlay with the reason."""
     try:
-        play = play.resolve(board)
+        play = written.resolve(board)
     except LexitrainError as exc:
         raise IllegalPlay(str(exc)) from None
     squares = play.squares()
@@ -138,7 +137,7 @@ def check_play(board: Board, play: Play, rack: str | None = None, lexicon: WordL
     return play.with_score(score_play(board, play))
 
 
-def invalid_words(board: Board, play: Play, lexicon: WordList) -> list[str]:
+def invalid_words(board: Board, play: Placement, lexicon: WordList) -> list[str]:
     """Words a resolved play forms that the lexicon does not have (uppercase)."""
     bad = []
     codes = board.tiles.codes
@@ -150,32 +149,39 @@ def invalid_words(board: Board, play: Play, lexicon: WordList) -> list[str]:
 
 def _check_rack(board: Board, play: Play, rack: str) -> None:
     try:
-        have = Counter(t.upper() if t != BLANK else BLANK for t in board.tiles.tokenize(rack))
-    except ValueError as exc:
-        raise IllegalPlay(f"bad rack {rack!r}: {exc}") from None
-    for _, _, tile in play.placed():
-        text = tile_text(board.tiles, tile)
-        need = BLANK if text != text.upper() else text
-        if have[need] <= 0:
-            shown = "a blank" if need == BLANK else need
-            raise IllegalPlay(f"{shown} is not on the rack {rack}")
-        have[need] -= 1
+        have = Rack.parse(board.tiles, rack)
+    except LexitrainError as exc:
+        raise IllegalPlay(str(exc)) from None
+    missing = have.lacking(_tile_names(board, (t for _, _, t in play.placed())))
+    if missing:
+        raise IllegalPlay(f"{missing} is not on the rack {rack}")
 
 
-def same_play(board: Board, a: Play, b: Play) -> bool:
+def _tile_names(board: Board, tiles: Iterable[int]) -> list[str]:
+    """Placed tiles as a rack names them: the letter, or `?` for a blank."""
+    letters = board.tiles.letters
+    return [BLANK if is_blank(t) else letters[letter_of(t)] for t in tiles]
+
+
+def same_play(board: Board, a: Placement, b: Placement) -> bool:
     """Do two resolved plays put the same tiles on the same squares? On an
-    empty board the mirror image counts too (8D QUITE and H4 QUITE): the move
-    generator lists only the across one, a player may write either."""
+    empty board the mirror image counts too (8D QUITE and H4 QUITE) when the
+    premiums are symmetric: the move generator lists only the across one, a
+    player may write either."""
     placed_a, placed_b = set(a.placed()), set(b.placed())
     if placed_a == placed_b:
         return True
-    premiums = board.layout.premiums
-    symmetric = all(premiums[r][c] == premiums[c][r] for r in range(board.rows) for c in range(board.cols)) \
-        if board.rows == board.cols else False
-    return board.is_empty() and symmetric and placed_a == {(c, r, t) for r, c, t in placed_b}
+    return board.layout.symmetric and board.is_empty() and placed_a == {(c, r, t) for r, c, t in placed_b}
 
 
-def apply_play(board: Board, play: Play) -> None:
+def listed_play(board: Board, play: ScoredPlay, plays: Iterable[ScoredPlay]) -> ScoredPlay | None:
+    """The entry of a list of plays (the move generator's) that is the same
+    play as `play` (see `same_play`), or None. The same play scores the same,
+    so only plays of its score are compared."""
+    return next((p for p in plays if p.score == play.score and same_play(board, p, play)), None)
+
+
+def apply_play(board: Board, play: Placement) -> None:
     """Put a resolved play's new tiles on the board."""
     for r, c, tile in play.placed():
         board.set(r, c, tile)

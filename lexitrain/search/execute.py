@@ -21,7 +21,8 @@ from lexitrain.lexicon.rows import (
 from lexitrain.search import corpus
 from lexitrain.search.patterns import pattern_regex
 from lexitrain.search.query import UNBOUNDED, Query
-from lexitrain.search.racks import parse_rack, spell_rack
+from lexitrain.search.racks import spell_rack
+from lexitrain.tiles import Rack
 
 #: Spelling conditions whose words the tries list quickly, and those tested word by word.
 _LISTING = ("anagram", "subanagram", "prefix", "suffix", "pattern")
@@ -126,7 +127,7 @@ def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
     """Codes of every word meeting one listing condition, from the tries."""
     tiles = lex.tiles
     if name in ("anagram", "subanagram"):
-        rack = parse_rack(tiles, value, f"--{name}")
+        rack = Rack.parse(tiles, value, f"--{name}", required=True)
         return {word.code for word in spell_rack(lex, rack, build=name == "subanagram")}
     if name == "pattern":
         return set(corpus.scan(lex, pattern_regex(tiles, value)))
@@ -139,7 +140,7 @@ def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
 def _test(lex: Lexicon, name: str, value: str) -> Callable[[str], bool]:
     tiles = lex.tiles
     if name in ("includes", "excludes"):
-        rack = parse_rack(tiles, value, f"--{name}")
+        rack = Rack.parse(tiles, value, f"--{name}", required=True)
         if rack.blanks:
             raise LexitrainError(f"--{name}: give letters only (a ? blank means nothing here)")
         need = [(tiles.codes[i], n) for i, n in enumerate(rack.counts) if n]

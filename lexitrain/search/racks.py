@@ -9,12 +9,10 @@ blanks, so each alphagram is found once and its blank letters are known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
-from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.tiles import BLANK, TileSet
+from lexitrain.tiles import Rack, TileSet
 
 
 class RackWord(NamedTuple):
@@ -22,35 +20,6 @@ class RackWord(NamedTuple):
 
     code: str
     blanks: str = ""
-
-
-@dataclass(frozen=True)
-class Rack:
-    counts: tuple[int, ...]  # per tile, in tile-set order
-    blanks: int
-
-    @property
-    def size(self) -> int:
-        return sum(self.counts) + self.blanks
-
-
-def parse_rack(tiles: TileSet, letters: str, what: str = "rack") -> Rack:
-    """Tiles of a rack as typed (`?` a blank, case ignored, `[CH]` allowed)."""
-    text = letters.strip()
-    if not text:
-        raise LexitrainError(f"empty {what}: give some letters, e.g. AEINRST (? is a blank)")
-    try:
-        tokens = tiles.tokenize(text)
-    except ValueError as exc:
-        raise LexitrainError(f"{what} {letters!r}: {exc}") from None
-    counts = [0] * tiles.size
-    blanks = 0
-    for tile in tokens:
-        if tile == BLANK:
-            blanks += 1
-        else:
-            counts[tiles.index(tile.upper())] += 1
-    return Rack(tuple(counts), blanks)
 
 
 def spell_rack(lex: Lexicon, rack: Rack, build: bool = False, min_length: int = 2) -> list[RackWord]:
@@ -97,7 +66,7 @@ def spell_rack(lex: Lexicon, rack: Rack, build: bool = False, min_length: int = 
 
 def rack_words(lex: Lexicon, letters: str, build: bool = False) -> list[RackWord]:
     """Words spelled from LETTERS (exactly, or any 2+ of them with `build`)."""
-    return spell_rack(lex, parse_rack(lex.tiles, letters), build)
+    return spell_rack(lex, Rack.parse(lex.tiles, letters, required=True), build)
 
 
 def spell_with_blanks(tiles: TileSet, word: RackWord) -> str:

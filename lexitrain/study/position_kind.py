@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.play import Play
-from lexitrain.engine.rules import check_play
+from lexitrain.engine.play import Play, ScoredPlay
+from lexitrain.engine.rules import check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.cards import Check, Question, register_kind
 from lexitrain.study.positions import KIND, read_position, solve
@@ -25,6 +25,7 @@ from lexitrain.study.session import Session, Summary
 
 if TYPE_CHECKING:
     from lexitrain.engine.dawg import Dawg
+    from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
 
 TOP_SHOWN = 5
@@ -36,7 +37,7 @@ class Solved:
 
     board: Board
     rack: str
-    plays: list[Play]
+    plays: list[ScoredPlay]
     words: Dawg
 
     @property
@@ -54,14 +55,12 @@ class Solved:
         return tuple(p.format(tiles) for p in self.plays if p.score == self.top_score)
 
 
-def solve_position(lex: Lexicon, cgp: str) -> Solved:
-    from lexitrain.engine.dawg import dawg_for
-
+def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator) -> Solved:
     position = read_position(cgp, lex)
-    plays = solve(position.board, position.rack, lex)
+    plays = solve(position.board, position.rack, generator)
     if not plays:
         raise LexitrainError(f"the rack {position.rack} has no legal play here")
-    return Solved(position.board, position.rack, plays, dawg_for(lex))
+    return Solved(position.board, position.rack, plays, generator.dawg)
 
 
 def judge(solved: Solved, answer: str) -> dict[str, Any]:
@@ -78,20 +77,12 @@ def judge(solved: Solved, answer: str) -> dict[str, Any]:
     except LexitrainError as exc:
         verdict["reason"] = str(exc)
         return verdict
-    listed = _listed(solved, play)
+    listed = listed_play(solved.board, play, solved.plays)
     verdict.update(play=play.format(tiles), legal=True, score=play.score,
                    rank=1 + sum(1 for p in solved.plays if p.score > play.score))
     if listed is not None and listed.key() != play.key():
         verdict["same_as"] = listed.format(tiles)
     return verdict
-
-
-def _listed(solved: Solved, play: Play) -> Play | None:
-    """The generator's entry for a play: itself, or on an empty board its across mirror image."""
-    keys = {play.key()}
-    if solved.board.is_empty():
-        keys.add(play.transposed().key())
-    return next((p for p in solved.plays if p.key() in keys), None)
 
 
 class PositionKind:
@@ -101,9 +92,20 @@ class PositionKind:
     def __init__(self, cache_size: int = 32) -> None:
         self._solved: OrderedDict[str, Solved] = OrderedDict()
         self._cache_size = cache_size
+        self._generator: MoveGenerator | None = None
+
+    def _generator_for(self, lex: Lexicon) -> MoveGenerator:
+        """One move generator, kept while the questions come from one lexicon's graph (its memo carries over)."""
+        from lexitrain.engine.dawg import dawg_for
+        from lexitrain.engine.movegen import MoveGenerator
+
+        dawg = dawg_for(lex)
+        if self._generator is None or self._generator.dawg is not dawg:
+            self._generator = MoveGenerator(dawg)
+        return self._generator
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        solved = solve_position(lex, key)
+        solved = solve_position(lex, key, self._generator_for(lex))
         question = Question(self.name, key, _prompt(solved), solved.best(),
                             {"cgp": key, "rack": solved.rack, "lexicon": lex.name})
         self._solved[question.id] = solved

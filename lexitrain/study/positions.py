@@ -21,26 +21,34 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from lexitrain.engine.board import Board, is_blank
 from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
-from lexitrain.engine.play import Play
+from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
 if TYPE_CHECKING:
+    from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
 
 KIND = "position"
 
 
-def solve(board: Board, rack: str, lex: Lexicon) -> list[Play]:
+def solve(board: Board, rack: str, generator: MoveGenerator) -> list[ScoredPlay]:
     """Every legal play for the rack, best first (the engine's move generator)."""
+    from lexitrain.tiles import Rack
+
+    return generator.plays(board, Rack.parse(board.tiles, rack, in_play=True))
+
+
+def new_generator(lex: Lexicon) -> MoveGenerator:
+    """A move generator for the lexicon, to keep while solving a batch of positions."""
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.movegen import generate_plays
+    from lexitrain.engine.movegen import MoveGenerator
 
-    return generate_plays(board, rack, dawg_for(lex))
+    return MoveGenerator(dawg_for(lex))
 
 
-def describe(position: Position, source: str, lex: Lexicon, plays: list[Play]) -> StoredPosition:
+def describe(position: Position, source: str, lex: Lexicon, plays: list[ScoredPlay]) -> StoredPosition:
     """The facts about a solved position's top play."""
     tiles = position.board.tiles
     top = plays[0]
@@ -83,8 +91,8 @@ def position_for(board: Board, rack: str, scores: list[int]) -> Position:
     return position
 
 
-def _solved(position: Position, source: str, lex: Lexicon) -> StoredPosition | None:
-    plays = solve(position.board, position.rack, lex)
+def _solved(position: Position, source: str, lex: Lexicon, generator: MoveGenerator) -> StoredPosition | None:
+    plays = solve(position.board, position.rack, generator)
     return describe(position, source, lex, plays) if plays else None
 
 
@@ -98,6 +106,7 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
     from lexitrain.engine.replay import detect_tile_set, replay
 
     found: list[StoredPosition] = []
+    generator = new_generator(lex)
     for path in paths:
         try:
             game = read_gcg(path)
@@ -117,7 +126,7 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
             except LexitrainError as exc:
                 report.skipped.append(f"{where}: {exc}")
                 continue
-            stored = _solved(position, where, lex)
+            stored = _solved(position, where, lex, generator)
             if stored is None:
                 report.no_play += 1
             else:
@@ -133,6 +142,7 @@ def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[Stored
         report.skipped.append(f"{path}: cannot read ({exc})")
         return []
     found: list[StoredPosition] = []
+    generator = new_generator(lex)
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -142,7 +152,7 @@ def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[Stored
         except LexitrainError as exc:
             report.skipped.append(f"{where}: {exc}")
             continue
-        stored = _solved(position, where, lex)
+        stored = _solved(position, where, lex, generator)
         if stored is None:
             report.skipped.append(f"{where}: the rack {position.rack} has no legal play")
         else:
@@ -169,16 +179,16 @@ def self_play_seed(seed: int | str, game: int) -> int:
 
 def from_self_play(lex: Lexicon, games: int, seed: int | str) -> list[StoredPosition]:
     """The position before every turn of greedy self-play games, reproducible from the seed."""
-    from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.game import self_play
 
     found: list[StoredPosition] = []
+    generator = new_generator(lex)
     for number in range(1, games + 1):
-        _, snapshots = self_play(Board(lex.layout, lex.tiles), dawg_for(lex), self_play_seed(seed, number))
+        _, snapshots = self_play(Board(lex.layout, lex.tiles), generator, self_play_seed(seed, number))
         for turn, snap in enumerate(snapshots, start=1):
             if snap.rack:
                 position = position_for(snap.board, snap.rack, _mover_first(snap.scores, turn))
-                stored = _solved(position, f"self-play seed {seed} game {number} turn {turn}", lex)
+                stored = _solved(position, f"self-play seed {seed} game {number} turn {turn}", lex, generator)
                 if stored is not None:
                     found.append(stored)
     return found
@@ -208,19 +218,19 @@ def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:
     lexicon and date, and a turn of it chosen by the same hash (the first from
     there whose top play scores at least `min_score`). The same for everyone
     with that lexicon on that date."""
-    from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.game import self_play
 
     digest = hashlib.sha256(f"lexitrain-position-of-the-day|{lex.name}|{day.isoformat()}".encode()).digest()
     seed = int.from_bytes(digest[:8], "big")
-    _, snapshots = self_play(Board(lex.layout, lex.tiles), dawg_for(lex), seed)
+    generator = new_generator(lex)
+    _, snapshots = self_play(Board(lex.layout, lex.tiles), generator, seed)
     turns = [(turn, snap) for turn, snap in enumerate(snapshots, start=1) if snap.rack]
     start = int.from_bytes(digest[8:16], "big") % len(turns)
     best: tuple[int, Position] | None = None
     for offset in range(len(turns)):
         turn, snap = turns[(start + offset) % len(turns)]
         position = position_for(snap.board, snap.rack, _mover_first(snap.scores, turn))
-        plays = solve(snap.board, snap.rack, lex)
+        plays = solve(snap.board, snap.rack, generator)
         if not plays:
             continue
         if plays[0].score >= min_score:
