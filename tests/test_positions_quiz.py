@@ -12,7 +12,8 @@ from study_helpers import lines, of
 
 EMPTY = "/".join(["15"] * 15)
 QUITE = "/".join(["15"] * 7 + ["3QUITE7"] + ["15"] * 7)
-#: Enough words for the DESIGN.md worked example and the seven-letter anagrams of AEINRST.
+#: Enough words for the rules' worked example (8D QUITE 48, 8A MES(QUITE) 57, 9D INFaNCY 88, E4 RECO(UN)TS 40)
+#: and the seven-letter anagrams of AEINRST.
 WORDS = """QUITE MESQUITE INFANCY QI UN IF TA EN RECOUNTS ME MES
 RETAINS NASTIER STAINER RETINAS ANESTRI ANTSIER RATINES RETSINA STEARIN""".split()
 ANAGRAMS = 9
