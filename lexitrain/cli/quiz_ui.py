@@ -99,7 +99,7 @@ def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     number = 0
     for question in session.questions():
         number += 1
-        asked = ASKERS[question.hint](session, question, number, last)
+        asked = ASKERS.get(question.hint, _ask_letters)(session, question, number, last)
         if asked is None:
             return _finish_terminal(session, notes)
         last = asked
@@ -158,7 +158,7 @@ def _ask_board(session: Session, question: Question, number: int, last: Outcome 
     return ask_position(session, question, number)
 
 
-#: How the terminal asks a question, by its rendering hint.
+#: How the terminal asks a question, by its rendering hint (one it does not know: as typed words).
 ASKERS: dict[str, Callable[[Session, Question, int, Outcome | None], Outcome | None]] = {
     LETTERS: _ask_letters,
     BOARD: _ask_board,

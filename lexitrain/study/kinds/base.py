@@ -13,6 +13,7 @@ and faces ask the kind; none of them tests a kind's name.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -37,7 +38,7 @@ class Question:
     prompt: str
     expected: tuple[str, ...]
     info: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the question line
-    hint: str = LETTERS  # how to render it (not part of the question line)
+    hint: str = LETTERS  # how a face renders it, LETTERS or BOARD (not part of the question line)
 
     @property
     def id(self) -> str:
@@ -64,7 +65,6 @@ class QuestionKind(Protocol):
 
     name: str
     description: str
-    hint: str  # LETTERS or BOARD
     takes_minimum: bool  # a shortest-word option (`--min`) applies to its keys
 
     def keys_from_rows(self, rows: Sequence[WordRow], minimum: int = 2) -> list[str] | None:
@@ -80,7 +80,7 @@ class QuestionKind(Protocol):
         ...
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        """The question a key stands for (LexitrainError when the lexicon cannot ask it)."""
+        """The question a key stands for, with its rendering hint (LexitrainError when the lexicon cannot ask it)."""
         ...
 
     def check(self, question: Question, answer: str) -> Check:
@@ -101,15 +101,6 @@ class QuestionKind(Protocol):
         ...
 
 
-#: The built-in kinds and their modules in this package, imported on first use (start-up stays light).
-BUILT_IN = {
-    "anagram": "anagram",
-    "anagram-hooks": "anagram_hooks",
-    "hooks": "hooks",
-    "recall": "recall",
-    "build": "build",
-    "position": "position",
-}
 _KINDS: dict[str, Callable[[], QuestionKind]] = {}
 
 
@@ -119,9 +110,15 @@ def register_kind(make: Callable[[], QuestionKind]) -> None:
 
 
 def new_kind(name: str) -> QuestionKind:
-    """A fresh instance of kind NAME, with caches of its own."""
-    if name not in _KINDS and name in BUILT_IN:
-        importlib.import_module(f"{__package__}.{BUILT_IN[name]}")
+    """A fresh instance of kind NAME, with caches of its own.
+
+    A built-in kind lives in the module of this package named after it
+    (`anagram-hooks` in `anagram_hooks.py`), imported on first use only, so
+    start-up stays light and a new kind is one new module.
+    """
+    module = name.replace("-", "_")
+    if name not in _KINDS and module in _built_in_modules():
+        importlib.import_module(f"{__package__}.{module}")
     try:
         make = _KINDS[name]
     except KeyError:
@@ -130,5 +127,13 @@ def new_kind(name: str) -> QuestionKind:
 
 
 def kind_names() -> list[str]:
-    """Every kind known: the built-in ones and those registered since."""
-    return sorted(set(BUILT_IN) | set(_KINDS))
+    """Every kind known: the built-in ones (all imported) and those registered elsewhere."""
+    for module in _built_in_modules():
+        importlib.import_module(f"{__package__}.{module}")
+    return sorted(_KINDS)
+
+
+def _built_in_modules() -> set[str]:
+    import lexitrain.study.kinds as package
+
+    return {info.name for info in pkgutil.iter_modules(package.__path__)}

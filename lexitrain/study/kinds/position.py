@@ -96,7 +96,6 @@ class PositionKind:
 
     name = KIND
     description = "a board and a rack shown: type the top-scoring play, e.g. 8D QUITE"
-    hint = BOARD
     takes_minimum = False
 
     def __init__(self, cache_size: int = 32) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import LETTERS, Check, Question
+from lexitrain.study.kinds.base import Check, Question
 from lexitrain.tiles import BLANK
 
 if TYPE_CHECKING:
@@ -99,13 +99,12 @@ def hook_words(lex: Lexicon, word: str) -> list[str]:
 
 
 class WordKind:
-    """The defaults of a word kind: typed words checked against the answers, which
-    also make its missed-word list and its sheet entry. A kind adds `build` and
-    `keys_from_rows`, and changes what differs."""
+    """The defaults of a word kind: its questions are typed words (rendered as LETTERS,
+    Question's default), checked against the answers, which also make its missed-word
+    list and its sheet entry. A kind adds `build` and `keys_from_rows`, and changes what differs."""
 
     name: str
     description: str
-    hint = LETTERS
     takes_minimum = False
 
     def keys_from_alphagrams(self, alphagrams: Sequence[str], minimum: int = 2) -> list[str] | None:
