@@ -158,8 +158,8 @@ def quiz_position(
     """The position quiz: find the top-scoring play (also `lexitrain quiz position`)."""
     from lexitrain.study.requests import PositionQuizRequest
 
-    request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit, daily, day, seed,
-                                  schedule=not no_schedule)
+    request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit=limit, daily=daily,
+                                  day=day, seed=seed, schedule=not no_schedule)
     store, lex = _open(lexicon)
     with store:
         session = request.start(store, lex)

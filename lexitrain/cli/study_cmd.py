@@ -73,8 +73,9 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {unexpected!r} (the only quiz subject is `position`)")
     from lexitrain.study.requests import QuizRequest
 
-    request = QuizRequest(query, saved, builtin, word_file, due, kind, minimum, order, limit, shuffle, as_listed,
-                          question_time, round_time, schedule=not no_schedule)
+    request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, kind=kind,
+                          minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
+                          question_time=question_time, round_time=round_time, schedule=not no_schedule)
     with _store() as store:
         _run(request.start(store, _lexicon(lexicon)), jsonl)
 
