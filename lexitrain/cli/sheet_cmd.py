@@ -99,16 +99,10 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 
 
 def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
-    """A due card as its quiz asks it (study's question kinds), with the words the sheet prints."""
+    """A due card as its quiz asks it, with what its kind prints on a sheet."""
     from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.study.cards import get_kind
+    from lexitrain.study.kinds.base import new_kind
 
-    question = get_kind(card.kind).build(lex, card.key)
-    if card.kind == "hooks":  # the hooks of one word read best as that word's hook line
-        words = [question.key]
-    elif "anagrams" in question.info:  # anagram-hooks: the anagrams carry their hooks
-        words = list(question.expected[: question.info["anagrams"]])
-    else:
-        words = list(question.expected)
-    prompt = question.prompt if card.kind == "anagram" else f"{card.kind}: {question.prompt}"
-    return DueQuestion(card.due or 0.0, prompt, len(question.expected), tuple(words))
+    kind = new_kind(card.kind)
+    question = kind.build(lex, card.key)
+    return DueQuestion(card.due or 0.0, kind.sheet_prompt(question), len(question.expected), kind.sheet_words(question))
