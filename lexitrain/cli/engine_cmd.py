@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -101,7 +101,7 @@ def score(
     board = position.board
     tiles = board.tiles
     parsed = Play.parse(" ".join(play), tiles)
-    result = {"position": parsed.position, "word": parsed.word(tiles), "score": None,
+    result: dict[str, Any] = {"position": parsed.position, "word": parsed.word(tiles), "score": None,
               "tiles": parsed.tiles_text(tiles), "legal": False, "reason": None, "words": []}
     try:
         resolved = check_play(board, parsed, position.rack or None, None if no_lexicon else dawg_for(lex))
@@ -196,7 +196,7 @@ def gcg_show(
         board = last.board.copy()
         if last.play is not None and not last.withdrawn:
             apply_play(board, last.play)
-        info = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
+        info: dict[str, Any] = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
         highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
     else:
         if not 1 <= turn <= len(turns):
