@@ -47,7 +47,8 @@ def read_items(tiles: TileSet, text: str, what: str, wildcards: str = "?*[") -> 
     while i < len(text):
         ch = text[i]
         if ch in "?*[" and ch not in wildcards:
-            raise LexitrainError(f"{what} {text!r}: {ch!r} has no meaning here (give tiles only)")
+            why = "is a blank, not a letter: a word has letters only" if ch == BLANK else "has no meaning here"
+            raise LexitrainError(f"{what} {text!r}: {ch!r} {why}")
         if ch in (BLANK, STAR):
             items.append(ch)
             i += 1
