@@ -92,7 +92,7 @@ def process_ms(args: list[str], runs: int, terminal: bool = False) -> float:
         proc = subprocess.Popen([sys.executable, "-m", "lexitrain", *args], cwd=ROOT, stdout=writer,
                                 stderr=subprocess.DEVNULL)
         if reader is not None:
-            os.close(writer)  # type: ignore[arg-type]
+            os.close(writer)
             while True:  # drain the terminal so the process never blocks on it
                 try:
                     if not os.read(reader, 65536):

@@ -249,8 +249,10 @@ def test_a_probability_range_past_the_end_gives_what_there_is_and_says_so(enable
     query = parse_query(f"--length 2 --probability 1-500 --probability-by {by}")
     assert len(run_search(enable, query)) == 96
     assert search_notes(enable, query) == [
-        f"--probability 1-500: enable has {most} {by}s at most of length 2; the range stops there"]
+        f"--probability 1-500: enable has only {most} {by}s of length 2; the range stops there"]
     assert search_notes(enable, parse_query("--length 2 --probability 1-50")) == []
+    assert search_notes(enable, parse_query("--length 2-3 --probability 900-1000")) == [
+        "--probability 900-1000: enable has 711 alphagrams at most of any length asked for; the range stops there"]
 
 
 @settings(max_examples=60, deadline=None)

@@ -190,7 +190,7 @@ def test_search_without_a_condition_is_the_same_one_line_error_whatever_option(e
 def test_a_probability_range_past_the_end_gives_what_there_is_with_a_note(enable):
     result = run("search", "--length", "2", "--probability", "1-500", "--words")
     assert result.exit_code == 0 and len(result.stdout.split()) == 96
-    assert result.stderr == ("warning: --probability 1-500: enable has 73 alphagrams at most of length 2; "
+    assert result.stderr == ("warning: --probability 1-500: enable has only 73 alphagrams of length 2; "
                              "the range stops there\n")
     assert run("search", "--length", "2", "--probability", "1-500", "--json").json()  # stdout stays one document
 

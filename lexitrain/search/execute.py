@@ -130,9 +130,10 @@ def search_notes(lex: Lexicon, query: Query) -> list[str]:
             most = max(counts.values(), default=0)
             low, high = condition.value
             if most and (low > most or (high != UNBOUNDED and high > most)):
-                where = f"length {lengths[0]}" if lengths[0] == lengths[1] else "the lengths asked for"
+                many = (f"only {most:,} {query.probability_by}s of length {lengths[0]}" if lengths[0] == lengths[1]
+                        else f"{most:,} {query.probability_by}s at most of any length asked for")
                 notes.append(f"--{condition.name} {low}-{high if high != UNBOUNDED else ''}: {lex.name} has "
-                             f"{most:,} {query.probability_by}s at most of {where}; the range stops there")
+                             f"{many}; the range stops there")
     return list(dict.fromkeys(notes))
 
 

@@ -126,7 +126,7 @@ class Query:
         else:
             groups = tuple(a + b for a in self.groups for b in more.groups)
         settings = {_attribute(name): getattr(more, _attribute(name)) for name in more.given}
-        if "limit-probability" in more.given or "limit-probability-lax" in more.given:
+        if "limit-probability" in more.given:  # either spelling
             settings["limit_lax"] = more.limit_lax
         return replace(self, groups=groups, given=self.given | more.given, **settings)
 
