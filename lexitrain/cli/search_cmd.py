@@ -159,7 +159,8 @@ Order and limits:
 Saved searches: --save NAME [--replace], --load NAME; `lexitrain searches` lists them.
 """
 
-#: Typer settings for a command that reads search conditions from its extra arguments.
+#: Typer settings for a command that reads search conditions from its extra arguments
+#: (`ctx.args`, handed to `lexitrain.search.sources.results_from_source(conditions=...)`).
 TAKES_CONDITIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 

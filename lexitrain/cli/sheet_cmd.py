@@ -9,6 +9,7 @@ import typer
 
 from lexitrain.cli.options import Json, default_lexicon
 from lexitrain.cli.output import emit_json, warn
+from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 #: sheet (`lexitrain.cli.app` adds it to the root).
@@ -25,11 +26,7 @@ if TYPE_CHECKING:
 MAX_DUE_CARDS = 10_000_000
 
 
-#: A sheet reads search conditions typed after the kind (`sheet anagrams --length 7 ...`).
-TAKES_CONDITIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
-
-
-@commands.command("sheet", context_settings=TAKES_CONDITIONS)
+@commands.command("sheet", context_settings=TAKES_CONDITIONS)  # search conditions may follow the kind
 def sheet(
     ctx: typer.Context,
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
