@@ -152,8 +152,15 @@ def _damaged(name: str, manifest: dict[str, Any], why: object) -> LexitrainError
     return LexitrainError(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
 
 
+def canonical_name(name: str) -> str:
+    """The name of the lexicon NAME means, compared without case (an embedded one's, or as compiled)."""
+    folded = name.casefold()
+    return next((known for known in EMBEDDED if known == folded), None) or store.stored_name(name)
+
+
 def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
-    """Open a compiled lexicon, compiling an embedded one on first use."""
+    """Open a compiled lexicon (its name compared without case), compiling an embedded one on first use."""
+    name = canonical_name(name)
     manifest = store.read_manifest(name)
     stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
     if name in EMBEDDED and (manifest is None or stale):
