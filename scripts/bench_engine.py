@@ -68,7 +68,7 @@ def main() -> None:
     dawg = dawg_module.dawg_from_codes(lex.trie.keys(), tiles, "enable")
     build = time.perf_counter() - t
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / dawg_module.CACHE_NAME
+        path = Path(tmp) / dawg_module.FILE_NAME
         dawg_module.save(dawg, path)
         loads = []
         for _ in range(5):
