@@ -1,9 +1,10 @@
 """The compiled move generator, built where it can be (everything else is in pyproject.toml).
 
-`lexitrain/engine/_movegen.pyx` is compiled by Cython and a C compiler into
-`lexitrain.engine._movegen`. The extension is optional: without a working
+`lexitrain/engine/_movegen.pyx` and `lexitrain/lexicon/_graph.pyx` are
+compiled by Cython and a C compiler into `lexitrain.engine._movegen` and
+`lexitrain.lexicon._graph`. The extensions are optional: without a working
 compiler (or with LEXITRAIN_PURE_PYTHON=1) the build warns and goes on, and
-the package runs its pure Python move generator. A wheel also carries the
+the package runs its pure Python move generator and graph builder. A wheel also carries the
 shipped `lexicons/` and `quizzes/` folders inside the package, as
 `lexitrain/_shipped/` (see lexitrain/paths.py).
 """
@@ -19,6 +20,9 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 SHIPPED = ("lexicons", "quizzes")
+#: modules with a compiled twin of their pure Python code: the move generator's
+#: search and the word graph's construction
+COMPILED = ("engine._movegen", "lexicon._graph")
 
 
 class BuildWithShippedData(build_py):
@@ -41,8 +45,9 @@ def extensions() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # a build without Cython (--no-build-isolation): pure Python
         return []
-    source = Extension("lexitrain.engine._movegen", ["lexitrain/engine/_movegen.pyx"], optional=True)
-    return cythonize([source], build_dir="build/cython", quiet=True)
+    sources = [Extension(f"lexitrain.{name}", [f"lexitrain/{name.replace('.', '/')}.pyx"], optional=True)
+               for name in COMPILED]
+    return cythonize(sources, build_dir="build/cython", quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithShippedData})

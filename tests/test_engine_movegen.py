@@ -249,12 +249,15 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
     assert (loaded.mask, loaded.final, loaded.edge) == (built.mask, built.final, built.edge)
 
 
-def test_a_cache_from_an_older_version_is_replaced(make_lexicon) -> None:
+def test_a_lexicon_compiled_before_graphs_gets_one_on_first_use(make_lexicon) -> None:
+    """A lexicon compiled by an older version has no dawg-v3.bin (maybe a
+    dawg-v2.bin): the first search builds the graph, saves it, drops the old file."""
     from lexitrain.engine import dawg as dawg_module
 
     lexicon = make_lexicon(["CAT", "CATS", "SCAT", "ACT"])
-    old = lexicon.folder / "dawg-v1.bin"
-    old.write_bytes(b"LXDAWG1\0" + bytes(32))  # what the previous layout began with
+    (lexicon.folder / dawg_module.FILE_NAME).unlink()
+    old = lexicon.folder / "dawg-v2.bin"
+    old.write_bytes(b"LXDAWG2\0" + bytes(40))  # what the previous layout began with
     dawg_module._OPEN.clear()
     dawg = dawg_for(lexicon)
     assert sorted("".join(lexicon.tiles.letters[i] for i in w) for w in graph_words(dawg)) == ["ACT", "CAT", "CATS", "SCAT"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from lexitrain.lexicon.graph import FILE_NAME, Dawg, from_codes, load, save
+from lexitrain.lexicon.progress import first_use
 from lexitrain.tiles import TileSet
 
 if TYPE_CHECKING:
@@ -39,8 +40,9 @@ def dawg_for(lexicon: Lexicon) -> Dawg:
     dawg = _OPEN.get(key)
     if dawg is None:
         dawg = load(path, lexicon.tiles, lexicon.name)
-        if dawg is None:
-            dawg = dawg_from_codes(lexicon.trie.keys(), lexicon.tiles, lexicon.name)
+        if dawg is None:  # a lexicon compiled before its build made the graph
+            with first_use(f"building the word graph of {lexicon.name} (first use)"):
+                dawg = dawg_from_codes(lexicon.trie.keys(), lexicon.tiles, lexicon.name)
             try:
                 save(dawg, path)
                 for old in path.parent.glob("dawg-v*.bin"):  # a graph an older version wrote

@@ -4,9 +4,10 @@ Output folder (see docs/formats.md):
 - `words.marisa`: marisa-trie of every word as tile codes (judge, prefixes);
 - `reversed.marisa`: every word reversed (suffixes, back extensions);
 - `alphagrams.marisa`: BytesTrie alphagram code -> word codes (anagrams, builds);
-- `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes).
-The database and the tries are written side by side on two cores where the
-platform can fork: together they are most of the build time.
+- `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes);
+- `dawg-v3.bin`: the word graph the move generator searches (graph.py).
+The database and graph, and the tries, are written side by side on two cores
+where the platform can fork: together they are most of the build time.
 """
 
 from __future__ import annotations
@@ -24,14 +25,12 @@ import numpy as np
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
-from lexitrain.lexicon import store
+from lexitrain.lexicon import graph, store
+from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.probability import combinations, ranks, tile_counts
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
 from lexitrain.tiles import TileSet, load_tile_set
-
-Progress = Callable[[str, int, int], None]
-
 
 @dataclass
 class BuildReport:
@@ -41,10 +40,6 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_on_disk: int = 0
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """The default progress callback: say nothing."""
 
 
 @dataclass
@@ -72,7 +67,7 @@ def compile_lexicon(
     board_name: str = "standard",
     compare: dict[str, str] | None = None,
     skip_invalid: bool = False,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
 ) -> BuildReport:
     """Build lexicon NAME from a word list, replacing any previous build atomically."""
     started = time.perf_counter()
@@ -101,7 +96,7 @@ def compile_lexicon(
     build_dir = store.new_build_dir(name)
     try:
         _side_by_side(
-            lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest),
+            lambda: _write_words_and_graph(build_dir, analysis, wordlist, tiles, others, manifest),
             lambda: _write_alphagrams_and_tries(build_dir, analysis, tiles),
         )
         size = sum(p.stat().st_size for p in build_dir.iterdir())
@@ -218,6 +213,18 @@ def _write_words(
     )
     meta = {k: v if isinstance(v, str) else json.dumps(v) for k, v in manifest.items()}
     write_words(out, rows, meta)
+
+
+def _write_words_and_graph(
+    out: Path,
+    a: _Analysis,
+    wordlist: WordList,
+    tiles: TileSet,
+    others: dict[str, tuple[str, marisa_trie.Trie]],
+    manifest: dict,
+) -> None:
+    _write_words(out, a, wordlist, tiles, others, manifest)
+    graph.save(graph.from_codes(a.codes, tiles, manifest["name"]), out / graph.FILE_NAME)
 
 
 def _write_alphagrams_and_tries(out: Path, a: _Analysis, tiles: TileSet) -> None:

@@ -26,11 +26,18 @@ from typing import Iterable
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import TileSet
 
+try:
+    from lexitrain.lexicon import _graph as compiled
+except ImportError:  # built without a C compiler: graphs are built in Python
+    compiled = None  # type: ignore[assignment]
+
 FILE_NAME = "dawg-v3.bin"
 _MAGIC = b"LXDAWG3\0"
 #: magic, byte-order check, letters, item size, nodes (24 bytes, so the records are 8-aligned)
 _HEADER = struct.Struct("=8sIIII")
 _BYTE_ORDER = 0x01020304
+#: between words in `word_bytes` (tile indices are below 128)
+_SEPARATOR = 255
 #: words before a node's edges: its mask, final letters and letters two steps on
 FIELDS = 3
 
@@ -121,15 +128,28 @@ class Dawg:
             return False
 
 
-def build(words: Iterable[tuple[int, ...]], tiles: TileSet, name: str = "") -> Dawg:
-    """Minimal DAWG from words given as tile-index tuples (Daciuk et al.'s
-    incremental algorithm: sorted input, each finished suffix merged with an
-    equal one already registered)."""
+def build(words: Iterable[bytes], tiles: TileSet, name: str = "") -> Dawg:
+    """Minimal DAWG from words given as bytes of tile indices: compiled where
+    it was built (`_graph.pyx`, the same algorithm), else in Python."""
+    if compiled is None or tiles.size > compiled.LIMITS["letters"] or os.environ.get("LEXITRAIN_ENGINE") == "python":
+        return build_in_python(words, tiles, name)
+    return build_compiled(words, tiles, name)
+
+
+def build_compiled(words: Iterable[bytes], tiles: TileSet, name: str = "") -> Dawg:
+    if compiled is None:
+        raise LexitrainError("the compiled graph builder is not built in this install (no C compiler?)")
+    return Dawg(memoryview(compiled.build(sorted(set(words)), tiles.size)).cast("I"), tiles, name)
+
+
+def build_in_python(words: Iterable[bytes], tiles: TileSet, name: str = "") -> Dawg:
+    """Daciuk et al.'s incremental algorithm: sorted input, each finished
+    suffix merged with an equal one already registered."""
     finals: list[bool] = [False]
     edges: list[dict[int, int]] = [{}]
     register: dict[tuple, int] = {}
     unchecked: list[tuple[int, int, int]] = []
-    previous: tuple[int, ...] = ()
+    previous = b""
 
     def minimise(down_to: int) -> None:
         while len(unchecked) > down_to:
@@ -150,9 +170,9 @@ def build(words: Iterable[tuple[int, ...]], tiles: TileSet, name: str = "") -> D
         minimise(common)
         node = unchecked[-1][2] if unchecked else 0
         for letter in word[common:]:
+            new = len(edges)
             edges.append({})
             finals.append(False)
-            new = len(edges) - 1
             edges[node][letter] = new
             unchecked.append((node, letter, new))
             node = new
@@ -160,6 +180,14 @@ def build(words: Iterable[tuple[int, ...]], tiles: TileSet, name: str = "") -> D
         previous = word
     minimise(0)
     return _lay_out(finals, edges, tiles, name)
+
+
+def word_bytes(codes: Iterable[str], tiles: TileSet) -> list[bytes]:
+    """Words given as tile codes, as bytes of tile indices (translated in one go)."""
+    table = {ord(code): index for index, code in enumerate(tiles.codes)}
+    table[ord("\n")] = _SEPARATOR
+    text = "\n".join(codes)
+    return text.translate(table).encode("latin-1").split(bytes([_SEPARATOR])) if text else []
 
 
 def _lay_out(finals: list[bool], edges: list[dict[int, int]], tiles: TileSet, name: str) -> Dawg:
@@ -171,34 +199,36 @@ def _lay_out(finals: list[bool], edges: list[dict[int, int]], tiles: TileSet, na
     for old in order:  # `order` grows as we go
         for target in edges[old].values():
             if target not in number:
-                number[target] = len(order)
+                number[target] = len(order) * record
                 order.append(target)
-    data = array(typecode(letters), bytes(len(order) * record * array(typecode(letters)).itemsize))
+    code = typecode(letters)
+    data = array(code, bytes(len(order) * record * array(code).itemsize))
+    masks: list[int] = []
+    final_masks: list[int] = []
     for new, old in enumerate(order):
-        at = new * record
+        at = new * record + FIELDS
         mask = final = 0
         for letter, target in edges[old].items():
-            mask |= 1 << letter
+            bit = 1 << letter
+            mask |= bit
             if finals[target]:
-                final |= 1 << letter
-            data[at + FIELDS + letter] = number[target] * record
-        data[at] = mask
-        data[at + 1] = final
-    for at in range(0, len(data), record):
-        ahead = 0
-        m = data[at]
-        while m:
-            low = m & -m
-            m ^= low
-            ahead |= data[data[at + FIELDS + low.bit_length() - 1]]
-        data[at + 2] = ahead
+                final |= bit
+            data[at + letter] = number[target]
+        masks.append(mask)
+        final_masks.append(final)
+    ahead = [0] * len(order)
+    for new, old in enumerate(order):
+        for target in edges[old].values():
+            ahead[new] |= masks[number[target] // record]
+    data[0::record] = array(code, masks)
+    data[1::record] = array(code, final_masks)
+    data[2::record] = array(code, ahead)
     return Dawg(memoryview(data), tiles, name)
 
 
 def from_codes(codes: Iterable[str], tiles: TileSet, name: str = "") -> Dawg:
     """The graph of words given as tile-code strings."""
-    index = tiles.code_index
-    return build((tuple(map(index, code)) for code in codes), tiles, name)
+    return build(word_bytes(codes, tiles), tiles, name)
 
 
 def save(dawg: Dawg, path: Path) -> None:
@@ -234,6 +264,6 @@ def load(path: Path, tiles: TileSet, name: str = "") -> Dawg | None:
     if (magic, order, itemsize) != (_MAGIC, _BYTE_ORDER, array(code).itemsize) or not nodes \
             or len(mapped) != _HEADER.size + size:
         return None
-    data = memoryview(mapped)[_HEADER.size:].cast(code)
+    data = memoryview(mapped)[_HEADER.size:].cast(code)  # type: ignore[call-overload]  # typeshed wants a literal
     return Dawg(data, tiles, name, mapped)
 

@@ -175,12 +175,11 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
 
 def compile_embedded(name: str) -> None:
     from lexitrain.lexicon.compile import compile_lexicon
+    from lexitrain.lexicon.progress import first_use
 
-    import logging  # only here: a first-use message, kept off the start-up path
-
-    logging.getLogger(__name__).info("compiling the embedded %s lexicon (first use, a few seconds)...", name)
     source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
-    compile_lexicon(source, name)
+    with first_use(f"compiling the embedded {name} lexicon (first use)") as progress:
+        compile_lexicon(source, name, progress=progress)
 
 
 def known_lexicons() -> list[str]:
