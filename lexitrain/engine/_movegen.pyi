@@ -2,7 +2,11 @@
 
 LIMITS: dict[str, int]
 
+from typing import TypeVar
+
+P = TypeVar("P")
+
 def find(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
          across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
          counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int,
-         centre: int) -> list[tuple[int, int, bool, tuple[int, ...], int, int]]: ...
+         centre: int, cls: type[P]) -> list[P]: ...

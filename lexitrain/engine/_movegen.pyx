@@ -30,6 +30,39 @@ cdef extern from *:
     """
     int lowest_bit(unsigned long long x) nogil
 
+cdef extern from *:
+    """
+    /* A play of the caller's tuple subclass (ScoredPlay), made in place:
+       tuple_subtype_new's way, without the tuple it would copy from. */
+    static PyObject* new_play(PyObject* cls, long row, long col, int down, PyObject* letters,
+                              unsigned long long through, long score) {
+        PyTypeObject* type = (PyTypeObject*)cls;
+        PyObject* play = type->tp_alloc(type, 6);
+        PyObject* items[4];
+        if (play == NULL) return NULL;
+        items[0] = PyLong_FromLong(row);
+        items[1] = PyLong_FromLong(col);
+        items[2] = PyLong_FromUnsignedLongLong(through);
+        items[3] = PyLong_FromLong(score);
+        if (!items[0] || !items[1] || !items[2] || !items[3]) {
+            Py_XDECREF(items[0]); Py_XDECREF(items[1]); Py_XDECREF(items[2]); Py_XDECREF(items[3]);
+            Py_DECREF(play);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(play, 0, items[0]);
+        PyTuple_SET_ITEM(play, 1, items[1]);
+        Py_INCREF(down ? Py_True : Py_False);
+        PyTuple_SET_ITEM(play, 2, down ? Py_True : Py_False);
+        Py_INCREF(letters);
+        PyTuple_SET_ITEM(play, 3, letters);
+        PyTuple_SET_ITEM(play, 4, items[2]);
+        PyTuple_SET_ITEM(play, 5, items[3]);
+        return play;
+    }
+    """
+    object new_play(object cls, long row, long col, int down, object letters, unsigned long long through,
+                    long score)
+
 cdef enum:
     EMPTY = -1
     BLANK_FLAG = 128
@@ -41,6 +74,16 @@ cdef enum:
 
 #: limits the caller checks before choosing this search
 LIMITS = {"line": MAX_LINE, "rack": MAX_RACK, "letters": MAX_LETTERS}
+
+
+cdef struct Found:
+    # a play as found: where it starts, its tiles (tile numbers), which of
+    # its squares held a tile already, and its score
+    int row, col
+    int length
+    uint64_t through
+    long score
+    unsigned char tiles[MAX_LINE]
 
 
 cdef struct Left:
@@ -83,11 +126,11 @@ cdef class _Search:
     cdef int rack_size
     # the word being tried
     cdef bint down
-    cdef object down_obj
     cdef int start, end
-    cdef object at_row, at_col
+    cdef int at_row, at_col
     cdef int word[MAX_LINE]
-    cdef list out
+    cdef Found* found
+    cdef int n_found, cap_found
     # word starts by length, in the Python search's order
     cdef Left* lefts
     cdef int n_lefts, cap_lefts
@@ -105,6 +148,7 @@ cdef class _Search:
         self.anchor = NULL
         self.avail = NULL
         self.lefts = NULL
+        self.found = NULL
 
     def __dealloc__(self):
         PyMem_Free(self.sq)
@@ -118,6 +162,7 @@ cdef class _Search:
         PyMem_Free(self.anchor)
         PyMem_Free(self.avail)
         PyMem_Free(self.lefts)
+        PyMem_Free(self.found)
 
     cdef int allocate(self, int size, int rack_tiles) except -1:
         self.sq = <int*>PyMem_Malloc(size * sizeof(int))
@@ -132,7 +177,9 @@ cdef class _Search:
         self.avail = <uint32_t*>PyMem_Malloc((1 << rack_tiles) * sizeof(uint32_t))
         self.cap_lefts = 256
         self.lefts = <Left*>PyMem_Malloc(self.cap_lefts * sizeof(Left))
-        if not (self.sq and self.need and self.cmask and self.cscore and self.lm and self.wm and self.ahead
+        self.cap_found = 1024
+        self.found = <Found*>PyMem_Malloc(self.cap_found * sizeof(Found))
+        if not (self.found and self.sq and self.need and self.cmask and self.cscore and self.lm and self.wm and self.ahead
                 and self.tile_ahead and self.anchor and self.avail and self.lefts):
             raise MemoryError()
         return 0
@@ -414,7 +461,6 @@ cdef class _Search:
         cdef bint after_tile, ok
         cdef Left* part
         self.down = down
-        self.down_obj = bool(down)
         for i in range(size):
             self.need[i] = self.cmask[i] if sq[i] == EMPTY else 1u << (sq[i] & LETTER_MASK)
         for i in range(size):
@@ -490,15 +536,72 @@ cdef class _Search:
 
     # -- extending right ------------------------------------------------------
     cdef int record(self, int length, uint64_t through, long score) except -1:
-        cdef tuple letters = PyTuple_New(length)
+        cdef Found* play
         cdef int n
-        cdef object tile
+        if self.n_found == self.cap_found:
+            self.cap_found *= 2
+            play = <Found*>PyMem_Realloc(self.found, self.cap_found * sizeof(Found))
+            if play == NULL:
+                raise MemoryError()
+            self.found = play
+        play = &self.found[self.n_found]
+        play.row = self.at_row
+        play.col = self.at_col
+        play.length = length
+        play.through = through
+        play.score = score
         for n in range(length):
-            tile = self.word[n]
-            Py_INCREF(tile)
-            PyTuple_SET_ITEM(letters, n, tile)
-        self.out.append((self.at_row, self.at_col, self.down_obj, letters, through, score))
+            play.tiles[n] = <unsigned char>self.word[n]
+        self.n_found += 1
         return 0
+
+    cdef list plays(self, object cls, bint down_from):
+        """The plays found, best score first, equal scores in the order found
+        (a stable counting sort by score), as instances of `cls`."""
+        cdef int n, k, lo, hi
+        cdef int* start
+        cdef int* order
+        cdef Found* play
+        cdef list out = []
+        cdef tuple letters
+        cdef object tile
+        if self.n_found == 0:
+            return out
+        lo = hi = self.found[0].score
+        for n in range(self.n_found):
+            lo = min(lo, self.found[n].score)
+            hi = max(hi, self.found[n].score)
+        start = <int*>PyMem_Malloc((hi - lo + 2) * sizeof(int))
+        order = <int*>PyMem_Malloc(self.n_found * sizeof(int))
+        if start == NULL or order == NULL:
+            PyMem_Free(start)
+            PyMem_Free(order)
+            raise MemoryError()
+        try:
+            for k in range(hi - lo + 2):
+                start[k] = 0
+            for n in range(self.n_found):
+                start[hi - self.found[n].score + 1] += 1
+            for k in range(hi - lo + 1):
+                start[k + 1] += start[k]
+            for n in range(self.n_found):
+                k = hi - self.found[n].score
+                order[start[k]] = n
+                start[k] += 1
+            for k in range(self.n_found):
+                n = order[k]
+                play = &self.found[n]
+                letters = PyTuple_New(play.length)
+                for n in range(play.length):
+                    tile = play.tiles[n]
+                    Py_INCREF(tile)
+                    PyTuple_SET_ITEM(letters, n, tile)
+                out.append(new_play(cls, play.row, play.col, order[k] >= down_from, letters, play.through,
+                                    play.score))
+        finally:
+            PyMem_Free(start)
+            PyMem_Free(order)
+        return out
 
     cdef int record_through(self, int length, long score, int placed, uint64_t through) except -1:
         """Record a word that ends on a board tile."""
@@ -603,22 +706,21 @@ cdef class _Search:
 
 def find(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
          tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
-         int centre) -> list:
-    """Every legal play as movegen's pure `_find` lists them, unsorted:
-    (row, col, down, letters, through, score) tuples.
+         int centre, object cls) -> list:
+    """Every legal play, best first, as movegen's pure search lists them, as
+    instances of `cls` (ScoredPlay: row, col, down, letters, through, score).
 
     `graph` is a Dawg's data (32-bit records), `across` and `down` the
     (letter, word) premium lists of the board and of its transpose, `points`
     the points by tile number (256 entries), `counts` and `blanks` the rack,
     `centre` the flat index of the centre square (for an empty board)."""
     cdef _Search s = _Search()
-    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k
+    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k, down_from
     cdef int longest
     if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE or in_rack > MAX_RACK:
         raise ValueError("outside the compiled search's limits")
-    s.out = []
     if in_rack == 0:
-        return s.out
+        return []
     s.g = &graph[0]
     s.letters = letters
     s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
@@ -631,21 +733,21 @@ def find(const uint32_t[::1] graph not None, int letters, list squares, int rows
     s.set_rack(counts, blanks)
     longest = min(in_rack - 1, max(rows, cols) - 1)
     s.left_parts(longest)
+    s.load_line(squares, False, across[0], across[1])
     if all(t == EMPTY for t in squares):
-        s.load_line(squares, False, across[0], across[1])
         for k in range(size):
             s.cmask[k] = s.full
             s.cscore[k] = -1
             s.anchor[k] = k == centre
         s.lines(False, longest)
-        return s.out
-    s.load_line(squares, False, across[0], across[1])
+        return s.plays(cls, s.n_found)
     s.cross_checks()
     s.find_anchors()
     s.lines(False, longest)
+    down_from = s.n_found  # the plays found from here on go down
     s.rows, s.cols = cols, rows
     s.load_line(squares, True, down[0], down[1])
     s.cross_checks()
     s.find_anchors()
     s.lines(True, longest)
-    return s.out
+    return s.plays(cls, down_from)

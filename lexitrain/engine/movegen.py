@@ -96,6 +96,8 @@ class MoveGenerator:
         paused = gc.isenabled()
         gc.disable()
         try:
+            if rack.size and self.engine == "compiled" and self._fits_compiled(board, rack):
+                return self._plays_compiled(board, rack)  # sorted and made ScoredPlay in C
             found = self._find(board, rack)
             found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
             return list(map(tuple.__new__, repeat(ScoredPlay), found))  # ScoredPlay._make, without its Python-level call
@@ -108,8 +110,6 @@ class MoveGenerator:
         size = rack.size
         if size == 0:
             return []
-        if self.engine == "compiled" and self._fits_compiled(board, rack):
-            return self._find_compiled(board, rack)
         dawg = self.dawg
         points = _tile_points(board.tiles)
         rows, cols = board.rows, board.cols
@@ -145,12 +145,12 @@ class MoveGenerator:
         return (self.dawg.data.format == "I" and self.dawg.letters <= limits["letters"]
                 and max(board.rows, board.cols) <= limits["line"] and rack.size <= limits["rack"])
 
-    def _find_compiled(self, board: Board, rack: Rack) -> list[Found]:
+    def _plays_compiled(self, board: Board, rack: Rack) -> list[ScoredPlay]:
         layout = board.layout
         centre = layout.center[0] * board.cols + layout.center[1]
         return compiled.find(self.dawg.data, self.dawg.letters, board.squares, board.rows, board.cols,
                              _premiums(layout, False), _premiums(layout, True), _tile_points(board.tiles),
-                             rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre)
+                             rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre, ScoredPlay)
 
 
 def _anchors(sq: list[int], rows: int, cols: int) -> set[int]:
