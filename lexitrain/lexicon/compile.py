@@ -6,8 +6,9 @@ Output folder (see docs/formats.md):
 - `alphagrams.marisa`: BytesTrie alphagram code -> word codes (anagrams, builds);
 - `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes);
 - `dawg-v3.bin`: the word graph the move generator searches (graph.py).
-The database and graph, and the tries, are written side by side on two cores
-where the platform can fork: together they are most of the build time.
+The words table, and the alphagram table with the tries and the graph, are
+written side by side on two cores where the platform can fork: together
+they are most of the build time.
 """
 
 from __future__ import annotations
@@ -96,8 +97,8 @@ def compile_lexicon(
     build_dir = store.new_build_dir(name)
     try:
         _side_by_side(
-            lambda: _write_words_and_graph(build_dir, analysis, wordlist, tiles, others, manifest),
-            lambda: _write_alphagrams_and_tries(build_dir, analysis, tiles),
+            lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest),
+            lambda: _write_alphagrams_tries_and_graph(build_dir, analysis, tiles, name),
         )
         size = sum(p.stat().st_size for p in build_dir.iterdir())
         store.publish(name, build_dir, {**manifest, "bytes": size})
@@ -215,34 +216,23 @@ def _write_words(
     write_words(out, rows, meta)
 
 
-def _write_words_and_graph(
-    out: Path,
-    a: _Analysis,
-    wordlist: WordList,
-    tiles: TileSet,
-    others: dict[str, tuple[str, marisa_trie.Trie]],
-    manifest: dict,
-) -> None:
-    _write_words(out, a, wordlist, tiles, others, manifest)
-    graph.save(graph.from_codes(a.codes, tiles, manifest["name"]), out / graph.FILE_NAME)
-
-
-def _write_alphagrams_and_tries(out: Path, a: _Analysis, tiles: TileSet) -> None:
+def _write_alphagrams_tries_and_graph(out: Path, a: _Analysis, tiles: TileSet, name: str) -> None:
     codes = a.codes
+    graph.save(graph.from_codes(codes, tiles, name), out / graph.FILE_NAME)
     marisa_trie.Trie(codes).save(str(out / "words.marisa"))
     marisa_trie.Trie([c[::-1] for c in codes]).save(str(out / "reversed.marisa"))
     values = (c.encode("utf-8") for c in codes)
     marisa_trie.BytesTrie(zip(a.alph_of, values)).save(str(out / "alphagrams.marisa"))
     show = tiles.display_alphagram if tiles.multi else str
-    order = a.alph_order
-    combos = a.combos[order].tolist()
+    order = np.array(a.alph_order)  # once: numpy indexing by a list converts it each time
+    combos = a.combos[order].T.tolist()  # by column: no list per row to transpose
     if a.combos.dtype == object:
-        combos = [[_sql_int(v) for v in row] for row in combos]
+        combos = [[_sql_int(v) for v in column] for column in combos]
     rows = zip(
-        [show(a.alphagrams[j]) for j in order],
+        [show(a.alphagrams[j]) for j in a.alph_order],
         a.lengths[order].tolist(),
         a.anagrams[order].tolist(),
-        *zip(*combos),
+        *combos,
         *(r[order].tolist() for r in a.alph_rank),
     )
     write_alphagrams(out, rows)

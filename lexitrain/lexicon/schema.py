@@ -93,6 +93,8 @@ def _write(
     try:
         conn.execute("PRAGMA journal_mode=OFF")  # a failed build folder is thrown away
         conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA cache_size=-131072")  # 128 MB: the tables and their index sorts stay in memory
+        conn.execute("PRAGMA temp_store=MEMORY")
         conn.executescript(tables)
         with conn:
             for table, (columns, rows) in data.items():
