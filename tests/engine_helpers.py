@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypeVar
 
+import pytest
+
+from lexitrain.engine import movegen
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import Dawg
@@ -19,10 +22,17 @@ from lexitrain.tiles import Rack
 
 P = TypeVar("P", Play, ScoredPlay)
 
+#: both searches, for `@pytest.mark.parametrize("engine", ENGINES)`; the
+#: compiled one is skipped where the install could not build it
+ENGINES = [
+    "python",
+    pytest.param("compiled", marks=pytest.mark.skipif(movegen.compiled is None, reason="compiled search not built")),
+]
 
-def plays_for(board: Board, rack: str, dawg: Dawg) -> list[ScoredPlay]:
+
+def plays_for(board: Board, rack: str, dawg: Dawg, engine: str | None = None) -> list[ScoredPlay]:
     """Every legal play for rack text, best first, from a new generator."""
-    return MoveGenerator(dawg).plays(board, Rack.parse(board.tiles, rack, in_play=True))
+    return MoveGenerator(dawg, engine=engine).plays(board, Rack.parse(board.tiles, rack, in_play=True))
 
 
 def transposed_board(board: Board) -> Board:
@@ -43,7 +53,7 @@ def graph_words(dawg: Dawg) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def walk(node: int, prefix: tuple[int, ...]) -> None:
-        for letter in range(dawg.stride):
+        for letter in range(dawg.letters):
             if dawg.mask[node] >> letter & 1:
                 word = prefix + (letter,)
                 if dawg.final[node] >> letter & 1:

@@ -52,14 +52,9 @@ def build(
 
     show_bar = not quiet and not json_out and sys.stderr.isatty()
     if show_bar:
-        from rich.progress import Progress
+        from lexitrain.cli.progress_bar import progress_bar
 
-        with Progress(transient=True) as bar:
-            task = bar.add_task("compiling", total=None)
-
-            def progress(stage: str, done: int, total: int) -> None:
-                bar.update(task, description=stage, completed=done, total=total)
-
+        with progress_bar(f"compiling {name}") as progress:
             report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress)
     else:
         report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid)

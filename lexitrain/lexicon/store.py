@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -76,11 +75,15 @@ def compiled_names() -> list[str]:
 
 def new_build_dir(name: str) -> Path:
     """A private folder to build into; nothing reads it until `publish`."""
+    import tempfile  # only builds need it (and the modules it imports)
+
     return Path(tempfile.mkdtemp(prefix=f".build-{check_build_name(name)}-", dir=lexicons_dir()))
 
 
 def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
     """Make a finished build the current lexicon NAME, atomically."""
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
     folder.rmdir()
     build_dir.rename(folder)
