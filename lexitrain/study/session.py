@@ -23,7 +23,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.kinds.base import Check, Question, QuestionKind, new_kind
 from lexitrain.study.kinds.words import check_letter_order
-from lexitrain.study.scheduler import NEW, Scheduling, to_datetime, utc_now
+from lexitrain.study.scheduler import AGAIN, GOOD, NEW, Scheduling, check_rating, to_datetime, utc_now
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:
@@ -189,14 +189,15 @@ class Session:
         """The verdict an answer line would get, recording nothing (a face checks words as they are typed)."""
         return self.kind(question.kind).check(question, text)
 
-    def answer(self, question: Question, text: str) -> Outcome:
-        """Check an answer line, record it and reschedule the card, all at once."""
+    def answer(self, question: Question, text: str, rating: int | None = None) -> Outcome:
+        """Check an answer line, record it and reschedule the card, all at once; with a
+        `rating` (the player's own grade, AGAIN to EASY) the grade decides, not the check."""
         seconds = self.clock() - self.asked_at
         check = self.check(question, text)
         left = self.time_left()
         timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
             left is not None and left < 0)  # typed after the round's time ran out
-        correct = check.correct and not timed_out
+        correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
         card_id = self._card_ids.get(question.id)
         now = utc_now()
         store = self.store
@@ -207,7 +208,7 @@ class Session:
             if card_id is not None:
                 before = store.card(card_id)
                 if self.scheduling is not None:
-                    after = self.scheduling.review(before, correct, now)
+                    after = self.scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
                     store.save_card(after)
             answer_id = store.record_answer(AnswerRow(
                 session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
@@ -218,6 +219,11 @@ class Session:
         self.summary.questions += 1
         self.summary.correct += int(correct)
         return outcome
+
+    def grade(self, question: Question, rating: int, text: str = "") -> Outcome:
+        """Record a self-graded answer (the answer revealed, or `text` typed): Again is
+        missed, Hard, Good and Easy are right, and FSRS schedules the card by the grade."""
+        return self.answer(question, text, rating)
 
     def override(self, outcome: Outcome, correct: bool) -> Outcome:
         """Mark an answer correct (a typo) or missed (a guess): rescore and reschedule it."""
