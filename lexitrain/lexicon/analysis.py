@@ -68,7 +68,7 @@ def analyse(codes: list[str], tiles: TileSet) -> Analysis:
     last = matrix[np.arange(n), word_lengths - 1]
     return Analysis(
         codes=codes,
-        alph_of=list(map(alphagrams.__getitem__, word_alph.tolist())),
+        alph_of=np.array(alphagrams, dtype=object)[word_alph].tolist(),  # one string per alphagram, shared
         alphagrams=alphagrams,
         word_alph=word_alph,
         combos=combos,
