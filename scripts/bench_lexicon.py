@@ -1,6 +1,8 @@
 """Benchmark the lexicon compiler and opening a compiled lexicon.
 
-Prints medians:
+Prints medians, of wall time and of CPU time (user + sys of the process and its
+children: the machine is shared, so wall time alone says little), with the
+load average beside each:
 - whole-process `lexitrain lexicon build` of ENABLE, word graph included (5 runs);
 - a fresh home: the first `lexitrain anagram AEINRST` (which compiles ENABLE)
   and the first `lexitrain best` after it (which reads the graph the compile wrote);
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,29 +31,37 @@ ROOT = Path(__file__).resolve().parents[1]
 ENABLE = ROOT / "lexicons" / "wordlists" / "enable1.txt"
 
 
-def whole_process_build(source: Path, name: str, home: str) -> float:
-    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of one whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "lexitrain", "lexicon", "build", str(source), "--name", name, "--quiet"],
-        check=True, env=env, stdout=subprocess.DEVNULL,
-    )
-    return time.perf_counter() - started
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def whole_process_build(source: Path, name: str, home: str) -> tuple[float, float]:
+    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
+    return timed([sys.executable, "-m", "lexitrain", "lexicon", "build", str(source), "--name", name, "--quiet"], env)
+
+
+def medians(runs: list[tuple[float, float]], target: str) -> str:
+    walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+    return (f"median {statistics.median(walls):.2f} s (min {min(walls):.2f}, max {max(walls):.2f}; target {target}), "
+            f"CPU {statistics.median(cpus):.2f} s; load {os.getloadavg()[0]:.2f}")
 
 
 MID_GAME = ("W14/ET3V9/BE2JO9/1I1ZAX9/LI2V10/AD2E10/T1GALE9/I2WINDY7/N3N1EAU6/ODONATES7/15/15/15/15/15 "
             "AELLNST/ 122/221 0")
 
 
-def first_use(home: str) -> tuple[float, float]:
-    """Seconds of the first `anagram` in an empty home, then of the first `best`."""
+def first_use(home: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(wall, CPU) seconds of the first `anagram` in an empty home, then of the first `best`."""
     env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
-    times = []
-    for args in (["anagram", "AEINRST"], ["best", "--cgp", MID_GAME, "--json"]):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "lexitrain", *args], check=True, env=env, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - started)
-    return times[0], times[1]
+    anagram, best = (timed([sys.executable, "-m", "lexitrain", *args], env)
+                     for args in (["anagram", "AEINRST"], ["best", "--cgp", MID_GAME, "--json"]))
+    return anagram, best
 
 
 OPEN_AND_ANAGRAM = """
@@ -89,16 +100,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         # "enable" is the name of the shipped build, which `lexicon build` keeps for itself
         enable = [whole_process_build(ENABLE, "enable-bench", home) for _ in range(args.runs)]
-        print(f"compile ENABLE (168,551 words), whole process: median {statistics.median(enable):.2f} s "
-              f"(min {min(enable):.2f}, max {max(enable):.2f}; target <= 3 s)")
+        print(f"compile ENABLE (168,551 words), whole process: {medians(enable, '<= 3 s')}")
         size = sum(p.stat().st_size for p in Path(home, "lexicons").rglob("*") if p.is_file())
         fresh = []
         for _ in range(args.runs):
             with tempfile.TemporaryDirectory() as empty:
                 fresh.append(first_use(empty))
-        print(f"fresh home: first `anagram AEINRST` median {statistics.median(f[0] for f in fresh):.2f} s "
-              f"(target <= 5 s), first `best` after it median {statistics.median(f[1] for f in fresh) * 1000:.0f} ms "
-              f"(target <= 500 ms)")
+        print(f"fresh home: first `anagram AEINRST` {medians([f[0] for f in fresh], '<= 5 s')}")
+        print(f"  first `best` after it median {statistics.median(f[1][0] for f in fresh) * 1000:.0f} ms "
+              f"(target <= 500 ms), CPU {statistics.median(f[1][1] for f in fresh) * 1000:.0f} ms")
         print(f"compiled size on disk: {size / 1e6:.1f} MB")
         opened = [open_and_query(home) for _ in range(args.runs)]
         print(f"open lexicon + one anagram query, in process: median {statistics.median(opened) * 1000:.1f} ms "
@@ -106,8 +116,7 @@ def main() -> None:
         big = Path(home) / "synthetic.txt"
         synthetic_list(big, 280_000)
         synthetic = [whole_process_build(big, "synthetic", home) for _ in range(args.runs)]
-        print(f"compile synthetic 280,000 words, whole process: median {statistics.median(synthetic):.2f} s "
-              f"(min {min(synthetic):.2f}, max {max(synthetic):.2f}; target <= 6 s)")
+        print(f"compile synthetic 280,000 words, whole process: {medians(synthetic, '<= 6 s')}")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} (2 cores)")
 
 

@@ -108,6 +108,32 @@ def test_failed_build_leaves_no_half_written_folder(make_lexicon, home, tmp_path
     assert sorted(p.name for p in (home / "lexicons").iterdir()) == before
 
 
+@pytest.mark.parametrize("writer", ["tries and graph", "words table", "alphagram table"])
+def test_a_writer_failing_leaves_the_old_build_whole(make_lexicon, home, tmp_path, monkeypatch, writer):
+    """The files are written by three processes: a failure in any one fails the build, leaving the old one."""
+    from lexitrain.lexicon import compile as compile_module
+
+    make_lexicon(SMALL, name="mine")
+    before = sorted(p.name for p in (home / "lexicons").iterdir())
+
+    def fail(*args, **kwargs):
+        raise OSError("disk full")
+
+    target = {"tries and graph": (compile_module.graph, "save"), "words table": (compile_module, "write_words"),
+              "alphagram table": (compile_module, "write_alphagrams")}[writer]
+    monkeypatch.setattr(*target, fail)
+    with pytest.raises((LexitrainError, OSError), match="disk full"):
+        compile_module.compile_lexicon(make_source(tmp_path, ["DOG", "GOD"]), "mine")
+    assert sorted(p.name for p in (home / "lexicons").iterdir()) == before
+    assert open_lexicon("mine").anagrams("ERAC") == ["ACRE", "CARE", "RACE"]
+
+
+def make_source(folder, words):
+    path = folder / "list.txt"
+    path.write_text("\n".join(words) + "\n")
+    return path
+
+
 def test_rebuild_replaces_and_removes_the_old_folder(make_lexicon, home):
     make_lexicon(SMALL, name="mine")
     make_lexicon(["DOG", "GOD"], name="mine")

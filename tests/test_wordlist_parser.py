@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
+from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.wordlist import read_wordlist
 from lexitrain.tiles import load_tile_set
 
@@ -62,3 +63,30 @@ def test_spanish_words_keep_their_tile_count(tile_lists):
         result = read_wordlist(path, SPANISH, 15)
     assert {len(code) for code in result.definitions} <= {len(t) for t in tile_lists}
     assert {SPANISH.encode(SPANISH.spell(t)) for t in tile_lists} == set(result.definitions)
+
+
+
+def _outcome(path: Path) -> tuple:
+    """What reading a list gives: its words and definitions in order, and its warnings or
+    its error without the file name and line number."""
+    try:
+        got = read_wordlist(path, ENGLISH, 15)
+    except LexitrainError as exc:
+        return "error", str(exc).split(": ", 1)[1]
+    return list(got.definitions.items()), [w.split(": ", 1)[1] for w in got.warnings]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz", min_size=2, max_size=15), max_size=30),
+       st.lists(st.sampled_from(["Q", "ABCDEFGHIJKLMNOP", "D0G", "ÉTÉ"]), max_size=2),
+       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+def test_a_plain_list_reads_as_the_same_list_read_line_by_line(words, odd_words, newline, blank_lines):
+    """Plain lists take a quicker road (the whole text at once): it must end where the
+    line-by-line reading of the same list, which a comment line forces, does, odd
+    words (too short, too long, not made of tiles) and an empty list included."""
+    text = (newline * 2 if blank_lines else newline).join(words + odd_words) + newline
+    with tempfile.TemporaryDirectory() as folder:
+        plain, commented = Path(folder) / "plain.txt", Path(folder) / "commented.txt"
+        plain.write_bytes(text.encode("utf-8"))
+        commented.write_bytes(("# a comment" + newline + text).encode("utf-8"))
+        assert _outcome(plain) == _outcome(commented)

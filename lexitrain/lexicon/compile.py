@@ -1,22 +1,24 @@
-"""Compile a word list into tries and probability-ordered SQLite tables.
+"""Compile a word list into tries, a word graph and probability-ordered SQLite tables.
 
 Output folder (see docs/formats.md):
 - `words.marisa`: marisa-trie of every word as tile codes (judge, prefixes);
 - `reversed.marisa`: every word reversed (suffixes, back extensions);
 - `alphagrams.marisa`: BytesTrie alphagram code -> word codes (anagrams, builds);
-- `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes);
+- `words.sqlite`, `alphagrams.sqlite`: tables `words` and `meta`, and `alphagrams`
+  (search, quizzes; schema.py);
 - `dawg-v3.bin`: the word graph the move generator searches (graph.py).
-The words table, and the alphagram table with the tries and the graph, are
-written side by side on two cores where the platform can fork: together
-they are most of the build time.
+Where the platform can fork, the files are written by three processes on
+the machine's cores: the tries of words and the graph as soon as the words
+are sorted (they need nothing else), the words table once the analysis is
+done, and the alphagram table and trie by the build itself.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -27,8 +29,8 @@ import numpy as np
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
+from lexitrain.lexicon.analysis import Analysis, analyse
 from lexitrain.lexicon.progress import Progress, quiet
-from lexitrain.lexicon.probability import combinations, ranks, tile_counts
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
 from lexitrain.tiles import TileSet, load_tile_set
@@ -41,24 +43,6 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_on_disk: int = 0
-
-
-@dataclass
-class _Analysis:
-    """Everything computed about a word list before anything is written."""
-
-    codes: list[str]  # word codes in dictionary order
-    alph_of: list[str]  # alphagram code of each word
-    alphagrams: list[str]  # distinct alphagram codes
-    alph_order: list[int]  # alphagram indexes in dictionary order
-    word_alph: np.ndarray  # alphagram index of each word
-    combos: np.ndarray  # (alphagrams, 3) exact combinations
-    alph_rank: list[np.ndarray]  # per alphagram, 0/1/2 blanks
-    word_rank: list[np.ndarray]  # per word, 0/1/2 blanks
-    points: np.ndarray  # per alphagram
-    vowels: np.ndarray  # per alphagram
-    anagrams: np.ndarray  # per alphagram
-    lengths: np.ndarray  # per alphagram
 
 
 def compile_lexicon(
@@ -78,37 +62,35 @@ def compile_lexicon(
     progress("reading", 0, 3)
     wordlist = read_wordlist(Path(source), tiles, layout.longest_word, skip_invalid)
     others = _open_compared(compare or {}, name)
+    codes = sorted(wordlist.definitions, key=None if tiles.codes_in_order else tiles.sort_key)
     progress("probabilities", 1, 3)
-    analysis = _analyse(wordlist, tiles)
-    word_lengths = analysis.lengths[analysis.word_alph]
-    by_length = {str(k): int(v) for k, v in enumerate(np.bincount(word_lengths).tolist()) if v}
-    manifest = {
-        "name": name,
-        "source": str(Path(source).resolve()),
-        "tiles": tiles.name,
-        "board": layout.name,
-        "words": len(analysis.codes),
-        "by_length": by_length,
-        "compare": compare or {},
-        "schema": SCHEMA_VERSION,
-        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    progress("writing", 2, 3)
     build_dir = store.new_build_dir(name)
     try:
-        _side_by_side(
-            lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest),
-            lambda: _write_alphagrams_tries_and_graph(build_dir, analysis, tiles, name),
-        )
+        with _Children() as children:
+            children.start(lambda: _write_tries_and_graph(build_dir, codes, tiles, name))
+            analysis = analyse(codes, tiles)
+            by_length = {str(k): int(v) for k, v in enumerate(np.bincount(analysis.word_lengths).tolist()) if v}
+            manifest = {
+                "name": name,
+                "source": str(Path(source).resolve()),
+                "tiles": tiles.name,
+                "board": layout.name,
+                "words": len(codes),
+                "by_length": by_length,
+                "compare": compare or {},
+                "schema": SCHEMA_VERSION,
+                "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
+            progress("writing", 2, 3)
+            children.start(lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest))
+            _write_alphagrams(build_dir, analysis, tiles)
         size = sum(p.stat().st_size for p in build_dir.iterdir())
         store.publish(name, build_dir, {**manifest, "bytes": size})
     except BaseException:
         store.discard(build_dir)
         raise
     progress("done", 3, 3)
-    return BuildReport(
-        name, len(analysis.codes), by_length, wordlist.warnings, time.perf_counter() - started, size
-    )
+    return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size)
 
 
 def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, marisa_trie.Trie]]:
@@ -122,56 +104,8 @@ def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, m
     return others
 
 
-def _analyse(wordlist: WordList, tiles: TileSet) -> _Analysis:
-    in_order = tiles.codes_in_order  # then codes sort as plain strings
-    codes = sorted(wordlist.definitions, key=None if in_order else tiles.sort_key)
-    n = len(codes)
-    alph_of = ["".join(sorted(c)) for c in codes] if in_order else list(map(tiles.alphagram_code, codes))
-    alph_index: dict[str, int] = {}
-    for a in alph_of:
-        alph_index.setdefault(a, len(alph_index))
-    alphagrams = list(alph_index)
-    word_alph = np.fromiter((alph_index[a] for a in alph_of), dtype=np.int64, count=n)
-    counts = tile_counts(alphagrams, tiles)
-    combos = combinations(alphagrams, tiles, counts)
-    lengths = counts.sum(axis=1)
-    alph_keys = alphagrams if in_order else list(map(tiles.sort_key, alphagrams))
-    alph_order = sorted(range(len(alphagrams)), key=alph_keys.__getitem__)
-    alph_ties = np.empty(len(alphagrams), dtype=np.int64)
-    alph_ties[alph_order] = np.arange(len(alphagrams))
-    word_ties = alph_ties[word_alph] * n + np.arange(n)  # ties: alphagram, then word
-    word_lengths = lengths[word_alph]
-    vowel_mask = np.array([tiles.is_vowel(t) for t in tiles.letters], dtype=np.int64)
-    return _Analysis(
-        codes=codes,
-        alph_of=alph_of,
-        alphagrams=alphagrams,
-        alph_order=alph_order,
-        word_alph=word_alph,
-        combos=combos,
-        alph_rank=[ranks(lengths, combos[:, b], alph_ties) for b in range(3)],
-        word_rank=[ranks(word_lengths, combos[word_alph, b], word_ties) for b in range(3)],
-        points=counts @ np.array(tiles.points, dtype=np.int64),
-        vowels=counts @ vowel_mask,
-        anagrams=np.bincount(word_alph, minlength=len(alphagrams)),
-        lengths=lengths,
-    )
-
-
-def _hooks(codes: list[str], code_set: set[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """Front and back hook tiles of every word, found from the longer words.
-
-    `codes` in dictionary order makes each word's hooks come out in tile order.
-    """
-    front: dict[str, str] = defaultdict(str)
-    back: dict[str, str] = defaultdict(str)
-    for code in codes:
-        if len(code) > 2:
-            if code[1:] in code_set:
-                front[code[1:]] += code[0]
-            if code[:-1] in code_set:
-                back[code[:-1]] += code[-1]
-    return front, back
+#: between key and value in a marisa BytesTrie's keys (its default)
+_VALUE_SEPARATOR = b"\xff"
 
 
 def _sql_int(value: int) -> int | str:
@@ -181,32 +115,33 @@ def _sql_int(value: int) -> int | str:
 
 def _write_words(
     out: Path,
-    a: _Analysis,
+    a: Analysis,
     wordlist: WordList,
     tiles: TileSet,
     others: dict[str, tuple[str, marisa_trie.Trie]],
     manifest: dict,
 ) -> None:
     codes = a.codes
-    code_set = set(codes)
-    front, back = _hooks(codes, code_set)
-    show = tiles.display_alphagram if tiles.multi else str
-    no_hooks = [""] * len(codes)
+    texts = [codes, a.alph_of, a.front_hooks, a.back_hooks]  # codes are the text of single-character tiles
+    if tiles.multi:
+        show = tiles.display_alphagram
+        texts = [list(map(tiles.decode, codes)), *(list(map(show, column)) for column in texts[1:])]
+    words, alphagrams, front_hooks, back_hooks = texts
     symbols = (
         ["".join(s for s, trie in others.values() if c not in trie) for c in codes]
         if others
-        else no_hooks
+        else [""] * len(codes)
     )
     wa = a.word_alph
     rows = zip(
-        list(map(tiles.decode, codes)) if tiles.multi else codes,
-        list(map(show, a.alph_of)),
-        map(len, codes),
+        words,
+        alphagrams,
+        a.word_lengths.tolist(),
         map(wordlist.definitions.__getitem__, codes),
-        map(show, map(front.get, codes, no_hooks)),
-        map(show, map(back.get, codes, no_hooks)),
-        [c[1:] in code_set for c in codes],
-        [c[:-1] in code_set for c in codes],
+        front_hooks,
+        back_hooks,
+        a.inner_front.tolist(),
+        a.inner_back.tolist(),
         a.points[wa].tolist(),
         a.vowels[wa].tolist(),
         symbols,
@@ -216,56 +151,77 @@ def _write_words(
     write_words(out, rows, meta)
 
 
-def _write_alphagrams_tries_and_graph(out: Path, a: _Analysis, tiles: TileSet, name: str) -> None:
-    codes = a.codes
+def _write_tries_and_graph(out: Path, codes: list[str], tiles: TileSet, name: str) -> None:
     graph.save(graph.from_codes(codes, tiles, name), out / graph.FILE_NAME)
     marisa_trie.Trie(codes).save(str(out / "words.marisa"))
     marisa_trie.Trie([c[::-1] for c in codes]).save(str(out / "reversed.marisa"))
-    values = (c.encode("utf-8") for c in codes)
-    marisa_trie.BytesTrie(zip(a.alph_of, values)).save(str(out / "alphagrams.marisa"))
-    show = tiles.display_alphagram if tiles.multi else str
-    order = np.array(a.alph_order)  # once: numpy indexing by a list converts it each time
-    combos = a.combos[order].T.tolist()  # by column: no list per row to transpose
+
+
+def _write_alphagrams(out: Path, a: Analysis, tiles: TileSet) -> None:
+    _alphagram_trie(a).save(str(out / "alphagrams.marisa"))
+    combos = a.combos.T.tolist()  # by column: no list per row to transpose
     if a.combos.dtype == object:
         combos = [[_sql_int(v) for v in column] for column in combos]
     rows = zip(
-        [show(a.alphagrams[j]) for j in a.alph_order],
-        a.lengths[order].tolist(),
-        a.anagrams[order].tolist(),
+        list(map(tiles.display_alphagram, a.alphagrams)) if tiles.multi else a.alphagrams,
+        a.lengths.tolist(),
+        a.anagrams.tolist(),
         *combos,
-        *(r[order].tolist() for r in a.alph_rank),
+        *(r.tolist() for r in a.alph_rank),
     )
     write_alphagrams(out, rows)
 
 
-def _side_by_side(child_job: Callable[[], None], own_job: Callable[[], None]) -> None:
-    """Run two independent writers at once: one in a forked child, one here.
+def _alphagram_trie(a: Analysis) -> marisa_trie.BinaryTrie:
+    """Alphagram code -> word codes: the file marisa's BytesTrie writes, built from its
+    keys (`alphagram`, its value separator, `word`) made in one go."""
+    joined = "\n".join(map("\0".join, zip(a.alph_of, a.codes))).encode("utf-8")
+    return marisa_trie.BinaryTrie(joined.replace(b"\0", _VALUE_SEPARATOR).split(b"\n"))
 
-    Where there is no fork (Windows), they simply run one after the other.
-    A failure in the child comes back here as a LexitrainError.
+
+class _Children:
+    """Jobs run in forked child processes beside the build's own work, every one
+    waited for on leaving the `with` (and, if the build failed, stopped first),
+    so nothing writes into a build folder once it is published or discarded.
+    A child's failure comes back here as a LexitrainError. Where there is no
+    fork (Windows), each job simply runs when started.
     """
-    if not hasattr(os, "fork"):
-        child_job()
-        own_job()
-        return
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: do the job, report any failure, never return
-        os.close(read_end)
-        status = 0
-        try:
-            child_job()
-        except BaseException as exc:  # noqa: BLE001 - everything must reach the parent
-            os.write(write_end, f"{type(exc).__name__}: {exc}".encode()[:4000])
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    try:
-        own_job()
-    finally:
-        with os.fdopen(read_end, "rb") as pipe:
-            failure = pipe.read().decode(errors="replace")
-        _, status = os.waitpid(pid, 0)
-    if failure or status != 0:
-        raise LexitrainError(f"writing the lexicon database failed: {failure or f'status {status}'}")
+
+    def __init__(self) -> None:
+        self._running: list[tuple[int, int]] = []  # (pid, read end of its pipe)
+
+    def __enter__(self) -> _Children:
+        return self
+
+    def start(self, job: Callable[[], None]) -> None:
+        if not hasattr(os, "fork"):
+            job()
+            return
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: do the job, report any failure, never return
+            os.close(read_end)
+            status = 0
+            try:
+                job()
+            except BaseException as exc:  # noqa: BLE001 - everything must reach the parent
+                os.write(write_end, f"{type(exc).__name__}: {exc}".encode()[:4000])
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        self._running.append((pid, read_end))
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        failures = []
+        for pid, read_end in self._running:
+            if kind is not None:
+                os.kill(pid, signal.SIGTERM)
+            with os.fdopen(read_end, "rb") as pipe:
+                failure = pipe.read().decode(errors="replace")
+            _, status = os.waitpid(pid, 0)
+            if failure or (status != 0 and kind is None):
+                failures.append(failure or f"status {status}")
+        self._running = []
+        if failures and kind is None:
+            raise LexitrainError(f"writing the lexicon failed: {failures[0]}")

@@ -82,6 +82,7 @@ def combinations(
             for j in range(MAX_BLANKS + 1):
                 if c >= j:
                     factor[j, t, c] = comb(bag, c - j)
+    shadow = not _fits_int64(tiles, int(counts.sum(axis=1).max()))
     p0, p1, p2 = np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     q0, q1, q2 = np.ones(n), np.zeros(n), np.zeros(n)  # float shadow to catch overflow
     for t in range(tiles.size):
@@ -90,12 +91,13 @@ def combinations(
             continue
         a0, a1, a2 = factor[0, t][col], factor[1, t][col], factor[2, t][col]
         p0, p1, p2 = p0 * a0, p0 * a1 + p1 * a0, p0 * a2 + p1 * a1 + p2 * a0
-        f0, f1, f2 = a0.astype(float), a1.astype(float), a2.astype(float)
-        q0, q1, q2 = q0 * f0, q0 * f1 + q1 * f0, q0 * f2 + q1 * f1 + q2 * f0
+        if shadow:
+            f0, f1, f2 = a0.astype(float), a1.astype(float), a2.astype(float)
+            q0, q1, q2 = q0 * f0, q0 * f1 + q1 * f0, q0 * f2 + q1 * f1 + q2 * f0
     c1, c2 = comb(tiles.blanks, 1), comb(tiles.blanks, 2)
     b1 = p0 + c1 * p1
     result = np.stack([p0, b1, b1 + c2 * p2], axis=1)
-    too_big = np.flatnonzero((q0 + c1 * q1 + c2 * q2) > _SAFE)
+    too_big = np.flatnonzero((q0 + c1 * q1 + c2 * q2) > _SAFE) if shadow else np.zeros(0, dtype=np.int64)
     if len(too_big):
         result = result.astype(object)
         for i in too_big.tolist():
@@ -103,10 +105,18 @@ def combinations(
     return result
 
 
-def ranks(lengths: np.ndarray, combos: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
-    """1-based rank within each length: most combinations first, then `tiebreak`.
+def _fits_int64(tiles: TileSet, longest: int) -> bool:
+    """Can no figure for words of up to `longest` tiles overflow int64? Every figure
+    met on the way (each a count of distinct draws of at most `longest` tiles from
+    the bag) is at most C(tiles in the bag, k) for some k <= longest."""
+    bag = sum(tiles.counts) + tiles.blanks
+    return max(comb(bag, k) for k in range(longest + 1)) < _SAFE
 
-    `tiebreak` is each item's position in the tie order (alphagram, then word).
+
+def rank_order(lengths: np.ndarray, combos: np.ndarray) -> np.ndarray:
+    """Items listed in their tie order (alphagram, then word) put in rank order:
+    by length, most combinations first, ties as listed.
+
     Exact: combinations held as Python integers are ordered as integers.
     """
     if combos.dtype == object:
@@ -114,7 +124,12 @@ def ranks(lengths: np.ndarray, combos: np.ndarray, tiebreak: np.ndarray) -> np.n
         key = -np.array([position[c] for c in combos.tolist()], dtype=np.int64)
     else:
         key = -combos
-    order = np.lexsort((tiebreak, key, lengths))
+    by_combos = np.argsort(key, kind="stable")
+    return by_combos[np.argsort(lengths[by_combos].astype(np.int16), kind="stable")]  # int16: a radix sort
+
+
+def ranks(lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """1-based rank within each length of items in rank order `order`."""
     sorted_lengths = lengths[order]
     starts = np.searchsorted(sorted_lengths, sorted_lengths, side="left")
     result = np.empty(len(order), dtype=np.int64)

@@ -63,7 +63,11 @@ def read_wordlist(
     board (`max_tiles`) or shorter than two tiles can never be played: they are
     skipped with a warning.
     """
-    text = read_text(path).replace("\t", " ")
+    text = read_text(path)
+    plain = _plain_words(text, tiles, max_tiles)
+    if plain is not None:
+        return WordList(path, dict.fromkeys(plain, ""))
+    text = text.replace("\t", " ")
     entries: list[tuple[int, str, str]] = []  # (line number, word, definition)
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -94,6 +98,21 @@ def read_wordlist(
     if not definitions:
         raise LexitrainError(f"{path}: no words found")
     return result
+
+
+def _plain_words(text: str, tiles: TileSet, max_tiles: int) -> list[str] | None:
+    """The words of a list that holds only playable words of single-character
+    tiles, one a line (most lists), read in a few passes over the whole text;
+    None for any other list, which is read line by line."""
+    if tiles.multi:
+        return None
+    upper = text.upper()
+    if re.search(f"[^{re.escape(''.join(tiles.letters))}\r\n]", upper):
+        return None  # a definition, a comment, a character that is no tile, ...
+    words = upper.split()
+    if not words or min(map(len, words)) < MIN_TILES or max(map(len, words)) > max_tiles:
+        return None
+    return words
 
 
 def _encode_all(entries: list[tuple[int, str, str]], tiles: TileSet) -> Sequence[str | None]:
