@@ -63,19 +63,25 @@ class LineReader:
 _readers: dict[int, LineReader] = {}
 
 
-def stdin_reader() -> LineReader:
-    """The one reader of the current stdin (a thread reading it ahead must be the only reader)."""
+def stdin_reader(start: bool = True) -> LineReader | None:
+    """The one reader of the current stdin, started if need be (None if not started and not
+    to be): once a thread reads stdin ahead, every later line must come through it."""
     stream = sys.stdin
     reader = _readers.get(id(stream))
-    if reader is None or reader.stream is not stream:
-        reader = _readers[id(stream)] = LineReader(stream)
+    if reader is not None and reader.stream is stream:
+        return reader
+    if not start:
+        return None
+    reader = _readers[id(stream)] = LineReader(stream)
     return reader
 
 
 def read_jsonl_line(time_left: Callable[[], float | None]) -> Answer:
     """One line of a `--jsonl` driver (newline removed), None at the end of input,
     TIMED_OUT as soon as `time_left()` reaches 0."""
-    text = sys.stdin.readline() or None if time_left() is None else _wait(stdin_reader(), time_left, _no_tick)
+    timed = time_left() is not None
+    reader = stdin_reader(start=timed)
+    text = sys.stdin.readline() or None if reader is None else _wait(reader, time_left, _no_tick)
     return text if text is None or isinstance(text, TimedOut) else clean_input(text.rstrip("\r\n"))
 
 
@@ -87,10 +93,12 @@ def read_terminal_line(prompt: str, time_left: Callable[[], float | None] | None
     """One typed line; None when the player stops (Ctrl-D / end of input, or Ctrl-C: most players
     stop a program that way, and it ends the round with the summary instead of killing it).
     With a clock, the prompt starts with the time left, redrawn every second on a terminal."""
+    clock = time_left or _untimed
     try:
-        if time_left is None or time_left() is None:
+        reader = stdin_reader(start=clock() is not None)
+        if reader is None:
             return clean_input(input(prompt))
-        return _read_timed(prompt, time_left)
+        return _read_queued(reader, prompt, clock)
     except EOFError:
         return None
     except KeyboardInterrupt:
@@ -104,19 +112,24 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def _read_timed(prompt: str, time_left: Callable[[], float | None]) -> Answer:
+def _untimed() -> None:
+    return None
+
+
+def _read_queued(reader: LineReader, prompt: str, time_left: Callable[[], float | None]) -> Answer:
+    """A line through the reader thread, the prompt led by the time left (when there is a clock)."""
     live = sys.stdout.isatty()
 
-    def show(seconds: float, first: bool = False) -> None:
-        text = f"{clock_text(seconds)} {prompt}"
+    def show(seconds: float | None, first: bool = False) -> None:
+        text = prompt if seconds is None else f"{clock_text(seconds)} {prompt}"
         if first:
             sys.stdout.write(text)
         elif live:  # rewrite the start of the line in place (save cursor, column 0, restore)
             sys.stdout.write(f"\0337\r{text}\0338")
         sys.stdout.flush()
 
-    show(time_left() or 0.0, first=True)
-    text = _wait(stdin_reader(), time_left, show)
+    show(time_left(), first=True)
+    text = _wait(reader, time_left, show)
     if isinstance(text, TimedOut):
         show(0.0)
         typer.echo("\n  time is up")
@@ -130,15 +143,14 @@ def _read_timed(prompt: str, time_left: Callable[[], float | None]) -> Answer:
 
 
 def _wait(reader: LineReader, time_left: Callable[[], float | None], tick: Callable[[float], None]) -> Answer:
-    """The next line, waking at each whole second left to call `tick`; TIMED_OUT at 0."""
+    """The next line, waking at each whole second left to call `tick`; TIMED_OUT at 0
+    (untimed, it wakes each second all the same, so Ctrl-C is heard on every platform)."""
     while True:
         left = time_left()
-        if left is None:
-            left = math.inf
-        if left <= 0:
+        if left is not None and left <= 0:
             return TIMED_OUT
-        step = left - math.floor(left) or 1.0  # to the next whole second, when the shown clock changes
-        line = reader.get(min(step, left))
+        # to the next whole second left, when the clock shown changes
+        line = reader.get(1.0 if left is None else (left - math.floor(left) or 1.0))
         if not isinstance(line, TimedOut):
             return line
         left = time_left()
