@@ -24,7 +24,9 @@ from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressS
 FORMAT = "lexitrain-progress"
 VERSION = 1
 _CARD_FIELDS = [f.name for f in fields(CardRow) if f.name != "id"]
-_CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed")
+_CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed", "retake")
+#: Fields a backup from an earlier lexitrain may lack, and what they were then.
+_CHALLENGE_DEFAULTS = {"retake": False}
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
@@ -99,7 +101,8 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
                 at=answer["at"], ms=answer["ms"]))
             added += 1
-        store.add_challenges([{"session_id": sessions[ch["session"]], **{k: ch[k] for k in _CHALLENGE_FIELDS}}
+        store.add_challenges([{"session_id": sessions[ch["session"]],
+                               **{k: ch[k] if k in ch else _CHALLENGE_DEFAULTS[k] for k in _CHALLENGE_FIELDS}}
                               for ch in data["challenges"]])
         # backups from before positions were kept have none
         added_positions = store.add_positions(data.get("positions", []))
