@@ -28,12 +28,12 @@ def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
 
 
 def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
     store = ProgressStore()
     try:
-        return store, open_lexicon(lexicon)
+        return store, open_study_lexicon(lexicon)
     except BaseException:
         store.close()
         raise

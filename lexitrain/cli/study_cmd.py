@@ -19,9 +19,9 @@ progress_app = typer.Typer(name="progress", help="Back up, restore and import st
 
 
 def _lexicon(name: str):  # -> Lexicon
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.cli.options import open_study_lexicon
 
-    return open_lexicon(name)
+    return open_study_lexicon(name)
 
 
 def _store():  # -> ProgressStore

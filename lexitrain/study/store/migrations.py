@@ -151,7 +151,9 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute(f"PRAGMA user_version = {number + 1}")
     except sqlite3.DatabaseError as exc:
         conn.execute("ROLLBACK")
-        raise LexitrainError(f"{path}: could not upgrade the progress database ({exc})") from None
+        reason = "disk full" if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL else str(exc)
+        raise LexitrainError(f"{path}: could not upgrade the progress database ({reason}); it was left "
+                             "as it was") from None
     conn.execute("COMMIT")
 
 
