@@ -89,15 +89,14 @@ def test_a_data_home_without_permission(tmp_path, monkeypatch):
     one_clear_line(run("daily", "--jsonl", input=""), "cannot be made")
 
 
-@pytest.mark.parametrize("beside", ["progress.sqlite-wal", "progress.sqlite.bak", "progress-backup.json"])
+@pytest.mark.parametrize("beside", ["progress.sqlite.bak", "progress-backup.json"])
 def test_a_zero_byte_progress_file_beside_a_backup_is_left_alone(small, home, beside):
     assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
     saved = (home / "progress.sqlite").read_bytes()
     (home / beside).write_bytes(saved)  # what may be the progress, beside an emptied file
     (home / "progress.sqlite").write_bytes(b"")
     for suffix in ("-wal", "-shm"):
-        if beside != f"progress.sqlite{suffix}":
-            (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
     result = run("daily", "--jsonl", "--lexicon", "small", input="")
     one_clear_line(result, "is empty (0 bytes)", beside, "left", "progress import")
     assert (home / "progress.sqlite").read_bytes() == b"" and (home / beside).read_bytes() == saved

@@ -185,9 +185,10 @@ def _open(path: Path) -> sqlite3.Connection:
 
 def _refuse_empty_beside_backups(path: Path) -> None:
     """A zero-byte progress file (a copy or a sync cut short) is not made into a fresh database
-    while files beside it (a write-ahead log with pages in it, a backup) may hold the progress."""
+    while a backup beside it (a copy, an export) may hold the progress. SQLite's own files beside
+    it (`-journal`, `-wal`, `-shm`) do not count: another process may be making the database now."""
     beside = sorted(other.name for other in path.parent.glob(f"{path.stem}*")
-                    if other != path and not other.name.endswith("-shm") and other.is_file()
+                    if other != path and not other.name.endswith(("-journal", "-wal", "-shm")) and other.is_file()
                     and other.stat().st_size > 0)
     if beside:
         raise LexitrainError(
