@@ -117,18 +117,25 @@ def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None
     holder = holder or new_holder()
     skip: set[int] = set()
     while True:
-        now = utc_now()
-        with store.transaction():
-            store.release_leases(holder)
-            card = next_card(store, lex.name, plan.id, limits, now,
-                             frozenset(skip) | store.leased_by_others(holder, now.timestamp()))
-            if card is not None:
-                store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip))
         if card is None:
             return
         yield Item(card.kind, card.key, card.id)
         if store.card(card.id).last_review == card.last_review:
             skip.add(card.id)
+
+
+def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holder: str,
+         skip: frozenset[int] = frozenset()) -> CardRow | None:
+    """The drill's next card, leased to `holder` in the same transaction (its previous card given
+    back), leaving out the cards other drills hold."""
+    now = utc_now()
+    with store.transaction():
+        store.release_leases(holder)
+        card = next_card(store, lexicon, plan_id, limits, now, skip | store.leased_by_others(holder, now.timestamp()))
+        if card is not None:
+            store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+    return card
 
 
 def release(store: ProgressStore, holder: str) -> None:
