@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from lexitrain.errors import LexitrainError
+
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -31,5 +33,10 @@ def data_home() -> Path:
         from platformdirs import user_data_dir
 
         home = Path(user_data_dir("lexitrain", appauthor=False))
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file there, no permission, a read-only or full disk
+        what = "is a file, not a folder" if home.is_file() else f"cannot be made ({exc.strerror or exc})"
+        raise LexitrainError(f"the data folder {home} {what}: point LEXITRAIN_HOME at a folder you can write "
+                             "(or move what is in the way), and run again") from None
     return home

@@ -1,8 +1,8 @@
 """Benchmark the study core with 100,000 cards in the progress store.
 
 Prints medians (milliseconds):
-- picking the next question of the daily drill (due review or next new card,
-  within today's limits) and building it from the lexicon;
+- picking the next question of the daily drill (due review or next new card, leased
+  to the drill, within today's limits) and building it from the lexicon;
 - recording an answer: check it, schedule the card with FSRS, commit;
 - building a 50-question daily challenge, for each kind.
 
@@ -79,8 +79,8 @@ def main() -> None:
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study import challenge as ch
     from lexitrain.study.kinds.base import new_kind
-    from lexitrain.study.daily import Limits, next_card
-    from lexitrain.study.scheduler import Scheduling, utc_now
+    from lexitrain.study.daily import Limits, new_holder, pick
+    from lexitrain.study.scheduler import Scheduling
     from lexitrain.study.session import Item, Session
     from lexitrain.study.store import ProgressStore
 
@@ -96,9 +96,10 @@ def main() -> None:
         limits = Limits(new=10 * args.runs, reviews=10 * args.runs)
         session = Session(store, lex, "daily", "bench", [], Scheduling())
         picks, builds, answers = [], [], []
+        holder = new_holder()
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            card = next_card(store, lex.name, plan_id, limits, utc_now())
+            card = pick(store, lex.name, plan_id, limits, holder)  # leased, as the drill picks it
             t1 = time.perf_counter()
             question = session.ask(Item(card.kind, card.key, card.id))
             t2 = time.perf_counter()

@@ -54,7 +54,19 @@ def test_tied_top_plays_lower_play_illegal_play_and_transposed_opening(small, tm
     # at 8E the word misses both double-letter squares: 7 x 2 + 50 = 64.
     answers = ["8D RETAINS", "8H NASTIER", "8E RETAINS", "8A RETAINS", "8D SATINER", "H2 RETAINS", "QUITE"]
     for answer in answers:
-        result = of("result", quiz(answer, extra=("--no-schedule",)))[0]
+        records = quiz(answer, extra=("--no-schedule",))
+        if answer in ("8A RETAINS", "8D SATINER", "QUITE"):  # illegal: refused, asked again, never judged
+            [refused] = of("refused", records)
+            assert refused["given"] == answer and not of("result", records)
+            assert of("summary", records)[0]["questions"] == 0
+            if answer == "8A RETAINS":
+                assert "centre square 8H" in refused["reason"]
+            elif answer == "8D SATINER":
+                assert refused["reason"] == "SATINER is not in the lexicon small"
+            else:
+                assert "bad play" in refused["reason"]
+            continue
+        result = of("result", records)[0]
         if answer in ("8D RETAINS", "8H NASTIER"):
             assert result["correct"] and result["legal"] and result["score"] == 66 and result["rank"] == 1
         elif answer == "8E RETAINS":
@@ -63,15 +75,8 @@ def test_tied_top_plays_lower_play_illegal_play_and_transposed_opening(small, tm
             assert result["rank"] == 6 * ANAGRAMS + 1
             assert result["plays"] == 7 * ANAGRAMS + 2 * 2  # and TA, EN at 8G or 8H
             assert [p["score"] for p in result["top"]] == [66] * 5
-        elif answer == "8A RETAINS":
-            assert not result["legal"] and result["score"] is None
-            assert "centre square 8H" in result["reason"]
-        elif answer == "8D SATINER":
-            assert not result["correct"] and result["reason"] == "SATINER is not in the lexicon small"
-        elif answer == "H2 RETAINS":  # down from H2 over the centre: the mirror image of 8B RETAINS
+        else:  # H2 RETAINS: down from H2 over the centre, the mirror image of 8B RETAINS
             assert result["correct"] and result["score"] == 66 and result["same_as"] == "8B RETAINS"
-        else:
-            assert not result["correct"] and "bad play" in result["reason"]
         assert len(result["expected"]) == 6 * ANAGRAMS and "8D RETAINS" in result["expected"]
 
 
@@ -88,12 +93,24 @@ def test_design_worked_example_scores(small, tmp_path):
 
 def test_rack_must_hold_the_tiles_and_end_of_input_ends_cleanly(small, tmp_path):
     import_cgp(tmp_path, f"{QUITE} CFINNYA/ 0/48 0", f"{EMPTY} AEINRST/ 0/0 0")
-    records = quiz("9D INFaNCY")  # no blank on this rack; then the input ends
+    records = quiz("9D INFaNCYY", "")  # more tiles than the rack holds: refused; then a pass; then the input ends
+    assert of("refused", records)[0]["reason"] == "Y is not on the rack CFINNYA"
     result = of("result", records)[0]
-    assert not result["correct"] and result["reason"] == "a blank is not on the rack CFINNYA"
+    assert not result["correct"] and result["reason"].startswith("no play given")
     # a real A on the double-letter G9 adds 2 to INFANCY and 2 to TA
     assert result["top"][0] == {"position": "9D", "word": "INFANCY", "score": 88 + 2 + 2, "tiles": "INFANCY"}
     assert of("summary", records)[0] == {**of("summary", records)[0], "questions": 1, "correct": 0}
+    assert len(of("question", records)) == 2  # the second position asked, then the input ended: unscored
+
+
+def test_lowercase_is_capitals_where_the_rack_has_no_blank_for_it(small, tmp_path):
+    import_cgp(tmp_path, f"{QUITE} CFINNYA/ 0/48 0", f"{QUITE} CFINNY?/ 0/48 0")
+    records = quiz("9d infancy", "9D infaNcy", "9D INFaNCY")
+    first, blank = of("result", records)
+    assert first["correct"] and first["play"] == "9D INFANCY" and first["score"] == 92  # no blank: capitals
+    # five lowercase letters, one blank: read as capitals, and the rack has no real A
+    assert of("refused", records)[0]["reason"] == "A is not on the rack CFINNY?"
+    assert blank["play"] == "9D INFaNCY" and blank["score"] == 88  # one lowercase, one blank: the blank
 
 
 def test_missed_position_comes_back_through_the_scheduler(small, tmp_path, monkeypatch):
@@ -116,7 +133,7 @@ def test_daily_drill_takes_positions_when_asked(small, tmp_path, monkeypatch):
     result = run("daily", "--lexicon", "small", "--jsonl", input="")
     assert all(q["kind"] != "position" for q in of("question", lines(result.stdout)))
     assert run("positions", "daily", "--per-day", "2", "--lexicon", "small").exit_code == 0
-    result = run("daily", "--lexicon", "small", "--jsonl", input="8D RETAINS\n8A ME\nQUITE\n")
+    result = run("daily", "--lexicon", "small", "--jsonl", input="8D RETAINS\n8A ME\n\nQUITE\n")  # 8A ME: refused
     questions = of("question", lines(result.stdout))
     assert [q["kind"] for q in questions[:2]] == ["position", "position"] and questions[2]["kind"] != "position"
     assert of("result", lines(result.stdout))[0]["correct"]
@@ -143,12 +160,12 @@ def test_a_missed_position_writes_no_missed_word_list(small, tmp_path, monkeypat
 def test_terminal_quiz_and_daily_drill_show_the_board_and_the_verdict(small, tmp_path, monkeypatch):
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
-    result = run("quiz", "position", "--lexicon", "small", "--no-schedule", input="H2 RETAINS\n8A X\n")
+    result = run("quiz", "position", "--lexicon", "small", "--no-schedule", input="H2 RETAINS\n8A X\n\n")
     assert result.exit_code == 0
     out = result.stdout
     assert "rack AEINRST   score 0 to 0" in out and " 8 = . . ' . . . - . . . ' . . =  8" in out
     assert "H2 RETAINS (= 8B RETAINS) scores 66: rank 1 of 67" in out
-    assert "rack CFINNY?   score 0 to 48" in out and "illegal: X is not on the rack CFINNY?" in out
+    assert "rack CFINNY?   score 0 to 48" in out and "illegal: X is not on the rack CFINNY?; try again" in out
     assert "  1.   88  9D   INFaNCY" in out and "1/2 top plays found" in out
     run("positions", "daily", "--per-day", "1", "--lexicon", "small")
     daily = run("daily", "--lexicon", "small", input="8D RETAINS\n!quit\n")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
 
@@ -180,9 +181,13 @@ def test_damage_found_mid_use_is_a_clear_error(small, home, monkeypatch):
     at(NOW, monkeypatch)
     daily(*["x"] * 3)  # a real store with a plan, cards and answers
     path = home / "progress.sqlite"
+    with ProgressStore(path) as store:  # (written back into the main file, so the pages below are all there)
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        roots = [r[0] for r in store.conn.execute("SELECT rootpage FROM sqlite_master WHERE name IN ('cards', 'answers')")]
     data = bytearray(path.read_bytes())
     page = int.from_bytes(data[16:18], "big")
-    data[page:] = b"\xff" * (len(data) - page)  # every page but the schema page ruined
+    for root in roots:  # the tables' pages ruined, the schema left whole: found at the first read, not at open
+        data[(root - 1) * page : root * page] = b"\xff" * page
     path.write_bytes(bytes(data))
     result = run("daily", "--jsonl", "--lexicon", "small", input="x\n")
     assert result.exit_code == 1 and "progress database failed" in result.stderr

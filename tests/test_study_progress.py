@@ -134,3 +134,51 @@ def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
     assert result.exit_code == 1 and "damaged progress file" in result.stderr and "nothing was imported" in result.stderr
     with ProgressStore() as store:
         assert store.find_card("small", "anagram", "ELOPS") is None
+
+
+def test_export_then_import_on_an_empty_home_reproduces_every_card_exactly(small, home, tmp_path, monkeypatch):
+    """New (never answered, in a plan), learning, review and relearning cards, a Leitner box, a card
+    imported from a cardbox and never reviewed since, and their history: all come back as they were."""
+    from lexitrain.study.zyzzyva import card_state
+
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    assert run("study", "plan", "--length", "7", "--lexicon", "small").exit_code == 0  # new cards, never answered
+    study(small, monkeypatch, NOW, {"AB": False, "ENT": True, "ANT": True})  # learning
+    study(small, monkeypatch, NOW + timedelta(days=1), {"ENT": True})  # review
+    study(small, monkeypatch, NOW + timedelta(days=9), {"ENT": False})  # relearning
+    with ProgressStore() as store:
+        fresh = store.card(store.ensure_card("small", "anagram", "AEILNRST", NOW.timestamp()))
+        store.save_card(card_state({"correct": 0, "incorrect": 0, "cardbox": 3, "streak": 0, "next_scheduled":
+                                    (NOW + timedelta(days=3)).timestamp(), "last_correct": None}, fresh, NOW.timestamp()))
+        boxed = store.card(store.ensure_card("small", "hooks", "CARE", NOW.timestamp()))
+        store.save_card(card_state({"correct": 5, "incorrect": 1, "cardbox": 4, "streak": 3, "next_scheduled":
+                                    (NOW + timedelta(days=20)).timestamp(), "last_correct": NOW.timestamp()},
+                                   boxed, NOW.timestamp()))
+        before = store.export_rows()
+    states = {c["state"] for c in before["cards"]}
+    assert states == {0, 1, 2, 3}, states
+    assert any(c["last_review"] is None and c["state"] != 0 for c in before["cards"])  # the cardbox's unreviewed
+
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    empty = tmp_path / "empty-home"
+    monkeypatch.setenv("LEXITRAIN_HOME", str(empty))
+    result = run("progress", "import", str(backup))
+    assert result.exit_code == 0, result.stderr
+    with ProgressStore() as store:
+        after = store.export_rows()
+
+    def cards(rows):
+        return sorted(({k: v for k, v in c.items() if k != "id"} for c in rows["cards"]),
+                      key=lambda c: (c["kind"], c["key"]))
+
+    def answers(rows):
+        key_of = {c["id"]: (c["kind"], c["key"]) for c in rows["cards"]}
+        return [({k: v for k, v in a.items() if k not in ("id", "session_id", "card_id", "before")},
+                 key_of.get(a["card_id"]), a["before"] and {k: v for k, v in a["before"].items() if k != "id"})
+                for a in rows["answers"]]
+
+    assert cards(after) == cards(before)  # state, due, stability, difficulty, step, box, counters, added
+    assert answers(after) == answers(before) and len(before["answers"]) == 5  # every review, with its before
+    assert [{k: v for k, v in s.items() if k != "id"} for s in after["sessions"]] == \
+        [{k: v for k, v in s.items() if k != "id"} for s in before["sessions"]]

@@ -33,6 +33,26 @@ def default_lexicon(study: bool) -> str:
         return str(store.setting("lexicon", DEFAULT_LEXICON))
 
 
+def open_study_lexicon(name: str):  # -> Lexicon
+    """Open the lexicon a study command uses; when it is the study lexicon set with `study set
+    --lexicon` and it is gone (removed, or its files lost), the error says how to pick another."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    try:
+        return open_lexicon(name)
+    except LexitrainError as exc:
+        from lexitrain.study.store import ProgressStore, progress_path
+
+        if not progress_path().exists():
+            raise
+        with ProgressStore() as store:
+            if store.setting("lexicon", None) != name:
+                raise
+        raise LexitrainError(f"{exc}; it is your study lexicon: pick another with `lexitrain study set --lexicon NAME` "
+                             f"(or build it again with `lexitrain lexicon build FILE --name {name}`)") from None
+
+
 # The help texts name enable, not DEFAULT_LEXICON: importing the lexicon module would slow start-up.
 Lexicon = Annotated[str, typer.Option(
     "--lexicon", "-l", default_factory=partial(default_lexicon, study=False), show_default=False,

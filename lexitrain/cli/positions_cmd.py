@@ -28,12 +28,12 @@ def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
 
 
 def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
     store = ProgressStore()
     try:
-        return store, open_lexicon(lexicon)
+        return store, open_study_lexicon(lexicon)
     except BaseException:
         store.close()
         raise
@@ -196,11 +196,14 @@ def run_terminal(session) -> None:  # session: Session
 
 def ask_position(session, question, number: int):  # -> Outcome | None
     """Show the board with premiums coloured, the rack and the scores; read one
-    play and show the verdict and the top plays. None when the player stops."""
+    play and show the verdict and the top plays. An illegal play is refused with
+    its reason and the position asked again. None when the player stops (unscored)."""
+    from lexitrain.cli.answer_input import TimedOut
     from lexitrain.cli.board_view import render_board
     from lexitrain.cli.output import stdout_console
     from lexitrain.cli.quiz_ui import read_answer
     from lexitrain.engine.cgp import parse_cgp
+    from lexitrain.study.session import Refused
 
     console = stdout_console()
     position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
@@ -208,10 +211,18 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     console.print(render_board(position.board))
     you, other = (position.scores + [0, 0])[:2]
     console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
-    line = read_answer("play> ")
-    if line is None or line.strip().lower() == "!quit":
-        return None
-    outcome = session.answer(question, line.strip())
+    while True:
+        line = read_answer("play> ", session.answer_time_left)
+        if isinstance(line, TimedOut):
+            outcome = session.time_out(question)
+            break
+        if line is None or line.strip().lower() == "!quit":
+            return None
+        try:
+            outcome = session.answer(question, line.strip())
+            break
+        except Refused as refused:
+            typer.secho(f"  illegal: {refused}; try again (empty line = pass)", fg="red")
     _show_verdict(outcome)
     return outcome
 

@@ -5,9 +5,12 @@ its rendering hint says (`letters`: a prompt and words typed; `board`: the
 board and one play), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
 previous question before the current one is answered; in the terminal an
-empty line ends a question, `!quit` (or end of input) ends the round, and
-after the last question one more line may mark it. (JSON lines end with the
-summary at once: a driving program waits for it.)
+empty line ends a question, and after the last question one more line may
+mark it. (JSON lines end with the summary at once: a driving program waits
+for it.) Stopping -- `!quit`, end of input, Ctrl-D, Ctrl-C -- ends the round
+and never scores the question on screen: only an answer submitted, or its
+time running out, does. A line the question does not take (an illegal play)
+is refused with its reason, and the same question is asked again.
 """
 
 from __future__ import annotations
@@ -18,35 +21,20 @@ from typing import Any, Callable
 
 import typer
 
+from lexitrain.cli.answer_input import Answer, TimedOut, read_jsonl_line, read_terminal_line
 from lexitrain.study.kinds.base import BOARD, LETTERS, Question
 from lexitrain.study.kinds.words import answer_words
-from lexitrain.study.session import Outcome, Session, Summary
+from lexitrain.study.session import Outcome, Refused, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
 #: Lines the terminal adds under the summary (by default the round's own details, as named there).
 Notes = Callable[[Summary], dict[str, Any]]
 
 
-def clean_input(text: str) -> str:
-    """Bytes that are not UTF-8 (which Python keeps as lone surrogates) become U+FFFD,
-    so such an answer is judged wrong instead of failing to be stored. A byte-order
-    mark (Windows pipes start with one) is dropped so the first answer still counts."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").replace("\ufeff", "")
-
-
-def read_answer(prompt: str) -> str | None:
-    """One typed line, or None when the player stops: end of input (Ctrl-D) or Ctrl-C.
-
-    Ctrl-C is how most players stop a terminal program; it ends the round like
-    Ctrl-D, with the summary and the missed list, instead of killing it silently.
-    """
-    try:
-        return clean_input(input(prompt))
-    except EOFError:
-        return None
-    except KeyboardInterrupt:
-        typer.echo()  # the summary starts on a line of its own, not after "^C"
-        return None
+def read_answer(prompt: str, time_left: Callable[[], float | None] | None = None) -> Answer:
+    """One typed line; None when the player stops (Ctrl-D, end of input, Ctrl-C), TIMED_OUT
+    when the clock `time_left` reaches 0 (it then shows in the prompt, counting down)."""
+    return read_terminal_line(prompt, time_left)
 
 
 def _emit(value: dict[str, Any]) -> None:
@@ -66,10 +54,12 @@ def run_jsonl(session: Session) -> Summary:
             line["question"]["time_left"] = round(left, 1)
         _emit(line)
         while True:
-            text = sys.stdin.readline()
-            if not text:
+            text = read_jsonl_line(session.answer_time_left)
+            if isinstance(text, TimedOut):  # reported the moment it happens, no answer read
+                last = session.time_out(question)
+                break
+            if text is None or text.strip().lower() == "!quit":  # stopping leaves the question unscored
                 return _finish_jsonl(session)
-            text = clean_input(text.rstrip("\r\n"))
             command = text.strip().lower()
             if command in OVERRIDES:
                 if last is not None:
@@ -78,8 +68,12 @@ def run_jsonl(session: Session) -> Summary:
                 else:
                     _emit({"override": None})
                 continue
+            try:
+                last = session.answer(question, text)
+            except Refused as refused:  # not an answer it takes (an illegal play): the question stays open
+                _emit({"refused": {"id": question.id, "given": text, "reason": str(refused)}})
+                continue
             break
-        last = session.answer(question, text)
         _emit({"result": last.to_json()})
     return _finish_jsonl(session)
 
@@ -109,7 +103,8 @@ def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
 
 
 def _ask_letters(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
-    """One question answered by typing words; None when the player stops (the words typed so far still count)."""
+    """One question answered by typing words; None when the player stops, leaving it unscored
+    (only an empty line, every answer found, or the clock running out scores it)."""
     left = session.time_left()
     clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
     if session.timers.question is not None:
@@ -118,11 +113,13 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     found: list[str] = []
     given: list[str] = []
     while True:
-        line = read_answer("> " if not found else f"[{' '.join(found)}] > ")
+        line = read_answer("> " if not found else f"[{' '.join(found)}] > ", session.answer_time_left)
+        if isinstance(line, TimedOut):
+            outcome = session.time_out(question, " ".join(given))
+            _show_outcome(outcome)
+            return outcome
         command = (line or "").strip().lower()
         if line is None or command == "!quit":
-            if given:
-                _show_outcome(session.answer(question, " ".join(given)))
             return None
         if command in OVERRIDES:
             if last is not None:
@@ -170,7 +167,7 @@ def _last_call(session: Session, last: Outcome) -> None:
     the quiz is closed); an empty line or end of input finishes the round."""
     while True:
         line = read_answer("end of the round: !c / !m marks the last answer, Enter finishes > ")
-        command = (line or "").strip().lower()
+        command = line.strip().lower() if isinstance(line, str) else ""
         if not command:
             return
         if command in OVERRIDES:

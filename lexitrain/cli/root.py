@@ -90,4 +90,12 @@ def run(app: typer.Typer) -> NoReturn:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except OSError as exc:
+        import errno
+
+        if exc.errno != errno.ENOSPC:
+            raise
+        print(f"error: disk full: {exc.filename or 'a file'} could not be written; "
+              "free some space and run again", file=sys.stderr)
+        sys.exit(1)
     sys.exit(status if isinstance(status, int) else 0)

@@ -19,9 +19,9 @@ progress_app = typer.Typer(name="progress", help="Back up, restore and import st
 
 
 def _lexicon(name: str):  # -> Lexicon
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.cli.options import open_study_lexicon
 
-    return open_lexicon(name)
+    return open_study_lexicon(name)
 
 
 def _store():  # -> ProgressStore
@@ -141,10 +141,13 @@ def challenge(
     with _store() as store:
         lex = _lexicon(lexicon)
 
-        def notes(summary) -> dict[str, Any]:  # the terminal names the personal best only
+        def notes(summary) -> dict[str, Any]:  # the terminal names the personal best (and a retake as one)
             best = ch.personal_best(store, lex.name, request.kind)
-            return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
-                    if best else "none yet (finish a round to set one)"}
+            shown = {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
+                     if best else "none yet (finish a round to set one)"}
+            if summary.details.get("retake"):
+                shown["this attempt"] = "a retake (that day's first finished attempt is the official one)"
+            return shown
 
         _run(request.start(store, lex), jsonl, notes)
 
@@ -164,7 +167,7 @@ def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> N
             typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
     for a in attempts:
         typer.echo(f"{a.date} {a.kind:<17} {a.score:>2}/{a.total} {a.seconds:>5.0f} s"
-                   + ("" if a.completed else "  (unfinished)"))
+                   + ("" if a.completed else "  (unfinished)") + ("  (retake)" if a.retake else ""))
 
 
 @study_app.command("plan")

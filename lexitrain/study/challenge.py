@@ -54,6 +54,17 @@ def parse_day(text: str | None) -> date:
         raise LexitrainError(f"bad date {text!r}: use YYYY-MM-DD") from None
 
 
+def not_after_today(day: date) -> date:
+    """A challenge date, refused when it is after today (its set is not out yet)."""
+    from lexitrain.study.scheduler import utc_now
+
+    today = utc_now().astimezone().date()
+    if day > today:
+        raise LexitrainError(f"--date {day.isoformat()} is after today ({today.isoformat()}): "
+                             "pick today or an earlier day")
+    return day
+
+
 def _draws(seed: str):
     """An endless stream of 64-bit numbers fixed by the seed."""
     counter = 0
@@ -107,8 +118,8 @@ def history(store: ProgressStore, lexicon: str, kind: str | None = None, limit: 
 
 
 def personal_best(store: ProgressStore, lexicon: str, kind: str) -> Attempt | None:
-    """The best attempt of a kind: most right, then quickest."""
-    attempts = [a for a in history(store, lexicon, kind, limit=100000) if a.completed]
+    """The best official attempt of a kind (finished, and the first finished that day): most right, then quickest."""
+    attempts = [a for a in history(store, lexicon, kind, limit=100000) if a.completed and not a.retake]
     if not attempts:
         return None
     return min(attempts, key=lambda a: (-a.score, a.seconds))

@@ -3,7 +3,9 @@
 Limits count what was already done today in daily sessions, and the next
 card is picked afresh before every question, so stopping half-way and
 running `daily` again the same day simply carries on; cards answered wrong
-come back once their (minutes-long) learning step is due.
+come back once their (minutes-long) learning step is due. Two drills at once
+(two terminals, a terminal and the web app) never ask the same card: each
+card handed out is leased to its drill until it is answered.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
 
 MODE = "daily"
+#: How long a card handed out stays another drill's: a drill killed with a card on screen
+#: cannot give it back, so its lease runs out on its own.
+LEASE_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
@@ -92,21 +97,50 @@ def next_card(
     return None
 
 
-def drill(store: ProgressStore, lex: Lexicon, limits: Limits) -> Iterator[Item]:
+def new_holder() -> str:
+    """A name for one drill's leases on the cards it hands out."""
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None) -> Iterator[Item]:
     """Today's questions, one at a time, each chosen after the previous answer was saved.
 
     A card handed out but left unanswered (its question could not be built)
     is skipped for the rest of the session instead of being offered forever.
+    Each card is leased to this drill (`holder`) as it is picked, in the same
+    transaction, so another drill running at once never asks it too; the lease
+    is given back when the next card is picked (and by `release` at the end).
     """
     plan = active_plan(store, lex)
+    holder = holder or new_holder()
     skip: set[int] = set()
     while True:
-        card = next_card(store, lex.name, plan.id, limits, utc_now(), frozenset(skip))
+        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip))
         if card is None:
             return
         yield Item(card.kind, card.key, card.id)
         if store.card(card.id).last_review == card.last_review:
             skip.add(card.id)
+
+
+def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holder: str,
+         skip: frozenset[int] = frozenset()) -> CardRow | None:
+    """The drill's next card, leased to `holder` in the same transaction (its previous card given
+    back), leaving out the cards other drills hold."""
+    now = utc_now()
+    with store.transaction():
+        store.release_leases(holder)
+        card = next_card(store, lexicon, plan_id, limits, now, skip | store.leased_by_others(holder, now.timestamp()))
+        if card is not None:
+            store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+    return card
+
+
+def release(store: ProgressStore, holder: str) -> None:
+    """The drill has ended: the card it held (the one on screen, unanswered) is free again."""
+    store.release_leases(holder)
 
 
 def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:

@@ -129,13 +129,15 @@ class DailyRequest:
         from lexitrain.study import daily
 
         limits = daily.load_limits(store)
+        holder = daily.new_holder()
 
         def closing(summary: Summary) -> dict[str, Any]:
+            daily.release(store, holder)
             state = daily.status(store, lex, limits)
             return {"new_today": state.new_done, "reviews_today": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left}
 
-        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits), daily.load_scheduling(store),
+        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder), daily.load_scheduling(store),
                        order=self.order, closing=closing,
                        title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews")
 
@@ -155,9 +157,9 @@ class ChallengeRequest:
         self.date()
 
     def date(self) -> date:
-        from lexitrain.study.challenge import parse_day
+        from lexitrain.study.challenge import not_after_today, parse_day
 
-        return parse_day(self.day)
+        return not_after_today(parse_day(self.day))
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The day's alphagrams, with the attempt opened in the history; the summary
@@ -172,7 +174,7 @@ class ChallengeRequest:
             ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
             best = ch.personal_best(store, lex.name, self.kind)
             return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
-                    "personal_best": best.to_json() if best else None}
+                    "personal_best": best.to_json() if best else None, "retake": store.is_retake(session.id)}
 
         session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
                           closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")

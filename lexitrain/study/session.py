@@ -2,11 +2,16 @@
 
 Every answer is written (and the card rescheduled) in one transaction the
 moment it is checked, so the session can end at any point -- end of input,
-a killed process, the round timer -- with nothing given lost. A "mark
+a killed process, the round timer -- with nothing given lost. Only two
+things score a question: an answer submitted (`answer()`) or a timer that
+ran out (`time_out()`); a face that stops (the player quits, the input ends)
+just calls `finish()`, and the question on screen stays as it was. An
+answer the question does not take (an illegal play) is refused with its
+reason (`Refused`), recording nothing, and the same question stays open. A "mark
 correct" / "mark missed" override redoes the scheduling from the card's
 state before that answer. The faces (terminal, JSON lines, the web app)
-only drive `questions()`, `check()`, `answer()`, `override()` and
-`finish()`; a study request (`lexitrain.study.requests`) makes the session.
+only drive `questions()`, `check()`, `answer()`, `time_out()`, `override()`
+and `finish()`; a study request (`lexitrain.study.requests`) makes the session.
 Each kind is asked through the session's own instance of it, so what a kind
 keeps (the position kind's solved positions) lives as long as the session.
 """
@@ -28,6 +33,11 @@ from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
+
+
+class Refused(LexitrainError):
+    """An answer line the question does not take (e.g. an illegal play), with the reason:
+    nothing was recorded, and the question is still open (its clock still running)."""
 
 
 @dataclass(frozen=True)
@@ -189,14 +199,40 @@ class Session:
         """The verdict an answer line would get, recording nothing (a face checks words as they are typed)."""
         return self.kind(question.kind).check(question, text)
 
+    def answer_time_left(self) -> float | None:
+        """Seconds until the open question times out, by its own limit or the round's (None: untimed)."""
+        limits = [] if self.timers.question is None else [self.timers.question - (self.clock() - self.asked_at)]
+        left = self.time_left()
+        if left is not None:
+            limits.append(left)
+        return min(limits) if limits else None
+
     def answer(self, question: Question, text: str, rating: int | None = None) -> Outcome:
         """Check an answer line, record it and reschedule the card, all at once; with a
-        `rating` (the player's own grade, AGAIN to EASY) the grade decides, not the check."""
+        `rating` (the player's own grade, AGAIN to EASY) the grade decides, not the check.
+
+        Raises Refused, recording nothing, for a line the question does not take
+        (unless it came too late: then it is scored as timed out, like no answer)."""
         seconds = self.clock() - self.asked_at
         check = self.check(question, text)
         left = self.time_left()
         timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
             left is not None and left < 0)  # typed after the round's time ran out
+        if check.refused is not None and not timed_out and rating is None:
+            raise Refused(check.refused)
+        return self._record(question, text, check, timed_out, seconds, rating)
+
+    def time_out(self, question: Question, given: str = "") -> Outcome:
+        """The open question's time (its own or the round's) ran out: score it as timed out,
+        with whatever was given so far (words a face had already taken)."""
+        left = self.time_left()
+        if left is not None and left <= 0:
+            self.summary.timed_out = True
+        return self._record(question, given, self.check(question, given), True, self.clock() - self.asked_at)
+
+    def _record(self, question: Question, text: str, check: Check, timed_out: bool, seconds: float,
+                rating: int | None = None) -> Outcome:
+        """Save one scored answer and reschedule its card, in one transaction."""
         correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
         card_id = self._card_ids.get(question.id)
         now = utc_now()

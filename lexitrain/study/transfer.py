@@ -24,7 +24,9 @@ from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressS
 FORMAT = "lexitrain-progress"
 VERSION = 1
 _CARD_FIELDS = [f.name for f in fields(CardRow) if f.name != "id"]
-_CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed")
+_CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed", "retake")
+#: Fields a backup from an earlier lexitrain may lack, and what they were then.
+_CHALLENGE_DEFAULTS = {"retake": False}
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
@@ -99,7 +101,8 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
                 at=answer["at"], ms=answer["ms"]))
             added += 1
-        store.add_challenges([{"session_id": sessions[ch["session"]], **{k: ch[k] for k in _CHALLENGE_FIELDS}}
+        store.add_challenges([{"session_id": sessions[ch["session"]],
+                               **{k: ch[k] if k in ch else _CHALLENGE_DEFAULTS[k] for k in _CHALLENGE_FIELDS}}
                               for ch in data["challenges"]])
         # backups from before positions were kept have none
         added_positions = store.add_positions(data.get("positions", []))
@@ -109,20 +112,25 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
 
 
 def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], int]:
-    """The local card id of every (lexicon, kind, key) the backup names, and how many cards took its state."""
+    """The local card id of every (lexicon, kind, key) the backup names, and how many cards took its state.
+
+    A card not here yet is made with the backup's state whole (when it was added included), so a
+    never-answered card, or one imported from a cardbox and not reviewed since, comes back exactly;
+    a card here takes the backup's state only if it was reviewed more recently there."""
     cards = data["cards"]
     now = utc_now().timestamp()
+    added = {(c["lexicon"], c["kind"], c["key"]): c["added"] for c in cards}
     ids: dict[tuple[str, str, str], int] = {}
-    for lexicon in {c["lexicon"] for c in cards} | {a["lexicon"] for a in data["answers"] if a["lexicon"]}:
-        pairs = [(c["kind"], c["key"]) for c in cards if c["lexicon"] == lexicon]
-        pairs += [(a["kind"], a["key"]) for a in data["answers"] if a["lexicon"] == lexicon]
-        pairs = list(dict.fromkeys(pairs))
-        for (kind, key), card_id in zip(pairs, store.ensure_cards(lexicon, pairs, now)):
-            ids[(lexicon, kind, key)] = card_id
+    made: set[tuple[str, str, str]] = set()
+    for lexicon, kind, key in [*added, *((a["lexicon"], a["kind"], a["key"]) for a in data["answers"] if a["lexicon"])]:
+        if (lexicon, kind, key) not in ids:
+            if store.find_card(lexicon, kind, key) is None:
+                made.add((lexicon, kind, key))
+            ids[(lexicon, kind, key)] = store.ensure_card(lexicon, kind, key, added.get((lexicon, kind, key), now))
     updated = 0
     for incoming in cards:
-        card_id = ids[(incoming["lexicon"], incoming["kind"], incoming["key"])]
-        if (incoming["last_review"] or 0) > (store.card(card_id).last_review or 0):
-            store.save_card(CardRow(id=card_id, **{f: incoming[f] for f in _CARD_FIELDS}))
+        name = (incoming["lexicon"], incoming["kind"], incoming["key"])
+        if name in made or (incoming["last_review"] or 0) > (store.card(ids[name]).last_review or 0):
+            store.save_card(CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}))
             updated += 1
     return ids, updated

@@ -58,6 +58,7 @@ class Check:
     missing: tuple[str, ...]
     duplicates: tuple[str, ...] = ()
     details: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the result line
+    refused: str | None = None  # why the answer is not one the question takes (an illegal play): ask again
 
 
 class QuestionKind(Protocol):
@@ -84,7 +85,8 @@ class QuestionKind(Protocol):
         ...
 
     def check(self, question: Question, answer: str) -> Check:
-        """The verdict on an answer line (also used on part of one, as a face checks words typed)."""
+        """The verdict on an answer line (also used on part of one, as a face checks words typed);
+        `refused` set instead when the line is no answer to judge (an illegal play), so the question is asked again."""
         ...
 
     def asking_words(self, question: Question) -> tuple[str, ...] | None:

@@ -4,8 +4,13 @@ The key is the position as one CGP line (the player to move first). Building
 the question solves it with the move generator; checking an answer reads it
 in GCG notation (`8D QUITE`, `H8 QUITE`, blanks lowercase, `.` or the
 letters for tiles played through), checks it against the rules and the
-lexicon (saying why when it is illegal), scores it and ranks it among every
-legal play. Any play tying the top score earns full credit; on an empty
+lexicon, scores it and ranks it among every legal play. An illegal play (a
+typo, off the board, a phony, tiles not on the rack) is refused with its
+reason rather than judged, so the player is asked the same position again;
+an empty answer is a pass, judged as missed. Lowercase letters mean blanks
+only when the rack holds that many: on a rack without a blank, `8d quite`
+is 8D QUITE.
+Any play tying the top score earns full credit; on an empty
 board a play written down is the same play as its across mirror image.
 Positions are not made from word lists; they come from the stored positions
 (`lexitrain.study.positions`). A missed play is not a word, so no missed-word
@@ -25,6 +30,7 @@ from lexitrain.engine.rules import check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.positions import KIND, read_position, solve
+from lexitrain.tiles import BLANK
 
 if TYPE_CHECKING:
     from lexitrain.engine.dawg import Dawg
@@ -67,6 +73,15 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator) -> Solved:
     return Solved(position.board, position.rack, plays, generator.dawg)
 
 
+def _letter_case(answer: str, rack: str) -> str:
+    """The play with its tiles in capitals when it has more lowercase letters than the rack
+    has blanks (lowercase could only mean blanks it cannot play): `8d quite` is 8D QUITE then."""
+    parts = answer.split()
+    if len(parts) != 2 or sum(1 for c in parts[1] if c.islower()) <= rack.count(BLANK):
+        return answer
+    return f"{parts[0]} {parts[1].upper()}"
+
+
 def judge(solved: Solved, answer: str) -> dict[str, Any]:
     """An answer's verdict: legal or why not, its score, its rank (1 = top,
     ties share a rank) among `plays` legal plays, and the top plays."""
@@ -77,7 +92,8 @@ def judge(solved: Solved, answer: str) -> dict[str, Any]:
     try:
         if not answer.strip():
             raise LexitrainError("no play given (write one like 8D QUITE)")
-        play = check_play(solved.board, Play.parse(answer, tiles), solved.rack, solved.words)
+        play = check_play(solved.board, Play.parse(_letter_case(answer, solved.rack), tiles), solved.rack,
+                          solved.words)
     except LexitrainError as exc:
         verdict["reason"] = str(exc)
         return verdict
@@ -140,10 +156,11 @@ class PositionKind:
 
     def check(self, question: Question, answer: str) -> Check:
         verdict = judge(self.solved(question), answer)
+        refused = verdict["reason"] if answer.strip() and not verdict["legal"] else None  # a pass is judged
         correct = verdict["legal"] and verdict["score"] == verdict["top_score"]
         given = (verdict["play"],) if verdict["play"] else ()
         return Check(correct, given if correct else (), () if correct else given,
-                     () if correct else question.expected, details=verdict)
+                     () if correct else question.expected, details=verdict, refused=refused)
 
     def asking_words(self, question: Question) -> tuple[str, ...] | None:
         return None

@@ -3,7 +3,7 @@
 Every statement on the progress database lives in this package, behind
 methods named for what they do, one module per idea (the connection and its
 transactions, the migrations, cards, answers, plans, challenges, positions,
-settings, backups); `ProgressStore` is all of them on one connection.
+settings, backups, the drills' leases on cards); `ProgressStore` is all of them on one connection.
 
 Each method is one short transaction of its own: an answer is committed the
 moment it is given, so a killed process loses nothing already answered.
@@ -17,6 +17,7 @@ from lexitrain.study.store.answers import AnswerRow, Answers
 from lexitrain.study.store.cards import CardRow, Cards
 from lexitrain.study.store.challenges import Attempt, Challenges
 from lexitrain.study.store.connection import BUSY_SECONDS, FILE_NAME, progress_path
+from lexitrain.study.store.leases import Leases
 from lexitrain.study.store.migrations import SCHEMA_VERSION
 from lexitrain.study.store.plans import PlanRow, Plans
 from lexitrain.study.store.positions import POSITION_FIELDS, Filters, Positions, StoredPosition
@@ -29,5 +30,5 @@ __all__ = [
 ]
 
 
-class ProgressStore(Cards, Answers, Plans, Challenges, Positions, Settings, Transfer):
+class ProgressStore(Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases):
     """An open progress database. Use as a context manager or call close()."""

@@ -1,7 +1,11 @@
 """The daily challenge's history: one attempt per challenge session.
 
-Raw SQL here: an attempt is opened just before its first question, where
-sqlite-utils' import (pandas, about 0.4 s) would hold up the start.
+The first attempt of a day (per lexicon and kind) to be finished is the
+official one; an attempt finished after it is a retake, kept but never a
+personal best. An attempt that never finished (the process was killed)
+keeps the time its answers took. Raw SQL here: an attempt is opened just
+before its first question, where sqlite-utils' import (pandas, about 0.4 s)
+would hold up the start.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ class Attempt:
     total: int
     seconds: float
     completed: bool
+    retake: bool = False  # finished after the day's official (first finished) attempt
 
     def to_json(self) -> dict[str, Any]:
         return {**self.__dict__, "seconds": round(self.seconds, 1)}
@@ -37,19 +42,32 @@ class Challenges(StoreConnection):
         )
 
     def finish_challenge(self, session_id: int, seconds: float, completed: bool) -> None:
-        """Close an attempt: its time, whether it was finished, and its score from the saved answers."""
+        """Close an attempt: its time, whether it was finished, its score from the saved answers, and
+        whether it is a retake (another attempt of that day, lexicon and kind was finished before it).
+        One statement, so of two attempts finishing at once exactly one is the official one."""
         self.conn.execute(
             "UPDATE challenges SET seconds = ?, completed = ?, "
-            "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?) WHERE session_id = ?",
+            "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?), "
+            "retake = EXISTS (SELECT 1 FROM challenges other WHERE other.lexicon = challenges.lexicon "
+            "AND other.kind = challenges.kind AND other.date = challenges.date AND other.completed = 1 "
+            "AND other.session_id != challenges.session_id) WHERE session_id = ?",
             (seconds, int(completed), session_id, session_id),
         )
 
+    def is_retake(self, session_id: int) -> bool:
+        """Whether a closed attempt was finished after that day's official one."""
+        row = self.conn.execute("SELECT retake FROM challenges WHERE session_id = ?", (session_id,)).fetchone()
+        return bool(row and row[0])
+
     def challenge_history(self, lexicon: str, kind: str | None, limit: int) -> list[Attempt]:
-        """Attempts in a lexicon (of one kind, if given), newest first; scores counted from the saved answers."""
+        """Attempts in a lexicon (of one kind, if given), newest first; scores counted from the saved
+        answers, and the time of one never closed (killed, or still going) from its answers' times."""
         rows = self.conn.execute(
             "SELECT ch.date, ch.kind, ch.lexicon, (SELECT COALESCE(SUM(a.correct), 0) FROM answers a "
-            "WHERE a.session_id = ch.session_id), ch.total, ch.seconds, ch.completed FROM challenges ch "
+            "WHERE a.session_id = ch.session_id), ch.total, CASE WHEN s.ended IS NULL THEN "
+            "(SELECT COALESCE(SUM(a.ms), 0) / 1000.0 FROM answers a WHERE a.session_id = ch.session_id) "
+            "ELSE ch.seconds END, ch.completed, ch.retake FROM challenges ch JOIN sessions s ON s.id = ch.session_id "
             "WHERE ch.lexicon = ? AND (? IS NULL OR ch.kind = ?) ORDER BY ch.session_id DESC LIMIT ?",
             (lexicon, kind, kind, limit),
         )
-        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows]
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])) for r in rows]

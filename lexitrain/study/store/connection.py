@@ -52,13 +52,24 @@ class StoreConnection:
         return self
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
-        damaged = isinstance(exc, sqlite3.DatabaseError) and not self._healthy()
+        """An SQLite error on the way out becomes one line: a full disk is said so (never called
+        damage), damage found mid-use is named, anything else is this database failing to write."""
+        full = isinstance(exc, sqlite3.Error) and disk_full(exc)
+        damaged = isinstance(exc, sqlite3.DatabaseError) and not full and not self._healthy()
+        failed = isinstance(exc, sqlite3.OperationalError) and any(
+            word in str(exc) for word in ("locked", "readonly", "disk I/O"))
         self.close()
+        if full:
+            raise LexitrainError(f"disk full: {self.path} could not be written; answers given before this were "
+                                 "saved; free some space and run again") from None
         if damaged:  # (an error from another database, e.g. a lexicon's, is not blamed on this one)
             raise LexitrainError(
                 f"{self.path}: the progress database failed ({exc}); answers given before this were saved; "
                 "if it is damaged, move it aside or restore a backup with `lexitrain progress import`"
             ) from None
+        if failed:  # e.g. locked by another program past the busy timeout, or made read-only
+            raise LexitrainError(f"{self.path}: the progress database could not be written ({exc}); "
+                                 "answers given before this were saved") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -114,6 +125,15 @@ class StoreConnection:
         return inserted.last_rowid
 
 
+def disk_full(exc: BaseException) -> bool:
+    """Whether an SQLite (or file) error means the disk (or the database's size limit) is full."""
+    if isinstance(exc, OSError):
+        import errno
+
+        return exc.errno == errno.ENOSPC
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+
+
 @contextmanager
 def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
     """A nested part of a transaction (one name will do: SQLite takes the innermost of that name)."""
@@ -129,8 +149,11 @@ def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def _open(path: Path) -> sqlite3.Connection:
-    """Open (creating or upgrading) the database; refuse newer or damaged files."""
+    """Open (creating or upgrading) the database; refuse newer or damaged files, and an empty
+    one with what may be the player's progress beside it."""
     exists = path.exists() and path.stat().st_size > 0
+    if path.exists() and not exists:
+        _refuse_empty_beside_backups(path)
     try:
         conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
@@ -158,6 +181,21 @@ def _open(path: Path) -> sqlite3.Connection:
     if version < SCHEMA_VERSION:
         migrate(conn, path)
     return conn
+
+
+def _refuse_empty_beside_backups(path: Path) -> None:
+    """A zero-byte progress file (a copy or a sync cut short) is not made into a fresh database
+    while a backup beside it (a copy, an export) may hold the progress. SQLite's own files beside
+    it (`-journal`, `-wal`, `-shm`) do not count: another process may be making the database now."""
+    beside = sorted(other.name for other in path.parent.glob(f"{path.stem}*")
+                    if other != path and not other.name.endswith(("-journal", "-wal", "-shm")) and other.is_file()
+                    and other.stat().st_size > 0)
+    if beside:
+        raise LexitrainError(
+            f"{path} is empty (0 bytes), and {', '.join(beside)} beside it may hold your progress: all were left "
+            "untouched; move the empty file aside, then restore with `lexitrain progress import FILE` "
+            "(a file written by `progress export`), or run again to start afresh"
+        )
 
 
 def _use_wal(conn: sqlite3.Connection, path: Path) -> None:

@@ -118,7 +118,22 @@ CREATE TABLE IF NOT EXISTS positions (
 CREATE INDEX IF NOT EXISTS positions_score ON positions (lexicon, top_score);
 """
 
-MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE]
+#: Version 3: a challenge attempt finished after the day's first finished one is a retake
+#: (kept, never a personal best; attempts already stored are marked so); and the leases on
+#: cards a daily drill has handed out, so two drills at once never ask the same card: the
+#: drill holding it (`holder`) and until when (unix seconds; a killed drill's lease runs out).
+#: (No comments inside the CREATE: SQLite keeps its text in the schema, which stays on one page.)
+RETAKES_AND_LEASES = """
+ALTER TABLE challenges ADD COLUMN retake INTEGER NOT NULL DEFAULT 0;
+UPDATE challenges SET retake = 1 WHERE EXISTS (
+    SELECT 1 FROM challenges earlier WHERE earlier.lexicon = challenges.lexicon AND earlier.kind = challenges.kind
+    AND earlier.date = challenges.date AND earlier.completed = 1 AND earlier.session_id < challenges.session_id);
+CREATE TABLE card_leases (card_id INTEGER PRIMARY KEY REFERENCES cards (id) ON DELETE CASCADE,
+    holder TEXT NOT NULL, until REAL NOT NULL);
+CREATE INDEX card_leases_holder ON card_leases (holder);
+"""
+
+MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -136,7 +151,9 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute(f"PRAGMA user_version = {number + 1}")
     except sqlite3.DatabaseError as exc:
         conn.execute("ROLLBACK")
-        raise LexitrainError(f"{path}: could not upgrade the progress database ({exc})") from None
+        reason = "disk full" if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL else str(exc)
+        raise LexitrainError(f"{path}: could not upgrade the progress database ({reason}); it was left "
+                             "as it was") from None
     conn.execute("COMMIT")
 
 

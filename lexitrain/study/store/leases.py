@@ -1,0 +1,27 @@
+"""Leases on the cards a daily drill has handed out: two drills at once never ask the same card.
+
+A drill takes the lease as it picks a card (in the same transaction, so two
+processes cannot both pick it) and gives it back once the card is answered or
+the drill ends. A drill that is killed cannot give its leases back, so each
+runs out after a while on its own. Raw SQL: this runs for every question.
+"""
+
+from __future__ import annotations
+
+from lexitrain.study.store.connection import StoreConnection
+
+
+class Leases(StoreConnection):
+    def leased_by_others(self, holder: str, now: float) -> frozenset[int]:
+        """The cards other drills hold right now."""
+        return frozenset(row[0] for row in self.conn.execute(
+            "SELECT card_id FROM card_leases WHERE holder != ? AND until > ?", (holder, now)))
+
+    def lease_card(self, card_id: int, holder: str, until: float) -> None:
+        """Hold a card until a time (a lease that ran out, or the holder's own, is taken over)."""
+        self.conn.execute("INSERT OR REPLACE INTO card_leases (card_id, holder, until) VALUES (?, ?, ?)",
+                          (card_id, holder, until))
+
+    def release_leases(self, holder: str) -> None:
+        """Give back every card a drill holds."""
+        self.conn.execute("DELETE FROM card_leases WHERE holder = ?", (holder,))

@@ -1,0 +1,135 @@
+"""Bad environments get one clear line, no traceback, and lose nothing: a full disk (never called a
+damaged database), a data home that is a file or cannot be made, a zero-byte progress file with what
+may be the progress beside it, and a study lexicon that was removed."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from lexitrain.study.store import ProgressStore
+from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
+from tests.cli_runner import run
+
+
+def one_clear_line(result, *words: str) -> str:
+    assert result.exit_code == 1, result.stdout
+    error = result.stderr.strip()
+    assert "Traceback" not in result.stderr and len(error.splitlines()) == 1, result.stderr
+    for word in words:
+        assert word in error, error
+    return error
+
+
+def test_a_full_disk_is_said_so_and_keeps_what_was_saved(small, home, monkeypatch):
+    words = ("--list", "twos", "--lexicon", "small", "--jsonl")
+    first = run("quiz", *words, input="AA\n")  # one answer saved
+    assert first.exit_code == 0
+    from lexitrain.study.store import connection
+
+    opened = connection._open
+
+    def full(path):  # the database may grow no more: SQLite answers SQLITE_FULL, as on a full disk
+        conn = opened(path)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        return conn
+
+    monkeypatch.setattr(connection, "_open", full)
+    records = []
+    for _ in range(3):  # enough answers to need a new page
+        result = run("quiz", *words, input="AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY " * 40 + "\n")
+        records.append(result)
+        if result.exit_code:
+            break
+    error = one_clear_line(records[-1], "disk full", "progress.sqlite")
+    assert "damaged" not in error and "failed" not in error
+    monkeypatch.setattr(connection, "_open", opened)
+    with ProgressStore() as store:  # the file is whole, and what was saved before is there
+        assert store.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert store.conn.execute("SELECT count(*) FROM answers").fetchone()[0] == len(records)
+
+
+def test_a_full_disk_writing_a_file_is_said_so(small):
+    result = subprocess.run(  # (the console entry point turns it into one line)
+        [sys.executable, "-c", "import sys, errno; import lexitrain.study.session as s\n"
+         "def f(*a, **k): raise OSError(errno.ENOSPC, 'No space left on device', 'missed.txt')\n"
+         "s.save_missed_list = f\nfrom lexitrain.cli.app import main\nsys.argv = ['lexitrain'] + sys.argv[1:]\nmain()",
+         "quiz", "--list", "twos", "--lexicon", "small", "--jsonl", "--limit", "1"],
+        input="ZZ\n", capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == "error: disk full: missed.txt could not be written; free some space and run again"
+
+
+def test_a_data_home_that_is_a_file(tmp_path, monkeypatch):
+    in_the_way = tmp_path / "home-file"
+    in_the_way.write_text("not a folder")
+    monkeypatch.setenv("LEXITRAIN_HOME", str(in_the_way))
+    error = one_clear_line(run("daily", "--jsonl", input=""), str(in_the_way), "is a file", "LEXITRAIN_HOME")
+    assert in_the_way.read_text() == "not a folder"
+    assert error.startswith("error: the data folder")
+
+
+def test_a_data_home_that_cannot_be_made(tmp_path, monkeypatch):
+    blocked = tmp_path / "file" / "home"
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("LEXITRAIN_HOME", str(blocked))
+    one_clear_line(run("quiz", "--list", "twos", "--jsonl", input=""), str(blocked), "cannot be made")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a user that permissions apply to")
+def test_a_data_home_without_permission(tmp_path, monkeypatch):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    monkeypatch.setenv("LEXITRAIN_HOME", str(locked / "home"))
+    one_clear_line(run("daily", "--jsonl", input=""), "cannot be made")
+
+
+@pytest.mark.parametrize("beside", ["progress.sqlite.bak", "progress-backup.json"])
+def test_a_zero_byte_progress_file_beside_a_backup_is_left_alone(small, home, beside):
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    saved = (home / "progress.sqlite").read_bytes()
+    (home / beside).write_bytes(saved)  # what may be the progress, beside an emptied file
+    (home / "progress.sqlite").write_bytes(b"")
+    for suffix in ("-wal", "-shm"):
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+    result = run("daily", "--jsonl", "--lexicon", "small", input="")
+    one_clear_line(result, "is empty (0 bytes)", beside, "left", "progress import")
+    assert (home / "progress.sqlite").read_bytes() == b"" and (home / beside).read_bytes() == saved
+
+
+def test_a_zero_byte_progress_file_alone_starts_afresh(small, home):
+    (home / "progress.sqlite").write_bytes(b"")  # e.g. a first run killed before it wrote anything
+    result = run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", "--limit", "1", input="AA\n")
+    assert result.exit_code == 0, result.stderr
+    assert of("summary", lines(result.stdout))[0]["questions"] == 1
+
+
+def test_a_removed_study_lexicon_says_how_to_pick_another(small, make_lexicon):
+    make_lexicon(["AA", "AB", "ABA"], name="gone")
+    assert run("study", "set", "--lexicon", "gone").exit_code == 0
+    assert run("lexicon", "remove", "gone").exit_code == 0
+    for command in (["daily", "--jsonl"], ["quiz", "--list", "twos", "--jsonl"], ["stats", "--json"],
+                    ["positions", "list"]):
+        error = one_clear_line(run(*command, input=""), "unknown lexicon 'gone'",
+                               "lexitrain study set --lexicon NAME")
+        assert "known: " in error  # the lexicons it can pick
+    assert run("study", "set", "--lexicon", "small").exit_code == 0  # picking another works at once
+    assert run("daily", "--jsonl", input="").exit_code == 0
+    other = run("daily", "--jsonl", "--lexicon", "nosuch", input="")  # a name typed, not the study lexicon
+    assert "study set" not in one_clear_line(other, "unknown lexicon 'nosuch'")
+
+
+def test_damage_is_still_called_damage(small, home):
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    path = home / "progress.sqlite"
+    for suffix in ("-wal", "-shm"):
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"this is not a database" * 300)
+    one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "damaged", "left untouched")
+    with pytest.raises(sqlite3.DatabaseError):
+        sqlite3.connect(path).execute("SELECT * FROM sqlite_master").fetchall()
