@@ -180,9 +180,13 @@ def test_damage_found_mid_use_is_a_clear_error(small, home, monkeypatch):
     at(NOW, monkeypatch)
     daily(*["x"] * 3)  # a real store with a plan, cards and answers
     path = home / "progress.sqlite"
+    with sqlite3.connect(path) as conn:  # the schema may span several pages (dbstat finds them)
+        schema = {n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")}
     data = bytearray(path.read_bytes())
-    page = int.from_bytes(data[16:18], "big")
-    data[page:] = b"\xff" * (len(data) - page)  # every page but the schema page ruined
+    size = int.from_bytes(data[16:18], "big")
+    for number in range(1, len(data) // size + 1):  # every page but the schema's ruined
+        if number not in schema:
+            data[(number - 1) * size:number * size] = b"\xff" * size
     path.write_bytes(bytes(data))
     result = run("daily", "--jsonl", "--lexicon", "small", input="x\n")
     assert result.exit_code == 1 and "progress database failed" in result.stderr

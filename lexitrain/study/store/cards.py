@@ -73,20 +73,23 @@ class Cards(StoreConnection):
         ).fetchone()
         return None if row is None else CardRow(*row)
 
-    def due_cards(self, lexicon: str, now: float, limit: int, skip: frozenset[int] = frozenset()) -> list[CardRow]:
-        """Cards due by `now`, most overdue first (leaving out the ids in `skip`)."""
+    def due_cards(self, lexicon: str, now: float, limit: int, skip: frozenset[int] = frozenset(),
+                  skip_decks: frozenset[int] = frozenset()) -> list[CardRow]:
+        """Cards due by `now`, most overdue first, suspended ones left out (and the ids
+        in `skip`, and the cards of the decks in `skip_decks`)."""
         rows = self.conn.execute(
-            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? "
-            "AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY due LIMIT ?",
-            (lexicon, now, json.dumps(sorted(skip)), limit),
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? AND suspended = 0 "
+            "AND id NOT IN (SELECT value FROM json_each(?)) "
+            "AND (deck_id IS NULL OR deck_id NOT IN (SELECT value FROM json_each(?))) ORDER BY due LIMIT ?",
+            (lexicon, now, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
         ).fetchall()
         return [CardRow(*r) for r in rows]
 
     def due_count(self, lexicon: str, now: float) -> int:
-        """How many cards are due by `now`."""
+        """How many cards are due by `now` (suspended ones left out)."""
         return int(self.conn.execute(
-            "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ?", (lexicon, now)
-        ).fetchone()[0])
+            "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? AND suspended = 0",
+            (lexicon, now)).fetchone()[0])
 
     def save_card(self, card: CardRow) -> None:
         """Write a card's scheduling state and counters; a card no longer new leaves its plan's queue."""
