@@ -8,12 +8,14 @@ days left (today first, at most one more a day than any other day), in the
 order they fall below that retention, and are due then. Only due dates
 move (as with `study postpone`): FSRS sees the real elapsed time at each
 review. The retrievability is FSRS's own formula, with the `fsrs` package's
-parameters and its whole elapsed days, so it equals
-`fsrs.Scheduler.get_card_retrievability` for the same card and time.
+parameters and its whole elapsed days, as `fsrs.Scheduler.get_card_retrievability`
+computes it for the same card and time; solved for the elapsed days, it
+becomes one comparison the store makes on every card at once.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -23,7 +25,6 @@ from lexitrain.study.daily import day_start
 from lexitrain.study.scheduler import utc_now
 from lexitrain.study.store import ProgressStore
 
-DAY = 86400.0
 
 
 @dataclass
@@ -59,23 +60,14 @@ def check_retention(retention: float) -> float:
     return retention
 
 
-class Forgetting:
-    """FSRS's forgetting curve with the `fsrs` package's parameters."""
+def days_per_stability(retention: float) -> float:
+    """FSRS's recall after t whole days is (1 + FACTOR * t / S) ** DECAY (DECAY < 0; the
+    `fsrs` package's parameters), so it is below `retention` exactly when t exceeds S times this."""
+    import fsrs
 
-    def __init__(self) -> None:
-        import fsrs
-
-        self.decay = -fsrs.Scheduler().parameters[20]
-        self.factor = 0.9 ** (1 / self.decay) - 1
-
-    def retrievability(self, stability: float, last_review: float, at: float) -> float:
-        """Recall probability at `at` (unix seconds), counting whole elapsed days as fsrs does."""
-        elapsed_days = max(0, int((at - last_review) // DAY))
-        return float((1 + self.factor * elapsed_days / stability) ** self.decay)
-
-    def falls_below(self, stability: float, last_review: float, retention: float) -> float:
-        """When (unix seconds) recall drops to `retention`."""
-        return last_review + stability / self.factor * (retention ** (1 / self.decay) - 1) * DAY
+    decay = -fsrs.Scheduler().parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    return float((retention ** (1 / decay) - 1) / factor)
 
 
 def prepare(store: ProgressStore, lexicon: str, day_text: str, retention: float) -> TournamentPlan:
@@ -86,20 +78,14 @@ def prepare(store: ProgressStore, lexicon: str, day_text: str, retention: float)
     check_retention(retention)
     starts = _midnight(today, day)
     days = max(1, (day - today.date()).days)
-    curve = Forgetting()
-    at_risk = []
-    for card_id, stability, last_review, due in store.scheduled_after(lexicon, now.timestamp()):
-        if curve.retrievability(stability, last_review, starts) < retention:
-            at_risk.append((card_id, stability, last_review, due))
-    moving = sorted((c for c in at_risk if c[3] >= starts),
-                    key=lambda c: (curve.falls_below(c[1], c[2], retention), c[0]))
-    due_by_card: dict[int, float] = {}
-    per_day = dict.fromkeys(((today.date() + timedelta(days=d)).isoformat() for d in range(days)), 0)
-    for index, (card_id, *_rest) in enumerate(moving):
-        offset = index * days // len(moving)
-        due_by_card[card_id] = now.timestamp() if offset == 0 else _midnight(today, today.date() + timedelta(days=offset))
-        per_day[(today.date() + timedelta(days=offset)).isoformat()] += 1
-    store.move_due_dates(due_by_card)
+    at_risk = store.cards_forgotten_by(lexicon, now.timestamp(), starts, days_per_stability(retention))
+    moving = [card_id for card_id, due in at_risk if due >= starts]  # (in the order they are forgotten)
+    dates = [today.date() + timedelta(days=d) for d in range(days)]
+    due_on = [now.timestamp()] + [_midnight(today, d) for d in dates[1:]]  # today's share is due at once
+    offsets = [index * days // len(moving) for index in range(len(moving))]
+    store.move_due_dates({card_id: due_on[offset] for card_id, offset in zip(moving, offsets)})
+    taken = Counter(offsets)
+    per_day = {d.isoformat(): taken[offset] for offset, d in enumerate(dates)}
     return TournamentPlan(day.isoformat(), retention, days, len(at_risk), len(moving), per_day)
 
 

@@ -84,12 +84,17 @@ class CardCare(StoreConnection):
             (lexicon, failures))
         return [CardRow(*r) for r in rows]
 
-    def scheduled_after(self, lexicon: str, now: float) -> list[tuple[int, float, float, float]]:
-        """(id, stability, last review, due) of every reviewed card not suspended and not yet due at `now`."""
-        rows = self.conn.execute(
-            "SELECT id, stability, last_review, due FROM cards WHERE lexicon = ? AND state != 0 AND suspended = 0 "
-            "AND due > ? AND stability IS NOT NULL AND last_review IS NOT NULL", (lexicon, now))
-        return rows.fetchall()
+    def cards_forgotten_by(self, lexicon: str, now: float, at: float, days_per_stability: float,
+                           ) -> list[tuple[int, float]]:
+        """(id, due) of the reviewed cards, not suspended and not due by `now`, whose whole days from
+        their last review to `at` exceed `days_per_stability` times their stability (for FSRS: recall
+        then below a retention), the soonest forgotten first."""
+        return self.conn.execute(
+            "SELECT id, due FROM cards WHERE lexicon = ? AND state != 0 AND suspended = 0 AND due > ? "
+            "AND stability IS NOT NULL AND last_review IS NOT NULL "
+            "AND MAX(0, CAST((? - last_review) / 86400 AS INTEGER)) > stability * ? "
+            "ORDER BY last_review + stability * ? * 86400, id",
+            (lexicon, now, at, days_per_stability, days_per_stability)).fetchall()
 
     def answer_times(self, kind: str, limit: int) -> list[int]:
         """Milliseconds of the latest `limit` right answers to questions of a kind."""
