@@ -184,3 +184,23 @@ def test_bad_card_and_deck_commands_are_one_line_errors(small, args, message):
     result = run(*args, "--lexicon", "small") if args[1] != "set" else run(*args)
     assert result.exit_code == 1 and message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_decks_suspensions_and_grades_survive_export_and_import(small, home, tmp_path):
+    reviewed(["AB", "AD", "AE"])
+    ok("study", "deck", "tight", "--retention", "0.95", "--new", "3")
+    ok("study", "move", "AB", "AD", "--deck", "tight")
+    ok("study", "suspend", "AD", "AE")
+    quiz("--search", "--anagram OX", "--flashcard", answers=["", "hard"])
+    before = {name: card(name) for name in ("AB", "AD", "AE", "OX")}
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    (home / "progress.sqlite").unlink()
+    assert run("progress", "import", str(backup)).exit_code == 0
+    after = {name: card(name) for name in before}
+    assert after == before
+    assert [r["rating"] for r in after["OX"]["reviews"]] == ["hard"]
+    assert ok("study", "decks", "--json").json()[0] == {
+        "name": "tight", "retention": 0.95, "new_per_day": 3, "reviews_per_day": None, "cards": 2, "suspended": 1}
+    assert run("progress", "import", str(backup)).exit_code == 0  # twice: nothing changes
+    assert {name: card(name) for name in before} == before
