@@ -142,7 +142,8 @@ def _merge_decks(store: ProgressStore, data: dict[str, Any], ids: dict[tuple[str
     suspension where the backup sets them; backups from before decks have neither."""
     for deck in data.get("decks", []):
         if store.deck(deck["lexicon"], deck["name"]) is None:
-            store.save_deck(*(deck[k] for k in _DECK_FIELDS), utc_now().timestamp())
+            store.save_deck(deck["lexicon"], deck["name"], deck["retention"], deck["new_per_day"],
+                            deck["reviews_per_day"], utc_now().timestamp())
     decks = {(d.lexicon, d.name): d.id for lexicon in {c["lexicon"] for c in data["cards"]} for d in store.decks(lexicon)}
     members: dict[int, list[int]] = {}
     for card in data["cards"]:
