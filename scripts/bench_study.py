@@ -76,8 +76,7 @@ def bench_lookups(store, lex, runs: int) -> None:
     from lexitrain.study.cards import look_up
 
     rng = random.Random(2)
-    keys = [row[0] for row in store.conn.execute(
-        "SELECT key FROM cards WHERE state != 0 AND kind = 'anagram' ORDER BY id LIMIT 5000")]
+    keys = [key for kind, key, state, *_ in store.card_counters(lex.name) if state != 0 and kind == "anagram"]
     samples = []
     for _ in range(runs):
         key = rng.choice(keys)

@@ -270,13 +270,14 @@ def show(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
 
 
 def _show_settings(store, json_out: bool, lex=None) -> None:
+    from lexitrain.study.cards import leech_threshold
     from lexitrain.study.daily import load_limits, load_scheduling
     from lexitrain.study.plans import active_plan
 
     limits, scheduling = load_limits(store), load_scheduling(store)
     data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
                             "mode": scheduling.mode, "retention": scheduling.retention,
-                            "lexicon": store.setting("lexicon", "enable")}
+                            "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store)}
     if lex is not None:
         info = active_plan(store, lex)
         data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
@@ -284,7 +285,7 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
         emit_json(data)
         return
     typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling, "
-               f"retention {scheduling.retention}; lexicon {data['lexicon']}")
+               f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
     if "plan" in data:
         typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
 
