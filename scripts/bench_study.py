@@ -4,7 +4,9 @@ Prints medians (milliseconds):
 - picking the next question of the daily drill (due review or next new card, leased
   to the drill, within today's limits) and building it from the lexicon;
 - recording an answer: check it, schedule the card with FSRS, commit;
-- building a 50-question daily challenge, for each kind.
+- building a 50-question daily challenge, for each kind;
+- a card lookup (`study card`: the card, its deck, every answer, retrievability now);
+- the tournament reschedule of every card (`study tournament`), on a copy of the store.
 
 The store is filled through the real API: a plan of 100,000 ENABLE alphagram
 cards, 60,000 of them given a review history spread over the last and next
@@ -69,6 +71,43 @@ def fill(store, lex) -> int:
     return plan.id
 
 
+def bench_lookups(store, lex, runs: int) -> None:
+    """`study card` on cards with answers (the ones just answered and the reviewed ones)."""
+    from lexitrain.study.cards import look_up
+
+    rng = random.Random(2)
+    keys = [key for kind, key, state, *_ in store.card_counters(lex.name) if state != 0 and kind == "anagram"]
+    samples = []
+    for _ in range(runs):
+        key = rng.choice(keys)
+        t0 = time.perf_counter()
+        look_up(store, lex, f"anagram:{key}")
+        samples.append(time.perf_counter() - t0)
+    print(f"card lookup (of {CARDS:,}):           median {median_ms(samples)}  over {runs}")
+
+
+def bench_tournament(home: Path, progress: Path, runs: int = 5) -> None:
+    """The tournament reschedule of every card, each run on a fresh copy of the filled store."""
+    import shutil
+
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.study.tournament import prepare
+
+    day = (date.today() + timedelta(days=21)).isoformat()
+    samples, moved = [], 0
+    for run in range(runs):
+        copy = home / f"tournament-{run}.sqlite"
+        with ProgressStore() as store:
+            store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copy(progress, copy)
+        with ProgressStore(copy) as store:
+            t0 = time.perf_counter()
+            moved = prepare(store, "enable", day, 0.95).moved
+            samples.append(time.perf_counter() - t0)
+        copy.unlink()
+    print(f"tournament reschedule ({CARDS:,} cards, {moved:,} moved): median {median_ms(samples)}  over {runs}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300, help="timed picks and answers")
@@ -111,6 +150,8 @@ def main() -> None:
         print(f"pick next card (of {CARDS:,}):       median {median_ms(picks)}  over {args.runs}")
         print(f"pick + build next question:       median {median_ms(builds)}")
         print(f"record an answer (check, FSRS, commit): median {median_ms(answers)}")
+        bench_lookups(store, lex, args.runs)
+    bench_tournament(Path(home), progress)
     day = date(2026, 1, 1)
     anagram = new_kind("anagram")
     for kind in ch.KINDS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli import engine_cmd, lexicon_cmd, positions_cmd, search_cmd, sheet_cmd, study_cmd
+from lexitrain.cli import card_cmd, engine_cmd, lexicon_cmd, positions_cmd, search_cmd, sheet_cmd, study_cmd
 from lexitrain.cli.root import new_root_app, run
 
 #: In the order `lexitrain --help` lists them: look words up, study, solve
@@ -19,7 +19,7 @@ COMMANDS: tuple[typer.Typer, ...] = (
     search_cmd.commands,  # judge, anagram, hooks, search
     search_cmd.searches_app,
     study_cmd.commands,  # quiz, daily, challenge, stats
-    study_cmd.study_app,
+    study_cmd.study_app,  # (card_cmd adds its card and deck commands to it)
     study_cmd.progress_app,
     positions_cmd.positions_app,
     engine_cmd.commands,  # best, score

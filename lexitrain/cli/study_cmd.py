@@ -30,10 +30,20 @@ def _store():  # -> ProgressStore
     return ProgressStore()
 
 
-def _run(session, jsonl: bool, notes=None):  # session: Session; notes: quiz_ui.Notes
+def _run(session, jsonl: bool, notes=None, flashcard: bool = False):  # session: Session; notes: quiz_ui.Notes
+    if flashcard:
+        from lexitrain.cli import flashcards
+
+        return flashcards.run_jsonl(session) if jsonl else flashcards.run_terminal(session)
     from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
 
     return run_jsonl(session) if jsonl else run_terminal(session, notes)
+
+
+Flashcard = typer.Option(False, "--flashcard", help="Reveal the answers, then grade yourself 1-4 "
+                         "(Again, Hard, Good, Easy).")
+BySpeed = typer.Option(False, "--grade-by-speed", help="Grade right answers by your own answer times: "
+                       "fast Easy, typical Good, slow Hard.")
 
 
 @commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -47,6 +57,7 @@ def quiz(
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
     due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
+    leeches: bool = typer.Option(False, "--leeches", help="The leeches: cards failed again and again (`study leeches`)."),
     kind: Optional[str] = typer.Option(
         None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build; not with --due."
     ),
@@ -58,6 +69,8 @@ def quiz(
     question_time: Optional[float] = typer.Option(None, "--question-time", help="Seconds per question (late = missed)."),
     round_time: Optional[float] = typer.Option(None, "--round-time", help="Seconds for the whole round."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
+    flashcard: bool = Flashcard,
+    by_speed: bool = BySpeed,
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
 ) -> None:
@@ -73,11 +86,12 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {unexpected!r} (the only quiz subject is `position`)")
     from lexitrain.study.requests import QuizRequest
 
-    request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, kind=kind,
+    request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, leeches=leeches, kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
-                          question_time=question_time, round_time=round_time, schedule=not no_schedule)
+                          question_time=question_time, round_time=round_time, schedule=not no_schedule,
+                          flashcard=flashcard, speed_grades=by_speed)
     with _store() as store:
-        _run(request.start(store, _lexicon(lexicon)), jsonl)
+        _run(request.start(store, _lexicon(lexicon)), jsonl, flashcard=flashcard)
 
 
 @commands.command("daily")
@@ -86,13 +100,15 @@ def daily(
     lexicon: StudyLexicon,
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
     status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
+    flashcard: bool = Flashcard,
+    by_speed: bool = BySpeed,
     json_out: Json = False,
     jsonl: Jsonl = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
     from lexitrain.study.requests import DailyRequest
 
-    request = DailyRequest(order)
+    request = DailyRequest(order, flashcard=flashcard, speed_grades=by_speed)
     with _store() as store:
         lex = _lexicon(lexicon)
         state = request.status(store, lex)
@@ -110,7 +126,7 @@ def daily(
             typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
                        "done; more are due tomorrow (`lexitrain daily --status`)")
             return
-        _run(request.start(store, lex), jsonl)
+        _run(request.start(store, lex), jsonl, flashcard=flashcard)
 
 
 @commands.command("challenge")
@@ -225,6 +241,7 @@ def set_(
     mode: Optional[str] = typer.Option(None, "--mode", help="fsrs or leitner (Zyzzyva's cardbox)."),
     retention: Optional[float] = typer.Option(None, "--retention", help="FSRS desired retention (default 0.9)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help="The lexicon to study by default."),
+    leech: Optional[int] = typer.Option(None, "--leech", help="Failed answers that make a card a leech (default 8)."),
 ) -> None:
     """Daily limits, scheduling mode, desired retention and the default lexicon."""
     from lexitrain.lexicon.lexicon import open_lexicon
@@ -237,8 +254,12 @@ def set_(
                    retention if retention is not None else float(store.setting("retention", 0.9)))
         if lexicon:
             open_lexicon(lexicon)
+        if leech is not None:
+            from lexitrain.study.cards import check_leech_threshold
+
+            check_leech_threshold(leech)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
-                               ("retention", retention), ("lexicon", lexicon)):
+                               ("retention", retention), ("lexicon", lexicon), ("leech", leech)):
             if value is not None:
                 store.set_setting(setting, value)
         _show_settings(store, False)
@@ -252,13 +273,14 @@ def show(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
 
 
 def _show_settings(store, json_out: bool, lex=None) -> None:
+    from lexitrain.study.cards import leech_threshold
     from lexitrain.study.daily import load_limits, load_scheduling
     from lexitrain.study.plans import active_plan
 
     limits, scheduling = load_limits(store), load_scheduling(store)
     data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
                             "mode": scheduling.mode, "retention": scheduling.retention,
-                            "lexicon": store.setting("lexicon", "enable")}
+                            "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store)}
     if lex is not None:
         info = active_plan(store, lex)
         data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
@@ -266,7 +288,7 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
         emit_json(data)
         return
     typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling, "
-               f"retention {scheduling.retention}; lexicon {data['lexicon']}")
+               f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
     if "plan" in data:
         typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Iterator
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.decks import full_decks
 from lexitrain.study.plans import active_plan
 from lexitrain.study.scheduler import Scheduling, utc_now
 from lexitrain.study.session import Item
@@ -81,8 +82,9 @@ def next_card(
 ) -> CardRow | None:
     """The next card of today's drill: a due review while allowed, else a new card while allowed."""
     new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+    no_reviews, no_new = full_decks(store, MODE, lexicon, day_start(now))  # decks with their own limits
     if reviews_done < limits.reviews:
-        due = store.due_cards(lexicon, now.timestamp(), 1, skip)
+        due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
         if due:
             return due[0]
     from lexitrain.study.positions import next_daily_position  # the new positions a day the player asked for
@@ -91,7 +93,7 @@ def next_card(
     if position is not None:
         return position
     if new_done < limits.new:
-        new = store.new_cards(plan_id, 1, skip)
+        new = store.new_cards(plan_id, 1, skip, no_new)
         if new:
             return new[0]
     return None

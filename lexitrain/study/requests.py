@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import new_kind
 from lexitrain.study.kinds.words import check_letter_order
-from lexitrain.study.session import Item, Session, Summary, Timers
+from lexitrain.study.session import Grader, Item, Session, Summary, Timers
 from lexitrain.study.store import Filters
 
 if TYPE_CHECKING:
@@ -37,6 +37,17 @@ class StudyRequest(Protocol):
     def start(self, store: ProgressStore, lex: Lexicon) -> Session: ...
 
 
+def check_grading(flashcard: bool, speed_grades: bool) -> None:
+    if flashcard and speed_grades:
+        raise LexitrainError("--flashcard and --grade-by-speed: pick one (a flashcard is graded by you)")
+
+
+def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
+    from lexitrain.study.grading import SpeedGrades
+
+    return SpeedGrades(store) if wanted else None
+
+
 @dataclass(frozen=True)
 class QuizRequest:
     """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due."""
@@ -46,7 +57,8 @@ class QuizRequest:
     builtin: str | None = None
     word_file: Path | None = None
     due: bool = False
-    kind: str | None = None  # None: anagram, or with `due` each card's own kind
+    leeches: bool = False  # the leeches (not suspended), each in its own kind
+    kind: str | None = None  # None: anagram, or with `due` / `leeches` each card's own kind
     minimum: int | None = None  # build questions: the shortest word asked for (None: 2)
     order: str = "alphabetical"  # letter order
     limit: int | None = None
@@ -55,10 +67,17 @@ class QuizRequest:
     question_time: float | None = None  # seconds per question (late = missed)
     round_time: float | None = None  # seconds for the whole round
     schedule: bool = True  # False: practice, the cards are not touched
+    flashcard: bool = False  # the player reveals the answers and grades each card
+    speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
 
     def __post_init__(self) -> None:
+        check_grading(self.flashcard, self.speed_grades)
+        if self.flashcard and (self.question_time is not None or self.round_time is not None):
+            raise LexitrainError("--flashcard is untimed: no --question-time or --round-time")
         if self.due and self.kind is not None:
             raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
+        if self.leeches and (self.kind is not None or self.due or self.has_source):
+            raise LexitrainError("--leeches takes no other question source or --kind (each leech is asked in its kind)")
         kind = new_kind(self.kind_name)
         if self.minimum is not None and not kind.takes_minimum:
             raise LexitrainError(f"--min is only for build questions (this quiz asks {kind.name} questions)")
@@ -91,6 +110,13 @@ class QuizRequest:
                 raise LexitrainError(f"no cards are due in {lex.name}")
             kind_keys = [(c.kind, c.key) for c in cards]
             source = "due"
+        elif self.leeches:
+            from lexitrain.study.cards import leeches
+
+            kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
+            if not kind_keys:
+                raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
+            source = "leeches"
         else:
             from lexitrain.search.sources import source_blanks
             from lexitrain.study.sources import question_keys, question_results
@@ -106,7 +132,8 @@ class QuizRequest:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})")
+                       order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})",
+                       grader=speed_grader(store, self.speed_grades))
 
 
 @dataclass(frozen=True)
@@ -114,9 +141,12 @@ class DailyRequest:
     """Today's drill: due reviews, then new cards from the study plan, within the player's daily limits."""
 
     order: str = "alphabetical"
+    flashcard: bool = False  # the player reveals the answers and grades each card
+    speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
 
     def __post_init__(self) -> None:
         check_letter_order(self.order)
+        check_grading(self.flashcard, self.speed_grades)
 
     def status(self, store: ProgressStore, lex: Lexicon) -> DayStatus:
         """What today's drill still holds."""
@@ -138,7 +168,7 @@ class DailyRequest:
                     "new_left": state.new_left, "reviews_left": state.reviews_left}
 
         return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder), daily.load_scheduling(store),
-                       order=self.order, closing=closing,
+                       order=self.order, closing=closing, grader=speed_grader(store, self.speed_grades),
                        title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews")
 
 

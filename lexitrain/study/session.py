@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
+from lexitrain.study.decks import scheduling_for
 from lexitrain.study.kinds.base import Check, Question, QuestionKind, new_kind
 from lexitrain.study.kinds.words import check_letter_order
-from lexitrain.study.scheduler import AGAIN, GOOD, NEW, Scheduling, check_rating, to_datetime, utc_now
+from lexitrain.study.scheduler import AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, to_datetime, utc_now
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class Outcome:
     seconds: float
     answer_id: int
     card: CardRow | None = None
+    rating: int | None = None  # the grade given or earned (AGAIN to EASY); None: checked only
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -90,6 +92,8 @@ class Outcome:
         }
         if self.card is not None:
             data["card"] = card_json(self.card)
+        if self.rating is not None:
+            data["rating"] = RATING_NAMES[self.rating]
         return data
 
 
@@ -122,8 +126,11 @@ class Summary:
         return {**data, **details}
 
 
+RATING_NAMES = {number: name for name, number in RATINGS.items()}
 #: Works out a round's own summary fields once it has ended (e.g. the day's counts left).
 Closing = Callable[[Summary], dict[str, Any]]
+#: The grade (HARD to EASY) a right typed answer earns, from its kind and seconds taken.
+Grader = Callable[[str, float], int]
 
 
 class Session:
@@ -143,6 +150,7 @@ class Session:
         clock: Callable[[], float] = time.monotonic,
         title: str = "",
         closing: Closing | None = None,
+        grader: Grader | None = None,
     ) -> None:
         self.store = store
         self.lex = lex
@@ -154,6 +162,7 @@ class Session:
         self.clock = clock
         self.title = title  # one line naming the round, for a face's heading
         self.closing = closing
+        self.grader = grader  # grades a right typed answer (e.g. by its speed); None: Good
         self.started = clock()
         self.asked_at = self.started
         self.id = store.start_session(mode, lex.name, source, utc_now().timestamp())
@@ -234,6 +243,8 @@ class Session:
                 rating: int | None = None) -> Outcome:
         """Save one scored answer and reschedule its card, in one transaction."""
         correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
+        if rating is None and self.grader is not None:
+            rating = self.grader(question.kind, seconds) if correct else AGAIN
         card_id = self._card_ids.get(question.id)
         now = utc_now()
         store = self.store
@@ -244,13 +255,14 @@ class Session:
             if card_id is not None:
                 before = store.card(card_id)
                 if self.scheduling is not None:
-                    after = self.scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
+                    scheduling = scheduling_for(store, card_id, self.scheduling)  # its deck's retention
+                    after = scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
                     store.save_card(after)
             answer_id = store.record_answer(AnswerRow(
                 session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
                 given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
-                at=now.timestamp(), ms=int(seconds * 1000)))
-        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after)
+                at=now.timestamp(), ms=int(seconds * 1000), rating=rating))
+        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating)
         self.outcomes.append(outcome)
         self.summary.questions += 1
         self.summary.correct += int(correct)
@@ -269,7 +281,8 @@ class Session:
             before, at = self.store.answer_before(outcome.answer_id)
             after = None
             if before is not None and self.scheduling is not None:
-                after = self.scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
+                scheduling = scheduling_for(self.store, before.id, self.scheduling)
+                after = scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
                 self.store.save_card(after)
             self.store.mark_answer(outcome.answer_id, correct)
         self.summary.correct += 1 if correct else -1

@@ -4,9 +4,12 @@ The file holds cards (by lexicon, kind and key, never by local id), sessions,
 answers, challenge history, settings, the stored positions of the position
 quiz (a position card's key is its CGP line, but the quiz draws from the
 positions table) and, for reference, the plans' steps (a plan is set again
-with `study plan`). Importing merges: a card takes
+with `study plan`), the decks (by name, with their settings) and each card's
+deck and suspension, and each answer's grade. Importing merges: a card takes
 the incoming state only if it was reviewed more recently there, answers and
-sessions already present are not doubled, so importing twice changes nothing.
+sessions already present are not doubled, so importing twice changes nothing;
+a deck already here keeps its settings, a card goes into the deck the backup
+puts it in, and a card suspended there is suspended here.
 """
 
 from __future__ import annotations
@@ -27,23 +30,28 @@ _CARD_FIELDS = [f.name for f in fields(CardRow) if f.name != "id"]
 _CHALLENGE_FIELDS = ("date", "kind", "lexicon", "score", "total", "seconds", "completed", "retake")
 #: Fields a backup from an earlier lexitrain may lack, and what they were then.
 _CHALLENGE_DEFAULTS = {"retake": False}
+_DECK_FIELDS = ("lexicon", "name", "retention", "new_per_day", "reviews_per_day")
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     """Write everything to `path` (atomically); counts of what was written."""
     rows = store.export_rows()
     lexicon_of = {card["id"]: card["lexicon"] for card in rows["cards"]}
+    deck_names = {deck["id"]: deck["name"] for deck in rows["decks"]}
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "exported": utc_now().isoformat(),
         "settings": store.all_settings(),
-        "cards": [{k: v for k, v in card.items() if k != "id"} for card in rows["cards"]],
+        "cards": [{**{k: v for k, v in card.items() if k not in ("id", "deck_id")},
+                   "deck": deck_names.get(card["deck_id"]), "suspended": bool(card["suspended"])}
+                  for card in rows["cards"]],
+        "decks": [{k: deck[k] for k in _DECK_FIELDS} for deck in rows["decks"]],
         "sessions": [{k: s[k] for k in ("id", "mode", "lexicon", "source", "started", "ended")} for s in rows["sessions"]],
         "answers": [{
             "session": a["session_id"], "mode": a["mode"], "lexicon": lexicon_of.get(a["card_id"]), "kind": a["kind"],
             "key": a["key"], "given": a["given"], "correct": bool(a["correct"]), "was_new": bool(a["was_new"]),
-            "before": a["before"], "at": a["at"], "ms": a["ms"],
+            "before": a["before"], "at": a["at"], "ms": a["ms"], "rating": a["rating"],
         } for a in rows["answers"]],
         "challenges": [{"session": ch["session_id"], **{k: ch[k] for k in _CHALLENGE_FIELDS}} for ch in rows["challenges"]],
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
@@ -87,6 +95,7 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
     """Everything in one transaction: a damaged file leaves the store as it was."""
     with store.transaction():
         ids, updated = _merge_cards(store, data)
+        _merge_decks(store, data, ids)
         sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"])
                     for s in data["sessions"]}
         added = 0
@@ -99,7 +108,7 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
             store.record_answer(AnswerRow(
                 session_id=session_id, mode=answer["mode"], card_id=card_id, kind=answer["kind"], key=answer["key"],
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
-                at=answer["at"], ms=answer["ms"]))
+                at=answer["at"], ms=answer["ms"], rating=answer.get("rating")))
             added += 1
         store.add_challenges([{"session_id": sessions[ch["session"]],
                                **{k: ch[k] if k in ch else _CHALLENGE_DEFAULTS[k] for k in _CHALLENGE_FIELDS}}
@@ -134,3 +143,21 @@ def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple
             store.save_card(CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}))
             updated += 1
     return ids, updated
+
+
+def _merge_decks(store: ProgressStore, data: dict[str, Any], ids: dict[tuple[str, str, str], int]) -> None:
+    """The backup's decks (one already here keeps its settings), then each card's deck and
+    suspension where the backup sets them; backups from before decks have neither."""
+    for deck in data.get("decks", []):
+        if store.deck(deck["lexicon"], deck["name"]) is None:
+            store.save_deck(deck["lexicon"], deck["name"], deck["retention"], deck["new_per_day"],
+                            deck["reviews_per_day"], utc_now().timestamp())
+    decks = {(d.lexicon, d.name): d.id for lexicon in {c["lexicon"] for c in data["cards"]} for d in store.decks(lexicon)}
+    members: dict[int, list[int]] = {}
+    for card in data["cards"]:
+        card_id = ids[(card["lexicon"], card["kind"], card["key"])]
+        if card.get("deck") is not None:
+            members.setdefault(decks[(card["lexicon"], card["deck"])], []).append(card_id)
+    for deck_id, card_ids in members.items():
+        store.move_cards(card_ids, deck_id)
+    store.set_suspended((ids[(c["lexicon"], c["kind"], c["key"])] for c in data["cards"] if c.get("suspended")), True)

@@ -14,10 +14,12 @@ sqlite-utils does the batch writes and reads the rows for backups.
 """
 
 from lexitrain.study.store.answers import AnswerRow, Answers
+from lexitrain.study.store.card_care import CardCare, ReviewRow
 from lexitrain.study.store.cards import CardRow, Cards
 from lexitrain.study.store.challenges import Attempt, Challenges
 from lexitrain.study.store.connection import BUSY_SECONDS, FILE_NAME, progress_path
 from lexitrain.study.store.leases import Leases
+from lexitrain.study.store.decks import DeckRow, Decks
 from lexitrain.study.store.migrations import SCHEMA_VERSION
 from lexitrain.study.store.plans import PlanRow, Plans
 from lexitrain.study.store.positions import POSITION_FIELDS, Filters, Positions, StoredPosition
@@ -25,10 +27,10 @@ from lexitrain.study.store.settings import Settings
 from lexitrain.study.store.transfer import Transfer
 
 __all__ = [
-    "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "Filters",
-    "PlanRow", "ProgressStore", "StoredPosition", "progress_path",
+    "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "DeckRow",
+    "Filters", "PlanRow", "ReviewRow", "ProgressStore", "StoredPosition", "progress_path",
 ]
 
 
-class ProgressStore(Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases):
+class ProgressStore(Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare):
     """An open progress database. Use as a context manager or call close()."""

@@ -29,6 +29,7 @@ class AnswerRow:
     before: CardRow | None  # the card before this answer, to redo its scheduling on an override
     at: float
     ms: int | None
+    rating: int | None = None  # the grade given (1 Again ... 4 Easy); None: checked only, no grade
 
 
 class Answers(StoreConnection):
@@ -43,11 +44,12 @@ class Answers(StoreConnection):
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer; its id."""
         cur = self.conn.execute(
-            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, rating) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
              int(answer.correct), int(answer.was_new),
-             None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms),
+             None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms,
+             answer.rating),
         )
         return int(cur.lastrowid or 0)
 
@@ -57,8 +59,8 @@ class Answers(StoreConnection):
         return (None if before is None else CardRow(**json.loads(before))), float(at)
 
     def mark_answer(self, answer_id: int, correct: bool) -> None:
-        """Change an answer's verdict (the player's "mark correct" / "mark missed")."""
-        self.conn.execute("UPDATE answers SET correct = ? WHERE id = ?", (int(correct), answer_id))
+        """Change an answer's verdict (the player's "mark correct" / "mark missed"); a grade it had no longer holds."""
+        self.conn.execute("UPDATE answers SET correct = ?, rating = NULL WHERE id = ?", (int(correct), answer_id))
 
     def answers_since(self, mode: str, lexicon: str, since: float, kind: str | None = None) -> tuple[int, int]:
         """(new cards introduced, reviews done) in sessions of `mode` since a time (of one kind, if given)."""

@@ -133,7 +133,28 @@ CREATE TABLE card_leases (card_id INTEGER PRIMARY KEY REFERENCES cards (id) ON D
 CREATE INDEX card_leases_holder ON card_leases (holder);
 """
 
-MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES]
+
+#: Decks with their own FSRS settings (NULL: the player's general setting), a
+#: card's deck (NULL: no deck) and whether it is suspended, and the grade
+#: (1-4, Again to Easy) an answer was given (NULL: typed and checked only).
+DECKS_AND_CARD_FLAGS = """
+CREATE TABLE decks (
+    id INTEGER PRIMARY KEY,
+    lexicon TEXT NOT NULL,
+    name TEXT NOT NULL,
+    retention REAL,                       -- FSRS desired retention of its cards
+    new_per_day INTEGER,                  -- most of its new cards a daily drill introduces
+    reviews_per_day INTEGER,              -- most of its reviews a daily drill asks
+    created REAL NOT NULL,
+    UNIQUE (lexicon, name)
+);
+ALTER TABLE cards ADD COLUMN deck_id INTEGER REFERENCES decks (id);
+ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX cards_deck ON cards (deck_id) WHERE deck_id IS NOT NULL;
+ALTER TABLE answers ADD COLUMN rating INTEGER;
+"""
+
+MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -45,12 +45,15 @@ class Plans(StoreConnection):
         waiting = self.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
         return PlanRow(plan_id, row[0], json.loads(row[1]), row[2], waiting)
 
-    def new_cards(self, plan_id: int, limit: int, skip: frozenset[int] = frozenset()) -> list[CardRow]:
-        """The next cards a plan introduces, in its order (raw SQL: the daily drill asks before every question)."""
+    def new_cards(self, plan_id: int, limit: int, skip: frozenset[int] = frozenset(),
+                  skip_decks: frozenset[int] = frozenset()) -> list[CardRow]:
+        """The next cards a plan introduces, in its order, suspended ones left out (and those of the
+        decks in `skip_decks`); raw SQL: the daily drill asks before every question."""
         rows = self.conn.execute(
             f"SELECT {card_columns('c')} FROM plan_queue q JOIN cards c ON c.id = q.card_id "
-            "WHERE q.plan_id = ? AND c.state = 0 AND c.id NOT IN (SELECT value FROM json_each(?)) "
+            "WHERE q.plan_id = ? AND c.state = 0 AND c.suspended = 0 AND c.id NOT IN (SELECT value FROM json_each(?)) "
+            "AND (c.deck_id IS NULL OR c.deck_id NOT IN (SELECT value FROM json_each(?))) "
             "ORDER BY q.position LIMIT ?",
-            (plan_id, json.dumps(sorted(skip)), limit),
+            (plan_id, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
         ).fetchall()
         return [CardRow(*r) for r in rows]

@@ -14,10 +14,11 @@ from lexitrain.study.store.connection import StoreConnection
 
 class Transfer(StoreConnection):
     def export_rows(self) -> dict[str, list[dict[str, Any]]]:
-        """Every row of cards, sessions, answers (in order), challenges, plans and positions, as
+        """Every row of cards, sessions, answers (in order), challenges, plans, positions and decks, as
         column -> value (answers' `before` and plans' `spec` decoded from their JSON)."""
         db = self._bulk()
-        rows = {name: list(db.table(name).rows) for name in ("cards", "sessions", "challenges", "plans", "positions")}
+        rows = {name: list(db.table(name).rows)
+                for name in ("cards", "sessions", "challenges", "plans", "positions", "decks")}
         rows["answers"] = list(db.table("answers").rows_where(order_by="id"))
         for answer in rows["answers"]:
             answer["before"] = json.loads(answer["before"]) if answer["before"] else None

@@ -1,0 +1,272 @@
+"""`lexitrain study deck | decks | move | suspend | unsuspend | delete | card | cards | leeches | tournament`.
+
+Commands on single cards and on decks, added to the `study` group.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+
+from lexitrain.cli.options import Json, StudyLexicon
+from lexitrain.cli.output import emit_json
+from lexitrain.cli.study_cmd import study_app
+
+Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
+Kind = typer.Option(None, "--kind", help="The kind of the cards named by their letters (default anagram).")
+Search = typer.Option(None, "--search", help="Also every existing card of a search, e.g. \"--length 7\".")
+
+
+def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.study.store import ProgressStore
+
+    return ProgressStore(), open_lexicon(lexicon)
+
+
+def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
+    """The cards named, and those of a search that exist (a search with none is an error)."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.study.cards import find_cards
+
+    cards = find_cards(store, lex, list(names), kind) if names else []
+    if search is not None:
+        from lexitrain.study.kinds.base import new_kind
+        from lexitrain.study.sources import question_keys, question_results
+
+        chosen = new_kind(kind or "anagram")
+        found = [store.find_card(lex.name, chosen.name, key)
+                 for key in question_keys(chosen, question_results(lex, query=search))]
+        cards += [c for c in found if c is not None]
+        if not any(found):
+            raise LexitrainError(f"the search {search!r} names no {chosen.name} card in {lex.name} yet")
+    if not names and search is None:
+        raise LexitrainError("name the cards (KIND:KEY or their letters) or give --search")
+    return list({c.id: c for c in cards}.values())
+
+
+@study_app.command("deck")
+def deck(
+    *,
+    name: str = typer.Argument(..., help="The deck's name."),
+    retention: Optional[float] = typer.Option(None, "--retention", help="Its FSRS desired retention (0.70-0.99)."),
+    new: Optional[int] = typer.Option(None, "--new", help="Most of its new cards a day."),
+    reviews: Optional[int] = typer.Option(None, "--reviews", help="Most of its reviews a day."),
+    delete: bool = typer.Option(False, "--delete", help="Delete the deck (its cards stay, in no deck)."),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
+) -> None:
+    """Make a deck, or change its own settings (those not given stay as they are)."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.study import decks
+
+    store, lex = _open(lexicon)
+    with store:
+        if delete:
+            if any(v is not None for v in (retention, new, reviews)):
+                raise LexitrainError("--delete takes no settings")
+            freed = decks.remove(store, lex.name, name)
+            if json_out:
+                emit_json({"deleted": name, "cards": freed})
+            else:
+                typer.echo(f"deck {name} deleted; its {freed} cards are in no deck now")
+            return
+        saved = decks.save(store, lex.name, name, decks.DeckSettings(retention, new, reviews))
+    if json_out:
+        emit_json({"name": saved.name, "retention": saved.retention, "new_per_day": saved.new_per_day,
+                   "reviews_per_day": saved.reviews_per_day})
+    else:
+        typer.echo(f"deck {saved.name}: retention {saved.retention or 'general'}, "
+                   f"{'general' if saved.new_per_day is None else saved.new_per_day} new and "
+                   f"{'general' if saved.reviews_per_day is None else saved.reviews_per_day} reviews a day")
+
+
+@study_app.command("decks")
+def decks_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
+    """The decks with their settings and cards (and the cards in no deck)."""
+    from lexitrain.study import decks
+    from lexitrain.study.daily import load_scheduling
+
+    store, lex = _open(lexicon)
+    with store:
+        rows = decks.listing(store, lex.name, load_scheduling(store))
+    if json_out:
+        emit_json(rows)
+        return
+    for row in rows:
+        limits = ", ".join(f"{row[k]} {label} a day" for k, label in (("new_per_day", "new"),
+                                                                      ("reviews_per_day", "reviews")) if row[k] is not None)
+        typer.echo(f"{row['name'] or '(no deck)'}: {row['cards']} cards ({row['suspended']} suspended), "
+                   f"retention {row['retention']}" + (f", {limits}" if limits else ""))
+
+
+@study_app.command("move")
+def move(
+    *,
+    cards: Optional[list[str]] = Cards,
+    deck: str = typer.Option(..., "--deck", help="The deck to put them in (`none`: in no deck)."),
+    kind: Optional[str] = Kind,
+    search: Optional[str] = Search,
+    lexicon: StudyLexicon,
+) -> None:
+    """Move cards into a deck."""
+    from lexitrain.study import decks
+
+    store, lex = _open(lexicon)
+    with store:
+        chosen = _selected(store, lex, cards, kind, search)
+        moved = decks.move(store, lex.name, chosen, deck)
+    typer.echo(f"moved {moved} cards to {deck} ({len(chosen) - moved} were there already)")
+
+
+def _suspend(cards: Optional[list[str]], kind: Optional[str], search: Optional[str], leeches: bool,
+             lexicon: str, suspended: bool) -> None:
+    from lexitrain.study.cards import leeches as find_leeches
+
+    store, lex = _open(lexicon)
+    with store:
+        chosen = find_leeches(store, lex.name) if leeches else []
+        if cards or search is not None or not leeches:
+            chosen += _selected(store, lex, cards, kind, search)
+        changed = store.set_suspended((c.id for c in chosen), suspended)
+    typer.echo(f"{'suspended' if suspended else 'unsuspended'} {changed} cards "
+               f"({len({c.id for c in chosen}) - changed} were already)")
+
+
+@study_app.command("suspend")
+def suspend(
+    *,
+    cards: Optional[list[str]] = Cards,
+    kind: Optional[str] = Kind,
+    search: Optional[str] = Search,
+    leeches: bool = typer.Option(False, "--leeches", help="Every leech."),
+    lexicon: StudyLexicon,
+) -> None:
+    """Suspend cards: never asked until unsuspended, their schedule kept."""
+    _suspend(cards, kind, search, leeches, lexicon, True)
+
+
+@study_app.command("unsuspend")
+def unsuspend(
+    *,
+    cards: Optional[list[str]] = Cards,
+    kind: Optional[str] = Kind,
+    search: Optional[str] = Search,
+    leeches: bool = typer.Option(False, "--leeches", help="Every leech."),
+    lexicon: StudyLexicon,
+) -> None:
+    """Take suspended cards back into study (they are due as they were)."""
+    _suspend(cards, kind, search, leeches, lexicon, False)
+
+
+@study_app.command("delete")
+def delete(
+    *,
+    cards: Optional[list[str]] = Cards,
+    kind: Optional[str] = Kind,
+    search: Optional[str] = Search,
+    lexicon: StudyLexicon,
+) -> None:
+    """Delete cards and their schedule (their answers stay in the history); a plan set again makes them new."""
+    store, lex = _open(lexicon)
+    with store:
+        deleted = store.delete_cards(c.id for c in _selected(store, lex, cards, kind, search))
+    typer.echo(f"deleted {deleted} cards")
+
+
+@study_app.command("card")
+def card(
+    *,
+    name: str = typer.Argument(..., help="KIND:KEY (anagram:AEINRST) or the card's letters (see --kind)."),
+    kind: Optional[str] = Kind,
+    lexicon: StudyLexicon,
+    json_out: Json = False,
+) -> None:
+    """One card: state, stability, difficulty, retrievability now, due, deck, and every answer it was given."""
+    from lexitrain.study.cards import look_up
+
+    store, lex = _open(lexicon)
+    with store:
+        data = look_up(store, lex, name, kind).to_json()
+    if json_out:
+        emit_json(data)
+        return
+    flags = [f for f, on in (("suspended", data["suspended"]), ("leech", data["leech"])) if on]
+    typer.echo(f"{data['id']} ({data['lexicon']}, deck {data['deck'] or 'none'}){'  ' + ' '.join(flags) if flags else ''}")
+    typer.echo(f"  {data['state']}, due {data['due'] or '-'}, last review {data['last_review'] or '-'}")
+    typer.echo(f"  stability {_num(data['stability'])} days, difficulty {_num(data['difficulty'])}, "
+               f"retrievability now {data['retrievability']:.1%}, Leitner box {_num(data['leitner_box'])}, "
+               f"{data['correct']} right / {data['incorrect']} wrong")
+    for r in data["reviews"]:
+        verdict = r["rating"] or ("right" if r["correct"] else "wrong")
+        seconds = "" if r["seconds"] is None else f" in {r['seconds']:.1f} s"
+        typer.echo(f"  {r['at']}  {r['mode']:<9} {verdict:<6}{seconds}  {r['given']!r}")
+
+
+def _num(value: Any) -> str:
+    return "-" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+@study_app.command("cards")
+def cards_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
+    """How many cards are in each state and each Leitner box (by interval: docs/study.md), suspended, leeches."""
+    from lexitrain.study.cards import counts
+
+    store, lex = _open(lexicon)
+    with store:
+        data = counts(store, lex.name)
+    if json_out:
+        emit_json(data)
+        return
+    typer.echo(f"{lex.name}: {data['cards']} cards: " + ", ".join(f"{n} {s}" for s, n in data["by_state"].items())
+               + f"; {data['suspended']} suspended, {data['leeches']} leeches")
+    typer.echo("Leitner boxes (by interval): " + "  ".join(
+        f"{box} ({days}d+): {n}" for (box, n), days in zip(data["by_box"].items(), data["box_days"])))
+
+
+@study_app.command("leeches")
+def leeches(
+    *,
+    failed: Optional[int] = typer.Option(None, "--failed", help="Failed this many times or more "
+                                         "(default: the leech setting, `study set --leech`)."),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
+) -> None:
+    """Cards failed again and again, most failed first (drill them with `quiz --leeches`)."""
+    from lexitrain.study.cards import leeches as find_leeches
+    from lexitrain.study.session import card_json
+
+    store, lex = _open(lexicon)
+    with store:
+        found = find_leeches(store, lex.name, failed)
+        places = {c.id: store.card_place(c.id) for c in found}
+    if json_out:
+        emit_json([{"id": f"{c.kind}:{c.key}", "incorrect": c.incorrect, "correct": c.correct,
+                    "deck": places[c.id][0], "suspended": places[c.id][1], **card_json(c)} for c in found])
+        return
+    if not found:
+        typer.echo(f"no leeches in {lex.name}")
+    for c in found:
+        typer.echo(f"{c.kind}:{c.key}  {c.incorrect} wrong, {c.correct} right" + ("  (suspended)" if places[c.id][1] else ""))
+
+
+@study_app.command("tournament")
+def tournament(
+    *,
+    day: str = typer.Argument(..., help="The tournament's date, YYYY-MM-DD (today or later)."),
+    retention: float = typer.Option(..., "--retention", help="Recall wanted on that day, e.g. 0.9."),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
+) -> None:
+    """Pull forward the cards FSRS predicts below RETENTION on the day, spread over the days left."""
+    from lexitrain.study.tournament import prepare
+
+    store, lex = _open(lexicon)
+    with store:
+        plan = prepare(store, lex.name, day, retention)
+    if json_out:
+        emit_json(plan.to_json())
+    else:
+        typer.echo(f"{plan.moved} cards pulled forward over {plan.days} days before {plan.day} "
+                   f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")

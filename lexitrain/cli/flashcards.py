@@ -1,0 +1,115 @@
+"""Flashcard mode (`quiz --flashcard`, `daily --flashcard`): reveal the answers, then grade yourself.
+
+Each question is shown; the player thinks (or types an attempt, kept as the
+answer given), reveals the answers, and grades the card 1 Again, 2 Hard,
+3 Good or 4 Easy (the words work too); FSRS schedules it by that grade
+(`Session.grade`). Stopping before the grade (end of input, Ctrl-C, `!quit`)
+leaves the question on screen unscored.
+
+JSON lines: `{"question": {..., "flashcard": true}}`, then one line read (the
+reveal; its text is kept as the answer given), `{"reveal": {"id", "expected"}}`,
+then one grade line read; a line that is no grade gets `{"error": "..."}` and
+is read again; then `{"result": {..., "rating": "good"}}`. The summary ends.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import typer
+
+from lexitrain.cli.answer_input import TimedOut, clean_input
+from lexitrain.cli.quiz_ui import read_answer
+from lexitrain.study.kinds.base import Question
+from lexitrain.study.scheduler import RATINGS
+from lexitrain.study.session import Session, Summary
+
+STOP = "!quit"
+GRADE_HELP = "grade: 1 again, 2 hard, 3 good, 4 easy"
+
+
+def _emit(value: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def parse_grade(text: str) -> int | None:
+    """The rating a grade line names (1-4 or again/hard/good/easy), None if it names none."""
+    text = text.strip().lower()
+    if text in RATINGS:
+        return RATINGS[text]
+    return int(text) if text in {"1", "2", "3", "4"} else None
+
+
+def _reveal(question: Question) -> dict[str, object]:
+    return {"id": question.id, "expected": list(question.expected)}
+
+
+def run_jsonl(session: Session) -> Summary:
+    """The flashcard JSON lines protocol (module docstring)."""
+    for number, question in enumerate(session.questions(), 1):
+        _emit({"question": {**question.to_json(), "number": number, "flashcard": True}})
+        given = sys.stdin.readline()
+        if not given:
+            break
+        _emit({"reveal": _reveal(question)})
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                return _finish_jsonl(session)
+            rating = parse_grade(clean_input(line))
+            if rating is not None:
+                break
+            _emit({"error": f"{line.strip()!r} is no grade ({GRADE_HELP})"})
+        outcome = session.grade(question, rating, clean_input(given.rstrip("\r\n")))
+        _emit({"result": outcome.to_json()})
+    return _finish_jsonl(session)
+
+
+def _finish_jsonl(session: Session) -> Summary:
+    summary = session.finish()
+    _emit({"summary": summary.to_json()})
+    return summary
+
+
+def run_terminal(session: Session) -> Summary:
+    """Show, reveal on Enter, grade with 1-4."""
+    typer.echo(session.title)
+    typer.echo(f"Enter reveals the answers (type an attempt first if you like); then {GRADE_HELP}; {STOP} = stop")
+    for number, question in enumerate(session.questions(), 1):
+        typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find)", bold=True)
+        given = _read("reveal > ")
+        if given is None or given.strip().lower() == STOP:
+            break
+        typer.secho(f"  {' '.join(question.expected)}", fg="cyan")
+        rating = None
+        while rating is None:
+            line = _read(f"{GRADE_HELP} > ")
+            if line is None or line.strip().lower() == STOP:
+                return _finish_terminal(session)
+            rating = parse_grade(line)
+            if rating is None:
+                typer.echo(f"  {line.strip()!r} is no grade")
+        outcome = session.grade(question, rating, given.strip())
+        due = outcome.to_json().get("card", {}).get("due")
+        typer.echo(f"  graded {outcome.to_json()['rating']}" + (f"; next due {due}" if due else ""))
+    return _finish_terminal(session)
+
+
+def _read(prompt: str) -> str | None:
+    """A typed line, or None when the player stops (a flashcard has no clock, so no time-out)."""
+    text = read_answer(prompt)
+    return None if isinstance(text, TimedOut) else text
+
+
+def _finish_terminal(session: Session) -> Summary:
+    summary = session.finish()
+    minutes, seconds = divmod(int(summary.seconds), 60)
+    typer.echo(f"\n{summary.correct}/{summary.questions} known in {minutes}:{seconds:02d}")
+    if summary.missed_list:
+        typer.echo(f"cards graded Again saved to {summary.missed_list} (quiz them with --file)")
+    for name, value in summary.details.items():
+        typer.echo(f"{name.replace('_', ' ')}: {value}")
+    return summary

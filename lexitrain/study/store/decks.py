@@ -1,0 +1,100 @@
+"""Decks and what a card carries beside its schedule: its deck, whether it is suspended.
+
+A deck belongs to one lexicon and may set its own FSRS desired retention and
+daily limits (NULL: the player's general setting). A card in no deck has
+deck_id NULL. Raw SQL where the daily drill or an answer asks (the deck
+retention, the day's answers per deck); sqlite-utils is not needed here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable
+
+from lexitrain.study.store.connection import StoreConnection
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """A stored deck and its own settings (None: the general one applies)."""
+
+    id: int
+    lexicon: str
+    name: str
+    retention: float | None
+    new_per_day: int | None
+    reviews_per_day: int | None
+
+
+_DECK_COLUMNS = "id, lexicon, name, retention, new_per_day, reviews_per_day"
+
+
+def _ids(card_ids: Iterable[int]) -> str:
+    return json.dumps(sorted(set(card_ids)))
+
+
+class Decks(StoreConnection):
+    def deck(self, lexicon: str, name: str) -> DeckRow | None:
+        row = self.conn.execute(f"SELECT {_DECK_COLUMNS} FROM decks WHERE lexicon = ? AND name = ?",
+                                (lexicon, name)).fetchone()
+        return None if row is None else DeckRow(*row)
+
+    def decks(self, lexicon: str) -> list[DeckRow]:
+        """A lexicon's decks, by name."""
+        rows = self.conn.execute(f"SELECT {_DECK_COLUMNS} FROM decks WHERE lexicon = ? ORDER BY name", (lexicon,))
+        return [DeckRow(*r) for r in rows]
+
+    def save_deck(self, lexicon: str, name: str, retention: float | None, new_per_day: int | None,
+                  reviews_per_day: int | None, now: float) -> DeckRow:
+        """Create deck NAME or replace its settings; the deck as stored."""
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO decks (lexicon, name, retention, new_per_day, reviews_per_day, created) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (lexicon, name) DO UPDATE SET retention = excluded.retention, "
+                "new_per_day = excluded.new_per_day, reviews_per_day = excluded.reviews_per_day",
+                (lexicon, name, retention, new_per_day, reviews_per_day, now))
+            deck = self.deck(lexicon, name)
+        assert deck is not None
+        return deck
+
+    def delete_deck(self, deck_id: int) -> int:
+        """Remove a deck; its cards stay, in no deck. How many cards it held."""
+        with self.transaction():
+            moved = self.conn.execute("UPDATE cards SET deck_id = NULL WHERE deck_id = ?", (deck_id,)).rowcount
+            self.conn.execute("DELETE FROM decks WHERE id = ?", (deck_id,))
+        return moved
+
+    def move_cards(self, card_ids: Iterable[int], deck_id: int | None) -> int:
+        """Put cards in a deck (None: in no deck); how many changed deck."""
+        return self.conn.execute(
+            "UPDATE cards SET deck_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND deck_id IS NOT ?",
+            (deck_id, _ids(card_ids), deck_id)).rowcount
+
+    def deck_sizes(self, lexicon: str) -> dict[int | None, tuple[int, int]]:
+        """(cards, suspended cards) per deck id of a lexicon (None: cards in no deck)."""
+        rows = self.conn.execute(
+            "SELECT deck_id, count(*), COALESCE(SUM(suspended), 0) FROM cards WHERE lexicon = ? GROUP BY deck_id",
+            (lexicon,))
+        return {deck_id: (int(n), int(suspended)) for deck_id, n, suspended in rows}
+
+    def deck_retention(self, card_id: int) -> float | None:
+        """The desired retention the card's deck sets (None: no deck, or the deck sets none)."""
+        row = self.conn.execute("SELECT d.retention FROM cards c JOIN decks d ON d.id = c.deck_id WHERE c.id = ?",
+                                (card_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def has_deck_limits(self, lexicon: str) -> bool:
+        """Whether any deck of the lexicon sets a daily limit (the daily drill counts per deck only then)."""
+        return self.conn.execute(
+            "SELECT 1 FROM decks WHERE lexicon = ? AND (new_per_day IS NOT NULL OR reviews_per_day IS NOT NULL) "
+            "LIMIT 1", (lexicon,)).fetchone() is not None
+
+    def deck_answers_since(self, mode: str, lexicon: str, since: float) -> dict[int, tuple[int, int]]:
+        """(new cards introduced, reviews done) per deck in sessions of `mode` since a time."""
+        rows = self.conn.execute(
+            "SELECT c.deck_id, COALESCE(SUM(a.was_new), 0), COALESCE(SUM(1 - a.was_new), 0) FROM answers a "
+            "CROSS JOIN sessions s ON s.id = a.session_id JOIN cards c ON c.id = a.card_id "
+            "WHERE a.at >= ? AND a.mode = ? AND s.lexicon = ? AND c.deck_id IS NOT NULL GROUP BY c.deck_id",
+            (since, mode, lexicon))
+        return {int(deck_id): (int(new), int(reviews)) for deck_id, new, reviews in rows}
