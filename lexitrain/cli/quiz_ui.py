@@ -54,8 +54,9 @@ def _emit(value: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def run_jsonl(session: Session) -> Summary:
-    """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last."""
+def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
+    """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last.
+    `with_feedback` adds the feedback (study/feedback.py) to each result and override line."""
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -74,14 +75,24 @@ def run_jsonl(session: Session) -> Summary:
             if command in OVERRIDES:
                 if last is not None:
                     last = session.override(last, OVERRIDES[command])
-                    _emit({"override": last.to_json()})
+                    _emit({"override": _result_json(session, last, with_feedback)})
                 else:
                     _emit({"override": None})
                 continue
             break
         last = session.answer(question, text)
-        _emit({"result": last.to_json()})
+        _emit({"result": _result_json(session, last, with_feedback)})
     return _finish_jsonl(session)
+
+
+def _result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
+    """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
+    data = outcome.to_json()
+    if with_feedback:
+        from lexitrain.study.feedback import feedback
+
+        data["feedback"] = feedback(session.lex, outcome, session.timers.question).to_json()
+    return data
 
 
 def _finish_jsonl(session: Session) -> Summary:
@@ -122,7 +133,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
         command = (line or "").strip().lower()
         if line is None or command == "!quit":
             if given:
-                _show_outcome(session.answer(question, " ".join(given)))
+                _show_outcome(session, session.answer(question, " ".join(given)))
             return None
         if command in OVERRIDES:
             if last is not None:
@@ -147,7 +158,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
         if len(found) == len(question.expected):
             break
     outcome = session.answer(question, " ".join(given))
-    _show_outcome(outcome)
+    _show_outcome(session, outcome)
     return outcome
 
 
@@ -182,13 +193,12 @@ def _last_call(session: Session, last: Outcome) -> None:
             typer.echo("  the round is over: !c, !m or Enter")
 
 
-def _show_outcome(outcome: Outcome) -> None:
-    verdict = "right" if outcome.correct else ("too slow" if outcome.timed_out else "missed")
-    typer.secho(f"  {verdict}: {' '.join(outcome.question.expected)}", fg="green" if outcome.correct else "yellow")
-    if outcome.check.wrong:
-        typer.echo(f"  not words here: {' '.join(outcome.check.wrong)}")
-    if outcome.check.missing:
-        typer.echo(f"  missing: {' '.join(outcome.check.missing)}")
+def _show_outcome(session: Session, outcome: Outcome) -> None:
+    """The verdict, why a miss was a miss, and every answer with its hooks and definition."""
+    from lexitrain.cli.feedback_view import show_feedback
+    from lexitrain.study.feedback import feedback
+
+    show_feedback(feedback(session.lex, outcome, session.timers.question))
 
 
 def _finish_terminal(session: Session, notes: Notes | None) -> Summary:

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Jsonl, StudyLexicon
+from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import emit_json
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
@@ -30,10 +30,10 @@ def _store():  # -> ProgressStore
     return ProgressStore()
 
 
-def _run(session, jsonl: bool, notes=None):  # session: Session; notes: quiz_ui.Notes
+def _run(session, jsonl: bool, notes=None, feedback: bool = False):  # session: Session; notes: quiz_ui.Notes
     from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
 
-    return run_jsonl(session) if jsonl else run_terminal(session, notes)
+    return run_jsonl(session, feedback) if jsonl else run_terminal(session, notes)
 
 
 @commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -60,6 +60,7 @@ def quiz(
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
     """Quiz yourself on a search, a saved search, a list, a word file or the due cards."""
     from lexitrain.errors import LexitrainError
@@ -77,7 +78,7 @@ def quiz(
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
                           question_time=question_time, round_time=round_time, schedule=not no_schedule)
     with _store() as store:
-        _run(request.start(store, _lexicon(lexicon)), jsonl)
+        _run(request.start(store, _lexicon(lexicon)), jsonl, feedback=feedback)
 
 
 @commands.command("daily")
@@ -88,6 +89,7 @@ def daily(
     status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
     from lexitrain.study.requests import DailyRequest
@@ -110,7 +112,7 @@ def daily(
             typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
                        "done; more are due tomorrow (`lexitrain daily --status`)")
             return
-        _run(request.start(store, lex), jsonl)
+        _run(request.start(store, lex), jsonl, feedback=feedback)
 
 
 @commands.command("challenge")
@@ -126,6 +128,7 @@ def challenge(
                                       "(as JSON with --json)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
     """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
     from lexitrain.study import challenge as ch
@@ -146,7 +149,7 @@ def challenge(
             return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
                     if best else "none yet (finish a round to set one)"}
 
-        _run(request.start(store, lex), jsonl, notes)
+        _run(request.start(store, lex), jsonl, notes, feedback)
 
 
 def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
