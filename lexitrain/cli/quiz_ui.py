@@ -4,7 +4,9 @@ Both drive `lexitrain.study.session.Session`, and show each question the way
 its rendering hint says (`letters`: a prompt and words typed; `board`: the
 board and one play), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
-previous question before the current one is answered; in the terminal an
+previous question before the current one is answered, and `!shuffle` (`!s`,
+or a lone `,`) / `!order [NAME]` show its letters shuffled again / in
+alphabetical (or NAME) order; in the terminal an
 empty line ends a question, `!quit` (or end of input) ends the round, and
 after the last question one more line may mark it. (JSON lines end with the
 summary at once: a driving program waits for it.)
@@ -23,6 +25,7 @@ from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
+SHUFFLES = ("!shuffle", "!s", ",")
 #: Lines the terminal adds under the summary (by default the round's own details, as named there).
 Notes = Callable[[Summary], dict[str, Any]]
 
@@ -79,6 +82,10 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
                 else:
                     _emit({"override": None})
                 continue
+            order = reorder_order(command)
+            if order is not None:
+                question = _reorder_jsonl(session, question, order)
+                continue
             break
         last = session.answer(question, text)
         _emit({"result": _result_json(session, last, with_feedback)})
@@ -95,6 +102,28 @@ def _result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dic
     return data
 
 
+def reorder_order(command: str) -> str | None:
+    """The letter order an answer line asks for: `!shuffle`, `!s` or `,` a new shuffle, `!order`
+    alphabetical, `!order NAME` that order; None when the line is not one of these."""
+    if command in SHUFFLES:
+        return "random"
+    word, _, name = command.partition(" ")
+    return (name.strip() or "alphabetical") if word == "!order" else None
+
+
+def _reorder_jsonl(session: Session, question: Question, order: str) -> Question:
+    """`{"reorder": {"id", "prompt", "order"}}`, or `{"reorder": null, "error": ...}` for an unknown order."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        question = session.reorder(question, order)
+    except LexitrainError as exc:
+        _emit({"reorder": None, "error": str(exc)})
+        return question
+    _emit({"reorder": {"id": question.id, "prompt": question.prompt, "order": order}})
+    return question
+
+
 def _finish_jsonl(session: Session) -> Summary:
     summary = session.finish()
     _emit({"summary": summary.to_json()})
@@ -106,6 +135,7 @@ def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     typer.echo(session.title)
     typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
                "correct / missed, !quit = stop")
+    typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -142,6 +172,10 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
             else:  # say so, rather than leave the player wondering whether it took
                 typer.echo("  no previous question to mark yet")
             continue
+        order = reorder_order(command)
+        if order is not None:
+            question = _reorder_terminal(session, question, order)
+            continue
         if not line.strip():
             break
         for word in answer_words(line)[0]:
@@ -160,6 +194,22 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     outcome = session.answer(question, " ".join(given))
     _show_outcome(session, outcome)
     return outcome
+
+
+def _reorder_terminal(session: Session, question: Question, order: str) -> Question:
+    """The question's letters again in ORDER (or why not), the words found so far kept."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        reordered = session.reorder(question, order)
+    except LexitrainError as exc:
+        typer.echo(f"  {exc}")
+        return question
+    if reordered.prompt == question.prompt and order == "random":
+        typer.echo("  no other order to show")
+    else:
+        typer.secho(f"   {reordered.prompt}", bold=True)
+    return reordered
 
 
 def _ask_board(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:

@@ -51,7 +51,7 @@ def quiz(
         None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build; not with --due."
     ),
     minimum: Optional[int] = typer.Option(None, "--min", help="Shortest word for build questions (default 2)."),
-    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Ask at most this many questions."),
     shuffle: bool = typer.Option(False, "--shuffle", help="Ask the questions in random order."),
     as_listed: bool = typer.Option(False, "--as-listed", help="Keep the source's order (default: probability)."),
@@ -85,7 +85,7 @@ def quiz(
 def daily(
     *,
     lexicon: StudyLexicon,
-    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),
     status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
