@@ -4,6 +4,7 @@ lexicon symbols and definition; found answers marked `found`, the others `missed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import typer
@@ -21,7 +22,7 @@ def show_feedback(feedback: Feedback) -> None:
         typer.secho(f"    {line}", fg=None if note.found else "yellow")
 
 
-def note_lines(notes: tuple[AnswerNote, ...] | list[AnswerNote], marks: bool = False) -> list[str]:
+def note_lines(notes: Sequence[AnswerNote], marks: bool = False) -> list[str]:
     """One aligned line a word: [found|missed] front-hooks ·WORD· back-hooks symbols definition."""
     cells = [[("found" if n.found else "missed") if marks else "", n.row["front_hooks"], hooked_word(n),
               n.row["back_hooks"], n.row["symbols"], n.definition] for n in notes]
