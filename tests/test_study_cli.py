@@ -26,8 +26,11 @@ def test_terminal_quiz_checks_each_word_and_keeps_them(small, monkeypatch):
     assert result.exit_code == 0, result.stderr
     assert f"{words[0]} yes" in out and "NONWORD no" in out
     assert f"[{words[0]}] >" in out  # found words stay on screen
-    assert f"missing: {' '.join(words[1:])}" in out and "not words here: NONWORD" in out
-    assert f"missed: {' '.join(words)}" in out
+    missing = len(words) - 1
+    assert f"missed: missing {missing} of {len(words)}: {' '.join(words[1:])}; not words in small: NONWORD" in out
+    listed = [line.split() for line in out.splitlines() if line.startswith("    ")]  # each answer, marked
+    assert [(line[0], line[-1].strip("·")) for line in listed] == [
+        ("found" if w == words[0] else "missed", w) for w in words]  # the found word is never listed as missed
     assert "0/1 right" in out and "missed words saved to" in out
 
 

@@ -1,4 +1,4 @@
-"""The options many commands share, declared once: `--lexicon`, `--json`, `--jsonl`.
+"""The options many commands share, declared once: `--lexicon`, `--json`, `--jsonl`, `--feedback`.
 
 A `--lexicon` alias carries its default (`default_lexicon` is the one rule), so
 no command writes a default of its own. Python lets a parameter without a
@@ -65,4 +65,8 @@ StudyLexicon = Annotated[str, typer.Option(
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON (one document on stdout).")]
 Jsonl = Annotated[bool, typer.Option(
     "--jsonl", help="Speak JSON lines on stdin/stdout instead of the terminal quiz (see docs/study.md).",
+)]
+Feedback = Annotated[bool, typer.Option(
+    "--feedback", help="With --jsonl: add a `feedback` object to each result line (every answer with its hooks, "
+    "symbols and definition, and why a miss was missed; the terminal always shows it).",
 )]

@@ -20,6 +20,18 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
 
+#: Skipped words named one a line before the count, as `lexicon build` does.
+NAMED_WORDS = 10
+
+
+def warn_skipped(lines: list[str]) -> None:
+    """Count and list the words of a word file left out with --skip-invalid (`sheet --words`, `quiz --file`)."""
+    for line in lines[:NAMED_WORDS]:
+        warn(line)
+    more = f" ({len(lines) - NAMED_WORDS} not listed)" if len(lines) > NAMED_WORDS else ""
+    warn(f"skipped {len(lines)} word{'s' * (len(lines) != 1)} not in the lexicon{more}")
+
+
 def error_exit(message: str, code: int = 1) -> None:
     """Print a one-line error to stderr and leave with a non-zero status."""
     typer.echo(f"error: {message}", err=True)

@@ -4,7 +4,9 @@ Both drive `lexitrain.study.session.Session`, and show each question the way
 its rendering hint says (`letters`: a prompt and words typed; `board`: the
 board and one play), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
-previous question before the current one is answered; in the terminal an
+previous question before the current one is answered, and `!shuffle` (`!s`,
+or a lone `,`) / `!order [NAME]` show its letters shuffled again / in
+alphabetical (or NAME) order; in the terminal an
 empty line ends a question, and after the last question one more line may
 mark it. (JSON lines end with the summary at once: a driving program waits
 for it.) Stopping -- `!quit`, end of input, Ctrl-D, Ctrl-C -- ends the round
@@ -27,6 +29,7 @@ from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Refused, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
+SHUFFLES = ("!shuffle", "!s", ",")
 #: Lines the terminal adds under the summary (by default the round's own details, as named there).
 Notes = Callable[[Summary], dict[str, Any]]
 
@@ -42,8 +45,9 @@ def _emit(value: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def run_jsonl(session: Session) -> Summary:
-    """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last."""
+def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
+    """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last.
+    `with_feedback` adds the feedback (study/feedback.py) to each result and override line."""
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -64,9 +68,13 @@ def run_jsonl(session: Session) -> Summary:
             if command in OVERRIDES:
                 if last is not None:
                     last = session.override(last, OVERRIDES[command])
-                    _emit({"override": last.to_json()})
+                    _emit({"override": _result_json(session, last, with_feedback)})
                 else:
                     _emit({"override": None})
+                continue
+            order = reorder_order(command)
+            if order is not None:
+                question = _reorder_jsonl(session, question, order)
                 continue
             try:
                 last = session.answer(question, text)
@@ -74,8 +82,40 @@ def run_jsonl(session: Session) -> Summary:
                 _emit({"refused": {"id": question.id, "given": text, "reason": str(refused)}})
                 continue
             break
-        _emit({"result": last.to_json()})
+        _emit({"result": _result_json(session, last, with_feedback)})
     return _finish_jsonl(session)
+
+
+def _result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
+    """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
+    data = outcome.to_json()
+    if with_feedback:
+        from lexitrain.study.feedback import feedback
+
+        data["feedback"] = feedback(session.lex, outcome, session.timers.question).to_json()
+    return data
+
+
+def reorder_order(command: str) -> str | None:
+    """The letter order an answer line asks for: `!shuffle`, `!s` or `,` a new shuffle, `!order`
+    alphabetical, `!order NAME` that order; None when the line is not one of these."""
+    if command in SHUFFLES:
+        return "random"
+    word, _, name = command.partition(" ")
+    return (name.strip() or "alphabetical") if word == "!order" else None
+
+
+def _reorder_jsonl(session: Session, question: Question, order: str) -> Question:
+    """`{"reorder": {"id", "prompt", "order"}}`, or `{"reorder": null, "error": ...}` for an unknown order."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        question = session.reorder(question, order)
+    except LexitrainError as exc:
+        _emit({"reorder": None, "error": str(exc)})
+        return question
+    _emit({"reorder": {"id": question.id, "prompt": question.prompt, "order": order}})
+    return question
 
 
 def _finish_jsonl(session: Session) -> Summary:
@@ -89,6 +129,7 @@ def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     typer.echo(session.title)
     typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
                "correct / missed, !quit = stop")
+    typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -116,7 +157,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
         line = read_answer("> " if not found else f"[{' '.join(found)}] > ", session.answer_time_left)
         if isinstance(line, TimedOut):
             outcome = session.time_out(question, " ".join(given))
-            _show_outcome(outcome)
+            _show_outcome(session, outcome)
             return outcome
         command = (line or "").strip().lower()
         if line is None or command == "!quit":
@@ -127,6 +168,10 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
                 typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
             else:  # say so, rather than leave the player wondering whether it took
                 typer.echo("  no previous question to mark yet")
+            continue
+        order = reorder_order(command)
+        if order is not None:
+            question = _reorder_terminal(session, question, order)
             continue
         if not line.strip():
             break
@@ -144,8 +189,24 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
         if len(found) == len(question.expected):
             break
     outcome = session.answer(question, " ".join(given))
-    _show_outcome(outcome)
+    _show_outcome(session, outcome)
     return outcome
+
+
+def _reorder_terminal(session: Session, question: Question, order: str) -> Question:
+    """The question's letters again in ORDER (or why not), the words found so far kept."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        reordered = session.reorder(question, order)
+    except LexitrainError as exc:
+        typer.echo(f"  {exc}")
+        return question
+    if reordered.prompt == question.prompt and order == "random":
+        typer.echo("  no other order to show")
+    else:
+        typer.secho(f"   {reordered.prompt}", bold=True)
+    return reordered
 
 
 def _ask_board(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
@@ -179,13 +240,12 @@ def _last_call(session: Session, last: Outcome) -> None:
             typer.echo("  the round is over: !c, !m or Enter")
 
 
-def _show_outcome(outcome: Outcome) -> None:
-    verdict = "right" if outcome.correct else ("too slow" if outcome.timed_out else "missed")
-    typer.secho(f"  {verdict}: {' '.join(outcome.question.expected)}", fg="green" if outcome.correct else "yellow")
-    if outcome.check.wrong:
-        typer.echo(f"  not words here: {' '.join(outcome.check.wrong)}")
-    if outcome.check.missing:
-        typer.echo(f"  missing: {' '.join(outcome.check.missing)}")
+def _show_outcome(session: Session, outcome: Outcome) -> None:
+    """The verdict, why a miss was a miss, and every answer with its hooks and definition."""
+    from lexitrain.cli.feedback_view import show_feedback
+    from lexitrain.study.feedback import feedback
+
+    show_feedback(feedback(session.lex, outcome, session.timers.question))
 
 
 def _finish_terminal(session: Session, notes: Notes | None) -> Summary:

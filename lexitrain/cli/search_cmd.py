@@ -1,4 +1,4 @@
-"""`lexitrain judge | anagram | hooks | search`: the word tools.
+"""`lexitrain judge | define | anagram | hooks | search`: the word tools.
 
 Heavy modules (rich, csv, the SQL side of search) are imported inside the
 commands that need them, so `lexitrain anagram` starts quickly.
@@ -9,18 +9,38 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json, warn
 
-#: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
+#: judge, define, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
 
 if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.lexicon.rows import WordRow
+
+Definitions = Annotated[bool, typer.Option(
+    "--definitions", "-d", help="Add each word's lexicon symbols and definition (text and --json).")]
+
+
+def _word_facts(lex: LexiconData, words: list[str]) -> dict[str, dict[str, Any]]:
+    """`{"valid", "symbols", "definition"}` of each of WORDS (uppercase), the definition with
+    Zyzzyva's links written out (`lexitrain.lexicon.definitions`); "" where the lexicon has none."""
+    from lexitrain.search.execute import rows_for_words
+
+    rows = {row["word"]: row for row in rows_for_words(lex, words)}
+    return {word: {"valid": word in rows, "symbols": rows[word]["symbols"] if word in rows else "",
+                   "definition": lex.definition(word, rows[word]["definition"]) if word in rows else ""}
+            for word in words}
+
+
+def _facts_text(facts: dict[str, Any]) -> str:
+    """Symbols and definition as a text column ("" when the lexicon has neither)."""
+    return "  ".join(part for part in (facts["symbols"], facts["definition"]) if part)
 
 
 
@@ -31,20 +51,28 @@ def judge(
     lexicon: Lexicon,
     secret: bool = typer.Option(False, "--secret", help="Only say whether the whole play is valid, not which word failed "
                                 "(with --json: {\"valid\": bool} instead of {\"WORD\": bool, ...})."),
+    definitions: Definitions = False,
     json_out: Json = False,
 ) -> None:
-    """Are these words valid? Exit status 0 only if every one is."""
+    """Are these words valid? Exit status 0 only if every one is.
+
+    With --definitions, --json gives {"WORD": {"valid", "symbols", "definition"}, ...}.
+    """
     from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.lexicon import open_lexicon
 
     for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
         if not word.strip():
             raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
+    if secret and definitions:
+        raise LexitrainError("--definitions would tell which word is not valid: not with --secret")
     words = [word.strip() for word in words]  # ' cat ' pasted from elsewhere is CAT
     lex = open_lexicon(lexicon)
     verdicts = {word.upper(): word in lex for word in words}
     valid = all(verdicts.values())
-    if json_out:
+    if definitions:
+        _judge_with_definitions(lex, list(verdicts), json_out)
+    elif json_out:
         emit_json({"valid": valid} if secret else verdicts)
     elif secret:
         typer.echo(f"The play is {'VALID' if valid else 'NOT valid'} in {lexicon}")
@@ -55,17 +83,58 @@ def judge(
         raise typer.Exit(1)
 
 
+def _judge_with_definitions(lex: LexiconData, words: list[str], json_out: bool) -> None:
+    facts = _word_facts(lex, words)
+    if json_out:
+        emit_json(facts)
+        return
+    for word, fact in facts.items():
+        typer.echo(f"{word:<16} {'valid' if fact['valid'] else 'NOT valid':<9}  {_facts_text(fact)}".rstrip())
+
+
+@commands.command()
+def define(
+    *,
+    words: list[str] = typer.Argument(..., help="Words to define."),
+    lexicon: Lexicon,
+    json_out: Json = False,
+) -> None:
+    """Each word's lexicon symbols and definition, Zyzzyva's links written out.
+
+    A word not in the lexicon is a one-line error (the others are still defined);
+    the exit status is 0 only if every one is a word. --json gives
+    {"WORD": {"valid", "symbols", "definition"}, ...}.
+    """
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    lex = open_lexicon(lexicon)
+    facts = _word_facts(lex, [word.strip().upper() for word in words])
+    if json_out:
+        emit_json(facts)
+    else:
+        width = max(len(word) for word in facts)
+        for word, fact in facts.items():
+            if not fact["valid"]:
+                typer.echo(f"error: {word or repr(word)} is not a word in {lex.name}", err=True)
+                continue
+            typer.echo(f"{word:<{width}}  {_facts_text(fact) or f'(no definition in {lex.name})'}")
+    if not all(fact["valid"] for fact in facts.values()):
+        raise typer.Exit(1)
+
+
 @commands.command()
 def anagram(
     *,
     letters: str = typer.Argument(..., help="The rack: letters, ? for a blank, [CH] for a multi-letter tile."),
     build: bool = typer.Option(False, "--build", "-b", help="Every word of 2 or more tiles from the rack."),
     lexicon: Lexicon,
+    definitions: Definitions = False,
     json_out: Json = False,
 ) -> None:
     """Words using exactly these tiles (or, with --build, any 2+ of them).
 
-    The letters played by blanks are lowercase, in text and in --json.
+    The letters played by blanks are lowercase, in text and in --json. With
+    --definitions, --json gives [{"word", "symbols", "definition"}, ...].
     """
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.search.racks import rack_words, spell_with_blanks
@@ -75,12 +144,26 @@ def anagram(
     found = rack_words(lex, letters, build=build)
     found.sort(key=lambda w: (-len(w.code), tiles.sort_key(w.code)))
     spelled = [spell_with_blanks(tiles, w) for w in found]
-    if json_out:
+    if definitions:
+        _anagrams_with_definitions(lex, spelled, json_out)
+    elif json_out:
         emit_json(spelled)
-        return
-    sys.stdout.write("".join(word + "\n" for word in spelled))
-    if not found:
+    else:
+        sys.stdout.write("".join(word + "\n" for word in spelled))
+    if not found and not json_out:
         typer.echo(f"no words from {letters.upper()} in {lexicon}", err=True)
+
+
+def _anagrams_with_definitions(lex: LexiconData, spelled: list[str], json_out: bool) -> None:
+    """Each word (blanks lowercase) with the symbols and definition of the word it spells."""
+    facts = _word_facts(lex, [word.upper() for word in spelled])
+    if json_out:
+        emit_json([{"word": word, "symbols": facts[word.upper()]["symbols"],
+                    "definition": facts[word.upper()]["definition"]} for word in spelled])
+        return
+    width = max((len(word) for word in spelled), default=0)
+    sys.stdout.write("".join(f"{word:<{width}}  {_facts_text(facts[word.upper()])}".rstrip() + "\n"
+                             for word in spelled))
 
 
 @commands.command()
@@ -89,9 +172,13 @@ def hooks(
     word: str = typer.Argument(..., help="A word (it need not be valid itself)."),
     extensions: bool = typer.Option(False, "--extensions", "-e", help="Also list longer words containing it."),
     lexicon: Lexicon,
+    definitions: Definitions = False,
     json_out: Json = False,
 ) -> None:
-    """Front and back hooks, inner hooks, stems (+1 tile anagrams) and extensions."""
+    """Front and back hooks, inner hooks, stems (+1 tile anagrams) and extensions.
+
+    With --definitions, the word's symbols and definition too (--json: "symbols", "definition").
+    """
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.search import hooks as hooks_mod
 
@@ -109,6 +196,9 @@ def hooks(
         "inner_back": found.inner_back,
         "stems": {tiles.decode(t): [tiles.decode(c) for c in words] for t, words in stems.items()},
     }
+    if definitions:
+        facts = _word_facts(lex, [data["word"]])[data["word"]]
+        data.update(symbols=facts["symbols"], definition=facts["definition"])
     if extensions:
         data["extensions"] = {
             side: [tiles.decode(c) for c in codes] for side, codes in hooks_mod.extensions(lex, code).items()
@@ -123,7 +213,8 @@ def _print_hooks(data: dict[str, Any], lexicon: str) -> None:
     dot_front = "·" if data["inner_front"] else " "
     dot_back = "·" if data["inner_back"] else " "
     validity = "" if data["valid"] else f"   (not a word in {lexicon})"
-    typer.echo(f"{data['front_hooks']:>8} {dot_front}{data['word']}{dot_back} {data['back_hooks']}{validity}")
+    facts = f"  {_facts_text(data)}" if data.get("symbols") or data.get("definition") else ""
+    typer.echo(f"{data['front_hooks']:>8} {dot_front}{data['word']}{dot_back} {data['back_hooks']}{validity}{facts}")
     if data["stems"]:
         typer.echo(f"{data['word']} + one tile:")
         for tile, words in data["stems"].items():

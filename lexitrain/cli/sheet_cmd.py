@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from lexitrain.cli.options import Json, default_lexicon
-from lexitrain.cli.output import emit_json, warn
+from lexitrain.cli.output import emit_json, warn, warn_skipped
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
@@ -86,18 +86,6 @@ def _skipped_note(skipped: list[str]) -> str:
     return f"left out {what} no word with one more tile: {names}{more}"
 
 
-#: Skipped words named one a line before the count, as `lexicon build` does.
-NAMED_WORDS = 10
-
-
-def _warn_skipped(lines: list[str]) -> None:
-    """Count and list the words of a word file left out with --skip-invalid."""
-    for line in lines[:NAMED_WORDS]:
-        warn(line)
-    more = f" ({len(lines) - NAMED_WORDS} not listed)" if len(lines) > NAMED_WORDS else ""
-    warn(f"skipped {len(lines)} word{'s' * (len(lines) != 1)} not in the lexicon{more}")
-
-
 def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
     """The sheet, from LEXICON or the default rule's (the active study lexicon
     for a sheet drawn from study, the due cards; the default lexicon for the others)."""
@@ -106,7 +94,7 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 
     lex = open_lexicon(lexicon or default_lexicon(study=request.draws_from_study))
     if not request.draws_from_study:
-        return build_sheet(request, lex, skipped=_warn_skipped)
+        return build_sheet(request, lex, skipped=warn_skipped)
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.store import ProgressStore, progress_path
 

@@ -7,8 +7,9 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Jsonl, StudyLexicon
+from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import emit_json
+from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -30,14 +31,14 @@ def _store():  # -> ProgressStore
     return ProgressStore()
 
 
-def _run(session, jsonl: bool, notes=None, flashcard: bool = False):  # session: Session; notes: quiz_ui.Notes
+def _run(session, jsonl: bool, notes=None, feedback: bool = False, flashcard: bool = False):  # session: Session; notes: quiz_ui.Notes
     if flashcard:
         from lexitrain.cli import flashcards
 
         return flashcards.run_jsonl(session) if jsonl else flashcards.run_terminal(session)
     from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
 
-    return run_jsonl(session) if jsonl else run_terminal(session, notes)
+    return run_jsonl(session, feedback) if jsonl else run_terminal(session, notes)
 
 
 Flashcard = typer.Option(False, "--flashcard", help="Reveal the answers, then grade yourself 1-4 "
@@ -46,7 +47,7 @@ BySpeed = typer.Option(False, "--grade-by-speed", help="Grade right answers by y
                        "fast Easy, typical Good, slow Hard.")
 
 
-@commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@commands.command("quiz", context_settings=TAKES_CONDITIONS)
 def quiz(
     *,
     ctx: typer.Context,
@@ -56,13 +57,15 @@ def quiz(
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="--file: leave out (and list) the words "
+                                      "that are not in the lexicon instead of refusing the file."),
     due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
     leeches: bool = typer.Option(False, "--leeches", help="The leeches: cards failed again and again (`study leeches`)."),
     kind: Optional[str] = typer.Option(
         None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build; not with --due."
     ),
     minimum: Optional[int] = typer.Option(None, "--min", help="Shortest word for build questions (default 2)."),
-    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Ask at most this many questions."),
     shuffle: bool = typer.Option(False, "--shuffle", help="Ask the questions in random order."),
     as_listed: bool = typer.Option(False, "--as-listed", help="Keep the source's order (default: probability)."),
@@ -73,37 +76,48 @@ def quiz(
     by_speed: bool = BySpeed,
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
-    """Quiz yourself on a search, a saved search, a list, a word file or the due cards."""
+    """Quiz yourself on a search, a saved search, a list, a word file or the due cards.
+
+    Search conditions may be typed on the command itself, as for `lexitrain search`
+    (`quiz --length 7 --probability 1-100`); beside --search, --saved or --list they narrow it.
+    The quiz's own --order (letter order) and --limit (questions) are not the search's:
+    write a search's order or limit inside --search "...".
+    """
     from lexitrain.errors import LexitrainError
 
     if subject == "position":
         from lexitrain.cli.positions_cmd import run_from_quiz
 
         return run_from_quiz(ctx.args, lexicon, jsonl, limit, no_schedule)
-    if subject is not None or ctx.args:
-        unexpected = ctx.args[0] if ctx.args else subject
-        raise LexitrainError(f"quiz: unexpected {unexpected!r} (the only quiz subject is `position`)")
+    if subject is not None and not subject.startswith("-"):
+        raise LexitrainError(f"quiz: unexpected {subject!r} (the only quiz subject is `position`; "
+                             "search conditions start with --)")
+    conditions = ([subject] if subject is not None else []) + list(ctx.args)  # click takes the first for SUBJECT
+    from lexitrain.cli.output import warn_skipped
     from lexitrain.study.requests import QuizRequest
 
     request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, leeches=leeches, kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
                           question_time=question_time, round_time=round_time, schedule=not no_schedule,
-                          flashcard=flashcard, speed_grades=by_speed)
+                          flashcard=flashcard, speed_grades=by_speed,
+                          conditions=tuple(conditions), skip_invalid=skip_invalid)
     with _store() as store:
-        _run(request.start(store, _lexicon(lexicon)), jsonl, flashcard=flashcard)
+        _run(request.start(store, _lexicon(lexicon), skipped=warn_skipped), jsonl, feedback=feedback, flashcard=flashcard)
 
 
 @commands.command("daily")
 def daily(
     *,
     lexicon: StudyLexicon,
-    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first."),
+    order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),
     status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
     flashcard: bool = Flashcard,
     by_speed: bool = BySpeed,
     json_out: Json = False,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
     from lexitrain.study.requests import DailyRequest
@@ -126,7 +140,7 @@ def daily(
             typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
                        "done; more are due tomorrow (`lexitrain daily --status`)")
             return
-        _run(request.start(store, lex), jsonl, flashcard=flashcard)
+        _run(request.start(store, lex), jsonl, feedback=feedback, flashcard=flashcard)
 
 
 @commands.command("challenge")
@@ -142,6 +156,7 @@ def challenge(
                                       "(as JSON with --json)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
+    feedback: Feedback = False,
 ) -> None:
     """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
     from lexitrain.study import challenge as ch
@@ -165,7 +180,7 @@ def challenge(
                 shown["this attempt"] = "a retake (that day's first finished attempt is the official one)"
             return shown
 
-        _run(request.start(store, lex), jsonl, notes)
+        _run(request.start(store, lex), jsonl, notes, feedback)
 
 
 def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
@@ -186,14 +201,16 @@ def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> N
                    + ("" if a.completed else "  (unfinished)") + ("  (retake)" if a.retake else ""))
 
 
-@study_app.command("plan")
+@study_app.command("plan", context_settings=TAKES_CONDITIONS)
 def plan(
     *,
+    ctx: typer.Context,
     builtin: list[str] = typer.Option([], "--list", help="Built-in list (repeatable, studied in order)."),
     queries: list[str] = typer.Option([], "--search", help="A search (repeatable)."),
     saved: list[str] = typer.Option([], "--saved", help="A saved search (repeatable)."),
     files: list[Path] = typer.Option([], "--file", help="A word file (repeatable)."),
-    lengths: list[int] = typer.Option([], "--length", help="All alphagrams of a length, most probable first."),
+    lengths: list[str] = typer.Option([], "--length", help="All alphagrams of a length, most probable first "
+                                      "(with search conditions, or as a range N-M: a search condition)."),
     top: Optional[int] = typer.Option(None, "--top", help="With --length: only the N most probable."),
     kind: str = typer.Option("anagram", "--kind", help="Question kind for every step."),
     minimum: Optional[int] = typer.Option(None, "--min", help="With --kind build: shortest word asked for (default 2)."),
@@ -203,7 +220,11 @@ def plan(
     lexicon: StudyLexicon,
     json_out: Json = False,
 ) -> None:
-    """Set the active study plan: steps studied in the order given."""
+    """Set the active study plan: steps studied in the order given.
+
+    Search conditions typed on the command (`study plan --length 7 --probability 1-100`) make one
+    search step, after the --search steps; a --length given with them is one of the conditions.
+    """
     from lexitrain.errors import LexitrainError
     from lexitrain.study.kinds.base import new_kind
     from lexitrain.study.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
@@ -214,12 +235,14 @@ def plan(
         raise LexitrainError(f"--min is only for build questions (this plan asks {kind} questions)")
     if minimum is not None and minimum < 2:
         raise LexitrainError(f"--min {minimum}: words have 2 or more letters")
+    if ctx.args or any(not length.isdigit() for length in lengths):
+        queries, lengths = [*queries, _conditions_step(ctx.args, lengths, top)], []
     if default:
         steps, name = DEFAULT_PLAN, DEFAULT_PLAN_NAME
     else:
         steps = ([{"kind": kind, "builtin": b} for b in builtin] + [{"kind": kind, "query": q} for q in queries]
                  + [{"kind": kind, "saved": s} for s in saved] + [{"kind": kind, "word_file": str(f)} for f in files]
-                 + [{"kind": kind, "length": n, **({"top": top} if top else {})} for n in lengths])
+                 + [{"kind": kind, "length": int(n), **({"top": top} if top else {})} for n in lengths])
         if not steps:
             raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
         if as_listed:
@@ -232,6 +255,20 @@ def plan(
         emit_json({"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps})
     else:
         typer.echo(f"study plan {info.name}: {info.cards} cards, {info.waiting} new to learn")
+
+
+def _conditions_step(conditions: list[str], lengths: list[str], top: Optional[int]) -> str:
+    """The search text of a plan step typed as conditions. The plan's own --length (a step of
+    its own without conditions) is taken for the search's length condition here."""
+    from lexitrain.errors import LexitrainError
+    from lexitrain.search.query import parse_query
+
+    if top is not None:
+        raise LexitrainError("--top goes with --length steps, not with search conditions "
+                             "(use --probability 1-N for the N most probable)")
+    if len(lengths) > 1:
+        raise LexitrainError("with search conditions give one --length (it is one of the conditions)")
+    return parse_query([*(["--length", lengths[0]] if lengths else []), *conditions]).text()
 
 
 @study_app.command("set")

@@ -24,6 +24,7 @@ from lexitrain.study.store import Filters
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.search.sources import SkipReport
     from lexitrain.study.daily import DayStatus
     from lexitrain.study.store import ProgressStore
 
@@ -50,7 +51,12 @@ def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
 
 @dataclass(frozen=True)
 class QuizRequest:
-    """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due."""
+    """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due.
+
+    `conditions` are search options typed on the command (`--length 7 --probability 1-100`):
+    alone they are the source, beside a search, saved search or built-in list they narrow it.
+    `skip_invalid` leaves out the words of a word file that are not in the lexicon.
+    """
 
     query: str | None = None
     saved: str | None = None
@@ -69,6 +75,8 @@ class QuizRequest:
     schedule: bool = True  # False: practice, the cards are not touched
     flashcard: bool = False  # the player reveals the answers and grades each card
     speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
+    conditions: tuple[str, ...] = ()
+    skip_invalid: bool = False
 
     def __post_init__(self) -> None:
         check_grading(self.flashcard, self.speed_grades)
@@ -86,7 +94,13 @@ class QuizRequest:
         self.timers()
         if self.due and self.has_source:
             raise LexitrainError("--due takes no other question source")
+        if self.skip_invalid and self.word_file is None:
+            raise LexitrainError("--skip-invalid goes with --file FILE")
         check_letter_order(self.order)  # exactly one word source is checked by the search layer as it reads it
+        if self.conditions:
+            from lexitrain.search.query import parse_query
+
+            parse_query(self.conditions)  # a mistyped condition is refused before anything starts
 
     @property
     def kind_name(self) -> str:
@@ -97,10 +111,21 @@ class QuizRequest:
 
     @property
     def has_source(self) -> bool:
-        return any(value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+        return bool(self.conditions) or any(
+            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
 
-    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
-        """The quiz's questions (cards are made as they are answered), ready to ask."""
+    def source_text(self) -> str:
+        """The source as the session's title and record name it (conditions after what they narrow)."""
+        named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
+        if not self.conditions:
+            return named
+        from lexitrain.search.query import parse_query
+
+        return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
+
+    def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
+        """The quiz's questions (cards are made as they are answered), ready to ask; with
+        `skip_invalid`, the words of a word file left out are handed to `skipped`."""
         from lexitrain.study.daily import load_scheduling
         from lexitrain.study.scheduler import utc_now
 
@@ -121,19 +146,25 @@ class QuizRequest:
             from lexitrain.search.sources import source_blanks
             from lexitrain.study.sources import question_keys, question_results
 
+            report = (skipped or _unreported) if self.skip_invalid else None
             rows = question_results(lex, query=self.query, saved=self.saved, builtin=self.builtin,
-                                    word_file=self.word_file)
-            blanks = source_blanks(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file)
+                                    word_file=self.word_file, conditions=self.conditions, skipped=report)
+            blanks = source_blanks(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file,
+                                   conditions=self.conditions)
             keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
                                  not self.as_listed, blanks)
             kind_keys = [(self.kind_name, key) for key in keys]
-            source = self.query or self.saved or self.builtin or str(self.word_file)
+            source = self.source_text()
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
                        order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})",
                        grader=speed_grader(store, self.speed_grades))
+
+
+def _unreported(lines: list[str]) -> None:
+    """No one to tell: the skipped words go unreported."""
 
 
 @dataclass(frozen=True)

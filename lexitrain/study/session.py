@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.decks import scheduling_for
-from lexitrain.study.kinds.base import Check, Question, QuestionKind, new_kind
+from lexitrain.study.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
 from lexitrain.study.kinds.words import check_letter_order
 from lexitrain.study.scheduler import AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, to_datetime, utc_now
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 class Refused(LexitrainError):
     """An answer line the question does not take (e.g. an illegal play), with the reason:
     nothing was recorded, and the question is still open (its clock still running)."""
+
+
+#: Shuffles tried for one that differs from the letters on screen (AAB has only three orders).
+SHUFFLE_TRIES = 8
 
 
 @dataclass(frozen=True)
@@ -215,6 +219,21 @@ class Session:
         if left is not None:
             limits.append(left)
         return min(limits) if limits else None
+
+    def reorder(self, question: Question, order: str) -> Question:
+        """QUESTION with its letters shown in ORDER (`random`: a new shuffle, unlike the last one
+        where the letters allow), its clock running on. A question that shows no letters to reorder
+        (a word, a board) comes back as it was."""
+        check_letter_order(order)
+        if question.hint != LETTERS:
+            return question  # a board: building it again would solve the position again
+        kind = self.kind(question.kind)
+        again = kind.build(self.lex, question.key, order)
+        for _ in range(SHUFFLE_TRIES):
+            if order != "random" or again.prompt != question.prompt:
+                break
+            again = kind.build(self.lex, question.key, order)
+        return again
 
     def answer(self, question: Question, text: str, rating: int | None = None) -> Outcome:
         """Check an answer line, record it and reschedule the card, all at once; with a

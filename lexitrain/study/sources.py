@@ -11,6 +11,7 @@ from lexitrain.errors import LexitrainError
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
+    from lexitrain.search.sources import SkipReport
     from lexitrain.study.kinds.base import QuestionKind
 
 
@@ -21,14 +22,24 @@ def question_results(
     saved: str | None = None,
     builtin: str | None = None,
     word_file: Path | None = None,
+    conditions: Sequence[str] = (),
+    skipped: SkipReport | None = None,
 ) -> list[WordRow]:
-    """Search results for exactly one source; nothing to ask is an error worth saying."""
+    """Search results for exactly one source, or search conditions (alone, or narrowing a query,
+    saved search or built-in list); nothing to ask is an error worth saying. With `skipped`, the
+    words of a word file not in LEX are left out and handed to it (see `results_from_source`)."""
     from lexitrain.search.sources import results_from_source
 
-    results = results_from_source(lex, query=query, saved=saved, builtin=builtin, word_file=word_file)
+    results = results_from_source(lex, query=query, saved=saved, builtin=builtin, word_file=word_file,
+                                  conditions=conditions, skipped=skipped)
     if not results:
-        label, value = next((label, value) for label, value in (
-            ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None)
+        label, value = next(((label, value) for label, value in (
+            ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None),
+            ("search", ""))
+        if conditions:
+            from lexitrain.search.query import parse_query
+
+            value = " ".join(part for part in (str(value or ""), parse_query(conditions).text()) if part)
         raise LexitrainError(f"the {label} {str(value)!r} gives no words in {lex.name}: nothing to quiz")
     return results
 

@@ -18,7 +18,7 @@ from lexitrain.tiles import BLANK
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
 
-LETTER_ORDERS = ("alphabetical", "random", "vowels-first")
+LETTER_ORDERS = ("alphabetical", "random", "vowels-first", "consonants-first")
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -52,7 +52,8 @@ def check_letter_order(order: str) -> str:
 
 
 def letter_order(lex: Lexicon, alphagram: str, order: str, rng: random.Random | None = None) -> str:
-    """An alphagram's tiles shown in the chosen order."""
+    """An alphagram's tiles shown in the chosen order (Zyzzyva's four: vowels or consonants
+    first keep each group alphabetical; blanks stay last)."""
     tiles = lex.tiles
     try:
         letters = tiles.tokenize(alphagram)
@@ -62,6 +63,8 @@ def letter_order(lex: Lexicon, alphagram: str, order: str, rng: random.Random | 
         (rng or random.Random()).shuffle(letters)
     elif order == "vowels-first":
         letters.sort(key=lambda t: not tiles.is_vowel(t.upper()))
+    elif order == "consonants-first":
+        letters.sort(key=lambda t: (t == BLANK, tiles.is_vowel(t.upper())))
     return tiles.spell(letters)
 
 

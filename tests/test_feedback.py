@@ -1,0 +1,178 @@
+"""Feedback like Zyzzyva's after every question (study/feedback.py), definitions with their links
+written out (lexicon/definitions.py), `define`, and `--definitions` on judge, anagram and hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexitrain.lexicon.definitions import written_out
+from lexitrain.study.feedback import feedback
+from lexitrain.study.requests import QuizRequest
+from lexitrain.study.session import Outcome
+from lexitrain.study.store import ProgressStore
+from study_helpers import lines, of
+from tests.cli_runner import run
+
+#: Zyzzyva-style lines: `<word=pos>` and `{word=pos}` links, several senses split by " / ".
+DEFINED = [
+    "CAT a carnivorous mammal [n -S] / to vomit [v CATTED, CATTING, CATS]",
+    "CATS <cat=n> [n] / <cat=v> [v]",
+    "ACT to do something [v -ED, -ING, -S]",
+    "ACTS <act=v> [v]",
+    "SCAT to leave hastily [v -TTED, -TTING, -S]",
+    "CAST to throw [v CAST, CASTING, CASTS]",
+    "TACT diplomacy [n -S]",
+    "AT in the position of [prep]",
+    "TA an expression of gratitude [interj]",
+    "DEWY moist with dew [adj DEWIER, DEWIEST]",
+    "DEWILY in a {dewy=adj} manner [adv]",
+    "SCATS <scat=v> [v]",
+    "CASTS <cast=v> [v]",
+    "ACTA <act=n> [n]",
+]
+
+
+@pytest.fixture
+def defined(make_lexicon):
+    """A small lexicon with definitions, and symbols: `+` marks the words missing from `old`."""
+    make_lexicon(["CAT", "ACT", "AT", "TA", "CAST"], name="old")
+    return make_lexicon(DEFINED, name="defs", compare={"old": "+"})
+
+
+def lookup(table: dict[str, str]):
+    return lambda word: table.get(word, "")
+
+
+@pytest.mark.parametrize("stored, expected", [
+    ("<cat=n> [n]", "CAT, a carnivorous mammal [n]"),  # the sense of that part of speech
+    ("<cat=v> [v]", "CAT, to vomit [v]"),
+    ("in a {dewy=adj} manner [adv]", "in a dewy (moist with dew) manner [adv]"),  # the word as written
+    ("<dog=n> [n]", "DOG [n]"),  # no definition to follow: the word alone, uppercase
+    ("a {dog=n} [n]", "a dog [n]"),  # ... or as written
+    ("<cat=adj> [adj]", "CAT [adj]"),  # no sense of that part of speech
+    ("<cat=n> [n] / <cat=v> [v]", "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"),
+    ("<dog=n> or <cat=n> [n]", "DOG or CAT, a carnivorous mammal [n]"),  # later links still written out
+    ("plain [n]", "plain [n]"),
+])
+def test_links_are_written_out_as_zyzzyva_does(stored, expected):
+    table = {"CAT": "a carnivorous mammal [n -S] / to vomit [v CATTED, CATTING, CATS]",
+             "DEWY": "moist with dew [adj DEWIER, DEWIEST]"}
+    assert written_out(stored, lookup(table)) == expected
+
+
+def test_links_that_lead_back_stop_at_the_word():
+    table = {"FOO": "<bar=n> [n]", "BAR": "<foo=n> [n]"}
+    assert written_out(table["FOO"], lookup(table), "FOO") == "BAR, FOO [n]"  # not FOO again, no endless loop
+    deep = {"A1": "{a2=n} [n]", "A2": "{a3=n} [n]", "A3": "{a4=n} [n]", "A4": "{a5=n} [n]", "A5": "end [n]"}
+    assert written_out("{a1=n} [n]", lookup(deep)) == "a1 (a2 (a3 (a4))) [n]"  # followed 3 deep, as Zyzzyva
+
+
+def test_lexicon_definition_reads_the_linked_words(defined):
+    assert defined.definition("CATS") == "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"
+    assert defined.definition("DEWILY") == "in a dewy (moist with dew) manner [adv]"
+    assert defined.definition("NOTAWORD") == ""
+
+
+def _answer(lex, alphagram: str, text: str) -> Outcome:
+    with ProgressStore() as store:
+        session = QuizRequest(query=f"--anagram {alphagram}", schedule=False).start(store, lex)
+        question = next(iter(session.questions()))
+        return session.answer(question, text)
+
+
+def test_feedback_lists_every_answer_with_its_facts_and_only_the_unfound_as_missing(defined):
+    outcome = _answer(defined, "ACST", "cats scat zzz act")
+    found = feedback(defined, outcome)
+    assert not found.correct
+    by_word = {note.row["word"]: note for note in found.answers}
+    assert list(by_word) == ["ACTS", "CAST", "CATS", "SCAT"]
+    assert {w for w, note in by_word.items() if note.found} == {"CATS", "SCAT"}
+    assert found.missing == ("ACTS", "CAST")  # CATS and SCAT were given: never listed as missed
+    cats = by_word["CATS"]
+    assert cats.definition == "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"
+    assert cats.row["symbols"] == "+" and by_word["CAST"].row["symbols"] == ""
+    assert (cats.row["front_hooks"], cats.row["back_hooks"], cats.row["inner_front"], cats.row["inner_back"]) == (
+        "S", "", False, True)  # SCATS; not ATS, but CAT
+    assert [(w.word, w.valid) for w in found.wrong] == [("ZZZ", False), ("ACT", True)]
+    assert found.reasons == ("missing 2 of 4: ACTS CAST", "not words in defs: ZZZ", "words, but not answers here: ACT")
+
+
+def test_feedback_on_a_right_answer_has_no_reasons(defined):
+    outcome = _answer(defined, "ACST", "acts cast cats scat")
+    found = feedback(defined, outcome)
+    assert found.correct and found.reasons == () and found.missing == ()
+    assert all(note.found for note in found.answers)
+
+
+def test_feedback_says_a_late_answer_was_too_slow(defined):
+    right = _answer(defined, "ACST", "acts cast cats scat")
+    late = Outcome(right.question, right.check, False, True, 12.25, right.answer_id)
+    assert feedback(defined, late, question_time=10).reasons == ("too slow: answered in 12.2 s (10 s allowed)",)
+    assert feedback(defined, late).reasons == ("answered after the round's time ran out",)
+    marked = Outcome(right.question, right.check, False, False, 1.0, right.answer_id)
+    assert feedback(defined, marked).reasons == ("marked missed",)
+
+
+def test_terminal_shows_each_answer_marked_with_hooks_symbols_and_definition(defined):
+    result = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", input="cats zzz\n\n\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert any(line.endswith("  missed: missing 3 of 4: ACTS CAST SCAT; not words in defs: ZZZ") for line in out)
+    cats = next(line for line in out if "CATS" in line and "mammal" in line)
+    assert cats.split()[0] == "found" and "+" in cats.split() and "CAT, a carnivorous mammal [n]" in cats
+    acts = next(line for line in out if "ACTS" in line and "ACT, to do something" in line)
+    assert acts.split()[0] == "missed"
+    assert not any(line.startswith("    missed") and "CATS" in line for line in out)
+
+
+def test_jsonl_feedback_is_added_to_the_result_line_when_asked(defined):
+    asked = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--jsonl", "--feedback",
+                input="cats act\n")
+    result = of("result", lines(asked.stdout))[0]
+    assert result["missing"] == ["ACTS", "CAST", "SCAT"]  # the existing keys as before
+    fb = result["feedback"]
+    assert fb["missing"] == ["ACTS", "CAST", "SCAT"] and fb["correct"] is False
+    assert {a["word"]: a["found"] for a in fb["answers"]} == {"ACTS": False, "CAST": False, "CATS": True, "SCAT": False}
+    cats = next(a for a in fb["answers"] if a["word"] == "CATS")
+    assert cats == {"word": "CATS", "found": True, "front_hooks": "S", "back_hooks": "", "inner_front": False,
+                    "inner_back": True, "symbols": "+", "definition": "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"}
+    assert fb["wrong"] == [{"word": "ACT", "valid": True}]
+    assert fb["reasons"] == ["missing 3 of 4: ACTS CAST SCAT", "words, but not answers here: ACT"]
+    plain = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--jsonl", input="cats\n")
+    assert "feedback" not in of("result", lines(plain.stdout))[0]
+
+
+def test_define_writes_links_out_and_refuses_non_words(defined):
+    result = run("define", "cats", "dewily", "zzz", "--lexicon", "defs")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["CATS    +  CAT, a carnivorous mammal [n] / CAT, to vomit [v]",
+                                          "DEWILY  +  in a dewy (moist with dew) manner [adv]"]
+    assert result.stderr.strip() == "error: ZZZ is not a word in defs"
+    ok = run("define", "CAST", "--lexicon", "defs", "--json")
+    assert ok.exit_code == 0
+    assert ok.json() == {"CAST": {"valid": True, "symbols": "", "definition": "to throw [v CAST, CASTING, CASTS]"}}
+
+
+def test_define_says_when_a_word_has_no_definition(enable):
+    result = run("define", "care")
+    assert result.exit_code == 0 and result.stdout.strip() == "CARE  (no definition in enable)"
+
+
+def test_judge_anagram_and_hooks_add_definitions_when_asked(defined):
+    judged = run("judge", "cats", "zz", "-d", "--json", "--lexicon", "defs")
+    assert judged.exit_code == 1
+    assert judged.json() == {"CATS": {"valid": True, "symbols": "+", "definition": "CAT, a carnivorous mammal [n] / "
+                                      "CAT, to vomit [v]"}, "ZZ": {"valid": False, "symbols": "", "definition": ""}}
+    text = run("judge", "tact", "--definitions", "--lexicon", "defs").stdout
+    assert text.split() == ["TACT", "valid", "+", "diplomacy", "[n", "-S]"]
+    assert run("judge", "cat", "--lexicon", "defs", "--json").json() == {"CAT": True}  # unchanged without it
+    refused = run("judge", "cat", "--secret", "-d", "--lexicon", "defs")
+    assert refused.exit_code == 1 and "not with --secret" in refused.stderr
+    anagrams = run("anagram", "ACT?", "-d", "--json", "--lexicon", "defs").json()
+    assert {"word": "ACTs", "symbols": "+", "definition": "ACT, to do something [v]"} in anagrams
+    assert [a["word"] for a in anagrams] == run("anagram", "ACT?", "--json", "--lexicon", "defs").json()
+    assert "TACT  +  diplomacy [n -S]" in run("anagram", "actt", "-d", "--lexicon", "defs").stdout
+    hooks = run("hooks", "cat", "-d", "--json", "--lexicon", "defs").json()
+    assert hooks["definition"].startswith("a carnivorous mammal") and hooks["symbols"] == ""
+    assert "a carnivorous mammal [n -S]" in run("hooks", "cat", "-d", "--lexicon", "defs").stdout.splitlines()[0]
+    assert "definition" not in run("hooks", "cat", "--json", "--lexicon", "defs").json()
