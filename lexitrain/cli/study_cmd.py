@@ -118,18 +118,25 @@ def challenge(
     *,
     day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
     kind: Optional[str] = typer.Option(
-        None, "--kind", help="sevens (the default), eights, twos-to-fifteens, blank-bingos; with --history, only that kind."
+        None, "--kind", help="sevens (the default), twos .. fifteens, twos-to-fifteens, blank-bingos, bingo-marathon, "
+        "builder-3-6, builder-4-7, builder-5-8, week-toughies, all-time-toughies; with --history, only that kind."
     ),
     lexicon: StudyLexicon,
     no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
     show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead "
                                       "(as JSON with --json)."),
+    share: bool = typer.Option(False, "--share", help="Print one line with the set's hash and the official score "
+                               "of that date and kind, for another player to --verify."),
+    verify: Optional[str] = typer.Option(None, "--verify", help="Check another player's --share LINE against "
+                                         "your own set (exit 1 if it differs)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
 ) -> None:
-    """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
+    """The daily challenge: the same set for everyone with the same word list, on that date and kind."""
     from lexitrain.study import challenge as ch
 
+    if share or verify is not None:
+        return _share_or_verify(lexicon, day, kind or "sevens", verify, json_out)
     if show_history:
         ch.check_kind(kind or "sevens")
         with _store() as store:
@@ -147,6 +154,31 @@ def challenge(
                     if best else "none yet (finish a round to set one)"}
 
         _run(request.start(store, lex), jsonl, notes)
+
+
+def _share_or_verify(lexicon: str, day: Optional[str], kind: str, line: Optional[str], json_out: bool) -> None:
+    """`--share`: the official score's line; `--verify LINE`: whether it was made on this player's set."""
+    from lexitrain.study import challenge_share
+    from lexitrain.study.challenge import parse_day
+
+    if line is None:
+        with _store() as store:
+            shared = challenge_share.share(store, _lexicon(lexicon), parse_day(day), kind)
+        if json_out:
+            emit_json({"line": shared.line, **shared.to_json()})
+        else:
+            typer.echo(shared.line)
+        return
+    verdict = challenge_share.verify(_lexicon(lexicon), line)
+    if json_out:
+        emit_json(verdict.to_json())
+    elif verdict.ok:
+        s = verdict.shared
+        typer.echo(f"same set: {s.score}/{s.total} in {s.seconds:.0f} s on {s.kind} {s.day.isoformat()}")
+    else:
+        typer.echo(f"not verified: {verdict.reason}", err=True)
+    if not verdict.ok:
+        raise typer.Exit(1)
 
 
 def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:

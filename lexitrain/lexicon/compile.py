@@ -27,6 +27,7 @@ import numpy as np
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
+from lexitrain.lexicon.lexicon import content_hash
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.probability import combinations, ranks, tile_counts
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
@@ -90,6 +91,7 @@ def compile_lexicon(
         "words": len(analysis.codes),
         "by_length": by_length,
         "compare": compare or {},
+        "content_hash": content_hash(tiles.name, analysis.codes),
         "schema": SCHEMA_VERSION,
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

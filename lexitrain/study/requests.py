@@ -163,16 +163,17 @@ class ChallengeRequest:
         """The day's alphagrams, with the attempt opened in the history; the summary
         adds the date, kind, lexicon and the personal best (after this attempt)."""
         from lexitrain.study import challenge as ch
+        from lexitrain.study.challenge_sets import set_hash
 
         day = self.date()
-        items = ch.challenge_items(lex, day, self.kind)
-        timers = Timers(round=ch.check_kind(self.kind)["seconds"] if self.timed else None)
+        items = ch.challenge_items(lex, day, self.kind, store)
+        timers = Timers(round=ch.check_kind(self.kind).seconds if self.timed else None)
 
         def closing(summary: Summary) -> dict[str, Any]:
             ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
             best = ch.personal_best(store, lex.name, self.kind)
             return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
-                    "personal_best": best.to_json() if best else None}
+                    "personal_best": best.to_json() if best else None, "set": set_hash(items)}
 
         session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
                           closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")

@@ -76,3 +76,16 @@ class Answers(StoreConnection):
             "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
             "WHERE s.lexicon = ?", (lexicon,)
         ).fetchall()
+
+    def most_missed(self, lexicon: str, kind: str, since: float, until: float, limit: int) -> list[str]:
+        """Keys of a kind missed at least once in a lexicon between two times: most misses
+        first, then the highest share missed, then the latest miss (the toughies)."""
+        rows = self.conn.execute(
+            "SELECT a.key FROM answers a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.lexicon = ? AND a.kind = ? AND a.at >= ? AND a.at < ? GROUP BY a.key "
+            "HAVING SUM(1 - a.correct) > 0 "
+            "ORDER BY SUM(1 - a.correct) DESC, AVG(1 - a.correct) DESC, MAX(CASE WHEN a.correct = 0 THEN a.at END) DESC, "
+            "a.key LIMIT ?",
+            (lexicon, kind, since, until, limit),
+        )
+        return [row[0] for row in rows]
