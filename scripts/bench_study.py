@@ -4,6 +4,7 @@ Prints medians (milliseconds):
 - picking the next question of the daily drill (due review or next new card,
   within today's limits) and building it from the lexicon;
 - recording an answer: check it, schedule the card with FSRS, commit;
+- the coverage of the sevens (the share of bingo draws whose words are known);
 - building a daily challenge, for each kind shared by everyone.
 
 The store is filled through the real API: a plan of 100,000 ENABLE alphagram
@@ -69,6 +70,19 @@ def fill(store, lex) -> int:
     return plan.id
 
 
+def bench_coverage(store, lex, runs: int = 5) -> None:
+    """The stats' coverage of the sevens over the filled store (budget: 2 s)."""
+    from lexitrain.study.coverage import coverage
+
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        [sevens] = coverage(store, lex, [7])
+        samples.append(time.perf_counter() - t0)
+    print(f"coverage of the sevens ({sevens.known:,} of {sevens.alphagrams:,} known, {sevens.share:.1%} of draws): "
+          f"median {median_ms(samples)}  over {runs}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300, help="timed picks and answers")
@@ -110,6 +124,7 @@ def main() -> None:
         print(f"pick next card (of {CARDS:,}):       median {median_ms(picks)}  over {args.runs}")
         print(f"pick + build next question:       median {median_ms(builds)}")
         print(f"record an answer (check, FSRS, commit): median {median_ms(answers)}")
+        bench_coverage(store, lex)
     day = date(2026, 1, 1)
     for kind in (k for k in ch.KINDS.values() if not k.personal):  # the toughies read the store, not the lexicon
         samples = []

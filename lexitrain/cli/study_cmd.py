@@ -340,12 +340,12 @@ def stats(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
     json_out: Json = False,
 ) -> None:
-    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams."""
+    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams, coverage."""
     from lexitrain.study import stats as st
 
     with _store() as store:
         lex = _lexicon(lexicon)
-        report = st.compute(store, lex.name)
+        report = st.compute(store, lex.name, lex)
     if plot is not None:
         st.plot(report, plot)
     if json_out:

@@ -135,6 +135,12 @@ class Lexicon:
 
         return rows.alphagrams_by_rank(self.db, length, ranks)
 
+    def exact_draws(self, length: int) -> dict[str, int]:
+        """Alphagram -> how many draws of its tiles from the bag, with no blank, spell it exactly (one length)."""
+        from lexitrain.lexicon import rows
+
+        return rows.exact_draws(self.db, length)
+
     def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
         """How many words (or alphagrams) the lexicon has of each length (asked once)."""
         if per not in self._counts:
