@@ -58,6 +58,8 @@ def quiz(
     question_time: Optional[float] = typer.Option(None, "--question-time", help="Seconds per question (late = missed)."),
     round_time: Optional[float] = typer.Option(None, "--round-time", help="Seconds for the whole round."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
+    whole: bool = typer.Option(False, "--whole", help="One question: type every word of the list (e.g. all twos)."),
+    restart: bool = typer.Option(False, "--restart", help="Start the round afresh instead of resuming it."),
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
 ) -> None:
@@ -75,7 +77,8 @@ def quiz(
 
     request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
-                          question_time=question_time, round_time=round_time, schedule=not no_schedule)
+                          question_time=question_time, round_time=round_time, schedule=not no_schedule,
+                          whole=whole, restart=restart)
     with _store() as store:
         _run(request.start(store, _lexicon(lexicon)), jsonl)
 

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: `--due` with no `--limit` asks every due card (the store asks for a number).
 ALL_DUE = 1_000_000
+#: The kind of `--whole`: every word of the source typed as one question.
+WHOLE_LIST = "whole-list"
 
 
 class StudyRequest(Protocol):
@@ -55,8 +57,12 @@ class QuizRequest:
     question_time: float | None = None  # seconds per question (late = missed)
     round_time: float | None = None  # seconds for the whole round
     schedule: bool = True  # False: practice, the cards are not touched
+    whole: bool = False  # one question: type every word of the source (a whole-list card)
+    restart: bool = False  # start the round afresh instead of resuming an unfinished one
 
     def __post_init__(self) -> None:
+        if self.whole and (self.kind is not None or self.due):
+            raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
         if self.due and self.kind is not None:
             raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
         kind = new_kind(self.kind_name)
@@ -71,7 +77,7 @@ class QuizRequest:
 
     @property
     def kind_name(self) -> str:
-        return self.kind or "anagram"
+        return WHOLE_LIST if self.whole else self.kind or "anagram"
 
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)
@@ -91,6 +97,12 @@ class QuizRequest:
                 raise LexitrainError(f"no cards are due in {lex.name}")
             kind_keys = [(c.kind, c.key) for c in cards]
             source = "due"
+        elif self.whole:
+            from lexitrain.study.kinds.whole_list import source_key
+
+            kind_keys = [(WHOLE_LIST, source_key(lex, query=self.query, saved=self.saved, builtin=self.builtin,
+                                                 word_file=self.word_file))]
+            source = kind_keys[0][1]
         else:
             from lexitrain.search.sources import source_blanks
             from lexitrain.study.sources import question_keys, question_results
@@ -105,8 +117,33 @@ class QuizRequest:
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
+        title = f"quiz: {source} ({len(items)} questions, {lex.name})"
+        resumed = None if self.due or self.restart else _unfinished_round(store, lex, source, items)
+        closing = None
+        if resumed is not None:
+            session_id, left = resumed
+            answered = len(items) - len(left)
+            title += f", resumed: {answered} answered, {len(left)} left (--restart starts afresh)"
+            items, total = left, len(items)
+
+            def closing(summary: Summary) -> dict[str, Any]:
+                return {"resumed": {"answered_before": answered, "round_questions": total}}
+
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})")
+                       order=self.order, timers=self.timers(), title=title, closing=closing,
+                       session_id=None if resumed is None else resumed[0])
+
+
+def _unfinished_round(store: ProgressStore, lex: Lexicon, source: str, items: list[Item]) -> tuple[int, list[Item]] | None:
+    """The last quiz session on this source and the questions it left, when it answered
+    some of these questions and nothing else but not all of them (a round to resume, as `daily` does)."""
+    last = store.last_session_answers("quiz", lex.name, source)
+    if last is None:
+        return None
+    session_id, answered = last
+    left = [item for item in items if (item.kind, item.key) not in answered]
+    planned = {(item.kind, item.key) for item in items}
+    return (session_id, left) if answered and answered <= planned and left else None
 
 
 @dataclass(frozen=True)

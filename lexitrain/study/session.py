@@ -133,7 +133,9 @@ class Session:
         clock: Callable[[], float] = time.monotonic,
         title: str = "",
         closing: Closing | None = None,
+        session_id: int | None = None,
     ) -> None:
+        """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
         self.store = store
         self.lex = lex
         self.mode = mode
@@ -146,7 +148,8 @@ class Session:
         self.closing = closing
         self.started = clock()
         self.asked_at = self.started
-        self.id = store.start_session(mode, lex.name, source, utc_now().timestamp())
+        self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
+                                                                                utc_now().timestamp())
         self.summary = Summary()
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}

@@ -89,3 +89,14 @@ class Answers(StoreConnection):
             (lexicon, kind, since, until, limit),
         )
         return [row[0] for row in rows]
+
+    def last_session_answers(self, mode: str, lexicon: str, source: str) -> tuple[int, set[tuple[str, str]]] | None:
+        """The latest session of a mode on a source in a lexicon, and the (kind, key) it answered (a round to resume)."""
+        row = self.conn.execute(
+            "SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? ORDER BY id DESC LIMIT 1",
+            (mode, lexicon, source),
+        ).fetchone()
+        if row is None:
+            return None
+        answered = self.conn.execute("SELECT kind, key FROM answers WHERE session_id = ?", (row[0],)).fetchall()
+        return int(row[0]), {(kind, key) for kind, key in answered}
