@@ -25,7 +25,7 @@ ORACLE = anagram_oracle()
     (lambda: QuizRequest(builtin="twos", due=True), "--due takes no other question source"),
     (lambda: QuizRequest(builtin="twos", order="backwards"), "unknown letter order 'backwards'"),
     (lambda: DailyRequest(order="backwards"), "unknown letter order 'backwards'"),
-    (lambda: ChallengeRequest("tens"), "unknown challenge kind 'tens'"),
+    (lambda: ChallengeRequest("sixteens"), "unknown challenge kind 'sixteens'"),
     (lambda: ChallengeRequest("sevens", "2026-13-01"), "bad date '2026-13-01': use YYYY-MM-DD"),
     (lambda: PositionQuizRequest(limit=0), "--limit must be at least 1"),
     (lambda: PositionQuizRequest(daily=True, day="tomorrow"), "bad date 'tomorrow': use YYYY-MM-DD"),
@@ -68,7 +68,7 @@ def test_a_challenge_request_records_the_attempt_when_the_session_ends(small, mo
         summary = finished.finish().to_json()
     assert (summary["date"], summary["kind"], summary["lexicon"]) == ("2026-03-01", "sevens", "small")
     assert summary["personal_best"]["score"] == 2 and summary["personal_best"]["completed"]
-    assert list(summary)[-5:] == ["date", "kind", "lexicon", "personal_best", "retake"]  # after the summary's own fields
+    assert list(summary)[-6:] == ["date", "kind", "lexicon", "personal_best", "retake", "set"]  # after the summary's own fields
 
 
 def test_a_daily_request_says_what_is_left(small, monkeypatch):

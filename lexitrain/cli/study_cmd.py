@@ -74,6 +74,8 @@ def quiz(
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
     flashcard: bool = Flashcard,
     by_speed: bool = BySpeed,
+    whole: bool = typer.Option(False, "--whole", help="One question: type every word of the list (e.g. all twos)."),
+    restart: bool = typer.Option(False, "--restart", help="Start the round afresh instead of resuming it."),
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
     feedback: Feedback = False,
@@ -102,7 +104,8 @@ def quiz(
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
                           question_time=question_time, round_time=round_time, schedule=not no_schedule,
                           flashcard=flashcard, speed_grades=by_speed,
-                          conditions=tuple(conditions), skip_invalid=skip_invalid)
+                          conditions=tuple(conditions), skip_invalid=skip_invalid,
+                          whole=whole, restart=restart)
     with _store() as store:
         _run(request.start(store, _lexicon(lexicon), skipped=warn_skipped), jsonl, feedback=feedback, flashcard=flashcard)
 
@@ -148,19 +151,26 @@ def challenge(
     *,
     day: Optional[str] = typer.Option(None, "--date", help="YYYY-MM-DD (default today)."),
     kind: Optional[str] = typer.Option(
-        None, "--kind", help="sevens (the default), eights, twos-to-fifteens, blank-bingos; with --history, only that kind."
+        None, "--kind", help="sevens (the default), twos .. fifteens, twos-to-fifteens, blank-bingos, bingo-marathon, "
+        "builder-3-6, builder-4-7, builder-5-8, week-toughies, all-time-toughies; with --history, only that kind."
     ),
     lexicon: StudyLexicon,
     no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
     show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead "
                                       "(as JSON with --json)."),
+    share: bool = typer.Option(False, "--share", help="Print one line with the set's hash and the official score "
+                               "of that date and kind, for another player to --verify."),
+    verify: Optional[str] = typer.Option(None, "--verify", help="Check another player's --share LINE against "
+                                         "your own set (exit 1 if it differs)."),
     json_out: Json = False,
     jsonl: Jsonl = False,
     feedback: Feedback = False,
 ) -> None:
-    """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
+    """The daily challenge: the same set for everyone with the same word list, on that date and kind."""
     from lexitrain.study import challenge as ch
 
+    if share or verify is not None:
+        return _share_or_verify(lexicon, day, kind or "sevens", verify, json_out)
     if show_history:
         ch.check_kind(kind or "sevens")
         with _store() as store:
@@ -181,6 +191,31 @@ def challenge(
             return shown
 
         _run(request.start(store, lex), jsonl, notes, feedback)
+
+
+def _share_or_verify(lexicon: str, day: Optional[str], kind: str, line: Optional[str], json_out: bool) -> None:
+    """`--share`: the official score's line; `--verify LINE`: whether it was made on this player's set."""
+    from lexitrain.study import challenge_share
+    from lexitrain.study.challenge import parse_day
+
+    if line is None:
+        with _store() as store:
+            shared = challenge_share.share(store, _lexicon(lexicon), parse_day(day), kind)
+        if json_out:
+            emit_json({"line": shared.line, **shared.to_json()})
+        else:
+            typer.echo(shared.line)
+        return
+    verdict = challenge_share.verify(_lexicon(lexicon), line)
+    if json_out:
+        emit_json(verdict.to_json())
+    elif verdict.ok:
+        s = verdict.shared
+        typer.echo(f"same set: {s.score}/{s.total} in {s.seconds:.0f} s on {s.kind} {s.day.isoformat()}")
+    else:
+        typer.echo(f"not verified: {verdict.reason}", err=True)
+    if not verdict.ok:
+        raise typer.Exit(1)
 
 
 def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
@@ -370,12 +405,12 @@ def stats(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
     json_out: Json = False,
 ) -> None:
-    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams."""
+    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams, coverage."""
     from lexitrain.study import stats as st
 
     with _store() as store:
         lex = _lexicon(lexicon)
-        report = st.compute(store, lex.name)
+        report = st.compute(store, lex.name, lex)
     if plot is not None:
         st.plot(report, plot)
     if json_out:

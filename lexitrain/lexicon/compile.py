@@ -30,6 +30,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
 from lexitrain.lexicon.analysis import Analysis, analyse
+from lexitrain.lexicon.lexicon import content_hash
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
@@ -78,6 +79,7 @@ def compile_lexicon(
                 "words": len(codes),
                 "by_length": by_length,
                 "compare": compare or {},
+                "content_hash": content_hash(tiles.name, codes),
                 "schema": SCHEMA_VERSION,
                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }

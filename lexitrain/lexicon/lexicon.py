@@ -83,6 +83,12 @@ class Lexicon:
     def word_count(self) -> int:
         return int(self.manifest["words"])
 
+    @cached_property
+    def content_hash(self) -> str:
+        """What the lexicon holds, whatever it was named: the build's digest of its
+        tile set and words (worked out here for a lexicon built before it was kept)."""
+        return self.manifest.get("content_hash") or content_hash(self.tiles.name, self.trie.keys())
+
     def encode(self, word: str) -> str | None:
         """Tile codes of a word, or None if it has a character outside the set."""
         try:
@@ -143,6 +149,12 @@ class Lexicon:
 
         return rows.alphagrams_by_rank(self.db, length, ranks)
 
+    def exact_draws(self, length: int) -> dict[str, int]:
+        """Alphagram -> how many draws of its tiles from the bag, with no blank, spell it exactly (one length)."""
+        from lexitrain.lexicon import rows
+
+        return rows.exact_draws(self.db, length)
+
     def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
         """How many words (or alphagrams) the lexicon has of each length (asked once)."""
         if per not in self._counts:
@@ -155,6 +167,15 @@ class Lexicon:
         """Every word, in dictionary (tile) order."""
         tiles = self.tiles
         return [tiles.decode(c) for c in sorted(self.trie.keys(), key=tiles.sort_key)]
+
+
+def content_hash(tiles_name: str, codes: Iterable[str]) -> str:
+    """SHA-256 of a tile set's name and word codes (in plain string order): equal
+    for the same words and tiles compiled under any name, from any file."""
+    import hashlib
+
+    text = tiles_name + "\n" + "".join(f"{code}\n" for code in sorted(codes))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _mmap(trie: Any, path: Path, lexicon: Lexicon) -> Any:

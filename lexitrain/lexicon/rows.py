@@ -275,6 +275,12 @@ def alphagrams_by_rank(db: sqlite3.Connection, length: int, ranks: tuple[int, in
     return [row[0] for row in db.execute(sql + " ORDER BY alphagram_rank2", params)]
 
 
+def exact_draws(db: sqlite3.Connection, length: int) -> dict[str, int]:
+    """Alphagram -> its exact draws from the bag with no blank (combinations0), for one length."""
+    sql = "SELECT alphagram, combinations0 FROM alphagrams WHERE length = ?"
+    return {alphagram: int(combinations) for alphagram, combinations in db.execute(sql, [length])}
+
+
 def counts_by_length(db: sqlite3.Connection, per: RankPer) -> dict[int, int]:
     """How many words (or alphagrams) there are of each length."""
     sql = f"SELECT length, count(*) FROM {_TABLES[per]} GROUP BY length"

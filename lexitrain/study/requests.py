@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: `--due` with no `--limit` asks every due card (the store asks for a number).
 ALL_DUE = 1_000_000
+#: The kind of `--whole`: every word of the source typed as one question.
+WHOLE_LIST = "whole-list"
 
 
 class StudyRequest(Protocol):
@@ -77,11 +79,15 @@ class QuizRequest:
     speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
+    whole: bool = False  # one question: type every word of the source (a whole-list card)
+    restart: bool = False  # start the round afresh instead of resuming an unfinished one
 
     def __post_init__(self) -> None:
         check_grading(self.flashcard, self.speed_grades)
         if self.flashcard and (self.question_time is not None or self.round_time is not None):
             raise LexitrainError("--flashcard is untimed: no --question-time or --round-time")
+        if self.whole and (self.kind is not None or self.due):
+            raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
         if self.due and self.kind is not None:
             raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
         if self.leeches and (self.kind is not None or self.due or self.has_source):
@@ -104,7 +110,7 @@ class QuizRequest:
 
     @property
     def kind_name(self) -> str:
-        return self.kind or "anagram"
+        return WHOLE_LIST if self.whole else self.kind or "anagram"
 
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)
@@ -142,6 +148,12 @@ class QuizRequest:
             if not kind_keys:
                 raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
             source = "leeches"
+        elif self.whole:
+            from lexitrain.study.kinds.whole_list import source_key
+
+            kind_keys = [(WHOLE_LIST, source_key(lex, query=self.query, saved=self.saved, builtin=self.builtin,
+                                                 word_file=self.word_file))]
+            source = kind_keys[0][1]
         else:
             from lexitrain.search.sources import source_blanks
             from lexitrain.study.sources import question_keys, question_results
@@ -158,13 +170,38 @@ class QuizRequest:
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
+        title = f"quiz: {source} ({len(items)} questions, {lex.name})"
+        resumed = None if self.due or self.restart else _unfinished_round(store, lex, source, items)
+        closing = None
+        if resumed is not None:
+            session_id, left = resumed
+            answered = len(items) - len(left)
+            title += f", resumed: {answered} answered, {len(left)} left (--restart starts afresh)"
+            items, total = left, len(items)
+
+            def closing(summary: Summary) -> dict[str, Any]:
+                return {"resumed": {"answered_before": answered, "round_questions": total}}
+
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})",
+                       order=self.order, timers=self.timers(), title=title, closing=closing,
+                       session_id=None if resumed is None else resumed[0],
                        grader=speed_grader(store, self.speed_grades))
 
 
 def _unreported(lines: list[str]) -> None:
     """No one to tell: the skipped words go unreported."""
+
+
+def _unfinished_round(store: ProgressStore, lex: Lexicon, source: str, items: list[Item]) -> tuple[int, list[Item]] | None:
+    """The last quiz session on this source and the questions it left, when it answered
+    some of these questions and nothing else but not all of them (a round to resume, as `daily` does)."""
+    last = store.last_session_answers("quiz", lex.name, source)
+    if last is None:
+        return None
+    session_id, answered = last
+    left = [item for item in items if (item.kind, item.key) not in answered]
+    planned = {(item.kind, item.key) for item in items}
+    return (session_id, left) if answered and answered <= planned and left else None
 
 
 @dataclass(frozen=True)
@@ -226,16 +263,18 @@ class ChallengeRequest:
         """The day's alphagrams, with the attempt opened in the history; the summary
         adds the date, kind, lexicon and the personal best (after this attempt)."""
         from lexitrain.study import challenge as ch
+        from lexitrain.study.challenge_sets import set_hash
 
         day = self.date()
-        items = ch.challenge_items(lex, day, self.kind)
-        timers = Timers(round=ch.check_kind(self.kind)["seconds"] if self.timed else None)
+        items = ch.challenge_items(lex, day, self.kind, store)
+        timers = Timers(round=ch.check_kind(self.kind).seconds if self.timed else None)
 
         def closing(summary: Summary) -> dict[str, Any]:
             ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
             best = ch.personal_best(store, lex.name, self.kind)
             return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
-                    "personal_best": best.to_json() if best else None, "retake": store.is_retake(session.id)}
+                    "personal_best": best.to_json() if best else None, "retake": store.is_retake(session.id),
+                    "set": set_hash(items)}
 
         session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
                           closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")

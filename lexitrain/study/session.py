@@ -155,7 +155,9 @@ class Session:
         title: str = "",
         closing: Closing | None = None,
         grader: Grader | None = None,
+        session_id: int | None = None,
     ) -> None:
+        """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
         self.store = store
         self.lex = lex
         self.mode = mode
@@ -169,7 +171,8 @@ class Session:
         self.grader = grader  # grades a right typed answer (e.g. by its speed); None: Good
         self.started = clock()
         self.asked_at = self.started
-        self.id = store.start_session(mode, lex.name, source, utc_now().timestamp())
+        self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
+                                                                                utc_now().timestamp())
         self.summary = Summary()
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}

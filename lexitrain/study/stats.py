@@ -6,7 +6,7 @@ that the rest of the CLI starts quickly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,10 +18,14 @@ from lexitrain.study.store import ProgressStore
 if TYPE_CHECKING:
     import pandas as pd
 
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.coverage import LengthCoverage
+
 STATE_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearning"}
 FORECAST_DAYS = 30
 HISTORY_DAYS = 30
 HARDEST = 10
+COVERAGE_ALWAYS = (7, 8)  # lengths whose coverage is shown even when nothing is known yet
 
 
 @dataclass
@@ -33,6 +37,7 @@ class StatsReport:
     hardest: pd.DataFrame  # key, correct, incorrect, miss_rate
     retention: float | None  # share of reviews (not first answers) answered right
     retention_30: float | None
+    coverage: list[LengthCoverage] = field(default_factory=list)  # per length, the bingo draws known
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,10 +48,12 @@ class StatsReport:
             "retention_30_days": self.retention_30,
             "forecast": self.forecast.to_dict("records"),
             "hardest": self.hardest.to_dict("records"),
+            "coverage": {str(c.length): c.to_json() for c in self.coverage},
         }
 
 
-def compute(store: ProgressStore, lexicon: str) -> StatsReport:
+def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> StatsReport:
+    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too)."""
     import pandas as pd
 
     now = utc_now()
@@ -89,7 +96,10 @@ def compute(store: ProgressStore, lexicon: str) -> StatsReport:
     def share(frame: pd.DataFrame) -> float | None:
         return round(float(frame["correct"].mean()), 3) if len(frame) else None
 
-    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share(reviews), share(recent_reviews))
+    from lexitrain.study.coverage import coverage
+
+    covered = coverage(store, lex) if lex is not None else []
+    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share(reviews), share(recent_reviews), covered)
 
 
 def render_text(report: StatsReport) -> list[str]:
@@ -104,6 +114,10 @@ def render_text(report: StatsReport) -> list[str]:
     week = report.forecast.head(7)
     lines.append("due in the next days: " + "  ".join(f"{d[5:]}:{n}" for d, n in zip(week["date"], week["due"])))
     lines.append(f"due in the next {FORECAST_DAYS} days: {int(report.forecast['due'].sum())}")
+    shown = [c for c in report.coverage if c.known or c.length in COVERAGE_ALWAYS]
+    if shown:
+        lines.append("coverage (of the draws with no blank that make a word, the share whose words you know):")
+        lines += [f"  {c.length:>2}s {c.share:>7.2%}  ({c.known:,} of {c.alphagrams:,} alphagrams known)" for c in shown]
     if len(report.hardest):
         lines.append("hardest alphagrams: " + "  ".join(
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))

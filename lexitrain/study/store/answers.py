@@ -78,3 +78,27 @@ class Answers(StoreConnection):
             "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
             "WHERE s.lexicon = ?", (lexicon,)
         ).fetchall()
+
+    def most_missed(self, lexicon: str, kind: str, since: float, until: float, limit: int) -> list[str]:
+        """Keys of a kind missed at least once in a lexicon between two times: most misses
+        first, then the highest share missed, then the latest miss (the toughies)."""
+        rows = self.conn.execute(
+            "SELECT a.key FROM answers a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.lexicon = ? AND a.kind = ? AND a.at >= ? AND a.at < ? GROUP BY a.key "
+            "HAVING SUM(1 - a.correct) > 0 "
+            "ORDER BY SUM(1 - a.correct) DESC, AVG(1 - a.correct) DESC, MAX(CASE WHEN a.correct = 0 THEN a.at END) DESC, "
+            "a.key LIMIT ?",
+            (lexicon, kind, since, until, limit),
+        )
+        return [row[0] for row in rows]
+
+    def last_session_answers(self, mode: str, lexicon: str, source: str) -> tuple[int, set[tuple[str, str]]] | None:
+        """The latest session of a mode on a source in a lexicon, and the (kind, key) it answered (a round to resume)."""
+        row = self.conn.execute(
+            "SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? ORDER BY id DESC LIMIT 1",
+            (mode, lexicon, source),
+        ).fetchone()
+        if row is None:
+            return None
+        answered = self.conn.execute("SELECT kind, key FROM answers WHERE session_id = ?", (row[0],)).fetchall()
+        return int(row[0]), {(kind, key) for kind, key in answered}

@@ -125,3 +125,15 @@ class Cards(StoreConnection):
         return self.conn.execute(
             "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", (lexicon,)
         ).fetchall()
+
+    def keys_in_state(self, lexicon: str, kind_prefix: str, state: int) -> list[str]:
+        """Keys of the cards of a lexicon in one state whose kind starts so (e.g. the anagram cards learnt).
+
+        NOT INDEXED: a scan reads the table in order, five times quicker than looking up
+        each of a lexicon's cards through the (lexicon, kind, key) index (100,000 cards:
+        scripts/bench_study.py, coverage)."""
+        rows = self.conn.execute(
+            "SELECT key FROM cards NOT INDEXED WHERE lexicon = ? AND state = ? AND substr(kind, 1, ?) = ?",
+            (lexicon, state, len(kind_prefix), kind_prefix),
+        )
+        return [row[0] for row in rows]
