@@ -8,11 +8,13 @@ the same options give the same file (whatever --jobs). The seed, games and
 rounds are written into the file with the fit's figures.
 
     python scripts/train_leaves.py [--lexicon enable] [--games 6000] [--rounds 2] [--seed 15] [--jobs 2] [--out FILE]
+    python scripts/train_leaves.py --show [FILE]   # the weights as the tables of docs/engine.md
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from multiprocessing import Pool
@@ -43,8 +45,31 @@ def _play(task: tuple[int, int, range, LeaveModel | None]) -> list[Sample]:
     return play_round(_worker["board"], _worker["generator"], seed, round_, games, model)
 
 
+def show(path: Path) -> None:
+    """Print a data file's weights (standard errors in brackets) as the Markdown tables of docs/engine.md."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    errors = data["trained"].get("standard_errors", {})
+    weights = data["weights"]
+
+    def cell(label: str, weight: float) -> str:
+        return f"{weight:+.1f} ({errors[label]:.1f})" if label in errors else f"{weight:+.1f}"
+
+    print("| tile | each copy kept | each extra copy |\n| --- | --- | --- |")
+    for name, weight in weights["tile"].items():
+        extra = weights["duplicate"].get(name)
+        extra_cell = cell(f"duplicate:{name}", extra) if extra is not None else "(one in the set)"
+        print(f"| {name} | {cell(f'tile:{name}', weight)} | {extra_cell} |")
+    print("\n| feature | value |\n| --- | --- |")
+    for group, entry in weights.items():
+        if group not in ("tile", "duplicate"):
+            for name, weight in (entry.items() if isinstance(entry, dict) else [("", entry)]):
+                label = f"{group}:{name}" if name else group
+                print(f"| {label} | {cell(label, weight)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show", nargs="?", const=True, metavar="FILE", help="print a data file's weights and stop")
     parser.add_argument("--lexicon", default="enable")
     parser.add_argument("--games", type=int, default=6000, help="self-play games per round")
     parser.add_argument("--rounds", type=int, default=2)
@@ -55,6 +80,9 @@ def main() -> None:
 
     lex = open_lexicon(args.lexicon)
     out = args.out or leave_path(lex.tiles)
+    if args.show:
+        show(out if args.show is True else Path(args.show))
+        return
     start = time.perf_counter()
     model: LeaveModel | None = None
     result: Fit | None = None

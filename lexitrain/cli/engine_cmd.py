@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -38,8 +38,31 @@ def _play_json(play, tiles) -> dict:
     return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
 
 
+def _candidate_json(candidate, tiles, rack) -> dict:
+    """A `best` row with its equity and leave (the tiles kept); an exchange is position `-` with the tiles put back."""
+    return {"position": candidate.position, "word": candidate.word(tiles), "score": candidate.score,
+            "tiles": candidate.tiles_text(tiles), "equity": candidate.equity,
+            "leave": tiles.spell(candidate.leave(rack).names())}
+
+
 #: Plays `best` lists without --top or --all.
 DEFAULT_TOP = 10
+#: What `best --by` ranks by.
+ORDERS = ("score", "equity")
+
+
+def _ranked(position, tiles, rack, plays, by: str, exchanges: bool) -> list:
+    """The plays as equity candidates (with exchanges and a pass if asked), in `by` order:
+    by equity, or by score as the generator lists plays, then the rest by equity."""
+    from lexitrain.engine.equity import PLAY, candidates, equity_order
+    from lexitrain.engine.exchanges import tiles_in_bag
+    from lexitrain.engine.leave import load_leaves
+
+    found = candidates(load_leaves(tiles), rack, plays, tiles_in_bag(position.board, position.racks),
+                       exchanges=exchanges)
+    if by == "equity":
+        return sorted(found, key=equity_order)
+    return [c for c in found if c.kind == PLAY] + sorted((c for c in found if c.kind != PLAY), key=equity_order)
 
 
 @commands.command("best")
@@ -50,10 +73,12 @@ def best(
     top: Optional[int] = typer.Option(None, "--top", help=f"How many plays to list (default {DEFAULT_TOP})."),
     all_: bool = typer.Option(False, "--all", help="List every legal play (not with --top)."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
+    by: str = typer.Option("score", "--by", help="Rank by score, or by equity (score + the value of the tiles kept)."),
+    exchanges: bool = typer.Option(False, "--exchanges", help="Also list every exchange the bag allows and a pass."),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
-    """The top-scoring plays for a position, best first."""
+    """The top-scoring plays for a position, best first (or by equity)."""
     from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import MoveGenerator
@@ -64,22 +89,36 @@ def best(
         raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
     if top is not None and top < 1:
         raise LexitrainError("--top must be at least 1")
+    if by not in ORDERS:
+        raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
     lex, position = _position(cgp, lexicon, rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
-    plays = MoveGenerator(dawg_for(lex)).plays(position.board, Rack.parse(lex.tiles, rack, in_play=True))
-    if not all_:
-        plays = plays[: DEFAULT_TOP if top is None else top]
+    held = Rack.parse(lex.tiles, rack, in_play=True)
+    plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
+    limit = None if all_ else DEFAULT_TOP if top is None else top
+    if by == "score" and not exchanges:
+        plays = plays[:limit]
+        if json_out:
+            emit_json([_play_json(p, tiles) for p in plays])
+            return
+        if not plays:
+            typer.echo(f"no legal play with {rack}")
+        for p in plays:
+            typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+        return
+    ranked = _ranked(position, tiles, held, plays, by, exchanges)[:limit]
     if json_out:
-        emit_json([_play_json(p, tiles) for p in plays])
+        emit_json([_candidate_json(c, tiles, held) for c in ranked])
         return
-    if not plays:
+    if not ranked:
         typer.echo(f"no legal play with {rack}")
-        return
-    for p in plays:
-        typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+    for c in ranked:
+        word = c.word(tiles) or ("(exchange)" if c.exchanged is not None else "(pass)")
+        typer.echo(f"{c.equity:>7.2f} {c.score:>4}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
+                   f"leave {tiles.spell(c.leave(held).names()) or '-'}")
 
 
 @commands.command("score")
@@ -101,7 +140,7 @@ def score(
     board = position.board
     tiles = board.tiles
     parsed = Play.parse(" ".join(play), tiles)
-    result = {"position": parsed.position, "word": parsed.word(tiles), "score": None,
+    result: dict[str, Any] = {"position": parsed.position, "word": parsed.word(tiles), "score": None,
               "tiles": parsed.tiles_text(tiles), "legal": False, "reason": None, "words": []}
     try:
         resolved = check_play(board, parsed, position.rack or None, None if no_lexicon else dawg_for(lex))
@@ -196,7 +235,7 @@ def gcg_show(
         board = last.board.copy()
         if last.play is not None and not last.withdrawn:
             apply_play(board, last.play)
-        info = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
+        info: dict[str, Any] = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
         highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
     else:
         if not 1 <= turn <= len(turns):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG
-from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange, distinct_exchanges, kept_after
+from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange, distinct_exchanges, exchange_order, kept_after
 from lexitrain.engine.leave import LeaveModel, leave_after
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import Rack, TileSet
@@ -104,13 +104,18 @@ def candidates(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: 
     return out
 
 
+def play_equity(model: LeaveModel, rack: Rack, play: ScoredPlay, bag: int) -> Candidate:
+    """One play as a candidate (its equity and leave value): to judge an answer or a move made."""
+    return candidates(model, rack, [play], bag, exchanges=False)[0]
+
+
 def equity_order(candidate: Candidate) -> tuple:
     """Sort key: best equity first, then the tie-breaks in the module's docstring."""
     kind = _KIND_ORDER[candidate.kind]
     if candidate.play is not None:
         detail: tuple = candidate.play.key()
     elif candidate.exchanged is not None:
-        detail = (candidate.exchanged.size, tuple(-n for n in candidate.exchanged.counts), -candidate.exchanged.blanks)
+        detail = exchange_order(candidate.exchanged)
     else:
         detail = ()
     return (-candidate.equity, -candidate.score, kind, detail)
@@ -123,6 +128,17 @@ def rank_by_equity(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], b
                   key=equity_order)
 
 
+def best_candidate(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
+                   exchange_limit: int = EXCHANGE_LIMIT) -> Candidate:
+    """The first of `rank_by_equity` (exchanges and the pass included), without ranking every play."""
+    values = play_leave_values(model, rack, plays, bag)
+    equities = [round(p.score + v, 2) for p, v in zip(plays, values)]
+    top = max(equities, default=None)
+    tied = [Candidate(e, p.score, v, PLAY, p) for p, v, e in zip(plays, values, equities) if e == top]
+    others = candidates(model, rack, (), bag, exchange_limit=exchange_limit)
+    return min(tied + others, key=equity_order)
+
+
 class EquityPlayer:
     """A self-play policy (see `engine.game.self_play`): makes the move of best equity."""
 
@@ -132,8 +148,7 @@ class EquityPlayer:
     def __call__(self, game: Game, plays: list[ScoredPlay]) -> Move:
         tiles = game.board.tiles
         rack = Rack.of(tiles, game.current.rack)
-        best = min(candidates(self.model, rack, plays, len(game.bag), exchange_limit=game.rules.exchange_limit),
-                   key=equity_order)
+        best = best_candidate(self.model, rack, plays, len(game.bag), exchange_limit=game.rules.exchange_limit)
         if best.play is not None:
             return game.play(best.play)
         if best.exchanged is not None:

@@ -64,8 +64,13 @@ def distinct_exchanges(rack: Rack) -> list[Rack]:
         given = Rack(rack.tiles, tuple(counts), choice[-1])
         if given.size:
             out.append(given)
-    out.sort(key=lambda r: (r.size, [-n for n in r.counts], -r.blanks))
+    out.sort(key=exchange_order)
     return out
+
+
+def exchange_order(given: Rack) -> tuple[int, tuple[int, ...], int]:
+    """Sort key of exchanges: fewest tiles first, then in tile-set order (A before B, blanks last)."""
+    return (given.size, tuple(-n for n in given.counts), -given.blanks)
 
 
 def kept_after(rack: Rack, given: Rack) -> Rack:

@@ -128,7 +128,7 @@ class LeaveModel:
     tiles: TileSet
     weights: list[float]
     trained: dict[str, Any] = field(default_factory=dict)
-    _memo: dict[bytes, float] = field(default_factory=dict, repr=False)
+    _memo: dict[bytes, float] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def features(self) -> LeaveFeatures:
