@@ -43,11 +43,14 @@ def main() -> None:
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study import positions as pos
-    from lexitrain.study.position_kind import POSITION_KIND, judge
+    from lexitrain.study.kinds.base import new_kind
+    from lexitrain.study.kinds.position import PositionKind, judge
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.store import ProgressStore
 
     lex = open_lexicon("enable")
+    kind = new_kind("position")  # a session's instance, with its cache of solved positions
+    assert isinstance(kind, PositionKind)
     dawg_for(lex)  # built and cached once, as after the first quiz
     with ProgressStore() as store:
         report = pos.ImportReport()
@@ -64,8 +67,8 @@ def main() -> None:
         for key in keys:
             started = time.perf_counter()
             nxt = pos.select(store, lex.name, pos.Filters(), utc_now().timestamp(), limit=1)
-            question = POSITION_KIND.build(lex, key)
-            solved = POSITION_KIND.solved(question)
+            question = kind.build(lex, key)
+            solved = kind.solved(question)
             question.to_json(), solved.top()
             prepare.append(time.perf_counter() - started)
             assert nxt

@@ -78,7 +78,7 @@ def main() -> None:
     os.environ["LEXITRAIN_HOME"] = home
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study import challenge as ch
-    from lexitrain.study.cards import get_kind
+    from lexitrain.study.kinds.base import new_kind
     from lexitrain.study.daily import Limits, next_card
     from lexitrain.study.scheduler import Scheduling, utc_now
     from lexitrain.study.session import Item, Session
@@ -111,12 +111,13 @@ def main() -> None:
         print(f"pick + build next question:       median {median_ms(builds)}")
         print(f"record an answer (check, FSRS, commit): median {median_ms(answers)}")
     day = date(2026, 1, 1)
+    anagram = new_kind("anagram")
     for kind in ch.KINDS:
         samples = []
         for offset in range(20):
             t0 = time.perf_counter()
             keys = ch.challenge_keys(lex, day + timedelta(days=offset), kind)
-            questions = [get_kind("anagram").build(lex, key) for key in keys]
+            questions = [anagram.build(lex, key) for key in keys]
             samples.append(time.perf_counter() - t0)
             assert len(questions) == ch.SIZE
         print(f"build a 50-question challenge ({kind}): median {median_ms(samples)}  over 20 dates")

@@ -1,25 +1,38 @@
 """Engine pieces only the tests need: plays from rack text, the board and a
-play mirrored on the main diagonal, every word of a graph, a bag set up by hand."""
+play mirrored on the main diagonal, every word of a graph, a bag set up by hand,
+a game written back as GCG, a play from tiles put on squares."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import TypeVar
 
+import pytest
+
+from lexitrain.engine import movegen
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.gcg import CHALLENGE_BONUS, EXCHANGE, PASS, PLAY, TIME_PENALTY, WITHDRAWN, Event, Game
 from lexitrain.engine.movegen import MoveGenerator
-from lexitrain.engine.play import Play, ScoredPlay
+from lexitrain.engine.play import Play, ScoredPlay, format_position
+from lexitrain.engine.rules import IllegalPlay
 from lexitrain.layouts import BoardLayout
 from lexitrain.tiles import Rack
 
 P = TypeVar("P", Play, ScoredPlay)
 
+#: both searches, for `@pytest.mark.parametrize("engine", ENGINES)`; the
+#: compiled one is skipped where the install could not build it
+ENGINES = [
+    "python",
+    pytest.param("compiled", marks=pytest.mark.skipif(movegen.compiled is None, reason="compiled search not built")),
+]
 
-def plays_for(board: Board, rack: str, dawg: Dawg) -> list[ScoredPlay]:
+
+def plays_for(board: Board, rack: str, dawg: Dawg, engine: str | None = None) -> list[ScoredPlay]:
     """Every legal play for rack text, best first, from a new generator."""
-    return MoveGenerator(dawg).plays(board, Rack.parse(board.tiles, rack, in_play=True))
+    return MoveGenerator(dawg, engine=engine).plays(board, Rack.parse(board.tiles, rack, in_play=True))
 
 
 def transposed_board(board: Board) -> Board:
@@ -40,7 +53,7 @@ def graph_words(dawg: Dawg) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def walk(node: int, prefix: tuple[int, ...]) -> None:
-        for letter in range(dawg.stride):
+        for letter in range(dawg.letters):
             if dawg.mask[node] >> letter & 1:
                 word = prefix + (letter,)
                 if dawg.final[node] >> letter & 1:
@@ -57,3 +70,75 @@ def take_from_bag(bag: Bag, tiles: list[str]) -> None:
     left.subtract(tiles)
     assert all(n >= 0 for n in left.values()), f"the bag has not got {tiles}"
     bag.contents = list(left.elements())
+
+
+def event_text(event: Event) -> str:
+    """The move of a GCG `>` line as the file writes it."""
+    if event.kind == PLAY:
+        return f"{event.position} {event.tiles}"
+    texts = {WITHDRAWN: "--", PASS: "-", CHALLENGE_BONUS: "(challenge)", TIME_PENALTY: "(time)"}
+    if event.kind == EXCHANGE:
+        return f"-{event.tiles}"
+    return texts.get(event.kind, f"({event.tiles})")
+
+
+def write_gcg(game: Game) -> str:
+    """The game as GCG text (UTF-8; pragmas first, notes after their move), to read back."""
+    lines = ["#character-encoding UTF-8"]
+    for i, p in enumerate(game.players, start=1):
+        lines.append(f"#player{i} {p.nick} {p.name}")
+    for name, value in game.pragmas.items():
+        if name != "character-encoding":
+            lines.append(f"#{name} {value}".rstrip())
+    lines.extend(f"#note {n}" for n in game.notes)
+    for e in game.events:
+        text = f">{e.player}: {e.rack} {event_text(e)} {e.score:+d} {e.cumulative}"
+        lines.append(text + (f" {e.extra}" if e.extra else ""))
+        lines.extend(f"#note {n}" for n in e.notes)
+    return "\n".join(lines) + "\n"
+
+
+def play_from_tiles(board: Board, placed: list[tuple[int, int, int]]) -> Play:
+    """A play from tiles put on squares (row, col, tile): one line, no gap,
+    free squares; takes in the adjacent tiles already on the board."""
+    if not placed:
+        raise IllegalPlay("no tiles placed")
+    squares = {(r, c) for r, c, _ in placed}
+    if len(squares) < len(placed):
+        raise IllegalPlay("two tiles on the same square")
+    for r, c, _ in placed:
+        if not board.inside(r, c):
+            raise IllegalPlay(f"square {format_position(r, c, False)} is off the board")
+        if board.occupied(r, c):
+            raise IllegalPlay(f"square {format_position(r, c, False)} already holds {board.text_at(r, c)}")
+    rows = {r for r, _ in squares}
+    cols = {c for _, c in squares}
+    if len(squares) == 1:
+        (r, c), = squares
+        down = not (board.occupied(r, c - 1) or board.occupied(r, c + 1)) and (
+            board.occupied(r - 1, c) or board.occupied(r + 1, c))
+    elif len(rows) == 1:
+        down = False
+    elif len(cols) == 1:
+        down = True
+    else:
+        raise IllegalPlay("the tiles are not in one line")
+    dr, dc = (1, 0) if down else (0, 1)
+    row, col = min(squares)
+    while board.inside(row - dr, col - dc) and board.occupied(row - dr, col - dc):  # the run's first tile
+        row, col = row - dr, col - dc
+    last = max(squares)
+    by_square = {(r, c): t for r, c, t in placed}
+    letters: list[int] = []
+    through = 0
+    r, c = row, col
+    while board.inside(r, c) and ((r, c) <= last or board.occupied(r, c)):
+        if (r, c) in by_square:
+            letters.append(by_square[(r, c)])
+        elif board.occupied(r, c):
+            through |= 1 << len(letters)
+            letters.append(board.get(r, c))
+        else:
+            raise IllegalPlay(f"gap at {format_position(r, c, False)} between the tiles")
+        r, c = r + dr, c + dc
+    return Play(row, col, down, tuple(letters), through)

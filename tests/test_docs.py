@@ -20,7 +20,7 @@ def test_readme_starts_with_the_two_setup_commands():
     assert "pip install ." in blocks[0] and "lexitrain " in blocks[0]
     assert "pip install -e '.[test]' && pytest -n auto" in blocks[1]  # both cores
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "pip install --quiet -e '.[test]' && pytest -n auto" in ci
+    assert "pip install --quiet -e '.[test]' && mypy && pytest -n auto" in ci  # the README's, type-checked
 
 
 def _shown_commands(text: str) -> list[str]:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from lexitrain import __version__
+from lexitrain.engine import movegen
 from tests.cli_runner import run
 
 EMPTY = "/".join(["15"] * 15)
@@ -233,3 +235,20 @@ def test_gcg_show_board_at_a_turn(example_gcg: Path) -> None:
     assert "A B C D E F G H I J K L M N O" in text
     assert " a " in text  # the blank stays lowercase
     assert_clean_error(run("gcg", "show", str(example_gcg), "--turn", "9"), "turns 1 to 4")
+
+
+@pytest.mark.parametrize("engine,shown", [
+    ("python", "pure Python"),
+    pytest.param("compiled", "compiled", marks=pytest.mark.skipif(movegen.compiled is None, reason="not built")),
+])
+def test_version_names_the_move_generator_in_use(engine: str, shown: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXITRAIN_ENGINE", engine)
+    for flag in ("--version", "-V"):
+        result = run(flag)
+        assert (result.exit_code, result.stdout) == (0, f"lexitrain {__version__} (move generator: {shown})\n")
+
+
+@pytest.mark.parametrize("args", [["-h"], ["best", "-h"], ["lexicon", "build", "-h"]])
+def test_dash_h_is_help(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 0 and result.stdout.startswith("Usage: ") and "--help" in result.stdout

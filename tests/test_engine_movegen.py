@@ -1,9 +1,12 @@
 """The move generator against the rules: property tests on small boards
 (brute force agrees, every play validates and scores the same, transposing
-the board transposes the plays) and on ENABLE positions."""
+the board transposes the plays) and on ENABLE positions, each for both
+searches (pure Python and compiled), and the two searches against each
+other on every turn of the real games."""
 
 from __future__ import annotations
 
+import os
 from itertools import product
 
 import pytest
@@ -12,13 +15,16 @@ from hypothesis import strategies as st
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
+from lexitrain.engine import movegen
 from lexitrain.engine.game import self_play
+from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay
+from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import IllegalPlay, apply_play, check_play
 from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.tiles import Rack, load_tile_set
-from tests.engine_helpers import graph_words, plays_for, transposed_board
+from tests.engine_helpers import ENGINES, graph_words, plays_for, transposed_board
 
 ENGLISH = load_tile_set("english")
 LETTERS = "AEINRST"
@@ -121,64 +127,111 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 
 @pytest.mark.slow  # 60 random positions, each against a brute-force search
+@pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
 @given(positions())
-def test_brute_force_agrees_with_the_generator(position) -> None:
+def test_brute_force_agrees_with_the_generator(engine: str, position) -> None:
     board, rack = position
-    fast = [key(p) for p in plays_for(board, rack, DAWG)]
+    fast = [key(p) for p in plays_for(board, rack, DAWG, engine)]
     assert len(fast) == len(set(fast)), "a play was listed twice"
     assert set(fast) == brute_force(board, rack, WORDS, DAWG)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
 @given(positions())
-def test_generated_plays_validate_and_score_the_same(position) -> None:
+def test_generated_plays_validate_and_score_the_same(engine: str, position) -> None:
     board, rack = position
-    for play in plays_for(board, rack, DAWG):
+    for play in plays_for(board, rack, DAWG, engine):
         checked = check_play(board, play, rack, DAWG)
         assert checked.score == play.score
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
 @given(positions(min_plays=1))
-def test_transposing_the_board_transposes_the_plays(position) -> None:
+def test_transposing_the_board_transposes_the_plays(engine: str, position) -> None:
     board, rack = position
     assume(not board.is_empty())  # an empty board lists across plays only, by design
 
     def placements(plays, flip):
         return {(frozenset((c, r, t) if flip else (r, c, t) for r, c, t in p.placed()), p.score) for p in plays}
 
-    plays = plays_for(board, rack, DAWG)
-    flipped = plays_for(transposed_board(board), rack, DAWG)
+    plays = plays_for(board, rack, DAWG, engine)
+    flipped = plays_for(transposed_board(board), rack, DAWG, engine)
     assert len(plays) == len(flipped)
     assert placements(plays, True) == placements(flipped, False)
 
 
-def test_empty_board_lists_across_plays_through_the_centre() -> None:
+@pytest.mark.skipif(movegen.compiled is None, reason="compiled search not built")
+@SETTINGS
+@given(positions())
+def test_both_searches_list_the_same_plays_in_the_same_order(position) -> None:
+    """Ties keep search order (`best --top N` shows it), so the order must agree too."""
+    board, rack = position
+    assert plays_for(board, rack, DAWG, "compiled") == plays_for(board, rack, DAWG, "python")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_empty_board_lists_across_plays_through_the_centre(engine: str) -> None:
     board = Board(load_layout("standard"), ENGLISH)
-    plays = plays_for(board, "RETAINS", DAWG)
+    plays = plays_for(board, "RETAINS", DAWG, engine)
     assert plays and all(not p.down for p in plays)
     assert all(p.row == 7 and p.col <= 7 < p.col + len(p.letters) for p in plays)
     assert len({p.key() for p in plays}) == len(plays)
 
 
-def test_one_tile_play_making_two_words_is_listed_once() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_tile_play_making_two_words_is_listed_once(engine: str) -> None:
     board = Board(small_layout(5), ENGLISH)
     for r, c, letter in [(2, 1, "A"), (2, 2, "T"), (3, 2, "I")]:  # AT across, TI down
         board.set(r, c, ENGLISH.index(letter))
     # an S at 4B makes AS (down) and SI (across): one play, written across
-    plays = [p for p in plays_for(board, "S", DAWG) if (3, 1, ENGLISH.index("S")) in p.placed()]
+    plays = [p for p in plays_for(board, "S", DAWG, engine) if (3, 1, ENGLISH.index("S")) in p.placed()]
     assert [p.format(ENGLISH) for p in plays] == ["4B S."]
     assert plays[0].score == check_play(board, Play.parse("B3 .S", ENGLISH), "S", DAWG).score
 
 
-def test_enable_positions_from_self_play_validate(enable) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_enable_positions_from_self_play_validate(enable, engine: str) -> None:
     dawg = dawg_for(enable)
-    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), MoveGenerator(dawg), seed=7, max_turns=12)
+    _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), MoveGenerator(dawg, engine=engine),
+                             seed=7, max_turns=12)
     for snap in snapshots[1::3]:
         rack = snap.rack[:6] + "?"
-        for play in plays_for(snap.board, rack, dawg):
+        for play in plays_for(snap.board, rack, dawg, engine):
             assert check_play(snap.board, play, rack, dawg).score == play.score
+
+
+@pytest.mark.skipif(movegen.compiled is None, reason="compiled search not built")
+def test_both_searches_agree_on_every_turn_of_the_real_games(enable, real_games) -> None:
+    """Every English real game, turn by turn with its recorded rack (some
+    2,600 positions, blanks and all): the same plays, scores and order."""
+    dawg = dawg_for(enable)
+    pure, fast = MoveGenerator(dawg, engine="python"), MoveGenerator(dawg, engine="compiled")
+    positions = 0
+    for path in sorted(real_games.glob("*.gcg")):
+        if "polish" in path.name:
+            continue  # Polish tiles, not an ENABLE position
+        for turn in replay(read_gcg(path), enable.tiles):
+            text = turn.rack.upper()
+            if not text or any(ch != "?" and ch not in enable.tiles.letters for ch in text):
+                continue
+            rack = Rack.parse(enable.tiles, text, in_play=True)
+            assert fast.plays(turn.board, rack) == pure.plays(turn.board, rack), (path.name, turn.notation)
+            positions += 1
+    assert positions > 2500
+
+
+def test_compiled_search_is_built_where_required() -> None:
+    """CI sets LEXITRAIN_REQUIRE_COMPILED=1: a build that silently fell back
+    to pure Python there would otherwise only skip the compiled tests."""
+    if os.environ.get("LEXITRAIN_REQUIRE_COMPILED") != "1":
+        pytest.skip("LEXITRAIN_REQUIRE_COMPILED is not set")
+    from lexitrain.lexicon import graph
+
+    assert movegen.compiled is not None and graph.compiled is not None, "the compiled modules were not built"
+    assert MoveGenerator(DAWG).engine == "compiled"
 
 
 def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,7 +239,7 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
 
     dawg_module._OPEN.clear()
     built = dawg_for(enable)  # built and written to the cache
-    path = enable.folder / dawg_module.CACHE_NAME
+    path = enable.folder / dawg_module.FILE_NAME
     assert path.is_file()
     assert len(graph_words(built)) == enable.word_count
 
@@ -199,16 +252,19 @@ def test_structure_is_cached_beside_the_lexicon(enable, monkeypatch: pytest.Monk
     assert (loaded.mask, loaded.final, loaded.edge) == (built.mask, built.final, built.edge)
 
 
-def test_a_cache_from_an_older_version_is_replaced(make_lexicon) -> None:
+def test_a_lexicon_compiled_before_graphs_gets_one_on_first_use(make_lexicon) -> None:
+    """A lexicon compiled by an older version has no dawg-v3.bin (maybe a
+    dawg-v2.bin): the first search builds the graph, saves it, drops the old file."""
     from lexitrain.engine import dawg as dawg_module
 
     lexicon = make_lexicon(["CAT", "CATS", "SCAT", "ACT"])
-    old = lexicon.folder / "dawg-v1.bin"
-    old.write_bytes(b"LXDAWG1\0" + bytes(32))  # what the previous layout began with
+    (lexicon.folder / dawg_module.FILE_NAME).unlink()
+    old = lexicon.folder / "dawg-v2.bin"
+    old.write_bytes(b"LXDAWG2\0" + bytes(40))  # what the previous layout began with
     dawg_module._OPEN.clear()
     dawg = dawg_for(lexicon)
     assert sorted("".join(lexicon.tiles.letters[i] for i in w) for w in graph_words(dawg)) == ["ACT", "CAT", "CATS", "SCAT"]
-    assert (lexicon.folder / dawg_module.CACHE_NAME).is_file()
+    assert (lexicon.folder / dawg_module.FILE_NAME).is_file()
     assert not old.exists()
 
 
@@ -239,36 +295,39 @@ def test_a_generator_with_small_memos_finds_the_same_plays(enable) -> None:
     few entries lists exactly the plays of one that keeps them, and stays
     within its limits."""
     dawg = dawg_for(enable)
-    kept, small = MoveGenerator(dawg), MoveGenerator(dawg, cross_limit=5, through_limit=40)
+    kept = MoveGenerator(dawg, engine="python")
+    small = MoveGenerator(dawg, cross_limit=5, through_limit=40, engine="python")
     _, snapshots = self_play(Board(load_layout("standard"), enable.tiles), MoveGenerator(dawg), seed=11, max_turns=14)
     for snap in snapshots:
         rack = Rack.parse(enable.tiles, snap.rack)
         assert small.plays(snap.board, rack) == kept.plays(snap.board, rack)
         cross, through = small.memo_entries
-        fresh = MoveGenerator(dawg)
+        fresh = MoveGenerator(dawg, engine="python")
         fresh.plays(snap.board, rack)
         assert cross <= 5 and through < 40 + fresh.memo_entries[1]  # checked before each search
     assert kept.memo_entries[0] > 5 and kept.memo_entries[1] > 40
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("layout_name,tiles_name", [("super", "english_super"), ("wordswithfriends", "wordswithfriends")])
-def test_other_layouts(layout_name: str, tiles_name: str) -> None:
+def test_other_layouts(layout_name: str, tiles_name: str, engine: str) -> None:
     tiles = load_tile_set(tiles_name)
     dawg = dawg_from_codes(WORDS, tiles, "small")
     board = Board(load_layout(layout_name), tiles)
-    plays = plays_for(board, "RETAINS", dawg)
+    plays = plays_for(board, "RETAINS", dawg, engine)
     assert plays
     for play in plays[:50]:
         assert check_play(board, play, "RETAINS", dawg).score == play.score
     assert all(p.row == board.layout.center[0] for p in plays)
 
 
-def test_multi_letter_tiles() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_multi_letter_tiles(engine: str) -> None:
     spanish = load_tile_set("spanish")
     words = ["CHE", "ECHO", "OCHO", "HOLA", "LLAMA", "AMA", "MAL"]
     dawg = dawg_from_codes([spanish.encode(w) for w in words], spanish, "es")
     board = Board(load_layout("standard"), spanish)
-    plays = plays_for(board, "OCHOA", dawg)
+    plays = plays_for(board, "OCHOA", dawg, engine)
     formatted = {p.format(spanish) for p in plays}
     assert {"8F O[CH]O", "8G O[CH]O", "8H O[CH]O"} <= formatted  # brackets: CH is one tile
     ocho = next(p for p in plays if p.word(spanish) == "OCHO")

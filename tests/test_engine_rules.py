@@ -12,7 +12,6 @@ from lexitrain.engine.rules import (
     apply_play,
     check_play,
     listed_play,
-    play_from_tiles,
     same_play,
     word_score,
     word_text,
@@ -20,7 +19,7 @@ from lexitrain.engine.rules import (
 )
 from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.tiles import load_tile_set
-from tests.engine_helpers import transposed, transposed_board
+from tests.engine_helpers import play_from_tiles, transposed, transposed_board
 
 EXAMPLE_WORDS = ["QUITE", "MESQUITE", "INFANCY", "RECOUNTS", "QI", "UN", "IF", "TA", "EN"]
 

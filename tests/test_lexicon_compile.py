@@ -162,7 +162,7 @@ def test_a_lexicon_from_an_older_layout_asks_to_be_rebuilt(make_lexicon, home):
 @pytest.mark.parametrize(("damaged", "args"), [
     ("words.marisa", ["judge", "ABLE"]),
     ("alphagrams.marisa", ["anagram", "ABLE"]),
-    ("reversed.marisa", ["search", "--suffix", "LE"]),
+    ("reversed.marisa", ["search", "--ends-with", "LE"]),
     ("words.sqlite", ["search", "--length", "4"]),
     ("alphagrams.sqlite", ["search", "--length", "4"]),
 ])

@@ -12,7 +12,8 @@ from study_helpers import lines, of
 
 EMPTY = "/".join(["15"] * 15)
 QUITE = "/".join(["15"] * 7 + ["3QUITE7"] + ["15"] * 7)
-#: Enough words for the DESIGN.md worked example and the seven-letter anagrams of AEINRST.
+#: Enough words for the rules' worked example (8D QUITE 48, 8A MES(QUITE) 57, 9D INFaNCY 88, E4 RECO(UN)TS 40)
+#: and the seven-letter anagrams of AEINRST.
 WORDS = """QUITE MESQUITE INFANCY QI UN IF TA EN RECOUNTS ME MES
 RETAINS NASTIER STAINER RETINAS ANESTRI ANTSIER RATINES RETSINA STEARIN""".split()
 ANAGRAMS = 9
@@ -121,6 +122,22 @@ def test_daily_drill_takes_positions_when_asked(small, tmp_path, monkeypatch):
     assert of("result", lines(result.stdout))[0]["correct"]
     result = run("daily", "--lexicon", "small", "--jsonl", input="")  # today's two positions were given
     assert of("question", lines(result.stdout))[0]["kind"] != "position"
+
+
+def test_a_missed_position_writes_no_missed_word_list(small, tmp_path, monkeypatch):
+    """A play is not a word: `quiz --file` could not read "8D RETAINS" back, so the list leaves positions out."""
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0")
+    run("positions", "daily", "--per-day", "1", "--lexicon", "small")
+    run("study", "set", "--new", "1")
+    only = lines(run("daily", "--lexicon", "small", "--jsonl", input="8E RETAINS\n").stdout)
+    assert [q["kind"] for q in of("question", only)] == ["position"]
+    assert of("summary", only)[0]["missed"] and of("summary", only)[0]["missed_list"] is None
+    run("study", "set", "--new", "2")
+    drill = lines(run("daily", "--lexicon", "small", "--jsonl", input="nope\n").stdout)
+    assert [q["kind"] for q in of("question", drill)] == ["anagram"]
+    words = Path(of("summary", drill)[0]["missed_list"]).read_text().split()
+    assert words and not any(w[0].isdigit() for w in words)
 
 
 def test_terminal_quiz_and_daily_drill_show_the_board_and_the_verdict(small, tmp_path, monkeypatch):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections import Counter
 
 import pytest
@@ -13,9 +12,9 @@ from hypothesis import strategies as st
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
-from lexitrain.search.query import _CONDITIONS, _SETTINGS, UNBOUNDED, Query, parse_query, parse_range
-from lexitrain.search.saved import load_search, save_search, saved_searches
-from lexitrain.search.sources import results_from_source
+from lexitrain.search.query import Condition, Query, parse_query, parse_range
+from lexitrain.search.saved import delete_search, load_search, rename_search, save_search, saved_searches
+from lexitrain.search.sources import read_word_file, results_from_source
 
 
 def words_of(rows):
@@ -39,7 +38,7 @@ def words(enable):
 @pytest.mark.parametrize("rack", ["AEINRST", "AEINRS?", "QU?", "EINRST??", "ZZ?", "AAAAAAA"])
 def test_anagram_matches_brute_force(enable, words, rack):
     expected = sorted(w for w in words if len(w) == len(rack) and spells(w, rack, True))
-    assert words_of(run_search(enable, Query(anagram=rack))) == expected
+    assert words_of(run_search(enable, parse_query(["--anagram", rack]))) == expected
 
 
 @pytest.mark.parametrize("rack", ["RETAINS", "CATS?", "QI??"])
@@ -55,11 +54,11 @@ def test_build_matches_brute_force(enable, words, rack):
 def test_pattern_matches_brute_force(enable, words, pattern, regex):
     expected = sorted(w for w in words if re.fullmatch(regex, w))
     assert expected, "the brute force must find something"
-    assert words_of(run_search(enable, Query(pattern=pattern))) == expected
+    assert words_of(run_search(enable, parse_query(["--pattern", pattern]))) == expected
 
 
 def test_negated_pattern_and_combined_conditions(enable, words):
-    got = run_search(enable, parse_query("--length 4 --prefix QU --not-pattern *S --includes A"))
+    got = run_search(enable, parse_query("--length 4 --starts-with QU --not-pattern *S --includes A"))
     expected = sorted(w for w in words if len(w) == 4 and w.startswith("QU") and not w.endswith("S") and "A" in w)
     assert words_of(got) == expected == ["QUAD", "QUAG", "QUAI", "QUAY"]
 
@@ -97,7 +96,7 @@ def test_top_sevens_hold_the_known_first_alphagram(enable):
 
 
 def test_result_rows_carry_the_contract_keys(enable):
-    [row] = [r for r in run_search(enable, Query(anagram="AEINRST")) if r["word"] == "RETAINS"]
+    [row] = [r for r in run_search(enable, parse_query("--anagram AEINRST")) if r["word"] == "RETAINS"]
     assert row["combinations"] == [839808, 2612736, 3006072]
     assert row["alphagram"] == "AEINRST" and row["length"] == 7 and row["anagrams"] == 9
     assert row["front_hooks"] == "" and row["back_hooks"] == ""
@@ -131,27 +130,67 @@ def test_order_limit_and_limit_by_probability(enable):
     assert lengths == sorted(lengths)
 
 
+def found(lex, *args: str) -> list[str]:
+    return words_of(run_search(lex, parse_query(list(args))))
+
+
 def test_multi_letter_tiles(make_lexicon):
     lex = make_lexicon(["CHICO", "CHILE", "LECHE", "CALLE", "LLAMA", "CERRO", "CORRO", "CHURRO", "CHE"], name="es", tiles="spanish")
-    assert words_of(run_search(lex, Query(anagram="OCIHC"))) == []  # C+H is not the CH tile
-    assert words_of(run_search(lex, Query(anagram="[CH]ICO"))) == ["CHICO"]
-    assert words_of(run_search(lex, Query(anagram="[CH]?ICO"))) == []
-    assert words_of(run_search(lex, Query(anagram="CHIC?"))) == ["CHICO"]
-    assert words_of(run_search(lex, Query(pattern="?E?E"))) == ["LECHE"]  # L-E-CH-E: four tiles
-    assert words_of(run_search(lex, Query(pattern="*RR?"))) == ["CERRO", "CHURRO", "CORRO"]
+    assert found(lex, "--anagram", "OCIHC") == []  # C, H: two tiles
+    assert found(lex, "--anagram", "OCICH") == ["CHICO"]  # plain text reads CH as the CH tile
+    assert found(lex, "--anagram", "OCI(C)H") == []  # (C) forces single tiles: C+H is not the CH tile
+    assert found(lex, "--anagram", "(CH)ICO") == ["CHICO"] == found(lex, "--anagram", "[CH]ICO")  # a choice of one
+    assert found(lex, "--anagram", "(CH)?ICO") == []
+    assert found(lex, "--anagram", "CHIC?") == ["CHICO"]
+    assert found(lex, "--pattern", "?E?E") == ["LECHE"]  # L-E-CH-E: four tiles
+    assert found(lex, "--pattern", "*(RR)?") == ["CERRO", "CHURRO", "CORRO"] == found(lex, "--pattern", "*RR?")
+    assert found(lex, "--pattern", "[(CH)(LL)]*") == ["CHE", "CHICO", "CHILE", "CHURRO", "LLAMA"]
+    assert found(lex, "--pattern", "[^(CH)(LL)]*") == ["CALLE", "CERRO", "CORRO", "LECHE"]
+    assert found(lex, "--anagram", "*(LL)") == ["CALLE", "LLAMA"]
+    assert found(lex, "--anagram", "[(CH)(LL)]EI?") == ["CHILE"]  # CH-I-L-E: four tiles
+    assert found(lex, "--includes", "(RR)O") == ["CERRO", "CHURRO", "CORRO"]
     # tiles, not characters: CH-U-RR-O has four
-    assert words_of(run_search(lex, Query(length=(2, 2)))) == ["CHE"]
-    assert len(run_search(lex, Query(length=(4, 4)))) == 8
-    assert words_of(run_search(lex, Query(subanagram="CHE??"))) == ["CHE", "CHILE", "LECHE"]
+    assert found(lex, "--length", "2") == ["CHE"]
+    assert len(run_search(lex, parse_query("--length 4"))) == 8
+    assert found(lex, "--subanagram", "CHE??") == ["CHE", "CHILE", "LECHE"]
+    assert found(lex, "--subanagram", "(CH)E[IL][IL]") == ["CHE", "CHILE"]
+
+
+def test_catalan_tiles(make_lexicon):
+    lex = make_lexicon(["COL·LA", "PAL·LI", "ANY", "ANYS", "QUE", "QUES", "ALA"], name="ca", tiles="catalan")
+    assert found(lex, "--anagram", "CO(L·L)A") == ["COL·LA"] == found(lex, "--anagram", "COL·LA")
+    assert found(lex, "--pattern", "*(L·L)?") == ["COL·LA", "PAL·LI"]
+    assert found(lex, "--pattern", "?[(NY)(QU)]*") == ["ANY", "ANYS"]
+    assert found(lex, "--anagram", "*(QU)") == ["QUE", "QUES"]
+    assert found(lex, "--length", "2") == ["ANY", "QUE"]
+    assert found(lex, "--takes-suffix", "S") == ["ANY", "QUE"]
+    assert found(lex, "--unique-letters", "2") == ["ALA", "ANY", "QUE"]
 
 
 def test_query_parser_reads_cli_syntax():
-    q = parse_query("--length 7-8 --not-pattern '*S' --probability=1-500 --probability-by word --order probability --limit 10 --front-hook --not-back-hook")
-    assert q.length == (7, 8) and q.pattern == "*S" and q.is_negated("pattern")
-    assert q.probability == (1, 500) and q.probability_by == "word" and q.order == "probability"
-    assert q.limit == 10 and q.front_hook is True and q.back_hook is False
-    assert parse_query(["--length", "7"]) == Query(length=(7, 7))
+    q = parse_query("--length 7-8 --not-pattern '*S' --probability=1-500 --probability-by word --order probability "
+                    "--limit 10 --front-hook --not-back-hook --front-hook S")
+    assert q.groups == ((Condition("length", (7, 8)), Condition("pattern", "*S", negate=True),
+                         Condition("probability", (1, 500)), Condition("front-hook", True),
+                         Condition("back-hook", True, negate=True), Condition("front-hook", "S")),)
+    assert q.probability_by == "word" and q.order == "probability" and q.limit == 10
+    assert q.given == {"probability-by", "order", "limit"}
+    assert parse_query(["--length", "7"]) == Query(groups=((Condition("length", (7, 7)),),))
     assert parse_range("20-", "--points") == (20, 10**9) and parse_range("-5") == (0, 5)
+    assert parse_query("--build AB?") == parse_query("--subanagram AB?")
+    either = parse_query("--length 2 --or --length 3 --starts-with Q --limit 5")
+    assert [len(group) for group in either.groups] == [1, 2] and either.limit == 5
+
+
+def test_narrowing_ands_every_group_and_the_later_settings_win():
+    saved = parse_query("--length 7 --or --length 8 --order probability --limit 9")
+    narrowed = saved.narrowed(parse_query("--starts-with Q --order random"))
+    assert narrowed.groups == ((Condition("length", (7, 7)), Condition("starts-with", "Q")),
+                               (Condition("length", (8, 8)), Condition("starts-with", "Q")))
+    assert (narrowed.order, narrowed.limit) == ("random", 9)
+    both = parse_query("--length 2 --or --length 3").narrowed(parse_query("--includes Q --or --includes Z"))
+    assert len(both.groups) == 4
+    assert parse_query(narrowed.text()) == narrowed
 
 
 @pytest.mark.parametrize(
@@ -162,10 +201,19 @@ def test_query_parser_reads_cli_syntax():
         ("--length seven", "expected a number"),
         ("--length 8-7", "empty"),
         ("--order sideways", "expected one of"),
-        ("--length 2 --length 3", "given twice"),
+        ("--order length --order random", "given twice"),
         ("--pattern 'AB", "No closing quotation"),
         ("--blanks 3", "0, 1 or 2"),
-        ("--front-hook=yes", "takes no value"),
+        ("--inner-front=yes", "takes no value"),
+        ("--prefix RE", "--prefix is gone: --starts-with S finds words that start with S; --takes-prefix S"),
+        ("--not-suffix=S", "--suffix is gone: --ends-with S"),
+        ("--or --length 2", "--or joins two groups"),
+        ("--length 2 --or", "--or joins two groups"),
+        ("--group sevens", "expected one of type1-sevens"),
+        ("--part-of-speech gerund", "expected one of adj (adjective)"),
+        ("--consists-of AEIOU:50-120", "a percentage"),
+        ("--not-order random", "unknown search condition"),
+        ("--probability 0-5", "ranks start at 1"),
     ],
 )
 def test_bad_conditions_are_one_clear_line(text, message):
@@ -175,20 +223,36 @@ def test_bad_conditions_are_one_clear_line(text, message):
 
 
 @pytest.mark.parametrize(
-    "query, message",
+    "args, message",
     [
-        (Query(anagram=""), "empty --anagram"),
-        (Query(pattern="A1?"), "'1' is not a tile"),
-        (Query(pattern="A[BC"), "never closed"),
-        (Query(length=(2, 2), probability=(1, 500)), "only 73 alphagrams of length 2"),
-        (Query(length=(2, 2), probability=(1, 500), probability_by="word"), "only 96 words of length 2"),
-        (Query(in_lexicon="nosuch"), "unknown lexicon 'nosuch'"),
-        (Query(regex="(["), "--regex"),
+        (["--anagram", "A[B"], "'[' is never closed"),
+        (["--pattern", "A1?"], "'1' is not a tile"),
+        (["--pattern", "A[BC"], "never closed"),
+        (["--pattern", "(QU)A"], "'(QU)' is not a tile of the english set"),
+        (["--starts-with", "R?"], "'?' is a blank, not a letter"),
+        (["--takes-suffix", "S*"], "'*' has no meaning here"),
+        (["--in-lexicon", "nosuch"], "unknown lexicon 'nosuch'"),
+        (["--regex", "(["], "--regex"),
+        (["--in-word-list", "/no/such/file.txt"], "no such file"),
     ],
 )
-def test_bad_values_are_clear_errors(enable, query, message):
-    with pytest.raises(LexitrainError, match=re.escape(message)):
-        run_search(enable, query)
+def test_bad_values_are_clear_errors(enable, args, message):
+    with pytest.raises(LexitrainError, match=re.escape(message)) as err:
+        run_search(enable, parse_query(args))
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("by, most", [("alphagram", 73), ("word", 96)])
+def test_a_probability_range_past_the_end_gives_what_there_is_and_says_so(enable, by, most):
+    from lexitrain.search.execute import search_notes
+
+    query = parse_query(f"--length 2 --probability 1-500 --probability-by {by}")
+    assert len(run_search(enable, query)) == 96
+    assert search_notes(enable, query) == [
+        f"--probability 1-500: enable has only {most} {by}s of length 2; the range stops there"]
+    assert search_notes(enable, parse_query("--length 2 --probability 1-50")) == []
+    assert search_notes(enable, parse_query("--length 2-3 --probability 900-1000")) == [
+        "--probability 900-1000: enable has 711 alphagrams at most of any length asked for; the range stops there"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -201,16 +265,41 @@ def test_parser_never_fails_with_anything_but_a_clear_error(tokens):
 
 
 def test_saved_searches_round_trip(home):
-    assert saved_searches() == []
+    assert saved_searches() == {}
     save_search("sevens", "--length 7 --probability 1-100")
     save_search("twos", "--length 2")
-    assert saved_searches() == ["sevens", "twos"]
+    assert saved_searches() == {"sevens": "--length 7 --probability 1-100", "twos": "--length 2"}
     assert load_search("sevens") == "--length 7 --probability 1-100"
     assert (home / "searches.json").is_file()
     with pytest.raises(LexitrainError, match="no saved search 'nope'"):
         load_search("nope")
     with pytest.raises(LexitrainError, match="search name"):
         save_search("../evil", "--length 2")
+
+
+def test_saving_never_silently_replaces_and_searches_rename_and_delete(home):
+    save_search("mine", "--length 2")
+    with pytest.raises(LexitrainError, match="a search named 'mine' is already saved .*--replace"):
+        save_search("mine", "--length 3")
+    assert load_search("mine") == "--length 2"
+    save_search("mine", "--length 3", replace=True)
+    save_search("other", "--length 4")
+    with pytest.raises(LexitrainError, match="'other' is already saved"):
+        rename_search("mine", "other")
+    rename_search("mine", "threes")
+    assert saved_searches() == {"other": "--length 4", "threes": "--length 3"}
+    delete_search("other")
+    assert list(saved_searches()) == ["threes"]
+    with pytest.raises(LexitrainError, match="no saved search 'other'"):
+        delete_search("other")
+
+
+def test_searches_saved_with_the_old_prefix_suffix_keep_their_meaning(home):
+    import json
+
+    (home / "searches.json").write_text(json.dumps({"re": "--prefix RE --not-suffix=S --length 5"}))
+    assert load_search("re") == "--starts-with RE --not-ends-with=S --length 5"
+    assert json.loads((home / "searches.json").read_text()) == {"re": "--starts-with RE --not-ends-with=S --length 5"}
 
 
 def test_builtin_lists_all_run(enable):
@@ -229,14 +318,49 @@ def test_sources_word_file_and_errors(enable, tmp_path):
     good.write_text("retains\n\n# comment\nQUA\n")
     assert [r["word"] for r in results_from_source(enable, word_file=good)] == ["RETAINS", "QUA"]
     bad = tmp_path / "bad.txt"
-    bad.write_text("RETAINS\nXYZZY\n")
-    with pytest.raises(LexitrainError, match=re.escape(f"{bad}:2: 'XYZZY' is not in enable")):
+    bad.write_text("RETAINS\nXYZZY\nqi\n")
+    with pytest.raises(LexitrainError, match=re.escape(f"{bad}:2: 'XYZZY' is not in enable; {bad}:3: 'QI'")):
         results_from_source(enable, word_file=bad)
     with pytest.raises(LexitrainError, match="exactly one"):
         results_from_source(enable, query="--length 2", builtin="twos")
+    with pytest.raises(LexitrainError, match="exactly one"):
+        results_from_source(enable)
     assert results_from_source(enable, query="--anagram QXZ") == []
     save_search("mine", "--anagram AEINRST")
     assert len(results_from_source(enable, saved="mine")) == 9
+
+
+def test_skip_invalid_leaves_out_and_reports_the_words_not_in_the_lexicon(enable, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("RETAINS\nXYZZY\nqi\nQAT\n")
+    told: list[list[str]] = []
+    rows = results_from_source(enable, word_file=bad, skipped=told.append)
+    assert [r["word"] for r in rows] == ["RETAINS", "QAT"]
+    assert told == [[f"{bad}:2: 'XYZZY' is not in enable", f"{bad}:3: 'QI' is not in enable"]]
+    assert read_word_file(enable, bad, skip_invalid=True).words == ["RETAINS", "QAT"]
+    binary = tmp_path / "list.bin"
+    binary.write_bytes(b"RETAINS\n\x00\x01\xff\xfe")
+    with pytest.raises(LexitrainError, match=re.escape(f"{binary}: binary data, not a word list")) as err:
+        read_word_file(enable, binary, skip_invalid=True)
+    assert "\n" not in str(err.value)
+
+
+def test_conditions_typed_on_a_command_are_a_source_or_narrow_one(enable, tmp_path):
+    from lexitrain.search.sources import source_blanks
+
+    alone = results_from_source(enable, conditions=["--length", "7", "--probability", "1-100"])
+    assert len({r["alphagram"] for r in alone}) == 100
+    narrowed = results_from_source(enable, builtin="top-sevens", conditions=["--starts-with", "R"])
+    assert narrowed and all(r["word"].startswith("R") and r["alphagram_rank"] <= 500 for r in narrowed)
+    save_search("twos", "--length 2")
+    assert words_of(results_from_source(enable, saved="twos", conditions="--includes Y --starts-with O")) == ["OY"]
+    assert {r["word"] for r in results_from_source(enable, query="--length 2", conditions=["--includes", "X"])} == {
+        "AX", "EX", "OX", "XI", "XU"}
+    assert source_blanks(builtin="top-sevens", conditions=["--blanks", "0"]) == 0
+    words = tmp_path / "w.txt"
+    words.write_text("QAT\n")
+    with pytest.raises(LexitrainError, match="--in-word-list"):
+        results_from_source(enable, word_file=words, conditions=["--length", "3"])
 
 
 def test_counts_match_brute_force(enable, words):
@@ -249,7 +373,7 @@ def test_counts_match_brute_force(enable, words):
     groups = Counter("".join(sorted(w)) for w in fives)
     got = words_of(run_search(enable, parse_query("--length 5 --anagrams 7-")))
     assert got == sorted(w for w in fives if groups["".join(sorted(w))] >= 7)
-    got = words_of(run_search(enable, parse_query("--length 5 --includes SS --excludes E --suffix S")))
+    got = words_of(run_search(enable, parse_query("--length 5 --includes SS --excludes E --ends-with S")))
     assert got == sorted(w for w in fives if w.count("S") >= 2 and "E" not in w and w.endswith("S"))
 
 
@@ -262,52 +386,36 @@ def test_symbols_and_definitions(make_lexicon):
     assert words_of(run_search(lex, parse_query("--definition 'a pet' --not-anagram GOD"))) == ["CAT"]
     assert words_of(run_search(lex, parse_query("--definition 100%"))) == []
     assert words_of(run_search(lex, parse_query("--in-lexicon old"))) == ["CAT", "DOG"]
-    [emu] = run_search(lex, Query(anagram="MEU"))
+    [emu] = run_search(lex, parse_query("--anagram MEU"))
     assert (emu["symbols"], emu["definition"]) == ("+", "a bird")
 
 
 ranges = st.tuples(st.integers(1, 30), st.integers(0, 30)).map(lambda t: (t[0], t[0] + t[1]))
 texts = st.text(alphabet="AEQS?*[]^ '\"-", min_size=1, max_size=6).filter(lambda t: t.strip() == t)
-
-
-def query_text(query: Query) -> str:
-    """The query in `lexitrain search` syntax (what the round trip below parses back)."""
-    defaults = Query()
-    parts: list[str] = []
-    for option, (name, kind) in [*_CONDITIONS.items(), *_SETTINGS.items()]:
-        value = getattr(query, name)
-        if option == "--build" or value == getattr(defaults, name):
-            continue
-        if kind == "flag":
-            parts.append(option if value else f"--not-{option[2:]}")
-            continue
-        if query.is_negated(name):
-            option = f"--not-{option[2:]}"
-        if kind == "range":
-            low, high = value
-            text = str(low) if low == high else f"{low}-{'' if high == UNBOUNDED else high}"
-        else:
-            text = str(value)
-        parts += [option, text]
-    return shlex.join(parts)
+conditions = st.one_of(
+    st.builds(Condition, st.sampled_from(["length", "probability", "points", "unique-letters"]), ranges, st.booleans()),
+    st.builds(Condition, st.sampled_from(["anagram", "pattern", "regex", "ends-with", "front-hook"]), texts,
+              st.booleans()),
+    st.builds(Condition, st.just("back-hook"), st.text(alphabet="SD-=", min_size=1, max_size=3), st.booleans()),
+    st.builds(Condition, st.sampled_from(["inner-back", "front-hook"]), st.just(True), st.booleans()),
+    st.builds(Condition, st.just("consists-of"), st.tuples(texts, ranges), st.booleans()),
+)
 
 
 @settings(max_examples=100, deadline=None)
 @given(
-    st.fixed_dictionaries(
-        {},
-        optional={
-            "length": ranges, "probability": ranges, "points": ranges, "anagram": texts, "pattern": texts,
-            "regex": texts, "suffix": texts, "front_hook": st.booleans(), "inner_back": st.booleans(),
-            "order": st.sampled_from(["probability", "random", "length"]), "limit": st.integers(1, 99),
-            "blanks": st.integers(0, 1), "probability_by": st.just("word"), "seed": st.integers(0, 9),
-        },
-    ),
-    st.sets(st.sampled_from(["length", "pattern", "regex", "probability"])),
+    st.lists(st.lists(conditions, min_size=1, max_size=4).map(tuple), max_size=3).map(tuple),
+    st.fixed_dictionaries({}, optional={
+        "order": st.sampled_from(["probability", "random", "length"]), "limit": st.integers(1, 99),
+        "blanks": st.integers(0, 1), "probability_by": st.just("word"), "seed": st.integers(0, 9),
+        "limit_probability": ranges}),
+    st.booleans(),
 )
-def test_query_text_round_trips(fields, negated):
-    query = Query(**fields, negated=frozenset(n for n in negated if n in fields))
-    assert parse_query(query_text(query)) == query
+def test_query_text_round_trips(groups, settings_given, lax):
+    names = {"probability_by": "probability-by", "limit_probability": "limit-probability"}
+    query = Query(groups=groups, **settings_given, limit_lax=lax and "limit_probability" in settings_given,
+                  given=frozenset(names.get(k, k) for k in settings_given))
+    assert parse_query(query.text()) == query
 
 
 def test_scan_string_is_cached_in_the_lexicon_folder(enable):
@@ -320,9 +428,9 @@ def test_scan_string_is_cached_in_the_lexicon_folder(enable):
     assert corpus.scan(enable, "Q[^U].*") == first and "QAT" in first
 
 
-def test_regex_prefix_suffix_match_brute_force(enable, words):
+def test_regex_starts_and_ends_with_match_brute_force(enable, words):
     assert words_of(run_search(enable, parse_query("--regex 'q[^u]'"))) == sorted(w for w in words if re.search("Q[^U]", w))
-    got = words_of(run_search(enable, parse_query("--prefix OVER --suffix ING --length 9-")))
+    got = words_of(run_search(enable, parse_query("--starts-with OVER --ends-with ING --length 9-")))
     assert got == sorted(w for w in words if w.startswith("OVER") and w.endswith("ING") and len(w) >= 9)
     assert parse_query("--build AB?") == parse_query("--subanagram AB?")
 

@@ -102,7 +102,7 @@ def test_saved_and_builtin_searches(enable):
     assert first.exit_code == 0
     again = run("search", "--load", "top20", "--words")
     assert again.stdout == first.stdout
-    narrowed = run("search", "--load", "top20", "--suffix", "S", "--words").stdout.split()
+    narrowed = run("search", "--load", "top20", "--ends-with", "S", "--words").stdout.split()
     assert narrowed and all(w.endswith("S") for w in narrowed) and set(narrowed) < set(first.stdout.split())
     twos = run("search", "--list", "twos", "--words").stdout.split()
     assert len(twos) == 96
@@ -115,7 +115,8 @@ def test_saved_and_builtin_searches(enable):
         (("anagram", "AB1"), "'1' is not a tile"),
         (("anagram", "AB", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
         (("search", "--pattern", "A#?"), "'#' is not a tile"),
-        (("search", "--length", "2", "--probability", "1-500"), "only 73 alphagrams of length 2"),
+        (("search", "--prefix", "RE"), "--prefix is gone: --starts-with S finds words that start with S"),
+        (("search", "--length", "2", "--save", "x", "--replace", "--or"), "--or joins two groups"),
         (("search", "--length", "2", "--lexicon", "nosuch"), "unknown lexicon 'nosuch'"),
         (("search", "--wibble"), "unknown search condition '--wibble'"),
         (("search",), "give at least one condition"),
@@ -159,7 +160,10 @@ def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
     data = run("hooks", "AS", "--lexicon", "es", "--json").json()
     assert (data["front_hooks"], data["back_hooks"]) == ("[CH][LL]", "E")
     assert run("hooks", "[CH]E", "--lexicon", "es", "--json").json()["back_hooks"] == "S"
-    assert run("search", "--lexicon", "es", "--suffix", "AS", "--not-anagram", "AS", "--words").stdout.split() == ["CHAS", "LLAS"]
+    assert run("search", "--lexicon", "es", "--ends-with", "AS", "--not-anagram", "AS", "--words").stdout.split() == [
+        "CHAS", "LLAS"]
+    assert run("search", "--lexicon", "es", "--takes-prefix", "(CH)", "--words").stdout.split() == ["AS"]
+    assert run("search", "--lexicon", "es", "--front-hook", "(LL)", "--words").stdout.split() == ["AS"]
 
 
 @pytest.mark.parametrize("by", ["alphagram", "word"])
@@ -173,3 +177,62 @@ def test_table_rank_is_the_one_asked_for_with_blanks(enable, by):
     shown = [int(line.split()[0]) for line in table if line[:4].strip()]
     assert shown == sorted({r[field][0] for r in rows}) if by == "alphagram" else [r[field][0] for r in rows]
     assert shown[:2] == [1, 2]
+
+
+@pytest.mark.parametrize("options", [(), ("--json",), ("--order", "probability"), ("--limit", "5"),
+                                     ("--lexicon", "cel"), ("--save", "x"), ("--words", "--blanks", "1")])
+def test_search_without_a_condition_is_the_same_one_line_error_whatever_option(enable, options):
+    result = run("search", *options)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "error: give at least one condition, e.g. --length 7 (saved searches: none)\n"
+
+
+def test_a_probability_range_past_the_end_gives_what_there_is_with_a_note(enable):
+    result = run("search", "--length", "2", "--probability", "1-500", "--words")
+    assert result.exit_code == 0 and len(result.stdout.split()) == 96
+    assert result.stderr == ("warning: --probability 1-500: enable has only 73 alphagrams of length 2; "
+                             "the range stops there\n")
+    assert run("search", "--length", "2", "--probability", "1-500", "--json").json()  # stdout stays one document
+
+
+def test_save_refuses_to_replace_and_saved_searches_are_managed(enable):
+    assert run("search", "--length", "2", "--includes", "X", "--save", "xs").exit_code == 0
+    again = run("search", "--length", "3", "--save", "xs", "--words")
+    assert again.exit_code == 1 and "a search named 'xs' is already saved" in again.stderr and again.stdout == ""
+    assert run("searches", "show", "xs").stdout == "--length 2 --includes X\n"
+    assert run("search", "--length", "3", "--includes", "X", "--save", "xs", "--replace", "--words").exit_code == 0
+    narrowed = run("search", "--load", "xs", "--starts-with", "A", "--or", "--ends-with", "A", "--save", "xa")
+    assert narrowed.exit_code == 0
+    assert run("searches", "show", "xa", "--json").json() == {
+        "name": "xa", "conditions": "--length 3 --includes X --starts-with A --or --length 3 --includes X --ends-with A"}
+    assert run("search", "--load", "xa", "--words").stdout.split() == ["AXE"]
+    listed = run("searches", "list", "--json").json()
+    assert [entry["name"] for entry in listed] == ["xa", "xs"]
+    assert run("searches", "rename", "xs", "threes-x").exit_code == 0
+    assert run("searches", "rename", "xa", "threes-x").stderr.startswith("error: a search named 'threes-x'")
+    assert run("searches", "delete", "xa").exit_code == 0
+    assert run("searches", "list").stdout == "threes-x  --length 3 --includes X\n"
+    assert run("searches", "delete", "xa").stderr.startswith("error: no saved search 'xa'")
+
+
+def test_lexicon_names_compare_without_case(enable, tmp_path):
+    assert run("judge", "QI", "--lexicon", "CEL", "--json").json() == {"QI": True}
+    assert run("lexicon", "info", "Enable", "--json").json()["name"] == "enable"
+    words = tmp_path / "w.txt"
+    words.write_text("AA\nAB\n")
+    assert run("lexicon", "build", str(words), "--name", "Mine", "--quiet").exit_code == 0
+    clash = run("lexicon", "build", str(words), "--name", "MINE", "--quiet")
+    assert clash.exit_code == 1 and "a lexicon named 'Mine' exists" in clash.stderr
+    assert run("lexicon", "build", str(words), "--name", "ENABLE", "--quiet").stderr.startswith(
+        "error: 'ENABLE' is the name of the shipped ENABLE list")
+    assert run("search", "--length", "2", "--lexicon", "mine", "--words").stdout.split() == ["AA", "AB"]
+
+
+def test_lexicon_diff_is_a_table_by_length(make_lexicon):
+    make_lexicon(["AA", "AB", "CARE", "RACE"], name="old")
+    make_lexicon(["AA", "BA", "CARE", "CARES", "SCARE", "ACRE"], name="new")
+    assert run("lexicon", "diff", "old", "new").stdout.splitlines() == [
+        "old -> new: 4 added, 2 removed", "", "added (4)", "  2 (1)  BA", "  4 (1)  ACRE", "  5 (2)  CARES SCARE",
+        "", "removed (2)", "  2 (1)  AB", "  4 (1)  RACE"]
+    assert run("lexicon", "diff", "old", "new", "--json").json() == {
+        "added": ["ACRE", "BA", "CARES", "SCARE"], "removed": ["AB", "RACE"]}

@@ -227,3 +227,44 @@ def test_anagram_sheet_ranks_count_the_blanks_the_search_asks(blanks: str, enabl
     shown = list(dict.fromkeys((row["rank"], row["alphagram"]) for row in rows))
     assert shown == list(dict.fromkeys((str(r["alphagram_ranks"][int(blanks)]), r["alphagram"]) for r in source))
     assert [rank for rank, _ in shown] == ["1", "2", "3", "4", "5"]
+
+
+def test_search_conditions_typed_on_the_sheet_command(enable, tmp_path: Path) -> None:
+    out = tmp_path / "top.csv"
+    result = run("sheet", "anagrams", "--length", "7", "--probability", "1-100", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert len({row["alphagram"] for row in rows}) == 100
+    same = tmp_path / "same.csv"
+    assert run("sheet", "anagrams", "--query", "--length 7 --probability 1-100", "--out", str(same)).exit_code == 0
+    assert [r["word"] for r in csv.DictReader(io.StringIO(same.read_text(encoding="utf-8")))] == [r["word"] for r in rows]
+    narrowed = tmp_path / "q.csv"
+    result = run("sheet", "anagrams", "--list", "top-sevens", "--includes", "D", "--out", str(narrowed))
+    assert result.exit_code == 0, result.stderr
+    words = [r["word"] for r in csv.DictReader(io.StringIO(narrowed.read_text(encoding="utf-8")))]
+    assert words and all("D" in w for w in words) and len(words) < len(rows) * 5
+    pdf = tmp_path / "top.pdf"
+    assert run("sheet", "anagrams", "--length", "7", "--probability", "1-10", "--out", str(pdf)).exit_code == 0
+    assert lines_of(pdf)[0].startswith("Anagrams: --length 7 --probability 1-10 enable")
+    bad = run("sheet", "anagrams", "--length", "7", "--colums", "2", "--out", str(pdf))
+    assert (bad.exit_code, bad.stderr.strip()) == (1, "error: unknown search condition '--colums' (see `lexitrain search --help`)")
+
+
+def test_word_file_with_skip_invalid_counts_and_lists_the_words_left_out(enable, tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("QAT\nXYZZY\nqi\nZAX\n", encoding="utf-8")
+    out = tmp_path / "hooks.csv"
+    refused = run("sheet", "hooks", "--words", str(words), "--out", str(out))
+    assert refused.exit_code == 1 and f"{words}:2: 'XYZZY' is not in enable" in refused.stderr and not out.exists()
+    result = run("sheet", "hooks", "--words", str(words), "--skip-invalid", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [f"warning: {words}:2: 'XYZZY' is not in enable",
+                                          f"warning: {words}:3: 'QI' is not in enable",
+                                          "warning: skipped 2 words not in the lexicon"]
+    assert [r["word"].strip("•") for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))] == ["QAT", "ZAX"]
+    binary = tmp_path / "words.bin"
+    binary.write_bytes(b"QAT\n\x00\x9c\xff")
+    result = run("sheet", "hooks", "--words", str(binary), "--skip-invalid", "--out", str(out))
+    assert (result.exit_code, result.stderr) == (1, f"error: {binary}: binary data, not a word list\n")
+    alone = run("sheet", "hooks", "--length", "2", "--skip-invalid", "--out", str(out))
+    assert alone.stderr.strip() == "error: --skip-invalid goes with --words FILE"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import get_kind
+from lexitrain.study.kinds.base import new_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
 from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts, source_rows
@@ -47,7 +47,7 @@ def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: 
         "Thu 12 Mar 2026: 1",
         "AEILNOR 2", "AILERON S", "ALIENOR S",
         "Mon 16 Mar 2026: 1",
-        f"anagram-hooks: AEST {len(get_kind('anagram-hooks').build(enable, 'AEST').expected)}",
+        f"anagram-hooks: AEST {len(new_kind('anagram-hooks').build(enable, 'AEST').expected)}",
         *[hook_line(row) for row in source_rows(enable, "w.alphagram = 'AEST'")],
     ]
     assert len(enable.anagrams("AEST")) == 8

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import answer_words, check_words, get_kind, parse_card_id
-from lexitrain.study.questions import keys_from_results, letter_order
+from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.kinds.words import answer_words, check_words, letter_order
+from lexitrain.study.sources import question_keys
 from lexitrain.study.scheduler import Scheduling
 from lexitrain.study.session import Item, Session, Timers
 from lexitrain.study.store import ProgressStore
@@ -17,8 +18,9 @@ from study_helpers import small  # noqa: F401  (fixture)
 
 
 def ask(lex, kind, key, answer):
-    question = get_kind(kind).build(lex, key)
-    return question, get_kind(kind).check(question, answer)
+    question_kind = new_kind(kind)
+    question = question_kind.build(lex, key)
+    return question, question_kind.check(question, answer)
 
 
 @pytest.mark.parametrize("answer", [
@@ -59,11 +61,9 @@ def test_every_kind(small):
 
 def test_unknown_or_impossible_questions(small):
     with pytest.raises(LexitrainError, match="no anagrams"):
-        get_kind("anagram").build(small, "QQQ")
+        new_kind("anagram").build(small, "QQQ")
     with pytest.raises(LexitrainError, match="unknown question kind 'sudoku'"):
-        get_kind("sudoku")
-    with pytest.raises(LexitrainError, match="bad card id"):
-        parse_card_id("AEINRST")
+        new_kind("sudoku")
 
 
 def test_letter_orders(small):
@@ -75,17 +75,17 @@ def test_letter_orders(small):
         letter_order(small, "AB", "backwards")
 
 
-def test_keys_from_results_orders_without_repeats():
+def test_question_keys_order_without_repeats():
     ranks = {"TEN": (5, 9), "NET": (5, 8), "ANT": (2, 3), "TAN": (2, 4), "AB": (1, 1)}  # with 2 blanks
     rows = [{"word": w, "alphagram": "".join(sorted(w)), "length": len(w),
              "alphagram_ranks": [6 - a, 0, a], "probability_ranks": [10 - p, 0, p]}  # 0 blanks: the other way round
             for w, (a, p) in ranks.items()]
-    assert keys_from_results(rows, "hooks", blanks=0) == ["AB", "TEN", "NET", "TAN", "ANT"]
-    assert keys_from_results(rows, "anagram", by_probability=False) == ["ENT", "ANT", "AB"]
-    assert keys_from_results(rows, "anagram") == ["AB", "ANT", "ENT"]  # shorter first, then most probable
-    assert keys_from_results(rows, "hooks") == ["AB", "ANT", "TAN", "NET", "TEN"]
-    assert keys_from_results(rows, "recall", by_probability=False) == ["3:T", "3:N", "3:A", "2:A"]
-    assert keys_from_results(rows, "build", 3) == ["AB:3", "ANT:3", "ENT:3"]
+    assert question_keys(new_kind("hooks"), rows, blanks=0) == ["AB", "TEN", "NET", "TAN", "ANT"]
+    assert question_keys(new_kind("anagram"), rows, by_probability=False) == ["ENT", "ANT", "AB"]
+    assert question_keys(new_kind("anagram"), rows) == ["AB", "ANT", "ENT"]  # shorter first, then most probable
+    assert question_keys(new_kind("hooks"), rows) == ["AB", "ANT", "TAN", "NET", "TEN"]
+    assert question_keys(new_kind("recall"), rows, by_probability=False) == ["3:T", "3:N", "3:A", "2:A"]
+    assert question_keys(new_kind("build"), rows, 3) == ["AB:3", "ANT:3", "ENT:3"]
 
 
 def test_override_reschedules_from_the_state_before(small):

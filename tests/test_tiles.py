@@ -90,7 +90,7 @@ def test_a_blank_is_not_a_letter_of_a_word() -> None:
         load_tile_set("english").encode("Q?")
 
 
-@pytest.mark.parametrize("args", [["hooks", "?"], ["search", "--prefix", "A?"], ["search", "--suffix", "?"]])
+@pytest.mark.parametrize("args", [["hooks", "?"], ["search", "--starts-with", "A?"], ["search", "--ends-with", "?"]])
 def test_a_blank_where_a_word_is_expected_is_a_one_line_error(make_lexicon, args: list[str]) -> None:
     from tests.cli_runner import run
 

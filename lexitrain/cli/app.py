@@ -17,6 +17,7 @@ from lexitrain.cli.root import new_root_app, run
 #: group (`lexitrain study ...`); one without adds its commands at the top level.
 COMMANDS: tuple[typer.Typer, ...] = (
     search_cmd.commands,  # judge, anagram, hooks, search
+    search_cmd.searches_app,
     study_cmd.commands,  # quiz, daily, challenge, stats
     study_cmd.study_app,
     study_cmd.progress_app,

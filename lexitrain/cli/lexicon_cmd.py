@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Optional
 
@@ -40,23 +41,20 @@ def build(
     json_out: Json = False,
 ) -> None:
     """Compile a word list into a lexicon (tries, probability tables, hooks)."""
+    from lexitrain.lexicon import store
     from lexitrain.lexicon.compile import compile_lexicon
     from lexitrain.lexicon.lexicon import EMBEDDED
 
-    if name in EMBEDDED:  # the shipped list is the default of every command and of the shared daily challenge
+    if name.casefold() in EMBEDDED:  # the shipped list is the default of every command and of the daily challenge
         raise LexitrainError(f"{name!r} is the name of the shipped {name.upper()} list; "
-                             f"compile yours under another name (e.g. --name my-{name})")
+                             f"compile yours under another name (e.g. --name my-{name.casefold()})")
+    store.check_build_name(name)  # before the list is read: a clash of names is quick to say
 
     show_bar = not quiet and not json_out and sys.stderr.isatty()
     if show_bar:
-        from rich.progress import Progress
+        from lexitrain.cli.progress_bar import progress_bar
 
-        with Progress(transient=True) as bar:
-            task = bar.add_task("compiling", total=None)
-
-            def progress(stage: str, done: int, total: int) -> None:
-                bar.update(task, description=stage, completed=done, total=total)
-
+        with progress_bar(f"compiling {name}") as progress:
             report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress)
     else:
         report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid)
@@ -109,6 +107,7 @@ def info(name: str = typer.Argument("enable"), json_out: Json = False) -> None:
 
     lex = open_lexicon(name)
     m = lex.manifest
+    name = lex.name
     data = {
         "name": name, "words": m["words"], "by_length": m["by_length"], "tiles": m["tiles"],
         "board": m["board"], "source": m["source"], "built": m["built"], "bytes": m.get("bytes"),
@@ -128,15 +127,44 @@ def diff(
     new: str = typer.Argument(..., help="The newer lexicon."),
     json_out: Json = False,
 ) -> None:
-    """Words added and removed between two lexicons (the new-words list)."""
+    """Words added and removed between two lexicons (the new-words list), by length."""
+    import shutil
+
     from lexitrain.lexicon.lexicon import diff as diff_lexicons, open_lexicon
 
-    result = diff_lexicons(open_lexicon(old), open_lexicon(new))
+    old_lex, new_lex = open_lexicon(old), open_lexicon(new)
+    result = diff_lexicons(old_lex, new_lex)
     if json_out:
         emit_json(result)
         return
-    typer.echo(f"added ({len(result['added'])}): " + " ".join(result["added"]))
-    typer.echo(f"removed ({len(result['removed'])}): " + " ".join(result["removed"]))
+    width = max(40, shutil.get_terminal_size((100, 24)).columns)
+    added, removed = result["added"], result["removed"]
+    lines = [f"{old_lex.name} -> {new_lex.name}: {len(added):,} added, {len(removed):,} removed"]
+    for what, words in (("added", added), ("removed", removed)):
+        if words:
+            lines += ["", f"{what} ({len(words):,})"]
+            lines += _by_length(new_lex.tiles.encode, words, width)
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _by_length(encode: Callable[[str], str], words: list[str], width: int) -> list[str]:
+    """One block a length, `  7 (123)  WORD WORD ...`, wrapped under its first word."""
+    by_length: dict[int, list[str]] = {}
+    for word in words:
+        by_length.setdefault(len(encode(word)), []).append(word)
+    lines: list[str] = []
+    for length in sorted(by_length):
+        group = by_length[length]
+        head = f"{length:>3} ({len(group):,})"
+        indent = " " * (len(head) + 2)
+        line = head + " "
+        for word in group:
+            if len(line) + 1 + len(word) > width and line.strip() != head:
+                lines.append(line)
+                line = indent[:-1]
+            line += " " + word
+        lines.append(line)
+    return lines
 
 
 @lexicon_app.command("remove")

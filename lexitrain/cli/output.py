@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -11,6 +10,8 @@ import typer
 
 def emit_json(value: Any) -> None:
     """One JSON document on stdout, nothing else."""
+    import json  # not for `--help` or the plain output
+
     sys.stdout.write(json.dumps(value, ensure_ascii=False))
     sys.stdout.write("\n")
 

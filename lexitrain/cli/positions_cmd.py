@@ -156,39 +156,19 @@ def quiz_position(
     jsonl: Jsonl = False,
 ) -> None:
     """The position quiz: find the top-scoring play (also `lexitrain quiz position`)."""
-    from lexitrain.errors import LexitrainError
-    from lexitrain.study import positions as pos
-    from lexitrain.study.challenge import parse_day
-    from lexitrain.study.daily import load_scheduling
-    from lexitrain.study.scheduler import utc_now
-    from lexitrain.study.position_kind import PositionSession
-    from lexitrain.study.session import Item
+    from lexitrain.study.requests import PositionQuizRequest
 
-    if limit < 1:
-        raise LexitrainError("--limit must be at least 1")
+    request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit=limit, daily=daily,
+                                  day=day, seed=seed, schedule=not no_schedule)
     store, lex = _open(lexicon)
     with store:
-        if daily:
-            date = parse_day(day)
-            items = [Item(pos.KIND, pos.daily_key(lex, date))]
-            source = f"position of the day {date}"
-        else:
-            filters = _filters(min_score, bingo, blank, margin, length, rarer)
-            if not pos.stored_count(store, lex.name):  # a fresh install: make some at once
-                pos.store_positions(store, lex, pos.from_self_play(lex, 1, seed), pos.ImportReport())
-            found = pos.select(store, lex.name, filters, utc_now().timestamp(), limit)
-            if not found:
-                raise LexitrainError(f"no stored position in {lex.name} matches the filters "
-                                     "(add more with `lexitrain positions generate` or `positions import`)")
-            items = [Item(pos.KIND, p.cgp) for p in found]
-            source = "positions"
-        session = PositionSession(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store))
+        session = request.start(store, lex)
         if jsonl:
             from lexitrain.cli.quiz_ui import run_jsonl
 
             run_jsonl(session)
         else:
-            run_terminal(session, f"{source} ({len(items)} questions, {lex.name})")
+            run_terminal(session)
 
 
 def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: Optional[int], no_schedule: bool
@@ -202,9 +182,9 @@ def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: O
     command.main(forwarded, prog_name="lexitrain quiz position", standalone_mode=False)
 
 
-def run_terminal(session, title: str) -> None:
+def run_terminal(session) -> None:  # session: Session
     """The terminal position quiz; `ask_position` does each question."""
-    typer.echo(title)
+    typer.echo(session.title)
     typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
                "'.' for tiles on the board); empty line = pass, !quit = stop")
     for number, question in enumerate(session.questions(), start=1):

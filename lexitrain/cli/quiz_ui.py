@@ -1,6 +1,8 @@
 """Front ends for a quiz session: the terminal, and JSON lines for other programs.
 
-Both drive `lexitrain.study.session.Session`. In either one an answer line
+Both drive `lexitrain.study.session.Session`, and show each question the way
+its rendering hint says (`letters`: a prompt and words typed; `board`: the
+board and one play), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
 previous question before the current one is answered; in the terminal an
 empty line ends a question, `!quit` (or end of input) ends the round, and
@@ -16,11 +18,13 @@ from typing import Any, Callable
 
 import typer
 
-from lexitrain.study.cards import Question, answer_words, get_kind
+from lexitrain.study.kinds.base import BOARD, LETTERS, Question
+from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
-Extra = Callable[[Summary], dict[str, Any]]
+#: Lines the terminal adds under the summary (by default the round's own details, as named there).
+Notes = Callable[[Summary], dict[str, Any]]
 
 
 def clean_input(text: str) -> str:
@@ -50,8 +54,8 @@ def _emit(value: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def run_jsonl(session: Session, extra: Extra | None = None) -> Summary:
-    """DESIGN.md's protocol: question line out, answer line in, result line out; summary last."""
+def run_jsonl(session: Session) -> Summary:
+    """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last."""
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -64,7 +68,7 @@ def run_jsonl(session: Session, extra: Extra | None = None) -> Summary:
         while True:
             text = sys.stdin.readline()
             if not text:
-                return _finish_jsonl(session, extra)
+                return _finish_jsonl(session)
             text = clean_input(text.rstrip("\r\n"))
             command = text.strip().lower()
             if command in OVERRIDES:
@@ -77,73 +81,88 @@ def run_jsonl(session: Session, extra: Extra | None = None) -> Summary:
             break
         last = session.answer(question, text)
         _emit({"result": last.to_json()})
-    return _finish_jsonl(session, extra)
+    return _finish_jsonl(session)
 
 
-def _finish_jsonl(session: Session, extra: Extra | None) -> Summary:
+def _finish_jsonl(session: Session) -> Summary:
     summary = session.finish()
-    _emit({"summary": {**summary.to_json(), **(extra(summary) if extra else {})}})
+    _emit({"summary": summary.to_json()})
     return summary
 
 
-def run_terminal(session: Session, title: str, extra: Extra | None = None) -> Summary:
+def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     """Interactive quiz: every word checked as typed, found words kept, answers listed after."""
-    typer.echo(title)
+    typer.echo(session.title)
     typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
                "correct / missed, !quit = stop")
     last: Outcome | None = None
     number = 0
     for question in session.questions():
         number += 1
-        left = session.time_left()
-        clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
-        if session.timers.question is not None:
-            clock += f"  [{session.timers.question:g} s to answer]"
-        if question.kind == "position":  # a play, not words: the board and one answer line
-            from lexitrain.cli.positions_cmd import ask_position
-
-            last = ask_position(session, question, number)
-            if last is None:
-                return _finish_terminal(session, [], None, extra)
-            continue
-        typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
-        check = get_kind(question.kind).check  # the same verdict, word by word, as the final one
-        found: list[str] = []
-        given: list[str] = []
-        while True:
-            line = read_answer("> " if not found else f"[{' '.join(found)}] > ")
-            if line is None:
-                return _finish_terminal(session, given, question, extra)
-            command = line.strip().lower()
-            if command == "!quit":
-                return _finish_terminal(session, given, question, extra)
-            if command in OVERRIDES:
-                if last is not None:
-                    last = session.override(last, OVERRIDES[command])
-                    typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
-                else:  # say so, rather than leave the player wondering whether it took
-                    typer.echo("  no previous question to mark yet")
-                continue
-            if not line.strip():
-                break
-            for word in answer_words(line)[0]:
-                if word in given:
-                    continue
-                hits = check(question, word).right
-                right = [w for w in hits if w not in found]
-                if hits and not right:  # SANE after S-: already found
-                    continue
-                given.append(word)
-                found += right
-                shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
-                typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
-            if len(found) == len(question.expected):
-                break
-        last = session.answer(question, " ".join(given))
-        _show_outcome(last)
+        asked = ASKERS.get(question.hint, _ask_letters)(session, question, number, last)
+        if asked is None:
+            return _finish_terminal(session, notes)
+        last = asked
     if last is not None:
         _last_call(session, last)
-    return _finish_terminal(session, [], None, extra)
+    return _finish_terminal(session, notes)
+
+
+def _ask_letters(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+    """One question answered by typing words; None when the player stops (the words typed so far still count)."""
+    left = session.time_left()
+    clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
+    if session.timers.question is not None:
+        clock += f"  [{session.timers.question:g} s to answer]"
+    typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+    found: list[str] = []
+    given: list[str] = []
+    while True:
+        line = read_answer("> " if not found else f"[{' '.join(found)}] > ")
+        command = (line or "").strip().lower()
+        if line is None or command == "!quit":
+            if given:
+                _show_outcome(session.answer(question, " ".join(given)))
+            return None
+        if command in OVERRIDES:
+            if last is not None:
+                last = session.override(last, OVERRIDES[command])
+                typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+            else:  # say so, rather than leave the player wondering whether it took
+                typer.echo("  no previous question to mark yet")
+            continue
+        if not line.strip():
+            break
+        for word in answer_words(line)[0]:
+            if word in given:
+                continue
+            hits = session.check(question, word).right  # the same verdict, word by word, as the final one
+            right = [w for w in hits if w not in found]
+            if hits and not right:  # SANE after S-: already found
+                continue
+            given.append(word)
+            found += right
+            shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
+            typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
+        if len(found) == len(question.expected):
+            break
+    outcome = session.answer(question, " ".join(given))
+    _show_outcome(outcome)
+    return outcome
+
+
+def _ask_board(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+    """A play, not words: the board and one answer line."""
+    from lexitrain.cli.positions_cmd import ask_position
+
+    return ask_position(session, question, number)
+
+
+#: How the terminal asks a question, by its rendering hint (one it does not know: as typed words).
+ASKERS: dict[str, Callable[[Session, Question, int, Outcome | None], Outcome | None]] = {
+    LETTERS: _ask_letters,
+    BOARD: _ask_board,
+}
 
 
 def _last_call(session: Session, last: Outcome) -> None:
@@ -172,14 +191,12 @@ def _show_outcome(outcome: Outcome) -> None:
         typer.echo(f"  missing: {' '.join(outcome.check.missing)}")
 
 
-def _finish_terminal(session: Session, given: list[str], question: Question | None, extra: Extra | None) -> Summary:
-    if question is not None and given:
-        _show_outcome(session.answer(question, " ".join(given)))  # words typed so far still count
+def _finish_terminal(session: Session, notes: Notes | None) -> Summary:
     summary = session.finish()
     minutes, seconds = divmod(int(summary.seconds), 60)
     typer.echo(f"\n{summary.correct}/{summary.questions} right in {minutes}:{seconds:02d}")
     if summary.missed_list:
         typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")
-    for name, value in (extra(summary) if extra else {}).items():
+    for name, value in (notes(summary) if notes else summary.details).items():
         typer.echo(f"{name.replace('_', ' ')}: {value}")
     return summary

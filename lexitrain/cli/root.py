@@ -17,15 +17,40 @@ from lexitrain.errors import LexitrainError
 
 
 def new_root_app() -> typer.Typer:
-    """The `lexitrain` app with no command in it yet."""
-    return typer.Typer(
+    """The `lexitrain` app with no command in it yet, with `-h` beside `--help` and `--version`."""
+    app = typer.Typer(
         name="lexitrain",
         help="Word study, anagram training and lexicon tools for competitive Scrabble players.",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
+    app.callback()(_root_options)
+    return app
+
+
+def version_text() -> str:
+    """`lexitrain 0.1.0 (move generator: compiled)`: which search this install runs."""
+    from lexitrain import __version__
+    from lexitrain.engine.movegen import default_engine
+
+    engine = "compiled" if default_engine() == "compiled" else "pure Python"
+    return f"lexitrain {__version__} (move generator: {engine})"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+def _root_options(
+    version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_show_version,
+                                 help="Show the version and the move generator in use, and exit."),
+) -> None:
+    """Word study, anagram training and lexicon tools for competitive Scrabble players."""
 
 
 def click_exceptions() -> ModuleType:
@@ -38,12 +63,11 @@ def click_exceptions() -> ModuleType:
 
 def run(app: typer.Typer) -> NoReturn:
     """Run `app` as the console command: user errors become one line on stderr, exit 1."""
-    if sys.stderr.isatty():  # say what slow first-use work is going on
-        import logging
+    if sys.stderr.isatty():  # show slow first-use work (a compile, a word graph) as it goes
+        from lexitrain.cli.progress_bar import progress_bar
+        from lexitrain.lexicon.progress import report_first_use
 
-        logger = logging.getLogger("lexitrain")
-        logger.addHandler(logging.StreamHandler())
-        logger.setLevel(logging.INFO)
+        report_first_use(progress_bar)
     click = click_exceptions()
     try:
         status = app(standalone_mode=False)

@@ -6,6 +6,7 @@ commands that need them, so `lexitrain anagram` starts quickly.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, Optional
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
-from lexitrain.cli.output import emit_json
+from lexitrain.cli.output import emit_json, warn
 
 #: judge, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -134,60 +135,72 @@ def _print_hooks(data: dict[str, Any], lexicon: str) -> None:
 SEARCH_HELP = """Find words meeting every condition (AND); see docs/search.md.
 
 \b
-Conditions (put --not- before one to negate it, e.g. --not-pattern '*S'):
+Conditions (put --not- before one to turn it round; give any one again to add to it;
+--or starts another group of conditions, and a word meeting any group is found):
   --length 7 | 7-8          --anagram LETTERS        --subanagram LETTERS
-  --pattern PAT  (? one tile, * any run, [ABC] one of, [^ABC] none of)
-  --regex RE   --prefix S   --suffix S   --includes LETTERS   --excludes LETTERS
-  --probability 1-500       (alphagram ranks; --probability-by word, --blanks 0|1|2)
-  --anagrams N-M   --vowels N-M   --points N-M
-  --front-hook   --back-hook   --inner-front   --inner-back
-  --in-lexicon NAME   --symbol S   --definition TEXT   --lexicon NAME
+  (? one tile, * any run, [ABC] one of, [^ABC] none of, (CH) one multi-letter tile)
+  --pattern PAT    --regex RE    --starts-with S    --ends-with S
+  --takes-prefix S   --takes-suffix S   (make another word with S in front / behind)
+  --front-hook [S]   --back-hook [S]     (takes a hook; with S: takes each of S)
+  --inner-front   --inner-back   --includes LETTERS   --excludes LETTERS
+  --consists-of AEIOU:70-100   (a share in percent of the tiles; no share: all of them)
+  --probability 1-500   --probability-lax 1-500   (ties at the edges too)
+  (alphagram ranks; --probability-by word, --blanks 0|1|2)
+  --anagrams N-M   --vowels N-M   --points N-M   --unique-letters N-M
+  --group type1-sevens|type2-sevens|type3-sevens|type1-eights|type2-eights|type3-eights|
+          eights-from-seven-stems|high-fives|hook-words|front-hooks|back-hooks
+  --in-lexicon NAME   --in-word-list FILE   --symbol S   --definition TEXT
+  --part-of-speech n|v|adj|adv|...    --lexicon NAME
 
 \b
 Order and limits:
   --order alphabetical|probability|alphagram|length|random   --seed N
-  --limit N   --limit-probability 1-100  (Zyzzyva's limit by probability, last)
+  --limit N   --limit-probability 1-100 (or --limit-probability-lax)  (Zyzzyva's, last)
+Saved searches: --save NAME [--replace], --load NAME; `lexitrain searches` lists them.
 """
 
+#: Typer settings for a command that reads search conditions from its extra arguments
+#: (`ctx.args`, handed to `lexitrain.search.sources.results_from_source(conditions=...)`).
+TAKES_CONDITIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
-@commands.command(
-    help=SEARCH_HELP,
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-)
+
+@commands.command(help=SEARCH_HELP, context_settings=TAKES_CONDITIONS)
 def search(
     ctx: typer.Context,
     json_out: Json = False,
     csv_out: bool = typer.Option(False, "--csv", help="CSV with a header row."),
     words_out: bool = typer.Option(False, "--words", help="One word per line, for piping."),
     save: Optional[str] = typer.Option(None, "--save", help="Save these conditions under a name."),
+    replace: bool = typer.Option(False, "--replace", help="With --save: replace a search saved under that name."),
     load: Optional[str] = typer.Option(None, "--load", help="Start from a saved search (more conditions AND on)."),
     builtin: Optional[str] = typer.Option(None, "--list", help="Start from a built-in list (twos, top-sevens, ...)."),
 ) -> None:
-    import shlex
-
     from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.search.execute import run_search
+    from lexitrain.search.execute import run_search, search_notes
     from lexitrain.search.lists import builtin_list
-    from lexitrain.search.query import parse_query
+    from lexitrain.search.query import Query, parse_query
     from lexitrain.search.saved import load_search, save_search, saved_searches
 
     if sum((json_out, csv_out, words_out)) > 1:
         raise LexitrainError("choose one of --json, --csv and --words")
-    parts = [shlex.join(ctx.args)] if ctx.args else []
-    if load is not None:
-        parts.insert(0, load_search(load))
+    if replace and save is None:
+        raise LexitrainError("--replace goes with --save NAME")
+    query = Query()
     if builtin is not None:
-        parts.insert(0, builtin_list(builtin).query)
-    text = " ".join(parts)
-    if not text:
+        query = query.narrowed(parse_query(builtin_list(builtin).query))
+    if load is not None:
+        query = query.narrowed(parse_query(load_search(load)))
+    query = query.narrowed(parse_query(ctx.args))
+    if not query.has_conditions:
         saved = ", ".join(saved_searches()) or "none"
         raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
-    query = parse_query(text)
     lex = open_lexicon(query.lexicon or default_lexicon(study=False))
     rows = run_search(lex, query)
     if save is not None:
-        save_search(save, text)
+        save_search(save, query.text(), replace=replace)
+    for note in search_notes(lex, query):
+        warn(note)
     if json_out:
         emit_json(rows)
     elif csv_out:
@@ -198,6 +211,60 @@ def search(
         _print_table(rows, query.probability_by, query.blanks)
     if save is not None and not (json_out or csv_out or words_out):
         typer.echo(f"saved as {save!r}", err=True)
+
+
+searches_app = typer.Typer(name="searches", help="List, show, rename and delete saved searches.",
+                           no_args_is_help=True)
+
+
+@searches_app.command("list")
+def searches_list(json_out: Json = False) -> None:
+    """Every saved search with its conditions."""
+    from lexitrain.search.saved import saved_searches
+
+    found = saved_searches()
+    if json_out:
+        emit_json([{"name": name, "conditions": text} for name, text in found.items()])
+        return
+    if not found:
+        typer.echo("no saved searches (save one with `lexitrain search ... --save NAME`)", err=True)
+    width = max((len(name) for name in found), default=0)
+    for name, text in found.items():
+        typer.echo(f"{name:<{width}}  {text}")
+
+
+@searches_app.command("show")
+def searches_show(name: str = typer.Argument(..., help="A saved search."), json_out: Json = False) -> None:
+    """The conditions of one saved search (run it with `lexitrain search --load NAME`)."""
+    from lexitrain.search.saved import load_search
+
+    text = load_search(name)
+    if json_out:
+        emit_json({"name": name, "conditions": text})
+    else:
+        typer.echo(text)
+
+
+@searches_app.command("rename")
+def searches_rename(
+    old: str = typer.Argument(..., help="The saved search."),
+    new: str = typer.Argument(..., help="Its new name."),
+    replace: bool = typer.Option(False, "--replace", help="Replace a search already saved under the new name."),
+) -> None:
+    """Give a saved search another name."""
+    from lexitrain.search.saved import rename_search
+
+    rename_search(old, new, replace=replace)
+    typer.echo(f"renamed {old!r} to {new!r}", err=True)
+
+
+@searches_app.command("delete")
+def searches_delete(name: str = typer.Argument(..., help="The saved search.")) -> None:
+    """Forget a saved search."""
+    from lexitrain.search.saved import delete_search
+
+    delete_search(name)
+    typer.echo(f"deleted {name!r}", err=True)
 
 
 CSV_COLUMNS = (
@@ -217,11 +284,6 @@ def _write_csv(rows: list[WordRow]) -> None:
         writer.writerow(
             [" ".join(map(str, fields[c])) if c == "combinations" else fields[c] for c in CSV_COLUMNS]
         )
-
-
-#: Above this many rows the table is written as plain aligned columns: rich
-#: needs about half a millisecond a row, too slow for a whole length of words.
-RICH_TABLE_ROWS = 2000
 
 
 def _table_cells(
@@ -249,31 +311,28 @@ def _table_cells(
     return header, cells
 
 
+#: Right-aligned columns (rank, front hooks) and the ANSI style of each column on a terminal.
+_RIGHT = (0, 2)
+_STYLES = ("2", "36", "32", "1", "32", "", "")
+
+
 def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2) -> None:
+    """Plain aligned columns, styled on a terminal (rich's Table took over a second for 500 rows)."""
     if not rows:
         typer.echo("no words match", err=True)
         return
     header, cells = _table_cells(rows, probability_by, blanks)
-    if len(rows) > RICH_TABLE_ROWS:
-        widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
-        right = {0, 2}
-        lines = (
-            "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths))).rstrip()
-            for line in [header, *cells]
-        )
-        sys.stdout.write("\n".join(lines) + f"\n{len(rows):,} words\n")
-        return
-    from rich.table import Table
-
-    from lexitrain.cli.output import stdout_console
-
-    table = Table(box=None, pad_edge=False)
-    styles = ["dim", "cyan", "green", "bold", "green", "", ""]
-    for i, (title, style) in enumerate(zip(header, styles)):
-        table.add_column(title, style=style, justify="right" if i in (0, 2) else "left",
-                         overflow="fold" if title == "Definition" else "ellipsis")
-    for line in cells:
-        table.add_row(*line)
-    console = stdout_console()
-    console.print(table)
-    console.print(f"{len(rows):,} words", style="dim")
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
+    widths[-1] = 0  # the last column is not padded: a long definition runs on
+    styled = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    out = []
+    for n, line in enumerate([header, *cells]):
+        parts = []
+        for i, (cell, width) in enumerate(zip(line, widths)):
+            text = cell.rjust(width) if i in _RIGHT else cell.ljust(width)
+            style = "1" if n == 0 else _STYLES[i]
+            parts.append(f"\x1b[{style}m{text}\x1b[0m" if styled and style and cell else text)
+        out.append("  ".join(parts).rstrip())
+    count = f"{len(rows):,} words"
+    out.append(f"\x1b[2m{count}\x1b[0m" if styled else count)
+    sys.stdout.write("\n".join(out) + "\n")

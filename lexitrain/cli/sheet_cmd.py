@@ -9,6 +9,7 @@ import typer
 
 from lexitrain.cli.options import Json, default_lexicon
 from lexitrain.cli.output import emit_json, warn
+from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 #: sheet (`lexitrain.cli.app` adds it to the root).
@@ -25,14 +26,17 @@ if TYPE_CHECKING:
 MAX_DUE_CARDS = 10_000_000
 
 
-@commands.command("sheet")
+@commands.command("sheet", context_settings=TAKES_CONDITIONS)  # search conditions may follow the kind
 def sheet(
+    ctx: typer.Context,
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),
     query: Optional[str] = typer.Option(None, "--query", "--search", "-q", help='Search conditions, e.g. "--length 7 --probability 1-500".'),
     saved: Optional[str] = typer.Option(None, "--saved", help="A saved search by name."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list by name (twos, top-sevens, ...)."),
     word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="--words: leave out (and list) the words "
+                                      "that are not in the lexicon instead of refusing the file."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
     lexicon: Optional[str] = typer.Option(  # its default depends on the kind: not the shared alias
@@ -48,12 +52,16 @@ def sheet(
     font_size: float = typer.Option(9.0, "--font-size", help="Font size in points for PDF."),
     json_out: Json = False,
 ) -> None:
-    """Print a study sheet: anagrams, hooks, twos, stems, new words, or the cards due this week."""
+    """Print a study sheet: anagrams, hooks, twos, stems, new words, or the cards due this week.
+
+    Search conditions may follow the kind, as for `lexitrain search` (`sheet anagrams
+    --length 7 --probability 1-100 --out top.pdf`); beside --query, --saved or --list they narrow it.
+    """
     from lexitrain.sheets.request import SheetRequest
     from lexitrain.sheets.write import check_output, write_sheet
 
     request = SheetRequest(kind, query, saved, builtin, word_file, tuple(stem), old, days, title,
-                           questions_only, answer_key)
+                           questions_only, answer_key, conditions=tuple(ctx.args), skip_invalid=skip_invalid)
     check_output(out)
     made = _build(request, lexicon)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
@@ -78,6 +86,18 @@ def _skipped_note(skipped: list[str]) -> str:
     return f"left out {what} no word with one more tile: {names}{more}"
 
 
+#: Skipped words named one a line before the count, as `lexicon build` does.
+NAMED_WORDS = 10
+
+
+def _warn_skipped(lines: list[str]) -> None:
+    """Count and list the words of a word file left out with --skip-invalid."""
+    for line in lines[:NAMED_WORDS]:
+        warn(line)
+    more = f" ({len(lines) - NAMED_WORDS} not listed)" if len(lines) > NAMED_WORDS else ""
+    warn(f"skipped {len(lines)} word{'s' * (len(lines) != 1)} not in the lexicon{more}")
+
+
 def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
     """The sheet, from LEXICON or the default rule's (the active study lexicon
     for a sheet drawn from study, the due cards; the default lexicon for the others)."""
@@ -86,7 +106,7 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 
     lex = open_lexicon(lexicon or default_lexicon(study=request.draws_from_study))
     if not request.draws_from_study:
-        return build_sheet(request, lex)
+        return build_sheet(request, lex, skipped=_warn_skipped)
     from lexitrain.study.scheduler import utc_now
     from lexitrain.study.store import ProgressStore, progress_path
 
@@ -99,16 +119,10 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 
 
 def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
-    """A due card as its quiz asks it (study's question kinds), with the words the sheet prints."""
+    """A due card as its quiz asks it, with what its kind prints on a sheet."""
     from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.study.cards import get_kind
+    from lexitrain.study.kinds.base import new_kind
 
-    question = get_kind(card.kind).build(lex, card.key)
-    if card.kind == "hooks":  # the hooks of one word read best as that word's hook line
-        words = [question.key]
-    elif "anagrams" in question.info:  # anagram-hooks: the anagrams carry their hooks
-        words = list(question.expected[: question.info["anagrams"]])
-    else:
-        words = list(question.expected)
-    prompt = question.prompt if card.kind == "anagram" else f"{card.kind}: {question.prompt}"
-    return DueQuestion(card.due or 0.0, prompt, len(question.expected), tuple(words))
+    kind = new_kind(card.kind)
+    question = kind.build(lex, card.key)
+    return DueQuestion(card.due or 0.0, kind.sheet_prompt(question), len(question.expected), kind.sheet_words(question))

@@ -30,10 +30,10 @@ def _store():  # -> ProgressStore
     return ProgressStore()
 
 
-def _run(session, jsonl: bool, title: str, extra=None):
+def _run(session, jsonl: bool, notes=None):  # session: Session; notes: quiz_ui.Notes
     from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
 
-    return run_jsonl(session, extra) if jsonl else run_terminal(session, title, extra)
+    return run_jsonl(session) if jsonl else run_terminal(session, notes)
 
 
 @commands.command("quiz", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -62,8 +62,6 @@ def quiz(
     jsonl: Jsonl = False,
 ) -> None:
     """Quiz yourself on a search, a saved search, a list, a word file or the due cards."""
-    import random
-
     from lexitrain.errors import LexitrainError
 
     if subject == "position":
@@ -71,49 +69,15 @@ def quiz(
 
         return run_from_quiz(ctx.args, lexicon, jsonl, limit, no_schedule)
     if subject is not None or ctx.args:
-        raise LexitrainError(f"quiz: unexpected {(ctx.args or [subject])[0]!r} (the only quiz subject is `position`)")
-    from lexitrain.study.cards import get_kind
-    from lexitrain.study.daily import load_scheduling
-    from lexitrain.search.sources import source_blanks
-    from lexitrain.study.questions import keys_from_results
-    from lexitrain.study.scheduler import utc_now
-    from lexitrain.study.session import Item, Session, Timers
-    from lexitrain.study.sources import question_results
+        unexpected = ctx.args[0] if ctx.args else subject
+        raise LexitrainError(f"quiz: unexpected {unexpected!r} (the only quiz subject is `position`)")
+    from lexitrain.study.requests import QuizRequest
 
-    if due and kind is not None:
-        raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
-    kind = kind or "anagram"
-    get_kind(kind)
-    if minimum is not None and kind != "build":
-        raise LexitrainError(f"--min is only for build questions (this quiz asks {kind} questions)")
-    minimum = 2 if minimum is None else minimum
-    if limit is not None and limit < 1:  # a negative slice would silently drop the last questions
-        raise LexitrainError(f"--limit {limit}: expected 1 or more")
-    timers = Timers(question_time, round_time)
+    request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, kind=kind,
+                          minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
+                          question_time=question_time, round_time=round_time, schedule=not no_schedule)
     with _store() as store:
-        lex = _lexicon(lexicon)
-        if due:
-            if query or saved or builtin or word_file:
-                raise LexitrainError("--due takes no other question source")
-            cards = store.due_cards(lex.name, utc_now().timestamp(), limit or 1_000_000)
-            if not cards:
-                raise LexitrainError(f"no cards are due in {lex.name}")
-            kind_keys = [(c.kind, c.key) for c in cards]
-            source = "due"
-        else:
-            source_of = {"query": query, "saved": saved, "builtin": builtin,
-                         "word_file": str(word_file) if word_file else None}
-            results = question_results(lex, **source_of)
-            kind_keys = [(kind, key) for key in keys_from_results(results, kind, minimum, not as_listed,
-                                                                  source_blanks(**source_of))]
-            source = query or saved or builtin or str(word_file)
-        if shuffle:
-            random.shuffle(kind_keys)
-        kind_keys = kind_keys[:limit] if limit else kind_keys
-        items = [Item(k, key) for k, key in kind_keys]  # cards are made as questions are answered
-        session = Session(store, lex, "quiz", source, items, None if no_schedule else load_scheduling(store),
-                          order=order, timers=timers)
-        _run(session, jsonl, f"quiz: {source} ({len(items)} questions, {lex.name})")
+        _run(request.start(store, _lexicon(lexicon)), jsonl)
 
 
 @commands.command("daily")
@@ -126,37 +90,27 @@ def daily(
     jsonl: Jsonl = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
-    from lexitrain.study import daily as drill
-    from lexitrain.study.session import Session
+    from lexitrain.study.requests import DailyRequest
 
+    request = DailyRequest(order)
     with _store() as store:
         lex = _lexicon(lexicon)
-        limits = drill.load_limits(store)
+        state = request.status(store, lex)
         if status_only:
-            state = drill.status(store, lex, limits)
             data = {"lexicon": lex.name, "new_done": state.new_done, "reviews_done": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left,
-                    "limits": {"new": limits.new, "reviews": limits.reviews}}
+                    "limits": {"new": state.limits.new, "reviews": state.limits.reviews}}
             if json_out:
                 emit_json(data)
             else:
                 typer.echo(f"{lex.name}: {state.reviews_left} reviews and {state.new_left} new cards left today "
                            f"(done {state.reviews_done} reviews, {state.new_done} new)")
             return
-        state = drill.status(store, lex, limits)
-        if not jsonl and state.new_left == 0 and state.reviews_left == 0:
+        if not jsonl and state.nothing_left:
             typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
                        "done; more are due tomorrow (`lexitrain daily --status`)")
             return
-        session = Session(store, lex, drill.MODE, "daily", drill.drill(store, lex, limits), drill.load_scheduling(store),
-                          order=order)
-
-        def extra(summary) -> dict[str, Any]:
-            state = drill.status(store, lex, limits)
-            return {"new_today": state.new_done, "reviews_today": state.reviews_done,
-                    "new_left": state.new_left, "reviews_left": state.reviews_left}
-
-        _run(session, jsonl, f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews", extra)
+        _run(request.start(store, lex), jsonl)
 
 
 @commands.command("challenge")
@@ -175,42 +129,42 @@ def challenge(
 ) -> None:
     """The daily challenge: 50 alphagrams, the same for everyone on that date, kind and lexicon."""
     from lexitrain.study import challenge as ch
-    from lexitrain.study.session import Session, Timers
 
-    spec = ch.check_kind(kind or "sevens")
+    if show_history:
+        ch.check_kind(kind or "sevens")
+        with _store() as store:
+            _show_history(store, _lexicon(lexicon).name, kind, json_out)
+        return
+    from lexitrain.study.requests import ChallengeRequest
+
+    request = ChallengeRequest(kind or "sevens", day, timed=not no_timer)
     with _store() as store:
         lex = _lexicon(lexicon)
-        if show_history:
-            attempts = ch.history(store, lex.name, kind)
-            bests = {k: ch.personal_best(store, lex.name, k) for k in ch.KINDS if kind in (None, k)}
-            if json_out:
-                emit_json({"attempts": [a.to_json() for a in attempts],
-                           "best": {k: b.to_json() if b else None for k, b in bests.items()}})
-                return
-            for k, best in bests.items():
-                if best:
-                    typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
-            for a in attempts:
-                typer.echo(f"{a.date} {a.kind:<17} {a.score:>2}/{a.total} {a.seconds:>5.0f} s"
-                           + ("" if a.completed else "  (unfinished)"))
-            return
-        kind = kind or "sevens"
-        date = ch.parse_day(day)
-        items = ch.challenge_items(lex, date, kind)
-        timers = Timers(round=None if no_timer else spec["seconds"])
-        session = Session(store, lex, ch.MODE, f"challenge {kind} {date}", items, None, timers=timers)
-        ch.start(store, session.id, lex, date, kind, len(items))
 
-        def extra(summary) -> dict[str, Any]:
-            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
-            best = ch.personal_best(store, lex.name, kind)
-            if not jsonl:
-                return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
-                        if best else "none yet (finish a round to set one)"}
-            return {"date": date.isoformat(), "kind": kind, "lexicon": lex.name,
-                    "personal_best": best.to_json() if best else None}
+        def notes(summary) -> dict[str, Any]:  # the terminal names the personal best only
+            best = ch.personal_best(store, lex.name, request.kind)
+            return {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
+                    if best else "none yet (finish a round to set one)"}
 
-        _run(session, jsonl, f"challenge {kind} {date} ({lex.name}): {len(items)} alphagrams", extra)
+        _run(request.start(store, lex), jsonl, notes)
+
+
+def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
+    """Past attempts, newest first, and the personal best of each kind (or of KIND)."""
+    from lexitrain.study import challenge as ch
+
+    attempts = ch.history(store, lexicon, kind)
+    bests = {k: ch.personal_best(store, lexicon, k) for k in ch.KINDS if kind in (None, k)}
+    if json_out:
+        emit_json({"attempts": [a.to_json() for a in attempts],
+                   "best": {k: b.to_json() if b else None for k, b in bests.items()}})
+        return
+    for k, best in bests.items():
+        if best:
+            typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
+    for a in attempts:
+        typer.echo(f"{a.date} {a.kind:<17} {a.score:>2}/{a.total} {a.seconds:>5.0f} s"
+                   + ("" if a.completed else "  (unfinished)"))
 
 
 @study_app.command("plan")
@@ -232,11 +186,12 @@ def plan(
 ) -> None:
     """Set the active study plan: steps studied in the order given."""
     from lexitrain.errors import LexitrainError
+    from lexitrain.study.kinds.base import new_kind
     from lexitrain.study.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
 
     if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
         raise LexitrainError(f"--top {top}: expected 1 or more")
-    if minimum is not None and kind != "build":
+    if minimum is not None and not new_kind(kind).takes_minimum:
         raise LexitrainError(f"--min is only for build questions (this plan asks {kind} questions)")
     if minimum is not None and minimum < 2:
         raise LexitrainError(f"--min {minimum}: words have 2 or more letters")

@@ -50,21 +50,6 @@ class Event:
     notes: list[str] = field(default_factory=list)
     extra: str = ""  # anything after the cumulative score, kept for writing back
 
-    def move_text(self) -> str:
-        if self.kind == PLAY:
-            return f"{self.position} {self.tiles}"
-        if self.kind == WITHDRAWN:
-            return "--"
-        if self.kind == PASS:
-            return "-"
-        if self.kind == EXCHANGE:
-            return f"-{self.tiles}"
-        if self.kind == CHALLENGE_BONUS:
-            return "(challenge)"
-        if self.kind == TIME_PENALTY:
-            return "(time)"
-        return f"({self.tiles})"
-
 
 @dataclass
 class Player:
@@ -194,19 +179,3 @@ def _parse_event(line: str, where: str, number: int) -> Event:
     else:
         raise GCGError(f"{where}: cannot read the move {first!r}")
     return event
-
-
-def write_gcg(game: Game) -> str:
-    """The game as GCG text (UTF-8; pragmas first, notes after their move)."""
-    lines = ["#character-encoding UTF-8"]
-    for i, p in enumerate(game.players, start=1):
-        lines.append(f"#player{i} {p.nick} {p.name}")
-    for name, value in game.pragmas.items():
-        if name != "character-encoding":
-            lines.append(f"#{name} {value}".rstrip())
-    lines.extend(f"#note {n}" for n in game.notes)
-    for e in game.events:
-        text = f">{e.player}: {e.rack} {e.move_text()} {e.score:+d} {e.cumulative}"
-        lines.append(text + (f" {e.extra}" if e.extra else ""))
-        lines.extend(f"#note {n}" for n in e.notes)
-    return "\n".join(lines) + "\n"

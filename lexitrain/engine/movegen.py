@@ -7,11 +7,17 @@ the word is extended rightwards through board tiles and rack tiles allowed by
 the cross-checks. Scores are summed while searching. Down plays are across
 plays of the transposed board. A one-tile play that makes words both ways is
 listed once, as across.
+
+Two searches do this: the one below in pure Python, and the same algorithm
+compiled to C (`_movegen.pyx`), built by `pip install .` where a C compiler
+is found. Both list the same plays in the same order; a generator uses the
+compiled one when it is there (`LEXITRAIN_ENGINE=python` picks the other).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -21,8 +27,24 @@ from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
 from lexitrain.engine.crosschecks import CrossMemo, cross_checks
 from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.play import ScoredPlay
+from lexitrain.errors import LexitrainError
 from lexitrain.layouts import PREMIUMS, BoardLayout
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
+
+try:
+    from lexitrain.engine import _movegen as compiled
+except ImportError:  # built without a C compiler: the pure Python search only
+    compiled = None  # type: ignore[assignment]
+
+#: the two searches, by the name `lexitrain --version` and the tests use
+ENGINES = ("compiled", "python")
+
+
+def default_engine() -> str:
+    """The compiled search where it was built, unless LEXITRAIN_ENGINE=python."""
+    if compiled is None or os.environ.get("LEXITRAIN_ENGINE") == "python":
+        return "python"
+    return "compiled"
 
 Found = tuple[int, int, bool, tuple[int, ...], int, int]  # row, col, down, letters, through, score (as ScoredPlay)
 #: run of board tiles -> {DAWG node: which of its letters lead through the run,
@@ -42,9 +64,19 @@ class MoveGenerator:
     between the tiles of a column, the letters that lead through a run of
     board tiles), as the same columns and runs come back position after
     position: make one per graph and keep it while positions keep coming.
-    Each memo starts again when it reaches its limit, so memory stays bounded."""
+    Each memo starts again when it reaches its limit, so memory stays bounded.
+    (The memos are the pure Python search's: the compiled one needs none.)
 
-    def __init__(self, dawg: Dawg, cross_limit: int = CROSS_LIMIT, through_limit: int = THROUGH_LIMIT) -> None:
+    `engine` is "compiled" or "python" (default: `default_engine()`)."""
+
+    def __init__(self, dawg: Dawg, cross_limit: int = CROSS_LIMIT, through_limit: int = THROUGH_LIMIT,
+                 engine: str | None = None) -> None:
+        engine = engine or default_engine()
+        if engine not in ENGINES:
+            raise LexitrainError(f"unknown move generator {engine!r} (known: {', '.join(ENGINES)})")
+        if engine == "compiled" and compiled is None:
+            raise LexitrainError("the compiled move generator is not built in this install (no C compiler?)")
+        self.engine = engine
         self.dawg = dawg
         self.cross_limit = cross_limit
         self.through_limit = through_limit
@@ -64,6 +96,8 @@ class MoveGenerator:
         paused = gc.isenabled()
         gc.disable()
         try:
+            if rack.size and self.engine == "compiled" and self._fits_compiled(board, rack):
+                return self._plays_compiled(board, rack)  # sorted and made ScoredPlay in C
             found = self._find(board, rack)
             found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
             return list(map(tuple.__new__, repeat(ScoredPlay), found))  # ScoredPlay._make, without its Python-level call
@@ -103,6 +137,20 @@ class MoveGenerator:
             self._through_entries += _lines(sq, n_rows, n_cols, lm, wm, _anchors(sq, n_rows, n_cols), cmask,
                                             cscore, rack_tiles, dawg, points, bingo, down, lefts, through, out)
         return out
+
+
+    def _fits_compiled(self, board: Board, rack: Rack) -> bool:
+        """Within the compiled search's limits (32-bit masks, rows of 64 squares, 16 tiles)?"""
+        limits = compiled.LIMITS
+        return (self.dawg.data.format == "I" and self.dawg.letters <= limits["letters"]
+                and max(board.rows, board.cols) <= limits["line"] and rack.size <= limits["rack"])
+
+    def _plays_compiled(self, board: Board, rack: Rack) -> list[ScoredPlay]:
+        layout = board.layout
+        centre = layout.center[0] * board.cols + layout.center[1]
+        return compiled.find(self.dawg.data, self.dawg.letters, board.squares, board.rows, board.cols,
+                             _premiums(layout, False), _premiums(layout, True), _tile_points(board.tiles),
+                             rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre, ScoredPlay)
 
 
 def _anchors(sq: list[int], rows: int, cols: int) -> set[int]:
@@ -219,7 +267,7 @@ def _lines(
     square = list(zip(LM, WM, cscore, ahead, tile_ahead))
     slots, blank_slots, avail, whole = rack_tiles
     in_rack = whole.bit_count()
-    stride = dawg.stride
+    stride = dawg.letters
     append = out.append
 
     # the word being tried: its first square, where its line ends, and the
@@ -402,12 +450,12 @@ def _leads_through(dawg: Dawg, node: int, run: tuple[int, ...], want: int, known
     tiles `run`, extended to the letters `want` (some of the node's letters).
 
     `known` packs the letters found to lead through in its low bits and the
-    letters checked above them (`<< dawg.stride`). Only the letters a search
+    letters checked above them (`<< dawg.letters`). Only the letters a search
     asks about are walked (the rack's, or those the anchor allows): most
     nodes have many more, and most of those lead nowhere."""
     dmask, edge = dawg.mask, dawg.edge
-    letters = want & ~(known >> dawg.stride)
-    known |= letters << dawg.stride
+    letters = want & ~(known >> dawg.letters)
+    known |= letters << dawg.letters
     while letters:
         low = letters & -letters
         letters ^= low

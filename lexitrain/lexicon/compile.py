@@ -4,9 +4,11 @@ Output folder (see docs/formats.md):
 - `words.marisa`: marisa-trie of every word as tile codes (judge, prefixes);
 - `reversed.marisa`: every word reversed (suffixes, back extensions);
 - `alphagrams.marisa`: BytesTrie alphagram code -> word codes (anagrams, builds);
-- `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes).
-The database and the tries are written side by side on two cores where the
-platform can fork: together they are most of the build time.
+- `lexicon.sqlite`: tables `words`, `alphagrams` and `meta` (search, quizzes);
+- `dawg-v3.bin`: the word graph the move generator searches (graph.py).
+The words table, and the alphagram table with the tries and the graph, are
+written side by side on two cores where the platform can fork: together
+they are most of the build time.
 """
 
 from __future__ import annotations
@@ -24,14 +26,12 @@ import numpy as np
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
-from lexitrain.lexicon import store
+from lexitrain.lexicon import graph, store
+from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.probability import combinations, ranks, tile_counts
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
 from lexitrain.tiles import TileSet, load_tile_set
-
-Progress = Callable[[str, int, int], None]
-
 
 @dataclass
 class BuildReport:
@@ -41,10 +41,6 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_on_disk: int = 0
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """The default progress callback: say nothing."""
 
 
 @dataclass
@@ -72,7 +68,7 @@ def compile_lexicon(
     board_name: str = "standard",
     compare: dict[str, str] | None = None,
     skip_invalid: bool = False,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
 ) -> BuildReport:
     """Build lexicon NAME from a word list, replacing any previous build atomically."""
     started = time.perf_counter()
@@ -102,7 +98,7 @@ def compile_lexicon(
     try:
         _side_by_side(
             lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest),
-            lambda: _write_alphagrams_and_tries(build_dir, analysis, tiles),
+            lambda: _write_alphagrams_tries_and_graph(build_dir, analysis, tiles, name),
         )
         size = sum(p.stat().st_size for p in build_dir.iterdir())
         store.publish(name, build_dir, {**manifest, "bytes": size})
@@ -220,22 +216,23 @@ def _write_words(
     write_words(out, rows, meta)
 
 
-def _write_alphagrams_and_tries(out: Path, a: _Analysis, tiles: TileSet) -> None:
+def _write_alphagrams_tries_and_graph(out: Path, a: _Analysis, tiles: TileSet, name: str) -> None:
     codes = a.codes
+    graph.save(graph.from_codes(codes, tiles, name), out / graph.FILE_NAME)
     marisa_trie.Trie(codes).save(str(out / "words.marisa"))
     marisa_trie.Trie([c[::-1] for c in codes]).save(str(out / "reversed.marisa"))
     values = (c.encode("utf-8") for c in codes)
     marisa_trie.BytesTrie(zip(a.alph_of, values)).save(str(out / "alphagrams.marisa"))
     show = tiles.display_alphagram if tiles.multi else str
-    order = a.alph_order
-    combos = a.combos[order].tolist()
+    order = np.array(a.alph_order)  # once: numpy indexing by a list converts it each time
+    combos = a.combos[order].T.tolist()  # by column: no list per row to transpose
     if a.combos.dtype == object:
-        combos = [[_sql_int(v) for v in row] for row in combos]
+        combos = [[_sql_int(v) for v in column] for column in combos]
     rows = zip(
-        [show(a.alphagrams[j]) for j in order],
+        [show(a.alphagrams[j]) for j in a.alph_order],
         a.lengths[order].tolist(),
         a.anagrams[order].tolist(),
-        *zip(*combos),
+        *combos,
         *(r[order].tolist() for r in a.alph_rank),
     )
     write_alphagrams(out, rows)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import marisa_trie
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
@@ -17,7 +14,11 @@ from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
 from lexitrain.tiles import TileSet, load_tile_set
 
-if TYPE_CHECKING:  # rows.py is imported on first use: word look-ups (anagram, judge) start quicker without it
+if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-ups (anagram, judge) start quicker without them
+    import sqlite3
+
+    import marisa_trie  # for `best`, which reads the word graph, not the tries
+
     from lexitrain.lexicon.rows import Condition, RankPer, WordRow
 
 DEFAULT_LEXICON = "enable"
@@ -48,20 +49,28 @@ class Lexicon:
 
     @cached_property
     def trie(self) -> marisa_trie.Trie:
+        import marisa_trie
+
         return _mmap(marisa_trie.Trie(), self.folder / "words.marisa", self)
 
     @cached_property
     def reversed_trie(self) -> marisa_trie.Trie:
+        import marisa_trie
+
         return _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa", self)
 
     @cached_property
     def alphagram_trie(self) -> marisa_trie.BytesTrie:
+        import marisa_trie
+
         return _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa", self)
 
     @cached_property
     def db(self) -> sqlite3.Connection:
         """Read-only connection to the tables (sqlite3.Row rows), for lexicon/ and tests:
         everything else asks `rows`, `row`, `alphagrams_by_rank` and `counts_by_length`."""
+        import sqlite3
+
         try:
             conn = schema.connect(self.folder)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -152,8 +161,15 @@ def _damaged(name: str, manifest: dict[str, Any], why: object) -> LexitrainError
     return LexitrainError(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
 
 
+def canonical_name(name: str) -> str:
+    """The name of the lexicon NAME means, compared without case (an embedded one's, or as compiled)."""
+    folded = name.casefold()
+    return next((known for known in EMBEDDED if known == folded), None) or store.stored_name(name)
+
+
 def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
-    """Open a compiled lexicon, compiling an embedded one on first use."""
+    """Open a compiled lexicon (its name compared without case), compiling an embedded one on first use."""
+    name = canonical_name(name)
     manifest = store.read_manifest(name)
     stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
     if name in EMBEDDED and (manifest is None or stale):
@@ -175,12 +191,11 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
 
 def compile_embedded(name: str) -> None:
     from lexitrain.lexicon.compile import compile_lexicon
+    from lexitrain.lexicon.progress import first_use
 
-    import logging  # only here: a first-use message, kept off the start-up path
-
-    logging.getLogger(__name__).info("compiling the embedded %s lexicon (first use, a few seconds)...", name)
     source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
-    compile_lexicon(source, name)
+    with first_use(f"compiling the embedded {name} lexicon (first use)") as progress:
+        compile_lexicon(source, name, progress=progress)
 
 
 def known_lexicons() -> list[str]:

@@ -3,8 +3,8 @@
 This module and schema.py are the only ones that know the lexicon's tables.
 Search, study and sheets ask `Lexicon.rows` for the words meeting some
 conditions on stored facts; the conditions become SQL here. A list of
-conditions means all of them (AND); each can be negated. New kinds of
-condition (an OR group, say) join the `Condition` union.
+conditions means all of them (AND), `AnyOf` any of its own (OR); each can be
+negated. New kinds of condition join the `Condition` union.
 """
 
 from __future__ import annotations
@@ -65,13 +65,15 @@ class Between:
 @dataclass(frozen=True)
 class RankBetween:
     """A probability rank in low..high: per alphagram (Aerolith) or per word
-    (Zyzzyva), counted with 0, 1 or 2 blanks."""
+    (Zyzzyva), counted with 0, 1 or 2 blanks. `lax` is Zyzzyva's lax bounds:
+    words as likely as the one ranked at either end are in too (ties at the edge)."""
 
     low: int
     high: int
     per: RankPer = "alphagram"
     blanks: int = 2
     negate: bool = False
+    lax: bool = False
 
     def __post_init__(self) -> None:
         if self.blanks not in (0, 1, 2):
@@ -104,7 +106,23 @@ class OneOf:
     negate: bool = False
 
 
-Condition = Union[Between, RankBetween, Hook, Contains, OneOf]
+@dataclass(frozen=True)
+class PartOfSpeech:
+    """The definition names this part of speech as Zyzzyva reads it: `[n` then a space or `]`."""
+
+    tag: str
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """At least one of these conditions holds (an OR group)."""
+
+    conditions: tuple[Condition, ...]
+    negate: bool = False
+
+
+Condition = Union[Between, RankBetween, Hook, Contains, OneOf, PartOfSpeech, AnyOf]
 
 _ROW_SQL = """
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
@@ -134,10 +152,15 @@ def select(db: sqlite3.Connection, conditions: Iterable[Condition]) -> list[Word
     where: list[str] = []
     params: list[Any] = []
     for condition in conditions:
-        clause, values = _clause(condition, by_alphagram)
-        where.append(f"NOT ({clause})" if condition.negate else clause)
+        clause, values = _negatable(db, condition, by_alphagram)
+        where.append(clause)
         params.extend(values)
     return fetch(db, " AND ".join(where), params)
+
+
+def _negatable(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:
+    clause, values = _clause(db, condition, by_alphagram)
+    return (f"NOT ({clause})" if condition.negate else f"({clause})"), values
 
 
 def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> list[WordRow]:
@@ -170,12 +193,14 @@ def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> lis
     ]
 
 
-def _clause(condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:
+def _clause(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:
     """One condition as SQL (not yet negated) and its parameters."""
     if isinstance(condition, Between):
         column = "a.length" if condition.fact == "length" and by_alphagram else _COUNTS[condition.fact]
         return f"{column} BETWEEN ? AND ?", [condition.low, condition.high]
     if isinstance(condition, RankBetween):
+        if condition.lax:
+            return _lax_ranks(db, condition)
         column = (f"a.alphagram_rank{condition.blanks}" if condition.per == "alphagram"
                   else f"w.probability_rank{condition.blanks}")
         return f"{column} BETWEEN ? AND ?", [condition.low, condition.high]
@@ -185,7 +210,55 @@ def _clause(condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:
         if condition.fact == "symbols":
             return "instr(w.symbols, ?) > 0", [condition.text]
         return "w.definition LIKE ? ESCAPE '\\'", [f"%{_like_escape(condition.text)}%"]
+    if isinstance(condition, PartOfSpeech):
+        tag = _like_escape(condition.tag)
+        return ("w.definition LIKE ? ESCAPE '\\' OR w.definition LIKE ? ESCAPE '\\'",
+                [f"%[{tag} %", f"%[{tag}]%"])
+    if isinstance(condition, AnyOf):
+        if not condition.conditions:
+            return "0", []
+        parts = [_negatable(db, c, by_alphagram) for c in condition.conditions]
+        return " OR ".join(clause for clause, _ in parts), [v for _, values in parts for v in values]
     return f"{_KEYS[condition.fact]} IN (SELECT value FROM json_each(?))", [json.dumps(list(condition.values))]
+
+
+def _lax_ranks(db: sqlite3.Connection, condition: RankBetween) -> tuple[str, list[Any]]:
+    """Ranks low..high widened to the ties at both edges, per length: from the first rank as
+    likely as the one ranked `low` to the last as likely as the one ranked `high` (a range past
+    the last rank of a length stops at its last). Ranks follow combinations, most first, so the
+    widened range counts the words (or alphagrams) more likely than each edge; the ranks then use the index."""
+    b = condition.blanks
+    ends = {length: (condition.low, min(condition.high, n))
+            for length, n in counts_by_length(db, condition.per).items() if condition.low <= n}
+    if not ends:
+        return "0", []
+    wanted = sorted({(length, rank) for length, pair in ends.items() for rank in pair})
+    if condition.per == "alphagram":
+        at_rank = (f"SELECT length, alphagram_rank{b}, combinations{b} FROM alphagrams "
+                   f"WHERE (length, alphagram_rank{b}) IN (VALUES {_marks(len(wanted), 2)})")
+        each, length_column, rank_column = "1", "a.length", f"a.alphagram_rank{b}"
+    else:  # the words at those ranks first, then their alphagrams: no join over every word
+        at_rank = (f"SELECT e.length, e.rank, a.combinations{b} FROM (SELECT length, probability_rank{b} AS rank, "
+                   f"alphagram FROM words WHERE (length, probability_rank{b}) IN (VALUES {_marks(len(wanted), 2)})) e "
+                   "JOIN alphagrams a ON a.alphagram = e.alphagram")
+        each, length_column, rank_column = "anagrams", "w.length", f"w.probability_rank{b}"
+    combos = {(length, rank): c for length, rank, c in db.execute(at_rank, [v for pair in wanted for v in pair])}
+    most = " ".join(f"WHEN {length} THEN {combos[(length, low)]}" for length, (low, _) in ends.items())
+    least = " ".join(f"WHEN {length} THEN {combos[(length, high)]}" for length, (_, high) in ends.items())
+    # one scan of the table (`+length`: not through the index, which would look every row up),
+    # each length's edges picked by CASE (integers made here, not typed)
+    widened = db.execute(
+        f"SELECT length, 1 + total(CASE WHEN combinations{b} > (CASE length {most} END) THEN {each} END), "
+        f"total(CASE WHEN combinations{b} >= (CASE length {least} END) THEN {each} END) "
+        f"FROM alphagrams WHERE +length IN ({', '.join(map(str, ends))}) GROUP BY +length").fetchall()
+    clause = " OR ".join(f"({length_column} = ? AND {rank_column} BETWEEN ? AND ?)" for _ in widened)
+    return clause, [int(v) for row in widened for v in row]
+
+
+def _marks(rows: int, columns: int) -> str:
+    """`(?, ?), (?, ?)...`: placeholders for ROWS row values."""
+    row = "(" + ", ".join("?" * columns) + ")"
+    return ", ".join([row] * rows)
 
 
 def _like_escape(text: str) -> str:

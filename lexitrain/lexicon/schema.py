@@ -7,9 +7,12 @@ reader opens the first, attaches the second, and joins them as one database.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # sqlite3 is imported when a table is opened: word look-ups (judge, anagram) never need it
+    import sqlite3
 
 SCHEMA_VERSION = 2  # 2: words and alphagrams in two files
 WORDS_FILE = "words.sqlite"
@@ -84,10 +87,14 @@ def write_alphagrams(folder: Path, rows: Iterable[tuple]) -> None:
 def _write(
     path: Path, tables: str, indexes: str, data: dict[str, tuple[tuple[str, ...], Iterable]]
 ) -> None:
+    import sqlite3
+
     conn = sqlite3.connect(path)
     try:
         conn.execute("PRAGMA journal_mode=OFF")  # a failed build folder is thrown away
         conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA cache_size=-131072")  # 128 MB: the tables and their index sorts stay in memory
+        conn.execute("PRAGMA temp_store=MEMORY")
         conn.executescript(tables)
         with conn:
             for table, (columns, rows) in data.items():
@@ -100,6 +107,8 @@ def _write(
 
 def connect(folder: Path) -> sqlite3.Connection:
     """Read-only connection to a compiled lexicon, both files joined, rows as sqlite3.Row."""
+    import sqlite3
+
     conn = sqlite3.connect(f"{(folder / WORDS_FILE).as_uri()}?mode=ro", uri=True, check_same_thread=False)
     conn.execute("ATTACH DATABASE ? AS alphagram_db", (f"{(folder / ALPHAGRAMS_FILE).as_uri()}?mode=ro",))
     conn.row_factory = sqlite3.Row

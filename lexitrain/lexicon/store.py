@@ -3,7 +3,8 @@
 Each lexicon is a folder `NAME.<token>/` plus a manifest `NAME.json` naming
 that folder. A build writes a fresh folder and then swaps the manifest with
 one atomic rename, so readers see the old lexicon or the new one, never half
-of either, and a failed build leaves the old one untouched.
+of either, and a failed build leaves the old one untouched. Names compare
+without case: `Enable` opens `enable`, and `CEL` cannot be built beside `cel`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +36,31 @@ def check_name(name: str) -> str:
     return name
 
 
+def stored_name(name: str) -> str:
+    """The spelling a lexicon of this name (compared without case) is compiled under, else NAME."""
+    check_name(name)
+    if (lexicons_dir() / f"{name}.json").is_file():
+        return name
+    folded = name.casefold()
+    return next((known for known in compiled_names() if known.casefold() == folded), name)
+
+
+def check_build_name(name: str) -> str:
+    """A name a new build may take: a valid one, not another spelling of a compiled lexicon's."""
+    known = stored_name(name)
+    if known != name:
+        raise LexitrainError(f"a lexicon named {known!r} exists, and names compare without case: "
+                             f"use --name {known} to rebuild it, or another name")
+    return name
+
+
 def manifest_path(name: str) -> Path:
     return lexicons_dir() / f"{check_name(name)}.json"
 
 
 def read_manifest(name: str) -> dict[str, Any] | None:
-    """The manifest of a compiled lexicon, or None if it is not compiled."""
-    path = manifest_path(name)
+    """The manifest of a compiled lexicon (its name compared without case), or None if it is not compiled."""
+    path = manifest_path(stored_name(name))
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -57,11 +75,15 @@ def compiled_names() -> list[str]:
 
 def new_build_dir(name: str) -> Path:
     """A private folder to build into; nothing reads it until `publish`."""
-    return Path(tempfile.mkdtemp(prefix=f".build-{check_name(name)}-", dir=lexicons_dir()))
+    import tempfile  # only builds need it (and the modules it imports)
+
+    return Path(tempfile.mkdtemp(prefix=f".build-{check_build_name(name)}-", dir=lexicons_dir()))
 
 
 def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
     """Make a finished build the current lexicon NAME, atomically."""
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
     folder.rmdir()
     build_dir.rename(folder)
@@ -83,7 +105,7 @@ def remove(name: str) -> None:
     manifest = read_manifest(name)
     if manifest is None:
         raise LexitrainError(f"no compiled lexicon named {name!r}")
-    manifest_path(name).unlink()
+    manifest_path(stored_name(name)).unlink()
     shutil.rmtree(lexicons_dir() / manifest["dir"], ignore_errors=True)
 
 

@@ -22,6 +22,19 @@ class WordList:
     warnings: list[str] = field(default_factory=list)
 
 
+def read_text(path: Path) -> str:
+    """The text of a word list file, or a one-line error (missing, a folder, binary, not UTF-8)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LexitrainError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise LexitrainError(f"{path}: is a folder, not a word list") from None
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot read ({exc.strerror})") from None
+    return _decode_text(path, data)
+
+
 def _decode_text(path: Path, data: bytes) -> str:
     """UTF-8 text (a byte-order mark is dropped), or UTF-16 with its byte-order mark:
     Windows PowerShell's `>` and Notepad's "Unicode" save lists that way."""
@@ -50,15 +63,7 @@ def read_wordlist(
     board (`max_tiles`) or shorter than two tiles can never be played: they are
     skipped with a warning.
     """
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LexitrainError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise LexitrainError(f"{path}: is a folder, not a word list") from None
-    except OSError as exc:
-        raise LexitrainError(f"{path}: cannot read ({exc.strerror})") from None
-    text = _decode_text(path, data).replace("\t", " ")
+    text = read_text(path).replace("\t", " ")
     entries: list[tuple[int, str, str]] = []  # (line number, word, definition)
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.strip()

@@ -3,7 +3,8 @@
 Scanning one string with an anchored regex is several times faster than
 matching 170,000 words one by one in Python. The string is kept in memory
 and cached as a file in the lexicon's (immutable) build folder, so a fresh
-process reads it in a few milliseconds instead of walking the trie.
+process reads it in a few milliseconds instead of walking the trie; other
+things worked out once from the words (the top stems) are kept there too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from lexitrain.lexicon.lexicon import Lexicon
@@ -19,11 +21,16 @@ CACHE_FILE = "search-words.txt"
 _CACHE: dict[tuple[int, ...], str] = {}
 
 
+def build_identity(lex: Lexicon) -> tuple[int, ...]:
+    """Names one build, even through hard-linked copies (size and time guard against inode reuse):
+    a key for what is worked out once from a lexicon's words."""
+    stat = (lex.folder / "words.marisa").stat()
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
 def word_blob(lex: Lexicon) -> str:
     """'\\n' + every word code + '\\n', one per line."""
-    stat = (lex.folder / "words.marisa").stat()
-    # one build, even through hard-linked copies; size and time guard against inode reuse
-    identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    identity = build_identity(lex)
     blob = _CACHE.get(identity)
     if blob is None:
         blob = _read_or_build(lex)
@@ -40,21 +47,44 @@ def _read_or_build(lex: Lexicon) -> str:
     except (OSError, UnicodeDecodeError):
         pass
     blob = "\n" + "\n".join(lex.trie.keys()) + "\n"
-    try:  # best effort: a read-only folder just means no cache
-        fd, tmp = tempfile.mkstemp(dir=lex.folder, prefix=".search-words-")
+    _write_atomically(path, blob)  # best effort: a read-only folder just means no cache
+    return blob
+
+
+def cached_lines(path: Path, make: Callable[[], list[str]]) -> list[str]:
+    """Lines kept in a file of the (immutable) build folder: read if there, else made and written
+    (best effort: a read-only folder just means no cache)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        if text.endswith("\n"):  # whole
+            return text.splitlines()
+    except (OSError, UnicodeDecodeError):
+        pass
+    lines = make()
+    _write_atomically(path, "".join(line + "\n" for line in lines))
+    return lines
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
     except OSError:
-        return blob
+        return
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(blob)
+            fh.write(text)
         os.replace(tmp, path)
     except OSError:
         Path(tmp).unlink(missing_ok=True)
-    return blob
 
 
 def all_codes(lex: Lexicon) -> list[str]:
     return word_blob(lex)[1:-1].split("\n")
+
+
+def codes_of_length(lex: Lexicon, length: int) -> list[str]:
+    """Word codes of exactly LENGTH tiles."""
+    return scan(lex, f"[^\n]{{{length}}}")
 
 
 def scan(lex: Lexicon, regex_source: str) -> list[str]:

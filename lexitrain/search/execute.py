@@ -1,49 +1,83 @@
 """Run a `Query` against a lexicon and return result rows (the JSON contract).
 
-Conditions on the spelling (anagram, subanagram, pattern, prefix, suffix,
-regex, includes, in another lexicon) narrow a set of word codes using the
-tries and a regex scan; conditions on stored facts (length, probability,
-counts, hooks, symbols, definitions) become the lexicon's row conditions
-(lexicon/rows.py), which the lexicon answers.
+Each OR group is run on its own and the words of all groups are merged. In a
+group, conditions on the spelling list words from the tries and a regex scan
+(anagram, pattern, starts with, takes a prefix, a group, ...) or test them
+word by word (includes, regex, consists of, ...); conditions on stored facts
+(length, probability, counts, hooks, symbols, definitions, a word list)
+become the lexicon's row conditions (lexicon/rows.py), which the lexicon
+answers.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from typing import Callable, Iterable, Literal
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.lexicon.rows import (
-    Between, Condition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, RankBetween, TextFact, WordRow,
+    Between, Condition as RowCondition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
+    RankBetween, WordRow,
 )
-from lexitrain.search import corpus
+from lexitrain.search import corpus, groups
+from lexitrain.search.anagrams import anagram_codes
+from lexitrain.search.notation import read_tiles
 from lexitrain.search.patterns import pattern_regex
-from lexitrain.search.query import UNBOUNDED, Query
-from lexitrain.search.racks import spell_rack
-from lexitrain.tiles import Rack
+from lexitrain.search.query import UNBOUNDED, Condition, Group, Query
+from lexitrain.search.word_files import word_lines
 
-#: Spelling conditions whose words the tries list quickly, and those tested word by word.
-_LISTING = ("anagram", "subanagram", "prefix", "suffix", "pattern")
-_TESTED = ("includes", "excludes", "regex", "in_lexicon")
-#: Query fields that are conditions on a stored count.
-_COUNTS: tuple[CountFact, ...] = ("length", "anagrams", "vowels", "points")
-#: Query text fields that a stored text must contain.
-_TEXTS: dict[str, TextFact] = {"symbol": "symbols", "definition": "definition"}
-#: Query hook flags and the hook each asks for.
+Test = Callable[[str], bool]
+
+#: Conditions on a stored count, and the count.
+_COUNTS: dict[str, CountFact] = {"length": "length", "anagrams": "anagrams", "vowels": "vowels", "points": "points"}
+#: Conditions a stored text must hold.
+_TEXTS: dict[str, Literal["symbols", "definition"]] = {"symbol": "symbols", "definition": "definition"}
+#: Flags and the hook each asks for (with tiles, the hook flags list words instead).
 _HOOKS: dict[str, HookSide] = {
-    "front_hook": "front", "back_hook": "back", "inner_front": "inner_front", "inner_back": "inner_back",
+    "front-hook": "front", "back-hook": "back", "inner-front": "inner_front", "inner-back": "inner_back",
 }
 
 
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
-    """Every word meeting all conditions, ordered, probability-limited, then limited."""
-    stored = stored_conditions(lex, query)
-    codes = candidate_codes(lex, query)
-    tests = spelling_tests(lex, query)
+    """Every word meeting all conditions of any group, ordered, probability-limited, then limited.
+    A query without conditions finds every word."""
+    found: dict[str, WordRow] = {}
+    for group in query.groups or ((),):
+        for row in group_rows(lex, group, query):
+            found.setdefault(row["word"], row)
+    rows = list(found.values())
+    if query.limit_probability is not None:
+        rows = _limit_by_probability(lex, rows, query)
+    rows = order_rows(lex, rows, query)
+    return rows[: query.limit] if query.limit else rows
+
+
+def group_rows(lex: Lexicon, group: Group, query: Query) -> list[WordRow]:
+    """Rows of the words meeting every condition of one group."""
+    stored: list[RowCondition] = []
+    codes: set[str] | None = None
+    tests: list[Test] = []
+    for condition in group:
+        row_condition = _stored(condition, query)
+        if row_condition is not None:
+            stored.append(row_condition)
+            continue
+        listed = _listed(lex, condition)
+        if listed is None:
+            test = _test(lex, condition)
+            tests.append(_negated(test) if condition.negate else test)
+        elif condition.negate:
+            tests.append(_not_in(listed))
+        else:
+            codes = set(listed) if codes is None else codes & listed
     if tests and (codes is not None or not stored):  # cheaper on codes than on rows
-        pool = codes if codes is not None else corpus.all_codes(lex)
+        pool: Iterable[str] = codes if codes is not None else corpus.all_codes(lex)
         codes = {c for c in pool if all(test(c) for test in tests)}
         tests = []
     if codes is not None and not codes:
@@ -54,10 +88,7 @@ def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     if tests:
         encode = lex.tiles.encode
         rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
-    if query.limit_probability is not None:
-        rows = _limit_by_probability(lex, rows, query)
-    rows = order_rows(lex, rows, query)
-    return rows[: query.limit] if query.limit else rows
+    return rows
 
 
 def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[WordRow]:
@@ -85,68 +116,126 @@ def dictionary_key(lex: Lexicon) -> Callable[[WordRow], str]:
     return lambda r: tiles.sort_key(tiles.encode(r["word"]))
 
 
+def search_notes(lex: Lexicon, query: Query) -> list[str]:
+    """What a player should know about the answer: a probability range past the
+    last rank of the lengths asked for gives what there is, said here."""
+    notes: list[str] = []
+    for group in query.groups:
+        lengths = _lengths(group)
+        for condition in group:
+            if not condition.name.startswith("probability") or condition.negate:
+                continue
+            counts = lex.counts_by_length(query.probability_by)
+            counts = {n: c for n, c in counts.items() if lengths[0] <= n <= lengths[1]}
+            most = max(counts.values(), default=0)
+            low, high = condition.value
+            if most and (low > most or (high != UNBOUNDED and high > most)):
+                many = (f"only {most:,} {query.probability_by}s of length {lengths[0]}" if lengths[0] == lengths[1]
+                        else f"{most:,} {query.probability_by}s at most of any length asked for")
+                notes.append(f"--{condition.name} {low}-{high if high != UNBOUNDED else ''}: {lex.name} has "
+                             f"{many}; the range stops there")
+    return list(dict.fromkeys(notes))
+
+
+def _lengths(group: Group) -> tuple[int, int]:
+    """The lengths every positive length condition of a group allows."""
+    low, high = 0, UNBOUNDED
+    for condition in group:
+        if condition.name == "length" and not condition.negate:
+            low, high = max(low, condition.value[0]), min(high, condition.value[1])
+    return low, high
+
+
+# -- stored facts --------------------------------------------------------------------
+
+
+def _stored(condition: Condition, query: Query) -> RowCondition | None:
+    """The condition as a row condition, if it is one on stored facts."""
+    name, value, negate = condition.name, condition.value, condition.negate
+    if name in _COUNTS:
+        return Between(_COUNTS[name], value[0], value[1], negate=negate)
+    if name in ("probability", "probability-lax"):
+        return RankBetween(value[0], value[1], query.probability_by, query.blanks, negate=negate,
+                           lax=name == "probability-lax")
+    if name in _HOOKS and value is True:
+        return Hook(_HOOKS[name], negate=negate)
+    if name in _TEXTS:
+        return Contains(_TEXTS[name], value, negate=negate)
+    if name == "part-of-speech":
+        return PartOfSpeech(value, negate=negate)
+    if name == "in-word-list":
+        return OneOf("word", [word for _, word in word_lines(Path(value))], negate=negate)
+    if name == "group":
+        found = groups.row_group(value)
+        if found is not None:
+            return replace(found, negate=negate)
+    return None
+
+
 # -- spelling conditions -----------------------------------------------------------
 
 
-def candidate_codes(lex: Lexicon, query: Query) -> set[str] | None:
-    """Codes meeting every positive listing condition; None if there is none."""
-    found: set[str] | None = None
-    for name in _LISTING:
-        value = getattr(query, name)
-        if value is None or query.is_negated(name):
-            continue
-        hits = _listed(lex, name, value)
-        found = hits if found is None else found & hits
-    return found
-
-
-def spelling_tests(lex: Lexicon, query: Query) -> list[Callable[[str], bool]]:
-    """Tests on a word's codes for the other spelling conditions (negations included)."""
-    tests: list[Callable[[str], bool]] = []
-    for name in _LISTING:
-        value = getattr(query, name)
-        if value is not None and query.is_negated(name):
-            tests.append(_not_in(_listed(lex, name, value)))
-    for name in _TESTED:
-        value = getattr(query, name)
-        if value is not None:
-            test = _test(lex, name, value)
-            tests.append(_negated(test) if query.is_negated(name) else test)
-    return tests
-
-
-def _negated(test: Callable[[str], bool]) -> Callable[[str], bool]:
-    return lambda code: not test(code)
-
-
-def _not_in(hits: set[str]) -> Callable[[str], bool]:
-    return lambda code: code not in hits
-
-
-def _listed(lex: Lexicon, name: str, value: str) -> set[str]:
-    """Codes of every word meeting one listing condition, from the tries."""
-    tiles = lex.tiles
+def _listed(lex: Lexicon, condition: Condition) -> set[str] | frozenset[str] | None:
+    """Codes of every word meeting a listing condition (from the tries or a scan); None for the others."""
+    name, value = condition.name, condition.value
+    option = f"--{name}"
     if name in ("anagram", "subanagram"):
-        rack = Rack.parse(tiles, value, f"--{name}", required=True)
-        return {word.code for word in spell_rack(lex, rack, build=name == "subanagram")}
+        return anagram_codes(lex, value, name == "subanagram", option)
     if name == "pattern":
-        return set(corpus.scan(lex, pattern_regex(tiles, value)))
-    code = _encode(lex, value, f"--{name}")
-    if name == "prefix":
-        return set(lex.trie.keys(code))
+        return set(corpus.scan(lex, pattern_regex(lex.tiles, value)))
+    if name == "group":
+        return groups.group_codes(lex, value)
+    if name == "starts-with":
+        return set(lex.trie.keys(read_tiles(lex.tiles, value, option)))
+    if name == "ends-with":
+        return _ending(lex, read_tiles(lex.tiles, value, option))
+    if name == "takes-prefix":
+        return _taking_prefix(lex, read_tiles(lex.tiles, value, option))
+    if name == "takes-suffix":
+        return _taking_suffix(lex, read_tiles(lex.tiles, value, option))
+    if name in ("front-hook", "back-hook"):  # with tiles: takes each of them as a hook
+        take = _taking_prefix if name == "front-hook" else _taking_suffix
+        found: set[str] | None = None
+        for tile in dict.fromkeys(read_tiles(lex.tiles, value, option)):
+            hooked = take(lex, tile)
+            found = hooked if found is None else found & hooked
+        return found
+    return None
+
+
+def _ending(lex: Lexicon, code: str) -> set[str]:
     return {r[::-1] for r in lex.reversed_trie.keys(code[::-1])}
 
 
-def _test(lex: Lexicon, name: str, value: str) -> Callable[[str], bool]:
+def _taking_prefix(lex: Lexicon, code: str) -> set[str]:
+    """Words that make another word with CODE in front (Zyzzyva's Takes Prefix)."""
+    trie = lex.trie
+    return {w for w in (k[len(code):] for k in trie.keys(code)) if w and w in trie}
+
+
+def _taking_suffix(lex: Lexicon, code: str) -> set[str]:
+    """Words that make another word with CODE behind (Zyzzyva's Takes Suffix)."""
+    trie = lex.trie
+    return {w for w in (k[:-len(code)] for k in _ending(lex, code)) if w and w in trie}
+
+
+def _test(lex: Lexicon, condition: Condition) -> Test:
+    """A test on a word's codes for the conditions that are not listed."""
     tiles = lex.tiles
+    name, value = condition.name, condition.value
+    option = f"--{name}"
     if name in ("includes", "excludes"):
-        rack = Rack.parse(tiles, value, f"--{name}", required=True)
-        if rack.blanks:
-            raise LexitrainError(f"--{name}: give letters only (a ? blank means nothing here)")
-        need = [(tiles.codes[i], n) for i, n in enumerate(rack.counts) if n]
+        need = Counter(read_tiles(tiles, value, option))
         if name == "excludes":  # none of these tiles
-            return lambda code: not any(c in code for c, _ in need)
-        return lambda code: all(code.count(c) >= n for c, n in need)
+            return lambda code: not any(c in code for c in need)
+        return lambda code: all(code.count(c) >= n for c, n in need.items())
+    if name == "consists-of":
+        letters, (low, high) = value
+        wanted = set(read_tiles(tiles, letters, option))
+        return lambda code: low <= sum(c in wanted for c in code) * 100 // len(code) <= high
+    if name == "unique-letters":
+        low, high = value
+        return lambda code: low <= len(set(code)) <= high
     if name == "regex":
         try:
             rx = re.compile(value, re.IGNORECASE)
@@ -156,61 +245,18 @@ def _test(lex: Lexicon, name: str, value: str) -> Callable[[str], bool]:
         if not tiles.multi:  # codes are the letters themselves
             return lambda code: search(code) is not None
         return lambda code: search(tiles.decode(code)) is not None
-    other = open_lexicon(value)
-    return lambda code: tiles.decode(code) in other
+    if name == "in-lexicon":
+        other = open_lexicon(value)
+        return lambda code: tiles.decode(code) in other
+    raise AssertionError(f"no way to test --{name}")
 
 
-def _encode(lex: Lexicon, text: str, option: str) -> str:
-    try:
-        return lex.tiles.encode(text)
-    except ValueError as exc:
-        raise LexitrainError(f"{option} {text!r}: {exc}") from None
+def _negated(test: Test) -> Test:
+    return lambda code: not test(code)
 
 
-# -- stored facts --------------------------------------------------------------------
-
-
-def stored_conditions(lex: Lexicon, query: Query) -> list[Condition]:
-    """The query's conditions on stored facts, as the lexicon's row conditions."""
-    conditions: list[Condition] = []
-    for count in _COUNTS:
-        bounds = getattr(query, count)
-        if bounds is not None:
-            low, high = bounds
-            conditions.append(Between(count, low, high, negate=query.is_negated(count)))
-    if query.probability is not None:
-        _check_probability(lex, query)
-        low, high = query.probability
-        conditions.append(RankBetween(low, high, query.probability_by, query.blanks,
-                                      negate=query.is_negated("probability")))
-    for name, side in _HOOKS.items():
-        flag = getattr(query, name)
-        if flag is not None:
-            conditions.append(Hook(side, negate=not flag))
-    for name, fact in _TEXTS.items():
-        text = getattr(query, name)
-        if text is not None:
-            conditions.append(Contains(fact, text, negate=query.is_negated(name)))
-    return conditions
-
-
-def _check_probability(lex: Lexicon, query: Query) -> None:
-    """A rank range beyond every length asked for is a mistake, not an empty list."""
-    assert query.probability is not None
-    low, high = query.probability
-    counts = lex.counts_by_length(query.probability_by)
-    if query.length is not None:
-        lo, hi = query.length
-        counts = {length: n for length, n in counts.items() if lo <= length <= hi}
-    if not counts:
-        return
-    most = max(counts.values())
-    if low > most or (high != UNBOUNDED and high > most):
-        where = f"length {query.length[0]}" if query.length and query.length[0] == query.length[1] else "any length asked for"
-        raise LexitrainError(
-            f"--probability {low}-{high if high != UNBOUNDED else ''}: {lex.name} has only {most:,} "
-            f"{query.probability_by}s of {where}"
-        )
+def _not_in(hits: set[str] | frozenset[str]) -> Test:
+    return lambda code: code not in hits
 
 
 # -- order and limits ------------------------------------------------------------------
@@ -245,11 +291,16 @@ def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]
 
 def _limit_by_probability(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:
     """Zyzzyva's last step: keep the matches at these places in probability order
-    (most combinations first, whatever the length; ties by alphagram, then word)."""
+    (most combinations first, whatever the length; ties by alphagram, then word);
+    lax keeps the matches as likely as those at either end too."""
     assert query.limit_probability is not None
     low, high = query.limit_probability
     word, alphagram = _word_key(lex), _word_key(lex, "alphagram")
     blanks = query.blanks
     ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], alphagram(r), word(r)))
-    keep = {id(r) for r in ranked[low - 1 : high]}
+    kept = ranked[low - 1 : high]
+    if query.limit_lax and kept:
+        most, least = kept[0]["combinations"][blanks], kept[-1]["combinations"][blanks]
+        kept = [r for r in ranked if least <= r["combinations"][blanks] <= most]
+    keep = {id(r) for r in kept}
     return [r for r in rows if id(r) in keep]

@@ -1,15 +1,20 @@
 """The search query model and its command-line syntax.
 
-A `Query` is a set of conditions that must all hold (AND); most of them can
-be negated (`--not-pattern ...`). `parse_query` reads the same condition
+A `Query` is groups of conditions joined by OR; within a group every
+condition must hold (AND), and any condition may be given more than once or
+turned round with `--not-`. Settings (order, limits, how probability is
+counted, the lexicon) apply to the whole query. `parse_query` reads the same
 syntax as `lexitrain search`, so saved searches, built-in lists, quizzes and
-sheets all speak one language (see docs/search.md).
+sheets all speak one language (see docs/search.md): `--or` starts a group.
 """
 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.rows import RankPer
@@ -18,86 +23,155 @@ Range = tuple[int, int]
 ORDERS = ("alphabetical", "probability", "alphagram", "length", "random")
 PROBABILITY_BY = ("alphagram", "word")
 UNBOUNDED = 10**9
+OR = "--or"
+
+#: Zyzzyva's parts of speech (its help, "Part of Speech") by the tag in a definition, and their names.
+PARTS_OF_SPEECH = {
+    "adj": "adjective", "adv": "adverb", "conj": "conjunction", "definite_article": "definite article",
+    "indefinite_article": "indefinite article", "interj": "interjection", "n": "noun",
+    "prep": "preposition", "pron": "pronoun", "v": "verb",
+}
+
+#: condition option -> kind of value. Kinds: range, text, tiles (letters without wildcards),
+#: flag, hooks (a flag with optional tiles), file, group, pos (part of speech), consists.
+CONDITIONS: dict[str, str] = {
+    "length": "range",
+    "anagram": "text",
+    "subanagram": "text",
+    "pattern": "text",
+    "regex": "text",
+    "starts-with": "tiles",
+    "ends-with": "tiles",
+    "takes-prefix": "tiles",
+    "takes-suffix": "tiles",
+    "includes": "tiles",
+    "excludes": "tiles",
+    "consists-of": "consists",
+    "probability": "range",
+    "probability-lax": "range",
+    "anagrams": "range",
+    "vowels": "range",
+    "unique-letters": "range",
+    "points": "range",
+    "front-hook": "hooks",
+    "back-hook": "hooks",
+    "inner-front": "flag",
+    "inner-back": "flag",
+    "group": "group",
+    "in-lexicon": "text",
+    "in-word-list": "file",
+    "symbol": "text",
+    "definition": "text",
+    "part-of-speech": "pos",
+}
+ALIASES = {"build": "subanagram"}
+#: Settings, not conditions: never negated, one value for the whole query.
+SETTINGS: dict[str, str] = {
+    "probability-by": "choice",
+    "blanks": "int",
+    "lexicon": "text",
+    "order": "choice",
+    "seed": "int",
+    "limit": "int",
+    "limit-probability": "range",
+    "limit-probability-lax": "range",
+}
+_CHOICES = {"order": ORDERS, "probability-by": PROBABILITY_BY}
+#: Spellings that meant something else before Zyzzyva's Takes Prefix / Takes Suffix came:
+#: old name -> (its meaning now, Zyzzyva's condition of that name, where the letters go).
+RENAMED = {"prefix": ("starts-with", "takes-prefix", "in front"), "suffix": ("ends-with", "takes-suffix", "behind")}
 
 
-@dataclass
+@dataclass(frozen=True)
+class Condition:
+    """One condition: its option name (`length`, `takes-prefix`, ...), its value
+    (a range, a text, True for a flag, (tiles, range) for consists-of) and whether it is turned round."""
+
+    name: str
+    value: Any
+    negate: bool = False
+
+
+Group = tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
 class Query:
-    """Conditions on words, all of which must hold, then order and limits.
+    """Groups of conditions joined by OR (a word meeting every condition of any
+    group is found), then the settings. `given` names the settings typed, so a
+    narrowing search overrides only those."""
 
-    Text conditions hold tiles as typed (`?` is a blank in anagram/subanagram;
-    `?`, `*`, `[ABC]`, `[^ABC]` in patterns). Ranges are inclusive. The names
-    in `negated` are conditions that must NOT hold. Hook flags are tri-state:
-    None = no condition, True = must take/be one, False = must not.
-    """
-
-    length: Range | None = None
-    anagram: str | None = None
-    subanagram: str | None = None
-    pattern: str | None = None
-    regex: str | None = None
-    prefix: str | None = None
-    suffix: str | None = None
-    includes: str | None = None
-    excludes: str | None = None
-    probability: Range | None = None
+    groups: tuple[Group, ...] = ()
     probability_by: RankPer = "alphagram"
     blanks: int = 2
-    anagrams: Range | None = None
-    vowels: Range | None = None
-    points: Range | None = None
-    front_hook: bool | None = None
-    back_hook: bool | None = None
-    inner_front: bool | None = None
-    inner_back: bool | None = None
-    in_lexicon: str | None = None
-    symbol: str | None = None
-    definition: str | None = None
-    negated: frozenset[str] = field(default_factory=frozenset)
     lexicon: str | None = None
     order: str = "alphabetical"
     seed: int | None = None
     limit: int | None = None
     limit_probability: Range | None = None
+    limit_lax: bool = False  # the limit keeps the ties at its edges (Zyzzyva's lax)
+    given: frozenset[str] = field(default_factory=frozenset)
 
-    def is_negated(self, name: str) -> bool:
-        return name in self.negated
+    @property
+    def has_conditions(self) -> bool:
+        return any(self.groups)
+
+    def narrowed(self, more: Query) -> Query:
+        """Both queries at once: every group of this one AND every group of MORE
+        (so OR groups multiply out); MORE's settings win where it gives them."""
+        if not self.groups:
+            groups = more.groups
+        elif not more.groups:
+            groups = self.groups
+        else:
+            groups = tuple(a + b for a in self.groups for b in more.groups)
+        settings = {_attribute(name): getattr(more, _attribute(name)) for name in more.given}
+        if "limit-probability" in more.given:  # either spelling
+            settings["limit_lax"] = more.limit_lax
+        return replace(self, groups=groups, given=self.given | more.given, **settings)
+
+    def text(self) -> str:
+        """The query in `lexitrain search` syntax (parse_query reads it back to the same query)."""
+        parts: list[str] = []
+        for i, group in enumerate(self.groups):
+            if i:
+                parts.append(OR)
+            for condition in group:
+                parts += _condition_text(condition)
+        default = Query()
+        for name in SETTINGS:
+            attribute = _attribute(name)
+            if attribute == "limit_probability":
+                if self.limit_probability is not None and name.endswith("-lax") == self.limit_lax:
+                    parts += [f"--{name}", range_text(self.limit_probability)]
+            elif name in self.given or getattr(self, attribute) != getattr(default, attribute):
+                parts += [f"--{name}", str(getattr(self, attribute))]
+        return shlex.join(parts)
 
 
-#: option name -> (Query field, kind). Kinds: text, range, flag, int, choice.
-_CONDITIONS: dict[str, tuple[str, str]] = {
-    "--length": ("length", "range"),
-    "--anagram": ("anagram", "text"),
-    "--subanagram": ("subanagram", "text"),
-    "--build": ("subanagram", "text"),
-    "--pattern": ("pattern", "text"),
-    "--regex": ("regex", "text"),
-    "--prefix": ("prefix", "text"),
-    "--suffix": ("suffix", "text"),
-    "--includes": ("includes", "text"),
-    "--excludes": ("excludes", "text"),
-    "--probability": ("probability", "range"),
-    "--anagrams": ("anagrams", "range"),
-    "--vowels": ("vowels", "range"),
-    "--points": ("points", "range"),
-    "--front-hook": ("front_hook", "flag"),
-    "--back-hook": ("back_hook", "flag"),
-    "--inner-front": ("inner_front", "flag"),
-    "--inner-back": ("inner_back", "flag"),
-    "--in-lexicon": ("in_lexicon", "text"),
-    "--symbol": ("symbol", "text"),
-    "--definition": ("definition", "text"),
-}
-#: Settings, not conditions: never negated.
-_SETTINGS: dict[str, tuple[str, str]] = {
-    "--probability-by": ("probability_by", "choice"),
-    "--blanks": ("blanks", "int"),
-    "--lexicon": ("lexicon", "text"),
-    "--order": ("order", "choice"),
-    "--seed": ("seed", "int"),
-    "--limit": ("limit", "int"),
-    "--limit-probability": ("limit_probability", "range"),
-}
-_CHOICES = {"order": ORDERS, "probability_by": PROBABILITY_BY}
+def _attribute(setting: str) -> str:
+    return "limit_probability" if setting == "limit-probability-lax" else setting.replace("-", "_")
+
+
+def _condition_text(condition: Condition) -> list[str]:
+    option = f"--{'not-' if condition.negate else ''}{condition.name}"
+    kind = CONDITIONS[condition.name]
+    value = condition.value
+    if value is True:
+        return [option]
+    if kind == "range":
+        return [option, range_text(value)]
+    if kind == "consists":
+        tiles, share = value
+        return [option, f"{tiles}:{range_text(share)}"]
+    if kind == "hooks":  # the value is optional: `=` keeps it with its option
+        return [f"{option}={value}"]
+    return [option, str(value)]
+
+
+def range_text(bounds: Range) -> str:
+    low, high = bounds
+    return str(low) if low == high else f"{low}-{'' if high == UNBOUNDED else high}"
 
 
 def parse_range(text: str, option: str = "range") -> Range:
@@ -113,35 +187,41 @@ def parse_range(text: str, option: str = "range") -> Range:
     return min(lo, UNBOUNDED), min(hi, UNBOUNDED)  # beyond any count, and within SQLite's integers
 
 
-def parse_query(args: str | list[str]) -> Query:
+def split_conditions(args: str | Sequence[str]) -> list[str]:
+    """Tokens of a condition text (split like a shell) or of a list already split."""
+    if not isinstance(args, str):
+        return list(args)
+    try:
+        return shlex.split(args)
+    except ValueError as exc:
+        raise LexitrainError(f"search conditions {args!r}: {exc}") from None
+
+
+def parse_query(args: str | Sequence[str]) -> Query:
     """Read `lexitrain search` conditions (a string is split like a shell)."""
-    if isinstance(args, str):
-        try:
-            tokens = shlex.split(args)
-        except ValueError as exc:
-            raise LexitrainError(f"search conditions {args!r}: {exc}") from None
-    else:
-        tokens = list(args)
-    values: dict[str, object] = {}
-    negated: set[str] = set()
+    tokens = split_conditions(args)
+    groups: list[list[Condition]] = [[]]
+    settings: dict[str, Any] = {}
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        option, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
-        negate = option.startswith("--not-") and f"--{option[6:]}" in _CONDITIONS
-        spec = _CONDITIONS.get(f"--{option[6:]}" if negate else option) or _SETTINGS.get(option)
-        if spec is None:
-            raise LexitrainError(f"unknown search condition {token!r} (see `lexitrain search --help`)")
-        name, kind = spec
-        if name in values:
-            raise LexitrainError(f"{option}: a condition on {name.replace('_', ' ')} is given twice")
-        if kind == "flag":
-            if eq:
-                raise LexitrainError(f"{option} takes no value")
-            values[name] = not negate
+        if token == OR:
+            if not groups[-1]:
+                raise LexitrainError("--or joins two groups of conditions: give conditions before and after it")
+            groups.append([])
             i += 1
             continue
-        if eq:
+        option, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
+        name, negate = _option_name(option, token)
+        kind = CONDITIONS.get(name) or SETTINGS[name]
+        takes_value = kind not in ("flag", "hooks") or (
+            kind == "hooks" and (eq or (i + 1 < len(tokens) and not tokens[i + 1].startswith("-"))))
+        if kind == "flag" and eq:
+            raise LexitrainError(f"{option} takes no value")
+        if not takes_value:
+            raw: str | None = None
+            i += 1
+        elif eq:
             raw = inline
             i += 1
         elif i + 1 < len(tokens):
@@ -149,15 +229,74 @@ def parse_query(args: str | list[str]) -> Query:
             i += 2
         else:
             raise LexitrainError(f"{option} needs a value")
-        values[name] = _convert(option, name, kind, raw)
-        if negate:
-            negated.add(name)
-    query = Query(**values, negated=frozenset(negated))  # type: ignore[arg-type]
+        if name in SETTINGS:
+            if _attribute(name) in settings:
+                raise LexitrainError(f"{option}: the setting {_attribute(name).replace('_', ' ')} is given twice")
+            settings[_attribute(name)] = _setting(option, name, kind, raw or "")
+            if name.startswith("limit-probability"):
+                settings["limit_lax"] = name == "limit-probability-lax"
+            continue
+        groups[-1].append(Condition(name, True if raw is None else _value(option, kind, raw), negate))
+    if not groups[-1] and len(groups) > 1:
+        raise LexitrainError("--or joins two groups of conditions: give conditions before and after it")
+    given = frozenset(n for n in SETTINGS if _attribute(n) in settings and not n.endswith("-lax"))
+    query = Query(groups=tuple(tuple(g) for g in groups if g), given=given, **settings)
     _check(query)
     return query
 
 
-def _convert(option: str, name: str, kind: str, raw: str) -> object:
+def _option_name(option: str, token: str) -> tuple[str, bool]:
+    """The condition or setting an option names, and whether it is negated."""
+    bare = option[2:] if option.startswith("--") else None
+    negate = bare is not None and bare.startswith("not-")
+    name = bare[4:] if bare is not None and negate else bare
+    name = ALIASES.get(name or "", name)
+    if name in RENAMED:
+        now, takes, where = RENAMED[name]
+        raise LexitrainError(
+            f"--{name} is gone: --{now} S finds words that {now.replace('s-', ' ')} S; --{takes} S finds "
+            f"words that make another word with S {where} (Zyzzyva's {takes.replace('-', ' ').title()})")
+    if name in CONDITIONS or (name in SETTINGS and not negate):
+        return name, negate
+    raise LexitrainError(f"unknown search condition {token!r} (see `lexitrain search --help`)")
+
+
+def _value(option: str, kind: str, raw: str) -> Any:
+    if kind == "range":
+        return parse_range(raw, option)
+    text = raw.strip()
+    if not text:
+        raise LexitrainError(f"{option} needs a non-empty value")
+    if kind == "group":
+        from lexitrain.search.groups import check_group
+
+        return check_group(text.lower())
+    if kind == "pos":
+        return part_of_speech(text, option)
+    if kind == "file":
+        return str(Path(text).expanduser().absolute())
+    if kind == "consists":
+        tiles, colon, share = text.partition(":")
+        if not tiles:
+            raise LexitrainError(f"{option} {raw!r}: give the letters, e.g. AEIOU:70-100 (a share in percent)")
+        bounds = parse_range(share, option) if colon else (100, 100)
+        if bounds[1] != UNBOUNDED and bounds[1] > 100:
+            raise LexitrainError(f"{option} {raw!r}: the share is a percentage, 0 to 100")
+        return tiles, (bounds[0], min(bounds[1], 100))
+    return text
+
+
+def part_of_speech(text: str, option: str = "--part-of-speech") -> str:
+    """Zyzzyva's tag for a part of speech given by tag or name (`n`, `noun`)."""
+    wanted = text.strip().lower().replace(" ", "_")
+    for tag, name in PARTS_OF_SPEECH.items():
+        if wanted in (tag, name.replace(" ", "_")):
+            return tag
+    known = ", ".join(f"{tag} ({name})" for tag, name in PARTS_OF_SPEECH.items())
+    raise LexitrainError(f"{option} {text!r}: expected one of {known}")
+
+
+def _setting(option: str, name: str, kind: str, raw: str) -> Any:
     if kind == "range":
         return parse_range(raw, option)
     if kind == "int":
@@ -181,7 +320,23 @@ def _check(query: Query) -> None:
         raise LexitrainError(f"--blanks {query.blanks}: probability is counted with 0, 1 or 2 blanks")
     if query.limit is not None and query.limit < 1:
         raise LexitrainError(f"--limit {query.limit}: expected 1 or more")
-    if query.probability is not None and query.probability[0] < 1:
-        raise LexitrainError("--probability: ranks start at 1")
+    for group in query.groups:
+        for condition in group:
+            if condition.name.startswith("probability") and condition.value[0] < 1:
+                raise LexitrainError(f"--{condition.name}: ranks start at 1")
     if query.limit_probability is not None and query.limit_probability[0] < 1:
         raise LexitrainError("--limit-probability: positions start at 1")
+
+
+def migrate_renamed(text: str) -> str:
+    """A condition text written before the renaming, with the meaning it had
+    (`--prefix S` was `--starts-with S`), for saved searches kept from then."""
+    old = {f"--{no}{name}": f"--{no}{new}" for name, (new, _, _) in RENAMED.items() for no in ("", "not-")}
+    tokens = split_conditions(text)
+    changed = False
+    for i, token in enumerate(tokens):
+        option, eq, value = token.partition("=")
+        if token.startswith("--") and option in old:
+            tokens[i] = old[option] + eq + value
+            changed = True
+    return shlex.join(tokens) if changed else text

@@ -1,8 +1,12 @@
-"""Where a word list comes from: a query, a saved search, a built-in list or a file."""
+"""Where a word list comes from: a query, a saved search, a built-in list, a file, or
+search conditions typed straight on a command (which may also narrow the first three)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import WordRow
@@ -10,8 +14,20 @@ from lexitrain.search.execute import rows_for_words, run_search
 from lexitrain.search.lists import builtin_list
 from lexitrain.search.query import Query, parse_query
 from lexitrain.search.saved import load_search
+from lexitrain.search.word_files import word_lines
 
 MAX_BAD_SHOWN = 3
+
+#: Told the words of a word file that were skipped (as `file:line: 'WORD' is not in LEXICON`).
+SkipReport = Callable[[list[str]], None]
+
+
+@dataclass(frozen=True)
+class WordFile:
+    """The valid words of a file, in file order, and a line for each word left out."""
+
+    words: list[str]
+    skipped: list[str] = field(default_factory=list)
 
 
 def results_from_source(
@@ -20,61 +36,79 @@ def results_from_source(
     query: str | None = None,
     saved: str | None = None,
     builtin: str | None = None,
-    word_file: Path | None = None,
+    word_file: Path | str | None = None,
+    conditions: str | Sequence[str] | None = None,
+    skipped: SkipReport | None = None,
 ) -> list[WordRow]:
-    """Result rows (see `run_search`) from exactly one source; [] when nothing matches.
+    """Result rows (see `run_search`) from one source; [] when nothing matches.
 
-    Every source is read against LEX: a `--lexicon` inside a query only tells
-    callers which lexicon to open (`parse_query(text).lexicon`).
+    `conditions` are search options typed on the command itself (`--length 7
+    --probability 1-100`, as tokens or one text): alone they are the source, beside a query, saved
+    search or built-in list they narrow it. With `skipped`, words of a word
+    file that are not in LEX are left out and handed to it; without, they are
+    an error. Every source is read against LEX: a `--lexicon` inside a query
+    only tells callers which lexicon to open (`source_query(...).lexicon`).
     """
-    given = [s for s in (query, saved, builtin, word_file) if s is not None]
-    if len(given) != 1:
-        raise LexitrainError("give exactly one word source: a query, a saved search, a built-in list or a word file")
     if word_file is not None:
-        return rows_for_words(lex, read_word_file(lex, Path(word_file)))
-    return run_search(lex, source_query(query=query, saved=saved, builtin=builtin))
+        if query is not None or saved is not None or builtin is not None or conditions:
+            raise LexitrainError(_ONE_SOURCE + (
+                " (to keep the words of a file that meet conditions, use --in-word-list FILE)" if conditions else ""))
+        found = read_word_file(lex, Path(word_file), skip_invalid=skipped is not None)
+        if found.skipped and skipped is not None:
+            skipped(found.skipped)
+        return rows_for_words(lex, found.words)
+    return run_search(lex, source_query(query=query, saved=saved, builtin=builtin, conditions=conditions))
+
+
+_ONE_SOURCE = "give exactly one word source: a query, a saved search, a built-in list or a word file"
 
 
 def source_blanks(
-    *, query: str | None = None, saved: str | None = None, builtin: str | None = None, word_file: Path | str | None = None
+    *, query: str | None = None, saved: str | None = None, builtin: str | None = None,
+    word_file: Path | str | None = None, conditions: str | Sequence[str] | None = None,
 ) -> int:
     """The blanks a source's search counts probability with, so a sheet shows
     and a quiz orders by the rank the player asked for (2 for a word file)."""
-    return 2 if word_file is not None else source_query(query=query, saved=saved, builtin=builtin).blanks
+    if word_file is not None:
+        return 2
+    return source_query(query=query, saved=saved, builtin=builtin, conditions=conditions).blanks
 
 
-def source_query(*, query: str | None = None, saved: str | None = None, builtin: str | None = None) -> Query:
-    """The search a query, saved search or built-in list stands for."""
+def source_query(
+    *, query: str | None = None, saved: str | None = None, builtin: str | None = None,
+    conditions: str | Sequence[str] | None = None,
+) -> Query:
+    """The search a query, saved search or built-in list stands for, narrowed by CONDITIONS
+    (or CONDITIONS alone). Exactly one of the first three, or conditions alone."""
+    given = [text for text in (query, saved, builtin) if text is not None]
+    if len(given) > 1 or not (given or conditions):
+        raise LexitrainError(_ONE_SOURCE)
     if saved is not None:
-        text = load_search(saved)
+        found = parse_query(load_search(saved))
     elif builtin is not None:
-        text = builtin_list(builtin).query
+        found = parse_query(builtin_list(builtin).query)
     else:
-        text = query or ""
-    return parse_query(text)
+        found = parse_query(query or "")
+    if conditions:
+        found = found.narrowed(parse_query(conditions))
+    return found
 
 
-def read_word_file(lex: Lexicon, path: Path) -> list[str]:
+def read_word_file(lex: Lexicon, path: Path, skip_invalid: bool = False) -> WordFile:
     """Words of a file, one a line (blank lines and `#` comments skipped).
 
-    Every word must be in the lexicon; the bad ones are reported as file:line.
+    Every word must be in the lexicon: the bad ones are an error naming them as
+    file:line, or with `skip_invalid` they are left out and listed in `skipped`.
+    A file that is not text (binary, not UTF-8) is a one-line error either way.
     """
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LexitrainError(f"{path}: cannot read word file ({exc})") from None
     words: list[str] = []
     bad: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        word = text.split()[0].upper()
+    for number, word in word_lines(path):
         if word in lex:
             words.append(lex.tiles.decode(lex.tiles.encode(word)))
         else:
             bad.append(f"{path}:{number}: {word!r} is not in {lex.name}")
-    if bad:
+    if bad and not skip_invalid:
         more = f" (and {len(bad) - MAX_BAD_SHOWN} more)" if len(bad) > MAX_BAD_SHOWN else ""
         raise LexitrainError("; ".join(bad[:MAX_BAD_SHOWN]) + more)
-    return words
+    return WordFile(words, bad)

@@ -18,7 +18,7 @@ from lexitrain.lexicon.lexicon import Lexicon, diff
 from lexitrain.lexicon.rows import WordRow
 from lexitrain.search import hooks as word_hooks
 from lexitrain.search.execute import anagram_rows, dictionary_key, rows_for_words, run_search
-from lexitrain.search.query import Query
+from lexitrain.search.query import parse_query
 from lexitrain.sheets.model import Column, Group, Section, Sheet, questions_only
 
 #: Printed before/after a word that stays a word without its first/last letter.
@@ -123,7 +123,7 @@ def hooks(
 
 def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
     """Every two-letter word with its hooks: one page."""
-    found = sorted(run_search(lex, Query(length=(2, 2))), key=dictionary_key(lex))
+    found = sorted(run_search(lex, parse_query("--length 2")), key=dictionary_key(lex))
     groups = [Group(rows=[hook_row(r)]) for r in found]
     sections = [Section("", (), TWO_COLUMNS, groups)]
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, one_page=not key)

@@ -8,7 +8,8 @@ does the rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -37,7 +38,12 @@ MAX_DAYS = 36_500
 
 @dataclass(frozen=True)
 class SheetRequest:
-    """One sheet to print: its kind, at most one word source, and the kind's own options."""
+    """One sheet to print: its kind, at most one word source, and the kind's own options.
+
+    `conditions` are search options typed on the command: alone they are the
+    source, beside a query, saved search or built-in list they narrow it.
+    `skip_invalid` leaves out the words of a word file that are not in the lexicon.
+    """
 
     kind: str
     query: str | None = None
@@ -50,24 +56,30 @@ class SheetRequest:
     title: str | None = None  # None: the kind's name and its source
     questions: bool = False  # leave the answers out
     key: bool = False  # questions, then the answers on pages of their own
+    conditions: tuple[str, ...] = ()
+    skip_invalid: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise LexitrainError(f"unknown sheet kind {self.kind!r} (choose from {', '.join(KINDS)})")
         if self.has_source and self.kind not in TAKES_SOURCE:
-            raise LexitrainError(f"the {self.kind} sheet takes no word source (--query, --saved, --list, --words)")
+            raise LexitrainError(f"the {self.kind} sheet takes no word source "
+                                 "(--query, --saved, --list, --words, search conditions)")
         if self.stems and self.kind != "stems":
             raise LexitrainError("--stem is only for the stems sheet")
         if self.old is not None and self.kind != "new-words":
             raise LexitrainError("--old is only for the new-words sheet")
         if self.kind == "new-words" and self.old is None:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
+        if self.skip_invalid and self.word_file is None:
+            raise LexitrainError("--skip-invalid goes with --words FILE")
         if self.kind == "due" and not 1 <= self.days <= MAX_DAYS:
             raise LexitrainError(f"--days must be 1 to {MAX_DAYS}, not {self.days}")
 
     @property
     def has_source(self) -> bool:
-        return any(value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+        return bool(self.conditions) or any(
+            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
 
     @property
     def draws_from_study(self) -> bool:
@@ -85,12 +97,15 @@ class SheetRequest:
             return self.title
         if self.kind == "due" and self.days != DEFAULT_DAYS:
             return f"Due in the next {self.days} days"
+        narrowed = f" ({shlex.join(self.conditions)})" if self.conditions else ""
         if self.builtin is not None:
             from lexitrain.search.lists import builtin_list
 
-            return builtin_list(self.builtin).title
+            return builtin_list(self.builtin).title + narrowed
         about = self.query or self.saved or (self.word_file.name if self.word_file else None)
-        return f"{DEFAULT_TITLES[self.kind]}: {about}" if about else DEFAULT_TITLES[self.kind]
+        if about is None:
+            return f"{DEFAULT_TITLES[self.kind]}: {shlex.join(self.conditions)}" if narrowed else DEFAULT_TITLES[self.kind]
+        return f"{DEFAULT_TITLES[self.kind]}: {about}{narrowed}"
 
 
 def build_sheet(
@@ -98,11 +113,13 @@ def build_sheet(
     lex: Lexicon,
     due_questions: Sequence[DueQuestion] = (),
     now: datetime | None = None,
+    skipped: Callable[[list[str]], None] | None = None,
 ) -> Sheet:
     """The sheet REQUEST asks for, from LEX (for new-words, the newer lexicon).
 
     The due sheet prints `due_questions` (the caller asks the study layer for
     them, soonest first), its days counted from `now` (default: the clock).
+    With `skip_invalid`, the words of a word file left out are handed to `skipped`.
     """
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.sheets import kinds
@@ -119,15 +136,22 @@ def build_sheet(
     from lexitrain.search.sources import results_from_source, source_blanks
 
     source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
+    conditions = request.conditions
     word_file = request.word_file
     stems_only = request.kind == "stems" and not request.has_source
-    results = [] if stems_only else results_from_source(lex, **source, word_file=word_file)
+    report = (skipped or _ignore) if request.skip_invalid else None
+    results = [] if stems_only else results_from_source(lex, **source, word_file=word_file, conditions=conditions,
+                                                            skipped=report)
     if request.kind == "stems":
         letters = list(request.stems) + [r["alphagram"] for r in results]
         if not letters:
             raise LexitrainError("the stems sheet needs --stem LETTERS or a word source")
         return kinds.stems(lex, letters, title, **options)
     if request.kind == "anagrams":
-        blanks = source_blanks(**source, word_file=word_file)  # the ranks shown count the blanks the search asks
+        blanks = source_blanks(**source, word_file=word_file, conditions=conditions)  # the ranks shown count the blanks the search asks
         return kinds.anagrams(lex, results, title, blanks=blanks, **options)
     return kinds.hooks(lex, results, title, **options)
+
+
+def _ignore(lines: list[str]) -> None:
+    """No one to tell: the skipped words go unreported."""

@@ -1,1 +1,1 @@
-"""Study: cards, scheduling, the progress store, quiz sessions, the daily drill and challenge."""
+"""Study: question kinds, requests that start sessions, the progress store, scheduling, the daily drill, challenges and positions."""

@@ -66,6 +66,10 @@ class DayStatus:
     def reviews_left(self) -> int:
         return max(0, min(self.limits.reviews - self.reviews_done, self.due_now))
 
+    @property
+    def nothing_left(self) -> bool:
+        return self.new_left == 0 and self.reviews_left == 0
+
 
 def next_card(
     store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset()

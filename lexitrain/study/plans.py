@@ -10,11 +10,11 @@ in step order; the daily drill introduces them from the front of that queue.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import get_kind
-from lexitrain.study.questions import keys_from_results
+from lexitrain.study.kinds.base import new_kind
 from lexitrain.study.scheduler import utc_now
 from lexitrain.study.store import PlanRow, ProgressStore
 
@@ -34,27 +34,27 @@ SOURCE_FIELDS = ("query", "saved", "builtin", "word_file")
 
 def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
     """The card keys one plan step stands for, in study order."""
-    kind = step.get("kind", "anagram")
-    get_kind(kind)
+    kind = new_kind(step.get("kind", "anagram"))
+    minimum = int(step.get("minimum", 2))
     if "keys" in step:
         return list(step["keys"])
     if "length" in step:
         top = int(step["top"]) if step.get("top") else None
-        alphagrams = lex.alphagrams_by_rank(int(step["length"]), (1, top) if top else None)
-        if kind in ("anagram", "anagram-hooks"):
-            return alphagrams
-        if kind == "build":
-            return [f"{a}:{step.get('minimum', 2)}" for a in alphagrams]
-        raise LexitrainError(f"a plan step by length makes anagram or build questions, not {kind}")
+        keys = kind.keys_from_alphagrams(lex.alphagrams_by_rank(int(step["length"]), (1, top) if top else None),
+                                         minimum)
+        if keys is None:
+            raise LexitrainError(f"a plan step by length makes anagram or build questions, not {kind.name}")
+        return keys
     source = {name: step[name] for name in SOURCE_FIELDS if step.get(name)}
     if not source:
         raise LexitrainError(f"plan step {json.dumps(step)} names no source (keys, length, {', '.join(SOURCE_FIELDS)})")
     from lexitrain.search.sources import source_blanks
-    from lexitrain.study.sources import question_results
+    from lexitrain.study.sources import question_keys, question_results
 
+    if "word_file" in source:
+        source["word_file"] = Path(source["word_file"])
     results = question_results(lex, **source)
-    return keys_from_results(results, kind, int(step.get("minimum", 2)), not step.get("as_listed", False),
-                             source_blanks(**source))
+    return question_keys(kind, results, minimum, not step.get("as_listed", False), source_blanks(**source))
 
 
 def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanRow:

@@ -1,10 +1,12 @@
 """When a card comes back: FSRS (the default) or a Zyzzyva-style Leitner cardbox.
 
-FSRS runs through the `fsrs` package: a right answer is rated Good, a wrong
-one Again, every card carries its explicit id and all times are UTC. The
-Leitner mode moves a card up one box when right and back to box 0 when wrong,
-with Zyzzyva's schedule. Both keep the other's fields up to date, so a player
-can switch modes without losing history.
+FSRS runs through the `fsrs` package: a typed answer that is right is rated
+Good, a wrong one Again; a player grading themselves picks any of the four
+ratings (Again, Hard, Good, Easy). Every card carries its explicit id and all
+times are UTC. The Leitner mode moves a card back to box 0 on Again, keeps it
+in its box on Hard, moves it up one box on Good and two on Easy, with
+Zyzzyva's schedule. Both keep the other's fields up to date, so a player can
+switch modes without losing history.
 """
 
 from __future__ import annotations
@@ -22,6 +24,18 @@ LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
 MODES = ("fsrs", "leitner")
 DEFAULT_RETENTION = 0.9
 NEW = 0
+#: The four self-grading ratings, numbered as FSRS numbers them.
+AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
+RATINGS = {"again": AGAIN, "hard": HARD, "good": GOOD, "easy": EASY}
+#: Leitner boxes a rating moves a card by (Again sends it back to box 0).
+_BOX_STEPS = {HARD: 0, GOOD: 1, EASY: 2}
+
+
+def check_rating(rating: int) -> int:
+    """A rating 1-4 (Again, Hard, Good, Easy), or a one-line error."""
+    if rating not in _BOX_STEPS and rating != AGAIN:
+        raise LexitrainError(f"rating {rating!r}: expected 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy)")
+    return rating
 
 
 def utc_now() -> datetime:
@@ -54,13 +68,19 @@ class Scheduling:
             raise LexitrainError(f"desired retention {self.retention} is outside 0.70-0.99")
 
     def review(self, card: CardRow, correct: bool, now: datetime) -> CardRow:
-        """The card after one answer at `now` (counters, FSRS state, box, due)."""
+        """The card after one typed answer at `now`: right is Good, wrong is Again."""
+        return self.grade(card, GOOD if correct else AGAIN, now)
+
+    def grade(self, card: CardRow, rating: int, now: datetime) -> CardRow:
+        """The card after one answer graded AGAIN, HARD, GOOD or EASY at `now`
+        (counters, FSRS state, box, due); every rating but Again counts as right."""
         import fsrs
 
+        correct = check_rating(rating) != AGAIN
         scheduler = _fsrs_scheduler(self.retention)
         before = _to_fsrs(card, now)
-        after, _log = scheduler.review_card(before, fsrs.Rating.Good if correct else fsrs.Rating.Again, now)
-        box = min(card.cardbox + 1, len(LEITNER_DAYS) - 1) if correct else 0
+        after, _log = scheduler.review_card(before, fsrs.Rating(rating), now)
+        box = min(card.cardbox + _BOX_STEPS[rating], len(LEITNER_DAYS) - 1) if correct else 0
         if self.mode == "leitner":
             due = now + timedelta(days=LEITNER_DAYS[box])
         else:

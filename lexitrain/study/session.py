@@ -4,8 +4,11 @@ Every answer is written (and the card rescheduled) in one transaction the
 moment it is checked, so the session can end at any point -- end of input,
 a killed process, the round timer -- with nothing given lost. A "mark
 correct" / "mark missed" override redoes the scheduling from the card's
-state before that answer. The front ends (terminal, JSON lines) only drive
-`questions()`, `answer()`, `override()` and `finish()`.
+state before that answer. The faces (terminal, JSON lines, the web app)
+only drive `questions()`, `check()`, `answer()`, `override()` and
+`finish()`; a study request (`lexitrain.study.requests`) makes the session.
+Each kind is asked through the session's own instance of it, so what a kind
+keeps (the position kind's solved positions) lives as long as the session.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
-from lexitrain.study.cards import Check, Question, get_kind
-from lexitrain.study.questions import LETTER_ORDERS
-from lexitrain.study.scheduler import NEW, Scheduling, to_datetime, utc_now
+from lexitrain.study.kinds.base import Check, Question, QuestionKind, new_kind
+from lexitrain.study.kinds.words import check_letter_order
+from lexitrain.study.scheduler import AGAIN, GOOD, NEW, Scheduling, check_rating, to_datetime, utc_now
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:
@@ -99,12 +102,18 @@ class Summary:
     skipped: list[str] = field(default_factory=list)
     missed_list: str | None = None
     timed_out: bool = False
+    details: dict[str, Any] = field(default_factory=dict)  # what the round adds (today's counts, a personal best)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        details = data.pop("details")
         data["wrong"] = self.questions - self.correct
         data["seconds"] = round(self.seconds, 3)
-        return data
+        return {**data, **details}
+
+
+#: Works out a round's own summary fields once it has ended (e.g. the day's counts left).
+Closing = Callable[[Summary], dict[str, Any]]
 
 
 class Session:
@@ -122,23 +131,32 @@ class Session:
         order: str = "alphabetical",
         timers: Timers | None = None,
         clock: Callable[[], float] = time.monotonic,
+        title: str = "",
+        closing: Closing | None = None,
     ) -> None:
-        if order not in LETTER_ORDERS:
-            raise LexitrainError(f"unknown letter order {order!r} (use {', '.join(LETTER_ORDERS)})")
         self.store = store
         self.lex = lex
         self.mode = mode
         self.items = items
         self.scheduling = scheduling
-        self.order = order
+        self.order = check_letter_order(order)
         self.timers = timers or Timers()
         self.clock = clock
+        self.title = title  # one line naming the round, for a face's heading
+        self.closing = closing
         self.started = clock()
         self.asked_at = self.started
         self.id = store.start_session(mode, lex.name, source, utc_now().timestamp())
         self.summary = Summary()
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
+        self._kinds: dict[str, QuestionKind] = {}
+
+    def kind(self, name: str) -> QuestionKind:
+        """This session's instance of a kind, made on first use."""
+        if name not in self._kinds:
+            self._kinds[name] = new_kind(name)
+        return self._kinds[name]
 
     def time_left(self) -> float | None:
         if self.timers.round is None:
@@ -159,7 +177,7 @@ class Session:
     def ask(self, item: Item) -> Question | None:
         """Build one planned question and start its clock (None if it cannot be built)."""
         try:
-            question = get_kind(item.kind).build(self.lex, item.key, self.order)
+            question = self.kind(item.kind).build(self.lex, item.key, self.order)
         except LexitrainError:
             self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
             return None
@@ -167,14 +185,19 @@ class Session:
         self.asked_at = self.clock()
         return question
 
-    def answer(self, question: Question, text: str) -> Outcome:
-        """Check an answer line, record it and reschedule the card, all at once."""
+    def check(self, question: Question, text: str) -> Check:
+        """The verdict an answer line would get, recording nothing (a face checks words as they are typed)."""
+        return self.kind(question.kind).check(question, text)
+
+    def answer(self, question: Question, text: str, rating: int | None = None) -> Outcome:
+        """Check an answer line, record it and reschedule the card, all at once; with a
+        `rating` (the player's own grade, AGAIN to EASY) the grade decides, not the check."""
         seconds = self.clock() - self.asked_at
-        check = get_kind(question.kind).check(question, text)
+        check = self.check(question, text)
         left = self.time_left()
         timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
             left is not None and left < 0)  # typed after the round's time ran out
-        correct = check.correct and not timed_out
+        correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
         card_id = self._card_ids.get(question.id)
         now = utc_now()
         store = self.store
@@ -185,7 +208,7 @@ class Session:
             if card_id is not None:
                 before = store.card(card_id)
                 if self.scheduling is not None:
-                    after = self.scheduling.review(before, correct, now)
+                    after = self.scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
                     store.save_card(after)
             answer_id = store.record_answer(AnswerRow(
                 session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
@@ -196,6 +219,11 @@ class Session:
         self.summary.questions += 1
         self.summary.correct += int(correct)
         return outcome
+
+    def grade(self, question: Question, rating: int, text: str = "") -> Outcome:
+        """Record a self-graded answer (the answer revealed, or `text` typed): Again is
+        missed, Hard, Good and Easy are right, and FSRS schedules the card by the grade."""
+        return self.answer(question, text, rating)
 
     def override(self, outcome: Outcome, correct: bool) -> Outcome:
         """Mark an answer correct (a typo) or missed (a guess): rescore and reschedule it."""
@@ -215,13 +243,17 @@ class Session:
         return changed
 
     def finish(self, save_missed: bool = True) -> Summary:
-        """Close the session: totals, and the missed words saved as a new word list."""
+        """Close the session: totals, the missed words saved as a new word list
+        (for the kinds a missed list applies to), and the round's own details."""
         self.summary.seconds = self.clock() - self.started
-        missed = [o for o in self.outcomes if not o.correct]
-        self.summary.missed = [o.question.id for o in missed]
-        if missed and save_missed:
-            self.summary.missed_list = str(save_missed_list(self.mode, missed))
+        missed = [o.question for o in self.outcomes if not o.correct]
+        self.summary.missed = [q.id for q in missed]
+        asking = [words for words in (self.kind(q.kind).asking_words(q) for q in missed) if words is not None]
+        if asking and save_missed:
+            self.summary.missed_list = str(save_missed_list(self.mode, asking))
         self.store.end_session(self.id, utc_now().timestamp())
+        if self.closing is not None:
+            self.summary.details.update(self.closing(self.summary))
         return self.summary
 
 
@@ -231,27 +263,11 @@ def lists_dir() -> Path:
     return path
 
 
-def asking_words(question: Question) -> tuple[str, ...]:
-    """The words that, read back with `quiz --file --kind KIND`, ask this question again.
-
-    Not always its answers: a missed hooks question on ANE must list ANE, not its
-    hook words BANE CANE ..., which would ask about other words.
-    """
-    expected = question.expected
-    if question.kind == "hooks":
-        return (question.key,)
-    if question.kind == "anagram-hooks":  # the anagrams come first, then the words their hooks make
-        return expected[: question.info.get("anagrams", len(expected))]
-    if question.kind == "build" and expected:  # the longest words use the whole rack (listed first)
-        return tuple(w for w in expected if len(w) == len(expected[0]))
-    return expected
-
-
-def save_missed_list(mode: str, missed: list[Outcome]) -> Path:
-    """The words of the missed questions, one a line: quiz them again with `--file`."""
+def save_missed_list(mode: str, asking: list[tuple[str, ...]]) -> Path:
+    """The words that ask the missed questions again, one a line: quiz them again with `--file`."""
     words: dict[str, None] = {}
-    for outcome in missed:
-        words.update(dict.fromkeys(asking_words(outcome.question)))
+    for each in asking:
+        words.update(dict.fromkeys(each))
     stamp = utc_now().strftime("%Y%m%d-%H%M%S")
     path = lists_dir() / f"missed-{mode}-{stamp}.txt"
     number = 1

@@ -1,7 +1,9 @@
-"""Where quiz questions come from: the search layer's sources, with an empty result refused."""
+"""Where quiz questions come from: the search layer's sources (an empty result refused), made into card keys."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
@@ -9,6 +11,7 @@ from lexitrain.errors import LexitrainError
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
+    from lexitrain.study.kinds.base import QuestionKind
 
 
 def question_results(
@@ -17,7 +20,7 @@ def question_results(
     query: str | None = None,
     saved: str | None = None,
     builtin: str | None = None,
-    word_file: str | None = None,
+    word_file: Path | None = None,
 ) -> list[WordRow]:
     """Search results for exactly one source; nothing to ask is an error worth saying."""
     from lexitrain.search.sources import results_from_source
@@ -26,5 +29,23 @@ def question_results(
     if not results:
         label, value = next((label, value) for label, value in (
             ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None)
-        raise LexitrainError(f"the {label} {value!r} gives no words in {lex.name}: nothing to quiz")
+        raise LexitrainError(f"the {label} {str(value)!r} gives no words in {lex.name}: nothing to quiz")
     return results
+
+
+def question_keys(
+    kind: QuestionKind, rows: Sequence[WordRow], minimum: int = 2, by_probability: bool = True, blanks: int = 2
+) -> list[str]:
+    """Card keys of a kind for search results, no repeats.
+
+    In probability order by default (shorter words first, then most probable
+    alphagram, then word, ranks counted with `blanks` blanks as the source's
+    search asks), else in the results' own order.
+    """
+    ordered = list(rows)
+    if by_probability:
+        ordered.sort(key=lambda r: (r["length"], r["alphagram_ranks"][blanks], r["probability_ranks"][blanks], r["word"]))
+    keys = kind.keys_from_rows(ordered, minimum)
+    if keys is None:
+        raise LexitrainError(f"question kind {kind.name!r} cannot be made from a word list")
+    return list(dict.fromkeys(keys))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import get_kind
+from lexitrain.study.kinds.base import new_kind
 from lexitrain.study.scheduler import LEITNER_DAYS, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
@@ -63,16 +63,15 @@ def card_state(row: dict[str, Any], card: CardRow, now: float) -> CardRow:
 
 def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "anagram") -> dict[str, int]:
     """Bring a Zyzzyva cardbox into the store; counts of imported, kept and skipped questions."""
-    question_kind = get_kind(kind)
+    question_kind = new_kind(kind)
     rows = read_cardbox(path)
     now = utc_now().timestamp()
     wanted: list[tuple[dict[str, Any], str]] = []
     skipped = 0
     for row in rows:
-        text = str(row["question"] or "").strip().upper()
+        text = str(row["question"] or "").strip()
         try:
-            key = lex.tiles.alphagram(text) if kind in ("anagram", "anagram-hooks") else text
-            question = question_kind.build(lex, key)
+            question = question_kind.build(lex, question_kind.key_from_text(lex, text))
         except (LexitrainError, ValueError):
             skipped += 1
             continue

@@ -1,4 +1,4 @@
-"""The `position` question kind: "what is the top-scoring play here?"
+"""The `position` kind: "what is the top-scoring play here?"
 
 The key is the position as one CGP line (the player to move first). Building
 the question solves it with the move generator; checking an answer reads it
@@ -7,11 +7,15 @@ letters for tiles played through), checks it against the rules and the
 lexicon (saying why when it is illegal), scores it and ranks it among every
 legal play. Any play tying the top score earns full credit; on an empty
 board a play written down is the same play as its across mirror image.
+Positions are not made from word lists; they come from the stored positions
+(`lexitrain.study.positions`). A missed play is not a word, so no missed-word
+list is written for it.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,14 +23,14 @@ from lexitrain.engine.board import Board
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import check_play, listed_play
 from lexitrain.errors import LexitrainError
-from lexitrain.study.cards import Check, Question, register_kind
+from lexitrain.study.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.positions import KIND, read_position, solve
-from lexitrain.study.session import Session, Summary
 
 if TYPE_CHECKING:
     from lexitrain.engine.dawg import Dawg
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.rows import WordRow
 
 TOP_SHOWN = 5
 
@@ -86,8 +90,13 @@ def judge(solved: Solved, answer: str) -> dict[str, Any]:
 
 
 class PositionKind:
+    """Keyed by the position's CGP line. Each session's instance keeps its own move generator
+    (whose memo carries over from one position to the next) and the positions it solved (the
+    last `cache_size`), so checking an answer does not solve its position again."""
+
     name = KIND
     description = "a board and a rack shown: type the top-scoring play, e.g. 8D QUITE"
+    takes_minimum = False
 
     def __init__(self, cache_size: int = 32) -> None:
         self._solved: OrderedDict[str, Solved] = OrderedDict()
@@ -104,10 +113,19 @@ class PositionKind:
             self._generator = MoveGenerator(dawg)
         return self._generator
 
+    def keys_from_rows(self, rows: Sequence[WordRow], minimum: int = 2) -> list[str] | None:
+        return None
+
+    def keys_from_alphagrams(self, alphagrams: Sequence[str], minimum: int = 2) -> list[str] | None:
+        return None
+
+    def key_from_text(self, lex: Lexicon, text: str) -> str:
+        return text
+
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
         solved = solve_position(lex, key, self._generator_for(lex))
         question = Question(self.name, key, _prompt(solved), solved.best(),
-                            {"cgp": key, "rack": solved.rack, "lexicon": lex.name})
+                            {"cgp": key, "rack": solved.rack, "lexicon": lex.name}, hint=BOARD)
         self._solved[question.id] = solved
         self._solved.move_to_end(question.id)
         while len(self._solved) > self._cache_size:
@@ -127,6 +145,15 @@ class PositionKind:
         return Check(correct, given if correct else (), () if correct else given,
                      () if correct else question.expected, details=verdict)
 
+    def asking_words(self, question: Question) -> tuple[str, ...] | None:
+        return None
+
+    def sheet_prompt(self, question: Question) -> str:
+        return f"{self.name}: {question.prompt}"
+
+    def sheet_words(self, question: Question) -> tuple[str, ...]:
+        return question.expected
+
 
 def _prompt(solved: Solved) -> str:
     """The position as plain text (for front ends that show only the prompt)."""
@@ -134,11 +161,4 @@ def _prompt(solved: Solved) -> str:
     return "\n".join(rows + [f"rack {solved.rack}: what is the top-scoring play?"])
 
 
-class PositionSession(Session):
-    """A quiz session on positions: a missed answer is a play, not a word, so no missed-word list is written."""
-
-    def finish(self, save_missed: bool = False) -> Summary:
-        return super().finish(save_missed=False)
-
-
-POSITION_KIND = register_kind(PositionKind())
+register_kind(PositionKind)

@@ -1,0 +1,753 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The move generator's search compiled to C: the same algorithm as the pure
+Python one in movegen.py, step for step, so it finds the same plays in the
+same order (the tests hold both to that, and to a brute-force search).
+
+Built by `pip install .` where a C compiler is found (setup.py); without one
+`lexitrain.engine.movegen` runs its pure Python search. Where the Python one
+passes tuples and small ints down its recursion, this one keeps the word in
+one buffer and the masks in C integers, and needs no memo: a cross-check or
+a walk through a run of board tiles costs less than looking one up.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+cdef extern from *:
+    """
+    static inline int lowest_bit(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_ctzll(x);
+    #else
+        int n = 0;
+        while (!(x & 1ULL)) { x >>= 1; n++; }
+        return n;
+    #endif
+    }
+    """
+    int lowest_bit(unsigned long long x) nogil
+
+cdef extern from *:
+    """
+    /* A play of the caller's tuple subclass (ScoredPlay), made in place:
+       tuple_subtype_new's way, without the tuple it would copy from. */
+    static PyObject* new_play(PyObject* cls, long row, long col, int down, PyObject* letters,
+                              unsigned long long through, long score) {
+        PyTypeObject* type = (PyTypeObject*)cls;
+        PyObject* play = type->tp_alloc(type, 6);
+        PyObject* items[4];
+        if (play == NULL) return NULL;
+        items[0] = PyLong_FromLong(row);
+        items[1] = PyLong_FromLong(col);
+        items[2] = PyLong_FromUnsignedLongLong(through);
+        items[3] = PyLong_FromLong(score);
+        if (!items[0] || !items[1] || !items[2] || !items[3]) {
+            Py_XDECREF(items[0]); Py_XDECREF(items[1]); Py_XDECREF(items[2]); Py_XDECREF(items[3]);
+            Py_DECREF(play);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(play, 0, items[0]);
+        PyTuple_SET_ITEM(play, 1, items[1]);
+        Py_INCREF(down ? Py_True : Py_False);
+        PyTuple_SET_ITEM(play, 2, down ? Py_True : Py_False);
+        Py_INCREF(letters);
+        PyTuple_SET_ITEM(play, 3, letters);
+        PyTuple_SET_ITEM(play, 4, items[2]);
+        PyTuple_SET_ITEM(play, 5, items[3]);
+        return play;
+    }
+    """
+    object new_play(object cls, long row, long col, int down, object letters, unsigned long long through,
+                    long score)
+
+cdef enum:
+    EMPTY = -1
+    BLANK_FLAG = 128
+    LETTER_MASK = 127
+    FIELDS = 3          # words of a node record before its edges (see lexicon/graph.py)
+    MAX_LINE = 64       # longest row or column the search handles
+    MAX_RACK = 16       # most tiles on a rack
+    MAX_LETTERS = 32    # widest tile set (masks are 32-bit)
+
+#: limits the caller checks before choosing this search
+LIMITS = {"line": MAX_LINE, "rack": MAX_RACK, "letters": MAX_LETTERS}
+
+
+cdef struct Found:
+    # a play as found: where it starts, its tiles (tile numbers), which of
+    # its squares held a tile already, and its score
+    int row, col
+    int length
+    uint64_t through
+    long score
+    unsigned char tiles[MAX_LINE]
+
+
+cdef struct Left:
+    # a word start made from the rack: its node, the rack slots it leaves,
+    # the letters that would end a word after it and those two steps on,
+    # the letters the rack can put next (its group) and its tiles
+    uint32_t node
+    uint32_t rem
+    uint32_t ends
+    uint32_t next2
+    uint32_t can
+    int group
+    int length
+    int tiles[MAX_RACK]
+
+
+cdef class _Search:
+    cdef const uint32_t* g
+    cdef uint32_t full
+    cdef int letters
+    cdef int rows, cols, size
+    # the board (or its transpose) and what each square allows
+    cdef int* sq
+    cdef uint32_t* need
+    cdef uint32_t* cmask
+    cdef int* cscore
+    cdef int* lm
+    cdef int* wm
+    cdef uint32_t* ahead
+    cdef char* tile_ahead
+    cdef char* anchor
+    # the rack as numbered slots (see RackTiles in movegen.py)
+    cdef uint32_t slots[MAX_LETTERS]
+    cdef uint32_t blank_slots
+    cdef uint32_t* avail
+    cdef uint32_t whole
+    cdef int in_rack
+    cdef int points[2 * BLANK_FLAG]
+    cdef int bingo
+    cdef int rack_size
+    # the word being tried
+    cdef bint down
+    cdef int start, end
+    cdef int at_row, at_col
+    cdef int word[MAX_LINE]
+    cdef Found* found
+    cdef int n_found, cap_found
+    # word starts by length, in the Python search's order
+    cdef Left* lefts
+    cdef int n_lefts, cap_lefts
+    cdef int by_length[MAX_RACK + 2]   # index of the first part of each length (after sorting)
+
+    def __cinit__(self):
+        self.sq = NULL
+        self.need = NULL
+        self.cmask = NULL
+        self.cscore = NULL
+        self.lm = NULL
+        self.wm = NULL
+        self.ahead = NULL
+        self.tile_ahead = NULL
+        self.anchor = NULL
+        self.avail = NULL
+        self.lefts = NULL
+        self.found = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.sq)
+        PyMem_Free(self.need)
+        PyMem_Free(self.cmask)
+        PyMem_Free(self.cscore)
+        PyMem_Free(self.lm)
+        PyMem_Free(self.wm)
+        PyMem_Free(self.ahead)
+        PyMem_Free(self.tile_ahead)
+        PyMem_Free(self.anchor)
+        PyMem_Free(self.avail)
+        PyMem_Free(self.lefts)
+        PyMem_Free(self.found)
+
+    cdef int allocate(self, int size, int rack_tiles) except -1:
+        self.sq = <int*>PyMem_Malloc(size * sizeof(int))
+        self.need = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
+        self.cmask = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
+        self.cscore = <int*>PyMem_Malloc(size * sizeof(int))
+        self.lm = <int*>PyMem_Malloc(size * sizeof(int))
+        self.wm = <int*>PyMem_Malloc(size * sizeof(int))
+        self.ahead = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
+        self.tile_ahead = <char*>PyMem_Malloc(size)
+        self.anchor = <char*>PyMem_Malloc(size)
+        self.avail = <uint32_t*>PyMem_Malloc((1 << rack_tiles) * sizeof(uint32_t))
+        self.cap_lefts = 256
+        self.lefts = <Left*>PyMem_Malloc(self.cap_lefts * sizeof(Left))
+        self.cap_found = 1024
+        self.found = <Found*>PyMem_Malloc(self.cap_found * sizeof(Found))
+        if not (self.found and self.sq and self.need and self.cmask and self.cscore and self.lm and self.wm and self.ahead
+                and self.tile_ahead and self.anchor and self.avail and self.lefts):
+            raise MemoryError()
+        return 0
+
+    # -- the rack ---------------------------------------------------------------
+    cdef void set_rack(self, counts, int blanks):
+        cdef uint32_t plays[MAX_RACK]
+        cdef int n = 0, letter, k
+        cdef uint32_t rem, low
+        for letter in range(self.letters):
+            self.slots[letter] = 0
+        for letter in range(len(counts)):
+            for k in range(<int>counts[letter]):
+                self.slots[letter] |= 1u << n
+                plays[n] = 1u << letter
+                n += 1
+        self.blank_slots = ((1u << blanks) - 1) << n
+        for k in range(blanks):
+            plays[n] = self.full
+            n += 1
+        self.avail[0] = 0
+        for rem in range(1, 1u << n):
+            low = rem & (~rem + 1)
+            self.avail[rem] = self.avail[rem ^ low] | plays[lowest_bit(low)]
+        self.whole = (1u << n) - 1
+        self.in_rack = n
+
+    # -- word starts ------------------------------------------------------------
+    cdef int add_left(self, uint32_t node, uint32_t rem, uint32_t can, int length) except -1:
+        cdef Left* part
+        if self.n_lefts == self.cap_lefts:
+            self.cap_lefts *= 2
+            part = <Left*>PyMem_Realloc(self.lefts, self.cap_lefts * sizeof(Left))
+            if part == NULL:
+                raise MemoryError()
+            self.lefts = part
+        part = &self.lefts[self.n_lefts]
+        part.node = node
+        part.rem = rem
+        part.can = can
+        part.ends = self.g[node + 1] & can
+        part.next2 = self.g[node + 2]
+        part.length = length
+        memcpy(part.tiles, self.word, length * sizeof(int))
+        self.n_lefts += 1
+        return 0
+
+    cdef int walk(self, uint32_t node, uint32_t rem, int depth, int longest) except -1:
+        cdef const uint32_t* g = self.g
+        cdef uint32_t allowed = g[node] & self.avail[rem]
+        cdef bint deeper = depth + 1 < longest
+        cdef uint32_t blank = rem & self.blank_slots
+        cdef uint32_t brem = rem ^ (blank & (~blank + 1))
+        cdef uint32_t low, child, mine, left, can
+        cdef int letter
+        while allowed:
+            low = allowed & (~allowed + 1)
+            allowed ^= low
+            letter = lowest_bit(low)
+            child = g[node + FIELDS + letter]
+            mine = rem & self.slots[letter]
+            if mine:
+                left = rem ^ (mine & (~mine + 1))
+                can = g[child] & self.avail[left]
+                if can:  # else nothing can follow: no play starts with these tiles
+                    self.word[depth] = letter
+                    self.add_left(child, left, can, depth + 1)
+                    if deeper:
+                        self.walk(child, left, depth + 1, longest)
+            if blank:
+                can = g[child] & self.avail[brem]
+                if can:
+                    self.word[depth] = letter | BLANK_FLAG
+                    self.add_left(child, brem, can, depth + 1)
+                    if deeper:
+                        self.walk(child, brem, depth + 1, longest)
+        return 0
+
+    cdef int left_parts(self, int longest) except -1:
+        """Every word start up to `longest` tiles, in the order movegen.left_parts
+        lists them: by length, then by group (the letters the rack can put
+        next, in the order the groups were first met), then as found."""
+        cdef int n, k, groups = 0, slot, size = 1
+        cdef uint64_t key
+        cdef uint64_t* keys
+        cdef int* ids
+        cdef int* count
+        cdef Left* ordered
+        self.n_lefts = 0
+        self.add_left(0, self.whole, self.g[0] & self.avail[self.whole], 0)
+        if longest:
+            self.walk(0, self.whole, 0, longest)
+        # number the groups (length, letters next) as first met: a small hash table
+        while size < 2 * self.n_lefts:
+            size *= 2
+        keys = <uint64_t*>PyMem_Malloc(size * sizeof(uint64_t))
+        ids = <int*>PyMem_Malloc(size * sizeof(int))
+        count = <int*>PyMem_Malloc((max(self.n_lefts, MAX_RACK) + 2) * sizeof(int))  # by group, then by length
+        ordered = <Left*>PyMem_Malloc(self.n_lefts * sizeof(Left))
+        if not (keys and ids and count and ordered):
+            PyMem_Free(keys); PyMem_Free(ids); PyMem_Free(count); PyMem_Free(ordered)
+            raise MemoryError()
+        for slot in range(size):
+            ids[slot] = -1
+        for n in range(self.n_lefts):
+            key = (<uint64_t>self.lefts[n].length << 32) | self.lefts[n].can
+            slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1)
+            while ids[slot] >= 0 and keys[slot] != key:
+                slot = (slot + 1) & (size - 1)
+            if ids[slot] < 0:
+                keys[slot] = key
+                ids[slot] = groups
+                groups += 1
+            self.lefts[n].group = ids[slot]
+        # a stable counting sort by group: the groups of a length come out in
+        # the order they were met, but the walk meets lengths in any order
+        memset(count, 0, (groups + 1) * sizeof(int))
+        for n in range(self.n_lefts):
+            count[self.lefts[n].group + 1] += 1
+        for k in range(groups):
+            count[k + 1] += count[k]
+        for n in range(self.n_lefts):
+            ordered[count[self.lefts[n].group]] = self.lefts[n]
+            count[self.lefts[n].group] += 1
+        # then a stable one by length
+        memset(count, 0, (MAX_RACK + 2) * sizeof(int))
+        for n in range(self.n_lefts):
+            count[ordered[n].length + 1] += 1
+        for k in range(MAX_RACK + 1):
+            count[k + 1] += count[k]
+        for k in range(MAX_RACK + 2):
+            self.by_length[k] = count[k]
+        for n in range(self.n_lefts):
+            self.lefts[count[ordered[n].length]] = ordered[n]
+            count[ordered[n].length] += 1
+        PyMem_Free(keys)
+        PyMem_Free(ids)
+        PyMem_Free(count)
+        PyMem_Free(ordered)
+        return 0
+
+    # -- one direction --------------------------------------------------------
+    cdef void load_line(self, list squares, bint transposed, list lm, list wm):
+        """The board as rows to search along: itself, or its transpose for down plays."""
+        cdef int r, c, k
+        for r in range(self.rows):
+            for c in range(self.cols):
+                k = r * self.cols + c
+                self.sq[k] = <int>squares[c * self.rows + r] if transposed else <int>squares[k]
+                self.lm[k] = <int>lm[k]
+                self.wm[k] = <int>wm[k]
+
+    cdef void cross_checks(self):
+        """Per empty square with tiles above or below: the letters that make the
+        column a word, and the points of those tiles (-1: no cross word)."""
+        cdef const uint32_t* g = self.g
+        cdef int* sq = self.sq
+        cdef int cols = self.cols, size = self.size
+        cdef int k, j, top, bottom, score
+        cdef uint32_t node, n, m, low, allowed
+        cdef int letter, last
+        cdef bint ok
+        for k in range(size):
+            self.cmask[k] = self.full
+            self.cscore[k] = -1
+            if sq[k] != EMPTY:
+                continue
+            if not (k >= cols and sq[k - cols] != EMPTY) and not (k + cols < size and sq[k + cols] != EMPTY):
+                continue
+            top = k
+            while top - cols >= 0 and sq[top - cols] != EMPTY:
+                top -= cols
+            bottom = k
+            while bottom + cols < size and sq[bottom + cols] != EMPTY:
+                bottom += cols
+            score = 0
+            j = top
+            while j < k:
+                score += self.points[sq[j]]
+                j += cols
+            j = k + cols
+            while j <= bottom:
+                score += self.points[sq[j]]
+                j += cols
+            self.cscore[k] = score
+            node = 0
+            ok = True
+            j = top
+            while j < k:
+                letter = sq[j] & LETTER_MASK
+                if not (g[node] >> letter) & 1:
+                    ok = False
+                    break
+                node = g[node + FIELDS + letter]
+                j += cols
+            if not ok:
+                self.cmask[k] = 0
+                continue
+            if bottom == k:
+                self.cmask[k] = g[node + 1]
+                continue
+            allowed = 0
+            m = g[node]
+            last = sq[bottom] & LETTER_MASK
+            while m:
+                low = m & (~m + 1)
+                m ^= low
+                n = g[node + FIELDS + lowest_bit(low)]
+                ok = True
+                j = k + cols
+                while j < bottom:
+                    letter = sq[j] & LETTER_MASK
+                    if not (g[n] >> letter) & 1:
+                        ok = False
+                        break
+                    n = g[n + FIELDS + letter]
+                    j += cols
+                if ok and (g[n + 1] >> last) & 1:
+                    allowed |= low
+            self.cmask[k] = allowed
+
+    cdef void find_anchors(self):
+        """The empty squares next to a tile."""
+        cdef int* sq = self.sq
+        cdef int cols = self.cols, size = self.size, k, c
+        for k in range(size):
+            self.anchor[k] = 0
+        for k in range(size):
+            if sq[k] == EMPTY:
+                continue
+            c = k % cols
+            if c > 0 and sq[k - 1] == EMPTY:
+                self.anchor[k - 1] = 1
+            if c < cols - 1 and sq[k + 1] == EMPTY:
+                self.anchor[k + 1] = 1
+            if k >= cols and sq[k - cols] == EMPTY:
+                self.anchor[k - cols] = 1
+            if k + cols < size and sq[k + cols] == EMPTY:
+                self.anchor[k + cols] = 1
+
+    cdef bint leads_through(self, uint32_t node, int run, int length, uint32_t want):
+        """Does some letter of `want` after `node` lead through the board tiles
+        sq[run:run + length]?"""
+        cdef const uint32_t* g = self.g
+        cdef uint32_t low, n
+        cdef int j, t
+        cdef bint ok
+        while want:
+            low = want & (~want + 1)
+            want ^= low
+            n = g[node + FIELDS + lowest_bit(low)]
+            ok = True
+            for j in range(run, run + length):
+                t = self.sq[j] & LETTER_MASK
+                if not (g[n] >> t) & 1:
+                    ok = False
+                    break
+                n = g[n + FIELDS + t]
+            if ok:
+                return True
+        return False
+
+    cdef void place(self, int s):
+        """Plays found from flat square s are reported at its (row, col)."""
+        self.start = s
+        if self.down:
+            self.at_row, self.at_col = s % self.cols, s // self.cols
+        else:
+            self.at_row, self.at_col = s // self.cols, s % self.cols
+
+    cdef int lines(self, bint down, int longest) except -1:
+        """Across plays along each row of the loaded board, from its anchors."""
+        cdef const uint32_t* g = self.g
+        cdef int* sq = self.sq
+        cdef int cols = self.cols, size = self.size
+        cdef int a, i, s, k, n, p, t, row_start, run_len, limit
+        cdef uint32_t fits, after, node, can, want
+        cdef long main, wmul
+        cdef bint after_tile, ok
+        cdef Left* part
+        self.down = down
+        for i in range(size):
+            self.need[i] = self.cmask[i] if sq[i] == EMPTY else 1u << (sq[i] & LETTER_MASK)
+        for i in range(size):
+            if i % cols == cols - 1:
+                self.ahead[i] = 0
+                self.tile_ahead[i] = 0
+            else:
+                self.ahead[i] = self.need[i + 1]
+                self.tile_ahead[i] = sq[i + 1] != EMPTY
+        for a in range(size):
+            if not self.anchor[a]:
+                continue
+            row_start = a - a % cols
+            self.end = row_start + cols
+            fits = self.cmask[a]
+            after = self.need[a + 1] if a + 1 < self.end else 0
+            i = a + 1
+            while i < self.end and sq[i] != EMPTY:
+                i += 1
+            run_len = i - a - 1
+            after_tile = run_len > 0
+            if a > row_start and sq[a - 1] != EMPTY:
+                s = a - 1
+                while s > row_start and sq[s - 1] != EMPTY:
+                    s -= 1
+                node = 0
+                ok = True
+                main = 0
+                for i in range(s, a):
+                    t = sq[i]
+                    if not (g[node] >> (t & LETTER_MASK)) & 1:
+                        ok = False
+                        break
+                    node = g[node + FIELDS + (t & LETTER_MASK)]
+                    self.word[i - s] = t
+                    main += self.points[t]
+                if not ok:
+                    continue
+                can = g[node] & fits & self.avail[self.whole]
+                if not can:
+                    continue
+                if after_tile and not self.leads_through(node, a + 1, run_len, can):
+                    continue
+                self.place(s)
+                self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
+            else:
+                limit = 0
+                i = a - 1
+                while i >= row_start and sq[i] == EMPTY and not self.anchor[i] and limit < self.in_rack - 1:
+                    limit += 1
+                    i -= 1
+                for k in range(min(limit, longest) + 1):
+                    self.place(a - k)
+                    for p in range(self.by_length[k], self.by_length[k + 1]):
+                        part = &self.lefts[p]
+                        if not part.can & fits:
+                            continue  # no rack tile can go on the anchor after this left part
+                        if not part.next2 & after and (after_tile or not part.ends & fits):
+                            continue  # the word can neither end on the anchor nor go on past it
+                        if after_tile:
+                            want = part.can & fits
+                            if not self.leads_through(part.node, a + 1, run_len, want):
+                                continue  # no letter on the anchor leads through the tiles after it
+                        main = 0
+                        wmul = 1
+                        for n in range(k):
+                            t = part.tiles[n]
+                            self.word[n] = t
+                            main += self.points[t] * self.lm[self.start + n]
+                            wmul *= self.wm[self.start + n]
+                        self.extend(part.node, a, k, main, wmul, 0, k, 0, part.rem)
+        return 0
+
+    # -- extending right ------------------------------------------------------
+    cdef int record(self, int length, uint64_t through, long score) except -1:
+        cdef Found* play
+        cdef int n
+        if self.n_found == self.cap_found:
+            self.cap_found *= 2
+            play = <Found*>PyMem_Realloc(self.found, self.cap_found * sizeof(Found))
+            if play == NULL:
+                raise MemoryError()
+            self.found = play
+        play = &self.found[self.n_found]
+        play.row = self.at_row
+        play.col = self.at_col
+        play.length = length
+        play.through = through
+        play.score = score
+        for n in range(length):
+            play.tiles[n] = <unsigned char>self.word[n]
+        self.n_found += 1
+        return 0
+
+    cdef list plays(self, object cls, bint down_from):
+        """The plays found, best score first, equal scores in the order found
+        (a stable counting sort by score), as instances of `cls`."""
+        cdef int n, k, lo, hi
+        cdef int* start
+        cdef int* order
+        cdef Found* play
+        cdef list out = []
+        cdef tuple letters
+        cdef object tile
+        if self.n_found == 0:
+            return out
+        lo = hi = self.found[0].score
+        for n in range(self.n_found):
+            lo = min(lo, self.found[n].score)
+            hi = max(hi, self.found[n].score)
+        start = <int*>PyMem_Malloc((hi - lo + 2) * sizeof(int))
+        order = <int*>PyMem_Malloc(self.n_found * sizeof(int))
+        if start == NULL or order == NULL:
+            PyMem_Free(start)
+            PyMem_Free(order)
+            raise MemoryError()
+        try:
+            for k in range(hi - lo + 2):
+                start[k] = 0
+            for n in range(self.n_found):
+                start[hi - self.found[n].score + 1] += 1
+            for k in range(hi - lo + 1):
+                start[k + 1] += start[k]
+            for n in range(self.n_found):
+                k = hi - self.found[n].score
+                order[start[k]] = n
+                start[k] += 1
+            for k in range(self.n_found):
+                n = order[k]
+                play = &self.found[n]
+                letters = PyTuple_New(play.length)
+                for n in range(play.length):
+                    tile = play.tiles[n]
+                    Py_INCREF(tile)
+                    PyTuple_SET_ITEM(letters, n, tile)
+                out.append(new_play(cls, play.row, play.col, order[k] >= down_from, letters, play.through,
+                                    play.score))
+        finally:
+            PyMem_Free(start)
+            PyMem_Free(order)
+        return out
+
+    cdef int record_through(self, int length, long score, int placed, uint64_t through) except -1:
+        """Record a word that ends on a board tile."""
+        if placed == self.rack_size:
+            score += self.bingo
+        if self.down and placed == 1 and self.cscore[self.start + lowest_bit(~through & (through + 1))] >= 0:
+            return 0  # a one-tile play that also makes an across word: listed as across
+        return self.record(length, through, score)
+
+    cdef int extend(self, uint32_t node, int i, int length, long main, long wmul, long cross, int placed,
+                    uint64_t through, uint32_t rem) except -1:
+        """Continue the word (its `length` tiles so far) at flat square i, with the rack slots `rem` left."""
+        cdef const uint32_t* g = self.g
+        cdef int* sq = self.sq
+        cdef int t = sq[i], letter, j, lm, w, cs, p
+        cdef uint32_t allowed, fin, next_need, low, child, further, mine, left, blank, brem = 0
+        cdef long bonus, score, ncross
+        cdef bint next_tile, keep
+        if t != EMPTY:
+            letter = t & LETTER_MASK
+            if not (g[node] >> letter) & 1:
+                return 0
+            self.word[length] = t
+            length += 1
+            through |= 1ULL << (i - self.start)
+            main += self.points[t]
+            j = i + 1
+            if placed and (j == self.end or sq[j] == EMPTY) and (g[node + 1] >> letter) & 1:
+                self.record_through(length, main * wmul + cross, placed, through)
+            if j < self.end:
+                child = g[node + FIELDS + letter]
+                further = g[child] & self.need[j]
+                if further and (sq[j] != EMPTY or further & self.avail[rem]):
+                    self.extend(child, j, length, main, wmul, cross, placed, through, rem)
+            return 0
+        allowed = g[node] & self.cmask[i] & self.avail[rem]
+        if not allowed:
+            return 0
+        lm = self.lm[i]
+        w = self.wm[i]
+        cs = self.cscore[i]
+        next_need = self.ahead[i]
+        next_tile = self.tile_ahead[i]
+        j = i + 1
+        fin = g[node + 1] if length else 0  # a one-letter word is no word
+        wmul *= w
+        placed += 1
+        bonus = self.bingo if placed == self.rack_size else 0
+        # a one-tile down play that also makes an across word is listed as across
+        keep = placed > 1 or not self.down or cs < 0
+        blank = rem & self.blank_slots
+        if blank:
+            brem = rem ^ (blank & (~blank + 1))  # the rack after playing a blank
+        if not next_need or placed >= self.in_rack and not next_tile:
+            # the word cannot go on: only letters that end it here
+            if not keep:
+                return 0
+            allowed &= fin
+            while allowed:
+                low = allowed & (~allowed + 1)
+                allowed ^= low
+                letter = lowest_bit(low)
+                if rem & self.slots[letter]:
+                    p = self.points[letter] * lm
+                    score = (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross) + bonus
+                    self.word[length] = letter
+                    self.record(length + 1, through, score)
+                if blank:
+                    score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
+                    self.word[length] = letter | BLANK_FLAG
+                    self.record(length + 1, through, score)
+            return 0
+        if next_tile or not keep:
+            fin = 0  # the word runs on into the tile, or is not to be listed
+        while allowed:
+            low = allowed & (~allowed + 1)
+            allowed ^= low
+            letter = lowest_bit(low)
+            child = g[node + FIELDS + letter]
+            further = g[child] & next_need
+            if not further and not fin & low:
+                continue  # the letter neither ends a word here nor leads on
+            mine = rem & self.slots[letter]
+            if mine:
+                left = rem ^ (mine & (~mine + 1))
+                p = self.points[letter] * lm
+                ncross = cross + (cs + p) * w if cs >= 0 else cross
+                self.word[length] = letter
+                if fin & low:
+                    self.record(length + 1, through, (main + p) * wmul + ncross + bonus)
+                if further and (next_tile or further & self.avail[left]):
+                    self.extend(child, j, length + 1, main + p, wmul, ncross, placed, through, left)
+            if blank:
+                ncross = cross + cs * w if cs >= 0 else cross
+                self.word[length] = letter | BLANK_FLAG
+                if fin & low:
+                    self.record(length + 1, through, main * wmul + ncross + bonus)
+                if further and (next_tile or further & self.avail[brem]):
+                    self.extend(child, j, length + 1, main, wmul, ncross, placed, through, brem)
+        return 0
+
+
+def find(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
+         tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
+         int centre, object cls) -> list:
+    """Every legal play, best first, as movegen's pure search lists them, as
+    instances of `cls` (ScoredPlay: row, col, down, letters, through, score).
+
+    `graph` is a Dawg's data (32-bit records), `across` and `down` the
+    (letter, word) premium lists of the board and of its transpose, `points`
+    the points by tile number (256 entries), `counts` and `blanks` the rack,
+    `centre` the flat index of the centre square (for an empty board)."""
+    cdef _Search s = _Search()
+    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k, down_from
+    cdef int longest
+    if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE or in_rack > MAX_RACK:
+        raise ValueError("outside the compiled search's limits")
+    if in_rack == 0:
+        return []
+    s.g = &graph[0]
+    s.letters = letters
+    s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+    s.rows, s.cols, s.size = rows, cols, size
+    s.allocate(size, in_rack)
+    for k in range(2 * BLANK_FLAG):
+        s.points[k] = points[k]
+    s.bingo = bingo
+    s.rack_size = rack_size
+    s.set_rack(counts, blanks)
+    longest = min(in_rack - 1, max(rows, cols) - 1)
+    s.left_parts(longest)
+    s.load_line(squares, False, across[0], across[1])
+    if all(t == EMPTY for t in squares):
+        for k in range(size):
+            s.cmask[k] = s.full
+            s.cscore[k] = -1
+            s.anchor[k] = k == centre
+        s.lines(False, longest)
+        return s.plays(cls, s.n_found)
+    s.cross_checks()
+    s.find_anchors()
+    s.lines(False, longest)
+    down_from = s.n_found  # the plays found from here on go down
+    s.rows, s.cols = cols, rows
+    s.load_line(squares, True, down[0], down[1])
+    s.cross_checks()
+    s.find_anchors()
+    s.lines(True, longest)
+    return s.plays(cls, down_from)

@@ -1,0 +1,18 @@
+"""Word files: one word a line, the way players keep lists (and Zyzzyva's In Word List reads them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lexitrain.lexicon.wordlist import read_text
+
+
+def word_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, word in uppercase) for each word of the file: the first thing on a
+    line; blank lines and `#` comments are skipped. Unreadable or binary files are a one-line error."""
+    found: list[tuple[int, str]] = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            found.append((number, text.split()[0].upper()))
+    return found

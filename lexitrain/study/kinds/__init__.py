@@ -1,0 +1,1 @@
+"""Question kinds, one module each (`base` holds what they share and the registry)."""

@@ -1,0 +1,223 @@
+"""Study requests: what a face asks for (a quiz, the daily drill, a challenge, a position quiz), checked, and the session it starts.
+
+A face (the CLI, the web app) parses its options or its form into a request;
+building the request checks it and refuses it with the one-line reason a
+player reads. `request.start(store, lex)` then makes the ready `Session`
+(reading its questions from the source, the store or the engine), and the
+face drives it. Nothing here prints or knows a face; the printed sheets have
+their own request, `lexitrain.sheets.request.SheetRequest`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.kinds.words import check_letter_order
+from lexitrain.study.session import Item, Session, Summary, Timers
+from lexitrain.study.store import Filters
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.daily import DayStatus
+    from lexitrain.study.store import ProgressStore
+
+#: `--due` with no `--limit` asks every due card (the store asks for a number).
+ALL_DUE = 1_000_000
+
+
+class StudyRequest(Protocol):
+    """Anything a face can start a session from."""
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session: ...
+
+
+@dataclass(frozen=True)
+class QuizRequest:
+    """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due."""
+
+    query: str | None = None
+    saved: str | None = None
+    builtin: str | None = None
+    word_file: Path | None = None
+    due: bool = False
+    kind: str | None = None  # None: anagram, or with `due` each card's own kind
+    minimum: int | None = None  # build questions: the shortest word asked for (None: 2)
+    order: str = "alphabetical"  # letter order
+    limit: int | None = None
+    shuffle: bool = False
+    as_listed: bool = False  # keep the source's order (default: probability)
+    question_time: float | None = None  # seconds per question (late = missed)
+    round_time: float | None = None  # seconds for the whole round
+    schedule: bool = True  # False: practice, the cards are not touched
+
+    def __post_init__(self) -> None:
+        if self.due and self.kind is not None:
+            raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
+        kind = new_kind(self.kind_name)
+        if self.minimum is not None and not kind.takes_minimum:
+            raise LexitrainError(f"--min is only for build questions (this quiz asks {kind.name} questions)")
+        if self.limit is not None and self.limit < 1:  # a negative slice would silently drop the last questions
+            raise LexitrainError(f"--limit {self.limit}: expected 1 or more")
+        self.timers()
+        if self.due and self.has_source:
+            raise LexitrainError("--due takes no other question source")
+        check_letter_order(self.order)  # exactly one word source is checked by the search layer as it reads it
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind or "anagram"
+
+    def timers(self) -> Timers:
+        return Timers(self.question_time, self.round_time)
+
+    @property
+    def has_source(self) -> bool:
+        return any(value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The quiz's questions (cards are made as they are answered), ready to ask."""
+        from lexitrain.study.daily import load_scheduling
+        from lexitrain.study.scheduler import utc_now
+
+        if self.due:
+            cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
+            if not cards:
+                raise LexitrainError(f"no cards are due in {lex.name}")
+            kind_keys = [(c.kind, c.key) for c in cards]
+            source = "due"
+        else:
+            from lexitrain.search.sources import source_blanks
+            from lexitrain.study.sources import question_keys, question_results
+
+            rows = question_results(lex, query=self.query, saved=self.saved, builtin=self.builtin,
+                                    word_file=self.word_file)
+            blanks = source_blanks(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file)
+            keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
+                                 not self.as_listed, blanks)
+            kind_keys = [(self.kind_name, key) for key in keys]
+            source = self.query or self.saved or self.builtin or str(self.word_file)
+        if self.shuffle:
+            random.shuffle(kind_keys)
+        items = [Item(k, key) for k, key in kind_keys[: self.limit]]
+        return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
+                       order=self.order, timers=self.timers(), title=f"quiz: {source} ({len(items)} questions, {lex.name})")
+
+
+@dataclass(frozen=True)
+class DailyRequest:
+    """Today's drill: due reviews, then new cards from the study plan, within the player's daily limits."""
+
+    order: str = "alphabetical"
+
+    def __post_init__(self) -> None:
+        check_letter_order(self.order)
+
+    def status(self, store: ProgressStore, lex: Lexicon) -> DayStatus:
+        """What today's drill still holds."""
+        from lexitrain.study import daily
+
+        return daily.status(store, lex, daily.load_limits(store))
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The drill, each card picked after the previous answer is saved; the summary adds the day's counts."""
+        from lexitrain.study import daily
+
+        limits = daily.load_limits(store)
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            state = daily.status(store, lex, limits)
+            return {"new_today": state.new_done, "reviews_today": state.reviews_done,
+                    "new_left": state.new_left, "reviews_left": state.reviews_left}
+
+        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits), daily.load_scheduling(store),
+                       order=self.order, closing=closing,
+                       title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews")
+
+
+@dataclass(frozen=True)
+class ChallengeRequest:
+    """The daily challenge of one kind and date (None: today), timed unless asked otherwise."""
+
+    kind: str = "sevens"
+    day: str | None = None  # YYYY-MM-DD
+    timed: bool = True
+
+    def __post_init__(self) -> None:
+        from lexitrain.study import challenge
+
+        challenge.check_kind(self.kind)
+        self.date()
+
+    def date(self) -> date:
+        from lexitrain.study.challenge import parse_day
+
+        return parse_day(self.day)
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The day's alphagrams, with the attempt opened in the history; the summary
+        adds the date, kind, lexicon and the personal best (after this attempt)."""
+        from lexitrain.study import challenge as ch
+
+        day = self.date()
+        items = ch.challenge_items(lex, day, self.kind)
+        timers = Timers(round=ch.check_kind(self.kind)["seconds"] if self.timed else None)
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
+            best = ch.personal_best(store, lex.name, self.kind)
+            return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
+                    "personal_best": best.to_json() if best else None}
+
+        session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
+                          closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")
+        ch.start(store, session.id, lex, day, self.kind, len(items))
+        return session
+
+
+@dataclass(frozen=True)
+class PositionQuizRequest:
+    """The position quiz: stored positions matching the filters (made by self-play
+    from `seed` when none is stored yet), or with `daily` the position of the day."""
+
+    filters: Filters = field(default_factory=Filters)
+    limit: int = 10
+    daily: bool = False
+    day: str | None = None  # with `daily`: YYYY-MM-DD (None: today)
+    seed: int = 1
+    schedule: bool = True
+
+    def __post_init__(self) -> None:
+        if self.limit < 1:
+            raise LexitrainError("--limit must be at least 1")
+        if self.daily:
+            from lexitrain.study.challenge import parse_day
+
+            parse_day(self.day)
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        from lexitrain.study import positions as pos
+        from lexitrain.study.challenge import parse_day
+        from lexitrain.study.daily import load_scheduling
+        from lexitrain.study.scheduler import utc_now
+
+        if self.daily:
+            day = parse_day(self.day)
+            items = [Item(pos.KIND, pos.daily_key(lex, day))]
+            source = f"position of the day {day}"
+        else:
+            if not pos.stored_count(store, lex.name):  # a fresh install: make some at once
+                pos.store_positions(store, lex, pos.from_self_play(lex, 1, self.seed), pos.ImportReport())
+            found = pos.select(store, lex.name, self.filters, utc_now().timestamp(), self.limit)
+            if not found:
+                raise LexitrainError(f"no stored position in {lex.name} matches the filters "
+                                     "(add more with `lexitrain positions generate` or `positions import`)")
+            items = [Item(pos.KIND, p.cgp) for p in found]
+            source = "positions"
+        return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
+                       title=f"{source} ({len(items)} questions, {lex.name})")

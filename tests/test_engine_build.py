@@ -1,0 +1,52 @@
+"""The package builds and runs without a C compiler: the compiled move
+generator and graph builder are optional, the pure Python ones take over."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "*.so", "*.pyd", "__pycache__",
+                                    ".hypothesis", ".pytest_cache", "tests", "docs")
+
+
+@pytest.mark.slow
+def test_a_build_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    missing = str(tmp_path / "no-such-compiler")
+    env = {**os.environ, "CC": missing, "CXX": missing, "LDSHARED": f"{missing} -shared"}
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
+        env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    [wheel] = tmp_path.glob("lexitrain-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert "lexitrain/engine/movegen.py" in names and "lexitrain/lexicon/graph.py" in names
+    assert "lexitrain/_shipped/lexicons/wordlists/enable1.txt" in names  # `pip install .` carries the data along
+    assert "lexitrain/_shipped/quizzes/lists.toml" in names
+
+    unpacked = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    shown = subprocess.run([sys.executable, "-m", "lexitrain", "--version"], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(unpacked)}, cwd=tmp_path, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.endswith("(move generator: pure Python)\n")
+
+    # and the editable build of the README's test command (`pip install -e`), through its PEP 660 hook
+    editable = subprocess.run(
+        [sys.executable, "-c", f"from setuptools import build_meta; print(build_meta.build_editable({str(tmp_path)!r}))"],
+        env=env, cwd=source, capture_output=True, text=True, timeout=600,
+    )
+    assert editable.returncode == 0, editable.stderr[-3000:]
+    assert (tmp_path / editable.stdout.split()[-1]).is_file()
+    assert not list((source / "lexitrain").rglob("*.so"))
