@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from lexitrain.engine import movegen
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import parse_cgp
 from lexitrain.engine.dawg import dawg_for
@@ -208,6 +209,21 @@ def test_equity_self_play_is_reproducible(enable) -> None:
     games = [self_play(Board(enable.layout, enable.tiles), generator, 9, policies=(policy,))[0] for _ in range(2)]
     assert [(m.kind, m.score, m.exchanged) for m in games[0].history] == \
         [(m.kind, m.score, m.exchanged) for m in games[1].history]
+
+
+@pytest.mark.skipif(movegen.compiled is None, reason="compiled search not built")
+def test_both_searches_play_the_same_equity_games(enable) -> None:
+    """Equity against score, seeds 1 and 8 (two exchanges): the same moves and scores from either search."""
+    dawg = dawg_for(enable)
+    equity = EquityPlayer(model())
+    for seed in (1, 8):
+        histories = []
+        for engine in ("python", "compiled"):
+            game, _ = self_play(Board(enable.layout, enable.tiles), MoveGenerator(dawg, engine=engine), seed,
+                                policies=(equity, greedy))
+            histories.append([(m.kind, m.score, m.exchanged, m.play) for m in game.history])
+        assert histories[0] == histories[1]
+        assert sum(kind == "exchange" for kind, *_ in histories[0]) == (2 if seed == 8 else 0)
 
 
 def test_equity_play_beats_score_play(enable) -> None:

@@ -133,6 +133,7 @@ class Session:
         clock: Callable[[], float] = time.monotonic,
         title: str = "",
         closing: Closing | None = None,
+        kinds: Iterable[QuestionKind] = (),
     ) -> None:
         self.store = store
         self.lex = lex
@@ -150,7 +151,7 @@ class Session:
         self.summary = Summary()
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
-        self._kinds: dict[str, QuestionKind] = {}
+        self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
 
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""
