@@ -17,6 +17,7 @@ STUDY_GROUPS = {"study", "positions"}
 OWN_LEXICON_OPTION = {
     "study set",  # the value to store as the active study lexicon, not a lexicon to use
     "gcg verify",  # defaults to the lexicon the game file names
+    "gcg analyze",  # likewise
     "sheet",  # the default depends on the kind: `sheet due` is drawn from study
 }
 TINY = ["QI", "ZA", "QAT", "QXZQ"]  # QXZQ is in tiny only, so a verdict shows which lexicon judged it

@@ -214,3 +214,35 @@ def test_a_progress_backup_carries_the_positions_and_their_cards(small, tmp_path
     again = quiz("8D RETAINS")  # the missed position is still due first
     assert of("question", again)[0]["cgp"] == f"{EMPTY} AEINRST/ 0/0 0"
     assert "and 0 positions" in run("progress", "import", str(backup)).stdout  # importing twice adds nothing
+
+
+def test_by_equity_judges_the_tiles_kept_and_shows_the_score(small, tmp_path):
+    """TA and EN score 4 each at 8G or 8H; TA keeps EEEEN, EN keeps AEEET (one E fewer), so
+    by equity only EN is right, by score all four are."""
+    from lexitrain.engine.leave import load_leaves
+    from lexitrain.tiles import Rack
+
+    model = load_leaves(small.tiles)
+    kept = {word: model.value(Rack.parse(small.tiles, leave)) for word, leave in (("TA", "EEEEN"), ("EN", "AEEET"))}
+    assert kept["EN"] > kept["TA"]
+    import_cgp(tmp_path, f"{EMPTY} TAENEEE/ 0/0 0")
+    records = quiz("8G TA", extra=("--by", "equity", "--no-schedule"))
+    question, = of("question", records)
+    assert question["by"] == "equity" and "the top play by equity" in question["prompt"]
+    wrong, = of("result", records)
+    assert not wrong["correct"] and wrong["legal"] and wrong["score"] == 4 and wrong["rank"] == 3
+    assert wrong["equity"] == round(4 + kept["TA"], 2) and wrong["top_equity"] == round(4 + kept["EN"], 2)
+    assert sorted(wrong["expected"]) == ["8G EN", "8H EN"]
+    assert [(p["word"], p["score"], p["equity"]) for p in wrong["top"]] == \
+        [("EN", 4, wrong["top_equity"])] * 2 + [("TA", 4, wrong["equity"])] * 2
+    right, = of("result", quiz("8H EN", extra=("--by", "equity", "--no-schedule")))
+    assert right["correct"] and right["equity"] == right["top_equity"] and right["rank"] == 1
+    by_score, = of("result", quiz("8G TA", extra=("--no-schedule",)))
+    assert by_score["correct"] and "equity" not in by_score and "equity" not in by_score["top"][0]
+
+
+def test_by_equity_bad_input_is_one_line(small, tmp_path):
+    import_cgp(tmp_path, f"{EMPTY} TAENEEE/ 0/0 0")
+    result = run("quiz", "position", "--lexicon", "small", "--by", "points", "--jsonl", input="")
+    assert result.exit_code != 0 and "--by 'points': rank by score or equity" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

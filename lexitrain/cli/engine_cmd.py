@@ -15,6 +15,31 @@ commands = typer.Typer()
 gcg_app = typer.Typer(name="gcg", help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether option NAME was typed, not its default (by the source's name: typer vendors its own click)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def cgp_lexicon(cgp: str, lexicon_name: str, given: bool) -> str:
+    """The lexicon to solve a CGP with: `--lexicon` when typed, else the CGP's
+    `lex NAME;` op (a one-line error when NAME is not compiled), else the default."""
+    from lexitrain.engine.cgp import parse_cgp_ops
+
+    named = parse_cgp_ops(cgp).get("lex")
+    if given or not named:
+        return lexicon_name
+    from lexitrain.errors import LexitrainError
+    from lexitrain.lexicon.lexicon import known_lexicons
+
+    known = known_lexicons()
+    found = next((k for k in known if k.lower() == named.lower()), None)
+    if found is None:
+        raise LexitrainError(f"the CGP's lex {named} is not a compiled lexicon (compiled: {', '.join(known)}); "
+                             "build it with `lexitrain lexicon build` or give --lexicon")
+    return found
+
+
 def _position(cgp: str, lexicon_name: str, rack: str | None = None):
     """The CGP read for the lexicon's tiles; `rack` replaces the rack to move.
     Refuses more of a tile than the set has (board and racks together)."""
@@ -38,8 +63,31 @@ def _play_json(play, tiles) -> dict:
     return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
 
 
+def _candidate_json(candidate, tiles, rack) -> dict:
+    """A `best` row with its equity and leave (the tiles kept); an exchange is position `-` with the tiles put back."""
+    return {"position": candidate.position, "word": candidate.word(tiles), "score": candidate.score,
+            "tiles": candidate.tiles_text(tiles), "equity": candidate.equity,
+            "leave": tiles.spell(candidate.leave(rack).names())}
+
+
 #: Plays `best` lists without --top or --all.
 DEFAULT_TOP = 10
+#: What `best --by` ranks by.
+ORDERS = ("score", "equity")
+
+
+def _ranked(position, tiles, rack, plays, by: str, exchanges: bool) -> list:
+    """The plays as equity candidates (with exchanges and a pass if asked), in `by` order:
+    by equity, or by score as the generator lists plays, then the rest by equity."""
+    from lexitrain.engine.equity import PLAY, candidates, equity_order
+    from lexitrain.engine.exchanges import tiles_in_bag
+    from lexitrain.engine.leave import load_leaves
+
+    found = candidates(load_leaves(tiles), rack, plays, tiles_in_bag(position.board, position.racks),
+                       exchanges=exchanges)
+    if by == "equity":
+        return sorted(found, key=equity_order)
+    return [c for c in found if c.kind == PLAY] + sorted((c for c in found if c.kind != PLAY), key=equity_order)
 
 
 @commands.command("best")
@@ -50,10 +98,12 @@ def best(
     top: Optional[int] = typer.Option(None, "--top", help=f"How many plays to list (default {DEFAULT_TOP})."),
     all_: bool = typer.Option(False, "--all", help="List every legal play (not with --top)."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
+    by: str = typer.Option("score", "--by", help="Rank by score, or by equity (score + the value of the tiles kept)."),
+    exchanges: bool = typer.Option(False, "--exchanges", help="Also list every exchange the bag allows and a pass."),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
-    """The top-scoring plays for a position, best first."""
+    """The top-scoring plays for a position, best first (or by equity)."""
     from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import MoveGenerator
@@ -64,27 +114,42 @@ def best(
         raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
     if top is not None and top < 1:
         raise LexitrainError("--top must be at least 1")
-    lex, position = _position(cgp, lexicon, rack)
+    if by not in ORDERS:
+        raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")), rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
-    plays = MoveGenerator(dawg_for(lex)).plays(position.board, Rack.parse(lex.tiles, rack, in_play=True))
-    if not all_:
-        plays = plays[: DEFAULT_TOP if top is None else top]
+    held = Rack.parse(lex.tiles, rack, in_play=True)
+    plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
+    limit = None if all_ else DEFAULT_TOP if top is None else top
+    if by == "score" and not exchanges:
+        plays = plays[:limit]
+        if json_out:
+            emit_json([_play_json(p, tiles) for p in plays])
+            return
+        if not plays:
+            typer.echo(f"no legal play with {rack}")
+        for p in plays:
+            typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+        return
+    ranked = _ranked(position, tiles, held, plays, by, exchanges)[:limit]
     if json_out:
-        emit_json([_play_json(p, tiles) for p in plays])
+        emit_json([_candidate_json(c, tiles, held) for c in ranked])
         return
-    if not plays:
+    if not ranked:
         typer.echo(f"no legal play with {rack}")
-        return
-    for p in plays:
-        typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+    for c in ranked:
+        word = c.word(tiles) or ("(exchange)" if c.exchanged is not None else "(pass)")
+        typer.echo(f"{c.equity:>7.2f} {c.score:>4}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
+                   f"leave {tiles.spell(c.leave(held).names()) or '-'}")
 
 
 @commands.command("score")
 def score(
     *,
+    ctx: typer.Context,
     play: list[str] = typer.Argument(..., help="The play in GCG notation, e.g. 8D QUITE or H8 QUIT."),
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line."),
     lexicon: Lexicon,
@@ -97,7 +162,7 @@ def score(
     from lexitrain.engine.rules import IllegalPlay, check_play, score_play, word_text, words_formed
     from lexitrain.errors import LexitrainError
 
-    lex, position = _position(cgp, lexicon)
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
     board = position.board
     tiles = board.tiles
     parsed = Play.parse(" ".join(play), tiles)
@@ -127,6 +192,22 @@ def score(
         raise typer.Exit(1)
 
 
+def game_lexicon(game, lexicon: str | None) -> tuple[str, str]:
+    """The lexicon to check a game's words against: --lexicon, else the file's
+    #lexicon when compiled, else the default; and a note saying so when the
+    file names one that is not compiled (empty otherwise)."""
+    from lexitrain.lexicon.lexicon import known_lexicons
+
+    named = (game.lexicon or "").strip()
+    if lexicon is not None:
+        return lexicon, ""
+    found = next((k for k in known_lexicons() if k.lower() == named.lower()), None) if named else None
+    if found is not None or not named:
+        return found or default_lexicon(study=False), ""
+    fallback = default_lexicon(study=False)
+    return fallback, f"words checked against {fallback}: the file's #lexicon {named} is not compiled"
+
+
 @gcg_app.command("verify")
 def gcg_verify(
     file: Path = typer.Argument(..., help="A GCG file."),
@@ -143,13 +224,12 @@ def gcg_verify(
     game = read_gcg(file)
     tiles = detect_tile_set(game)
     words = None
+    note = ""
     if not no_lexicon:
         from lexitrain.engine.dawg import dawg_for
-        from lexitrain.lexicon.lexicon import known_lexicons, open_lexicon
+        from lexitrain.lexicon.lexicon import open_lexicon
 
-        if lexicon is None:
-            named = (game.lexicon or "").lower()
-            lexicon = named if named in known_lexicons() else default_lexicon(study=False)
+        lexicon, note = game_lexicon(game, lexicon)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
             from lexitrain.errors import LexitrainError
@@ -168,8 +248,14 @@ def gcg_verify(
             typer.echo(f"{mark} {p['turn']:>3} {p['player']:<14} {p['position']:<4} {p['word']:<16} "
                        f"recorded {p['recorded']:>4} computed {p['computed'] if p['computed'] is not None else '-':>4}"
                        f"{extra}{why}")
-        bad = sum(not p["ok"] for p in report["plays"])
-        typer.echo(f"{len(report['plays'])} plays, {bad} wrong" + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
+        scores = sum(p["computed"] is None or p["computed"] != p["recorded"] for p in report["plays"])
+        unknown = sum(p["computed"] is not None and not p["ok"] and p["computed"] == p["recorded"]
+                      for p in report["plays"])
+        checked = f", {unknown} with words not in {lexicon}" if words is not None else ""
+        typer.echo(f"{len(report['plays'])} plays: {scores} score errors{checked}"
+                   + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
+        if note:
+            typer.echo(note)
     if not report["ok"]:
         raise typer.Exit(1)
 
@@ -220,3 +306,79 @@ def gcg_show(
         console.print(f"turn {info['turn']}: {info['player']} with {info['rack'] or '?'} played {info['move']} "
                       f"for {info['score']}", highlight=False)
 
+
+
+@gcg_app.command("analyze")
+def gcg_analyze(
+    files: list[Path] = typer.Argument(..., help="GCG files."),
+    player: Optional[str] = typer.Option(None, "--player", help="Only this player's turns (nick or name in the file)."),
+    lexicon: Optional[str] = typer.Option(
+        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
+    ),
+    report: Optional[Path] = typer.Option(None, "--report", help="Also write a printable report (.pdf or .html)."),
+    json_out: Json = False,
+) -> None:
+    """Each turn solved again: top plays by score and equity, what the move gave up, missed bingos, phonies."""
+    from lexitrain.engine.analysis import Analyst, summarise
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.leave import load_leaves
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    games = [read_gcg(f) for f in files]
+    analysts: dict[str, Analyst] = {}
+    reports, notes = [], []
+    for game in games:
+        name, note = game_lexicon(game, lexicon)
+        if note and note not in notes:
+            notes.append(note)
+        if name not in analysts:
+            lex = open_lexicon(name)
+            analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+        reports.append((name, analysts[name].game(game, player)))
+    by_player: dict[str, list] = {}
+    for _, r in reports:
+        for t in r.turns:
+            by_player.setdefault(t.player, []).append(t)
+    summary = {p: summarise(turns) for p, turns in by_player.items()}
+    if report is not None:
+        from lexitrain.sheets.game_report import write_report
+
+        write_report(report, [r for _, r in reports], summary)
+    if json_out:
+        emit_json({"games": [{**r.to_json(), "lexicon": name} for name, r in reports], "players": summary,
+                   "notes": notes})
+        return
+    _print_analysis(reports, summary, notes)
+
+
+def _print_analysis(reports, summary, notes) -> None:
+    for name, r in reports:
+        typer.echo(f"{r.source} (words: {name})")
+        for t in r.turns:
+            if t.note:
+                typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  ({t.note})")
+                continue
+            top = t.top_by_score[0] if t.top_by_score else None
+            best = t.top_by_equity[0]
+            flags = []
+            if t.missed_bingos:
+                flags.append("missed bingo " + ", ".join(f"{b['position']} {b['word']} {b['score']}"
+                                                         for b in t.missed_bingos[:3]))
+            if t.phonies:
+                flags.append(f"phony {', '.join(t.phonies)} ({'stood' if t.phony_stood else 'challenged off'})")
+            if t.valid_challenged_off:
+                flags.append("valid play challenged off")
+            top_text = f"top {top['position']} {top['tiles']} {top['score']}" if top else "no play"
+            best_move = f"{best['position']} {best['tiles']}" if best["kind"] == "play" else \
+                f"{best['kind']} {best['tiles']}".strip()
+            typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  {top_text} (-{t.points_given_up}); "
+                       f"equity best {best_move} {best['equity']:.1f} (-{t.equity_given_up:.1f})"
+                       + (f"; {'; '.join(flags)}" if flags else ""))
+    for p, s in summary.items():
+        typer.echo(f"{p}: {s['turns']} turns, {s['top_plays_found']} best by equity, {s['points_given_up']} points "
+                   f"and {s['equity_given_up']:.1f} equity given up, {s['missed_bingo_turns']} missed bingos, "
+                   f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
+                   f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes")
+    for note in notes:
+        typer.echo(note)

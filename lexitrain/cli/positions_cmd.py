@@ -152,14 +152,16 @@ def quiz_position(
     day: Optional[str] = typer.Option(None, "--date", help="With --daily: YYYY-MM-DD (default today)."),
     seed: int = typer.Option(1, "--seed", help="Seed for the self-play game made when no position is stored."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
+    by: str = typer.Option("score", "--by", help="Judge answers by score, or by equity (score + the value of the "
+                           "tiles kept; the score shown too)."),
     lexicon: StudyLexicon,
     jsonl: Jsonl = False,
 ) -> None:
-    """The position quiz: find the top-scoring play (also `lexitrain quiz position`)."""
+    """The position quiz: find the top-scoring play, or the top play by equity (also `lexitrain quiz position`)."""
     from lexitrain.study.requests import PositionQuizRequest
 
     request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit=limit, daily=daily,
-                                  day=day, seed=seed, schedule=not no_schedule)
+                                  day=day, seed=seed, schedule=not no_schedule, by=by)
     store, lex = _open(lexicon)
     with store:
         session = request.start(store, lex)
@@ -207,7 +209,8 @@ def ask_position(session, question, number: int):  # -> Outcome | None
 
     console = stdout_console()
     position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
-    console.print(f"\n{number}. top play?", style="bold")
+    asked = "top play by equity" if question.info.get("by") == "equity" else "top play"
+    console.print(f"\n{number}. {asked}?", style="bold")
     console.print(render_board(position.board))
     you, other = (position.scores + [0, 0])[:2]
     console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
@@ -233,7 +236,9 @@ def _show_verdict(outcome) -> None:
         typer.secho(f"  illegal: {v['reason']}", fg="red")
     else:
         same = f" (= {v['same_as']})" if v.get("same_as") else ""
-        typer.secho(f"  {v['play']}{same} scores {v['score']}: rank {v['rank']} of {v['plays']}",
+        equity = f", equity {v['equity']:.2f}" if v.get("by") == "equity" else ""
+        typer.secho(f"  {v['play']}{same} scores {v['score']}{equity}: rank {v['rank']} of {v['plays']}",
                     fg="green" if outcome.correct else "yellow")
     for n, play in enumerate(v["top"], start=1):
-        typer.echo(f"  {n}. {play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")
+        equity = f"{play['equity']:>7.2f} " if "equity" in play else ""
+        typer.echo(f"  {n}. {equity}{play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")

@@ -91,6 +91,11 @@ def parse_cgp(text: str, tiles: TileSet | None = None, layout: BoardLayout | Non
     return Position(board, racks, scores, int(fields[3]), ops)
 
 
+def parse_cgp_ops(text: str) -> dict[str, str]:
+    """The operations of a CGP line (`lex NWL23;` -> {"lex": "NWL23"}), read before its board (which may need their tiles)."""
+    return _parse_ops(" ".join(text.strip().split()[4:]))
+
+
 def _parse_ops(text: str) -> dict[str, str]:
     ops: dict[str, str] = {}
     if not text:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board, tile_text
 from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.exchanges import can_exchange
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Placement, ScoredPlay
 from lexitrain.engine.rules import IllegalPlay, apply_play, check_play, invalid_words
@@ -54,6 +56,7 @@ class Move:
     rack_before: list[str] = field(default_factory=list)
     drawn: list[str] = field(default_factory=list)
     phony: list[str] = field(default_factory=list)  # words not in the lexicon
+    exchanged: list[str] = field(default_factory=list)  # tiles put back by an exchange
 
 
 class Game:
@@ -106,7 +109,7 @@ class Game:
 
     def exchange(self, tiles: str) -> Move:
         self._check_not_over()
-        if len(self.bag) < max(self.rules.exchange_limit, 1):
+        if not can_exchange(len(self.bag), self.rules.exchange_limit):
             raise IllegalPlay(f"cannot exchange with {len(self.bag)} tiles in the bag")
         player = self.current
         try:
@@ -130,7 +133,7 @@ class Game:
                 kept.append(t)
         drawn = self.bag.draw(len(given))
         self.bag.put_back(given)
-        move = Move(self.turn, "exchange", 0, None, list(player.rack), drawn)
+        move = Move(self.turn, "exchange", 0, None, list(player.rack), drawn, exchanged=given)
         player.rack = kept + drawn
         self.zero_turns += 1
         self._finish_move(move)
@@ -230,10 +233,24 @@ class Snapshot:
     bag: int
 
 
-def self_play(board: Board, generator: MoveGenerator, seed: int, max_turns: int = 60) -> tuple[Game, list[Snapshot]]:
-    """Greedy self-play (top score every turn, exchange all when stuck) over
-    the generator's word graph: the positions before each turn, reproducible
-    from the seed."""
+#: picks and makes the move of the player to move, given the generator's plays for their rack (best score first)
+Policy = Callable[[Game, list[ScoredPlay]], Move]
+
+
+def greedy(game: Game, plays: list[ScoredPlay]) -> Move:
+    """Top score every turn; exchange all when there is no play, else pass."""
+    if plays:
+        return game.play(plays[0])
+    if can_exchange(len(game.bag), game.rules.exchange_limit):
+        return game.exchange(game.rack_text())
+    return game.pass_turn()
+
+
+def self_play(board: Board, generator: MoveGenerator, seed: int, max_turns: int = 60,
+              policies: Sequence[Policy] = (greedy,)) -> tuple[Game, list[Snapshot]]:
+    """Self-play over the generator's word graph, player i moving by
+    `policies[i % len(policies)]` (greedy by default): the positions before
+    each turn, reproducible from the seed."""
     game = Game(board, generator.dawg, seed=seed)
     positions: list[Snapshot] = []
     for _ in range(max_turns):
@@ -241,10 +258,5 @@ def self_play(board: Board, generator: MoveGenerator, seed: int, max_turns: int 
             break
         positions.append(Snapshot(game.board.copy(), game.rack_text(), [p.score for p in game.players], len(game.bag)))
         plays = generator.plays(game.board, Rack.of(game.board.tiles, game.current.rack))
-        if plays:
-            game.play(plays[0])
-        elif len(game.bag) >= game.rules.exchange_limit:
-            game.exchange(game.rack_text())
-        else:
-            game.pass_turn()
+        policies[game.turn % len(policies)](game, plays)
     return game, positions

@@ -293,10 +293,14 @@ class PositionQuizRequest:
     day: str | None = None  # with `daily`: YYYY-MM-DD (None: today)
     seed: int = 1
     schedule: bool = True
+    by: str = "score"  # or "equity": plays ranked and answers judged by equity
 
     def __post_init__(self) -> None:
+        from lexitrain.study.kinds.position import check_order
+
         if self.limit < 1:
             raise LexitrainError("--limit must be at least 1")
+        check_order(self.by)
         if self.daily:
             from lexitrain.study.challenge import parse_day
 
@@ -306,8 +310,13 @@ class PositionQuizRequest:
         from lexitrain.study import positions as pos
         from lexitrain.study.challenge import parse_day
         from lexitrain.study.daily import load_scheduling
+        from lexitrain.study.kinds.position import EQUITY, PositionKind
         from lexitrain.study.scheduler import utc_now
 
+        if self.by == EQUITY:
+            from lexitrain.engine.leave import load_leaves
+
+            load_leaves(lex.tiles)  # no model for these tiles: say so now, not skip every question
         if self.daily:
             day = parse_day(self.day)
             items = [Item(pos.KIND, pos.daily_key(lex, day))]
@@ -321,5 +330,6 @@ class PositionQuizRequest:
                                      "(add more with `lexitrain positions generate` or `positions import`)")
             items = [Item(pos.KIND, p.cgp) for p in found]
             source = "positions"
+        by = f", by {self.by}" if self.by == EQUITY else ""
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       title=f"{source} ({len(items)} questions, {lex.name})")
+                       title=f"{source} ({len(items)} questions, {lex.name}{by})", kinds=[PositionKind(by=self.by)])

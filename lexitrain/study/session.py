@@ -156,6 +156,7 @@ class Session:
         closing: Closing | None = None,
         grader: Grader | None = None,
         session_id: int | None = None,
+        kinds: Iterable[QuestionKind] = (),
     ) -> None:
         """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
         self.store = store
@@ -176,7 +177,7 @@ class Session:
         self.summary = Summary()
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
-        self._kinds: dict[str, QuestionKind] = {}
+        self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
 
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""

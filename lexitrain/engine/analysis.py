@@ -1,0 +1,234 @@
+"""What a recorded game shows about each player's choices: the analysis behind `gcg analyze`.
+
+Every turn whose rack was recorded is solved again: the top plays by score
+and by equity (exchanges and the pass among the candidates, the bag worked
+out from the board as for a CGP), the points and the equity the move gave
+up against the best, the bingos that were on the rack and not played, the
+words of the move that the lexicon does not have (a phony, and whether it
+stood or was challenged off), and valid plays that were withdrawn anyway.
+The lexicon is the one the caller checked words against: `lexicon` in the
+report says which, and whether it is the game's own `#lexicon`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from lexitrain.engine.board import BLANK_FLAG
+from lexitrain.engine.cgp import Position, to_cgp
+from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
+from lexitrain.engine.exchanges import kept_after, tiles_in_bag
+from lexitrain.engine.gcg import EXCHANGE, PASS, Game
+from lexitrain.engine.leave import LeaveModel
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.play import ScoredPlay
+from lexitrain.engine.replay import Turn, detect_tile_set, replay
+from lexitrain.engine.rules import invalid_words
+from lexitrain.errors import LexitrainError
+from lexitrain.tiles import RACK_SIZE, Rack, TileSet
+
+#: plays listed per turn, by score and by equity
+TOP = 5
+#: turns per game a report draws as a board (those that gave up the most equity)
+COSTLIEST = 3
+
+
+@dataclass
+class TurnReport:
+    """One turn of the chosen player, solved again."""
+
+    game: str
+    turn: int
+    player: str
+    rack: str
+    kind: str  # play, exchange, pass
+    move: str  # GCG notation: `8D QUITE`, `-ABC`, `-`
+    score: int  # as recorded
+    cgp: str  # the position before the turn, the mover's rack first
+    computed: int | None = None
+    equity: float | None = None
+    top_by_score: list[dict[str, Any]] = field(default_factory=list)
+    top_by_equity: list[dict[str, Any]] = field(default_factory=list)
+    points_given_up: int = 0
+    equity_given_up: float = 0.0
+    missed_bingos: list[dict[str, Any]] = field(default_factory=list)  # best placement of each bingo word
+    phonies: list[str] = field(default_factory=list)  # words of the move not in the lexicon
+    withdrawn: bool = False
+    note: str = ""  # why a turn could not be solved (its rack was not recorded)
+
+    @property
+    def phony_stood(self) -> bool:
+        return bool(self.phonies) and not self.withdrawn
+
+    @property
+    def valid_challenged_off(self) -> bool:
+        return self.kind == PLAY and self.withdrawn and not self.phonies and not self.note
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.update(phony_stood=self.phony_stood, valid_challenged_off=self.valid_challenged_off)
+        return data
+
+
+@dataclass
+class GameReport:
+    source: str
+    players: list[str]
+    turns: list[TurnReport]
+
+    def summary(self, player: str | None = None) -> dict[str, Any]:
+        return summarise([t for t in self.turns if player is None or t.player == player])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.source, "players": self.players,
+                "summary": {p: self.summary(p) for p in self.players if any(t.player == p for t in self.turns)},
+                "turns": [t.to_json() for t in self.turns]}
+
+
+def summarise(turns: Sequence[TurnReport]) -> dict[str, Any]:
+    """The totals of a player's turns (one game or many)."""
+    solved = [t for t in turns if not t.note]
+    return {
+        "turns": len(turns), "solved": len(solved),
+        "plays": sum(t.kind == PLAY for t in turns), "exchanges": sum(t.kind == EXCHANGE for t in turns),
+        "passes": sum(t.kind == PASS for t in turns),
+        "points_given_up": sum(t.points_given_up for t in solved),
+        "equity_given_up": round(sum(t.equity_given_up for t in solved), 2),
+        "top_plays_found": sum(t.equity_given_up <= 0 for t in solved),
+        "missed_bingo_turns": sum(bool(t.missed_bingos) for t in solved),
+        "phonies_played": sum(bool(t.phonies) for t in turns), "phonies_stood": sum(t.phony_stood for t in turns),
+        "valid_challenged_off": sum(t.valid_challenged_off for t in turns),
+        "costliest": [f"{t.game} turn {t.turn}" for t in costliest(solved)],
+    }
+
+
+def costliest(turns: Sequence[TurnReport], n: int = COSTLIEST) -> list[TurnReport]:
+    """The turns that gave up the most equity (at least something), worst first."""
+    return sorted((t for t in turns if t.equity_given_up > 0 and not t.note),
+                  key=lambda t: (-t.equity_given_up, t.game, t.turn))[:n]
+
+
+class Analyst:
+    """Solves the turns of games over one lexicon (its graph `words`), keeping one move generator."""
+
+    def __init__(self, words: Dawg, model: LeaveModel, tiles: TileSet) -> None:
+        self.words = words
+        self.model = model
+        self.tiles = tiles
+        self.generator = MoveGenerator(words)
+
+    def game(self, game: Game, player: str | None = None) -> GameReport:
+        """The report on one game: every turn, or those of `player` (a nick or a name in the file)."""
+        tiles = detect_tile_set(game)
+        if tiles.letters != self.tiles.letters:
+            raise LexitrainError(f"{game.source}: the game uses {tiles.name} tiles, lexicon {self.words.name} "
+                                 f"uses {self.tiles.name}")
+        nick = find_player(game, player) if player is not None else None
+        events = {e.line: e for e in game.events}
+        reports = []
+        for turn in replay(game, self.tiles):
+            if nick is None or turn.player == nick:
+                reports.append(self.turn(game.source, turn, events[turn.event_line].tiles))
+        return GameReport(game.source, [p.nick for p in game.players], reports)
+
+    def turn(self, source: str, turn: Turn, exchanged: str) -> TurnReport:
+        tiles = self.tiles
+        board = turn.board
+        rack_text = turn.rack.upper()
+        move = turn.notation or ("-" + exchanged if turn.kind == EXCHANGE and exchanged else "-")
+        cgp = to_cgp(Position(board.copy(), [rack_text, ""], list(turn.scores)))
+        report = TurnReport(Path(source).name, turn.number, turn.player, rack_text, turn.kind, move, turn.recorded,
+                            cgp, turn.computed, withdrawn=turn.withdrawn)
+        if turn.play is not None:
+            report.phonies = invalid_words(board, turn.play, self.words)
+        try:
+            rack = Rack.parse(tiles, rack_text, in_play=True, required=True)
+        except LexitrainError:
+            report.note = "rack not recorded" if not rack_text else f"rack {rack_text} cannot be read"
+            return report
+        if turn.play is not None and not _holds(rack, _placed(tiles, turn.play)):
+            report.note = f"the play's tiles are not all on the recorded rack {rack_text}"
+            return report
+        plays = self.generator.plays(board, rack)
+        bag = tiles_in_bag(board, [rack_text])
+        ranked = rank_by_equity(self.model, rack, plays, bag)
+        report.top_by_score = [_play_json(p, tiles) for p in plays[:TOP]]
+        report.top_by_equity = [_candidate_json(c, tiles, rack) for c in ranked[:TOP]]
+        top_score = plays[0].score if plays else 0
+        top_equity = ranked[0].equity
+        if turn.kind == PLAY:
+            scored = turn.play.score if turn.play is not None and not turn.withdrawn else 0
+            report.points_given_up = max(0, top_score - scored)  # a phony that stood may outscore every valid play
+            if turn.play is not None and not turn.withdrawn:
+                report.equity = play_equity(self.model, rack, turn.play, bag).equity
+            else:  # taken back (or unplaceable): the turn scored nothing and kept the whole rack
+                report.equity = leave_value(self.model, rack, bag)
+        else:
+            report.points_given_up = top_score
+            kept = rack
+            if turn.kind == EXCHANGE:
+                given = _exchanged(tiles, exchanged)
+                kept = kept_after(rack, given) if given is not None and _holds(rack, given) else rack
+            report.equity = leave_value(self.model, kept, bag)
+        report.equity_given_up = round(max(0.0, top_equity - report.equity), 2)
+        played_bingo = turn.play is not None and turn.play.tile_count == RACK_SIZE and not turn.withdrawn
+        if not played_bingo:
+            report.missed_bingos = missed_bingos(plays, tiles)
+        return report
+
+
+def missed_bingos(plays: Sequence[ScoredPlay], tiles: TileSet) -> list[dict[str, Any]]:
+    """Each bingo word in the move list, at its best-scoring placement, best first."""
+    best: dict[str, ScoredPlay] = {}
+    for p in plays:  # best first, so the first placement of a word is its best
+        if p.tile_count == RACK_SIZE:
+            best.setdefault(p.word(tiles).upper(), p)
+    return [_play_json(p, tiles) for p in best.values()]
+
+
+def find_player(game: Game, name: str) -> str:
+    """The nick of the player a name means (nick or full name, any case); a one-line error when none."""
+    for p in game.players:
+        if name.lower() in (p.nick.lower(), p.name.lower()):
+            return p.nick
+    names = ", ".join(p.nick for p in game.players) or "none"
+    raise LexitrainError(f"{game.source}: no player {name!r} (players: {names})")
+
+
+def _exchanged(tiles: TileSet, text: str) -> Rack | None:
+    """The tiles an exchange put back, when the file wrote them (not only a count)."""
+    if not text or text.isdigit():
+        return None
+    try:
+        return Rack.parse(tiles, text.upper())
+    except LexitrainError:
+        return None
+
+
+def _placed(tiles: TileSet, play: ScoredPlay) -> Rack:
+    """The tiles a play takes from the rack."""
+    counts = [0] * len(tiles.letters)
+    blanks = 0
+    for _, _, tile in play.placed():
+        if tile >= BLANK_FLAG:
+            blanks += 1
+        else:
+            counts[tile] += 1
+    return Rack(tiles, tuple(counts), blanks)
+
+
+def _holds(rack: Rack, given: Rack) -> bool:
+    return all(m <= n for n, m in zip(rack.counts, given.counts)) and given.blanks <= rack.blanks
+
+
+def _play_json(play: ScoredPlay, tiles: TileSet) -> dict[str, Any]:
+    return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
+
+
+def _candidate_json(c: Candidate, tiles: TileSet, rack: Rack) -> dict[str, Any]:
+    return {"kind": c.kind, "position": c.position, "word": c.word(tiles), "score": c.score,
+            "tiles": c.tiles_text(tiles), "equity": c.equity, "leave": tiles.spell(c.leave(rack).names())}
+
