@@ -38,6 +38,7 @@ def test_a_whole_wall_solved_by_typing_records_each_question_as_it_is_solved(sma
         wall = Wall(QuizRequest(query=SEVENS).start(store, small), seconds=60, clock=Clock())
         current = wall.start_round()
         assert {c.question.key for c in current.cells} == {"AEINRST", "AEILRST"}
+        assert all(c.to_json()["tiles"] == list(c.question.prompt) for c in current.cells)  # for a face to reorder
         for word in sorted(ORACLE["AEILRST"]):
             assert wall.guess(word.lower()).verdict == CORRECT
         assert answers(store) == [("AEILRST", " ".join(sorted(ORACLE["AEILRST"])), 1)]  # at once, not at the end
