@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
+
+from lexitrain.cli.options import StudyLexicon
 
 commands = typer.Typer()
 
 
 @commands.command("web")
 def web(
+    *,
     port: int = typer.Option(8765, "--port", help="Port to serve on (0: any free one)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (anything but 127.0.0.1 is reachable "
                              "from other machines)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Print the link only; do not open a browser."),
-    lexicon: Optional[str] = typer.Option(None, "--lexicon", "-l", help="Lexicon to use (default: the one set "
-                                          "with `study set --lexicon`, else enable)."),
+    lexicon: StudyLexicon,
 ) -> None:
     """Word walls, the daily challenge, reviews, positions, search and stats in the browser."""
-    from lexitrain.cli.options import default_lexicon
     from lexitrain.study.store import ProgressStore
     from lexitrain.web.context import Context
     from lexitrain.web.server import LOCAL, listen, serve, url
@@ -29,7 +28,7 @@ def web(
                    err=True)
     sock = listen(host, port)
     with ProgressStore() as store:
-        ctx = Context(store, lexicon or default_lexicon(study=True))
+        ctx = Context(store, lexicon)
         link = url(sock, ctx, "127.0.0.1" if host in ("0.0.0.0", "::") else host)
 
         def ready() -> None:
