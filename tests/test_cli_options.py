@@ -11,7 +11,7 @@ from lexitrain.study.store import progress_path
 from tests.cli_runner import run
 
 #: Study commands default to the active study lexicon (`study set --lexicon`); every other one to enable.
-STUDY_COMMANDS = {"quiz", "daily", "challenge", "stats", "progress import-zyzzyva"}
+STUDY_COMMANDS = {"quiz", "daily", "challenge", "stats", "progress import-zyzzyva", "web"}
 STUDY_GROUPS = {"study", "positions"}
 #: Commands whose --lexicon is not one of the shared aliases, and why.
 OWN_LEXICON_OPTION = {

@@ -38,6 +38,7 @@ def test_a_whole_wall_solved_by_typing_records_each_question_as_it_is_solved(sma
         wall = Wall(QuizRequest(query=SEVENS).start(store, small), seconds=60, clock=Clock())
         current = wall.start_round()
         assert {c.question.key for c in current.cells} == {"AEINRST", "AEILRST"}
+        assert all(c.to_json()["tiles"] == list(c.question.prompt) for c in current.cells)  # for a face to reorder
         for word in sorted(ORACLE["AEILRST"]):
             assert wall.guess(word.lower()).verdict == CORRECT
         assert answers(store) == [("AEILRST", " ".join(sorted(ORACLE["AEILRST"])), 1)]  # at once, not at the end
@@ -131,13 +132,14 @@ def test_a_challenge_wall_holds_the_days_alphagrams(small):
     assert keys == challenge_keys(small, datetime(2026, 3, 1).date(), "sevens")
 
 
-def test_finishing_mid_round_saves_the_open_questions(small):
-    with ProgressStore() as store:
+def test_finishing_mid_round_leaves_the_open_questions_unscored(small):
+    with ProgressStore() as store:  # leaving is stopping: only decided questions count
         wall = Wall(QuizRequest(query=SEVENS).start(store, small), clock=Clock())
         wall.start_round()
-        wall.guess("RETAINS")
+        wall.guess("SALTIER")  # solved: recorded at once
+        wall.guess("RETAINS")  # one of nine: still open
         summary = wall.finish()
-        assert summary.questions == 2 and ("AEINRST", "RETAINS", 0) in answers(store)
+        assert summary.questions == 1 and answers(store) == [("AEILRST", "SALTIER", 1)]
 
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli import card_cmd, engine_cmd, lexicon_cmd, positions_cmd, search_cmd, sheet_cmd, study_cmd
+from lexitrain.cli import card_cmd, engine_cmd, lexicon_cmd, positions_cmd, search_cmd, sheet_cmd, study_cmd, web_cmd
 from lexitrain.cli.root import new_root_app, run
 
 #: In the order `lexitrain --help` lists them: look words up, study, solve
-#: positions, print sheets, manage lexicons. A typer with a name is a command
+#: positions, print sheets, the web app, manage lexicons. A typer with a name is a command
 #: group (`lexitrain study ...`); one without adds its commands at the top level.
 COMMANDS: tuple[typer.Typer, ...] = (
     search_cmd.commands,  # judge, anagram, hooks, search
@@ -25,6 +25,7 @@ COMMANDS: tuple[typer.Typer, ...] = (
     engine_cmd.commands,  # best, score
     engine_cmd.gcg_app,
     sheet_cmd.commands,  # sheet
+    web_cmd.commands,  # web
     lexicon_cmd.lexicon_app,
 )
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import LETTERS, Question
@@ -31,6 +31,7 @@ from lexitrain.study.session import Item, Outcome, Session, Summary, Timers
 from lexitrain.tiles import BLANK
 
 if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
 
 SIZE = 50
@@ -48,6 +49,7 @@ class Cell:
 
     question: Question
     shown_at: float
+    tiles: tuple[str, ...] = ()  # the prompt's tiles, for a face to reorder (multi-letter tiles whole)
     found: list[str] = field(default_factory=list)
     wrong: int = 0
     outcome: Outcome | None = None  # set once decided (and recorded)
@@ -59,7 +61,7 @@ class Cell:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.question.id, "alphagram": self.question.key, "prompt": self.question.prompt,
-            "answers": len(self.question.expected), "found": list(self.found), "solved": self.solved,
+            "tiles": list(self.tiles), "answers": len(self.question.expected), "found": list(self.found), "solved": self.solved,
             "wrong": self.wrong, "decided": self.outcome is not None,
         }
         if self.outcome is not None:
@@ -158,11 +160,11 @@ class Wall:
                 question = self.session.ask(self.items[self.taken])
                 self.taken += 1
                 if question is not None and question.hint == LETTERS:  # a board cannot be a cell of a wall
-                    cells.append(Cell(question, self.clock()))
+                    cells.append(self._cell(question))
         else:
             missed = self._missed_now()
             first, total, missed_pass = 1, len(missed), True
-            cells = [Cell(q, self.clock()) for q in missed[: self.size]]
+            cells = [self._cell(q) for q in missed[: self.size]]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         wall_round = Round(len(self.rounds) + 1, first, total, missed_pass, cells, deadline)
         self.rounds.append(wall_round)
@@ -197,13 +199,17 @@ class Wall:
         return current
 
     def finish(self) -> Summary:
-        """End the wall where it is (an open round is given up first): the session's summary."""
+        """End the wall where it is (the player left, the app stops): the session's summary.
+
+        Leaving is stopping, so the open round's undecided questions stay unscored, as a
+        stopped quiz leaves the question on screen (docs/study.md); those already decided
+        (solved, or ended by the round's clock) were recorded when they were decided."""
         if self.summary is None:
             if self.round is not None and not self.round.ended:
-                self.tick()
+                self.tick()  # a round whose time ran out is decided by its clock
                 if not self.round.ended:
-                    self.round.gave_up = True
-                    self._end_round(finishing=True)
+                    self.round.ended = True
+                    self._index = {}
             self.summary = self.session.finish()
         return self.summary
 
@@ -269,14 +275,11 @@ class Wall:
     def solutions(self) -> list[dict[str, Any]]:
         """The end screen's table: every question of the round with each answer's facts
         (probability, hooks, inner hooks, lexicon symbols, definition) and how it went."""
-        from lexitrain.search.execute import rows_for_words
-
         current = self._current()
-        words = [w for c in current.cells for w in c.question.expected]
-        rows: dict[str, WordRow] = {r["word"]: r for r in rows_for_words(self.session.lex, words)}
+        facts = word_facts(self.session.lex, [w for c in current.cells for w in c.question.expected])
         return [{
             **cell.to_json(),
-            "words": [{"word": w, "found": w in cell.found, **_facts(rows.get(w))} for w in cell.question.expected],
+            "words": [{**facts[w], "found": w in cell.found} for w in cell.question.expected],
         } for cell in current.cells]
 
     # -- inside -------------------------------------------------------------------
@@ -286,6 +289,13 @@ class Wall:
             raise LexitrainError("no round has started on this wall")
         return self.round
 
+    def _cell(self, question: Question) -> Cell:
+        try:
+            tiles = tuple(self.session.lex.tiles.tokenize(question.prompt))
+        except ValueError:  # a prompt that is not tiles (none of the built-in kinds)
+            tiles = tuple(question.prompt)
+        return Cell(question, self.clock(), tiles)
+
     def _decide(self, cell: Cell) -> None:
         """Record a question's answer (the words found in it) the moment it is decided."""
         self.session.asked_at = cell.shown_at  # its time counts from when it was put on the wall
@@ -293,14 +303,14 @@ class Wall:
         if not cell.outcome.correct and not self._current().missed_pass:
             self.missed.append(cell.question)
 
-    def _end_round(self, finishing: bool = False) -> None:
+    def _end_round(self) -> None:
         current = self._current()
         for cell in current.cells:
             if cell.outcome is None:
                 self._decide(cell)
         current.ended = True
         self._index = {}
-        if not finishing and not self.has_next():
+        if not self.has_next():
             self.summary = self.session.finish()
 
     def _missed_now(self) -> list[Question]:
@@ -322,10 +332,17 @@ class Wall:
             and not (have - used)
 
 
-def _facts(row: WordRow | None) -> dict[str, Any]:
-    """What the solutions table shows of a word (nothing for a word the lexicon no longer has)."""
-    if row is None:
-        return {}
-    return {"probability": row["probability_rank"], "alphagram_rank": row["alphagram_rank"],
+def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """What an answer list shows of each word: probability, hooks, inner hooks, lexicon symbols,
+    definition (only the word itself for one the lexicon no longer has), in one look-up."""
+    from lexitrain.search.execute import rows_for_words
+
+    rows: dict[str, WordRow] = {r["word"]: r for r in rows_for_words(lex, words)}
+    facts: dict[str, dict[str, Any]] = {}
+    for word in words:
+        row = rows.get(word)
+        facts[word] = {"word": word} if row is None else {
+            "word": word, "probability": row["probability_rank"], "alphagram_rank": row["alphagram_rank"],
             "front_hooks": row["front_hooks"], "back_hooks": row["back_hooks"], "inner_front": row["inner_front"],
             "inner_back": row["inner_back"], "symbols": row["symbols"], "definition": row["definition"]}
+    return facts

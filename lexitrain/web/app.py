@@ -1,0 +1,66 @@
+"""The app of one launch: the pages, the JSON, the static files, behind the guard; errors as one line.
+
+An error the core raises (LexitrainError: a bad request, an unknown lexicon,
+an empty source) is the player's to read: a one-line JSON error on /api/ and
+the same line inside a page elsewhere, with 400 (404 for a thing not there).
+Anything else is a bug, answered 500 with one line and no traceback.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from lexitrain.errors import LexitrainError
+from lexitrain.web import api, pages
+from lexitrain.web.context import Context, NotFound
+from lexitrain.web.guard import Guard, error
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(ctx: Context) -> Starlette:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        ctx.finish_all()  # the server is stopping: every open round is saved
+
+    app = Starlette(
+        routes=[*pages.ROUTES, *api.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        middleware=[Middleware(Guard, secret=ctx.secret)],
+        exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed},
+        lifespan=lifespan,
+    )
+    app.state.ctx = ctx
+    return app
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.method != "GET"
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    status = 404 if isinstance(exc, NotFound) else 400
+    message = " ".join(str(exc).split())
+    if _wants_json(request) and not request.headers.get("accept", "").startswith("text/html"):
+        return error(status, message)
+    return pages.render(request, "error.html", status=status, message=message)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages = {404: "no such page", 405: "method not allowed here"}
+    return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+
+
+async def failed(request: Request, exc: Exception) -> Response:
+    return error(500, f"internal error ({type(exc).__name__}): {' '.join(str(exc).split())}")

@@ -1,0 +1,128 @@
+"""What every request of one launch shares: the progress store, the lexicons, the clock, the open rounds.
+
+The handlers are coroutines that call the core without awaiting in between,
+so they run one at a time on the server's event loop: two tabs driving the
+app at once take turns on the one store connection, and each answer is still
+its own transaction (other lexitrain processes share the file through SQLite's
+locks, as two terminal quizzes do).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.kinds.base import Question
+from lexitrain.study.session import Outcome, Session, Summary
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.preferences import Preferences
+    from lexitrain.study.store import ProgressStore
+
+#: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
+OPEN_LIMIT = 16
+
+
+class NotFound(LexitrainError):
+    """A round, page or thing that is not there (answered with 404)."""
+
+
+class Finishing(Protocol):
+    def finish(self) -> Summary: ...
+
+
+T = TypeVar("T", bound=Finishing)
+
+
+class OneByOne:
+    """A session asked one question at a time (reviews, positions), kept between requests:
+    the loop a terminal face runs, with the question on show and the last outcome."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._questions = iter(session.questions())
+        self.number = 0
+        self.question: Question | None = None
+        self.last: Outcome | None = None
+        self.summary: Summary | None = None
+        self.advance()
+
+    def advance(self) -> None:
+        """Show the next question (picked after the last answer was saved), or finish when none is left."""
+        self.question = next(self._questions, None)
+        if self.question is None:
+            self.finish()
+        else:
+            self.number += 1
+
+    def current(self) -> Question:
+        if self.question is None:
+            raise LexitrainError("this round is over: every question has been asked")
+        return self.question
+
+    def record(self, outcome: Outcome) -> Outcome:
+        self.last = outcome
+        self.advance()
+        return outcome
+
+    def finish(self) -> Summary:
+        if self.summary is None:
+            self.question = None
+            self.summary = self.session.finish()
+        return self.summary
+
+
+@dataclass
+class Context:
+    """One launch of the app."""
+
+    store: ProgressStore
+    lexicon: str  # the lexicon pages use (the `--lexicon` given, else the study lexicon)
+    clock: Callable[[], float] = time.monotonic  # the rounds' clock (tests move an injected one)
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
+    _lexicons: dict[str, Lexicon] = field(default_factory=dict)
+
+    def lex(self, name: str | None = None) -> Lexicon:
+        """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
+        from lexitrain.lexicon.lexicon import open_lexicon
+
+        name = name or self.lexicon
+        if name not in self._lexicons:
+            self._lexicons[name] = open_lexicon(name)
+        return self._lexicons[name]
+
+    def preferences(self) -> Preferences:
+        from lexitrain.study.preferences import load_preferences
+
+        return load_preferences(self.store)
+
+    def keep(self, thing: Finishing) -> str:
+        """Hold a round open under a new id (the oldest is finished past OPEN_LIMIT)."""
+        while len(self._open) >= OPEN_LIMIT:
+            _, oldest = self._open.popitem(last=False)
+            oldest.finish()
+        ident = secrets.token_urlsafe(9)
+        self._open[ident] = thing
+        return ident
+
+    def opened(self, ident: str, kind: type[T]) -> T:
+        thing = self._open.get(ident)
+        if not isinstance(thing, kind):
+            raise NotFound(f"no open {kind.__name__.lower()} {ident!r} (it may have ended when the app restarted)")
+        return thing
+
+    def finish_all(self) -> None:
+        """Close every open round, saving its open questions (the server is stopping)."""
+        while self._open:
+            _, thing = self._open.popitem()
+            thing.finish()
+
+    def page_context(self) -> dict[str, Any]:
+        """What every page template is given."""
+        return {"preferences": self.preferences(), "lexicon": self.lexicon}

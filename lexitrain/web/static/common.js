@@ -1,0 +1,58 @@
+"use strict";
+// What every page's script shares: JSON calls to the app, and drawing letters and words as text (never as HTML).
+
+const lexitrain = {
+  async api(method, path, data, keepalive) {
+    const options = { method, headers: { "Accept": "application/json" }, keepalive: !!keepalive };
+    if (data !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(data);
+    }
+    const response = await fetch(path, options);
+    const body = await response.json().catch(() => ({ error: "the app sent no JSON (" + response.status + ")" }));
+    if (!response.ok) throw new Error(body.error || ("error " + response.status));
+    return body;
+  },
+
+  el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  },
+
+  // Tiles as spans; a blank ("?" or a lowercase letter) drawn apart.
+  letters(container, tiles) {
+    container.replaceChildren(...tiles.map((tile) => {
+      const blank = tile === "?" || tile !== tile.toUpperCase();
+      return lexitrain.el("span", blank ? "letter blank" : "letter", tile);
+    }));
+    container.parentElement.classList.forEach((name) => {
+      if (name.startsWith("len-")) container.parentElement.classList.remove(name);
+    });
+    container.parentElement.classList.add("len-" + Math.min(tiles.length, 15));
+  },
+
+  // A word with inner-hook marks (·) and the lexicon's symbols.
+  word(facts) {
+    const cell = lexitrain.el("td");
+    const text = (facts.inner_front ? "·" : "") + facts.word + (facts.inner_back ? "·" : "");
+    cell.append(lexitrain.el("span", "word", text));
+    if (facts.symbols) cell.append(lexitrain.el("span", "symbols", facts.symbols));
+    return cell;
+  },
+
+  // One row of an answer list: front hooks, the word, back hooks, definition (and what comes before).
+  answerRow(facts, before) {
+    const row = lexitrain.el("tr");
+    row.append(...(before || []));
+    row.append(lexitrain.el("td", "hooks front num", facts.front_hooks || ""), lexitrain.word(facts),
+      lexitrain.el("td", "hooks", facts.back_hooks || ""), lexitrain.el("td", "definition", facts.definition || ""));
+    return row;
+  },
+
+  say(message) {
+    const notice = document.getElementById("notice");
+    if (notice) notice.textContent = message || "";
+  },
+};

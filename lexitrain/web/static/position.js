@@ -1,0 +1,106 @@
+"use strict";
+// The position quiz: the board drawn from the app's squares, one play typed in GCG notation.
+(() => {
+  const { api, el, letters, say } = lexitrain;
+  const board = document.getElementById("board");
+  const input = document.getElementById("play");
+  const refused = document.getElementById("refused");
+  const verdictPart = document.getElementById("verdict");
+  let ident = null;
+  let state = null;
+  let across = true;
+  let start = null; // [row, column] clicked
+
+  function drawBoard(data) {
+    const head = el("tr");
+    head.append(el("th"), ...data.columns.map((c) => el("th", "", c)));
+    const rows = data.rows.map((squares, r) => {
+      const row = el("tr");
+      row.append(el("th", "", r + 1));
+      squares.forEach((square, c) => {
+        const name = data.columns[c] + (r + 1);
+        const cell = el("td", "square " + (square.tile ? "tile" + (square.blank ? " blank" : "") : square.premium), square.tile || square.premium);
+        cell.dataset.square = name;
+        cell.title = name + (square.blank ? " (a blank)" : "");
+        cell.addEventListener("click", () => { start = [r, c]; setStart(); });
+        row.append(cell);
+      });
+      return row;
+    });
+    board.replaceChildren(head, ...rows);
+  }
+
+  function setStart() {
+    if (!start || !state || !state.question) return;
+    const [r, c] = start;
+    const column = state.question.board.columns[c];
+    const where = across ? (r + 1) + column : column + (r + 1);
+    const word = input.value.replace(/^\s*\S+\s*/, "");
+    input.value = where + " " + word;
+    for (const node of board.querySelectorAll(".start")) node.classList.remove("start");
+    board.querySelector('[data-square="' + column + (r + 1) + '"]').classList.add("start");
+    input.focus();
+  }
+
+  function showQuestion() {
+    const question = state.question;
+    refused.textContent = "";
+    document.getElementById("finished").hidden = question !== null;
+    document.getElementById("play-form").hidden = question === null;
+    if (question === null) return;
+    document.getElementById("which").textContent = "Position " + question.number;
+    drawBoard(question.board);
+    letters(document.getElementById("rack"), Array.from(question.board.rack));
+    input.value = "";
+    input.focus();
+  }
+
+  function showVerdict(outcome) {
+    verdictPart.hidden = false;
+    const line = document.getElementById("verdict-line");
+    line.className = "verdict " + (outcome.correct ? "right" : "missed");
+    line.textContent = (outcome.correct ? "Top score! " : "Not the top: ") + outcome.play + " scores " + outcome.score
+      + " (rank " + outcome.rank + " of " + outcome.plays + " plays; the top scores " + outcome.top_score + ")";
+    const body = document.querySelector("#top-plays tbody");
+    body.replaceChildren(...outcome.top.map((p) => {
+      const row = el("tr");
+      row.append(el("td", "", p.position), el("td", "word", p.word), el("td", "num", p.score));
+      return row;
+    }));
+    document.getElementById("play-form").hidden = true;
+    document.getElementById("next").focus();
+  }
+
+  document.getElementById("play-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await api("POST", "/api/position/" + ident + "/play", { play: input.value });
+      if (answer.refused) {
+        refused.textContent = "Not a legal play: " + answer.refused;
+        input.select();
+        return;
+      }
+      state = answer;
+      showVerdict(answer.last);
+    } catch (e) { say(e.message); }
+  });
+  document.getElementById("next").addEventListener("click", () => {
+    verdictPart.hidden = true;
+    start = null;
+    showQuestion();
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") {
+      if (!start) return;
+      event.preventDefault();
+      across = event.key === "ArrowRight";
+      setStart();
+    }
+  });
+
+  api("POST", "/api/position", {}).then((first) => {
+    ident = first.id;
+    state = first;
+    showQuestion();
+  }).catch((e) => say(e.message));
+})();

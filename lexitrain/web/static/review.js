@@ -1,0 +1,121 @@
+"use strict";
+// Reviews: the day's cards one at a time, answered by typing or revealed and graded (keys 1-4).
+(() => {
+  const { api, el, letters, say, answerRow } = lexitrain;
+  const box = document.getElementById("answer");
+  const asking = document.getElementById("asking");
+  const grading = document.getElementById("grading");
+  const shownPart = document.getElementById("shown");
+  const next = document.getElementById("next");
+  let ident = null;
+  let state = null;
+  let mode = "asking"; // asking, grading (answer revealed), shown (verdict on a typed answer)
+
+  for (const bar of document.querySelectorAll("#forecast .bar")) {
+    bar.style.width = Math.max(0.5, 100 * Number(bar.dataset.share)) + "%";
+  }
+
+  function showToday(today) {
+    if (!today) return;
+    const node = document.getElementById("today");
+    node.replaceChildren(
+      el("span", "", "Reviews left today: " + today.reviews_left),
+      el("span", "", "New left: " + today.new_left),
+      el("span", "", "Done today: " + today.reviews_done + " reviews, " + today.new_done + " new"));
+  }
+
+  function answers(words) {
+    const body = document.querySelector("#answers tbody");
+    body.replaceChildren(...words.map((facts) => answerRow(facts)));
+  }
+
+  function ask() {
+    mode = "asking";
+    const question = state.question;
+    asking.hidden = grading.hidden = shownPart.hidden = true;
+    document.getElementById("finished").hidden = question !== null;
+    if (question === null) {
+      document.getElementById("prompt").replaceChildren();
+      document.getElementById("which").textContent = state.summary
+        ? state.summary.correct + "/" + state.summary.questions + " right this session" : "";
+      document.getElementById("answers-count").textContent = "";
+      return;
+    }
+    asking.hidden = false;
+    document.getElementById("which").textContent = "Card " + question.number + " · " + question.kind;
+    letters(document.getElementById("prompt"), Array.from(question.prompt));
+    document.getElementById("answers-count").textContent = question.answers + (question.answers === 1 ? " answer" : " answers");
+    box.value = "";
+    box.focus();
+  }
+
+  function verdict(outcome) {
+    const line = document.getElementById("verdict");
+    line.className = "verdict " + (outcome.correct ? "right" : "missed");
+    line.textContent = (outcome.correct ? "Right" : "Missed") + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
+      + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
+  }
+
+  async function answer() {
+    const text = box.value.trim();
+    if (!text) return reveal();
+    try {
+      state = await api("POST", "/api/review/" + ident + "/answer", { text });
+      showToday(state.today);
+      mode = "shown";
+      asking.hidden = true;
+      shownPart.hidden = false;
+      verdict(state.last);
+      answers(state.last.words);
+      next.hidden = false;
+      next.focus();
+    } catch (e) { say(e.message); }
+  }
+
+  async function reveal() {
+    try {
+      const shown = await api("POST", "/api/review/" + ident + "/reveal", {});
+      mode = "grading";
+      asking.hidden = true;
+      grading.hidden = shownPart.hidden = false;
+      next.hidden = true;
+      document.getElementById("verdict").textContent = "How well did you know it?";
+      document.getElementById("verdict").className = "verdict";
+      answers(shown.words);
+      grading.querySelector(".good").focus();
+    } catch (e) { say(e.message); }
+  }
+
+  async function grade(rating) {
+    try {
+      state = await api("POST", "/api/review/" + ident + "/grade", { rating });
+      showToday(state.today);
+      ask();
+    } catch (e) { say(e.message); }
+  }
+
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); answer(); }
+  });
+  document.getElementById("reveal").addEventListener("click", reveal);
+  for (const button of grading.querySelectorAll("button")) {
+    button.addEventListener("click", () => grade(Number(button.dataset.rating)));
+  }
+  next.addEventListener("click", ask);
+  document.addEventListener("keydown", (event) => {
+    if (mode === "grading" && ["1", "2", "3", "4"].includes(event.key)) {
+      event.preventDefault();
+      grade(Number(event.key));
+    } else if (mode === "shown" && event.key === "Enter" && event.target !== next) {
+      event.preventDefault();
+      ask();
+    }
+  });
+
+  api("POST", "/api/review", {}).then((first) => {
+    ident = first.id;
+    state = first;
+    showToday(first.today);
+    ask();
+  }).catch((e) => say(e.message));
+})();

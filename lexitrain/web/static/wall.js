@@ -1,0 +1,227 @@
+"use strict";
+// The word wall's page: draws the state the app sends, passes on each guess, keeps the page's clock.
+// What a guess answers, when a question is decided and when the round ends is the app's to say.
+(() => {
+  const { api, el, letters, say } = lexitrain;
+  const root = document.getElementById("wall");
+  const ident = root.dataset.ident;
+  const customOrder = Array.from(root.dataset.order || "");
+  const grid = document.getElementById("grid");
+  const guessBox = document.getElementById("guess");
+  const lastGuess = document.getElementById("last-guess");
+  const timer = document.getElementById("timer");
+  const giveUp = document.getElementById("give-up");
+  const base = "/api/wall/" + ident;
+
+  let state = null;
+  let deadline = null; // performance.now() at which the page's clock reaches 0
+  let asking = false; // a time check is on its way
+  let sure = null; // the give-up button's "are you sure?" timer
+  const shown = new Map(); // question id -> the order its tiles are shown in
+  let onWall = []; // ids of the cells on show (a solved cell gives its place to one not yet shown)
+
+  function capacity() {
+    // As many cells as fit the window's height (at least two rows): the rest wait for a solved cell's place.
+    const columns = Math.max(1, getComputedStyle(grid).gridTemplateColumns.split(" ").length);
+    const rows = Math.max(2, Math.floor((window.innerHeight - grid.getBoundingClientRect().top - 16) / 88));
+    return columns * rows;
+  }
+
+  function place(cells) {
+    const byId = new Map(cells.map((c) => [c.id, c]));
+    onWall = onWall.filter((id) => byId.has(id));
+    const room = capacity();
+    const waiting = cells.filter((c) => !onWall.includes(c.id) && !c.solved);
+    onWall = onWall.map((id) => (byId.get(id).solved && waiting.length ? waiting.shift().id : id));
+    for (const c of cells) {
+      if (onWall.length >= room) break;
+      if (!onWall.includes(c.id) && !c.solved) onWall.push(c.id);
+    }
+    if (!onWall.length) onWall = cells.slice(0, room).map((c) => c.id);
+    return onWall.map((id) => byId.get(id));
+  }
+
+  function drawCell(cell) {
+    const node = el("div", "cell");
+    node.tabIndex = -1;
+    node.dataset.alphagram = cell.alphagram;
+    node.dataset.solved = String(cell.solved);
+    node.dataset.id = cell.id;
+    node.title = "click to shuffle";
+    if (!shown.has(cell.id)) shown.set(cell.id, cell.tiles.slice());
+    const chip = el("span", "chip", cell.solved ? "✓" : String(cell.answers - cell.found.length));
+    chip.setAttribute("aria-label", (cell.answers - cell.found.length) + " answers left");
+    const tiles = el("div", "letters");
+    node.append(chip, tiles);
+    letters(tiles, shown.get(cell.id));
+    const found = el("ul", "found");
+    found.append(...cell.found.map((w) => el("li", "", w)));
+    node.append(found);
+    node.addEventListener("click", () => {
+      shown.set(cell.id, shuffle(shown.get(cell.id)));
+      letters(tiles, shown.get(cell.id));
+      guessBox.focus();
+    });
+    return node;
+  }
+
+  function shuffle(tiles) {
+    const out = tiles.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  }
+
+  function reorder(how) {
+    if (!state || !state.round) return;
+    for (const cell of state.round.cells) {
+      let tiles = cell.tiles.slice();
+      if (how === "shuffle") tiles = shuffle(tiles);
+      if (how === "custom" && customOrder.length) {
+        const rank = (t) => { const i = customOrder.indexOf(t.toUpperCase()); return i < 0 ? customOrder.length : i; };
+        tiles.sort((a, b) => rank(a) - rank(b));
+      }
+      shown.set(cell.id, tiles);
+    }
+    drawGrid();
+  }
+
+  function drawGrid() {
+    grid.replaceChildren(...place(state.round.cells).map(drawCell));
+  }
+
+  function clockText(seconds) {
+    const whole = Math.max(0, Math.ceil(seconds));
+    return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  }
+
+  function tickClock() {
+    if (deadline === null) return;
+    const left = (deadline - performance.now()) / 1000;
+    timer.textContent = clockText(left);
+    timer.classList.toggle("warning", left <= 10);
+    if (left <= 0 && !asking) {
+      asking = true; // the page's clock says 0: the app's clock is final
+      api("GET", base).then(show).catch((e) => say(e.message)).finally(() => { asking = false; });
+    }
+  }
+
+  function show(next) {
+    state = next;
+    const round = state.round;
+    if (!round) return;
+    document.getElementById("progress").textContent = round.missed_pass
+      ? "missed list: " + round.questions + " questions"
+      : "questions " + round.first + "–" + round.last + " of " + round.total;
+    const found = round.cells.reduce((n, c) => n + c.found.length, 0);
+    const words = round.cells.reduce((n, c) => n + c.answers, 0);
+    const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
+    document.getElementById("counts").textContent = found + "/" + words + " words · " + wrong + " wrong";
+    if (round.ended) return showEnd();
+    document.getElementById("playing").hidden = false;
+    document.getElementById("end").hidden = true;
+    deadline = state.time_left === null ? null : performance.now() + state.time_left * 1000;
+    if (deadline === null) timer.textContent = "untimed";
+    tickClock();
+    drawGrid();
+  }
+
+  function showEnd() {
+    deadline = null;
+    const round = state.round;
+    document.getElementById("playing").hidden = true;
+    document.getElementById("end").hidden = false;
+    timer.textContent = round.timed_out ? "0:00" : timer.textContent;
+    timer.classList.remove("warning");
+    const percent = round.questions ? Math.round((100 * round.correct) / round.questions) : 0;
+    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : "Solved. ";
+    document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)";
+    const next = document.getElementById("next");
+    next.hidden = !state.has_next;
+    document.getElementById("done").hidden = state.has_next;
+    if (state.has_next) {
+      const more = round.last < round.total && !round.missed_pass;
+      next.textContent = more ? "Next round: questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total : "Play the missed list";
+      next.focus();
+    }
+    const file = state.summary && state.summary.missed_list;
+    document.getElementById("missed-file").textContent = file ? "Missed words saved to " + file : "";
+    const body = document.querySelector("#solutions tbody");
+    body.replaceChildren();
+    for (const question of state.solutions || []) {
+      question.words.forEach((facts, i) => {
+        const before = [el("td", "num", facts.probability || ""), el("td", "", i === 0 ? question.prompt : "")];
+        const row = lexitrain.answerRow(facts, before);
+        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : "unsolved");
+        if (facts.found) row.classList.add("found-word");
+        row.dataset.alphagram = question.alphagram;
+        const mark = el("td");
+        if (i === 0) {
+          const button = el("button", "quiet", question.correct ? "Mark missed" : "Mark correct");
+          button.type = "button";
+          button.addEventListener("click", () => {
+            api("POST", base + "/mark", { id: question.id, correct: !question.correct }).then(show).catch((e) => say(e.message));
+          });
+          mark.append(button);
+        }
+        row.append(mark);
+        body.append(row);
+      });
+    }
+  }
+
+  async function submit() {
+    const word = guessBox.value.trim();
+    guessBox.value = "";
+    if (!word) return;
+    try {
+      const answer = await api("POST", base + "/guess", { word });
+      const verdict = answer.guess.verdict;
+      lastGuess.className = verdict;
+      lastGuess.textContent = word + ({ correct: " ✓", already: ": found already", wrong: " ✗", ended: ": the time is up" })[verdict];
+      show(answer);
+    } catch (e) {
+      say(e.message);
+    }
+  }
+
+  guessBox.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      submit();
+    } else if (event.key === "1" || event.key === "2" || event.key === "3") {
+      event.preventDefault();
+      reorder({ 1: "shuffle", 2: "alphagram", 3: "custom" }[event.key]);
+    }
+  });
+  guessBox.addEventListener("input", () => {
+    const clean = guessBox.value.replace(/[^\p{L}·]/gu, "").toUpperCase();
+    if (clean !== guessBox.value) guessBox.value = clean;
+  });
+
+  giveUp.addEventListener("click", () => {
+    if (sure === null) {
+      giveUp.textContent = "Are you sure?";
+      sure = setTimeout(() => { giveUp.textContent = "Give up"; sure = null; }, 3000);
+      return;
+    }
+    clearTimeout(sure);
+    sure = null;
+    giveUp.textContent = "Give up";
+    api("POST", base + "/give-up", {}).then(show).catch((e) => say(e.message));
+  });
+
+  document.getElementById("next").addEventListener("click", () => {
+    shown.clear();
+    onWall = [];
+    lastGuess.textContent = "";
+    api("POST", base + "/next", {}).then((next) => { show(next); guessBox.focus(); }).catch((e) => say(e.message));
+  });
+
+  window.addEventListener("resize", () => { if (state && state.round && !state.round.ended) drawGrid(); });
+
+  setInterval(tickClock, 200);
+  api("GET", base).then((first) => { show(first); guessBox.focus(); }).catch((e) => say(e.message));
+})();

@@ -1,0 +1,296 @@
+"""The web app's HTTP face without a browser (Starlette's TestClient): the launch key and the origin check,
+one-line JSON errors, escaping, and walls, reviews, positions, the challenge, search, stats and settings
+going through to the same progress store the CLI reads."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+
+with warnings.catch_warnings():  # starlette 1.x suggests httpx2, which is not released everywhere yet
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lexitrain.study.challenge import challenge_keys
+from lexitrain.study.store import ProgressStore
+from lexitrain.web.app import create_app
+from lexitrain.web.context import Context
+from web_helpers import DEFINITIONS, ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
+from study_helpers import WORDS, anagram_oracle
+
+ORACLE = anagram_oracle()
+SAME_ORIGIN = {"origin": "http://testserver"}
+PAGE = {"accept": "text/html"}  # what a browser sends with a form
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app_ctx(tmp_path, clock) -> Iterator[Context]:
+    make_web_lexicon(tmp_path)
+    with ProgressStore() as store:
+        yield Context(store, NAME, clock=clock, secret="s3cret")
+
+
+@pytest.fixture
+def client(app_ctx) -> Iterator[TestClient]:
+    with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
+        assert client.get("/?key=s3cret").status_code == 200  # the redirect sets the cookie
+        yield client
+
+
+def one_line_error(response, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json" and "\n" not in response.text
+    return response.json()["error"]
+
+
+def start_wall(client: TestClient, value: str = "--length 7", source: str = "search", **fields: str) -> str:
+    response = client.post("/wall", data={"source": source, "value": value, **fields}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def answers(store: ProgressStore) -> list[tuple[str, str, int]]:
+    return store.conn.execute("SELECT key, given, correct FROM answers ORDER BY id").fetchall()
+
+
+# -- who may drive it ---------------------------------------------------------------
+
+
+def test_the_printed_key_becomes_a_cookie_and_nothing_is_served_without_it(app_ctx):
+    with TestClient(create_app(app_ctx)) as stranger:
+        assert "open the link" in one_line_error(stranger.get("/"), 403)
+        assert one_line_error(stranger.get("/static/wall.js"), 403)
+        assert one_line_error(stranger.get("/?key=guess"), 403)
+        first = stranger.get("/search?key=s3cret&length=2", follow_redirects=False)
+        assert first.status_code == 303 and first.headers["location"] == "/search?length=2"  # the key leaves the URL
+        cookie = first.headers["set-cookie"]
+        assert "lexitrain_key=s3cret" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        page = stranger.get("/search?length=2")
+        assert page.status_code == 200 and "AA" in page.text
+        csp = page.headers["content-security-policy"]
+        assert "default-src 'none'" in csp and "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+
+
+def test_a_write_from_another_origin_is_refused(client):
+    assert "own pages" in one_line_error(client.post("/api/review", headers={"origin": "http://evil.example"}), 403)
+    assert one_line_error(client.post("/api/review", headers={"origin": "null"}), 403)
+    assert one_line_error(client.post("/api/review", headers={"origin": "", "sec-fetch-site": "cross-site"}), 403)
+    assert client.post("/api/review").status_code == 200
+
+
+# -- bad input ------------------------------------------------------------------------
+
+
+def test_malformed_requests_get_one_line_json_errors(client):
+    ident = start_wall(client)
+    assert one_line_error(client.post(f"/api/wall/{ident}/guess", content=b"{not json"), 400) == "the body is not JSON"
+    assert "object" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=["RETAINS"]), 400)
+    assert "'word' must be a string" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": 7}), 400)
+    assert "longer than" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": "A" * 500}), 400)
+    assert "one word" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": "A B"}), 400)
+    assert "no open wall" in one_line_error(client.get("/api/wall/nope"), 404)
+    assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
+    assert one_line_error(client.put("/api/review"), 405)
+    assert "no open onebyone" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
+
+
+def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):
+    empty = client.post("/wall", data={"source": "search", "value": "--length 15"}, headers=PAGE)
+    assert empty.status_code == 400 and "<h1>Cannot do that</h1>" in empty.text and "--length 15" in empty.text
+    unknown = client.post("/settings", data={"lexicon": "nosuchlexicon"}, headers=PAGE)
+    assert unknown.status_code == 400 and "nosuchlexicon" in unknown.text
+    assert app_ctx.lexicon == NAME
+
+
+def test_a_definition_with_markup_is_shown_as_text(client):
+    page = client.get("/search?length=7&anagram=AEINRST")
+    assert SCRIPT not in page.text and "keeps &lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+# -- walls ----------------------------------------------------------------------------------
+
+
+def test_a_wall_guessed_word_by_word_records_each_question_as_it_is_decided(client, app_ctx):
+    ident = start_wall(client, minutes="1")
+    state = client.get(f"/api/wall/{ident}").json()
+    cells = {c["alphagram"]: c for c in state["round"]["cells"]}
+    assert set(cells) == {"AEINRST", "AEILRST"} and state["time_left"] == 60
+    assert cells["AEINRST"]["tiles"] == list("AEINRST")
+
+    def guess(word: str) -> dict:
+        response = client.post(f"/api/wall/{ident}/guess", json={"word": word})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    assert guess("saltier")["guess"]["verdict"] == "correct"
+    assert answers(app_ctx.store) == [("AEILRST", "SALTIER", 1)]  # recorded the moment it was solved
+    assert guess("SALTIER")["guess"]["verdict"] == "already"
+    assert guess("NITRATES")["guess"]["verdict"] == "wrong"
+    after = guess("RETAINS")
+    assert [c["found"] for c in after["round"]["cells"] if c["alphagram"] == "AEINRST"] == [["RETAINS"]]
+    ended = client.post(f"/api/wall/{ident}/give-up").json()
+    assert ended["round"]["gave_up"] and ended["round"]["correct"] == 1
+    table = {q["alphagram"]: q for q in ended["solutions"]}
+    words = {w["word"]: w for w in table["AEINRST"]["words"]}
+    assert set(words) == ORACLE["AEINRST"] and words["RETAINS"]["found"] and not words["NASTIER"]["found"]
+    assert words["RETAINS"]["definition"] == DEFINITIONS["RETAINS"] and "probability" in words["RETAINS"]
+    assert answers(app_ctx.store)[-1] == ("AEINRST", "RETAINS", 0)
+    marked = client.post(f"/api/wall/{ident}/mark", json={"id": table["AEINRST"]["id"], "correct": True}).json()
+    assert [q["correct"] for q in marked["solutions"] if q["alphagram"] == "AEINRST"] == [True]
+
+
+def test_the_server_clock_ends_the_round_and_a_late_guess_is_refused(client, app_ctx, clock):
+    ident = start_wall(client, minutes="1")
+    clock.now += 30
+    assert client.get(f"/api/wall/{ident}").json()["time_left"] == 30  # the page resyncs to this
+    clock.now += 31
+    late = client.post(f"/api/wall/{ident}/guess", json={"word": "RETAINS"}).json()
+    assert late["guess"]["verdict"] == "ended" and late["round"]["timed_out"] and late["solutions"]
+    assert {row[0] for row in answers(app_ctx.store)} == {"AEINRST", "AEILRST"}  # both saved missed
+    assert all(correct == 0 for _, _, correct in answers(app_ctx.store))
+
+
+def test_a_blank_wall_shows_question_marks_and_takes_the_words(client):
+    response = client.post("/challenge", data={"kind": "blank-bingos", "date": "2026-01-02"}, follow_redirects=False)
+    ident = response.headers["location"].rsplit("/", 1)[1]
+    cells = client.get(f"/api/wall/{ident}").json()["round"]["cells"]
+    assert cells and all(c["tiles"][-1] == "?" for c in cells)
+    cell = cells[0]  # (blank bingos are sevens and eights, a few with two blanks)
+    letters = Counter(cell["alphagram"].replace("?", ""))
+    [word, *_] = [w for w in sorted(WORDS) if len(w) == len(cell["tiles"]) and not letters - Counter(w)]
+    verdict = client.post(f"/api/wall/{ident}/guess", json={"word": word}).json()["guess"]
+    assert verdict["verdict"] == "correct" and verdict["cell"]["found"] == [word]
+
+
+def test_a_long_list_continues_round_after_round_then_its_missed_list(client):
+    ident = start_wall(client, "--length 2-3", size="50", minutes="0")
+    first = client.get(f"/api/wall/{ident}").json()
+    assert (first["round"]["first"], first["round"]["last"]) == (1, 50) and first["time_left"] is None
+    client.post(f"/api/wall/{ident}/give-up")
+    second = client.post(f"/api/wall/{ident}/next").json()["round"]
+    assert second["first"] == 51 and not second["missed_pass"]
+    assert "still going" in one_line_error(client.post(f"/api/wall/{ident}/next"), 400)
+
+
+def test_a_round_left_open_when_the_app_stops_keeps_the_solved_and_scores_nothing_open(app_ctx):
+    with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
+        client.get("/?key=s3cret")
+        ident = start_wall(client)
+        client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
+        client.post(f"/api/wall/{ident}/guess", json={"word": "RETAINS"})
+    assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1)]  # leaving is stopping
+
+
+def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(client, app_ctx):
+    response = client.post("/challenge", data={"kind": "sevens", "date": "2026-01-02"}, follow_redirects=False)
+    ident = response.headers["location"].rsplit("/", 1)[1]
+    cells = client.get(f"/api/wall/{ident}").json()["round"]["cells"]
+    assert [c["alphagram"] for c in cells] == challenge_keys(app_ctx.lex(), date(2026, 1, 2), "sevens")
+    client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
+    client.post(f"/api/wall/{ident}/give-up")
+    page = client.get("/challenge").text
+    assert "2026-01-02" in page and "1/2" in page
+    assert one_line_error(client.post("/challenge", data={"kind": "sevens", "date": "2026-13-40"},
+                                      headers={"accept": "application/json"}), 400)
+
+
+# -- reviews, positions ------------------------------------------------------------------------
+
+
+def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
+    first = client.post("/api/review").json()
+    question = first["question"]
+    assert question is not None and first["today"]["new_done"] == 0
+    shown = client.post(f"/api/review/{first['id']}/reveal").json()
+    assert {w["word"] for w in shown["words"]} == ORACLE["".join(sorted(question["prompt"]))]
+    assert not answers(app_ctx.store)  # revealing records nothing
+    graded = client.post(f"/api/review/{first['id']}/grade", json={"rating": 2}).json()
+    assert graded["last"]["id"] == question["id"] and graded["today"]["new_done"] == 1
+    assert len(answers(app_ctx.store)) == 1
+    assert one_line_error(client.post(f"/api/review/{first['id']}/grade", json={"rating": 9}), 400)
+    typed = client.post(f"/api/review/{first['id']}/answer", json={"text": "ZZZ"}).json()
+    assert typed["last"]["correct"] is False and typed["last"]["words"]  # the answers with their facts
+
+
+def test_an_illegal_play_is_refused_with_its_reason_and_the_position_stays(client):
+    first = client.post("/api/position").json()
+    board = first["question"]["board"]
+    assert board["rack"] == "AEINRST" and board["rows"][0][0]["premium"] == "TW" and len(board["columns"]) == 15
+    refused = client.post(f"/api/position/{first['id']}/play", json={"play": ILLEGAL_PLAY}).json()
+    assert "SATINER" in refused["refused"] and refused["question"]["id"] == first["question"]["id"]
+    assert refused["last"] is None
+    verdict = client.post(f"/api/position/{first['id']}/play", json={"play": TOP_PLAY}).json()["last"]
+    assert verdict["correct"] and verdict["score"] == TOP_SCORE and verdict["top"]
+
+
+# -- search, stats, settings --------------------------------------------------------------
+
+
+def test_search_results_with_hooks_start_a_wall_and_print_a_sheet(client):
+    page = client.get("/search?length=3&pattern=A?E").text
+    rows = re.findall(r"<tr><td class=\"num\">", page)
+    assert len(rows) == 5 and "Start a wall on these" in page  # ACE AGE ALE ARE ATE
+    pdf = client.get("/sheet.pdf?length=3&pattern=A?E")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]
+    bad = client.get("/search?length=abc")
+    assert bad.status_code == 400 and 'class="notice"' in bad.text
+
+
+def test_stats_show_the_tables_and_the_plot(client):
+    client.post(f"/api/wall/{start_wall(client)}/give-up")
+    page = client.get("/stats").text
+    assert 'id="by-state"' in page and 'id="per-day"' in page and "AEINRST" in page
+    png = client.get("/stats.png")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+
+
+def test_settings_are_kept_in_the_progress_database(client, app_ctx):
+    saved = client.post("/settings", data={"lexicon": NAME, "dark": "1", "letter_order": "eai", "symbols": "1"})
+    assert saved.status_code == 200 and "Saved." in saved.text
+    assert re.search(r'<body class="dark\s', saved.text)
+    assert app_ctx.store.setting("display:letter_order") == "EAI" and app_ctx.store.setting("display:tiles") is False
+    assert app_ctx.store.setting("lexicon") == NAME
+    ident = start_wall(client)
+    assert 'data-order="EAI"' in client.get(f"/wall/{ident}").text
+    twice = client.post("/settings", data={"lexicon": NAME, "letter_order": "AA"}, headers=PAGE)
+    assert twice.status_code == 400 and "A given twice" in twice.text
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, enable):
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "lexitrain", "web", "--port", "0", "--no-browser"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        link = re.search(r"http://127\.0\.0\.1:\d+/\?key=\S+", line)
+        assert link, line
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        with opener.open(link.group(0), timeout=10) as page:
+            assert page.status == 200 and "Study enable" in page.read().decode()
+        taken = int(link.group(0).split(":")[2].split("/")[0])
+        busy = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", str(taken), "--no-browser"],
+                              capture_output=True, text=True, env=env, timeout=30)
+        assert busy.returncode != 0 and busy.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1:{taken}" in busy.stderr
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

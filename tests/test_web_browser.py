@@ -1,0 +1,426 @@
+"""The web app in a real browser: Playwright driving Debian's chromium against one live server per session.
+
+Skipped where no chromium (or no playwright) is found, unless LEXITRAIN_REQUIRE_BROWSER=1 (CI sets it):
+then a missing browser fails. The server's clock is injected and the page's clock installed, so a
+round's time runs out without sleeping. Every test fails on a page error or a console error, and
+saves a screenshot when it fails. With LEXITRAIN_SCREENSHOTS=DIR the page tour also writes the
+screenshots the README shows (docs/images).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from study_helpers import anagram_oracle
+from web_helpers import ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+if CHROMIUM is None or sync_playwright is None:
+    if REQUIRED:
+        pytest.fail("LEXITRAIN_REQUIRE_BROWSER=1 but no chromium (or no playwright) was found", pytrace=False)
+    pytest.skip("no chromium or playwright here", allow_module_level=True)
+
+ORACLE = anagram_oracle()
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+VIEWPORTS = {"laptop": (1000, 600), "desktop": (1920, 1080), "phone": (390, 844)}
+SECRET = "browser-test-key"
+
+
+@dataclass
+class Live:
+    base: str
+    home: Path
+    clock: Clock
+
+    def url(self, path: str) -> str:
+        """PATH with the launch key (the app sets its cookie and sends the browser on without it)."""
+        return f"{self.base}{path}{'&' if '?' in path else '?'}key={SECRET}"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """One server for the module, on its own home with the test lexicon, on a socket listening before use."""
+    import uvicorn
+
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.web.app import create_app
+    from lexitrain.web.context import Context
+
+    home = tmp_path_factory.mktemp("web-home")
+    old = os.environ.get("LEXITRAIN_HOME")
+    os.environ["LEXITRAIN_HOME"] = str(home)
+    make_web_lexicon(home)
+    clock = Clock()
+    store = ProgressStore()
+    sock = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(Context(store, NAME, clock=clock, secret=SECRET)),
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    yield Live(f"http://127.0.0.1:{sock.getsockname()[1]}", home, clock)
+    server.should_exit = True
+    thread.join(timeout=10)
+    store.close()
+    if old is None:
+        del os.environ["LEXITRAIN_HOME"]
+    else:
+        os.environ["LEXITRAIN_HOME"] = old
+
+
+@pytest.fixture(autouse=True)
+def home(live: Live, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The server's home is every test's home here (the CLI run beside it must see the same store)."""
+    monkeypatch.setenv("LEXITRAIN_HOME", str(live.home))
+    return live.home
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Page]:
+    """A fresh tab at laptop size that fails the test on any page error or console error."""
+    context = browser.new_context(viewport={"width": 1000, "height": 600})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+    failed_before = request.session.testsfailed
+    yield page
+    if request.session.testsfailed > failed_before and not page.is_closed():
+        shot = tmp_path / "failure.png"
+        try:
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot of the failure: {shot}")
+        except PlaywrightError:  # the test closed its tab
+            pass
+    context.close()
+    assert not errors, errors
+
+
+def answers(key: str) -> list[tuple[str, int]]:
+    """What the progress store holds for an alphagram (read beside the server, as the CLI would)."""
+    from lexitrain.study.store import progress_path
+
+    with sqlite3.connect(progress_path()) as conn:
+        return conn.execute("SELECT given, correct FROM answers WHERE key = ? ORDER BY id", (key,)).fetchall()
+
+
+def cli(*args: str, stdin: str = "") -> str:
+    result = subprocess.run([sys.executable, "-m", "lexitrain", *args], input=stdin, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def start_wall(page: Page, live: Live, conditions: str, minutes: str = "5") -> None:
+    """Start a wall from the home page's form, by keyboard."""
+    page.goto(live.url("/"))
+    page.get_by_label("Conditions, list, saved search or file").fill(conditions)
+    page.get_by_label("Minutes (0: untimed)").fill(minutes)
+    page.get_by_label("Minutes (0: untimed)").press("Enter")
+    expect(page.get_by_role("textbox", name="Guess")).to_be_focused()
+
+
+def guess(page: Page, word: str) -> None:
+    box = page.get_by_role("textbox", name="Guess")
+    box.type(word.lower())  # the box upper-cases as it goes
+    with page.expect_response(lambda response: response.url.endswith("/guess")):
+        box.press("Enter")
+
+
+def cell(page: Page, alphagram: str):
+    return page.locator(f'.cell[data-alphagram="{alphagram}"]')
+
+
+def overflowing(page: Page) -> list[str]:
+    """Elements whose text runs out of their box, and a page wider than the window."""
+    return page.evaluate("""() => {
+        const out = [];
+        if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push("the page scrolls sideways");
+        for (const node of document.querySelectorAll(".cell, .cell *, td, th, button, #last-guess, h1, nav a, .letter")) {
+            if (node.offsetParent === null) continue;
+            if (node.closest(".scroll") && !node.matches("td, th")) continue;
+            if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).display !== "inline")
+                out.push(node.tagName + "." + node.className + ": " + node.textContent.slice(0, 40));
+        }
+        return out;
+    }""")
+
+
+# -- the word wall ---------------------------------------------------------------------------
+
+
+def test_a_whole_wall_solved_by_typing(page: Page, live: Live):
+    start_wall(page, live, "--length 7")
+    expect(page.locator(".cell")).to_have_count(2)
+    expect(cell(page, "AEILRST")).to_have_attribute("data-solved", "false")
+    expect(page.get_by_role("timer")).to_have_text(re.compile(r"^[45]:\d\d$"))
+    guess(page, "SALTIER")
+    expect(cell(page, "AEILRST")).to_have_attribute("data-solved", "true")
+    expect(cell(page, "AEILRST")).to_contain_text("SALTIER")
+    for word in sorted(ORACLE["AEINRST"]):
+        guess(page, word)
+    expect(page.locator("#result")).to_have_text("Solved. Correct: 2 / 2 (100%)")
+    table = page.locator("table#solutions")
+    expect(table.locator("tbody tr")).to_have_count(1 + len(ORACLE["AEINRST"]))
+    expect(table.locator("tr.unsolved")).to_have_count(0)
+    assert answers("AEILRST")[-1] == ("SALTIER", 1)
+
+
+def test_a_wrong_word_an_already_found_word_then_give_up_and_read_the_solutions(page: Page, live: Live):
+    start_wall(page, live, "--length 7")
+    last = page.locator("#last-guess")
+    guess(page, "RETAINS")
+    expect(last).to_have_class("correct")
+    guess(page, "RETAINS")
+    expect(last).to_have_class("already")
+    expect(last).to_have_text("RETAINS: found already")
+    guess(page, "TRAINES")  # the tiles of an open question, not a word: counted wrong
+    expect(last).to_have_class("wrong")
+    expect(page.locator("#counts")).to_contain_text("1 wrong")
+    give_up = page.get_by_role("button", name="Give up")
+    give_up.click()
+    expect(give_up).to_have_text("Are you sure?")  # the first click only asks
+    expect(page.locator("#playing")).to_be_visible()
+    give_up.click()
+    expect(page.locator("#result")).to_have_text("Given up. Correct: 0 / 2 (0%)")
+    rows = page.locator("table#solutions tbody tr")
+    expect(rows.filter(has_text="NASTIER")).to_have_class(re.compile("tried"))  # a wrong guess was made there
+    expect(rows.filter(has_text="SALTIER")).to_have_class(re.compile("unsolved"))
+    retains = rows.filter(has_text="RETAINS")
+    expect(retains.locator(".definition")).to_have_text(f"keeps {SCRIPT}")  # markup shown as text
+    expect(retains).to_have_class(re.compile("found-word"))
+    rows.filter(has_text="SALTIER").get_by_role("button", name="Mark correct").click()
+    expect(rows.filter(has_text="SALTIER").get_by_role("button", name="Mark missed")).to_be_visible()
+
+
+def test_hot_keys_reorder_and_a_solved_cell_gives_its_place_to_one_not_yet_shown(page: Page, live: Live):
+    start_wall(page, live, "--length 3", minutes="0")
+    expect(page.get_by_role("timer")).to_have_text("untimed")
+    cells = page.locator(".cell")
+    shown = cells.count()
+    total = int(re.search(r"of (\d+)", page.locator("#progress").inner_text()).group(1))
+    assert 0 < shown < total
+    letters = page.locator(".cell .letters")
+    before = letters.all_inner_texts()
+    box = page.get_by_role("textbox", name="Guess")
+    box.press("1")
+    expect(box).to_have_value("")  # a hot key, not a letter
+    expect(letters).not_to_have_text(before)
+    box.press("2")
+    expect(letters).to_have_text([a.replace("\n", "") for a in before])
+    first = cells.first.get_attribute("data-alphagram")
+    for word in sorted(ORACLE[first]):
+        guess(page, word)
+    expect(cell(page, first)).to_have_count(0)  # solved: its place went to a waiting question
+    expect(cells).to_have_count(shown)
+
+
+def test_the_time_running_out_ends_the_round_on_the_servers_word(page: Page, live: Live):
+    page.clock.install()
+    start_wall(page, live, "--length 7", minutes="1")
+    guess(page, "SALTIER")
+    timer = page.get_by_role("timer")
+    expect(timer).to_have_text(re.compile(r"^[01]:\d\d$"))
+    live.clock.now += 55
+    page.clock.run_for(55_000)
+    expect(timer).to_have_class("warning")  # the last ten seconds
+    live.clock.now += 6
+    page.clock.run_for(6_000)
+    expect(page.locator("#result")).to_have_text("Time is up. Correct: 1 / 2 (50%)")
+    expect(timer).to_have_text("0:00")
+    assert answers("AEINRST")[-1] == ("", 0)
+
+
+def test_a_tab_closed_mid_round_keeps_the_solved_and_scores_nothing_open(page: Page, live: Live):
+    start_wall(page, live, "--length 8")
+    before = {key: len(answers(key)) for key in ("AEILNORT", "AEILNOST")}
+    guess(page, "DELATION")  # its only word: solved, recorded at once
+    guess(page, "RELATION")  # one of two
+    guess(page, "TOENAILS")  # one of three
+    assert answers("ADEILNOT")[-1] == ("DELATION", 1)
+    page.close(run_before_unload=True)
+    time.sleep(0.5)  # (anything the page sent as it went would have landed by now)
+    assert {key: len(answers(key)) for key in before} == before  # leaving is stopping: open questions unscored
+
+
+# -- the challenge, reviews, positions ---------------------------------------------------------
+
+
+def test_the_challenge_page_holds_exactly_the_alphagrams_of_lexitrain_challenge(page: Page, live: Live):
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    day, kind = "2026-01-02", "twos-to-fifteens"
+    page.goto(live.url("/challenge"))
+    page.get_by_label("Kind").select_option(kind)
+    page.get_by_label("Date").fill(day)
+    page.get_by_role("button", name="Start the challenge").click()
+    expect(page.get_by_role("textbox", name="Guess")).to_be_focused()
+    shown = page.locator(".cell").evaluate_all("cells => cells.map(c => c.dataset.alphagram)")
+    records = [json.loads(line) for line in cli("challenge", "--jsonl", "--date", day, "--kind", kind, "--lexicon",
+                                               NAME, stdin="\n" * 60).splitlines()]
+    asked = [r["question"]["prompt"] for r in records if "question" in r]
+    assert len(asked) > 10 and sorted(shown) == sorted(asked)
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(page.locator("#done")).to_be_visible()  # a challenge has no missed round
+    page.goto(live.url("/challenge"))
+    expect(page.locator("#history")).to_contain_text(day)
+
+
+def stats_today() -> tuple[int, dict[str, int]]:
+    report = json.loads(cli("stats", "--json", "--lexicon", NAME))
+    today = date.today().isoformat()
+    answered = sum(d["answers"] for d in report["reviews_per_day"] if d["date"] == today)
+    return answered, report["cards_by_state"]
+
+
+def test_a_card_graded_hard_in_the_browser_is_in_lexitrain_stats(page: Page, live: Live):
+    before, _ = stats_today()
+    page.goto(live.url("/review"))
+    box = page.get_by_label("Answer")
+    expect(box).to_be_focused()
+    expect(page.locator("#today")).to_contain_text("New left:")
+    prompt = page.locator("#prompt").inner_text().replace("\n", "")
+    box.press("Enter")  # an empty answer: reveal, then grade
+    expect(page.locator("#answers tbody tr")).to_have_count(len(ORACLE["".join(sorted(prompt))]))
+    expect(page.get_by_role("button", name="Hard")).to_be_visible()
+    page.keyboard.press("2")
+    expect(page.get_by_label("Answer")).to_be_focused()
+    expect(page.locator("#which")).to_contain_text("Card 2")
+    after, states_after = stats_today()
+    assert after == before + 1
+    assert sum(n for state, n in states_after.items() if state != "new") >= 1  # the card left "new" (or was due)
+    typed = page.locator("#prompt").inner_text().replace("\n", "")
+    box.fill(" ".join(sorted(ORACLE["".join(sorted(typed))])))
+    box.press("Enter")
+    expect(page.locator("#verdict")).to_have_text("Right")
+    expect(page.locator("#answers tbody tr").first).to_be_visible()
+
+
+def test_a_position_answered_wrongly_then_rightly(page: Page, live: Live):
+    page.goto(live.url("/position"))
+    play = page.get_by_role("textbox", name="Play")
+    expect(play).to_be_focused()
+    board = page.locator("#board")
+    expect(board.locator('[data-square="A1"]')).to_have_class(re.compile("TW"))
+    expect(board.locator('[data-square="H8"]')).to_have_class(re.compile("DW"))
+    expect(page.locator("#rack .letter")).to_have_count(7)
+    play.fill(ILLEGAL_PLAY)
+    play.press("Enter")
+    expect(page.locator("#refused")).to_contain_text("SATINER")
+    expect(page.locator("#which")).to_have_text("Position 1")  # the same position stays
+    play.fill("")
+    board.locator('[data-square="D8"]').click()  # the start square, then the direction by key
+    play.press("ArrowRight")
+    expect(play).to_have_value("8D ")
+    play.type("RETAINS")
+    play.press("Enter")
+    expect(page.locator("#verdict-line")).to_contain_text(f"{TOP_SCORE}")
+    expect(page.locator("#top-plays tbody tr").first).to_contain_text(str(TOP_SCORE))
+    assert TOP_PLAY.startswith("8D")
+
+
+# -- search, settings, every page ----------------------------------------------------------------
+
+
+def test_search_starts_a_wall_on_its_results_and_offers_the_sheet(page: Page, live: Live):
+    page.goto(live.url("/search"))
+    page.get_by_role("textbox", name="Length", exact=True).fill("3")
+    page.get_by_label("Pattern").fill("A?E")
+    page.get_by_label("Pattern").press("Enter")
+    results = page.locator("table#results tbody tr")
+    expect(results).to_have_count(5)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download a PDF sheet").click()
+    assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
+    page.get_by_role("button", name="Start a wall on these").click()
+    expect(page.locator(".cell")).to_have_count(5)
+
+
+def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live):
+    page.goto(live.url("/settings"))
+    page.get_by_label("dark mode").check()
+    page.get_by_label("Your letter order (key 3 on a wall)").fill("TSRNLIEA")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status")).to_have_text("Saved.")
+    expect(page.locator("body")).to_have_class(re.compile("dark"))
+    try:
+        start_wall(page, live, "--length 7")
+        page.get_by_role("textbox", name="Guess").press("3")
+        expect(cell(page, "AEILRST").locator(".letters")).to_have_text("TSRLIEA")
+    finally:
+        page.goto(live.url("/settings"))
+        page.get_by_label("dark mode").uncheck()
+        page.get_by_label("Your letter order (key 3 on a wall)").fill("")
+        page.get_by_role("button", name="Save").click()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, viewport: str):
+    width, height = VIEWPORTS[viewport]
+    page.set_viewport_size({"width": width, "height": height})
+    folder = os.environ.get("LEXITRAIN_SCREENSHOTS")
+    problems: dict[str, list[str]] = {}
+
+    def look(name: str) -> None:
+        page.wait_for_load_state("load")
+        found = overflowing(page)
+        if found:
+            problems[name] = found
+        if folder:
+            page.screenshot(path=str(Path(folder) / f"{name}-{viewport}.png"), full_page=viewport != "desktop")
+
+    start_wall(page, live, "--length 7-8", minutes="4")
+    guess(page, "RETAINS")
+    guess(page, "TRAINES")
+    look("wall")
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(page.locator("table#solutions")).to_be_visible()
+    look("wall-end")
+    for path, name, ready in [("/", "home", "h1"), ("/challenge", "challenge", "#bests"),
+                              ("/search?length=7-8&order=probability", "search", "#results"),
+                              ("/stats", "stats", "#by-state"), ("/settings", "settings", "form")]:
+        page.goto(live.url(path))
+        expect(page.locator(ready)).to_be_visible()
+        look(name)
+    page.goto(live.url("/review"))
+    expect(page.get_by_label("Answer")).to_be_focused()
+    look("review")
+    page.get_by_label("Answer").press("Enter")
+    expect(page.get_by_role("button", name="Good")).to_be_visible()
+    look("review-answer")
+    page.goto(live.url("/position"))
+    expect(page.locator("#rack .letter")).to_have_count(7)
+    look("position")
+    assert not problems, problems

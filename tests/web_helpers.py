@@ -1,0 +1,49 @@
+"""Shared pieces for the web app's tests: a small lexicon with definitions and a position, a movable clock,
+a client holding the launch's cookie."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lexitrain.lexicon.compile import compile_lexicon
+from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from lexitrain.study.positions import ImportReport, from_cgp_file, store_positions
+from lexitrain.study.store import ProgressStore
+from study_helpers import WORDS
+
+NAME = "webtest"
+#: A definition that must show as text, never run.
+SCRIPT = "<script>alert(1)</script>"
+DEFINITIONS = {"RETAINS": f"keeps {SCRIPT}", "QI": "the vital force", "SALTIER": "more salty"}
+EXTRA = "QUITE MESQUITE QI UN IF TA EN RECOUNTS ME MES".split()
+EMPTY_BOARD = "/".join(["15"] * 15)
+#: An empty board and the rack AEINRST: the top plays score 66 (8D RETAINS among them).
+POSITION = f"{EMPTY_BOARD} AEINRST/ 0/0 0"
+TOP_PLAY, TOP_SCORE = "8D RETAINS", 66
+ILLEGAL_PLAY = "8D SATINER"
+
+
+class Clock:
+    """The rounds' clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_web_lexicon(folder: Path) -> Lexicon:
+    """Compile the test lexicon into the current LEXITRAIN_HOME and store its one position."""
+    source = folder / f"{NAME}.txt"
+    words = sorted(set(WORDS) | set(EXTRA))
+    source.write_text("".join(f"{w} {DEFINITIONS.get(w, '')}".rstrip() + "\n" for w in words), encoding="utf-8")
+    compile_lexicon(source, NAME)
+    lex = open_lexicon(NAME)
+    cgp = folder / "positions.cgp"
+    cgp.write_text(POSITION + "\n", encoding="utf-8")
+    report = ImportReport()
+    with ProgressStore() as store:
+        store_positions(store, lex, from_cgp_file(lex, cgp, report), report)
+    assert not report.skipped
+    return lex
