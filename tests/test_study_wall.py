@@ -132,14 +132,15 @@ def test_a_challenge_wall_holds_the_days_alphagrams(small):
     assert keys == challenge_keys(small, datetime(2026, 3, 1).date(), "sevens")
 
 
-def test_finishing_mid_round_leaves_the_open_questions_unscored(small):
-    with ProgressStore() as store:  # leaving is stopping: only decided questions count
-        wall = Wall(QuizRequest(query=SEVENS).start(store, small), clock=Clock())
+def test_finishing_mid_round_keeps_the_words_given_and_scores_no_untouched_question(small):
+    with ProgressStore() as store:  # leaving is stopping: what was typed is kept, nothing else counts
+        wall = Wall(QuizRequest(query="--length 8").start(store, small), clock=Clock())
         wall.start_round()
-        wall.guess("SALTIER")  # solved: recorded at once
-        wall.guess("RETAINS")  # one of nine: still open
+        wall.guess("DELATION")  # its only word: recorded at once
+        wall.guess("RELATION")  # one of two: kept as given when the wall ends
         summary = wall.finish()
-        assert summary.questions == 1 and answers(store) == [("AEILRST", "SALTIER", 1)]
+        assert summary.questions == 2
+        assert answers(store) == [("ADEILNOT", "DELATION", 1), ("AEILNORT", "RELATION", 0)]
 
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)

@@ -182,13 +182,13 @@ def test_a_long_list_continues_round_after_round_then_its_missed_list(client):
     assert "still going" in one_line_error(client.post(f"/api/wall/{ident}/next"), 400)
 
 
-def test_a_round_left_open_when_the_app_stops_keeps_the_solved_and_scores_nothing_open(app_ctx):
+def test_a_round_left_open_when_the_app_stops_keeps_every_answer_given(app_ctx):
     with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
         client.get("/?key=s3cret")
         ident = start_wall(client)
         client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
         client.post(f"/api/wall/{ident}/guess", json={"word": "RETAINS"})
-    assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1)]  # leaving is stopping
+    assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1), ("AEINRST", "RETAINS", 0)]
 
 
 def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(client, app_ctx):

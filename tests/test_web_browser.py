@@ -262,16 +262,22 @@ def test_the_time_running_out_ends_the_round_on_the_servers_word(page: Page, liv
     assert answers("AEINRST")[-1] == ("", 0)
 
 
-def test_a_tab_closed_mid_round_keeps_the_solved_and_scores_nothing_open(page: Page, live: Live):
+def test_a_tab_closed_mid_round_keeps_every_answer_given(page: Page, live: Live):
     start_wall(page, live, "--length 8")
-    before = {key: len(answers(key)) for key in ("AEILNORT", "AEILNOST")}
+    untouched = {key: len(answers(key)) for key in ("AEGINRST", "AEILNRST")}
+    before = len(answers("AEILNOST"))
     guess(page, "DELATION")  # its only word: solved, recorded at once
     guess(page, "RELATION")  # one of two
-    guess(page, "TOENAILS")  # one of three
+    guess(page, "TOENAILS")
+    guess(page, "ELATIONS")  # two of three
     assert answers("ADEILNOT")[-1] == ("DELATION", 1)
     page.close(run_before_unload=True)
-    time.sleep(0.5)  # (anything the page sent as it went would have landed by now)
-    assert {key: len(answers(key)) for key in before} == before  # leaving is stopping: open questions unscored
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(answers("AEILNOST")) == before:
+        time.sleep(0.05)
+    assert answers("AEILNORT")[-1] == ("RELATION", 0)  # one of two: kept as given when the tab went
+    assert answers("AEILNOST")[-1] == ("TOENAILS ELATIONS", 0)
+    assert {key: len(answers(key)) for key in untouched} == untouched  # never touched: not scored
 
 
 # -- the challenge, reviews, positions ---------------------------------------------------------

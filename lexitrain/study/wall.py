@@ -201,15 +201,19 @@ class Wall:
     def finish(self) -> Summary:
         """End the wall where it is (the player left, the app stops): the session's summary.
 
-        Leaving is stopping, so the open round's undecided questions stay unscored, as a
-        stopped quiz leaves the question on screen (docs/study.md); those already decided
-        (solved, or ended by the round's clock) were recorded when they were decided."""
+        Leaving is stopping: a question of the open round the player typed words into is
+        recorded as it stands (every answer given is kept), one they never touched stays
+        unscored, as a stopped quiz leaves the question on screen (docs/study.md)."""
         if self.summary is None:
-            if self.round is not None and not self.round.ended:
+            current = self.round
+            if current is not None and not current.ended:
                 self.tick()  # a round whose time ran out is decided by its clock
-                if not self.round.ended:
-                    self.round.ended = True
-                    self._index = {}
+            if current is not None and not current.ended:
+                for cell in current.cells:
+                    if cell.outcome is None and cell.found:
+                        self._decide(cell)
+                current.ended = True
+                self._index = {}
             self.summary = self.session.finish()
         return self.summary
 

@@ -102,6 +102,13 @@ async def wall_give_up(request: Request) -> JSONResponse:
     return reply(wall_state(wall))
 
 
+async def wall_leave(request: Request) -> JSONResponse:
+    """The page is going (closed, reloaded, navigated away): the wall ends as `Wall.finish` says."""
+    wall = _wall(request)
+    wall.finish()
+    return reply(wall_state(wall))
+
+
 async def wall_next(request: Request) -> JSONResponse:
     wall = _wall(request)
     wall.start_round()
@@ -237,6 +244,7 @@ ROUTES = [
     Route("/api/wall/{ident}/guess", wall_guess, methods=["POST"]),
     Route("/api/wall/{ident}/give-up", wall_give_up, methods=["POST"]),
     Route("/api/wall/{ident}/next", wall_next, methods=["POST"]),
+    Route("/api/wall/{ident}/leave", wall_leave, methods=["POST"]),
     Route("/api/wall/{ident}/mark", wall_mark, methods=["POST"]),
     Route("/api/review", review_start, methods=["POST"]),
     Route("/api/review/{ident}/answer", review_answer, methods=["POST"]),

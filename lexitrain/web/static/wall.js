@@ -220,6 +220,12 @@
     api("POST", base + "/next", {}).then((next) => { show(next); guessBox.focus(); }).catch((e) => say(e.message));
   });
 
+  // Leaving mid-round is stopping: the words typed are kept, untouched questions stay unscored.
+  window.addEventListener("pagehide", () => {
+    if (state && state.round && !state.round.ended) {
+      api("POST", base + "/leave", {}, true).catch(() => {});
+    }
+  });
   window.addEventListener("resize", () => { if (state && state.round && !state.round.ended) drawGrid(); });
 
   setInterval(tickClock, 200);
