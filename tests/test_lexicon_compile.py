@@ -158,7 +158,8 @@ def test_diff_list_info_remove(make_lexicon):
     assert listed["new"]["words"] == 4 and listed["enable"]["embedded"]
     info = run("lexicon", "info", "new", "--json").json()
     assert info["words"] == 4 and info["by_length"] == {"2": 2, "3": 2}
-    assert run("lexicon", "remove", "new").exit_code == 0
+    removed = run("lexicon", "remove", "NEW")  # names compare without case; it says the name it had
+    assert (removed.exit_code, removed.stdout) == (0, "removed new\n")
     result = run("lexicon", "info", "new", "--json")
     assert result.exit_code == 1 and "unknown lexicon 'new'" in result.stderr
 

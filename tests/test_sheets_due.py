@@ -90,7 +90,8 @@ def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
     make_lexicon(SMALL_ENGLISH, name="tiny")
     _cards({("anagram", "ACER"): 1}, lexicon="tiny")
     _cards({("anagram", "AEINRST"): 1})
-    assert run("study", "set", "--lexicon", "tiny").exit_code == 0
+    assert run("study", "set", "--lexicon", "Tiny").exit_code == 0  # names compare without case
+    assert run("study", "show", "--json").json()["lexicon"] == "tiny"  # kept as the lexicon names itself
     out = tmp_path / "due.csv"
     result = run("sheet", "due", "--out", str(out), "--json")
     assert result.exit_code == 0, result.stderr

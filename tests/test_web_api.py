@@ -246,6 +246,18 @@ def test_search_results_with_hooks_start_a_wall_and_print_a_sheet(client):
     assert bad.status_code == 400 and 'class="notice"' in bad.text
 
 
+def test_the_search_form_says_starts_with_apart_from_zyzzyvas_takes_prefix(client):
+    def words(query: str) -> set[str]:
+        page = client.get(f"/search?{query}")
+        assert page.status_code == 200, page.text
+        return set(re.findall(r"<span class=\"word\">·?([A-Z]+)", page.text))
+
+    assert words("length=3&ends_with=S") == {"ABS", "ADS", "MES"}
+    assert words("takes_suffix=S&length=2") == {"AB", "AD", "ME"}  # ABS ADS MES
+    assert words("takes_prefix=MES") == {"QUITE"}  # MESQUITE
+    assert words("starts_with=MES") == {"MES", "MESQUITE"}
+
+
 def test_stats_show_the_tables_and_the_plot(client):
     client.post(f"/api/wall/{start_wall(client)}/give-up")
     page = client.get("/stats").text

@@ -173,7 +173,7 @@ def remove(name: str = typer.Argument(...)) -> None:
     from lexitrain.lexicon import store
 
     try:
-        store.remove(name)
+        removed = store.remove(name)
     except LexitrainError as exc:
         error_exit(str(exc))
-    typer.echo(f"removed {name}")
+    typer.echo(f"removed {removed}")

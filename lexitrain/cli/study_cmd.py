@@ -324,8 +324,8 @@ def set_(
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
         Scheduling(mode if mode is not None else store.setting("mode", "fsrs"),
                    retention if retention is not None else float(store.setting("retention", 0.9)))
-        if lexicon:
-            open_lexicon(lexicon)
+        if lexicon:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
+            lexicon = open_lexicon(lexicon).name
         if leech is not None:
             from lexitrain.study.cards import check_leech_threshold
 

@@ -100,13 +100,16 @@ def discard(build_dir: Path) -> None:
     shutil.rmtree(build_dir, ignore_errors=True)
 
 
-def remove(name: str) -> None:
-    """Delete a compiled lexicon (the manifest first, so it vanishes at once)."""
+def remove(name: str) -> str:
+    """Delete a compiled lexicon (the manifest first, so it vanishes at once);
+    the name it had, as it was compiled (NAME is compared without case)."""
     manifest = read_manifest(name)
     if manifest is None:
         raise LexitrainError(f"no compiled lexicon named {name!r}")
-    manifest_path(stored_name(name)).unlink()
+    stored = stored_name(name)
+    manifest_path(stored).unlink()
     shutil.rmtree(lexicons_dir() / manifest["dir"], ignore_errors=True)
+    return stored
 
 
 def lexicon_folder(manifest: dict[str, Any]) -> Path:
