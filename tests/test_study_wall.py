@@ -121,6 +121,24 @@ def test_a_long_list_goes_round_after_round_then_its_missed_round(small):
             wall.start_round()
 
 
+def test_a_missed_list_longer_than_a_round_goes_round_after_round_too(small):
+    with ProgressStore() as store:
+        session = QuizRequest(builtin="twos").start(store, small)
+        total = len(session.items)  # type: ignore[arg-type]
+        assert total > 6
+        wall = Wall(session, size=3, clock=Clock())
+        rounds = []
+        while wall.has_next():  # every question missed, in the list and in its missed list
+            rounds.append(wall.start_round())
+            wall.give_up()
+        listed = [r for r in rounds if not r.missed_pass]
+        missed = [r for r in rounds if r.missed_pass]
+        assert [(r.first, r.total) for r in missed] == [(n, total) for n in range(1, total + 1, 3)]
+        ids = [[c.question.id for c in r.cells] for r in listed]
+        assert [[c.question.id for c in r.cells] for r in missed] == ids  # each asked again, once, in order
+        assert wall.done
+
+
 def test_a_challenge_wall_holds_the_days_alphagrams(small):
     request = ChallengeRequest("sevens", "2026-03-01")
     with ProgressStore() as store:

@@ -112,9 +112,8 @@
     state = next;
     const round = state.round;
     if (!round) return;
-    document.getElementById("progress").textContent = round.missed_pass
-      ? "missed list: " + round.questions + " questions"
-      : "questions " + round.first + "–" + round.last + " of " + round.total;
+    document.getElementById("progress").textContent = (round.missed_pass ? "missed list: " : "")
+      + "questions " + round.first + "–" + round.last + " of " + round.total;
     const found = round.cells.reduce((n, c) => n + c.found.length, 0);
     const words = round.cells.reduce((n, c) => n + c.answers, 0);
     const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
@@ -142,8 +141,10 @@
     next.hidden = !state.has_next;
     document.getElementById("done").hidden = state.has_next;
     if (state.has_next) {
-      const more = round.last < round.total && !round.missed_pass;
-      next.textContent = more ? "Next round: questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total : "Play the missed list";
+      const more = round.last < round.total;
+      next.textContent = !more ? "Play the missed list"
+        : (round.missed_pass ? "Next round of the missed list: " : "Next round: ")
+          + "questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total;
       next.focus();
     }
     const file = state.summary && state.summary.missed_list;
