@@ -9,6 +9,8 @@ from datetime import datetime, timezone
 import pytest
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.execute import run_search
+from lexitrain.search.query import parse_query
 from lexitrain.study.requests import ChallengeRequest, QuizRequest
 from lexitrain.study.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
@@ -77,6 +79,8 @@ def test_giving_up_records_every_open_question_missed_with_its_words(small):
         row = next(r for r in table if r["alphagram"] == "AEINRST")
         assert [w["found"] for w in row["words"]] == [w == "RETAINS" for w in sorted(ORACLE["AEINRST"])]
         assert {"probability", "front_hooks", "back_hooks", "definition", "symbols"} <= set(row["words"][0])
+        ranks = {r["word"]: r["alphagram_rank"] for r in run_search(small, parse_query(SEVENS))}
+        assert {w["probability"] for w in row["words"]} == {ranks["RETAINS"]}  # the alphagram's, as search shows
         assert wall.guess("RETAINS").verdict == ENDED
 
 

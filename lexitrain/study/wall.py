@@ -344,8 +344,9 @@ class Wall:
 
 
 def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """What an answer list shows of each word: probability, hooks, inner hooks, lexicon symbols,
-    definition (only the word itself for one the lexicon no longer has), in one look-up."""
+    """What an answer list shows of each word: its alphagram and that alphagram's probability rank
+    (the rank `lexitrain search` shows and `--probability` selects), hooks, inner hooks, lexicon
+    symbols, definition (only the word itself for one the lexicon no longer has), in one look-up."""
     from lexitrain.search.execute import rows_for_words
 
     rows: dict[str, WordRow] = {r["word"]: r for r in rows_for_words(lex, words)}
@@ -353,7 +354,7 @@ def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
     for word in words:
         row = rows.get(word)
         facts[word] = {"word": word} if row is None else {
-            "word": word, "probability": row["probability_rank"], "alphagram_rank": row["alphagram_rank"],
+            "word": word, "alphagram": row["alphagram"], "probability": row["alphagram_rank"],
             "front_hooks": row["front_hooks"], "back_hooks": row["back_hooks"], "inner_front": row["inner_front"],
             "inner_back": row["inner_back"], "symbols": row["symbols"], "definition": row["definition"]}
     return facts

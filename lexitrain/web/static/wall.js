@@ -153,7 +153,9 @@
     body.replaceChildren();
     for (const question of state.solutions || []) {
       question.words.forEach((facts, i) => {
-        const before = [el("td", "num", facts.probability || ""), el("td", "", i === 0 ? question.prompt : "")];
+        // the alphagram's rank once, as `lexitrain search` prints it (a blank's answers have several)
+        const ranked = i === 0 || facts.alphagram !== question.words[i - 1].alphagram;
+        const before = [el("td", "num", ranked ? facts.probability || "" : ""), el("td", "", i === 0 ? question.prompt : "")];
         const row = lexitrain.answerRow(facts, before);
         row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : "unsolved");
         if (facts.found) row.classList.add("found-word");
