@@ -199,7 +199,11 @@ def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(cli
     client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
     client.post(f"/api/wall/{ident}/give-up")
     page = client.get("/challenge").text
-    assert "2026-01-02" in page and "1/2" in page
+    assert "2026-01-02" in page and "1/2" in page and "retake" not in page
+    response = client.post("/challenge", data={"kind": "sevens", "date": "2026-01-02"}, follow_redirects=False)
+    client.post(response.headers["location"].replace("/wall/", "/api/wall/") + "/give-up")
+    history = client.get("/challenge").text.split('id="history"')[1]
+    assert history.count("retake") == 1  # the second attempt of the day, as `challenge --history` marks it
     assert one_line_error(client.post("/challenge", data={"kind": "sevens", "date": "2026-13-40"},
                                       headers={"accept": "application/json"}), 400)
 
