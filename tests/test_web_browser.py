@@ -337,6 +337,7 @@ def test_a_position_answered_wrongly_then_rightly(page: Page, live: Live):
     page.goto(live.url("/position"))
     play = page.get_by_role("textbox", name="Play")
     expect(play).to_be_focused()
+    expect(play).to_have_css("text-transform", "none")  # a blank is typed lowercase: the box must show it so
     board = page.locator("#board")
     expect(board.locator('[data-square="A1"]')).to_have_class(re.compile("TW"))
     expect(board.locator('[data-square="H8"]')).to_have_class(re.compile("DW"))
