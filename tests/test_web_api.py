@@ -254,6 +254,8 @@ def test_stats_show_the_tables_and_the_plot(client):
     client.post(f"/api/wall/{start_wall(client)}/give-up")
     page = client.get("/stats").text
     assert 'id="by-state"' in page and 'id="per-day"' in page and "AEINRST" in page
+    coverage = page.split('id="coverage"')[1].split("</table>")[0]  # as `lexitrain stats` prints it
+    assert "<td>7s</td><td class=\"num\">0.00%</td>" in coverage and "<td>8s</td>" in coverage
     png = client.get("/stats.png")
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
 

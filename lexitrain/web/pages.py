@@ -167,10 +167,11 @@ async def stats_page(request: Request) -> Response:
     from lexitrain.study import stats as st
 
     ctx = context(request)
-    report = st.compute(ctx.store, ctx.lex().name)
+    lex = ctx.lex()
+    report = st.compute(ctx.store, lex.name, lex)
     return render(request, "stats.html", report=report, lines=st.render_text(report),
                   per_day=report.per_day.to_dict("records"), forecast=report.forecast.to_dict("records"),
-                  hardest=report.hardest.to_dict("records"))
+                  hardest=report.hardest.to_dict("records"), coverage=st.shown_coverage(report))
 
 
 async def stats_png(request: Request) -> Response:
