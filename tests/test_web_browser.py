@@ -383,6 +383,9 @@ def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live
     expect(page.locator("body")).to_have_class(re.compile("dark"))
     try:
         start_wall(page, live, "--length 7")
+        text, body = page.get_by_role("button", name="Give up").evaluate(
+            "b => [getComputedStyle(b).color, getComputedStyle(document.body).color]")
+        assert text == body  # a quiet button is readable in the dark: the page's own text colour
         page.get_by_role("textbox", name="Guess").press("3")
         expect(cell(page, "AEILRST").locator(".letters")).to_have_text("TSRLIEA")
     finally:
