@@ -297,6 +297,9 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
         busy = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", str(taken), "--no-browser"],
                               capture_output=True, text=True, env=env, timeout=30)
         assert busy.returncode != 0 and busy.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1:{taken}" in busy.stderr
+        wrong = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", "99999", "--no-browser"],
+                               capture_output=True, text=True, env=env, timeout=30)
+        assert wrong.returncode != 0 and wrong.stderr == "error: --port 99999: expected 0 (any free port) to 65535\n"
     finally:
         server.terminate()
         server.wait(timeout=10)
