@@ -200,6 +200,7 @@ def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(cli
     client.post(f"/api/wall/{ident}/give-up")
     page = client.get("/challenge").text
     assert "2026-01-02" in page and "1/2" in page and "retake" not in page
+    assert '<option value="sevens" selected>' in page  # the kind `lexitrain challenge` gives by default
     response = client.post("/challenge", data={"kind": "sevens", "date": "2026-01-02"}, follow_redirects=False)
     client.post(response.headers["location"].replace("/wall/", "/api/wall/") + "/give-up")
     history = client.get("/challenge").text.split('id="history"')[1]

@@ -82,12 +82,13 @@ async def wall_page(request: Request) -> Response:
 
 async def challenge_page(request: Request) -> Response:
     from lexitrain.study import challenge as ch
+    from lexitrain.study.requests import ChallengeRequest
 
     ctx = context(request)
     lex = ctx.lex()
     bests = {kind: ch.personal_best(ctx.store, lex.name, kind) for kind in ch.KINDS}
     return render(request, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(ctx.store, lex.name),
-                  bests=bests, today=ch.parse_day(None).isoformat())
+                  bests=bests, today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
 
 
 async def challenge_start(request: Request) -> Response:
@@ -95,7 +96,7 @@ async def challenge_start(request: Request) -> Response:
 
     ctx = context(request)
     form = await request.form()
-    request_ = ChallengeRequest(_field(form, "kind") or "sevens", _field(form, "date") or None)
+    request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
     wall = Wall(request_.start(ctx.store, ctx.lex()), clock=ctx.clock, missed_round=False)
     wall.start_round()
     return RedirectResponse(f"/wall/{ctx.keep(wall)}", status_code=303)
