@@ -408,7 +408,8 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
         if found:
             problems[name] = found
         if folder:
-            page.screenshot(path=str(Path(folder) / f"{name}-{viewport}.png"), full_page=viewport != "desktop")
+            shot = f"web-{name}.png" if viewport == "laptop" else f"web-{name}-{viewport}.png"  # as docs/images
+            page.screenshot(path=str(Path(folder) / shot), full_page=viewport != "desktop")
 
     start_wall(page, live, "--length 7-8", minutes="4")
     guess(page, "RETAINS")
