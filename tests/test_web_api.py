@@ -101,7 +101,7 @@ def test_malformed_requests_get_one_line_json_errors(client):
     assert "no open wall" in one_line_error(client.get("/api/wall/nope"), 404)
     assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
     assert one_line_error(client.put("/api/review"), 405)
-    assert "no open onebyone" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
+    assert "no open review or position round 'x'" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
 
 
 def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):

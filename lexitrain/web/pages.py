@@ -75,7 +75,7 @@ async def wall_start(request: Request) -> Response:
 async def wall_page(request: Request) -> Response:
     ctx = context(request)
     ident = request.path_params["ident"]
-    wall = ctx.opened(ident, Wall)
+    wall = ctx.opened(ident, Wall, "wall")
     return render(request, "wall.html", ident=ident, title=wall.session.title,
                   letter_order=ctx.preferences().letter_order)
 
