@@ -251,6 +251,26 @@ def test_search_results_with_hooks_start_a_wall_and_print_a_sheet(client):
     assert bad.status_code == 400 and 'class="notice"' in bad.text
 
 
+FORM_CASES = [
+    ("length", "3", "ACE"), ("probability", "1-3", "RETAINS"), ("anagram", "AEINRST", "NASTIER"),
+    ("build", "ACET", "ACE"), ("pattern", "?AT", "RAT"), ("starts_with", "RET", "RETAINS"),
+    ("ends_with", "ION", "RELATION"), ("includes", "QU", "MESQUITE"), ("definition", "salty", "SALTIER"),
+    ("limit", "1", "AA"), ("order", "probability", "AA"), ("front_hook", "1", "AT"), ("back_hook", "1", "AT")]
+
+
+def test_the_search_form_cases_cover_every_field():
+    from lexitrain.web.pages import SEARCH_FIELDS, SEARCH_FLAGS
+
+    assert {case[0] for case in FORM_CASES} == set(SEARCH_FIELDS) | set(SEARCH_FLAGS)
+
+
+@pytest.mark.parametrize("field, value, word", FORM_CASES)
+def test_every_field_of_the_search_form_is_a_search_condition(client, field, value, word):
+    page = client.get(f"/search?{field}={value}")
+    assert page.status_code == 200 and 'id="results"' in page.text, page.text  # nothing the search refuses
+    assert f'<span class="word">{word}</span>' in page.text or f'·{word}' in page.text
+
+
 def test_stats_show_the_tables_and_the_plot(client):
     client.post(f"/api/wall/{start_wall(client)}/give-up")
     page = client.get("/stats").text

@@ -26,7 +26,7 @@ TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500
 #: The search form's fields and the `lexitrain search` option each fills in.
 SEARCH_FIELDS = {"length": "--length", "anagram": "--anagram", "build": "--build", "pattern": "--pattern",
-                 "prefix": "--prefix", "suffix": "--suffix", "includes": "--includes",
+                 "starts_with": "--starts-with", "ends_with": "--ends-with", "includes": "--includes",
                  "probability": "--probability", "definition": "--definition", "order": "--order",
                  "limit": "--limit"}
 SEARCH_FLAGS = {"front_hook": "--front-hook", "back_hook": "--back-hook"}
