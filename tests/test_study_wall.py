@@ -163,6 +163,9 @@ def test_finishing_mid_round_keeps_the_words_given_and_scores_no_untouched_quest
         summary = wall.finish()
         assert summary.questions == 2
         assert answers(store) == [("ADEILNOT", "DELATION", 1), ("AEILNORT", "RELATION", 0)]
+        shown = wall.state()["round"]  # what a face says of it: left, not given up, the rest unscored
+        assert shown["left"] and not shown["gave_up"] and not shown["timed_out"]
+        assert sum(not c["decided"] for c in shown["cells"]) == len(shown["cells"]) - 2
 
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)

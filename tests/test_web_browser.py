@@ -280,6 +280,19 @@ def test_a_tab_closed_mid_round_keeps_every_answer_given(page: Page, live: Live)
     assert {key: len(answers(key)) for key in untouched} == untouched  # never touched: not scored
 
 
+def test_a_reloaded_wall_says_it_was_left_and_offers_no_mark_on_what_was_never_answered(page: Page, live: Live):
+    start_wall(page, live, "--length 8")
+    shown = page.locator(".cell").evaluate_all("cells => cells.map(c => c.dataset.alphagram)")
+    for word in sorted(ORACLE[shown[0]]):
+        guess(page, word)
+    page.reload()  # leaving the page is stopping the round
+    expect(page.locator("#result")).to_have_text(re.compile(
+        rf"^Stopped: the page was left\. Correct: 1 / {len(shown)} \(\d+%\); {len(shown) - 1} never answered, not scored$"))
+    rows = page.locator("table#solutions tbody tr")
+    expect(rows.get_by_role("button")).to_have_count(1)  # never answered: nothing to mark
+    expect(rows.filter(has_text=sorted(ORACLE[shown[0]])[0]).get_by_role("button", name="Mark missed")).to_be_visible()
+
+
 # -- the challenge, reviews, positions ---------------------------------------------------------
 
 

@@ -95,6 +95,7 @@ class Round:
     ended: bool = False
     timed_out: bool = False
     gave_up: bool = False
+    left: bool = False  # ended by `finish` (the player left): its untouched questions stay unscored
 
     @property
     def last(self) -> int:
@@ -219,7 +220,7 @@ class Wall:
                 for cell in current.cells:
                     if cell.outcome is None and cell.found:
                         self._decide(cell)
-                current.ended = True
+                current.ended = current.left = True
                 self._index = {}
             self.summary = self.session.finish()
         return self.summary
@@ -276,7 +277,7 @@ class Wall:
             data["round"] = {
                 "number": current.number, "first": current.first, "last": current.last, "total": current.total,
                 "missed_pass": current.missed_pass, "ended": current.ended, "timed_out": current.timed_out,
-                "gave_up": current.gave_up, "correct": current.correct, "questions": len(current.cells),
+                "gave_up": current.gave_up, "left": current.left, "correct": current.correct, "questions": len(current.cells),
                 "cells": [c.to_json() for c in current.cells],
             }
         if self.summary is not None:

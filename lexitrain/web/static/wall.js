@@ -135,8 +135,10 @@
     timer.textContent = round.timed_out ? "0:00" : timer.textContent;
     timer.classList.remove("warning");
     const percent = round.questions ? Math.round((100 * round.correct) / round.questions) : 0;
-    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : "Solved. ";
-    document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)";
+    const unscored = round.cells.filter((c) => !c.decided).length;
+    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : round.left ? "Stopped: the page was left. " : "Solved. ";
+    document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)"
+      + (unscored ? "; " + unscored + " never answered, not scored" : "");
     const next = document.getElementById("next");
     next.hidden = !state.has_next;
     document.getElementById("done").hidden = state.has_next;
@@ -157,11 +159,11 @@
         const ranked = i === 0 || facts.alphagram !== question.words[i - 1].alphagram;
         const before = [el("td", "num", ranked ? facts.probability || "" : ""), el("td", "", i === 0 ? question.prompt : "")];
         const row = lexitrain.answerRow(facts, before);
-        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : "unsolved");
+        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : question.decided ? "unsolved" : "unscored");
         if (facts.found) row.classList.add("found-word");
         row.dataset.alphagram = question.alphagram;
         const mark = el("td");
-        if (i === 0) {
+        if (i === 0 && question.decided) {
           const button = el("button", "quiet", question.correct ? "Mark missed" : "Mark correct");
           button.type = "button";
           button.addEventListener("click", () => {
