@@ -9,6 +9,8 @@ from datetime import datetime, timezone
 import pytest
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.execute import run_search
+from lexitrain.search.query import parse_query
 from lexitrain.study.requests import ChallengeRequest, QuizRequest
 from lexitrain.study.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
@@ -77,6 +79,8 @@ def test_giving_up_records_every_open_question_missed_with_its_words(small):
         row = next(r for r in table if r["alphagram"] == "AEINRST")
         assert [w["found"] for w in row["words"]] == [w == "RETAINS" for w in sorted(ORACLE["AEINRST"])]
         assert {"probability", "front_hooks", "back_hooks", "definition", "symbols"} <= set(row["words"][0])
+        ranks = {r["word"]: r["alphagram_rank"] for r in run_search(small, parse_query(SEVENS))}
+        assert {w["probability"] for w in row["words"]} == {ranks["RETAINS"]}  # the alphagram's, as search shows
         assert wall.guess("RETAINS").verdict == ENDED
 
 
@@ -121,6 +125,24 @@ def test_a_long_list_goes_round_after_round_then_its_missed_round(small):
             wall.start_round()
 
 
+def test_a_missed_list_longer_than_a_round_goes_round_after_round_too(small):
+    with ProgressStore() as store:
+        session = QuizRequest(builtin="twos").start(store, small)
+        total = len(session.items)  # type: ignore[arg-type]
+        assert total > 6
+        wall = Wall(session, size=3, clock=Clock())
+        rounds = []
+        while wall.has_next():  # every question missed, in the list and in its missed list
+            rounds.append(wall.start_round())
+            wall.give_up()
+        listed = [r for r in rounds if not r.missed_pass]
+        missed = [r for r in rounds if r.missed_pass]
+        assert [(r.first, r.total) for r in missed] == [(n, total) for n in range(1, total + 1, 3)]
+        ids = [[c.question.id for c in r.cells] for r in listed]
+        assert [[c.question.id for c in r.cells] for r in missed] == ids  # each asked again, once, in order
+        assert wall.done
+
+
 def test_a_challenge_wall_holds_the_days_alphagrams(small):
     request = ChallengeRequest("sevens", "2026-03-01")
     with ProgressStore() as store:
@@ -141,6 +163,9 @@ def test_finishing_mid_round_keeps_the_words_given_and_scores_no_untouched_quest
         summary = wall.finish()
         assert summary.questions == 2
         assert answers(store) == [("ADEILNOT", "DELATION", 1), ("AEILNORT", "RELATION", 0)]
+        shown = wall.state()["round"]  # what a face says of it: left, not given up, the rest unscored
+        assert shown["left"] and not shown["gave_up"] and not shown["timed_out"]
+        assert sum(not c["decided"] for c in shown["cells"]) == len(shown["cells"]) - 2
 
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)

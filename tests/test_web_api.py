@@ -101,7 +101,7 @@ def test_malformed_requests_get_one_line_json_errors(client):
     assert "no open wall" in one_line_error(client.get("/api/wall/nope"), 404)
     assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
     assert one_line_error(client.put("/api/review"), 405)
-    assert "no open onebyone" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
+    assert "no open review or position round 'x'" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
 
 
 def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):
@@ -199,7 +199,12 @@ def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(cli
     client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
     client.post(f"/api/wall/{ident}/give-up")
     page = client.get("/challenge").text
-    assert "2026-01-02" in page and "1/2" in page
+    assert "2026-01-02" in page and "1/2" in page and "retake" not in page
+    assert '<option value="sevens" selected>' in page  # the kind `lexitrain challenge` gives by default
+    response = client.post("/challenge", data={"kind": "sevens", "date": "2026-01-02"}, follow_redirects=False)
+    client.post(response.headers["location"].replace("/wall/", "/api/wall/") + "/give-up")
+    history = client.get("/challenge").text.split('id="history"')[1]
+    assert history.count("retake") == 1  # the second attempt of the day, as `challenge --history` marks it
     assert one_line_error(client.post("/challenge", data={"kind": "sevens", "date": "2026-13-40"},
                                       headers={"accept": "application/json"}), 400)
 
@@ -258,10 +263,33 @@ def test_the_search_form_says_starts_with_apart_from_zyzzyvas_takes_prefix(clien
     assert words("starts_with=MES") == {"MES", "MESQUITE"}
 
 
+FORM_CASES = [
+    ("length", "3", "ACE"), ("probability", "1-3", "RETAINS"), ("anagram", "AEINRST", "NASTIER"),
+    ("build", "ACET", "ACE"), ("pattern", "?AT", "RAT"), ("starts_with", "RET", "RETAINS"),
+    ("ends_with", "ION", "RELATION"), ("includes", "QU", "MESQUITE"),
+    ("takes_prefix", "MES", "QUITE"), ("takes_suffix", "S", "ME"), ("definition", "salty", "SALTIER"),
+    ("limit", "1", "AA"), ("order", "probability", "AA"), ("front_hook", "1", "AT"), ("back_hook", "1", "AT")]
+
+
+def test_the_search_form_cases_cover_every_field():
+    from lexitrain.web.pages import SEARCH_FIELDS, SEARCH_FLAGS
+
+    assert {case[0] for case in FORM_CASES} == set(SEARCH_FIELDS) | set(SEARCH_FLAGS)
+
+
+@pytest.mark.parametrize("field, value, word", FORM_CASES)
+def test_every_field_of_the_search_form_is_a_search_condition(client, field, value, word):
+    page = client.get(f"/search?{field}={value}")
+    assert page.status_code == 200 and 'id="results"' in page.text, page.text  # nothing the search refuses
+    assert f'<span class="word">{word}</span>' in page.text or f'·{word}' in page.text
+
+
 def test_stats_show_the_tables_and_the_plot(client):
     client.post(f"/api/wall/{start_wall(client)}/give-up")
     page = client.get("/stats").text
     assert 'id="by-state"' in page and 'id="per-day"' in page and "AEINRST" in page
+    coverage = page.split('id="coverage"')[1].split("</table>")[0]  # as `lexitrain stats` prints it
+    assert "<td>7s</td><td class=\"num\">0.00%</td>" in coverage and "<td>8s</td>" in coverage
     png = client.get("/stats.png")
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
 
@@ -303,6 +331,9 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
         busy = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", str(taken), "--no-browser"],
                               capture_output=True, text=True, env=env, timeout=30)
         assert busy.returncode != 0 and busy.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1:{taken}" in busy.stderr
+        wrong = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", "99999", "--no-browser"],
+                               capture_output=True, text=True, env=env, timeout=30)
+        assert wrong.returncode != 0 and wrong.stderr == "error: --port 99999: expected 0 (any free port) to 65535\n"
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -280,6 +280,19 @@ def test_a_tab_closed_mid_round_keeps_every_answer_given(page: Page, live: Live)
     assert {key: len(answers(key)) for key in untouched} == untouched  # never touched: not scored
 
 
+def test_a_reloaded_wall_says_it_was_left_and_offers_no_mark_on_what_was_never_answered(page: Page, live: Live):
+    start_wall(page, live, "--length 8")
+    shown = page.locator(".cell").evaluate_all("cells => cells.map(c => c.dataset.alphagram)")
+    for word in sorted(ORACLE[shown[0]]):
+        guess(page, word)
+    page.reload()  # leaving the page is stopping the round
+    expect(page.locator("#result")).to_have_text(re.compile(
+        rf"^Stopped: the page was left\. Correct: 1 / {len(shown)} \(\d+%\); {len(shown) - 1} never answered, not scored$"))
+    rows = page.locator("table#solutions tbody tr")
+    expect(rows.get_by_role("button")).to_have_count(1)  # never answered: nothing to mark
+    expect(rows.filter(has_text=sorted(ORACLE[shown[0]])[0]).get_by_role("button", name="Mark missed")).to_be_visible()
+
+
 # -- the challenge, reviews, positions ---------------------------------------------------------
 
 
@@ -337,6 +350,7 @@ def test_a_position_answered_wrongly_then_rightly(page: Page, live: Live):
     page.goto(live.url("/position"))
     play = page.get_by_role("textbox", name="Play")
     expect(play).to_be_focused()
+    expect(play).to_have_css("text-transform", "none")  # a blank is typed lowercase: the box must show it so
     board = page.locator("#board")
     expect(board.locator('[data-square="A1"]')).to_have_class(re.compile("TW"))
     expect(board.locator('[data-square="H8"]')).to_have_class(re.compile("DW"))
@@ -382,6 +396,9 @@ def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live
     expect(page.locator("body")).to_have_class(re.compile("dark"))
     try:
         start_wall(page, live, "--length 7")
+        text, body = page.get_by_role("button", name="Give up").evaluate(
+            "b => [getComputedStyle(b).color, getComputedStyle(document.body).color]")
+        assert text == body  # a quiet button is readable in the dark: the page's own text colour
         page.get_by_role("textbox", name="Guess").press("3")
         expect(cell(page, "AEILRST").locator(".letters")).to_have_text("TSRLIEA")
     finally:
@@ -404,7 +421,8 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
         if found:
             problems[name] = found
         if folder:
-            page.screenshot(path=str(Path(folder) / f"{name}-{viewport}.png"), full_page=viewport != "desktop")
+            shot = f"web-{name}.png" if viewport == "laptop" else f"web-{name}-{viewport}.png"  # as docs/images
+            page.screenshot(path=str(Path(folder) / shot), full_page=viewport != "desktop")
 
     start_wall(page, live, "--length 7-8", minutes="4")
     guess(page, "RETAINS")

@@ -102,6 +102,11 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> S
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share(reviews), share(recent_reviews), covered)
 
 
+def shown_coverage(report: StatsReport) -> list[LengthCoverage]:
+    """The lengths a report shows coverage for: those with anything known, and the bingo lengths always."""
+    return [c for c in report.coverage if c.known or c.length in COVERAGE_ALWAYS]
+
+
 def render_text(report: StatsReport) -> list[str]:
     """The report as plain lines for the terminal."""
     lines = [f"{report.lexicon}: " + ", ".join(f"{n} {name}" for name, n in report.by_state.items())]
@@ -114,7 +119,7 @@ def render_text(report: StatsReport) -> list[str]:
     week = report.forecast.head(7)
     lines.append("due in the next days: " + "  ".join(f"{d[5:]}:{n}" for d, n in zip(week["date"], week["due"])))
     lines.append(f"due in the next {FORECAST_DAYS} days: {int(report.forecast['due'].sum())}")
-    shown = [c for c in report.coverage if c.known or c.length in COVERAGE_ALWAYS]
+    shown = shown_coverage(report)
     if shown:
         lines.append("coverage (of the draws with no blank that make a word, the share whose words you know):")
         lines += [f"  {c.length:>2}s {c.share:>7.2%}  ({c.known:,} of {c.alphagrams:,} alphagrams known)" for c in shown]

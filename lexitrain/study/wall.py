@@ -1,8 +1,9 @@
 """A word wall: many questions on show at once, answered by typing words in any order (Aerolith's Wordwalls).
 
 A wall runs a `Session` round after round: each round shows up to `size` of
-the list's questions (`questions 51-100 of 500`), and after the whole list one
-more round asks the questions missed in it, then the wall is done. Inside a
+the list's questions (`questions 51-100 of 500`), and after the whole list the
+questions missed in it are asked the same way, round after round (`missed
+list: questions 1-50 of 120`), then the wall is done. Inside a
 round every guess is routed to the question it answers; a question is decided
 the moment its last word is found (recorded right and rescheduled at once),
 and when the round ends -- time up or given up -- every question still open is
@@ -86,7 +87,7 @@ class Round:
     """One round of the wall: its cells, which part of the list they are, and how it ended."""
 
     number: int
-    first: int  # 1-based place of its first question in the list (the missed round counts its own)
+    first: int  # 1-based place of its first question in the list (in the missed list for a missed round)
     total: int  # questions in the list (or in the missed list)
     missed_pass: bool
     cells: list[Cell]
@@ -94,6 +95,7 @@ class Round:
     ended: bool = False
     timed_out: bool = False
     gave_up: bool = False
+    left: bool = False  # ended by `finish` (the player left): its untouched questions stay unscored
 
     @property
     def last(self) -> int:
@@ -125,7 +127,9 @@ class Wall:
         self.missed_round = missed_round
         self.taken = 0  # items of the list handed to rounds so far
         self.rounds: list[Round] = []
-        self.missed: list[Question] = []  # questions of the list decided wrong, for the missed round
+        self.missed: list[Question] = []  # questions of the list decided wrong, for the missed rounds
+        self.missed_list: list[Question] | None = None  # what the missed rounds ask, fixed when they start
+        self.missed_taken = 0  # questions of the missed list handed to rounds so far
         self.summary: Summary | None = None  # set when the wall is done
         self._index: dict[str, Cell] = {}  # expected word -> the open cell it answers
 
@@ -140,14 +144,15 @@ class Wall:
         return self.summary is not None
 
     def has_next(self) -> bool:
-        """Is there a round after the current one (more of the list, or the missed round)?"""
+        """Is there a round after the current one (more of the list, or of its missed list)?"""
         if self.taken < len(self.items):
             return True
-        in_missed = self.round is not None and self.round.missed_pass
-        return self.missed_round and not in_missed and bool(self._missed_now())
+        if self.missed_list is not None:
+            return self.missed_taken < len(self.missed_list)
+        return self.missed_round and bool(self._missed_now())
 
     def start_round(self) -> Round:
-        """Put the next questions on the wall: the next `size` of the list, else the missed ones."""
+        """Put the next questions on the wall: the next `size` of the list, else of its missed list."""
         self.tick()
         if self.round is not None and not self.round.ended:
             raise LexitrainError("this round is still going: finish it or give up first")
@@ -162,9 +167,12 @@ class Wall:
                 if question is not None and question.hint == LETTERS:  # a board cannot be a cell of a wall
                     cells.append(self._cell(question))
         else:
-            missed = self._missed_now()
-            first, total, missed_pass = 1, len(missed), True
-            cells = [self._cell(q) for q in missed[: self.size]]
+            if self.missed_list is None:
+                self.missed_list = self._missed_now()
+            first, total, missed_pass = self.missed_taken + 1, len(self.missed_list), True
+            chunk = self.missed_list[self.missed_taken: self.missed_taken + self.size]
+            self.missed_taken += len(chunk)
+            cells = [self._cell(q) for q in chunk]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         wall_round = Round(len(self.rounds) + 1, first, total, missed_pass, cells, deadline)
         self.rounds.append(wall_round)
@@ -212,7 +220,7 @@ class Wall:
                 for cell in current.cells:
                     if cell.outcome is None and cell.found:
                         self._decide(cell)
-                current.ended = True
+                current.ended = current.left = True
                 self._index = {}
             self.summary = self.session.finish()
         return self.summary
@@ -269,7 +277,7 @@ class Wall:
             data["round"] = {
                 "number": current.number, "first": current.first, "last": current.last, "total": current.total,
                 "missed_pass": current.missed_pass, "ended": current.ended, "timed_out": current.timed_out,
-                "gave_up": current.gave_up, "correct": current.correct, "questions": len(current.cells),
+                "gave_up": current.gave_up, "left": current.left, "correct": current.correct, "questions": len(current.cells),
                 "cells": [c.to_json() for c in current.cells],
             }
         if self.summary is not None:
@@ -337,8 +345,9 @@ class Wall:
 
 
 def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """What an answer list shows of each word: probability, hooks, inner hooks, lexicon symbols,
-    definition (only the word itself for one the lexicon no longer has), in one look-up."""
+    """What an answer list shows of each word: its alphagram and that alphagram's probability rank
+    (the rank `lexitrain search` shows and `--probability` selects), hooks, inner hooks, lexicon
+    symbols, definition (only the word itself for one the lexicon no longer has), in one look-up."""
     from lexitrain.search.execute import rows_for_words
 
     rows: dict[str, WordRow] = {r["word"]: r for r in rows_for_words(lex, words)}
@@ -346,7 +355,7 @@ def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
     for word in words:
         row = rows.get(word)
         facts[word] = {"word": word} if row is None else {
-            "word": word, "probability": row["probability_rank"], "alphagram_rank": row["alphagram_rank"],
+            "word": word, "alphagram": row["alphagram"], "probability": row["alphagram_rank"],
             "front_hooks": row["front_hooks"], "back_hooks": row["back_hooks"], "inner_front": row["inner_front"],
             "inner_back": row["inner_back"], "symbols": row["symbols"], "definition": row["definition"]}
     return facts

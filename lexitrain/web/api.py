@@ -123,7 +123,7 @@ async def wall_mark(request: Request) -> JSONResponse:
 
 
 def _wall(request: Request) -> Wall:
-    return context(request).opened(request.path_params["ident"], Wall)
+    return context(request).opened(request.path_params["ident"], Wall, "wall")
 
 
 # -- reviews -----------------------------------------------------------------------
@@ -198,7 +198,7 @@ def today(ctx: Context) -> dict[str, int]:
 def _drill(request: Request) -> tuple[Context, str, OneByOne]:
     ctx = context(request)
     ident = request.path_params["ident"]
-    return ctx, ident, ctx.opened(ident, OneByOne)
+    return ctx, ident, ctx.opened(ident, OneByOne, "review or position round")
 
 
 # -- positions -----------------------------------------------------------------------

@@ -111,10 +111,11 @@ class Context:
         self._open[ident] = thing
         return ident
 
-    def opened(self, ident: str, kind: type[T]) -> T:
+    def opened(self, ident: str, kind: type[T], noun: str) -> T:
+        """The open round of that id and kind; else a 404 naming it as the player knows it (NOUN)."""
         thing = self._open.get(ident)
         if not isinstance(thing, kind):
-            raise NotFound(f"no open {kind.__name__.lower()} {ident!r} (it may have ended when the app restarted)")
+            raise NotFound(f"no open {noun} {ident!r} (it may have ended when the app restarted)")
         return thing
 
     def finish_all(self) -> None:

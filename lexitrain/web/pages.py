@@ -76,19 +76,20 @@ async def wall_start(request: Request) -> Response:
 async def wall_page(request: Request) -> Response:
     ctx = context(request)
     ident = request.path_params["ident"]
-    wall = ctx.opened(ident, Wall)
+    wall = ctx.opened(ident, Wall, "wall")
     return render(request, "wall.html", ident=ident, title=wall.session.title,
                   letter_order=ctx.preferences().letter_order)
 
 
 async def challenge_page(request: Request) -> Response:
     from lexitrain.study import challenge as ch
+    from lexitrain.study.requests import ChallengeRequest
 
     ctx = context(request)
     lex = ctx.lex()
     bests = {kind: ch.personal_best(ctx.store, lex.name, kind) for kind in ch.KINDS}
     return render(request, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(ctx.store, lex.name),
-                  bests=bests, today=ch.parse_day(None).isoformat())
+                  bests=bests, today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
 
 
 async def challenge_start(request: Request) -> Response:
@@ -96,7 +97,7 @@ async def challenge_start(request: Request) -> Response:
 
     ctx = context(request)
     form = await request.form()
-    request_ = ChallengeRequest(_field(form, "kind") or "sevens", _field(form, "date") or None)
+    request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
     wall = Wall(request_.start(ctx.store, ctx.lex()), clock=ctx.clock, missed_round=False)
     wall.start_round()
     return RedirectResponse(f"/wall/{ctx.keep(wall)}", status_code=303)
@@ -168,10 +169,11 @@ async def stats_page(request: Request) -> Response:
     from lexitrain.study import stats as st
 
     ctx = context(request)
-    report = st.compute(ctx.store, ctx.lex().name)
+    lex = ctx.lex()
+    report = st.compute(ctx.store, lex.name, lex)
     return render(request, "stats.html", report=report, lines=st.render_text(report),
                   per_day=report.per_day.to_dict("records"), forecast=report.forecast.to_dict("records"),
-                  hardest=report.hardest.to_dict("records"))
+                  hardest=report.hardest.to_dict("records"), coverage=st.shown_coverage(report))
 
 
 async def stats_png(request: Request) -> Response:

@@ -112,9 +112,8 @@
     state = next;
     const round = state.round;
     if (!round) return;
-    document.getElementById("progress").textContent = round.missed_pass
-      ? "missed list: " + round.questions + " questions"
-      : "questions " + round.first + "–" + round.last + " of " + round.total;
+    document.getElementById("progress").textContent = (round.missed_pass ? "missed list: " : "")
+      + "questions " + round.first + "–" + round.last + " of " + round.total;
     const found = round.cells.reduce((n, c) => n + c.found.length, 0);
     const words = round.cells.reduce((n, c) => n + c.answers, 0);
     const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
@@ -136,14 +135,18 @@
     timer.textContent = round.timed_out ? "0:00" : timer.textContent;
     timer.classList.remove("warning");
     const percent = round.questions ? Math.round((100 * round.correct) / round.questions) : 0;
-    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : "Solved. ";
-    document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)";
+    const unscored = round.cells.filter((c) => !c.decided).length;
+    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : round.left ? "Stopped: the page was left. " : "Solved. ";
+    document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)"
+      + (unscored ? "; " + unscored + " never answered, not scored" : "");
     const next = document.getElementById("next");
     next.hidden = !state.has_next;
     document.getElementById("done").hidden = state.has_next;
     if (state.has_next) {
-      const more = round.last < round.total && !round.missed_pass;
-      next.textContent = more ? "Next round: questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total : "Play the missed list";
+      const more = round.last < round.total;
+      next.textContent = !more ? "Play the missed list"
+        : (round.missed_pass ? "Next round of the missed list: " : "Next round: ")
+          + "questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total;
       next.focus();
     }
     const file = state.summary && state.summary.missed_list;
@@ -152,13 +155,15 @@
     body.replaceChildren();
     for (const question of state.solutions || []) {
       question.words.forEach((facts, i) => {
-        const before = [el("td", "num", facts.probability || ""), el("td", "", i === 0 ? question.prompt : "")];
+        // the alphagram's rank once, as `lexitrain search` prints it (a blank's answers have several)
+        const ranked = i === 0 || facts.alphagram !== question.words[i - 1].alphagram;
+        const before = [el("td", "num", ranked ? facts.probability || "" : ""), el("td", "", i === 0 ? question.prompt : "")];
         const row = lexitrain.answerRow(facts, before);
-        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : "unsolved");
+        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : question.decided ? "unsolved" : "unscored");
         if (facts.found) row.classList.add("found-word");
         row.dataset.alphagram = question.alphagram;
         const mark = el("td");
-        if (i === 0) {
+        if (i === 0 && question.decided) {
           const button = el("button", "quiet", question.correct ? "Mark missed" : "Mark correct");
           button.type = "button";
           button.addEventListener("click", () => {
