@@ -89,6 +89,36 @@ def test_a_data_home_without_permission(tmp_path, monkeypatch):
     one_clear_line(run("daily", "--jsonl", input=""), "cannot be made")
 
 
+def test_a_database_that_cannot_be_opened_is_not_called_damaged(small, home, monkeypatch):
+    """A home on a read-only disk: SQLite cannot make the files it keeps beside the database
+    (SQLITE_CANTOPEN). The player is told to make the folder writable, never to move the file aside."""
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    from lexitrain.study.store import connection
+
+    def cannot_open(conn):
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
+        raise error
+
+    monkeypatch.setattr(connection, "schema_version", cannot_open)
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "cannot open the progress database",
+                           str(home), "can be written", "left untouched")
+    assert "damaged" not in error and "move it aside" not in error
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a user that permissions apply to")
+def test_a_read_only_data_home_with_progress_in_it(small, home):
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    for suffix in ("-wal", "-shm"):  # (closed cleanly: SQLite must make them again to read)
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+    home.chmod(0o500)
+    try:
+        error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "can be written")
+    finally:
+        home.chmod(0o700)
+    assert "damaged" not in error
+
+
 @pytest.mark.parametrize("beside", ["progress.sqlite.bak", "progress-backup.json"])
 def test_a_zero_byte_progress_file_beside_a_backup_is_left_alone(small, home, beside):
     assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0

@@ -164,6 +164,11 @@ def _open(path: Path) -> sqlite3.Connection:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if not _damage(exc):  # e.g. a read-only folder: SQLite cannot make the files beside the database
+            raise LexitrainError(
+                f"{path}: cannot open the progress database ({exc}); it was left untouched: make sure "
+                f"{path.parent} can be written (or point LEXITRAIN_HOME at a folder that can), and run again"
+            ) from None
         raise LexitrainError(
             f"{path} is damaged or not a lexitrain progress database ({exc}); it was left untouched: "
             "move it aside (or restore a backup with `lexitrain progress import`) and run again"
@@ -181,6 +186,13 @@ def _open(path: Path) -> sqlite3.Connection:
     if version < SCHEMA_VERSION:
         migrate(conn, path)
     return conn
+
+
+def _damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite failed on the file's contents (not a database, or corrupt), rather than on
+    being let at it (a read-only folder, no permission, an I/O error): only the first is damage."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is None or code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def _refuse_empty_beside_backups(path: Path) -> None:
