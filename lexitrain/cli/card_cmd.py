@@ -268,5 +268,8 @@ def tournament(
     if json_out:
         emit_json(plan.to_json())
     else:
-        typer.echo(f"{plan.moved} cards pulled forward over {plan.days} days before {plan.day} "
+        first = min(plan.per_day, default=plan.day)  # today: the first day a card may be moved to
+        span = "to today (the tournament is today)" if first == plan.day else \
+            f"over the {plan.days} day{'s' * (plan.days != 1)} before {plan.day}"
+        typer.echo(f"{plan.moved} cards pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")
