@@ -255,5 +255,17 @@ def _finish_terminal(session: Session, notes: Notes | None) -> Summary:
     if summary.missed_list:
         typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")
     for name, value in (notes(summary) if notes else summary.details).items():
-        typer.echo(f"{name.replace('_', ' ')}: {value}")
+        typer.echo(f"{_words(name)}: {_note_text(value)}")
     return summary
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _note_text(value: Any) -> str:
+    """A summary detail as a player reads it: a group of figures (a resumed round's) as
+    `answered before 1, round questions 5`, never as Python's dict text."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_words(str(key))} {item}" for key, item in value.items())
+    return str(value)
