@@ -89,6 +89,29 @@ def test_a_data_home_without_permission(tmp_path, monkeypatch):
     one_clear_line(run("daily", "--jsonl", input=""), "cannot be made")
 
 
+def test_a_disk_too_full_to_open_the_database_is_said_so(small, home, monkeypatch):
+    """On a full disk SQLite cannot grow the shared-memory file beside the database and says only
+    "disk I/O error" (SQLITE_IOERR_SHMSIZE): with no space left, that is the full disk, not damage."""
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    import shutil
+
+    from lexitrain.study.store import connection
+
+    def no_room(conn):
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode = sqlite3.SQLITE_IOERR | (19 << 8)  # SQLITE_IOERR_SHMSIZE
+        raise error
+
+    usage = shutil.disk_usage(home)
+    monkeypatch.setattr(connection, "schema_version", no_room)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage._replace(free=4096))
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "disk full", "progress.sqlite")
+    assert "damaged or" not in error and "move it aside" not in error
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage._replace(free=10 << 30))  # room: a real I/O error
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "cannot open the progress database")
+    assert "disk full" not in error
+
+
 def test_a_database_that_cannot_be_opened_is_not_called_damaged(small, home, monkeypatch):
     """A home on a read-only disk: SQLite cannot make the files it keeps beside the database
     (SQLITE_CANTOPEN). The player is told to make the folder writable, never to move the file aside."""
