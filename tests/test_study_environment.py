@@ -167,7 +167,8 @@ def test_a_removed_study_lexicon_says_how_to_pick_another(small, make_lexicon):
     assert run("study", "set", "--lexicon", "gone").exit_code == 0
     assert run("lexicon", "remove", "gone").exit_code == 0
     for command in (["daily", "--jsonl"], ["quiz", "--list", "twos", "--jsonl"], ["stats", "--json"],
-                    ["positions", "list"]):
+                    ["positions", "list"], ["study", "card", "AA"], ["study", "cards"], ["study", "leeches"],
+                    ["study", "tournament", "2099-01-01", "--retention", "0.9"]):
         error = one_clear_line(run(*command, input=""), "unknown lexicon 'gone'",
                                "lexitrain study set --lexicon NAME")
         assert "known: " in error  # the lexicons it can pick

@@ -19,10 +19,12 @@ Search = typer.Option(None, "--search", help="Also every existing card of a sear
 
 
 def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
-    from lexitrain.lexicon.lexicon import open_lexicon
+    """The store and the study lexicon (a removed one is an error saying how to pick another)."""
+    from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
-    return ProgressStore(), open_lexicon(lexicon)
+    lex = open_study_lexicon(lexicon)
+    return ProgressStore(), lex
 
 
 def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
