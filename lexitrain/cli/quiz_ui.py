@@ -68,7 +68,7 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
             if command in OVERRIDES:
                 if last is not None:
                     last = session.override(last, OVERRIDES[command])
-                    _emit({"override": _result_json(session, last, with_feedback)})
+                    _emit({"override": result_json(session, last, with_feedback)})
                 else:
                     _emit({"override": None})
                 continue
@@ -82,11 +82,11 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
                 _emit({"refused": {"id": question.id, "given": text, "reason": str(refused)}})
                 continue
             break
-        _emit({"result": _result_json(session, last, with_feedback)})
+        _emit({"result": result_json(session, last, with_feedback)})
     return _finish_jsonl(session)
 
 
-def _result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
+def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
     """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
     data = outcome.to_json()
     if with_feedback:
