@@ -271,7 +271,7 @@ def tournament(
         emit_json(plan.to_json())
     else:
         first = min(plan.per_day, default=plan.day)  # today: the first day a card may be moved to
-        span = "to today (the tournament is today)" if first == plan.day else \
+        span = "to today, the tournament's day" if first == plan.day else \
             f"over the {plan.days} day{'s' * (plan.days != 1)} before {plan.day}"
         typer.echo(f"{plan.moved} cards pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")
