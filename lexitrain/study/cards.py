@@ -41,6 +41,8 @@ def card_ref(lex: Lexicon, text: str, kind: str | None = None) -> tuple[str, str
     from lexitrain.study.kinds.base import kind_names, new_kind
 
     name, sep, rest = text.partition(":")
+    if sep and kind is None:
+        new_kind(name)  # (a KIND:KEY whose kind is none is an error naming the kinds)
     if sep and name in kind_names():
         if kind is not None and kind != name:
             raise LexitrainError(f"{text}: names a {name} card, not {kind}")
@@ -48,7 +50,10 @@ def card_ref(lex: Lexicon, text: str, kind: str | None = None) -> tuple[str, str
     if not text.strip():
         raise LexitrainError("name a card: KIND:KEY (anagram:AEINRST) or its letters")
     chosen = new_kind(kind or "anagram")
-    return chosen.name, chosen.key_from_text(lex, text.strip())
+    try:
+        return chosen.name, chosen.key_from_text(lex, text.strip())
+    except ValueError as exc:  # e.g. a character that is no tile of the lexicon's set
+        raise LexitrainError(f"{text.strip()!r} names no {chosen.name} card in {lex.name}: {exc}") from None
 
 
 def find_cards(store: ProgressStore, lex: Lexicon, texts: list[str], kind: str | None = None) -> list[CardRow]:
