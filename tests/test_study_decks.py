@@ -181,6 +181,7 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     (["study", "card", "RE1"], "'RE1' names no anagram card in small: '1' is not a tile"),
     (["study", "suspend", "A-B"], "'A-B' names no anagram card"),
     (["study", "set", "--leech", "0"], "leech threshold 0: expected 1 or more"),
+    (["study", "leeches", "--failed", "0"], "leech threshold 0: expected 1 or more"),
     (["quiz", "--leeches", "--list", "twos"], "--leeches takes no other question source"),
 ])
 def test_bad_card_and_deck_commands_are_one_line_errors(small, args, message):

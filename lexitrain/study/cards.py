@@ -87,7 +87,7 @@ def check_leech_threshold(failures: int) -> int:
 
 def leeches(store: ProgressStore, lexicon: str, failures: int | None = None) -> list[CardRow]:
     """Cards failed `failures` times or more (default: the leech setting), most failed first."""
-    return store.failed_cards(lexicon, check_leech_threshold(failures or leech_threshold(store)))
+    return store.failed_cards(lexicon, check_leech_threshold(leech_threshold(store) if failures is None else failures))
 
 
 @dataclass
