@@ -142,6 +142,28 @@ def test_jsonl_feedback_is_added_to_the_result_line_when_asked(defined):
     assert "feedback" not in of("result", lines(plain.stdout))[0]
 
 
+def test_flashcards_reveal_each_answer_with_its_facts(defined):
+    result = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--flashcard",
+                 input="\n3\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout.splitlines()
+    cats = next(line for line in out if "CATS" in line)
+    assert "CAT, a carnivorous mammal [n]" in cats and "+" in cats.split() and "CATS·" in cats
+    assert any("SCAT" in line and "to leave hastily" in line for line in out)
+    assert result.stdout.index("SCAT") < result.stdout.index("graded good")  # shown on reveal, before the grade
+
+
+def test_jsonl_flashcards_add_feedback_when_asked(defined):
+    asked = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--jsonl", "--feedback",
+                "--flashcard", input="cats\n1\n")
+    fb = of("result", lines(asked.stdout))[0]["feedback"]
+    assert fb["correct"] is False and fb["reasons"] == ["missing 3 of 4: ACTS CAST SCAT"]  # the attempt typed
+    assert {a["word"]: a["found"] for a in fb["answers"]} == {"ACTS": False, "CAST": False, "CATS": True, "SCAT": False}
+    plain = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--jsonl",
+                "--flashcard", input="cats\n1\n")
+    assert "feedback" not in of("result", lines(plain.stdout))[0]
+
+
 def test_define_writes_links_out_and_refuses_non_words(defined):
     result = run("define", "cats", "dewily", "zzz", "--lexicon", "defs")
     assert result.exit_code == 1

@@ -177,7 +177,11 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     (["study", "move", "--deck", "x"], "name the cards"),
     (["study", "suspend", "hooks:AB", "--kind", "anagram"], "names a hooks card, not anagram"),
     (["study", "card", "anagram:"], "name a card"),
+    (["study", "card", "foo:BAR"], "unknown question kind 'foo'"),
+    (["study", "card", "RE1"], "'RE1' names no anagram card in small: '1' is not a tile"),
+    (["study", "suspend", "A-B"], "'A-B' names no anagram card"),
     (["study", "set", "--leech", "0"], "leech threshold 0: expected 1 or more"),
+    (["study", "leeches", "--failed", "0"], "leech threshold 0: expected 1 or more"),
     (["quiz", "--leeches", "--list", "twos"], "--leeches takes no other question source"),
 ])
 def test_bad_card_and_deck_commands_are_one_line_errors(small, args, message):

@@ -89,6 +89,59 @@ def test_a_data_home_without_permission(tmp_path, monkeypatch):
     one_clear_line(run("daily", "--jsonl", input=""), "cannot be made")
 
 
+def test_a_disk_too_full_to_open_the_database_is_said_so(small, home, monkeypatch):
+    """On a full disk SQLite cannot grow the shared-memory file beside the database and says only
+    "disk I/O error" (SQLITE_IOERR_SHMSIZE): with no space left, that is the full disk, not damage."""
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    import shutil
+
+    from lexitrain.study.store import connection
+
+    def no_room(conn):
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode = sqlite3.SQLITE_IOERR | (19 << 8)  # SQLITE_IOERR_SHMSIZE
+        raise error
+
+    usage = shutil.disk_usage(home)
+    monkeypatch.setattr(connection, "schema_version", no_room)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage._replace(free=4096))
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "disk full", "progress.sqlite")
+    assert "damaged or" not in error and "move it aside" not in error
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage._replace(free=10 << 30))  # room: a real I/O error
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "cannot open the progress database")
+    assert "disk full" not in error
+
+
+def test_a_database_that_cannot_be_opened_is_not_called_damaged(small, home, monkeypatch):
+    """A home on a read-only disk: SQLite cannot make the files it keeps beside the database
+    (SQLITE_CANTOPEN). The player is told to make the folder writable, never to move the file aside."""
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    from lexitrain.study.store import connection
+
+    def cannot_open(conn):
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
+        raise error
+
+    monkeypatch.setattr(connection, "schema_version", cannot_open)
+    error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "cannot open the progress database",
+                           str(home), "can be written", "left untouched")
+    assert "damaged" not in error and "move it aside" not in error
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a user that permissions apply to")
+def test_a_read_only_data_home_with_progress_in_it(small, home):
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
+    for suffix in ("-wal", "-shm"):  # (closed cleanly: SQLite must make them again to read)
+        (home / f"progress.sqlite{suffix}").unlink(missing_ok=True)
+    home.chmod(0o500)
+    try:
+        error = one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "can be written")
+    finally:
+        home.chmod(0o700)
+    assert "damaged" not in error
+
+
 @pytest.mark.parametrize("beside", ["progress.sqlite.bak", "progress-backup.json"])
 def test_a_zero_byte_progress_file_beside_a_backup_is_left_alone(small, home, beside):
     assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", input="AA\n").exit_code == 0
@@ -114,7 +167,8 @@ def test_a_removed_study_lexicon_says_how_to_pick_another(small, make_lexicon):
     assert run("study", "set", "--lexicon", "gone").exit_code == 0
     assert run("lexicon", "remove", "gone").exit_code == 0
     for command in (["daily", "--jsonl"], ["quiz", "--list", "twos", "--jsonl"], ["stats", "--json"],
-                    ["positions", "list"]):
+                    ["positions", "list"], ["study", "card", "AA"], ["study", "cards"], ["study", "leeches"],
+                    ["study", "tournament", "2099-01-01", "--retention", "0.9"]):
         error = one_clear_line(run(*command, input=""), "unknown lexicon 'gone'",
                                "lexitrain study set --lexicon NAME")
         assert "known: " in error  # the lexicons it can pick

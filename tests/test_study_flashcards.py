@@ -145,7 +145,9 @@ def test_conflicting_grading_options_are_refused(small, args, message):
 def test_terminal_flashcards(small):
     result = run("quiz", "--lexicon", "small", "--search", "--anagram AB", "--flashcard", input="\nx\n4\n")
     assert result.exit_code == 0, result.stderr
-    assert "AB BA" in result.stdout and "'x' is no grade" in result.stdout and "graded easy" in result.stdout
+    revealed = result.stdout.split("reveal >", 1)[1].split("grade:", 1)[0]  # each answer with its hooks
+    assert {"AB", "BA"} <= {word.strip("·") for word in revealed.split()}
+    assert "'x' is no grade" in result.stdout and "graded easy" in result.stdout
     assert "1/1 known" in result.stdout
     assert stored("AB").correct == 1
     assert stored("AB").due > (NOW + timedelta(days=1)).timestamp()

@@ -146,6 +146,8 @@ def test_export_then_import_on_an_empty_home_reproduces_every_card_exactly(small
     study(small, monkeypatch, NOW, {"AB": False, "ENT": True, "ANT": True})  # learning
     study(small, monkeypatch, NOW + timedelta(days=1), {"ENT": True})  # review
     study(small, monkeypatch, NOW + timedelta(days=9), {"ENT": False})  # relearning
+    stopped = run("quiz", "--list", "twos", "--lexicon", "small", "--no-schedule", "--jsonl", input="AA\n")
+    assert stopped.exit_code == 0  # a round stopped before its end: the next quiz resumes it
     with ProgressStore() as store:
         fresh = store.card(store.ensure_card("small", "anagram", "AEILNRST", NOW.timestamp()))
         store.save_card(card_state({"correct": 0, "incorrect": 0, "cardbox": 3, "streak": 0, "next_scheduled":
@@ -179,6 +181,7 @@ def test_export_then_import_on_an_empty_home_reproduces_every_card_exactly(small
                 for a in rows["answers"]]
 
     assert cards(after) == cards(before)  # state, due, stability, difficulty, step, box, counters, added
-    assert answers(after) == answers(before) and len(before["answers"]) == 5  # every review, with its before
+    assert answers(after) == answers(before) and len(before["answers"]) == 6  # every review, with its before
     assert [{k: v for k, v in s.items() if k != "id"} for s in after["sessions"]] == \
         [{k: v for k, v in s.items() if k != "id"} for s in before["sessions"]]
+    assert {s["complete"] for s in before["sessions"]} == {0, 1}  # rounds over and rounds to resume alike

@@ -30,6 +30,42 @@ def test_a_stopped_round_resumes_where_it_stopped(small):
     assert of("question", fresh)[0]["id"] == everything[0] and "resumed" not in of("summary", fresh)[0]
 
 
+def test_a_round_that_reached_its_end_is_not_resumed(small):
+    """Every question answered (here a round of two), or the round's time up: the round is over,
+    and the next quiz on that source, even a longer one, starts a new round."""
+    everything = [q["id"] for q in of("question", quiz("--list", "twos", "--no-schedule", answers=[""] * 200))]
+    short = quiz("--list", "twos", "--limit", "2", answers=["", ""])
+    assert of("summary", short)[0]["questions"] == 2
+    longer = quiz("--list", "twos", "--limit", "3", answers=["", "", ""])
+    assert of("question", longer)[0]["id"] == everything[0] and "resumed" not in of("summary", longer)[0]
+    stopped = quiz("--list", "twos", answers=[""])  # a round stopped after one answer ...
+    timed = timed_out_round("--list", "twos", "--round-time", "0.5")  # ... carried on until its time ran out
+    assert timed["summary"]["timed_out"] and timed["summary"]["resumed"]["answered_before"] == 1
+    assert of("question", stopped)[0]["id"] == everything[0]
+    after = quiz("--list", "twos", answers=[""])
+    assert of("question", after)[0]["id"] == everything[0] and "resumed" not in of("summary", after)[0]
+
+
+def timed_out_round(*args: str) -> dict:
+    """A quiz left unanswered until its round time runs out (stdin kept open), in its own process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "lexitrain", "quiz", "--jsonl", "--lexicon", "small", *args],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert proc.stdin is not None and proc.stdout is not None
+    last: dict = {}
+    for line in proc.stdout:
+        last = json.loads(line)
+        if "summary" in last:
+            break
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    return last
+
+
 def test_restart_and_another_kind_start_afresh(small):
     first = of("question", quiz("--list", "twos", answers=["", ""]))[0]["id"]
     restarted = quiz("--list", "twos", "--restart", answers=[""])

@@ -81,7 +81,7 @@ def test_the_cards_at_risk_on_the_day_are_spread_over_the_days_left(small):
 def test_a_tournament_today_makes_every_card_at_risk_due_now(small):
     before = seed_cards(20)
     result = run("study", "tournament", NOW.date().isoformat(), "--retention", "0.99", "--lexicon", "small")
-    assert result.exit_code == 0 and "pulled forward over 1 days" in result.stdout
+    assert result.exit_code == 0 and "pulled forward to today, the tournament's day (" in result.stdout
     with ProgressStore() as store:
         moved = [i for i in before if store.card(i).due != before[i][3]]
         assert moved and all(store.card(i).due == NOW.timestamp() for i in moved)

@@ -19,10 +19,12 @@ Search = typer.Option(None, "--search", help="Also every existing card of a sear
 
 
 def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
-    from lexitrain.lexicon.lexicon import open_lexicon
+    """The store and the study lexicon (a removed one is an error saying how to pick another)."""
+    from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
-    return ProgressStore(), open_lexicon(lexicon)
+    lex = open_study_lexicon(lexicon)
+    return ProgressStore(), lex
 
 
 def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
@@ -268,5 +270,8 @@ def tournament(
     if json_out:
         emit_json(plan.to_json())
     else:
-        typer.echo(f"{plan.moved} cards pulled forward over {plan.days} days before {plan.day} "
+        first = min(plan.per_day, default=plan.day)  # today: the first day a card may be moved to
+        span = "to today, the tournament's day" if first == plan.day else \
+            f"over the {plan.days} day{'s' * (plan.days != 1)} before {plan.day}"
+        typer.echo(f"{plan.moved} cards pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")

@@ -9,7 +9,10 @@ leaves the question on screen unscored.
 JSON lines: `{"question": {..., "flashcard": true}}`, then one line read (the
 reveal; its text is kept as the answer given), `{"reveal": {"id", "expected"}}`,
 then one grade line read; a line that is no grade gets `{"error": "..."}` and
-is read again; then `{"result": {..., "rating": "good"}}`. The summary ends.
+is read again; then `{"result": {..., "rating": "good"}}` (with `--feedback`, a
+`feedback` object as in the typed quiz). The summary ends. The terminal reveals
+each answer as the typed quiz's feedback lists it: hooks, inner hooks, symbols
+and definition.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import Any
 import typer
 
 from lexitrain.cli.answer_input import TimedOut, clean_input
-from lexitrain.cli.quiz_ui import read_answer
-from lexitrain.study.kinds.base import Question
+from lexitrain.cli.quiz_ui import read_answer, result_json
+from lexitrain.study.kinds.base import LETTERS, Question
 from lexitrain.study.scheduler import RATINGS
 from lexitrain.study.session import Session, Summary
 
@@ -47,7 +50,7 @@ def _reveal(question: Question) -> dict[str, object]:
     return {"id": question.id, "expected": list(question.expected)}
 
 
-def run_jsonl(session: Session) -> Summary:
+def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
     """The flashcard JSON lines protocol (module docstring)."""
     for number, question in enumerate(session.questions(), 1):
         _emit({"question": {**question.to_json(), "number": number, "flashcard": True}})
@@ -64,7 +67,7 @@ def run_jsonl(session: Session) -> Summary:
                 break
             _emit({"error": f"{line.strip()!r} is no grade ({GRADE_HELP})"})
         outcome = session.grade(question, rating, clean_input(given.rstrip("\r\n")))
-        _emit({"result": outcome.to_json()})
+        _emit({"result": result_json(session, outcome, with_feedback)})
     return _finish_jsonl(session)
 
 
@@ -83,7 +86,7 @@ def run_terminal(session: Session) -> Summary:
         given = _read("reveal > ")
         if given is None or given.strip().lower() == STOP:
             break
-        typer.secho(f"  {' '.join(question.expected)}", fg="cyan")
+        _show_answers(session, question)
         rating = None
         while rating is None:
             line = _read(f"{GRADE_HELP} > ")
@@ -96,6 +99,17 @@ def run_terminal(session: Session) -> Summary:
         due = outcome.to_json().get("card", {}).get("due")
         typer.echo(f"  graded {outcome.to_json()['rating']}" + (f"; next due {due}" if due else ""))
     return _finish_terminal(session)
+
+
+def _show_answers(session: Session, question: Question) -> None:
+    """The answers revealed, each with its hooks, inner hooks, symbols and definition (as the
+    typed quiz's feedback lists them); a question that is not answered in words, as they stand."""
+    from lexitrain.cli.feedback_view import note_lines
+    from lexitrain.study.feedback import word_notes
+
+    lines = note_lines(word_notes(session.lex, question.expected)) if question.hint == LETTERS else []
+    for line in lines or [" ".join(question.expected)]:
+        typer.secho(f"  {line}", fg="cyan")
 
 
 def _read(prompt: str) -> str | None:

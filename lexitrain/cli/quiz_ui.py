@@ -68,7 +68,7 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
             if command in OVERRIDES:
                 if last is not None:
                     last = session.override(last, OVERRIDES[command])
-                    _emit({"override": _result_json(session, last, with_feedback)})
+                    _emit({"override": result_json(session, last, with_feedback)})
                 else:
                     _emit({"override": None})
                 continue
@@ -82,11 +82,11 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
                 _emit({"refused": {"id": question.id, "given": text, "reason": str(refused)}})
                 continue
             break
-        _emit({"result": _result_json(session, last, with_feedback)})
+        _emit({"result": result_json(session, last, with_feedback)})
     return _finish_jsonl(session)
 
 
-def _result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
+def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
     """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
     data = outcome.to_json()
     if with_feedback:
@@ -255,5 +255,17 @@ def _finish_terminal(session: Session, notes: Notes | None) -> Summary:
     if summary.missed_list:
         typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")
     for name, value in (notes(summary) if notes else summary.details).items():
-        typer.echo(f"{name.replace('_', ' ')}: {value}")
+        typer.echo(f"{_words(name)}: {_note_text(value)}")
     return summary
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _note_text(value: Any) -> str:
+    """A summary detail as a player reads it: a group of figures (a resumed round's) as
+    `answered before 1, round questions 5`, never as Python's dict text."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_words(str(key))} {item}" for key, item in value.items())
+    return str(value)

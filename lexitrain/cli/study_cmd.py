@@ -35,7 +35,7 @@ def _run(session, jsonl: bool, notes=None, feedback: bool = False, flashcard: bo
     if flashcard:
         from lexitrain.cli import flashcards
 
-        return flashcards.run_jsonl(session) if jsonl else flashcards.run_terminal(session)
+        return flashcards.run_jsonl(session, feedback) if jsonl else flashcards.run_terminal(session)
     from lexitrain.cli.quiz_ui import run_jsonl, run_terminal
 
     return run_jsonl(session, feedback) if jsonl else run_terminal(session, notes)

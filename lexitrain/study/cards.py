@@ -41,6 +41,8 @@ def card_ref(lex: Lexicon, text: str, kind: str | None = None) -> tuple[str, str
     from lexitrain.study.kinds.base import kind_names, new_kind
 
     name, sep, rest = text.partition(":")
+    if sep and kind is None:
+        new_kind(name)  # (a KIND:KEY whose kind is none is an error naming the kinds)
     if sep and name in kind_names():
         if kind is not None and kind != name:
             raise LexitrainError(f"{text}: names a {name} card, not {kind}")
@@ -48,7 +50,10 @@ def card_ref(lex: Lexicon, text: str, kind: str | None = None) -> tuple[str, str
     if not text.strip():
         raise LexitrainError("name a card: KIND:KEY (anagram:AEINRST) or its letters")
     chosen = new_kind(kind or "anagram")
-    return chosen.name, chosen.key_from_text(lex, text.strip())
+    try:
+        return chosen.name, chosen.key_from_text(lex, text.strip())
+    except ValueError as exc:  # e.g. a character that is no tile of the lexicon's set
+        raise LexitrainError(f"{text.strip()!r} names no {chosen.name} card in {lex.name}: {exc}") from None
 
 
 def find_cards(store: ProgressStore, lex: Lexicon, texts: list[str], kind: str | None = None) -> list[CardRow]:
@@ -82,7 +87,7 @@ def check_leech_threshold(failures: int) -> int:
 
 def leeches(store: ProgressStore, lexicon: str, failures: int | None = None) -> list[CardRow]:
     """Cards failed `failures` times or more (default: the leech setting), most failed first."""
-    return store.failed_cards(lexicon, check_leech_threshold(failures or leech_threshold(store)))
+    return store.failed_cards(lexicon, check_leech_threshold(leech_threshold(store) if failures is None else failures))
 
 
 @dataclass

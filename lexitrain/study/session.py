@@ -175,6 +175,7 @@ class Session:
         self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
                                                                                 utc_now().timestamp())
         self.summary = Summary()
+        self._asked_all = False  # every planned question was asked (and the face came back for more)
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
         self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
@@ -200,6 +201,7 @@ class Session:
             question = self.ask(item)
             if question is not None:
                 yield question
+        self._asked_all = True  # (a face that stops the round never asks for the question after the last)
 
     def ask(self, item: Item) -> Question | None:
         """Build one planned question and start its clock (None if it cannot be built)."""
@@ -323,7 +325,7 @@ class Session:
         asking = [words for words in (self.kind(q.kind).asking_words(q) for q in missed) if words is not None]
         if asking and save_missed:
             self.summary.missed_list = str(save_missed_list(self.mode, asking))
-        self.store.end_session(self.id, utc_now().timestamp())
+        self.store.end_session(self.id, utc_now().timestamp(), complete=self._asked_all or self.summary.timed_out)
         if self.closing is not None:
             self.summary.details.update(self.closing(self.summary))
         return self.summary

@@ -47,7 +47,8 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
                    "deck": deck_names.get(card["deck_id"]), "suspended": bool(card["suspended"])}
                   for card in rows["cards"]],
         "decks": [{k: deck[k] for k in _DECK_FIELDS} for deck in rows["decks"]],
-        "sessions": [{k: s[k] for k in ("id", "mode", "lexicon", "source", "started", "ended")} for s in rows["sessions"]],
+        "sessions": [{**{k: s[k] for k in ("id", "mode", "lexicon", "source", "started", "ended")},
+                      "complete": bool(s["complete"])} for s in rows["sessions"]],
         "answers": [{
             "session": a["session_id"], "mode": a["mode"], "lexicon": lexicon_of.get(a["card_id"]), "kind": a["kind"],
             "key": a["key"], "given": a["given"], "correct": bool(a["correct"]), "was_new": bool(a["was_new"]),
@@ -96,7 +97,8 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
     with store.transaction():
         ids, updated = _merge_cards(store, data)
         _merge_decks(store, data, ids)
-        sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"])
+        sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"],
+                                                 bool(s.get("complete", False)))  # (not in older backups)
                     for s in data["sessions"]}
         added = 0
         for answer in data["answers"]:

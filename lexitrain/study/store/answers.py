@@ -38,8 +38,9 @@ class Answers(StoreConnection):
             "INSERT INTO sessions (mode, lexicon, source, started) VALUES (?, ?, ?, ?)", (mode, lexicon, source, now))
         return int(cur.lastrowid or 0)
 
-    def end_session(self, session_id: int, now: float) -> None:
-        self.conn.execute("UPDATE sessions SET ended = ? WHERE id = ?", (now, session_id))
+    def end_session(self, session_id: int, now: float, complete: bool = False) -> None:
+        """Close a session; `complete`: its round reached its end (not stopped before it)."""
+        self.conn.execute("UPDATE sessions SET ended = ?, complete = ? WHERE id = ?", (now, int(complete), session_id))
 
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer; its id."""
@@ -93,12 +94,13 @@ class Answers(StoreConnection):
         return [row[0] for row in rows]
 
     def last_session_answers(self, mode: str, lexicon: str, source: str) -> tuple[int, set[tuple[str, str]]] | None:
-        """The latest session of a mode on a source in a lexicon, and the (kind, key) it answered (a round to resume)."""
+        """The latest session of a mode on a source in a lexicon, and the (kind, key) it answered (a round to
+        resume); None when there is none, or when its round reached its end."""
         row = self.conn.execute(
-            "SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? ORDER BY id DESC LIMIT 1",
+            "SELECT id, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? ORDER BY id DESC LIMIT 1",
             (mode, lexicon, source),
         ).fetchone()
-        if row is None:
+        if row is None or row[1]:
             return None
         answered = self.conn.execute("SELECT kind, key FROM answers WHERE session_id = ?", (row[0],)).fetchall()
         return int(row[0]), {(kind, key) for kind, key in answered}

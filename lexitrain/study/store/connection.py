@@ -54,7 +54,7 @@ class StoreConnection:
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
         """An SQLite error on the way out becomes one line: a full disk is said so (never called
         damage), damage found mid-use is named, anything else is this database failing to write."""
-        full = isinstance(exc, sqlite3.Error) and disk_full(exc)
+        full = isinstance(exc, sqlite3.Error) and disk_full(exc, self.path.parent)
         damaged = isinstance(exc, sqlite3.DatabaseError) and not full and not self._healthy()
         failed = isinstance(exc, sqlite3.OperationalError) and any(
             word in str(exc) for word in ("locked", "readonly", "disk I/O"))
@@ -125,13 +125,29 @@ class StoreConnection:
         return inserted.last_rowid
 
 
-def disk_full(exc: BaseException) -> bool:
-    """Whether an SQLite (or file) error means the disk (or the database's size limit) is full."""
+#: Free space under which an I/O error is taken for a full disk: SQLite says only "disk I/O error"
+#: when it cannot grow the shared-memory file it keeps beside the database (32 KiB at a time).
+NEARLY_FULL = 1 << 20
+
+
+def disk_full(exc: BaseException, folder: Path | None = None) -> bool:
+    """Whether an SQLite (or file) error means the disk (or the database's size limit) is full;
+    with the database's folder, an SQLite I/O error on a disk with (almost) no space left too."""
     if isinstance(exc, OSError):
         import errno
 
         return exc.errno == errno.ENOSPC
-    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
+        return True
+    if folder is None or code is None or code & 0xFF != sqlite3.SQLITE_IOERR:
+        return False
+    import shutil
+
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL
+    except OSError:
+        return False
 
 
 @contextmanager
@@ -164,6 +180,14 @@ def _open(path: Path) -> sqlite3.Connection:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if disk_full(exc, path.parent):
+            raise LexitrainError(f"disk full: {path} could not be opened (it is not damaged and was left "
+                                 "untouched); free some space and run again") from None
+        if not _damage(exc):  # e.g. a read-only folder: SQLite cannot make the files beside the database
+            raise LexitrainError(
+                f"{path}: cannot open the progress database ({exc}); it was left untouched: make sure "
+                f"{path.parent} can be written (or point LEXITRAIN_HOME at a folder that can), and run again"
+            ) from None
         raise LexitrainError(
             f"{path} is damaged or not a lexitrain progress database ({exc}); it was left untouched: "
             "move it aside (or restore a backup with `lexitrain progress import`) and run again"
@@ -181,6 +205,13 @@ def _open(path: Path) -> sqlite3.Connection:
     if version < SCHEMA_VERSION:
         migrate(conn, path)
     return conn
+
+
+def _damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite failed on the file's contents (not a database, or corrupt), rather than on
+    being let at it (a read-only folder, no permission, an I/O error): only the first is damage."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is None or code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def _refuse_empty_beside_backups(path: Path) -> None:

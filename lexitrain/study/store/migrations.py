@@ -154,7 +154,13 @@ CREATE INDEX cards_deck ON cards (deck_id) WHERE deck_id IS NOT NULL;
 ALTER TABLE answers ADD COLUMN rating INTEGER;
 """
 
-MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS]
+#: Version 5: whether a session's round reached its end (every question asked, or its time
+#: up), so that only a round stopped before its end is resumed by the next `quiz` on its source.
+ROUNDS_AT_THEIR_END = """
+ALTER TABLE sessions ADD COLUMN complete INTEGER NOT NULL DEFAULT 0;
+"""
+
+MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -26,15 +26,18 @@ class Transfer(StoreConnection):
             plan["spec"] = json.loads(plan["spec"])
         return rows
 
-    def merge_session(self, mode: str, lexicon: str, source: str, started: float, ended: float | None) -> int:
-        """The id of the session of this mode and lexicon that started then, added if it is not here."""
+    def merge_session(self, mode: str, lexicon: str, source: str, started: float, ended: float | None,
+                      complete: bool = False) -> int:
+        """The id of the session of this mode, lexicon and source that started then, added if it is not here."""
         with self.transaction():
-            row = self.conn.execute("SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND started = ?",
-                                    (mode, lexicon, started)).fetchone()
+            row = self.conn.execute(
+                "SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? AND started = ?",
+                (mode, lexicon, source, started)).fetchone()
             if row is not None:
                 return int(row[0])
             return self._insert(
-                "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended})
+                "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended,
+                             "complete": int(complete)})
 
     def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
         """Whether the session holds an answer to this card given at that time."""
