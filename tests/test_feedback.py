@@ -109,6 +109,9 @@ def test_feedback_says_a_late_answer_was_too_slow(defined):
     late = Outcome(right.question, right.check, False, True, 12.25, right.answer_id)
     assert feedback(defined, late, question_time=10).reasons == ("too slow: answered in 12.2 s (10 s allowed)",)
     assert feedback(defined, late).reasons == ("answered after the round's time ran out",)
+    blank = _answer(defined, "ACST", "")
+    ran_out = Outcome(blank.question, blank.check, False, True, 10.0, blank.answer_id)
+    assert feedback(defined, ran_out, question_time=10).reasons[0] == "the time ran out before an answer was given"
     marked = Outcome(right.question, right.check, False, False, 1.0, right.answer_id)
     assert feedback(defined, marked).reasons == ("marked missed",)
 

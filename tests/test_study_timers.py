@@ -75,5 +75,5 @@ def test_terminal_countdown_moves_and_ends_the_question_at_zero(small, tmp_path)
     text = out.decode()
     first = text[: text.index("2. AEILNRST")]
     assert "0:03 >" in first and "0:02 >" in first and "0:01 >" in first and "0:00 >" in first  # the clock moves
-    assert "time is up" in first and "missed: too slow" in first and "missed   ANESTRI" in first  # without an Enter
+    assert "time is up" in first and "missed: the time ran out before an answer was given" in first and "missed   ANESTRI" in first  # without an Enter
     assert "RETA no" not in text and "missed   ENTRAILS" in text  # the unentered letters were not an answer

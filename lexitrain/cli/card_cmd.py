@@ -119,7 +119,7 @@ def move(
     with store:
         chosen = _selected(store, lex, cards, kind, search)
         moved = decks.move(store, lex.name, chosen, deck)
-    typer.echo(f"moved {moved} cards to {deck} ({len(chosen) - moved} were there already)")
+    typer.echo(f"moved {moved} card{'s' if moved != 1 else ''} to {deck} ({len(chosen) - moved} were there already)")
 
 
 def _suspend(cards: Optional[list[str]], kind: Optional[str], search: Optional[str], leeches: bool,

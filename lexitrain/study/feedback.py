@@ -112,6 +112,8 @@ def _reasons(lex: Lexicon, outcome: Outcome, wrong: tuple[WrongAnswer, ...], que
 def _timing(outcome: Outcome, question_time: float | None) -> list[str]:
     if not outcome.timed_out:
         return []
+    if not (outcome.check.right or outcome.check.wrong or outcome.check.details.get("play")):
+        return ["the time ran out before an answer was given"]
     if question_time is not None and outcome.seconds > question_time:
         return [f"too slow: answered in {outcome.seconds:.1f} s ({question_time:g} s allowed)"]
     return ["answered after the round's time ran out"]
