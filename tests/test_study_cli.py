@@ -159,3 +159,11 @@ def test_ctrl_c_ends_a_terminal_round_with_its_summary(small, monkeypatch):
     assert "right in 0:" in result.stdout and "personal best:" in result.stdout
     attempts = run("challenge", "--history", "--json", "--lexicon", "small").json()["attempts"]
     assert len(attempts) == 1 and not attempts[0]["completed"]
+
+
+def test_a_rounds_time_reads_the_same_in_its_summary_and_the_history():
+    from lexitrain.cli.answer_input import duration_text
+
+    # the summary said 0:11 for an attempt that --history lists as 12 s
+    assert [duration_text(s) for s in (11.6, 59.5, 61.2)] == ["0:12", "1:00", "1:01"]
+    assert [f"{s:.0f}" for s in (11.6, 61.2)] == ["12", "61"]

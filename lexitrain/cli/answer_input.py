@@ -106,6 +106,12 @@ def read_terminal_line(prompt: str, time_left: Callable[[], float | None] | None
         return None
 
 
+def duration_text(seconds: float) -> str:
+    """`0:12`: how long something took, to the nearest second (as `challenge --history` rounds it)."""
+    minutes, whole = divmod(round(seconds), 60)
+    return f"{minutes}:{whole:02d}"
+
+
 def clock_text(seconds: float) -> str:
     """`4:29`: whole seconds left, rounded up (0:00 only when the time is up)."""
     whole = max(0, math.ceil(seconds))

@@ -23,7 +23,7 @@ from typing import Any
 
 import typer
 
-from lexitrain.cli.answer_input import TimedOut, clean_input
+from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
 from lexitrain.cli.quiz_ui import read_answer, result_json
 from lexitrain.study.kinds.base import LETTERS, Question
 from lexitrain.study.scheduler import RATINGS
@@ -120,8 +120,7 @@ def _read(prompt: str) -> str | None:
 
 def _finish_terminal(session: Session) -> Summary:
     summary = session.finish()
-    minutes, seconds = divmod(int(summary.seconds), 60)
-    typer.echo(f"\n{summary.correct}/{summary.questions} known in {minutes}:{seconds:02d}")
+    typer.echo(f"\n{summary.correct}/{summary.questions} known in {duration_text(summary.seconds)}")
     if summary.missed_list:
         typer.echo(f"cards graded Again saved to {summary.missed_list} (quiz them with --file)")
     for name, value in summary.details.items():

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import typer
 
-from lexitrain.cli.answer_input import Answer, TimedOut, read_jsonl_line, read_terminal_line
+from lexitrain.cli.answer_input import Answer, TimedOut, duration_text, read_jsonl_line, read_terminal_line
 from lexitrain.study.kinds.base import BOARD, LETTERS, Question
 from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Refused, Session, Summary
@@ -250,8 +250,7 @@ def _show_outcome(session: Session, outcome: Outcome) -> None:
 
 def _finish_terminal(session: Session, notes: Notes | None) -> Summary:
     summary = session.finish()
-    minutes, seconds = divmod(int(summary.seconds), 60)
-    typer.echo(f"\n{summary.correct}/{summary.questions} right in {minutes}:{seconds:02d}")
+    typer.echo(f"\n{summary.correct}/{summary.questions} right in {duration_text(summary.seconds)}")
     if summary.missed_list:
         typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")
     for name, value in (notes(summary) if notes else summary.details).items():
