@@ -141,3 +141,27 @@ def test_two_daily_processes_at_once_ask_different_cards(small, home, monkeypatc
     assert shown[0] != shown[1]
     again = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))
     assert again[0]["id"] in shown  # both stopped, unanswered: their cards are free again at once
+
+
+def test_two_daily_drills_at_once_stay_within_the_days_new_cards(small, home, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    assert run("study", "plan", "--list", "twos", "--lexicon", "small").exit_code == 0
+    run("study", "set", "--new", "3")
+    with ProgressStore() as one, ProgressStore() as two:
+        first = DailyRequest().start(one, small)
+        second = DailyRequest().start(two, small)
+        drills = [iter(first.questions()), iter(second.questions())]
+        question = next(drills[0])  # the first drill answers two, the second holds the third on screen
+        first.answer(question, right_answer(question.to_json(), ORACLE))
+        question = next(drills[0])
+        first.answer(question, right_answer(question.to_json(), ORACLE))
+        held = next(drills[1])
+        asked = [held.id]
+        asked += [q.id for q in drills[0]]  # the first drill may not take a fourth new card of three
+        first.finish(save_missed=False)
+        second.answer(held, right_answer(held.to_json(), ORACLE))
+        assert next(drills[1], None) is None
+        second.finish(save_missed=False)
+    assert len(asked) == 1
+    with ProgressStore() as store:  # three new cards answered today, as the limit says
+        assert store.answers_since("daily", "small", 0)[0] == 3

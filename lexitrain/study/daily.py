@@ -78,10 +78,15 @@ class DayStatus:
 
 
 def next_card(
-    store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset()
+    store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset(),
+    held: tuple[int, int] = (0, 0),
 ) -> CardRow | None:
-    """The next card of today's drill: a due review while allowed, else a new card while allowed."""
+    """The next card of today's drill: a due review while allowed, else a new card while allowed.
+
+    `held` is (new cards, reviews) on screen in other drills right now: they count
+    against today's limits as if answered, so two drills at once stay within them."""
     new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+    new_done, reviews_done = new_done + held[0], reviews_done + held[1]
     no_reviews, no_new = full_decks(store, MODE, lexicon, day_start(now))  # decks with their own limits
     if reviews_done < limits.reviews:
         due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
@@ -134,7 +139,8 @@ def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holde
     now = utc_now()
     with store.transaction():
         store.release_leases(holder)
-        card = next_card(store, lexicon, plan_id, limits, now, skip | store.leased_by_others(holder, now.timestamp()))
+        others = store.leased_by_others(holder, now.timestamp())
+        card = next_card(store, lexicon, plan_id, limits, now, skip | others, store.lease_counts(others, lexicon))
         if card is not None:
             store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
     return card

@@ -17,6 +17,16 @@ class Leases(StoreConnection):
         return frozenset(row[0] for row in self.conn.execute(
             "SELECT card_id FROM card_leases WHERE holder != ? AND until > ?", (holder, now)))
 
+    def lease_counts(self, card_ids: frozenset[int], lexicon: str) -> tuple[int, int]:
+        """(new cards, reviews) of a lexicon among leased cards: what other drills have on screen."""
+        if not card_ids:
+            return 0, 0
+        marks = ",".join("?" * len(card_ids))
+        new, total = self.conn.execute(
+            f"SELECT COALESCE(SUM(state = 0), 0), count(*) FROM cards WHERE lexicon = ? AND id IN ({marks})",
+            (lexicon, *card_ids)).fetchone()
+        return int(new), int(total) - int(new)
+
     def lease_card(self, card_id: int, holder: str, until: float) -> None:
         """Hold a card until a time (a lease that ran out, or the holder's own, is taken over)."""
         self.conn.execute("INSERT OR REPLACE INTO card_leases (card_id, holder, until) VALUES (?, ?, ?)",
