@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def show_feedback(feedback: Feedback) -> None:
-    if feedback.correct:
+    if feedback.correct and feedback.answers:
         typer.secho(f"  right: {' '.join(a.row['word'] for a in feedback.answers)}", fg="green")
     else:
         typer.secho(f"  missed: {'; '.join(feedback.reasons)}", fg="yellow")
