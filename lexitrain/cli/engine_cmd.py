@@ -239,7 +239,7 @@ def gcg_verify(
         words = dawg_for(lex)
     report = verify(game, words, tiles)
     if json_out:
-        emit_json(report)
+        emit_json({**report, "lexicon": None if no_lexicon else lexicon, "notes": [note] if note else []})
     else:
         for p in report["plays"]:
             mark = "ok " if p["ok"] else "BAD"
@@ -248,11 +248,8 @@ def gcg_verify(
             typer.echo(f"{mark} {p['turn']:>3} {p['player']:<14} {p['position']:<4} {p['word']:<16} "
                        f"recorded {p['recorded']:>4} computed {p['computed'] if p['computed'] is not None else '-':>4}"
                        f"{extra}{why}")
-        scores = sum(p["computed"] is None or p["computed"] != p["recorded"] for p in report["plays"])
-        unknown = sum(p["computed"] is not None and not p["ok"] and p["computed"] == p["recorded"]
-                      for p in report["plays"])
-        checked = f", {unknown} with words not in {lexicon}" if words is not None else ""
-        typer.echo(f"{len(report['plays'])} plays: {scores} score errors{checked}"
+        checked = f", {report['unknown_words']} with words not in {lexicon}" if words is not None else ""
+        typer.echo(f"{len(report['plays'])} plays: {report['score_errors']} score errors{checked}"
                    + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
         if note:
             typer.echo(note)
