@@ -32,15 +32,20 @@ PLAYED, BEST = "played", "best"
 
 def write_report(out: Path, games: Sequence[GameReport], players: dict[str, dict[str, Any]]) -> None:
     """Write the report to OUT (.html or .pdf)."""
+    if check_report_path(out) == ".html":
+        out.write_text(_html(games, players), encoding="utf-8")
+    else:
+        _pdf(games, players, out)
+
+
+def check_report_path(out: Path) -> str:
+    """OUT's format (.html or .pdf), or a one-line error before any work is done."""
     fmt = out.suffix.lower()
     if fmt not in (".html", ".pdf"):
         raise LexitrainError(f"{out}: a report is .pdf or .html, not {out.suffix or '(no suffix)'!r}")
     if not out.parent.is_dir():
         raise LexitrainError(f"{out}: folder {out.parent} does not exist")
-    if fmt == ".html":
-        out.write_text(_html(games, players), encoding="utf-8")
-    else:
-        _pdf(games, players, out)
+    return fmt
 
 
 def summary_lines(player: str, s: dict[str, Any]) -> str:
