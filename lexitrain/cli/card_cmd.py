@@ -296,6 +296,8 @@ def from_games(
     else:
         for reason in found.skipped:
             warn(f"skipped {reason}")
+        for note in found.notes:
+            warn(note)
         made = ", ".join(f"{len(keys)} {kind}" for kind, keys in found.keys.items())
         typer.echo(f"{found.games} games, {found.turns} turns analysed against {lex.name}: {made} cards "
                    f"({found.added} new, due now; {found.known} already cards)")

@@ -5,7 +5,8 @@ Every turn is analysed as `gcg analyze` does, against the study lexicon: the
 alphagram of each bingo that was on the rack and not played becomes an
 anagram card; a turn that gave up more than `points` points against the top
 score becomes a position card (the board before the turn, the player's rack);
-each word of a move the lexicon lacks becomes a valid-or-phony card. Cards
+each word of a move the lexicon lacks becomes a valid-or-phony card (a game
+recorded in another lexicon is noted: its words are judged by this one). Cards
 new to the store are put in learning, due now, so the next `quiz --due` or
 daily drill asks them; cards already studied keep their schedule. A file that
 does not read, uses another tile set or lacks the player is skipped and named.
@@ -39,6 +40,7 @@ class GameCards:
     added: int = 0
     known: int = 0
     skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # games recorded in another lexicon than the one judging them
 
     def add(self, kind: str, key: str) -> None:
         if key not in self.keys[kind]:
@@ -46,7 +48,8 @@ class GameCards:
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "turns": self.turns, "cards": {k: len(v) for k, v in self.keys.items()},
-                "added": self.added, "already_cards": self.known, "keys": self.keys, "skipped": self.skipped}
+                "added": self.added, "already_cards": self.known, "keys": self.keys, "skipped": self.skipped,
+                "notes": self.notes}
 
 
 def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], player: str | None = None,
@@ -63,11 +66,15 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
     found = GameCards()
     for path in paths:
         try:
-            report = analyst.game(read_gcg(path), player)
+            game = read_gcg(path)
+            report = analyst.game(game, player)
         except LexitrainError as exc:
             found.skipped.append(str(exc))
             continue
         found.games += 1
+        named = (game.lexicon or "").strip()
+        if named and named.lower() != lex.name.lower():
+            found.notes.append(f"{path}: recorded in {named}, its words judged by {lex.name}")
         for turn in report.turns:
             found.turns += 1
             for bingo in turn.missed_bingos:
