@@ -3,10 +3,10 @@
 Keyed by the word shown: a phony a player put down in a game (`study
 from-games`) is its own key. To be drilled on its own, the kind draws
 plausible phonies from real words: the key `~WORD` shows a string one step
-from WORD that the lexicon lacks, either a wrong inflection (-S, -ES, -ED,
--ING, -ER added as English adds them, or one ending swapped for another) or one
-letter changed for another of its kind (vowel for vowel, consonant for
-consonant, common tiles only). The choice is seeded by WORD, so a card always shows the same
+from WORD that the lexicon lacks, either a wrong inflection (-S, -ED, -ING,
+-ER added as English adds them, or one ending swapped for another) or one
+letter changed for a common one of its kind (vowel for vowel, consonant for
+consonant). The choice is seeded by WORD, so a card always shows the same
 string. From a search or a list, half the words are asked as themselves and
 half as a phony drawn from them, again by each word's seed.
 """
@@ -33,6 +33,7 @@ ANSWERS = {"V": VALID, "VALID": VALID, "Y": VALID, "YES": VALID, "GOOD": VALID,
 ENDINGS = ("S", "ES", "ED", "ING", "ER", "EST")
 #: the mark of a key asking a phony drawn from a word
 DRAWN = "~"
+#: the longest phony drawn, in tiles (a board's width)
 LONGEST = 15
 #: a letter change puts in only tiles the set holds this many of (no J, K, Q, X, Z in English)
 COMMON = 3
