@@ -40,6 +40,15 @@ def test_from_games_turns_what_the_player_missed_into_due_cards(enable, real_gam
     assert results["valid-or-phony:YAS"]["verdict"] == "YAS is a phony"
 
 
+def test_the_terminal_asks_a_phony_card_as_one_choice(enable, real_games) -> None:
+    run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--points", "100")
+    shown = run("quiz", "--due", input="REUNIFY\nmaybe\nv\np\n\n").stdout
+    assert "YAS   valid / phony?" in shown and "answer v (valid) or p (phony)" in shown  # maybe: asked again
+    assert "missed: YAS is a phony" in shown and "yes: QI is a phony" in shown
+    assert "missed:" not in shown.split("yes: QI is a phony")[1]  # a right choice is not called missed
+    assert "2/3 right" in shown
+
+
 def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_games) -> None:
     polish = real_games / "domino14__macondo__gcgio__testdata__polish_endgame.gcg"
     result = run("study", "from-games", str(polish), str(real_games / DOUG), "--player", "doug")
