@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,12 @@ def test_verify_names_the_lexicon_and_counts_score_errors_apart(make_lexicon, tm
     assert "4 plays: 1 score errors, 1 with words not in small" in result.stdout
     named = run("gcg", "verify", str(path))
     assert "words checked against enable: the file's #lexicon NWL23 is not compiled" in named.stdout
+    data = run("gcg", "verify", str(path), "--json").json()
+    assert data["lexicon"] == "enable" and data["notes"] == [
+        "words checked against enable: the file's #lexicon NWL23 is not compiled"]
+    assert data["score_errors"] == 1 and data["unknown_words"] == 1  # a wrong score; INFaNCY's QI not in ENABLE
+    small = run("gcg", "verify", str(path), "--lexicon", "small", "--json").json()
+    assert (small["score_errors"], small["unknown_words"], small["lexicon"]) == (1, 1, "small")
 
 
 def test_analysis_of_the_worked_example(make_lexicon, tmp_path: Path) -> None:
@@ -118,5 +125,11 @@ def test_analysis_report_draws_the_costliest_turns(enable, real_games, tmp_path:
     if fmt == "html":
         text = data.decode("utf-8")
         assert text.count('class="board"') == 3 and "REUNIFy" in text and "doug" in text
+        first, = [b for b in text.split('class="board"') if "B8 FU." in b]  # turn 15: REUNIFy (7H) was best
+        assert "<th>A</th>" in first and "<th>O</th>" in first and "<th>15</th>" in first
+        best = re.findall(r'<td class="[^"]*\bbest\b[^"]*">(\w)</td>', first)
+        played = re.findall(r'<td class="[^"]*\bplayed\b[^"]*">(\w)</td>', first)
+        assert "".join(best) == "REUNIFy" and "".join(played) == "FU"
+        assert "outlined: the move made, B8 FU.; grey: the best play by equity, 7H REUNIFy" in text
     else:
         assert data.startswith(b"%PDF") and len(data) > 2000

@@ -3,6 +3,7 @@ generator and graph builder are optional, the pure Python ones take over."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -34,6 +35,7 @@ def test_a_build_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) ->
     assert "lexitrain/engine/movegen.py" in names and "lexitrain/lexicon/graph.py" in names
     assert "lexitrain/_shipped/lexicons/wordlists/enable1.txt" in names  # `pip install .` carries the data along
     assert "lexitrain/_shipped/quizzes/lists.toml" in names
+    assert "lexitrain/_shipped/lexicons/leaves/english.json" in names  # the leave model behind --by equity
 
     unpacked = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(unpacked)
@@ -41,6 +43,19 @@ def test_a_build_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) ->
                            env={**os.environ, "PYTHONPATH": str(unpacked)}, cwd=tmp_path, timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.endswith("(move generator: pure Python)\n")
+    # the README's first command on a fresh home, and a position solved, all in pure Python
+    fresh = {**os.environ, "PYTHONPATH": str(unpacked), "LEXITRAIN_HOME": str(tmp_path / "home")}
+    first = subprocess.run([sys.executable, "-m", "lexitrain", "anagram", "AEINRST", "--json"], capture_output=True,
+                           text=True, env=fresh, cwd=tmp_path, timeout=300)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "RETAINS" in json.loads(first.stdout) and "Traceback" not in first.stderr
+    solved = subprocess.run([sys.executable, "-m", "lexitrain", "best", "--cgp",
+                             "15/15/15/15/15/15/15/3QUITE7/15/15/15/15/15/15/15 ABEMSTY/ 0/0 0", "--top", "1", "--json",
+                             "--by", "equity"],
+                            capture_output=True, text=True, env=fresh, cwd=tmp_path, timeout=300)
+    assert solved.returncode == 0, solved.stderr[-3000:]
+    top = json.loads(solved.stdout)[0]
+    assert top["score"] > 0 and "equity" in top
 
     # and the editable build of the README's test command (`pip install -e`), through its PEP 660 hook
     editable = subprocess.run(

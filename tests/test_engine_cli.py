@@ -48,7 +48,8 @@ def assert_clean_error(result, *fragments: str) -> None:
 def test_worked_example_verifies_without_lexicon(example_gcg: Path) -> None:
     result = run("gcg", "verify", str(example_gcg), "--no-lexicon", "--json")
     assert result.exit_code == 0
-    assert result.json() == {"ok": True, "plays": EXPECTED_PLAYS}
+    assert result.json() == {"ok": True, "plays": EXPECTED_PLAYS, "score_errors": 0, "unknown_words": 0,
+                             "lexicon": None, "notes": []}
 
 
 def test_worked_example_with_a_lexicon_that_has_its_words(example_gcg: Path, make_lexicon) -> None:

@@ -227,6 +227,22 @@ def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
     assert typed["last"]["correct"] is False and typed["last"]["words"]  # the answers with their facts
 
 
+def test_a_valid_or_phony_card_shows_its_word_and_judges_the_choice(client, app_ctx):
+    """A card `study from-games` makes of a phony, due now: the word to judge and its choices, then the verdict."""
+    from lexitrain.study.scheduler import LEARNING, utc_now
+
+    store = app_ctx.store
+    card = store.card(store.ensure_card(NAME, "valid-or-phony", "ZZZQ", utc_now().timestamp()))
+    card.state, card.step, card.due = LEARNING, 0, utc_now().timestamp()
+    store.save_card(card)
+    first = client.post("/api/review").json()
+    question = first["question"]
+    assert question["id"] == "valid-or-phony:ZZZQ" and question["hint"] == "choice"
+    assert question["word"] == "ZZZQ" and question["choices"] == ["valid", "phony"]
+    last = client.post(f"/api/review/{first['id']}/answer", json={"text": "p"}).json()["last"]
+    assert last["correct"] and last["verdict"] == "ZZZQ is a phony" and last["words"] == [{"word": "ZZZQ"}]
+
+
 def test_an_illegal_play_is_refused_with_its_reason_and_the_position_stays(client):
     first = client.post("/api/position").json()
     board = first["question"]["board"]

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from study_helpers import anagram_oracle
-from web_helpers import ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
+from web_helpers import ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
@@ -448,3 +448,35 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
     expect(page.locator("#rack .letter")).to_have_count(7)
     look("position")
     assert not problems, problems
+
+
+def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page, live: Live):
+    """A position card and a valid-or-phony card due now, as `study from-games` leaves them: the reviews
+    draw the board with its coordinates and the rack, then the word alone with its two choices."""
+    from lexitrain.study.scheduler import LEARNING, utc_now
+    from lexitrain.study.store import ProgressStore
+
+    with ProgressStore() as store:
+        now = utc_now().timestamp() - 60  # due before the review's own cards
+        for kind, key in (("position", POSITION), ("valid-or-phony", "ZZZQ")):
+            card = store.card(store.ensure_card(NAME, kind, key, now))
+            card.state, card.step, card.due = LEARNING, 0, now
+            store.save_card(card)
+            now += 1
+    page.goto(live.url("/review"))
+    expect(page.locator("#which")).to_contain_text("position")
+    board = page.locator("#prompt table.board")
+    expect(board.locator("td.square")).to_have_count(225)
+    expect(board.locator("th", has_text="O")).to_have_count(1)
+    expect(page.locator("#prompt .letter")).to_have_count(7)
+    box = page.get_by_label("Answer")
+    box.fill(TOP_PLAY)
+    box.press("Enter")
+    expect(page.locator("#verdict")).to_have_text("Right")
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator("#which")).to_contain_text("valid-or-phony")
+    expect(page.locator("#prompt .letter")).to_have_count(4)
+    expect(page.locator("#answers-count")).to_contain_text("valid or phony?")
+    box.fill("p")
+    box.press("Enter")
+    expect(page.locator("#verdict")).to_have_text("Right")

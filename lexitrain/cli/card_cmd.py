@@ -1,10 +1,11 @@
-"""`lexitrain study deck | decks | move | suspend | unsuspend | delete | card | cards | leeches | tournament`.
+"""`lexitrain study deck | decks | move | suspend | unsuspend | delete | card | cards | leeches | tournament | from-games`.
 
-Commands on single cards and on decks, added to the `study` group.
+Commands on single cards and on decks, and the cards made from a player's games, added to the `study` group.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Optional
 
 import typer
@@ -275,3 +276,35 @@ def tournament(
             f"over the {plan.days} day{'s' * (plan.days != 1)} before {plan.day}"
         typer.echo(f"{plan.moved} cards pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")
+
+
+@study_app.command("from-games")
+def from_games(
+    *,
+    files: list[Path] = typer.Argument(..., help="Recorded games (.gcg)."),
+    player: Optional[str] = typer.Option(None, "--player", help="Only this player's turns (nick or name in the files)."),
+    points: int = typer.Option(20, "--points", help="A turn giving up more points than this makes a position card."),
+    lexicon: StudyLexicon,
+    json_out: Json = False,
+) -> None:
+    """Cards from your games: missed bingos as anagram cards, costly turns as position cards,
+    phonies played as valid-or-phony cards; new ones are due now (`quiz --due`). A file that
+    does not read or lacks the player is skipped and named (exit 1 when anything was skipped)."""
+    from lexitrain.cli.output import warn
+    from lexitrain.study.from_games import cards_from_games
+
+    store, lex = _open(lexicon)
+    with store:
+        found = cards_from_games(store, lex, files, player, points)
+    if json_out:
+        emit_json({**found.to_json(), "lexicon": lex.name})
+    else:
+        for reason in found.skipped:
+            warn(f"skipped {reason}")
+        for note in found.notes:
+            warn(note)
+        made = ", ".join(f"{len(keys)} {kind}" for kind, keys in found.keys.items())
+        typer.echo(f"{found.games} games, {found.turns} turns analysed against {lex.name}: {made} cards "
+                   f"({found.added} new, due now; {found.known} already cards)")
+    if found.skipped:
+        raise typer.Exit(1)

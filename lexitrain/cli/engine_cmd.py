@@ -239,7 +239,7 @@ def gcg_verify(
         words = dawg_for(lex)
     report = verify(game, words, tiles)
     if json_out:
-        emit_json(report)
+        emit_json({**report, "lexicon": None if no_lexicon else lexicon, "notes": [note] if note else []})
     else:
         for p in report["plays"]:
             mark = "ok " if p["ok"] else "BAD"
@@ -248,11 +248,8 @@ def gcg_verify(
             typer.echo(f"{mark} {p['turn']:>3} {p['player']:<14} {p['position']:<4} {p['word']:<16} "
                        f"recorded {p['recorded']:>4} computed {p['computed'] if p['computed'] is not None else '-':>4}"
                        f"{extra}{why}")
-        scores = sum(p["computed"] is None or p["computed"] != p["recorded"] for p in report["plays"])
-        unknown = sum(p["computed"] is not None and not p["ok"] and p["computed"] == p["recorded"]
-                      for p in report["plays"])
-        checked = f", {unknown} with words not in {lexicon}" if words is not None else ""
-        typer.echo(f"{len(report['plays'])} plays: {scores} score errors{checked}"
+        checked = f", {report['unknown_words']} with words not in {lexicon}" if words is not None else ""
+        typer.echo(f"{len(report['plays'])} plays: {report['score_errors']} score errors{checked}"
                    + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
         if note:
             typer.echo(note)
@@ -325,6 +322,10 @@ def gcg_analyze(
     from lexitrain.engine.leave import load_leaves
     from lexitrain.lexicon.lexicon import open_lexicon
 
+    if report is not None:
+        from lexitrain.sheets.game_report import check_report_path
+
+        check_report_path(report)
     games = [read_gcg(f) for f in files]
     analysts: dict[str, Analyst] = {}
     reports, notes = [], []
@@ -375,10 +376,20 @@ def _print_analysis(reports, summary, notes) -> None:
             typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  {top_text} (-{t.points_given_up}); "
                        f"equity best {best_move} {best['equity']:.1f} (-{t.equity_given_up:.1f})"
                        + (f"; {'; '.join(flags)}" if flags else ""))
+        if len(reports) > 1:  # each game's own totals; all games' come last
+            for p in r.players:
+                if any(t.player == p for t in r.turns):
+                    typer.echo("  " + _summary_line(p, r.summary(p)))
+    if len(reports) > 1:
+        typer.echo(f"all {len(reports)} games:")
     for p, s in summary.items():
-        typer.echo(f"{p}: {s['turns']} turns, {s['top_plays_found']} best by equity, {s['points_given_up']} points "
-                   f"and {s['equity_given_up']:.1f} equity given up, {s['missed_bingo_turns']} missed bingos, "
-                   f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
-                   f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes")
+        typer.echo(_summary_line(p, s))
     for note in notes:
         typer.echo(note)
+
+
+def _summary_line(player: str, s: dict[str, Any]) -> str:
+    return (f"{player}: {s['turns']} turns, {s['top_plays_found']} best by equity, {s['points_given_up']} points "
+            f"and {s['equity_given_up']:.1f} equity given up, {s['missed_bingo_turns']} turns with a missed bingo, "
+            f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
+            f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes")

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 def show_feedback(feedback: Feedback) -> None:
     if feedback.correct:
-        typer.secho(f"  right: {' '.join(a.row['word'] for a in feedback.answers)}", fg="green")
+        if feedback.answers:  # (a phony judged rightly has no word to name)
+            typer.secho(f"  right: {' '.join(a.row['word'] for a in feedback.answers)}", fg="green")
     else:
         typer.secho(f"  missed: {'; '.join(feedback.reasons)}", fg="yellow")
     for note, line in zip(feedback.answers, note_lines(feedback.answers, marks=True)):

@@ -2,7 +2,7 @@
 
 Both drive `lexitrain.study.session.Session`, and show each question the way
 its rendering hint says (`letters`: a prompt and words typed; `board`: the
-board and one play), never by the kind's name. In either one an answer line
+board and one play; `choice`: a word and one choice typed), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
 previous question before the current one is answered, and `!shuffle` (`!s`,
 or a lone `,`) / `!order [NAME]` show its letters shuffled again / in
@@ -24,7 +24,7 @@ from typing import Any, Callable
 import typer
 
 from lexitrain.cli.answer_input import Answer, TimedOut, duration_text, read_jsonl_line, read_terminal_line
-from lexitrain.study.kinds.base import BOARD, LETTERS, Question
+from lexitrain.study.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Refused, Session, Summary
 
@@ -216,10 +216,39 @@ def _ask_board(session: Session, question: Question, number: int, last: Outcome 
     return ask_position(session, question, number)
 
 
+def _ask_choice(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+    """A word shown and one choice typed (v or p); a line that is no choice is refused and asked again."""
+    choices = " / ".join(question.info.get("choices", ()))
+    typer.secho(f"\n{number}. {question.info.get('word', question.prompt)}   {choices}?", bold=True)
+    while True:
+        line = read_answer("> ", session.answer_time_left)
+        if isinstance(line, TimedOut):
+            outcome = session.time_out(question)
+            break
+        command = (line or "").strip().lower()
+        if line is None or command == "!quit":
+            return None
+        if command in OVERRIDES:
+            if last is not None:
+                last = session.override(last, OVERRIDES[command])
+                typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+            continue
+        try:
+            outcome = session.answer(question, line.strip())
+            break
+        except Refused as refused:
+            typer.secho(f"  {refused}", fg="red")
+    if outcome.correct:  # a miss says why in the feedback
+        typer.secho(f"  yes: {outcome.check.details.get('verdict', '')}", fg="green")
+    _show_outcome(session, outcome)
+    return outcome
+
+
 #: How the terminal asks a question, by its rendering hint (one it does not know: as typed words).
 ASKERS: dict[str, Callable[[Session, Question, int, Outcome | None], Outcome | None]] = {
     LETTERS: _ask_letters,
     BOARD: _ask_board,
+    CHOICE: _ask_choice,
 }
 
 

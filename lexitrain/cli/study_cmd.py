@@ -62,7 +62,7 @@ def quiz(
     due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
     leeches: bool = typer.Option(False, "--leeches", help="The leeches: cards failed again and again (`study leeches`)."),
     kind: Optional[str] = typer.Option(
-        None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build; not with --due."
+        None, "--kind", help="anagram (the default), anagram-hooks, hooks, recall, build, valid-or-phony; not with --due."
     ),
     minimum: Optional[int] = typer.Option(None, "--min", help="Shortest word for build questions (default 2)."),
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),

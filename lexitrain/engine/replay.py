@@ -117,7 +117,9 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
 
 
 def verify(game: Game, lexicon: WordList | None = None, tiles: TileSet | None = None) -> dict[str, Any]:
-    """The `gcg verify` report: every tile play, recorded vs computed score."""
+    """The `gcg verify` report: every tile play, recorded vs computed score, and the
+    plays counted apart: `score_errors` (a score that is not the recorded one, or
+    none could be computed) and `unknown_words` (the score right, a word unknown)."""
     turns = replay(game, tiles, lexicon=lexicon)
     tileset = turns[0].board.tiles if turns else (tiles or detect_tile_set(game))
     plays = []
@@ -138,6 +140,8 @@ def verify(game: Game, lexicon: WordList | None = None, tiles: TileSet | None = 
         if turn.error:
             entry["reason"] = turn.error
         plays.append(entry)
-    return {"ok": all(p["ok"] for p in plays), "plays": plays}
+    scores = sum(p["computed"] is None or p["computed"] != p["recorded"] for p in plays)
+    unknown = sum(p["computed"] is not None and p["computed"] == p["recorded"] and not p["ok"] for p in plays)
+    return {"ok": all(p["ok"] for p in plays), "plays": plays, "score_errors": scores, "unknown_words": unknown}
 
 

@@ -79,15 +79,22 @@ def word_notes(lex: Lexicon, words: Iterable[str], found: Collection[str] = ()) 
 
 def feedback(lex: Lexicon, outcome: Outcome, question_time: float | None = None) -> Feedback:
     """The feedback on OUTCOME (answered in LEX; `question_time`: the seconds a question allowed, if timed).
-    A question answered by a play (rendered on a board) has no word notes: its reasons are the play's verdict."""
-    from lexitrain.study.kinds.base import LETTERS
+    A question answered by a play (rendered on a board) has no word notes: its reasons are the play's verdict;
+    one answered by a choice about a word shown has that word's notes (a phony has none) and its verdict."""
+    from lexitrain.study.kinds.base import BOARD, CHOICE
 
     check, question = outcome.check, outcome.question
-    if question.hint != LETTERS:
+    if question.hint == BOARD:
         reasons: tuple[str, ...] = ()
         if not outcome.correct:
             reasons = tuple(_timing(outcome, question_time) + _play_verdict(check.details)) or ("marked missed",)
         return Feedback(question.id, outcome.correct, (), (), (), reasons)
+    if question.hint == CHOICE:  # a word judged: its facts when it is one, and the verdict when missed
+        verdict = [str(check.details["verdict"])] if "verdict" in check.details else []
+        reasons = () if outcome.correct else tuple(_timing(outcome, question_time) + verdict) or ("marked missed",)
+        shown = question.words_shown
+        return Feedback(question.id, outcome.correct, tuple(word_notes(lex, shown, shown if outcome.correct else ())),
+                        (), (), reasons)
     answers = word_notes(lex, question.expected, set(check.right))
     wrong = tuple(WrongAnswer(word, word in lex) for word in check.wrong)
     return Feedback(question.id, outcome.correct, tuple(answers), wrong, tuple(check.missing),

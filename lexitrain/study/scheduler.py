@@ -24,6 +24,7 @@ LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
 MODES = ("fsrs", "leitner")
 DEFAULT_RETENTION = 0.9
 NEW = 0
+LEARNING = 1  # FSRS's state of a card being learnt
 #: The four self-grading ratings, numbered as FSRS numbers them.
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 RATINGS = {"again": AGAIN, "hard": HARD, "good": GOOD, "easy": EASY}

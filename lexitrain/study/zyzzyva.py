@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import new_kind
-from lexitrain.study.scheduler import LEITNER_DAYS, utc_now
+from lexitrain.study.scheduler import LEARNING, LEITNER_DAYS, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
 
 DAY = 86400.0
-LEARNING, REVIEW = 1, 2
+REVIEW = 2
 COLUMNS = ("question", "correct", "incorrect", "streak", "last_correct", "cardbox", "next_scheduled")
 
 

@@ -143,8 +143,9 @@ def outcome_json(lex: Lexicon, outcome: Outcome) -> dict[str, Any]:
     """An answer's result line, with each expected word's facts (hooks, definition) for word questions."""
     data = outcome.to_json()
     if outcome.question.hint != BOARD:
-        facts = word_facts(lex, outcome.question.expected)
-        data["words"] = [facts[w] for w in outcome.question.expected]
+        shown = outcome.question.words_shown
+        facts = word_facts(lex, shown)
+        data["words"] = [facts[w] for w in shown]
     return data
 
 

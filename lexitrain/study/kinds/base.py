@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 #: Rendering hints: how a face shows a question and reads its answer.
 LETTERS = "letters"  # a prompt of letters or a word; the answer is words, which a face may check as they are typed
 BOARD = "board"  # a board and a rack from `info["cgp"]`; the answer is one play in GCG notation
+CHOICE = "choice"  # a word shown (`info["word"]`); the answer is one of `info["choices"]`
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,17 @@ class Question:
     prompt: str
     expected: tuple[str, ...]
     info: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the question line
-    hint: str = LETTERS  # how a face renders it, LETTERS or BOARD (not part of the question line)
+    hint: str = LETTERS  # how a face renders it, LETTERS, BOARD or CHOICE (not part of the question line)
+    about: tuple[str, ...] = ()  # the words a face shows the facts of after the answer, when not the answers
 
     @property
     def id(self) -> str:
         return f"{self.kind}:{self.key}"
+
+    @property
+    def words_shown(self) -> tuple[str, ...]:
+        """The words whose facts (hooks, definition) follow the answer."""
+        return self.about or self.expected
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "prompt": self.prompt, "answers": len(self.expected), **self.info}

@@ -51,6 +51,28 @@ const lexitrain = {
     return row;
   },
 
+  // A board's rows as the app sends them (`board_json`): column letters, row numbers, tiles and
+  // premiums; `onSquare(r, c)` (optional) is called when a square is clicked.
+  boardRows(data, onSquare) {
+    const head = lexitrain.el("tr");
+    head.append(lexitrain.el("th"), ...data.columns.map((c) => lexitrain.el("th", "", c)));
+    const rows = data.rows.map((squares, r) => {
+      const row = lexitrain.el("tr");
+      row.append(lexitrain.el("th", "", r + 1));
+      squares.forEach((square, c) => {
+        const name = data.columns[c] + (r + 1);
+        const cell = lexitrain.el("td", "square " + (square.tile ? "tile" + (square.blank ? " blank" : "") : square.premium),
+          square.tile || square.premium);
+        cell.dataset.square = name;
+        cell.title = name + (square.blank ? " (a blank)" : "");
+        if (onSquare) cell.addEventListener("click", () => onSquare(r, c));
+        row.append(cell);
+      });
+      return row;
+    });
+    return [head, ...rows];
+  },
+
   say(message) {
     const notice = document.getElementById("notice");
     if (notice) notice.textContent = message || "";

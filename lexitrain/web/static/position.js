@@ -12,22 +12,7 @@
   let start = null; // [row, column] clicked
 
   function drawBoard(data) {
-    const head = el("tr");
-    head.append(el("th"), ...data.columns.map((c) => el("th", "", c)));
-    const rows = data.rows.map((squares, r) => {
-      const row = el("tr");
-      row.append(el("th", "", r + 1));
-      squares.forEach((square, c) => {
-        const name = data.columns[c] + (r + 1);
-        const cell = el("td", "square " + (square.tile ? "tile" + (square.blank ? " blank" : "") : square.premium), square.tile || square.premium);
-        cell.dataset.square = name;
-        cell.title = name + (square.blank ? " (a blank)" : "");
-        cell.addEventListener("click", () => { start = [r, c]; setStart(); });
-        row.append(cell);
-      });
-      return row;
-    });
-    board.replaceChildren(head, ...rows);
+    board.replaceChildren(...lexitrain.boardRows(data, (r, c) => { start = [r, c]; setStart(); }));
   }
 
   function setStart() {

@@ -43,8 +43,19 @@
     }
     asking.hidden = false;
     document.getElementById("which").textContent = "Card " + question.number + " · " + question.kind;
-    letters(document.getElementById("prompt"), Array.from(question.prompt));
-    document.getElementById("answers-count").textContent = question.answers + (question.answers === 1 ? " answer" : " answers");
+    const choice = question.hint === "choice"; // a word shown, one of its choices typed (valid or phony?)
+    const prompt = document.getElementById("prompt");
+    prompt.classList.toggle("with-board", question.hint === "board");
+    if (question.hint === "board") { // a position card: the board, then the rack
+      const table = el("table", "board");
+      table.append(...lexitrain.boardRows(question.board));
+      const rack = el("div", "letters");
+      prompt.replaceChildren(table, rack);
+      letters(rack, Array.from(question.board.rack));
+    } else letters(prompt, Array.from(choice ? question.word : question.prompt));
+    document.getElementById("answers-count").textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
+      : question.hint === "board" ? "the top play, in GCG notation (8D QUITE across, H8 QUITE down)"
+      : question.answers + (question.answers === 1 ? " answer" : " answers");
     box.value = "";
     box.focus();
   }
@@ -66,7 +77,7 @@
       asking.hidden = true;
       shownPart.hidden = false;
       verdict(state.last);
-      answers(state.last.words);
+      answers(state.last.words || []); // a play has no words to show
       next.hidden = false;
       next.focus();
     } catch (e) { say(e.message); }

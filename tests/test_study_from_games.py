@@ -1,0 +1,93 @@
+"""Cards from a player's own games (`study from-games`) and the valid-or-phony kind they bring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.rows import Between
+from lexitrain.study.kinds.base import CHOICE, new_kind
+from lexitrain.study.kinds.valid_or_phony import DRAWN, draw_phony
+from tests.cli_runner import run
+from tests.test_engine_analysis import DOUG
+from tests.test_engine_cli import assert_clean_error
+
+
+def test_from_games_turns_what_the_player_missed_into_due_cards(enable, real_games) -> None:
+    result = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    # turn 15 held ?EFINRU and played FUD: REUNIFy was there; YAS and QI are not in ENABLE
+    assert data["keys"]["anagram"] == ["EFINRUY"]
+    assert data["keys"]["valid-or-phony"] == ["YAS", "QI"]
+    analysis = run("gcg", "analyze", str(real_games / DOUG), "--player", "doug", "--json").json()
+    costly = [t["cgp"] for t in analysis["games"][0]["turns"] if t["points_given_up"] > 20]
+    assert data["keys"]["position"] == costly and len(costly) == 2
+    assert data["added"] == 5 and data["already_cards"] == 0 and data["lexicon"] == "enable"
+
+    again = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--points", "60", "--json").json()
+    assert again["keys"]["position"] == [] and again["added"] == 0 and again["already_cards"] == 3
+
+    # the new cards are due now: a due quiz asks them, each kind as it is asked
+    answers = "REUNIFY\n7H REUNIFy\nJ10 HM\nv\np\n"
+    lines = [json.loads(line) for line in run("quiz", "--due", "--jsonl", input=answers).stdout.splitlines()]
+    asked = [line["question"]["id"] for line in lines if "question" in line]
+    assert sorted(asked) == sorted(["anagram:EFINRUY", "valid-or-phony:YAS", "valid-or-phony:QI"]
+                                   + [f"position:{cgp}" for cgp in costly])
+    results = {line["result"]["id"]: line["result"] for line in lines if "result" in line}
+    assert results["anagram:EFINRUY"]["correct"]
+    assert results["valid-or-phony:YAS"]["verdict"] == "YAS is a phony"
+
+
+def test_the_terminal_asks_a_phony_card_as_one_choice(enable, real_games) -> None:
+    run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--points", "100")
+    shown = run("quiz", "--due", input="REUNIFY\nmaybe\nv\np\n\n").stdout
+    assert "YAS   valid / phony?" in shown and "answer v (valid) or p (phony)" in shown  # maybe: asked again
+    assert "missed: YAS is a phony" in shown and "yes: QI is a phony" in shown
+    assert "missed:" not in shown.split("yes: QI is a phony")[1]  # a right choice is not called missed
+    assert "2/3 right" in shown
+
+
+def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_games) -> None:
+    polish = real_games / "domino14__macondo__gcgio__testdata__polish_endgame.gcg"
+    result = run("study", "from-games", str(polish), str(real_games / DOUG), "--player", "doug")
+    assert result.exit_code == 1
+    assert "skipped" in result.stderr and "polish tiles" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout.startswith("1 games, 13 turns analysed against enable")
+    csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"
+    noted = run("study", "from-games", str(csw), "--json")
+    assert noted.exit_code == 0 and noted.json()["notes"] == [f"{csw}: recorded in CSW21, its words judged by enable"]
+    assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--player", "nobody"), "no player 'nobody'")
+    assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--points", "-1"), "--points")
+
+
+def test_valid_or_phony_judges_the_word_shown(enable) -> None:
+    kind = new_kind("valid-or-phony")
+    phony = kind.build(enable, "YAS")
+    assert phony.hint == CHOICE and phony.expected == ("PHONY",) and phony.prompt == "YAS: valid or phony?"
+    assert kind.check(phony, "p").correct and kind.check(phony, "PHONY").correct
+    assert not kind.check(phony, "v").correct and not kind.check(phony, "").correct
+    assert kind.check(phony, "maybe").refused
+    word = kind.build(enable, "QUA")
+    assert word.expected == ("VALID",) and kind.check(word, "valid").correct and kind.sheet_words(word) == ("QUA",)
+
+
+def test_drawn_phonies_are_plausible_not_words_and_always_the_same(enable) -> None:
+    kind = new_kind("valid-or-phony")
+    rows = sorted(enable.rows([Between("length", 6, 6)]), key=lambda r: r["word"])[:400]
+    keys = kind.keys_from_rows(rows)
+    drawn = [k for k in keys if k.startswith(DRAWN)]
+    assert 120 < len(drawn) < 280  # about half the words are asked as a phony drawn from them
+    ways = set()
+    for key in drawn[:80]:
+        question = kind.build(enable, key)
+        shown = question.info["word"]
+        source = key[len(DRAWN):]
+        assert shown not in enable and question.expected == ("PHONY",)
+        assert question.info["from"] == source and shown != source
+        assert not set(shown) & set("JKQXZ") - set(source)  # no rare tile gives it away
+        ways.add(question.info["how"])
+        assert kind.build(open_lexicon("enable"), key).info["word"] == shown  # the card shows it every time
+    assert ways == {"a wrong inflection", "one letter changed"}
+    assert draw_phony(enable, "RUN")[0] not in enable
