@@ -77,17 +77,21 @@ def test_drawn_phonies_are_plausible_not_words_and_always_the_same(enable) -> No
     kind = new_kind("valid-or-phony")
     rows = sorted(enable.rows([Between("length", 6, 6)]), key=lambda r: r["word"])[:400]
     keys = kind.keys_from_rows(rows)
-    drawn = [k for k in keys if k.startswith(DRAWN)]
+    assert keys == [DRAWN + row["word"] for row in rows]  # the key does not say whether a phony is shown
+    questions = {key: kind.build(enable, key) for key in keys}
+    drawn = [key for key, question in questions.items() if question.expected == ("PHONY",)]
     assert 120 < len(drawn) < 280  # about half the words are asked as a phony drawn from them
+    assert all(q.info["word"] == key[len(DRAWN):] for key, q in questions.items() if q.expected == ("VALID",))
     ways = set()
     for key in drawn[:80]:
-        question = kind.build(enable, key)
+        question = questions[key]
         shown = question.info["word"]
         source = key[len(DRAWN):]
         assert shown not in enable and question.expected == ("PHONY",)
-        assert question.info["from"] == source and shown != source
+        assert question.withheld["from"] == source and shown != source
+        assert not {"from", "how"} & set(question.to_json())  # the question line does not say how it was made
         assert not set(shown) & set("JKQXZ") - set(source)  # no rare tile gives it away
-        ways.add(question.info["how"])
+        ways.add(question.withheld["how"])
         assert kind.build(open_lexicon("enable"), key).info["word"] == shown  # the card shows it every time
     assert ways == {"a wrong inflection", "one letter changed"}
     assert draw_phony(enable, "RUN")[0] not in enable

@@ -41,6 +41,7 @@ class Question:
     info: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the question line
     hint: str = LETTERS  # how a face renders it, LETTERS, BOARD or CHOICE (not part of the question line)
     about: tuple[str, ...] = ()  # the words a face shows the facts of after the answer, when not the answers
+    withheld: dict[str, Any] = field(default_factory=dict)  # kind-specific, for the verdict only: never in the question line
 
     @property
     def id(self) -> str:

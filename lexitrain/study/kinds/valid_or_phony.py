@@ -2,13 +2,14 @@
 
 Keyed by the word shown: a phony a player put down in a game (`study
 from-games`) is its own key. To be drilled on its own, the kind draws
-plausible phonies from real words: the key `~WORD` shows a string one step
-from WORD that the lexicon lacks, either a wrong inflection (-S, -ED, -ING,
--ER added as English adds them, or one ending swapped for another) or one
-letter changed for a common one of its kind (vowel for vowel, consonant for
-consonant). The choice is seeded by WORD, so a card always shows the same
-string. From a search or a list, half the words are asked as themselves and
-half as a phony drawn from them, again by each word's seed.
+plausible phonies from real words: the key `~WORD` of a word from a search or
+a list shows either WORD itself or a string one step from it that the lexicon
+lacks, either a wrong inflection (-S, -ED, -ING, -ER added as English adds
+them, or one ending swapped for another) or one letter changed for a common
+one of its kind (vowel for vowel, consonant for consonant). Which, and the
+string drawn, are seeded by WORD, so a card always shows the same string and
+about half the words come up as phonies; the key (and so the question line)
+does not say which.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class ValidOrPhonyKind:
     takes_minimum = False
 
     def keys_from_rows(self, rows: Sequence[WordRow], minimum: int = 2) -> list[str] | None:
-        return [row["word"] if _seed(row["word"]).random() < 0.5 else DRAWN + row["word"] for row in rows]
+        return [DRAWN + row["word"] for row in rows]
 
     def keys_from_alphagrams(self, alphagrams: Sequence[str], minimum: int = 2) -> list[str] | None:
         return None
@@ -100,20 +101,21 @@ class ValidOrPhonyKind:
         return text.strip().upper()
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        info: dict[str, object] = {}
+        made: dict[str, object] = {}  # how a drawn phony was made: it would give the answer away before it
+        shown = key
         if key.startswith(DRAWN):
-            source = key[len(DRAWN):]
-            shown, how = draw_phony(lex, source)
-            info.update({"from": source, "how": how})
-        else:
-            shown = key
+            source = shown = key[len(DRAWN):]
+            if _seed(source).random() >= 0.5:  # asked as a phony drawn from it
+                shown, how = draw_phony(lex, source)
+                made.update({"from": source, "how": how})
         try:
             length = len(lex.tiles.tokenize(shown))
         except ValueError as exc:
             raise LexitrainError(f"bad word {shown!r}: {exc}") from None
         verdict = VALID if shown in lex else PHONY
-        info.update({"word": shown, "length": length, "choices": ["valid", "phony"]})
-        return Question(self.name, key, f"{shown}: valid or phony?", (verdict,), info, hint=CHOICE, about=(shown,))
+        info = {"word": shown, "length": length, "choices": ["valid", "phony"]}
+        return Question(self.name, key, f"{shown}: valid or phony?", (verdict,), info, hint=CHOICE, about=(shown,),
+                        withheld=made)
 
     def check(self, question: Question, answer: str) -> Check:
         given = answer.strip().upper()
@@ -121,8 +123,8 @@ class ValidOrPhonyKind:
         word = question.info["word"]
         details = {"word": word, "valid": expected == VALID,
                    "verdict": f"{word} is {'valid' if expected == VALID else 'a phony'}"
-                              + (f" ({question.info['how']} from {question.info['from']})"
-                                 if "from" in question.info else "")}
+                              + (f" ({question.withheld['how']} from {question.withheld['from']})"
+                                 if "from" in question.withheld else ""), **question.withheld}
         if given and given not in ANSWERS:
             return Check(False, (), (), (), details=details, refused="answer v (valid) or p (phony)")
         verdict = ANSWERS.get(given)
