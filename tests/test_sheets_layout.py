@@ -50,3 +50,14 @@ def test_questions_only_keeps_heads_and_blanks_answers() -> None:
     assert asked.groups == [Group(head=("AEST",), write_lines=2)]
     bare = Section("", (), rows, [Group(rows=[("S", "CARE", "DS")])])
     assert questions_only(bare, "Q").groups == [Group(rows=[("", "CARE", "")])]
+
+
+def test_a_markdown_cell_keeps_a_prompt_of_several_lines_in_its_row():
+    from lexitrain.sheets.model import Sheet
+    from lexitrain.sheets.tables import to_markdown
+
+    board = "8D QUITE on the board\nrack ABEMSTY | your play?"  # a position card's prompt, as `sheet due` prints it
+    section = Section("due", (Column("prompt"),), (Column("answer"),), [Group(head=(board,), rows=[("MESQUITE",)])])
+    table = [line for line in to_markdown(Sheet("Due", "enable", "2026-12-04", [section])).splitlines()
+             if line.startswith("| ")]
+    assert table == ["| prompt | answer |", "| 8D QUITE on the board<br>rack ABEMSTY \\| your play? | MESQUITE |"]

@@ -44,7 +44,8 @@ def to_csv(sheet: Sheet) -> str:
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
+    """A cell's text kept in its cell: a line break (a position's prompt has them) becomes `<br>`."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "\n").replace("\n", "<br>")
 
 
 def to_markdown(sheet: Sheet) -> str:
