@@ -59,5 +59,5 @@ def test_a_markdown_cell_keeps_a_prompt_of_several_lines_in_its_row():
     board = "8D QUITE on the board\nrack ABEMSTY | your play?"  # a position card's prompt, as `sheet due` prints it
     section = Section("due", (Column("prompt"),), (Column("answer"),), [Group(head=(board,), rows=[("MESQUITE",)])])
     table = [line for line in to_markdown(Sheet("Due", "enable", "2026-12-04", [section])).splitlines()
-             if line.startswith("| ")]
-    assert table == ["| prompt | answer |", "| 8D QUITE on the board<br>rack ABEMSTY \\| your play? | MESQUITE |"]
+             if line.startswith("|")]
+    assert table == ["| prompt | answer |", "| --- | --- |", "| 8D QUITE on the board<br>rack ABEMSTY \\| your play? | MESQUITE |"]
