@@ -163,11 +163,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
         if line is None or command == "!quit":
             return None
         if command in OVERRIDES:
-            if last is not None:
-                last = session.override(last, OVERRIDES[command])
-                typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
-            else:  # say so, rather than leave the player wondering whether it took
-                typer.echo("  no previous question to mark yet")
+            last = _mark_previous(session, last, command)
             continue
         order = reorder_order(command)
         if order is not None:
@@ -191,6 +187,16 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     outcome = session.answer(question, " ".join(given))
     _show_outcome(session, outcome)
     return outcome
+
+
+def _mark_previous(session: Session, last: Outcome | None, command: str) -> Outcome | None:
+    """`!c` / `!m` typed during a question: the previous one marked correct or missed."""
+    if last is None:  # say so, rather than leave the player wondering whether it took
+        typer.echo("  no previous question to mark yet")
+        return None
+    marked = session.override(last, OVERRIDES[command])
+    typer.echo(f"  previous question marked {'correct' if marked.correct else 'missed'}")
+    return marked
 
 
 def _reorder_terminal(session: Session, question: Question, order: str) -> Question:
@@ -229,9 +235,7 @@ def _ask_choice(session: Session, question: Question, number: int, last: Outcome
         if line is None or command == "!quit":
             return None
         if command in OVERRIDES:
-            if last is not None:
-                last = session.override(last, OVERRIDES[command])
-                typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+            last = _mark_previous(session, last, command)
             continue
         try:
             outcome = session.answer(question, line.strip())
