@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
-from lexitrain.cli.output import emit_json
+from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
@@ -371,6 +371,7 @@ def postpone(
     days: int = typer.Option(..., "--days", help="Push cards forward by this many days."),
     count: Optional[int] = typer.Option(None, "--count", help="How many overdue cards (default: all)."),
     lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
     from lexitrain.study.backlog import postpone as push
@@ -379,7 +380,12 @@ def postpone(
     with _store() as store:
         lex = _lexicon(lexicon)
         moved = push(store, lex.name, load_scheduling(store), days, count)
-    typer.echo(f"postponed {moved} cards by {days} days")
+    if json_out:
+        emit_json({"lexicon": lex.name, "postponed": moved, "days": days})
+    elif moved:
+        typer.echo(f"postponed {counted(moved, 'card')} by {counted(days, 'day')}")
+    else:
+        typer.echo(f"no cards are overdue in {lex.name}: nothing to postpone")
 
 
 @study_app.command("spread")
@@ -387,6 +393,7 @@ def spread(
     *,
     per_day: int = typer.Option(..., "--per-day", help="Overdue cards to take back each day."),
     lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
     from lexitrain.study.backlog import spread as spread_out
@@ -394,8 +401,14 @@ def spread(
 
     with _store() as store:
         lex = _lexicon(lexicon)
-        days = spread_out(store, lex.name, load_scheduling(store), per_day)
-    typer.echo(f"backlog spread over {days} days")
+        overdue, days = spread_out(store, lex.name, load_scheduling(store), per_day)
+    if json_out:
+        emit_json({"lexicon": lex.name, "overdue": overdue, "per_day": per_day, "days": days})
+    elif not overdue:
+        typer.echo(f"no cards are overdue in {lex.name}: nothing to spread")
+    else:
+        rest = f", the rest {per_day} a day over the next {counted(days - 1, 'day')}" if days > 1 else ""
+        typer.echo(f"{counted(overdue, 'overdue card')}: {min(overdue, per_day)} due today{rest}")
 
 
 @commands.command("stats")
