@@ -473,4 +473,7 @@ def import_zyzzyva(
     if json_out:
         emit_json(report)
     else:
-        typer.echo(f"imported {report['imported']} questions from {file} ({report['skipped']} not in {lex.name})")
+        notes = [f"{report['kept']} already studied here, kept as they are"] if report["kept"] else []
+        notes.append(f"{report['skipped']} not in {lex.name}")
+        typer.echo(f"imported {report['imported']} of {counted(report['questions'], 'question')} from {file} "
+                   f"({'; '.join(notes)})")
