@@ -58,7 +58,8 @@ def test_stats_tables_and_plot(history, tmp_path):
 
 def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     backup = tmp_path / "backup.json"
-    assert run("progress", "export", str(backup)).exit_code == 0
+    assert run("progress", "export", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
     data = json.loads(backup.read_text())
     assert data["format"] == "lexitrain-progress" and len(data["cards"]) == 6 and len(data["answers"]) == 18
     with ProgressStore() as store:
@@ -70,6 +71,8 @@ def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     assert result.exit_code == 0 and "imported 6 cards, 18 answers and 0 positions" in result.stdout
     again = run("progress", "import", str(backup))
     assert "imported 0 cards, 0 answers and 0 positions" in again.stdout
+    assert run("progress", "import", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 0, "answers": 0, "positions": 0}
     with ProgressStore() as store:
         for (kind, key), before in original.items():
             after = store.find_card("small", kind, key)
@@ -141,7 +144,8 @@ def test_export_to_a_missing_folder(tmp_path):
 
 def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
     backup = tmp_path / "backup.json"
-    assert run("progress", "export", str(backup)).exit_code == 0
+    assert run("progress", "export", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
     data = json.loads(backup.read_text())
     data["cards"].append({**data["cards"][0], "key": "ELOPS"})  # a card that is new here ...
     del data["answers"][-1]["at"]  # ... in a file damaged further on

@@ -314,8 +314,9 @@ def set_(
     retention: Optional[float] = typer.Option(None, "--retention", help="FSRS desired retention (default 0.9)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help="The lexicon to study by default."),
     leech: Optional[int] = typer.Option(None, "--leech", help="Failed answers that make a card a leech (default 8)."),
+    json_out: Json = False,
 ) -> None:
-    """Daily limits, scheduling mode, desired retention and the default lexicon."""
+    """Daily limits, scheduling mode, desired retention and the default lexicon (shown as `study show` shows them)."""
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study.daily import Limits
     from lexitrain.study.scheduler import Scheduling
@@ -334,7 +335,7 @@ def set_(
                                ("retention", retention), ("lexicon", lexicon), ("leech", leech)):
             if value is not None:
                 store.set_setting(setting, value)
-        _show_settings(store, False)
+        _show_settings(store, json_out)
 
 
 @study_app.command("show")
@@ -436,22 +437,30 @@ def stats(
 
 
 @progress_app.command("export")
-def export(file: Path = typer.Argument(..., help="JSON file to write.")) -> None:
+def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
     from lexitrain.study.transfer import export_progress
 
     with _store() as store:
         counts = export_progress(store, file)
+    if json_out:
+        emit_json({"file": str(file), **counts})
+        return
     typer.echo(f"exported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions to {file}")
 
 
 @progress_app.command("import")
-def import_(file: Path = typer.Argument(..., help="A file written by `progress export`.")) -> None:
+def import_(
+    file: Path = typer.Argument(..., help="A file written by `progress export`."), json_out: Json = False
+) -> None:
     """Merge a progress backup into this one (the more recent state of each card wins)."""
     from lexitrain.study.transfer import import_progress
 
     with _store() as store:
         counts = import_progress(store, file)
+    if json_out:
+        emit_json({"file": str(file), **counts})
+        return
     typer.echo(f"imported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions "
                f"from {file}")
 
