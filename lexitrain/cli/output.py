@@ -16,9 +16,9 @@ def emit_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
-def counted(n: int, noun: str) -> str:
-    """`1 card`, `2 cards`: a count a player reads without stumbling on `1 days`."""
-    return f"{n} {noun}{'s' * (n != 1)}"
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 card`, `2 cards`: a count a player reads without stumbling on `1 days` (`1 entry`, `2 entries`)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def warn(message: str) -> None:
