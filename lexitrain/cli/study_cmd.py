@@ -231,6 +231,10 @@ def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> N
         emit_json({"attempts": [a.to_json() for a in attempts],
                    "best": {k: b.to_json() if b else None for k, b in bests.items()}})
         return
+    if not attempts:  # an empty screen would look like a failure
+        typer.echo(f"no {kind or 'challenge'} attempts yet in {lexicon} (`lexitrain challenge"
+                   + (f" --kind {kind}" if kind else "") + "` starts today's)")
+        return
     for k, best in bests.items():
         if best:
             typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
