@@ -121,6 +121,7 @@ def test_analysis_report_draws_the_costliest_turns(enable, real_games, tmp_path:
     out = tmp_path / f"report.{fmt}"
     result = run("gcg", "analyze", str(real_games / DOUG), "--report", str(out))
     assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(f"report written to {out}\n")  # the player is told where it went
     data = out.read_bytes()
     if fmt == "html":
         text = data.decode("utf-8")

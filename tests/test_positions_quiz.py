@@ -132,6 +132,15 @@ def test_daily_drill_takes_positions_when_asked(small, tmp_path, monkeypatch):
     import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0", f"{QUITE} EMSAAAA/ 0/48 0")
     result = run("daily", "--lexicon", "small", "--jsonl", input="")
     assert all(q["kind"] != "position" for q in of("question", lines(result.stdout)))
+    assert run("positions", "daily", "--per-day", "2", "--lexicon", "small").stdout == (
+        "daily drill (small): 2 new positions a day\n")
+    assert run("positions", "daily", "--per-day", "1", "--lexicon", "small").stdout == (
+        "daily drill (small): 1 new position a day\n")
+    assert run("positions", "list", "--lexicon", "small", "--blank").stdout.endswith(
+        "1 position shown (of 3 stored for small)\n")
+    assert run("positions", "list", "--lexicon", "enable").stdout == (
+        "no positions stored for enable yet (`lexitrain positions import GAMES.gcg` or "
+        "`lexitrain positions generate` adds some)\n")
     assert run("positions", "daily", "--per-day", "2", "--lexicon", "small").exit_code == 0
     result = run("daily", "--lexicon", "small", "--jsonl", input="8D RETAINS\n8A ME\n\nQUITE\n")  # 8A ME: refused
     questions = of("question", lines(result.stdout))

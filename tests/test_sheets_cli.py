@@ -33,6 +33,8 @@ def test_stems_sheet_from_the_command_line(make_lexicon, tmp_path: Path) -> None
     result = run("sheet", "stems", "--stem", "care", "--lexicon", "small", "--out", str(out), "--json")
     assert result.exit_code == 0, result.stderr
     assert result.json() == {"kind": "stems", "out": str(out), "pages": 1, "groups": 1, "lexicon": "small"}
+    said = run("sheet", "stems", "--stem", "care", "--lexicon", "small", "--out", str(out))
+    assert said.stdout == f"wrote {out} (1 page), 1 entry\n"  # not "1 entries"
     assert "D ARCED CARED RACED" in lines_of(out)
 
 

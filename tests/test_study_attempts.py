@@ -165,3 +165,11 @@ def test_two_daily_drills_at_once_stay_within_the_days_new_cards(small, home, mo
     assert len(asked) == 1
     with ProgressStore() as store:  # three new cards answered today, as the limit says
         assert store.answers_since("daily", "small", 0)[0] == 3
+
+
+def test_history_before_any_attempt_says_so(small):
+    assert run("challenge", "--history", "--lexicon", "small").stdout == (
+        "no challenge attempts yet in small (`lexitrain challenge` starts today's)\n")
+    assert run("challenge", "--history", "--kind", "eights", "--lexicon", "small").stdout == (
+        "no eights attempts yet in small (`lexitrain challenge --kind eights` starts today's)\n")
+    assert run("challenge", "--history", "--lexicon", "small", "--json").json()["attempts"] == []

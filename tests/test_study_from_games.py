@@ -54,7 +54,7 @@ def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_game
     result = run("study", "from-games", str(polish), str(real_games / DOUG), "--player", "doug")
     assert result.exit_code == 1
     assert "skipped" in result.stderr and "polish tiles" in result.stderr and "Traceback" not in result.stderr
-    assert result.stdout.startswith("1 games, 13 turns analysed against enable")
+    assert result.stdout.startswith("1 game, 13 turns analysed against enable")
     csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"
     noted = run("study", "from-games", str(csw), "--json")
     assert noted.exit_code == 0 and noted.json()["notes"] == [f"{csw}: recorded in CSW21, its words judged by enable"]

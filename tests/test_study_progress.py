@@ -58,7 +58,8 @@ def test_stats_tables_and_plot(history, tmp_path):
 
 def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     backup = tmp_path / "backup.json"
-    assert run("progress", "export", str(backup)).exit_code == 0
+    assert run("progress", "export", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
     data = json.loads(backup.read_text())
     assert data["format"] == "lexitrain-progress" and len(data["cards"]) == 6 and len(data["answers"]) == 18
     with ProgressStore() as store:
@@ -70,6 +71,8 @@ def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     assert result.exit_code == 0 and "imported 6 cards, 18 answers and 0 positions" in result.stdout
     again = run("progress", "import", str(backup))
     assert "imported 0 cards, 0 answers and 0 positions" in again.stdout
+    assert run("progress", "import", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 0, "answers": 0, "positions": 0}
     with ProgressStore() as store:
         for (kind, key), before in original.items():
             after = store.find_card("small", kind, key)
@@ -113,9 +116,25 @@ def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
     assert len(moved) == 2 and "AEGINRST" not in moved  # the most-missed card is most at risk: not postponed
     assert all(after[k].due == (later + timedelta(days=5)).timestamp() for k in moved)
     assert all(after[k].stability == before[k].stability for k in KEYS)
-    assert "backlog spread over 2 days" in run("study", "spread", "--per-day", "2", "--lexicon", "small").stdout
+    spread = run("study", "spread", "--per-day", "2", "--lexicon", "small", "--json").json()
+    assert spread == {"lexicon": "small", "overdue": 4, "per_day": 2, "days": 2}
     due_today = run("daily", "--status", "--json", "--lexicon", "small").json()
     assert due_today["reviews_left"] == 2
+    # Spread again: the two due today are the backlog now, taken in one day.
+    assert run("study", "spread", "--per-day", "2", "--lexicon", "small").stdout == "2 overdue cards: 2 due today\n"
+    assert run("study", "postpone", "--days", "1", "--lexicon", "small", "--json").json() == {
+        "lexicon": "small", "postponed": 2, "days": 1}
+
+
+def test_spread_tells_how_the_backlog_is_taken_and_when_there_is_none(history, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(days=400)).isoformat())
+    text = run("study", "spread", "--per-day", "4", "--lexicon", "small").stdout
+    assert text == "6 overdue cards: 4 due today, the rest 4 a day over the next 1 day\n"
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())  # before any card fell due
+    assert run("study", "spread", "--per-day", "4", "--lexicon", "small").stdout == (
+        "no cards are overdue in small: nothing to spread\n")
+    assert run("study", "postpone", "--days", "3", "--lexicon", "small").stdout == (
+        "no cards are overdue in small: nothing to postpone\n")
 
 
 def test_export_to_a_missing_folder(tmp_path):
@@ -125,7 +144,8 @@ def test_export_to_a_missing_folder(tmp_path):
 
 def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
     backup = tmp_path / "backup.json"
-    assert run("progress", "export", str(backup)).exit_code == 0
+    assert run("progress", "export", str(backup), "--json").json() == {
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
     data = json.loads(backup.read_text())
     data["cards"].append({**data["cards"][0], "key": "ELOPS"})  # a card that is new here ...
     del data["answers"][-1]["at"]  # ... in a file damaged further on

@@ -83,7 +83,8 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     (["--search", "--pattern 'QQ*'"], "gives no words in small"),
     (["--saved", "nosuch"], "nosuch"),
     (["--list", "twos", "--search", "--length 2"], "give exactly one word source"),
-    ([], "give exactly one word source"),
+    ([], 'quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, --list NAME, '
+         "--file FILE, --due or --leeches (or `lexitrain quiz position`)"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
     (["--list", "twos", "--limit", "-1"], "--limit -1: expected 1 or more"),  # not "all but the last"

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from cli_runner import run
 from study_helpers import small  # noqa: F401  (small is a fixture)
 
 WORDS = "RETAINS\nENTRAILS\n"
@@ -77,3 +78,12 @@ def test_terminal_countdown_moves_and_ends_the_question_at_zero(small, tmp_path)
     assert "0:03 >" in first and "0:02 >" in first and "0:01 >" in first and "0:00 >" in first  # the clock moves
     assert "time is up" in first and "missed: the time ran out before an answer was given" in first and "missed   ANESTRI" in first  # without an Enter
     assert "RETA no" not in text and "missed   ENTRAILS" in text  # the unentered letters were not an answer
+
+
+def test_round_clock_in_the_question_line_agrees_with_the_prompt(small, tmp_path):
+    """The question line and the prompt under it show the same time left (both rounded up)."""
+    (tmp_path / "w.txt").write_text(WORDS)
+    out = run("quiz", "--file", str(tmp_path / "w.txt"), "--as-listed", "--lexicon", "small",
+              "--round-time", "90", "--no-schedule", input="\n")
+    assert out.exit_code == 0, out.stderr
+    assert "to find)  [1:30 left]\n1:30 > " in out.stdout

@@ -64,6 +64,8 @@ def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     # Importing again keeps what is now studied here.
     again = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json").json()
     assert again["kept"] == 3 and again["imported"] == 0
+    said = run("progress", "import-zyzzyva", str(db), "--lexicon", "small").stdout
+    assert said == f"imported 0 of 4 questions from {db} (3 already studied here, kept as they are; 1 not in small)\n"
 
 
 def test_import_never_writes_to_the_zyzzyva_file(small, tmp_path):

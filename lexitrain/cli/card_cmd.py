@@ -11,7 +11,7 @@ from typing import Any, Optional
 import typer
 
 from lexitrain.cli.options import Json, StudyLexicon
-from lexitrain.cli.output import emit_json
+from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.study_cmd import study_app
 
 Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
@@ -304,7 +304,8 @@ def from_games(
         for note in found.notes:
             warn(note)
         made = ", ".join(f"{len(keys)} {kind}" for kind, keys in found.keys.items())
-        typer.echo(f"{found.games} games, {found.turns} turns analysed against {lex.name}: {made} cards "
+        typer.echo(f"{counted(found.games, 'game')}, {counted(found.turns, 'turn')} analysed against {lex.name}: "
+                   f"{made} cards "
                    f"({found.added} new, due now; {found.known} already cards)")
     if found.skipped:
         raise typer.Exit(1)

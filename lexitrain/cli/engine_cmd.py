@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
-from lexitrain.cli.output import emit_json, stdout_console
+from lexitrain.cli.output import counted, emit_json, stdout_console
 
 #: best and score (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -351,6 +351,8 @@ def gcg_analyze(
                    "notes": notes})
         return
     _print_analysis(reports, summary, notes)
+    if report is not None:
+        typer.echo(f"report written to {report}")
 
 
 def _print_analysis(reports, summary, notes) -> None:
@@ -389,7 +391,8 @@ def _print_analysis(reports, summary, notes) -> None:
 
 
 def _summary_line(player: str, s: dict[str, Any]) -> str:
-    return (f"{player}: {s['turns']} turns, {s['top_plays_found']} best by equity, {s['points_given_up']} points "
-            f"and {s['equity_given_up']:.1f} equity given up, {s['missed_bingo_turns']} turns with a missed bingo, "
+    return (f"{player}: {counted(s['turns'], 'turn')}, {s['top_plays_found']} best by equity, "
+            f"{s['points_given_up']} points and {s['equity_given_up']:.1f} equity given up, "
+            f"{counted(s['missed_bingo_turns'], 'turn')} with a missed bingo, "
             f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
             f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes")

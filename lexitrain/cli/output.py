@@ -16,6 +16,11 @@ def emit_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 card`, `2 cards`: a count a player reads without stumbling on `1 days` (`1 entry`, `2 entries`)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
@@ -29,7 +34,7 @@ def warn_skipped(lines: list[str]) -> None:
     for line in lines[:NAMED_WORDS]:
         warn(line)
     more = f" ({len(lines) - NAMED_WORDS} not listed)" if len(lines) > NAMED_WORDS else ""
-    warn(f"skipped {len(lines)} word{'s' * (len(lines) != 1)} not in the lexicon{more}")
+    warn(f"skipped {counted(len(lines), 'word')} not in the lexicon{more}")
 
 
 def error_exit(message: str, code: int = 1) -> None:

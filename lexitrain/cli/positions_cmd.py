@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from lexitrain.cli.options import Json, Jsonl, StudyLexicon
-from lexitrain.cli.output import emit_json, warn
+from lexitrain.cli.output import counted, emit_json, warn
 
 positions_app = typer.Typer(name="positions", help="Positions for the position quiz: import games, generate, list.",
                             no_args_is_help=True)
@@ -112,13 +112,18 @@ def list_(
     with store:
         found = pos.select(store, lex.name, _filters(min_score, bingo, blank, margin, length, rarer),
                            utc_now().timestamp(), limit)
+        stored = pos.stored_count(store, lex.name)
     if json_out:
         emit_json([p.to_json() for p in found])
         return
     for p in found:
         marks = "".join(m for m, on in (("B", p.bingo), ("?", p.blank)) if on)
         typer.echo(f"{p.id:>5} {p.top_score:>4} {p.top_play:<22} +{p.margin:<4} {marks:<2} {p.source}")
-    typer.echo(f"{len(found)} positions shown")
+    if not stored:  # "0 shown" would not say why: positions are kept per lexicon
+        typer.echo(f"no positions stored for {lex.name} yet (`lexitrain positions import GAMES.gcg` or "
+                   f"`lexitrain positions generate` adds some)")
+    else:
+        typer.echo(f"{counted(len(found), 'position')} shown (of {stored} stored for {lex.name})")
 
 
 @positions_app.command("daily")
@@ -139,7 +144,7 @@ def daily_setting(
         if per_day and not pos.stored_count(store, lex.name):
             report = pos.ImportReport()
             pos.store_positions(store, lex, pos.from_self_play(lex, 1, 1), report)
-    typer.echo(f"daily drill ({lex.name}): {per_day} new positions a day")
+    typer.echo(f"daily drill ({lex.name}): {counted(per_day, 'new position')} a day")
 
 
 @positions_app.command("quiz")

@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 import typer
 
-from lexitrain.cli.answer_input import Answer, TimedOut, duration_text, read_jsonl_line, read_terminal_line
+from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
+                                        read_terminal_line)
 from lexitrain.study.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Refused, Session, Summary
@@ -147,7 +148,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     """One question answered by typing words; None when the player stops, leaving it unscored
     (only an empty line, every answer found, or the clock running out scores it)."""
     left = session.time_left()
-    clock = f"  [{int(left) // 60}:{int(left) % 60:02d} left]" if left is not None else ""
+    clock = f"  [{clock_text(left)} left]" if left is not None else ""  # as the prompt's clock shows it
     if session.timers.question is not None:
         clock += f"  [{session.timers.question:g} s to answer]"
     typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)

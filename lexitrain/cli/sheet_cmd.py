@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from lexitrain.cli.options import Json, default_lexicon
-from lexitrain.cli.output import emit_json, warn, warn_skipped
+from lexitrain.cli.output import counted, emit_json, warn, warn_skipped
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
@@ -71,7 +71,8 @@ def sheet(
     if json_out:
         emit_json({"kind": kind, "out": str(out), "pages": pages, "groups": groups, "lexicon": made.lexicon})
     else:
-        typer.echo(f"wrote {out}" + (f" ({pages} page{'s' * (pages != 1)})" if pages else "") + f", {groups} entries")
+        typer.echo(f"wrote {out}" + (f" ({counted(pages, 'page')})" if pages else "")
+                   + f", {counted(groups, 'entry', 'entries')}")
 
 
 #: Stems named in the warning about stems left out; a big word source gets a count for the rest.

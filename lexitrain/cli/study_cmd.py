@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
-from lexitrain.cli.output import emit_json
+from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
@@ -97,6 +97,9 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {subject!r} (the only quiz subject is `position`; "
                              "search conditions start with --)")
     conditions = ([subject] if subject is not None else []) + list(ctx.args)  # click takes the first for SUBJECT
+    if not (query or saved or builtin or word_file or due or leeches or conditions):  # named as typed here
+        raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
+                             "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
     from lexitrain.cli.output import warn_skipped
     from lexitrain.study.requests import QuizRequest
 
@@ -228,6 +231,10 @@ def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> N
         emit_json({"attempts": [a.to_json() for a in attempts],
                    "best": {k: b.to_json() if b else None for k, b in bests.items()}})
         return
+    if not attempts:  # an empty screen would look like a failure
+        typer.echo(f"no {kind or 'challenge'} attempts yet in {lexicon} (`lexitrain challenge"
+                   + (f" --kind {kind}" if kind else "") + "` starts today's)")
+        return
     for k, best in bests.items():
         if best:
             typer.echo(f"best {k}: {best.score}/{best.total} in {best.seconds:.0f} s on {best.date}")
@@ -314,8 +321,9 @@ def set_(
     retention: Optional[float] = typer.Option(None, "--retention", help="FSRS desired retention (default 0.9)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help="The lexicon to study by default."),
     leech: Optional[int] = typer.Option(None, "--leech", help="Failed answers that make a card a leech (default 8)."),
+    json_out: Json = False,
 ) -> None:
-    """Daily limits, scheduling mode, desired retention and the default lexicon."""
+    """Daily limits, scheduling mode, desired retention and the default lexicon (shown as `study show` shows them)."""
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study.daily import Limits
     from lexitrain.study.scheduler import Scheduling
@@ -334,7 +342,7 @@ def set_(
                                ("retention", retention), ("lexicon", lexicon), ("leech", leech)):
             if value is not None:
                 store.set_setting(setting, value)
-        _show_settings(store, False)
+        _show_settings(store, json_out)
 
 
 @study_app.command("show")
@@ -371,6 +379,7 @@ def postpone(
     days: int = typer.Option(..., "--days", help="Push cards forward by this many days."),
     count: Optional[int] = typer.Option(None, "--count", help="How many overdue cards (default: all)."),
     lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
     from lexitrain.study.backlog import postpone as push
@@ -379,7 +388,12 @@ def postpone(
     with _store() as store:
         lex = _lexicon(lexicon)
         moved = push(store, lex.name, load_scheduling(store), days, count)
-    typer.echo(f"postponed {moved} cards by {days} days")
+    if json_out:
+        emit_json({"lexicon": lex.name, "postponed": moved, "days": days})
+    elif moved:
+        typer.echo(f"postponed {counted(moved, 'card')} by {counted(days, 'day')}")
+    else:
+        typer.echo(f"no cards are overdue in {lex.name}: nothing to postpone")
 
 
 @study_app.command("spread")
@@ -387,6 +401,7 @@ def spread(
     *,
     per_day: int = typer.Option(..., "--per-day", help="Overdue cards to take back each day."),
     lexicon: StudyLexicon,
+    json_out: Json = False,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
     from lexitrain.study.backlog import spread as spread_out
@@ -394,8 +409,14 @@ def spread(
 
     with _store() as store:
         lex = _lexicon(lexicon)
-        days = spread_out(store, lex.name, load_scheduling(store), per_day)
-    typer.echo(f"backlog spread over {days} days")
+        overdue, days = spread_out(store, lex.name, load_scheduling(store), per_day)
+    if json_out:
+        emit_json({"lexicon": lex.name, "overdue": overdue, "per_day": per_day, "days": days})
+    elif not overdue:
+        typer.echo(f"no cards are overdue in {lex.name}: nothing to spread")
+    else:
+        rest = f", the rest {per_day} a day over the next {counted(days - 1, 'day')}" if days > 1 else ""
+        typer.echo(f"{counted(overdue, 'overdue card')}: {min(overdue, per_day)} due today{rest}")
 
 
 @commands.command("stats")
@@ -423,22 +444,30 @@ def stats(
 
 
 @progress_app.command("export")
-def export(file: Path = typer.Argument(..., help="JSON file to write.")) -> None:
+def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
     from lexitrain.study.transfer import export_progress
 
     with _store() as store:
         counts = export_progress(store, file)
+    if json_out:
+        emit_json({"file": str(file), **counts})
+        return
     typer.echo(f"exported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions to {file}")
 
 
 @progress_app.command("import")
-def import_(file: Path = typer.Argument(..., help="A file written by `progress export`.")) -> None:
+def import_(
+    file: Path = typer.Argument(..., help="A file written by `progress export`."), json_out: Json = False
+) -> None:
     """Merge a progress backup into this one (the more recent state of each card wins)."""
     from lexitrain.study.transfer import import_progress
 
     with _store() as store:
         counts = import_progress(store, file)
+    if json_out:
+        emit_json({"file": str(file), **counts})
+        return
     typer.echo(f"imported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions "
                f"from {file}")
 
@@ -460,4 +489,7 @@ def import_zyzzyva(
     if json_out:
         emit_json(report)
     else:
-        typer.echo(f"imported {report['imported']} questions from {file} ({report['skipped']} not in {lex.name})")
+        notes = [f"{report['kept']} already studied here, kept as they are"] if report["kept"] else []
+        notes.append(f"{report['skipped']} not in {lex.name}")
+        typer.echo(f"imported {report['imported']} of {counted(report['questions'], 'question')} from {file} "
+                   f"({'; '.join(notes)})")

@@ -37,12 +37,14 @@ def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: i
     return len(rated)
 
 
-def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: int) -> int:
-    """Keep `per_day` overdue cards due today (most at risk first), the rest one batch a day after."""
+def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: int) -> tuple[int, int]:
+    """Keep `per_day` overdue cards due today (most at risk first), the rest one batch a day after.
+
+    Returns (overdue cards, days they now take, today included), for the player to see the plan."""
     if per_day <= 0:
         raise LexitrainError("--per-day must be at least 1")
     rated = list(reversed(_overdue(store, lexicon, scheduling)))
     now = utc_now().timestamp()
     store.move_due_dates({card.id: now + (index // per_day) * DAY
                           for index, (_, card) in enumerate(rated) if index >= per_day})
-    return (len(rated) + per_day - 1) // per_day
+    return len(rated), (len(rated) + per_day - 1) // per_day
