@@ -468,15 +468,27 @@ def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page
     board = page.locator("#prompt table.board")
     expect(board.locator("td.square")).to_have_count(225)
     expect(board.locator("th", has_text="O")).to_have_count(1)
-    expect(page.locator("#prompt .letter")).to_have_count(7)
+    rack = page.locator("#prompt .letter")
+    expect(rack).to_have_count(7)
+    widths = [box["width"] for box in (rack.nth(i).bounding_box() for i in range(7)) if box]
+    assert min(widths) >= 24, widths  # the rack's tiles side by side, not squeezed over one another
     box = page.get_by_label("Answer")
-    box.fill(TOP_PLAY)
+    box.fill(ILLEGAL_PLAY)  # refused with its reason, nothing recorded, the typed play selected to type over
     box.press("Enter")
-    expect(page.locator("#verdict")).to_have_text("Right")
-    page.get_by_role("button", name="Next").click()
+    expect(page.locator("#refused")).to_contain_text("SATINER")
+    expect(page.locator("#which")).to_contain_text("Card 1 · position")
+    assert page.evaluate("() => { const b = document.getElementById('answer'); return b.selectionEnd - b.selectionStart; }") \
+        == len(ILLEGAL_PLAY)
+    page.keyboard.type(TOP_PLAY)
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_have_text(re.compile(f"^Top score! 8D RETAINS scores {TOP_SCORE}"))
+    expect(page.locator("#plays tbody tr").first).to_contain_text(str(TOP_SCORE))  # the top plays, not word rows
+    expect(page.locator("#answers")).to_be_hidden()
+    page.keyboard.press("Enter")
     expect(page.locator("#which")).to_contain_text("valid-or-phony")
     expect(page.locator("#prompt .letter")).to_have_count(4)
     expect(page.locator("#answers-count")).to_contain_text("valid or phony?")
-    box.fill("p")
-    box.press("Enter")
-    expect(page.locator("#verdict")).to_have_text("Right")
+    box.press("Enter")  # revealed: the verdict on the word shown, not the choice as if it were a word
+    expect(page.locator("#verdict")).to_have_text("ZZZQ is a phony. How well did you know it?")
+    expect(page.locator("#answers tbody tr")).to_have_count(1)
+    expect(page.locator("#answers tbody .word")).to_have_text("ZZZQ")

@@ -73,6 +73,22 @@ const lexitrain = {
     return [head, ...rows];
   },
 
+  // A play's verdict in one line (a position quiz or a position card): its score and rank, or a pass.
+  playVerdict(outcome) {
+    if (!outcome.legal) return "Passed: the top play scores " + outcome.top_score;
+    return (outcome.correct ? "Top score! " : "Not the top: ") + outcome.play + " scores " + outcome.score
+      + " (rank " + outcome.rank + " of " + outcome.plays + " plays; the top scores " + outcome.top_score + ")";
+  },
+
+  // The top plays as table rows: position, word (a blank lowercase), score.
+  playRows(top) {
+    return top.map((p) => {
+      const row = lexitrain.el("tr");
+      row.append(lexitrain.el("td", "", p.position), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score));
+      return row;
+    });
+  },
+
   say(message) {
     const notice = document.getElementById("notice");
     if (notice) notice.textContent = message || "";
