@@ -401,6 +401,10 @@ def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live
         assert text == body  # a quiet button is readable in the dark: the page's own text colour
         page.get_by_role("textbox", name="Guess").press("3")
         expect(cell(page, "AEILRST").locator(".letters")).to_have_text("TSRLIEA")
+        page.goto(live.url("/position"))  # the board keeps its premium colours in the dark
+        colours = {name: page.locator(f'#board [data-square="{name}"]').evaluate("s => getComputedStyle(s).backgroundColor")
+                   for name in ("A1", "B2", "B6", "A4", "B1")}
+        assert len(set(colours.values())) == 5, colours  # TW, DW, TL, DL and a plain square all differ
     finally:
         page.goto(live.url("/settings"))
         page.get_by_label("dark mode").uncheck()
