@@ -105,8 +105,8 @@ def test_malformed_requests_get_one_line_json_errors(client):
 
 
 def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):
-    empty = client.post("/wall", data={"source": "search", "value": "--length 15"}, headers=PAGE)
-    assert empty.status_code == 400 and "<h1>Cannot do that</h1>" in empty.text and "--length 15" in empty.text
+    empty = client.post("/wall", data={"source": "search", "value": "--length 14"}, headers=PAGE)
+    assert empty.status_code == 400 and "<h1>Cannot do that</h1>" in empty.text and "--length 14" in empty.text
     unknown = client.post("/settings", data={"lexicon": "nosuchlexicon"}, headers=PAGE)
     assert unknown.status_code == 400 and "nosuchlexicon" in unknown.text
     assert app_ctx.lexicon == NAME

@@ -428,6 +428,10 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
             shot = f"web-{name}.png" if viewport == "laptop" else f"web-{name}-{viewport}.png"  # as docs/images
             page.screenshot(path=str(Path(folder) / shot), full_page=viewport != "desktop")
 
+    start_wall(page, live, "--length 15")  # fifteens get cells wide enough for readable letters
+    assert not overflowing(page), overflowing(page)
+    sizes = page.locator(".cell .letter").evaluate_all("ls => ls.map((l) => parseFloat(getComputedStyle(l).fontSize))")
+    assert len(sizes) == 30 and min(sizes) >= 14, sizes
     start_wall(page, live, "--length 7-8", minutes="4")
     guess(page, "RETAINS")
     guess(page, "TRAINES")

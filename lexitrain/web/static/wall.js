@@ -89,6 +89,10 @@
   }
 
   function drawGrid() {
+    // wider cells for long alphagrams (the round's longest), so their letters stay readable
+    const longest = Math.max(...state.round.cells.map((c) => c.tiles.length));
+    grid.classList.toggle("long", longest >= 10 && longest <= 11);
+    grid.classList.toggle("longest", longest >= 12);
     grid.replaceChildren(...place(state.round.cells).map(drawCell));
   }
 
