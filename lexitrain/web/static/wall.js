@@ -117,7 +117,8 @@
     const round = state.round;
     if (!round) return;
     document.getElementById("progress").textContent = (round.missed_pass ? "missed list: " : "")
-      + "questions " + round.first + "–" + round.last + " of " + round.total;
+      + "questions " + round.first + "–" + round.last + " of " + round.total
+      + (round.elsewhere ? " (" + round.elsewhere + " of them a board or a word to judge: left for Reviews)" : "");
     const found = round.cells.reduce((n, c) => n + c.found.length, 0);
     const words = round.cells.reduce((n, c) => n + c.answers, 0);
     const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
