@@ -153,7 +153,7 @@
         : (round.missed_pass ? "Next round of the missed list: " : "Next round: ")
           + "questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total;
       next.focus();
-    }
+    } else document.getElementById("done").focus(); // the guess box is gone: Enter goes home
     const file = state.summary && state.summary.missed_list;
     document.getElementById("missed-file").textContent = file ? "Missed words saved to " + file : "";
     const body = document.querySelector("#solutions tbody");
