@@ -432,6 +432,8 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
     assert not overflowing(page), overflowing(page)
     sizes = page.locator(".cell .letter").evaluate_all("ls => ls.map((l) => parseFloat(getComputedStyle(l).fontSize))")
     assert len(sizes) == 30 and min(sizes) >= 14, sizes
+    start_wall(page, live, "--length 9")  # a W and an M, the widest letters, stay inside their tiles
+    assert page.locator(".cell").count() == 2 and not overflowing(page), overflowing(page)
     start_wall(page, live, "--length 7-8", minutes="4")
     guess(page, "RETAINS")
     guess(page, "TRAINES")

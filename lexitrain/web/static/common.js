@@ -31,6 +31,7 @@ const lexitrain = {
       if (name.startsWith("len-")) container.parentElement.classList.remove(name);
     });
     container.parentElement.classList.add("len-" + Math.min(tiles.length, 15));
+    container.style.setProperty("--n", String(tiles.length)); // a wall's cell sizes its letters by it
   },
 
   // A word with inner-hook marks (·) and the lexicon's symbols.
