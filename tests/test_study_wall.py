@@ -204,3 +204,23 @@ def test_a_session_records_a_graded_answer(small):
         assert outcome.correct and outcome.card is not None and outcome.card.state != 0
         assert answers(store) == [(question.key, "", 1)]
         assert session.finish().correct == 1
+
+
+def test_a_wall_of_the_due_cards_counts_a_word_to_judge_it_cannot_show_and_leaves_it_due(small):
+    """A valid-or-phony card due among anagram cards: not a cell, but its place in the list is counted
+    (the page says "questions 1-2 of 2", one left for the reviews) and nothing is recorded for it."""
+    from lexitrain.study.scheduler import LEARNING, utc_now
+
+    with ProgressStore() as store:
+        now = utc_now().timestamp() - 60
+        for kind, key in (("valid-or-phony", "ZZZQ"), ("anagram", "AEILRST")):
+            card = store.card(store.ensure_card("small", kind, key, now))
+            card.state, card.step, card.due = LEARNING, 0, now
+            store.save_card(card)
+        wall = Wall(QuizRequest(due=True).start(store, small), clock=Clock())
+        first = wall.start_round()
+        assert [c.question.key for c in first.cells] == ["AEILRST"]
+        assert (first.first, first.last, first.total, first.elsewhere) == (1, 2, 2, 1)
+        assert wall.state()["round"]["elsewhere"] == 1
+        wall.guess("SALTIER")
+        assert [key for key, _, _ in answers(store)] == ["AEILRST"]  # the word to judge is still due, unanswered

@@ -105,8 +105,8 @@ def test_malformed_requests_get_one_line_json_errors(client):
 
 
 def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):
-    empty = client.post("/wall", data={"source": "search", "value": "--length 15"}, headers=PAGE)
-    assert empty.status_code == 400 and "<h1>Cannot do that</h1>" in empty.text and "--length 15" in empty.text
+    empty = client.post("/wall", data={"source": "search", "value": "--length 14"}, headers=PAGE)
+    assert empty.status_code == 400 and "<h1>Cannot do that</h1>" in empty.text and "--length 14" in empty.text
     unknown = client.post("/settings", data={"lexicon": "nosuchlexicon"}, headers=PAGE)
     assert unknown.status_code == 400 and "nosuchlexicon" in unknown.text
     assert app_ctx.lexicon == NAME
@@ -239,6 +239,11 @@ def test_a_valid_or_phony_card_shows_its_word_and_judges_the_choice(client, app_
     question = first["question"]
     assert question["id"] == "valid-or-phony:ZZZQ" and question["hint"] == "choice"
     assert question["word"] == "ZZZQ" and question["choices"] == ["valid", "phony"]
+    shown = client.post(f"/api/review/{first['id']}/reveal").json()  # the word shown and its verdict
+    assert shown["words"] == [{"word": "ZZZQ"}] and shown["details"]["verdict"] == "ZZZQ is a phony"
+    refused = client.post(f"/api/review/{first['id']}/answer", json={"text": "maybe"})
+    assert refused.status_code == 200 and refused.json()["refused"] == "answer v (valid) or p (phony)"
+    assert refused.json()["question"]["id"] == question["id"] and not answers(store)  # asked again, nothing kept
     last = client.post(f"/api/review/{first['id']}/answer", json={"text": "p"}).json()["last"]
     assert last["correct"] and last["verdict"] == "ZZZQ is a phony" and last["words"] == [{"word": "ZZZQ"}]
 
@@ -252,6 +257,13 @@ def test_an_illegal_play_is_refused_with_its_reason_and_the_position_stays(clien
     assert refused["last"] is None
     verdict = client.post(f"/api/position/{first['id']}/play", json={"play": TOP_PLAY}).json()["last"]
     assert verdict["correct"] and verdict["score"] == TOP_SCORE and verdict["top"]
+
+
+def test_an_empty_play_passes_and_shows_the_top_plays(client, app_ctx):
+    first = client.post("/api/position").json()
+    passed = client.post(f"/api/position/{first['id']}/play", json={"play": " "}).json()["last"]
+    assert not passed["correct"] and passed["legal"] is False and passed["top"][0]["score"] == TOP_SCORE
+    assert len(answers(app_ctx.store)) == 1  # a pass is recorded, as an empty line in the terminal quiz
 
 
 # -- search, stats, settings --------------------------------------------------------------

@@ -311,7 +311,7 @@ def test_the_challenge_page_holds_exactly_the_alphagrams_of_lexitrain_challenge(
     assert len(asked) > 10 and sorted(shown) == sorted(asked)
     page.get_by_role("button", name="Give up").click()
     page.get_by_role("button", name="Give up").click()
-    expect(page.locator("#done")).to_be_visible()  # a challenge has no missed round
+    expect(page.locator("#done")).to_be_focused()  # a challenge has no missed round: Enter goes home
     page.goto(live.url("/challenge"))
     expect(page.locator("#history")).to_contain_text(day)
 
@@ -401,6 +401,10 @@ def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live
         assert text == body  # a quiet button is readable in the dark: the page's own text colour
         page.get_by_role("textbox", name="Guess").press("3")
         expect(cell(page, "AEILRST").locator(".letters")).to_have_text("TSRLIEA")
+        page.goto(live.url("/position"))  # the board keeps its premium colours in the dark
+        colours = {name: page.locator(f'#board [data-square="{name}"]').evaluate("s => getComputedStyle(s).backgroundColor")
+                   for name in ("A1", "B2", "B6", "A4", "B1")}
+        assert len(set(colours.values())) == 5, colours  # TW, DW, TL, DL and a plain square all differ
     finally:
         page.goto(live.url("/settings"))
         page.get_by_label("dark mode").uncheck()
@@ -424,6 +428,12 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
             shot = f"web-{name}.png" if viewport == "laptop" else f"web-{name}-{viewport}.png"  # as docs/images
             page.screenshot(path=str(Path(folder) / shot), full_page=viewport != "desktop")
 
+    start_wall(page, live, "--length 15")  # fifteens get cells wide enough for readable letters
+    assert not overflowing(page), overflowing(page)
+    sizes = page.locator(".cell .letter").evaluate_all("ls => ls.map((l) => parseFloat(getComputedStyle(l).fontSize))")
+    assert len(sizes) == 30 and min(sizes) >= 14, sizes
+    start_wall(page, live, "--length 9")  # a W and an M, the widest letters, stay inside their tiles
+    assert page.locator(".cell").count() == 2 and not overflowing(page), overflowing(page)
     start_wall(page, live, "--length 7-8", minutes="4")
     guess(page, "RETAINS")
     guess(page, "TRAINES")
@@ -468,15 +478,27 @@ def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page
     board = page.locator("#prompt table.board")
     expect(board.locator("td.square")).to_have_count(225)
     expect(board.locator("th", has_text="O")).to_have_count(1)
-    expect(page.locator("#prompt .letter")).to_have_count(7)
+    rack = page.locator("#prompt .letter")
+    expect(rack).to_have_count(7)
+    widths = [box["width"] for box in (rack.nth(i).bounding_box() for i in range(7)) if box]
+    assert min(widths) >= 24, widths  # the rack's tiles side by side, not squeezed over one another
     box = page.get_by_label("Answer")
-    box.fill(TOP_PLAY)
+    box.fill(ILLEGAL_PLAY)  # refused with its reason, nothing recorded, the typed play selected to type over
     box.press("Enter")
-    expect(page.locator("#verdict")).to_have_text("Right")
-    page.get_by_role("button", name="Next").click()
+    expect(page.locator("#refused")).to_contain_text("SATINER")
+    expect(page.locator("#which")).to_contain_text("Card 1 · position")
+    assert page.evaluate("() => { const b = document.getElementById('answer'); return b.selectionEnd - b.selectionStart; }") \
+        == len(ILLEGAL_PLAY)
+    page.keyboard.type(TOP_PLAY)
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_have_text(re.compile(f"^Top score! 8D RETAINS scores {TOP_SCORE}"))
+    expect(page.locator("#plays tbody tr").first).to_contain_text(str(TOP_SCORE))  # the top plays, not word rows
+    expect(page.locator("#answers")).to_be_hidden()
+    page.keyboard.press("Enter")
     expect(page.locator("#which")).to_contain_text("valid-or-phony")
     expect(page.locator("#prompt .letter")).to_have_count(4)
     expect(page.locator("#answers-count")).to_contain_text("valid or phony?")
-    box.fill("p")
-    box.press("Enter")
-    expect(page.locator("#verdict")).to_have_text("Right")
+    box.press("Enter")  # revealed: the verdict on the word shown, not the choice as if it were a word
+    expect(page.locator("#verdict")).to_have_text("ZZZQ is a phony. How well did you know it?")
+    expect(page.locator("#answers tbody tr")).to_have_count(1)
+    expect(page.locator("#answers tbody .word")).to_have_text("ZZZQ")

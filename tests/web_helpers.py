@@ -15,7 +15,7 @@ NAME = "webtest"
 #: A definition that must show as text, never run.
 SCRIPT = "<script>alert(1)</script>"
 DEFINITIONS = {"RETAINS": f"keeps {SCRIPT}", "QI": "the vital force", "SALTIER": "more salty"}
-EXTRA = "QUITE MESQUITE QI UN IF TA EN RECOUNTS ME MES".split()
+EXTRA = "QUITE MESQUITE QI UN IF TA EN RECOUNTS ME MES BLAMEWORTHINESS DISEMBOWELMENTS LAWMAKERS SWORDSMAN".split()
 EMPTY_BOARD = "/".join(["15"] * 15)
 #: An empty board and the rack AEINRST: the top plays score 66 (8D RETAINS among them).
 POSITION = f"{EMPTY_BOARD} AEINRST/ 0/0 0"

@@ -6,6 +6,7 @@ that the rest of the CLI starts quickly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -129,6 +130,21 @@ def render_text(report: StatsReport) -> list[str]:
     return lines
 
 
+def _nothing_yet(ax: Any, text: str) -> None:
+    """A chart with no data says so, rather than drawing empty axes around zero."""
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="#666666")
+
+
+def _whole_counts(ax: Any, values: Iterable[int]) -> None:
+    """A count axis from 0 in whole numbers, even when every count is 0 (no axis around -0.04 to 0.04)."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_ylim(0, max(1, max(values, default=0)) * 1.05)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def plot(report: StatsReport, path: Path) -> None:
     """Four charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams."""
     if path.suffix.lower() != ".png":
@@ -140,18 +156,27 @@ def plot(report: StatsReport, path: Path) -> None:
 
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     per_day = report.per_day
-    axes[0][0].bar(per_day["date"], per_day["answers"], label="answered")
-    axes[0][0].bar(per_day["date"], per_day["correct"], label="right")
     axes[0][0].set_title("Answers per day")
-    axes[0][0].legend()
-    axes[0][0].tick_params(axis="x", labelrotation=60, labelsize=7)
+    if len(per_day):
+        axes[0][0].bar(per_day["date"], per_day["answers"], label="answered", color="#9db4d6")
+        axes[0][0].bar(per_day["date"], per_day["correct"], label="right", color="#2e8540")
+        axes[0][0].legend()
+        axes[0][0].tick_params(axis="x", labelrotation=60, labelsize=7)
+        _whole_counts(axes[0][0], per_day["answers"])
+    else:
+        _nothing_yet(axes[0][0], "no answers yet")
     axes[0][1].bar(report.forecast["date"].str[5:], report.forecast["due"])
     axes[0][1].set_title(f"Due in the next {FORECAST_DAYS} days")
     axes[0][1].tick_params(axis="x", labelrotation=60, labelsize=7)
+    _whole_counts(axes[0][1], report.forecast["due"])
     axes[1][0].bar(list(report.by_state), list(report.by_state.values()))
     axes[1][0].set_title("Cards by state")
-    axes[1][1].barh(report.hardest["key"][::-1], report.hardest["miss_rate"][::-1])
+    _whole_counts(axes[1][0], report.by_state.values())
     axes[1][1].set_title("Hardest alphagrams (share missed)")
+    if len(report.hardest):
+        axes[1][1].barh(report.hardest["key"][::-1], report.hardest["miss_rate"][::-1])
+    else:
+        _nothing_yet(axes[1][1], "none yet")
     fig.tight_layout()
     try:
         fig.savefig(path, format="png")

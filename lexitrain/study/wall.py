@@ -88,6 +88,7 @@ class Round:
 
     number: int
     first: int  # 1-based place of its first question in the list (in the missed list for a missed round)
+    last: int  # and of its last (questions that cannot be cells included)
     total: int  # questions in the list (or in the missed list)
     missed_pass: bool
     cells: list[Cell]
@@ -96,10 +97,7 @@ class Round:
     timed_out: bool = False
     gave_up: bool = False
     left: bool = False  # ended by `finish` (the player left): its untouched questions stay unscored
-
-    @property
-    def last(self) -> int:
-        return self.first + len(self.cells) - 1
+    elsewhere: int = 0  # questions of its stretch of the list asked another way (a board, a word to judge)
 
     @property
     def correct(self) -> int:
@@ -161,11 +159,15 @@ class Wall:
         if self.taken < len(self.items):
             first, total, missed_pass = self.taken + 1, len(self.items), False
             cells: list[Cell] = []
+            elsewhere = 0
             while self.taken < len(self.items) and len(cells) < self.size:
                 question = self.session.ask(self.items[self.taken])
                 self.taken += 1
-                if question is not None and question.hint == LETTERS:  # a board cannot be a cell of a wall
+                if question is not None and question.hint == LETTERS:
                     cells.append(self._cell(question))
+                elif question is not None:  # a board or a word to judge cannot be a cell: left due for the reviews
+                    elsewhere += 1
+            last = self.taken
         else:
             if self.missed_list is None:
                 self.missed_list = self._missed_now()
@@ -173,8 +175,10 @@ class Wall:
             chunk = self.missed_list[self.missed_taken: self.missed_taken + self.size]
             self.missed_taken += len(chunk)
             cells = [self._cell(q) for q in chunk]
+            elsewhere, last = 0, self.missed_taken
         deadline = None if self.seconds is None else self.clock() + self.seconds
-        wall_round = Round(len(self.rounds) + 1, first, total, missed_pass, cells, deadline)
+        wall_round = Round(len(self.rounds) + 1, first, last, total, missed_pass, cells, deadline,
+                           elsewhere=elsewhere)
         self.rounds.append(wall_round)
         self._index = {word: cell for cell in cells for word in cell.question.expected}
         if not cells:  # nothing in that part of the list could be asked (e.g. words no longer valid)
@@ -277,7 +281,8 @@ class Wall:
             data["round"] = {
                 "number": current.number, "first": current.first, "last": current.last, "total": current.total,
                 "missed_pass": current.missed_pass, "ended": current.ended, "timed_out": current.timed_out,
-                "gave_up": current.gave_up, "left": current.left, "correct": current.correct, "questions": len(current.cells),
+                "gave_up": current.gave_up, "left": current.left, "correct": current.correct,
+                "questions": len(current.cells), "elsewhere": current.elsewhere,
                 "cells": [c.to_json() for c in current.cells],
             }
         if self.summary is not None:

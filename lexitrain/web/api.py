@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import BOARD, Question
-from lexitrain.study.session import Outcome
+from lexitrain.study.session import Outcome, Refused
 from lexitrain.study.wall import Wall, word_facts
 from lexitrain.web.context import Context, OneByOne
 from lexitrain.web.guard import HEADERS
@@ -139,14 +139,19 @@ def question_json(ctx: Context, drill: OneByOne) -> dict[str, Any] | None:
     return data
 
 
+def words_json(lex: Lexicon, question: Question) -> list[dict[str, Any]]:
+    """The facts (hooks, definition) of the words an answer shows: the answers of a word question,
+    the word on show of a valid-or-phony one; none for a position, whose answers are plays."""
+    if question.hint == BOARD:
+        return []
+    shown = question.words_shown
+    facts = word_facts(lex, shown)
+    return [facts[w] for w in shown]
+
+
 def outcome_json(lex: Lexicon, outcome: Outcome) -> dict[str, Any]:
-    """An answer's result line, with each expected word's facts (hooks, definition) for word questions."""
-    data = outcome.to_json()
-    if outcome.question.hint != BOARD:
-        shown = outcome.question.words_shown
-        facts = word_facts(lex, shown)
-        data["words"] = [facts[w] for w in shown]
-    return data
+    """An answer's result line, with the words' facts."""
+    return {**outcome.to_json(), "words": words_json(lex, outcome.question)}
 
 
 def drill_state(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any]:
@@ -166,18 +171,31 @@ async def review_start(request: Request) -> JSONResponse:
     return reply({**drill_state(ctx, ident, drill), "today": today(ctx)})
 
 
+def answered(ctx: Context, ident: str, drill: OneByOne, line: str) -> dict[str, Any]:
+    """Record an answer line and move on; a line the question does not take (an illegal play, a
+    valid-or-phony answer other than v or p) is refused with its reason, nothing recorded, the
+    same question still on show. A refusal is part of the game, so it is no HTTP error."""
+    try:
+        drill.record(drill.session.answer(drill.current(), line))
+    except Refused as exc:
+        return {**drill_state(ctx, ident, drill), "refused": str(exc)}
+    return drill_state(ctx, ident, drill)
+
+
 async def review_answer(request: Request) -> JSONResponse:
     ctx, ident, drill = _drill(request)
-    drill.record(drill.session.answer(drill.current(), text(await body(request), "text")))
-    return reply({**drill_state(ctx, ident, drill), "today": today(ctx)})
+    state = answered(ctx, ident, drill, text(await body(request), "text"))
+    return reply({**state, "today": today(ctx)})
 
 
 async def review_reveal(request: Request) -> JSONResponse:
-    """The answers of the question on show, recording nothing (the player grades next)."""
+    """The answer of the question on show, recording nothing (the player grades next): the
+    words' facts, and what an empty line is checked to (a position's top plays, whether the word
+    shown is valid and how a phony was made)."""
     ctx, ident, drill = _drill(request)
     question = drill.current()
-    facts = word_facts(ctx.lex(), question.expected)
-    return reply({"id": question.id, "words": [facts[w] for w in question.expected]})
+    return reply({"id": question.id, "words": words_json(drill.session.lex, question),
+                  "details": drill.session.check(question, "").details})
 
 
 async def review_grade(request: Request) -> JSONResponse:
@@ -231,13 +249,7 @@ async def position_play(request: Request) -> JSONResponse:
     """A play in GCG notation: an illegal one is refused with its reason and the position stays;
     a legal one is recorded (top score or not) and the verdict shows the top plays."""
     ctx, ident, drill = _drill(request)
-    play = text(await body(request), "play")
-    question = drill.current()
-    check = drill.session.check(question, play)
-    if not check.details.get("legal", True):
-        return reply({**drill_state(ctx, ident, drill), "refused": check.details.get("reason")})
-    drill.record(drill.session.answer(question, play))
-    return reply(drill_state(ctx, ident, drill))
+    return reply(answered(ctx, ident, drill, text(await body(request), "play")))
 
 
 ROUTES = [

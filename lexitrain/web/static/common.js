@@ -31,6 +31,7 @@ const lexitrain = {
       if (name.startsWith("len-")) container.parentElement.classList.remove(name);
     });
     container.parentElement.classList.add("len-" + Math.min(tiles.length, 15));
+    container.style.setProperty("--n", String(tiles.length)); // a wall's cell sizes its letters by it
   },
 
   // A word with inner-hook marks (·) and the lexicon's symbols.
@@ -71,6 +72,22 @@ const lexitrain = {
       return row;
     });
     return [head, ...rows];
+  },
+
+  // A play's verdict in one line (a position quiz or a position card): its score and rank, or a pass.
+  playVerdict(outcome) {
+    if (!outcome.legal) return "Passed: the top play scores " + outcome.top_score;
+    return (outcome.correct ? "Top score! " : "Not the top: ") + outcome.play + " scores " + outcome.score
+      + " (rank " + outcome.rank + " of " + outcome.plays + " plays; the top scores " + outcome.top_score + ")";
+  },
+
+  // The top plays as table rows: position, word (a blank lowercase), score.
+  playRows(top) {
+    return top.map((p) => {
+      const row = lexitrain.el("tr");
+      row.append(lexitrain.el("td", "", p.position), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score));
+      return row;
+    });
   },
 
   say(message) {

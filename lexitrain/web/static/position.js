@@ -1,7 +1,7 @@
 "use strict";
 // The position quiz: the board drawn from the app's squares, one play typed in GCG notation.
 (() => {
-  const { api, el, letters, say } = lexitrain;
+  const { api, letters, say } = lexitrain;
   const board = document.getElementById("board");
   const input = document.getElementById("play");
   const refused = document.getElementById("refused");
@@ -44,14 +44,8 @@
     verdictPart.hidden = false;
     const line = document.getElementById("verdict-line");
     line.className = "verdict " + (outcome.correct ? "right" : "missed");
-    line.textContent = (outcome.correct ? "Top score! " : "Not the top: ") + outcome.play + " scores " + outcome.score
-      + " (rank " + outcome.rank + " of " + outcome.plays + " plays; the top scores " + outcome.top_score + ")";
-    const body = document.querySelector("#top-plays tbody");
-    body.replaceChildren(...outcome.top.map((p) => {
-      const row = el("tr");
-      row.append(el("td", "", p.position), el("td", "word", p.word), el("td", "num", p.score));
-      return row;
-    }));
+    line.textContent = lexitrain.playVerdict(outcome);
+    document.querySelector("#top-plays tbody").replaceChildren(...lexitrain.playRows(outcome.top));
     document.getElementById("play-form").hidden = true;
     document.getElementById("next").focus();
   }

@@ -7,6 +7,7 @@
   const grading = document.getElementById("grading");
   const shownPart = document.getElementById("shown");
   const next = document.getElementById("next");
+  const refused = document.getElementById("refused");
   let ident = null;
   let state = null;
   let mode = "asking"; // asking, grading (answer revealed), shown (verdict on a typed answer)
@@ -24,9 +25,13 @@
       el("span", "", "Done today: " + today.reviews_done + " reviews, " + today.new_done + " new"));
   }
 
-  function answers(words) {
-    const body = document.querySelector("#answers tbody");
-    body.replaceChildren(...words.map((facts) => answerRow(facts)));
+  // The answer shown: a position's top plays, or the words with their hooks and definitions.
+  function answers(words, top) {
+    const board = top !== undefined;
+    document.getElementById("words-part").hidden = board;
+    document.getElementById("plays").hidden = !board;
+    document.querySelector("#plays tbody").replaceChildren(...lexitrain.playRows(top || []));
+    document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
   }
 
   function ask() {
@@ -49,7 +54,7 @@
     if (question.hint === "board") { // a position card: the board, then the rack
       const table = el("table", "board");
       table.append(...lexitrain.boardRows(question.board));
-      const rack = el("div", "letters");
+      const rack = el("div", "letters rack");
       prompt.replaceChildren(table, rack);
       letters(rack, Array.from(question.board.rack));
     } else letters(prompt, Array.from(choice ? question.word : question.prompt));
@@ -57,27 +62,39 @@
       : question.hint === "board" ? "the top play, in GCG notation (8D QUITE across, H8 QUITE down)"
       : question.answers + (question.answers === 1 ? " answer" : " answers");
     box.value = "";
+    refused.textContent = "";
     box.focus();
   }
 
-  function verdict(outcome) {
+  // The verdict line: a play's score and rank, whether the word shown is valid, or the words missed.
+  function verdict(outcome, hint) {
     const line = document.getElementById("verdict");
     line.className = "verdict " + (outcome.correct ? "right" : "missed");
-    line.textContent = (outcome.correct ? "Right" : "Missed") + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
-      + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
+    const head = outcome.correct ? "Right" : "Missed";
+    line.textContent = hint === "board" ? lexitrain.playVerdict(outcome)
+      : hint === "choice" ? head + ": " + outcome.verdict
+      : head + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
+        + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
   }
 
   async function answer() {
     const text = box.value.trim();
     if (!text) return reveal();
     try {
-      state = await api("POST", "/api/review/" + ident + "/answer", { text });
+      const hint = state.question.hint;
+      const reply = await api("POST", "/api/review/" + ident + "/answer", { text });
+      if (reply.refused) { // not an answer this card takes (an illegal play, not v or p): the same card, try again
+        refused.textContent = reply.refused;
+        box.select();
+        return;
+      }
+      state = reply;
       showToday(state.today);
       mode = "shown";
       asking.hidden = true;
       shownPart.hidden = false;
-      verdict(state.last);
-      answers(state.last.words || []); // a play has no words to show
+      verdict(state.last, hint);
+      answers(state.last.words, hint === "board" ? state.last.top : undefined);
       next.hidden = false;
       next.focus();
     } catch (e) { say(e.message); }
@@ -90,9 +107,11 @@
       asking.hidden = true;
       grading.hidden = shownPart.hidden = false;
       next.hidden = true;
-      document.getElementById("verdict").textContent = "How well did you know it?";
-      document.getElementById("verdict").className = "verdict";
-      answers(shown.words);
+      const hint = state.question.hint;
+      const line = document.getElementById("verdict");
+      line.textContent = (hint === "choice" ? shown.details.verdict + ". " : "") + "How well did you know it?";
+      line.className = "verdict";
+      answers(shown.words, hint === "board" ? shown.details.top : undefined);
       grading.querySelector(".good").focus();
     } catch (e) { say(e.message); }
   }

@@ -89,6 +89,10 @@
   }
 
   function drawGrid() {
+    // wider cells for long alphagrams (the round's longest), so their letters stay readable
+    const longest = Math.max(...state.round.cells.map((c) => c.tiles.length));
+    grid.classList.toggle("long", longest >= 10 && longest <= 11);
+    grid.classList.toggle("longest", longest >= 12);
     grid.replaceChildren(...place(state.round.cells).map(drawCell));
   }
 
@@ -113,7 +117,8 @@
     const round = state.round;
     if (!round) return;
     document.getElementById("progress").textContent = (round.missed_pass ? "missed list: " : "")
-      + "questions " + round.first + "–" + round.last + " of " + round.total;
+      + "questions " + round.first + "–" + round.last + " of " + round.total
+      + (round.elsewhere ? " (" + round.elsewhere + " of them a board or a word to judge: left for Reviews)" : "");
     const found = round.cells.reduce((n, c) => n + c.found.length, 0);
     const words = round.cells.reduce((n, c) => n + c.answers, 0);
     const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
@@ -148,7 +153,7 @@
         : (round.missed_pass ? "Next round of the missed list: " : "Next round: ")
           + "questions " + (round.last + 1) + "–" + Math.min(round.total, round.last + round.questions) + " of " + round.total;
       next.focus();
-    }
+    } else document.getElementById("done").focus(); // the guess box is gone: Enter goes home
     const file = state.summary && state.summary.missed_list;
     document.getElementById("missed-file").textContent = file ? "Missed words saved to " + file : "";
     const body = document.querySelector("#solutions tbody");
