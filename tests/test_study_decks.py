@@ -170,7 +170,10 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
 
 @pytest.mark.parametrize("args, message", [
     (["study", "deck", "x", "--retention", "1.5"], "desired retention 1.5 is outside 0.70-0.99"),
-    (["study", "deck", "x", "--new", "-1"], "--new -1: a daily limit cannot be negative"),
+    (["study", "deck", "x", "--new", "-1"], "--new -1: a daily limit is 0 to 100,000"),
+    (["study", "deck", "x", "--reviews", "100000000000000000000"],
+     "--reviews 100000000000000000000: a daily limit is 0 to 100,000"),
+    (["study", "set", "--new", "100000000000000000000"], "--new 100000000000000000000: a daily limit is 0 to 100,000"),
     (["study", "deck", "none"], "give a name other than 'none'"),
     (["study", "deck", "nosuch", "--delete"], "no deck 'nosuch' in small"),
     (["study", "move", "AB", "--deck", "nosuch"], "no card anagram:AB in small"),

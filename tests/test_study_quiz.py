@@ -90,6 +90,8 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     (["--list", "twos", "--limit", "0"], "--limit 0: expected 1 or more"),
     (["--list", "twos", "--question-time", "-5"], "--question-time -5: expected a number of seconds above 0"),
     (["--list", "twos", "--round-time", "0"], "--round-time 0: expected a number of seconds above 0"),
+    (["--list", "twos", "--round-time", "inf"], "--round-time inf: expected a number of seconds above 0 and at most 86400"),
+    (["--list", "twos", "--question-time", "nan"], "--question-time nan: expected a number of seconds above 0"),
 ])
 def test_bad_sources_are_clear_errors(small, args, message):
     result = run("quiz", "--jsonl", "--lexicon", "small", *args, input="AB\n")

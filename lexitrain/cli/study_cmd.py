@@ -324,7 +324,7 @@ def set_(
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
         Scheduling(mode if mode is not None else store.setting("mode", "fsrs"),
                    retention if retention is not None else float(store.setting("retention", 0.9)))
-        if lexicon:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
+        if lexicon is not None:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
             lexicon = open_lexicon(lexicon).name
         if leech is not None:
             from lexitrain.study.cards import check_leech_threshold

@@ -31,6 +31,8 @@ COLUMNS = ("question", "correct", "incorrect", "streak", "last_correct", "cardbo
 
 def read_cardbox(path: Path) -> list[dict[str, Any]]:
     """The rows of a Zyzzyva quiz database, opened read-only."""
+    if path.is_dir():
+        raise LexitrainError(f"{path}: is a folder, not a Zyzzyva quiz database")
     if not path.is_file():
         raise LexitrainError(f"{path}: no such file")
     try:
