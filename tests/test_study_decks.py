@@ -184,6 +184,7 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     (["study", "card", "RE1"], "'RE1' names no anagram card in small: '1' is not a tile"),
     (["study", "suspend", "A-B"], "'A-B' names no anagram card"),
     (["study", "set", "--leech", "0"], "leech threshold 0: expected 1 or more"),
+    (["study", "set", "--lexicon", ""], "bad lexicon name ''"),  # not stored: every study command would fail
     (["study", "leeches", "--failed", "0"], "leech threshold 0: expected 1 or more"),
     (["quiz", "--leeches", "--list", "twos"], "--leeches takes no other question source"),
 ])
