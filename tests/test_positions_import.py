@@ -96,6 +96,14 @@ def test_files_that_hold_no_positions_are_skipped_and_named(enable, tmp_path):
         f"warning: skipped {empty}: no CGP lines in it"]
 
 
+def test_a_huge_limit_is_no_limit(enable, tmp_path):
+    path = tmp_path / "one.cgp"
+    path.write_text(f"{EMPTY} AEINRST/ 0/0 0\n")
+    run("positions", "import", str(path))
+    assert len(run("positions", "list", "--limit", "99999999999999999999", "--json").json()) == 1
+    assert len(run("positions", "list", "--min-score", "99999999999999999999", "--json").json()) == 0
+
+
 def test_list_limit_and_daily_number_are_checked(enable):
     for args, message in ((["list", "--limit", "-1"], "error: --limit must be at least 1"),  # was: every position
                           (["daily", "--per-day", "99999999999999999999"],

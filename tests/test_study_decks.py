@@ -161,6 +161,7 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     drill = quiz("--leeches", answers=["x"])
     assert [q["id"] for q in of("question", drill)] == [leech]
     assert ok("study", "leeches", "--failed", "4", "--json").json() == []
+    assert ok("study", "leeches", "--failed", "99999999999999999999", "--json").json() == []  # no crash
     ok("study", "suspend", "--leeches")
     assert ok("study", "leeches", "--json").json()[0]["suspended"] is True
     none_left = run("quiz", "--jsonl", "--leeches", "--lexicon", "small")
