@@ -85,6 +85,7 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     (["--list", "twos", "--search", "--length 2"], "give exactly one word source"),
     ([], "give exactly one word source"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
+    (["--list", "twos", "--kind", ""], "unknown question kind ''"),  # not quietly anagrams
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
     (["--list", "twos", "--limit", "-1"], "--limit -1: expected 1 or more"),  # not "all but the last"
     (["--list", "twos", "--limit", "0"], "--limit 0: expected 1 or more"),

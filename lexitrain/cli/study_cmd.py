@@ -170,15 +170,15 @@ def challenge(
     from lexitrain.study import challenge as ch
 
     if share or verify is not None:
-        return _share_or_verify(lexicon, day, kind or "sevens", verify, json_out)
+        return _share_or_verify(lexicon, day, "sevens" if kind is None else kind, verify, json_out)
     if show_history:
-        ch.check_kind(kind or "sevens")
+        ch.check_kind("sevens" if kind is None else kind)
         with _store() as store:
             _show_history(store, _lexicon(lexicon).name, kind, json_out)
         return
     from lexitrain.study.requests import ChallengeRequest
 
-    request = ChallengeRequest(kind or "sevens", day, timed=not no_timer)
+    request = ChallengeRequest("sevens" if kind is None else kind, day, timed=not no_timer)
     with _store() as store:
         lex = _lexicon(lexicon)
 

@@ -110,7 +110,7 @@ class QuizRequest:
 
     @property
     def kind_name(self) -> str:
-        return WHOLE_LIST if self.whole else self.kind or "anagram"
+        return WHOLE_LIST if self.whole else "anagram" if self.kind is None else self.kind  # --kind '' is no kind
 
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)
