@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
+from lexitrain.paths import data_folder
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def lexicons_dir() -> Path:
-    path = data_home() / "lexicons"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return data_folder("lexicons")
 
 
 def check_name(name: str) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
+from lexitrain.paths import data_folder
 from lexitrain.study.decks import scheduling_for
 from lexitrain.study.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
 from lexitrain.study.kinds.words import check_letter_order
@@ -337,9 +337,7 @@ class Session:
 
 
 def lists_dir() -> Path:
-    path = data_home() / "lists"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return data_folder("lists")
 
 
 def save_missed_list(mode: str, asking: list[tuple[str, ...]]) -> Path:
