@@ -235,6 +235,24 @@ def test_damaged_compiled_files_are_a_one_line_error(make_lexicon, damaged: str,
     assert len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("manifest", ["[]", "{bad", "7"])
+def test_a_damaged_manifest_is_one_line_saying_what_to_do(make_lexicon, home, manifest):
+    make_lexicon(["ABLE", "BALE"], name="small")
+    (home / "lexicons" / "small.json").write_text(manifest)
+    for args in (["judge", "ABLE", "--lexicon", "small"], ["lexicon", "list"]):
+        result = run(*args)
+        assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+        assert "small.json: unreadable lexicon manifest" in result.stderr
+        assert "delete it and build the lexicon again" in result.stderr
+
+
+def test_a_manifest_missing_its_counts_is_listed_as_damaged(make_lexicon, home):
+    make_lexicon(["ABLE", "BALE"], name="small")
+    (home / "lexicons" / "small.json").write_text('{"name": "small"}')
+    listed = run("lexicon", "list")
+    assert listed.exit_code == 0 and "damaged: build it again" in listed.stdout
+
+
 @pytest.mark.parametrize("name", ["enable", "cel"])
 def test_a_list_cannot_replace_a_shipped_lexicon(enable, tmp_path, name):
     source = tmp_path / "mine.txt"
