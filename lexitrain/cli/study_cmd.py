@@ -460,4 +460,5 @@ def import_zyzzyva(
     if json_out:
         emit_json(report)
     else:
-        typer.echo(f"imported {report['imported']} questions from {file} ({report['skipped']} not in {lex.name})")
+        damaged = f", {report['damaged']} damaged rows left out" if report["damaged"] else ""
+        typer.echo(f"imported {report['imported']} questions from {file} ({report['skipped']} not in {lex.name}{damaged})")
