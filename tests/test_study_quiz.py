@@ -86,6 +86,7 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     ([], "give exactly one word source"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
     (["--list", "twos", "--kind", ""], "unknown question kind ''"),  # not quietly anagrams
+    (["--search", ""], "--search '': give at least one condition"),  # not every word of the lexicon
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
     (["--list", "twos", "--limit", "-1"], "--limit -1: expected 1 or more"),  # not "all but the last"
     (["--list", "twos", "--limit", "0"], "--limit 0: expected 1 or more"),
