@@ -81,6 +81,7 @@ def test_bad_settings_are_clear_errors(small):
         (["study", "set", "--mode", "anki"], "unknown scheduling mode"),
         (["study", "set", "--new", "-1"], "--new -1: a daily limit is 0 to 100,000"),
         (["study", "plan", "--lexicon", "small"], "give the plan's steps"),
+        (["study", "plan", "--list", "twos", "--name", " ", "--lexicon", "small"], "plan name ' ': give the plan a name"),
         (["study", "plan", "--length", "7", "--top", "-5", "--lexicon", "small"], "--top -5: expected 1 or more"),
         (["study", "plan", "--length", "7", "--top", "0", "--lexicon", "small"], "--top 0: expected 1 or more"),
         (["study", "plan", "--length", "7", "--kind", "hooks", "--lexicon", "small"], "anagram or build"),
