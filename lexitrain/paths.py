@@ -33,10 +33,19 @@ def data_home() -> Path:
         from platformdirs import user_data_dir
 
         home = Path(user_data_dir("lexitrain", appauthor=False))
+    return _folder(home)
+
+
+def data_folder(name: str) -> Path:
+    """A folder of the data folder (`lexicons`, `lists`), made if missing, with the same one-line error."""
+    return _folder(data_home() / name)
+
+
+def _folder(path: Path) -> Path:
     try:
-        home.mkdir(parents=True, exist_ok=True)
+        path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # a file there, no permission, a read-only or full disk
-        what = "is a file, not a folder" if home.is_file() else f"cannot be made ({exc.strerror or exc})"
-        raise LexitrainError(f"the data folder {home} {what}: point LEXITRAIN_HOME at a folder you can write "
+        what = "is a file, not a folder" if path.is_file() else f"cannot be made ({exc.strerror or exc})"
+        raise LexitrainError(f"the data folder {path} {what}: point LEXITRAIN_HOME at a folder you can write "
                              "(or move what is in the way), and run again") from None
-    return home
+    return path

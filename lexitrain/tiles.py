@@ -271,13 +271,41 @@ def available_tile_sets() -> list[str]:
 
 def load_tile_set(name: str) -> TileSet:
     """Load a shipped tile set by name, or a CSV file by path."""
+    path = tile_set_path(name)
+    return read_tile_csv(path, path.stem)
+
+
+def is_shipped_tile_set(path: Path) -> bool:
+    """Whether a tile set's CSV is one lexitrain ships (a compiled lexicon names it; any other it keeps a copy of)."""
+    return path.parent == tiles_dir()
+
+
+def tile_set_path(name: str) -> Path:
+    """The CSV of a shipped tile set named `name`, or `name` itself when it is a .csv file."""
     path = Path(name)
+    if path.is_file() and path.suffix != ".csv":
+        raise LexitrainError(f"{path}: a tile set file is a .csv of letter,count,points rows")
     if path.suffix != ".csv" or not path.is_file():
         path = tiles_dir() / f"{name}.csv"
     if not path.is_file():
         known = ", ".join(available_tile_sets())
         raise LexitrainError(f"unknown tile set {name!r} (known: {known})")
-    return read_tile_csv(path, path.stem)
+    return path
+
+
+#: The most of one tile a bag may hold: far beyond any game's, small enough for the probability tables.
+MAX_TILE_COUNT = 1000
+
+
+def _check_tile_row(where: str, letter: str, count: int, value: int, seen: list[str]) -> None:
+    """A row a bag can be made of, or a one-line error naming the file and line."""
+    if not letter or any(ch.isspace() for ch in letter):
+        raise LexitrainError(f"{where}: a tile needs a letter (got {letter!r})")
+    if letter in seen:
+        raise LexitrainError(f"{where}: tile {letter} is listed twice")
+    if not 0 <= count <= MAX_TILE_COUNT or value < 0:
+        raise LexitrainError(f"{where}: tile {letter}: count {count}, points {value}; "
+                             f"a count is 0 to {MAX_TILE_COUNT} and points cannot be negative")
 
 
 def read_tile_csv(path: Path, name: str) -> TileSet:
@@ -286,21 +314,27 @@ def read_tile_csv(path: Path, name: str) -> TileSet:
     counts: list[int] = []
     points: list[int] = []
     blanks = 0
-    with path.open(encoding="utf-8-sig", newline="") as fh:
-        reader = csv.DictReader(fh)
-        for lineno, row in enumerate(reader, start=2):
-            try:
-                letter = row["letter"].strip().upper()
-                count = int(row["count"])
-                value = int(row["points"])
-            except (KeyError, TypeError, ValueError, AttributeError):
-                raise LexitrainError(f"{path}:{lineno}: expected letter,count,points") from None
-            if letter == BLANK:
-                blanks = count
-                continue
-            letters.append(letter)
-            counts.append(count)
-            points.append(value)
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except UnicodeDecodeError:
+        raise LexitrainError(f"{path}: not a tile set (not UTF-8 text)") from None
+    except (OSError, csv.Error) as exc:
+        raise LexitrainError(f"{path}: cannot read the tile set ({getattr(exc, 'strerror', None) or exc})") from None
+    for lineno, row in enumerate(rows, start=2):
+        try:
+            letter = row["letter"].strip().upper()
+            count = int(row["count"])
+            value = int(row["points"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise LexitrainError(f"{path}:{lineno}: expected letter,count,points") from None
+        _check_tile_row(f"{path}:{lineno}", letter, count, value, letters)
+        if letter == BLANK:
+            blanks = count
+            continue
+        letters.append(letter)
+        counts.append(count)
+        points.append(value)
     if not letters:
         raise LexitrainError(f"{path}: no tiles")
     return TileSet(name, tuple(letters), tuple(counts), tuple(points), blanks)

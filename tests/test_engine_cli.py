@@ -224,6 +224,18 @@ def test_missing_gcg_file(tmp_path: Path) -> None:
     assert_clean_error(run("gcg", "verify", str(tmp_path / "nope.gcg"), "--no-lexicon"), "cannot read")
 
 
+@pytest.mark.parametrize("content, fragment", [
+    (b"", "no turns recorded"),  # verify said "0 plays: 0 score errors" and exit 0
+    (b"#player1 a A\n#player2 b B\n", "no turns recorded"),
+    (b"\x00\x01GCG\xff", "binary data, not a GCG file"),
+])
+@pytest.mark.parametrize("command", [["gcg", "verify"], ["gcg", "show"], ["gcg", "analyze"]])
+def test_a_gcg_file_with_no_game_is_an_error(tmp_path: Path, content: bytes, fragment: str, command) -> None:
+    path = tmp_path / "game.gcg"
+    path.write_bytes(content)
+    assert_clean_error(run(*command, str(path)), f"{path}: {fragment}")
+
+
 def test_gcg_show_board_at_a_turn(example_gcg: Path) -> None:
     result = run("gcg", "show", str(example_gcg), "--turn", "3", "--json")
     assert result.exit_code == 0

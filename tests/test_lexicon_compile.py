@@ -74,6 +74,37 @@ def test_bad_input_is_one_clear_line_and_keeps_the_old_build(make_lexicon, tmp_p
     assert open_lexicon("mine").anagrams("ERAC") == ["ACRE", "CARE", "RACE"]
 
 
+def test_a_lexicon_keeps_its_own_tile_set(make_lexicon, tmp_path):
+    """A lexicon compiled with the player's own CSV opens and plays after the CSV is gone."""
+    own = tmp_path / "mytiles.csv"
+    own.write_text("letter,count,points\nA,9,1\nB,2,3\nT,6,1\n?,2,0\n")
+    make_lexicon(["AB", "BA", "TAB", "BAT", "ABBA"], name="abt", tiles=str(own))
+    own.unlink()
+    lex = open_lexicon("abt")
+    assert lex.tiles.name == "mytiles" and lex.tiles.points_of("B") == 3
+    assert run("anagram", "TAB", "--lexicon", "abt", "--json").json() == ["BAT", "TAB"]
+
+
+@pytest.mark.parametrize("rows, message", [
+    ("letter,count,points\nA,9,1\nA,2,3\n", "mine.csv:3: tile A is listed twice"),
+    ("letter,count,points\nA,-9,1\n", "mine.csv:2: tile A: count -9, points 1; a count is 0 to 1000"),
+    ("letter,count,points\n,9,1\n", "mine.csv:2: a tile needs a letter"),
+    ("letter,count,points\nA,nine,1\n", "mine.csv:2: expected letter,count,points"),
+    ("\x00\xe4\xff", "mine.csv: not a tile set (not UTF-8 text)"),
+])
+def test_a_bad_tile_set_is_one_line_with_its_line(tmp_path, rows, message):
+    bad = tmp_path / "mine.csv"
+    bad.write_bytes(rows.encode("latin-1"))
+    words = tmp_path / "words.txt"
+    words.write_text("AB\n")
+    result = run("lexicon", "build", str(words), "--name", "x", "--tiles", str(bad))
+    assert result.exit_code == 1 and message in result.stderr and result.stderr.count("\n") == 1
+    not_csv = tmp_path / "mine.txt"
+    not_csv.write_text("letter,count,points\nA,9,1\n")
+    result = run("lexicon", "build", str(words), "--name", "x", "--tiles", str(not_csv))
+    assert "a tile set file is a .csv of letter,count,points rows" in result.stderr
+
+
 def test_missing_file(make_lexicon):
     result = run("lexicon", "build", "/no/such/list.txt", "--name", "x")
     assert result.exit_code == 1 and "no such file" in result.stderr
@@ -202,6 +233,24 @@ def test_damaged_compiled_files_are_a_one_line_error(make_lexicon, damaged: str,
     assert result.stderr.startswith("error: lexicon 'small' is damaged (")
     assert "rebuild it: lexitrain lexicon build " in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("manifest", ["[]", "{bad", "7"])
+def test_a_damaged_manifest_is_one_line_saying_what_to_do(make_lexicon, home, manifest):
+    make_lexicon(["ABLE", "BALE"], name="small")
+    (home / "lexicons" / "small.json").write_text(manifest)
+    for args in (["judge", "ABLE", "--lexicon", "small"], ["lexicon", "list"]):
+        result = run(*args)
+        assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+        assert "small.json: unreadable lexicon manifest" in result.stderr
+        assert "delete it and build the lexicon again" in result.stderr
+
+
+def test_a_manifest_missing_its_counts_is_listed_as_damaged(make_lexicon, home):
+    make_lexicon(["ABLE", "BALE"], name="small")
+    (home / "lexicons" / "small.json").write_text('{"name": "small"}')
+    listed = run("lexicon", "list")
+    assert listed.exit_code == 0 and "damaged: build it again" in listed.stdout
 
 
 @pytest.mark.parametrize("name", ["enable", "cel"])

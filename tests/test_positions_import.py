@@ -85,6 +85,33 @@ def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, real_games, tmp_
     assert len(run("positions", "list", "--json", "--limit", "100").json()) == 20
 
 
+def test_files_that_hold_no_positions_are_skipped_and_named(enable, tmp_path):
+    binary, empty = tmp_path / "x.cgp", tmp_path / "empty.cgp"
+    binary.write_bytes(b"\x00\xe4\xff")
+    empty.write_text("# just a comment\n\n")
+    result = run("positions", "import", str(tmp_path), str(binary), str(empty))
+    assert result.exit_code == 1 and result.stderr.splitlines() == [
+        f"warning: skipped {tmp_path}: is a folder, not a file of CGP lines (or a .gcg game)",
+        f"warning: skipped {binary}: binary data, not a file of CGP lines (or a .gcg game)",
+        f"warning: skipped {empty}: no CGP lines in it"]
+
+
+def test_a_huge_limit_is_no_limit(enable, tmp_path):
+    path = tmp_path / "one.cgp"
+    path.write_text(f"{EMPTY} AEINRST/ 0/0 0\n")
+    run("positions", "import", str(path))
+    assert len(run("positions", "list", "--limit", "99999999999999999999", "--json").json()) == 1
+    assert len(run("positions", "list", "--min-score", "99999999999999999999", "--json").json()) == 0
+
+
+def test_list_limit_and_daily_number_are_checked(enable):
+    for args, message in ((["list", "--limit", "-1"], "error: --limit must be at least 1"),  # was: every position
+                          (["daily", "--per-day", "99999999999999999999"],
+                           "error: --per-day 99999999999999999999: a daily limit is 0 to 100,000")):
+        result = run("positions", *args)
+        assert result.exit_code == 1 and result.stderr == message + "\n"
+
+
 def test_bad_cgp_lines_are_skipped_with_file_and_line(enable, tmp_path):
     path = tmp_path / "mixed.cgp"
     too_many_z = "ZZ13/" + "/".join(["15"] * 14)

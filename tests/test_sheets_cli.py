@@ -199,6 +199,7 @@ def test_search_with_no_results_is_refused_and_writes_nothing(enable, tmp_path: 
         (["--query", "--bogus"], "error: unknown search condition '--bogus' (see `lexitrain search --help`)"),
         (["--list", "twos", "--query", "--length 2"],
          "error: give exactly one word source: a query, a saved search, a built-in list or a word file"),
+        (["--search", " "], "error: --search '': give at least one condition, e.g. --search \"--length 7\""),
     ],
 )
 def test_bad_sources_are_one_line_errors(args: list[str], message: str, enable, tmp_path: Path) -> None:

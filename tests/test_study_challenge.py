@@ -112,7 +112,10 @@ def test_lexicon_without_those_lengths(make_lexicon):
 
 @pytest.mark.parametrize("args, message", [
     (["--kind", "sixteens"], "unknown challenge kind 'sixteens'"),
+    (["--kind", ""], "unknown challenge kind ''"),  # not quietly the sevens
+    (["--kind", "", "--share"], "unknown challenge kind ''"),
     (["--date", "2026-13-01"], "bad date '2026-13-01'"),
+    (["--date", "2026-02-30"], "bad date '2026-02-30'"),
 ])
 def test_bad_options_are_clear_errors(enable, args, message):
     result = run("challenge", "--jsonl", *args, input="")

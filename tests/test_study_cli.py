@@ -72,14 +72,18 @@ def test_plan_settings_and_show(small):
     first = of("question", lines(run("daily", "--jsonl", "--lexicon", "small", input="").stdout))[0]
     assert len(first["prompt"]) == 7  # the plan's first step comes first
     assert run("study", "plan", "--default", "--lexicon", "small", "--json").json()["name"] == "default"
+    all_twos = run("study", "plan", "--length", "2", "--lexicon", "small", "--json").json()["cards"]
+    every = run("study", "plan", "--length", "2", "--top", "99999999999999999999", "--lexicon", "small", "--json")
+    assert every.exit_code == 0 and every.json()["cards"] == all_twos  # more than there are: all of them, no crash
 
 
 def test_bad_settings_are_clear_errors(small):
     for args, message in [
         (["study", "set", "--retention", "2"], "retention"),
         (["study", "set", "--mode", "anki"], "unknown scheduling mode"),
-        (["study", "set", "--new", "-1"], "cannot be negative"),
+        (["study", "set", "--new", "-1"], "--new -1: a daily limit is 0 to 100,000"),
         (["study", "plan", "--lexicon", "small"], "give the plan's steps"),
+        (["study", "plan", "--list", "twos", "--name", " ", "--lexicon", "small"], "plan name ' ': give the plan a name"),
         (["study", "plan", "--length", "7", "--top", "-5", "--lexicon", "small"], "--top -5: expected 1 or more"),
         (["study", "plan", "--length", "7", "--top", "0", "--lexicon", "small"], "--top 0: expected 1 or more"),
         (["study", "plan", "--length", "7", "--kind", "hooks", "--lexicon", "small"], "anagram or build"),

@@ -161,6 +161,7 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     drill = quiz("--leeches", answers=["x"])
     assert [q["id"] for q in of("question", drill)] == [leech]
     assert ok("study", "leeches", "--failed", "4", "--json").json() == []
+    assert ok("study", "leeches", "--failed", "99999999999999999999", "--json").json() == []  # no crash
     ok("study", "suspend", "--leeches")
     assert ok("study", "leeches", "--json").json()[0]["suspended"] is True
     none_left = run("quiz", "--jsonl", "--leeches", "--lexicon", "small")
@@ -170,7 +171,10 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
 
 @pytest.mark.parametrize("args, message", [
     (["study", "deck", "x", "--retention", "1.5"], "desired retention 1.5 is outside 0.70-0.99"),
-    (["study", "deck", "x", "--new", "-1"], "--new -1: a daily limit cannot be negative"),
+    (["study", "deck", "x", "--new", "-1"], "--new -1: a daily limit is 0 to 100,000"),
+    (["study", "deck", "x", "--reviews", "100000000000000000000"],
+     "--reviews 100000000000000000000: a daily limit is 0 to 100,000"),
+    (["study", "set", "--new", "100000000000000000000"], "--new 100000000000000000000: a daily limit is 0 to 100,000"),
     (["study", "deck", "none"], "give a name other than 'none'"),
     (["study", "deck", "nosuch", "--delete"], "no deck 'nosuch' in small"),
     (["study", "move", "AB", "--deck", "nosuch"], "no card anagram:AB in small"),
@@ -181,6 +185,7 @@ def test_leeches_are_flagged_listed_and_drilled_apart(small):
     (["study", "card", "RE1"], "'RE1' names no anagram card in small: '1' is not a tile"),
     (["study", "suspend", "A-B"], "'A-B' names no anagram card"),
     (["study", "set", "--leech", "0"], "leech threshold 0: expected 1 or more"),
+    (["study", "set", "--lexicon", ""], "bad lexicon name ''"),  # not stored: every study command would fail
     (["study", "leeches", "--failed", "0"], "leech threshold 0: expected 1 or more"),
     (["quiz", "--leeches", "--list", "twos"], "--leeches takes no other question source"),
 ])

@@ -74,6 +74,15 @@ def test_a_data_home_that_is_a_file(tmp_path, monkeypatch):
     assert error.startswith("error: the data folder")
 
 
+@pytest.mark.parametrize("folder, args", [("lexicons", ["judge", "CAT"]),
+                                           ("lists", ["quiz", "--list", "twos", "--jsonl"])])
+def test_a_file_where_a_data_folder_goes(tmp_path, monkeypatch, folder, args):
+    """A file named `lexicons` or `lists` in the data folder is named, not a FileExistsError."""
+    monkeypatch.setenv("LEXITRAIN_HOME", str(tmp_path))
+    (tmp_path / folder).write_text("in the way\n")
+    one_clear_line(run(*args, input="ZZ\n"), f"{tmp_path / folder} is a file, not a folder")
+
+
 def test_a_data_home_that_cannot_be_made(tmp_path, monkeypatch):
     blocked = tmp_path / "file" / "home"
     (tmp_path / "file").write_text("x")

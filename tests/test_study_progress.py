@@ -92,6 +92,54 @@ def test_import_rejects_other_files(tmp_path):
     assert "newer lexitrain" in run("progress", "import", str(newer)).stderr
 
 
+def test_unreadable_backups_are_one_line_each(tmp_path):
+    """A folder, binary data or broken JSON is named as such (the line of the JSON error too)."""
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\x00\xe4\xff" * 10)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "lexitrain-progress",\n"version": 1,\n"cards": [}\n')
+    odd_version = tmp_path / "odd.json"
+    odd_version.write_text(json.dumps({"format": "lexitrain-progress", "version": "one"}))
+    for path, message in ((tmp_path, f"{tmp_path}: is a folder, not a lexitrain progress file"),
+                          (binary, f"{binary}: not a lexitrain progress file (not UTF-8 text)"),
+                          (broken, f"{broken}:3: not a lexitrain progress file (Expecting value)"),
+                          (odd_version, "\"version\" is 'one', not a number")):
+        result = run("progress", "import", str(path))
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1 and message in result.stderr
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d["cards"][0].update(due="tomorrow"), "cards #1: due is 'tomorrow'"),
+    (lambda d: d["cards"][0].update(correct=10**30), "cards #1: correct is 1000000000000000000000000000000"),
+    (lambda d: d["answers"][0].update(at=[1, 2]), "answers #1: at is [1, 2]"),
+    (lambda d: d.update(cards={"a": 1}), '"cards" is not a list of objects'),
+    (lambda d: d.update(settings=3), '"settings" is not an object'),
+    (lambda d: d["sessions"][0].pop("mode"), "KeyError('mode')"),
+])
+def test_a_damaged_backup_imports_nothing(history, tmp_path, damage, message):
+    """A hand-edited backup with a value of the wrong kind is refused whole, before anything is written:
+    a due date of "tomorrow" stored as is would break the card's next review."""
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    data = json.loads(backup.read_text())
+    damage(data)
+    backup.write_text(json.dumps(data))
+    with ProgressStore() as store:
+        store.conn.execute("DELETE FROM answers")
+        store.conn.execute("DELETE FROM cards")
+        store.conn.commit()
+    result = run("progress", "import", str(backup))
+    assert result.exit_code == 1 and message in result.stderr and "nothing was imported" in result.stderr
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT count(*) FROM cards").fetchone()[0] == 0
+
+
+def test_export_needs_a_file_name(tmp_path):
+    for target in ("", str(tmp_path)):
+        result = run("progress", "export", target)
+        assert result.exit_code == 1 and "give the backup a file name" in result.stderr
+
+
 def test_import_a_backup_saved_with_a_byte_order_mark(history, home, tmp_path):
     backup = tmp_path / "b.json"
     assert run("progress", "export", str(backup)).exit_code == 0
@@ -108,6 +156,8 @@ def test_postpone_and_spread_move_only_due_dates(history, monkeypatch):
         before = {k: store.find_card("small", "anagram", k) for k in KEYS}
     refused = run("study", "postpone", "--days", "5", "--count", "-1", "--lexicon", "small")
     assert refused.exit_code == 1 and "--count must be at least 1" in refused.stderr  # not "all but one"
+    too_far = run("study", "postpone", "--days", "100000000", "--lexicon", "small")
+    assert too_far.exit_code == 1 and too_far.stderr == "error: --days 100000000: expected 1 to 3650 (ten years)\n"
     assert "postponed 2 cards by 5 days" in run("study", "postpone", "--days", "5", "--count", "2",
                                                 "--lexicon", "small").stdout
     with ProgressStore() as store:

@@ -86,11 +86,15 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     ([], 'quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, --list NAME, '
          "--file FILE, --due or --leeches (or `lexitrain quiz position`)"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
+    (["--list", "twos", "--kind", ""], "unknown question kind ''"),  # not quietly anagrams
+    (["--search", ""], "--search '': give at least one condition"),  # not every word of the lexicon
     (["--list", "twos", "--order", "backwards"], "unknown letter order"),
     (["--list", "twos", "--limit", "-1"], "--limit -1: expected 1 or more"),  # not "all but the last"
     (["--list", "twos", "--limit", "0"], "--limit 0: expected 1 or more"),
     (["--list", "twos", "--question-time", "-5"], "--question-time -5: expected a number of seconds above 0"),
     (["--list", "twos", "--round-time", "0"], "--round-time 0: expected a number of seconds above 0"),
+    (["--list", "twos", "--round-time", "inf"], "--round-time inf: expected a number of seconds above 0 and at most 86400"),
+    (["--list", "twos", "--question-time", "nan"], "--question-time nan: expected a number of seconds above 0"),
 ])
 def test_bad_sources_are_clear_errors(small, args, message):
     result = run("quiz", "--jsonl", "--lexicon", "small", *args, input="AB\n")

@@ -36,6 +36,21 @@ def cardbox(path, rows):
     return path
 
 
+def test_damaged_rows_are_left_out_and_counted(small, tmp_path):
+    """A cardbox row whose counts are not numbers (a damaged or hand-edited file) was a ValueError."""
+    db = cardbox(tmp_path / "Anagrams.db", [
+        ("AEINRST", "x", 1, 5, 0, 0, 5, 0),
+        ("AEGINRST", 1, 1, 1e20, 0, 0, 0, 0),
+        ("AEILRST", 2, 0, 2, 0, 0, 1, 0),
+    ])
+    result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"imported 1 of 3 questions from {db} (0 not in small; 2 damaged rows left out)\n"
+    with ProgressStore() as store:
+        assert store.find_card("small", "anagram", "AEINRST") is None
+        assert store.find_card("small", "anagram", "AEILRST").correct == 2
+
+
 def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     now = int(NOW.timestamp())
@@ -48,7 +63,7 @@ def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     ])
     result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json")
     assert result.exit_code == 0, result.stderr
-    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1}
+    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1, "damaged": 0}
     with ProgressStore() as store:
         known = store.find_card("small", "anagram", "AEINRST")
         assert (known.state, known.cardbox, known.correct, known.incorrect, known.streak) == (2, 5, 9, 1, 5)

@@ -362,6 +362,10 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
         wrong = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", "99999", "--no-browser"],
                                capture_output=True, text=True, env=env, timeout=30)
         assert wrong.returncode != 0 and wrong.stderr == "error: --port 99999: expected 0 (any free port) to 65535\n"
+        blank = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--host", "", "--no-browser"],
+                               capture_output=True, text=True, env=env, timeout=30)
+        assert blank.returncode != 0 and blank.stderr.startswith("error: --host '': give an address")
+        assert blank.stderr.count("\n") == 1  # the empty address would have served every network
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -88,15 +88,16 @@ def list_(json_out: Json = False) -> None:
         rows.append({
             "name": name,
             "compiled": manifest is not None,
-            "words": manifest["words"] if manifest else None,
-            "tiles": manifest["tiles"] if manifest else "english",
+            "words": manifest.get("words") if manifest else None,
+            "tiles": manifest.get("tiles", "?") if manifest else "english",
             "embedded": name in EMBEDDED,
         })
     if json_out:
         emit_json(rows)
         return
     for row in rows:
-        status = f"{row['words']:,} words" if row["compiled"] else "not compiled yet"
+        status = ("not compiled yet" if not row["compiled"] else f"{row['words']:,} words"
+                  if isinstance(row["words"], int) else "damaged: build it again")
         typer.echo(f"{row['name']:<16} {row['tiles']:<10} {status}" + ("  (embedded)" if row["embedded"] else ""))
 
 

@@ -173,15 +173,15 @@ def challenge(
     from lexitrain.study import challenge as ch
 
     if share or verify is not None:
-        return _share_or_verify(lexicon, day, kind or "sevens", verify, json_out)
+        return _share_or_verify(lexicon, day, "sevens" if kind is None else kind, verify, json_out)
     if show_history:
-        ch.check_kind(kind or "sevens")
+        ch.check_kind("sevens" if kind is None else kind)
         with _store() as store:
             _show_history(store, _lexicon(lexicon).name, kind, json_out)
         return
     from lexitrain.study.requests import ChallengeRequest
 
-    request = ChallengeRequest(kind or "sevens", day, timed=not no_timer)
+    request = ChallengeRequest("sevens" if kind is None else kind, day, timed=not no_timer)
     with _store() as store:
         lex = _lexicon(lexicon)
 
@@ -332,7 +332,7 @@ def set_(
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
         Scheduling(mode if mode is not None else store.setting("mode", "fsrs"),
                    retention if retention is not None else float(store.setting("retention", 0.9)))
-        if lexicon:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
+        if lexicon is not None:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
             lexicon = open_lexicon(lexicon).name
         if leech is not None:
             from lexitrain.study.cards import check_leech_threshold
@@ -491,5 +491,7 @@ def import_zyzzyva(
     else:
         notes = [f"{report['kept']} already studied here, kept as they are"] if report["kept"] else []
         notes.append(f"{report['skipped']} not in {lex.name}")
+        if report["damaged"]:
+            notes.append(f"{report['damaged']} damaged rows left out")
         typer.echo(f"imported {report['imported']} of {counted(report['questions'], 'question')} from {file} "
                    f"({'; '.join(notes)})")

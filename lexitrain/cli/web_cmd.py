@@ -23,10 +23,10 @@ def web(
     from lexitrain.web.context import Context
     from lexitrain.web.server import LOCAL, listen, serve, url
 
+    sock = listen(host, port)  # first: an address that cannot be used is one line, with no warning before it
     if host != LOCAL:
         typer.echo(f"warning: serving on {host}, not only this machine: anyone who gets the link can use it",
                    err=True)
-    sock = listen(host, port)
     with ProgressStore() as store:
         ctx = Context(store, lexicon)
         link = url(sock, ctx, "127.0.0.1" if host in ("0.0.0.0", "::") else host)

@@ -79,11 +79,16 @@ def read_gcg(path: str | Path) -> Game:
         data = path.read_bytes()
     except OSError as exc:
         raise GCGError(f"{path}: cannot read ({exc.strerror})") from None
+    if b"\x00" in data:
+        raise GCGError(f"{path}: binary data, not a GCG file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return parse_gcg(text, str(path))
+    game = parse_gcg(text, str(path))
+    if not game.events:  # an empty file, or headers only: nothing to verify, show or learn from
+        raise GCGError(f"{path}: no turns recorded (a GCG game has '>player: ...' lines)")
+    return game
 
 
 def parse_gcg(text: str, source: str = "<gcg>") -> Game:

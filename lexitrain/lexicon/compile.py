@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import time
 from dataclasses import dataclass, field
@@ -30,11 +31,11 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
 from lexitrain.lexicon.analysis import Analysis, analyse
-from lexitrain.lexicon.lexicon import content_hash
+from lexitrain.lexicon.lexicon import TILES_FILE, content_hash
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
-from lexitrain.tiles import TileSet, load_tile_set
+from lexitrain.tiles import TileSet, is_shipped_tile_set, read_tile_csv, tile_set_path
 
 @dataclass
 class BuildReport:
@@ -58,7 +59,8 @@ def compile_lexicon(
     """Build lexicon NAME from a word list, replacing any previous build atomically."""
     started = time.perf_counter()
     store.check_name(name)
-    tiles = load_tile_set(tiles_name)
+    tiles_path = tile_set_path(tiles_name)
+    tiles = read_tile_csv(tiles_path, tiles_path.stem)
     layout = load_layout(board_name)
     progress("reading", 0, 3)
     wordlist = read_wordlist(Path(source), tiles, layout.longest_word, skip_invalid)
@@ -67,6 +69,10 @@ def compile_lexicon(
     progress("probabilities", 1, 3)
     build_dir = store.new_build_dir(name)
     try:
+        own_tiles: dict[str, str] = {}
+        if not is_shipped_tile_set(tiles_path):  # the lexicon keeps its own copy: the file may move or change
+            shutil.copyfile(tiles_path, build_dir / TILES_FILE)
+            own_tiles = {"tiles_file": TILES_FILE}
         with _Children() as children:
             children.start(lambda: _write_tries_and_graph(build_dir, codes, tiles, name))
             analysis = analyse(codes, tiles)
@@ -75,6 +81,7 @@ def compile_lexicon(
                 "name": name,
                 "source": str(Path(source).resolve()),
                 "tiles": tiles.name,
+                **own_tiles,
                 "board": layout.name,
                 "words": len(codes),
                 "by_length": by_length,

@@ -12,7 +12,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.lexicon import schema, store
 from lexitrain.paths import shipped
-from lexitrain.tiles import TileSet, load_tile_set
+from lexitrain.tiles import TileSet, load_tile_set, read_tile_csv
 
 if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-ups (anagram, judge) start quicker without them
     import sqlite3
@@ -30,6 +30,10 @@ EMBEDDED: dict[str, dict[str, str]] = {
 }
 
 
+#: A lexicon compiled with a tile set of the player's own keeps a copy of its CSV under this name.
+TILES_FILE = "tiles.csv"
+
+
 @dataclass
 class Lexicon:
     """A compiled lexicon. Word look-ups work on tile codes (see tiles.py)."""
@@ -41,6 +45,9 @@ class Lexicon:
 
     @cached_property
     def tiles(self) -> TileSet:
+        """The shipped tile set it names, or the copy of the player's own CSV it was compiled with."""
+        if "tiles_file" in self.manifest:
+            return read_tile_csv(self.folder / self.manifest["tiles_file"], self.manifest["tiles"])
         return load_tile_set(self.manifest["tiles"])
 
     @cached_property

@@ -271,7 +271,7 @@ def alphagrams_by_rank(db: sqlite3.Connection, length: int, ranks: tuple[int, in
     params: list[Any] = [length]
     if ranks is not None:
         sql += " AND alphagram_rank2 BETWEEN ? AND ?"
-        params += ranks
+        params += [min(rank, 2**63 - 1) for rank in ranks]  # a typed --top 10**20 is every rank, not a crash
     return [row[0] for row in db.execute(sql + " ORDER BY alphagram_rank2", params)]
 
 

@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
+from lexitrain.paths import data_folder
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 def lexicons_dir() -> Path:
-    path = data_home() / "lexicons"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return data_folder("lexicons")
 
 
 def check_name(name: str) -> str:
@@ -61,12 +59,16 @@ def manifest_path(name: str) -> Path:
 def read_manifest(name: str) -> dict[str, Any] | None:
     """The manifest of a compiled lexicon (its name compared without case), or None if it is not compiled."""
     path = manifest_path(stored_name(name))
+    again = "delete it and build the lexicon again (an embedded one rebuilds on its own)"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
-        raise LexitrainError(f"{path}: unreadable lexicon manifest ({exc})") from None
+        raise LexitrainError(f"{path}: unreadable lexicon manifest ({exc}); {again}") from None
+    if not isinstance(manifest, dict):
+        raise LexitrainError(f"{path}: unreadable lexicon manifest (not a JSON object); {again}")
+    return manifest
 
 
 def compiled_names() -> list[str]:

@@ -22,20 +22,21 @@ class WordList:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_text(path: Path) -> str:
-    """The text of a word list file, or a one-line error (missing, a folder, binary, not UTF-8)."""
+def read_text(path: Path, what: str = "a word list") -> str:
+    """The text of a file of lines (`what` it should be, for the error), or a one-line error
+    (missing, a folder, binary, not UTF-8)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise LexitrainError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise LexitrainError(f"{path}: is a folder, not a word list") from None
+        raise LexitrainError(f"{path}: is a folder, not {what}") from None
     except OSError as exc:
         raise LexitrainError(f"{path}: cannot read ({exc.strerror})") from None
-    return _decode_text(path, data)
+    return _decode_text(path, data, what)
 
 
-def _decode_text(path: Path, data: bytes) -> str:
+def _decode_text(path: Path, data: bytes, what: str) -> str:
     """UTF-8 text (a byte-order mark is dropped), or UTF-16 with its byte-order mark:
     Windows PowerShell's `>` and Notepad's "Unicode" save lists that way."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -44,7 +45,7 @@ def _decode_text(path: Path, data: bytes) -> str:
         except UnicodeDecodeError:
             raise LexitrainError(f"{path}: damaged UTF-16 text") from None
     if b"\x00" in data:
-        raise LexitrainError(f"{path}: binary data, not a word list")
+        raise LexitrainError(f"{path}: binary data, not {what}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -197,6 +197,12 @@ def split_conditions(args: str | Sequence[str]) -> list[str]:
         raise LexitrainError(f"search conditions {args!r}: {exc}") from None
 
 
+def check_search_given(text: str | None) -> None:
+    """A `--search` given empty is refused: no condition at all would be every word of the lexicon."""
+    if text is not None and not text.strip():
+        raise LexitrainError("--search '': give at least one condition, e.g. --search \"--length 7\"")
+
+
 def parse_query(args: str | Sequence[str]) -> Query:
     """Read `lexitrain search` conditions (a string is split like a shell)."""
     tokens = split_conditions(args)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.query import check_search_given
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 if TYPE_CHECKING:  # the rest is imported when a sheet is built: the CLI reads KINDS at start-up
@@ -73,6 +74,8 @@ class SheetRequest:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --words FILE")
+        if not self.conditions:  # with conditions beside it, an empty --search narrows nothing
+            check_search_given(self.query)
         if self.kind == "due" and not 1 <= self.days <= MAX_DAYS:
             raise LexitrainError(f"--days must be 1 to {MAX_DAYS}, not {self.days}")
 

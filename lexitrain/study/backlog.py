@@ -14,6 +14,8 @@ from lexitrain.study.scheduler import Scheduling, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
 DAY = 86400.0
+#: The furthest a postponement reaches: past it a date would not be a study plan any more.
+MAX_DAYS = 3650
 
 
 def _overdue(store: ProgressStore, lexicon: str, scheduling: Scheduling) -> list[tuple[float, CardRow]]:
@@ -27,8 +29,8 @@ def _overdue(store: ProgressStore, lexicon: str, scheduling: Scheduling) -> list
 
 def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: int, count: int | None = None) -> int:
     """Push the `count` overdue cards least at risk (all when None) `days` days forward."""
-    if days <= 0:
-        raise LexitrainError("--days must be at least 1")
+    if not 1 <= days <= MAX_DAYS:
+        raise LexitrainError(f"--days {days}: expected 1 to {MAX_DAYS} (ten years)")
     if count is not None and count <= 0:  # a negative slice would postpone all but the last few
         raise LexitrainError("--count must be at least 1")
     rated = _overdue(store, lexicon, scheduling)[: count if count is not None else None]

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Iterator
 
-from lexitrain.errors import LexitrainError
-from lexitrain.study.decks import full_decks
+from lexitrain.study.decks import check_daily_limit, full_decks
 from lexitrain.study.plans import active_plan
 from lexitrain.study.scheduler import Scheduling, utc_now
 from lexitrain.study.session import Item
@@ -38,8 +37,8 @@ class Limits:
     reviews: int = 200
 
     def __post_init__(self) -> None:
-        if self.new < 0 or self.reviews < 0:
-            raise LexitrainError("daily limits cannot be negative")
+        check_daily_limit("--new", self.new)
+        check_daily_limit("--reviews", self.reviews)
 
 
 def load_limits(store: ProgressStore) -> Limits:

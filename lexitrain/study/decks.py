@@ -20,6 +20,15 @@ from lexitrain.study.store import CardRow, DeckRow, ProgressStore
 
 #: The name that stands for "no deck" in `study move --deck`.
 NO_DECK = "none"
+#: The most cards a daily limit may name: far beyond any day's study, and small
+#: enough for the progress database to store.
+MAX_PER_DAY = 100_000
+
+
+def check_daily_limit(option: str, value: int) -> None:
+    """A daily limit (general or a deck's) is 0 to MAX_PER_DAY; anything else is a one-line error."""
+    if not 0 <= value <= MAX_PER_DAY:
+        raise LexitrainError(f"{option} {value}: a daily limit is 0 to {MAX_PER_DAY:,}")
 
 
 @dataclass(frozen=True)
@@ -34,8 +43,8 @@ class DeckSettings:
         if self.retention is not None:
             Scheduling(retention=self.retention)  # the same range, the same one-line error
         for option, value in (("--new", self.new_per_day), ("--reviews", self.reviews_per_day)):
-            if value is not None and value < 0:
-                raise LexitrainError(f"{option} {value}: a daily limit cannot be negative")
+            if value is not None:
+                check_daily_limit(option, value)
 
 
 def check_name(name: str) -> str:

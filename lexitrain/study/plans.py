@@ -59,6 +59,8 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
 
 def set_plan(store: ProgressStore, lex: Lexicon, name: str, steps: list[dict[str, Any]]) -> PlanRow:
     """Create (or replace) plan NAME from its steps and make it the active plan."""
+    if not name.strip():  # `study show` would say "plan : 73 cards"
+        raise LexitrainError(f"plan name {name!r}: give the plan a name, e.g. --name sevens")
     kind_keys: list[tuple[str, str]] = []
     for step in steps:
         kind = step.get("kind", "anagram")

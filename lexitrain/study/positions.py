@@ -24,6 +24,7 @@ from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
+from lexitrain.study.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
 if TYPE_CHECKING:
@@ -136,10 +137,15 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
 
 def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[StoredPosition]:
     """One CGP line per position (blank lines and `#` comments ignored); bad lines are skipped, named."""
+    from lexitrain.lexicon.wordlist import read_text
+
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        report.skipped.append(f"{path}: cannot read ({exc})")
+        text = read_text(path, "a file of CGP lines (or a .gcg game)")
+    except LexitrainError as exc:
+        report.skipped.append(str(exc))
+        return []
+    if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
+        report.skipped.append(f"{path}: no CGP lines in it")
         return []
     found: list[StoredPosition] = []
     generator = new_generator(lex)
@@ -210,6 +216,8 @@ def select(store: ProgressStore, lexicon: str, filters: Filters, now: float, lim
            ) -> list[StoredPosition]:
     """Matching positions for a quiz: those due again first (most overdue first),
     then ones never asked (in the order stored), then the rest by due date."""
+    if limit is not None and limit < 1:  # SQLite reads LIMIT -1 as no limit at all
+        raise LexitrainError("--limit must be at least 1")
     return store.select_positions(lexicon, KIND, filters, now, limit)
 
 
@@ -253,8 +261,7 @@ def daily_plan(store: ProgressStore, lexicon: str) -> dict[str, Any]:
 
 
 def set_daily_plan(store: ProgressStore, lexicon: str, per_day: int, filters: Filters) -> None:
-    if per_day < 0:
-        raise LexitrainError("positions a day cannot be negative")
+    check_daily_limit("--per-day", per_day)
     store.set_setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": per_day, "filters": asdict(filters)})
 
 

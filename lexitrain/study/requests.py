@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.query import check_search_given
 from lexitrain.study.kinds.base import new_kind
 from lexitrain.study.kinds.words import check_letter_order
 from lexitrain.study.session import Grader, Item, Session, Summary, Timers
@@ -84,6 +85,7 @@ class QuizRequest:
 
     def __post_init__(self) -> None:
         check_grading(self.flashcard, self.speed_grades)
+        check_search_given(self.query)
         if self.flashcard and (self.question_time is not None or self.round_time is not None):
             raise LexitrainError("--flashcard is untimed: no --question-time or --round-time")
         if self.whole and (self.kind is not None or self.due):
@@ -110,7 +112,7 @@ class QuizRequest:
 
     @property
     def kind_name(self) -> str:
-        return WHOLE_LIST if self.whole else self.kind or "anagram"
+        return WHOLE_LIST if self.whole else "anagram" if self.kind is None else self.kind  # --kind '' is no kind
 
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
+from lexitrain.paths import data_folder
 from lexitrain.study.decks import scheduling_for
 from lexitrain.study.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
 from lexitrain.study.kinds.words import check_letter_order
@@ -54,6 +54,10 @@ class Item:
     card_id: int | None = None
 
 
+#: The longest timer: a day is already no limit at all, and a bound keeps the clock arithmetic finite.
+MAX_SECONDS = 86_400.0
+
+
 @dataclass
 class Timers:
     """Optional limits in seconds: per question (late = missed) and per round (ends it)."""
@@ -64,8 +68,9 @@ class Timers:
     def __post_init__(self) -> None:
         """A limit of zero or less would time out every answer (or ask nothing) without a word."""
         for name, seconds in (("--question-time", self.question), ("--round-time", self.round)):
-            if seconds is not None and not seconds > 0:
-                raise LexitrainError(f"{name} {seconds:g}: expected a number of seconds above 0")
+            if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+                raise LexitrainError(f"{name} {seconds:g}: expected a number of seconds above 0 "
+                                     f"and at most {MAX_SECONDS:g} (a day)")
 
 
 @dataclass
@@ -332,9 +337,7 @@ class Session:
 
 
 def lists_dir() -> Path:
-    path = data_home() / "lists"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return data_folder("lists")
 
 
 def save_missed_list(mode: str, asking: list[tuple[str, ...]]) -> Path:

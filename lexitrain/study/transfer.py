@@ -15,7 +15,9 @@ puts it in, and a card suspended there is suspended here.
 from __future__ import annotations
 
 import json
+import math
 import os
+import sqlite3
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,8 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
         "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
     }
+    if not path.name or path.is_dir():  # `progress export ""` or a folder: there is no file to replace
+        raise LexitrainError(f"{path}: is a folder; give the backup a file name, e.g. progress.json")
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -74,11 +78,21 @@ def read_backup(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise LexitrainError(f"{path}: no such file") from None
-    except (OSError, ValueError) as exc:
-        raise LexitrainError(f"{path}: not a lexitrain progress file ({exc})") from None
+    except IsADirectoryError:
+        raise LexitrainError(f"{path}: is a folder, not a lexitrain progress file") from None
+    except UnicodeDecodeError:
+        raise LexitrainError(f"{path}: not a lexitrain progress file (not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise LexitrainError(f"{path}:{exc.lineno}: not a lexitrain progress file ({exc.msg})") from None
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LexitrainError(f"{path}: not a lexitrain progress file (no \"format\": \"{FORMAT}\")")
-    if int(data.get("version", 0)) > VERSION:
+    version = data.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise LexitrainError(f"{path}: damaged progress file (\"version\" is {version!r}, not a number); "
+                             "nothing was imported")
+    if version > VERSION:
         raise LexitrainError(f"{path} was written by a newer lexitrain (version {data['version']}); upgrade to read it")
     return data
 
@@ -87,9 +101,56 @@ def import_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     """Merge a backup into the store; counts of cards updated, answers and positions added."""
     data = read_backup(path)
     try:
+        _check_values(data)
         return _merge(store, data)
-    except (KeyError, TypeError, ValueError) as exc:
+    except _DamagedBackup as exc:
+        raise LexitrainError(f"{path}: damaged progress file ({exc}); nothing was imported") from None
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError,
+            sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError) as exc:
         raise LexitrainError(f"{path}: damaged progress file ({exc!r}); nothing was imported") from None
+
+
+class _DamagedBackup(Exception):
+    """A value of the wrong type in a backup, said by where it is."""
+
+
+#: What each value of a backup's rows must be, for the values the database stores as numbers or text:
+#: a hand-edited backup with "x" for a due date would otherwise be stored and break the next review.
+_NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
+_ROW_VALUES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {  # list -> field -> (types, None allowed)
+    "cards": {"lexicon": (_TEXT, False), "kind": (_TEXT, False), "key": (_TEXT, False), "state": (_INT, False),
+              "step": (_INT, True), "stability": (_NUMBER, True), "difficulty": (_NUMBER, True),
+              "due": (_NUMBER, True), "last_review": (_NUMBER, True), "cardbox": (_INT, False),
+              "correct": (_INT, False), "incorrect": (_INT, False), "streak": (_INT, False),
+              "added": (_NUMBER, False), "deck": (_TEXT, True)},
+    "decks": {"lexicon": (_TEXT, False), "name": (_TEXT, False), "retention": (_NUMBER, True),
+              "new_per_day": (_INT, True), "reviews_per_day": (_INT, True)},
+    "sessions": {"id": (_INT, False), "mode": (_TEXT, False), "lexicon": (_TEXT, False), "source": (_TEXT, False),
+                 "started": (_NUMBER, False), "ended": (_NUMBER, True)},
+    "answers": {"session": (_INT, False), "mode": (_TEXT, False), "lexicon": (_TEXT, True), "kind": (_TEXT, False),
+                "key": (_TEXT, False), "given": (_TEXT, False), "at": (_NUMBER, False), "ms": (_INT, True),
+                "rating": (_INT, True)},
+}
+_SQL_INT = 2**63 - 1
+
+
+def _check_values(data: dict[str, Any]) -> None:
+    """Every list a list of objects and every stored value of the right type, before anything is written."""
+    if not isinstance(data.get("settings", {}), dict):
+        raise _DamagedBackup('"settings" is not an object')
+    for name in ("cards", "sessions", "answers", "challenges", "plans", "positions", "decks"):
+        rows = data.get(name, [])
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise _DamagedBackup(f'"{name}" is not a list of objects')
+        for number, row in enumerate(rows, start=1):
+            for field, (types, nullable) in _ROW_VALUES.get(name, {}).items():
+                value = row.get(field)
+                if value is None and (nullable or field not in row):
+                    continue  # a missing field is the merge's KeyError, or a default from an older backup
+                if (isinstance(value, bool) or not isinstance(value, types)
+                        or (isinstance(value, float) and not math.isfinite(value))
+                        or (isinstance(value, int) and abs(value) > _SQL_INT)):
+                    raise _DamagedBackup(f"{name} #{number}: {field} is {value!r}")
 
 
 def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:

@@ -12,6 +12,7 @@ Zyzzyva had them due. Cards already studied here are left as they are.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,8 @@ COLUMNS = ("question", "correct", "incorrect", "streak", "last_correct", "cardbo
 
 def read_cardbox(path: Path) -> list[dict[str, Any]]:
     """The rows of a Zyzzyva quiz database, opened read-only."""
+    if path.is_dir():
+        raise LexitrainError(f"{path}: is a folder, not a Zyzzyva quiz database")
     if not path.is_file():
         raise LexitrainError(f"{path}: no such file")
     try:
@@ -61,15 +64,26 @@ def card_state(row: dict[str, Any], card: CardRow, now: float) -> CardRow:
     return card
 
 
+def _readable_numbers(row: dict[str, Any]) -> bool:
+    """Whether a row's counts and times are numbers a card can hold (None is Zyzzyva's "never")."""
+    return all(value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                 and math.isfinite(value) and abs(value) < 2**62)
+               for value in (row[column] for column in COLUMNS[1:]))
+
+
 def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "anagram") -> dict[str, int]:
-    """Bring a Zyzzyva cardbox into the store; counts of imported, kept and skipped questions."""
+    """Bring a Zyzzyva cardbox into the store; counts of imported, kept, skipped (not in the
+    lexicon) and damaged (counts or times that are not numbers) questions."""
     question_kind = new_kind(kind)
     rows = read_cardbox(path)
     now = utc_now().timestamp()
     wanted: list[tuple[dict[str, Any], str]] = []
-    skipped = 0
+    skipped = damaged = 0
     for row in rows:
         text = str(row["question"] or "").strip()
+        if not _readable_numbers(row):  # a damaged row is left out and counted, like a question not in the lexicon
+            damaged += 1
+            continue
         try:
             question = question_kind.build(lex, question_kind.key_from_text(lex, text))
         except (LexitrainError, ValueError):
@@ -86,4 +100,4 @@ def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "
                 continue
             store.save_card(card_state(row, card, now))
             imported += 1
-    return {"questions": len(rows), "imported": imported, "kept": kept, "skipped": skipped}
+    return {"questions": len(rows), "imported": imported, "kept": kept, "skipped": skipped, "damaged": damaged}

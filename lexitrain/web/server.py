@@ -15,6 +15,8 @@ def listen(host: str, port: int) -> socket.socket:
     """A listening socket (port 0: any free one), or a one-line error saying why not."""
     if not 0 <= port <= 65535:
         raise LexitrainError(f"--port {port}: expected 0 (any free port) to 65535")
+    if not host.strip():  # the empty address is every network, the opposite of what a blank suggests
+        raise LexitrainError("--host '': give an address, e.g. 127.0.0.1 (this machine) or 0.0.0.0 (every network)")
     try:
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:

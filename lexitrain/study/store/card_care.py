@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from lexitrain.study.store.cards import CARD_COLUMNS, CardRow
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.connection import StoreConnection, sql_int
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class CardCare(StoreConnection):
         """Cards answered wrong `failures` times or more, most failed first (suspended ones too)."""
         rows = self.conn.execute(
             f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND incorrect >= ? ORDER BY incorrect DESC, key",
-            (lexicon, failures))
+            (lexicon, sql_int(failures)))
         return [CardRow(*r) for r in rows]
 
     def cards_forgotten_by(self, lexicon: str, now: float, at: float, days_per_stability: float,

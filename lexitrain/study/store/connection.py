@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 FILE_NAME = "progress.sqlite"
 #: how long a process waits for another that holds the database
 BUSY_SECONDS = 10.0
+#: SQLite's largest integer
+SQL_INT_MAX = 2**63 - 1
+
+
+def sql_int(value: int) -> int:
+    """A number the player typed, within SQLite's integers: 10**20 is as good as no bound
+    for a count or a limit, and binding it unclamped fails."""
+    return max(-SQL_INT_MAX, min(value, SQL_INT_MAX))
 
 
 def progress_path() -> Path:

@@ -10,12 +10,11 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.connection import StoreConnection, sql_int
 
 #: The columns a stored position is saved and backed up with (its id is local).
 POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
                    "margin", "top_rank", "plays", "added")
-_SQL_INT = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
                               ("top_length", filters.length, "="), ("top_rank", filters.rarer_than, ">")):
         if value is not None:
             clauses.append(f"p.{column} {op} ?")
-            params.append(max(-_SQL_INT, min(value, _SQL_INT)))  # beyond any score, within SQLite's integers
+            params.append(sql_int(value))  # beyond any score, within SQLite's integers
     if filters.bingo:
         clauses.append("p.bingo = 1")
     if filters.blank:
@@ -105,7 +104,7 @@ class Positions(StoreConnection):
         args: list[Any] = [card_kind, lexicon, *params, now]
         if limit is not None:
             sql += " LIMIT ?"
-            args.append(limit)
+            args.append(sql_int(limit))
         return [_stored(r) for r in self.conn.execute(sql, args)]
 
     def first_new_position(self, lexicon: str, card_kind: str, filters: Filters,
