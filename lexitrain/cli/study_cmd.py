@@ -97,7 +97,7 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {subject!r} (the only quiz subject is `position`; "
                              "search conditions start with --)")
     conditions = ([subject] if subject is not None else []) + list(ctx.args)  # click takes the first for SUBJECT
-    if not (query or saved or builtin or word_file or due or leeches or conditions):  # named as typed here
+    if query is None and not (saved or builtin or word_file or due or leeches or conditions):  # named as typed here
         raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
                              "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
     from lexitrain.cli.output import warn_skipped
