@@ -10,6 +10,9 @@ import typer
 from lexitrain.cli.options import Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import counted, emit_json, warn
 
+#: self-play games one command makes at most: more would run for hours, surely a typo
+MOST_GAMES = 10_000
+
 positions_app = typer.Typer(name="positions", help="Positions for the position quiz: import games, generate, list.",
                             no_args_is_help=True)
 
@@ -86,8 +89,8 @@ def generate(
     from lexitrain.errors import LexitrainError
     from lexitrain.study import positions as pos
 
-    if games < 1:
-        raise LexitrainError("--games must be at least 1")
+    if not 1 <= games <= MOST_GAMES:
+        raise LexitrainError(f"--games {games}: expected 1 to {MOST_GAMES:,}")
     store, lex = _open(lexicon)
     with store:
         report = pos.ImportReport()

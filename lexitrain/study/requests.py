@@ -303,10 +303,13 @@ class PositionQuizRequest:
         if self.limit < 1:
             raise LexitrainError("--limit must be at least 1")
         check_order(self.by)
+        if self.day is not None and not self.daily:
+            raise LexitrainError("--date goes with --daily (the position of that day)")
         if self.daily:
-            from lexitrain.study.challenge import parse_day
+            from lexitrain.study.challenge import not_after_today, parse_day
 
-            parse_day(self.day)
+            if self.day is not None:
+                not_after_today(parse_day(self.day))  # the puzzle of a day to come is not out yet
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         from lexitrain.study import positions as pos
