@@ -112,10 +112,12 @@ def test_missing_file(make_lexicon):
 
 def test_unplayable_long_words_are_warned_and_skipped(tmp_path):
     source = tmp_path / "long.txt"
-    source.write_text("CAT\nINCOMPREHENSIBLES\nA\n")
+    source.write_text("CAT\nINCOMPREHENSIBLES\nA\n" + "AB" * 2500 + "\n")
     result = run("lexicon", "build", str(source), "--name", "long")
     assert result.exit_code == 0
     assert "INCOMPREHENSIBLES" in result.stderr and "unplayable" in result.stderr
+    assert "'ABABABABABABABABABABABABABABAB...' has 5000 tiles" in result.stderr  # a runaway line, cut short
+    assert max(map(len, result.stderr.splitlines())) < 200
     assert open_lexicon("long").word_count == 1
 
 

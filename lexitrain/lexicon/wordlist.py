@@ -85,8 +85,9 @@ def read_wordlist(
             result.warnings.append(message + "; skipped")
             continue
         if not MIN_TILES <= len(code) <= max_tiles:
+            shown = word.upper() if len(word) <= 40 else word.upper()[:30] + "..."  # a runaway line, not a word
             result.warnings.append(
-                f"{path}:{lineno}: {word.upper()!r} has {len(code)} tiles; "
+                f"{path}:{lineno}: {shown!r} has {len(code)} tiles; "
                 f"unplayable (words are {MIN_TILES}-{max_tiles} tiles); skipped"
             )
             continue
