@@ -265,3 +265,13 @@ def test_version_names_the_move_generator_in_use(engine: str, shown: str, monkey
 def test_dash_h_is_help(args: list[str]) -> None:
     result = run(*args)
     assert result.exit_code == 0 and result.stdout.startswith("Usage: ") and "--help" in result.stdout
+
+
+def test_no_lexicon_and_a_lexicon_together_are_refused(enable, tmp_path):
+    game = tmp_path / "g.gcg"
+    game.write_text("#player1 a A\n#player2 b B\n>a: ABEQTIU 8D QUITE +48 48\n")
+    for args in (["score", "--cgp", f"{'15/' * 14}15 EIQTUXY/ 0/0 0", "8D", "QUITE", "--no-lexicon", "--lexicon", "cel"],
+                 ["gcg", "verify", str(game), "--no-lexicon", "--lexicon", "cel"]):
+        result = run(*args)
+        assert result.exit_code == 1
+        assert result.stderr == "error: --no-lexicon and --lexicon say opposite things: give one of them\n"

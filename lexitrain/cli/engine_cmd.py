@@ -9,6 +9,9 @@ import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import counted, emit_json, stdout_console
+from lexitrain.errors import LexitrainError
+
+BOTH_LEXICON_OPTIONS = "--no-lexicon and --lexicon say opposite things: give one of them"
 
 #: best and score (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -29,7 +32,6 @@ def cgp_lexicon(cgp: str, lexicon_name: str, given: bool) -> str:
     named = parse_cgp_ops(cgp).get("lex")
     if given or not named:
         return lexicon_name
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.lexicon import known_lexicons
 
     known = known_lexicons()
@@ -49,7 +51,6 @@ def _position(cgp: str, lexicon_name: str, rack: str | None = None):
     lexicon = open_lexicon(lexicon_name)
     position = parse_cgp(cgp, lexicon.tiles, lexicon.layout)
     if position.board.tiles.letters != lexicon.tiles.letters:
-        from lexitrain.errors import LexitrainError
 
         raise LexitrainError(
             f"the CGP uses the {position.board.tiles.name} tiles but lexicon {lexicon_name} uses {lexicon.tiles.name}")
@@ -107,7 +108,6 @@ def best(
     from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.errors import LexitrainError
     from lexitrain.tiles import Rack
 
     if top is not None and all_:  # silently preferring one would hide a typo in a script
@@ -160,8 +160,9 @@ def score(
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.play import Play
     from lexitrain.engine.rules import IllegalPlay, check_play, score_play, word_text, words_formed
-    from lexitrain.errors import LexitrainError
 
+    if no_lexicon and _given(ctx, "lexicon"):
+        raise LexitrainError(BOTH_LEXICON_OPTIONS)
     lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
     board = position.board
     tiles = board.tiles
@@ -221,6 +222,8 @@ def gcg_verify(
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import detect_tile_set, verify
 
+    if no_lexicon and lexicon is not None:
+        raise LexitrainError(BOTH_LEXICON_OPTIONS)
     game = read_gcg(file)
     tiles = detect_tile_set(game)
     words = None
@@ -232,7 +235,6 @@ def gcg_verify(
         lexicon, note = game_lexicon(game, lexicon)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
-            from lexitrain.errors import LexitrainError
 
             raise LexitrainError(f"{file}: the game uses {tiles.name} tiles, lexicon {lexicon} {lex.tiles.name} "
                                  "(use --no-lexicon or another --lexicon)")
@@ -268,7 +270,6 @@ def gcg_show(
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
     from lexitrain.engine.rules import apply_play
-    from lexitrain.errors import LexitrainError
 
     game = read_gcg(file)
     turns = replay(game)
