@@ -31,6 +31,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
 from lexitrain.lexicon.analysis import Analysis, analyse
+from lexitrain.lexicon.definitions import all_written_out
 from lexitrain.lexicon.lexicon import TILES_FILE, content_hash
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
@@ -142,11 +143,12 @@ def _write_words(
         else [""] * len(codes)
     )
     wa = a.word_alph
+    stored = dict(zip(words, map(wordlist.definitions.__getitem__, codes)))
     rows = zip(
         words,
         alphagrams,
         a.word_lengths.tolist(),
-        map(wordlist.definitions.__getitem__, codes),
+        all_written_out(stored).values(),
         front_hooks,
         back_hooks,
         a.inner_front.tolist(),
