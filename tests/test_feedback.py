@@ -212,3 +212,16 @@ def test_judge_anagram_and_hooks_add_definitions_when_asked(defined):
     assert hooks["definition"].startswith("a carnivorous mammal") and hooks["symbols"] == ""
     assert "a carnivorous mammal [n -S]" in run("hooks", "cat", "-d", "--lexicon", "defs").stdout.splitlines()[0]
     assert "definition" not in run("hooks", "cat", "--json", "--lexicon", "defs").json()
+
+
+def test_sheets_print_definitions_when_asked(defined, tmp_path):
+    """`sheet anagrams|hooks --definitions` prints each word's definition, links written out."""
+    out = tmp_path / "s.md"
+    assert run("sheet", "anagrams", "--anagram", "ACST", "--lexicon", "defs", "--out", str(out)).exit_code == 0
+    assert "definition" not in out.read_text()
+    for kind in ("anagrams", "hooks"):
+        done = run("sheet", kind, "--anagram", "ACST", "--lexicon", "defs", "--definitions", "--out", str(out))
+        assert done.exit_code == 0, done.stderr
+        assert "| CAT, a carnivorous mammal [n] / CAT, to vomit [v] |" in out.read_text()  # CATS
+    refused = run("sheet", "twos", "--lexicon", "defs", "--definitions", "--out", str(out))
+    assert refused.exit_code == 1 and "--definitions is only for the anagrams and hooks sheets" in refused.stderr
