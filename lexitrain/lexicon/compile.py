@@ -46,6 +46,7 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_on_disk: int = 0
+    duplicates: int = 0  # lines repeating a word (kept once)
 
 
 def compile_lexicon(
@@ -100,7 +101,8 @@ def compile_lexicon(
         store.discard(build_dir)
         raise
     progress("done", 3, 3)
-    return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size)
+    return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size,
+                       wordlist.duplicates)
 
 
 def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, marisa_trie.Trie]]:
