@@ -121,6 +121,8 @@ def info(name: str = typer.Argument("enable"), json_out: Json = False) -> None:
     typer.echo(f"{name}: {data['words']:,} words, tiles {data['tiles']}, board {data['board']}")
     typer.echo(f"source {data['source']}, built {data['built']}")
     typer.echo("by length: " + "  ".join(f"{k}:{v}" for k, v in data["by_length"].items()))
+    if data["compare"]:  # what the symbols beside its words mean
+        typer.echo("symbols: " + ", ".join(f"{symbol} not in {other}" for other, symbol in data["compare"].items()))
 
 
 @lexicon_app.command("diff")
