@@ -67,10 +67,21 @@ def test_links_that_lead_back_stop_at_the_word():
     assert written_out("{a1=n} [n]", lookup(deep)) == "a1 (a2 (a3 (a4))) [n]"  # followed 3 deep, as Zyzzyva
 
 
-def test_lexicon_definition_reads_the_linked_words(defined):
-    assert defined.definition("CATS") == "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"
-    assert defined.definition("DEWILY") == "in a dewy (moist with dew) manner [adv]"
-    assert defined.definition("NOTAWORD") == ""
+def test_a_compiled_lexicon_stores_its_definitions_written_out(defined):
+    assert defined.row("CATS")["definition"] == "CAT, a carnivorous mammal [n] / CAT, to vomit [v]"
+    assert defined.row("DEWILY")["definition"] == "in a dewy (moist with dew) manner [adv]"
+
+
+def test_search_shows_and_finds_definitions_as_written_out(defined):
+    """A search table, its JSON and `--definition` read what a player reads, never `<cat=n>`."""
+    import json
+
+    table = run("search", "--anagram", "ACST", "--lexicon", "defs")
+    assert "CAT, to vomit [v]" in table.stdout and "<" not in table.stdout
+    rows = json.loads(run("search", "--definition", "moist with dew", "--lexicon", "defs", "--json").stdout)
+    assert [(r["word"], r["definition"]) for r in rows] == [
+        ("DEWILY", "in a dewy (moist with dew) manner [adv]"), ("DEWY", "moist with dew [adj DEWIER, DEWIEST]")]
+    assert run("search", "--definition", "dewy=adj", "--lexicon", "defs").stderr == "no words match\n"
 
 
 def _answer(lex, alphagram: str, text: str) -> Outcome:
@@ -201,3 +212,16 @@ def test_judge_anagram_and_hooks_add_definitions_when_asked(defined):
     assert hooks["definition"].startswith("a carnivorous mammal") and hooks["symbols"] == ""
     assert "a carnivorous mammal [n -S]" in run("hooks", "cat", "-d", "--lexicon", "defs").stdout.splitlines()[0]
     assert "definition" not in run("hooks", "cat", "--json", "--lexicon", "defs").json()
+
+
+def test_sheets_print_definitions_when_asked(defined, tmp_path):
+    """`sheet anagrams|hooks --definitions` prints each word's definition, links written out."""
+    out = tmp_path / "s.md"
+    assert run("sheet", "anagrams", "--anagram", "ACST", "--lexicon", "defs", "--out", str(out)).exit_code == 0
+    assert "definition" not in out.read_text()
+    for kind in ("anagrams", "hooks"):
+        done = run("sheet", kind, "--anagram", "ACST", "--lexicon", "defs", "--definitions", "--out", str(out))
+        assert done.exit_code == 0, done.stderr
+        assert "| CAT, a carnivorous mammal [n] / CAT, to vomit [v] |" in out.read_text()  # CATS
+    refused = run("sheet", "twos", "--lexicon", "defs", "--definitions", "--out", str(out))
+    assert refused.exit_code == 1 and "--definitions is only for the anagrams and hooks sheets" in refused.stderr

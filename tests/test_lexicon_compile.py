@@ -185,7 +185,8 @@ def test_compare_marks_lexicon_symbols(make_lexicon):
 
 def test_diff_list_info_remove(make_lexicon):
     make_lexicon(["CAT", "DOG", "EMU"], name="old")
-    make_lexicon(["CAT", "DOG", "QI", "ZA"], name="new")
+    make_lexicon(["CAT", "DOG", "QI", "ZA"], name="new", compare={"old": "+"})
+    assert run("lexicon", "info", "new").stdout.splitlines()[-1] == "symbols: + not in old"
     assert run("lexicon", "diff", "old", "new", "--json").json() == {"added": ["QI", "ZA"], "removed": ["EMU"]}
     listed = {r["name"]: r for r in run("lexicon", "list", "--json").json()}
     assert listed["new"]["words"] == 4 and listed["enable"]["embedded"]

@@ -46,12 +46,13 @@ def test_formatting_never_changes_the_words(case):
         path.write_bytes(text.encode("utf-8"))
         result = read_wordlist(path, ENGLISH, 15)
     assert set(result.definitions) == {w for w, _ in entries}
-    first = {}
+    senses: dict[str, list[str]] = {}  # a word listed twice keeps each sense not yet read
     for word, definition in entries:
-        first.setdefault(word, definition.strip())
-    for word, definition in first.items():
-        if definition:
-            assert result.definitions[word] == definition
+        known = senses.setdefault(word, [])
+        if definition.strip() and definition.strip() not in " / ".join(known).split(" / "):
+            known.append(definition.strip())
+    for word, kept in senses.items():
+        assert result.definitions[word] == " / ".join(kept)
 
 
 @settings(max_examples=40, deadline=None)
@@ -90,3 +91,16 @@ def test_a_plain_list_reads_as_the_same_list_read_line_by_line(words, odd_words,
         plain.write_bytes(text.encode("utf-8"))
         commented.write_bytes(("# a comment" + newline + text).encode("utf-8"))
         assert _outcome(plain) == _outcome(commented)
+
+
+def test_a_word_listed_twice_is_counted_and_keeps_every_sense(tmp_path):
+    """Two lines for one word (a merged NWL file) lose nothing: senses joined, repeats counted."""
+    path = tmp_path / "list.txt"
+    path.write_text("CAT a feline [n]\ncat to vomit [v]\nCAT a feline [n]\nDOG\nDOG a canine [n]\nEMU\n")
+    read = read_wordlist(path, ENGLISH, 15)
+    assert {ENGLISH.decode(code): text for code, text in read.definitions.items()} == {
+        "CAT": "a feline [n] / to vomit [v]", "DOG": "a canine [n]", "EMU": ""}
+    assert read.duplicates == 3
+    plain = tmp_path / "plain.txt"
+    plain.write_text("CAT\nDOG\ncat\n")
+    assert read_wordlist(plain, ENGLISH, 15).duplicates == 1

@@ -65,7 +65,7 @@ def build(
     if json_out:
         emit_json({
             "name": report.name, "words": report.words, "by_length": report.by_length,
-            "skipped": len(report.warnings), "seconds": round(report.seconds, 3),
+            "skipped": len(report.warnings), "duplicates": report.duplicates, "seconds": round(report.seconds, 3),
             "bytes": report.bytes_on_disk,
         })
     else:
@@ -73,6 +73,7 @@ def build(
             f"compiled {report.name}: {report.words:,} words in {report.seconds:.1f} s "
             f"({report.bytes_on_disk / 1e6:.1f} MB)"
             + (f", {len(report.warnings)} skipped" if report.warnings else "")
+            + (f", {report.duplicates:,} repeated lines kept once" if report.duplicates else "")
         )
 
 
@@ -120,6 +121,8 @@ def info(name: str = typer.Argument("enable"), json_out: Json = False) -> None:
     typer.echo(f"{name}: {data['words']:,} words, tiles {data['tiles']}, board {data['board']}")
     typer.echo(f"source {data['source']}, built {data['built']}")
     typer.echo("by length: " + "  ".join(f"{k}:{v}" for k, v in data["by_length"].items()))
+    if data["compare"]:  # what the symbols beside its words mean
+        typer.echo("symbols: " + ", ".join(f"{symbol} not in {other}" for other, symbol in data["compare"].items()))
 
 
 @lexicon_app.command("diff")

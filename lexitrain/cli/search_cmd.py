@@ -28,13 +28,12 @@ Definitions = Annotated[bool, typer.Option(
 
 
 def _word_facts(lex: LexiconData, words: list[str]) -> dict[str, dict[str, Any]]:
-    """`{"valid", "symbols", "definition"}` of each of WORDS (uppercase), the definition with
-    Zyzzyva's links written out (`lexitrain.lexicon.definitions`); "" where the lexicon has none."""
+    """`{"valid", "symbols", "definition"}` of each of WORDS (uppercase); "" where the lexicon has none."""
     from lexitrain.search.execute import rows_for_words
 
     rows = {row["word"]: row for row in rows_for_words(lex, words)}
     return {word: {"valid": word in rows, "symbols": rows[word]["symbols"] if word in rows else "",
-                   "definition": lex.definition(word, rows[word]["definition"]) if word in rows else ""}
+                   "definition": rows[word]["definition"] if word in rows else ""}
             for word in words}
 
 
@@ -424,6 +423,6 @@ def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2) -> N
             style = "1" if n == 0 else _STYLES[i]
             parts.append(f"\x1b[{style}m{text}\x1b[0m" if styled and style and cell else text)
         out.append("  ".join(parts).rstrip())
-    count = f"{len(rows):,} words"
+    count = f"{len(rows):,} word{'' if len(rows) == 1 else 's'}"
     out.append(f"\x1b[2m{count}\x1b[0m" if styled else count)
     sys.stdout.write("\n".join(out) + "\n")

@@ -31,6 +31,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, store
 from lexitrain.lexicon.analysis import Analysis, analyse
+from lexitrain.lexicon.definitions import all_written_out
 from lexitrain.lexicon.lexicon import TILES_FILE, content_hash
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
@@ -45,6 +46,7 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_on_disk: int = 0
+    duplicates: int = 0  # lines repeating a word (kept once)
 
 
 def compile_lexicon(
@@ -99,7 +101,8 @@ def compile_lexicon(
         store.discard(build_dir)
         raise
     progress("done", 3, 3)
-    return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size)
+    return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size,
+                       wordlist.duplicates)
 
 
 def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, marisa_trie.Trie]]:
@@ -142,11 +145,12 @@ def _write_words(
         else [""] * len(codes)
     )
     wa = a.word_alph
+    stored = dict(zip(words, map(wordlist.definitions.__getitem__, codes)))
     rows = zip(
         words,
         alphagrams,
         a.word_lengths.tolist(),
-        map(wordlist.definitions.__getitem__, codes),
+        all_written_out(stored).values(),
         front_hooks,
         back_hooks,
         a.inner_front.tolist(),

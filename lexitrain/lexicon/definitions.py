@@ -29,6 +29,14 @@ _PART_OF_SPEECH = re.compile(r"\[(\w+)")
 Lookup = Callable[[str], str]
 
 
+def all_written_out(definitions: dict[str, str]) -> dict[str, str]:
+    """Every definition of a list (word -> definition as read) with its links written out,
+    in the same order: the compiler stores them so, as Zyzzyva does, so that every search,
+    sheet, quiz and page reads, and `--definition` finds, what a player reads."""
+    return {word: written_out(text, lambda linked: definitions.get(linked, ""), word)
+            for word, text in definitions.items()}
+
+
 def written_out(definition: str, lookup: Lookup, word: str = "") -> str:
     """DEFINITION (of WORD, which a link never leads back to) with every link written out."""
     if "=" not in definition:  # no link: the common case costs nothing

@@ -136,20 +136,6 @@ class Lexicon:
         found = rows.fetch(self.db, "w.word = ?", [word])
         return found[0] if found else None
 
-    def definition(self, word: str, stored: str | None = None) -> str:
-        """WORD's definition as a player reads it, Zyzzyva's links written out (definitions.py);
-        "" when it has none or is not a word. `stored`: its stored definition, when its row is at hand."""
-        from lexitrain.lexicon.definitions import written_out
-
-        if stored is None:
-            row = self.row(word)
-            stored = row["definition"] if row else ""
-        return written_out(stored, self._stored_definition, word)
-
-    def _stored_definition(self, word: str) -> str:
-        row = self.row(word)
-        return row["definition"] if row else ""
-
     def alphagrams_by_rank(self, length: int, ranks: tuple[int, int] | None = None) -> list[str]:
         """Alphagrams of one length in probability order (2 blanks): all, or those ranked low..high."""
         from lexitrain.lexicon import rows

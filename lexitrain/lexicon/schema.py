@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # sqlite3 is imported when a table is opened: word look-ups (judge, anagram) never need it
     import sqlite3
 
-SCHEMA_VERSION = 2  # 2: words and alphagrams in two files
+SCHEMA_VERSION = 3  # 2: words and alphagrams in two files; 3: definitions stored with their links written out
 WORDS_FILE = "words.sqlite"
 ALPHAGRAMS_FILE = "alphagrams.sqlite"
 

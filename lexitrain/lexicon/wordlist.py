@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.definitions import SENSES
 from lexitrain.tiles import TileSet
 
 MIN_TILES = 2
@@ -20,6 +21,7 @@ class WordList:
     source: Path
     definitions: dict[str, str] = field(default_factory=dict)  # code -> definition
     warnings: list[str] = field(default_factory=list)
+    duplicates: int = 0  # lines repeating a word already read (kept once, their definitions joined)
 
 
 def read_text(path: Path, what: str = "a word list") -> str:
@@ -67,7 +69,8 @@ def read_wordlist(
     text = read_text(path)
     plain = _plain_words(text, tiles, max_tiles)
     if plain is not None:
-        return WordList(path, dict.fromkeys(plain, ""))
+        words = dict.fromkeys(plain, "")
+        return WordList(path, words, duplicates=len(plain) - len(words))
     text = text.replace("\t", " ")
     entries: list[tuple[int, str, str]] = []  # (line number, word, definition)
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -92,9 +95,11 @@ def read_wordlist(
             )
             continue
         definition = definition.strip()
-        if code in definitions:
-            if definition and not definitions[code]:
-                definitions[code] = definition
+        if code in definitions:  # a word listed twice: a sense not yet read is added, not lost
+            result.duplicates += 1
+            known = definitions[code]
+            if definition and definition not in known.split(SENSES):
+                definitions[code] = f"{known}{SENSES}{definition}" if known else definition
             continue
         definitions[code] = definition
     if not definitions:

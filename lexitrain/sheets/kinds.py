@@ -9,7 +9,7 @@ caller asks the study layer), so sheets never reads study progress itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 
@@ -32,6 +32,8 @@ HOOK_COLUMNS = (
     Column("back_hooks", 1.2, "L", answer=True),
     Column("symbols", 0.5, "L"),
 )
+#: With --definitions: the definition after the symbols, given most of the spare room.
+DEFINITION = Column("definition", 4.0, "L", answer=True)
 TWO_COLUMNS = (
     Column("front_hooks", 3.0, "R", answer=True),
     Column("word", 1.0, "C", bold=True),
@@ -73,6 +75,14 @@ def hook_row(word: WordRow) -> tuple[str, ...]:
     return (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
 
 
+def _word_layout(definitions: bool) -> tuple[tuple[Column, ...], Callable[[WordRow], tuple[str, ...]], int]:
+    """The row columns, the row of a word and the printed columns per page of a sheet of words
+    with hooks: with definitions, two columns (a definition needs room; it wraps)."""
+    if not definitions:
+        return HOOK_COLUMNS, hook_row, 3
+    return HOOK_COLUMNS + (DEFINITION,), lambda word: hook_row(word) + (word["definition"],), 2
+
+
 def _with_questions(sheet_sections: list[Section], questions: bool, key: bool) -> list[Section]:
     """The full sections, or question-only ones (plus the answer key after them)."""
     if not questions and not key:
@@ -97,28 +107,32 @@ def anagrams(
     questions: bool = False,
     key: bool = False,
     blanks: int = 2,
+    definitions: bool = False,
 ) -> Sheet:
     """Alphagrams in source order, each with its probability rank (counted
     with `blanks` blanks, as the source's search asks), answer count and
-    answers with hooks."""
+    answers with hooks (and their definitions)."""
+    row_columns, row_of, columns = _word_layout(definitions)
     words = anagram_rows(lex, _unique(r["alphagram"] for r in results))
     groups = [
         Group(head=(str(rows[0]["alphagram_ranks"][blanks]), alphagram, str(len(rows))),
-              rows=[hook_row(w) for w in rows])
+              rows=[row_of(w) for w in rows])
         for alphagram, rows in words.items()
         if rows
     ]
-    sections = [Section("", ANAGRAM_HEAD, HOOK_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
+    sections = [Section("", ANAGRAM_HEAD, row_columns, groups)]
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=columns)
 
 
 def hooks(
-    lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False
+    lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False,
+    definitions: bool = False,
 ) -> Sheet:
-    """Each word of the source with its front and back hooks, like Zyzzyva's print-out."""
-    groups = [Group(rows=[hook_row(row)]) for row in rows_for_words(lex, (r["word"] for r in results))]
-    sections = [Section("", (), HOOK_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
+    """Each word of the source with its front and back hooks (and its definition), like Zyzzyva's print-out."""
+    row_columns, row_of, columns = _word_layout(definitions)
+    groups = [Group(rows=[row_of(row)]) for row in rows_for_words(lex, (r["word"] for r in results))]
+    sections = [Section("", (), row_columns, groups)]
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=columns)
 
 
 def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:

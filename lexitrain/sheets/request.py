@@ -34,6 +34,7 @@ DEFAULT_TITLES = {
 }
 #: Kinds printed from a word source (a query, saved search, built-in list or word file).
 TAKES_SOURCE = ("anagrams", "hooks", "stems")
+WITH_DEFINITIONS = ("anagrams", "hooks")
 MAX_DAYS = 36_500
 
 
@@ -59,6 +60,7 @@ class SheetRequest:
     key: bool = False  # questions, then the answers on pages of their own
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
+    definitions: bool = False  # anagrams, hooks: each word's definition beside it
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -72,6 +74,8 @@ class SheetRequest:
             raise LexitrainError("--old is only for the new-words sheet")
         if self.kind == "new-words" and self.old is None:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
+        if self.definitions and self.kind not in WITH_DEFINITIONS:
+            raise LexitrainError(f"--definitions is only for the {' and '.join(WITH_DEFINITIONS)} sheets")
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --words FILE")
         if not self.conditions:  # with conditions beside it, an empty --search narrows nothing
@@ -152,8 +156,8 @@ def build_sheet(
         return kinds.stems(lex, letters, title, **options)
     if request.kind == "anagrams":
         blanks = source_blanks(**source, word_file=word_file, conditions=conditions)  # the ranks shown count the blanks the search asks
-        return kinds.anagrams(lex, results, title, blanks=blanks, **options)
-    return kinds.hooks(lex, results, title, **options)
+        return kinds.anagrams(lex, results, title, blanks=blanks, definitions=request.definitions, **options)
+    return kinds.hooks(lex, results, title, definitions=request.definitions, **options)
 
 
 def _ignore(lines: list[str]) -> None:

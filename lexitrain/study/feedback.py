@@ -73,7 +73,7 @@ def word_notes(lex: Lexicon, words: Iterable[str], found: Collection[str] = ()) 
     """Notes for those of WORDS that are words of LEX, in their order, each once (one query for all)."""
     from lexitrain.search.execute import rows_for_words
 
-    return [AnswerNote(row, lex.definition(row["word"], row["definition"]), row["word"] in found)
+    return [AnswerNote(row, row["definition"], row["word"] in found)
             for row in rows_for_words(lex, words)]
 
 
