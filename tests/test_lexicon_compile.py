@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.schema import SCHEMA_VERSION
 from tests.cli_runner import run
 
 SMALL = ["CARE", "RACE", "ACRE", "SCARE", "CARES", "RACES", "ACRES", "CARET", "CRATE", "REACT", "TRACE", "AT", "CAT", "CATS", "SCAT"]
@@ -207,17 +209,36 @@ def test_spanish_list_with_multi_letter_tiles(make_lexicon):
     assert "CHURRO" in lex
 
 
-def test_a_lexicon_from_an_older_layout_asks_to_be_rebuilt(make_lexicon, home):
+def _made_by_an_older_version(home: Path, name: str) -> dict:
     import json
 
-    make_lexicon(SMALL, name="mine")
-    manifest_path = home / "lexicons" / "mine.json"
+    manifest_path = home / "lexicons" / f"{name}.json"
     manifest = json.loads(manifest_path.read_text())
     manifest["schema"] = 0
     manifest_path.write_text(json.dumps(manifest))
+    return manifest
+
+
+def test_a_lexicon_from_an_older_layout_is_compiled_again_from_its_list(make_lexicon, home):
+    make_lexicon(SMALL, name="other")
+    make_lexicon(SMALL[:3] + ["CARE a {race=v} [n]"], name="mine", compare={"other": "+"})
+    _made_by_an_older_version(home, "mine")
+    result = run("define", "CARE", "--lexicon", "mine", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "{race=v}" not in result.stdout  # stored by this version: the link written out
+    lex = open_lexicon("mine")
+    assert lex.manifest["schema"] == SCHEMA_VERSION and lex.manifest["compare"] == {"other": "+"}
+
+
+def test_a_lexicon_from_an_older_layout_whose_list_is_gone_asks_to_be_rebuilt(make_lexicon, home, tmp_path):
+    make_lexicon(SMALL, name="other")
+    make_lexicon(SMALL, name="mine", compare={"other": "+"})
+    _made_by_an_older_version(home, "mine")
+    (tmp_path / "mine.txt").unlink()
     result = run("anagram", "ERAC", "--lexicon", "mine")
     assert result.exit_code == 1
     assert "rebuild it: lexitrain lexicon build" in result.stderr and "--name mine" in result.stderr
+    assert result.stderr.rstrip().endswith("--compare other=+")  # built as it was, symbols included
 
 
 @pytest.mark.parametrize(("damaged", "args"), [

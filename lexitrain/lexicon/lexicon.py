@@ -180,8 +180,29 @@ def _mmap(trie: Any, path: Path, lexicon: Lexicon) -> Any:
 
 
 def _rebuild_hint(name: str, manifest: dict[str, Any]) -> str:
+    compared = "".join(f" --compare {other}={symbol}" for other, symbol in (manifest.get("compare") or {}).items())
+    board = manifest.get("board", "standard")
     return (f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
-            f" --tiles {manifest.get('tiles', 'english')}")
+            f" --tiles {manifest.get('tiles', 'english')}{'' if board == 'standard' else f' --board {board}'}{compared}")
+
+
+def _compile_again(name: str, manifest: dict[str, Any]) -> bool:
+    """Compile a lexicon that an older lexitrain compiled again, from the list and with the
+    options its manifest records, as a first-use step; False where it cannot be (the list is
+    gone or no longer reads, its tile set was the player's own file), and the player is asked."""
+    from lexitrain.lexicon.compile import compile_lexicon
+    from lexitrain.lexicon.progress import first_use
+
+    source = Path(manifest.get("source", ""))
+    if manifest.get("tiles_file") or not source.is_file():
+        return False
+    try:
+        with first_use(f"compiling {name} again from {source.name} (an older lexitrain compiled it)") as progress:
+            compile_lexicon(source, name, manifest.get("tiles", "english"), manifest.get("board", "standard"),
+                            manifest.get("compare") or None, progress=progress)
+    except LexitrainError:
+        return False
+    return True
 
 
 def _damaged(name: str, manifest: dict[str, Any], why: object) -> LexitrainError:
@@ -204,10 +225,12 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
         compile_embedded(name)
         manifest = store.read_manifest(name)
     elif manifest is not None and stale:
-        raise LexitrainError(
-            f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
-            + _rebuild_hint(name, manifest)
-        )
+        if not _compile_again(name, manifest):
+            raise LexitrainError(
+                f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
+                + _rebuild_hint(name, manifest)
+            )
+        manifest = store.read_manifest(name)
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
