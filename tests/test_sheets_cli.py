@@ -171,6 +171,17 @@ def test_built_in_list_quiz_with_answer_key(enable, tmp_path: Path) -> None:
     assert "AEINRST" in questions and "RETAINS" not in questions and "STEARIN" not in questions
     assert "RETAINS" in answers and "STEARIN ES" in answers
     assert questions.count("\n1 ADEINOR 1") == 1 and answers.count("\n1 ADEINOR 1") == 1
+    assert result.stdout.endswith(", 500 entries\n")  # the questions, not the questions and their key
+
+
+def test_answer_key_counts_each_entry_once(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "stems.csv"
+    result = run("sheet", "stems", "--stem", "care", "-l", "small", "--answer-key", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["groups"] == 1
+    sections = [row["section"] for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))]
+    assert sections[0] == "Questions" and "Answer key" in sections  # the file still holds both
 
 
 def test_hooks_sheet_from_a_word_file(enable, tmp_path: Path) -> None:

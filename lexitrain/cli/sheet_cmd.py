@@ -67,7 +67,7 @@ def sheet(
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
     if made.skipped:
         warn(_skipped_note(made.skipped))
-    groups = sum(len(s.groups) for s in made.sections)
+    groups = made.entries
     if json_out:
         emit_json({"kind": kind, "out": str(out), "pages": pages, "groups": groups, "lexicon": made.lexicon})
     else:

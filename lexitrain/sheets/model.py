@@ -64,6 +64,13 @@ class Sheet:
     def is_empty(self) -> bool:
         return not any(section.groups for section in self.sections)
 
+    @property
+    def entries(self) -> int:
+        """How many entries the sheet prints: with an answer key, its questions
+        (the key repeats them, so counting every group would say twice as many)."""
+        asked = [section for section in self.sections if section.asks]
+        return sum(len(section.groups) for section in asked or self.sections)
+
 
 def questions_only(section: Section, title: str) -> Section:
     """The same section with its answers left out, for the player to write in.
