@@ -161,3 +161,9 @@ def test_a_group_taller_than_a_column_is_cut_and_nothing_is_lost(tmp_path: Path)
     assert min(p.y for p in body) > (MARGIN + 4) * MM  # nothing drawn over the footer
     assert max(p.y for p in body) < height_pt - (MARGIN + 8) * MM  # nor under the header
     assert pages == len(page_texts(out)) == 2
+    # every column the group runs on to opens with its head again, marked, above its words
+    heads = {(p.page, column_of(p.x, 2, "letter")): p for p in found if p.text.startswith("HEAD")}
+    columns = {(p.page, column_of(p.x, 2, "letter")) for p in body}
+    assert set(heads) == columns and len(columns) == 3
+    assert [heads[c].text for c in sorted(heads)] == ["HEAD", "HEAD (cont.)", "HEAD (cont.)"]
+    assert all(heads[(p.page, column_of(p.x, 2, "letter"))].y > p.y for p in body)

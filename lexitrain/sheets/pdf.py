@@ -11,7 +11,7 @@ sheet prints the same in black and white.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -228,21 +228,35 @@ def _measured(
 
 
 def _split_tall(blocks: list[Block], column_height: float) -> list[Block]:
-    """A group taller than a whole column cannot stay whole: cut it at line boundaries."""
+    """A group taller than a whole column cannot stay whole: cut it at line boundaries.
+
+    Each piece after the first starts with the group's head line again, marked
+    "(cont.)", so a column that opens mid-group still says whose words these are.
+    """
     out: list[Block] = []
     for block in blocks:
         if block.height <= column_height:
             out.append(block)
             continue
+        head = next((line for line in block.lines if line.kind == "head"), None)
+        carried: list[Line] = [] if head is None else [_continued(head)]
         piece: list[Line] = []
+        floor = 0  # lines at the top of this piece that are not the group's own (the carried head)
         fresh = block.new_page
         for line in block.lines:
-            if piece and sum(x.height for x in piece) + line.height > column_height:
+            if len(piece) > floor and sum(x.height for x in piece) + line.height > column_height:
                 out.append(Block(piece, fresh))
-                piece, fresh = [], False
+                piece, floor, fresh = list(carried), len(carried), False
             piece.append(line)
         out.append(Block(piece, fresh))
     return out
+
+
+def _continued(head: Line) -> Line:
+    """HEAD marked as the continuation of its group, on its widest field (the alphagram, the stem)."""
+    widest = max(range(len(head.columns)), key=lambda i: head.columns[i].width)
+    wrapped = [[f"{' '.join(text)} (cont.)"] if i == widest else text for i, text in enumerate(head.wrapped)]
+    return replace(head, wrapped=wrapped)
 
 
 def render_pdf(sheet: Sheet, path: Path, *, columns: int | None = None, paper: str = "a4", font_size: float = 9.0) -> int:
