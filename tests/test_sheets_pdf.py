@@ -167,3 +167,14 @@ def test_a_group_taller_than_a_column_is_cut_and_nothing_is_lost(tmp_path: Path)
     assert set(heads) == columns and len(columns) == 3
     assert [heads[c].text for c in sorted(heads)] == ["HEAD", "HEAD (cont.)", "HEAD (cont.)"]
     assert all(heads[(p.page, column_of(p.x, 2, "letter"))].y > p.y for p in body)
+
+
+def test_a_title_too_long_for_the_header_is_cut_short_not_run_into_the_stamp(enable, tmp_path: Path) -> None:
+    title = "Every seven a club player should know by the next tournament " * 6
+    out = tmp_path / "long.pdf"
+    write_sheet(kinds.twos(enable, title), out)
+    header = [p for p in pieces(out) if p.y > (PAPERS["a4"][1] - MARGIN - 4) * MM]
+    shown = next(p.text for p in header if p.text.startswith("Every seven"))
+    assert shown.endswith("…") and title.startswith(shown[:-1].rstrip())
+    assert len(shown) < len(title) / 2  # set small but readable, so only part of it fits
+    assert any(f"enable · {kinds.today()}" in p.text for p in header)

@@ -96,8 +96,8 @@ class _Document:
                 width = self.w - 2 * MARGIN
                 stamp = f"{sheet.lexicon} · {sheet.date}"
                 title_width = width - document.width(stamp, False, 9) - 4
-                document.put(sheet.title, True, document.fit_size(sheet.title, True, title_width, 12),
-                             MARGIN, MARGIN - 4, title_width, "L", 6)
+                title, size = document.fit_line(sheet.title, True, title_width - 2 * PAD, 12)
+                document.put(title, True, size, MARGIN, MARGIN - 4, title_width, "L", 6)
                 document.put(stamp, False, 9, MARGIN, MARGIN - 4, width, "R", 6)
                 self.set_draw_color(0)
                 self.set_line_width(0.3)
@@ -133,6 +133,17 @@ class _Document:
         if natural <= width:
             return size
         return max(MIN_FONT_SIZE, size * width / natural)
+
+    def fit_line(self, text: str, bold: bool, width: float, size: float, smallest: float = 7.0) -> tuple[str, float]:
+        """TEXT and the size to set it in WIDTH: smaller if it must (down to SMALLEST,
+        still readable), and if that is too wide, cut short with "…" rather than
+        run into its neighbours."""
+        size = max(min(smallest, size), self.fit_size(text, bold, width, size))
+        if self.width(text, bold, size) <= width:
+            return text, size
+        while len(text) > 1 and self.width(text + "…", bold, size) > width:
+            text = text[:-1]
+        return text.rstrip() + "…", size
 
     def put(self, text: str, bold: bool, size: float, x: float, y: float, width: float, align: str,
             height: float) -> None:
@@ -305,7 +316,8 @@ def _draw(doc: _Document, line: Line, x: float, y: float, width: float) -> None:
     pdf, lh, size = doc.pdf, doc.line_height, doc.font_size
     if line.kind == "title":
         title = line.cells[0]
-        doc.put(title, True, doc.fit_size(title, True, width - 2 * PAD, size * 1.1), x, y, width, "L", lh * 1.3)
+        title, fitted = doc.fit_line(title, True, width - 2 * PAD, size * 1.1)
+        doc.put(title, True, fitted, x, y, width, "L", lh * 1.3)
         pdf.set_draw_color(GREY)
         pdf.set_line_width(0.2)
         pdf.line(x, y + lh * 1.3, x + width, y + lh * 1.3)
