@@ -195,7 +195,7 @@ def due(
         day = datetime.fromtimestamp(max(question.due, now.timestamp()), timezone.utc).date()
         by_day.setdefault(day, []).append(_due_group(lex, question))
     sections = [
-        Section(f"{day:%a %d %b %Y}{' (and overdue)' if day == now.date() else ''}: {len(groups)}",
+        Section(f"{day:%a %d %b %Y}{' and overdue' if day == now.date() else ''} ({len(groups)})",
                 DUE_HEAD, HOOK_COLUMNS, groups)
         for day, groups in by_day.items()
     ]

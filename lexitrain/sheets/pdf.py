@@ -316,7 +316,7 @@ def _draw(doc: _Document, line: Line, x: float, y: float, width: float) -> None:
     pdf, lh, size = doc.pdf, doc.line_height, doc.font_size
     if line.kind == "title":
         title = line.cells[0]
-        title, fitted = doc.fit_line(title, True, width - 2 * PAD, size * 1.1)
+        title, fitted = doc.fit_line(title, True, width - 2 * PAD, size * 1.1, MIN_FONT_SIZE)  # narrow columns
         doc.put(title, True, fitted, x, y, width, "L", lh * 1.3)
         pdf.set_draw_color(GREY)
         pdf.set_line_width(0.2)
