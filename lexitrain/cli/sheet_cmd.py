@@ -47,6 +47,8 @@ def sheet(
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
     answer_key: bool = typer.Option(False, "--answer-key", help="Questions, then the answers on pages of their own."),
+    definitions: bool = typer.Option(False, "--definitions", "-d", help="Print each word's definition beside it "
+                                     "(a lexicon built with definitions; not for stems). Default columns: 2."),
     title: Optional[str] = typer.Option(None, "--title", help="Title printed at the top of every page."),
     paper: str = typer.Option("a4", "--paper", help="Paper size for PDF: a4 or letter."),
     font_size: float = typer.Option(9.0, "--font-size", help="Font size in points for PDF."),
@@ -61,7 +63,8 @@ def sheet(
     from lexitrain.sheets.write import check_output, write_sheet
 
     request = SheetRequest(kind, query, saved, builtin, word_file, tuple(stem), old, days, title,
-                           questions_only, answer_key, conditions=tuple(ctx.args), skip_invalid=skip_invalid)
+                           questions_only, answer_key, conditions=tuple(ctx.args), skip_invalid=skip_invalid,
+                           definitions=definitions)
     check_output(out)
     made = _build(request, lexicon)
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)

@@ -44,6 +44,8 @@ ANAGRAM_HEAD = (
     Column("answers", 0.6, "R"),
 )
 DUE_HEAD = (Column("question", 3.0, "L", bold=True), Column("answers", 0.6, "R"))
+#: `--definitions`: each word's definition after its symbols, wrapped at spaces.
+DEFINITION = Column("definition", 3.0, "L")
 STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
 STEM_ROWS = (Column("tile", 0.5, "C", bold=True), Column("words", 5.5, "L", answer=True))
 
@@ -66,11 +68,24 @@ def _unique(values: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def hook_row(word: WordRow) -> tuple[str, ...]:
-    """front hooks, word with inner-hook marks, back hooks, lexicon symbols."""
+def hook_row(word: WordRow, defined_in: Lexicon | None = None) -> tuple[str, ...]:
+    """front hooks, word with inner-hook marks, back hooks, lexicon symbols
+    (and, given the lexicon to read them in, the word's definition)."""
     front = INNER_HOOK if word["inner_front"] else ""
     back = INNER_HOOK if word["inner_back"] else ""
-    return (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
+    row = (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
+    return row if defined_in is None else (*row, defined_in.definition(word["word"], word["definition"]))
+
+
+def _word_columns(columns: tuple[Column, ...], definitions: bool) -> tuple[Column, ...]:
+    return (*columns, DEFINITION) if definitions else columns
+
+
+def _check_defined(lex: Lexicon, sections: list[Section], definitions: bool) -> None:
+    """`--definitions` on words that have none (ENABLE has none at all) would print an empty column."""
+    if definitions and not any(row[-1] for section in sections for group in section.groups for row in group.rows):
+        raise LexitrainError(f"no word on this sheet has a definition in {lex.name}, so --definitions has "
+                             "nothing to print (a lexicon built from `WORD definition` lines has them)")
 
 
 def _with_questions(sheet_sections: list[Section], questions: bool, key: bool) -> list[Section]:
@@ -97,36 +112,45 @@ def anagrams(
     questions: bool = False,
     key: bool = False,
     blanks: int = 2,
+    definitions: bool = False,
 ) -> Sheet:
     """Alphagrams in source order, each with its probability rank (counted
     with `blanks` blanks, as the source's search asks), answer count and
     answers with hooks."""
     words = anagram_rows(lex, _unique(r["alphagram"] for r in results))
+    defined_in = lex if definitions else None
     groups = [
         Group(head=(str(rows[0]["alphagram_ranks"][blanks]), alphagram, str(len(rows))),
-              rows=[hook_row(w) for w in rows])
+              rows=[hook_row(w, defined_in) for w in rows])
         for alphagram, rows in words.items()
         if rows
     ]
-    sections = [Section("", ANAGRAM_HEAD, HOOK_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
+    sections = [Section("", ANAGRAM_HEAD, _word_columns(HOOK_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2 if definitions else 3)
 
 
 def hooks(
-    lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False
+    lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False,
+    definitions: bool = False,
 ) -> Sheet:
     """Each word of the source with its front and back hooks, like Zyzzyva's print-out."""
-    groups = [Group(rows=[hook_row(row)]) for row in rows_for_words(lex, (r["word"] for r in results))]
-    sections = [Section("", (), HOOK_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=3)
+    defined_in = lex if definitions else None
+    groups = [Group(rows=[hook_row(row, defined_in)]) for row in rows_for_words(lex, (r["word"] for r in results))]
+    sections = [Section("", (), _word_columns(HOOK_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2 if definitions else 3)
 
 
-def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
-    """Every two-letter word with its hooks: one page."""
+def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False, definitions: bool = False) -> Sheet:
+    """Every two-letter word with its hooks: one page (with definitions, as many as they need)."""
     found = sorted(run_search(lex, parse_query("--length 2")), key=dictionary_key(lex))
-    groups = [Group(rows=[hook_row(r)]) for r in found]
-    sections = [Section("", (), TWO_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, one_page=not key)
+    defined_in = lex if definitions else None
+    groups = [Group(rows=[hook_row(r, defined_in)]) for r in found]
+    sections = [Section("", (), _word_columns(TWO_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2,
+                 one_page=not key and not definitions)
 
 
 def stems(
@@ -160,18 +184,24 @@ def stems(
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, skipped=skipped)
 
 
-def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
-    """Words added going from OLD to NEW (then those removed), by length, with hooks."""
+def new_words(
+    old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False, definitions: bool = False
+) -> Sheet:
+    """Words added going from OLD to NEW (then those removed), by length, with hooks
+    (and definitions, each from the lexicon that has the word)."""
     changes = diff(old, new)
     sections = []
     for label, words, lex in (("added", changes["added"], new), ("removed", changes["removed"], old)):
         by_length: dict[int, list[Group]] = {}
         for row in rows_for_words(lex, words):
-            by_length.setdefault(row["length"], []).append(Group(rows=[hook_row(row)]))
+            by_length.setdefault(row["length"], []).append(Group(rows=[hook_row(row, lex if definitions else None)]))
         for length in sorted(by_length):
             groups = by_length[length]
-            sections.append(Section(f"{length} letters {label} ({len(groups)})", (), HOOK_COLUMNS, groups))
-    return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key), columns=4)
+            sections.append(Section(f"{length} letters {label} ({len(groups)})", (),
+                                    _word_columns(HOOK_COLUMNS, definitions), groups))
+    _check_defined(new, sections, definitions)
+    return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key),
+                 columns=2 if definitions else 4)
 
 
 def due(
@@ -183,6 +213,7 @@ def due(
     *,
     questions: bool = False,
     key: bool = False,
+    definitions: bool = False,
 ) -> Sheet:
     """The cards the scheduler will ask in the next DAYS days (handed over by
     the caller, soonest first), overdue ones under today, by day (UTC)."""
@@ -193,17 +224,21 @@ def due(
     by_day: dict[date, list[Group]] = {}
     for question in due_questions:
         day = datetime.fromtimestamp(max(question.due, now.timestamp()), timezone.utc).date()
-        by_day.setdefault(day, []).append(_due_group(lex, question))
+        by_day.setdefault(day, []).append(_due_group(lex, question, definitions))
     sections = [
         Section(f"{day:%a %d %b %Y}{' and overdue' if day == now.date() else ''} ({len(groups)})",
-                DUE_HEAD, HOOK_COLUMNS, groups)
+                DUE_HEAD, _word_columns(HOOK_COLUMNS, definitions), groups)
         for day, groups in by_day.items()
     ]
-    return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key), columns=3)
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key),
+                 columns=2 if definitions else 3)
 
 
-def _due_group(lex: Lexicon, question: DueQuestion) -> Group:
+def _due_group(lex: Lexicon, question: DueQuestion, definitions: bool) -> Group:
     """A question with its answers printed with their hooks (a word the lexicon lacks, bare)."""
     found = {row["word"]: row for row in rows_for_words(lex, question.words)}
-    rows = [hook_row(found[w]) if w in found else ("", w, "", "") for w in question.words]
+    bare = ("",) * (len(HOOK_COLUMNS) + definitions - 2)
+    rows = [hook_row(found[w], lex if definitions else None) if w in found else ("", w, *bare)
+            for w in question.words]
     return Group(head=(question.prompt, str(question.answers)), rows=rows)

@@ -59,6 +59,7 @@ class SheetRequest:
     key: bool = False  # questions, then the answers on pages of their own
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
+    definitions: bool = False  # each word's definition beside it (not for stems)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -72,6 +73,8 @@ class SheetRequest:
             raise LexitrainError("--old is only for the new-words sheet")
         if self.kind == "new-words" and self.old is None:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
+        if self.definitions and self.kind == "stems":
+            raise LexitrainError("--definitions is not for the stems sheet (it prints each tile's words on one line)")
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --words FILE")
         if not self.conditions:  # with conditions beside it, an empty --search narrows nothing
@@ -129,13 +132,14 @@ def build_sheet(
 
     title = request.printed_title()
     options = {"questions": request.questions, "key": request.key}
+    words = {**options, "definitions": request.definitions}  # the kinds that print words one a line
     if request.kind == "new-words":
         assert request.old is not None  # checked by the request
-        return kinds.new_words(open_lexicon(request.old), lex, title, **options)
+        return kinds.new_words(open_lexicon(request.old), lex, title, **words)
     if request.kind == "twos":
-        return kinds.twos(lex, title, **options)
+        return kinds.twos(lex, title, **words)
     if request.kind == "due":
-        return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **options)
+        return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **words)
     from lexitrain.search.sources import results_from_source, source_blanks
 
     source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
@@ -152,8 +156,8 @@ def build_sheet(
         return kinds.stems(lex, letters, title, **options)
     if request.kind == "anagrams":
         blanks = source_blanks(**source, word_file=word_file, conditions=conditions)  # the ranks shown count the blanks the search asks
-        return kinds.anagrams(lex, results, title, blanks=blanks, **options)
-    return kinds.hooks(lex, results, title, **options)
+        return kinds.anagrams(lex, results, title, blanks=blanks, **words)
+    return kinds.hooks(lex, results, title, **words)
 
 
 def _ignore(lines: list[str]) -> None:
