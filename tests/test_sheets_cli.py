@@ -307,7 +307,8 @@ def test_definitions_print_beside_each_word(suffix: str, make_lexicon, tmp_path:
     elif suffix == ".md":
         assert "| front_hooks | word | back_hooks | symbols | definition |" in out.read_text(encoding="utf-8")
     else:
-        assert f"{LONG_SENSE}</td>" in out.read_text(encoding="utf-8")
+        # the definition takes its share of the row (not squeezed to its longest word)
+        assert f'<td class="wrap" style="text-align:left;width:48%">{LONG_SENSE}</td>' in out.read_text(encoding="utf-8")
 
 
 def test_definitions_need_a_lexicon_that_has_them(make_lexicon, tmp_path: Path) -> None:

@@ -45,8 +45,8 @@ table.group { width: 100%; border-collapse: collapse; }
 
 
 def _stretch(columns: tuple[Column, ...]) -> list[bool]:
-    """Which fields take the spare width: the answers, or else the widest field; the rest fit their text."""
-    stretch = [c.answer for c in columns]
+    """Which fields take the spare width: the answers and any prose, or else the widest field; the rest fit their text."""
+    stretch = [c.answer or c.prose for c in columns]
     if not any(stretch) and columns:
         stretch[max(range(len(columns)), key=lambda i: columns[i].width)] = True
     return stretch

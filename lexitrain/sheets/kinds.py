@@ -45,7 +45,7 @@ ANAGRAM_HEAD = (
 )
 DUE_HEAD = (Column("question", 3.0, "L", bold=True), Column("answers", 0.6, "R"))
 #: `--definitions`: each word's definition after its symbols, wrapped at spaces.
-DEFINITION = Column("definition", 3.0, "L")
+DEFINITION = Column("definition", 3.0, "L", prose=True)
 STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
 STEM_ROWS = (Column("tile", 0.5, "C", bold=True), Column("words", 5.5, "L", answer=True))
 

@@ -23,6 +23,7 @@ class Column:
     align: Align = "L"
     bold: bool = False
     answer: bool = False  # blanked out on a question-only sheet
+    prose: bool = False  # running text (a definition): wraps, and takes its share of the width like the answers
 
 
 @dataclass
