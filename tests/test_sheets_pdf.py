@@ -178,3 +178,17 @@ def test_a_title_too_long_for_the_header_is_cut_short_not_run_into_the_stamp(ena
     assert shown.endswith("…") and title.startswith(shown[:-1].rstrip())
     assert len(shown) < len(title) / 2  # set small but readable, so only part of it fits
     assert any(f"enable · {kinds.today()}" in p.text for p in header)
+
+
+def test_a_question_sheet_keeps_room_to_write_hooks_beside_a_long_definition() -> None:
+    from lexitrain.sheets.kinds import DEFINITION, HOOK_COLUMNS
+    from lexitrain.sheets.model import Sheet
+    from lexitrain.sheets.pdf import _Document, _field_widths
+
+    columns = (*HOOK_COLUMNS, DEFINITION)
+    rows = [("", "CARE", "", "", "to attend to and look after, with a very long note on its usage [v]")]
+    doc = _Document(Sheet("Hooks", "small", "2026-01-01", []), "a4", 9.0)
+    asked = _field_widths(doc, columns, rows, 90.0, asks=True)
+    share = 90.0 * HOOK_COLUMNS[0].width / sum(c.width for c in columns)
+    assert asked[0] >= share and asked[2] >= share  # each blank hook field: at least its share, to write in
+    assert sum(asked) == pytest.approx(90.0)

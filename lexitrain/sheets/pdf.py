@@ -176,20 +176,23 @@ class _Document:
 
 
 def _field_widths(
-    doc: _Document, columns: Sequence[Column], rows: Sequence[tuple[str, ...]], available: float
+    doc: _Document, columns: Sequence[Column], rows: Sequence[tuple[str, ...]], available: float,
+    asks: bool = False,
 ) -> list[float]:
     """Widths (mm) of a section's fields inside one printed column.
 
     Each field gets room for its widest text (a field that wraps asks for no
     more than its share); the room left over is shared out by the columns'
-    `width` shares. When the texts do not fit, the answer fields (hooks) give
+    `width` shares. On a question sheet (`asks`) the blank answer fields ask
+    for their whole share, room to write the hooks in beside a long
+    definition. When the texts do not fit, the answer fields (hooks) give
     way first, then every field, and their text is set smaller.
     """
     if not columns:
         return []
     share_total = sum(c.width for c in columns) or 1.0
     shares = [available * c.width / share_total for c in columns]
-    need = [2 * PAD] * len(columns)
+    need = [share if asks and column.answer else 2 * PAD for share, column in zip(shares, columns)]
     for cells in rows:
         for i, (text, column) in enumerate(zip(cells, columns)):
             wide = doc.width(text, column.bold, doc.font_size) + 2 * PAD
@@ -212,7 +215,7 @@ def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
         heads = [g.head for g in section.groups if g.head is not None]
         head_widths = _field_widths(doc, section.head_columns, heads, column_width)
         rows = [row for g in section.groups for row in g.rows]
-        row_widths = _field_widths(doc, section.row_columns, rows, column_width)
+        row_widths = _field_widths(doc, section.row_columns, rows, column_width, section.asks)
         title = Line("title", (section.title,), height=lh * 1.5)
         first = True
         for group in section.groups:
