@@ -215,7 +215,8 @@ def test_judge_anagram_and_hooks_add_definitions_when_asked(defined):
 
 
 def test_sheets_print_definitions_when_asked(defined, tmp_path):
-    """`sheet anagrams|hooks --definitions` prints each word's definition, links written out."""
+    """`sheet anagrams|hooks --definitions` prints each word's definition, links written out (from a
+    list whose CAT is listed twice: both senses)."""
     out = tmp_path / "s.md"
     assert run("sheet", "anagrams", "--anagram", "ACST", "--lexicon", "defs", "--out", str(out)).exit_code == 0
     assert "definition" not in out.read_text()
@@ -223,5 +224,5 @@ def test_sheets_print_definitions_when_asked(defined, tmp_path):
         done = run("sheet", kind, "--anagram", "ACST", "--lexicon", "defs", "--definitions", "--out", str(out))
         assert done.exit_code == 0, done.stderr
         assert "| CAT, a carnivorous mammal [n] / CAT, to vomit [v] |" in out.read_text()  # CATS
-    refused = run("sheet", "twos", "--lexicon", "defs", "--definitions", "--out", str(out))
-    assert refused.exit_code == 1 and "--definitions is only for the anagrams and hooks sheets" in refused.stderr
+    refused = run("sheet", "stems", "--stem", "ACT", "--lexicon", "defs", "--definitions", "--out", str(out))
+    assert refused.exit_code == 1 and "--definitions is not for the stems sheet" in refused.stderr

@@ -171,6 +171,17 @@ def test_built_in_list_quiz_with_answer_key(enable, tmp_path: Path) -> None:
     assert "AEINRST" in questions and "RETAINS" not in questions and "STEARIN" not in questions
     assert "RETAINS" in answers and "STEARIN ES" in answers
     assert questions.count("\n1 ADEINOR 1") == 1 and answers.count("\n1 ADEINOR 1") == 1
+    assert result.stdout.endswith(", 500 entries\n")  # the questions, not the questions and their key
+
+
+def test_answer_key_counts_each_entry_once(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "stems.csv"
+    result = run("sheet", "stems", "--stem", "care", "-l", "small", "--answer-key", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["groups"] == 1
+    sections = [row["section"] for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))]
+    assert sections[0] == "Questions" and "Answer key" in sections  # the file still holds both
 
 
 def test_hooks_sheet_from_a_word_file(enable, tmp_path: Path) -> None:
@@ -271,3 +282,42 @@ def test_word_file_with_skip_invalid_counts_and_lists_the_words_left_out(enable,
     assert (result.exit_code, result.stderr) == (1, f"error: {binary}: binary data, not a word list\n")
     alone = run("sheet", "hooks", "--length", "2", "--skip-invalid", "--out", str(out))
     assert alone.stderr.strip() == "error: --skip-invalid goes with --words FILE"
+
+
+LONG_SENSE = ("to attend to and look after, with a long note on usage that runs well past the width "
+              "of one printed column so that it has to wrap onto several lines [v]")
+
+
+@pytest.mark.parametrize("suffix", [".pdf", ".csv", ".md", ".html"])
+def test_definitions_print_beside_each_word(suffix: str, make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(["CARE " + LONG_SENSE, "RACE a contest of speed [n]", "ACRE a unit of area [n]", "CARES", "SCARE"])
+    words = tmp_path / "words.txt"
+    words.write_text("CARE\nRACE\nSCARE\n", encoding="utf-8")
+    out = tmp_path / f"hooks{suffix}"
+    result = run("sheet", "hooks", "--words", str(words), "-l", "small", "--definitions", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    if suffix == ".pdf":
+        text = " ".join(lines_of(out))
+        assert LONG_SENSE in text and "RACE a contest of speed [n]" in text  # wrapped, every word kept
+        assert len([line for line in lines_of(out) if line and line in LONG_SENSE]) >= 2  # on several lines
+    elif suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+        assert [(r["word"], r["definition"]) for r in rows] == [
+            ("CARE", LONG_SENSE), ("RACE", "a contest of speed [n]"), ("•SCARE", "")]
+    elif suffix == ".md":
+        assert "| front_hooks | word | back_hooks | symbols | definition |" in out.read_text(encoding="utf-8")
+    else:
+        # the definition takes its share of the row (not squeezed to its longest word)
+        assert f'<td class="wrap" style="text-align:left;width:48%">{LONG_SENSE}</td>' in out.read_text(encoding="utf-8")
+
+
+def test_definitions_need_a_lexicon_that_has_them(make_lexicon, tmp_path: Path) -> None:
+    make_lexicon(SMALL_ENGLISH)
+    out = tmp_path / "twos.pdf"
+    bare = run("sheet", "twos", "-l", "small", "--definitions", "--out", str(out))
+    assert (bare.exit_code, bare.stderr.strip()) == (1, "error: no word on this sheet has a definition in small, "
+                                                        "so --definitions has nothing to print (a lexicon built "
+                                                        "from `WORD definition` lines has them)")
+    stems = run("sheet", "stems", "--stem", "CARE", "-l", "small", "-d", "--out", str(out))
+    assert stems.exit_code == 1 and "--definitions is not for the stems sheet" in stems.stderr
+    assert not out.exists()

@@ -40,13 +40,13 @@ def test_due_sheet_lists_this_weeks_cards_by_day_with_answers(enable, tmp_path: 
     lines = lines_of(out)
     assert lines[0] == "Due this week enable · 2026-03-10"
     assert lines[1:-1] == [
-        "Tue 10 Mar 2026 (and overdue): 2",
+        "Tue 10 Mar 2026 and overdue (2)",
         "AEINRST 9", "ANESTRI", "ANTSIER", "NASTIER", "RATINES•", "RETAINS•", "RETINAS•", "RETSINA S",
         "STAINER S", "STEARIN ES",
         "hooks: CARE 6", "S •CARE• DRSTX",
-        "Thu 12 Mar 2026: 1",
+        "Thu 12 Mar 2026 (1)",
         "AEILNOR 2", "AILERON S", "ALIENOR S",
-        "Mon 16 Mar 2026: 1",
+        "Mon 16 Mar 2026 (1)",
         f"anagram-hooks: AEST {len(new_kind('anagram-hooks').build(enable, 'AEST').expected)}",
         *[hook_line(row) for row in source_rows(enable, "w.alphagram = 'AEST'")],
     ]
@@ -113,7 +113,7 @@ def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:
         DueQuestion((NOW + timedelta(days=1)).timestamp(), "made up", 1, ("XYZZY",)),
     ]
     sheet = build_sheet(SheetRequest("due", days=3), enable, handed, NOW)
-    assert [s.title for s in sheet.sections] == ["Tue 10 Mar 2026 (and overdue): 1", "Wed 11 Mar 2026: 2"]
+    assert [s.title for s in sheet.sections] == ["Tue 10 Mar 2026 and overdue (1)", "Wed 11 Mar 2026 (2)"]
     assert [g.head for g in sheet.sections[1].groups] == [("hooks: CARE", "6"), ("made up", "1")]
     assert sheet.sections[1].groups[0].rows == [("S", "•CARE•", "DRSTX", "")]
     assert sheet.sections[1].groups[1].rows == [("", "XYZZY", "", "")]  # not a word: printed bare

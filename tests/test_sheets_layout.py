@@ -61,3 +61,17 @@ def test_a_markdown_cell_keeps_a_prompt_of_several_lines_in_its_row():
     table = [line for line in to_markdown(Sheet("Due", "enable", "2026-12-04", [section])).splitlines()
              if line.startswith("|")]
     assert table == ["| prompt | answer |", "| --- | --- |", "| 8D QUITE on the board<br>rack ABEMSTY \\| your play? | MESQUITE |"]
+
+
+def test_printed_html_pages_after_the_first_carry_the_title_and_stamp():
+    """Page margin boxes repeat the header; a title with quotes or a closing tag stays a CSS string."""
+    from lexitrain.sheets.html import to_html
+    from lexitrain.sheets.model import Sheet
+
+    section = Section("", (), (Column("word"),), [Group(rows=[("AA",)])])
+    page = to_html(Sheet('Sevens "</style><b>', "enable", "2026-12-04", [section]))
+    style = page[page.index("<style>") + len("<style>"):page.index("</style>")]
+    assert "<" not in style and '"Sevens \\22 \\3c \\2f style\\3e \\3c b\\3e "' in style
+    assert "@top-left { content: \"Sevens" in style and '"enable \\b7  2026\\2d 12\\2d 04"' in style
+    assert "@page :first { @top-left { content: none; }" in style  # page 1 has the page's own header
+    assert page.count("</style>") == 1 and "<h1>Sevens &quot;&lt;/style&gt;&lt;b&gt;</h1>" in page

@@ -161,3 +161,34 @@ def test_a_group_taller_than_a_column_is_cut_and_nothing_is_lost(tmp_path: Path)
     assert min(p.y for p in body) > (MARGIN + 4) * MM  # nothing drawn over the footer
     assert max(p.y for p in body) < height_pt - (MARGIN + 8) * MM  # nor under the header
     assert pages == len(page_texts(out)) == 2
+    # every column the group runs on to opens with its head again, marked, above its words
+    heads = {(p.page, column_of(p.x, 2, "letter")): p for p in found if p.text.startswith("HEAD")}
+    columns = {(p.page, column_of(p.x, 2, "letter")) for p in body}
+    assert set(heads) == columns and len(columns) == 3
+    assert [heads[c].text for c in sorted(heads)] == ["HEAD", "HEAD (cont.)", "HEAD (cont.)"]
+    assert all(heads[(p.page, column_of(p.x, 2, "letter"))].y > p.y for p in body)
+
+
+def test_a_title_too_long_for_the_header_is_cut_short_not_run_into_the_stamp(enable, tmp_path: Path) -> None:
+    title = "Every seven a club player should know by the next tournament " * 6
+    out = tmp_path / "long.pdf"
+    write_sheet(kinds.twos(enable, title), out)
+    header = [p for p in pieces(out) if p.y > (PAPERS["a4"][1] - MARGIN - 4) * MM]
+    shown = next(p.text for p in header if p.text.startswith("Every seven"))
+    assert shown.endswith("…") and title.startswith(shown[:-1].rstrip())
+    assert len(shown) < len(title) / 2  # set small but readable, so only part of it fits
+    assert any(f"enable · {kinds.today()}" in p.text for p in header)
+
+
+def test_a_question_sheet_keeps_room_to_write_hooks_beside_a_long_definition() -> None:
+    from lexitrain.sheets.kinds import DEFINITION, HOOK_COLUMNS
+    from lexitrain.sheets.model import Sheet
+    from lexitrain.sheets.pdf import _Document, _field_widths
+
+    columns = (*HOOK_COLUMNS, DEFINITION)
+    rows = [("", "CARE", "", "", "to attend to and look after, with a very long note on its usage [v]")]
+    doc = _Document(Sheet("Hooks", "small", "2026-01-01", []), "a4", 9.0)
+    asked = _field_widths(doc, columns, rows, 90.0, asks=True)
+    share = 90.0 * HOOK_COLUMNS[0].width / sum(c.width for c in columns)
+    assert asked[0] >= share and asked[2] >= share  # each blank hook field: at least its share, to write in
+    assert sum(asked) == pytest.approx(90.0)

@@ -255,3 +255,22 @@ def test_export_then_import_on_an_empty_home_reproduces_every_card_exactly(small
     assert [{k: v for k, v in s.items() if k != "id"} for s in after["sessions"]] == \
         [{k: v for k, v in s.items() if k != "id"} for s in before["sessions"]]
     assert {s["complete"] for s in before["sessions"]} == {0, 1}  # rounds over and rounds to resume alike
+
+
+def test_stats_plot_legend_sits_above_the_bars_it_names(history):
+    """The answers-per-day legend is in the headroom, not drawn over the tallest bar."""
+    import matplotlib.pyplot as plt
+
+    from lexitrain.study.stats import charts, compute
+
+    with ProgressStore() as store:
+        fig = charts(compute(store, "small"))
+    try:
+        fig.canvas.draw()
+        answers = fig.axes[0]
+        legend = answers.get_legend().get_window_extent()
+        bars = [bar.get_window_extent() for bar in answers.patches]
+        assert len(bars) == 6  # three days, answered and right
+        assert not any(legend.overlaps(bar) for bar in bars)
+    finally:
+        plt.close(fig)

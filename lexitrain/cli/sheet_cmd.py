@@ -47,8 +47,8 @@ def sheet(
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
     answer_key: bool = typer.Option(False, "--answer-key", help="Questions, then the answers on pages of their own."),
-    definitions: bool = typer.Option(False, "--definitions", help="anagrams, hooks: each word's definition "
-                                     "beside it (two printed columns a page unless --columns)."),
+    definitions: bool = typer.Option(False, "--definitions", "-d", help="Print each word's definition beside it "
+                                     "(a lexicon built with definitions; not for stems). Default columns: 2."),
     title: Optional[str] = typer.Option(None, "--title", help="Title printed at the top of every page."),
     paper: str = typer.Option("a4", "--paper", help="Paper size for PDF: a4 or letter."),
     font_size: float = typer.Option(9.0, "--font-size", help="Font size in points for PDF."),
@@ -70,7 +70,7 @@ def sheet(
     pages = write_sheet(made, out, columns=columns, paper=paper, font_size=font_size)
     if made.skipped:
         warn(_skipped_note(made.skipped))
-    groups = sum(len(s.groups) for s in made.sections)
+    groups = made.entries
     if json_out:
         emit_json({"kind": kind, "out": str(out), "pages": pages, "groups": groups, "lexicon": made.lexicon})
     else:

@@ -3,7 +3,8 @@
 The print stylesheet sets the page size and margins, flows groups into
 columns (CSS multi-column) and keeps each group out of column and page
 breaks, the way the PDF does; browsers that support page margin boxes also
-print "page X of Y" at the foot of each page.
+print "page X of Y" at the foot of each page, and the title, lexicon and date
+at the top of every page after the first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ body { font-family: "DejaVu Sans Condensed", "DejaVu Sans", Arial, sans-serif;
        font-size: 10pt; color: #000; background: #fff; margin: 1.5em; }
 header { display: flex; justify-content: space-between; align-items: baseline;
          border-bottom: 1px solid #000; margin-bottom: 0.6em; }
-header h1 { font-size: 14pt; margin: 0; }
+header h1 { font-size: 14pt; margin: 0; overflow-wrap: anywhere; }
+header span { white-space: nowrap; margin-left: 1em; }
 h2 { font-size: 11pt; border-bottom: 1px solid #999; margin: 0.6em 0 0.3em; column-span: all; }
 .groups { column-count: var(--columns); column-gap: 5mm; column-rule: 0.5px solid #999; }
 .group { break-inside: avoid; page-break-inside: avoid; margin-bottom: 0.35em; }
@@ -43,8 +45,8 @@ table.group { width: 100%; border-collapse: collapse; }
 
 
 def _stretch(columns: tuple[Column, ...]) -> list[bool]:
-    """Which fields take the spare width: the answers, or else the widest field; the rest fit their text."""
-    stretch = [c.answer for c in columns]
+    """Which fields take the spare width: the answers and any prose, or else the widest field; the rest fit their text."""
+    stretch = [c.answer or c.prose for c in columns]
     if not any(stretch) and columns:
         stretch[max(range(len(columns)), key=lambda i: columns[i].width)] = True
     return stretch
@@ -83,6 +85,25 @@ def _group(group: Group, section: Section) -> str:
     return f'<table class="group">{"".join(parts)}</table>'
 
 
+def _css_string(text: str) -> str:
+    """TEXT as a quoted CSS string; anything but letters, digits and spaces is
+    written as a hex escape, so no title can end the string or the style element."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def _running_header(sheet: Sheet) -> str:
+    """The title, lexicon and date at the top of every printed page after the first
+    (which has the page's own header), in browsers that print page margin boxes."""
+    title, stamp = _css_string(sheet.title), _css_string(f"{sheet.lexicon} · {sheet.date}")
+    return (
+        "@media print {\n"
+        f"  @page {{ @top-left {{ content: {title}; font-size: 8pt; font-weight: bold; }}\n"
+        f"          @top-right {{ content: {stamp}; font-size: 8pt; }} }}\n"
+        "  @page :first { @top-left { content: none; } @top-right { content: none; } }\n"
+        "}\n"
+    )
+
+
 def to_html(sheet: Sheet, columns: int | None = None) -> str:
     columns = columns or sheet.columns
     body = []
@@ -93,7 +114,7 @@ def to_html(sheet: Sheet, columns: int | None = None) -> str:
         body.append(f'<section class="{classes}">{title}<div class="groups">\n{groups}\n</div></section>')
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{escape(sheet.title)}</title>\n<style>{STYLE}</style>\n</head>\n"
+        f"<title>{escape(sheet.title)}</title>\n<style>{STYLE}{_running_header(sheet)}</style>\n</head>\n"
         f'<body style="--columns:{columns}">\n'
         f"<header><h1>{escape(sheet.title)}</h1><span>{escape(sheet.lexicon)} · {escape(sheet.date)}</span></header>\n"
         + "\n".join(body)

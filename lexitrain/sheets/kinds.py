@@ -9,7 +9,7 @@ caller asks the study layer), so sheets never reads study progress itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 
@@ -32,8 +32,6 @@ HOOK_COLUMNS = (
     Column("back_hooks", 1.2, "L", answer=True),
     Column("symbols", 0.5, "L"),
 )
-#: With --definitions: the definition after the symbols, given most of the spare room.
-DEFINITION = Column("definition", 4.0, "L", answer=True)
 TWO_COLUMNS = (
     Column("front_hooks", 3.0, "R", answer=True),
     Column("word", 1.0, "C", bold=True),
@@ -46,6 +44,8 @@ ANAGRAM_HEAD = (
     Column("answers", 0.6, "R"),
 )
 DUE_HEAD = (Column("question", 3.0, "L", bold=True), Column("answers", 0.6, "R"))
+#: `--definitions`: each word's definition after its symbols, wrapped at spaces.
+DEFINITION = Column("definition", 3.0, "L", prose=True)
 STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
 STEM_ROWS = (Column("tile", 0.5, "C", bold=True), Column("words", 5.5, "L", answer=True))
 
@@ -68,19 +68,24 @@ def _unique(values: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(values))
 
 
-def hook_row(word: WordRow) -> tuple[str, ...]:
-    """front hooks, word with inner-hook marks, back hooks, lexicon symbols."""
+def hook_row(word: WordRow, definition: bool = False) -> tuple[str, ...]:
+    """front hooks, word with inner-hook marks, back hooks, lexicon symbols (and, when asked,
+    the word's definition, stored with its links written out)."""
     front = INNER_HOOK if word["inner_front"] else ""
     back = INNER_HOOK if word["inner_back"] else ""
-    return (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
+    row = (word["front_hooks"], f"{front}{word['word']}{back}", word["back_hooks"], word["symbols"])
+    return (*row, word["definition"]) if definition else row
 
 
-def _word_layout(definitions: bool) -> tuple[tuple[Column, ...], Callable[[WordRow], tuple[str, ...]], int]:
-    """The row columns, the row of a word and the printed columns per page of a sheet of words
-    with hooks: with definitions, two columns (a definition needs room; it wraps)."""
-    if not definitions:
-        return HOOK_COLUMNS, hook_row, 3
-    return HOOK_COLUMNS + (DEFINITION,), lambda word: hook_row(word) + (word["definition"],), 2
+def _word_columns(columns: tuple[Column, ...], definitions: bool) -> tuple[Column, ...]:
+    return (*columns, DEFINITION) if definitions else columns
+
+
+def _check_defined(lex: Lexicon, sections: list[Section], definitions: bool) -> None:
+    """`--definitions` on words that have none (ENABLE has none at all) would print an empty column."""
+    if definitions and not any(row[-1] for section in sections for group in section.groups for row in group.rows):
+        raise LexitrainError(f"no word on this sheet has a definition in {lex.name}, so --definitions has "
+                             "nothing to print (a lexicon built from `WORD definition` lines has them)")
 
 
 def _with_questions(sheet_sections: list[Section], questions: bool, key: bool) -> list[Section]:
@@ -111,36 +116,38 @@ def anagrams(
 ) -> Sheet:
     """Alphagrams in source order, each with its probability rank (counted
     with `blanks` blanks, as the source's search asks), answer count and
-    answers with hooks (and their definitions)."""
-    row_columns, row_of, columns = _word_layout(definitions)
+    answers with hooks."""
     words = anagram_rows(lex, _unique(r["alphagram"] for r in results))
     groups = [
         Group(head=(str(rows[0]["alphagram_ranks"][blanks]), alphagram, str(len(rows))),
-              rows=[row_of(w) for w in rows])
+              rows=[hook_row(w, definitions) for w in rows])
         for alphagram, rows in words.items()
         if rows
     ]
-    sections = [Section("", ANAGRAM_HEAD, row_columns, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=columns)
+    sections = [Section("", ANAGRAM_HEAD, _word_columns(HOOK_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2 if definitions else 3)
 
 
 def hooks(
     lex: Lexicon, results: Sequence[WordRow], title: str, *, questions: bool = False, key: bool = False,
     definitions: bool = False,
 ) -> Sheet:
-    """Each word of the source with its front and back hooks (and its definition), like Zyzzyva's print-out."""
-    row_columns, row_of, columns = _word_layout(definitions)
-    groups = [Group(rows=[row_of(row)]) for row in rows_for_words(lex, (r["word"] for r in results))]
-    sections = [Section("", (), row_columns, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=columns)
+    """Each word of the source with its front and back hooks, like Zyzzyva's print-out."""
+    groups = [Group(rows=[hook_row(row, definitions)]) for row in rows_for_words(lex, (r["word"] for r in results))]
+    sections = [Section("", (), _word_columns(HOOK_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2 if definitions else 3)
 
 
-def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
-    """Every two-letter word with its hooks: one page."""
+def twos(lex: Lexicon, title: str, *, questions: bool = False, key: bool = False, definitions: bool = False) -> Sheet:
+    """Every two-letter word with its hooks: one page (with definitions, as many as they need)."""
     found = sorted(run_search(lex, parse_query("--length 2")), key=dictionary_key(lex))
-    groups = [Group(rows=[hook_row(r)]) for r in found]
-    sections = [Section("", (), TWO_COLUMNS, groups)]
-    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, one_page=not key)
+    groups = [Group(rows=[hook_row(r, definitions)]) for r in found]
+    sections = [Section("", (), _word_columns(TWO_COLUMNS, definitions), groups)]
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2,
+                 one_page=not key and not definitions)
 
 
 def stems(
@@ -174,18 +181,24 @@ def stems(
     return Sheet(title, lex.name, today(), _with_questions(sections, questions, key), columns=2, skipped=skipped)
 
 
-def new_words(old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False) -> Sheet:
-    """Words added going from OLD to NEW (then those removed), by length, with hooks."""
+def new_words(
+    old: Lexicon, new: Lexicon, title: str, *, questions: bool = False, key: bool = False, definitions: bool = False
+) -> Sheet:
+    """Words added going from OLD to NEW (then those removed), by length, with hooks
+    (and definitions, each from the lexicon that has the word)."""
     changes = diff(old, new)
     sections = []
     for label, words, lex in (("added", changes["added"], new), ("removed", changes["removed"], old)):
         by_length: dict[int, list[Group]] = {}
         for row in rows_for_words(lex, words):
-            by_length.setdefault(row["length"], []).append(Group(rows=[hook_row(row)]))
+            by_length.setdefault(row["length"], []).append(Group(rows=[hook_row(row, definitions)]))
         for length in sorted(by_length):
             groups = by_length[length]
-            sections.append(Section(f"{length} letters {label} ({len(groups)})", (), HOOK_COLUMNS, groups))
-    return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key), columns=4)
+            sections.append(Section(f"{length} letters {label} ({len(groups)})", (),
+                                    _word_columns(HOOK_COLUMNS, definitions), groups))
+    _check_defined(new, sections, definitions)
+    return Sheet(title, f"{old.name} → {new.name}", today(), _with_questions(sections, questions, key),
+                 columns=2 if definitions else 4)
 
 
 def due(
@@ -197,6 +210,7 @@ def due(
     *,
     questions: bool = False,
     key: bool = False,
+    definitions: bool = False,
 ) -> Sheet:
     """The cards the scheduler will ask in the next DAYS days (handed over by
     the caller, soonest first), overdue ones under today, by day (UTC)."""
@@ -207,17 +221,21 @@ def due(
     by_day: dict[date, list[Group]] = {}
     for question in due_questions:
         day = datetime.fromtimestamp(max(question.due, now.timestamp()), timezone.utc).date()
-        by_day.setdefault(day, []).append(_due_group(lex, question))
+        by_day.setdefault(day, []).append(_due_group(lex, question, definitions))
     sections = [
-        Section(f"{day:%a %d %b %Y}{' (and overdue)' if day == now.date() else ''}: {len(groups)}",
-                DUE_HEAD, HOOK_COLUMNS, groups)
+        Section(f"{day:%a %d %b %Y}{' and overdue' if day == now.date() else ''} ({len(groups)})",
+                DUE_HEAD, _word_columns(HOOK_COLUMNS, definitions), groups)
         for day, groups in by_day.items()
     ]
-    return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key), columns=3)
+    _check_defined(lex, sections, definitions)
+    return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key),
+                 columns=2 if definitions else 3)
 
 
-def _due_group(lex: Lexicon, question: DueQuestion) -> Group:
+def _due_group(lex: Lexicon, question: DueQuestion, definitions: bool) -> Group:
     """A question with its answers printed with their hooks (a word the lexicon lacks, bare)."""
     found = {row["word"]: row for row in rows_for_words(lex, question.words)}
-    rows = [hook_row(found[w]) if w in found else ("", w, "", "") for w in question.words]
+    bare = ("",) * (len(HOOK_COLUMNS) + definitions - 2)
+    rows = [hook_row(found[w], definitions) if w in found else ("", w, *bare)
+            for w in question.words]
     return Group(head=(question.prompt, str(question.answers)), rows=rows)

@@ -23,6 +23,7 @@ class Column:
     align: Align = "L"
     bold: bool = False
     answer: bool = False  # blanked out on a question-only sheet
+    prose: bool = False  # running text (a definition): wraps, and takes its share of the width like the answers
 
 
 @dataclass
@@ -63,6 +64,13 @@ class Sheet:
     @property
     def is_empty(self) -> bool:
         return not any(section.groups for section in self.sections)
+
+    @property
+    def entries(self) -> int:
+        """How many entries the sheet prints: with an answer key, its questions
+        (the key repeats them, so counting every group would say twice as many)."""
+        asked = [section for section in self.sections if section.asks]
+        return sum(len(section.groups) for section in asked or self.sections)
 
 
 def questions_only(section: Section, title: str) -> Section:

@@ -11,7 +11,7 @@ sheet prints the same in black and white.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,8 +96,8 @@ class _Document:
                 width = self.w - 2 * MARGIN
                 stamp = f"{sheet.lexicon} · {sheet.date}"
                 title_width = width - document.width(stamp, False, 9) - 4
-                document.put(sheet.title, True, document.fit_size(sheet.title, True, title_width, 12),
-                             MARGIN, MARGIN - 4, title_width, "L", 6)
+                title, size = document.fit_line(sheet.title, True, title_width - 2 * PAD, 12)
+                document.put(title, True, size, MARGIN, MARGIN - 4, title_width, "L", 6)
                 document.put(stamp, False, 9, MARGIN, MARGIN - 4, width, "R", 6)
                 self.set_draw_color(0)
                 self.set_line_width(0.3)
@@ -134,6 +134,17 @@ class _Document:
             return size
         return max(MIN_FONT_SIZE, size * width / natural)
 
+    def fit_line(self, text: str, bold: bool, width: float, size: float, smallest: float = 7.0) -> tuple[str, float]:
+        """TEXT and the size to set it in WIDTH: smaller if it must (down to SMALLEST,
+        still readable), and if that is too wide, cut short with "…" rather than
+        run into its neighbours."""
+        size = max(min(smallest, size), self.fit_size(text, bold, width, size))
+        if self.width(text, bold, size) <= width:
+            return text, size
+        while len(text) > 1 and self.width(text + "…", bold, size) > width:
+            text = text[:-1]
+        return text.rstrip() + "…", size
+
     def put(self, text: str, bold: bool, size: float, x: float, y: float, width: float, align: str,
             height: float) -> None:
         """Draw one line of TEXT aligned in the box (x, y, width, height), centred vertically.
@@ -165,20 +176,23 @@ class _Document:
 
 
 def _field_widths(
-    doc: _Document, columns: Sequence[Column], rows: Sequence[tuple[str, ...]], available: float
+    doc: _Document, columns: Sequence[Column], rows: Sequence[tuple[str, ...]], available: float,
+    asks: bool = False,
 ) -> list[float]:
     """Widths (mm) of a section's fields inside one printed column.
 
     Each field gets room for its widest text (a field that wraps asks for no
     more than its share); the room left over is shared out by the columns'
-    `width` shares. When the texts do not fit, the answer fields (hooks) give
+    `width` shares. On a question sheet (`asks`) the blank answer fields ask
+    for their whole share, room to write the hooks in beside a long
+    definition. When the texts do not fit, the answer fields (hooks) give
     way first, then every field, and their text is set smaller.
     """
     if not columns:
         return []
     share_total = sum(c.width for c in columns) or 1.0
     shares = [available * c.width / share_total for c in columns]
-    need = [2 * PAD] * len(columns)
+    need = [share if asks and column.answer else 2 * PAD for share, column in zip(shares, columns)]
     for cells in rows:
         for i, (text, column) in enumerate(zip(cells, columns)):
             wide = doc.width(text, column.bold, doc.font_size) + 2 * PAD
@@ -201,7 +215,7 @@ def _blocks(doc: _Document, sheet: Sheet, column_width: float) -> list[Block]:
         heads = [g.head for g in section.groups if g.head is not None]
         head_widths = _field_widths(doc, section.head_columns, heads, column_width)
         rows = [row for g in section.groups for row in g.rows]
-        row_widths = _field_widths(doc, section.row_columns, rows, column_width)
+        row_widths = _field_widths(doc, section.row_columns, rows, column_width, section.asks)
         title = Line("title", (section.title,), height=lh * 1.5)
         first = True
         for group in section.groups:
@@ -228,21 +242,35 @@ def _measured(
 
 
 def _split_tall(blocks: list[Block], column_height: float) -> list[Block]:
-    """A group taller than a whole column cannot stay whole: cut it at line boundaries."""
+    """A group taller than a whole column cannot stay whole: cut it at line boundaries.
+
+    Each piece after the first starts with the group's head line again, marked
+    "(cont.)", so a column that opens mid-group still says whose words these are.
+    """
     out: list[Block] = []
     for block in blocks:
         if block.height <= column_height:
             out.append(block)
             continue
+        head = next((line for line in block.lines if line.kind == "head"), None)
+        carried: list[Line] = [] if head is None else [_continued(head)]
         piece: list[Line] = []
+        floor = 0  # lines at the top of this piece that are not the group's own (the carried head)
         fresh = block.new_page
         for line in block.lines:
-            if piece and sum(x.height for x in piece) + line.height > column_height:
+            if len(piece) > floor and sum(x.height for x in piece) + line.height > column_height:
                 out.append(Block(piece, fresh))
-                piece, fresh = [], False
+                piece, floor, fresh = list(carried), len(carried), False
             piece.append(line)
         out.append(Block(piece, fresh))
     return out
+
+
+def _continued(head: Line) -> Line:
+    """HEAD marked as the continuation of its group, on its widest field (the alphagram, the stem)."""
+    widest = max(range(len(head.columns)), key=lambda i: head.columns[i].width)
+    wrapped = [[f"{' '.join(text)} (cont.)"] if i == widest else text for i, text in enumerate(head.wrapped)]
+    return replace(head, wrapped=wrapped)
 
 
 def render_pdf(sheet: Sheet, path: Path, *, columns: int | None = None, paper: str = "a4", font_size: float = 9.0) -> int:
@@ -291,7 +319,8 @@ def _draw(doc: _Document, line: Line, x: float, y: float, width: float) -> None:
     pdf, lh, size = doc.pdf, doc.line_height, doc.font_size
     if line.kind == "title":
         title = line.cells[0]
-        doc.put(title, True, doc.fit_size(title, True, width - 2 * PAD, size * 1.1), x, y, width, "L", lh * 1.3)
+        title, fitted = doc.fit_line(title, True, width - 2 * PAD, size * 1.1, MIN_FONT_SIZE)  # narrow columns
+        doc.put(title, True, fitted, x, y, width, "L", lh * 1.3)
         pdf.set_draw_color(GREY)
         pdf.set_line_width(0.2)
         pdf.line(x, y + lh * 1.3, x + width, y + lh * 1.3)

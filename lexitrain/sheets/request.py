@@ -34,7 +34,6 @@ DEFAULT_TITLES = {
 }
 #: Kinds printed from a word source (a query, saved search, built-in list or word file).
 TAKES_SOURCE = ("anagrams", "hooks", "stems")
-WITH_DEFINITIONS = ("anagrams", "hooks")
 MAX_DAYS = 36_500
 
 
@@ -60,7 +59,7 @@ class SheetRequest:
     key: bool = False  # questions, then the answers on pages of their own
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
-    definitions: bool = False  # anagrams, hooks: each word's definition beside it
+    definitions: bool = False  # each word's definition beside it (not for stems)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -74,8 +73,8 @@ class SheetRequest:
             raise LexitrainError("--old is only for the new-words sheet")
         if self.kind == "new-words" and self.old is None:
             raise LexitrainError("the new-words sheet needs --old LEXICON to compare with")
-        if self.definitions and self.kind not in WITH_DEFINITIONS:
-            raise LexitrainError(f"--definitions is only for the {' and '.join(WITH_DEFINITIONS)} sheets")
+        if self.definitions and self.kind == "stems":
+            raise LexitrainError("--definitions is not for the stems sheet (it prints each tile's words on one line)")
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --words FILE")
         if not self.conditions:  # with conditions beside it, an empty --search narrows nothing
@@ -133,13 +132,14 @@ def build_sheet(
 
     title = request.printed_title()
     options = {"questions": request.questions, "key": request.key}
+    words = {**options, "definitions": request.definitions}  # the kinds that print words one a line
     if request.kind == "new-words":
         assert request.old is not None  # checked by the request
-        return kinds.new_words(open_lexicon(request.old), lex, title, **options)
+        return kinds.new_words(open_lexicon(request.old), lex, title, **words)
     if request.kind == "twos":
-        return kinds.twos(lex, title, **options)
+        return kinds.twos(lex, title, **words)
     if request.kind == "due":
-        return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **options)
+        return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **words)
     from lexitrain.search.sources import results_from_source, source_blanks
 
     source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
@@ -156,8 +156,8 @@ def build_sheet(
         return kinds.stems(lex, letters, title, **options)
     if request.kind == "anagrams":
         blanks = source_blanks(**source, word_file=word_file, conditions=conditions)  # the ranks shown count the blanks the search asks
-        return kinds.anagrams(lex, results, title, blanks=blanks, definitions=request.definitions, **options)
-    return kinds.hooks(lex, results, title, definitions=request.definitions, **options)
+        return kinds.anagrams(lex, results, title, blanks=blanks, **words)
+    return kinds.hooks(lex, results, title, **words)
 
 
 def _ignore(lines: list[str]) -> None:

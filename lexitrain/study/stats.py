@@ -18,6 +18,7 @@ from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.coverage import LengthCoverage
@@ -137,11 +138,12 @@ def _nothing_yet(ax: Any, text: str) -> None:
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="#666666")
 
 
-def _whole_counts(ax: Any, values: Iterable[int]) -> None:
-    """A count axis from 0 in whole numbers, even when every count is 0 (no axis around -0.04 to 0.04)."""
+def _whole_counts(ax: Any, values: Iterable[int], headroom: float = 1.05) -> None:
+    """A count axis from 0 in whole numbers, even when every count is 0 (no axis around -0.04 to 0.04);
+    HEADROOM above the tallest bar (room for a legend)."""
     from matplotlib.ticker import MaxNLocator
 
-    ax.set_ylim(0, max(1, max(values, default=0)) * 1.05)
+    ax.set_ylim(0, max(1, max(values, default=0)) * headroom)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
@@ -149,6 +151,19 @@ def plot(report: StatsReport, path: Path) -> None:
     """Four charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams."""
     if path.suffix.lower() != ".png":
         raise LexitrainError(f"{path}: the plot is written as PNG; give a file name ending in .png")
+    import matplotlib.pyplot as plt
+
+    fig = charts(report)
+    try:
+        fig.savefig(path, format="png")
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
+
+
+def charts(report: StatsReport) -> Figure:
+    """The plot's figure, drawn off screen, laid out and ready to save."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -160,9 +175,9 @@ def plot(report: StatsReport, path: Path) -> None:
     if len(per_day):
         axes[0][0].bar(per_day["date"], per_day["answers"], label="answered", color="#9db4d6")
         axes[0][0].bar(per_day["date"], per_day["correct"], label="right", color="#2e8540")
-        axes[0][0].legend()
+        axes[0][0].legend(loc="upper left", ncols=2)  # side by side, in the headroom above the bars
         axes[0][0].tick_params(axis="x", labelrotation=60, labelsize=7)
-        _whole_counts(axes[0][0], per_day["answers"])
+        _whole_counts(axes[0][0], per_day["answers"], headroom=1.25)
     else:
         _nothing_yet(axes[0][0], "no answers yet")
     axes[0][1].bar(report.forecast["date"].str[5:], report.forecast["due"])
@@ -178,9 +193,4 @@ def plot(report: StatsReport, path: Path) -> None:
     else:
         _nothing_yet(axes[1][1], "none yet")
     fig.tight_layout()
-    try:
-        fig.savefig(path, format="png")
-    except OSError as exc:
-        raise LexitrainError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    return fig
