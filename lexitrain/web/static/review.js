@@ -22,7 +22,8 @@
     node.replaceChildren(
       el("span", "", "Reviews left today: " + today.reviews_left),
       el("span", "", "New left: " + today.new_left),
-      el("span", "", "Done today: " + today.reviews_done + " reviews, " + today.new_done + " new"));
+      el("span", "", "Done today: " + today.reviews_done + (today.reviews_done === 1 ? " review, " : " reviews, ")
+        + today.new_done + " new"));
   }
 
   // The answer shown: a position's top plays, or the words with their hooks and definitions.
