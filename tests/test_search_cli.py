@@ -226,6 +226,7 @@ def test_lexicon_names_compare_without_case(enable, tmp_path):
     assert run("lexicon", "build", str(words), "--name", "ENABLE", "--quiet").stderr.startswith(
         "error: 'ENABLE' is the name of the shipped ENABLE list")
     assert run("search", "--length", "2", "--lexicon", "mine", "--words").stdout.split() == ["AA", "AB"]
+    assert run("search", "--length", "2", "-l", "mine", "--words").stdout.split() == ["AA", "AB"]  # as elsewhere
 
 
 def test_lexicon_diff_is_a_table_by_length(make_lexicon):

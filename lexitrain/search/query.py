@@ -65,6 +65,8 @@ CONDITIONS: dict[str, str] = {
     "part-of-speech": "pos",
 }
 ALIASES = {"build": "subanagram"}
+#: the short options the other commands take too
+SHORT = {"-l": "--lexicon"}
 #: Settings, not conditions: never negated, one value for the whole query.
 SETTINGS: dict[str, str] = {
     "probability-by": "choice",
@@ -253,6 +255,7 @@ def parse_query(args: str | Sequence[str]) -> Query:
 
 def _option_name(option: str, token: str) -> tuple[str, bool]:
     """The condition or setting an option names, and whether it is negated."""
+    option = SHORT.get(option, option)
     bare = option[2:] if option.startswith("--") else None
     negate = bare is not None and bare.startswith("not-")
     name = bare[4:] if bare is not None and negate else bare
