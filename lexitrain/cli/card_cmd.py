@@ -24,8 +24,7 @@ def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
     from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
-    lex = open_study_lexicon(lexicon)
-    return ProgressStore(), lex
+    return ProgressStore(), open_study_lexicon(lexicon)
 
 
 def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
@@ -120,7 +119,7 @@ def move(
     with store:
         chosen = _selected(store, lex, cards, kind, search)
         moved = decks.move(store, lex.name, chosen, deck)
-    typer.echo(f"moved {moved} card{'s' if moved != 1 else ''} to {deck} ({len(chosen) - moved} were there already)")
+    typer.echo(f"moved {counted(moved, 'card')} to {deck} ({len(chosen) - moved} were there already)")
 
 
 def _suspend(cards: Optional[list[str]], kind: Optional[str], search: Optional[str], leeches: bool,
@@ -273,7 +272,7 @@ def tournament(
     else:
         first = min(plan.per_day, default=plan.day)  # today: the first day a card may be moved to
         span = "to today, the tournament's day" if first == plan.day else \
-            f"over the {plan.days} day{'s' * (plan.days != 1)} before {plan.day}"
+            f"over the {counted(plan.days, 'day')} before {plan.day}"
         typer.echo(f"{plan.moved} cards pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")
 

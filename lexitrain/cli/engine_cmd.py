@@ -51,7 +51,6 @@ def _position(cgp: str, lexicon_name: str, rack: str | None = None):
     lexicon = open_lexicon(lexicon_name)
     position = parse_cgp(cgp, lexicon.tiles, lexicon.layout)
     if position.board.tiles.letters != lexicon.tiles.letters:
-
         raise LexitrainError(
             f"the CGP uses the {position.board.tiles.name} tiles but lexicon {lexicon_name} uses {lexicon.tiles.name}")
     if rack is not None:
@@ -235,7 +234,6 @@ def gcg_verify(
         lexicon, note = game_lexicon(game, lexicon)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
-
             raise LexitrainError(f"{file}: the game uses {tiles.name} tiles, lexicon {lexicon} {lex.tiles.name} "
                                  "(use --no-lexicon or another --lexicon)")
         words = dawg_for(lex)

@@ -155,18 +155,14 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     found: list[str] = []
     given: list[str] = []
     while True:
-        line = read_answer("> " if not found else f"[{' '.join(found)}] > ", session.answer_time_left)
+        line, last = _answer_line(session, "> " if not found else f"[{' '.join(found)}] > ", last)
         if isinstance(line, TimedOut):
             outcome = session.time_out(question, " ".join(given))
             _show_outcome(session, outcome)
             return outcome
-        command = (line or "").strip().lower()
-        if line is None or command == "!quit":
+        if line is None:
             return None
-        if command in OVERRIDES:
-            last = _mark_previous(session, last, command)
-            continue
-        order = reorder_order(command)
+        order = reorder_order(line.strip().lower())
         if order is not None:
             question = _reorder_terminal(session, question, order)
             continue
@@ -190,14 +186,22 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     return outcome
 
 
-def _mark_previous(session: Session, last: Outcome | None, command: str) -> Outcome | None:
-    """`!c` / `!m` typed during a question: the previous one marked correct or missed."""
-    if last is None:  # say so, rather than leave the player wondering whether it took
-        typer.echo("  no previous question to mark yet")
-        return None
-    marked = session.override(last, OVERRIDES[command])
-    typer.echo(f"  previous question marked {'correct' if marked.correct else 'missed'}")
-    return marked
+def _answer_line(session: Session, prompt: str, last: Outcome | None) -> tuple[Answer, Outcome | None]:
+    """The next line typed for the question on screen (None when the player stops, TimedOut when
+    its clock ran out), with the previous question as it stands: a `!c` / `!m` line marks it
+    correct or missed here and another line is read."""
+    while True:
+        line = read_answer(prompt, session.answer_time_left)
+        command = line.strip().lower() if isinstance(line, str) else ""
+        if line is None or command == "!quit":
+            return None, last
+        if command not in OVERRIDES:
+            return line, last
+        if last is None:  # say so, rather than leave the player wondering whether it took
+            typer.echo("  no previous question to mark yet")
+            continue
+        last = session.override(last, OVERRIDES[command])
+        typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
 
 
 def _reorder_terminal(session: Session, question: Question, order: str) -> Question:
@@ -228,16 +232,12 @@ def _ask_choice(session: Session, question: Question, number: int, last: Outcome
     choices = " / ".join(question.info.get("choices", ()))
     typer.secho(f"\n{number}. {question.info.get('word', question.prompt)}   {choices}?", bold=True)
     while True:
-        line = read_answer("> ", session.answer_time_left)
+        line, last = _answer_line(session, "> ", last)
         if isinstance(line, TimedOut):
             outcome = session.time_out(question)
             break
-        command = (line or "").strip().lower()
-        if line is None or command == "!quit":
+        if line is None:
             return None
-        if command in OVERRIDES:
-            last = _mark_previous(session, last, command)
-            continue
         try:
             outcome = session.answer(question, line.strip())
             break

@@ -145,12 +145,11 @@ def _write_words(
         else [""] * len(codes)
     )
     wa = a.word_alph
-    stored = dict(zip(words, map(wordlist.definitions.__getitem__, codes)))
     rows = zip(
         words,
         alphagrams,
         a.word_lengths.tolist(),
-        all_written_out(stored).values(),
+        all_written_out(words, list(map(wordlist.definitions.__getitem__, codes))),
         front_hooks,
         back_hooks,
         a.inner_front.tolist(),

@@ -29,12 +29,14 @@ _PART_OF_SPEECH = re.compile(r"\[(\w+)")
 Lookup = Callable[[str], str]
 
 
-def all_written_out(definitions: dict[str, str]) -> dict[str, str]:
-    """Every definition of a list (word -> definition as read) with its links written out,
-    in the same order: the compiler stores them so, as Zyzzyva does, so that every search,
-    sheet, quiz and page reads, and `--definition` finds, what a player reads."""
-    return {word: written_out(text, lambda linked: definitions.get(linked, ""), word)
-            for word, text in definitions.items()}
+def all_written_out(words: list[str], definitions: list[str]) -> list[str]:
+    """The definitions of WORDS (as read, in the same order) with their links written out: the
+    compiler stores them so, as Zyzzyva does, so that every search, sheet, quiz and page reads,
+    and `--definition` finds, what a player reads. A list with no link (most) is returned as it is."""
+    if not any("=" in text for text in definitions):
+        return definitions
+    stored = dict(zip(words, definitions))
+    return [written_out(text, lambda linked: stored.get(linked, ""), word) for word, text in zip(words, definitions)]
 
 
 def written_out(definition: str, lookup: Lookup, word: str = "") -> str:

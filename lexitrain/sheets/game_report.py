@@ -92,9 +92,16 @@ def _squares(t: TurnReport) -> list[list[tuple[str, str, str]]]:
     if t.kind == "play":
         where, _, written = t.move.partition(" ")
         marks.update(_placed(board, where, written, PLAYED))
-    return [[(board.text_at(r, c) or marks.get((r, c), ("", ""))[0], premiums[r][c],
-              marks.get((r, c), ("", ""))[1] if not board.text_at(r, c) else "")
-             for c in range(board.cols)] for r in range(board.rows)]
+    return [[_square(board.text_at(r, c), premiums[r][c], marks.get((r, c))) for c in range(board.cols)]
+            for r in range(board.rows)]
+
+
+def _square(tile: str, premium: str, mark: tuple[str, str] | None) -> tuple[str, str, str]:
+    """A square's (letter, premium, mark): a tile on the board unmarked, else a play's letter and mark."""
+    if tile:
+        return tile, premium, ""
+    letter, marked = mark or ("", "")
+    return letter, premium, marked
 
 
 def _placed(board: Board, where: str, written: str, mark: str) -> dict[tuple[int, int], tuple[str, str]]:

@@ -25,8 +25,11 @@ class AnswerNote:
     symbols, ranks, ...) and its definition with Zyzzyva's links written out."""
 
     row: WordRow
-    definition: str
     found: bool
+
+    @property
+    def definition(self) -> str:
+        return self.row["definition"]  # stored with its links written out
 
     def to_json(self) -> dict[str, Any]:
         row = self.row
@@ -73,7 +76,7 @@ def word_notes(lex: Lexicon, words: Iterable[str], found: Collection[str] = ()) 
     """Notes for those of WORDS that are words of LEX, in their order, each once (one query for all)."""
     from lexitrain.search.execute import rows_for_words
 
-    return [AnswerNote(row, row["definition"], row["word"] in found)
+    return [AnswerNote(row, row["word"] in found)
             for row in rows_for_words(lex, words)]
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.study.scheduler import utc_now
 from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
+from lexitrain.study.store.connection import SQL_INT_MAX
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
@@ -37,6 +38,8 @@ _DECK_FIELDS = ("lexicon", "name", "retention", "new_per_day", "reviews_per_day"
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     """Write everything to `path` (atomically); counts of what was written."""
+    if not path.name or path.is_dir():  # `progress export ""` or a folder: there is no file to replace
+        raise LexitrainError(f"{path}: is a folder; give the backup a file name, e.g. progress.json")
     rows = store.export_rows()
     lexicon_of = {card["id"]: card["lexicon"] for card in rows["cards"]}
     deck_names = {deck["id"]: deck["name"] for deck in rows["decks"]}
@@ -60,8 +63,6 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
         "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
     }
-    if not path.name or path.is_dir():  # `progress export ""` or a folder: there is no file to replace
-        raise LexitrainError(f"{path}: is a folder; give the backup a file name, e.g. progress.json")
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -131,7 +132,6 @@ _ROW_VALUES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {  # list -> 
                 "key": (_TEXT, False), "given": (_TEXT, False), "at": (_NUMBER, False), "ms": (_INT, True),
                 "rating": (_INT, True)},
 }
-_SQL_INT = 2**63 - 1
 
 
 def _check_values(data: dict[str, Any]) -> None:
@@ -149,7 +149,7 @@ def _check_values(data: dict[str, Any]) -> None:
                     continue  # a missing field is the merge's KeyError, or a default from an older backup
                 if (isinstance(value, bool) or not isinstance(value, types)
                         or (isinstance(value, float) and not math.isfinite(value))
-                        or (isinstance(value, int) and abs(value) > _SQL_INT)):
+                        or (isinstance(value, int) and abs(value) > SQL_INT_MAX)):
                     raise _DamagedBackup(f"{name} #{number}: {field} is {value!r}")
 
 
