@@ -37,7 +37,7 @@ def clock() -> Clock:
 def app_ctx(tmp_path, clock) -> Iterator[Context]:
     make_web_lexicon(tmp_path)
     with ProgressStore() as store:
-        yield Context(store, NAME, clock=clock, secret="s3cret")
+        yield Context(store, NAME, clock=clock, secret="s3cret", hosts=frozenset({"testserver"}))
 
 
 @pytest.fixture
@@ -57,6 +57,16 @@ def start_wall(client: TestClient, value: str = "--length 7", source: str = "sea
     response = client.post("/wall", data={"source": source, "value": value, **fields}, follow_redirects=False)
     assert response.status_code == 303, response.text
     return response.headers["location"].rsplit("/", 1)[1]
+
+
+def on_round(client: TestClient, ident: str, fields: dict | None = None, **more: object) -> dict:
+    """A wall request's body: FIELDS with the token of the round on show (as the page sends it)."""
+    return {**(fields or {}), **more, "round": client.get(f"/api/wall/{ident}").json()["round"]["token"]}
+
+
+def on_question(state: dict, **fields: object) -> dict:
+    """A review or position request's body: FIELDS with the id and token of the question on show in STATE."""
+    return {**fields, "question": state["question"]["id"], "token": state["question"]["token"]}
 
 
 def answers(store: ProgressStore) -> list[tuple[str, str, int]]:
@@ -95,13 +105,14 @@ def test_malformed_requests_get_one_line_json_errors(client):
     ident = start_wall(client)
     assert one_line_error(client.post(f"/api/wall/{ident}/guess", content=b"{not json"), 400) == "the body is not JSON"
     assert "object" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=["RETAINS"]), 400)
-    assert "'word' must be a string" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": 7}), 400)
-    assert "longer than" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": "A" * 500}), 400)
-    assert "one word" in one_line_error(client.post(f"/api/wall/{ident}/guess", json={"word": "A B"}), 400)
+    assert "'word' must be a string" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": 7})), 400)
+    assert "longer than" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "A" * 500})), 400)
+    assert "one word" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "A B"})), 400)
     assert "no open wall" in one_line_error(client.get("/api/wall/nope"), 404)
     assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
     assert one_line_error(client.put("/api/review"), 405)
-    assert "no open review or position round 'x'" in one_line_error(client.post("/api/review/x/grade", json={"rating": 3}), 404)
+    assert "no open review or position round 'x'" in one_line_error(
+        client.post("/api/review/x/grade", json={"rating": 3, "question": "q", "token": "t"}), 404)
 
 
 def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, app_ctx):
@@ -128,7 +139,7 @@ def test_a_wall_guessed_word_by_word_records_each_question_as_it_is_decided(clie
     assert cells["AEINRST"]["tiles"] == list("AEINRST")
 
     def guess(word: str) -> dict:
-        response = client.post(f"/api/wall/{ident}/guess", json={"word": word})
+        response = client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": word}))
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -138,14 +149,14 @@ def test_a_wall_guessed_word_by_word_records_each_question_as_it_is_decided(clie
     assert guess("NITRATES")["guess"]["verdict"] == "wrong"
     after = guess("RETAINS")
     assert [c["found"] for c in after["round"]["cells"] if c["alphagram"] == "AEINRST"] == [["RETAINS"]]
-    ended = client.post(f"/api/wall/{ident}/give-up").json()
+    ended = client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident)).json()
     assert ended["round"]["gave_up"] and ended["round"]["correct"] == 1
     table = {q["alphagram"]: q for q in ended["solutions"]}
     words = {w["word"]: w for w in table["AEINRST"]["words"]}
     assert set(words) == ORACLE["AEINRST"] and words["RETAINS"]["found"] and not words["NASTIER"]["found"]
     assert words["RETAINS"]["definition"] == DEFINITIONS["RETAINS"] and "probability" in words["RETAINS"]
     assert answers(app_ctx.store)[-1] == ("AEINRST", "RETAINS", 0)
-    marked = client.post(f"/api/wall/{ident}/mark", json={"id": table["AEINRST"]["id"], "correct": True}).json()
+    marked = client.post(f"/api/wall/{ident}/mark", json=on_round(client, ident, {"id": table["AEINRST"]["id"], "correct": True})).json()
     assert [q["correct"] for q in marked["solutions"] if q["alphagram"] == "AEINRST"] == [True]
 
 
@@ -154,7 +165,7 @@ def test_the_server_clock_ends_the_round_and_a_late_guess_is_refused(client, app
     clock.now += 30
     assert client.get(f"/api/wall/{ident}").json()["time_left"] == 30  # the page resyncs to this
     clock.now += 31
-    late = client.post(f"/api/wall/{ident}/guess", json={"word": "RETAINS"}).json()
+    late = client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "RETAINS"})).json()
     assert late["guess"]["verdict"] == "ended" and late["round"]["timed_out"] and late["solutions"]
     assert {row[0] for row in answers(app_ctx.store)} == {"AEINRST", "AEILRST"}  # both saved missed
     assert all(correct == 0 for _, _, correct in answers(app_ctx.store))
@@ -168,7 +179,7 @@ def test_a_blank_wall_shows_question_marks_and_takes_the_words(client):
     cell = cells[0]  # (blank bingos are sevens and eights, a few with two blanks)
     letters = Counter(cell["alphagram"].replace("?", ""))
     [word, *_] = [w for w in sorted(WORDS) if len(w) == len(cell["tiles"]) and not letters - Counter(w)]
-    verdict = client.post(f"/api/wall/{ident}/guess", json={"word": word}).json()["guess"]
+    verdict = client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": word})).json()["guess"]
     assert verdict["verdict"] == "correct" and verdict["cell"]["found"] == [word]
 
 
@@ -176,18 +187,18 @@ def test_a_long_list_continues_round_after_round_then_its_missed_list(client):
     ident = start_wall(client, "--length 2-3", size="50", minutes="0")
     first = client.get(f"/api/wall/{ident}").json()
     assert (first["round"]["first"], first["round"]["last"]) == (1, 50) and first["time_left"] is None
-    client.post(f"/api/wall/{ident}/give-up")
-    second = client.post(f"/api/wall/{ident}/next").json()["round"]
+    client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
+    second = client.post(f"/api/wall/{ident}/next", json=on_round(client, ident)).json()["round"]
     assert second["first"] == 51 and not second["missed_pass"]
-    assert "still going" in one_line_error(client.post(f"/api/wall/{ident}/next"), 400)
+    assert "still going" in one_line_error(client.post(f"/api/wall/{ident}/next", json=on_round(client, ident)), 400)
 
 
 def test_a_round_left_open_when_the_app_stops_keeps_every_answer_given(app_ctx):
     with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
         client.get("/?key=s3cret")
         ident = start_wall(client)
-        client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
-        client.post(f"/api/wall/{ident}/guess", json={"word": "RETAINS"})
+        client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+        client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "RETAINS"}))
     assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1), ("AEINRST", "RETAINS", 0)]
 
 
@@ -196,13 +207,14 @@ def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(cli
     ident = response.headers["location"].rsplit("/", 1)[1]
     cells = client.get(f"/api/wall/{ident}").json()["round"]["cells"]
     assert [c["alphagram"] for c in cells] == challenge_keys(app_ctx.lex(), date(2026, 1, 2), "sevens")
-    client.post(f"/api/wall/{ident}/guess", json={"word": "SALTIER"})
-    client.post(f"/api/wall/{ident}/give-up")
+    client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+    client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
     page = client.get("/challenge").text
     assert "2026-01-02" in page and "1/2" in page and "retake" not in page
     assert '<option value="sevens" selected>' in page  # the kind `lexitrain challenge` gives by default
     response = client.post("/challenge", data={"kind": "sevens", "date": "2026-01-02"}, follow_redirects=False)
-    client.post(response.headers["location"].replace("/wall/", "/api/wall/") + "/give-up")
+    again = response.headers["location"].rsplit("/", 1)[1]
+    client.post(f"/api/wall/{again}/give-up", json=on_round(client, again))
     history = client.get("/challenge").text.split('id="history"')[1]
     assert history.count("retake") == 1  # the second attempt of the day, as `challenge --history` marks it
     assert one_line_error(client.post("/challenge", data={"kind": "sevens", "date": "2026-13-40"},
@@ -216,14 +228,14 @@ def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
     first = client.post("/api/review").json()
     question = first["question"]
     assert question is not None and first["today"]["new_done"] == 0
-    shown = client.post(f"/api/review/{first['id']}/reveal").json()
+    shown = client.post(f"/api/review/{first['id']}/reveal", json=on_question(first)).json()
     assert {w["word"] for w in shown["words"]} == ORACLE["".join(sorted(question["prompt"]))]
     assert not answers(app_ctx.store)  # revealing records nothing
-    graded = client.post(f"/api/review/{first['id']}/grade", json={"rating": 2}).json()
+    graded = client.post(f"/api/review/{first['id']}/grade", json=on_question(first, rating=2)).json()
     assert graded["last"]["id"] == question["id"] and graded["today"]["new_done"] == 1
     assert len(answers(app_ctx.store)) == 1
-    assert one_line_error(client.post(f"/api/review/{first['id']}/grade", json={"rating": 9}), 400)
-    typed = client.post(f"/api/review/{first['id']}/answer", json={"text": "ZZZ"}).json()
+    assert one_line_error(client.post(f"/api/review/{first['id']}/grade", json=on_question(graded, rating=9)), 400)
+    typed = client.post(f"/api/review/{first['id']}/answer", json=on_question(graded, text="ZZZ")).json()
     assert typed["last"]["correct"] is False and typed["last"]["words"]  # the answers with their facts
 
 
@@ -239,12 +251,12 @@ def test_a_valid_or_phony_card_shows_its_word_and_judges_the_choice(client, app_
     question = first["question"]
     assert question["id"] == "valid-or-phony:ZZZQ" and question["hint"] == "choice"
     assert question["word"] == "ZZZQ" and question["choices"] == ["valid", "phony"]
-    shown = client.post(f"/api/review/{first['id']}/reveal").json()  # the word shown and its verdict
+    shown = client.post(f"/api/review/{first['id']}/reveal", json=on_question(first)).json()  # word and verdict
     assert shown["words"] == [{"word": "ZZZQ"}] and shown["details"]["verdict"] == "ZZZQ is a phony"
-    refused = client.post(f"/api/review/{first['id']}/answer", json={"text": "maybe"})
+    refused = client.post(f"/api/review/{first['id']}/answer", json=on_question(first, text="maybe"))
     assert refused.status_code == 200 and refused.json()["refused"] == "answer v (valid) or p (phony)"
     assert refused.json()["question"]["id"] == question["id"] and not answers(store)  # asked again, nothing kept
-    last = client.post(f"/api/review/{first['id']}/answer", json={"text": "p"}).json()["last"]
+    last = client.post(f"/api/review/{first['id']}/answer", json=on_question(refused.json(), text="p")).json()["last"]
     assert last["correct"] and last["verdict"] == "ZZZQ is a phony" and last["words"] == [{"word": "ZZZQ"}]
 
 
@@ -252,16 +264,16 @@ def test_an_illegal_play_is_refused_with_its_reason_and_the_position_stays(clien
     first = client.post("/api/position").json()
     board = first["question"]["board"]
     assert board["rack"] == "AEINRST" and board["rows"][0][0]["premium"] == "TW" and len(board["columns"]) == 15
-    refused = client.post(f"/api/position/{first['id']}/play", json={"play": ILLEGAL_PLAY}).json()
+    refused = client.post(f"/api/position/{first['id']}/play", json=on_question(first, play=ILLEGAL_PLAY)).json()
     assert "SATINER" in refused["refused"] and refused["question"]["id"] == first["question"]["id"]
     assert refused["last"] is None
-    verdict = client.post(f"/api/position/{first['id']}/play", json={"play": TOP_PLAY}).json()["last"]
+    verdict = client.post(f"/api/position/{first['id']}/play", json=on_question(refused, play=TOP_PLAY)).json()["last"]
     assert verdict["correct"] and verdict["score"] == TOP_SCORE and verdict["top"]
 
 
 def test_an_empty_play_passes_and_shows_the_top_plays(client, app_ctx):
     first = client.post("/api/position").json()
-    passed = client.post(f"/api/position/{first['id']}/play", json={"play": " "}).json()["last"]
+    passed = client.post(f"/api/position/{first['id']}/play", json=on_question(first, play=" ")).json()["last"]
     assert not passed["correct"] and passed["legal"] is False and passed["top"][0]["score"] == TOP_SCORE
     assert len(answers(app_ctx.store)) == 1  # a pass is recorded, as an empty line in the terminal quiz
 
@@ -313,13 +325,16 @@ def test_every_field_of_the_search_form_is_a_search_condition(client, field, val
 
 
 def test_stats_show_the_tables_and_the_plot(client):
-    client.post(f"/api/wall/{start_wall(client)}/give-up")
+    ident = start_wall(client)
+    client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
     page = client.get("/stats").text
     assert 'id="by-state"' in page and 'id="per-day"' in page and "AEINRST" in page
     coverage = page.split('id="coverage"')[1].split("</table>")[0]  # as `lexitrain stats` prints it
     assert "<td>7s</td><td class=\"num\">0.00%</td>" in coverage and "<td>8s</td>" in coverage
-    png = client.get("/stats.png")
-    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    answered = page.split('id="chart-answers"')[1].split("</figure>")[0]  # drawn in the page, no image
+    assert f"<span>{date.today().isoformat()[5:]}</span>" in answered and '<span class="num">0/2</span>' in answered
+    due = page.split('id="chart-due"')[1].split("</figure>")[0]
+    assert due.count('class="bar"') == 30
 
 
 def test_settings_are_kept_in_the_progress_database(client, app_ctx):

@@ -75,8 +75,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     clock = Clock()
     store = ProgressStore()
     sock = socket.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(Context(store, NAME, clock=clock, secret=SECRET)),
-                                           log_level="warning", lifespan="on"))
+    port = sock.getsockname()[1]
+    ctx = Context(store, NAME, clock=clock, secret=SECRET, hosts=frozenset({f"127.0.0.1:{port}"}))
+    server = uvicorn.Server(uvicorn.Config(create_app(ctx), log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

@@ -18,33 +18,40 @@ def web(
     no_browser: bool = typer.Option(False, "--no-browser", help="Print the link only; do not open a browser."),
     lexicon: StudyLexicon,
 ) -> None:
-    """Word walls, the daily challenge, reviews, positions, search and stats in the browser."""
+    """Word walls, the daily challenge, reviews, positions, search and stats in the browser.
+
+    The browser is opened on a launch file in the data folder, readable by you alone, that carries
+    the launch's key: no command line shows it. With --no-browser the link is printed for you."""
+    from lexitrain.paths import data_home
     from lexitrain.study.store import ProgressStore
     from lexitrain.web.context import Context
-    from lexitrain.web.server import LOCAL, listen, serve, url
+    from lexitrain.web.server import LOCAL, hosts, listen, serve, url, write_launch_file
 
     sock = listen(host, port)  # first: an address that cannot be used is one line, with no warning before it
     if host != LOCAL:
         typer.echo(f"warning: serving on {host}, not only this machine: anyone who gets the link can use it",
                    err=True)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     with ProgressStore() as store:
-        ctx = Context(store, lexicon)
-        link = url(sock, ctx, "127.0.0.1" if host in ("0.0.0.0", "::") else host)
+        ctx = Context(store, lexicon, hosts=hosts(sock, shown))
+        link = url(sock, ctx, shown)
 
         def ready() -> None:
-            typer.echo(f"lexitrain web: {link}  (Ctrl-C stops it)")
-            if not no_browser:
-                _open(link)
+            if no_browser:
+                typer.echo(f"lexitrain web: {link}  (Ctrl-C stops it)")
+                return
+            ctx.launch_file = launch = write_launch_file(data_home(), link)
+            typer.echo(f"lexitrain web: opening {launch}  (Ctrl-C stops it)")
+            if not _open(launch.as_uri()):
+                typer.echo(f"no browser could be opened here: open {launch} (or the link in it) yourself", err=True)
 
         serve(ctx, sock, ready)
 
 
-def _open(link: str) -> None:
+def _open(link: str) -> bool:
     import webbrowser
 
     try:
-        opened = webbrowser.open(link)
+        return webbrowser.open(link)
     except webbrowser.Error:
-        opened = False
-    if not opened:
-        typer.echo("no browser could be opened here: open the link above yourself", err=True)
+        return False

@@ -42,6 +42,7 @@ class Lexicon:
     folder: Path
     manifest: dict[str, Any]
     _counts: dict[RankPer, dict[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _draws: dict[int, dict[str, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def tiles(self) -> TileSet:
@@ -143,10 +144,13 @@ class Lexicon:
         return rows.alphagrams_by_rank(self.db, length, ranks)
 
     def exact_draws(self, length: int) -> dict[str, int]:
-        """Alphagram -> how many draws of its tiles from the bag, with no blank, spell it exactly (one length)."""
-        from lexitrain.lexicon import rows
+        """Alphagram -> how many draws of its tiles from the bag, with no blank, spell it exactly (one length);
+        read once per length (coverage asks for every length on each stats page)."""
+        if length not in self._draws:
+            from lexitrain.lexicon import rows
 
-        return rows.exact_draws(self.db, length)
+            self._draws[length] = rows.exact_draws(self.db, length)
+        return self._draws[length]
 
     def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
         """How many words (or alphagrams) the lexicon has of each length (asked once)."""

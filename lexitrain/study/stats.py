@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,53 +55,62 @@ class StatsReport:
 
 
 def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> StatsReport:
-    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too)."""
+    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too).
+
+    SQLite counts (per day, per state, the due days, the hardest cards) and only the small
+    tallies come back: at 100,000 cards the report takes tens of milliseconds, not seconds."""
     import pandas as pd
 
     now = utc_now()
-    answers = pd.DataFrame.from_records(store.answer_history(lexicon), columns=["at", "correct", "was_new", "card_id"],
-                                        coerce_float=True)  # (as pandas.read_sql_query builds its frames)
-    cards = pd.DataFrame.from_records(store.card_counters(lexicon),
-                                      columns=["kind", "key", "state", "due", "correct", "incorrect"], coerce_float=True)
+    today = now.astimezone().date()  # days are the player's calendar days, as in the daily drill
+    since = today - timedelta(days=HISTORY_DAYS)
+    since_at = _midnight(since)
 
-    local = now.astimezone().tzinfo  # days are the player's calendar days, as in the daily drill
-    answers["date"] = pd.to_datetime(answers["at"], unit="s", utc=True).dt.tz_convert(local).dt.date.astype(str)
-    since = (now.astimezone() - timedelta(days=HISTORY_DAYS)).date().isoformat()
-    recent = answers[answers["date"] >= since]
-    per_day = (recent.groupby("date").agg(answers=("correct", "size"), correct=("correct", "sum"),
-                                          new=("was_new", "sum")).reset_index())
+    days: dict[str, list[int]] = {}
+    for quarter, answered, right, new in store.answers_per_quarter_hour(lexicon, since_at):
+        tally = days.setdefault(_local_date(quarter).isoformat(), [0, 0, 0])
+        tally[0] += answered
+        tally[1] += right
+        tally[2] += new
+    per_day = pd.DataFrame.from_records([(day, *days[day]) for day in sorted(days)],
+                                        columns=["date", "answers", "correct", "new"])
     per_day[["answers", "correct", "new"]] = per_day[["answers", "correct", "new"]].astype(int)
 
-    reviews = answers[(answers["was_new"] == 0) & answers["card_id"].notna()]
-    recent_reviews = reviews[reviews["date"] >= since]
+    states = store.cards_by_state(lexicon)
+    by_state = {name: states.get(state, 0) for state, name in STATE_NAMES.items()}
 
-    counts = cards["state"].map(STATE_NAMES).value_counts()
-    by_state = {name: int(counts.get(name, 0)) for name in STATE_NAMES.values()}
+    due = [0] * FORECAST_DAYS
+    due[0], coming = store.due_per_quarter_hour(lexicon, _midnight(today + timedelta(days=1)),
+                                                _midnight(today + timedelta(days=FORECAST_DAYS)))
+    for quarter, count in coming:  # (cards due before tomorrow are due today: overdue ones too)
+        due[(_local_date(quarter) - today).days] += count
+    forecast = pd.DataFrame({"date": [(today + timedelta(days=d)).isoformat() for d in range(FORECAST_DAYS)],
+                             "due": due})
 
-    scheduled = cards[cards["due"].notna()]
-    day = pd.to_datetime(scheduled["due"], unit="s", utc=True).dt.tz_convert(local).dt.tz_localize(None).dt.normalize()
-    today = pd.Timestamp(now.astimezone().date())
-    offsets = ((day - today).dt.days).clip(lower=0)
-    window = offsets[offsets < FORECAST_DAYS].value_counts()
-    forecast = pd.DataFrame({
-        "date": [(today + pd.Timedelta(days=d)).date().isoformat() for d in range(FORECAST_DAYS)],
-        "due": [int(window.get(d, 0)) for d in range(FORECAST_DAYS)],
-    })
-
-    tried = cards[(cards["kind"].str.startswith("anagram")) & (cards["correct"] + cards["incorrect"] > 0)].copy()
-    tried["miss_rate"] = (tried["incorrect"] / (tried["correct"] + tried["incorrect"])).round(3)
-    hardest = (tried[tried["incorrect"] > 0].sort_values(["miss_rate", "incorrect", "key"],
-                                                         ascending=[False, False, True])
-               .head(HARDEST)[["key", "correct", "incorrect", "miss_rate"]].reset_index(drop=True))
+    hardest = pd.DataFrame.from_records(store.most_missed_cards(lexicon, "anagram", HARDEST),
+                                        columns=["key", "correct", "incorrect", "miss_rate"])
     hardest[["correct", "incorrect"]] = hardest[["correct", "incorrect"]].astype(int)
 
-    def share(frame: pd.DataFrame) -> float | None:
-        return round(float(frame["correct"].mean()), 3) if len(frame) else None
+    def share(tally: tuple[int, int]) -> float | None:
+        reviews, right = tally
+        return round(right / reviews, 3) if reviews else None
 
     from lexitrain.study.coverage import coverage
 
     covered = coverage(store, lex) if lex is not None else []
-    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share(reviews), share(recent_reviews), covered)
+    reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
+    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
+                       share((recent_reviews, recent_right)), covered)
+
+
+def _local_date(quarter: int) -> date:
+    """The player's calendar day of a quarter hour (numbered from the epoch)."""
+    return datetime.fromtimestamp(quarter * 900).date()
+
+
+def _midnight(day: date) -> float:
+    """The time the player's local calendar day begins."""
+    return datetime.combine(day, time()).astimezone().timestamp()
 
 
 def shown_coverage(report: StatsReport) -> list[LengthCoverage]:

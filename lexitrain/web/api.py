@@ -7,8 +7,11 @@ unknown round, or a request the core refuses is a 4xx with a one-line
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -18,13 +21,16 @@ from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import BOARD, Question
 from lexitrain.study.session import Outcome, Refused
 from lexitrain.study.wall import Wall, word_facts
-from lexitrain.web.context import Context, OneByOne
+from lexitrain.web.context import Conflict, Context, OneByOne
 from lexitrain.web.guard import HEADERS
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
 
 MAX_TEXT = 200
+#: A UTF-16 half on its own: JSON may spell one ("\ud800"), no text can hold it.
+SURROGATE = re.compile("[\ud800-\udfff]")
+T = TypeVar("T")
 
 
 class BadRequest(LexitrainError):
@@ -41,15 +47,45 @@ def reply(data: Any, status: int = 200) -> JSONResponse:
 
 
 async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object."""
+    """The request's JSON object: strict JSON (no NaN), no lone surrogate in any string, not nested deep."""
     raw = await request.body()
+
+    def no_constant(name: str) -> None:
+        raise ValueError(name)
+
     try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = json.loads(raw or b"{}", parse_constant=no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise BadRequest("the body is not JSON") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    if not _clean(data):
+        raise BadRequest("the body holds text that is not Unicode (a lone surrogate)")
     return data
+
+
+def _clean(value: Any, depth: int = 0) -> bool:
+    """No lone surrogate in any key or string (nor nesting past 20 levels, far beyond any request)."""
+    if depth > 20:
+        return False
+    if isinstance(value, str):
+        return SURROGATE.search(value) is None
+    if isinstance(value, dict):
+        return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_clean(v, depth + 1) for v in value)
+    return True
+
+
+async def lane(request: Request, work: Callable[[], T]) -> T:
+    """Run WORK in the launch's lane (it touches open rounds or writes the store)."""
+    return await context(request).offload.write(work)
+
+
+def token(ctx: Context, *parts: object) -> str:
+    """The token of one question (or one round) on show: a request naming it answers that showing only,
+    so a second submit of the same answer finds the next question on show and is refused (409)."""
+    return hmac.new(ctx.secret.encode(), ":".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def text(data: dict[str, Any], name: str) -> str:
@@ -78,62 +114,105 @@ def whole(data: dict[str, Any], name: str) -> int:
 # -- walls -------------------------------------------------------------------------
 
 
-def wall_state(wall: Wall) -> dict[str, Any]:
+def wall_state(ctx: Context, ident: str, wall: Wall) -> dict[str, Any]:
     state = wall.state()
-    if state["round"] is not None and state["round"]["ended"]:
-        state["solutions"] = wall.solutions()
+    if state["round"] is not None:
+        state["round"]["token"] = token(ctx, ident, "round", state["round"]["number"])
+        if state["round"]["ended"]:
+            state["solutions"] = wall.solutions()
     return state
 
 
 async def wall_get(request: Request) -> JSONResponse:
-    return reply(wall_state(_wall(request)))
+    ctx, ident = context(request), request.path_params["ident"]
+    return reply(await lane(request, lambda: wall_state(ctx, ident, _wall(ctx, ident))))
+
+
+def _this_round(ctx: Context, ident: str, wall: Wall, data: dict[str, Any]) -> None:
+    """The request names the round on show by its token, else it is a stale or second submit (409)."""
+    sent = text(data, "round")
+    if wall.round is None or not hmac.compare_digest(sent, token(ctx, ident, "round", wall.round.number)):
+        raise Conflict("that round is over: the wall has moved on (a second submit?)")
 
 
 async def wall_guess(request: Request) -> JSONResponse:
-    wall = _wall(request)
-    guess = wall.guess(text(await body(request), "word"))
-    return reply({"guess": guess.to_json(), **wall_state(wall)})
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    word = text(data, "word")
+
+    def guess() -> dict[str, Any]:
+        wall = _wall(ctx, ident)
+        _this_round(ctx, ident, wall, data)
+        return {"guess": wall.guess(word).to_json(), **wall_state(ctx, ident, wall)}
+
+    return reply(await lane(request, guess))
 
 
 async def wall_give_up(request: Request) -> JSONResponse:
-    wall = _wall(request)
-    if wall.round is not None and not wall.round.ended:
-        wall.give_up()
-    return reply(wall_state(wall))
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+
+    def give_up() -> dict[str, Any]:
+        wall = _wall(ctx, ident)
+        _this_round(ctx, ident, wall, data)
+        if wall.round is not None and not wall.round.ended:
+            wall.give_up()
+        return wall_state(ctx, ident, wall)
+
+    return reply(await lane(request, give_up))
 
 
 async def wall_leave(request: Request) -> JSONResponse:
-    """The page is going (closed, reloaded, navigated away): the wall ends as `Wall.finish` says."""
-    wall = _wall(request)
-    wall.finish()
-    return reply(wall_state(wall))
+    """The page is going (closed, navigated away): the wall ends as `Wall.finish` says."""
+    ctx, ident = context(request), request.path_params["ident"]
+
+    def leave() -> dict[str, Any]:
+        wall = _wall(ctx, ident)
+        wall.finish()
+        return wall_state(ctx, ident, wall)
+
+    return reply(await lane(request, leave))
 
 
 async def wall_next(request: Request) -> JSONResponse:
-    wall = _wall(request)
-    wall.start_round()
-    return reply(wall_state(wall))
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+
+    def next_round() -> dict[str, Any]:
+        wall = _wall(ctx, ident)
+        _this_round(ctx, ident, wall, data)  # a double click on "next round" starts one round, not two
+        wall.start_round()
+        return wall_state(ctx, ident, wall)
+
+    return reply(await lane(request, next_round))
 
 
 async def wall_mark(request: Request) -> JSONResponse:
-    wall = _wall(request)
-    data = await body(request)
-    wall.mark(text(data, "id"), flag(data, "correct"))
-    return reply(wall_state(wall))
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    question, correct = text(data, "id"), flag(data, "correct")
+
+    def mark() -> dict[str, Any]:
+        wall = _wall(ctx, ident)
+        _this_round(ctx, ident, wall, data)
+        cell = next((c for c in wall.round.cells if c.question.id == question), None) if wall.round else None
+        if cell is not None and cell.outcome is not None and cell.outcome.correct == correct:
+            raise Conflict(f"{question!r} is already marked {'correct' if correct else 'missed'} (a second submit?)")
+        wall.mark(question, correct)
+        return wall_state(ctx, ident, wall)
+
+    return reply(await lane(request, mark))
 
 
-def _wall(request: Request) -> Wall:
-    return context(request).opened(request.path_params["ident"], Wall, "wall")
+def _wall(ctx: Context, ident: str) -> Wall:
+    return ctx.opened(ident, Wall, "wall")
 
 
 # -- reviews -----------------------------------------------------------------------
 
 
-def question_json(ctx: Context, drill: OneByOne) -> dict[str, Any] | None:
+def question_json(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any] | None:
     question = drill.question
     if question is None:
         return None
-    data = {**question.to_json(), "number": drill.number, "hint": question.hint}
+    data = {**question.to_json(), "number": drill.number, "hint": question.hint,
+            "token": token(ctx, ident, drill.number, question.id)}
     if question.hint == BOARD:
         data["board"] = board_json(ctx, question)
     return data
@@ -155,54 +234,84 @@ def outcome_json(lex: Lexicon, outcome: Outcome) -> dict[str, Any]:
 
 
 def drill_state(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": ident, "title": drill.session.title, "question": question_json(ctx, drill),
+    data: dict[str, Any] = {"id": ident, "title": drill.session.title, "question": question_json(ctx, ident, drill),
                             "last": outcome_json(drill.session.lex, drill.last) if drill.last else None}
     if drill.summary is not None:
         data["summary"] = drill.summary.to_json()
     return data
 
 
+def on_show(ctx: Context, ident: str, drill: OneByOne, data: dict[str, Any]) -> Question:
+    """The question the request names (its id and token): the one on show, else 409 (a second
+    submit, a held key, another tab): nothing is recorded for a question the player did not see."""
+    question_id, sent = text(data, "question"), text(data, "token")
+    question = drill.question
+    if question is None or question.id != question_id \
+            or not hmac.compare_digest(sent, token(ctx, ident, drill.number, question.id)):
+        raise Conflict("that question was answered already: the next one is on show (a second submit?)")
+    return question
+
+
 async def review_start(request: Request) -> JSONResponse:
     from lexitrain.study.requests import DailyRequest
 
     ctx = context(request)
-    drill = OneByOne(DailyRequest().start(ctx.store, ctx.lex()))
-    ident = ctx.keep(drill)
-    return reply({**drill_state(ctx, ident, drill), "today": today(ctx)})
+
+    def start() -> dict[str, Any]:
+        drill = OneByOne(DailyRequest().start(ctx.store, ctx.lex()))
+        ident = ctx.keep(drill)
+        return {**drill_state(ctx, ident, drill), "today": today(ctx)}
+
+    return reply(await lane(request, start))
 
 
-def answered(ctx: Context, ident: str, drill: OneByOne, line: str) -> dict[str, Any]:
+def answered(ctx: Context, ident: str, drill: OneByOne, question: Question, line: str) -> dict[str, Any]:
     """Record an answer line and move on; a line the question does not take (an illegal play, a
     valid-or-phony answer other than v or p) is refused with its reason, nothing recorded, the
     same question still on show. A refusal is part of the game, so it is no HTTP error."""
     try:
-        drill.record(drill.session.answer(drill.current(), line))
+        drill.record(drill.session.answer(question, line))
     except Refused as exc:
         return {**drill_state(ctx, ident, drill), "refused": str(exc)}
     return drill_state(ctx, ident, drill)
 
 
 async def review_answer(request: Request) -> JSONResponse:
-    ctx, ident, drill = _drill(request)
-    state = answered(ctx, ident, drill, text(await body(request), "text"))
-    return reply({**state, "today": today(ctx)})
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    line = text(data, "text")
+
+    def answer() -> dict[str, Any]:
+        drill = _drill(ctx, ident)
+        return {**answered(ctx, ident, drill, on_show(ctx, ident, drill, data), line), "today": today(ctx)}
+
+    return reply(await lane(request, answer))
 
 
 async def review_reveal(request: Request) -> JSONResponse:
     """The answer of the question on show, recording nothing (the player grades next): the
     words' facts, and what an empty line is checked to (a position's top plays, whether the word
     shown is valid and how a phony was made)."""
-    ctx, ident, drill = _drill(request)
-    question = drill.current()
-    return reply({"id": question.id, "words": words_json(drill.session.lex, question),
-                  "details": drill.session.check(question, "").details})
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+
+    def reveal() -> dict[str, Any]:
+        drill = _drill(ctx, ident)
+        question = on_show(ctx, ident, drill, data)
+        return {"id": question.id, "words": words_json(drill.session.lex, question),
+                "details": drill.session.check(question, "").details}
+
+    return reply(await lane(request, reveal))
 
 
 async def review_grade(request: Request) -> JSONResponse:
-    ctx, ident, drill = _drill(request)
-    rating = whole(await body(request), "rating")
-    drill.record(drill.session.grade(drill.current(), rating))
-    return reply({**drill_state(ctx, ident, drill), "today": today(ctx)})
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    rating = whole(data, "rating")
+
+    def grade() -> dict[str, Any]:
+        drill = _drill(ctx, ident)
+        drill.record(drill.session.grade(on_show(ctx, ident, drill, data), rating))
+        return {**drill_state(ctx, ident, drill), "today": today(ctx)}
+
+    return reply(await lane(request, grade))
 
 
 def today(ctx: Context) -> dict[str, int]:
@@ -214,10 +323,8 @@ def today(ctx: Context) -> dict[str, int]:
             "reviews_left": state.reviews_left}
 
 
-def _drill(request: Request) -> tuple[Context, str, OneByOne]:
-    ctx = context(request)
-    ident = request.path_params["ident"]
-    return ctx, ident, ctx.opened(ident, OneByOne, "review or position round")
+def _drill(ctx: Context, ident: str) -> OneByOne:
+    return ctx.opened(ident, OneByOne, "review or position round")
 
 
 # -- positions -----------------------------------------------------------------------
@@ -241,15 +348,25 @@ async def position_start(request: Request) -> JSONResponse:
     from lexitrain.study.requests import PositionQuizRequest
 
     ctx = context(request)
-    drill = OneByOne(PositionQuizRequest(limit=10).start(ctx.store, ctx.lex()))
-    return reply(drill_state(ctx, ctx.keep(drill), drill))
+
+    def start() -> dict[str, Any]:
+        drill = OneByOne(PositionQuizRequest(limit=10).start(ctx.store, ctx.lex()))
+        return drill_state(ctx, ctx.keep(drill), drill)
+
+    return reply(await lane(request, start))
 
 
 async def position_play(request: Request) -> JSONResponse:
     """A play in GCG notation: an illegal one is refused with its reason and the position stays;
     a legal one is recorded (top score or not) and the verdict shows the top plays."""
-    ctx, ident, drill = _drill(request)
-    return reply(answered(ctx, ident, drill, text(await body(request), "play")))
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    play = text(data, "play")
+
+    def answer() -> dict[str, Any]:
+        drill = _drill(ctx, ident)
+        return answered(ctx, ident, drill, on_show(ctx, ident, drill, data), play)
+
+    return reply(await lane(request, answer))
 
 
 ROUTES = [

@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from lexitrain.errors import LexitrainError
 from lexitrain.web import api, pages
-from lexitrain.web.context import Context, NotFound
+from lexitrain.web.context import Conflict, Context, NotFound
 from lexitrain.web.guard import Guard, error
 
 STATIC = Path(__file__).parent / "static"
@@ -32,11 +32,11 @@ def create_app(ctx: Context) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        ctx.finish_all()  # the server is stopping: every open round is saved
+        ctx.close()  # the server is stopping: every open round is saved
 
     app = Starlette(
         routes=[*pages.ROUTES, *api.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")],
-        middleware=[Middleware(Guard, secret=ctx.secret)],
+        middleware=[Middleware(Guard, secret=ctx.secret, hosts=ctx.hosts)],
         exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed},
         lifespan=lifespan,
     )
@@ -49,11 +49,13 @@ def _wants_json(request: Request) -> bool:
 
 
 async def refused(request: Request, exc: Exception) -> Response:
-    status = 404 if isinstance(exc, NotFound) else 400
+    status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
     message = " ".join(str(exc).split())
     if _wants_json(request) and not request.headers.get("accept", "").startswith("text/html"):
         return error(status, message)
-    return pages.render(request, "error.html", status=status, message=message)
+    ctx: Context = request.app.state.ctx
+    return await ctx.offload.read(lambda store: pages.render(request, store, "error.html", status=status,
+                                                             message=message))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

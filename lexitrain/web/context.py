@@ -1,27 +1,32 @@
 """What every request of one launch shares: the progress store, the lexicons, the clock, the open rounds.
 
-The handlers are coroutines that call the core without awaiting in between,
-so they run one at a time on the server's event loop: two tabs driving the
-app at once take turns on the one store connection, and each answer is still
-its own transaction (other lexitrain processes share the file through SQLite's
-locks, as two terminal quizzes do).
+The open rounds and the store's writing connection belong to the lane
+(offload.py): handlers hand their work to it, so two tabs driving the app at
+once take turns there, and each answer is still its own transaction (other
+lexitrain processes share the file through SQLite's locks, as two terminal
+quizzes do). Pages read through the readers' own connections, and the
+statistics are counted again only when the store has changed.
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.kinds.base import Question
 from lexitrain.study.session import Outcome, Session, Summary
+from lexitrain.web.offload import Offload
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.preferences import Preferences
+    from lexitrain.study.stats import StatsReport
     from lexitrain.study.store import ProgressStore
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
@@ -30,6 +35,10 @@ OPEN_LIMIT = 16
 
 class NotFound(LexitrainError):
     """A round, page or thing that is not there (answered with 404)."""
+
+
+class Conflict(LexitrainError):
+    """A request for a question or round no longer on show: a second submit (answered with 409)."""
 
 
 class Finishing(Protocol):
@@ -85,22 +94,52 @@ class Context:
     lexicon: str  # the lexicon pages use (the `--lexicon` given, else the study lexicon)
     clock: Callable[[], float] = time.monotonic  # the rounds' clock (tests move an injected one)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    #: the Host headers the app answers (its address and port): a page of another name that resolves
+    #: here (DNS rebinding) is refused even with the cookie
+    hosts: frozenset[str] = frozenset()
+    launch_file: Path | None = None  # the page the browser was opened on, removed as the app stops
     _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
+    _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
+    _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)
+    _stats_lock: threading.Lock = field(default_factory=threading.Lock)
+    _stats_store: ProgressStore | None = None
+
+    def __post_init__(self) -> None:
+        self.offload = Offload(self.store.path)
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
         from lexitrain.lexicon.lexicon import open_lexicon
 
         name = name or self.lexicon
-        if name not in self._lexicons:
-            self._lexicons[name] = open_lexicon(name)
-        return self._lexicons[name]
+        with self._lexicons_lock:
+            if name not in self._lexicons:
+                self._lexicons[name] = open_lexicon(name)
+            return self._lexicons[name]
 
-    def preferences(self) -> Preferences:
+    def preferences(self, store: ProgressStore) -> Preferences:
         from lexitrain.study.preferences import load_preferences
 
-        return load_preferences(self.store)
+        return load_preferences(store)
+
+    def stats(self, lexicon: str | None = None) -> StatsReport:
+        """The statistics of a lexicon (with its coverage), counted again only when the store has changed
+        since (SQLite's data_version on a connection of their own moves with every other connection's
+        commit); one count at a time, which requests arriving meanwhile share. Call it off the loop."""
+        from lexitrain.study import stats as st
+        from lexitrain.study.store import ProgressStore
+
+        lex = self.lex(lexicon)
+        with self._stats_lock:
+            if self._stats_store is None:
+                self._stats_store = ProgressStore(self.store.path)
+            version = self._stats_store.data_version()
+            cached = self._stats.get(lex.name)
+            if cached is None or cached[0] != version:
+                cached = version, st.compute(self._stats_store, lex.name, lex)
+                self._stats[lex.name] = cached
+            return cached[1]
 
     def keep(self, thing: Finishing) -> str:
         """Hold a round open under a new id (the oldest is finished past OPEN_LIMIT)."""
@@ -119,11 +158,20 @@ class Context:
         return thing
 
     def finish_all(self) -> None:
-        """Close every open round, saving its open questions (the server is stopping)."""
+        """Close every open round, saving its open questions (the server is stopping; in the lane)."""
         while self._open:
             _, thing = self._open.popitem()
             thing.finish()
 
-    def page_context(self) -> dict[str, Any]:
+    def close(self) -> None:
+        """The server is stopping: every open round saved, the lane, readers and sheet process ended."""
+        if self.launch_file is not None:
+            self.launch_file.unlink(missing_ok=True)
+        self.offload.write_now(self.finish_all)
+        self.offload.close()
+        if self._stats_store is not None:
+            self._stats_store.close()
+
+    def page_context(self, store: ProgressStore) -> dict[str, Any]:
         """What every page template is given."""
-        return {"preferences": self.preferences(), "lexicon": self.lexicon}
+        return {"preferences": self.preferences(store), "lexicon": self.lexicon}

@@ -7,9 +7,8 @@ bad date) shows the core's one-line reason in the page instead (app.py).
 from __future__ import annotations
 
 import shlex
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -20,7 +19,9 @@ from starlette.templating import Jinja2Templates
 from lexitrain.errors import LexitrainError
 from lexitrain.study.wall import SIZE, Wall
 from lexitrain.web.api import context
-from lexitrain.web.context import Context
+
+if TYPE_CHECKING:
+    from lexitrain.study.store import ProgressStore
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500
@@ -35,8 +36,9 @@ SOURCES = ("search", "list", "saved", "file", "due")
 DEFAULT_MINUTES = 5.0
 
 
-def render(request: Request, name: str, status: int = 200, **values: Any) -> Response:
-    return TEMPLATES.TemplateResponse(request, name, {**context(request).page_context(), **values},
+def render(request: Request, store: ProgressStore, name: str, status: int = 200, **values: Any) -> Response:
+    """A page (made off the event loop: the template reads the player's preferences from STORE)."""
+    return TEMPLATES.TemplateResponse(request, name, {**context(request).page_context(store), **values},
                                       status_code=status)
 
 
@@ -46,10 +48,15 @@ async def home(request: Request) -> Response:
     from lexitrain.study.requests import DailyRequest
 
     ctx = context(request)
-    lex = ctx.lex()
-    state = DailyRequest().status(ctx.store, lex)
-    return render(request, "home.html", state=state, lists=sorted(builtin_lists()), saved=saved_searches(),
-                  words=lex.word_count, sources=SOURCES, minutes=DEFAULT_MINUTES, size=SIZE)
+
+    def page(store: ProgressStore) -> Response:
+        lex = ctx.lex()
+        state = DailyRequest().status(store, lex)
+        return render(request, store, "home.html", state=state, lists=sorted(builtin_lists()),
+                      saved=saved_searches(), words=lex.word_count, sources=SOURCES, minutes=DEFAULT_MINUTES,
+                      size=SIZE)
+
+    return await ctx.offload.read(page)
 
 
 async def wall_start(request: Request) -> Response:
@@ -68,17 +75,26 @@ async def wall_start(request: Request) -> Response:
               "file": {"word_file": Path(value).expanduser()}, "due": {"due": True}}[source]
     request_ = QuizRequest(**chosen)  # type: ignore[arg-type]
     seconds = _minutes(form) * 60 or None
-    wall = Wall(request_.start(ctx.store, ctx.lex()), size=_size(form), seconds=seconds, clock=ctx.clock)
-    wall.start_round()
-    return RedirectResponse(f"/wall/{ctx.keep(wall)}", status_code=303)
+    size = _size(form)
+
+    def start() -> str:
+        wall = Wall(request_.start(ctx.store, ctx.lex()), size=size, seconds=seconds, clock=ctx.clock)
+        wall.start_round()
+        return ctx.keep(wall)
+
+    return RedirectResponse(f"/wall/{await ctx.offload.write(start)}", status_code=303)
 
 
 async def wall_page(request: Request) -> Response:
     ctx = context(request)
     ident = request.path_params["ident"]
-    wall = ctx.opened(ident, Wall, "wall")
-    return render(request, "wall.html", ident=ident, title=wall.session.title,
-                  letter_order=ctx.preferences().letter_order)
+
+    def page() -> Response:
+        wall = ctx.opened(ident, Wall, "wall")
+        return render(request, ctx.store, "wall.html", ident=ident, title=wall.session.title,
+                      letter_order=ctx.preferences(ctx.store).letter_order)
+
+    return await ctx.offload.write(page)
 
 
 async def challenge_page(request: Request) -> Response:
@@ -86,10 +102,14 @@ async def challenge_page(request: Request) -> Response:
     from lexitrain.study.requests import ChallengeRequest
 
     ctx = context(request)
-    lex = ctx.lex()
-    bests = {kind: ch.personal_best(ctx.store, lex.name, kind) for kind in ch.KINDS}
-    return render(request, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(ctx.store, lex.name),
-                  bests=bests, today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
+
+    def page(store: ProgressStore) -> Response:
+        lex = ctx.lex()
+        bests = {kind: ch.personal_best(store, lex.name, kind) for kind in ch.KINDS}
+        return render(request, store, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(store, lex.name),
+                      bests=bests, today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
+
+    return await ctx.offload.read(page)
 
 
 async def challenge_start(request: Request) -> Response:
@@ -98,24 +118,33 @@ async def challenge_start(request: Request) -> Response:
     ctx = context(request)
     form = await request.form()
     request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
-    wall = Wall(request_.start(ctx.store, ctx.lex()), clock=ctx.clock, missed_round=False)
-    wall.start_round()
-    return RedirectResponse(f"/wall/{ctx.keep(wall)}", status_code=303)
+
+    def start() -> str:
+        wall = Wall(request_.start(ctx.store, ctx.lex()), clock=ctx.clock, missed_round=False)
+        wall.start_round()
+        return ctx.keep(wall)
+
+    return RedirectResponse(f"/wall/{await ctx.offload.write(start)}", status_code=303)
 
 
 async def review_page(request: Request) -> Response:
-    from lexitrain.study import stats as st
-
     ctx = context(request)
-    report = st.compute(ctx.store, ctx.lex().name)
-    forecast = report.forecast.to_dict("records")
-    return render(request, "review.html", forecast=forecast, most=max([1] + [d["due"] for d in forecast]))
+
+    def page(store: ProgressStore) -> Response:
+        forecast = ctx.stats().forecast.to_dict("records")
+        return render(request, store, "review.html", forecast=forecast, most=max([1] + [d["due"] for d in forecast]))
+
+    return await ctx.offload.read(page)
 
 
 async def position_page(request: Request) -> Response:
     ctx = context(request)
-    ctx.lex()  # an unknown lexicon says so in the page
-    return render(request, "position.html")
+
+    def page(store: ProgressStore) -> Response:
+        ctx.lex()  # an unknown lexicon says so in the page
+        return render(request, store, "position.html")
+
+    return await ctx.offload.read(page)
 
 
 def search_text(params: Any) -> str:
@@ -136,31 +165,31 @@ async def search_page(request: Request) -> Response:
     ctx = context(request)
     params = request.query_params
     text = search_text(params)
-    rows, error = None, None
-    if text:
-        try:
-            rows = run_search(ctx.lex(), parse_query(text))
-        except LexitrainError as exc:
-            error = str(exc)
-    return render(request, "search.html", params=params, text=text, rows=rows[:SHOWN_RESULTS] if rows else rows,
-                  found=len(rows or []), shown=SHOWN_RESULTS, error=error, orders=ORDERS,
-                  status=400 if error else 200)
+
+    def page(store: ProgressStore) -> Response:
+        rows, error = None, None
+        if text:
+            try:
+                rows = run_search(ctx.lex(), parse_query(text))
+            except LexitrainError as exc:
+                error = str(exc)
+        return render(request, store, "search.html", params=params, text=text,
+                      rows=rows[:SHOWN_RESULTS] if rows else rows, found=len(rows or []), shown=SHOWN_RESULTS,
+                      error=error, orders=ORDERS, status=400 if error else 200)
+
+    return await ctx.offload.read(page)
 
 
 async def sheet_pdf(request: Request) -> Response:
-    """An anagram sheet of the search's results, as a PDF download."""
-    from lexitrain.sheets.request import SheetRequest, build_sheet
-    from lexitrain.sheets.write import write_sheet
+    """An anagram sheet of the search's results, as a PDF download (made in the sheet process:
+    a long one holds up nothing else)."""
+    from lexitrain.sheets.request import SheetRequest
 
     ctx = context(request)
     text = search_text(request.query_params)
     if not text:
         raise LexitrainError("give some search conditions to print")
-    sheet = build_sheet(SheetRequest("anagrams", query=text), ctx.lex())
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "sheet.pdf"
-        write_sheet(sheet, out)
-        data = out.read_bytes()
+    data = await ctx.offload.sheet(SheetRequest("anagrams", query=text), ctx.lexicon)
     return Response(data, media_type="application/pdf",
                     headers={"content-disposition": 'attachment; filename="lexitrain-sheet.pdf"'})
 
@@ -169,29 +198,28 @@ async def stats_page(request: Request) -> Response:
     from lexitrain.study import stats as st
 
     ctx = context(request)
-    lex = ctx.lex()
-    report = st.compute(ctx.store, lex.name, lex)
-    return render(request, "stats.html", report=report, lines=st.render_text(report),
-                  per_day=report.per_day.to_dict("records"), forecast=report.forecast.to_dict("records"),
-                  hardest=report.hardest.to_dict("records"), coverage=st.shown_coverage(report))
 
+    def page(store: ProgressStore) -> Response:
+        report = ctx.stats()
+        per_day = report.per_day.to_dict("records")
+        forecast = report.forecast.to_dict("records")
+        return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
+                      forecast=forecast, hardest=report.hardest.to_dict("records"),
+                      coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),
+                      most_due=max([1] + [d["due"] for d in forecast]),
+                      most_cards=max([1, *report.by_state.values()]))
 
-async def stats_png(request: Request) -> Response:
-    from lexitrain.study import stats as st
-
-    ctx = context(request)
-    report = st.compute(ctx.store, ctx.lex().name)
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "stats.png"
-        st.plot(report, out)
-        data = out.read_bytes()
-    return Response(data, media_type="image/png")
+    return await ctx.offload.read(page)
 
 
 async def settings_page(request: Request) -> Response:
     from lexitrain.lexicon.lexicon import known_lexicons
 
-    return render(request, "settings.html", lexicons=known_lexicons(), saved=request.query_params.get("saved"))
+    def page(store: ProgressStore) -> Response:
+        return render(request, store, "settings.html", lexicons=known_lexicons(),
+                      saved=request.query_params.get("saved"))
+
+    return await context(request).offload.read(page)
 
 
 async def settings_save(request: Request) -> Response:
@@ -200,12 +228,16 @@ async def settings_save(request: Request) -> Response:
     ctx = context(request)
     form = await request.form()
     name = _field(form, "lexicon").strip() or ctx.lexicon
-    lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
-    save_preferences(ctx.store, lex, Preferences(
-        tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
-        letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols"))))
-    ctx.store.set_setting("lexicon", lex.name)
-    ctx.lexicon = lex.name
+    preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
+                              letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")))
+
+    def save() -> None:
+        lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
+        save_preferences(ctx.store, lex, preferences)
+        ctx.store.set_setting("lexicon", lex.name)
+        ctx.lexicon = lex.name
+
+    await ctx.offload.write(save)
     return RedirectResponse("/settings?saved=1", status_code=303)
 
 
@@ -247,7 +279,6 @@ ROUTES = [
     Route("/search", search_page, methods=["GET"]),
     Route("/sheet.pdf", sheet_pdf, methods=["GET"]),
     Route("/stats", stats_page, methods=["GET"]),
-    Route("/stats.png", stats_png, methods=["GET"]),
     Route("/settings", settings_page, methods=["GET"]),
     Route("/settings", settings_save, methods=["POST"]),
 ]

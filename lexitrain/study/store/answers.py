@@ -73,12 +73,24 @@ class Answers(StoreConnection):
         ).fetchone()
         return int(row[0]), int(row[1])
 
-    def answer_history(self, lexicon: str) -> list[tuple[float, int, int, int | None]]:
-        """(at, correct, was_new, card_id) of every answer given in a lexicon's sessions, for statistics."""
+    def answers_per_quarter_hour(self, lexicon: str, since: float) -> list[tuple[int, int, int, int]]:
+        """(quarter-hour number since the epoch, answers, right, new) since a time, in a lexicon's sessions.
+        Quarter hours, because every time zone's offset is a whole number of them: the caller maps them to
+        its calendar days exactly, and SQLite only adds (no date function over 100,000 rows)."""
         return self.conn.execute(
-            "SELECT a.at, a.correct, a.was_new, a.card_id FROM answers a JOIN sessions s ON s.id = a.session_id "
-            "WHERE s.lexicon = ?", (lexicon,)
+            "SELECT CAST(a.at / 900 AS INTEGER) AS q, count(*), SUM(a.correct), SUM(a.was_new) "
+            "FROM answers a NOT INDEXED JOIN sessions s ON s.id = a.session_id "
+            "WHERE a.at >= ? AND s.lexicon = ? GROUP BY q", (since, lexicon)
         ).fetchall()
+
+    def review_tally(self, lexicon: str, since: float) -> tuple[int, int, int, int]:
+        """(reviews, right; reviews since a time, right) of a lexicon's cards: answers that were not a card's first."""
+        row = self.conn.execute(
+            "SELECT count(*), COALESCE(SUM(a.correct), 0), COALESCE(SUM(a.at >= ?), 0), "
+            "COALESCE(SUM(a.correct * (a.at >= ?)), 0) FROM answers a NOT INDEXED JOIN sessions s "
+            "ON s.id = a.session_id WHERE s.lexicon = ? AND a.was_new = 0 AND a.card_id IS NOT NULL",
+            (since, since, lexicon)).fetchone()
+        return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
     def most_missed(self, lexicon: str, kind: str, since: float, until: float, limit: int) -> list[str]:
         """Keys of a kind missed at least once in a lexicon between two times: most misses

@@ -126,6 +126,30 @@ class Cards(StoreConnection):
             "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", (lexicon,)
         ).fetchall()
 
+    def cards_by_state(self, lexicon: str) -> dict[int, int]:
+        """State -> how many of a lexicon's cards are in it, for statistics."""
+        return {int(state): int(n) for state, n in self.conn.execute(
+            "SELECT state, count(*) FROM cards NOT INDEXED WHERE lexicon = ? GROUP BY state", (lexicon,))}
+
+    def due_per_quarter_hour(self, lexicon: str, since: float, until: float) -> tuple[int, list[tuple[int, int]]]:
+        """(cards due before `since`; (quarter-hour number since the epoch, cards due) from it until
+        `until`) of a lexicon's scheduled cards, counted on the due index (see answers_per_quarter_hour)."""
+        overdue = self.conn.execute("SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due < ?",
+                                    (lexicon, since)).fetchone()[0]
+        return int(overdue), self.conn.execute(
+            "SELECT CAST(due / 900 AS INTEGER) AS q, count(*) FROM cards "
+            "WHERE lexicon = ? AND due IS NOT NULL AND due >= ? AND due < ? GROUP BY q", (lexicon, since, until)
+        ).fetchall()
+
+    def most_missed_cards(self, lexicon: str, kind_prefix: str, limit: int) -> list[tuple[str, int, int, float]]:
+        """(key, correct, incorrect, share missed to 3 places) of the cards of a kind missed at least once:
+        the highest share first, then the most misses, then by key."""
+        return self.conn.execute(
+            "SELECT key, correct, incorrect, round(CAST(incorrect AS REAL) / (correct + incorrect), 3) AS rate "
+            "FROM cards NOT INDEXED WHERE lexicon = ? AND substr(kind, 1, ?) = ? AND incorrect > 0 "
+            "ORDER BY rate DESC, incorrect DESC, key LIMIT ?", (lexicon, len(kind_prefix), kind_prefix, limit)
+        ).fetchall()
+
     def keys_in_state(self, lexicon: str, kind_prefix: str, state: int) -> list[str]:
         """Keys of the cards of a lexicon in one state whose kind starts so (e.g. the anagram cards learnt).
 

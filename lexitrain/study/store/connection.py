@@ -82,6 +82,11 @@ class StoreConnection:
     def close(self) -> None:
         self.conn.close()
 
+    def data_version(self) -> int:
+        """A number that moves whenever another connection (of any process) commits a change: what a
+        cache of counts read through this connection checks before it is used again."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def _healthy(self) -> bool:
         try:
             return bool(self.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok")

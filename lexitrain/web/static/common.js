@@ -90,8 +90,29 @@ const lexitrain = {
     });
   },
 
+  // The question a request answers (its id and token): the app refuses (409) one no longer on show.
+  on(question, fields) {
+    return Object.assign({}, fields || {}, { question: question.id, token: question.token });
+  },
+
+  // ACTION guarded against a second call while the first is on its way (a double click, a held key):
+  // the extra calls are dropped, not queued.
+  guarded(action) {
+    let busy = false;
+    return async (...args) => {
+      if (busy) return;
+      busy = true;
+      try { return await action(...args); } finally { busy = false; }
+    };
+  },
+
   say(message) {
     const notice = document.getElementById("notice");
     if (notice) notice.textContent = message || "";
   },
 };
+
+// A bar chart's bars (the forecast, the stats): each as wide as its share (CSP allows no inline style).
+for (const bar of document.querySelectorAll(".bar[data-share]")) {
+  bar.style.width = Math.max(0.5, 100 * Number(bar.dataset.share)) + "%";
+}

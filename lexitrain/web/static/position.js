@@ -50,10 +50,10 @@
     document.getElementById("next").focus();
   }
 
-  document.getElementById("play-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
+  const play = lexitrain.guarded(async () => {
+    if (!state.question) return;
     try {
-      const answer = await api("POST", "/api/position/" + ident + "/play", { play: input.value });
+      const answer = await api("POST", "/api/position/" + ident + "/play", lexitrain.on(state.question, { play: input.value }));
       if (answer.refused) {
         refused.textContent = "Not a legal play: " + answer.refused;
         input.select();
@@ -62,6 +62,10 @@
       state = answer;
       showVerdict(answer.last);
     } catch (e) { say(e.message); }
+  });
+  document.getElementById("play-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    play();
   });
   document.getElementById("next").addEventListener("click", () => {
     verdictPart.hidden = true;

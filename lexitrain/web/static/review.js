@@ -1,7 +1,7 @@
 "use strict";
 // Reviews: the day's cards one at a time, answered by typing or revealed and graded (keys 1-4).
 (() => {
-  const { api, el, letters, say, answerRow } = lexitrain;
+  const { api, el, letters, say, answerRow, on, guarded } = lexitrain;
   const box = document.getElementById("answer");
   const asking = document.getElementById("asking");
   const grading = document.getElementById("grading");
@@ -11,10 +11,6 @@
   let ident = null;
   let state = null;
   let mode = "asking"; // asking, grading (answer revealed), shown (verdict on a typed answer)
-
-  for (const bar of document.querySelectorAll("#forecast .bar")) {
-    bar.style.width = Math.max(0.5, 100 * Number(bar.dataset.share)) + "%";
-  }
 
   function showToday(today) {
     if (!today) return;
@@ -78,12 +74,13 @@
         + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
   }
 
-  async function answer() {
+  const answer = guarded(async () => {
     const text = box.value.trim();
     if (!text) return reveal();
+    if (mode !== "asking") return;
     try {
       const hint = state.question.hint;
-      const reply = await api("POST", "/api/review/" + ident + "/answer", { text });
+      const reply = await api("POST", "/api/review/" + ident + "/answer", on(state.question, { text }));
       if (reply.refused) { // not an answer this card takes (an illegal play, not v or p): the same card, try again
         refused.textContent = reply.refused;
         box.select();
@@ -99,11 +96,12 @@
       next.hidden = false;
       next.focus();
     } catch (e) { say(e.message); }
-  }
+  });
 
-  async function reveal() {
+  const reveal = guarded(async () => {
+    if (mode !== "asking") return;
     try {
-      const shown = await api("POST", "/api/review/" + ident + "/reveal", {});
+      const shown = await api("POST", "/api/review/" + ident + "/reveal", on(state.question));
       mode = "grading";
       asking.hidden = true;
       grading.hidden = shownPart.hidden = false;
@@ -115,15 +113,16 @@
       answers(shown.words, hint === "board" ? shown.details.top : undefined);
       grading.querySelector(".good").focus();
     } catch (e) { say(e.message); }
-  }
+  });
 
-  async function grade(rating) {
+  const grade = guarded(async (rating) => {
+    if (mode !== "grading") return;
     try {
-      state = await api("POST", "/api/review/" + ident + "/grade", { rating });
+      state = await api("POST", "/api/review/" + ident + "/grade", on(state.question, { rating }));
       showToday(state.today);
       ask();
     } catch (e) { say(e.message); }
-  }
+  });
 
   box.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); answer(); }

@@ -2,7 +2,7 @@
 // The word wall's page: draws the state the app sends, passes on each guess, keeps the page's clock.
 // What a guess answers, when a question is decided and when the round ends is the app's to say.
 (() => {
-  const { api, el, letters, say } = lexitrain;
+  const { api, el, letters, say, guarded } = lexitrain;
   const root = document.getElementById("wall");
   const ident = root.dataset.ident;
   const customOrder = Array.from(root.dataset.order || "");
@@ -171,9 +171,8 @@
         if (i === 0 && question.decided) {
           const button = el("button", "quiet", question.correct ? "Mark missed" : "Mark correct");
           button.type = "button";
-          button.addEventListener("click", () => {
-            api("POST", base + "/mark", { id: question.id, correct: !question.correct }).then(show).catch((e) => say(e.message));
-          });
+          button.addEventListener("click", guarded(() => api("POST", base + "/mark",
+            { id: question.id, correct: !question.correct, round: state.round.token }).then(show).catch((e) => say(e.message))));
           mark.append(button);
         }
         row.append(mark);
@@ -182,12 +181,19 @@
     }
   }
 
-  async function submit() {
+  // Guesses typed fast go one after another, in order, each naming the round it was typed in.
+  let guesses = Promise.resolve();
+  function submit() {
     const word = guessBox.value.trim();
     guessBox.value = "";
-    if (!word) return;
+    if (!word || !state || !state.round) return;
+    const round = state.round.token;
+    guesses = guesses.then(() => send(word, round));
+  }
+
+  async function send(word, round) {
     try {
-      const answer = await api("POST", base + "/guess", { word });
+      const answer = await api("POST", base + "/guess", { word, round });
       const verdict = answer.guess.verdict;
       lastGuess.className = verdict;
       lastGuess.textContent = word + ({ correct: " ✓", already: ": found already", wrong: " ✗", ended: ": the time is up" })[verdict];
@@ -220,15 +226,20 @@
     clearTimeout(sure);
     sure = null;
     giveUp.textContent = "Give up";
-    api("POST", base + "/give-up", {}).then(show).catch((e) => say(e.message));
+    quit();
   });
+  const quit = guarded(() => api("POST", base + "/give-up", { round: state.round.token }).then(show)
+    .catch((e) => say(e.message)));
 
-  document.getElementById("next").addEventListener("click", () => {
-    shown.clear();
-    onWall = [];
-    lastGuess.textContent = "";
-    api("POST", base + "/next", {}).then((next) => { show(next); guessBox.focus(); }).catch((e) => say(e.message));
-  });
+  document.getElementById("next").addEventListener("click", guarded(async () => {
+    try {
+      const next = await api("POST", base + "/next", { round: state.round.token });
+      shown.clear();
+      lastGuess.textContent = "";
+      show(next);
+      guessBox.focus();
+    } catch (e) { say(e.message); }
+  }));
 
   // Leaving mid-round is stopping: the words typed are kept, untouched questions stay unscored.
   window.addEventListener("pagehide", () => {

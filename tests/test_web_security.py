@@ -1,0 +1,252 @@
+"""The web app's defences, tried as a hostile local user or page would: the key off every command line,
+a foreign Host refused even with the cookie, bodies capped before they are read, malformed JSON of any
+kind a 400, slow connections closed; every answer naming its question (a second submit is a 409); and
+no request waiting on another's slow work."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import warnings
+from collections.abc import Iterator
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lexitrain.study.store import ProgressStore
+from lexitrain.web import server as web_server
+from lexitrain.web.app import create_app
+from lexitrain.web.context import Context
+from web_helpers import NAME, Clock, make_web_lexicon
+
+SECRET = "s3cret"
+SAME_ORIGIN = {"origin": "http://testserver"}
+
+
+@pytest.fixture
+def app_ctx(tmp_path) -> Iterator[Context]:
+    make_web_lexicon(tmp_path)
+    with ProgressStore() as store:
+        yield Context(store, NAME, clock=Clock(), secret=SECRET, hosts=frozenset({"testserver"}))
+
+
+@pytest.fixture
+def client(app_ctx) -> Iterator[TestClient]:
+    with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
+        assert client.get(f"/?key={SECRET}").status_code == 200
+        yield client
+
+
+@pytest.fixture
+def live(app_ctx) -> Iterator[tuple[str, Context]]:
+    """The app served on a socket of its own by `server.serve` (its timeouts and caps), HEAD_SECONDS short."""
+    sock = web_server.listen("127.0.0.1", 0)
+    app_ctx.hosts = web_server.hosts(sock, "127.0.0.1")
+    started = threading.Event()
+    thread = threading.Thread(target=web_server.serve, args=(app_ctx, sock, started.set), daemon=True)
+    old = web_server.HEAD_SECONDS
+    web_server.HEAD_SECONDS = 0.5
+    thread.start()
+    assert started.wait(20)
+    yield f"127.0.0.1:{sock.getsockname()[1]}", app_ctx
+    web_server.HEAD_SECONDS = old
+
+
+def raw(address: str, request: bytes, wait: float = 5.0) -> bytes:
+    """Send REQUEST as it is and read one answer back (its head and its Content-Length of body)."""
+    host, port = address.split(":")
+    with socket.create_connection((host, int(port)), timeout=wait) as conn:
+        conn.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data and (chunk := conn.recv(65536)):
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"content-length: (\d+)", head.lower()).group(1))  # type: ignore[union-attr]
+        while len(body) < length and (chunk := conn.recv(65536)):
+            body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def error_of(response) -> tuple[int, str]:
+    return response.status_code, response.json()["error"]
+
+
+# -- the key --------------------------------------------------------------------------------
+
+
+def test_no_command_line_carries_the_key_when_a_browser_script_opens_the_app(tmp_path, enable):
+    """BROWSER names a script (as a desktop does): it is handed the launch file, never the link with the key."""
+    seen, pid = tmp_path / "browser-args", tmp_path / "browser-pid"
+    script = tmp_path / "browser.sh"
+    script.write_text(f'#!/bin/sh\necho $$ > {pid}\necho "$@" > {seen}\nexec sleep 30\n', encoding="utf-8")
+    script.chmod(0o700)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "BROWSER": f"{script} %s &"}
+    server = subprocess.Popen([sys.executable, "-m", "lexitrain", "web", "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        launch = Path(re.search(r"opening (\S+\.html)", line).group(1))  # type: ignore[union-attr]
+        deadline = time.monotonic() + 20
+        while not seen.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen.read_text().strip() == launch.as_uri()
+        assert stat.S_IMODE(launch.stat().st_mode) == 0o600 and launch.parent == Path(os.environ["LEXITRAIN_HOME"])
+        link = re.search(r'url=(http://127\.0\.0\.1:\d+/\?key=([\w-]+))"', launch.read_text()).groups()
+        key = link[1]
+        commands = subprocess.run(["ps", "-eww", "-o", "args"], capture_output=True, text=True, check=True).stdout
+        assert "lexitrain web" in commands and key not in commands  # no command line has the key
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        with opener.open(link[0], timeout=10) as page:  # the launch file's link lets the player in
+            assert page.status == 200 and "Study enable" in page.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        if pid.exists():  # the stand-in browser (now `sleep`) started by this test
+            os.kill(int(pid.read_text()), 15)
+    assert not launch.exists()  # removed as the app stops
+
+
+def test_a_foreign_host_is_refused_even_with_the_cookie(client):
+    assert client.get("/").status_code == 200
+    status, message = error_of(client.get("/", headers={"host": "evil.example:8765"}))
+    assert status == 403 and "address" in message
+    status, _ = error_of(client.post("/api/review", headers={"host": "evil.example"}))
+    assert status == 403
+
+
+# -- bodies and connections -------------------------------------------------------------------
+
+
+def test_a_2mb_body_is_refused_before_it_is_read(live):
+    address, _ = live
+    head = (f"POST /api/review HTTP/1.1\r\nHost: {address}\r\nCookie: lexitrain_key={SECRET}\r\n"
+            f"Origin: http://{address}\r\nContent-Type: application/json\r\nContent-Length: {2 * 1024 * 1024}\r\n\r\n")
+    began = time.monotonic()
+    answer = raw(address, head.encode())  # not a byte of the body is sent: the answer comes anyway
+    assert answer.startswith(b"HTTP/1.1 413") and b"larger than 1024 KB" in answer
+    assert time.monotonic() - began < 3
+
+
+def test_a_body_without_a_length_is_cut_off_past_the_cap(client):
+    def chunks() -> Iterator[bytes]:
+        for _ in range(40):
+            yield b" " * 65536
+
+    status, message = error_of(client.post("/api/review/x/answer", content=chunks(), headers={"content-type": "application/json"}))
+    assert status == 413 and "larger than" in message
+
+
+def test_an_idle_or_slow_connection_is_closed(live):
+    address, _ = live
+    host, port = address.split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: ")  # a head that never ends
+        began = time.monotonic()
+        assert conn.recv(100) == b""  # closed by the server
+        assert time.monotonic() - began < 3
+    with socket.create_connection((host, int(port)), timeout=5) as conn:  # and one that sends nothing
+        assert conn.recv(100) == b""
+
+
+@pytest.mark.parametrize("body", [
+    b'{"word": "\\ud800"}',  # a lone surrogate
+    b'{"word": "\\udfff", "round": "x"}',
+    b'{"\\ud83d": 1}',  # in a key
+    b'{"word": NaN}',
+    b'{"word": Infinity}',
+    b"[" * 100_000,
+    b'{"word": 1' + b"0" * 5000 + b"}",  # an integer too long to read
+    b"\xff\xfe{}",
+    b'{"word": "A"} trailing',
+])
+def test_malformed_json_of_any_kind_is_a_400(client, body):
+    ident = client.post("/wall", data={"source": "search", "value": "--length 7"},
+                        follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    response = client.post(f"/api/wall/{ident}/guess", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "\n" not in response.text, response.text
+
+
+# -- every answer names its question ----------------------------------------------------------
+
+
+def test_an_answer_sent_twice_is_recorded_once_and_the_second_is_a_409(client, app_ctx):
+    first = client.post("/api/review").json()
+    body = {"text": "ZZZ", "question": first["question"]["id"], "token": first["question"]["token"]}
+    assert client.post(f"/api/review/{first['id']}/answer", json=body).status_code == 200
+    again = client.post(f"/api/review/{first['id']}/answer", json=body)  # Enter pressed twice
+    assert again.status_code == 409 and "answered already" in again.json()["error"]
+    grade = client.post(f"/api/review/{first['id']}/grade", json={**body, "rating": 3})  # a held grade key
+    assert grade.status_code == 409
+    assert app_ctx.store.conn.execute("SELECT count(*) FROM answers").fetchone()[0] == 1
+    forged = client.post(f"/api/review/{first['id']}/answer", json={"text": "ZZZ", "question": "x", "token": "y"})
+    assert forged.status_code == 409
+
+
+def test_a_wall_request_for_a_round_no_longer_on_show_is_a_409(client):
+    ident = client.post("/wall", data={"source": "search", "value": "--length 2-3", "size": "5", "minutes": "0"},
+                        follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    token = client.get(f"/api/wall/{ident}").json()["round"]["token"]
+    assert client.post(f"/api/wall/{ident}/give-up", json={"round": token}).status_code == 200
+    assert client.post(f"/api/wall/{ident}/next", json={"round": token}).json()["round"]["number"] == 2
+    second = client.post(f"/api/wall/{ident}/next", json={"round": token})  # "next round" clicked twice
+    assert second.status_code == 409
+    late = client.post(f"/api/wall/{ident}/guess", json={"word": "AA", "round": token})  # typed in round 1
+    assert late.status_code == 409
+    assert client.get(f"/api/wall/{ident}").json()["round"]["number"] == 2
+
+
+# -- nothing waits on another request -----------------------------------------------------------
+
+
+def test_a_guess_is_answered_while_a_stats_page_is_held_up(live, monkeypatch):
+    """A stats page stopped mid-way (a barrier in its count) holds up neither a guess nor another page."""
+    address, ctx = live
+    inside, release = threading.Event(), threading.Event()
+    real = Context.stats
+
+    def slow(self: Context, lexicon: str | None = None):  # type: ignore[no-untyped-def]
+        inside.set()
+        assert release.wait(20)
+        return real(self, lexicon)
+
+    monkeypatch.setattr(Context, "stats", slow)
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    base = f"http://{address}"
+    opener.open(f"{base}/?key={SECRET}", timeout=10).read()
+
+    def post(path: str, data: dict) -> dict:
+        request = urllib.request.Request(base + path, json.dumps(data).encode(), method="POST",
+                                         headers={"content-type": "application/json", "origin": base})
+        with opener.open(request, timeout=10) as answer:
+            return json.loads(answer.read())
+
+    held = threading.Thread(target=lambda: opener.open(f"{base}/stats", timeout=30).read(), daemon=True)
+    held.start()
+    assert inside.wait(10)
+    try:
+        request = urllib.request.Request(f"{base}/wall", b"source=search&value=--length+7", method="POST",
+                                         headers={"origin": base})
+        with opener.open(request, timeout=10) as page:
+            ident = page.url.rsplit("/", 1)[1]
+        token = json.loads(opener.open(f"{base}/api/wall/{ident}", timeout=10).read())["round"]["token"]
+        began = time.monotonic()
+        verdict = post(f"/api/wall/{ident}/guess", {"word": "SALTIER", "round": token})["guess"]["verdict"]
+        assert verdict == "correct" and time.monotonic() - began < 2
+        assert held.is_alive()  # the stats page is still waiting at the barrier
+    finally:
+        release.set()
+    held.join(20)
