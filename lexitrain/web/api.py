@@ -160,18 +160,6 @@ async def wall_give_up(request: Request) -> JSONResponse:
     return reply(await lane(request, give_up))
 
 
-async def wall_leave(request: Request) -> JSONResponse:
-    """The page is going (closed, navigated away): the wall ends as `Wall.finish` says."""
-    ctx, ident = context(request), request.path_params["ident"]
-
-    def leave() -> dict[str, Any]:
-        wall = _wall(ctx, ident)
-        wall.finish()
-        return wall_state(ctx, ident, wall)
-
-    return reply(await lane(request, leave))
-
-
 async def wall_next(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await body(request)
 
@@ -374,7 +362,6 @@ ROUTES = [
     Route("/api/wall/{ident}/guess", wall_guess, methods=["POST"]),
     Route("/api/wall/{ident}/give-up", wall_give_up, methods=["POST"]),
     Route("/api/wall/{ident}/next", wall_next, methods=["POST"]),
-    Route("/api/wall/{ident}/leave", wall_leave, methods=["POST"]),
     Route("/api/wall/{ident}/mark", wall_mark, methods=["POST"]),
     Route("/api/review", review_start, methods=["POST"]),
     Route("/api/review/{ident}/answer", review_answer, methods=["POST"]),

@@ -8,6 +8,7 @@ Anything else is a bug, answered 500 with one line and no traceback.
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
@@ -26,12 +27,21 @@ from lexitrain.web.context import Conflict, Context, NotFound
 from lexitrain.web.guard import Guard, error
 
 STATIC = Path(__file__).parent / "static"
+#: How often the open rounds' clocks are checked with no request coming.
+TICK_SECONDS = 2.0
 
 
 def create_app(ctx: Context) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def clock() -> None:
+            while True:
+                await asyncio.sleep(TICK_SECONDS)
+                await ctx.offload.write(ctx.tick_all)
+
+        ticking = asyncio.create_task(clock())
         yield
+        ticking.cancel()
         ctx.close()  # the server is stopping: every open round is saved
 
     app = Starlette(

@@ -99,6 +99,7 @@ class Context:
     hosts: frozenset[str] = frozenset()
     launch_file: Path | None = None  # the page the browser was opened on, removed as the app stops
     _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
+    _started: OrderedDict[str, str] = field(default_factory=OrderedDict)  # a start form's nonce -> its round
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)
@@ -150,12 +151,33 @@ class Context:
         self._open[ident] = thing
         return ident
 
+    def once(self, nonce: str, start: Callable[[], str]) -> str:
+        """The round a start form made (by its nonce, NONCE): a second submit of the same form (a double
+        click, a reload of the post) finds the round the first one started instead of starting another."""
+        ident = self._started.get(nonce) if nonce else None
+        if ident is not None and ident in self._open:
+            return ident
+        ident = start()
+        if nonce:
+            self._started[nonce] = ident
+            while len(self._started) > OPEN_LIMIT * 4:
+                self._started.popitem(last=False)
+        return ident
+
     def opened(self, ident: str, kind: type[T], noun: str) -> T:
         """The open round of that id and kind; else a 404 naming it as the player knows it (NOUN)."""
         thing = self._open.get(ident)
         if not isinstance(thing, kind):
             raise NotFound(f"no open {noun} {ident!r} (it may have ended when the app restarted)")
         return thing
+
+    def tick_all(self) -> None:
+        """End every open round whose time has run out (in the lane, every few seconds): a wall left
+        mid-round -- the tab closed, the machine asleep -- is decided by its clock, not by its next request."""
+        for thing in list(self._open.values()):
+            tick = getattr(thing, "tick", None)
+            if tick is not None:
+                tick()
 
     def finish_all(self) -> None:
         """Close every open round, saving its open questions (the server is stopping; in the lane)."""

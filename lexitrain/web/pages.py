@@ -6,6 +6,7 @@ bad date) shows the core's one-line reason in the page instead (app.py).
 
 from __future__ import annotations
 
+import secrets
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,11 +51,13 @@ async def home(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
+        from lexitrain.lexicon.lexicon import known_lexicons
+
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
         return render(request, store, "home.html", state=state, lists=sorted(builtin_lists()),
                       saved=saved_searches(), words=lex.word_count, sources=SOURCES, minutes=DEFAULT_MINUTES,
-                      size=SIZE)
+                      size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9))
 
     return await ctx.offload.read(page)
 
@@ -73,16 +76,19 @@ async def wall_start(request: Request) -> Response:
         raise LexitrainError(f"give the {source} to put on the wall")
     chosen = {"search": {"query": value}, "list": {"builtin": value}, "saved": {"saved": value},
               "file": {"word_file": Path(value).expanduser()}, "due": {"due": True}}[source]
-    request_ = QuizRequest(**chosen)  # type: ignore[arg-type]
+    practice = bool(form.get("practice"))
+    request_ = QuizRequest(**chosen, restart=_field(form, "start") == "restart", schedule=not practice)  # type: ignore[arg-type]
     seconds = _minutes(form) * 60 or None
     size = _size(form)
+    lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
+    nonce = _field(form, "nonce")
 
     def start() -> str:
-        wall = Wall(request_.start(ctx.store, ctx.lex()), size=size, seconds=seconds, clock=ctx.clock)
+        wall = Wall(request_.start(ctx.store, ctx.lex(lexicon)), size=size, seconds=seconds, clock=ctx.clock)
         wall.start_round()
         return ctx.keep(wall)
 
-    return RedirectResponse(f"/wall/{await ctx.offload.write(start)}", status_code=303)
+    return RedirectResponse(f"/wall/{await ctx.offload.write(lambda: ctx.once(nonce, start))}", status_code=303)
 
 
 async def wall_page(request: Request) -> Response:

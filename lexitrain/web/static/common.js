@@ -116,3 +116,11 @@ const lexitrain = {
 for (const bar of document.querySelectorAll(".bar[data-share]")) {
   bar.style.width = Math.max(0.5, 100 * Number(bar.dataset.share)) + "%";
 }
+
+// A form that starts something is sent once: a second click while it is on its way does nothing.
+for (const form of document.querySelectorAll("form[data-once]")) {
+  form.addEventListener("submit", (event) => {
+    if (form.dataset.sent) event.preventDefault();
+    form.dataset.sent = "1";
+  });
+}

@@ -18,50 +18,33 @@
   let asking = false; // a time check is on its way
   let sure = null; // the give-up button's "are you sure?" timer
   const shown = new Map(); // question id -> the order its tiles are shown in
-  let onWall = []; // ids of the cells on show (a solved cell gives its place to one not yet shown)
 
-  function capacity() {
-    // As many cells as fit the window's height (at least two rows): the rest wait for a solved cell's place.
-    const columns = Math.max(1, getComputedStyle(grid).gridTemplateColumns.split(" ").length);
-    const rows = Math.max(2, Math.floor((window.innerHeight - grid.getBoundingClientRect().top - 16) / 88));
-    return columns * rows;
-  }
-
-  function place(cells) {
-    const byId = new Map(cells.map((c) => [c.id, c]));
-    onWall = onWall.filter((id) => byId.has(id));
-    const room = capacity();
-    const waiting = cells.filter((c) => !onWall.includes(c.id) && !c.solved);
-    onWall = onWall.map((id) => (byId.get(id).solved && waiting.length ? waiting.shift().id : id));
-    for (const c of cells) {
-      if (onWall.length >= room) break;
-      if (!onWall.includes(c.id) && !c.solved) onWall.push(c.id);
-    }
-    if (!onWall.length) onWall = cells.slice(0, room).map((c) => c.id);
-    return onWall.map((id) => byId.get(id));
-  }
-
+  // Every cell of the round on show at once, each where it started: a solved one stays in its place,
+  // showing its words instead of its tiles.
   function drawCell(cell) {
     const node = el("div", "cell");
     node.tabIndex = -1;
     node.dataset.alphagram = cell.alphagram;
     node.dataset.solved = String(cell.solved);
     node.dataset.id = cell.id;
-    node.title = "click to shuffle";
     if (!shown.has(cell.id)) shown.set(cell.id, cell.tiles.slice());
-    const chip = el("span", "chip", cell.solved ? "✓" : String(cell.answers - cell.found.length));
-    chip.setAttribute("aria-label", (cell.answers - cell.found.length) + " answers left");
+    const left = cell.answers - cell.found.length;
+    const chip = el("span", "chip", cell.solved ? "✓" : String(left));
+    chip.setAttribute("aria-label", cell.solved ? "solved" : left + (left === 1 ? " answer left" : " answers left"));
     const tiles = el("div", "letters");
     node.append(chip, tiles);
     letters(tiles, shown.get(cell.id));
     const found = el("ul", "found");
     found.append(...cell.found.map((w) => el("li", "", w)));
     node.append(found);
-    node.addEventListener("click", () => {
-      shown.set(cell.id, shuffle(shown.get(cell.id)));
-      letters(tiles, shown.get(cell.id));
-      guessBox.focus();
-    });
+    if (!cell.solved) {
+      node.title = "click to shuffle";
+      node.addEventListener("click", () => {
+        shown.set(cell.id, shuffle(shown.get(cell.id)));
+        letters(tiles, shown.get(cell.id));
+        guessBox.focus();
+      });
+    }
     return node;
   }
 
@@ -93,7 +76,9 @@
     const longest = Math.max(...state.round.cells.map((c) => c.tiles.length));
     grid.classList.toggle("long", longest >= 10 && longest <= 11);
     grid.classList.toggle("longest", longest >= 12);
-    grid.replaceChildren(...place(state.round.cells).map(drawCell));
+    const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
+    grid.style.setProperty("--rows", String(Math.max(5, Math.ceil(state.round.cells.length / columns))));
+    grid.replaceChildren(...state.round.cells.map(drawCell));
   }
 
   function clockText(seconds) {
@@ -123,6 +108,7 @@
     const words = round.cells.reduce((n, c) => n + c.answers, 0);
     const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
     document.getElementById("counts").textContent = found + "/" + words + " words · " + wrong + " wrong";
+    document.body.classList.toggle("playing", !round.ended);
     if (round.ended) return showEnd();
     document.getElementById("playing").hidden = false;
     document.getElementById("end").hidden = true;
@@ -241,13 +227,14 @@
     } catch (e) { say(e.message); }
   }));
 
-  // Leaving mid-round is stopping: the words typed are kept, untouched questions stay unscored.
-  window.addEventListener("pagehide", () => {
-    if (state && state.round && !state.round.ended) {
-      api("POST", base + "/leave", {}, true).catch(() => {});
+  // A reload or a tab closed leaves the round as it is: the app keeps it, and its clock (or the app
+  // stopping) decides it; going away from a live timed round asks first.
+  window.addEventListener("beforeunload", (event) => {
+    if (state && state.round && !state.round.ended && deadline !== null) {
+      event.preventDefault();
+      event.returnValue = "";
     }
   });
-  window.addEventListener("resize", () => { if (state && state.round && !state.round.ended) drawGrid(); });
 
   setInterval(tickClock, 200);
   api("GET", base).then((first) => { show(first); guessBox.focus(); }).catch((e) => say(e.message));
