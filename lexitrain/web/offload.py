@@ -64,7 +64,9 @@ class Offload:
     def close(self) -> None:
         self._lane.shutdown(wait=True)
         self._readers.shutdown(wait=True)
-        if self._sheets is not None:
+        if self._sheets is not None:  # a sheet still being made is abandoned: its process is ended, not waited for
+            for process in list((self._sheets._processes or {}).values()):
+                process.terminate()
             self._sheets.shutdown(wait=False, cancel_futures=True)
         for store in self._stores:
             store.close()

@@ -137,7 +137,7 @@ async def review_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        forecast = ctx.stats().forecast.to_dict("records")
+        forecast = ctx.stats()[0].forecast.to_dict("records")
         return render(request, store, "review.html", forecast=forecast, most=max([1] + [d["due"] for d in forecast]))
 
     return await ctx.offload.read(page)
@@ -206,14 +206,14 @@ async def stats_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        report = ctx.stats()
+        report, fresh = ctx.stats()
         per_day = report.per_day.to_dict("records")
         forecast = report.forecast.to_dict("records")
         return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
                       forecast=forecast, hardest=report.hardest.to_dict("records"),
                       coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),
                       most_due=max([1] + [d["due"] for d in forecast]),
-                      most_cards=max([1, *report.by_state.values()]))
+                      most_cards=max([1, *report.by_state.values()]), fresh=fresh)
 
     return await ctx.offload.read(page)
 
