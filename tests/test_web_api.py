@@ -384,3 +384,33 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# -- lists a player keeps --------------------------------------------------------------------------
+
+
+def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_last_time(client, app_ctx):
+    words = "RETAINS\nSALTIER\nDELATION\n"
+    up = client.post("/lists", data={"name": "my sevens"}, files={"file": ("mine.txt", words, "text/plain")},
+                     follow_redirects=False)
+    assert up.status_code == 303 and up.headers["location"] == "/?uploaded=my%20sevens#lists"
+    home = client.get("/").text
+    assert 'data-list="my sevens"' in home and "No lists yet" not in home
+    ident = start_wall(client, "my sevens", source="upload", minutes="0")
+    cells = {c["alphagram"] for c in client.get(f"/api/wall/{ident}").json()["round"]["cells"]}
+    assert cells == {"AEINRST", "AEILRST", "ADEILNOT"}
+    client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+    client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
+    row = client.get("/").text.split('data-list="my sevens"')[1].split("</tr>")[0]
+    assert '<td class="num">1</td>' in row and "33%" in row and "(1/3)" in row  # one attempt, 1 of 3 right
+    assert "ADEILNOT" in row and "AEINRST" in row and "Words I missed last time (2)" in row
+    missed = client.post("/lists/missed", data={"name": "my sevens"}, follow_redirects=False)
+    again = missed.headers["location"].rsplit("/", 1)[1]
+    cells = {c["alphagram"] for c in client.get(f"/api/wall/{again}").json()["round"]["cells"]}
+    assert cells == {"AEINRST", "ADEILNOT"}  # only what was missed
+    bad = client.post("/lists", data={"name": "../x"}, files={"file": ("x.txt", "A\n", "text/plain")},
+                      headers=PAGE)
+    assert bad.status_code == 400 and "name: up to 60" in bad.text
+    binary = client.post("/lists", data={"name": "bin"}, files={"file": ("x.bin", b"\x00\x01", "application/x")},
+                         headers=PAGE)
+    assert binary.status_code == 400 and "not a text file" in binary.text

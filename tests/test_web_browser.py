@@ -355,6 +355,33 @@ def test_the_time_running_out_ends_the_round_on_the_servers_word(page: Page, liv
     assert answers("AEINRST")[-1] == ("", 0)
 
 
+def test_an_uploaded_list_shows_its_record_and_replays_the_words_missed_last_time(page: Page, live: Live,
+                                                                                    tmp_path: Path):
+    mine = tmp_path / "eights.txt"
+    mine.write_text("DELATION\nRELATION\nTOENAILS\n", encoding="utf-8")
+    page.goto(live.url("/"))
+    page.get_by_label("A file of words, one a line (choose it or drop it here)").set_input_files(str(mine))
+    page.get_by_label("Its name").fill("browser eights")
+    page.get_by_role("button", name="Upload").click()
+    expect(page.locator("#lists .saved")).to_have_text("List “browser eights” uploaded.")
+    row = page.locator('#list-stats tr[data-list="browser eights"]')
+    expect(row.locator("td").nth(1)).to_have_text("0")
+    row.get_by_role("button", name="Play").click()
+    expect(page.locator(".cell")).to_have_count(3)
+    guess(page, "DELATION")
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(page.locator("#result")).to_contain_text("Correct: 1 / 3")
+    page.goto(live.url("/"))
+    row = page.locator('#list-stats tr[data-list="browser eights"]')
+    expect(row.locator("td").nth(1)).to_have_text("1")  # one attempt
+    expect(row.locator("td").nth(2)).to_contain_text("33%")
+    expect(row.locator(".missed-words")).to_have_text("AEILNORT AEILNOST")
+    row.get_by_role("button", name="Words I missed last time (2)").click()
+    expect(page.locator(".cell")).to_have_count(2)
+    assert sorted(page.locator(".cell").evaluate_all("cs => cs.map(c => c.dataset.alphagram)")) == ["AEILNORT", "AEILNOST"]
+
+
 def test_a_tab_closed_mid_round_keeps_every_answer_given(page: Page, live: Live):
     start_wall(page, live, "--length 8", minutes="1", restart=True)
     guess(page, "DELATION")  # its only word: solved, recorded at once

@@ -250,3 +250,28 @@ def test_a_guess_is_answered_while_a_stats_page_is_held_up(live, monkeypatch):
     finally:
         release.set()
     held.join(20)
+
+
+# -- the word-file box ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("what", ["device", "directory", "binary", "someone else's text", "too large"])
+def test_the_word_file_box_refuses_what_is_no_word_file_and_quotes_nothing_of_it(client, tmp_path, what):
+    secret_line = "root:x:0:0:SECRETVALUE:/root:/bin/bash"
+    paths = {"device": "/dev/zero", "directory": str(tmp_path)}
+    if what == "binary":
+        (tmp_path / "data.bin").write_bytes(b"SECRETVALUE\x00\x01\x02" * 10)
+        paths[what] = str(tmp_path / "data.bin")
+    elif what == "someone else's text":
+        (tmp_path / "passwd").write_text(f"{secret_line}\ndaemon:x:1:1:SECRETVALUE\n", encoding="utf-8")
+        paths[what] = str(tmp_path / "passwd")
+    elif what == "too large":
+        (tmp_path / "big.txt").write_text("SECRETVALUE\n" * 100_000, encoding="utf-8")
+        paths[what] = str(tmp_path / "big.txt")
+    began = time.monotonic()
+    page = client.post("/wall", data={"source": "file", "value": paths[what]}, headers={"accept": "text/html"})
+    assert page.status_code == 400 and time.monotonic() - began < 5  # /dev/zero is not read without end
+    assert "SECRETVALUE" not in page.text and "root" not in page.text.lower().replace(str(tmp_path).lower(), "")
+    reason = {"device": "not a regular file", "directory": "not a regular file", "binary": "not a text file",
+              "someone else's text": "no wall can be made of it", "too large": "larger than 1024 KB"}[what]
+    assert reason in page.text, page.text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import shlex
+from urllib.parse import quote
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,9 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
 from lexitrain.study.wall import SIZE, Wall
+from lexitrain.web import word_lists
 from lexitrain.web.api import context
 
 if TYPE_CHECKING:
@@ -33,7 +36,7 @@ SEARCH_FIELDS = {"length": "--length", "anagram": "--anagram", "build": "--build
                  "probability": "--probability", "definition": "--definition", "order": "--order",
                  "limit": "--limit"}
 SEARCH_FLAGS = {"front_hook": "--front-hook", "back_hook": "--back-hook"}
-SOURCES = ("search", "list", "saved", "file", "due")
+SOURCES = ("search", "list", "saved", "upload", "file", "due")
 DEFAULT_MINUTES = 5.0
 
 
@@ -55,9 +58,13 @@ async def home(request: Request) -> Response:
 
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
+        home_ = data_home()
+        records = [word_lists.list_record(store, lex.name, name, path)
+                   for name, path in word_lists.saved_lists(home_).items()]
         return render(request, store, "home.html", state=state, lists=sorted(builtin_lists()),
                       saved=saved_searches(), words=lex.word_count, sources=SOURCES, minutes=DEFAULT_MINUTES,
-                      size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9))
+                      size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9),
+                      records=records, uploaded=request.query_params.get("uploaded"))
 
     return await ctx.offload.read(page)
 
@@ -74,21 +81,69 @@ async def wall_start(request: Request) -> Response:
         raise LexitrainError(f"unknown source {source!r} (use {', '.join(SOURCES)})")
     if source != "due" and not value:
         raise LexitrainError(f"give the {source} to put on the wall")
-    chosen = {"search": {"query": value}, "list": {"builtin": value}, "saved": {"saved": value},
-              "file": {"word_file": Path(value).expanduser()}, "due": {"due": True}}[source]
+    if source == "file":  # a path on this machine: only a regular text file of bounded size is read
+        chosen: dict[str, Any] = {"word_file": word_lists.checked_path(value)}
+    elif source == "upload":
+        chosen = {"word_file": word_lists.list_path(data_home(), value)}
+    else:
+        by_source: dict[str, dict[str, Any]] = {"search": {"query": value}, "list": {"builtin": value},
+                                                "saved": {"saved": value}, "due": {"due": True}}
+        chosen = by_source[source]
     practice = bool(form.get("practice"))
-    request_ = QuizRequest(**chosen, restart=_field(form, "start") == "restart", schedule=not practice)  # type: ignore[arg-type]
+    request_ = QuizRequest(**chosen, restart=_field(form, "start") == "restart", schedule=not practice)
     seconds = _minutes(form) * 60 or None
     size = _size(form)
     lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
     nonce = _field(form, "nonce")
 
     def start() -> str:
-        wall = Wall(request_.start(ctx.store, ctx.lex(lexicon)), size=size, seconds=seconds, clock=ctx.clock)
+        lex = ctx.lex(lexicon)
+        try:
+            session = request_.start(ctx.store, lex)
+        except LexitrainError:
+            if source != "file":
+                raise
+            raise LexitrainError(  # (the core's reason may quote a line of a file that is not the player's)
+                f"word file {value!r}: no wall can be made of it in {lex.name} (lines that are not words of "
+                "it, or no words at all): upload it as a list to see which lines") from None
+        wall = Wall(session, size=size, seconds=seconds, clock=ctx.clock)
         wall.start_round()
         return ctx.keep(wall)
 
     return RedirectResponse(f"/wall/{await ctx.offload.write(lambda: ctx.once(nonce, start))}", status_code=303)
+
+
+async def list_upload(request: Request) -> Response:
+    """A word list from the browser (a file picker, or a file dropped on it), kept under a name."""
+    form = await request.form()
+    upload = form.get("file")
+    if isinstance(upload, str) or upload is None:
+        raise LexitrainError("choose a file of words to upload")
+    data = await upload.read()
+    name = _field(form, "name").strip() or Path(upload.filename or "").stem
+    path = await context(request).offload.write(lambda: word_lists.save_list(data_home(), name, data))
+    return RedirectResponse(f"/?uploaded={quote(path.stem)}#lists", status_code=303)
+
+
+async def list_missed(request: Request) -> Response:
+    """A wall of the words missed the last time a list was played ("NAME - missed"), in one click."""
+    ctx = context(request)
+    form = await request.form()
+    name = _field(form, "name")
+
+    def start() -> str:
+        from lexitrain.study.requests import QuizRequest
+
+        lex = ctx.lex()
+        record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(data_home(), name))
+        path = word_lists.missed_list(data_home(), lex, name, record.missed_last_time)
+        wall = Wall(QuizRequest(word_file=path, restart=True).start(ctx.store, lex), clock=ctx.clock,
+                    seconds=DEFAULT_MINUTES * 60)
+        wall.start_round()
+        return ctx.keep(wall)
+
+    return RedirectResponse(f"/wall/{await ctx.offload.write(lambda: ctx.once(_field(form, 'nonce'), start))}",
+                            status_code=303)
 
 
 async def wall_page(request: Request) -> Response:
@@ -277,6 +332,8 @@ def _size(form: FormData) -> int:
 ROUTES = [
     Route("/", home, methods=["GET"]),
     Route("/wall", wall_start, methods=["POST"]),
+    Route("/lists", list_upload, methods=["POST"]),
+    Route("/lists/missed", list_missed, methods=["POST"]),
     Route("/wall/{ident}", wall_page, methods=["GET"]),
     Route("/challenge", challenge_page, methods=["GET"]),
     Route("/challenge", challenge_start, methods=["POST"]),

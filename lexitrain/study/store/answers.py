@@ -92,6 +92,22 @@ class Answers(StoreConnection):
             (since, since, lexicon)).fetchone()
         return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
+    def source_attempts(self, lexicon: str, source: str) -> list[tuple[int, float, float | None, int, int]]:
+        """(session id, started, ended, answers, right) of every session on one source in a lexicon, oldest
+        first: a list's attempts."""
+        return self.conn.execute(
+            "SELECT s.id, s.started, s.ended, count(a.id), COALESCE(SUM(a.correct), 0) FROM sessions s "
+            "LEFT JOIN answers a ON a.session_id = s.id WHERE s.lexicon = ? AND s.source = ? "
+            "GROUP BY s.id ORDER BY s.id", (lexicon, source)).fetchall()
+
+    def source_misses(self, lexicon: str, source: str) -> list[tuple[str, int, int]]:
+        """(key, times missed, the last session it was missed in) of the questions of one source missed at
+        least once, the most missed first."""
+        return self.conn.execute(
+            "SELECT a.key, SUM(1 - a.correct), MAX(CASE WHEN a.correct = 0 THEN a.session_id END) "
+            "FROM answers a JOIN sessions s ON s.id = a.session_id WHERE s.lexicon = ? AND s.source = ? "
+            "GROUP BY a.key HAVING SUM(1 - a.correct) > 0 ORDER BY 2 DESC, a.key", (lexicon, source)).fetchall()
+
     def most_missed(self, lexicon: str, kind: str, since: float, until: float, limit: int) -> list[str]:
         """Keys of a kind missed at least once in a lexicon between two times: most misses
         first, then the highest share missed, then the latest miss (the toughies)."""

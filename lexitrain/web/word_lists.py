@@ -1,0 +1,146 @@
+"""Word lists a player brings to the web app: uploaded and named, or a path to a text file.
+
+The app may be driven by anyone who holds its key, so a path typed into the
+word-file box is read only if it is a regular file of at most MAX_BYTES that
+is text, and an error about it names the path and the reason, never a line
+of the file (the file may be someone else's, /etc/passwd). An uploaded list
+is the player's own: it is kept as a text file in the data folder under the
+name given, and played like any word file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lexitrain.errors import LexitrainError
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.store import ProgressStore
+
+#: The largest list read or kept (1 MB holds some 100,000 words).
+MAX_BYTES = 1 << 20
+FOLDER = "word-lists"
+#: A list's name: letters, digits, spaces, dots, dashes and underscores, up to 60 of them.
+NAME = re.compile(r"[\w][\w .-]{0,59}")
+
+
+def checked_path(text: str) -> Path:
+    """The regular text file of at most MAX_BYTES a path names, else a one-line error that quotes
+    nothing of what the path holds."""
+    path = Path(text.strip()).expanduser()
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise LexitrainError(f"word file {str(path)!r}: cannot read it ({exc.strerror or 'no access'})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise LexitrainError(f"word file {str(path)!r}: not a regular file (a folder, a device or a pipe): "
+                             "give a text file of words, one a line")
+    if info.st_size > MAX_BYTES:
+        raise LexitrainError(f"word file {str(path)!r}: larger than {MAX_BYTES // 1024} KB")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise LexitrainError(f"word file {str(path)!r}: cannot read it ({exc.strerror or 'no access'})") from None
+    if len(data) > MAX_BYTES or not _is_text(data):
+        raise LexitrainError(f"word file {str(path)!r}: not a text file of words (larger than "
+                             f"{MAX_BYTES // 1024} KB, binary, or not UTF-8)")
+    return path
+
+
+def list_folder(home: Path) -> Path:
+    return home / FOLDER
+
+
+def save_list(home: Path, name: str, data: bytes) -> Path:
+    """Keep an uploaded list under its name (replacing one of that name); the file it is kept in."""
+    name = name.strip()
+    if not NAME.fullmatch(name):
+        raise LexitrainError("a list's name: up to 60 letters, digits, spaces, dots, dashes or underscores")
+    if not data.strip():
+        raise LexitrainError(f"list {name!r}: the file is empty")
+    if len(data) > MAX_BYTES or not _is_text(data):
+        raise LexitrainError(f"list {name!r}: not a text file of words (larger than {MAX_BYTES // 1024} KB, "
+                             "binary, or not UTF-8)")
+    folder = list_folder(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.txt"
+    partial = folder / f".{name}.part"
+    partial.write_bytes(data)
+    partial.replace(path)  # a list is never half-written
+    return path
+
+
+def saved_lists(home: Path) -> dict[str, Path]:
+    """The uploaded lists by name."""
+    folder = list_folder(home)
+    if not folder.is_dir():
+        return {}
+    return {path.stem: path for path in sorted(folder.glob("*.txt")) if NAME.fullmatch(path.stem)}
+
+
+def list_path(home: Path, name: str) -> Path:
+    """An uploaded list's file, or a one-line error naming the lists there are."""
+    lists = saved_lists(home)
+    if name not in lists:
+        known = ", ".join(lists) or "none yet: upload one on the home page"
+        raise LexitrainError(f"no uploaded list {name!r} (lists: {known})")
+    return lists[name]
+
+
+def _is_text(data: bytes) -> bool:
+    """UTF-8 (or UTF-16 with its byte-order mark, as Windows saves lists) with no NUL nor other control bytes."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            return False
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return not any(ord(c) < 32 and c not in "\t\n\r\f" for c in text)
+
+
+@dataclass(frozen=True)
+class ListRecord:
+    """How a list has gone, as Aerolith's saved lists say: attempts, accuracy, the best time of a
+    finished attempt, the questions missed across attempts and those missed in the last one."""
+
+    name: str
+    attempts: int
+    answered: int
+    right: int
+    best_seconds: float | None
+    missed: list[tuple[str, int]]  # (alphagram, times missed), the most missed first
+    missed_last_time: list[str]
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.right / self.answered if self.answered else None
+
+
+def list_record(store: ProgressStore, lexicon: str, name: str, path: Path) -> ListRecord:
+    """A list's record in a lexicon (its walls' sessions are named after its file)."""
+    attempts = store.source_attempts(lexicon, str(path))
+    finished = [ended - started for _, started, ended, answered, _ in attempts if ended is not None and answered]
+    misses = store.source_misses(lexicon, str(path))
+    last = max((session for session, _, _, answered, _ in attempts if answered), default=None)
+    return ListRecord(name, sum(1 for a in attempts if a[3]), sum(a[3] for a in attempts), sum(a[4] for a in attempts),
+                      min(finished, default=None), [(key, times) for key, times, _ in misses],
+                      [key for key, _, session in misses if session == last])
+
+
+def missed_list(home: Path, lex: Lexicon, name: str, alphagrams: list[str]) -> Path:
+    """An uploaded list of the words of the alphagrams missed last time (`NAME - missed`), to play in one click."""
+    if not alphagrams:
+        raise LexitrainError(f"list {name!r}: nothing was missed the last time it was played")
+    words = sorted({word for key in alphagrams for word in lex.anagrams(key)})
+    return save_list(home, f"{name[:50]} - missed", "".join(f"{w}\n" for w in words).encode())
