@@ -368,7 +368,7 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
         link = re.search(r"http://127\.0\.0\.1:\d+/\?key=\S+", line)
         assert link, line
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-        with opener.open(link.group(0), timeout=10) as page:
+        with opener.open(link.group(0), timeout=60) as page:
             assert page.status == 200 and "Study enable" in page.read().decode()
         taken = int(link.group(0).split(":")[2].split("/")[0])
         busy = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", str(taken), "--no-browser"],
@@ -383,7 +383,7 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
         assert blank.stderr.count("\n") == 1  # the empty address would have served every network
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=60)
 
 
 # -- lists a player keeps --------------------------------------------------------------------------
@@ -414,3 +414,17 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     binary = client.post("/lists", data={"name": "bin"}, files={"file": ("x.bin", b"\x00\x01", "application/x")},
                          headers=PAGE)
     assert binary.status_code == 400 and "not a text file" in binary.text
+
+
+def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx):
+    def cards() -> list[tuple]:
+        return app_ctx.store.conn.execute("SELECT * FROM cards ORDER BY id").fetchall()
+
+    before = cards()
+    ident = start_wall(client, practice="1")
+    client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+    assert cards() == before
+    assert answers(app_ctx.store) == [("AEILRST", "SALTIER", 1)]
+    day = client.get("/stats").text.split('id="per-day"')[1].split("</table>")[0]
+    assert '<td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td>' in day
+    assert "(done 0 reviews, 0 new)" in client.get("/").text  # the day's counts did not move

@@ -319,7 +319,7 @@ def test_a_double_clicked_start_makes_one_wall_and_a_reload_changes_nothing(page
 def test_restart_starts_a_list_afresh_and_practice_schedules_nothing(page: Page, live: Live):
     from lexitrain.study.store import progress_path
 
-    start_wall(page, live, "--length 8")
+    start_wall(page, live, "--length 8", restart=True)
     order = page.locator(".cell").evaluate_all("cells => cells.map(c => c.dataset.alphagram)")
     for word in sorted(ORACLE[order[0]]):
         guess(page, word)

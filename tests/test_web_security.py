@@ -110,11 +110,11 @@ def test_no_command_line_carries_the_key_when_a_browser_script_opens_the_app(tmp
         commands = subprocess.run(["ps", "-eww", "-o", "args"], capture_output=True, text=True, check=True).stdout
         assert "lexitrain web" in commands and key not in commands  # no command line has the key
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-        with opener.open(link[0], timeout=10) as page:  # the launch file's link lets the player in
+        with opener.open(link[0], timeout=60) as page:  # the launch file's link lets the player in
             assert page.status == 200 and "Study enable" in page.read().decode()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=60)
         if pid.exists():  # the stand-in browser (now `sleep`) started by this test
             os.kill(int(pid.read_text()), 15)
     assert not launch.exists()  # removed as the app stops

@@ -33,7 +33,7 @@ COVERAGE_ALWAYS = (7, 8)  # lengths whose coverage is shown even when nothing is
 @dataclass
 class StatsReport:
     lexicon: str
-    per_day: pd.DataFrame  # date, answers, correct, new
+    per_day: pd.DataFrame  # date, answers, correct, new, unscheduled (practice: no card moved)
     by_state: dict[str, int]
     forecast: pd.DataFrame  # date, due
     hardest: pd.DataFrame  # key, correct, incorrect, miss_rate
@@ -67,14 +67,13 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> S
     since_at = _midnight(since)
 
     days: dict[str, list[int]] = {}
-    for quarter, answered, right, new in store.answers_per_quarter_hour(lexicon, since_at):
-        tally = days.setdefault(_local_date(quarter).isoformat(), [0, 0, 0])
-        tally[0] += answered
-        tally[1] += right
-        tally[2] += new
-    per_day = pd.DataFrame.from_records([(day, *days[day]) for day in sorted(days)],
-                                        columns=["date", "answers", "correct", "new"])
-    per_day[["answers", "correct", "new"]] = per_day[["answers", "correct", "new"]].astype(int)
+    for quarter, *counts in store.answers_per_quarter_hour(lexicon, since_at):
+        tally = days.setdefault(_local_date(quarter).isoformat(), [0, 0, 0, 0])
+        for place, count in enumerate(counts):
+            tally[place] += count
+    columns = ["answers", "correct", "new", "unscheduled"]
+    per_day = pd.DataFrame.from_records([(day, *days[day]) for day in sorted(days)], columns=["date", *columns])
+    per_day[columns] = per_day[columns].astype(int)
 
     states = store.cards_by_state(lexicon)
     by_state = {name: states.get(state, 0) for state, name in STATE_NAMES.items()}

@@ -73,12 +73,14 @@ class Answers(StoreConnection):
         ).fetchone()
         return int(row[0]), int(row[1])
 
-    def answers_per_quarter_hour(self, lexicon: str, since: float) -> list[tuple[int, int, int, int]]:
-        """(quarter-hour number since the epoch, answers, right, new) since a time, in a lexicon's sessions.
+    def answers_per_quarter_hour(self, lexicon: str, since: float) -> list[tuple[int, int, int, int, int]]:
+        """(quarter-hour number since the epoch, answers, right, new, unscheduled: answers that moved no card,
+        a practice wall's) since a time, in a lexicon's sessions.
         Quarter hours, because every time zone's offset is a whole number of them: the caller maps them to
         its calendar days exactly, and SQLite only adds (no date function over 100,000 rows)."""
         return self.conn.execute(
-            "SELECT CAST(a.at / 900 AS INTEGER) AS q, count(*), SUM(a.correct), SUM(a.was_new) "
+            "SELECT CAST(a.at / 900 AS INTEGER) AS q, count(*), SUM(a.correct), SUM(a.was_new), "
+            "SUM(a.card_id IS NULL) "
             "FROM answers a NOT INDEXED JOIN sessions s ON s.id = a.session_id "
             "WHERE a.at >= ? AND s.lexicon = ? GROUP BY q", (since, lexicon)
         ).fetchall()
