@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable
 
 import pytest
 
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from postgres_cluster import REQUIRE, Cluster, binaries
 
 #: the 110 real recorded games (copied from ../shared/data/gcg with their credits: see its SOURCES.txt)
 REAL_GAMES = Path(__file__).resolve().parent / "data" / "gcg"
@@ -91,3 +94,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A throw-away PostgreSQL cluster for this test session (one per xdist worker), stopped at the end;
+    the test skips where PostgreSQL is not installed, unless LEXITRAIN_REQUIRE_POSTGRES=1 (CI) says it must run."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        if os.environ.get(REQUIRE) == "1":
+            pytest.fail(f"{REQUIRE}=1 but no PostgreSQL binaries (initdb) were found")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    cluster = Cluster(bin_dir)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty club database: an SQLite file, or a new database on the test cluster."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "club.sqlite")
+        return
+    cluster: Cluster = request.getfixturevalue("postgres_cluster")
+    name = f"club_{uuid.uuid4().hex[:12]}"
+    yield cluster.create_database(name)
+    cluster.drop_database(name)

@@ -1,0 +1,239 @@
+"""The club's daily challenge: attempts, guesses, the leaderboard, medals and the club's toughies.
+
+Today's set is the one `lexitrain challenge` gives for the lexicon (`study.challenge`), the same
+for every member and every `serve` process; a member types words one at a time and each is
+checked against the set's answers. A question counts when every one of its answers was found;
+the score is the questions counted, the time from the attempt's start to its finish. A member's
+first attempt of a kind and day is the one the leaderboard ranks; later ones are retakes.
+
+Finishing schedules the member's own card for every question (right when all its answers were
+found) with the same FSRS scheduling as the local app, and records each miss for the club's wall
+of toughies. A guess and a finish on one attempt never interleave: both first touch the attempt's
+row with a conditional UPDATE (a row lock on PostgreSQL, the write lock on SQLite), so a guess
+either lands before the finish counts the guesses or is refused after it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+from lexitrain.club.members import Refused
+from lexitrain.study.challenge import challenge_items, check_kind
+from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.scheduler import Scheduling
+from lexitrain.study.store import CardRow
+
+if TYPE_CHECKING:
+    from lexitrain.club.database import ClubDatabase, Tx
+    from lexitrain.lexicon.lexicon import Lexicon
+
+#: How many of the week's most missed alphagrams the club's toughies wall asks.
+TOUGHIES = 50
+MEDALS = ("gold", "silver", "bronze")
+#: Kinds picked from one player's own misses, which a club has no single player for.
+PERSONAL = ("week-toughies", "all-time-toughies")
+
+
+@dataclass(frozen=True)
+class ChallengeSet:
+    """A day's questions of a kind: their keys in order, each one's answers, and which question a word answers."""
+
+    kind: str
+    day: date
+    keys: tuple[str, ...]
+    answers: dict[str, tuple[str, ...]]
+    question_kind: dict[str, str]
+    question_of: dict[str, str]
+
+    @property
+    def total(self) -> int:
+        return len(self.keys)
+
+
+class ChallengeSets:
+    """The sets of the club's lexicon, worked out once per process (they are fixed by lexicon, kind and day)."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.lex = lex
+        self._sets: dict[tuple[str, date], ChallengeSet] = {}
+        self._lock = threading.Lock()
+
+    def get(self, kind: str, day: date) -> ChallengeSet:
+        check_kind(kind)
+        if kind in PERSONAL:
+            raise Refused(400, f"{kind} is a player's own; the club's toughies are its wall")
+        with self._lock:
+            found = self._sets.get((kind, day))
+            if found is None:
+                found = self._sets[(kind, day)] = self._make(kind, day)
+                if len(self._sets) > 64:  # (a few days of every kind)
+                    del self._sets[next(iter(self._sets))]
+        return found
+
+    def _make(self, kind: str, day: date) -> ChallengeSet:
+        answers: dict[str, tuple[str, ...]] = {}
+        kinds: dict[str, str] = {}
+        question_of: dict[str, str] = {}
+        keys = []
+        for item in challenge_items(self.lex, day, kind):
+            question = new_kind(item.kind).build(self.lex, item.key)
+            keys.append(item.key)
+            answers[item.key] = question.expected
+            kinds[item.key] = item.kind
+            for word in question.expected:
+                question_of.setdefault(word, item.key)
+        return ChallengeSet(kind, day, tuple(keys), answers, kinds, question_of)
+
+
+@dataclass(frozen=True)
+class Result:
+    score: int
+    total: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": self.score, "total": self.total, "seconds": round(self.seconds, 3)}
+
+
+def open_attempt(db: ClubDatabase, member_id: int, lexicon: str, chosen: ChallengeSet, now: float) -> int:
+    """The member's unfinished attempt at this set, or a new one: their first of the day is official,
+    any later one a retake (the unique index on first attempts decides, so two at once cannot both be first)."""
+    day = chosen.day.isoformat()
+    with db.transaction() as tx:
+        row = tx.one("SELECT id FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? AND date = ? "
+                     "AND finished IS NULL ORDER BY id DESC LIMIT 1", (member_id, lexicon, chosen.kind, day))
+        if row is not None:
+            return int(row[0])
+        insert = ("INSERT INTO attempts (member_id, lexicon, kind, date, total, started, retake) "
+                  "VALUES (?, ?, ?, ?, ?, ?, {retake}) ON CONFLICT DO NOTHING RETURNING id")
+        params = (member_id, lexicon, chosen.kind, day, chosen.total, now)
+        row = tx.one(insert.format(retake="FALSE"), params) or tx.one(insert.format(retake="TRUE"), params)
+        assert row is not None
+        return int(row[0])
+
+
+def _attempt(tx: Tx, member_id: int, attempt_id: int) -> tuple[str, str, float]:
+    """Lock the member's unfinished attempt (see the module's docstring); its kind, date and start.
+    Another member's attempt is 404, as an unknown one is (its existence is not told); a finished one 409."""
+    row = tx.one("UPDATE attempts SET total = total WHERE id = ? AND member_id = ? AND finished IS NULL "
+                 "RETURNING kind, date, started", (attempt_id, member_id))
+    if row is not None:
+        return str(row[0]), str(row[1]), float(row[2])
+    if tx.one("SELECT 1 FROM attempts WHERE id = ? AND member_id = ?", (attempt_id, member_id)) is None:
+        raise Refused(404, f"no attempt {attempt_id} of yours")
+    raise Refused(409, f"attempt {attempt_id} is finished")
+
+
+def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, word: str,
+          now: float) -> tuple[bool, str | None]:
+    """Whether the word answers a question of the attempt's set, and that question's key."""
+    word = word.strip().upper()
+    with db.transaction() as tx:
+        kind, day, _started = _attempt(tx, member_id, attempt_id)
+        key = sets.get(kind, date.fromisoformat(day)).question_of.get(word)
+        if key is not None:
+            tx.run("INSERT INTO guesses (attempt_id, word, alphagram, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                   (attempt_id, word, key, now))
+    return key is not None, key
+
+
+def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, lexicon: str,
+           now: float) -> Result:
+    """End the attempt: its score and time, the member's cards scheduled, the misses recorded."""
+    with db.transaction() as tx:
+        kind, day, started = _attempt(tx, member_id, attempt_id)
+        chosen = sets.get(kind, date.fromisoformat(day))
+        found: dict[str, set[str]] = {}
+        for word, key in tx.rows("SELECT word, alphagram FROM guesses WHERE attempt_id = ?", (attempt_id,)):
+            found.setdefault(key, set()).add(word)
+        right = {key: set(chosen.answers[key]) <= found.get(key, set()) for key in chosen.keys}
+        score = sum(right.values())
+        tx.run("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
+        tx.many("INSERT INTO misses (member_id, lexicon, alphagram, at) VALUES (?, ?, ?, ?)",
+                [(member_id, lexicon, key, now) for key in chosen.keys if not right[key]])
+        review_cards(tx, member_id, lexicon, [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
+    return Result(score, chosen.total, max(0.0, now - started))
+
+
+def review_cards(tx: Tx, member_id: int, lexicon: str, answers: list[tuple[str, str, bool]], now: float) -> None:
+    """Schedule the member's card of each (kind, key) answered right or wrong, as the local app does."""
+    when = datetime.fromtimestamp(now, timezone.utc)
+    scheduling = Scheduling()
+    for kind, key, correct in answers:
+        row = tx.one(f"SELECT {CARD_COLUMNS} FROM member_cards WHERE member_id = ? AND lexicon = ? AND kind = ? "
+                     "AND key = ?", (member_id, lexicon, kind, key))
+        card = _card(lexicon, kind, key, row, now)
+        after = scheduling.review(card, correct, when)
+        tx.run(f"INSERT INTO member_cards (member_id, lexicon, kind, key, {CARD_COLUMNS}) "
+               f"VALUES (?, ?, ?, ?, {', '.join('?' * len(CARD_FIELDS))}) ON CONFLICT (member_id, lexicon, kind, key) "
+               f"DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in CARD_FIELDS)}",
+               (member_id, lexicon, kind, key, *card_values(after)))
+
+
+#: The scheduling columns a member's card has (a local card's, less its id and deck).
+CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct", "incorrect",
+               "streak", "added")
+CARD_COLUMNS = ", ".join(CARD_FIELDS)
+
+
+def card_values(card: CardRow) -> tuple[Any, ...]:
+    return tuple(getattr(card, name) for name in CARD_FIELDS)
+
+
+def _card(lexicon: str, kind: str, key: str, row: tuple[Any, ...] | None, now: float) -> CardRow:
+    if row is None:
+        return CardRow(0, lexicon, kind, key, 0, None, None, None, None, None, 0, 0, 0, 0, now)
+    return CardRow(0, lexicon, kind, key, *row)
+
+
+def member_cards(db: ClubDatabase, member_id: int) -> list[dict[str, Any]]:
+    with db.transaction() as tx:
+        rows = tx.rows(f"SELECT lexicon, kind, key, {CARD_COLUMNS} FROM member_cards WHERE member_id = ? "
+                       "ORDER BY lexicon, kind, key", (member_id,))
+    return [dict(zip(("lexicon", "kind", "key", *CARD_FIELDS), row)) for row in rows]
+
+
+def leaderboard(db: ClubDatabase, lexicon: str, kind: str, day: date, retakes: bool = False) -> list[dict[str, Any]]:
+    """The finished first attempts (or the retakes) of a kind and day: most right first, then quickest."""
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT m.name, a.score, a.total, a.finished - a.started FROM attempts a "
+                       "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? AND a.date = ? "
+                       "AND a.finished IS NOT NULL AND a.retake = ? ORDER BY a.score DESC, a.finished - a.started, "
+                       "m.name", (lexicon, kind, day.isoformat(), retakes))
+    return [{"member": name, "score": int(score), "total": int(total), "seconds": round(float(seconds), 3)}
+            for name, score, total, seconds in rows]
+
+
+def medals(db: ClubDatabase, lexicon: str, kind: str) -> list[dict[str, Any]]:
+    """Each member's gold, silver and bronze over every day of a kind (ties in score and time share a place)."""
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT a.date, m.name, a.score, a.finished - a.started FROM attempts a "
+                       "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? "
+                       "AND a.finished IS NOT NULL AND NOT a.retake ORDER BY a.date, a.score DESC, "
+                       "a.finished - a.started", (lexicon, kind))
+    counts: dict[str, dict[str, int]] = {}
+    boards: dict[str, list[tuple[str, int, float]]] = {}
+    for day, name, score, seconds in rows:
+        boards.setdefault(day, []).append((name, int(score), round(float(seconds), 3)))
+    for board in boards.values():
+        place = 0
+        for index, (name, score, seconds) in enumerate(board):
+            if index == 0 or (score, seconds) != board[index - 1][1:]:
+                place = index
+            if place < len(MEDALS):
+                counts.setdefault(name, dict.fromkeys(MEDALS, 0))[MEDALS[place]] += 1
+    return sorted(({"member": name, **won} for name, won in counts.items()),
+                  key=lambda m: (-m["gold"], -m["silver"], -m["bronze"], m["member"]))
+
+
+def toughies(db: ClubDatabase, lexicon: str, now: float, limit: int = TOUGHIES) -> list[dict[str, Any]]:
+    """The alphagrams the club's members missed most in the last seven days, most missed first."""
+    since = now - timedelta(days=7).total_seconds()
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT alphagram, count(*), count(DISTINCT member_id) FROM misses WHERE lexicon = ? AND at >= ? "
+                       "GROUP BY alphagram ORDER BY count(*) DESC, alphagram LIMIT ?", (lexicon, since, limit))
+    return [{"alphagram": key, "misses": int(misses), "members": int(members)} for key, misses, members in rows]
+

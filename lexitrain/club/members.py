@@ -1,0 +1,190 @@
+"""A club's members: invitations, sign-up, passwords, logins and their sessions, the login throttle.
+
+Passwords are kept only as argon2id hashes (argon2-cffi); invitation codes and session tokens only
+as SHA-256 digests, so a copy of the database lets no one in. A session is a random token in an
+HttpOnly cookie plus a CSRF token the member's writes send back in a header; both live in the
+database, so any `serve` process recognises them. Failed logins are counted per name and per
+address over a window: past the limit, logins are refused (429) until the window moves on, right
+password or not, which is what slows a guessing flood.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lexitrain.errors import LexitrainError
+
+if TYPE_CHECKING:
+    from lexitrain.club.database import ClubDatabase, Tx
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+SHORTEST_PASSWORD = 8
+LONGEST_PASSWORD = 1024  # (argon2 would take any length; a bound keeps a request's cost bounded)
+SESSION_DAYS = 30
+#: Failed logins allowed per name, and per address, within the window before logins are refused.
+FAILURES_PER_NAME = 5
+FAILURES_PER_ADDRESS = 20
+FAILURE_WINDOW = 15 * 60.0
+
+
+class Refused(LexitrainError):
+    """A request the club turns down; `status` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    name: str
+    admin: bool
+
+
+@dataclass(frozen=True)
+class Login:
+    """A new session: the cookie's value (given once, never stored) and its CSRF token."""
+
+    member: Member
+    token: str
+    csrf: str
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _hasher():  # -> argon2.PasswordHasher (argon2id, the library's recommended cost)
+    try:
+        from argon2 import PasswordHasher
+    except ImportError:
+        raise LexitrainError("the club server needs the club extra: pip install 'lexitrain[club]'") from None
+    return PasswordHasher()
+
+
+def check_name(name: str) -> str:
+    if not NAME.fullmatch(name):
+        raise Refused(400, f"bad member name {name[:40]!r}: 1-32 letters, digits, '_', '.' or '-', "
+                           "starting with a letter or digit")
+    return name
+
+
+def check_password(password: str) -> str:
+    if not SHORTEST_PASSWORD <= len(password) <= LONGEST_PASSWORD:
+        raise Refused(400, f"a password has {SHORTEST_PASSWORD} to {LONGEST_PASSWORD} characters")
+    return password
+
+
+def make_invite(db: ClubDatabase, now: float) -> str:
+    """A new one-time invitation code (only its digest is stored)."""
+    code = secrets.token_urlsafe(12)
+    with db.transaction() as tx:
+        tx.run("INSERT INTO invites (code_hash, made) VALUES (?, ?)", (digest(code), now))
+    return code
+
+
+def sign_up(db: ClubDatabase, name: str, password: str, invite: str, now: float) -> Member:
+    """A new member, using up the invitation: an unknown or used one is refused (403), a taken name
+    too (409, and the invitation stays unused)."""
+    check_name(name)
+    hashed = _hasher().hash(check_password(password))
+    with db.transaction() as tx:
+        if tx.run("UPDATE invites SET used = ? WHERE code_hash = ? AND used IS NULL", (now, digest(invite))) != 1:
+            raise Refused(403, "this invitation is unknown or was used already")
+        row = tx.one("INSERT INTO members (name, password, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING "
+                     "RETURNING id", (name, hashed, now))
+        if row is None:
+            raise Refused(409, f"the name {name!r} is taken")
+        tx.run("UPDATE invites SET used_by = ? WHERE code_hash = ?", (row[0], digest(invite)))
+    return Member(int(row[0]), name, admin=False)
+
+
+def make_admin(db: ClubDatabase, name: str) -> None:
+    with db.transaction() as tx:
+        if tx.run("UPDATE members SET admin = TRUE WHERE name = ?", (name,)) != 1:
+            raise LexitrainError(f"no member named {name!r}")
+
+
+def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float) -> Login:
+    """A new session for the right name and password; wrong is 401, too many failures lately 429."""
+    since = now - FAILURE_WINDOW
+    with db.transaction() as tx:
+        by_name, by_address = _failures(tx, name, address, since)
+        row = tx.one("SELECT id, name, admin, password FROM members WHERE name = ?", (name,))
+    if by_name >= FAILURES_PER_NAME or by_address >= FAILURES_PER_ADDRESS:
+        raise Refused(429, "too many failed logins: wait a few minutes and try again")
+    if not _verified(row[3] if row else None, password):
+        with db.transaction() as tx:
+            tx.run("INSERT INTO login_failures (name, address, at) VALUES (?, ?, ?)", (name[:64], address, now))
+            tx.run("DELETE FROM login_failures WHERE at < ?", (since,))
+        raise Refused(401, "wrong name or password")
+    assert row is not None
+    member = Member(int(row[0]), str(row[1]), bool(row[2]))
+    token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+    with db.transaction() as tx:
+        tx.run("INSERT INTO logins (token_hash, member_id, csrf, expires) VALUES (?, ?, ?, ?)",
+               (digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0))
+        tx.run("DELETE FROM logins WHERE expires < ?", (now,))
+    return Login(member, token, csrf)
+
+
+def _failures(tx: Tx, name: str, address: str, since: float) -> tuple[int, int]:
+    row = tx.one("SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE address = ?) FROM login_failures "
+                 "WHERE at >= ? AND (name = ? OR address = ?)", (name[:64], address, since, name[:64], address))
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+#: Verified against when the name is unknown, so a wrong name takes as long as a wrong password.
+_DUMMY_HASH: list[str] = []
+
+
+def _verified(hashed: str | None, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    hasher = _hasher()
+    if hashed is None:
+        if not _DUMMY_HASH:
+            _DUMMY_HASH.append(hasher.hash(secrets.token_urlsafe(16)))
+        hashed = _DUMMY_HASH[0]
+        password = password + "\0"  # (never equal to the dummy's random password)
+    try:
+        return bool(hasher.verify(hashed, password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def session_member(db: ClubDatabase, token: str, now: float) -> tuple[Member, str] | None:
+    """The member a session cookie belongs to and the session's CSRF token, or None (unknown, expired)."""
+    with db.transaction() as tx:
+        row = tx.one("SELECT m.id, m.name, m.admin, l.csrf FROM logins l JOIN members m ON m.id = l.member_id "
+                     "WHERE l.token_hash = ? AND l.expires > ?", (digest(token), now))
+    if row is None:
+        return None
+    return Member(int(row[0]), str(row[1]), bool(row[2])), str(row[3])
+
+
+def log_out(db: ClubDatabase, token: str) -> None:
+    with db.transaction() as tx:
+        tx.run("DELETE FROM logins WHERE token_hash = ?", (digest(token),))
+
+
+def reset_password(db: ClubDatabase, name: str, password: str) -> None:
+    """A new password, set by an admin; the member's sessions end."""
+    hashed = _hasher().hash(check_password(password))
+    with db.transaction() as tx:
+        row = tx.one("UPDATE members SET password = ? WHERE name = ? RETURNING id", (hashed, name))
+        if row is None:
+            raise Refused(404, f"no member named {name!r}")
+        tx.run("DELETE FROM logins WHERE member_id = ?", (row[0],))
+
+
+def member_named(db: ClubDatabase, name: str) -> Member | None:
+    with db.transaction() as tx:
+        row = tx.one("SELECT id, name, admin FROM members WHERE name = ?", (name,))
+    return None if row is None else Member(int(row[0]), str(row[1]), bool(row[2]))

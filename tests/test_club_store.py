@@ -1,0 +1,249 @@
+"""The club's database, the same tests on SQLite and on a real PostgreSQL: members and invitations,
+passwords only as argon2id hashes, sessions, the login throttle, attempts, the leaderboard, medals,
+toughies, and the races a club has (two sign-ups on one invitation, a guess against a finish)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+
+from lexitrain.club import challenges as ch
+from lexitrain.club import members
+from lexitrain.club.database import SCHEMA_VERSION, ClubDatabase
+from lexitrain.club.members import Refused
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from study_helpers import WORDS
+
+DAY = date(2026, 3, 10)
+KIND = "threes"  # (23 questions in the small list)
+NOW = 1_773_100_000.0
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def db(club_target: str) -> Iterator[ClubDatabase]:
+    with ClubDatabase(club_target) as opened:
+        yield opened
+
+
+@pytest.fixture
+def lex(make_lexicon) -> Lexicon:
+    return make_lexicon(sorted(WORDS))
+
+
+def join(db: ClubDatabase, name: str) -> members.Member:
+    return members.sign_up(db, name, PASSWORD, members.make_invite(db, NOW), NOW)
+
+
+def test_migrations_run_once_and_a_newer_schema_is_refused(club_target: str) -> None:
+    with ClubDatabase(club_target) as db:
+        join(db, "ann")
+    with ClubDatabase(club_target) as db:  # (opened again: nothing re-created, ann still there)
+        assert members.member_named(db, "ann") is not None
+        with db.transaction() as tx:
+            tx.run("UPDATE club_schema SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(LexitrainError, match="newer lexitrain"):
+        ClubDatabase(club_target)
+
+
+def test_an_invitation_lets_one_member_in_once(db: ClubDatabase) -> None:
+    code = members.make_invite(db, NOW)
+    ann = members.sign_up(db, "ann", PASSWORD, code, NOW)
+    assert ann.name == "ann" and not ann.admin
+    with pytest.raises(Refused) as used:
+        members.sign_up(db, "bob", PASSWORD, code, NOW)
+    assert used.value.status == 403
+    with pytest.raises(Refused) as unknown:
+        members.sign_up(db, "bob", PASSWORD, "made-up", NOW)
+    assert unknown.value.status == 403
+
+
+def test_a_taken_name_leaves_the_invitation_unused(db: ClubDatabase) -> None:
+    join(db, "ann")
+    code = members.make_invite(db, NOW)
+    with pytest.raises(Refused) as taken:
+        members.sign_up(db, "ann", PASSWORD, code, NOW)
+    assert taken.value.status == 409
+    assert members.sign_up(db, "bob", PASSWORD, code, NOW).name == "bob"
+
+
+def test_two_sign_ups_on_one_invitation_at_once_let_one_in(db: ClubDatabase) -> None:
+    code = members.make_invite(db, NOW)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def sign(name: str) -> None:
+        barrier.wait()
+        try:
+            members.sign_up(db, name, PASSWORD, code, NOW)
+            outcomes.append("in")
+        except Refused as refused:
+            outcomes.append(str(refused.status))
+
+    threads = [threading.Thread(target=sign, args=(name,)) for name in ("ann", "bob")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["403", "in"]
+
+
+def test_passwords_and_secrets_are_stored_only_as_hashes(db: ClubDatabase) -> None:
+    code = members.make_invite(db, NOW)
+    members.sign_up(db, "ann", PASSWORD, code, NOW)
+    login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
+    with db.transaction() as tx:
+        stored = [str(value) for table in ("members", "invites", "logins", "login_failures")
+                  for row in tx.rows(f"SELECT * FROM {table}") for value in row]
+        password = tx.one("SELECT password FROM members WHERE name = 'ann'")
+    assert password is not None and str(password[0]).startswith("$argon2id$")
+    for secret in (PASSWORD, code, login.token):
+        assert not any(secret in value for value in stored)
+
+
+def test_a_session_names_its_member_until_logged_out(db: ClubDatabase) -> None:
+    ann = join(db, "ann")
+    login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
+    assert members.session_member(db, login.token, NOW + 1) == (ann, login.csrf)
+    assert members.session_member(db, "forged", NOW + 1) is None
+    assert members.session_member(db, login.token, NOW + members.SESSION_DAYS * 86400 + 1) is None
+    members.log_out(db, login.token)
+    assert members.session_member(db, login.token, NOW + 1) is None
+
+
+def test_wrong_passwords_are_401_then_the_name_is_throttled(db: ClubDatabase) -> None:
+    join(db, "ann")
+    for _ in range(members.FAILURES_PER_NAME):
+        with pytest.raises(Refused) as wrong:
+            members.log_in(db, "ann", "not the password", "10.0.0.1", NOW)
+        assert wrong.value.status == 401
+    with pytest.raises(Refused) as flood:  # the right password too, while the window lasts
+        members.log_in(db, "ann", PASSWORD, "10.0.0.2", NOW + 1)
+    assert flood.value.status == 429
+    assert members.log_in(db, "ann", PASSWORD, "10.0.0.2", NOW + members.FAILURE_WINDOW + 1).member.name == "ann"
+
+
+def test_an_unknown_name_is_the_same_401(db: ClubDatabase) -> None:
+    with pytest.raises(Refused) as unknown:
+        members.log_in(db, "nobody", PASSWORD, "10.0.0.1", NOW)
+    assert unknown.value.status == 401 and str(unknown.value) == "wrong name or password"
+
+
+def test_an_admin_reset_ends_the_members_sessions(db: ClubDatabase) -> None:
+    join(db, "ann")
+    login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
+    members.reset_password(db, "ann", "a new password")
+    assert members.session_member(db, login.token, NOW) is None
+    with pytest.raises(Refused):
+        members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
+    assert members.log_in(db, "ann", "a new password", "10.0.0.1", NOW).member.name == "ann"
+
+
+def play(db: ClubDatabase, sets: ch.ChallengeSets, member: members.Member, lex: Lexicon, solve: int,
+         start: float, seconds: float) -> ch.Result:
+    """Open the day's threes, find every answer of the first `solve` questions, finish after `seconds`."""
+    chosen = sets.get(KIND, DAY)
+    attempt = ch.open_attempt(db, member.id, lex.name, chosen, start)
+    for key in chosen.keys[:solve]:
+        for word in chosen.answers[key]:
+            assert ch.guess(db, sets, member.id, attempt, word, start + 1) == (True, key)
+    return ch.finish(db, sets, member.id, attempt, lex.name, start + seconds)
+
+
+def test_the_leaderboard_ranks_first_attempts_by_score_then_time(db: ClubDatabase, lex: Lexicon) -> None:
+    sets = ch.ChallengeSets(lex)
+    total = sets.get(KIND, DAY).total
+    ann, bob, cy = join(db, "ann"), join(db, "bob"), join(db, "cy")
+    assert play(db, sets, ann, lex, 2, NOW, 30) == ch.Result(2, total, 30.0)
+    play(db, sets, bob, lex, 2, NOW, 20)
+    play(db, sets, cy, lex, 3, NOW, 90)
+    play(db, sets, ann, lex, total, NOW + 100, 5)  # a retake: shown apart, never ranked
+    board = ch.leaderboard(db, lex.name, KIND, DAY)
+    assert [(row["member"], row["score"], row["seconds"]) for row in board] == [
+        ("cy", 3, 90.0), ("bob", 2, 20.0), ("ann", 2, 30.0)]
+    assert [row["member"] for row in ch.leaderboard(db, lex.name, KIND, DAY, retakes=True)] == ["ann"]
+    assert ch.medals(db, lex.name, KIND)[0] == {"member": "cy", "gold": 1, "silver": 0, "bronze": 0}
+
+
+def test_a_wrong_word_scores_nothing_and_a_finished_attempt_takes_no_guess(db: ClubDatabase, lex: Lexicon) -> None:
+    sets = ch.ChallengeSets(lex)
+    ann = join(db, "ann")
+    attempt = ch.open_attempt(db, ann.id, lex.name, sets.get(KIND, DAY), NOW)
+    assert ch.guess(db, sets, ann.id, attempt, "ZZZZZZZ", NOW) == (False, None)
+    assert ch.finish(db, sets, ann.id, attempt, lex.name, NOW + 3).score == 0
+    with pytest.raises(Refused) as finished:
+        ch.guess(db, sets, ann.id, attempt, "ZZZZZZZ", NOW + 4)
+    assert finished.value.status == 409
+    with pytest.raises(Refused) as again:
+        ch.finish(db, sets, ann.id, attempt, lex.name, NOW + 4)
+    assert again.value.status == 409
+
+
+def test_another_members_attempt_is_not_found(db: ClubDatabase, lex: Lexicon) -> None:
+    sets = ch.ChallengeSets(lex)
+    ann, bob = join(db, "ann"), join(db, "bob")
+    attempt = ch.open_attempt(db, ann.id, lex.name, sets.get(KIND, DAY), NOW)
+    for act in (lambda: ch.guess(db, sets, bob.id, attempt, "X", NOW),
+                lambda: ch.finish(db, sets, bob.id, attempt, lex.name, NOW)):
+        with pytest.raises(Refused) as refused:
+            act()
+        assert refused.value.status == 404
+
+
+def test_finishing_schedules_the_members_own_cards_and_feeds_the_toughies(db: ClubDatabase, lex: Lexicon) -> None:
+    sets = ch.ChallengeSets(lex)
+    chosen = sets.get(KIND, DAY)
+    ann, bob = join(db, "ann"), join(db, "bob")
+    play(db, sets, ann, lex, 1, NOW, 10)
+    cards = {card["key"]: card for card in ch.member_cards(db, ann.id)}
+    assert set(cards) == set(chosen.keys)
+    assert cards[chosen.keys[0]]["correct"] == 1 and cards[chosen.keys[1]]["incorrect"] == 1
+    assert all(card["due"] is not None for card in cards.values())
+    assert ch.member_cards(db, bob.id) == []
+    play(db, sets, bob, lex, 2, NOW, 10)
+    wall = ch.toughies(db, lex.name, NOW + 60)
+    missed_by_both = {row["alphagram"] for row in wall if row["members"] == 2}
+    assert missed_by_both == set(chosen.keys[2:])
+    assert ch.toughies(db, lex.name, NOW + 8 * 86400) == []
+
+
+def test_a_guess_racing_a_finish_is_counted_or_refused_never_lost(db: ClubDatabase, lex: Lexicon) -> None:
+    """The guess reaches its database write while the finish holds the attempt: the guess waits, then is
+    refused as finished; the score counts exactly the guesses that were taken."""
+    sets = ch.ChallengeSets(lex)
+    chosen = sets.get(KIND, DAY)
+    ann = join(db, "ann")
+    attempt = ch.open_attempt(db, ann.id, lex.name, chosen, NOW)
+    key = chosen.keys[0]
+    *first, last = chosen.answers[key]
+    for word in first:
+        ch.guess(db, sets, ann.id, attempt, word, NOW)
+    results: list[object] = []
+    finishing = threading.Event()
+    real_review = ch.review_cards
+
+    def slow_review(*args: object) -> None:  # the finish holds its transaction here
+        finishing.set()
+        threading.Event().wait(0.3)
+        real_review(*args)  # type: ignore[arg-type]
+
+    def late_guess() -> None:
+        finishing.wait(5)
+        try:
+            results.append(ch.guess(db, sets, ann.id, attempt, last, NOW + 1))
+        except Refused as refused:
+            results.append(refused.status)
+
+    ch.review_cards = slow_review  # type: ignore[assignment]
+    try:
+        thread = threading.Thread(target=late_guess)
+        thread.start()
+        result = ch.finish(db, sets, ann.id, attempt, lex.name, NOW + 2)
+        thread.join()
+    finally:
+        ch.review_cards = real_review  # type: ignore[assignment]
+    assert results == [409] and result.score == 0
