@@ -197,7 +197,7 @@ class ClubDatabase:
     def transaction(self) -> Iterator[Tx]:
         """One transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing)."""
         if self._pool is not None:
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+            with self._pool.connection() as pg, pg.transaction(), pg.cursor() as cursor:
                 yield Tx(cursor, postgres=True)
             return
         conn = self._sqlite()

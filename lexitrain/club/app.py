@@ -1,0 +1,268 @@
+"""`lexitrain serve`'s HTTP face: the club's JSON API (docs/club.md), members' sessions and CSRF.
+
+Every route but sign-up and login needs a session cookie (401 without one); every write but those
+two also needs the session's CSRF token in `X-CSRF-Token` (403 when missing or wrong). A member's
+routes act only on that member's rows: their attempts, their cards, their progress; asking for
+another member's is 403 (cards) or 404 (an attempt, whose existence is not told). The app keeps
+nothing between requests but caches of what never changes (the day's challenge sets), so several
+processes over one PostgreSQL serve one club.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import time
+from collections.abc import Awaitable, Callable
+from datetime import date
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from lexitrain.club import challenges as ch
+from lexitrain.club import members, progress
+from lexitrain.club.database import ClubDatabase
+from lexitrain.club.members import Member, Refused
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.challenge import parse_day
+
+COOKIE = "lexitrain_club"
+CSRF_HEADER = "x-csrf-token"
+#: Largest JSON body taken (an uploaded progress export is the big one).
+MAX_BODY = 64 << 20
+
+
+class Club:
+    """What the routes share: the database, the club's lexicon and its challenge sets, the clock."""
+
+    def __init__(self, db: ClubDatabase, lex: Lexicon, public_url: str | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.lex = lex
+        self.sets = ch.ChallengeSets(lex)
+        self.clock = clock
+        self.secure = bool(public_url and public_url.startswith("https://"))
+
+    def today(self) -> date:
+        return parse_day(None)
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, "the request is too large")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body must be a JSON object")
+    return data
+
+
+def text(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str):
+        raise Refused(400, f"{name!r} is missing or not a string")
+    return value
+
+
+def number(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(400, f"{name!r} is missing or not a whole number")
+    return value
+
+
+def club_of(request: Request) -> Club:
+    club: Club = request.app.state.club
+    return club
+
+
+Handler = Callable[[Request, Club, Member], Awaitable[Response]]
+
+
+def member_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """The handler, behind the session check (401) and, for a write, the CSRF check (403)."""
+
+    async def checked(request: Request) -> Response:
+        club = club_of(request)
+        token = request.cookies.get(COOKIE)
+        found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+        if found is None:
+            return error(401, "log in first (POST /api/session)")
+        member, csrf = found
+        if request.method not in ("GET", "HEAD"):
+            sent = request.headers.get(CSRF_HEADER, "")
+            if not sent or not hmac.compare_digest(sent.encode(), csrf.encode()):
+                return error(403, "missing or wrong X-CSRF-Token (POST /api/session returns it as csrf)")
+        return await handler(request, club, member)
+
+    return checked
+
+
+def admin_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def checked(request: Request, club: Club, member: Member) -> Response:
+        if not member.admin:
+            return error(403, "admins only")
+        return await handler(request, club, member)
+
+    return member_route(checked)
+
+
+async def _run(function: Callable[..., Any], *args: Any) -> Any:
+    """A blocking call (the database, argon2) on a worker thread, so the event loop keeps serving."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(function, *args)
+
+
+async def sign_up(request: Request) -> Response:
+    club, data = club_of(request), await body(request)
+    member = await _run(members.sign_up, club.db, text(data, "name"), text(data, "password"), text(data, "invite"),
+                        club.clock())
+    return JSONResponse({"member": member.name}, status_code=201)
+
+
+async def log_in(request: Request) -> Response:
+    club, data = club_of(request), await body(request)
+    address = request.client.host if request.client else "unknown"
+    login = await _run(members.log_in, club.db, text(data, "name"), text(data, "password"), address, club.clock())
+    response = JSONResponse({"member": login.member.name, "csrf": login.csrf})
+    response.set_cookie(COOKIE, login.token, max_age=members.SESSION_DAYS * 86400, httponly=True, samesite="lax",
+                        secure=club.secure, path="/")
+    return response
+
+
+async def log_out(request: Request, club: Club, member: Member) -> Response:
+    await _run(members.log_out, club.db, request.cookies[COOKIE])
+    response = JSONResponse({"member": member.name, "logged_out": True})
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+async def challenge(request: Request, club: Club, member: Member) -> Response:
+    kind = request.query_params.get("kind", "sevens")
+    chosen = await _run(club.sets.get, kind, club.today())
+    attempt = await _run(ch.open_attempt, club.db, member.id, club.lex.name, chosen, club.clock())
+    return JSONResponse({"attempt": attempt, "date": chosen.day.isoformat(), "kind": kind,
+                         "alphagrams": list(chosen.keys)})
+
+
+async def guess(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    correct, key = await _run(ch.guess, club.db, club.sets, member.id, number(data, "attempt"), text(data, "word"),
+                              club.clock())
+    return JSONResponse({"correct": correct, "alphagram": key})
+
+
+async def finish(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    result = await _run(ch.finish, club.db, club.sets, member.id, number(data, "attempt"), club.lex.name, club.clock())
+    return JSONResponse(result.to_json())
+
+
+def _day(request: Request, club: Club) -> date:
+    given = request.query_params.get("date")
+    return club.today() if given is None else parse_day(given)
+
+
+async def leaderboard(request: Request, club: Club, member: Member) -> Response:
+    kind = request.query_params.get("kind", "sevens")
+    ch.check_kind(kind)
+    retakes = request.query_params.get("retakes") == "1"
+    return JSONResponse(await _run(ch.leaderboard, club.db, club.lex.name, kind, _day(request, club), retakes))
+
+
+async def medals(request: Request, club: Club, member: Member) -> Response:
+    kind = request.query_params.get("kind", "sevens")
+    ch.check_kind(kind)
+    return JSONResponse(await _run(ch.medals, club.db, club.lex.name, kind))
+
+
+async def toughies(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse(await _run(ch.toughies, club.db, club.lex.name, club.clock()))
+
+
+async def cards(request: Request, club: Club, member: Member) -> Response:
+    asked = request.query_params.get("member", member.name)
+    if asked != member.name:
+        return error(403, "a member sees only their own cards")
+    return JSONResponse(await _run(ch.member_cards, club.db, member.id))
+
+
+async def invite(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse({"invite": await _run(members.make_invite, club.db, club.clock())}, status_code=201)
+
+
+async def reset_password(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    name = request.path_params["name"]
+    await _run(members.reset_password, club.db, name, text(data, "password"))
+    return JSONResponse({"member": name, "reset": True})
+
+
+async def download_progress(request: Request, club: Club, member: Member) -> Response:
+    export = await _run(progress.export_member, club.db, member.id, club.clock())
+    return JSONResponse(export, headers={"content-disposition": f'attachment; filename="{member.name}-progress.json"'})
+
+
+async def upload_progress(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse(await _run(progress.import_member, club.db, member.id, await body(request)))
+
+
+async def remove_member(request: Request, club: Club, member: Member) -> Response:
+    name = request.path_params["name"]
+    if name == member.name:
+        return error(409, "an admin does not remove themself")
+    return JSONResponse(await _run(progress.remove_member, club.db, name, club.clock()))
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    status = exc.status if isinstance(exc, Refused) else 400
+    return error(status, " ".join(str(exc).split()))
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages = {404: "no such route", 405: "method not allowed here"}
+    return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+
+
+async def failed(request: Request, exc: Exception) -> Response:
+    return error(500, f"internal error ({type(exc).__name__})")
+
+
+ROUTES = [
+    Route("/api/members", sign_up, methods=["POST"]),
+    Route("/api/session", log_in, methods=["POST"]),
+    Route("/api/session", member_route(log_out), methods=["DELETE"]),
+    Route("/api/challenge", member_route(challenge), methods=["GET"]),
+    Route("/api/challenge/guess", member_route(guess), methods=["POST"]),
+    Route("/api/challenge/finish", member_route(finish), methods=["POST"]),
+    Route("/api/leaderboard", member_route(leaderboard), methods=["GET"]),
+    Route("/api/medals", member_route(medals), methods=["GET"]),
+    Route("/api/toughies", member_route(toughies), methods=["GET"]),
+    Route("/api/cards", member_route(cards), methods=["GET"]),
+    Route("/api/progress", member_route(download_progress), methods=["GET"]),
+    Route("/api/progress", member_route(upload_progress), methods=["POST"]),
+    Route("/api/admin/invites", admin_route(invite), methods=["POST"]),
+    Route("/api/admin/members/{name}", admin_route(remove_member), methods=["DELETE"]),
+    Route("/api/admin/members/{name}/password", admin_route(reset_password), methods=["POST"]),
+]
+
+
+def create_app(club: Club) -> Starlette:
+    app = Starlette(routes=ROUTES,
+                    exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed})
+    app.state.club = club
+    return app

@@ -1,0 +1,98 @@
+"""Two faces, one member: a member's club progress as a `progress export` file, and one merged in.
+
+The download is the local app's own backup format (`study.transfer`), so `lexitrain progress
+import` takes it as it is; an upload is a file `lexitrain progress export` wrote, whose cards are
+merged into the member's club cards by the local rule: a card takes the incoming state only when
+it was reviewed more recently there, so uploading twice changes nothing. Removing a member hands
+back their export first, read in the same transaction that deletes them.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from lexitrain.club.challenges import CARD_COLUMNS, CARD_FIELDS
+from lexitrain.club.members import Refused
+from lexitrain.study.transfer import FORMAT, VERSION
+
+if TYPE_CHECKING:
+    from lexitrain.club.database import ClubDatabase, Tx
+
+_INTEGERS = ("state", "cardbox", "correct", "incorrect", "streak")
+_OPTIONAL_INTEGERS = ("step",)
+_NUMBERS = ("added",)
+_OPTIONAL_NUMBERS = ("stability", "difficulty", "due", "last_review")
+
+
+def _export(tx: Tx, member_id: int, now: float) -> dict[str, Any]:
+    rows = tx.rows(f"SELECT lexicon, kind, key, {CARD_COLUMNS} FROM member_cards WHERE member_id = ? "
+                   "ORDER BY lexicon, kind, key", (member_id,))
+    cards = [{**dict(zip(("lexicon", "kind", "key", *CARD_FIELDS), row)), "deck": None, "suspended": False}
+             for row in rows]
+    return {"format": FORMAT, "version": VERSION, "exported": datetime.fromtimestamp(now, timezone.utc).isoformat(),
+            "settings": {}, "cards": cards, "decks": [], "sessions": [], "answers": [], "challenges": [],
+            "plans": [], "positions": []}
+
+
+def export_member(db: ClubDatabase, member_id: int, now: float) -> dict[str, Any]:
+    with db.transaction() as tx:
+        return _export(tx, member_id, now)
+
+
+def remove_member(db: ClubDatabase, name: str, now: float) -> dict[str, Any]:
+    """Delete a member and everything of theirs; their export, to hand to them."""
+    with db.transaction() as tx:
+        row = tx.one("SELECT id FROM members WHERE name = ?", (name,))
+        if row is None:
+            raise Refused(404, f"no member named {name!r}")
+        export = _export(tx, int(row[0]), now)
+        tx.run("DELETE FROM members WHERE id = ?", (row[0],))
+    return export
+
+
+def import_member(db: ClubDatabase, member_id: int, data: Any) -> dict[str, int]:
+    """Merge an uploaded export's cards into the member's; how many were taken (new or newer there)."""
+    cards = _checked_cards(data)
+    taken = 0
+    with db.transaction() as tx:
+        for card in cards:
+            values = tuple(card[name] for name in CARD_FIELDS)
+            taken += tx.run(
+                f"INSERT INTO member_cards (member_id, lexicon, kind, key, {CARD_COLUMNS}) "
+                f"VALUES (?, ?, ?, ?, {', '.join('?' * len(CARD_FIELDS))}) ON CONFLICT (member_id, lexicon, kind, key) "
+                f"DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in CARD_FIELDS)} "
+                "WHERE excluded.last_review IS NOT NULL AND (member_cards.last_review IS NULL "
+                "OR excluded.last_review > member_cards.last_review)",
+                (member_id, card["lexicon"], card["kind"], card["key"], *values))
+    return {"cards": taken}
+
+
+def _checked_cards(data: Any) -> list[dict[str, Any]]:
+    """The cards of an uploaded export, every value of the type it must have (else 400, nothing taken)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Refused(400, f"not a lexitrain progress file (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+        raise Refused(400, f"a progress file of version {version!r}: this club reads up to {VERSION}")
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        raise Refused(400, "damaged progress file (\"cards\" is not a list); nothing was imported")
+    for index, card in enumerate(cards):
+        where = f"damaged progress file (card {index + 1}"
+        if not isinstance(card, dict):
+            raise Refused(400, f"{where} is not an object); nothing was imported")
+        for name in ("lexicon", "kind", "key"):
+            if not isinstance(card.get(name), str) or not card[name]:
+                raise Refused(400, f"{where}: {name} is not a word); nothing was imported")
+        for name in (*_INTEGERS, *_OPTIONAL_INTEGERS, *_NUMBERS, *_OPTIONAL_NUMBERS):
+            value = card.get(name)
+            optional = name in _OPTIONAL_INTEGERS or name in _OPTIONAL_NUMBERS
+            whole = name in _INTEGERS or name in _OPTIONAL_INTEGERS
+            good = (value is None and optional) or (
+                not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
+                and math.isfinite(value) and abs(value) < 2**62)
+            if not good:
+                raise Refused(400, f"{where}: {name} is {value!r}); nothing was imported")
+    return cards

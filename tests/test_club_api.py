@@ -1,0 +1,279 @@
+"""`lexitrain serve`'s JSON API over HTTP (Starlette's TestClient), on SQLite and on a real PostgreSQL:
+the routes as docs/club.md lists them, and the security a club needs: every route refused without a
+session, another member's data refused, CSRF missing or wrong refused, a login flood slowed, the
+session cookie's flags, passwords never stored or logged in clear; and a member's club progress
+downloaded as a backup the local app imports, and a local export uploaded."""
+
+from __future__ import annotations
+
+import json
+import logging
+import warnings
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lexitrain.club import app as club_app
+from lexitrain.club.app import COOKIE, Club, create_app
+from lexitrain.club.database import ClubDatabase
+from lexitrain.club.members import FAILURES_PER_NAME, make_admin, make_invite
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.challenge import challenge_keys
+from lexitrain.study.store import ProgressStore
+from lexitrain.study.transfer import export_progress, import_progress
+from study_helpers import WORDS
+
+PASSWORD = "correct horse battery"
+KIND = "threes"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_773_100_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def lex(make_lexicon) -> Lexicon:
+    return make_lexicon(sorted(WORDS))
+
+
+@pytest.fixture
+def club(club_target: str, lex: Lexicon) -> Iterator[Club]:
+    with ClubDatabase(club_target) as db:
+        yield Club(db, lex, clock=Clock())
+
+
+def client(club: Club) -> TestClient:
+    return TestClient(create_app(club))
+
+
+def member(club: Club, name: str, admin: bool = False) -> tuple[TestClient, str]:
+    """A logged-in member's client and their CSRF token."""
+    web = client(club)
+    invite = make_invite(club.db, club.clock())
+    assert web.post("/api/members", json={"name": name, "password": PASSWORD, "invite": invite}).status_code == 201
+    if admin:
+        make_admin(club.db, name)
+    login = web.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert login.status_code == 200 and login.json()["member"] == name
+    return web, login.json()["csrf"]
+
+
+def play(web: TestClient, csrf: str, club: Club, lex: Lexicon, solve: int, seconds: float) -> dict:
+    got = web.get(f"/api/challenge?kind={KIND}").json()
+    answers = club.sets.get(KIND, club.today()).answers
+    for key in got["alphagrams"][:solve]:
+        for word in answers[key]:
+            said = web.post("/api/challenge/guess", json={"attempt": got["attempt"], "word": word.lower()},
+                            headers={"x-csrf-token": csrf})
+            assert said.json() == {"correct": True, "alphagram": key}
+    assert isinstance(club.clock, Clock)
+    club.clock.now += seconds
+    done = web.post("/api/challenge/finish", json={"attempt": got["attempt"]}, headers={"x-csrf-token": csrf})
+    assert done.status_code == 200
+    return done.json()
+
+
+def test_sign_up_log_in_play_and_the_leaderboard(club: Club, lex: Lexicon) -> None:
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    got = ann.get(f"/api/challenge?kind={KIND}").json()
+    assert got["kind"] == KIND and got["date"] == club.today().isoformat()
+    assert got["alphagrams"] == challenge_keys(lex, club.today(), KIND)  # what `lexitrain challenge` asks
+    assert ann.get(f"/api/challenge?kind={KIND}").json()["attempt"] == got["attempt"]  # the open one again
+    wrong = ann.post("/api/challenge/guess", json={"attempt": got["attempt"], "word": "QQQ"},
+                     headers={"x-csrf-token": ann_csrf})
+    assert wrong.json() == {"correct": False, "alphagram": None}
+    total = len(got["alphagrams"])
+    assert play(ann, ann_csrf, club, lex, 3, 40) == {"score": 3, "total": total, "seconds": 40.0}
+    assert play(bob, bob_csrf, club, lex, 3, 25)["score"] == 3
+    board = bob.get(f"/api/leaderboard?kind={KIND}&date={club.today().isoformat()}")
+    assert board.json() == [{"member": "bob", "score": 3, "total": total, "seconds": 25.0},
+                            {"member": "ann", "score": 3, "total": total, "seconds": 40.0}]
+    assert ann.get(f"/api/leaderboard?kind={KIND}&date=2020-01-01").json() == []
+    assert ann.get(f"/api/medals?kind={KIND}").json()[0] == {"member": "bob", "gold": 1, "silver": 0, "bronze": 0}
+    assert {row["alphagram"] for row in ann.get("/api/toughies").json()} == set(got["alphagrams"][3:])
+    cards = ann.get("/api/cards?member=ann").json()
+    assert len(cards) == total and sum(card["correct"] for card in cards) == 3
+
+
+def test_a_used_invite_is_403_and_a_wrong_password_401(club: Club) -> None:
+    web = client(club)
+    invite = make_invite(club.db, club.clock())
+    assert web.post("/api/members", json={"name": "ann", "password": PASSWORD, "invite": invite}).status_code == 201
+    again = web.post("/api/members", json={"name": "bob", "password": PASSWORD, "invite": invite})
+    assert again.status_code == 403 and "invitation" in again.json()["error"]
+    assert web.post("/api/members", json={"name": "bob", "password": PASSWORD, "invite": "nope"}).status_code == 403
+    assert web.post("/api/session", json={"name": "ann", "password": "wrong password"}).status_code == 401
+    assert web.post("/api/session", json={"name": "ann"}).status_code == 400
+    assert web.post("/api/session", content=b"not json").status_code == 400
+
+
+def _requests(club: Club) -> list[tuple[str, str, dict]]:
+    """Every member route with a body it could take."""
+    found = []
+    for route in club_app.ROUTES:
+        if route.path in ("/api/members",) or (route.path == "/api/session" and "POST" in route.methods):
+            continue
+        path = route.path.replace("{name}", "ann")
+        for method in route.methods - {"HEAD"}:
+            found.append((method, path, {"attempt": 1, "word": "AB", "password": "another password"}))
+    return found
+
+
+def test_every_member_route_is_401_without_a_session(club: Club) -> None:
+    member(club, "ann")
+    stranger = client(club)
+    requests = _requests(club)
+    assert len(requests) >= 13
+    for method, path, payload in requests:
+        sent = stranger.request(method, path, json=payload if method != "GET" else None)
+        assert sent.status_code == 401, (method, path)
+        forged = client(club)
+        forged.cookies.set(COOKIE, "made-up-token")
+        assert forged.request(method, path, json=payload if method != "GET" else None).status_code == 401
+
+
+def test_every_write_is_403_without_the_csrf_token_or_with_a_wrong_one(club: Club) -> None:
+    admin, csrf = member(club, "root", admin=True)
+    member(club, "ann")
+    writes = [(method, path, payload) for method, path, payload in _requests(club) if method != "GET"]
+    assert len(writes) >= 7
+    for method, path, payload in writes:
+        for headers in ({}, {"x-csrf-token": "wrong"}, {"x-csrf-token": ""}):
+            sent = admin.request(method, path, json=payload, headers=headers)
+            assert sent.status_code == 403 and "CSRF" in sent.json()["error"], (method, path, headers)
+    assert admin.get("/api/cards?member=ann").status_code == 403  # (the checks above changed nothing)
+    assert admin.post("/api/admin/invites", headers={"x-csrf-token": csrf}).status_code == 201
+
+
+def test_a_member_never_reaches_another_members_data(club: Club, lex: Lexicon) -> None:
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    attempt = ann.get(f"/api/challenge?kind={KIND}").json()["attempt"]
+    word = club.sets.get(KIND, club.today()).answers[club.sets.get(KIND, club.today()).keys[0]][0]
+    assert bob.get("/api/cards?member=ann").status_code == 403
+    stolen = bob.post("/api/challenge/guess", json={"attempt": attempt, "word": word},
+                      headers={"x-csrf-token": bob_csrf})
+    assert stolen.status_code == 404
+    assert bob.post("/api/challenge/finish", json={"attempt": attempt},
+                    headers={"x-csrf-token": bob_csrf}).status_code == 404
+    assert bob.post("/api/challenge/guess", json={"attempt": attempt, "word": word},
+                    headers={"x-csrf-token": ann_csrf}).status_code == 403  # ann's token is not bob's
+    for method, path in (("POST", "/api/admin/invites"), ("POST", "/api/admin/members/ann/password"),
+                         ("DELETE", "/api/admin/members/ann")):
+        assert bob.request(method, path, json={"password": "bob's choice!"},
+                           headers={"x-csrf-token": bob_csrf}).status_code == 403
+    play(ann, ann_csrf, club, lex, 1, 10)
+    assert bob.get("/api/cards").json() == [] and bob.get("/api/progress").json()["cards"] == []
+    assert len(ann.get("/api/cards").json()) > 0
+
+
+def test_a_login_flood_is_slowed(club: Club) -> None:
+    member(club, "ann")
+    flood = client(club)
+    codes = [flood.post("/api/session", json={"name": "ann", "password": f"guess {n}"}).status_code
+             for n in range(FAILURES_PER_NAME + 3)]
+    assert codes == [401] * FAILURES_PER_NAME + [429] * 3
+    assert flood.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 429
+
+
+def test_the_session_cookie_is_httponly_lax_and_secure_behind_tls(club: Club) -> None:
+    member(club, "ann")
+    plain = client(club).post("/api/session", json={"name": "ann", "password": PASSWORD}).headers["set-cookie"]
+    assert "httponly" in plain.lower() and "samesite=lax" in plain.lower() and "secure" not in plain.lower()
+    tls = Club(club.db, club.lex, public_url="https://club.example.org", clock=club.clock)
+    cookie = client(tls).post("/api/session", json={"name": "ann", "password": PASSWORD}).headers["set-cookie"]
+    assert "secure" in cookie.lower() and "httponly" in cookie.lower()
+
+
+def test_logging_out_ends_the_session(club: Club) -> None:
+    ann, csrf = member(club, "ann")
+    assert ann.delete("/api/session", headers={"x-csrf-token": csrf}).status_code == 200
+    assert ann.get("/api/cards").status_code == 401
+
+
+def test_passwords_are_never_stored_or_logged_in_clear(club: Club, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    admin, csrf = member(club, "root", admin=True)
+    member(club, "ann")
+    admin.post("/api/admin/members/ann/password", json={"password": "second secret"}, headers={"x-csrf-token": csrf})
+    client(club).post("/api/session", json={"name": "ann", "password": "a wrong guess"})
+    with club.db.transaction() as tx:
+        stored = " ".join(str(value) for table in ("members", "invites", "logins", "login_failures")
+                          for row in tx.rows(f"SELECT * FROM {table}") for value in row)
+    logged = caplog.text + " ".join(str(record.args) for record in caplog.records)
+    for secret in (PASSWORD, "second secret", "a wrong guess"):
+        assert secret not in stored and secret not in logged
+
+
+def test_an_admin_resets_a_password_and_removes_a_member_with_their_export(club: Club, lex: Lexicon) -> None:
+    admin, csrf = member(club, "root", admin=True)
+    ann, ann_csrf = member(club, "ann")
+    play(ann, ann_csrf, club, lex, 2, 10)
+    reset = admin.post("/api/admin/members/ann/password", json={"password": "new password"},
+                       headers={"x-csrf-token": csrf})
+    assert reset.status_code == 200 and ann.get("/api/cards").status_code == 401
+    removed = admin.delete("/api/admin/members/ann", headers={"x-csrf-token": csrf})
+    assert removed.status_code == 200 and len(removed.json()["cards"]) == len(club.sets.get(KIND, club.today()).keys)
+    assert client(club).post("/api/session", json={"name": "ann", "password": "new password"}).status_code == 401
+    with club.db.transaction() as tx:
+        assert tx.one("SELECT count(*) FROM member_cards")[0] == 0  # type: ignore[index]
+        assert tx.one("SELECT count(*) FROM attempts")[0] == 0  # type: ignore[index]
+    assert admin.delete("/api/admin/members/ann", headers={"x-csrf-token": csrf}).status_code == 404
+
+
+def test_club_progress_downloads_as_a_backup_the_local_app_imports(club: Club, lex: Lexicon, tmp_path: Path) -> None:
+    ann, csrf = member(club, "ann")
+    play(ann, csrf, club, lex, 2, 10)
+    backup = tmp_path / "club.json"
+    backup.write_text(ann.get("/api/progress").text, encoding="utf-8")
+    club_cards = ann.get("/api/cards").json()
+    with ProgressStore() as store:
+        assert import_progress(store, backup)["cards"] == len(club_cards) == len(club.sets.get(KIND, club.today()).keys)
+        for card in club_cards:
+            local = store.find_card(card["lexicon"], card["kind"], card["key"])
+            assert local is not None
+            assert (local.correct, local.incorrect, local.due, local.stability) == (
+                card["correct"], card["incorrect"], card["due"], card["stability"])
+
+
+def test_a_local_export_uploads_and_merges_once(club: Club, lex: Lexicon, tmp_path: Path) -> None:
+    ann, csrf = member(club, "ann")
+    play(ann, csrf, club, lex, 1, 10)
+    first_key = club.sets.get(KIND, club.today()).keys[0]
+    backup = json.loads(ann.get("/api/progress").text)
+    newer = dict(next(card for card in backup["cards"] if card["key"] == first_key))
+    newer.update(last_review=newer["last_review"] + 86400, correct=7)
+    older = {**newer, "key": "ZZZ", "last_review": 1.0}
+    upload = {**backup, "cards": [newer, older]}
+    with ProgressStore() as store:  # (a file the local app wrote is taken as it is)
+        path = tmp_path / "local.json"
+        export_progress(store, path)
+        assert ann.post("/api/progress", content=path.read_bytes(), headers={"x-csrf-token": csrf}).json() == {
+            "cards": 0}
+    assert ann.post("/api/progress", json=upload, headers={"x-csrf-token": csrf}).json() == {"cards": 2}
+    assert ann.post("/api/progress", json=upload, headers={"x-csrf-token": csrf}).json() == {"cards": 0}
+    cards = {card["key"]: card for card in ann.get("/api/cards").json()}
+    assert cards[first_key]["correct"] == 7 and "ZZZ" in cards
+    bad = ann.post("/api/progress", json={**backup, "cards": [{**newer, "due": "tomorrow"}]},
+                   headers={"x-csrf-token": csrf})
+    assert bad.status_code == 400 and "due" in bad.json()["error"]
+
+
+def test_a_personal_kind_and_a_bad_date_are_one_line_400s(club: Club) -> None:
+    ann, _ = member(club, "ann")
+    assert ann.get("/api/challenge?kind=week-toughies").status_code == 400
+    assert ann.get("/api/challenge?kind=nonsense").status_code == 400
+    bad = ann.get(f"/api/leaderboard?kind={KIND}&date=yesterday")
+    assert bad.status_code == 400 and "YYYY-MM-DD" in bad.json()["error"]
+    assert date.fromisoformat(ann.get(f"/api/challenge?kind={KIND}").json()["date"]) == club.today()
