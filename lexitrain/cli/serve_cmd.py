@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli.options import StudyLexicon
+from lexitrain.cli.options import Lexicon
 
 serve_app = typer.Typer(name="serve", invoke_without_command=True, no_args_is_help=False,
                         help="A club server: members, leaderboards and the daily challenge over the JSON API.")
@@ -24,7 +24,7 @@ def serve(
     public_url: str = typer.Option(None, "--public-url", help="The address members use, e.g. https://club.example.org "
                                    "(https: session cookies are sent over TLS only)."),
     pool: int = typer.Option(10, "--pool", help="Most PostgreSQL connections this process holds."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Serve the club (see `serve invite` and `serve admin` to let members in)."""
     if context.invoked_subcommand is not None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import hmac
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import date
 from typing import Any
 
@@ -21,10 +22,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
-from lexitrain.club import members, progress
+from lexitrain.club import members, progress, tables
+from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import Member, Refused
 from lexitrain.errors import LexitrainError
@@ -45,7 +48,10 @@ class Club:
         self.db = db
         self.lex = lex
         self.sets = ch.ChallengeSets(lex)
+        self.walls = tables.Walls(lex)
+        self.hubs = Hubs(db)
         self.clock = clock
+        self.public_url = public_url
         self.secure = bool(public_url and public_url.startswith("https://"))
 
     def today(self) -> date:
@@ -227,6 +233,95 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
     return JSONResponse(await _run(progress.remove_member, club.db, name, club.clock()))
 
 
+async def open_table(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    keys = await _run(tables.list_keys, club.lex, club.sets, club.db, data, club.today(), club.clock())
+    table = await _run(tables.open_table, club.db, member.id, club.lex.name, keys, data.get("practice") is True,
+                       club.clock())
+    return JSONResponse({"table": table, "alphagrams": keys}, status_code=201)
+
+
+async def list_tables(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse(await _run(tables.open_tables, club.db, club.lex.name))
+
+
+def _table_id(request: Request) -> int:
+    try:
+        return int(request.path_params["table"])
+    except ValueError:
+        raise Refused(404, "no such table") from None
+
+
+async def join_table(request: Request, club: Club, member: Member) -> Response:
+    table = _table_id(request)
+    await _run(tables.join, club.db, member.id, table, club.clock())
+    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, table))
+
+
+async def table_state(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, _table_id(request)))
+
+
+async def table_guess(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
+                       text(data, "word"), club.lex.name, club.clock())
+    club.hubs.committed(event)
+    return JSONResponse({k: event[k] for k in ("id", "correct", "alphagram", "first")})
+
+
+async def end_table(request: Request, club: Club, member: Member) -> Response:
+    event = await _run(tables.finish, club.db, member.id, _table_id(request), club.clock())
+    club.hubs.committed(event)
+    return JSONResponse({"scoreboard": event["scoreboard"]})
+
+
+async def table_events(socket: WebSocket) -> None:
+    """A seated member's live table: first the events after `?after=N` (default all), then each as it comes.
+    Refused (closed with 4401/4403/4404) without a session, from another site, or for a table not joined."""
+    club: Club = socket.app.state.club
+    origin = socket.headers.get("origin")
+    host = socket.headers.get("host", "")
+    allowed = {f"http://{host}", f"https://{host}", (club.public_url or "").rstrip("/")}
+    if origin is not None and origin.rstrip("/") not in allowed:
+        await socket.close(code=4403)
+        return
+    token = socket.cookies.get(COOKIE)
+    found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+    if found is None:
+        await socket.close(code=4401)
+        return
+    member = found[0]
+    try:
+        table = int(socket.path_params["table"])
+        after = int(socket.query_params.get("after", "0"))
+    except ValueError:
+        await socket.close(code=4404)
+        return
+    hub: Hub = socket.app.state.hub
+    queue = hub.subscribe(table)
+    try:
+        try:
+            missed = await _run(tables.events_after, club.db, member.id, table, after)
+        except Refused as refused:
+            await socket.close(code=4000 + refused.status)
+            return
+        await socket.accept()
+        sent = set()
+        for event in missed:
+            sent.add(event["id"])
+            await socket.send_json(event)
+        while True:
+            event = await queue.get()
+            if event["id"] not in sent:
+                sent.add(event["id"])
+                await socket.send_json(event)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unsubscribe(table, queue)
+
+
 async def refused(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, Refused) else 400
     return error(status, " ".join(str(exc).split()))
@@ -255,6 +350,13 @@ ROUTES = [
     Route("/api/cards", member_route(cards), methods=["GET"]),
     Route("/api/progress", member_route(download_progress), methods=["GET"]),
     Route("/api/progress", member_route(upload_progress), methods=["POST"]),
+    Route("/api/tables", member_route(open_table), methods=["POST"]),
+    Route("/api/tables", member_route(list_tables), methods=["GET"]),
+    Route("/api/tables/{table}", member_route(table_state), methods=["GET"]),
+    Route("/api/tables/{table}/join", member_route(join_table), methods=["POST"]),
+    Route("/api/tables/{table}/guess", member_route(table_guess), methods=["POST"]),
+    Route("/api/tables/{table}/end", member_route(end_table), methods=["POST"]),
+    WebSocketRoute("/api/tables/{table}/events", table_events),
     Route("/api/admin/invites", admin_route(invite), methods=["POST"]),
     Route("/api/admin/members/{name}", admin_route(remove_member), methods=["DELETE"]),
     Route("/api/admin/members/{name}/password", admin_route(reset_password), methods=["POST"]),
@@ -262,7 +364,16 @@ ROUTES = [
 
 
 def create_app(club: Club) -> Starlette:
-    app = Starlette(routes=ROUTES,
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub = app.state.hub = Hub(club.db)
+        await hub.start()
+        club.hubs.live.append(hub)
+        yield
+        club.hubs.live.remove(hub)
+        await hub.stop()
+
+    app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed})
     app.state.club = club
     return app

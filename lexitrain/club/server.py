@@ -25,6 +25,6 @@ def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None]) -> 
             if self.started:
                 on_ready(f"http://{host}:{bound}/")
 
-    config = uvicorn.Config(create_app(club), log_level="warning", access_log=False, lifespan="off",
+    config = uvicorn.Config(create_app(club), log_level="warning", access_log=False, lifespan="on",
                             proxy_headers=True)
     Server(config).run(sockets=[sock])

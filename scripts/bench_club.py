@@ -1,0 +1,204 @@
+"""The club under load, on loopback: N simulated members play today's challenge at once against two
+`lexitrain serve` processes over one PostgreSQL (a throw-away cluster from the machine's binaries).
+
+Each member logs in (before the clock starts), then all start together: fetch today's set, guess the
+answers of the questions they "know" (a seeded share of them) plus a wrong word now and then, with a
+think time between guesses, and finish. Printed: guess latency (median, p95, max, seen from the
+client on the same machine), errors, requests per second, and whether the leaderboard is exact
+(every member present with the score their known questions give, ranked by score then time).
+
+    python scripts/bench_club.py                   # 200 members, ENABLE sevens
+    python scripts/bench_club.py --members 50 --think 0.5 --lexicon small
+
+The machine's load (`uptime`) is printed with the figures: on a shared machine they are noisy.
+Pass criteria of issue 25: guess p95 <= 50 ms, 0 errors, leaderboard exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from postgres_cluster import Cluster, binaries  # noqa: E402
+
+PASSWORD = "bench password 1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 120.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"serve on {port} stopped: {process.stderr.read().decode() if process.stderr else ''}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"serve on {port} did not start within {seconds:.0f} s")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def play(base: str, name: str, kind: str, known_share: float, think: float, seed: int,
+               answers: dict[str, tuple[str, ...]], latencies: list[float], errors: list[str], ready: list[str],
+               start: asyncio.Event) -> tuple[str, int]:
+    """One member's attempt; their expected score."""
+    import httpx
+
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=base, timeout=30.0) as web:
+        login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+        if login.status_code != 200:
+            errors.append(f"{name} login {login.status_code}")
+            return name, -1
+        csrf = {"x-csrf-token": login.json()["csrf"]}
+        ready.append(name)
+        await start.wait()
+        await asyncio.sleep(rng.random() * think)  # (members do not press Enter in the same millisecond)
+        got = await web.get(f"/api/challenge?kind={kind}")
+        if got.status_code != 200:
+            errors.append(f"{name} challenge {got.status_code}")
+            return name, -1
+        attempt = got.json()["attempt"]
+        known = [key for key in got.json()["alphagrams"] if rng.random() < known_share]
+        words = [word for key in known for word in answers[key]]
+        words += ["QXZJVKW"] * max(1, len(words) // 10)
+        rng.shuffle(words)
+        for word in words:
+            await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
+            began = time.perf_counter()
+            said = await web.post("/api/challenge/guess", json={"attempt": attempt, "word": word}, headers=csrf)
+            latencies.append(time.perf_counter() - began)
+            if said.status_code != 200 or said.json()["correct"] != (word != "QXZJVKW"):
+                errors.append(f"{name} guess {word} {said.status_code} {said.text[:80]}")
+        done = await web.post("/api/challenge/finish", json={"attempt": attempt}, headers=csrf)
+        if done.status_code != 200:
+            errors.append(f"{name} finish {done.status_code}")
+        elif done.json()["score"] != len(known):
+            errors.append(f"{name} scored {done.json()['score']}, expected {len(known)}")
+        return name, len(known)
+
+
+async def run_members(bases: list[str], names: list[str], args: argparse.Namespace,
+                      answers: dict[str, tuple[str, ...]]) -> tuple[list[float], list[str], dict[str, int], float]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    ready: list[str] = []
+    start = asyncio.Event()
+    tasks = [asyncio.create_task(play(bases[i % len(bases)], name, args.kind, args.known, args.think, args.seed + i,
+                                      answers, latencies, errors, ready, start)) for i, name in enumerate(names)]
+    while len(ready) < len(names) and not all(task.done() for task in tasks):  # logins before the clock
+        await asyncio.sleep(0.2)
+    began = time.perf_counter()
+    start.set()
+    expected = dict(await asyncio.gather(*tasks))
+    return latencies, errors, expected, time.perf_counter() - began
+
+
+def check_board(base: str, name: str, kind: str, day: str, expected: dict[str, int]) -> list[str]:
+    import httpx
+
+    with httpx.Client(base_url=base, timeout=30.0) as web:
+        web.post("/api/session", json={"name": name, "password": PASSWORD})
+        board = web.get(f"/api/leaderboard?kind={kind}&date={day}").json()
+    problems = []
+    if {row["member"]: row["score"] for row in board} != expected:
+        problems.append("leaderboard scores differ from the members' known questions")
+    ranks = [(-row["score"], row["seconds"]) for row in board]
+    if ranks != sorted(ranks):
+        problems.append("leaderboard not ranked by score, then time")
+    return problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--kind", default="sevens")
+    parser.add_argument("--lexicon", default="enable")
+    parser.add_argument("--known", type=float, default=0.6, help="share of the questions a member solves")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a member's guesses")
+    parser.add_argument("--seed", type=int, default=25)
+    args = parser.parse_args()
+    if not 1 <= args.members <= 1000 or not 1 <= args.servers <= 8:
+        raise SystemExit("--members 1-1000, --servers 1-8")
+    bin_dir = binaries()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+    os.environ.setdefault("LEXITRAIN_HOME", tempfile.mkdtemp(prefix="bench-club-"))
+
+    from lexitrain.club.challenges import ChallengeSets
+    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.members import make_admin, make_invite, sign_up
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.study.challenge import parse_day
+
+    lex = open_lexicon(args.lexicon)
+    day = parse_day(None)
+    answers = ChallengeSets(lex).get(args.kind, day).answers
+    cluster = Cluster(bin_dir, max_connections=20 * args.servers + 20)
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        url = cluster.create_database("club")
+        names = [f"member{i:03d}" for i in range(args.members)]
+        with ClubDatabase(url, pool_size=2) as db:
+            now = time.time()
+            for name in names:
+                sign_up(db, name, PASSWORD, make_invite(db, now), now)
+            make_admin(db, names[0])
+        ports = [free_port() for _ in range(args.servers)]
+        for port in ports:
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "lexitrain", "serve", "--database", url, "--port", str(port),
+                 "--lexicon", lex.name, "--pool", "10"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        for port, process in zip(ports, servers):
+            wait_for(port, process)
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        load_before = os.getloadavg()
+        latencies, errors, expected, seconds = asyncio.run(run_members(bases, names, args, answers))
+        load_after = os.getloadavg()
+        errors += check_board(bases[-1], names[0], args.kind, day.isoformat(), expected)
+    finally:
+        for process in servers:
+            process.terminate()
+        for process in servers:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        cluster.stop()
+    ms = [s * 1000 for s in latencies]
+    print(f"members {args.members} on {args.servers} serve processes over one PostgreSQL; {args.kind} of "
+          f"{lex.name} ({len(answers)} questions); think {args.think} s; {seconds:.1f} s of play")
+    print(f"guesses {len(ms)}: median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
+          f"max {max(ms):.1f} ms; {len(ms) / seconds:.0f} guesses/s")
+    print(f"errors {len(errors)}" + (f": {errors[:5]}" if errors else ""))
+    print("leaderboard " + ("exact" if not any("leaderboard" in e for e in errors) else "WRONG"))
+    print(f"load average before {load_before[0]:.1f}, after {load_after[0]:.1f} ({os.cpu_count()} cores)")
+    verdict = not errors and percentile(ms, 0.95) <= 50
+    print("PASS" if verdict else "FAIL", "(p95 <= 50 ms, 0 errors, leaderboard exact)")
+    sys.exit(0 if verdict else 1)
+
+
+if __name__ == "__main__":
+    main()
