@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import socket
@@ -115,6 +116,83 @@ async def run_members(bases: list[str], names: list[str], args: argparse.Namespa
     return latencies, errors, expected, time.perf_counter() - began
 
 
+async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str, tuple[str, ...]], think: float,
+               seed: int, seconds: float) -> tuple[list[float], list[str], int]:
+    """A shared wall of len(names) members spread over the servers: each guesses with a think time for
+    `seconds`; every member's socket must receive every guess. Delivery latencies (guess sent to event
+    received, per receiving member) in seconds, errors, guesses made."""
+    import httpx
+    import websockets
+
+    rng = random.Random(seed)
+    errors: list[str] = []
+    sent_at: dict[str, float] = {}
+    delays: list[float] = []
+    words = [word for key in answers for word in answers[key]]
+    rng.shuffle(words)
+    clients = []
+    for i, name in enumerate(names):
+        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=30.0)
+        login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+        clients.append((web, {"x-csrf-token": login.json()["csrf"]}))
+    owner, owner_h = clients[0]
+    table = (await owner.post("/api/tables", json={"challenge": kind}, headers=owner_h)).json()["table"]
+    for web, headers in clients[1:]:
+        if (await web.post(f"/api/tables/{table}/join", headers=headers)).status_code != 200:
+            errors.append("join failed")
+    received: list[set[str]] = [set() for _ in names]
+    done = asyncio.Event()
+
+    async def listen(index: int, ready: asyncio.Event) -> None:
+        web = clients[index][0]
+        url = str(web.base_url).replace("http://", "ws://").rstrip("/") + f"/api/tables/{table}/events"
+        cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
+        async with websockets.connect(url, additional_headers={"cookie": cookie}) as socket:
+            ready.set()
+            while not done.is_set():
+                try:
+                    raw = await asyncio.wait_for(socket.recv(), 0.5)
+                except asyncio.TimeoutError:
+                    continue
+                event = json.loads(raw)
+                if event.get("type") == "guess":
+                    tag = f"{event['member']}:{event['word']}"
+                    delays.append(time.perf_counter() - sent_at[tag])
+                    received[index].add(tag)
+
+    readies = [asyncio.Event() for _ in names]
+    listeners = [asyncio.create_task(listen(i, readies[i])) for i in range(len(names))]
+    await asyncio.gather(*(ready.wait() for ready in readies))
+    made: list[str] = []
+
+    async def guesser(index: int) -> None:
+        web, headers = clients[index]
+        mine = random.Random(seed + index)
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(mine.expovariate(1 / think))
+            word = words[mine.randrange(len(words))] if mine.random() < 0.8 else "QXZJVKW"
+            tag = f"{names[index]}:{word}"
+            if tag in sent_at:
+                continue
+            sent_at[tag] = time.perf_counter()
+            said = await web.post(f"/api/tables/{table}/guess", json={"word": word}, headers=headers)
+            if said.status_code != 200:
+                errors.append(f"table guess {said.status_code}")
+            made.append(tag)
+
+    await asyncio.gather(*(guesser(i) for i in range(len(names))))
+    await asyncio.sleep(1.0)
+    done.set()
+    await asyncio.gather(*listeners)
+    for index, got in enumerate(received):
+        if got != set(made):
+            errors.append(f"{names[index]} missed {len(set(made) - got)} of {len(made)} guesses")
+    for web, _ in clients:
+        await web.aclose()
+    return delays, errors, len(made)
+
+
 def check_board(base: str, name: str, kind: str, day: str, expected: dict[str, int]) -> list[str]:
     import httpx
 
@@ -139,9 +217,14 @@ def main() -> None:
     parser.add_argument("--known", type=float, default=0.6, help="share of the questions a member solves")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a member's guesses")
     parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument("--wall", type=int, default=20, help="members at the shared wall")
+    parser.add_argument("--wall-think", type=float, default=2.0, help="mean seconds between a wall member's guesses")
+    parser.add_argument("--wall-seconds", type=float, default=30.0, help="how long the wall is played")
     args = parser.parse_args()
-    if not 1 <= args.members <= 1000 or not 1 <= args.servers <= 8:
-        raise SystemExit("--members 1-1000, --servers 1-8")
+    if not 1 <= args.members <= 1000 or not 1 <= args.servers <= 8 or not 1 <= args.wall <= args.members:
+        raise SystemExit("--members 1-1000, --servers 1-8, --wall 1-members")
+    if not 0 < args.wall_seconds <= 600:
+        raise SystemExit("--wall-seconds: above 0, at most 600")
     bin_dir = binaries()
     if bin_dir is None:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
@@ -178,6 +261,9 @@ def main() -> None:
         latencies, errors, expected, seconds = asyncio.run(run_members(bases, names, args, answers))
         load_after = os.getloadavg()
         errors += check_board(bases[-1], names[0], args.kind, day.isoformat(), expected)
+        delays, wall_errors, guesses = asyncio.run(wall(bases, names[:args.wall], args.kind, answers, args.wall_think,
+                                                        args.seed, args.wall_seconds))
+        load_wall = os.getloadavg()
     finally:
         for process in servers:
             process.terminate()
@@ -197,7 +283,14 @@ def main() -> None:
     print(f"load average before {load_before[0]:.1f}, after {load_after[0]:.1f} ({os.cpu_count()} cores)")
     verdict = not errors and percentile(ms, 0.95) <= 50
     print("PASS" if verdict else "FAIL", "(p95 <= 50 ms, 0 errors, leaderboard exact)")
-    sys.exit(0 if verdict else 1)
+    delivered = [d * 1000 for d in delays]
+    print(f"shared wall: {args.wall} members on {args.servers} processes, {guesses} guesses in {args.wall_seconds:.0f} s, "
+          f"{len(delivered)} deliveries: median {statistics.median(delivered):.1f} ms, "
+          f"p95 {percentile(delivered, 0.95):.1f} ms, max {max(delivered):.1f} ms; errors {len(wall_errors)}"
+          + (f": {wall_errors[:3]}" if wall_errors else "") + f"; load average after {load_wall[0]:.1f}")
+    wall_verdict = not wall_errors and percentile(delivered, 0.95) <= 200
+    print("PASS" if wall_verdict else "FAIL", "(every guess reaches every member, p95 <= 200 ms)")
+    sys.exit(0 if verdict and wall_verdict else 1)
 
 
 if __name__ == "__main__":

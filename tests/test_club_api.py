@@ -30,17 +30,10 @@ from lexitrain.study.challenge import challenge_keys
 from lexitrain.study.store import ProgressStore
 from lexitrain.study.transfer import export_progress, import_progress
 from study_helpers import WORDS
+from web_helpers import Clock
 
 PASSWORD = "correct horse battery"
 KIND = "threes"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_773_100_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
