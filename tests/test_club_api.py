@@ -154,6 +154,16 @@ def test_every_write_is_403_without_the_csrf_token_or_with_a_wrong_one(club: Clu
     assert admin.post("/api/admin/invites", headers={"x-csrf-token": csrf}).status_code == 201
 
 
+def test_a_request_a_browser_says_came_from_another_site_is_refused(club: Club) -> None:
+    ann, _ = member(club, "ann")
+    linked = ann.get(f"/api/challenge?kind={KIND}", headers={"sec-fetch-site": "cross-site"})
+    assert linked.status_code == 403
+    assert ann.get(f"/api/leaderboard?kind={KIND}").json() == []
+    with club.db.transaction() as tx:
+        assert tx.one("SELECT count(*) FROM attempts")[0] == 0  # type: ignore[index]
+    assert ann.get(f"/api/challenge?kind={KIND}", headers={"sec-fetch-site": "same-origin"}).status_code == 200
+
+
 def test_a_member_never_reaches_another_members_data(club: Club, lex: Lexicon) -> None:
     ann, ann_csrf = member(club, "ann")
     bob, bob_csrf = member(club, "bob")

@@ -169,6 +169,31 @@ def test_the_leaderboard_ranks_first_attempts_by_score_then_time(db: ClubDatabas
     assert ch.medals(db, lex.name, KIND)[0] == {"member": "cy", "gold": 1, "silver": 0, "bronze": 0}
 
 
+def test_two_devices_opening_the_day_at_once_share_one_official_attempt(db: ClubDatabase, lex: Lexicon) -> None:
+    sets = ch.ChallengeSets(lex)
+    chosen = sets.get(KIND, DAY)
+    ann = join(db, "ann")
+    barrier = threading.Barrier(2)
+    opened: list[int] = []
+
+    def open_one() -> None:
+        barrier.wait()
+        opened.append(ch.open_attempt(db, ann.id, lex.name, chosen, NOW))
+
+    threads = [threading.Thread(target=open_one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert opened[0] == opened[1]
+    ch.finish(db, sets, ann.id, opened[0], lex.name, NOW + 5)
+    retake = ch.open_attempt(db, ann.id, lex.name, chosen, NOW + 10)
+    assert retake != opened[0]
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT id, retake FROM attempts ORDER BY id")
+    assert [(i, bool(flag)) for i, flag in rows] == [(opened[0], False), (retake, True)]
+
+
 def test_a_wrong_word_scores_nothing_and_a_finished_attempt_takes_no_guess(db: ClubDatabase, lex: Lexicon) -> None:
     sets = ch.ChallengeSets(lex)
     ann = join(db, "ann")

@@ -1,7 +1,9 @@
 """`lexitrain serve`'s HTTP face: the club's JSON API (docs/club.md), members' sessions and CSRF.
 
 Every route but sign-up and login needs a session cookie (401 without one); every write but those
-two also needs the session's CSRF token in `X-CSRF-Token` (403 when missing or wrong). A member's
+two also needs the session's CSRF token in `X-CSRF-Token` (403 when missing or wrong), and any
+request a browser says came from another site (`Sec-Fetch-Site: cross-site`) is refused, since
+`GET /api/challenge` starts an attempt's clock and a SameSite=Lax cookie rides along a link. A member's
 routes act only on that member's rows: their attempts, their cards, their progress; asking for
 another member's is 403 (cards) or 404 (an attempt, whose existence is not told). The app keeps
 nothing between requests but caches of what never changes (the day's challenge sets), so several
@@ -107,6 +109,8 @@ def member_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         if found is None:
             return error(401, "log in first (POST /api/session)")
         member, csrf = found
+        if request.headers.get("sec-fetch-site") == "cross-site":  # (a browser on another site: even a GET
+            return error(403, "requests from other sites are refused")  # here may start an attempt's clock)
         if request.method not in ("GET", "HEAD"):
             sent = request.headers.get(CSRF_HEADER, "")
             if not sent or not hmac.compare_digest(sent.encode(), csrf.encode()):

@@ -100,17 +100,23 @@ class Result:
 
 def open_attempt(db: ClubDatabase, member_id: int, lexicon: str, chosen: ChallengeSet, now: float) -> int:
     """The member's unfinished attempt at this set, or a new one: their first of the day is official,
-    any later one a retake (the unique index on first attempts decides, so two at once cannot both be first)."""
+    any later one a retake. The unique index on first attempts decides a race (two devices asking at
+    once): the loser is handed the winner's attempt while it is unfinished, never a second one."""
     day = chosen.day.isoformat()
+    which = (member_id, lexicon, chosen.kind, day)
     with db.transaction() as tx:
         row = tx.one("SELECT id FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? AND date = ? "
-                     "AND finished IS NULL ORDER BY id DESC LIMIT 1", (member_id, lexicon, chosen.kind, day))
+                     "AND finished IS NULL ORDER BY id DESC LIMIT 1", which)
         if row is not None:
             return int(row[0])
         insert = ("INSERT INTO attempts (member_id, lexicon, kind, date, total, started, retake) "
                   "VALUES (?, ?, ?, ?, ?, ?, {retake}) ON CONFLICT DO NOTHING RETURNING id")
-        params = (member_id, lexicon, chosen.kind, day, chosen.total, now)
-        row = tx.one(insert.format(retake="FALSE"), params) or tx.one(insert.format(retake="TRUE"), params)
+        row = tx.one(insert.format(retake="FALSE"), (*which, chosen.total, now))
+        if row is None:
+            first = tx.one("SELECT id, finished FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? "
+                           "AND date = ? AND NOT retake", which)
+            assert first is not None
+            row = first if first[1] is None else tx.one(insert.format(retake="TRUE"), (*which, chosen.total, now))
         assert row is not None
         return int(row[0])
 
