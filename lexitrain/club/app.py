@@ -18,12 +18,13 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -151,6 +152,32 @@ async def log_in(request: Request) -> Response:
     response.set_cookie(COOKIE, login.token, max_age=members.SESSION_DAYS * 86400, httponly=True, samesite="lax",
                         secure=club.secure, path="/")
     return response
+
+
+async def session(request: Request) -> Response:
+    """Who this session is, and its CSRF token (the page's after a reload; no other site can read it);
+    `{"member": null}` without one (a visitor: the page shows the login)."""
+    club = club_of(request)
+    token = request.cookies.get(COOKIE)
+    found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+    if found is None:
+        return JSONResponse({"member": None})
+    return JSONResponse({"member": found[0].name, "csrf": found[1], "admin": found[0].admin})
+
+
+#: The page's own files, and what a browser may do with them: nothing from elsewhere, never in a frame.
+STATIC = Path(__file__).parent / "static"
+PAGE_HEADERS = {"content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                "connect-src 'self' ws: wss:; frame-ancestors 'none'", "x-frame-options": "DENY",
+                "x-content-type-options": "nosniff", "referrer-policy": "same-origin"}
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "club.html", headers=PAGE_HEADERS)
+
+
+async def script(request: Request) -> Response:
+    return FileResponse(STATIC / "club.js", media_type="text/javascript", headers=PAGE_HEADERS)
 
 
 async def log_out(request: Request, club: Club, member: Member) -> Response:
@@ -342,8 +369,11 @@ async def failed(request: Request, exc: Exception) -> Response:
 
 
 ROUTES = [
+    Route("/", page, methods=["GET"]),
+    Route("/club.js", script, methods=["GET"]),
     Route("/api/members", sign_up, methods=["POST"]),
     Route("/api/session", log_in, methods=["POST"]),
+    Route("/api/session", session, methods=["GET"]),
     Route("/api/session", member_route(log_out), methods=["DELETE"]),
     Route("/api/challenge", member_route(challenge), methods=["GET"]),
     Route("/api/challenge/guess", member_route(guess), methods=["POST"]),

@@ -1,0 +1,204 @@
+// lexitrain club: the page over the club's JSON API (docs/club.md). Every write sends the session's CSRF token.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let me = null;   // {member, csrf, admin}
+let attempt = null;
+let table = null;
+let socket = null;
+
+function notice(text) { $("notice").textContent = text || ""; }
+
+async function api(method, path, body) {
+  const headers = {"content-type": "application/json"};
+  if (me && method !== "GET") headers["x-csrf-token"] = me.csrf;
+  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function cell(key, found) {
+  const div = document.createElement("div");
+  div.className = "cell";
+  div.dataset.key = key;
+  const tiles = document.createElement("span");
+  tiles.className = "tiles";
+  tiles.textContent = key;
+  const words = document.createElement("div");
+  words.className = "found";
+  words.textContent = (found || []).join(" ");
+  div.append(tiles, words);
+  return div;
+}
+
+function addFound(wall, key, word) {
+  const target = [...wall.children].find((c) => c.dataset.key === key);
+  if (!target) return;
+  const words = target.querySelector(".found");
+  const list = words.textContent ? words.textContent.split(" ") : [];
+  if (!list.includes(word)) list.push(word);
+  words.textContent = list.join(" ");
+  const needed = Number(target.dataset.answers || 0);
+  if (needed && list.length >= needed) target.classList.add("done");
+}
+
+function row(tbody, values) {
+  const tr = document.createElement("tr");
+  for (const value of values) { const td = document.createElement("td"); td.textContent = value; tr.append(td); }
+  tbody.append(tr);
+  return tr;
+}
+
+async function refreshBoard() {
+  const kind = $("kind").value;
+  const board = await api("GET", `/api/leaderboard?kind=${encodeURIComponent(kind)}`);
+  const body = $("board").tBodies[0];
+  body.replaceChildren();
+  board.forEach((entry, i) => row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`, entry.seconds]));
+  const medals = $("medals").tBodies[0];
+  medals.replaceChildren();
+  for (const m of await api("GET", `/api/medals?kind=${encodeURIComponent(kind)}`)) {
+    row(medals, [m.member, `gold ${m.gold}`, `silver ${m.silver}`, `bronze ${m.bronze}`]);
+  }
+  const tough = await api("GET", "/api/toughies");
+  $("toughies").textContent = tough.length ? tough.slice(0, 20).map((t) => `${t.alphagram} (${t.misses})`).join(", ")
+                                          : "none missed yet";
+}
+
+async function refreshTables() {
+  const body = $("tables").tBodies[0];
+  body.replaceChildren();
+  for (const t of await api("GET", "/api/tables")) {
+    const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}`, `${t.seated} seated`]);
+    const td = document.createElement("td");
+    const join = document.createElement("button");
+    join.textContent = "Join";
+    join.onclick = () => joinTable(t.table).catch((e) => notice(e.message));
+    td.append(join);
+    tr.append(td);
+  }
+}
+
+async function loggedIn(session) {
+  me = session;
+  $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
+  $("login").classList.add("hidden");
+  $("club").classList.remove("hidden");
+  await refreshBoard();
+  await refreshTables();
+}
+
+$("login-form").onsubmit = async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  try {
+    await api("POST", "/api/session", {name: form.get("name"), password: form.get("password")});
+    notice("");
+    await loggedIn(await api("GET", "/api/session"));
+  } catch (e) { notice(e.message); }
+};
+
+$("join-form").onsubmit = async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const body = {name: form.get("name"), password: form.get("password"), invite: form.get("invite")};
+  try {
+    await api("POST", "/api/members", body);
+    await api("POST", "/api/session", {name: body.name, password: body.password});
+    notice("");
+    await loggedIn(await api("GET", "/api/session"));
+  } catch (e) { notice(e.message); }
+};
+
+$("start").onclick = async () => {
+  try {
+    const got = await api("GET", `/api/challenge?kind=${encodeURIComponent($("kind").value)}`);
+    attempt = got.attempt;
+    $("challenge-wall").replaceChildren(...got.alphagrams.map((key) => cell(key)));
+    $("guess").classList.remove("hidden");
+    $("finish").classList.remove("hidden");
+    $("result").textContent = `${got.kind}, ${got.date}: ${got.alphagrams.length} alphagrams`;
+    $("guess").focus();
+  } catch (e) { notice(e.message); }
+};
+
+$("guess").onkeydown = async (event) => {
+  if (event.key !== "Enter" || !attempt) return;
+  const word = event.target.value.trim();
+  event.target.value = "";
+  if (!word) return;
+  try {
+    const said = await api("POST", "/api/challenge/guess", {attempt, word});
+    if (said.correct) addFound($("challenge-wall"), said.alphagram, word.toUpperCase());
+    else notice(`${word.toUpperCase()}: not an answer`);
+  } catch (e) { notice(e.message); }
+};
+
+$("finish").onclick = async () => {
+  try {
+    const done = await api("POST", "/api/challenge/finish", {attempt});
+    attempt = null;
+    $("guess").classList.add("hidden");
+    $("finish").classList.add("hidden");
+    $("result").textContent = `Score ${done.score} / ${done.total} in ${done.seconds} s`;
+    await refreshBoard();
+  } catch (e) { notice(e.message); }
+};
+
+function showEvent(event) {
+  const line = document.createElement("div");
+  if (event.type === "guess") {
+    line.textContent = `${event.member}: ${event.word}${event.correct ? "" : " ✗"}`;
+    if (!event.correct) line.className = "wrong";
+    if (event.correct) addFound($("table-wall"), event.alphagram, event.word);
+  } else if (event.type === "end") {
+    line.textContent = "the table is over";
+    const body = $("scoreboard").tBodies[0];
+    body.replaceChildren();
+    for (const s of event.scoreboard) row(body, [s.member, `${s.found} found`]);
+  }
+  $("table-log").prepend(line);
+}
+
+async function joinTable(id) {
+  const state = await api("POST", `/api/tables/${id}/join`);
+  table = id;
+  $("table").classList.remove("hidden");
+  $("table-id").textContent = id;
+  $("seated").textContent = state.seated.join(", ");
+  $("table-wall").replaceChildren(...state.alphagrams.map((key) => {
+    const c = cell(key);
+    c.dataset.answers = state.answers[key];
+    return c;
+  }));
+  $("table-log").replaceChildren();
+  if (socket) socket.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${id}/events`);
+  socket.onmessage = (message) => showEvent(JSON.parse(message.data));
+  $("table-guess").focus();
+}
+
+$("open-table").onclick = async () => {
+  try {
+    const opened = await api("POST", "/api/tables", {challenge: $("kind").value});
+    await joinTable(opened.table);
+    await refreshTables();
+  } catch (e) { notice(e.message); }
+};
+
+$("table-guess").onkeydown = async (event) => {
+  if (event.key !== "Enter" || table === null) return;
+  const word = event.target.value.trim();
+  event.target.value = "";
+  if (!word) return;
+  try { await api("POST", `/api/tables/${table}/guess`, {word}); } catch (e) { notice(e.message); }
+};
+
+$("end-table").onclick = async () => {
+  try { await api("POST", `/api/tables/${table}/end`); } catch (e) { notice(e.message); }
+};
+
+$("kind").onchange = () => refreshBoard().catch((e) => notice(e.message));
+
+api("GET", "/api/session").then((session) => session.member && loggedIn(session)).catch((e) => notice(e.message));

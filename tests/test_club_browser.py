@@ -1,0 +1,131 @@
+"""The club's page in a real browser (Debian's chromium via Playwright) against a live `serve` app: join with
+an invitation, play today's challenge and see the leaderboard; two members at one shared wall, each seeing
+the other's guess arrive over the WebSocket. Skipped without chromium unless LEXITRAIN_REQUIRE_BROWSER=1;
+any page or console error fails the test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from study_helpers import WORDS, anagram_oracle
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+if CHROMIUM is None or sync_playwright is None:
+    if REQUIRED:
+        pytest.fail("LEXITRAIN_REQUIRE_BROWSER=1 but no chromium (or no playwright) was found", pytrace=False)
+    pytest.skip("no chromium or playwright here", allow_module_level=True)
+
+expect.set_options(timeout=30_000)  # (a sign-up and a login are two argon2 hashes: slow on a loaded machine)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ORACLE = anagram_oracle()
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
+    import uvicorn
+
+    from lexitrain.club.app import Club, create_app
+    from lexitrain.club.database import ClubDatabase
+
+    lex = make_lexicon(sorted(WORDS))
+    with ClubDatabase(str(tmp_path / "club.sqlite")) as db:
+        club = Club(db, lex)
+        sock = socket.create_server(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(create_app(club), log_level="warning", lifespan="on"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", club
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        opened = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield opened
+        opened.close()
+
+
+def new_page(browser: Browser, errors: list[str]) -> Page:
+    page = browser.new_context().new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return page
+
+
+def join(page: Page, base: str, club: object, name: str) -> None:
+    from lexitrain.club.members import make_invite
+
+    invite = make_invite(club.db, club.clock())  # type: ignore[attr-defined]
+    page.goto(base + "/")
+    form = page.locator("#join-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("input[name=invite]").fill(invite)
+    form.locator("button").click()
+    expect(page.locator("#who")).to_have_text(name)
+
+
+def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser) -> None:
+    base, club = live
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    join(page, base, club, "ann")
+    page.select_option("#kind", "threes")
+    page.click("#start")
+    first = page.locator("#challenge-wall .cell").first
+    key = first.get_attribute("data-key")
+    assert key is not None
+    for word in sorted(ORACLE[key]):
+        page.fill("#guess", word.lower())
+        page.press("#guess", "Enter")
+        expect(first.locator(".found")).to_contain_text(word)
+    page.click("#finish")
+    expect(page.locator("#result")).to_contain_text("Score 1 /")
+    expect(page.locator("#board tbody tr")).to_have_count(1)
+    expect(page.locator("#board tbody tr").first).to_contain_text("ann")
+    page.reload()  # the session (and its CSRF token) survives a reload
+    expect(page.locator("#who")).to_have_text("ann")
+    assert errors == []
+
+
+def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: Browser) -> None:
+    base, club = live
+    errors: list[str] = []
+    ann, bob = new_page(browser, errors), new_page(browser, errors)
+    join(ann, base, club, "ann")
+    join(bob, base, club, "bob")
+    ann.select_option("#kind", "threes")
+    ann.click("#open-table")
+    expect(ann.locator("#table")).to_be_visible()
+    bob.reload()
+    bob.locator("#tables button").first.click()
+    expect(bob.locator("#seated")).to_have_text("ann, bob")
+    key = bob.locator("#table-wall .cell").first.get_attribute("data-key")
+    assert key is not None
+    word = sorted(ORACLE[key])[0]
+    bob.fill("#table-guess", word)
+    bob.press("#table-guess", "Enter")
+    expect(ann.locator("#table-log")).to_contain_text(f"bob: {word}")
+    expect(ann.locator(f"#table-wall .cell[data-key={key}] .found")).to_contain_text(word)
+    ann.click("#end-table")
+    expect(bob.locator("#scoreboard")).to_contain_text("bob")
+    assert errors == []
