@@ -428,3 +428,29 @@ def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx)
     day = client.get("/stats").text.split('id="per-day"')[1].split("</table>")[0]
     assert '<td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td>' in day
     assert "(done 0 reviews, 0 new)" in client.get("/").text  # the day's counts did not move
+
+
+def test_a_wall_of_due_cards_honours_the_days_limit_and_leases_its_cards_from_the_daily_drill(client, app_ctx):
+    from lexitrain.study.requests import DailyRequest
+    from lexitrain.study.scheduler import utc_now
+
+    review = 2  # fsrs's Review state
+    store = app_ctx.store
+    now = utc_now().timestamp()
+    for key in ("AEINRST", "AEILRST", "ADEILNOT", "AEILNORT"):
+        card = store.card(store.ensure_card(NAME, "anagram", key, now))
+        card.state, card.due, card.stability, card.difficulty = review, now - 60, 3.0, 5.0
+        store.save_card(card)
+    store.set_setting("limit:reviews", 3)
+    store.set_setting("limit:new", 0)
+    ident = start_wall(client, "", source="due")
+    cells = {c["alphagram"] for c in client.get(f"/api/wall/{ident}").json()["round"]["cells"]}
+    assert len(cells) == 3  # the day's limit, not the four due
+    drill = DailyRequest().start(store, app_ctx.lex())  # `lexitrain daily` at the same time
+    asked = [question.key for question in drill.questions()]
+    assert asked == []  # the 3 on the wall are leased and the limit is reached with them
+    drill.finish()
+    client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+    client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
+    assert DailyRequest().status(store, app_ctx.lex()).reviews_done == 3  # counted as the day's reviews
+    assert "reviews are done" in client.post("/wall", data={"source": "due"}, headers=PAGE).text

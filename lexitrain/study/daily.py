@@ -145,6 +145,24 @@ def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holde
     return card
 
 
+def lease_due(store: ProgressStore, lexicon: str, limits: Limits, holder: str, size: int) -> list[CardRow]:
+    """Up to SIZE cards due now for a wall (all shown at once), within today's review limit less the
+    reviews done and those other drills hold, each leased to HOLDER in the same transaction: the daily
+    drill and Reviews do not ask them while the wall is open."""
+    now = utc_now()
+    with store.transaction():
+        store.release_leases(holder)
+        others = store.leased_by_others(holder, now.timestamp())
+        _, reviews_held = store.lease_counts(others, lexicon)
+        _, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+        room = max(0, limits.reviews - reviews_done - reviews_held)
+        no_reviews, _ = full_decks(store, MODE, lexicon, day_start(now))
+        cards = store.due_cards(lexicon, now.timestamp(), min(size, room), others, no_reviews) if room else []
+        for card in cards:
+            store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+    return cards
+
+
 def release(store: ProgressStore, holder: str) -> None:
     """The drill has ended: the card it held (the one on screen, unanswered) is free again."""
     store.release_leases(holder)

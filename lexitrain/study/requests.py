@@ -243,6 +243,34 @@ class DailyRequest:
 
 
 @dataclass(frozen=True)
+class DueWallRequest:
+    """The cards due now, all asked at once (a word wall): today's review limit holds, the answers count as
+    the daily drill's, and each card is leased to the wall so `daily` and Reviews never ask it meanwhile."""
+
+    size: int = 50
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        from lexitrain.study import daily
+
+        limits = daily.load_limits(store)
+        holder = daily.new_holder()
+        cards = daily.lease_due(store, lex.name, limits, holder, self.size)
+        if not cards:
+            state = daily.status(store, lex, limits)
+            raise LexitrainError(f"no cards are due in {lex.name} now" if not state.due_now else
+                                 f"today's {limits.reviews} reviews are done or held by another drill "
+                                 f"({state.due_now} due): `lexitrain study set --reviews N` raises the limit")
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            daily.release(store, holder)
+            return {}
+
+        return Session(store, lex, daily.MODE, "due", [Item(c.kind, c.key, c.id) for c in cards],
+                       daily.load_scheduling(store), closing=closing,
+                       title=f"the cards due ({lex.name}): {len(cards)} within today's limit of {limits.reviews} reviews")
+
+
+@dataclass(frozen=True)
 class ChallengeRequest:
     """The daily challenge of one kind and date (None: today), timed unless asked otherwise."""
 

@@ -70,8 +70,9 @@ async def home(request: Request) -> Response:
 
 
 async def wall_start(request: Request) -> Response:
-    """A wall from the form's one source: a search, a built-in list, a saved search, a word file, the cards due."""
-    from lexitrain.study.requests import QuizRequest
+    """A wall from the form's one source: a search, a built-in list, a saved search, an uploaded list, a word
+    file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
+    from lexitrain.study.requests import DueWallRequest, QuizRequest
 
     ctx = context(request)
     form = await request.form()
@@ -87,12 +88,13 @@ async def wall_start(request: Request) -> Response:
         chosen = {"word_file": word_lists.list_path(data_home(), value)}
     else:
         by_source: dict[str, dict[str, Any]] = {"search": {"query": value}, "list": {"builtin": value},
-                                                "saved": {"saved": value}, "due": {"due": True}}
-        chosen = by_source[source]
+                                                "saved": {"saved": value}}
+        chosen = by_source.get(source, {})
     practice = bool(form.get("practice"))
-    request_ = QuizRequest(**chosen, restart=_field(form, "start") == "restart", schedule=not practice)
     seconds = _minutes(form) * 60 or None
     size = _size(form)
+    request_: QuizRequest | DueWallRequest = DueWallRequest(size) if source == "due" else QuizRequest(
+        **chosen, restart=_field(form, "start") == "restart", schedule=not practice)
     lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
     nonce = _field(form, "nonce")
 
