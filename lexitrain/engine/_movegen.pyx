@@ -80,6 +80,7 @@ cdef struct Found:
     # a play as found: where it starts, its tiles (tile numbers), which of
     # its squares held a tile already, and its score
     int row, col
+    bint down
     int length
     uint64_t through
     long score
@@ -135,6 +136,15 @@ cdef class _Search:
     cdef Left* lefts
     cdef int n_lefts, cap_lefts
     cdef int by_length[MAX_RACK + 2]   # index of the first part of each length (after sorting)
+    # choosing the best play by equity instead of listing every play (see `best`)
+    cdef bint choosing
+    cdef int slot_tile[MAX_RACK]       # the tile on each rack slot (a blank is tile number `letters`)
+    cdef long* leave                   # by rack slots kept: the leave's value, in hundredths of a point
+    cdef bint have_best
+    cdef long best_equity, best_score
+    cdef Found best_play
+    cdef uint32_t best_rem
+    cdef int down_from                 # the first play found going down
 
     def __cinit__(self):
         self.sq = NULL
@@ -149,6 +159,7 @@ cdef class _Search:
         self.avail = NULL
         self.lefts = NULL
         self.found = NULL
+        self.leave = NULL
 
     def __dealloc__(self):
         PyMem_Free(self.sq)
@@ -163,6 +174,7 @@ cdef class _Search:
         PyMem_Free(self.avail)
         PyMem_Free(self.lefts)
         PyMem_Free(self.found)
+        PyMem_Free(self.leave)
 
     cdef int allocate(self, int size, int rack_tiles) except -1:
         self.sq = <int*>PyMem_Malloc(size * sizeof(int))
@@ -195,10 +207,12 @@ cdef class _Search:
             for k in range(<int>counts[letter]):
                 self.slots[letter] |= 1u << n
                 plays[n] = 1u << letter
+                self.slot_tile[n] = letter
                 n += 1
         self.blank_slots = ((1u << blanks) - 1) << n
         for k in range(blanks):
             plays[n] = self.full
+            self.slot_tile[n] = self.letters
             n += 1
         self.avail[0] = 0
         for rem in range(1, 1u << n):
@@ -535,9 +549,12 @@ cdef class _Search:
         return 0
 
     # -- extending right ------------------------------------------------------
-    cdef int record(self, int length, uint64_t through, long score) except -1:
+    cdef int record(self, int length, uint64_t through, long score, uint32_t rem) except -1:
         cdef Found* play
         cdef int n
+        if self.choosing:
+            self.consider(length, through, score, rem)
+            return 0
         if self.n_found == self.cap_found:
             self.cap_found *= 2
             play = <Found*>PyMem_Realloc(self.found, self.cap_found * sizeof(Found))
@@ -554,6 +571,58 @@ cdef class _Search:
             play.tiles[n] = <unsigned char>self.word[n]
         self.n_found += 1
         return 0
+
+    cdef bint beats_best(self, int length, long equity, long score):
+        """Does the play in `word` come before the best so far? Higher equity,
+        then higher score, then by placement: row, column, across before down,
+        then its tiles (as ScoredPlay.key() and equity.equity_order order them)."""
+        cdef Found* best = &self.best_play
+        cdef int n
+        if not self.have_best or equity != self.best_equity:
+            return not self.have_best or equity > self.best_equity
+        if score != self.best_score:
+            return score > self.best_score
+        if self.at_row != best.row:
+            return self.at_row < best.row
+        if self.at_col != best.col:
+            return self.at_col < best.col
+        if self.down != best.down:
+            return not self.down
+        for n in range(min(length, best.length)):
+            if self.word[n] != best.tiles[n]:
+                return self.word[n] < best.tiles[n]
+        return length < best.length
+
+    cdef void consider(self, int length, uint64_t through, long score, uint32_t rem):
+        """Keep the play in `word` if it is the best so far."""
+        cdef long equity = score * 100 + self.leave[rem]
+        cdef int n
+        if not self.beats_best(length, equity, score):
+            return
+        self.have_best = True
+        self.best_equity = equity
+        self.best_score = score
+        self.best_rem = rem
+        self.best_play.row = self.at_row
+        self.best_play.col = self.at_col
+        self.best_play.length = length
+        self.best_play.score = score
+        self.best_play.down = self.down
+        self.best_play.through = through
+        for n in range(length):
+            self.best_play.tiles[n] = <unsigned char>self.word[n]
+
+    cdef object best_as(self, object cls):
+        """The best play kept by `consider`, as an instance of `cls`."""
+        cdef Found* play = &self.best_play
+        cdef tuple letters = PyTuple_New(play.length)
+        cdef object tile
+        cdef int n
+        for n in range(play.length):
+            tile = play.tiles[n]
+            Py_INCREF(tile)
+            PyTuple_SET_ITEM(letters, n, tile)
+        return new_play(cls, play.row, play.col, play.down, letters, play.through, play.score)
 
     cdef list plays(self, object cls, bint down_from):
         """The plays found, best score first, equal scores in the order found
@@ -603,13 +672,13 @@ cdef class _Search:
             PyMem_Free(order)
         return out
 
-    cdef int record_through(self, int length, long score, int placed, uint64_t through) except -1:
+    cdef int record_through(self, int length, long score, int placed, uint64_t through, uint32_t rem) except -1:
         """Record a word that ends on a board tile."""
         if placed == self.rack_size:
             score += self.bingo
         if self.down and placed == 1 and self.cscore[self.start + lowest_bit(~through & (through + 1))] >= 0:
             return 0  # a one-tile play that also makes an across word: listed as across
-        return self.record(length, through, score)
+        return self.record(length, through, score, rem)
 
     cdef int extend(self, uint32_t node, int i, int length, long main, long wmul, long cross, int placed,
                     uint64_t through, uint32_t rem) except -1:
@@ -630,7 +699,7 @@ cdef class _Search:
             main += self.points[t]
             j = i + 1
             if placed and (j == self.end or sq[j] == EMPTY) and (g[node + 1] >> letter) & 1:
-                self.record_through(length, main * wmul + cross, placed, through)
+                self.record_through(length, main * wmul + cross, placed, through, rem)
             if j < self.end:
                 child = g[node + FIELDS + letter]
                 further = g[child] & self.need[j]
@@ -664,15 +733,16 @@ cdef class _Search:
                 low = allowed & (~allowed + 1)
                 allowed ^= low
                 letter = lowest_bit(low)
-                if rem & self.slots[letter]:
+                mine = rem & self.slots[letter]
+                if mine:
                     p = self.points[letter] * lm
                     score = (main + p) * wmul + (cross + (cs + p) * w if cs >= 0 else cross) + bonus
                     self.word[length] = letter
-                    self.record(length + 1, through, score)
+                    self.record(length + 1, through, score, rem ^ (mine & (~mine + 1)))
                 if blank:
                     score = main * wmul + (cross + cs * w if cs >= 0 else cross) + bonus
                     self.word[length] = letter | BLANK_FLAG
-                    self.record(length + 1, through, score)
+                    self.record(length + 1, through, score, brem)
             return 0
         if next_tile or not keep:
             fin = 0  # the word runs on into the tile, or is not to be listed
@@ -691,17 +761,61 @@ cdef class _Search:
                 ncross = cross + (cs + p) * w if cs >= 0 else cross
                 self.word[length] = letter
                 if fin & low:
-                    self.record(length + 1, through, (main + p) * wmul + ncross + bonus)
+                    self.record(length + 1, through, (main + p) * wmul + ncross + bonus, left)
                 if further and (next_tile or further & self.avail[left]):
                     self.extend(child, j, length + 1, main + p, wmul, ncross, placed, through, left)
             if blank:
                 ncross = cross + cs * w if cs >= 0 else cross
                 self.word[length] = letter | BLANK_FLAG
                 if fin & low:
-                    self.record(length + 1, through, main * wmul + ncross + bonus)
+                    self.record(length + 1, through, main * wmul + ncross + bonus, brem)
                 if further and (next_tile or further & self.avail[brem]):
                     self.extend(child, j, length + 1, main, wmul, ncross, placed, through, brem)
         return 0
+
+
+cdef _Search _prepare(const uint32_t[::1] graph, int letters, list squares, int rows, int cols, list points,
+                      counts, int blanks, int bingo, int rack_size):
+    """A search over the graph, board and rack given, its word starts made."""
+    cdef _Search s = _Search()
+    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k
+    if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE or in_rack > MAX_RACK:
+        raise ValueError("outside the compiled search's limits")
+    s.g = &graph[0]
+    s.letters = letters
+    s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+    s.rows, s.cols, s.size = rows, cols, size
+    s.allocate(size, in_rack)
+    for k in range(2 * BLANK_FLAG):
+        s.points[k] = points[k]
+    s.bingo = bingo
+    s.rack_size = rack_size
+    s.set_rack(counts, blanks)
+    s.left_parts(min(in_rack - 1, max(rows, cols) - 1))
+    return s
+
+
+cdef void _search(_Search s, list squares, int rows, int cols, tuple across, tuple down, int centre):
+    """Run the search both ways (across only on an empty board, from the centre)."""
+    cdef int k, longest = min(s.in_rack - 1, max(rows, cols) - 1)
+    s.load_line(squares, False, across[0], across[1])
+    if all(t == EMPTY for t in squares):
+        for k in range(s.size):
+            s.cmask[k] = s.full
+            s.cscore[k] = -1
+            s.anchor[k] = k == centre
+        s.lines(False, longest)
+        s.down_from = s.n_found
+        return
+    s.cross_checks()
+    s.find_anchors()
+    s.lines(False, longest)
+    s.down_from = s.n_found  # the plays found from here on go down
+    s.rows, s.cols = cols, rows
+    s.load_line(squares, True, down[0], down[1])
+    s.cross_checks()
+    s.find_anchors()
+    s.lines(True, longest)
 
 
 def find(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
@@ -714,40 +828,120 @@ def find(const uint32_t[::1] graph not None, int letters, list squares, int rows
     (letter, word) premium lists of the board and of its transpose, `points`
     the points by tile number (256 entries), `counts` and `blanks` the rack,
     `centre` the flat index of the centre square (for an empty board)."""
-    cdef _Search s = _Search()
-    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k, down_from
-    cdef int longest
-    if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE or in_rack > MAX_RACK:
-        raise ValueError("outside the compiled search's limits")
-    if in_rack == 0:
+    cdef _Search s
+    if sum(counts) + blanks == 0:
         return []
-    s.g = &graph[0]
-    s.letters = letters
-    s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
-    s.rows, s.cols, s.size = rows, cols, size
-    s.allocate(size, in_rack)
-    for k in range(2 * BLANK_FLAG):
-        s.points[k] = points[k]
-    s.bingo = bingo
-    s.rack_size = rack_size
-    s.set_rack(counts, blanks)
-    longest = min(in_rack - 1, max(rows, cols) - 1)
-    s.left_parts(longest)
-    s.load_line(squares, False, across[0], across[1])
-    if all(t == EMPTY for t in squares):
-        for k in range(size):
-            s.cmask[k] = s.full
-            s.cscore[k] = -1
-            s.anchor[k] = k == centre
-        s.lines(False, longest)
-        return s.plays(cls, s.n_found)
-    s.cross_checks()
-    s.find_anchors()
-    s.lines(False, longest)
-    down_from = s.n_found  # the plays found from here on go down
-    s.rows, s.cols = cols, rows
-    s.load_line(squares, True, down[0], down[1])
-    s.cross_checks()
-    s.find_anchors()
-    s.lines(True, longest)
-    return s.plays(cls, down_from)
+    s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
+    _search(s, squares, rows, cols, across, down, centre)
+    return s.plays(cls, s.down_from)
+
+
+cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):
+    """The leave's place in the exhaustive table (see engine/leave_table.py):
+    leaves by size, then by the count of each tile in set order, fewest first."""
+    cdef int t, v, n = 0, left
+    cdef long index = 0
+    for t in range(types):
+        n += kept[t]
+    for v in range(n):
+        index += ways[v]  # every leave of a smaller size (ways[0][v])
+    left = n
+    for t in range(types):
+        for v in range(kept[t]):
+            index += ways[(t + 1) * (longest + 1) + left - v]
+        left -= kept[t]
+    return index
+
+
+def best(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
+         tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
+         int centre, object cls, const short[::1] table, const int[::1] ways, int longest,
+         long whole_value, bint bag_empty, bint may_exchange):
+    """The move of best equity, found without making a play object for every
+    candidate: (kind, equity, slots kept, leave index, play), kind 0 a play
+    (`play` an instance of `cls`), 1 an exchange, 2 a pass; equity in
+    hundredths of a point; the slots kept a mask over the rack's tiles in
+    set order, blanks last (for an exchange, the tiles kept); the leave
+    index the kept tiles' place in `table` (-1 when they are not in it).
+
+    Ties go as engine/equity.py orders them: higher score, then a play
+    before an exchange before the pass, then by placement, or for exchanges
+    fewest tiles, then in set order. While the bag holds tiles a leave of
+    up to `longest` tiles is worth its `table` entry (hundredths; `ways`
+    numbers the leaves, see engine/leave_table.py), the whole rack when it
+    is longer `whole_value`; with the bag empty, minus twice its points."""
+    cdef int in_rack = sum(counts) + blanks, types = letters + 1, t, n
+    cdef int kept[MAX_LETTERS + 1]
+    cdef uint32_t rem, whole, given, low
+    cdef long value, best_exchange = 0, index
+    cdef int best_given = -1, size, best_size = 0
+    cdef int given_counts[MAX_LETTERS + 1]
+    cdef int best_counts[MAX_LETTERS + 1]
+    cdef bint better
+    cdef _Search s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
+    whole = s.whole
+    s.leave = <long*>PyMem_Malloc((whole + 1) * sizeof(long))
+    if s.leave == NULL:
+        raise MemoryError()
+    for rem in range(whole + 1):
+        memset(kept, 0, types * sizeof(int))
+        size = 0
+        value = 0
+        for n in range(in_rack):
+            if rem >> n & 1:
+                kept[s.slot_tile[n]] += 1
+                size += 1
+                if s.slot_tile[n] < letters:
+                    value += s.points[s.slot_tile[n]]
+        if bag_empty:
+            s.leave[rem] = -200 * value
+        elif size <= longest:
+            s.leave[rem] = table[_leave_index(kept, types, ways, longest)]
+        else:
+            s.leave[rem] = whole_value
+    s.choosing = True
+    if in_rack:
+        _search(s, squares, rows, cols, across, down, centre)
+    # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles
+    if may_exchange and in_rack:
+        for rem in range(whole):
+            given = whole ^ rem
+            value = s.leave[rem]
+            memset(given_counts, 0, types * sizeof(int))
+            size = 0
+            while given:
+                low = given & (~given + 1)
+                given ^= low
+                given_counts[s.slot_tile[lowest_bit(low)]] += 1
+                size += 1
+            better = best_given < 0 or value > best_exchange
+            if not better and value == best_exchange:
+                if size != best_size:
+                    better = size < best_size
+                else:
+                    for t in range(types):
+                        if given_counts[t] != best_counts[t]:
+                            better = given_counts[t] > best_counts[t]
+                            break
+            if better:
+                best_given = rem
+                best_exchange = value
+                best_size = size
+                memcpy(best_counts, given_counts, types * sizeof(int))
+    # a play, else an exchange, else the pass, unless a later kind has more equity
+    if s.have_best and not (best_given >= 0 and best_exchange > s.best_equity) and s.leave[whole] <= s.best_equity:
+        memset(kept, 0, types * sizeof(int))
+        size = 0
+        for n in range(in_rack):
+            if s.best_rem >> n & 1:
+                kept[s.slot_tile[n]] += 1
+                size += 1
+        index = _leave_index(kept, types, ways, longest) if size <= longest and not bag_empty else -1
+        return (0, s.best_equity, s.best_rem, index, s.best_as(cls))
+    if best_given >= 0 and s.leave[whole] <= best_exchange:
+        memset(kept, 0, types * sizeof(int))
+        for n in range(in_rack):
+            if best_given >> n & 1:
+                kept[s.slot_tile[n]] += 1
+        return (1, best_exchange, best_given, _leave_index(kept, types, ways, longest), None)
+    return (2, s.leave[whole], whole, -1, None)

@@ -22,7 +22,7 @@ from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
 from lexitrain.engine.exchanges import kept_after, tiles_in_bag
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
-from lexitrain.engine.leave import LeaveModel
+from lexitrain.engine.leave import LeaveValues
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.replay import Turn, detect_tile_set, replay
@@ -114,7 +114,7 @@ def costliest(turns: Sequence[TurnReport], n: int = COSTLIEST) -> list[TurnRepor
 class Analyst:
     """Solves the turns of games over one lexicon (its graph `words`), keeping one move generator."""
 
-    def __init__(self, words: Dawg, model: LeaveModel, tiles: TileSet) -> None:
+    def __init__(self, words: Dawg, model: LeaveValues, tiles: TileSet) -> None:
         self.words = words
         self.model = model
         self.tiles = tiles

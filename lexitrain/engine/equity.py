@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange, distinct_exchanges, exchange_order, kept_after
-from lexitrain.engine.leave import LeaveModel, leave_after
+from lexitrain.engine.leave import LeaveValues, leave_after
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import Rack, TileSet
 
@@ -73,12 +73,12 @@ def kept_points(rack: Rack) -> int:
     return sum(n * p for n, p in zip(rack.counts, points))
 
 
-def leave_value(model: LeaveModel, leave: Rack, bag: int) -> float:
+def leave_value(model: LeaveValues, leave: Rack, bag: int) -> float:
     """What the tiles kept are worth: the model's value while the bag holds tiles, else minus twice their points."""
     return model.value(leave) if bag > 0 else -2.0 * kept_points(leave)
 
 
-def play_leave_values(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: int) -> list[float]:
+def play_leave_values(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int) -> list[float]:
     """The leave value of each play: the model's while the bag holds tiles, else minus twice the points kept."""
     if bag > 0:
         return model.play_values(rack, plays)
@@ -87,7 +87,7 @@ def play_leave_values(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay]
     return [-2.0 * (on_rack - sum(points[t] for _, _, t in p.placed() if t < BLANK_FLAG)) for p in plays]
 
 
-def candidates(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
+def candidates(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
                exchanges: bool = True, exchange_limit: int = EXCHANGE_LIMIT) -> list[Candidate]:
     """Every candidate, unordered: the plays given, then (with `exchanges`)
     each distinct exchange if `bag` tiles allow one, and a pass."""
@@ -104,7 +104,7 @@ def candidates(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: 
     return out
 
 
-def play_equity(model: LeaveModel, rack: Rack, play: ScoredPlay, bag: int) -> Candidate:
+def play_equity(model: LeaveValues, rack: Rack, play: ScoredPlay, bag: int) -> Candidate:
     """One play as a candidate (its equity and leave value): to judge an answer or a move made."""
     return candidates(model, rack, [play], bag, exchanges=False)[0]
 
@@ -121,14 +121,14 @@ def equity_order(candidate: Candidate) -> tuple:
     return (-candidate.equity, -candidate.score, kind, detail)
 
 
-def rank_by_equity(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
+def rank_by_equity(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
                    exchanges: bool = True, exchange_limit: int = EXCHANGE_LIMIT) -> list[Candidate]:
     """The candidates (see `candidates`), best equity first, in a fixed order."""
     return sorted(candidates(model, rack, plays, bag, exchanges=exchanges, exchange_limit=exchange_limit),
                   key=equity_order)
 
 
-def best_candidate(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
+def best_candidate(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
                    exchange_limit: int = EXCHANGE_LIMIT) -> Candidate:
     """The first of `rank_by_equity` (exchanges and the pass included), without ranking every play."""
     values = play_leave_values(model, rack, plays, bag)
@@ -142,7 +142,7 @@ def best_candidate(model: LeaveModel, rack: Rack, plays: Sequence[ScoredPlay], b
 class EquityPlayer:
     """A self-play policy (see `engine.game.self_play`): makes the move of best equity."""
 
-    def __init__(self, model: LeaveModel) -> None:
+    def __init__(self, model: LeaveValues) -> None:
         self.model = model
 
     def __call__(self, game: Game, plays: list[ScoredPlay]) -> Move:

@@ -121,33 +121,17 @@ def _bin(excess: int) -> int:
     return min(excess, BALANCE_BINS[-1]) - BALANCE_BINS[0]
 
 
-@dataclass
-class LeaveModel:
-    """Fitted weights for a tile set, with how they were trained (`trained`)."""
-
-    tiles: TileSet
-    weights: list[float]
-    trained: dict[str, Any] = field(default_factory=dict)
-    _memo: dict[bytes, float] = field(default_factory=dict, repr=False, compare=False)
-
-    @cached_property
-    def features(self) -> LeaveFeatures:
-        return LeaveFeatures(self.tiles)
+class LeaveValues:
+    """What keeping tiles is worth, in points: the 40-feature model here, or
+    the exhaustive table of `leave_table.py`. Subclasses value one leave
+    (`_value`); valuing every play of a rack is shared."""
 
     def value(self, leave: Rack) -> float:
         """What keeping these tiles is worth, in points (rounded to 0.01)."""
         return self._value(leave.counts, leave.blanks)
 
     def _value(self, counts: Sequence[int], blanks: int) -> float:
-        key = bytes(counts) + bytes((blanks,))
-        value = self._memo.get(key)
-        if value is None:
-            weights = self.weights
-            value = round(sum(weights[i] * x for i, x in self.features.of(counts, blanks)), 2)
-            if len(self._memo) >= MEMO_LIMIT:
-                self._memo.clear()
-            self._memo[key] = value
-        return value
+        raise NotImplementedError
 
     def play_values(self, rack: Rack, plays: Sequence[Placement]) -> list[float]:
         """The value of the leave of each play (the rack less the tiles it
@@ -174,6 +158,31 @@ class LeaveModel:
                 value = by_used[used] = self._value(counts, left)
             out.append(value)
         return out
+
+
+@dataclass
+class LeaveModel(LeaveValues):
+    """Fitted weights for a tile set, with how they were trained (`trained`)."""
+
+    tiles: TileSet
+    weights: list[float]
+    trained: dict[str, Any] = field(default_factory=dict)
+    _memo: dict[bytes, float] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def features(self) -> LeaveFeatures:
+        return LeaveFeatures(self.tiles)
+
+    def _value(self, counts: Sequence[int], blanks: int) -> float:
+        key = bytes(counts) + bytes((blanks,))
+        value = self._memo.get(key)
+        if value is None:
+            weights = self.weights
+            value = round(sum(weights[i] * x for i, x in self.features.of(counts, blanks)), 2)
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            self._memo[key] = value
+        return value
 
     # -- the data file ---------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -220,8 +229,17 @@ def leave_path(tiles: TileSet) -> Path:
     return leaves_dir() / f"{tiles.name}.json"
 
 
-def load_leaves(tiles: TileSet) -> LeaveModel:
-    """The shipped leave model for a tile set; a one-line error when there is none."""
+def load_leaves(tiles: TileSet) -> LeaveValues:
+    """How the engine values leaves for a tile set: the exhaustive table where
+    one is shipped (`leave_table.py`), else the 40-feature model."""
+    from lexitrain.engine.leave_table import load_table, table_path
+
+    model = load_leave_model(tiles)
+    return load_table(table_path(tiles), model) if table_path(tiles).is_file() else model
+
+
+def load_leave_model(tiles: TileSet) -> LeaveModel:
+    """The shipped 40-feature leave model for a tile set; a one-line error when there is none."""
     path = leave_path(tiles)
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in leaves_dir().glob("*.json"))) or "none"

@@ -8,12 +8,16 @@ figure on the leave's features, with an intercept for "a fresh rack", gives
 each feature's weight: the points it adds to or takes from later turns
 compared with drawing new tiles. Rounds alternate: play games with the
 current model, fit a better one on them (the first round plays by score).
+
+The exhaustive table (`leave_table.py`) is trained the same way from fast
+self-play (`selfplay.py`): each round plays by the table so far and moves
+every leave's value towards the mean of its samples (`refit_table`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.equity import EquityPlayer, leave_value
@@ -22,6 +26,11 @@ from lexitrain.engine.game import Game, Move, Policy, Snapshot, greedy, self_pla
 from lexitrain.engine.leave import LeaveFeatures, LeaveModel, leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.tiles import Rack, TileSet
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from lexitrain.engine.selfplay import GameRecord
 
 #: weight of the ridge term that keeps rare features (a kept pair of blanks) from wild values, in samples
 RIDGE = 20.0
@@ -114,3 +123,48 @@ def fit(tiles: TileSet, data: list[Sample], ridge: float = RIDGE) -> Fit:
     model = LeaveModel(tiles, [round(float(w), 2) for w in weights[:width]])
     return Fit(model, float(weights[width]), [float(e) for e in errors[:width]], variance ** 0.5,
                1 - float(residual @ residual) / total if total else 0.0, len(data), ridge)
+
+
+# -- the exhaustive table ----------------------------------------------------------
+
+#: samples at which a leave's own average counts as much as the value it starts from
+TABLE_SHRINK = 30.0
+
+
+def table_samples(record: GameRecord) -> tuple[list[int], list[int]]:
+    """The samples of one fast self-play game, as the model's: the leave each
+    move kept (its place in the table) and the equity of the same player's
+    next move (hundredths of a point), for each move after which the player drew."""
+    leaves: list[int] = []
+    targets: list[int] = []
+    turns = record.turns
+    for i, turn in enumerate(turns[:-2]):
+        nxt = turns[i + 2]
+        if turn.bag == 0 or turn.kind == "pass" or turn.leave < 0 or nxt.player != turn.player:
+            continue
+        leaves.append(turn.leave)
+        targets.append(nxt.equity)
+    return leaves, targets
+
+
+def refit_table(values: np.ndarray, leaves: np.ndarray, targets: np.ndarray,
+                shrink: float = TABLE_SHRINK) -> tuple[np.ndarray, dict[str, float]]:
+    """A better table from the samples of games played by `values`: each
+    leave moves from its value towards what its samples say it is worth
+    (their mean next-move equity less the mean over all samples of what the
+    table does not explain), by n / (n + shrink) for n samples; keeping
+    nothing stays worth 0. Returns the new values and the fit's figures."""
+    import numpy as np
+
+    residual = targets - values[leaves].astype(np.float64)
+    fresh = float(residual.mean())  # what a move is worth on top of its leave's value: the fresh-rack level
+    size = len(values)
+    count = np.bincount(leaves, minlength=size).astype(np.float64)
+    total = np.bincount(leaves, weights=residual - fresh, minlength=size)
+    step = np.divide(total, count + shrink)
+    new = np.clip(np.rint(values + step), -32000, 32000).astype(np.int16)
+    new[0] = 0
+    seen = count > 0
+    return new, {"samples": float(len(leaves)), "leaves_seen": float(seen.sum()), "fresh_rack": fresh / 100,
+                 "rmse": float(np.sqrt(((residual - fresh) ** 2).mean())) / 100,
+                 "mean_change": float(np.abs(step[seen]).mean()) / 100 if seen.any() else 0.0}
