@@ -47,24 +47,28 @@ def _start(lexicon: str) -> None:
                    reference=EquityPlayer(table))
 
 
-def _games(task: tuple[str, range]) -> int:
+def _games(task: tuple[str, range]) -> tuple[int, float]:
+    """Play the games; how many, and the CPU seconds this process spent on them."""
     way, seeds = task
     lex = _worker["lex"]
+    cpu = time.process_time()
     for seed in seeds:
         if way == "fast":
             _worker["fast"].play(seed)
         else:
             self_play(Board(lex.layout, lex.tiles), _worker["generator"], seed, policies=(_worker["reference"],))
-    return len(seeds)
+    return len(seeds), time.process_time() - cpu
 
 
-def rate(pool: Pool, way: str, games: int, jobs: int) -> float:
-    """Games per second, the games split into one task per job."""
+def rate(pool: Pool, way: str, games: int, jobs: int) -> tuple[float, float]:
+    """Games per second of the clock, and per CPU second of one process (what an idle core would
+    give, near enough, on a machine too busy for the clock to say), the games split into one task per job."""
     step = -(-games // jobs)
     tasks = [(way, range(i, min(i + step, games))) for i in range(0, games, step)]
     start = time.perf_counter()
-    played = sum(pool.map(_games, tasks))
-    return played / (time.perf_counter() - start)
+    done = pool.map(_games, tasks)
+    played = sum(n for n, _ in done)
+    return played / (time.perf_counter() - start), played / sum(cpu for _, cpu in done)
 
 
 def main() -> None:
@@ -82,9 +86,11 @@ def main() -> None:
             pool.map(_games, [("fast", range(1))] * jobs)  # warm every worker
             for way, games in (("reference", args.reference_games), ("fast", args.games)):
                 runs = [rate(pool, way, games * jobs, jobs) for _ in range(args.repeats)]
-                results[way, jobs] = statistics.median(runs)
+                results[way, jobs] = statistics.median(r[0] for r in runs)
+                per_cpu = statistics.median(r[1] for r in runs)
                 print(f"{way:9} {jobs} process{'es' if jobs > 1 else ''}: median {results[way, jobs]:6.1f} games/s "
-                      f"(runs {', '.join(f'{r:.1f}' for r in runs)})", flush=True)
+                      f"(runs {', '.join(f'{r[0]:.1f}' for r in runs)}); {per_cpu:.1f} games per CPU second "
+                      f"of a process", flush=True)
     for jobs in sorted({1, args.jobs}):
         print(f"fast / reference on {jobs}: {results['fast', jobs] / results['reference', jobs]:.1f}x; "
               f"per 1,000 games: {1000 / results['fast', jobs]:.1f} s")

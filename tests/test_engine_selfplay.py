@@ -56,6 +56,34 @@ def test_fast_self_play_plays_the_reference_game(enable, table_seed: int, points
     assert kinds == ({"play"} if points == 20 else {"play", "exchange", "pass"})
 
 
+def test_shipped_table_games_match_the_reference(enable) -> None:
+    from lexitrain.engine.leave import load_leaves
+
+    table = load_leaves(ENGLISH)
+    assert isinstance(table, LeaveTable)
+    record = SelfPlayer(MoveGenerator(dawg_for(enable)), enable.layout, table).play(3)
+    moves, scores = reference_moves(enable, table, 3)
+    assert [(t.kind, t.score, t.move) for t in record.turns] == moves and record.scores == scores
+
+
+def test_the_shipped_table_records_its_training_and_values_leaves_as_players_do() -> None:
+    from lexitrain.engine.leave import load_leaves
+    from lexitrain.tiles import Rack
+
+    table = load_leaves(ENGLISH)
+    assert isinstance(table, LeaveTable)
+    trained = table.trained
+    assert trained["lexicon"] == "enable" and trained["games"] >= 40_000 and len(trained["rounds_done"]) >= 2
+
+    def value(text: str) -> float:
+        return table.value(Rack.parse(ENGLISH, text))
+
+    assert value("?") > value("S") > 0 > value("Q")
+    assert value("QU") > value("Q") and value("ERS") > value("UUV")
+    assert value("IIII") < value("I") < value("E")
+    assert value("AEINRST") == load_leave_model(ENGLISH).value(Rack.parse(ENGLISH, "AEINRST"))  # seven: the model's
+
+
 def test_the_leave_each_turn_keeps_is_numbered_as_python_numbers_it(enable) -> None:
     table = random_table(3)
     record = SelfPlayer(MoveGenerator(dawg_for(enable)), enable.layout, table).play(5)

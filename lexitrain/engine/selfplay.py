@@ -65,9 +65,12 @@ class SelfPlayer:
         self.table = table
         self.tiles = table.tiles
 
-    def play(self, seed: int, words: bool = False, max_turns: int = MAX_TURNS) -> GameRecord:
-        """One game from `seed` (the same as `game.self_play(..., seed, policies=(EquityPlayer(table),))`)."""
+    def play(self, seed: int, words: bool = False, max_turns: int = MAX_TURNS,
+             second: LeaveTable | None = None) -> GameRecord:
+        """One game from `seed` (the same as `game.self_play(..., seed, policies=(EquityPlayer(table),))`);
+        with `second`, the player moving second values leaves by that table instead (a match of two tables)."""
         tiles = self.tiles
+        tables = (self.table, second or self.table)
         letters = tiles.letters
         board = Board(self.layout, tiles)
         bag = Bag(tiles, seed)
@@ -82,7 +85,7 @@ class SelfPlayer:
             rack_list = racks[turn]
             rack = Rack.of(tiles, rack_list)
             in_bag = len(bag)
-            best = self.generator.best_by_equity(board, rack, self.table, in_bag,
+            best = self.generator.best_by_equity(board, rack, tables[turn], in_bag,
                                                  can_exchange(in_bag, EXCHANGE_LIMIT))
             if best.kind == PLAY:
                 play = best.play
