@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from lexitrain.engine.leave import LeaveModel, LeaveValues, leaves_dir
+from lexitrain.engine.leave import MEMO_LIMIT, LeaveModel, LeaveValues, leaves_dir
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import TileSet
 
@@ -98,16 +98,25 @@ class LeaveTable(LeaveValues):
     def __post_init__(self) -> None:
         import numpy as np
 
+        self._memo: dict[bytes, float] = {}
         self.ways = np.array(leave_ways(self.tiles), dtype=np.int32)
         self._ways = self.ways.tolist()
         if len(self.values) != sum(self._ways[: LONGEST + 1]):
-            raise LexitrainError(f"a leave table for the {self.tiles.name} tiles has {len(self.ways)} entries, "
+            raise LexitrainError(f"a leave table for the {self.tiles.name} tiles has {len(self.values)} entries, "
                                  f"not {sum(self._ways[: LONGEST + 1])}")
 
     def _value(self, counts: Sequence[int], blanks: int) -> float:
-        if sum(counts) + blanks > LONGEST:
-            return self.fallback._value(counts, blanks)
-        return int(self.values[leave_index(self._ways, counts, blanks)]) / 100
+        key = bytes(counts) + bytes((blanks,))
+        value = self._memo.get(key)
+        if value is None:
+            if sum(counts) + blanks > LONGEST:
+                value = self.fallback._value(counts, blanks)
+            else:
+                value = int(self.values[leave_index(self._ways, counts, blanks)]) / 100
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            self._memo[key] = value
+        return value
 
     def hundredths(self, counts: Sequence[int], blanks: int) -> int:
         """A leave's value in hundredths of a point (what the compiled search adds)."""
