@@ -382,6 +382,22 @@ def test_an_uploaded_list_shows_its_record_and_replays_the_words_missed_last_tim
     assert sorted(page.locator(".cell").evaluate_all("cs => cs.map(c => c.dataset.alphagram)")) == ["AEILNORT", "AEILNOST"]
 
 
+def test_the_second_letter_style_is_plain_letters_in_high_contrast(page: Page, live: Live):
+    page.goto(live.url("/settings"))
+    page.get_by_label("plain letters in high contrast").check()
+    page.get_by_role("button", name="Save").click()
+    try:
+        start_wall(page, live, "--length 7", restart=True)
+        looks = page.locator(".cell .letter").first.evaluate(
+            "l => [getComputedStyle(l).color, getComputedStyle(l).backgroundColor, getComputedStyle(l).fontWeight]")
+        assert looks == ["rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "800"], looks  # black, no tile, bold
+        assert not overflowing(page), overflowing(page)
+    finally:
+        page.goto(live.url("/settings"))
+        page.get_by_label("plain letters in high contrast").uncheck()
+        page.get_by_role("button", name="Save").click()
+
+
 def test_a_tab_closed_mid_round_keeps_every_answer_given(page: Page, live: Live):
     start_wall(page, live, "--length 8", minutes="1", restart=True)
     guess(page, "DELATION")  # its only word: solved, recorded at once

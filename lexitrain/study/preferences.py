@@ -2,7 +2,8 @@
 
 The study lexicon is the `lexicon` setting `lexitrain study set --lexicon`
 writes; the rest (tiles drawn or plain letters, dark mode, a custom letter
-order for a wall's "custom order" key, lexicon symbols shown beside words)
+order for a wall's "custom order" key, lexicon symbols shown beside words,
+high-contrast plain letters)
 are display choices under `display:` names.
 """
 
@@ -28,6 +29,7 @@ class Preferences:
     dark: bool = False
     letter_order: str = ""
     symbols: bool = True
+    contrast: bool = False  # the second letter style: plain letters in high contrast, no tile colours
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -54,7 +56,8 @@ def check_letter_order(lex: Lexicon, order: str) -> str:
 def save_preferences(store: ProgressStore, lex: Lexicon, preferences: Preferences) -> Preferences:
     """Check and store the choices (the letter order against LEX's tiles); what was stored."""
     checked = Preferences(bool(preferences.tiles), bool(preferences.dark),
-                          check_letter_order(lex, preferences.letter_order), bool(preferences.symbols))
+                          check_letter_order(lex, preferences.letter_order), bool(preferences.symbols),
+                          bool(preferences.contrast))
     with store.transaction():
         for name, value in checked.to_json().items():
             store.set_setting(PREFIX + name, value)

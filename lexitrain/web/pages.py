@@ -292,7 +292,8 @@ async def settings_save(request: Request) -> Response:
     form = await request.form()
     name = _field(form, "lexicon").strip() or ctx.lexicon
     preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
-                              letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")))
+                              letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")),
+                              contrast=bool(form.get("contrast")))
 
     def save() -> None:
         lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
