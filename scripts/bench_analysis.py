@@ -1,5 +1,5 @@
-"""How long `lexitrain gcg analyze` takes on one game, whole process (target 2 s for 25 turns),
-and `lexitrain study from-games` over the 110 real games (target 60 s).
+"""How long `lexitrain gcg analyze` takes on one game, whole process (target 2 s for 25 turns; with
+--sim, every turn simulated: target 60 s), and `lexitrain study from-games` over the 110 real games (target 60 s).
 
 Runs the commands as a user would (a new process each time, start-up and the
 lexicon's opening included): analyze on a real game of 25 turns, and
@@ -7,7 +7,7 @@ from-games on every game in tests/data/gcg, each run in a fresh home whose
 ENABLE was compiled beforehand (not timed), so every card is new. Prints the
 median wall and CPU time of the runs.
 
-    python scripts/bench_analysis.py [--runs 5] [--game FILE] [--from-games-runs 3]
+    python scripts/bench_analysis.py [--runs 5] [--game FILE] [--from-games-runs 3] [--sim-runs 3]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--game", type=Path, default=GAME)
     parser.add_argument("--from-games-runs", type=int, default=3)
+    parser.add_argument("--sim-runs", type=int, default=3, help="runs of gcg analyze --sim (0: skip)")
     args = parser.parse_args()
     lexitrain = [sys.executable, "-m", "lexitrain"]
     walls, cpus = [], []
@@ -42,6 +43,15 @@ def main() -> None:
     turns = sum(1 for line in args.game.read_text(encoding="utf-8").splitlines() if line.startswith(">"))
     print(f"gcg analyze {args.game.name} ({turns} event lines), {args.runs} runs: median wall "
           f"{statistics.median(walls):.2f} s, CPU {statistics.median(cpus):.2f} s (load {os.getloadavg()[0]:.1f})")
+    walls, cpus = [], []
+    for _ in range(args.sim_runs):
+        wall, cpu, _ = timed(lexitrain + ["gcg", "analyze", str(args.game), "--sim", "--json"], os.environ.copy())
+        walls.append(wall)
+        cpus.append(cpu)
+    if walls:
+        print(f"gcg analyze --sim {args.game.name}, {args.sim_runs} runs: median wall {statistics.median(walls):.2f} s, "
+              f"CPU {statistics.median(cpus):.2f} s over {os.cpu_count()} cores (load {os.getloadavg()[0]:.1f}; "
+              f"target 60 s)")
     games = sorted(str(path) for path in GAMES.glob("*.gcg"))
     walls, cpus = [], []
     for _ in range(args.from_games_runs):

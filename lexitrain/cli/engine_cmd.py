@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -73,7 +74,7 @@ def _candidate_json(candidate, tiles, rack) -> dict:
 #: Plays `best` lists without --top or --all.
 DEFAULT_TOP = 10
 #: What `best --by` ranks by.
-ORDERS = ("score", "equity")
+ORDERS = ("score", "equity", "sim", "win")
 
 
 def _ranked(position, tiles, rack, plays, by: str, exchanges: bool) -> list:
@@ -98,8 +99,11 @@ def best(
     top: Optional[int] = typer.Option(None, "--top", help=f"How many plays to list (default {DEFAULT_TOP})."),
     all_: bool = typer.Option(False, "--all", help="List every legal play (not with --top)."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the CGP's."),
-    by: str = typer.Option("score", "--by", help="Rank by score, or by equity (score + the value of the tiles kept)."),
+    by: str = typer.Option("score", "--by", help="Rank by score, by equity (score + the value of the tiles kept), "
+                           "or by simulation: its equity (sim) or its win chance (win)."),
     exchanges: bool = typer.Option(False, "--exchanges", help="Also list every exchange the bag allows and a pass."),
+    iterations: int = typer.Option(300, "--iterations", help="With --by sim or win: playouts of each candidate."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="With --by sim or win: the seed of the random draws."),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
@@ -120,9 +124,12 @@ def best(
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
     held = Rack.parse(lex.tiles, rack, in_play=True)
+    limit = None if all_ else DEFAULT_TOP if top is None else top
+    if by in ("sim", "win"):
+        _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out)
+        return
     plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
-    limit = None if all_ else DEFAULT_TOP if top is None else top
     if by == "score" and not exchanges:
         plays = plays[:limit]
         if json_out:
@@ -143,6 +150,37 @@ def best(
         word = c.word(tiles) or ("(exchange)" if c.exchanged is not None else "(pass)")
         typer.echo(f"{c.equity:>7.2f} {c.score:>4}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
                    f"leave {tiles.spell(c.leave(held).names()) or '-'}")
+
+
+def _best_by_simulation(position, lex, held, by: str, limit: int | None, iterations: int, seed: int | None,
+                        json_out: bool) -> None:
+    """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
+    from lexitrain.cli.sim_cmd import default_threads, run_simulation
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.simulation import DEFAULT_CANDIDATES, position_setup
+    from lexitrain.tiles import Rack
+
+    tiles = position.board.tiles
+    opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else ""
+    setup = position_setup(lex.name, position.board, held, position.scores, MoveGenerator(dawg_for(lex)),
+                           load_leaves(tiles), candidates=max(DEFAULT_CANDIDATES, limit or 0),
+                           opponent=Rack.parse(tiles, opponent, in_play=True) if opponent else None)
+    report = run_simulation(setup, iterations, seed, default_threads(), None)
+    rows = report.rows if by == "win" else sorted(report.rows, key=lambda r: (-r.equity, r.index))
+    out = []
+    for r in rows[:limit]:
+        row = _candidate_json(r.candidate, tiles, held)
+        row.update(equity=round(r.equity, 2), win=round(r.win, 4), spread=round(r.spread, 2), iterations=r.iterations)
+        out.append(row)
+    if json_out:
+        emit_json(out)
+        return
+    for row, r in zip(out, rows):
+        word = row["word"] or ("(exchange)" if r.candidate.exchanged is not None else "(pass)")
+        typer.echo(f"{100 * row['win']:>5.1f}% {row['equity']:>7.2f} {row['score']:>4}  {row['position']:<4} "
+                   f"{row['tiles']:<16} {word:<16} leave {row['leave'] or '-'}")
 
 
 @commands.command("score")
@@ -312,10 +350,17 @@ def gcg_analyze(
         None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
     ),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a printable report (.pdf or .html)."),
+    sim: bool = typer.Option(False, "--sim", help="Also simulate each turn: the win probability the move lost "
+                             "against the best candidate, and the costliest turns by it."),
+    sim_iterations: int = typer.Option(150, "--sim-iterations", help="With --sim: playouts of each candidate "
+                                       "(at most: a turn stops once its leader is clear at 95%)."),
+    seed: int = typer.Option(1, "--seed", help="With --sim: the seed of the random draws."),
+    threads: int = typer.Option(os.cpu_count() or 1, "--threads", show_default=False,
+                                help="With --sim: processes (default: every core)."),
     json_out: Json = False,
 ) -> None:
     """Each turn solved again: top plays by score and equity, what the move gave up, missed bingos, phonies."""
-    from lexitrain.engine.analysis import Analyst, summarise
+    from lexitrain.engine.analysis import Analyst, SimOptions, summarise
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.leave import load_leaves
@@ -334,7 +379,8 @@ def gcg_analyze(
             notes.append(note)
         if name not in analysts:
             lex = open_lexicon(name)
-            analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+            options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads) if sim else None
+            analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, options)
         reports.append((name, analysts[name].game(game, player)))
     by_player: dict[str, list] = {}
     for _, r in reports:
@@ -345,11 +391,20 @@ def gcg_analyze(
         from lexitrain.sheets.game_report import write_report
 
         write_report(report, [r for _, r in reports], summary)
+    seconds = round(sum(a.seconds for a in analysts.values()), 2)
+    if sim:
+        if threads < 1 or sim_iterations < 1:
+            raise LexitrainError("--threads and --sim-iterations must each be at least 1")
+        if any(t.win_method and t.win_method != "simulation" for _, r in reports for t in r.turns):
+            notes.append("turns with one tile or none in the bag were simulated to the end of the game: "
+                         "this build has no endgame solver")
     if json_out:
         emit_json({"games": [{**r.to_json(), "lexicon": name} for name, r in reports], "players": summary,
-                   "notes": notes})
+                   "notes": notes, **({"sim_seconds": seconds} if sim else {})})
         return
     _print_analysis(reports, summary, notes)
+    if sim:
+        typer.echo(f"simulated in {seconds:.1f} s")
     if report is not None:
         typer.echo(f"report written to {report}")
 
@@ -374,6 +429,9 @@ def _print_analysis(reports, summary, notes) -> None:
             top_text = f"top {top['position']} {top['tiles']} {top['score']}" if top else "no play"
             best_move = f"{best['position']} {best['tiles']}" if best["kind"] == "play" else \
                 f"{best['kind']} {best['tiles']}".strip()
+            if t.win is not None and t.win_best is not None:
+                flags.insert(0, f"win {100 * t.win:.1f}% (-{100 * t.win_lost:.1f}; best "
+                                f"{t.best_by_win['position']} {t.best_by_win['tiles']} {100 * t.win_best:.1f}%)")
             typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  {top_text} (-{t.points_given_up}); "
                        f"equity best {best_move} {best['equity']:.1f} (-{t.equity_given_up:.1f})"
                        + (f"; {'; '.join(flags)}" if flags else ""))
@@ -390,8 +448,10 @@ def _print_analysis(reports, summary, notes) -> None:
 
 
 def _summary_line(player: str, s: dict[str, Any]) -> str:
+    simulated = (f", {100 * s['win_lost']:.1f}% win probability lost (costliest: "
+                 f"{', '.join(s['costliest_by_win']) or 'none'})") if s.get("win_lost") else ""
     return (f"{player}: {counted(s['turns'], 'turn')}, {s['top_plays_found']} best by equity, "
             f"{s['points_given_up']} points and {s['equity_given_up']:.1f} equity given up, "
             f"{counted(s['missed_bingo_turns'], 'turn')} with a missed bingo, "
             f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
-            f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes")
+            f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes{simulated}")

@@ -945,3 +945,163 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
                 kept[s.slot_tile[n]] += 1
         return (1, best_exchange, best_given, _leave_index(kept, types, ways, longest), None)
     return (2, s.leave[whole], whole, -1, None)
+
+
+# -- the best move under any leave valuation (the simulation's playouts) ------------
+
+cdef extern from *:
+    """
+    static inline int count_bits(unsigned int x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_popcount(x);
+    #else
+        int n = 0;
+        while (x) { x &= x - 1; n++; }
+        return n;
+    #endif
+    }
+    """
+    int count_bits(unsigned int x) nogil
+
+
+cdef class LeaveTable:
+    """Leave values in hundredths of a point, by the tiles kept (sorted, packed
+    into 64 bits), remembered in an open-addressed table; a leave not seen
+    before is asked of `value(counts, blanks)` once. Starts again when half full."""
+
+    cdef object value
+    cdef int points[MAX_LETTERS]
+    cdef uint64_t* keys
+    cdef long* cents
+    cdef int size, used
+
+    def __cinit__(self, value, points, int size=1 << 17):
+        cdef int k
+        self.value = value
+        for k in range(min(len(points), MAX_LETTERS)):
+            self.points[k] = points[k]
+        self.size = size
+        self.used = 0
+        self.keys = <uint64_t*>PyMem_Malloc(size * sizeof(uint64_t))
+        self.cents = <long*>PyMem_Malloc(size * sizeof(long))
+        if self.keys == NULL or self.cents == NULL:
+            raise MemoryError()
+        memset(self.keys, 0, size * sizeof(uint64_t))
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        PyMem_Free(self.cents)
+
+    cdef long look_up(self, uint64_t key, int* tiles, int n, int letters) except? -1:
+        cdef int slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 40) & (self.size - 1), k, blanks = 0
+        cdef long cents
+        cdef list counts
+        while self.keys[slot]:
+            if self.keys[slot] == key:
+                return self.cents[slot]
+            slot = (slot + 1) & (self.size - 1)
+        counts = [0] * letters
+        for k in range(n):
+            if tiles[k] == letters:
+                blanks += 1
+            else:
+                counts[tiles[k]] += 1
+        cents = self.value(tuple(counts), blanks)
+        if 2 * (self.used + 1) > self.size:
+            memset(self.keys, 0, self.size * sizeof(uint64_t))
+            self.used = 0
+            slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 40) & (self.size - 1)
+        self.keys[slot] = key
+        self.cents[slot] = cents
+        self.used += 1
+        return cents
+
+    cdef long kept(self, uint32_t rem, int* slot_tile, int in_rack, int letters, int bag) except? -1:
+        """The value of keeping the rack slots in `rem`: the table's while the bag
+        holds tiles, else minus twice their points."""
+        cdef int k, n = 0, points = 0
+        cdef uint64_t key = 1  # a leading 1 keeps every key (the empty leave's too) off 0, the free mark
+        cdef int tiles[MAX_RACK]
+        if bag <= 0:
+            for k in range(in_rack):
+                if rem >> k & 1 and slot_tile[k] < letters:
+                    points += self.points[slot_tile[k]]
+            return -200 * points
+        for k in range(in_rack):
+            if rem >> k & 1:
+                if n == 10:
+                    raise ValueError("a leave of more than 10 tiles does not fit a table key")
+                key = key << 6 | <uint64_t>(slot_tile[k] + 1)
+                tiles[n] = slot_tile[k]
+                n += 1
+        return self.look_up(key, tiles, n, letters)
+
+
+cdef bint _exchange_before(_Search s, uint32_t a, uint32_t b):
+    """exchange_order: fewer tiles, then more of the earlier letters, then more blanks."""
+    cdef int size_a = count_bits(a), size_b = count_bits(b), k, ca, cb
+    if size_a != size_b:
+        return size_a < size_b
+    for k in range(s.letters):
+        ca = count_bits(a & s.slots[k])
+        cb = count_bits(b & s.slots[k])
+        if ca != cb:
+            return ca > cb
+    return count_bits(a & s.blank_slots) > count_bits(b & s.blank_slots)
+
+
+cdef bint _prefix(uint32_t part, uint32_t run):
+    """Is `part` the lowest bits of the contiguous run of bits `run` (a tile's slots put back in order)?"""
+    if not part:
+        return True
+    part >>= lowest_bit(run)
+    return (part & (part + 1)) == 0
+
+
+def best_valued(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
+                tuple across, tuple down, list points, list counts, int bingo, int rack_size, int centre,
+                object cls, LeaveTable leaves not None, int bag, bint exchange) -> tuple:
+    """The move of best equity, as `best` chooses it, with every leave valued
+    through `leaves` (any leave model, asked once per leave) instead of a
+    table: (kind, play, given, score, leave) for the rack `counts` (by tile,
+    blanks last): kind 0 a play (of `cls`), 1 an exchange (`given` the tiles
+    put back, counts by tile with blanks last), 2 the pass; `leave` the value
+    of the tiles kept, in hundredths. `exchange`: the bag allows one."""
+    cdef int in_rack = sum(counts), k, blanks = counts[letters]
+    cdef _Search s = _prepare(graph, letters, squares, rows, cols, points, counts[:letters], blanks, bingo,
+                              rack_size)
+    cdef uint32_t rem, given, top = 0
+    cdef long top_cents = 0, hold
+    cdef int kind = -1
+    cdef object play
+    s.leave = <long*>PyMem_Malloc((s.whole + 1) * sizeof(long))
+    if s.leave == NULL:
+        raise MemoryError()
+    for rem in range(s.whole + 1):
+        s.leave[rem] = leaves.kept(rem, s.slot_tile, in_rack, letters, bag)
+    s.choosing = True
+    if in_rack:
+        _search(s, squares, rows, cols, across, down, centre)
+    if s.have_best:
+        kind = 0
+    if exchange and in_rack:
+        for given in range(1, s.whole + 1):
+            if not _prefix(given & s.blank_slots, s.blank_slots):
+                continue
+            for k in range(letters):
+                if s.slots[k] and not _prefix(given & s.slots[k], s.slots[k]):
+                    break
+            else:
+                hold = s.leave[s.whole ^ given]
+                if top == 0 or hold > top_cents or hold == top_cents and _exchange_before(s, given, top):
+                    top, top_cents = given, hold
+        if top and (kind < 0 or top_cents > s.best_equity):
+            kind = 1
+    hold = s.leave[s.whole]
+    if kind < 0 or hold > (top_cents if kind == 1 else s.best_equity):
+        return (2, None, None, 0, hold)
+    if kind == 1:
+        return (1, None, tuple([count_bits(top & s.slots[k]) for k in range(letters)])
+                + (count_bits(top & s.blank_slots),), 0, top_cents)
+    play = s.best_as(cls)
+    return (0, play, None, s.best_score, s.best_equity - 100 * s.best_score)

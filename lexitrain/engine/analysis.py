@@ -8,10 +8,17 @@ words of the move that the lexicon does not have (a phony, and whether it
 stood or was challenged off), and valid plays that were withdrawn anyway.
 The lexicon is the one the caller checked words against: `lexicon` in the
 report says which, and whether it is the game's own `#lexicon`.
+
+With simulation (`SimOptions`, `gcg analyze --sim`) each solved turn is also
+simulated: the top candidates by equity and the move made, and the win
+probability the move lost against the best of them (`win_lost`). With one
+tile or none in the bag this is simulation too, played out to the end of the
+game: this build has no endgame solver yet (`win_method` says so).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -34,6 +41,21 @@ from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 TOP = 5
 #: turns per game a report draws as a board (those that gave up the most equity)
 COSTLIEST = 3
+#: how turns near the end are judged, until an endgame solver is part of the engine
+SIMULATED_TO_THE_END = "simulation (no endgame solver in this build)"
+
+
+@dataclass(frozen=True)
+class SimOptions:
+    """How `gcg analyze --sim` simulates each turn."""
+
+    lexicon: str
+    candidates: int = 8
+    iterations: int = 150
+    plies: int = 2
+    seed: int = 1
+    threads: int = 1
+    stop: int | None = 95
 
 
 @dataclass
@@ -58,6 +80,11 @@ class TurnReport:
     phonies: list[str] = field(default_factory=list)  # words of the move not in the lexicon
     withdrawn: bool = False
     note: str = ""  # why a turn could not be solved (its rack was not recorded)
+    win: float | None = None  # with --sim: the move's chance of winning, by simulation
+    win_best: float | None = None  # the best candidate's
+    win_lost: float = 0.0  # what the move lost against it
+    best_by_win: dict[str, Any] = field(default_factory=dict)
+    win_method: str = ""  # simulation, or how turns near the end were judged
 
     @property
     def phony_stood(self) -> bool:
@@ -102,6 +129,8 @@ def summarise(turns: Sequence[TurnReport]) -> dict[str, Any]:
         "phonies_played": sum(bool(t.phonies) for t in turns), "phonies_stood": sum(t.phony_stood for t in turns),
         "valid_challenged_off": sum(t.valid_challenged_off for t in turns),
         "costliest": [f"{t.game} turn {t.turn}" for t in costliest(solved)],
+        "win_lost": round(sum(t.win_lost for t in solved), 4),
+        "costliest_by_win": [f"{t.game} turn {t.turn}" for t in costliest_by_win(solved)],
     }
 
 
@@ -111,14 +140,22 @@ def costliest(turns: Sequence[TurnReport], n: int = COSTLIEST) -> list[TurnRepor
                   key=lambda t: (-t.equity_given_up, t.game, t.turn))[:n]
 
 
+def costliest_by_win(turns: Sequence[TurnReport], n: int = COSTLIEST) -> list[TurnReport]:
+    """The turns that lost the most win probability (at least a tenth of a percent), worst first."""
+    return sorted((t for t in turns if t.win_lost >= 0.001 and not t.note),
+                  key=lambda t: (-t.win_lost, t.game, t.turn))[:n]
+
+
 class Analyst:
     """Solves the turns of games over one lexicon (its graph `words`), keeping one move generator."""
 
-    def __init__(self, words: Dawg, model: LeaveValues, tiles: TileSet) -> None:
+    def __init__(self, words: Dawg, model: LeaveValues, tiles: TileSet, sim: SimOptions | None = None) -> None:
         self.words = words
         self.model = model
         self.tiles = tiles
         self.generator = MoveGenerator(words)
+        self.sim = sim
+        self.seconds = 0.0  # spent simulating
 
     def game(self, game: Game, player: str | None = None) -> GameReport:
         """The report on one game: every turn, or those of `player` (a nick or a name in the file)."""
@@ -129,10 +166,59 @@ class Analyst:
         nick = find_player(game, player) if player is not None else None
         events = {e.line: e for e in game.events}
         reports = []
+        turns = []
         for turn in replay(game, self.tiles):
             if nick is None or turn.player == nick:
                 reports.append(self.turn(game.source, turn, events[turn.event_line].tiles))
+                turns.append(turn)
+        if self.sim is not None:
+            self.simulate(reports, turns, [events[t.event_line].tiles for t in turns])
         return GameReport(game.source, [p.nick for p in game.players], reports)
+
+    def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str]) -> None:
+        """Each solved turn simulated (the top candidates and the move made); its win probability lost."""
+        from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
+
+        assert self.sim is not None
+        started = time.perf_counter()
+        options = self.sim
+        jobs: list[tuple[TurnReport, int, SimSetup]] = []
+        for report, turn, given in zip(reports, turns, exchanged):
+            if report.note:
+                continue
+            rack = Rack.parse(self.tiles, report.rack)
+            setup = position_setup(options.lexicon, turn.board, rack, turn.scores, self.generator, self.model,
+                                   candidates=options.candidates, plies=options.plies)
+            made = self._made(turn, rack, given, tiles_in_bag(turn.board, [report.rack]))
+            listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
+            if not listed:
+                setup = SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, (*setup.candidates, made),
+                                 setup.plies, setup.opponent, setup.engine)
+            jobs.append((report, listed[0] if listed else len(setup.candidates) - 1, setup))
+        results = simulate_many([j[2] for j in jobs], options.iterations, options.seed, threads=options.threads,
+                                stop=options.stop)
+        for (report, index, setup), result in zip(jobs, results):
+            best = result.rows[0]
+            mine = next(r for r in result.rows if r.index == index)
+            report.win, report.win_best = round(mine.win, 4), round(best.win, 4)
+            report.win_lost = round(max(0.0, best.win - mine.win), 4)
+            report.best_by_win = {**_candidate_json(best.candidate, self.tiles, setup.rack),
+                                  "win": round(best.win, 4), "sim_equity": round(best.equity, 2)}
+            bag = tiles_in_bag(setup.board, [report.rack])
+            report.win_method = SIMULATED_TO_THE_END if bag <= 1 else "simulation"
+        self.seconds += time.perf_counter() - started
+
+    def _made(self, turn: Turn, rack: Rack, exchanged: str, bag: int) -> Candidate:
+        """The move made as a candidate (a play taken back or unplaceable kept the rack, as a pass)."""
+        if turn.kind == PLAY and turn.play is not None and not turn.withdrawn:
+            return play_equity(self.model, rack, turn.play, bag)
+        if turn.kind == EXCHANGE:
+            given = _exchanged(self.tiles, exchanged)
+            if given is not None and _holds(rack, given) and given.size:
+                value = leave_value(self.model, kept_after(rack, given), bag)
+                return Candidate(value, 0, value, EXCHANGE, None, given)
+        value = leave_value(self.model, rack, bag)
+        return Candidate(value, 0, value, PASS)
 
     def turn(self, source: str, turn: Turn, exchanged: str) -> TurnReport:
         tiles = self.tiles
@@ -178,6 +264,16 @@ class Analyst:
         if not played_bingo:
             report.missed_bingos = missed_bingos(plays, tiles)
         return report
+
+
+def _same_move(a: Candidate, b: Candidate) -> bool:
+    if a.kind != b.kind:
+        return False
+    if a.play is not None and b.play is not None:
+        return a.play.key() == b.play.key()
+    if a.exchanged is not None and b.exchanged is not None:
+        return (a.exchanged.counts, a.exchanged.blanks) == (b.exchanged.counts, b.exchanged.blanks)
+    return True
 
 
 def missed_bingos(plays: Sequence[ScoredPlay], tiles: TileSet) -> list[dict[str, Any]]:

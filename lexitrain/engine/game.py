@@ -247,16 +247,17 @@ def greedy(game: Game, plays: list[ScoredPlay]) -> Move:
 
 
 def self_play(board: Board, generator: MoveGenerator, seed: int, max_turns: int = 60,
-              policies: Sequence[Policy] = (greedy,)) -> tuple[Game, list[Snapshot]]:
+              policies: Sequence[Policy] = (greedy,), list_plays: bool = True) -> tuple[Game, list[Snapshot]]:
     """Self-play over the generator's word graph, player i moving by
     `policies[i % len(policies)]` (greedy by default): the positions before
-    each turn, reproducible from the seed."""
+    each turn, reproducible from the seed. Without `list_plays` the policies
+    are handed no plays (one that finds its own move need not wait for them)."""
     game = Game(board, generator.dawg, seed=seed)
     positions: list[Snapshot] = []
     for _ in range(max_turns):
         if game.over:
             break
         positions.append(Snapshot(game.board.copy(), game.rack_text(), [p.score for p in game.players], len(game.bag)))
-        plays = generator.plays(game.board, Rack.of(game.board.tiles, game.current.rack))
+        plays = generator.plays(game.board, Rack.of(game.board.tiles, game.current.rack)) if list_plays else []
         policies[game.turn % len(policies)](game, plays)
     return game, positions

@@ -1,0 +1,127 @@
+"""`lexitrain sim`: Monte Carlo simulation of a position's best candidates (engine/simulation.py)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from lexitrain.cli.options import Json, Lexicon
+from lexitrain.errors import LexitrainError
+
+#: sim (`lexitrain.cli.app` adds it to the root).
+commands = typer.Typer()
+
+
+def default_threads() -> int:
+    return os.cpu_count() or 1
+
+
+def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: int | None, lexicon: str,
+                 lexicon_given: bool, rack: str | None = None) -> tuple[Any, Any, Any, list[int], Any]:
+    """(lexicon, board, rack, scores, opponent rack or None) from --cgp, or from --gcg and --turn."""
+    from lexitrain.cli.engine_cmd import _position, cgp_lexicon
+    from lexitrain.tiles import Rack
+
+    if (cgp is None) == (gcg is None):
+        raise LexitrainError("give the position as --cgp CGP or as --gcg FILE --turn N (one of them)")
+    if cgp is not None:
+        if turn is not None:
+            raise LexitrainError("--turn goes with --gcg, not with --cgp")
+        lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given), rack)
+        held = Rack.parse(lex.tiles, position.rack, in_play=True)
+        opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else ""
+        return (lex, position.board, held, list(position.scores),
+                Rack.parse(lex.tiles, opponent, in_play=True) if opponent else None)
+    from lexitrain.cli.engine_cmd import game_lexicon
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import replay
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    assert gcg is not None
+    if turn is None:
+        raise LexitrainError("--gcg needs --turn N (the position before that turn)")
+    game = read_gcg(gcg)
+    lex = open_lexicon(lexicon if lexicon_given else game_lexicon(game, None)[0])
+    turns = replay(game, lex.tiles)
+    if not 1 <= turn <= len(turns):
+        raise LexitrainError(f"--turn: {gcg} has turns 1 to {len(turns)}")
+    t = turns[turn - 1]
+    text = (rack or t.rack).upper()
+    if not text:
+        raise LexitrainError(f"{gcg}: turn {turn} has no recorded rack (give one with --rack)")
+    return lex, t.board, Rack.parse(lex.tiles, text, in_play=True), list(t.scores), None
+
+
+def run_simulation(setup: Any, iterations: int, seed: int | None, threads: int, stop: int | None) -> Any:
+    """The simulation, with a progress bar on stderr when it is a terminal."""
+    from lexitrain.engine.simulation import simulate
+
+    if threads < 1:
+        raise LexitrainError("--threads must be at least 1")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    if sys.stderr.isatty():
+        from lexitrain.cli.progress_bar import progress_bar
+
+        bar: Any = progress_bar("simulation")
+    else:
+        bar = nullcontext(None)
+    with bar as progress:
+        if progress is None:
+            return simulate(setup, iterations, seed, threads=threads, stop=stop)
+        return simulate(setup, iterations, seed, threads=threads, stop=stop, progress=progress)
+
+
+@commands.command("sim")
+def sim(
+    *,
+    ctx: typer.Context,
+    cgp: Optional[str] = typer.Option(None, "--cgp", help="The position as a CGP line (the rack to move from it; "
+                                      "an opponent's rack, when given, is held fixed)."),
+    gcg: Optional[Path] = typer.Option(None, "--gcg", help="A GCG file: simulate the position before --turn."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="With --gcg: the turn (1 = the first)."),
+    rack: Optional[str] = typer.Option(None, "--rack", help="Use this rack instead of the position's."),
+    candidates: int = typer.Option(15, "--candidates", help="How many moves to simulate (the top by equity)."),
+    plies: int = typer.Option(2, "--plies", help="Moves played out after each candidate."),
+    iterations: int = typer.Option(500, "--iterations", help="Playouts of each candidate (at most, with --stop)."),
+    stop: Optional[int] = typer.Option(None, "--stop", help="Stop early once the leader is ahead of every other "
+                                       "candidate at this confidence: 95, 98 or 99 (%)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the random draws: the same seed gives the "
+                                       "same result, whatever --threads."),
+    threads: int = typer.Option(default_threads(), "--threads", help="Processes to play out in (default: every "
+                                "core).", show_default=False),
+    lexicon: Lexicon,
+    json_out: Json = False,
+) -> None:
+    """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity."""
+    from lexitrain.cli.engine_cmd import _given
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.simulation import position_setup
+
+    lex, board, held, scores, opponent = sim_position(ctx, cgp, gcg, turn, lexicon, _given(ctx, "lexicon"), rack)
+    setup = position_setup(lex.name, board, held, scores, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
+                           opponent=opponent, candidates=candidates, plies=plies)
+    report = run_simulation(setup, iterations, seed, threads, stop)
+    tiles = board.tiles
+    data = report.to_json(tiles, held)
+    if json_out:
+        from lexitrain.cli.output import emit_json
+
+        emit_json(data)
+        return
+    typer.echo(f"{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5}  {'move':<22} leave")
+    for row, c in zip(data["candidates"], report.rows):
+        move = c.candidate.format(tiles) if c.candidate.play is not None else (
+            f"exchange {c.candidate.tiles_text(tiles)}" if c.candidate.exchanged is not None else "pass")
+        typer.echo(f"{100 * row['win']:>6.1f} {row['equity']:>7.2f} {row['spread']:>7.2f} {row['score']:>5}  "
+                   f"{move:<22} {row['leave'] or '-'}")
+    how = "stopped at " + report.stopped if report.stopped.startswith("confidence") else "all run"
+    typer.echo(f"{report.iterations} iterations of {len(report.rows)} candidates, {report.plies} plies "
+               f"({how}), {report.seconds:.1f} s")

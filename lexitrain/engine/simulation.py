@@ -1,0 +1,546 @@
+"""Monte Carlo simulation: each candidate played out a few turns over random draws, as Quackle and Macondo do.
+
+One *iteration* deals the unseen tiles once at random (the opponent's rack
+first, unless the position gives it, then the bag in order) and plays every
+candidate out on that same deal: the candidate, then `plies` more moves, each
+side making its move of best equity (exchanges and the pass included) and
+drawing from the front of the bag. A playout is worth its spread (the
+mover's points less the opponent's, the candidate's own included) plus the
+value of the tiles kept by the side that moved last (plus for the mover,
+minus for the opponent): its *equity*. Its *win* is the win probability
+model's chance for the mover at that spread (the game's spread added) with
+the tiles then unseen; a playout that reaches the end of the game is won,
+drawn or lost outright. A candidate's figures are the means over iterations.
+
+Leaves are counted in hundredths of a point (`cents`), so every sum is exact
+and the same whatever the order: iteration i's deal comes from `(seed, i)`
+alone, workers play blocks of iterations, and the main process adds their
+results up in iteration order, so `--seed` gives the same figures whatever
+the number of processes. The stop rule (`stop`: 95, 98 or 99) is checked
+every `CHECK_EVERY` iterations: the leader (best win, then equity) is ahead
+of every other candidate with that one-sided confidence, by a paired test on
+the per-iteration differences (every candidate sees the same deals).
+
+Two choosers pick the moves in a playout: `PythonChooser` (the move
+generator's list, valued in Python: the reference) and `CompiledChooser`
+(one call into `_movegen.best`, which keeps only the best move while it
+searches). They choose the same move every time (the tests hold them to it),
+the move `equity.best_candidate` makes (its `equity_order`, ties included).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple, Sequence
+
+from lexitrain.engine.board import BLANK_FLAG, Board
+from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
+from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
+from lexitrain.engine.leave import LeaveModel, LeaveValues
+from lexitrain.engine.movegen import MoveGenerator, compiled
+from lexitrain.engine.play import ScoredPlay
+from lexitrain.engine.win_probability import WinModel
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.progress import Progress, quiet
+from lexitrain.tiles import BLANK, RACK_SIZE, Rack, TileSet
+
+#: iterations between stop checks and progress reports (a fixed number, so the stop is the same for any threads)
+CHECK_EVERY = 32
+#: one-sided normal quantiles of the stop rule's confidence levels
+CONFIDENCE = {95: 1.6449, 98: 2.0537, 99: 2.3263}
+DEFAULT_CANDIDATES = 15
+DEFAULT_PLIES = 2
+DEFAULT_ITERATIONS = 500
+#: the kinds of move a chooser returns
+PLAY, EXCHANGE, PASS = 0, 1, 2
+
+
+class Choice(NamedTuple):
+    """The move a side makes in a playout: its kind, the play (for a play),
+    the tiles put back as counts by tile with blanks last (for an exchange),
+    its score and the value of the tiles it keeps, in cents."""
+
+    kind: int
+    play: ScoredPlay | None
+    given: tuple[int, ...] | None
+    score: int
+    leave: int
+
+
+class LeaveCents:
+    """Leave values in hundredths of a point, remembered: the model's while the
+    bag holds tiles, else minus twice the points kept (as `equity.leave_value`)."""
+
+    def __init__(self, model: LeaveValues, tiles: TileSet) -> None:
+        self.model = model
+        self.points = list(tiles.points)
+        self._table: Any = None
+
+    def of(self, counts: Sequence[int], blanks: int) -> int:
+        """The model's value of a leave (counts by letter, blanks), in cents."""
+        return int(round(self.model._value(counts, blanks) * 100))
+
+    def table(self, points: list[int]) -> Any:
+        """The compiled chooser's table of these values (one per LeaveCents: it fills as leaves are met)."""
+        if self._table is None:
+            self._table = compiled.LeaveTable(self.of, points)
+        return self._table
+
+    def kept(self, counts: Sequence[int], blanks: int, bag: int) -> int:
+        if bag > 0:
+            return self.of(counts, blanks)
+        return -200 * sum(n * p for n, p in zip(counts, self.points))
+
+
+class PythonChooser:
+    """The reference chooser: every play from the move generator, the move of
+    `equity.best_candidate` (its equity order, ties included)."""
+
+    def __init__(self, board: Board, generator: MoveGenerator, leaves: LeaveCents,
+                 exchange_limit: int = EXCHANGE_LIMIT) -> None:
+        self.board = board.copy()
+        self.tiles = board.tiles
+        self.generator = generator
+        self.model = leaves.model
+        self.exchange_limit = exchange_limit
+
+    def choose(self, squares: list[int], counts: list[int], bag: int) -> Choice:
+        letters = len(counts) - 1
+        rack = Rack(self.tiles, tuple(counts[:letters]), counts[letters])
+        self.board.squares = squares
+        plays = self.generator.plays(self.board, rack)
+        best = best_candidate(self.model, rack, plays, bag, exchange_limit=self.exchange_limit)
+        cents = int(round(best.leave_value * 100))
+        if best.play is not None:
+            return Choice(PLAY, best.play, None, best.score, cents)
+        if best.exchanged is not None:
+            return Choice(EXCHANGE, None, (*best.exchanged.counts, best.exchanged.blanks), 0, cents)
+        return Choice(PASS, None, None, 0, cents)
+
+
+class CompiledChooser:
+    """The same choice made in C: the search keeps only its best play. Under a
+    leave table (`MoveGenerator.best_by_equity`) it reads the table itself;
+    under any other leave model (`_movegen.best_valued`) it asks the model once
+    per leave and remembers the answer in C (`LeaveTable`)."""
+
+    def __init__(self, board: Board, generator: MoveGenerator, leaves: LeaveCents,
+                 exchange_limit: int = EXCHANGE_LIMIT) -> None:
+        if compiled is None or not hasattr(compiled, "best_valued"):
+            raise LexitrainError("the compiled simulation is not built in this install (no C compiler?)")
+        from lexitrain.engine.movegen import _premiums, _tile_points
+
+        layout = board.layout
+        self.board = board.copy()
+        self.generator = generator
+        self.args = (generator.dawg.data, generator.dawg.letters)
+        self.shape = (board.rows, board.cols, _premiums(layout, False), _premiums(layout, True),
+                      _tile_points(board.tiles))
+        self.bingo = layout.bingo_bonus
+        self.centre = layout.center[0] * board.cols + layout.center[1]
+        self.leaves = leaves
+        self.by_table = getattr(generator, "best_by_equity", None) if not isinstance(leaves.model, LeaveModel) else None
+        self.table = leaves.table(list(board.tiles.points)) if self.by_table is None else None
+        self.exchange_limit = max(exchange_limit, 1)
+
+    def choose(self, squares: list[int], counts: list[int], bag: int) -> Choice:
+        if self.by_table is not None:
+            return self._by_table(squares, counts, bag)
+        rows, cols, across, down, points = self.shape
+        assert self.table is not None
+        return Choice._make(compiled.best_valued(
+            self.args[0], self.args[1], squares, rows, cols, across, down, points, counts, self.bingo, RACK_SIZE,
+            self.centre, ScoredPlay, self.table, bag, bag >= self.exchange_limit))
+
+    def _by_table(self, squares: list[int], counts: list[int], bag: int) -> Choice:
+        """The leave table's search: its kept tiles (a mask over the rack's tiles in set order, blanks last)
+        turned into the tiles put back."""
+        letters = len(counts) - 1
+        self.board.squares = squares
+        rack = Rack(self.board.tiles, tuple(counts[:letters]), counts[letters])
+        assert self.by_table is not None
+        move = self.by_table(self.board, rack, self.leaves.model, bag, bag >= self.exchange_limit)
+        if move.kind == PLAY:
+            return Choice(PLAY, move.play, None, move.play.score, move.equity - 100 * move.play.score)
+        if move.kind == EXCHANGE:
+            slots = [t for t, n in enumerate(counts) for _ in range(n)]
+            given = [0] * len(counts)
+            for k, t in enumerate(slots):
+                if not move.kept >> k & 1:
+                    given[t] += 1
+            return Choice(EXCHANGE, None, tuple(given), 0, move.equity)
+        return Choice(PASS, None, None, 0, move.equity)
+
+
+@dataclass(frozen=True)
+class SimSetup:
+    """What a simulation needs, small enough to hand to worker processes."""
+
+    lexicon: str
+    board: Board
+    rack: Rack
+    spread: int  # the mover's score less the opponent's, before this turn
+    candidates: tuple[Candidate, ...]
+    plies: int = DEFAULT_PLIES
+    opponent: Rack | None = None  # the opponent's rack, when the position gives it
+    engine: str = "compiled"
+
+
+@dataclass
+class SimRow:
+    """One candidate's results."""
+
+    candidate: Candidate
+    index: int  # its place in the equity order
+    iterations: int = 0
+    equity: float = 0.0
+    spread: float = 0.0
+    win: float = 0.0
+
+
+@dataclass
+class SimReport:
+    iterations: int
+    plies: int
+    rows: list[SimRow]  # best first
+    stopped: str  # "iterations" or "confidence 95" ...
+    seconds: float = 0.0
+
+    def to_json(self, tiles: TileSet, rack: Rack) -> dict[str, Any]:
+        return {"iterations": self.iterations, "plies": self.plies, "candidates": [
+            {"position": r.candidate.position, "word": r.candidate.word(tiles) if r.candidate.play is not None
+             else r.candidate.tiles_text(tiles), "score": r.candidate.score,
+             "leave": tiles.spell(r.candidate.leave(rack).names()), "equity": round(r.equity, 2),
+             "win": round(r.win, 4), "spread": round(r.spread, 2), "iterations": r.iterations}
+            for r in self.rows]}
+
+
+def sim_candidates(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, n: int) -> list[Candidate]:
+    """The top n candidates by equity: plays, exchanges and the pass."""
+    return rank_by_equity(model, rack, plays, bag)[:n]
+
+
+class _Prepared(NamedTuple):
+    squares: list[int]
+    leave: list[int]  # counts by tile, blanks last
+    given: list[int]  # tiles put back (an exchange)
+    score: int
+    cents: int
+    out: bool  # the candidate plays out the whole rack
+
+
+_cents: dict[int, tuple[LeaveValues, LeaveCents]] = {}
+
+
+def leave_cents(model: LeaveValues, tiles: TileSet) -> LeaveCents:
+    """One LeaveCents per model in a process, so what its compiled table learns serves every simulation."""
+    kept = _cents.get(id(model))
+    if kept is None or kept[0] is not model:
+        kept = _cents[id(model)] = (model, LeaveCents(model, tiles))
+    return kept[1]
+
+
+class Playouts:
+    """Plays out every candidate of one setup; one per process."""
+
+    def __init__(self, setup: SimSetup, words: Dawg, leaves: LeaveValues, win: WinModel) -> None:
+        self.setup = setup
+        self.win = win
+        board = setup.board
+        tiles = board.tiles
+        self.letters = tiles.size
+        self.points = [*tiles.points, 0]
+        self.leaves = leave_cents(leaves, tiles)
+        generator = MoveGenerator(words)
+        chooser = PythonChooser if setup.engine == "python" else CompiledChooser
+        self.chooser = chooser(board, generator, self.leaves)
+        unseen = unseen_tiles(board, setup.rack)
+        if setup.opponent is not None:
+            unseen = Rack(tiles, tuple(max(0, n - m) for n, m in zip(unseen.counts, setup.opponent.counts)),
+                          max(0, unseen.blanks - setup.opponent.blanks))
+            self.opponent: list[int] | None = [*setup.opponent.counts, setup.opponent.blanks]
+        else:
+            self.opponent = None
+        self.unseen = [i for i, n in enumerate(unseen.counts) for _ in range(n)] + [self.letters] * unseen.blanks
+        self.bag_before = len(self.unseen) - (0 if self.opponent is not None else min(RACK_SIZE, len(self.unseen)))
+        self.prepared = [self._prepare(c) for c in setup.candidates]
+
+    def _prepare(self, candidate: Candidate) -> _Prepared:
+        squares = list(self.setup.board.squares)
+        cols = self.setup.board.cols
+        rack = self.setup.rack
+        leave = candidate.leave(rack)
+        given: list[int] = []
+        if candidate.play is not None:
+            for r, c, t in candidate.play.placed():
+                squares[r * cols + c] = t
+        if candidate.exchanged is not None:
+            given = [i for i, n in enumerate(candidate.exchanged.counts) for _ in range(n)]
+            given += [self.letters] * candidate.exchanged.blanks
+        counts = [*leave.counts, leave.blanks]
+        cents = self.leaves.kept(leave.counts, leave.blanks, self.bag_before)
+        out = candidate.play is not None and leave.size == 0
+        return _Prepared(squares, counts, given, candidate.score, cents, out)
+
+    def deal(self, seed: int, iteration: int) -> list[int]:
+        """The unseen tiles in the order iteration `iteration` deals them (the same for every candidate)."""
+        order = list(self.unseen)
+        random.Random(f"{seed}/{iteration}").shuffle(order)
+        return order
+
+    def iteration(self, seed: int, iteration: int) -> list[tuple[int, int, float]]:
+        """Every candidate played out on one deal: (equity in cents, spread, win) each."""
+        order = self.deal(seed, iteration)
+        return [self.playout(p, order) for p in self.prepared]
+
+    def playout(self, start: _Prepared, order: list[int]) -> tuple[int, int, float]:
+        letters, points = self.letters, self.points
+        if self.opponent is not None:
+            them = list(self.opponent)
+            bag = list(order)
+        else:
+            them = [0] * (letters + 1)
+            for t in order[:RACK_SIZE]:
+                them[t] += 1
+            bag = order[RACK_SIZE:]
+        squares = list(start.squares)
+        racks = [list(start.leave), them]
+        drawn = 0  # tiles taken off the front of the bag
+        spread = start.score
+        mover_tiles = sum(start.leave)
+        for t in bag[drawn:drawn + RACK_SIZE - mover_tiles]:
+            racks[0][t] += 1
+        drawn = min(len(bag), RACK_SIZE - mover_tiles)
+        bag.extend(start.given)
+        last, last_cents = 0, start.cents
+        player = 1
+        over = start.out and not any(racks[0])
+        if over:
+            spread += 2 * sum(n * p for n, p in zip(them, points))
+        for _ in range(self.setup.plies if not over else 0):
+            rack = racks[player]
+            left = len(bag) - drawn
+            choice = self.chooser.choose(squares, rack, left)
+            sign = 1 if player == 0 else -1
+            if choice.kind == PLAY:
+                assert choice.play is not None
+                for r, c, t in choice.play.placed():
+                    squares[r * self.setup.board.cols + c] = t
+                    rack[letters if t >= BLANK_FLAG else t] -= 1
+                need = min(RACK_SIZE - sum(rack), left)
+                for t in bag[drawn:drawn + need]:
+                    rack[t] += 1
+                drawn += need
+            elif choice.kind == EXCHANGE:
+                assert choice.given is not None
+                put_back = [i for i, n in enumerate(choice.given) for _ in range(n)]
+                for t in put_back:
+                    rack[t] -= 1
+                for t in bag[drawn:drawn + len(put_back)]:
+                    rack[t] += 1
+                drawn += len(put_back)
+                bag.extend(put_back)
+            spread += sign * choice.score
+            last, last_cents = player, choice.leave
+            if choice.kind == PLAY and not any(rack):
+                spread += sign * 2 * sum(n * p for n, p in zip(racks[1 - player], points))
+                over = True
+                break
+            player ^= 1
+        if over:
+            total = self.setup.spread + spread
+            return spread * 100, spread, 1.0 if total > 0 else 0.5 if total == 0 else 0.0
+        cents = spread * 100 + (last_cents if last == 0 else -last_cents)
+        unseen = len(bag) - drawn + sum(racks[1 - player])
+        ahead = (self.setup.spread * 100 + cents) / 100
+        chance = self.win.win(ahead if player == 0 else -ahead, unseen)
+        return cents, spread, chance if player == 0 else 1.0 - chance
+
+
+# -- running iterations, in this process or in workers ---------------------------
+_worker: dict[str, Any] = {}
+
+
+_resources: dict[str, tuple[Dawg, LeaveValues, WinModel]] = {}
+
+
+def open_playouts(setup: SimSetup) -> Playouts:
+    """The playouts of a setup, with the lexicon, leave and win models it names,
+    opened once per process and lexicon (a worker's start)."""
+    found = _resources.get(setup.lexicon)
+    if found is None:
+        from lexitrain.engine.dawg import dawg_for
+        from lexitrain.engine.leave import load_leaves
+        from lexitrain.engine.win_probability import load_win_model
+        from lexitrain.lexicon.lexicon import open_lexicon
+
+        lex = open_lexicon(setup.lexicon)
+        found = _resources[setup.lexicon] = (dawg_for(lex), load_leaves(lex.tiles), load_win_model(lex.tiles))
+    return Playouts(setup, *found)
+
+
+def _start_worker(setup: SimSetup) -> None:
+    _worker["playouts"] = open_playouts(setup)
+
+
+def _simulate_one(task: tuple[SimSetup, int, int, int | None]) -> SimReport:
+    setup, iterations, seed, stop = task
+    return simulate(setup, iterations, seed, stop=stop, playouts=open_playouts(setup))
+
+
+def simulate_many(setups: Sequence[SimSetup], iterations: int, seed: int, *, threads: int = 1,
+                  stop: int | None = None, progress: Progress = quiet) -> list[SimReport]:
+    """Several positions, each simulated in one process, `threads` at a time (a game's turns)."""
+    tasks = [(setup, iterations, seed, stop) for setup in setups]
+    out: list[SimReport] = []
+    if threads > 1 and len(tasks) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(min(threads, len(tasks))) as pool:
+            for report in pool.imap(_simulate_one, tasks):
+                out.append(report)
+                progress("simulating", len(out), len(tasks))
+        return out
+    for task in tasks:
+        out.append(_simulate_one(task))
+        progress("simulating", len(out), len(tasks))
+    return out
+
+
+def _run_block(task: tuple[int, int, int]) -> list[list[tuple[int, int, float]]]:
+    seed, first, last = task
+    playouts: Playouts = _worker["playouts"]
+    return [playouts.iteration(seed, i) for i in range(first, last)]
+
+
+@dataclass
+class _Tally:
+    equity: list[list[int]] = field(default_factory=list)  # by candidate, per iteration
+    spread: list[list[int]] = field(default_factory=list)
+    win: list[list[float]] = field(default_factory=list)
+
+    def add(self, results: list[tuple[int, int, float]]) -> None:
+        if not self.equity:
+            self.equity = [[] for _ in results]
+            self.spread = [[] for _ in results]
+            self.win = [[] for _ in results]
+        for k, (e, s, w) in enumerate(results):
+            self.equity[k].append(e)
+            self.spread[k].append(s)
+            self.win[k].append(w)
+
+    def order(self) -> list[int]:
+        """Candidates best first: mean win, then mean equity, then their equity order."""
+        n = len(self.equity[0]) if self.equity else 1
+        return sorted(range(len(self.equity)), key=lambda k: (-math.fsum(self.win[k]) / n,
+                                                             -sum(self.equity[k]) / n, k))
+
+
+def _ahead(a: Sequence[float], b: Sequence[float], z: float) -> bool | None:
+    """Is `a` ahead of `b` with one-sided confidence z (paired)? None when they never differ."""
+    diffs = [x - y for x, y in zip(a, b)]
+    n = len(diffs)
+    if not any(diffs):
+        return None
+    mean = math.fsum(diffs) / n
+    variance = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    if variance == 0.0:
+        return mean > 0
+    return mean / math.sqrt(variance / n) > z
+
+
+def confident(tally: _Tally, level: int) -> bool:
+    """Whether the leader is ahead of every other candidate at `level`% (win, else equity where wins tie)."""
+    z = CONFIDENCE[level]
+    order = tally.order()
+    leader = order[0]
+    for k in order[1:]:
+        verdict = _ahead(tally.win[leader], tally.win[k], z)
+        if verdict is None:
+            verdict = _ahead(tally.equity[leader], tally.equity[k], z)
+        if not verdict:
+            return False
+    return True
+
+
+def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, stop: int | None = None,
+             progress: Progress = quiet, playouts: Playouts | None = None) -> SimReport:
+    """Play out every candidate `iterations` times (fewer when `stop` is reached), in `threads` processes."""
+    import time
+
+    if not setup.candidates:
+        raise LexitrainError("nothing to simulate: the position has no candidate move")
+    if stop is not None and stop not in CONFIDENCE:
+        raise LexitrainError(f"stop at {stop}% confidence: choose one of {', '.join(map(str, CONFIDENCE))}")
+    if iterations < 1 or setup.plies < 1 or threads < 1:
+        raise LexitrainError("iterations, plies and threads must each be at least 1")
+    started = time.perf_counter()
+    tally = _Tally()
+    done = 0
+    stopped = "iterations"
+    pool = None
+    if threads > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(threads, _start_worker, (setup,))
+    elif playouts is None:
+        playouts = open_playouts(setup)
+    try:
+        while done < iterations:
+            block = min(CHECK_EVERY, iterations - done)
+            if pool is not None:
+                share = -(-block // threads)
+                tasks = [(seed, a, min(a + share, done + block)) for a in range(done, done + block, share)]
+                for results in pool.map(_run_block, tasks):
+                    for row in results:
+                        tally.add(row)
+            else:
+                assert playouts is not None
+                for i in range(done, done + block):
+                    tally.add(playouts.iteration(seed, i))
+            done += block
+            progress("simulating", done, iterations)
+            if stop is not None and done < iterations and len(setup.candidates) > 1 and confident(tally, stop):
+                stopped = f"confidence {stop}"
+                break
+    finally:
+        if pool is not None:
+            pool.terminate()
+    if stop is not None and len(setup.candidates) == 1:
+        stopped = "one candidate"
+    rows = []
+    for k in tally.order():
+        rows.append(SimRow(setup.candidates[k], k, done, sum(tally.equity[k]) / done / 100,
+                           sum(tally.spread[k]) / done, math.fsum(tally.win[k]) / done))
+    return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started)
+
+
+def default_engine() -> str:
+    """The compiled chooser where it was built, unless LEXITRAIN_ENGINE=python asks for the reference."""
+    from lexitrain.engine.movegen import default_engine as movegen_engine
+
+    return "compiled" if movegen_engine() == "compiled" and hasattr(compiled, "best") else "python"
+
+
+def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int], generator: MoveGenerator,
+                   model: LeaveValues, *, opponent: Rack | None = None, candidates: int = DEFAULT_CANDIDATES,
+                   plies: int = DEFAULT_PLIES, engine: str | None = None) -> SimSetup:
+    """A simulation of the position: the top `candidates` moves by equity for `rack`,
+    the bag worked out from the board (and the opponent's rack, when known)."""
+    if candidates < 1:
+        raise LexitrainError("--candidates must be at least 1")
+    if plies < 1:
+        raise LexitrainError("--plies must be at least 1")
+    if not rack.size:
+        raise LexitrainError("the position has no rack for the player to move")
+    unseen = unseen_tiles(board, rack).size
+    held = opponent.size if opponent is not None else min(RACK_SIZE, unseen)
+    bag = max(0, unseen - held)
+    plays = generator.plays(board, rack)
+    spread = (scores[0] - scores[1]) if len(scores) > 1 else 0
+    return SimSetup(lexicon, board, rack, spread, tuple(sim_candidates(model, rack, plays, bag, candidates)),
+                    plies, opponent, engine or default_engine())

@@ -1,0 +1,230 @@
+"""Simulation as a user sees it: `lexitrain sim`, the compiled chooser against the Python reference,
+the same seed giving the same document whatever the processes, sanity on known positions, and the
+win probability model."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from lexitrain.engine import movegen
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.exchanges import tiles_in_bag
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.leave import leave_after, load_leaves
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.replay import replay
+from lexitrain.engine.simulation import (CompiledChooser, LeaveCents, Playouts, PythonChooser, SimSetup,
+                                         position_setup, simulate)
+from lexitrain.engine.win_probability import WinModel, load_win_model, win_path
+from lexitrain.tiles import Rack, load_tile_set
+from tests.cli_runner import run
+
+ENGLISH = load_tile_set("english")
+compiled_only = pytest.mark.skipif(movegen.compiled is None or not hasattr(movegen.compiled, "best"),
+                                   reason="compiled search not built")
+#: a real position (Josh's nationals, round 11, turn 12): DAH scores 36 and keeps QTT, QAT 26 keeping DEHT
+Q_GAME = "woogles-io__liwords__pkg__stats__testdata__josh_nationals_round_11.gcg"
+CONTRACT = {"position", "word", "score", "leave", "equity", "win", "spread", "iterations"}
+
+
+def real_turns(real_games: Path, games: int, lex) -> list:
+    """Turns with a full recorded rack from the first `games` real games that replay."""
+    out = []
+    for path in sorted(real_games.glob("*.gcg"))[:games]:
+        try:
+            turns = replay(read_gcg(path), lex.tiles)
+        except Exception:  # noqa: BLE001 - a game in another tile set or with an unreadable line
+            continue
+        out += [t for t in turns if len(t.rack) == 7 and "?" not in t.rack.upper()[7:]]
+    return out
+
+
+@compiled_only
+def test_the_compiled_chooser_makes_the_reference_move_everywhere(enable, real_games: Path) -> None:
+    """On real boards, with racks dealt at random and every bag size (empty, too few to exchange, full),
+    the compiled chooser picks the move equity.best_candidate picks: play, exchange or pass, ties included."""
+    words = dawg_for(enable)
+    leaves = LeaveCents(load_leaves(enable.tiles), enable.tiles)
+    generator = MoveGenerator(words)
+    turns = real_turns(real_games, 12, enable)[::3]
+    rng = random.Random(5)
+    pool = [i for i, n in enumerate(ENGLISH.counts) for _ in range(n)] + [len(ENGLISH.counts)] * 2
+    checked = kinds = 0
+    seen = set()
+    for turn in turns:
+        python = PythonChooser(turn.board, generator, leaves)
+        compiled = CompiledChooser(turn.board, generator, leaves)
+        for bag in (0, 3, 40):
+            counts = [0] * (len(ENGLISH.counts) + 1)
+            for t in rng.sample(pool, rng.choice((7, 7, 5, 2))):
+                counts[t] += 1
+            squares = list(turn.board.squares)
+            expected = python.choose(squares, counts, bag)
+            assert compiled.choose(squares, counts, bag) == expected, (turn.number, counts, bag)
+            seen.add(expected.kind)
+            checked += 1
+    kinds = len(seen)
+    assert checked >= 60 and kinds == 3  # plays, exchanges and passes all met
+
+
+def q_setup(enable, real_games: Path, engine: str = "compiled", words: tuple[str, ...] = ("DAH", "QAT")) -> SimSetup:
+    lex = enable
+    turn = replay(read_gcg(real_games / Q_GAME), lex.tiles)[11]
+    rack = Rack.parse(lex.tiles, turn.rack.upper())
+    setup = position_setup("enable", turn.board, rack, turn.scores, MoveGenerator(dawg_for(lex)),
+                           load_leaves(lex.tiles), candidates=60, engine=engine)
+    chosen = tuple(c for c in setup.candidates if c.play is not None and c.word(lex.tiles) in words
+                   and c.position == "N8")
+    assert sorted(c.word(lex.tiles) for c in chosen) == sorted(words)
+    return SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, chosen, setup.plies, None, engine)
+
+
+@compiled_only
+def test_the_reference_and_the_compiled_simulation_give_the_same_figures(enable, real_games: Path) -> None:
+    compiled = simulate(q_setup(enable, real_games), 6, seed=11)
+    python = simulate(q_setup(enable, real_games, "python"), 6, seed=11)
+    assert compiled.to_json(ENGLISH, compiled.rows[0].candidate.leave(Rack.parse(ENGLISH, "ADEHQTT"))) == \
+        python.to_json(ENGLISH, python.rows[0].candidate.leave(Rack.parse(ENGLISH, "ADEHQTT")))
+    assert [(r.equity, r.spread, r.win) for r in compiled.rows] == [(r.equity, r.spread, r.win) for r in python.rows]
+
+
+@compiled_only
+def test_a_q_without_a_u_is_played_off_though_keeping_it_scores_ten_more(enable, real_games: Path) -> None:
+    """DAH 36 keeps QTT; QAT 26 keeps DEHT. A player plays QAT; so does the simulation, on spread too."""
+    report = simulate(q_setup(enable, real_games), 200, seed=3)
+    best, other = report.rows
+    assert best.candidate.word(ENGLISH) == "QAT"
+    assert best.win > other.win and best.equity > other.equity + 5
+
+
+@compiled_only
+def test_a_play_that_opens_the_triple_triple_row_loses_what_the_opponent_gains(enable, real_games: Path) -> None:
+    """Guy vs bot, turn 5 (EILNRUU): L1 RUIN puts a tile on row 1 between the triples at 1H and 1O; B4 RUE.UL
+    keeps clear. Static equity has them within a point or so; played out, the opponent's replies on row 1 cost
+    RUIN several points more, as a player would expect."""
+    turn = replay(read_gcg(real_games / "domino14__macondo__gcgio__testdata__guy_vs_bot.gcg"), enable.tiles)[4]
+    rack = Rack.parse(ENGLISH, turn.rack.upper())
+    setup = position_setup("enable", turn.board, rack, turn.scores, MoveGenerator(dawg_for(enable)),
+                           load_leaves(ENGLISH), candidates=60)
+    pair = tuple(c for c in setup.candidates if c.play is not None and c.format(ENGLISH) in ("L1 RUIN", "B4 RUE.UL"))
+    assert len(pair) == 2 and abs(pair[0].equity - pair[1].equity) < 2
+    report = simulate(SimSetup("enable", turn.board, rack, setup.spread, pair), 300, seed=5)
+    safe, opening = report.rows
+    assert safe.candidate.format(ENGLISH) == "B4 RUE.UL" and safe.win > opening.win
+    static_gap = safe.candidate.equity - opening.candidate.equity
+    assert safe.equity - opening.equity > static_gap + 2
+
+
+@compiled_only
+def test_the_same_seed_gives_the_same_document_whatever_the_processes(enable, real_games: Path) -> None:
+    path = str(real_games / Q_GAME)
+    args = ("sim", "--gcg", path, "--turn", "12", "--candidates", "4", "--iterations", "40", "--seed", "9", "--json")
+    one = run(*args, "--threads", "1")
+    two = run(*args, "--threads", "2")
+    again = run(*args, "--threads", "1")
+    assert one.exit_code == 0, one.stderr
+    assert one.stdout == two.stdout == again.stdout
+    other = run(*args[:-2], "--seed", "10", "--json", "--threads", "1")
+    assert other.stdout != one.stdout
+    doc = one.json()
+    assert set(doc) == {"iterations", "plies", "candidates"} and doc["iterations"] == 40 and doc["plies"] == 2
+    assert len(doc["candidates"]) == 4 and all(set(c) == CONTRACT for c in doc["candidates"])
+    assert all(0 <= c["win"] <= 1 and c["iterations"] == 40 for c in doc["candidates"])
+    wins = [(c["win"], c["equity"]) for c in doc["candidates"]]
+    assert wins == sorted(wins, reverse=True)  # best first
+
+
+@compiled_only
+def test_sim_stops_early_once_the_leader_is_clear_and_says_so(enable, real_games: Path) -> None:
+    setup = q_setup(enable, real_games)
+    report = simulate(setup, 2000, seed=3, stop=95)
+    assert report.stopped == "confidence 95" and report.iterations < 2000 and report.iterations % 32 == 0
+    assert report.rows[0].candidate.word(ENGLISH) == "QAT"
+    shown = run("sim", "--gcg", str(real_games / Q_GAME), "--turn", "12", "--candidates", "3", "--iterations", "64",
+                "--seed", "2", "--threads", "1")
+    assert shown.exit_code == 0
+    lines = shown.stdout.splitlines()
+    assert lines[0].split()[:3] == ["win", "%", "equity"] and len(lines) == 5
+    assert "64 iterations of 3 candidates, 2 plies" in lines[-1]
+
+
+def test_sim_refuses_bad_requests_in_one_line(enable, real_games: Path) -> None:
+    path = str(real_games / Q_GAME)
+    cgp = "15/15/15/15/15/15/15/3QUITE7/15/15/15/15/15/15/15 ABEMSTY/ 0/0 0"
+    for args, says in [((), "give the position as --cgp"),
+                       (("--cgp", cgp, "--gcg", path, "--turn", "2"), "give the position as --cgp"),
+                       (("--gcg", path), "--gcg needs --turn"),
+                       (("--gcg", path, "--turn", "999"), "has turns 1 to"),
+                       (("--cgp", cgp, "--stop", "90"), "choose one of 95, 98, 99"),
+                       (("--cgp", cgp, "--plies", "0"), "--plies must be at least 1"),
+                       (("--cgp", cgp, "--threads", "0"), "--threads must be at least 1"),
+                       (("--cgp", "15/15/15/15/15/15/15/3QUITE7/15/15/15/15/15/15/15 / 0/0 0"), "no rack")]:
+        result = run("sim", *args)
+        assert result.exit_code != 0 and says in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+# -- win probability ---------------------------------------------------------------
+
+def test_the_shipped_win_model_was_trained_by_self_play_and_reads_sensibly() -> None:
+    model = load_win_model(ENGLISH)
+    trained = json.loads(win_path(ENGLISH).read_text())["trained"]
+    assert trained["by"] == "scripts/train_win_probability.py" and trained["games"] >= 1000
+    for unseen in (7, 20, 50, 86):
+        chances = [model.win(s, unseen) for s in (-100, -30, 0, 30, 100)]
+        assert all(a < b for a, b in zip(chances, chances[1:])) and chances[0] < 0.2 and chances[-1] > 0.8
+        assert 0.5 < model.win(0, unseen) < 0.8  # being on move is worth something, the more so near the end
+    assert model.win(40, 8) > model.win(40, 80)  # a lead counts for more with fewer tiles to come
+    assert model.win(1, 0) == 1.0 and model.win(0, 0) == 0.5 and model.win(-1, 0) == 0.0
+    for row in trained["calibration"]:  # predicted chances match what the games did, within 6 points
+        assert abs(row["predicted"] - row["observed"]) < 0.06
+
+
+def test_a_damaged_win_model_is_refused_in_one_line() -> None:
+    from lexitrain.errors import LexitrainError
+
+    with pytest.raises(LexitrainError, match="not a win probability model"):
+        WinModel.from_json({"tiles": "english", "bands": [{"slope": 1}]}, "x.json")
+
+
+# -- put to work: best --by sim/win, gcg analyze --sim ---------------------------------
+
+@compiled_only
+def test_best_by_win_and_by_sim_rank_the_simulated_candidates(enable, real_games: Path) -> None:
+    turn = replay(read_gcg(real_games / Q_GAME), enable.tiles)[11]
+    from lexitrain.engine.cgp import Position, to_cgp
+
+    cgp = to_cgp(Position(turn.board, [turn.rack.upper(), ""], list(turn.scores)))
+    by_win = run("best", "--cgp", cgp, "--by", "win", "--top", "5", "--iterations", "48", "--seed", "4", "--json")
+    assert by_win.exit_code == 0, by_win.stderr
+    rows = by_win.json()
+    assert len(rows) == 5 and [r["win"] for r in rows] == sorted((r["win"] for r in rows), reverse=True)
+    assert {"position", "word", "score", "tiles", "equity", "leave", "win", "spread", "iterations"} == set(rows[0])
+    by_sim = run("best", "--cgp", cgp, "--by", "sim", "--top", "5", "--iterations", "48", "--seed", "4", "--json").json()
+    assert [r["equity"] for r in by_sim] == sorted((r["equity"] for r in by_sim), reverse=True)
+    assert by_sim != rows or [r["word"] for r in by_sim] == [r["word"] for r in rows]
+
+
+@compiled_only
+def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, real_games: Path) -> None:
+    path = real_games / "domino14__macondo__gcgio__testdata__doug_v_emely.gcg"
+    data = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "32", "--threads", "2", "--json").json()
+    turns = data["games"][0]["turns"]
+    solved = [t for t in turns if not t["note"]]
+    assert len(solved) >= 20 and all(0 <= t["win"] <= t["win_best"] <= 1 for t in solved)
+    assert all(abs(t["win_best"] - t["win"] - t["win_lost"]) < 1e-3 for t in solved)
+    # the move made is one of the candidates: where it is the best by win, nothing was lost
+    assert any(t["win_lost"] == 0 and t["best_by_win"]["position"] == t["move"].split()[0] for t in solved)
+    costly = data["players"]["emely"]["costliest_by_win"]
+    worst = max((t for t in solved if t["player"] == "emely"), key=lambda t: t["win_lost"])
+    assert costly[0].endswith(f"turn {worst['turn']}") and data["sim_seconds"] > 0
+    assert data["players"]["emely"]["win_lost"] == pytest.approx(
+        sum(t["win_lost"] for t in solved if t["player"] == "emely"), abs=1e-3)
+    near_end = [t for t in solved if t["win_method"] != "simulation"]
+    assert near_end and any("no endgame solver" in n for n in data["notes"])
+    shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
+    assert "win probability lost (costliest:" in shown.stdout and "simulated in" in shown.stdout
