@@ -275,3 +275,40 @@ def test_the_word_file_box_refuses_what_is_no_word_file_and_quotes_nothing_of_it
     reason = {"device": "not a regular file", "directory": "not a regular file", "binary": "not a text file",
               "someone else's text": "no wall can be made of it", "too large": "larger than 1024 KB"}[what]
     assert reason in page.text, page.text
+
+
+def test_the_sheet_process_ends_with_the_app_even_one_killed_outright(tmp_path, enable):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "lexitrain", "web", "--port", "0", "--no-browser"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    worker = None
+    try:
+        assert server.stdout is not None
+        link = re.search(r"http://(127\.0\.0\.1:\d+)/\?key=(\S+)", server.stdout.readline())
+        assert link
+        address, key = link.groups()
+
+        def ask_sheet() -> None:  # the twos to eights: some 40 s of PDF, still being made when the app dies
+            request = urllib.request.Request(f"http://{address}/sheet.pdf?length=2-8",
+                                             headers={"cookie": f"lexitrain_key={key}"})
+            try:
+                urllib.request.urlopen(request, timeout=120).read()
+            except OSError:
+                pass
+
+        threading.Thread(target=ask_sheet, daemon=True).start()
+        deadline = time.monotonic() + 60
+        while worker is None and time.monotonic() < deadline:
+            children = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(server.pid)], capture_output=True,
+                                      text=True).stdout.splitlines()
+            worker = next((int(line.split()[0]) for line in children if "spawn_main" in line), None)
+            time.sleep(0.2)
+        assert worker is not None, "no sheet process started"
+    finally:
+        server.kill()  # SIGKILL: no chance to stop anything itself
+        server.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and subprocess.run(["ps", "-p", str(worker)], capture_output=True).returncode == 0:
+        time.sleep(0.2)
+    alive = subprocess.run(["ps", "-o", "stat=", "-p", str(worker)], capture_output=True, text=True).stdout.strip()
+    assert alive in ("", "Z"), alive  # gone (or a zombie waiting to be reaped)

@@ -4,7 +4,8 @@ The link with the launch's key never goes on a command line (any local user
 reads those with `ps`): the browser is handed a launch file instead, as
 Jupyter does, readable by the player alone, that sends it on to the link.
 A connection that sends no request head within HEAD_SECONDS is closed, as is
-one idle past KEEP_ALIVE_SECONDS, and at most CONNECTIONS are served at once.
+one idle past KEEP_ALIVE_SECONDS, and at most CONNECTIONS are served at once; stopping waits at most
+STOP_SECONDS for the requests under way.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ LOCAL = "127.0.0.1"
 HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 5
 CONNECTIONS = 100
+#: How long stopping waits for requests still being answered (a sheet being made is abandoned).
+STOP_SECONDS = 5
 LAUNCH_FILE = "web-launch-{pid}.html"
 
 
@@ -132,5 +135,6 @@ def server(ctx: Context, on_ready: Callable[[], None] | None = None) -> uvicorn.
                 self.transport.close()
 
     config = uvicorn.Config(create_app(ctx), log_level="warning", access_log=False, lifespan="on",
-                            http=Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=CONNECTIONS)
+                            http=Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=CONNECTIONS,
+                            timeout_graceful_shutdown=STOP_SECONDS)
     return Server(config)
