@@ -304,13 +304,16 @@ class Session:
         return self.answer(question, text, rating)
 
     def override(self, outcome: Outcome, correct: bool) -> Outcome:
-        """Mark an answer correct (a typo) or missed (a guess): rescore and reschedule it."""
+        """Mark an answer correct (a typo) or missed (a guess): rescore it, and reschedule its card
+        from before the answer, unless the card was answered since (in another drill): that answer
+        stands, and only this one's verdict changes."""
         if outcome.correct == correct:
             return outcome
         with self.store.transaction():
             before, at = self.store.answer_before(outcome.answer_id)
             after = None
-            if before is not None and self.scheduling is not None:
+            if (before is not None and self.scheduling is not None
+                    and self.store.card_still_as_answered(outcome.answer_id)):
                 scheduling = scheduling_for(self.store, before.id, self.scheduling)
                 after = scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
                 self.store.save_card(after)

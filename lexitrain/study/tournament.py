@@ -6,7 +6,8 @@ whose FSRS retrievability on the tournament day (its local midnight) would
 be below the retention asked for. Those cards are spread evenly over the
 days left (today first, at most one more a day than any other day), in the
 order they fall below that retention, and are due then. Only due dates
-move (as with `study postpone`): FSRS sees the real elapsed time at each
+move (as with `study postpone`), and only on cards still as they were read
+(one answered meanwhile keeps what the answer gave it): FSRS sees the real elapsed time at each
 review. The retrievability is FSRS's own formula, with the `fsrs` package's
 parameters and its whole elapsed days, as `fsrs.Scheduler.get_card_retrievability`
 computes it for the same card and time; solved for the elapsed days, it
@@ -23,7 +24,7 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.study.daily import day_start
 from lexitrain.study.scheduler import utc_now
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import DueMove, ProgressStore
 
 
 
@@ -79,11 +80,12 @@ def prepare(store: ProgressStore, lexicon: str, day_text: str, retention: float)
     starts = _midnight(today, day)
     days = max(1, (day - today.date()).days)
     at_risk = store.cards_forgotten_by(lexicon, now.timestamp(), starts, days_per_stability(retention))
-    moving = [card_id for card_id, due in at_risk if due >= starts]  # (in the order they are forgotten)
+    moving = [card for card in at_risk if card[1] >= starts]  # (in the order they are forgotten)
     dates = [today.date() + timedelta(days=d) for d in range(days)]
     due_on = [now.timestamp()] + [_midnight(today, d) for d in dates[1:]]  # today's share is due at once
     offsets = [index * days // len(moving) for index in range(len(moving))]
-    store.move_due_dates({card_id: due_on[offset] for card_id, offset in zip(moving, offsets)})
+    store.move_due_dates(DueMove(card_id, due, last_review, due_on[offset])
+                         for (card_id, due, last_review), offset in zip(moving, offsets))
     taken = Counter(offsets)
     per_day = {d.isoformat(): taken[offset] for offset, d in enumerate(dates)}
     return TournamentPlan(day.isoformat(), retention, days, len(at_risk), len(moving), per_day)

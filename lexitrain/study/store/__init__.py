@@ -15,7 +15,7 @@ sqlite-utils does the batch writes and reads the rows for backups.
 
 from lexitrain.study.store.answers import AnswerRow, Answers
 from lexitrain.study.store.card_care import CardCare, ReviewRow
-from lexitrain.study.store.cards import CardRow, Cards
+from lexitrain.study.store.cards import CardRow, Cards, DueMove
 from lexitrain.study.store.challenges import Attempt, Challenges
 from lexitrain.study.store.connection import BUSY_SECONDS, FILE_NAME, progress_path
 from lexitrain.study.store.leases import Leases
@@ -27,7 +27,7 @@ from lexitrain.study.store.settings import Settings
 from lexitrain.study.store.transfer import Transfer
 
 __all__ = [
-    "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "DeckRow",
+    "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "DeckRow", "DueMove",
     "Filters", "PlanRow", "ReviewRow", "ProgressStore", "StoredPosition", "progress_path",
 ]
 

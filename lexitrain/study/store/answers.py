@@ -59,6 +59,14 @@ class Answers(StoreConnection):
         before, at = self.conn.execute("SELECT before, at FROM answers WHERE id = ?", (answer_id,)).fetchone()
         return (None if before is None else CardRow(**json.loads(before))), float(at)
 
+    def card_still_as_answered(self, answer_id: int) -> bool:
+        """Whether the answer's card is still as that answer left it: no answer since (here, or
+        merged from a backup) has reviewed it, so redoing its scheduling loses nothing."""
+        row = self.conn.execute(
+            "SELECT 1 FROM answers a JOIN cards c ON c.id = a.card_id WHERE a.id = ? AND c.last_review IS a.at",
+            (answer_id,)).fetchone()
+        return row is not None
+
     def mark_answer(self, answer_id: int, correct: bool) -> None:
         """Change an answer's verdict (the player's "mark correct" / "mark missed"); a grade it had no longer holds."""
         self.conn.execute("UPDATE answers SET correct = ?, rating = NULL WHERE id = ?", (int(correct), answer_id))

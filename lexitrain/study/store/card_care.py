@@ -85,12 +85,12 @@ class CardCare(StoreConnection):
         return [CardRow(*r) for r in rows]
 
     def cards_forgotten_by(self, lexicon: str, now: float, at: float, days_per_stability: float,
-                           ) -> list[tuple[int, float]]:
-        """(id, due) of the reviewed cards, not suspended and not due by `now`, whose whole days from
+                           ) -> list[tuple[int, float, float]]:
+        """(id, due, last review) of the reviewed cards, not suspended and not due by `now`, whose whole days from
         their last review to `at` exceed `days_per_stability` times their stability (for FSRS: recall
         then below a retention), the soonest forgotten first."""
         return self.conn.execute(
-            "SELECT id, due FROM cards WHERE lexicon = ? AND state != 0 AND suspended = 0 AND due > ? "
+            "SELECT id, due, last_review FROM cards WHERE lexicon = ? AND state != 0 AND suspended = 0 AND due > ? "
             "AND stability IS NOT NULL AND last_review IS NOT NULL "
             "AND MAX(0, CAST((? - last_review) / 86400 AS INTEGER)) > stability * ? "
             "ORDER BY last_review + stability * ? * 86400, id",

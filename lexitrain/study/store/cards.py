@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.connection import StoreConnection
@@ -24,6 +24,15 @@ CARD_COLUMNS = (
 #: A batch of due dates this large gets a page cache of 64 MiB (SQLite's default is 2 MiB) for its connection.
 _BIG_BATCH = 1000
 _BIG_CACHE_KIB = -65536
+
+
+class DueMove(NamedTuple):
+    """A new due date for a card, and the card's due date and last review as they were read."""
+
+    card_id: int
+    read_due: float | None
+    read_last_review: float | None
+    due: float
 
 
 @dataclass
@@ -108,17 +117,22 @@ class Cards(StoreConnection):
             if card.state != 0:
                 self.conn.execute("DELETE FROM plan_queue WHERE card_id = ?", (card.id,))
 
-    def move_due_dates(self, due_by_card: dict[int, float]) -> None:
-        """Set when cards are due, and nothing else about them (their memory state stays).
+    def move_due_dates(self, moves: Iterable[DueMove]) -> int:
+        """Set when cards are due, and nothing else about them (their memory state stays), each only
+        if it is still as it was read (due and last review): a card answered (or moved) since keeps
+        what that answer gave it. How many moved.
 
-        In id order, with a page cache large enough to hold a big batch's changes until
-        the commit (the tournament reschedule of 100,000 cards: 1.6 s -> 0.5 s for 20,000 moved).
+        One transaction, in id order, with a page cache large enough to hold a big batch's changes
+        until the commit (the tournament reschedule of 100,000 cards: 1.6 s -> 0.5 s for 20,000 moved).
         """
+        rows = sorted(((move.due, move.card_id, move.read_due, move.read_last_review) for move in moves),
+                      key=lambda row: row[1])
         with self.transaction():
-            if len(due_by_card) > _BIG_BATCH:
+            if len(rows) > _BIG_BATCH:
                 self.conn.execute(f"PRAGMA cache_size = {_BIG_CACHE_KIB}")
-            self.conn.executemany("UPDATE cards SET due = ? WHERE id = ?",
-                                  [(due_by_card[card_id], card_id) for card_id in sorted(due_by_card)])
+            before = self.conn.total_changes
+            self.conn.executemany("UPDATE cards SET due = ? WHERE id = ? AND due IS ? AND last_review IS ?", rows)
+            return self.conn.total_changes - before
 
     def card_counters(self, lexicon: str) -> list[tuple[str, str, int, float | None, int, int]]:
         """(kind, key, state, due, correct, incorrect) of every card of a lexicon, for statistics."""
