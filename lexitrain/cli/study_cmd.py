@@ -446,9 +446,10 @@ def stats(
 @progress_app.command("export")
 def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
+    from lexitrain.study.store import ProgressStore
     from lexitrain.study.transfer import export_progress
 
-    with _store() as store:
+    with ProgressStore(read_only=True) as store:  # (a home on a read-only disk can still be backed up)
         counts = export_progress(store, file)
     if json_out:
         emit_json({"file": str(file), **counts})
@@ -458,9 +459,11 @@ def export(file: Path = typer.Argument(..., help="JSON file to write."), json_ou
 
 @progress_app.command("import")
 def import_(
-    file: Path = typer.Argument(..., help="A file written by `progress export`."), json_out: Json = False
+    file: Path = typer.Argument(..., help="A file written by `progress export`, or an automatic backup "
+                                "(`progress backups`)."), json_out: Json = False
 ) -> None:
-    """Merge a progress backup into this one (the more recent state of each card wins)."""
+    """Merge a progress backup into this one (the more recent state of each card wins; a schedule is
+    never dropped for a card never answered here)."""
     from lexitrain.study.transfer import import_progress
 
     with _store() as store:
@@ -468,8 +471,55 @@ def import_(
     if json_out:
         emit_json({"file": str(file), **counts})
         return
+    merged = counts["merged"]
     typer.echo(f"imported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions "
-               f"from {file}")
+               f"from {file} ({merged['added']} cards added, {merged['backup_newer']} newer in the backup, "
+               f"{merged['scheduled_over_new']} scheduled there and new here; {merged['kept_here']} kept as they are "
+               "here)")
+
+
+@progress_app.command("backups")
+def backups_(json_out: Json = False) -> None:
+    """List the automatic backups (one a day, and one before each upgrade; kept a week)."""
+    from lexitrain.study.store import backups, progress_path
+
+    found = backups.backups(progress_path())
+    if json_out:
+        emit_json([{"file": str(b.path), "taken": b.taken.isoformat(), "reason": b.reason, "bytes": b.size}
+                   for b in found])
+        return
+    if not found:
+        typer.echo(f"no automatic backups yet in {backups.folder(progress_path())} (one is taken each day)")
+        return
+    for backup in found:
+        typer.echo(f"{backup.taken:%Y-%m-%d %H:%M}  {backup.reason:<20} {backup.size / 1e6:7.2f} MB  {backup.path}")
+    typer.echo("restore one with `lexitrain progress import FILE` (it merges: the more recent state of each card wins)")
+
+
+@progress_app.command("rescue")
+def rescue_(
+    file: Path = typer.Argument(..., help="The backup (JSON) to write what can be read to."),
+    source: Optional[Path] = typer.Option(None, "--from", help="The damaged file (default: this progress file)."),
+    json_out: Json = False,
+) -> None:
+    """Save every row that can still be read from a damaged progress file, as a backup to import."""
+    from lexitrain.study.rescue import rescue
+    from lexitrain.study.store import progress_path
+
+    report = rescue(source or progress_path(), file)
+    if json_out:
+        emit_json(report)
+        return
+    saved = report["saved"]
+    typer.echo(f"rescued {saved['cards']} cards, {saved['answers']} answers, {saved['sessions']} sessions and "
+               f"{saved['positions']} positions to {file}")
+    lost = {name: n for name, n in report["unreadable"].items() if n}
+    if lost or report["tables_lost"] or report["left_out"]:
+        parts = [f"{n} unreadable {name} rows" for name, n in lost.items()]
+        parts += [f"table {name} unreadable" for name in report["tables_lost"]]
+        parts += [f"{n} {name} left out (incomplete)" for name, n in report["left_out"].items()]
+        typer.echo(f"lost: {', '.join(parts)}")
+    typer.echo(f"move the damaged file aside, then `lexitrain progress import {file}`")
 
 
 @progress_app.command("import-zyzzyva")

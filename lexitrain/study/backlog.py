@@ -21,6 +21,7 @@ MAX_DAYS = 3650
 
 def _overdue(store: ProgressStore, lexicon: str, scheduling: Scheduling) -> list[tuple[float, CardRow]]:
     """Overdue cards with FSRS's recall estimate, least at risk (most likely recalled) first."""
+    store.check_integrity("the reschedule")
     now = utc_now()
     cards = store.due_cards(lexicon, now.timestamp(), 10_000_000)
     rated = [(scheduling.retrievability(card, now), card) for card in cards]

@@ -79,6 +79,7 @@ def prepare(store: ProgressStore, lexicon: str, day_text: str, retention: float)
     check_retention(retention)
     starts = _midnight(today, day)
     days = max(1, (day - today.date()).days)
+    store.check_integrity("the reschedule")
     at_risk = store.cards_forgotten_by(lexicon, now.timestamp(), starts, days_per_stability(retention))
     moving = [card for card in at_risk if card[1] >= starts]  # (in the order they are forgotten)
     dates = [today.date() + timedelta(days=d) for d in range(days)]

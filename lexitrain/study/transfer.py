@@ -5,8 +5,10 @@ answers, challenge history, settings, the stored positions of the position
 quiz (a position card's key is its CGP line, but the quiz draws from the
 positions table) and, for reference, the plans' steps (a plan is set again
 with `study plan`), the decks (by name, with their settings) and each card's
-deck and suspension, and each answer's grade. Importing merges: a card takes
-the incoming state only if it was reviewed more recently there, answers and
+deck and suspension, and each answer's grade. An export is one snapshot of a
+sound file; an import checks every value and reference first (`backup_check`)
+and merges: a card takes the incoming state if it was reviewed more recently
+there, or has a schedule there and none here (never answered), answers and
 sessions already present are not doubled, so importing twice changes nothing;
 a deck already here keeps its settings, a card goes into the deck the backup
 puts it in, and a card suspended there is suspended here.
@@ -15,17 +17,16 @@ puts it in, and a card suspended there is suspended here.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.backup_check import BadBackup, check_backup
 from lexitrain.study.scheduler import utc_now
 from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
-from lexitrain.study.store.connection import SQL_INT_MAX
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
@@ -37,17 +38,24 @@ _DECK_FIELDS = ("lexicon", "name", "retention", "new_per_day", "reviews_per_day"
 
 
 def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
-    """Write everything to `path` (atomically); counts of what was written."""
+    """Write everything to `path` (atomically), from one snapshot of a sound file; counts of what was written."""
     if not path.name or path.is_dir():  # `progress export ""` or a folder: there is no file to replace
         raise LexitrainError(f"{path}: is a folder; give the backup a file name, e.g. progress.json")
-    rows = store.export_rows()
+    store.check_integrity("the export")
+    data = backup_data(store.export_rows())
+    write_backup(data, path)
+    return {"cards": len(data["cards"]), "answers": len(data["answers"]), "positions": len(data["positions"])}
+
+
+def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """A backup file's contents from the store's rows (`export_rows`)."""
     lexicon_of = {card["id"]: card["lexicon"] for card in rows["cards"]}
     deck_names = {deck["id"]: deck["name"] for deck in rows["decks"]}
-    data: dict[str, Any] = {
+    return {
         "format": FORMAT,
         "version": VERSION,
         "exported": utc_now().isoformat(),
-        "settings": store.all_settings(),
+        "settings": {setting["name"]: setting["value"] for setting in rows["settings"]},
         "cards": [{**{k: v for k, v in card.items() if k not in ("id", "deck_id")},
                    "deck": deck_names.get(card["deck_id"]), "suspended": bool(card["suspended"])}
                   for card in rows["cards"]],
@@ -63,6 +71,10 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
         "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
     }
+
+
+def write_backup(data: dict[str, Any], path: Path) -> None:
+    """Write a backup's JSON beside `path`, then move it into place whole."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -70,11 +82,13 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise LexitrainError(f"{path}: cannot write the backup ({exc.strerror or exc})") from None
-    return {"cards": len(data["cards"]), "answers": len(data["answers"]), "positions": len(data["positions"])}
 
 
 def read_backup(path: Path) -> dict[str, Any]:
-    """The backup's JSON; a UTF-8 byte-order mark (a backup opened and saved in Notepad) is allowed."""
+    """The backup's JSON; a UTF-8 byte-order mark (a backup opened and saved in Notepad) is allowed.
+    A copy of a progress database (an automatic backup, `progress backups`) is read as if exported."""
+    if _is_sqlite(path):
+        return _database_backup(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
@@ -98,65 +112,52 @@ def read_backup(path: Path) -> dict[str, Any]:
     return data
 
 
-def import_progress(store: ProgressStore, path: Path) -> dict[str, int]:
-    """Merge a backup into the store; counts of cards updated, answers and positions added."""
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _database_backup(path: Path) -> dict[str, Any]:
+    """A progress database's rows as a backup, read from a copy of it (upgraded there if it is older,
+    the original never written to)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="lexitrain-restore-") as folder:
+        copy = Path(folder) / "progress.sqlite"
+        try:
+            shutil.copyfile(path, copy)
+        except OSError as exc:
+            raise LexitrainError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        with ProgressStore(copy) as backup:
+            backup.check_integrity("the import")
+            return backup_data(backup.export_rows())
+
+
+def import_progress(store: ProgressStore, path: Path) -> dict[str, Any]:
+    """Merge a backup into the store; counts of cards updated, answers and positions added, and
+    `merged`: how many cards were added, taken from the backup (newer there, or scheduled there and
+    never answered here) and kept as they are here."""
     data = read_backup(path)
     try:
-        _check_values(data)
-        return _merge(store, data)
-    except _DamagedBackup as exc:
+        check_backup(data)
+    except BadBackup as exc:
         raise LexitrainError(f"{path}: damaged progress file ({exc}); nothing was imported") from None
+    store.check_integrity("the import")
+    try:
+        return _merge(store, data)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError,
             sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError) as exc:
         raise LexitrainError(f"{path}: damaged progress file ({exc!r}); nothing was imported") from None
 
 
-class _DamagedBackup(Exception):
-    """A value of the wrong type in a backup, said by where it is."""
-
-
-#: What each value of a backup's rows must be, for the values the database stores as numbers or text:
-#: a hand-edited backup with "x" for a due date would otherwise be stored and break the next review.
-_NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
-_ROW_VALUES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {  # list -> field -> (types, None allowed)
-    "cards": {"lexicon": (_TEXT, False), "kind": (_TEXT, False), "key": (_TEXT, False), "state": (_INT, False),
-              "step": (_INT, True), "stability": (_NUMBER, True), "difficulty": (_NUMBER, True),
-              "due": (_NUMBER, True), "last_review": (_NUMBER, True), "cardbox": (_INT, False),
-              "correct": (_INT, False), "incorrect": (_INT, False), "streak": (_INT, False),
-              "added": (_NUMBER, False), "deck": (_TEXT, True)},
-    "decks": {"lexicon": (_TEXT, False), "name": (_TEXT, False), "retention": (_NUMBER, True),
-              "new_per_day": (_INT, True), "reviews_per_day": (_INT, True)},
-    "sessions": {"id": (_INT, False), "mode": (_TEXT, False), "lexicon": (_TEXT, False), "source": (_TEXT, False),
-                 "started": (_NUMBER, False), "ended": (_NUMBER, True)},
-    "answers": {"session": (_INT, False), "mode": (_TEXT, False), "lexicon": (_TEXT, True), "kind": (_TEXT, False),
-                "key": (_TEXT, False), "given": (_TEXT, False), "at": (_NUMBER, False), "ms": (_INT, True),
-                "rating": (_INT, True)},
-}
-
-
-def _check_values(data: dict[str, Any]) -> None:
-    """Every list a list of objects and every stored value of the right type, before anything is written."""
-    if not isinstance(data.get("settings", {}), dict):
-        raise _DamagedBackup('"settings" is not an object')
-    for name in ("cards", "sessions", "answers", "challenges", "plans", "positions", "decks"):
-        rows = data.get(name, [])
-        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-            raise _DamagedBackup(f'"{name}" is not a list of objects')
-        for number, row in enumerate(rows, start=1):
-            for field, (types, nullable) in _ROW_VALUES.get(name, {}).items():
-                value = row.get(field)
-                if value is None and (nullable or field not in row):
-                    continue  # a missing field is the merge's KeyError, or a default from an older backup
-                if (isinstance(value, bool) or not isinstance(value, types)
-                        or (isinstance(value, float) and not math.isfinite(value))
-                        or (isinstance(value, int) and abs(value) > SQL_INT_MAX)):
-                    raise _DamagedBackup(f"{name} #{number}: {field} is {value!r}")
-
-
-def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
+def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
     """Everything in one transaction: a damaged file leaves the store as it was."""
     with store.transaction():
-        ids, updated = _merge_cards(store, data)
+        ids, merged = _merge_cards(store, data)
         _merge_decks(store, data, ids)
         sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"],
                                                  bool(s.get("complete", False)))  # (not in older backups)
@@ -180,15 +181,18 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, int]:
         added_positions = store.add_positions(data.get("positions", []))
         # plan ids are local: a plan is set again with `study plan`
         store.add_settings({name: value for name, value in data["settings"].items() if not name.startswith("plan:")})
-        return {"cards": updated, "answers": added, "positions": added_positions}
+        updated = merged["added"] + merged["backup_newer"] + merged["scheduled_over_new"]
+        return {"cards": updated, "answers": added, "positions": added_positions, "merged": merged}
 
 
-def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], int]:
-    """The local card id of every (lexicon, kind, key) the backup names, and how many cards took its state.
+def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], dict[str, int]]:
+    """The local card id of every (lexicon, kind, key) the backup names, and how each card merged.
 
     A card not here yet is made with the backup's state whole (when it was added included), so a
-    never-answered card, or one imported from a cardbox and not reviewed since, comes back exactly;
-    a card here takes the backup's state only if it was reviewed more recently there."""
+    never-answered card, or one imported from a cardbox and not reviewed since, comes back exactly.
+    A card here takes the backup's state if it was reviewed more recently there, or if it has a
+    schedule there and none here (never answered: a schedule is never dropped for a new card);
+    otherwise it is kept as it is here."""
     cards = data["cards"]
     now = utc_now().timestamp()
     added = {(c["lexicon"], c["kind"], c["key"]): c["added"] for c in cards}
@@ -199,13 +203,28 @@ def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple
             if store.find_card(lexicon, kind, key) is None:
                 made.add((lexicon, kind, key))
             ids[(lexicon, kind, key)] = store.ensure_card(lexicon, kind, key, added.get((lexicon, kind, key), now))
-    updated = 0
+    merged = {"added": 0, "backup_newer": 0, "scheduled_over_new": 0, "kept_here": 0}
     for incoming in cards:
         name = (incoming["lexicon"], incoming["kind"], incoming["key"])
-        if name in made or (incoming["last_review"] or 0) > (store.card(ids[name]).last_review or 0):
-            store.save_card(CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}))
-            updated += 1
-    return ids, updated
+        here = store.card(ids[name])
+        if name in made:
+            how = "added"
+        elif (incoming["last_review"] or 0) > (here.last_review or 0):
+            how = "backup_newer"
+        elif _scheduled(incoming) and not _scheduled(asdict(here)):
+            how = "scheduled_over_new"
+        else:
+            merged["kept_here"] += 1
+            continue
+        store.save_card(CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}))
+        merged[how] += 1
+    return ids, merged
+
+
+def _scheduled(card: dict[str, Any]) -> bool:
+    """Whether a card has a schedule or history (answered, or given a due date by a cardbox import)."""
+    return bool(card["state"] or card["due"] is not None or card["last_review"] is not None
+                or card["correct"] or card["incorrect"])
 
 
 def _merge_decks(store: ProgressStore, data: dict[str, Any], ids: dict[tuple[str, str, str], int]) -> None:

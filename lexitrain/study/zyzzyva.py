@@ -91,6 +91,7 @@ def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "
             continue
         wanted.append((row, question.key))
     imported = kept = 0
+    store.check_integrity("the import")
     with store.transaction():
         ids = store.ensure_cards(lex.name, [(kind, key) for _, key in wanted], now)
         for (row, _), card_id in zip(wanted, ids):

@@ -13,6 +13,7 @@ Statements run for every question are raw SQL (said so where they are);
 sqlite-utils does the batch writes and reads the rows for backups.
 """
 
+from lexitrain.study.store import backups
 from lexitrain.study.store.answers import AnswerRow, Answers
 from lexitrain.study.store.card_care import CardCare, ReviewRow
 from lexitrain.study.store.cards import CardRow, Cards, DueMove
@@ -28,7 +29,7 @@ from lexitrain.study.store.transfer import Transfer
 
 __all__ = [
     "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "AnswerRow", "Attempt", "CardRow", "DeckRow", "DueMove",
-    "Filters", "PlanRow", "ReviewRow", "ProgressStore", "StoredPosition", "progress_path",
+    "Filters", "PlanRow", "backups", "ReviewRow", "ProgressStore", "StoredPosition", "progress_path",
 ]
 
 

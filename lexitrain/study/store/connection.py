@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Self
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
+from lexitrain.study.store import backups
+from lexitrain.study.store.integrity import damaged_message, quick_check, refuse_if_damaged
 from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, schema_version
 
 if TYPE_CHECKING:
@@ -50,10 +52,12 @@ class StoreConnection:
     wraps them in `transaction()`.
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, read_only: bool = False) -> None:
+        """Open the progress file; `read_only` (to export it) never writes to it or beside it where it
+        need not, so a home on a read-only disk can still be backed up."""
         self.path = path or progress_path()
         #: the connection, for the store's own modules (and tests' checks): callers use the methods
-        self.conn = _open(self.path)
+        self.conn = _open_read_only(self.path) if read_only else _open(self.path)
         self._sqlite_utils: Database | None = None
 
     def __enter__(self) -> Self:
@@ -88,10 +92,12 @@ class StoreConnection:
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _healthy(self) -> bool:
-        try:
-            return bool(self.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok")
-        except sqlite3.DatabaseError:
-            return False
+        return quick_check(self.conn) is None
+
+    def check_integrity(self, before: str) -> None:
+        """Refuse (one line, naming the rescue) a file SQLite's quick_check finds damaged; `before`
+        names what would have run (an export, an import, a bulk reschedule)."""
+        refuse_if_damaged(self.conn, self.path, before)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -202,8 +208,9 @@ def _open(path: Path) -> sqlite3.Connection:
                 f"{path.parent} can be written (or point LEXITRAIN_HOME at a folder that can), and run again"
             ) from None
         raise LexitrainError(
-            f"{path} is damaged or not a lexitrain progress database ({exc}); it was left untouched: "
-            "move it aside (or restore a backup with `lexitrain progress import`) and run again"
+            f"{path} is damaged or not a lexitrain progress database ({exc}); it was left untouched: save what "
+            "can still be read with `lexitrain progress rescue FILE.json`, move it aside, and import that (or a "
+            "backup: `lexitrain progress backups`) with `lexitrain progress import`"
         ) from None
     if version > SCHEMA_VERSION:
         conn.close()
@@ -213,11 +220,71 @@ def _open(path: Path) -> sqlite3.Connection:
         )
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
     conn.execute("PRAGMA foreign_keys = ON")
+    if exists:
+        _look_after(conn, path, version)
     _use_wal(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
     if version < SCHEMA_VERSION:
         migrate(conn, path)
     return conn
+
+
+def _look_after(conn: sqlite3.Connection, path: Path, version: int) -> None:
+    """Before an upgrade, and at the first open of each day: refuse a damaged file (before anything
+    writes to it), then copy it into the rolling backups (removing those more than a week old)."""
+    from lexitrain.study.scheduler import utc_now  # (the store's one clock: LEXITRAIN_NOW pins it)
+
+    now = utc_now().astimezone().replace(tzinfo=None)  # local time: backups are named and kept by the day
+    upgrading = version < SCHEMA_VERSION
+    if not upgrading and backups.taken_today(path, now):
+        return
+    problem = quick_check(conn)
+    if problem is not None:
+        conn.close()
+        raise LexitrainError(damaged_message(path, problem))
+    try:
+        backups.take(conn, path, now, f"before-upgrade-v{version}" if upgrading else "")
+        backups.prune(path, now)
+    except (OSError, sqlite3.Error) as exc:
+        if upgrading:  # no upgrade without its backup
+            conn.close()
+            raise LexitrainError(f"{path}: no backup could be made before upgrading it ({exc}); it was left "
+                                 f"as it was: make sure {backups.folder(path)} can be written, and run again") from None
+        # a daily copy that cannot be made (a full disk, a read-only folder) stops no one's study
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """Open the file to read it only (an export): without writing to the folder where SQLite can
+    (`mode=ro`), else as an immutable file, unless answers wait in its `-wal` beside it. A file not
+    there yet, or one to upgrade first, is opened as usual."""
+    if not (path.exists() and path.stat().st_size > 0):
+        return _open(path)
+    error: sqlite3.DatabaseError | None = None
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        if "immutable" in query and _waiting_in_wal(path):
+            break
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True, timeout=BUSY_SECONDS,
+                                   isolation_level=None, check_same_thread=False)
+            version = schema_version(conn)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            error = exc
+            continue
+        if version == SCHEMA_VERSION:
+            return conn
+        conn.close()
+        return _open(path)  # newer: refused there; older: upgraded there (which needs a writable folder)
+    if error is not None and _damage(error):
+        raise LexitrainError(f"{path} is damaged or not a lexitrain progress database ({error}); it was left "
+                             "untouched: save what can be read with `lexitrain progress rescue FILE.json`") from None
+    raise LexitrainError(f"{path}: cannot read the progress database ({error or 'its -wal file holds answers not yet in it'}); "
+                         f"it was left untouched: make sure {path.parent} can be written, and run again") from None
+
+
+def _waiting_in_wal(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    return wal.exists() and wal.stat().st_size > 0
 
 
 def _damage(exc: sqlite3.DatabaseError) -> bool:
@@ -231,7 +298,8 @@ def _refuse_empty_beside_backups(path: Path) -> None:
     """A zero-byte progress file (a copy or a sync cut short) is not made into a fresh database
     while a backup beside it (a copy, an export) may hold the progress. SQLite's own files beside
     it (`-journal`, `-wal`, `-shm`) do not count: another process may be making the database now."""
-    beside = sorted(other.name for other in path.parent.glob(f"{path.stem}*")
+    beside = sorted(str(other.relative_to(path.parent))
+                    for other in [*path.parent.glob(f"{path.stem}*"), *backups.folder(path).glob(f"{path.stem}*")]
                     if other != path and not other.name.endswith(("-journal", "-wal", "-shm")) and other.is_file()
                     and other.stat().st_size > 0)
     if beside:

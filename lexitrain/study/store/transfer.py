@@ -14,12 +14,22 @@ from lexitrain.study.store.connection import StoreConnection
 
 class Transfer(StoreConnection):
     def export_rows(self) -> dict[str, list[dict[str, Any]]]:
-        """Every row of cards, sessions, answers (in order), challenges, plans, positions and decks, as
-        column -> value (answers' `before` and plans' `spec` decoded from their JSON)."""
+        """Every row of cards, sessions, answers (in order), challenges, plans, positions, decks and
+        settings, as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
+        read in one read transaction: one snapshot, whatever other drills write meanwhile."""
         db = self._bulk()
-        rows = {name: list(db.table(name).rows)
-                for name in ("cards", "sessions", "challenges", "plans", "positions", "decks")}
-        rows["answers"] = list(db.table("answers").rows_where(order_by="id"))
+        outer = self.conn.in_transaction
+        if not outer:
+            self.conn.execute("BEGIN")
+        try:
+            rows = {name: list(db.table(name).rows)
+                    for name in ("cards", "sessions", "challenges", "plans", "positions", "decks")}
+            rows["answers"] = list(db.table("answers").rows_where(order_by="id"))
+            rows["settings"] = [{"name": name, "value": json.loads(value)}
+                                for name, value in self.conn.execute("SELECT name, value FROM settings")]
+        finally:
+            if not outer:
+                self.conn.execute("COMMIT")
         for answer in rows["answers"]:
             answer["before"] = json.loads(answer["before"]) if answer["before"] else None
         for plan in rows["plans"]:

@@ -1,0 +1,191 @@
+"""What a progress backup must hold before any of it is written: every value and every reference.
+
+A backup is JSON anyone can edit (or a sync can cut short), and a value the
+store would take as it is (a card state of 7, a negative stability, a due
+date of "tomorrow", a daily limit of "ten") breaks `daily` on every later
+run. So the whole file is checked first, list by list and row by row, and the
+first bad value is named by where it is (`cards #12: state is 7 (expected 0 to
+3)`); only a file that passes is merged.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from lexitrain.study.scheduler import LEITNER_DAYS, MODES
+from lexitrain.study.store.connection import SQL_INT_MAX
+
+
+class BadBackup(Exception):
+    """The first bad value of a backup, said by where it is; `where`: (list, row number from 1), or
+    ("settings", its name), or None for the file's shape."""
+
+    def __init__(self, message: str, where: tuple[str, int | str] | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+Rule = tuple[str, str, bool, Callable[[Any], bool], str]  # field, type, None allowed, in range, expected range
+_ANY: Callable[[Any], bool] = lambda value: True  # noqa: E731
+_NOT_NEGATIVE: Callable[[Any], bool] = lambda value: value >= 0  # noqa: E731
+_POSITIVE: Callable[[Any], bool] = lambda value: value > 0  # noqa: E731
+_NOT_EMPTY: Callable[[Any], bool] = lambda value: value.strip() != ""  # noqa: E731
+
+#: Each list's fields: (field, "int" | "number" | "text" | "bool", None allowed, in range, what is expected).
+_CARD: list[Rule] = [
+    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("kind", "text", False, _NOT_EMPTY, "a kind"),
+    ("key", "text", False, _NOT_EMPTY, "a question's key"),
+    ("state", "int", False, lambda v: 0 <= v <= 3, "0 to 3"), ("step", "int", True, _NOT_NEGATIVE, "0 or more"),
+    ("stability", "number", True, _POSITIVE, "more than 0"),
+    ("difficulty", "number", True, lambda v: 1 <= v <= 10, "1 to 10"),
+    ("due", "number", True, _NOT_NEGATIVE, "a time after 1970"),
+    ("last_review", "number", True, _NOT_NEGATIVE, "a time after 1970"),
+    ("cardbox", "int", False, lambda v: 0 <= v < len(LEITNER_DAYS), f"0 to {len(LEITNER_DAYS) - 1}"),
+    ("correct", "int", False, _NOT_NEGATIVE, "0 or more"), ("incorrect", "int", False, _NOT_NEGATIVE, "0 or more"),
+    ("streak", "int", False, _ANY, "a number"), ("added", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+    ("deck", "text", True, _NOT_EMPTY, "a deck's name"), ("suspended", "bool", True, _ANY, "true or false"),
+]
+_DECK: list[Rule] = [
+    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("name", "text", False, _NOT_EMPTY, "a name"),
+    ("retention", "number", True, lambda v: 0 < v < 1, "between 0 and 1"),
+    ("new_per_day", "int", True, _NOT_NEGATIVE, "0 or more"),
+    ("reviews_per_day", "int", True, _NOT_NEGATIVE, "0 or more"),
+]
+_SESSION: list[Rule] = [
+    ("id", "int", False, _ANY, "a number"), ("mode", "text", False, _NOT_EMPTY, "a mode"),
+    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("source", "text", False, _ANY, "text"),
+    ("started", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+    ("ended", "number", True, _NOT_NEGATIVE, "a time after 1970"), ("complete", "bool", True, _ANY, "true or false"),
+]
+_ANSWER: list[Rule] = [
+    ("session", "int", False, _ANY, "a session's id"), ("mode", "text", False, _NOT_EMPTY, "a mode"),
+    ("lexicon", "text", True, _NOT_EMPTY, "a lexicon's name"), ("kind", "text", False, _NOT_EMPTY, "a kind"),
+    ("key", "text", False, _NOT_EMPTY, "a question's key"), ("given", "text", False, _ANY, "text"),
+    ("correct", "bool", False, _ANY, "true or false"), ("was_new", "bool", False, _ANY, "true or false"),
+    ("at", "number", False, _NOT_NEGATIVE, "a time after 1970"), ("ms", "int", True, _NOT_NEGATIVE, "0 or more"),
+    ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"),
+]
+_CHALLENGE: list[Rule] = [
+    ("session", "int", False, _ANY, "a session's id"), ("date", "text", False, _NOT_EMPTY, "a date"),
+    ("kind", "text", False, _NOT_EMPTY, "a kind"), ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
+    ("score", "int", False, _NOT_NEGATIVE, "0 or more"), ("total", "int", False, _POSITIVE, "1 or more"),
+    ("seconds", "number", False, _NOT_NEGATIVE, "0 or more"), ("completed", "bool", False, _ANY, "true or false"),
+    ("retake", "bool", True, _ANY, "true or false"),
+]
+_POSITION: list[Rule] = [
+    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("cgp", "text", False, _NOT_EMPTY, "a CGP line"),
+    ("source", "text", False, _ANY, "text"), ("top_score", "int", False, _NOT_NEGATIVE, "0 or more"),
+    ("top_play", "text", False, _ANY, "a play"), ("top_word", "text", False, _ANY, "a word"),
+    ("top_length", "int", False, _NOT_NEGATIVE, "0 or more"), ("bingo", "bool", False, _ANY, "true or false"),
+    ("blank", "bool", False, _ANY, "true or false"), ("margin", "int", False, _ANY, "a number"),
+    ("top_rank", "int", True, _POSITIVE, "1 or more"), ("plays", "int", False, _NOT_NEGATIVE, "0 or more"),
+    ("added", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+]
+_PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
+                     ("name", "text", False, _NOT_EMPTY, "a name")]
+_LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SESSION, "answers": _ANSWER,
+                                 "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN}
+#: Fields an older backup may lack (the merge gives them their old meaning).
+_OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"),
+             ("challenges", "retake")}
+
+#: The settings the study commands read as numbers or names: (type, in range, what is expected).
+_SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
+    "limit:new": ("int", _NOT_NEGATIVE, "0 or more"), "limit:reviews": ("int", _NOT_NEGATIVE, "0 or more"),
+    "leech": ("int", _POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
+    "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", _NOT_EMPTY, "a lexicon's name"),
+}
+
+
+def check_backup(data: dict[str, Any]) -> None:
+    """Raise BadBackup naming the first bad list, row, value or reference; return if all is well."""
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict):
+        raise BadBackup('"settings" is not an object')
+    for name, value in settings.items():
+        if name in _SETTINGS:
+            kind, in_range, expected = _SETTINGS[name]
+            if not _of_type(value, kind) or not in_range(value):
+                raise BadBackup(f"settings: {name} is {value!r} (expected {expected})", ("settings", name))
+    for name, rules in _LISTS.items():
+        rows = data.get(name, [])
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise BadBackup(f'"{name}" is not a list of objects')
+        for number, row in enumerate(rows, start=1):
+            for field, kind, nullable, in_range, expected in rules:
+                if field not in row:
+                    if (name, field) in _OPTIONAL:
+                        continue
+                    raise BadBackup(f"{name} #{number}: {field} is missing", (name, number))
+                value = row[field]
+                if value is None and nullable:
+                    continue
+                if not _of_type(value, kind) or not in_range(value):
+                    raise BadBackup(f"{name} #{number}: {field} is {value!r} (expected {expected})", (name, number))
+    _check_cards(data["cards"] if "cards" in data else [])
+    for number, answer in enumerate(data.get("answers", []), start=1):
+        if answer["before"] is not None:
+            _check_before(answer["before"], f"answers #{number}: before", number)
+    _check_references(data)
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    if kind == "bool":
+        return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
+    if isinstance(value, bool):
+        return False
+    if kind == "text":
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and abs(value) <= SQL_INT_MAX
+    return isinstance(value, (int, float)) and math.isfinite(value) and abs(value) <= SQL_INT_MAX
+
+
+def _check_cards(cards: list[dict[str, Any]]) -> None:
+    """A card answered (not new) has a due date, and one in review the memory state a review reads;
+    a card is listed once."""
+    seen: set[tuple[str, str, str]] = set()
+    for number, card in enumerate(cards, start=1):
+        name = (card["lexicon"], card["kind"], card["key"])
+        if name in seen:
+            raise BadBackup(f"cards #{number}: {card['kind']} {card['key']} in {card['lexicon']} is listed twice",
+                            ("cards", number))
+        seen.add(name)
+        # (learning: fsrs makes the memory state at the first review, e.g. a cardbox's unreviewed card)
+        needed = {0: (), 1: ("due",)}.get(card["state"], ("due", "stability", "difficulty"))
+        for field in needed:
+            if card[field] is None:
+                raise BadBackup(f"cards #{number}: state {card['state']} (answered) but {field} is null",
+                                ("cards", number))
+
+
+def _check_before(before: Any, where: str, number: int) -> None:
+    """An answer's card-before (what an override redoes from) holds a card's values."""
+    if not isinstance(before, dict):
+        raise BadBackup(f"{where} is {before!r} (expected a card)", ("answers", number))
+    for field, kind, nullable, in_range, expected in _CARD:
+        if field in ("deck", "suspended"):
+            continue
+        if field not in before:
+            raise BadBackup(f"{where}: {field} is missing", ("answers", number))
+        value = before[field]
+        if not (value is None and nullable) and (not _of_type(value, kind) or not in_range(value)):
+            raise BadBackup(f"{where}: {field} is {value!r} (expected {expected})", ("answers", number))
+
+
+def _check_references(data: dict[str, Any]) -> None:
+    """Every session an answer or challenge names is in the file (once); every deck a card names too."""
+    sessions: set[int] = set()
+    for number, session in enumerate(data.get("sessions", []), start=1):
+        if session["id"] in sessions:
+            raise BadBackup(f"sessions #{number}: id {session['id']} is listed twice", ("sessions", number))
+        sessions.add(session["id"])
+    for name in ("answers", "challenges"):
+        for number, row in enumerate(data.get(name, []), start=1):
+            if row["session"] not in sessions:
+                raise BadBackup(f"{name} #{number}: session {row['session']} is not in the file", (name, number))
+    decks = {(deck["lexicon"], deck["name"]) for deck in data.get("decks", [])}
+    for number, card in enumerate(data.get("cards", []), start=1):
+        if card.get("deck") is not None and (card["lexicon"], card["deck"]) not in decks:
+            raise BadBackup(f"cards #{number}: deck {card['deck']!r} is not in the file", ("cards", number))
