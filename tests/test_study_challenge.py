@@ -120,3 +120,32 @@ def test_lexicon_without_those_lengths(make_lexicon):
 def test_bad_options_are_clear_errors(enable, args, message):
     result = run("challenge", "--jsonl", *args, input="")
     assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_marks_given_after_the_end_change_neither_the_attempt_nor_the_best(small):
+    """Give up (every question scored as missed), then "mark correct" every answer, before and after
+    the attempt is closed: the official attempt and the personal best stay what was typed in time;
+    the marks are kept, as late marks. A mark given while the challenge runs still counts."""
+    from lexitrain.study.challenge import history, personal_best
+    from lexitrain.study.requests import ChallengeRequest
+
+    with ProgressStore() as store:
+        session = ChallengeRequest("sevens", timed=False).start(store, small)
+        questions = session.questions()
+        first = next(questions)
+        typo = session.override(session.answer(first, "WRONG"), True)  # in time: counts
+        assert typo.correct and typo.late_mark is None
+        outcomes = [session.time_out(question) for question in questions]  # gave up
+        assert outcomes and not any(o.correct for o in outcomes)
+        marked = [session.override(o, True) for o in outcomes]
+        assert all(m.late_mark is True and not m.correct for m in marked)
+        summary = session.finish()
+        for outcome in list(session.outcomes):
+            session.override(outcome, True)
+        assert summary.correct == 1 and summary.details["personal_best"]["score"] == 1
+        attempt = history(store, "small", "sevens")[0]
+        best = personal_best(store, "small", "sevens")
+        assert attempt.score == 1 and best is not None and best.score == 1
+        late = store.conn.execute("SELECT count(*) FROM answers WHERE session_id = ? AND late_mark = 1",
+                                  (session.id,)).fetchone()[0]
+        assert late == len(outcomes) + 1  # each given up answer, and the typo marked again after the end

@@ -64,7 +64,7 @@ _ANSWER: list[Rule] = [
     ("key", "text", False, _NOT_EMPTY, "a question's key"), ("given", "text", False, _ANY, "text"),
     ("correct", "bool", False, _ANY, "true or false"), ("was_new", "bool", False, _ANY, "true or false"),
     ("at", "number", False, _NOT_NEGATIVE, "a time after 1970"), ("ms", "int", True, _NOT_NEGATIVE, "0 or more"),
-    ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"),
+    ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"), ("late_mark", "bool", True, _ANY, "true or false"),
 ]
 _CHALLENGE: list[Rule] = [
     ("session", "int", False, _ANY, "a session's id"), ("date", "text", False, _NOT_EMPTY, "a date"),
@@ -87,7 +87,7 @@ _PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
 _LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SESSION, "answers": _ANSWER,
                                  "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN}
 #: Fields an older backup may lack (the merge gives them their old meaning).
-_OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"),
+_OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"), ("answers", "late_mark"),
              ("challenges", "retake")}
 
 #: The settings the study commands read as numbers or names: (type, in range, what is expected).

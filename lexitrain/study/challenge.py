@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.challenge_sets import KINDS, ChallengeKind, challenge_items, challenge_keys, check_kind
+from lexitrain.study.session import CHALLENGE
 from lexitrain.study.store import Attempt, ProgressStore
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["KINDS", "MODE", "ChallengeKind", "challenge_items", "challenge_keys", "check_kind", "finish", "history",
            "parse_day", "personal_best", "start"]
 
-MODE = "challenge"
+MODE = CHALLENGE
 
 
 def parse_day(text: str | None) -> date:

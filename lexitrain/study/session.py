@@ -19,7 +19,7 @@ keeps (the position kind's solved positions) lives as long as the session.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -85,6 +85,7 @@ class Outcome:
     answer_id: int
     card: CardRow | None = None
     rating: int | None = None  # the grade given or earned (AGAIN to EASY); None: checked only
+    late_mark: bool | None = None  # a challenge answer marked after the challenge ended (its verdict stays)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -103,6 +104,8 @@ class Outcome:
             data["card"] = card_json(self.card)
         if self.rating is not None:
             data["rating"] = RATING_NAMES[self.rating]
+        if self.late_mark is not None:
+            data["late_mark"] = self.late_mark
         return data
 
 
@@ -136,6 +139,8 @@ class Summary:
 
 
 RATING_NAMES = {number: name for name, number in RATINGS.items()}
+#: The mode of the daily challenge's sessions, whose answers make an official attempt.
+CHALLENGE = "challenge"
 #: Works out a round's own summary fields once it has ended (e.g. the day's counts left).
 Closing = Callable[[Summary], dict[str, Any]]
 #: The grade (HARD to EASY) a right typed answer earns, from its kind and seconds taken.
@@ -181,6 +186,7 @@ class Session:
                                                                                 utc_now().timestamp())
         self.summary = Summary()
         self._asked_all = False  # every planned question was asked (and the face came back for more)
+        self._finished = False
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
         self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
@@ -306,7 +312,14 @@ class Session:
     def override(self, outcome: Outcome, correct: bool) -> Outcome:
         """Mark an answer correct (a typo) or missed (a guess): rescore it, and reschedule its card
         from before the answer, unless the card was answered since (in another drill): that answer
-        stands, and only this one's verdict changes."""
+        stands, and only this one's verdict changes. A challenge's answer marked after the challenge
+        ended keeps its verdict: the mark is recorded beside it (`late_mark`), and neither the
+        attempt nor the personal best changes."""
+        if self.mode == CHALLENGE and self._over():  # the official attempt is what was typed in time
+            self.store.mark_late(outcome.answer_id, correct)
+            marked = replace(outcome, late_mark=correct)
+            self.outcomes[self.outcomes.index(outcome)] = marked
+            return marked
         if outcome.correct == correct:
             return outcome
         with self.store.transaction():
@@ -324,9 +337,17 @@ class Session:
         self.outcomes[self.outcomes.index(outcome)] = changed
         return changed
 
+    def _over(self) -> bool:
+        """Whether the round has ended: its time up, every planned question scored, or finished."""
+        left = self.time_left()
+        planned = len(self.items) if isinstance(self.items, (list, tuple)) else None
+        return (self._finished or self.summary.timed_out or (left is not None and left <= 0)
+                or (planned is not None and len(self.outcomes) >= planned))
+
     def finish(self, save_missed: bool = True) -> Summary:
         """Close the session: totals, the missed words saved as a new word list
         (for the kinds a missed list applies to), and the round's own details."""
+        self._finished = True
         self.summary.seconds = self.clock() - self.started
         missed = [o.question for o in self.outcomes if not o.correct]
         self.summary.missed = [q.id for q in missed]

@@ -66,6 +66,7 @@ def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "session": a["session_id"], "mode": a["mode"], "lexicon": lexicon_of.get(a["card_id"]), "kind": a["kind"],
             "key": a["key"], "given": a["given"], "correct": bool(a["correct"]), "was_new": bool(a["was_new"]),
             "before": a["before"], "at": a["at"], "ms": a["ms"], "rating": a["rating"],
+            "late_mark": None if a.get("late_mark") is None else bool(a["late_mark"]),
         } for a in rows["answers"]],
         "challenges": [{"session": ch["session_id"], **{k: ch[k] for k in _CHALLENGE_FIELDS}} for ch in rows["challenges"]],
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
@@ -172,7 +173,7 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
             store.record_answer(AnswerRow(
                 session_id=session_id, mode=answer["mode"], card_id=card_id, kind=answer["kind"], key=answer["key"],
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
-                at=answer["at"], ms=answer["ms"], rating=answer.get("rating")))
+                at=answer["at"], ms=answer["ms"], rating=answer.get("rating"), late_mark=answer.get("late_mark")))
             added += 1
         store.add_challenges([{"session_id": sessions[ch["session"]],
                                **{k: ch[k] if k in ch else _CHALLENGE_DEFAULTS[k] for k in _CHALLENGE_FIELDS}}

@@ -30,6 +30,7 @@ class AnswerRow:
     at: float
     ms: int | None
     rating: int | None = None  # the grade given (1 Again ... 4 Easy); None: checked only, no grade
+    late_mark: bool | None = None  # a challenge answer marked correct/missed after the challenge ended
 
 
 class Answers(StoreConnection):
@@ -45,12 +46,12 @@ class Answers(StoreConnection):
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer; its id."""
         cur = self.conn.execute(
-            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, rating) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, rating, "
+            "late_mark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
              int(answer.correct), int(answer.was_new),
              None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms,
-             answer.rating),
+             answer.rating, None if answer.late_mark is None else int(answer.late_mark)),
         )
         return int(cur.lastrowid or 0)
 
@@ -66,6 +67,10 @@ class Answers(StoreConnection):
             "SELECT 1 FROM answers a JOIN cards c ON c.id = a.card_id WHERE a.id = ? AND c.last_review IS a.at",
             (answer_id,)).fetchone()
         return row is not None
+
+    def mark_late(self, answer_id: int, correct: bool) -> None:
+        """Keep a mark given after a challenge ended, beside the answer's verdict (which stays)."""
+        self.conn.execute("UPDATE answers SET late_mark = ? WHERE id = ?", (int(correct), answer_id))
 
     def mark_answer(self, answer_id: int, correct: bool) -> None:
         """Change an answer's verdict (the player's "mark correct" / "mark missed"); a grade it had no longer holds."""

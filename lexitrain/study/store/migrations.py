@@ -160,7 +160,15 @@ ROUNDS_AT_THEIR_END = """
 ALTER TABLE sessions ADD COLUMN complete INTEGER NOT NULL DEFAULT 0;
 """
 
-MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END]
+#: Version 6: a "mark correct" / "mark missed" given to a challenge answer after the challenge ended
+#: (its time up, or every question scored): kept here (1 correct, 0 missed), the answer's verdict,
+#: and so the attempt's score and the personal best, staying what was typed in time.
+LATE_MARKS = """
+ALTER TABLE answers ADD COLUMN late_mark INTEGER;
+"""
+
+MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END,
+                         LATE_MARKS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -1,0 +1,101 @@
+"""Time the damage check and the daily backup at 100,000 cards, and `daily`'s first question.
+
+Prints medians (milliseconds):
+- `PRAGMA quick_check` on the progress file (run before every upgrade, import, export,
+  bulk reschedule, and at the day's first open);
+- the rolling backup (SQLite's backup API into backups/);
+- `lexitrain daily --jsonl`: from starting the process to its first question line, on a day
+  whose check and backup are done, and on the day's first open (check and backup included).
+
+The store is filled as scripts/bench_study.py fills it (100,000 ENABLE alphagram cards,
+60,000 reviewed, 100,000 past answers).
+
+Run: python scripts/bench_integrity.py [--runs N] [--home DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def median_ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:.1f} ms"
+
+
+def first_question(env: dict[str, str]) -> float:
+    """Seconds from starting `lexitrain daily --jsonl` to its first question line."""
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "lexitrain", "daily", "--jsonl", "--lexicon", "enable"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env)
+    assert process.stdout is not None and process.stdin is not None
+    line = process.stdout.readline()
+    elapsed = time.perf_counter() - started
+    process.stdin.close()
+    process.wait(timeout=60)
+    assert '"question"' in line, (line, process.stderr.read() if process.stderr else "")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="timed runs of each")
+    parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled and no progress (default: a fresh one)")
+    args = parser.parse_args()
+    home = Path(args.home or tempfile.mkdtemp(prefix="bench-integrity-"))
+    os.environ["LEXITRAIN_HOME"] = str(home)
+    from bench_study import CARDS, PAST_ANSWERS, fill
+
+    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.study.store import ProgressStore, backups
+    from lexitrain.study.store.integrity import quick_check
+
+    lex = open_lexicon("enable")
+    progress = home / "progress.sqlite"
+    if progress.exists():
+        sys.exit(f"{progress} exists: give a --home with no progress in it")
+    with ProgressStore() as store:
+        fill(store, lex)
+        store.set_setting("limit:reviews", 1000)
+    size = progress.stat().st_size
+    print(f"store: {CARDS:,} cards, {PAST_ANSWERS:,} past answers, {size / 1e6:.1f} MB")
+    with ProgressStore() as store:
+        checks, copies = [], []
+        for run in range(args.runs):
+            t0 = time.perf_counter()
+            assert quick_check(store.conn) is None
+            checks.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            copy = backups.take(store.conn, progress, datetime(2000, 1, 1 + run))
+            copies.append(time.perf_counter() - t0)
+            copy.unlink()
+    print(f"quick_check:                       median {median_ms(checks)}  over {args.runs}")
+    print(f"rolling backup (backup API):       median {median_ms(copies)}  over {args.runs}")
+    now = datetime.now(timezone.utc)
+    checked_today, first_open = [], []
+    for run in range(args.runs):
+        day = (now + timedelta(days=run + 1)).isoformat()
+        env = {**os.environ, "LEXITRAIN_NOW": day}
+        first_open.append(first_question(env))  # the day's first open: check and backup
+        checked_today.append(first_question(env))
+    print(f"daily: first question, day already checked:  median {median_ms(checked_today)}  over {args.runs}")
+    print(f"daily: first question, day's first open:     median {median_ms(first_open)}  over {args.runs}")
+    print(f"ratio first open / checked: {statistics.median(first_open) / statistics.median(checked_today):.2f}")
+    load = os.getloadavg()
+    print(f"load average during the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()
