@@ -7,8 +7,10 @@ board and one play; `choice`: a word and one choice typed), never by the kind's 
 previous question before the current one is answered, and `!shuffle` (`!s`,
 or a lone `,`) / `!order [NAME]` show its letters shuffled again / in
 alphabetical (or NAME) order; in the terminal an
-empty line ends a question, and after the last question one more line may
-mark it. (JSON lines end with the summary at once: a driving program waits
+empty line ends a question (but not one in its first moments: that Enter was
+meant for the question before, which moved on by itself once every answer
+was found; with `study set --wait-after-last` it waits for that Enter
+instead), and after the last question one more line may mark it. (JSON lines end with the summary at once: a driving program waits
 for it.) Stopping -- `!quit`, end of input, Ctrl-D, Ctrl-C -- ends the round
 and never scores the question on screen: only an answer submitted, or its
 time running out, does. A line the question does not take (an illegal play)
@@ -30,6 +32,9 @@ from lexitrain.study.kinds.words import answer_words
 from lexitrain.study.session import Outcome, Refused, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
+#: An empty line this soon after a question appears is an Enter pressed for the one before (a
+#: Zyzzyva habit, the quiz having moved on by itself): ignored, never scored as a miss.
+STRAY_ENTER_SECONDS = 0.6
 SHUFFLES = ("!shuffle", "!s", ",")
 #: Lines the terminal adds under the summary (by default the round's own details, as named there).
 Notes = Callable[[Summary], dict[str, Any]]
@@ -167,6 +172,9 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
             question = _reorder_terminal(session, question, order)
             continue
         if not line.strip():
+            if not given and session.clock() - session.asked_at < STRAY_ENTER_SECONDS:
+                typer.secho("  (Enter ignored: the question had only just appeared)", dim=True)
+                continue
             break
         for word in answer_words(line)[0]:
             if word in given:
@@ -180,10 +188,31 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
             shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
             typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
         if len(found) == len(question.expected):
+            if not _wait_for_enter(session):
+                return None
             break
     outcome = session.answer(question, " ".join(given))
     _show_outcome(session, outcome)
     return outcome
+
+
+def _wait_for_enter(session: Session) -> bool:
+    """Every answer is found: with the `study set --wait-after-last` setting, wait for Enter, so an
+    Enter pressed out of Zyzzyva's habit ends this question, not the next; False when the player stops."""
+    from lexitrain.study.preferences import WAIT_AFTER_LAST
+
+    if not session.store.setting(WAIT_AFTER_LAST, False):
+        return True
+    while True:
+        line = read_answer("all found: Enter for the next question > ", session.answer_time_left)
+        if line is None:
+            return False
+        if isinstance(line, TimedOut):  # (the answers found stand)
+            return True
+        command = line.strip().lower()
+        if not command or command == "!quit":
+            return not command
+        typer.echo("  every answer is found: press Enter for the next question")
 
 
 def _answer_line(session: Session, prompt: str, last: Outcome | None) -> tuple[Answer, Outcome | None]:

@@ -10,6 +10,7 @@ import typer
 from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
+from lexitrain.study.preferences import WAIT_AFTER_LAST
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -321,9 +322,13 @@ def set_(
     retention: Optional[float] = typer.Option(None, "--retention", help="FSRS desired retention (default 0.9)."),
     lexicon: Optional[str] = typer.Option(None, "--lexicon", help="The lexicon to study by default."),
     leech: Optional[int] = typer.Option(None, "--leech", help="Failed answers that make a card a leech (default 8)."),
+    wait_after_last: Optional[bool] = typer.Option(None, "--wait-after-last/--no-wait-after-last", help="In the "
+                                                   "terminal, wait for Enter once every answer is found, as Zyzzyva "
+                                                   "does (default: go on at once)."),
     json_out: Json = False,
 ) -> None:
-    """Daily limits, scheduling mode, desired retention and the default lexicon (shown as `study show` shows them)."""
+    """Daily limits, scheduling mode, desired retention, the default lexicon and how the terminal quiz moves on
+    (shown as `study show` shows them)."""
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.study.daily import Limits
     from lexitrain.study.scheduler import Scheduling
@@ -339,7 +344,8 @@ def set_(
 
             check_leech_threshold(leech)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
-                               ("retention", retention), ("lexicon", lexicon), ("leech", leech)):
+                               ("retention", retention), ("lexicon", lexicon), ("leech", leech),
+                               (WAIT_AFTER_LAST, wait_after_last)):
             if value is not None:
                 store.set_setting(setting, value)
         _show_settings(store, json_out)
@@ -360,7 +366,8 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
     limits, scheduling = load_limits(store), load_scheduling(store)
     data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
                             "mode": scheduling.mode, "retention": scheduling.retention,
-                            "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store)}
+                            "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store),
+                            "wait_after_last": bool(store.setting(WAIT_AFTER_LAST, False))}
     if lex is not None:
         info = active_plan(store, lex)
         data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
@@ -369,6 +376,8 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
         return
     typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling, "
                f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
+    if data["wait_after_last"]:
+        typer.echo("the terminal quiz waits for Enter once every answer is found")
     if "plan" in data:
         typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
 

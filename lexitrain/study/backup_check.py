@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from lexitrain.study.preferences import WAIT_AFTER_LAST
 from lexitrain.study.scheduler import LEITNER_DAYS, MODES
 from lexitrain.study.store.connection import SQL_INT_MAX
 
@@ -95,6 +96,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
     "limit:new": ("int", _NOT_NEGATIVE, "0 or more"), "limit:reviews": ("int", _NOT_NEGATIVE, "0 or more"),
     "leech": ("int", _POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
     "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", _NOT_EMPTY, "a lexicon's name"),
+    WAIT_AFTER_LAST: ("bool", _ANY, "true or false"),
 }
 
 

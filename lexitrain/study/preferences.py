@@ -4,7 +4,8 @@ The study lexicon is the `lexicon` setting `lexitrain study set --lexicon`
 writes; the rest (tiles drawn or plain letters, dark mode, a custom letter
 order for a wall's "custom order" key, lexicon symbols shown beside words,
 high-contrast plain letters)
-are display choices under `display:` names.
+are display choices under `display:` names; whether the terminal quiz waits
+for Enter once every answer is found is `quiz:wait_after_last`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from lexitrain.study.store import ProgressStore
 
 PREFIX = "display:"
+#: Whether the terminal quiz waits for Enter once every answer is found (as Zyzzyva does); a bool.
+WAIT_AFTER_LAST = "quiz:wait_after_last"
 
 
 @dataclass(frozen=True)
