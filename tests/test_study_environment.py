@@ -34,10 +34,10 @@ def test_a_full_disk_is_said_so_and_keeps_what_was_saved(small, home, monkeypatc
     opened = connection._open
 
     def full(path):  # the database may grow no more: SQLite answers SQLITE_FULL, as on a full disk
-        conn = opened(path)
+        conn, backup_due = opened(path)
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
-        return conn
+        return conn, backup_due
 
     monkeypatch.setattr(connection, "_open", full)
     records = []

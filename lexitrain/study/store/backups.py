@@ -1,7 +1,7 @@
 """Rolling automatic backups of the progress file, and the one taken before each upgrade.
 
-At the first open of each day (after the file passed `quick_check`) a copy is
-made with SQLite's online backup API, a consistent snapshot even while
+On the first use of each day (the file passed `quick_check` as it opened) a
+copy is made as the file is closed, with SQLite's online backup API, a consistent snapshot even while
 another drill writes, into `backups/` beside it, and copies more than a week
 old are removed; an upgrade of the schema is always preceded by a copy of its
 own (kept a week too). `lexitrain progress backups` lists them, and

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Self
 
@@ -57,7 +58,7 @@ class StoreConnection:
         need not, so a home on a read-only disk can still be backed up."""
         self.path = path or progress_path()
         #: the connection, for the store's own modules (and tests' checks): callers use the methods
-        self.conn = _open_read_only(self.path) if read_only else _open(self.path)
+        self.conn, self._backup_due = (_open_read_only(self.path), False) if read_only else _open(self.path)
         self._sqlite_utils: Database | None = None
 
     def __enter__(self) -> Self:
@@ -70,6 +71,8 @@ class StoreConnection:
         damaged = isinstance(exc, sqlite3.DatabaseError) and not full and not self._healthy()
         failed = isinstance(exc, sqlite3.OperationalError) and any(
             word in str(exc) for word in ("locked", "readonly", "disk I/O"))
+        if exc is not None:
+            self._backup_due = False
         self.close()
         if full:
             raise LexitrainError(f"disk full: {self.path} could not be written; answers given before this were "
@@ -84,6 +87,11 @@ class StoreConnection:
                                  "answers given before this were saved") from None
 
     def close(self) -> None:
+        """Close the file; the day's rolling backup is taken now, when the day's check at the open
+        found it sound (here, not at the open, so the first question is not kept waiting)."""
+        if self._backup_due:
+            self._backup_due = False
+            take_daily_backup(self.conn, self.path)
         self.conn.close()
 
     def data_version(self) -> int:
@@ -183,9 +191,9 @@ def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("RELEASE inner_part")
 
 
-def _open(path: Path) -> sqlite3.Connection:
+def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
     """Open (creating or upgrading) the database; refuse newer or damaged files, and an empty
-    one with what may be the player's progress beside it."""
+    one with what may be the player's progress beside it. Whether the day's backup is due."""
     exists = path.exists() and path.stat().st_size > 0
     if path.exists() and not exists:
         _refuse_empty_beside_backups(path)
@@ -220,37 +228,52 @@ def _open(path: Path) -> sqlite3.Connection:
         )
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
     conn.execute("PRAGMA foreign_keys = ON")
-    if exists:
-        _look_after(conn, path, version)
+    backup_due = exists and _look_after(conn, path, version)
     _use_wal(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
     if version < SCHEMA_VERSION:
         migrate(conn, path)
-    return conn
+    return conn, backup_due
 
 
-def _look_after(conn: sqlite3.Connection, path: Path, version: int) -> None:
+def _look_after(conn: sqlite3.Connection, path: Path, version: int) -> bool:
     """Before an upgrade, and at the first open of each day: refuse a damaged file (before anything
-    writes to it), then copy it into the rolling backups (removing those more than a week old)."""
-    from lexitrain.study.scheduler import utc_now  # (the store's one clock: LEXITRAIN_NOW pins it)
-
-    now = utc_now().astimezone().replace(tzinfo=None)  # local time: backups are named and kept by the day
+    writes to it); an upgrade is then preceded by a backup. Whether the day's backup is due (taken
+    when the file is closed)."""
     upgrading = version < SCHEMA_VERSION
-    if not upgrading and backups.taken_today(path, now):
-        return
+    if not upgrading and backups.taken_today(path, _local_now()):
+        return False
     problem = quick_check(conn)
     if problem is not None:
         conn.close()
         raise LexitrainError(damaged_message(path, problem))
+    if not upgrading:
+        return True
     try:
-        backups.take(conn, path, now, f"before-upgrade-v{version}" if upgrading else "")
-        backups.prune(path, now)
+        backups.take(conn, path, _local_now(), f"before-upgrade-v{version}")
     except (OSError, sqlite3.Error) as exc:
-        if upgrading:  # no upgrade without its backup
-            conn.close()
-            raise LexitrainError(f"{path}: no backup could be made before upgrading it ({exc}); it was left "
-                                 f"as it was: make sure {backups.folder(path)} can be written, and run again") from None
-        # a daily copy that cannot be made (a full disk, a read-only folder) stops no one's study
+        conn.close()
+        raise LexitrainError(f"{path}: no backup could be made before upgrading it ({exc}); it was left "
+                             f"as it was: make sure {backups.folder(path)} can be written, and run again") from None
+    return False
+
+
+def take_daily_backup(conn: sqlite3.Connection, path: Path) -> None:
+    """Copy the file into the rolling backups and remove those more than a week old; a copy that
+    cannot be made (a full disk, a read-only folder) stops no one's study: the next open tries again."""
+    try:
+        now = _local_now()
+        backups.take(conn, path, now)
+        backups.prune(path, now)
+    except (OSError, sqlite3.Error):
+        pass
+
+
+def _local_now() -> datetime:
+    """Local time (backups are named and kept by the day), by the store's one clock (LEXITRAIN_NOW pins it)."""
+    from lexitrain.study.scheduler import utc_now
+
+    return utc_now().astimezone().replace(tzinfo=None)
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:
@@ -258,7 +281,7 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
     (`mode=ro`), else as an immutable file, unless answers wait in its `-wal` beside it. A file not
     there yet, or one to upgrade first, is opened as usual."""
     if not (path.exists() and path.stat().st_size > 0):
-        return _open(path)
+        return _open(path)[0]
     error: sqlite3.DatabaseError | None = None
     for query in ("mode=ro", "mode=ro&immutable=1"):
         if "immutable" in query and _waiting_in_wal(path):
@@ -274,7 +297,7 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
         if version == SCHEMA_VERSION:
             return conn
         conn.close()
-        return _open(path)  # newer: refused there; older: upgraded there (which needs a writable folder)
+        return _open(path)[0]  # newer: refused there; older: upgraded there (which needs a writable folder)
     if error is not None and _damage(error):
         raise LexitrainError(f"{path} is damaged or not a lexitrain progress database ({error}); it was left "
                              "untouched: save what can be read with `lexitrain progress rescue FILE.json`") from None
