@@ -42,6 +42,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 DAY = 86400.0
+#: FSRS's shortest learning step: a card missed is not due again sooner.
+LEARNING_STEP = 60.0
 
 
 class Soak:
@@ -52,6 +54,7 @@ class Soak:
         self.counts: Counter[str] = Counter()
         self.problems: Counter[str] = Counter()
         self.tracebacks: list[str] = []
+        self.details: list[str] = []  # what was wrong with each card found mis-scheduled
         self.bulk: list[tuple[float, float]] = []  # (start, end) unix seconds of each bulk reschedule
         self.lock = threading.Lock()
         self.env = {**os.environ, "LEXITRAIN_HOME": str(home)}
@@ -234,11 +237,20 @@ class Soak:
         quick = conn.execute("PRAGMA quick_check").fetchone()[0]
         conn.close()
         mis = 0
-        for _, last_review, due, counted, last_at, answers, last_correct in latest:
-            moved_after = any(start > last_at for start, _ in self.bulk)
-            if (last_review != last_at or counted != answers
-                    or (not last_correct and due is not None and due > last_at + DAY and not moved_after)):
+        for card_id, last_review, due, counted, last_at, answers, last_correct in latest:
+            why = []
+            if last_review != last_at:
+                why.append(f"last review {last_review} is not its latest answer's {last_at}")
+            if counted != answers:
+                why.append(f"counters add up to {counted}, {answers} answers")
+            # A miss is due again in a learning step (1 or 10 minutes): only a bulk reschedule that read the
+            # card once it was due again may move it, so one that ended within a minute of the miss may not.
+            if not last_correct and due is not None and due > last_at + DAY and not any(
+                    end > last_at + LEARNING_STEP for _, end in self.bulk):
+                why.append(f"missed at {last_at}, then due {due}: moved by a reschedule that read it before")
+            if why:
                 mis += 1
+                self.details.append(f"card {card_id}: {'; '.join(why)}")
         newest = sorted((self.home / "backups").glob("*.sqlite"))
         automatic_ok = not newest or self.restorable(newest[-1])
         return {"cards mis-scheduled": mis,
@@ -284,10 +296,15 @@ def main() -> None:
             print(f"{name}: {value}")
     for line in soak.tracebacks[:10]:
         print(f"traceback: {line}")
+    for line in soak.details[:10]:
+        print(f"mis-scheduled: {line}")
     load = os.getloadavg()
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    shutil.rmtree(home, ignore_errors=True)
     bad = figures["cards mis-scheduled"] + figures["backups not restorable"] + figures["rows lost"] + figures["tracebacks"]
+    if bad:
+        print(f"the home is kept for a look: {home}")
+    else:
+        shutil.rmtree(home, ignore_errors=True)
     sys.exit(1 if bad else 0)
 
 

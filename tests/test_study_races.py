@@ -129,3 +129,30 @@ def test_an_override_with_no_answer_since_reschedules_the_card(small, monkeypatc
         session.override(outcome, True)
         card = store.card(card_id)
         assert (card.correct, card.incorrect) == (1, 0) and card.due > NOW.timestamp() + 60
+
+
+def test_an_answer_saved_after_another_is_timed_after_it(small, monkeypatch):
+    """Two drills answer one card (a quiz does not lease its cards): the one that waited for the
+    write lock while the other saved is timed when it saves, so the card's last review is its
+    latest answer and FSRS never sees time run backwards."""
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    with ProgressStore() as store:
+        card_id = store.ensure_card("small", "anagram", "ENT", NOW.timestamp())
+        session = Session(store, small, "quiz", "waiting drill", [Item("anagram", "ENT", card_id)], Scheduling())
+        question = next(iter(session.questions()))
+        original = store.transaction
+        other: list[CardRow] = []
+
+        def other_drill_saves_first():
+            if not other:  # the other drill takes the lock first, ten seconds later by the clock
+                monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(seconds=10)).isoformat())
+                other.append(answer(small, "ENT", True, NOW + timedelta(seconds=10)))
+            return original()
+
+        monkeypatch.setattr(store, "transaction", other_drill_saves_first)
+        session.answer(question, "WRONG")
+        monkeypatch.undo()
+        card = store.card(card_id)
+        reviews = store.card_reviews(card_id)
+        assert [r.at for r in reviews] == sorted(r.at for r in reviews)
+        assert card.last_review == reviews[-1].at >= other[0].last_review

@@ -282,9 +282,9 @@ class Session:
         if rating is None and self.grader is not None:
             rating = self.grader(question.kind, seconds) if correct else AGAIN
         card_id = self._card_ids.get(question.id)
-        now = utc_now()
         store = self.store
         with store.transaction():
+            now = utc_now()  # once the write lock is held: answers to a card are timed in the order they are saved
             before = after = None
             if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
                 card_id = store.ensure_card(self.lex.name, question.kind, question.key, now.timestamp())
