@@ -172,7 +172,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
             question = _reorder_terminal(session, question, order)
             continue
         if not line.strip():
-            if not given and session.clock() - session.asked_at < STRAY_ENTER_SECONDS:
+            if not given and _at_a_terminal() and session.clock() - session.asked_at < STRAY_ENTER_SECONDS:
                 typer.secho("  (Enter ignored: the question had only just appeared)", dim=True)
                 continue
             break
@@ -194,6 +194,14 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
     outcome = session.answer(question, " ".join(given))
     _show_outcome(session, outcome)
     return outcome
+
+
+def _at_a_terminal() -> bool:
+    """Whether a person types the answers (piped lines were all written before: none is stray)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _wait_for_enter(session: Session) -> bool:
