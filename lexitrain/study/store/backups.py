@@ -11,6 +11,7 @@ state of each card wins).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -62,8 +63,7 @@ def take(conn: sqlite3.Connection, progress: Path, now: datetime, reason: str = 
     target_folder.mkdir(parents=True, exist_ok=True)
     name = f"{progress.stem}-{now.strftime(_STAMP)}{'-' + reason if reason else ''}.sqlite"
     target = target_folder / name
-    partial = target.with_name(name + ".partial")
-    partial.unlink(missing_ok=True)
+    partial = target.with_name(f"{name}.{os.getpid()}.partial")  # (two processes may copy in the same second)
     copy = sqlite3.connect(partial)
     try:
         conn.backup(copy)
