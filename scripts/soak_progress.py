@@ -36,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from datetime import date, timedelta
@@ -167,15 +168,18 @@ class Soak:
 
         rng = random.Random(99)
         while self.running():
-            state = post("/api/review", {})
-            while self.running() and state.get("question"):
-                question = dict(state["question"])  # type: ignore[arg-type]
-                ident = {k: question[k] for k in ("id", "token") if k in question}
-                if rng.random() < 0.3:
-                    state = post(f"/api/review/{state['id']}/grade", {**ident, "rating": rng.randint(1, 4)})
-                else:
-                    state = post(f"/api/review/{state['id']}/answer", {**ident, "text": "ZZZZ"})
-                self.count("web reviews")
+            try:
+                state = post("/api/review", {})
+                while self.running() and state.get("question"):
+                    question = dict(state["question"])  # type: ignore[arg-type]
+                    ident = {k: question[k] for k in ("id", "token") if k in question}
+                    if rng.random() < 0.3:
+                        state = post(f"/api/review/{state['id']}/grade", {**ident, "rating": rng.randint(1, 4)})
+                    else:
+                        state = post(f"/api/review/{state['id']}/answer", {**ident, "text": "ZZZZ"})
+                    self.count("web reviews")
+            except urllib.error.HTTPError as exc:  # (the server's stderr says why: counted as a traceback there)
+                self.problems[f"web HTTP {exc.code}"] += 1
             time.sleep(0.5)
 
     # -- bulk reschedules, backups ----------------------------------------------------------
