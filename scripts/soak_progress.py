@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import http.cookiejar
+import itertools
 import json
 import os
 import random
@@ -186,9 +187,10 @@ class Soak:
 
     def reschedules(self) -> None:
         rng = random.Random(7)
-        while self.running():
+        for which in itertools.cycle(["spread", "postpone", "tournament"]):
             time.sleep(rng.uniform(1, 4))
-            which = rng.choice(["spread", "postpone", "tournament"])
+            if not self.running():
+                return
             args = {"spread": ["study", "spread", "--per-day", "5"],
                     "postpone": ["study", "postpone", "--days", "2", "--count", "20"],
                     "tournament": ["study", "tournament", (date.today() + timedelta(days=5)).isoformat(),
