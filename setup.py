@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent
 SHIPPED = ("lexicons", "quizzes")
 #: modules with a compiled twin of their pure Python code: the move generator's
 #: search and the word graph's construction
-COMPILED = ("engine._movegen", "lexicon._graph")
+COMPILED = ("engine._movegen", "engine._endgame", "lexicon._graph")
 
 
 class BuildWithShippedData(build_py):

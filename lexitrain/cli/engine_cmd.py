@@ -230,6 +230,65 @@ def score(
         raise typer.Exit(1)
 
 
+def _endgame_racks(position, tiles):
+    """The two racks of a position with the bag empty: the CGP's, the
+    opponent's read as the unseen tiles when the CGP leaves it out. Says how
+    many tiles are in the bag when there are any (the endgame needs none)."""
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.tiles import Rack
+
+    mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
+    unseen = unseen_tiles(position.board, mine)
+    given = position.racks[1] if len(position.racks) > 1 else ""
+    theirs = Rack.parse(tiles, given, "the opponent's rack", in_play=True) if given else unseen
+    in_bag = unseen.size - theirs.size
+    if in_bag == 1:
+        raise LexitrainError("1 tile is in the bag: that is a pre-endgame (`lexitrain preendgame --cgp ...`)")
+    if in_bag or theirs.size > 7:
+        raise LexitrainError(f"{unseen.size - min(theirs.size, 7)} tiles are in the bag: "
+                             "the endgame needs the bag empty (give the opponent's rack in the CGP)")
+    return mine, theirs
+
+
+@commands.command("endgame")
+def endgame(
+    *,
+    ctx: typer.Context,
+    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line: bag empty, the side to move's rack "
+                            "first, then the opponent's (left out: the unseen tiles)."),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds with the best line "
+                                            "found so far (marked not exact)."),
+    lexicon: Lexicon,
+    json_out: Json = False,
+) -> None:
+    """Solve an endgame exactly: the line that maximises the final spread."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.endgame import Endgame, describe, solve
+    from lexitrain.engine.movegen import MoveGenerator
+
+    if seconds is not None and seconds <= 0:
+        raise LexitrainError("--time must be more than 0 seconds")
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
+    tiles = position.board.tiles
+    racks = _endgame_racks(position, tiles)
+    problem = Endgame(position.board, racks, position.zero_turns)
+    solution = solve(problem, MoveGenerator(dawg_for(lex)), seconds)
+    spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
+    line = [describe(move, position.board) for move in solution.sequence]
+    if json_out:
+        emit_json({"play": line[0] if line else None, "sequence": line, "value": solution.value,
+                   "exact": solution.exact, "spread": spread + solution.value, "depth": solution.depth,
+                   "nodes": solution.nodes, "seconds": round(solution.seconds, 3)})
+        return
+    proof = "exact" if solution.exact else f"NOT exact: time ran out, best line to depth {solution.depth}"
+    typer.echo(f"value {solution.value:+d} for the side to move ({proof}; {solution.seconds:.2f} s, "
+               f"{counted(solution.nodes, 'position')})")
+    for n, move in enumerate(line):
+        who = "you" if n % 2 == 0 else "opponent"
+        typer.echo(f"{n + 1:>3}. {who:<9} {move['position']:<4} {move['word']:<16} {move['score']:>4}")
+    typer.echo(f"final spread {spread + solution.value:+d}")
+
+
 def game_lexicon(game, lexicon: str | None) -> tuple[str, str]:
     """The lexicon to check a game's words against: --lexicon, else the file's
     #lexicon when compiled, else the default; and a note saying so when the

@@ -2,7 +2,7 @@
 
 LIMITS: dict[str, int]
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 P = TypeVar("P")
 
@@ -27,3 +27,7 @@ def best_valued(graph: memoryview, letters: int, squares: list[int], rows: int, 
                 across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
                 counts: list[int], bingo: int, rack_size: int, centre: int, cls: type[P], leaves: LeaveTable,
                 bag: int, exchange: bool) -> tuple[int, P | None, tuple[int, ...] | None, int, int]: ...
+
+def find_flat(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
+              across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
+              counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int, centre: int) -> Any: ...

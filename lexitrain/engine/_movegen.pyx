@@ -16,6 +16,8 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
+from array import array
+
 cdef extern from *:
     """
     static inline int lowest_bit(unsigned long long x) {
@@ -71,6 +73,7 @@ cdef enum:
     MAX_LINE = 64       # longest row or column the search handles
     MAX_RACK = 16       # most tiles on a rack
     MAX_LETTERS = 32    # widest tile set (masks are 32-bit)
+    FLAT_FIELDS = 7     # ints before a play's tiles in `find_flat`'s array
 
 #: limits the caller checks before choosing this search
 LIMITS = {"line": MAX_LINE, "rack": MAX_RACK, "letters": MAX_LETTERS}
@@ -624,18 +627,12 @@ cdef class _Search:
             PyTuple_SET_ITEM(letters, n, tile)
         return new_play(cls, play.row, play.col, play.down, letters, play.through, play.score)
 
-    cdef list plays(self, object cls, bint down_from):
-        """The plays found, best score first, equal scores in the order found
-        (a stable counting sort by score), as instances of `cls`."""
+    cdef int* best_first(self) except? NULL:
+        """The indexes of the plays found, best score first, equal scores in
+        the order found (a stable counting sort by score); the caller frees it."""
         cdef int n, k, lo, hi
         cdef int* start
         cdef int* order
-        cdef Found* play
-        cdef list out = []
-        cdef tuple letters
-        cdef object tile
-        if self.n_found == 0:
-            return out
         lo = hi = self.found[0].score
         for n in range(self.n_found):
             lo = min(lo, self.found[n].score)
@@ -646,20 +643,33 @@ cdef class _Search:
             PyMem_Free(start)
             PyMem_Free(order)
             raise MemoryError()
+        for k in range(hi - lo + 2):
+            start[k] = 0
+        for n in range(self.n_found):
+            start[hi - self.found[n].score + 1] += 1
+        for k in range(hi - lo + 1):
+            start[k + 1] += start[k]
+        for n in range(self.n_found):
+            k = hi - self.found[n].score
+            order[start[k]] = n
+            start[k] += 1
+        PyMem_Free(start)
+        return order
+
+    cdef list plays(self, object cls, bint down_from):
+        """The plays found, best first (see best_first), as instances of `cls`."""
+        cdef int n, k
+        cdef int* order
+        cdef Found* play
+        cdef list out = []
+        cdef tuple letters
+        cdef object tile
+        if self.n_found == 0:
+            return out
+        order = self.best_first()
         try:
-            for k in range(hi - lo + 2):
-                start[k] = 0
-            for n in range(self.n_found):
-                start[hi - self.found[n].score + 1] += 1
-            for k in range(hi - lo + 1):
-                start[k + 1] += start[k]
-            for n in range(self.n_found):
-                k = hi - self.found[n].score
-                order[start[k]] = n
-                start[k] += 1
             for k in range(self.n_found):
-                n = order[k]
-                play = &self.found[n]
+                play = &self.found[order[k]]
                 letters = PyTuple_New(play.length)
                 for n in range(play.length):
                     tile = play.tiles[n]
@@ -668,8 +678,38 @@ cdef class _Search:
                 out.append(new_play(cls, play.row, play.col, order[k] >= down_from, letters, play.through,
                                     play.score))
         finally:
-            PyMem_Free(start)
             PyMem_Free(order)
+        return out
+
+    cdef object flat(self, int down_from):
+        """The plays found, best first, packed as 32-bit ints in an array: per
+        play its score, row, col, down, length, the low and high halves of
+        `through`, then its tiles (what the endgame search keeps per play,
+        without a Python object each)."""
+        cdef int n, k, at = 0, total = 0
+        cdef int* order
+        cdef Found* play
+        for n in range(self.n_found):
+            total += FLAT_FIELDS + self.found[n].length
+        out = array("i", bytes(4 * total))
+        cdef int[::1] view = out
+        if self.n_found == 0:
+            return out
+        order = self.best_first()
+        for k in range(self.n_found):
+            play = &self.found[order[k]]
+            view[at] = play.score
+            view[at + 1] = play.row
+            view[at + 2] = play.col
+            view[at + 3] = order[k] >= down_from
+            view[at + 4] = play.length
+            view[at + 5] = <int>(play.through & 0xFFFFFFFF)
+            view[at + 6] = <int>(play.through >> 32)
+            at += FLAT_FIELDS
+            for n in range(play.length):
+                view[at + n] = play.tiles[n]
+            at += play.length
+        PyMem_Free(order)
         return out
 
     cdef int record_through(self, int length, long score, int placed, uint64_t through, uint32_t rem) except -1:
@@ -834,6 +874,18 @@ def find(const uint32_t[::1] graph not None, int letters, list squares, int rows
     s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
     _search(s, squares, rows, cols, across, down, centre)
     return s.plays(cls, s.down_from)
+
+
+def find_flat(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
+              tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
+              int centre):
+    """`find`'s plays in the same order, packed in an array of ints (see _Search.flat)."""
+    cdef _Search s
+    if sum(counts) + blanks == 0:
+        return array("i")
+    s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
+    _search(s, squares, rows, cols, across, down, centre)
+    return s.flat(s.down_from)
 
 
 cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):

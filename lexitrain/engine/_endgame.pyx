@@ -1,0 +1,426 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The endgame search compiled to C: endgame.PythonSearch step for step
+(negamax, alpha-beta with a null window after the first move, the
+transposition table, the same move order), with the board, racks, hashes
+and table in C arrays. Plays still come from the move generator (its
+compiled search), once per board and rack, kept with each play's squares,
+tiles and score as C arrays so making and taking back a play costs a few
+array writes.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int16_t, int32_t, int8_t, uint64_t
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    static inline int popcount(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_popcountll(x);
+    #else
+        int n = 0;
+        while (x) { x &= x - 1; n++; }
+        return n;
+    #endif
+    }
+    """
+    int popcount(unsigned long long x) nogil
+
+import time
+
+from lexitrain.engine.endgame import EXACT_DEPTH, INFINITY, MAX_ZERO_TURNS, PLAYS_LIMIT, OutOfTime, Zobrist, rack_value
+from lexitrain.engine.movegen import _premiums, _tile_points
+from lexitrain.engine.play import ScoredPlay
+from lexitrain.tiles import RACK_SIZE
+
+from lexitrain.engine import _movegen
+
+cdef enum:
+    EMPTY = -1
+    BLANK_FLAG = 128
+    LETTER_MASK = 127
+    MAX_SLOTS = 33      # letters and the blank
+    MAX_SQUARES = 4096
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+    NO_MOVE = -1
+    PASS = -2
+    TABLE_BITS = 21
+    FLAT_FIELDS = 7     # ints before a play's tiles in find_flat's array
+    RACK_TILES = 16     # most tiles a play places
+    ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
+
+
+cdef struct Entry:
+    uint64_t key
+    int32_t value
+    int32_t move    # index in the plays of this board and rack, PASS or NO_MOVE
+    int16_t depth
+    int8_t flag
+
+
+cdef class Moves:
+    """One board's plays for one rack, going out first, then by score: per
+    play its score and the squares and tiles it fills, in C arrays; the
+    ScoredPlays are made only when asked for (`plays`)."""
+    cdef int n
+    cdef int* score
+    cdef int* first    # play i fills tiles first[i] .. first[i + 1] - 1
+    cdef int* square
+    cdef int* tile
+    cdef int* record   # where play i starts in `flat`
+    cdef object flat
+    cdef list listed
+
+    def __cinit__(self):
+        self.score = NULL
+        self.first = NULL
+        self.square = NULL
+        self.tile = NULL
+        self.record = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.score)
+        PyMem_Free(self.first)
+        PyMem_Free(self.square)
+        PyMem_Free(self.tile)
+        PyMem_Free(self.record)
+
+    cdef int load(self, object flat, int cols, int rack_size) except -1:
+        """Read the move generator's packed plays (movegen's find_flat)."""
+        cdef const int[::1] v = flat
+        cdef int total = v.shape[0], at = 0, n = 0, i, j, k, pass_, length, placed, dr, dc
+        cdef unsigned long long through
+        self.flat = flat
+        while at < total:
+            n += 1
+            at += FLAT_FIELDS + v[at + 4]
+        self.n = n
+        self.score = <int*>PyMem_Malloc((n + 1) * sizeof(int))
+        self.first = <int*>PyMem_Malloc((n + 1) * sizeof(int))
+        self.record = <int*>PyMem_Malloc((n + 1) * sizeof(int))
+        self.square = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
+        self.tile = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
+        if not (self.score and self.first and self.record and self.square and self.tile):
+            raise MemoryError()
+        i = 0
+        k = 0
+        for pass_ in range(2):  # those that go out, then the rest, each in the generator's order
+            at = 0
+            while at < total:
+                length = v[at + 4]
+                through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
+                placed = length - popcount(through)
+                if (placed == rack_size) == (pass_ == 0):
+                    self.score[i] = v[at]
+                    self.first[i] = k
+                    self.record[i] = at
+                    dr, dc = (1, 0) if v[at + 3] else (0, 1)
+                    for j in range(length):
+                        if not (through >> j) & 1:
+                            self.square[k] = (v[at + 1] + dr * j) * cols + v[at + 2] + dc * j
+                            self.tile[k] = v[at + FLAT_FIELDS + j]
+                            k += 1
+                    i += 1
+                at += FLAT_FIELDS + length
+        self.first[n] = k
+        return 0
+
+    cdef list plays(self):
+        """The plays as ScoredPlays, in this order."""
+        cdef const int[::1] v = self.flat
+        cdef int i, at, length
+        if self.listed is None:
+            self.listed = []
+            for i in range(self.n):
+                at = self.record[i]
+                length = v[at + 4]
+                through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
+                letters = tuple([v[at + FLAT_FIELDS + j] for j in range(length)])
+                self.listed.append(ScoredPlay(v[at + 1], v[at + 2], bool(v[at + 3]), letters, through, v[at]))
+        return self.listed
+
+
+cdef class Search:
+    """The compiled twin of endgame.PythonSearch (same methods the solver calls)."""
+    cdef object board
+    cdef list squares
+    cdef int cols, rows, letters, n_squares
+    cdef object graph
+    cdef int graph_letters
+    cdef tuple across, down
+    cdef list points_table
+    cdef int bingo, centre
+    cdef int points[MAX_SLOTS]
+    cdef uint64_t* zsquare      # [square * 256 + tile]
+    cdef uint64_t zrack[2][MAX_SLOTS][17]
+    cdef uint64_t zzero[ZERO_KEYS]
+    cdef int rack[2][MAX_SLOTS]
+    cdef int value[2]
+    cdef int size[2]
+    cdef uint64_t rack_key[2][2]
+    cdef uint64_t board_key
+    cdef Entry* table
+    cdef uint64_t table_mask
+    cdef dict cache
+    cdef public long nodes
+    cdef public long horizon
+    cdef object deadline
+    cdef int start_zero
+
+    def __cinit__(self):
+        self.zsquare = NULL
+        self.table = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.zsquare)
+        PyMem_Free(self.table)
+
+    def __init__(self, endgame, generator, deadline):
+        cdef int k, t, s, letter, n, p
+        board = endgame.board.copy()
+        self.board = board
+        self.squares = board.squares
+        self.rows, self.cols = board.rows, board.cols
+        self.n_squares = len(self.squares)
+        tiles = board.tiles
+        self.letters = tiles.size
+        if self.letters + 1 > MAX_SLOTS or self.n_squares > MAX_SQUARES:
+            raise ValueError("outside the compiled endgame search's limits")
+        dawg = generator.dawg
+        self.graph = dawg.data
+        self.graph_letters = dawg.letters
+        layout = board.layout
+        self.across = _premiums(layout, False)
+        self.down = _premiums(layout, True)
+        self.points_table = _tile_points(tiles)
+        self.bingo = layout.bingo_bonus
+        self.centre = layout.center[0] * board.cols + layout.center[1]
+        for letter in range(self.letters):
+            self.points[letter] = tiles.points[letter]
+        self.points[self.letters] = 0
+        zobrist = Zobrist(self.n_squares, self.letters)
+        self.zsquare = <uint64_t*>PyMem_Malloc(self.n_squares * 256 * sizeof(uint64_t))
+        self.table = <Entry*>PyMem_Malloc((1 << TABLE_BITS) * sizeof(Entry))
+        if not (self.zsquare and self.table):
+            raise MemoryError()
+        memset(self.table, 0, (1 << TABLE_BITS) * sizeof(Entry))
+        self.table_mask = (1 << TABLE_BITS) - 1
+        for k in range(self.n_squares):
+            for t in range(256):
+                self.zsquare[k * 256 + t] = zobrist.square[k][t]
+        for s in range(2):
+            for letter in range(self.letters + 1):
+                for n in range(17):
+                    self.zrack[s][letter][n] = zobrist.rack[s][letter][n]
+        for n in range(MAX_ZERO_TURNS + 1):
+            self.zzero[n] = zobrist.zero[n]
+        for p in range(2):
+            r = endgame.racks[p]
+            for letter in range(self.letters):
+                self.rack[p][letter] = r.counts[letter]
+            self.rack[p][self.letters] = r.blanks
+            self.value[p] = rack_value(tiles.points, r.counts)
+            self.size[p] = r.size
+            for s in range(2):
+                self.rack_key[p][s] = 0
+                for letter in range(self.letters + 1):
+                    self.rack_key[p][s] ^= self.zrack[s][letter][self.rack[p][letter]]
+        self.board_key = 0
+        for k in range(self.n_squares):
+            t = self.squares[k]
+            if t != EMPTY:
+                self.board_key ^= self.zsquare[k * 256 + t]
+        self.cache = {}
+        self.nodes = 0
+        self.horizon = 0
+        self.deadline = deadline
+        self.start_zero = endgame.zero_turns
+
+    # -- what the solver reads ----------------------------------------------------------
+    @property
+    def sizes(self):
+        return [self.size[0], self.size[1]]
+
+    @property
+    def values(self):
+        return [self.value[0], self.value[1]]
+
+    # -- making and taking back plays ----------------------------------------------------
+    cdef inline void take(self, int p, int slot, int delta):
+        cdef int n = self.rack[p][slot]
+        self.rack[p][slot] = n + delta
+        self.rack_key[p][0] ^= self.zrack[0][slot][n] ^ self.zrack[0][slot][n + delta]
+        self.rack_key[p][1] ^= self.zrack[1][slot][n] ^ self.zrack[1][slot][n + delta]
+
+    cdef void make_index(self, int p, Moves moves, int i):
+        cdef int j, k, t
+        for j in range(moves.first[i], moves.first[i + 1]):
+            k = moves.square[j]
+            t = moves.tile[j]
+            self.squares[k] = t
+            self.board_key ^= self.zsquare[k * 256 + t]
+            if t >= BLANK_FLAG:
+                self.take(p, self.letters, -1)
+            else:
+                self.take(p, t, -1)
+                self.value[p] -= self.points[t]
+            self.size[p] -= 1
+
+    cdef void unmake_index(self, int p, Moves moves, int i):
+        cdef int j, k, t
+        for j in range(moves.first[i], moves.first[i + 1]):
+            k = moves.square[j]
+            t = moves.tile[j]
+            self.squares[k] = EMPTY
+            self.board_key ^= self.zsquare[k * 256 + t]
+            if t >= BLANK_FLAG:
+                self.take(p, self.letters, 1)
+            else:
+                self.take(p, t, 1)
+                self.value[p] += self.points[t]
+            self.size[p] += 1
+
+    cdef Moves moves_of(self, int p):
+        """The player's plays on this board: from the cache, else the move generator."""
+        cdef int letter
+        cdef object key = (self.board_key, self.rack_key[p][0])
+        cdef Moves moves = self.cache.get(key)
+        if moves is not None:
+            return moves
+        counts = tuple([self.rack[p][letter] for letter in range(self.letters)])
+        flat = _movegen.find_flat(self.graph, self.graph_letters, self.squares, self.rows, self.cols, self.across,
+                                  self.down, self.points_table, counts, self.rack[p][self.letters], self.bingo,
+                                  RACK_SIZE, self.centre)
+        moves = Moves()
+        moves.load(flat, self.cols, self.size[p])
+        if len(self.cache) >= PLAYS_LIMIT:
+            self.cache.clear()
+        self.cache[key] = moves
+        return moves
+
+    def plays(self, int player):
+        return self.moves_of(player).plays()
+
+    def make(self, int player, play):
+        cdef Moves moves = self.moves_of(player)
+        self.make_index(player, moves, moves.plays().index(play))
+
+    def unmake(self, int player, play):
+        cdef Moves moves
+        cdef int j, k, t
+        # the play's squares hold its tiles now: take them back directly
+        dr, dc = (1, 0) if play.down else (0, 1)
+        for j in range(len(play.letters)):
+            if play.through >> j & 1:
+                continue
+            k = (play.row + dr * j) * self.cols + play.col + dc * j
+            t = play.letters[j]
+            self.squares[k] = EMPTY
+            self.board_key ^= self.zsquare[k * 256 + t]
+            if t >= BLANK_FLAG:
+                self.take(player, self.letters, 1)
+            else:
+                self.take(player, t, 1)
+                self.value[player] += self.points[t]
+            self.size[player] += 1
+
+    # -- the search ------------------------------------------------------------------------
+    cdef inline uint64_t key_of(self, int p, int zero):
+        return self.board_key ^ self.rack_key[p][0] ^ self.rack_key[1 - p][1] ^ self.zzero[zero]
+
+    def table_move(self, int player, int zero):
+        """(whether the table holds this position, its move: a play or None for a pass)."""
+        cdef uint64_t key = self.key_of(player, zero)
+        cdef Entry* e = &self.table[key & self.table_mask]
+        cdef Moves moves
+        if e.key != key or e.move == NO_MOVE:
+            return False, None
+        if e.move == PASS:
+            return True, None
+        moves = self.moves_of(player)
+        return (True, moves.plays()[e.move]) if e.move < moves.n else (False, None)
+
+    cdef int child(self, int p, Moves moves, int i, int depth, int alpha, int beta, int zero) except? -999999:
+        """The value for p of play i (or PASS) searched within (alpha, beta)."""
+        cdef int other = 1 - p, score, rest
+        if i == PASS:
+            if zero + 1 >= MAX_ZERO_TURNS:
+                return self.value[other] - self.value[p]
+            return -self.negamax(other, depth - 1, -beta, -alpha, zero + 1)
+        score = moves.score[i]
+        if moves.first[i + 1] - moves.first[i] == self.size[p]:  # going out ends the game
+            return score + 2 * self.value[other]
+        self.make_index(p, moves, i)
+        try:
+            rest = self.negamax(other, depth - 1, score - beta, score - alpha, 0 if score else zero + 1)
+        finally:
+            self.unmake_index(p, moves, i)
+        return score - rest
+
+    cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) except? -999999:
+        cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count
+        cdef long horizon_before
+        cdef uint64_t key = self.key_of(p, zero)
+        cdef Entry* e = &self.table[key & self.table_mask]
+        cdef Moves moves
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
+            raise OutOfTime()
+        if e.key == key:
+            first = e.move
+            if e.depth >= depth and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
+                                     or e.flag == UPPER and e.value <= alpha):
+                if e.depth != EXACT_DEPTH:
+                    self.horizon += 1
+                return e.value
+        if depth == 0:
+            self.horizon += 1
+            return self.value[other] - self.value[p]
+        horizon_before = self.horizon
+        moves = self.moves_of(p)
+        if first >= moves.n:
+            first = NO_MOVE  # a hash collision
+        best = -INFINITY
+        best_move = NO_MOVE
+        count = moves.n + 1  # every play, then the pass
+        for n in range(count + (1 if first != NO_MOVE else 0)):
+            if first != NO_MOVE:
+                if n == 0:
+                    i = first
+                else:
+                    i = n - 1 if n - 1 < moves.n else PASS
+                    if i == first:
+                        continue
+            else:
+                i = n if n < moves.n else PASS
+            if best == -INFINITY:
+                value = self.child(p, moves, i, depth, alpha, beta, zero)
+            else:  # a null window first: most moves only need proving worse
+                value = self.child(p, moves, i, depth, alpha, alpha + 1, zero)
+                if alpha < value < beta:
+                    value = self.child(p, moves, i, depth, value, beta, zero)
+            if value > best:
+                best = value
+                best_move = i
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        e.key = key
+        e.value = best
+        e.move = best_move
+        e.depth = EXACT_DEPTH if self.horizon == horizon_before else depth
+        e.flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        return best
+
+    def root(self, int depth):
+        cdef long before = self.horizon
+        value = self.negamax(0, depth, -INFINITY, INFINITY, self.start_zero)
+        return value, self.horizon == before
+
+    def after(self, int player, play, int depth, int alpha, int beta, int zero):
+        cdef Moves moves = self.moves_of(player)
+        cdef int i = PASS if play is None else moves.plays().index(play)
+        return self.child(player, moves, i, depth, alpha, beta, zero)

@@ -1,0 +1,391 @@
+"""The exact endgame: with the bag empty and both racks known, the play
+sequence that maximises the final spread.
+
+Negamax with alpha-beta over every legal play and the pass, by iterative
+deepening (each depth's best line is searched first at the next), a
+transposition table keyed by Zobrist hashes of the board, both racks and the
+count of scoreless turns, and move ordering (the table's move, then plays
+that go out, then by score). The game ends when a player goes out (+2x the
+opponent's rack) or after six scoreless turns in a row (each side loses its
+own rack), as `engine/game.py` plays it. A search that reaches the end of
+the game everywhere is exact; `--time` may stop it earlier, and then the
+answer is the best line of the deepest depth finished, marked inexact.
+
+Two searches do this: the one below in pure Python, the reference the tests
+compare, and the same algorithm compiled (`_endgame.pyx`), used where built.
+Both ask the move generator for plays, once per board and rack: a side's
+plays come only from its own rack, and the same board and rack come back
+across transpositions and across the depths of the deepening.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.play import ScoredPlay
+from lexitrain.errors import LexitrainError
+from lexitrain.tiles import Rack
+
+
+#: the two searches, as for the move generator
+ENGINES = ("compiled", "python")
+#: scoreless turns in a row that end a game
+MAX_ZERO_TURNS = 6
+#: bounds no value reaches
+INFINITY = 1 << 20
+#: a transposition-table depth meaning "searched to the end of the game"
+EXACT_DEPTH = 1 << 10
+#: plies no endgame outlasts (every play uses a tile; passes are bounded)
+MAX_PLIES = 2 * (7 + 7) + 2 * MAX_ZERO_TURNS
+#: transposition-table entries kept before it starts again
+TABLE_LIMIT = 4_000_000
+#: (board, rack) play lists kept before the cache starts again
+PLAYS_LIMIT = 400_000
+#: table flags
+EXACT, LOWER, UPPER = 0, 1, 2
+
+Move = ScoredPlay | None  # None is a pass
+
+
+class OutOfTime(Exception):
+    """The search's time ran out (caught inside this module)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver found: the best line from the side to move's point of
+    view, the points it gains over the opponent to the end (going-out bonus
+    and rack penalties included), and whether that is proved."""
+
+    sequence: tuple[Move, ...]
+    value: int
+    exact: bool
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def play(self) -> Move:
+        return self.sequence[0] if self.sequence else None
+
+
+def default_engine() -> str:
+    if compiled is None or os.environ.get("LEXITRAIN_ENGINE") == "python":
+        return "python"
+    return "compiled"
+
+
+def rack_value(tiles_points: Sequence[int], counts: Sequence[int]) -> int:
+    return sum(p * n for p, n in zip(tiles_points, counts))
+
+
+class Zobrist:
+    """Random 64-bit keys: a tile on a square, n copies of a letter on the
+    rack of the side to move or of the other side, scoreless turns so far."""
+
+    def __init__(self, squares: int, letters: int, seed: int = 20261204) -> None:
+        rng = random.Random(seed)
+        bits = 64
+        self.square = [[rng.getrandbits(bits) for _ in range(2 * BLANK_FLAG)] for _ in range(squares)]
+        # [slot][letter (blank = letters)][count]: slot 0 the mover, 1 the other side
+        self.rack = [[[0] + [rng.getrandbits(bits) for _ in range(16)] for _ in range(letters + 1)] for _ in range(2)]
+        self.zero = [rng.getrandbits(bits) for _ in range(MAX_ZERO_TURNS + 1)]
+
+
+class Endgame:
+    """A position to solve: the board, the two racks (the side to move's
+    first) and how many scoreless turns came just before."""
+
+    def __init__(self, board: Board, racks: tuple[Rack, Rack], zero_turns: int = 0) -> None:
+        if zero_turns >= MAX_ZERO_TURNS:
+            raise LexitrainError(f"{zero_turns} scoreless turns: the game is already over")
+        if not racks[0].size or not racks[1].size:
+            raise LexitrainError("both racks need tiles: a game whose player has gone out is over")
+        self.board = board
+        self.racks = racks
+        self.zero_turns = zero_turns
+
+
+class Searcher(Protocol):
+    """What the solver asks of a search (PythonSearch, or the compiled `_endgame.Search`)."""
+
+    nodes: int
+
+    @property
+    def sizes(self) -> list[int]: ...
+    def plays(self, player: int) -> list[ScoredPlay]: ...
+    def make(self, player: int, play: ScoredPlay) -> None: ...
+    def unmake(self, player: int, play: ScoredPlay) -> None: ...
+    def table_move(self, player: int, zero: int) -> tuple[bool, Move]: ...
+    def root(self, depth: int) -> tuple[int, bool]: ...
+    def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int: ...
+
+
+class PythonSearch:
+    """The reference search, step for step what the compiled one does."""
+
+    def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None = None) -> None:
+        board = endgame.board
+        self.board = board.copy()
+        self.generator = generator
+        tiles = board.tiles
+        self.letters = tiles.size
+        self.points = list(tiles.points)
+        self.zobrist = Zobrist(len(board.squares), tiles.size)
+        # each player's rack: counts per letter, then blanks last
+        self.racks = [list(r.counts) + [r.blanks] for r in endgame.racks]
+        self.values = [rack_value(self.points, r.counts) for r in endgame.racks]
+        self.sizes = [r.size for r in endgame.racks]
+        self.rack_keys = [[self._rack_key(p, slot) for slot in (0, 1)] for p in (0, 1)]
+        self.board_key = 0
+        for k, t in enumerate(self.board.squares):
+            if t != EMPTY:
+                self.board_key ^= self.zobrist.square[k][t]
+        self.table: dict[int, tuple[int, int, int, Move]] = {}
+        self.plays_cache: dict[tuple[int, int], list[ScoredPlay]] = {}
+        self.nodes = 0
+        self.horizon = 0  # times the search stopped short of a game's end
+        self.deadline = deadline
+        self.start_zero = endgame.zero_turns
+
+    def _rack_key(self, player: int, slot: int) -> int:
+        z = self.zobrist.rack[slot]
+        key = 0
+        for letter, n in enumerate(self.racks[player]):
+            key ^= z[letter][n]
+        return key
+
+    # -- making and taking back plays ----------------------------------------------
+    def _take(self, player: int, slot: int, delta: int) -> None:
+        rack = self.racks[player]
+        keys = self.rack_keys[player]
+        n = rack[slot]
+        rack[slot] = n + delta
+        for s in (0, 1):
+            z = self.zobrist.rack[s][slot]
+            keys[s] ^= z[n] ^ z[n + delta]
+
+    def make(self, player: int, play: ScoredPlay) -> None:
+        squares = self.board.squares
+        cols = self.board.cols
+        dr, dc = (1, 0) if play.down else (0, 1)
+        for i, t in enumerate(play.letters):
+            if play.through >> i & 1:
+                continue
+            k = (play.row + dr * i) * cols + play.col + dc * i
+            squares[k] = t
+            self.board_key ^= self.zobrist.square[k][t]
+            if t >= BLANK_FLAG:
+                self._take(player, self.letters, -1)
+            else:
+                self._take(player, t, -1)
+                self.values[player] -= self.points[t]
+            self.sizes[player] -= 1
+
+    def unmake(self, player: int, play: ScoredPlay) -> None:
+        squares = self.board.squares
+        cols = self.board.cols
+        dr, dc = (1, 0) if play.down else (0, 1)
+        for i, t in enumerate(play.letters):
+            if play.through >> i & 1:
+                continue
+            k = (play.row + dr * i) * cols + play.col + dc * i
+            squares[k] = EMPTY
+            self.board_key ^= self.zobrist.square[k][t]
+            if t >= BLANK_FLAG:
+                self._take(player, self.letters, 1)
+            else:
+                self._take(player, t, 1)
+                self.values[player] += self.points[t]
+            self.sizes[player] += 1
+
+    def plays(self, player: int) -> list[ScoredPlay]:
+        """The player's plays on this board, those going out first, then by score."""
+        key = (self.board_key, self.rack_keys[player][0])
+        found = self.plays_cache.get(key)
+        if found is None:
+            rack = self.racks[player]
+            held = Rack(self.board.tiles, tuple(rack[:-1]), rack[-1])
+            plays = self.generator.plays(self.board, held)
+            size = self.sizes[player]
+            found = [p for p in plays if p.tile_count == size] + [p for p in plays if p.tile_count != size]
+            if len(self.plays_cache) >= PLAYS_LIMIT:
+                self.plays_cache.clear()
+            self.plays_cache[key] = found
+        return found
+
+    # -- the search ------------------------------------------------------------------
+    def negamax(self, player: int, depth: int, alpha: int, beta: int, zero: int) -> tuple[int, Move]:
+        """The value for `player` (to move) of the rest of the game, within (alpha, beta)."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        other = 1 - player
+        key = self.board_key ^ self.rack_keys[player][0] ^ self.rack_keys[other][1] ^ self.zobrist.zero[zero]
+        entry = self.table.get(key)
+        first: Move = None
+        has_first = False
+        if entry is not None:
+            e_depth, flag, value, first = entry
+            has_first = True
+            if e_depth >= depth and (flag == EXACT or flag == LOWER and value >= beta
+                                     or flag == UPPER and value <= alpha):
+                if e_depth != EXACT_DEPTH:
+                    self.horizon += 1
+                return value, first
+        if depth == 0:
+            self.horizon += 1
+            return self.values[other] - self.values[player], None
+        horizon_before = self.horizon
+        alpha0 = alpha
+        best = -INFINITY
+        best_move: Move = None
+        plays = self.plays(player)
+        order: list[Move] = list(plays)
+        order.append(None)
+        if has_first and (first is None or first in plays):  # else a hash collision
+            order.remove(first)
+            order.insert(0, first)
+        for n, move in enumerate(order):
+            if n == 0:
+                value = self.after(player, move, depth, alpha, beta, zero)
+            else:  # a null window first: most moves only need proving worse
+                value = self.after(player, move, depth, alpha, alpha + 1, zero)
+                if alpha < value < beta:
+                    value = self.after(player, move, depth, value, beta, zero)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        stored_depth = EXACT_DEPTH if self.horizon == horizon_before else depth
+        if len(self.table) >= TABLE_LIMIT:
+            self.table.clear()
+        self.table[key] = (stored_depth, flag, best, best_move)
+        return best, best_move
+
+    def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int:
+        """The value for `player` of making `move`, searched within (alpha, beta)."""
+        other = 1 - player
+        if move is None:  # the pass
+            if zero + 1 >= MAX_ZERO_TURNS:
+                return self.values[other] - self.values[player]
+            return -self.negamax(other, depth - 1, -beta, -alpha, zero + 1)[0]
+        if move.tile_count == self.sizes[player]:  # going out ends the game
+            return move.score + 2 * self.values[other]
+        score = move.score
+        self.make(player, move)
+        try:
+            return score - self.negamax(other, depth - 1, score - beta, score - alpha, 0 if score else zero + 1)[0]
+        finally:
+            self.unmake(player, move)
+
+    def root(self, depth: int) -> tuple[int, bool]:
+        """Search to `depth` plies; (value, whether it reached every game's end)."""
+        before = self.horizon
+        value, _ = self.negamax(0, depth, -INFINITY, INFINITY, self.start_zero)
+        return value, self.horizon == before
+
+    def table_move(self, player: int, zero: int) -> tuple[bool, Move]:
+        """(whether the table holds this position, its move: a play or None for a pass)."""
+        other = 1 - player
+        key = self.board_key ^ self.rack_keys[player][0] ^ self.rack_keys[other][1] ^ self.zobrist.zero[zero]
+        entry = self.table.get(key)
+        return (False, None) if entry is None else (True, entry[3])
+
+
+def best_line(search: Searcher, value: int, depth: int, zero: int) -> list[Move]:
+    """The line behind a root value, read back move by move: at each step the
+    first move (the table's first) whose value, searched again in a window
+    around the one expected, is that value. For an unproved value the search
+    can disagree with itself: then the line stops (after the table's move)."""
+    out: list[Move] = []
+    player = 0
+    made: list[tuple[int, ScoredPlay]] = []
+    try:
+        while depth > 0:
+            candidates: list[Move] = [*search.plays(player), None]
+            listed, move = search.table_move(player, zero)
+            if listed and move in candidates:
+                candidates.remove(move)
+                candidates.insert(0, move)
+            right = [m for m in candidates if search.after(player, m, depth, value - 1, value + 1, zero) == value][:1]
+            if not right:
+                if not out and listed:
+                    out.append(move)
+                break
+            chosen = right[0]
+            out.append(chosen)
+            if chosen is None:
+                zero += 1
+                value = -value
+                if zero >= MAX_ZERO_TURNS:
+                    break
+            else:
+                if chosen.tile_count == search.sizes[player]:
+                    break
+                zero = 0 if chosen.score else zero + 1
+                value = chosen.score - value
+                search.make(player, chosen)
+                made.append((player, chosen))
+            player = 1 - player
+            depth -= 1
+    finally:
+        for p, move in reversed(made):
+            search.unmake(p, move)
+    return out
+
+
+def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = None, engine: str | None = None,
+          on_depth: Callable[[int, int], None] | None = None) -> Solution:
+    """Solve by iterative deepening until a depth reaches the end of every
+    line (exact), or `seconds` run out (the deepest finished depth's line)."""
+    engine = engine or default_engine()
+    if engine not in ENGINES:
+        raise LexitrainError(f"unknown endgame search {engine!r} (known: {', '.join(ENGINES)})")
+    if engine == "compiled" and compiled is None:
+        raise LexitrainError("the compiled endgame search is not built in this install (no C compiler?)")
+    started = time.monotonic()
+    deadline = None if seconds is None else started + seconds
+    search: Searcher = (compiled.Search(endgame, generator, deadline) if engine == "compiled"
+                        else PythonSearch(endgame, generator, deadline))
+    best: Solution | None = None
+    for depth in range(1, MAX_PLIES + 1):
+        try:
+            value, exact = search.root(depth)
+            line = best_line(search, value, depth, endgame.zero_turns)
+        except OutOfTime:
+            break
+        best = Solution(tuple(line), value, exact, depth, search.nodes, time.monotonic() - started)
+        if on_depth is not None:
+            on_depth(depth, value)
+        if exact:
+            break
+    if best is None:  # not even one ply in time: the top-scoring play, unproved
+        plays = search.plays(0)
+        first: Move = plays[0] if plays else None
+        best = Solution((first,), 0, False, 0, search.nodes, time.monotonic() - started)
+    return Solution(best.sequence, best.value, best.exact, best.depth, search.nodes, time.monotonic() - started)
+
+
+def describe(move: Move, board: Board) -> dict[str, object]:
+    """A move as the JSON output writes it: position, word, score (a pass has position `-`)."""
+    if move is None:
+        return {"position": "-", "word": "(pass)", "score": 0}
+    return {"position": move.position, "word": move.word(board.tiles), "score": move.score}
+
+
+# last: the compiled search imports this module's constants and Zobrist keys
+try:
+    from lexitrain.engine import _endgame as compiled
+except ImportError:  # built without a C compiler: the pure Python search only
+    compiled = None  # type: ignore[assignment]
+

@@ -1,0 +1,266 @@
+"""The endgame solver against a brute-force minimax (no pruning, no table,
+no ordering) on small endgames, both searches (pure Python and compiled),
+and on endgames of the real games; the line it gives plays out to its value."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lexitrain.engine import endgame as endgame_module
+from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
+from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
+from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, Move, Solution, solve
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.replay import replay
+from lexitrain.engine.rules import apply_play
+from lexitrain.layouts import load_layout
+from lexitrain.tiles import Rack, load_tile_set
+
+ENGLISH = load_tile_set("english")
+WORDS = sorted(set("""
+AE AI AN AR AS AT EN ER ES ET IN IS IT NA NE RE SI TA TI OE ON OR OS TO SO NO
+AIN AIR AIS AIT ANE ANI ANT ARE ARS ART ATE EAR EAT ERA ERN ERS ETA NAE NET NIT RAN RAS RAT RES RET RIA
+RIN SAE SAT SEA SEI SEN SER SET SIN SIR SIT SNA TAE TAN TAR TAS TEA TEN TIE TIN TIS ZOA ZA QI QAT
+ANES ANTE ANTI ARES ARTS EARN EARS EAST EATS ERAS ERNS ETAS NEAR NEST NETS NITE NITS RAIN RANI RANT
+RATE RATS REIN RENT REST RETS RIAS RINE RISE SAIN SANE SATE SEAR SEAT SENT SIRE SITE SNIT STAR STIR
+TARE TARS TEAR TEAS TENS TIER TIES TINE TINS TIRE TRES ZEST ZERO ROTE TONE NOTE
+""".split()))
+#: the tiles the small endgames' racks are drawn from (a blank at most once a rack: see `racks`)
+POOL = "AEINORSTZQ"
+GAMES = Path(__file__).parent / "data" / "gcg"
+ENGINES = [
+    "python",
+    pytest.param("compiled", marks=pytest.mark.skipif(endgame_module.compiled is None,
+                                                      reason="compiled endgame search not built")),
+]
+
+
+@lru_cache(maxsize=1)
+def small_dawg() -> Dawg:
+    return dawg_from_codes([ENGLISH.encode(w) for w in WORDS], ENGLISH, "small")
+
+
+def small_board(words: list[tuple[str, int, int, bool]]) -> Board:
+    board = Board(load_layout("standard"), ENGLISH)
+    for word, row, col, down in words:
+        for i, ch in enumerate(word):
+            board.set(row + i if down else row, col if down else col + i, ENGLISH.index(ch))
+    return board
+
+
+def points(rack: tuple[int, ...]) -> int:
+    return sum(ENGLISH.points[i] * n for i, n in enumerate(rack[:-1]))
+
+
+def brute_force(board: Board, racks: tuple[Rack, Rack], zero: int, dawg: Dawg) -> int:
+    """The side to move's best final margin from here, by trying every play and
+    pass at every turn to the end of the game (memoised on the whole state)."""
+    generator = MoveGenerator(dawg)  # its plays are proved against a brute force of their own
+    memo: dict[tuple, int] = {}
+
+    def value(squares: tuple[int, ...], mine: tuple[int, ...], theirs: tuple[int, ...], zero: int) -> int:
+        key = (squares, mine, theirs, zero)
+        if key in memo:
+            return memo[key]
+        here = Board(board.layout, board.tiles, list(squares))
+        rack = Rack(ENGLISH, mine[:-1], mine[-1])
+        # the pass
+        best = points(theirs) - points(mine) if zero + 1 >= MAX_ZERO_TURNS else -value(squares, theirs, mine, zero + 1)
+        for play in generator.plays(here, rack):
+            left = list(mine)
+            for _, _, tile in play.placed():
+                left[-1 if tile >= BLANK_FLAG else tile] -= 1
+            if sum(left) == 0:
+                got = play.score + 2 * points(theirs)
+            else:
+                after = here.copy()
+                apply_play(after, play)
+                got = play.score - value(tuple(after.squares), theirs, tuple(left), 0 if play.score else zero + 1)
+            best = max(best, got)
+        memo[key] = best
+        return best
+
+    def slots(r: Rack) -> tuple[int, ...]:
+        return (*r.counts, r.blanks)
+
+    return value(tuple(board.squares), slots(racks[0]), slots(racks[1]), zero)
+
+
+def played_out(endgame: Endgame, sequence: tuple[Move, ...]) -> tuple[int, bool]:
+    """The margin the side to move gains by playing the line, and whether it ends the game."""
+    board = endgame.board.copy()
+    racks = [[*r.counts, r.blanks] for r in endgame.racks]
+    margin, player, zero = 0, 0, endgame.zero_turns
+    for move in sequence:
+        sign = 1 if player == 0 else -1
+        if move is None:
+            zero += 1
+            if zero >= MAX_ZERO_TURNS:
+                return margin + sign * (points(tuple(racks[1 - player])) - points(tuple(racks[player]))), True
+        else:
+            for _, _, tile in move.placed():
+                racks[player][-1 if tile >= BLANK_FLAG else tile] -= 1
+            apply_play(board, move)
+            margin += sign * move.score
+            if sum(racks[player]) == 0:
+                return margin + sign * 2 * points(tuple(racks[1 - player])), True
+            zero = 0 if move.score else zero + 1
+        player = 1 - player
+    return margin, False
+
+
+def check(solution: Solution, endgame: Endgame, expected: int) -> None:
+    assert solution.exact
+    assert solution.value == expected
+    margin, over = played_out(endgame, solution.sequence)
+    assert over, "the line runs to the end of the game"
+    assert margin == expected
+
+
+BOARDS = [
+    [("RATES", 7, 5, False)],
+    [("TONE", 7, 7, False), ("ZERO", 4, 8, True)],
+    [("STAIR", 7, 3, False), ("RAIN", 7, 7, True), ("SEAT", 10, 4, False)],
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=3),
+       theirs=st.text(POOL, min_size=1, max_size=3), zero=st.integers(0, MAX_ZERO_TURNS - 1),
+       blank=st.sampled_from(["", "", "", "mine", "theirs"]))
+def test_small_endgames_match_brute_force(engine: str, layout, mine: str, theirs: str, zero: int,
+                                          blank: str) -> None:
+    board = small_board(layout)
+    if blank == "mine":  # a blank multiplies the plays by 26: with one other tile
+        mine = mine[:1] + "?"
+    elif blank == "theirs":
+        theirs = theirs[:1] + "?"
+    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
+    endgame = Endgame(board, racks, zero)
+    dawg = small_dawg()
+    expected = brute_force(board, racks, zero, dawg)
+    check(solve(endgame, MoveGenerator(dawg), engine=engine), endgame, expected)
+
+
+def real_endgames(tiles, limit: int) -> list[tuple[Board, Rack, Rack]]:
+    """The first position of each real game with the bag empty (the opponent holding the unseen tiles)."""
+    out = []
+    for path in sorted(GAMES.glob("*.gcg")):
+        if "polish" in path.name:
+            continue
+        for turn in replay(read_gcg(path), tiles):
+            rack = turn.rack.upper()
+            if not rack or not all(ch == "?" or ch in tiles.letters for ch in rack):
+                continue
+            mine = Rack.parse(tiles, rack)
+            unseen = unseen_tiles(turn.board, mine)
+            if 0 < unseen.size <= 7:
+                out.append((turn.board, mine, unseen))
+                break
+        if len(out) == limit:
+            break
+    return out
+
+
+def first_tiles(rack: Rack, n: int) -> Rack:
+    """The rack cut to its first n tiles (blanks last), to keep the brute force small."""
+    names = rack.names()[:n]
+    return Rack.of(rack.tiles, names)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_real_boards_with_two_tiles_a_side_match_brute_force(enable, engine: str) -> None:
+    dawg = dawg_for(enable)
+    for board, mine, theirs in real_endgames(enable.tiles, 3):
+        endgame = Endgame(board, (first_tiles(mine, 2), first_tiles(theirs, 2)))
+        expected = brute_force(board, endgame.racks, 0, dawg)
+        check(solve(endgame, MoveGenerator(dawg), engine=engine), endgame, expected)
+
+
+def test_both_searches_agree_on_real_endgames(enable) -> None:
+    """Four tiles against three on real boards, where the brute force would take too long."""
+    if endgame_module.compiled is None:
+        pytest.skip("compiled endgame search not built")
+    dawg = dawg_for(enable)
+    for board, mine, theirs in real_endgames(enable.tiles, 4):
+        endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
+        python = solve(endgame, MoveGenerator(dawg), engine="python")
+        compiled = solve(endgame, MoveGenerator(dawg), engine="compiled")
+        assert python.exact and compiled.exact
+        assert python.value == compiled.value
+        assert played_out(endgame, compiled.sequence) == (compiled.value, True)
+        assert played_out(endgame, python.sequence) == (python.value, True)
+
+
+def test_going_out_at_once_wins_the_bonus() -> None:
+    """One tile against the Q: the side to move goes out at once (ZA is
+    there to make) and takes twice the Q; the line is that one play."""
+    board = small_board(BOARDS[1])
+    endgame = Endgame(board, (Rack.parse(ENGLISH, "A"), Rack.parse(ENGLISH, "Q")))
+    solution = solve(endgame, MoveGenerator(small_dawg()), engine="python")
+    assert solution.exact and solution.play is not None
+    assert solution.sequence == (solution.play,)
+    assert solution.value == solution.play.score + 2 * 10
+
+
+def test_stuck_side_passes_and_six_zero_turns_end_it() -> None:
+    """Neither Q nor the V can go anywhere: both pass until six scoreless
+    turns end the game, each losing their own tiles: 4 (V) - 10 (Q) = -6."""
+    board = small_board([("TONE", 7, 7, False)])
+    endgame = Endgame(board, (Rack.parse(ENGLISH, "Q"), Rack.parse(ENGLISH, "V")), zero_turns=2)
+    solution = solve(endgame, MoveGenerator(small_dawg()), engine="python")
+    assert solution.exact
+    assert solution.value == 4 - 10
+    assert all(move is None for move in solution.sequence)
+    assert len(solution.sequence) == MAX_ZERO_TURNS - 2
+
+
+def test_out_of_time_says_so(enable) -> None:
+    board, mine, theirs = real_endgames(enable.tiles, 1)[0]
+    solution = solve(Endgame(board, (mine, theirs)), MoveGenerator(dawg_for(enable)), seconds=0.0)
+    assert not solution.exact
+    assert solution.play is not None
+
+
+def test_cli_solves_a_real_endgame(enable) -> None:
+    """`lexitrain endgame --json`: the contract's keys, a line that plays out
+    to the value, the final spread; the opponent's rack read as the unseen tiles."""
+    from lexitrain.engine.cgp import Position, to_cgp
+    from tests.cli_runner import run
+
+    board, mine, theirs = real_endgames(enable.tiles, 1)[0]
+    cgp = to_cgp(Position(board, ["".join(mine.names()), ""], [300, 310], 0, {"lex": "enable"}))
+    result = run("endgame", "--cgp", cgp, "--json")
+    assert result.exit_code == 0, result.stderr
+    out = result.json()
+    assert out["exact"] is True
+    assert out["play"] == out["sequence"][0]
+    assert set(out["play"]) >= {"position", "word", "score"}
+    assert out["spread"] == -10 + out["value"]
+    expected = solve(Endgame(board, (mine, theirs)), MoveGenerator(dawg_for(enable)))
+    assert out["value"] == expected.value
+    text = run("endgame", "--cgp", cgp)
+    assert f"value {expected.value:+d} for the side to move (exact" in text.stdout
+    assert f"final spread {-10 + expected.value:+d}" in text.stdout
+
+
+def test_cli_refuses_a_bag_that_is_not_empty(enable) -> None:
+    from lexitrain.engine.cgp import Position, to_cgp
+    from tests.cli_runner import run
+
+    board, mine, theirs = real_endgames(enable.tiles, 1)[0]
+    short = "".join(first_tiles(theirs, theirs.size - 1).names())
+    cgp = to_cgp(Position(board, ["".join(mine.names()), short], [0, 0], 0, {"lex": "enable"}))
+    result = run("endgame", "--cgp", cgp)
+    assert result.exit_code != 0
+    assert "1 tile is in the bag" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert run("endgame", "--cgp", cgp, "--time", "0").exit_code != 0
