@@ -235,18 +235,20 @@ def _endgame_racks(position, tiles):
     opponent's read as the unseen tiles when the CGP leaves it out. Says how
     many tiles are in the bag when there are any (the endgame needs none)."""
     from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.tiles import Rack
+    from lexitrain.tiles import RACK_SIZE, Rack
 
     mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
     unseen = unseen_tiles(position.board, mine)
     given = position.racks[1] if len(position.racks) > 1 else ""
-    theirs = Rack.parse(tiles, given, "the opponent's rack", in_play=True) if given else unseen
-    in_bag = unseen.size - theirs.size
+    if given:
+        theirs = Rack.parse(tiles, given, "the opponent's rack", in_play=True)
+        in_bag = unseen.size - theirs.size
+    else:
+        theirs, in_bag = unseen, max(0, unseen.size - RACK_SIZE)
     if in_bag == 1:
         raise LexitrainError("1 tile is in the bag: that is a pre-endgame (`lexitrain preendgame --cgp ...`)")
-    if in_bag or theirs.size > 7:
-        raise LexitrainError(f"{unseen.size - min(theirs.size, 7)} tiles are in the bag: "
-                             "the endgame needs the bag empty (give the opponent's rack in the CGP)")
+    if in_bag:
+        raise LexitrainError(f"{in_bag} tiles are in the bag: the endgame needs the bag empty")
     return mine, theirs
 
 
@@ -287,6 +289,56 @@ def endgame(
         who = "you" if n % 2 == 0 else "opponent"
         typer.echo(f"{n + 1:>3}. {who:<9} {move['position']:<4} {move['word']:<16} {move['score']:>4}")
     typer.echo(f"final spread {spread + solution.value:+d}")
+
+
+@commands.command("preendgame")
+def preendgame(
+    *,
+    ctx: typer.Context,
+    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line with one tile in the bag (the side to "
+                            "move's rack first; the opponent's, if given, is not used: any 7 of the unseen tiles)."),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (plays not reached "
+                                            "are left out, endgames cut short marked not exact)."),
+    candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays."),
+    lexicon: Lexicon,
+    json_out: Json = False,
+) -> None:
+    """One tile in the bag: each play against each tile the bag may hold, with the exact endgame after it."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.preendgame import solve_preendgame
+    from lexitrain.tiles import RACK_SIZE, Rack
+
+    if seconds is not None and seconds <= 0:
+        raise LexitrainError("--time must be more than 0 seconds")
+    if candidates is not None and candidates < 1:
+        raise LexitrainError("--candidates must be at least 1")
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
+    tiles = position.board.tiles
+    mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
+    unseen = unseen_tiles(position.board, mine)
+    if unseen.size != RACK_SIZE + 1:
+        in_bag = max(0, unseen.size - RACK_SIZE)
+        raise LexitrainError(f"{counted(in_bag, 'tile')} in the bag: the pre-endgame is for exactly 1"
+                             + (" (with none, use `lexitrain endgame`)" if in_bag == 0 else ""))
+    spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
+    result = solve_preendgame(position.board, mine, unseen, MoveGenerator(dawg_for(lex)), seconds, spread,
+                              candidates)
+    rows = [{"position": o.play.position, "word": o.play.word(tiles), "score": o.play.score,
+             "expected": round(o.expected, 2), "wins": o.wins, "draws": o.unseen, "exact": o.exact,
+             "outcomes": [{"tile": d.tile, "count": d.count, "value": d.value, "exact": d.exact} for d in o.draws]}
+            for o in result.plays]
+    if json_out:
+        emit_json({"plays": rows, "exact": result.exact, "candidates": result.candidates,
+                   "seconds": round(result.seconds, 3)})
+        return
+    proof = "exact" if result.exact else "NOT exact: time ran out"
+    typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} solved against each of the {unseen.size} "
+               f"unseen tiles ({proof}; {result.seconds:.2f} s)")
+    for row in rows:
+        typer.echo(f"{row['wins']:>4g}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
+                   f"{row['word']:<16} {row['score']:>4}{'' if row['exact'] else '  (not exact)'}")
 
 
 def game_lexicon(game, lexicon: str | None) -> tuple[str, str]:

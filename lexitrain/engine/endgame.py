@@ -46,7 +46,7 @@ MAX_PLIES = 2 * (7 + 7) + 2 * MAX_ZERO_TURNS
 #: transposition-table entries kept before it starts again
 TABLE_LIMIT = 4_000_000
 #: (board, rack) play lists kept before the cache starts again
-PLAYS_LIMIT = 400_000
+PLAYS_LIMIT = 50_000
 #: table flags
 EXACT, LOWER, UPPER = 0, 1, 2
 

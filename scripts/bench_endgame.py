@@ -1,0 +1,125 @@
+"""Benchmark the endgame solver on endgames of the real games.
+
+Positions: in each English game of tests/data/gcg (one per game, the same
+board and racks only once), the first turn with the bag empty: the recorded
+rack of the side to move, the opponent holding every unseen tile. The first
+40 are solved one after another, each with a time limit (60 s, MAGPIE's
+figure in issue 24), by the compiled search unless `--engine python`.
+Prints each position's time, whether it was proved, its value and nodes;
+then how many were solved within the limit, the median over those solved
+and over all (a position not solved counts as the limit), and the worst.
+
+`--preendgame N` also times the one-tile-in-the-bag solver on N positions:
+the turn before the bag empties in each game (one unseen tile more than the
+opponent's rack), each candidate play against each tile it might draw.
+
+The machine's load is printed at the start and the end: figures taken while
+others run are slower than a quiet machine's.
+
+    python scripts/bench_endgame.py [--games DIR] [--count 40] [--limit 60] [--engine compiled|python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from lexitrain.engine.board import Board  # noqa: E402
+from lexitrain.engine.dawg import dawg_for  # noqa: E402
+from lexitrain.engine.endgame import Endgame, solve  # noqa: E402
+from lexitrain.engine.exchanges import unseen_tiles  # noqa: E402
+from lexitrain.engine.gcg import read_gcg  # noqa: E402
+from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
+from lexitrain.engine.replay import replay  # noqa: E402
+from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.tiles import RACK_SIZE, Rack, TileSet  # noqa: E402
+
+DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
+
+
+def endgames(folder: Path, tiles: TileSet, unseen_beyond: int) -> list[tuple[str, Board, Rack, Rack]]:
+    """Per game, the first turn whose unseen tiles number at most a rack plus
+    `unseen_beyond` (0: the bag is empty; 1: one tile in the bag)."""
+    out = []
+    seen = set()
+    for path in sorted(folder.glob("*.gcg")):
+        if "polish" in path.name:
+            continue  # Polish tiles: not an ENABLE position
+        for turn in replay(read_gcg(path), tiles):
+            rack = turn.rack.upper()
+            if not rack or not all(ch == "?" or ch in tiles.letters for ch in rack):
+                continue
+            mine = Rack.parse(tiles, rack)
+            unseen = unseen_tiles(turn.board, mine)
+            if unseen.size <= unseen_beyond:
+                break  # the game is past that point without a recorded rack there
+            if unseen.size <= RACK_SIZE + unseen_beyond:
+                key = (tuple(turn.board.squares), mine.counts, mine.blanks)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((path.name, turn.board, mine, unseen))
+                break
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES)
+    parser.add_argument("--count", type=int, default=40, help="endgames to solve")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds allowed each")
+    parser.add_argument("--engine", default="compiled", choices=("compiled", "python"))
+    parser.add_argument("--preendgame", type=int, default=0, help="one-tile-in-the-bag positions to time too")
+    args = parser.parse_args()
+    print(f"load at start: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    lex = open_lexicon("enable")
+    generator = MoveGenerator(dawg_for(lex))
+    positions = endgames(args.games, lex.tiles, 0)[: args.count]
+    times = []
+    solved = []
+    for name, board, mine, theirs in positions:
+        started = time.monotonic()
+        solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine)
+        spent = time.monotonic() - started
+        times.append(spent if solution.exact else args.limit)
+        if solution.exact:
+            solved.append(spent)
+        first = solution.play
+        play = f"{first.position} {first.word(lex.tiles)}" if first is not None else "(pass)"
+        print(f"{name[:48]:<48} {mine.size}v{theirs.size} {spent:7.2f} s {'exact' if solution.exact else 'NOT  '} "
+              f"value {solution.value:+4d} depth {solution.depth:2d} nodes {solution.nodes:>9,} {play}", flush=True)
+    print(f"\n{len(positions)} endgames (bag empty), {args.engine} search, limit {args.limit:.0f} s each")
+    print(f"solved within the limit: {len(solved)} of {len(positions)}")
+    if solved:
+        print(f"median among those solved: {statistics.median(solved):.2f} s, worst solved {max(solved):.2f} s")
+    if times:
+        print(f"median over all (unsolved counted as {args.limit:.0f} s): {statistics.median(times):.2f} s")
+    if args.preendgame:
+        from lexitrain.engine.preendgame import solve_preendgame
+
+        pre = endgames(args.games, lex.tiles, 1)
+        pre = [p for p in pre if p[3].size == RACK_SIZE + 1][: args.preendgame]
+        spent_each = []
+        for name, board, mine, unseen in pre:
+            started = time.monotonic()
+            result = solve_preendgame(board, mine, unseen, generator, args.limit, engine=args.engine)
+            spent = time.monotonic() - started
+            spent_each.append(spent)
+            best = result.plays[0] if result.plays else None
+            print(f"pre-endgame {name[:40]:<40} {len(result.plays):3d} plays {spent:7.2f} s "
+                  f"{'exact' if result.exact else 'NOT  '} best {best.describe(lex.tiles) if best else '-'}",
+                  flush=True)
+        if spent_each:
+            print(f"one tile in the bag: {len(spent_each)} positions, median {statistics.median(spent_each):.2f} s, "
+                  f"worst {max(spent_each):.2f} s")
+    print(f"load at end: {os.getloadavg()[0]:.2f} (1 min)")
+
+
+if __name__ == "__main__":
+    main()
