@@ -62,15 +62,22 @@ def percentile(values: list[float], share: float) -> float:
 
 async def play(base: str, name: str, kind: str, known_share: float, think: float, seed: int,
                answers: dict[str, tuple[str, ...]], latencies: list[float], errors: list[str], ready: list[str],
-               start: asyncio.Event) -> tuple[str, int]:
+               start: asyncio.Event, logins: asyncio.Semaphore) -> tuple[str, int]:
     """One member's attempt; their expected score."""
     import httpx
 
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, timeout=30.0) as web:
-        login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+    async with httpx.AsyncClient(base_url=base, timeout=120.0) as web:
+        try:
+            async with logins:  # (a login is an argon2 hash: a few at a time, as members arrive)
+                login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+        except httpx.HTTPError as exc:
+            errors.append(f"{name} login {type(exc).__name__}")
+            ready.append(name)
+            return name, -1
         if login.status_code != 200:
             errors.append(f"{name} login {login.status_code}")
+            ready.append(name)
             return name, -1
         csrf = {"x-csrf-token": login.json()["csrf"]}
         ready.append(name)
@@ -88,7 +95,11 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
         for word in words:
             await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
             began = time.perf_counter()
-            said = await web.post("/api/challenge/guess", json={"attempt": attempt, "word": word}, headers=csrf)
+            try:
+                said = await web.post("/api/challenge/guess", json={"attempt": attempt, "word": word}, headers=csrf)
+            except httpx.HTTPError as exc:
+                errors.append(f"{name} guess {type(exc).__name__}")
+                continue
             latencies.append(time.perf_counter() - began)
             if said.status_code != 200 or said.json()["correct"] != (word != "QXZJVKW"):
                 errors.append(f"{name} guess {word} {said.status_code} {said.text[:80]}")
@@ -106,8 +117,9 @@ async def run_members(bases: list[str], names: list[str], args: argparse.Namespa
     errors: list[str] = []
     ready: list[str] = []
     start = asyncio.Event()
+    logins = asyncio.Semaphore(8)
     tasks = [asyncio.create_task(play(bases[i % len(bases)], name, args.kind, args.known, args.think, args.seed + i,
-                                      answers, latencies, errors, ready, start)) for i, name in enumerate(names)]
+                                      answers, latencies, errors, ready, start, logins)) for i, name in enumerate(names)]
     while len(ready) < len(names) and not all(task.done() for task in tasks):  # logins before the clock
         await asyncio.sleep(0.2)
     began = time.perf_counter()
@@ -132,7 +144,7 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
     rng.shuffle(words)
     clients = []
     for i, name in enumerate(names):
-        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=30.0)
+        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0)
         login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
         clients.append((web, {"x-csrf-token": login.json()["csrf"]}))
     owner, owner_h = clients[0]
@@ -147,7 +159,7 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
         web = clients[index][0]
         url = str(web.base_url).replace("http://", "ws://").rstrip("/") + f"/api/tables/{table}/events"
         cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
-        async with websockets.connect(url, additional_headers={"cookie": cookie}) as socket:
+        async with websockets.connect(url, additional_headers={"cookie": cookie}, open_timeout=120) as socket:
             ready.set()
             while not done.is_set():
                 try:
@@ -162,7 +174,7 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
 
     readies = [asyncio.Event() for _ in names]
     listeners = [asyncio.create_task(listen(i, readies[i])) for i in range(len(names))]
-    await asyncio.gather(*(ready.wait() for ready in readies))
+    await asyncio.wait_for(asyncio.gather(*(ready.wait() for ready in readies)), 300)
     made: list[str] = []
 
     async def guesser(index: int) -> None:
@@ -176,7 +188,11 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
             if tag in sent_at:
                 continue
             sent_at[tag] = time.perf_counter()
-            said = await web.post(f"/api/tables/{table}/guess", json={"word": word}, headers=headers)
+            try:
+                said = await web.post(f"/api/tables/{table}/guess", json={"word": word}, headers=headers)
+            except httpx.HTTPError as exc:
+                errors.append(f"table guess {type(exc).__name__}")
+                continue
             if said.status_code != 200:
                 errors.append(f"table guess {said.status_code}")
             made.append(tag)
@@ -246,8 +262,10 @@ def main() -> None:
         names = [f"member{i:03d}" for i in range(args.members)]
         with ClubDatabase(url, pool_size=2) as db:
             now = time.time()
-            for name in names:
-                sign_up(db, name, PASSWORD, make_invite(db, now), now)
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(4) as pool:  # (argon2 lets go of the GIL)
+                list(pool.map(lambda name: sign_up(db, name, PASSWORD, make_invite(db, now), now), names))
             make_admin(db, names[0])
         ports = [free_port() for _ in range(args.servers)]
         for port in ports:
