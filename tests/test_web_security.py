@@ -312,3 +312,23 @@ def test_the_sheet_process_ends_with_the_app_even_one_killed_outright(tmp_path, 
         time.sleep(0.2)
     alive = subprocess.run(["ps", "-o", "stat=", "-p", str(worker)], capture_output=True, text=True).stdout.strip()
     assert alive in ("", "Z"), alive  # gone (or a zombie waiting to be reaped)
+
+
+def test_a_count_of_the_stats_that_ends_at_once_hangs_nothing(app_ctx):
+    """A count done before its callback is added (a small store, a fast machine) runs the callback at once,
+    in the thread holding the statistics' lock: that must not hang the page (nor every later one)."""
+    from concurrent.futures import Future
+
+    class AtOnce:  # an executor whose work is done before `submit` returns
+        def submit(self, work, *args):  # type: ignore[no-untyped-def]
+            future: Future = Future()
+            future.set_result(work(*args))
+            return future
+
+        def shutdown(self, wait: bool = True) -> None:
+            pass
+
+    app_ctx._stats_counter = AtOnce()  # type: ignore[assignment]
+    done = threading.Event()
+    threading.Thread(target=lambda: (app_ctx.stats(), app_ctx.stats(), done.set()), daemon=True).start()
+    assert done.wait(30), "the statistics hung"

@@ -108,7 +108,8 @@ class Context:
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)
     _stats_pending: dict[str, tuple[int, Future[StatsReport]]] = field(default_factory=dict)
-    _stats_lock: threading.Lock = field(default_factory=threading.Lock)
+    # re-entrant: a count that ends before its callback is added runs the callback at once, lock held
+    _stats_lock: threading.RLock = field(default_factory=threading.RLock)
     _stats_counter: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lexitrain-stats"))
     _stats_watch: ProgressStore | None = None
