@@ -41,8 +41,9 @@ def main() -> None:
         walls.append(wall)
         cpus.append(cpu)
     turns = sum(1 for line in args.game.read_text(encoding="utf-8").splitlines() if line.startswith(">"))
-    print(f"gcg analyze {args.game.name} ({turns} event lines), {args.runs} runs: median wall "
-          f"{statistics.median(walls):.2f} s, CPU {statistics.median(cpus):.2f} s (load {os.getloadavg()[0]:.1f})")
+    if walls:
+        print(f"gcg analyze {args.game.name} ({turns} event lines), {args.runs} runs: median wall "
+              f"{statistics.median(walls):.2f} s, CPU {statistics.median(cpus):.2f} s (load {os.getloadavg()[0]:.1f})")
     walls, cpus = [], []
     for _ in range(args.sim_runs):
         wall, cpu, _ = timed(lexitrain + ["gcg", "analyze", str(args.game), "--sim", "--json"], os.environ.copy())
@@ -52,6 +53,8 @@ def main() -> None:
         print(f"gcg analyze --sim {args.game.name}, {args.sim_runs} runs: median wall {statistics.median(walls):.2f} s, "
               f"CPU {statistics.median(cpus):.2f} s over {os.cpu_count()} cores (load {os.getloadavg()[0]:.1f}; "
               f"target 60 s)")
+    if not args.from_games_runs:
+        return
     games = sorted(str(path) for path in GAMES.glob("*.gcg"))
     walls, cpus = [], []
     for _ in range(args.from_games_runs):
