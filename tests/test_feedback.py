@@ -190,8 +190,10 @@ def test_define_writes_links_out_and_refuses_non_words(defined):
 
 
 def test_define_says_when_a_word_has_no_definition(enable):
-    result = run("define", "care")
-    assert result.exit_code == 0 and result.stdout.strip() == "CARE  (no definition in enable)"
+    result = run("define", "anestri")  # WordNet (ENABLE's definitions) does not know it
+    assert result.exit_code == 0 and result.stdout.strip() == "ANESTRI  (no definition in enable)"
+    assert run("define", "care").stdout.startswith("CARE  ")  # WordNet's first sense of each part of speech
+    assert "(no definition" not in run("define", "care").stdout
 
 
 def test_judge_anagram_and_hooks_add_definitions_when_asked(defined):

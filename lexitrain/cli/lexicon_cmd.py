@@ -37,6 +37,9 @@ def build(
         [], "--compare", help="Mark words missing from another lexicon: NAME or NAME=SYMBOL (default #). Repeatable."
     ),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Skip words with characters outside the tile set."),
+    definitions: Optional[Path] = typer.Option(
+        None, "--definitions", help="Define the words the list leaves undefined from a file of `WORD definition` "
+        "lines (e.g. the shipped lexicons/definitions/wordnet_enable.txt)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: Json = False,
 ) -> None:
@@ -55,9 +58,11 @@ def build(
         from lexitrain.cli.progress_bar import progress_bar
 
         with progress_bar(f"compiling {name}") as progress:
-            report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress)
+            report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress,
+                                     definitions)
     else:
-        report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid)
+        report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid,
+                                 definitions=definitions)
     for message in report.warnings[:MAX_WARNINGS_SHOWN]:
         warn(message)
     if len(report.warnings) > MAX_WARNINGS_SHOWN:

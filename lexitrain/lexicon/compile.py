@@ -57,8 +57,12 @@ def compile_lexicon(
     compare: dict[str, str] | None = None,
     skip_invalid: bool = False,
     progress: Progress = quiet,
+    definitions: Path | None = None,
+    revision: str | None = None,
 ) -> BuildReport:
-    """Build lexicon NAME from a word list, replacing any previous build atomically."""
+    """Build lexicon NAME from a word list, replacing any previous build atomically; DEFINITIONS,
+    a file of `WORD definition` lines, defines the words the list itself leaves undefined;
+    REVISION marks an embedded list's build, so that a newer one is compiled again."""
     started = time.perf_counter()
     store.check_name(name)
     tiles_path = tile_set_path(tiles_name)
@@ -66,6 +70,8 @@ def compile_lexicon(
     layout = load_layout(board_name)
     progress("reading", 0, 3)
     wordlist = read_wordlist(Path(source), tiles, layout.longest_word, skip_invalid)
+    if definitions is not None:
+        _add_definitions(wordlist, read_wordlist(definitions, tiles, layout.longest_word, skip_invalid=True))
     others = _open_compared(compare or {}, name)
     codes = sorted(wordlist.definitions, key=None if tiles.codes_in_order else tiles.sort_key)
     progress("probabilities", 1, 3)
@@ -90,6 +96,8 @@ def compile_lexicon(
                 "compare": compare or {},
                 "content_hash": content_hash(tiles.name, codes),
                 "schema": SCHEMA_VERSION,
+                **({"revision": revision} if revision else {}),
+                **({"definitions": str(Path(definitions).resolve())} if definitions else {}),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
             progress("writing", 2, 3)
@@ -103,6 +111,15 @@ def compile_lexicon(
     progress("done", 3, 3)
     return BuildReport(name, len(codes), by_length, wordlist.warnings, time.perf_counter() - started, size,
                        wordlist.duplicates)
+
+
+def _add_definitions(wordlist: WordList, extra: WordList) -> None:
+    """Give each word of WORDLIST that has no definition its definition in EXTRA (words only
+    EXTRA lists are not added: the list says what is a word)."""
+    own = wordlist.definitions
+    for code, text in extra.definitions.items():
+        if text and own.get(code) == "":
+            own[code] = text
 
 
 def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, marisa_trie.Trie]]:

@@ -23,10 +23,16 @@ if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-up
 
 DEFAULT_LEXICON = "enable"
 
-#: Free lists shipped in lexicons/wordlists, compiled on first use.
+#: Free lists shipped in lexicons/wordlists, compiled on first use, with their definitions from
+#: WordNet in lexicons/definitions (scripts/gen_wordnet_definitions.py). A new `revision`
+#: compiles a player's copy again on its next use.
 EMBEDDED: dict[str, dict[str, str]] = {
-    "enable": {"file": "enable1.txt", "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt)"},
-    "cel": {"file": "cel.txt", "credit": "CEL, MIT licence (see LICENSE-CEL-MIT.txt)"},
+    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "wordnet-1",
+               "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); "
+                         "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
+    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "wordnet-1",
+            "credit": "CEL, MIT licence (see LICENSE-CEL-MIT.txt); "
+                      "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
 }
 
 
@@ -186,8 +192,10 @@ def _mmap(trie: Any, path: Path, lexicon: Lexicon) -> Any:
 def _rebuild_hint(name: str, manifest: dict[str, Any]) -> str:
     compared = "".join(f" --compare {other}={symbol}" for other, symbol in (manifest.get("compare") or {}).items())
     board = manifest.get("board", "standard")
+    defined = f" --definitions {manifest['definitions']}" if "definitions" in manifest else ""
     return (f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
-            f" --tiles {manifest.get('tiles', 'english')}{'' if board == 'standard' else f' --board {board}'}{compared}")
+            f" --tiles {manifest.get('tiles', 'english')}{'' if board == 'standard' else f' --board {board}'}{compared}"
+            f"{defined}")
 
 
 def _compile_again(name: str, manifest: dict[str, Any]) -> bool:
@@ -198,12 +206,13 @@ def _compile_again(name: str, manifest: dict[str, Any]) -> bool:
     from lexitrain.lexicon.progress import first_use
 
     source = Path(manifest.get("source", ""))
-    if manifest.get("tiles_file") or not source.is_file():
+    definitions = Path(manifest["definitions"]) if "definitions" in manifest else None
+    if manifest.get("tiles_file") or not source.is_file() or (definitions and not definitions.is_file()):
         return False
     try:
         with first_use(f"compiling {name} again from {source.name} (an older lexitrain compiled it)") as progress:
             compile_lexicon(source, name, manifest.get("tiles", "english"), manifest.get("board", "standard"),
-                            manifest.get("compare") or None, progress=progress)
+                            manifest.get("compare") or None, progress=progress, definitions=definitions)
     except LexitrainError:
         return False
     return True
@@ -225,7 +234,7 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     name = canonical_name(name)
     manifest = store.read_manifest(name)
     stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
-    if name in EMBEDDED and (manifest is None or stale):
+    if name in EMBEDDED and (manifest is None or stale or manifest.get("revision") != EMBEDDED[name]["revision"]):
         compile_embedded(name)
         manifest = store.read_manifest(name)
     elif manifest is not None and stale:
@@ -248,9 +257,12 @@ def compile_embedded(name: str) -> None:
     from lexitrain.lexicon.compile import compile_lexicon
     from lexitrain.lexicon.progress import first_use
 
-    source = shipped("lexicons") / "wordlists" / EMBEDDED[name]["file"]
+    entry = EMBEDDED[name]
+    source = shipped("lexicons") / "wordlists" / entry["file"]
     with first_use(f"compiling the embedded {name} lexicon (first use)") as progress:
-        compile_lexicon(source, name, progress=progress)
+        compile_lexicon(source, name, progress=progress,
+                        definitions=shipped("lexicons") / "definitions" / entry["definitions"],
+                        revision=entry["revision"])
 
 
 def known_lexicons() -> list[str]:
