@@ -366,6 +366,7 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
     limits, scheduling = load_limits(store), load_scheduling(store)
     data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
                             "mode": scheduling.mode, "retention": scheduling.retention,
+                            "fsrs_parameters": "own" if scheduling.parameters else "default",
                             "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store),
                             "wait_after_last": bool(store.setting(WAIT_AFTER_LAST, False))}
     if lex is not None:
@@ -374,12 +375,52 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
     if json_out:
         emit_json(data)
         return
-    typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling, "
+    own = " (your own FSRS parameters)" if scheduling.parameters else ""
+    typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling{own}, "
                f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
     if data["wait_after_last"]:
         typer.echo("the terminal quiz waits for Enter once every answer is found")
     if "plan" in data:
         typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
+
+
+@study_app.command("optimize")
+def optimize(
+    *,
+    lexicon: StudyLexicon,
+    dry_run: bool = typer.Option(False, "--dry-run", help="Fit and report, but keep the parameters in use."),
+    reset: bool = typer.Option(False, "--reset", help="Go back to FSRS's default parameters."),
+    json_out: Json = False,
+) -> None:
+    """Fit FSRS's parameters to your own reviews (per deck where a deck's own fit is better); keep them
+    only where they predict held-out reviews better than those in use."""
+    from lexitrain.study import fsrs_fit
+
+    with _store() as store:
+        if reset:
+            fsrs_fit.reset(store)
+            if json_out:
+                emit_json({"reset": True})
+            else:
+                typer.echo("back to FSRS's default parameters")
+            return
+        result = fsrs_fit.optimize(store, _lexicon(lexicon).name, apply=not dry_run)
+    if json_out:
+        emit_json(result.as_json())
+        return
+    b, a = result.before, result.after
+    verdict = ("applied" if result.applied else
+               "not applied (dry run)" if dry_run and a.log_loss < b.log_loss else
+               "not applied: they predict your held-out reviews no better")
+    typer.echo(f"fitted FSRS to {result.reviews:,} reviews of {result.cards:,} cards; on "
+               f"{result.held_out:,} held-out reviews: log loss {b.log_loss:.4f} -> {a.log_loss:.4f}, "
+               f"RMSE {b.rmse:.4f} -> {a.rmse:.4f}; {verdict}")
+    for deck in result.decks:
+        general, own = deck["general"], deck["own"]
+        assert isinstance(general, dict) and isinstance(own, dict)
+        typer.echo(f"  deck {deck['deck']}: {deck['reviews']:,} reviews, log loss {general['log_loss']:.4f} "
+                   f"(general) vs {own['log_loss']:.4f} (its own): "
+                   + ("its own applied" if deck["applied"] else "the general ones kept"))
 
 
 @study_app.command("postpone")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from lexitrain.study.decks import check_daily_limit, full_decks
 from lexitrain.study.plans import active_plan
-from lexitrain.study.scheduler import Scheduling, utc_now
+from lexitrain.study.scheduler import FSRS_PARAMETERS, Scheduling, utc_now
 from lexitrain.study.session import Item
 from lexitrain.study.store import CardRow, ProgressStore
 
@@ -46,7 +46,12 @@ def load_limits(store: ProgressStore) -> Limits:
 
 
 def load_scheduling(store: ProgressStore) -> Scheduling:
-    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)))
+    """The player's way of scheduling: mode, retention, and their own FSRS parameters if fitted."""
+    own = store.setting(FSRS_PARAMETERS, {})
+    general = own.get("general")
+    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)),
+                      tuple(general) if general else None,
+                      tuple((int(deck), tuple(values)) for deck, values in own.get("decks", {}).items()))
 
 
 def day_start(now: datetime) -> datetime:

@@ -102,9 +102,15 @@ def listing(store: ProgressStore, lexicon: str, general: Scheduling) -> list[dic
 
 
 def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> Scheduling:
-    """How a card is scheduled: the general way, with its deck's desired retention if it sets one."""
+    """How a card is scheduled: the general way, with its deck's desired retention if it sets one
+    and the deck's own FSRS parameters if `study optimize` gave it some."""
     retention = store.deck_retention(card_id)
-    return general if retention is None else replace(general, retention=retention)
+    scheduling = general if retention is None else replace(general, retention=retention)
+    if general.deck_parameters:
+        own = dict(general.deck_parameters).get(store.card_deck(card_id) or 0)
+        if own is not None:
+            scheduling = replace(scheduling, parameters=own)
+    return scheduling
 
 
 def full_decks(store: ProgressStore, mode: str, lexicon: str, since: datetime) -> tuple[frozenset[int], frozenset[int]]:

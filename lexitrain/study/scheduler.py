@@ -28,6 +28,9 @@ LEARNING = 1  # FSRS's state of a card being learnt
 #: The four self-grading ratings, numbered as FSRS numbers them.
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 RATINGS = {"again": AGAIN, "hard": HARD, "good": GOOD, "easy": EASY}
+#: The setting that holds the player's own FSRS parameters: {"general": [...] or None,
+#: "decks": {"<deck id>": [...]}} (see fsrs_fit.py).
+FSRS_PARAMETERS = "fsrs_parameters"
 #: Leitner boxes a rating moves a card by (Again sends it back to box 0).
 _BOX_STEPS = {HARD: 0, GOOD: 1, EASY: 2}
 
@@ -57,10 +60,14 @@ def to_datetime(seconds: float | None) -> datetime | None:
 
 @dataclass(frozen=True)
 class Scheduling:
-    """How answers move cards: the mode and FSRS's desired retention."""
+    """How answers move cards: the mode, FSRS's desired retention, and the player's own FSRS
+    parameters where `study optimize` fitted them (None: FSRS's defaults), in general and
+    for each deck whose cards its own fit predicts better (deck id, parameters)."""
 
     mode: str = "fsrs"
     retention: float = DEFAULT_RETENTION
+    parameters: tuple[float, ...] | None = None
+    deck_parameters: tuple[tuple[int, tuple[float, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -78,7 +85,7 @@ class Scheduling:
         import fsrs
 
         correct = check_rating(rating) != AGAIN
-        scheduler = _fsrs_scheduler(self.retention)
+        scheduler = _fsrs_scheduler(self.retention, self.parameters)
         before = _to_fsrs(card, now)
         after, _log = scheduler.review_card(before, fsrs.Rating(rating), now)
         box = min(card.cardbox + _BOX_STEPS[rating], len(LEITNER_DAYS) - 1) if correct else 0
@@ -105,14 +112,17 @@ class Scheduling:
         """FSRS's estimate that the card is still known at `now` (0 for a new card)."""
         if card.state == NEW:
             return 0.0
-        return float(_fsrs_scheduler(self.retention).get_card_retrievability(_to_fsrs(card, now), now))
+        return float(_fsrs_scheduler(self.retention, self.parameters)
+                     .get_card_retrievability(_to_fsrs(card, now), now))
 
 
 @lru_cache(maxsize=8)
-def _fsrs_scheduler(retention: float):  # -> fsrs.Scheduler
+def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None):  # -> fsrs.Scheduler
     import fsrs
 
-    return fsrs.Scheduler(desired_retention=retention)
+    if parameters is None:
+        return fsrs.Scheduler(desired_retention=retention)
+    return fsrs.Scheduler(parameters=parameters, desired_retention=retention)
 
 
 def _to_fsrs(card: CardRow, now: datetime):  # -> fsrs.Card

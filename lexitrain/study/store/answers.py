@@ -86,6 +86,13 @@ class Answers(StoreConnection):
         ).fetchone()
         return int(row[0]), int(row[1])
 
+    def review_log(self, deck_id: int | None = None) -> list[tuple[int, float, int, int | None]]:
+        """(card, at, correct, rating) of every answer that scheduled a card (of one deck, if
+        given), by card and time: the log `study optimize` fits FSRS to."""
+        return self.conn.execute(
+            "SELECT a.card_id, a.at, a.correct, a.rating FROM answers a JOIN cards c ON c.id = a.card_id "
+            "WHERE (? IS NULL OR c.deck_id = ?) ORDER BY a.card_id, a.at", (deck_id, deck_id)).fetchall()
+
     def answers_per_quarter_hour(self, lexicon: str, since: float) -> list[tuple[int, int, int, int, int]]:
         """(quarter-hour number since the epoch, answers, right, new, unscheduled: answers that moved no card,
         a practice wall's) since a time, in a lexicon's sessions.

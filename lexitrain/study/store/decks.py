@@ -84,6 +84,11 @@ class Decks(StoreConnection):
                                 (card_id,)).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
+    def card_deck(self, card_id: int) -> int | None:
+        """The id of the card's deck (None: it is in none)."""
+        row = self.conn.execute("SELECT deck_id FROM cards WHERE id = ?", (card_id,)).fetchone()
+        return None if row is None else row[0]
+
     def has_deck_limits(self, lexicon: str) -> bool:
         """Whether any deck of the lexicon sets a daily limit (the daily drill counts per deck only then)."""
         return self.conn.execute(
