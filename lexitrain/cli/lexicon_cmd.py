@@ -176,6 +176,46 @@ def _by_length(encode: Callable[[str], str], words: list[str], width: int) -> li
     return lines
 
 
+@lexicon_app.command("playability")
+def playability(
+    name: str = typer.Argument(..., help="The lexicon to count playability for."),
+    games: int = typer.Option(..., "--games", help="Self-play games to play (the more, the steadier the ranks)."),
+    seed: int = typer.Option(0, "--seed", help="The same seed and games give the same figures, however run."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", help="Processes to play on (default: every core)."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", help="Play on the Dask cluster of this scheduler (tcp://host:8786; needs lexitrain[dask])."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: Json = False,
+) -> None:
+    """Count how often the equity player plays each word in self-play and store it in the lexicon
+    (for `search --order playability` and `--playability 1-500`)."""
+    from lexitrain.engine.playability import count_and_store
+    from lexitrain.lexicon.lexicon import open_lexicon
+
+    if games < 1:
+        raise LexitrainError(f"--games {games}: play at least one game")
+    if jobs is not None and jobs < 1:
+        raise LexitrainError(f"--jobs {jobs}: expected 1 or more")
+    lex = open_lexicon(name)
+    if not quiet and not json_out and sys.stderr.isatty():
+        from lexitrain.cli.progress_bar import progress_bar
+
+        with progress_bar(f"self-play for {lex.name}") as bar:
+            count = count_and_store(lex, games, seed, jobs, scheduler,
+                                    lambda done, total: bar("games", done, total))
+    else:
+        count = count_and_store(lex, games, seed, jobs, scheduler)
+    per_thousand = 1000 * count.seconds / count.games
+    if json_out:
+        emit_json({"lexicon": lex.name, "games": count.games, "seed": seed, "seconds": round(count.seconds, 2),
+                   "where": count.where, "plays": sum(count.plays.values()), "words": len(count.plays),
+                   "seconds_per_1000_games": round(per_thousand, 2)})
+        return
+    typer.echo(f"{lex.name}: {count.games:,} games on {count.where} in {count.seconds:.1f} s "
+               f"({per_thousand:.1f} s per 1,000), {sum(count.plays.values()):,} words played, "
+               f"{len(count.plays):,} different; stored")
+
+
 @lexicon_app.command("remove")
 def remove(name: str = typer.Argument(...)) -> None:
     """Delete a compiled lexicon (an embedded one recompiles on next use)."""

@@ -236,6 +236,7 @@ Conditions (put --not- before one to turn it round; give any one again to add to
   --consists-of AEIOU:70-100   (a share in percent of the tiles; no share: all of them)
   --probability 1-500   --probability-lax 1-500   (ties at the edges too)
   (alphagram ranks; --probability-by word, --blanks 0|1|2)
+  --playability 1-500   (rank within the length by plays in self-play, 1 the most played)
   --anagrams N-M   --vowels N-M   --points N-M   --unique-letters N-M
   --group type1-sevens|type2-sevens|type3-sevens|type1-eights|type2-eights|type3-eights|
           eights-from-seven-stems|high-fives|hook-words|front-hooks|back-hooks
@@ -244,7 +245,7 @@ Conditions (put --not- before one to turn it round; give any one again to add to
 
 \b
 Order and limits:
-  --order alphabetical|probability|alphagram|length|random   --seed N
+  --order alphabetical|probability|alphagram|length|random|playability   --seed N
   --limit N   --limit-probability 1-100 (or --limit-probability-lax)  (Zyzzyva's, last)
 Saved searches: --save NAME [--replace], --load NAME; `lexitrain searches` lists them.
 """

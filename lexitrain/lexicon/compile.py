@@ -29,7 +29,7 @@ import numpy as np
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
-from lexitrain.lexicon import graph, store
+from lexitrain.lexicon import graph, playability, store
 from lexitrain.lexicon.analysis import Analysis, analyse
 from lexitrain.lexicon.definitions import all_written_out
 from lexitrain.lexicon.lexicon import TILES_FILE, content_hash
@@ -103,6 +103,7 @@ def compile_lexicon(
             progress("writing", 2, 3)
             children.start(lambda: _write_words(build_dir, analysis, wordlist, tiles, others, manifest))
             _write_alphagrams(build_dir, analysis, tiles)
+        playability.copy_shipped(build_dir, str(manifest["content_hash"]), lambda word: len(tiles.encode(word)))
         size = sum(p.stat().st_size for p in build_dir.iterdir())
         store.publish(name, build_dir, {**manifest, "bytes": size})
     except BaseException:

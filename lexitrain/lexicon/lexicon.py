@@ -49,6 +49,7 @@ class Lexicon:
     manifest: dict[str, Any]
     _counts: dict[RankPer, dict[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _draws: dict[int, dict[str, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _playability: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @cached_property
     def tiles(self) -> TileSet:
@@ -165,6 +166,41 @@ class Lexicon:
 
             self._counts[per] = rows.counts_by_length(self.db, per)
         return self._counts[per]
+
+    @property
+    def has_playability(self) -> bool:
+        """Whether self-play figures are stored for it (`lexitrain lexicon playability`)."""
+        from lexitrain.lexicon.playability import FILE
+
+        return (self.folder / FILE).is_file()
+
+    def playability_ranks(self) -> dict[str, int]:
+        """Word -> playability rank within its length (1 the most played), for the words ever played;
+        a one-line error when the lexicon has no figures."""
+        from lexitrain.lexicon import rows
+
+        self.require_playability()
+        if self._playability is None:
+            self._playability = rows.playability_ranks(self.db)
+        return self._playability
+
+    def playability_meta(self) -> dict[str, Any]:
+        from lexitrain.lexicon import rows
+
+        self.require_playability()
+        return rows.playability_meta(self.db)
+
+    def require_playability(self) -> None:
+        """A one-line error when the lexicon has no figures; else make sure its connection
+        has them (they are attached on opening, and may have come after it was opened)."""
+        from lexitrain.lexicon.playability import DATABASE
+
+        if not self.has_playability:
+            raise LexitrainError(f"lexicon {self.name!r} has no playability figures; count them with "
+                                 f"`lexitrain lexicon playability {self.name} --games N`")
+        if "db" in self.__dict__ and DATABASE not in {row[1] for row in self.db.execute("PRAGMA database_list")}:
+            self.__dict__.pop("db").close()
+            self._playability = None
 
     def words(self) -> list[str]:
         """Every word, in dictionary (tile) order."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, Union
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.playability import DATABASE as PLAYABILITY
 
 CountFact = Literal["length", "anagrams", "vowels", "points"]
 RankPer = Literal["alphagram", "word"]
@@ -81,6 +82,15 @@ class RankBetween:
 
 
 @dataclass(frozen=True)
+class PlayabilityBetween:
+    """A playability rank (1 the most played of its length) in low..high; a word never played has none."""
+
+    low: int
+    high: int
+    negate: bool = False
+
+
+@dataclass(frozen=True)
 class Hook:
     """The word takes a front or back hook, or stays a word without its first or last tile."""
 
@@ -122,7 +132,7 @@ class AnyOf:
     negate: bool = False
 
 
-Condition = Union[Between, RankBetween, Hook, Contains, OneOf, PartOfSpeech, AnyOf]
+Condition = Union[Between, RankBetween, PlayabilityBetween, Hook, Contains, OneOf, PartOfSpeech, AnyOf]
 
 _ROW_SQL = """
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
@@ -204,6 +214,9 @@ def _clause(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) ->
         column = (f"a.alphagram_rank{condition.blanks}" if condition.per == "alphagram"
                   else f"w.probability_rank{condition.blanks}")
         return f"{column} BETWEEN ? AND ?", [condition.low, condition.high]
+    if isinstance(condition, PlayabilityBetween):
+        return (f"w.word IN (SELECT word FROM {PLAYABILITY}.playability WHERE rank BETWEEN ? AND ?)",
+                [condition.low, condition.high])
     if isinstance(condition, Hook):
         return _HOOKS[condition.side], []
     if isinstance(condition, Contains):
@@ -279,6 +292,16 @@ def exact_draws(db: sqlite3.Connection, length: int) -> dict[str, int]:
     """Alphagram -> its exact draws from the bag with no blank (combinations0), for one length."""
     sql = "SELECT alphagram, combinations0 FROM alphagrams WHERE length = ?"
     return {alphagram: int(combinations) for alphagram, combinations in db.execute(sql, [length])}
+
+
+def playability_ranks(db: sqlite3.Connection) -> dict[str, int]:
+    """Word -> its playability rank within its length, for every word played (the lexicon must have figures)."""
+    return {word: rank for word, rank in db.execute(f"SELECT word, rank FROM {PLAYABILITY}.playability")}
+
+
+def playability_meta(db: sqlite3.Connection) -> dict[str, Any]:
+    """How the lexicon's playability figures were counted (games, seed, time...)."""
+    return {key: json.loads(value) for key, value in db.execute(f"SELECT key, value FROM {PLAYABILITY}.meta")}
 
 
 def counts_by_length(db: sqlite3.Connection, per: RankPer) -> dict[int, int]:

@@ -3,6 +3,8 @@
 Two files, `words.sqlite` (tables words and meta) and `alphagrams.sqlite`
 (table alphagrams), so the compiler can write both at once on two cores; a
 reader opens the first, attaches the second, and joins them as one database.
+A third, `playability.sqlite`, is attached when the lexicon has playability
+figures (lexicon/playability.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from lexitrain.lexicon import playability
 
 if TYPE_CHECKING:  # sqlite3 is imported when a table is opened: word look-ups (judge, anagram) never need it
     import sqlite3
@@ -111,5 +115,8 @@ def connect(folder: Path) -> sqlite3.Connection:
 
     conn = sqlite3.connect(f"{(folder / WORDS_FILE).as_uri()}?mode=ro", uri=True, check_same_thread=False)
     conn.execute("ATTACH DATABASE ? AS alphagram_db", (f"{(folder / ALPHAGRAMS_FILE).as_uri()}?mode=ro",))
+    figures = folder / playability.FILE
+    if figures.is_file():  # counted by self-play (lexicon/playability.py): not every lexicon has them
+        conn.execute(f"ATTACH DATABASE ? AS {playability.DATABASE}", (f"{figures.as_uri()}?mode=ro",))
     conn.row_factory = sqlite3.Row
     return conn

@@ -23,7 +23,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.lexicon.rows import (
     Between, Condition as RowCondition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
-    RankBetween, WordRow,
+    PlayabilityBetween, RankBetween, WordRow,
 )
 from lexitrain.search import corpus, groups
 from lexitrain.search.anagrams import anagram_codes
@@ -47,6 +47,8 @@ _HOOKS: dict[str, HookSide] = {
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     """Every word meeting all conditions of any group, ordered, probability-limited, then limited.
     A query without conditions finds every word."""
+    if query.order == "playability" or any(c.name == "playability" for g in query.groups for c in g):
+        lex.require_playability()  # a lexicon without figures: say so in one line
     found: dict[str, WordRow] = {}
     for group in query.groups or ((),):
         for row in group_rows(lex, group, query):
@@ -157,6 +159,8 @@ def _stored(condition: Condition, query: Query) -> RowCondition | None:
     if name in ("probability", "probability-lax"):
         return RankBetween(value[0], value[1], query.probability_by, query.blanks, negate=negate,
                            lax=name == "probability-lax")
+    if name == "playability":
+        return PlayabilityBetween(value[0], value[1], negate=negate)
     if name in _HOOKS and value is True:
         return Hook(_HOOKS[name], negate=negate)
     if name in _TEXTS:
@@ -278,6 +282,10 @@ def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]
             "probability_ranks" if query.probability_by == "word" else "alphagram_ranks")
         blanks = query.blanks
         return sorted(rows, key=lambda r: (r["length"], r[field][blanks], word(r)))
+    if query.order == "playability":  # the most played first in each length; words never played last
+        ranks = lex.playability_ranks()
+        last = len(ranks) + 1
+        return sorted(rows, key=lambda r: (r["length"], ranks.get(r["word"], last), r["probability_rank"], word(r)))
     if query.order == "alphagram":
         alphagram = _word_key(lex, "alphagram")
         return sorted(rows, key=lambda r: (alphagram(r), word(r)))

@@ -20,7 +20,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.rows import RankPer
 
 Range = tuple[int, int]
-ORDERS = ("alphabetical", "probability", "alphagram", "length", "random")
+ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability")
 PROBABILITY_BY = ("alphagram", "word")
 UNBOUNDED = 10**9
 OR = "--or"
@@ -49,6 +49,7 @@ CONDITIONS: dict[str, str] = {
     "consists-of": "consists",
     "probability": "range",
     "probability-lax": "range",
+    "playability": "range",
     "anagrams": "range",
     "vowels": "range",
     "unique-letters": "range",
@@ -331,7 +332,7 @@ def _check(query: Query) -> None:
         raise LexitrainError(f"--limit {query.limit}: expected 1 or more")
     for group in query.groups:
         for condition in group:
-            if condition.name.startswith("probability") and condition.value[0] < 1:
+            if condition.name.startswith(("probability", "playability")) and condition.value[0] < 1:
                 raise LexitrainError(f"--{condition.name}: ranks start at 1")
     if query.limit_probability is not None and query.limit_probability[0] < 1:
         raise LexitrainError("--limit-probability: positions start at 1")

@@ -33,7 +33,8 @@ SHOWN_RESULTS = 500
 SEARCH_FIELDS = {"length": "--length", "anagram": "--anagram", "build": "--build", "pattern": "--pattern",
                  "starts_with": "--starts-with", "ends_with": "--ends-with", "takes_prefix": "--takes-prefix",
                  "takes_suffix": "--takes-suffix", "includes": "--includes",
-                 "probability": "--probability", "definition": "--definition", "order": "--order",
+                 "probability": "--probability", "playability": "--playability", "definition": "--definition",
+                 "order": "--order",
                  "limit": "--limit"}
 SEARCH_FLAGS = {"front_hook": "--front-hook", "back_hook": "--back-hook"}
 SOURCES = ("search", "list", "saved", "upload", "file", "due")

@@ -1,0 +1,115 @@
+"""Playability as a player meets it: `lexicon playability` counts the words the equity player plays and
+stores them in the lexicon; `search --order playability` and `--playability 1-N` (saved searches, quizzes,
+sheets and the web search read the same query); the same figures from the same seeds on one process, on
+several, and on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from lexitrain.engine import movegen
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.leave import load_leaves
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.playability import count_plays, setup_for
+from lexitrain.engine.selfplay import SelfPlayer
+from lexitrain.lexicon import playability
+from lexitrain.lexicon.lexicon import open_lexicon
+from tests.cli_runner import run
+
+pytestmark = pytest.mark.skipif(movegen.compiled is None, reason="the compiled move generator is not built")
+
+
+def test_ranks_count_within_each_length_most_played_first_ties_by_word() -> None:
+    plays = {"QI": 9, "ZA": 9, "AA": 3, "QAT": 1, "CAT": 4, "DOG": 0}
+    assert playability.ranked(plays, len) == [
+        ("QI", 2, 9, 1), ("ZA", 2, 9, 2), ("AA", 2, 3, 3), ("CAT", 3, 4, 1), ("QAT", 3, 1, 2)]
+
+
+def test_the_command_stores_what_the_games_played_and_search_orders_and_filters_by_it(enable) -> None:
+    lex = open_lexicon("cel")  # the shipped figures are ENABLE's: CEL has none until counted
+    assert not lex.has_playability
+    missing = run("search", "-l", "cel", "--length", "2", "--order", "playability")
+    assert missing.exit_code == 1 and missing.stderr.count("\n") == 1 and "no playability figures" in missing.stderr
+    result = run("lexicon", "playability", "cel", "--games", "6", "--seed", "3", "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games"] == 6 and report["plays"] > 50
+    # the same six games, played here: what they formed is what was stored
+    player = SelfPlayer(MoveGenerator(dawg_for(lex)), lex.layout, load_leaves(lex.tiles))  # type: ignore[arg-type]
+    expected: Counter[str] = Counter()
+    for number in range(6):
+        expected.update(player.play(3 * 10**9 + number, words=True).words)
+    assert report["plays"] == sum(expected.values()) and report["words"] == len(expected)
+    twos = sorted((w for w in expected if len(w) == 2), key=lambda w: (-expected[w], w))
+    found = run("search", "-l", "cel", "--length", "2", "--order", "playability", "--words").stdout.split()
+    assert found[: len(twos)] == twos  # the played ones first, most played first
+    assert set(found) == set(run("search", "-l", "cel", "--length", "2", "--words").stdout.split())
+    top = run("search", "-l", "cel", "--length", "2", "--playability", "1-3", "--order", "playability",
+              "--words").stdout.split()
+    assert top == twos[:3]
+    negated = run("search", "-l", "cel", "--length", "2", "--not-playability", "1-3", "--words").stdout.split()
+    assert not set(negated) & set(top) and len(negated) == len(found) - 3
+
+
+def test_saved_searches_sheets_and_quizzes_take_playability(enable, tmp_path) -> None:
+    assert open_lexicon("enable").has_playability  # shipped with ENABLE
+    saved = run("search", "--length", "7", "--playability", "1-20", "--order", "playability", "--save", "played7",
+                "--words")
+    assert saved.exit_code == 0, saved.stderr
+    words = saved.stdout.split()
+    assert len(words) == 20
+    assert run("search", "--load", "played7", "--words").stdout.split() == words
+    out = tmp_path / "sevens.csv"
+    sheet = run("sheet", "hooks", "--search", "--length 7 --playability 1-20 --order playability", "--out", str(out))
+    assert sheet.exit_code == 0, sheet.stderr
+    assert words[0] in out.read_text(encoding="utf-8")
+    quiz = run("quiz", "--search", "--length 7 --playability 1-5", "--jsonl", "--limit", "5", input="")
+    assert quiz.exit_code == 0, quiz.stderr
+
+
+def test_a_local_dask_cluster_counts_what_plain_processes_count(enable) -> None:
+    distributed = pytest.importorskip("distributed")
+    setup = setup_for(enable)
+    here = count_plays(setup, 6, seed=5, jobs=1, chunk=2)
+    processes = count_plays(setup, 6, seed=5, jobs=2, chunk=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_dask = count_plays(setup, 6, seed=5, scheduler=cluster.scheduler_address, chunk=2)
+    assert here.plays == processes.plays == on_dask.plays and sum(here.plays.values()) > 50
+    assert on_dask.where.startswith("dask ") and processes.where == "2 processes"
+    other = count_plays(setup, 6, seed=6, jobs=1, chunk=2)
+    assert other.plays != here.plays  # another seed, other games
+
+
+def test_an_unreachable_scheduler_is_one_line(enable) -> None:
+    pytest.importorskip("distributed")
+    result = run("lexicon", "playability", "enable", "--games", "2", "--scheduler", "tcp://127.0.0.1:9")
+    assert result.exit_code == 1 and result.stderr.startswith("error: cannot reach the Dask scheduler")
+
+
+def test_the_web_search_form_filters_and_orders_by_playability(tmp_path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.web.app import create_app
+    from lexitrain.web.context import Context
+    from tests.web_helpers import NAME, make_web_lexicon
+
+    lex = make_web_lexicon(tmp_path)
+    twos = [w for w in lex.words() if len(lex.tiles.encode(w)) == 2]
+    plays = {w: 10 * (i + 1) for i, w in enumerate(twos[:3])}  # the third two the most played
+    playability.write(lex.folder, plays, lambda w: len(lex.tiles.encode(w)), {"games": 0})
+    context = Context(ProgressStore(), NAME, secret="s3cret", hosts=frozenset({"testserver"}))
+    with context.store, TestClient(create_app(context), headers={"origin": "http://testserver"}) as client:
+        assert client.get("/?key=s3cret").status_code == 200
+        page = client.get("/search?length=2&playability=1-2&order=playability").text
+    first, second, third = twos[2], twos[1], twos[0]
+    assert first in page and second in page and third not in page
+    assert page.index(first) < page.index(second)
