@@ -308,7 +308,8 @@ FORM_CASES = [
     ("build", "ACET", "ACE"), ("pattern", "?AT", "RAT"), ("starts_with", "RET", "RETAINS"),
     ("ends_with", "ION", "RELATION"), ("includes", "QU", "MESQUITE"),
     ("takes_prefix", "MES", "QUITE"), ("takes_suffix", "S", "ME"), ("definition", "salty", "SALTIER"),
-    ("limit", "1", "AA"), ("order", "probability", "AA"), ("front_hook", "1", "AT"), ("back_hook", "1", "AT")]
+    ("limit", "1", "AA"), ("order", "probability", "AA"), ("front_hook", "1", "AT"), ("back_hook", "1", "AT"),
+    ("playability", "1-1", "QUITE")]
 
 
 def test_the_search_form_cases_cover_every_field():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lexitrain.lexicon import playability
 from lexitrain.lexicon.compile import compile_lexicon
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.study.positions import ImportReport, from_cgp_file, store_positions
@@ -40,6 +41,8 @@ def make_web_lexicon(folder: Path) -> Lexicon:
     source.write_text("".join(f"{w} {DEFINITIONS.get(w, '')}".rstrip() + "\n" for w in words), encoding="utf-8")
     compile_lexicon(source, NAME)
     lex = open_lexicon(NAME)
+    # playability figures, as `lexicon playability` stores them, for the search form's Playability field
+    playability.write(lex.folder, {"QUITE": 9, "RETAINS": 4}, lambda word: len(lex.tiles.encode(word)), {"games": 0})
     cgp = folder / "positions.cgp"
     cgp.write_text(POSITION + "\n", encoding="utf-8")
     report = ImportReport()
