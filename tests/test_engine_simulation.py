@@ -225,6 +225,6 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
     assert data["players"]["emely"]["win_lost"] == pytest.approx(
         sum(t["win_lost"] for t in solved if t["player"] == "emely"), abs=1e-3)
     near_end = [t for t in solved if t["win_method"] != "simulation"]
-    assert near_end and any("no endgame solver" in n for n in data["notes"])
+    assert near_end and any("does not use the endgame solvers yet" in n for n in data["notes"])
     shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
     assert "win probability lost (costliest:" in shown.stdout and "simulated in" in shown.stdout

@@ -481,6 +481,8 @@ def gcg_analyze(
         from lexitrain.sheets.game_report import check_report_path
 
         check_report_path(report)
+    if sim and (threads < 1 or sim_iterations < 1):
+        raise LexitrainError("--threads and --sim-iterations must each be at least 1")
     games = [read_gcg(f) for f in files]
     analysts: dict[str, Analyst] = {}
     reports, notes = [], []
@@ -504,11 +506,9 @@ def gcg_analyze(
         write_report(report, [r for _, r in reports], summary)
     seconds = round(sum(a.seconds for a in analysts.values()), 2)
     if sim:
-        if threads < 1 or sim_iterations < 1:
-            raise LexitrainError("--threads and --sim-iterations must each be at least 1")
         if any(t.win_method and t.win_method != "simulation" for _, r in reports for t in r.turns):
             notes.append("turns with one tile or none in the bag were simulated to the end of the game: "
-                         "this build has no endgame solver")
+                         "gcg analyze does not use the endgame solvers yet")
     if json_out:
         emit_json({"games": [{**r.to_json(), "lexicon": name} for name, r in reports], "players": summary,
                    "notes": notes, **({"sim_seconds": seconds} if sim else {})})

@@ -13,7 +13,7 @@ With simulation (`SimOptions`, `gcg analyze --sim`) each solved turn is also
 simulated: the top candidates by equity and the move made, and the win
 probability the move lost against the best of them (`win_lost`). With one
 tile or none in the bag this is simulation too, played out to the end of the
-game: this build has no endgame solver yet (`win_method` says so).
+game: the analysis does not call the endgame and pre-endgame solvers yet (`win_method` says so).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ TOP = 5
 #: turns per game a report draws as a board (those that gave up the most equity)
 COSTLIEST = 3
 #: how turns near the end are judged, until an endgame solver is part of the engine
-SIMULATED_TO_THE_END = "simulation (no endgame solver in this build)"
+SIMULATED_TO_THE_END = "simulation (the endgame solvers are not used here yet)"
 
 
 @dataclass(frozen=True)
