@@ -250,7 +250,7 @@ def main() -> None:
     from lexitrain.club.database import ClubDatabase
     from lexitrain.club.members import make_admin, make_invite, sign_up
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.study.challenge import parse_day
+    from lexitrain.study.drills.challenge import parse_day
 
     lex = open_lexicon(args.lexicon)
     day = parse_day(None)

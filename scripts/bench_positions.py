@@ -42,10 +42,10 @@ def main() -> None:
 
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.study import positions as pos
-    from lexitrain.study.kinds.base import new_kind
-    from lexitrain.study.kinds.position import PositionKind, judge
-    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.drills import positions as pos
+    from lexitrain.study.quiz.kinds.base import new_kind
+    from lexitrain.study.quiz.kinds.position import PositionKind, judge
+    from lexitrain.study.quiz.scheduler import utc_now
     from lexitrain.study.store import ProgressStore
 
     lex = open_lexicon("enable")

@@ -43,8 +43,8 @@ def median_ms(samples: list[float]) -> str:
 
 def fill(store, lex) -> int:
     """A 100,000-card plan; most cards reviewed before; returns the plan id."""
-    from lexitrain.study.plans import set_plan
-    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.drills.plans import set_plan
+    from lexitrain.study.quiz.scheduler import utc_now
     from lexitrain.study.store import AnswerRow
 
     steps, total = [], 0
@@ -74,7 +74,7 @@ def fill(store, lex) -> int:
 
 def bench_lookups(store, lex, runs: int) -> None:
     """`study card` on cards with answers (the ones just answered and the reviewed ones)."""
-    from lexitrain.study.cards import look_up
+    from lexitrain.study.records.cards import look_up
 
     rng = random.Random(2)
     keys = [key for kind, key, state, *_ in store.card_counters(lex.name) if state != 0 and kind == "anagram"]
@@ -92,7 +92,7 @@ def bench_tournament(home: Path, progress: Path, runs: int = 5) -> None:
     import shutil
 
     from lexitrain.study.store import ProgressStore
-    from lexitrain.study.tournament import prepare
+    from lexitrain.study.drills.tournament import prepare
 
     day = (date.today() + timedelta(days=21)).isoformat()
     samples, moved = [], 0
@@ -111,7 +111,7 @@ def bench_tournament(home: Path, progress: Path, runs: int = 5) -> None:
 
 def bench_coverage(store, lex, runs: int = 5) -> None:
     """The stats' coverage of the sevens over the filled store (budget: 2 s)."""
-    from lexitrain.study.coverage import coverage
+    from lexitrain.study.records.coverage import coverage
 
     samples = []
     for _ in range(runs):
@@ -130,11 +130,11 @@ def main() -> None:
     home = args.home or tempfile.mkdtemp(prefix="bench-study-")
     os.environ["LEXITRAIN_HOME"] = home
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.study import challenge as ch
-    from lexitrain.study.kinds.base import new_kind
-    from lexitrain.study.daily import Limits, new_holder, pick
-    from lexitrain.study.scheduler import Scheduling
-    from lexitrain.study.session import Item, Session
+    from lexitrain.study.drills import challenge as ch
+    from lexitrain.study.quiz.kinds.base import new_kind
+    from lexitrain.study.drills.daily import Limits, new_holder, pick
+    from lexitrain.study.quiz.scheduler import Scheduling
+    from lexitrain.study.quiz.session import Item, Session
     from lexitrain.study.store import ProgressStore
 
     lex = open_lexicon("enable")

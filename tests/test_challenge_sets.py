@@ -8,8 +8,8 @@ from datetime import date, datetime, time, timedelta
 import pytest
 
 from lexitrain.lexicon.lexicon import open_lexicon
-from lexitrain.study import challenge_sets as cs
-from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.drills import challenge_sets as cs
+from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.store import AnswerRow, ProgressStore
 from study_helpers import WORDS, anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

@@ -26,9 +26,9 @@ from lexitrain.club.app import COOKIE, Club, create_app
 from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import FAILURES_PER_NAME, make_admin, make_invite
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.challenge import challenge_keys
+from lexitrain.study.drills.challenge import challenge_keys
 from lexitrain.study.store import ProgressStore
-from lexitrain.study.transfer import export_progress, import_progress
+from lexitrain.study.records.transfer import export_progress, import_progress
 from study_helpers import WORDS
 from web_helpers import Clock
 

@@ -1,4 +1,4 @@
-"""Feedback like Zyzzyva's after every question (study/feedback.py), definitions with their links
+"""Feedback like Zyzzyva's after every question (study/quiz/feedback.py), definitions with their links
 written out (lexicon/definitions.py), `define`, and `--definitions` on judge, anagram and hooks."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.lexicon.definitions import written_out
-from lexitrain.study.feedback import feedback
-from lexitrain.study.requests import QuizRequest
-from lexitrain.study.session import Outcome
+from lexitrain.study.quiz.feedback import feedback
+from lexitrain.study.drills.requests import QuizRequest
+from lexitrain.study.quiz.session import Outcome
 from lexitrain.study.store import ProgressStore
 from study_helpers import lines, of
 from tests.cli_runner import run

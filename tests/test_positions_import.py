@@ -16,7 +16,7 @@ from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play
 from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import check_play, score_play
-from lexitrain.study.kinds.position import judge, solve_position
+from lexitrain.study.quiz.kinds.position import judge, solve_position
 from study_helpers import lines, of
 from tests.cli_runner import run
 from tests.engine_helpers import plays_for, transposed

@@ -190,7 +190,7 @@ def test_fresh_install_quiz_makes_positions_by_self_play(enable):
 
 
 def test_daily_puzzle_is_fixed_by_date_and_lexicon(enable):
-    from lexitrain.study.positions import daily_key
+    from lexitrain.study.drills.positions import daily_key
 
     day = datetime(2026, 3, 1).date()
     key = daily_key(enable, day)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.store import ProgressStore, progress_path
 from tests.cli_runner import run
 from tests.sheets_support import SMALL_ENGLISH, hook_line, lines_of, page_texts, source_rows

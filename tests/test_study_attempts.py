@@ -11,7 +11,7 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 
-from lexitrain.study.requests import DailyRequest
+from lexitrain.study.drills.requests import DailyRequest
 from lexitrain.study.store import ProgressStore
 from lexitrain.study.store.migrations import MIGRATIONS
 from study_helpers import anagram_oracle, lines, of, right_answer, small  # noqa: F401  (small is a fixture)

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import sqlite_utils.db
 
-from lexitrain.study.scheduler import Scheduling
-from lexitrain.study.session import Item, Session
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.session import Item, Session
 from lexitrain.study.store import AnswerRow, ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lexitrain.study.challenge import challenge_keys
-from lexitrain.study.session import Item, Session, Timers
+from lexitrain.study.drills.challenge import challenge_keys
+from lexitrain.study.quiz.session import Item, Session, Timers
 from lexitrain.study.store import ProgressStore
 from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -126,8 +126,8 @@ def test_marks_given_after_the_end_change_neither_the_attempt_nor_the_best(small
     """Give up (every question scored as missed), then "mark correct" every answer, before and after
     the attempt is closed: the official attempt and the personal best stay what was typed in time;
     the marks are kept, as late marks. A mark given while the challenge runs still counts."""
-    from lexitrain.study.challenge import history, personal_best
-    from lexitrain.study.requests import ChallengeRequest
+    from lexitrain.study.drills.challenge import history, personal_best
+    from lexitrain.study.drills.requests import ChallengeRequest
 
     with ProgressStore() as store:
         session = ChallengeRequest("sevens", timed=False).start(store, small)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from itertools import combinations_with_replacement
 from math import comb, prod
 
-from lexitrain.study.coverage import coverage
+from lexitrain.study.records.coverage import coverage
 from lexitrain.study.store import ProgressStore
 from tests.cli_runner import run
 

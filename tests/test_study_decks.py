@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 import pytest
 
-from lexitrain.study.cards import interval_box
+from lexitrain.study.records.cards import interval_box
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

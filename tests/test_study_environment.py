@@ -56,7 +56,7 @@ def test_a_full_disk_is_said_so_and_keeps_what_was_saved(small, home, monkeypatc
 
 def test_a_full_disk_writing_a_file_is_said_so(small):
     result = subprocess.run(  # (the console entry point turns it into one line)
-        [sys.executable, "-c", "import sys, errno; import lexitrain.study.session as s\n"
+        [sys.executable, "-c", "import sys, errno; import lexitrain.study.quiz.session as s\n"
          "def f(*a, **k): raise OSError(errno.ENOSPC, 'No space left on device', 'missed.txt')\n"
          "s.save_missed_list = f\nfrom lexitrain.cli.app import main\nsys.argv = ['lexitrain'] + sys.argv[1:]\nmain()",
          "quiz", "--list", "twos", "--lexicon", "small", "--jsonl", "--limit", "1"],

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 import pytest
 
-from lexitrain.study.grading import MINIMUM, SpeedGrades
-from lexitrain.study.scheduler import EASY, GOOD, HARD
+from lexitrain.study.quiz.grading import MINIMUM, SpeedGrades
+from lexitrain.study.quiz.scheduler import EASY, GOOD, HARD
 from lexitrain.study.store import AnswerRow, ProgressStore
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from lexitrain.lexicon.lexicon import open_lexicon
 from lexitrain.lexicon.rows import Between
-from lexitrain.study.kinds.base import CHOICE, new_kind
-from lexitrain.study.kinds.valid_or_phony import DRAWN, draw_phony
+from lexitrain.study.quiz.kinds.base import CHOICE, new_kind
+from lexitrain.study.quiz.kinds.valid_or_phony import DRAWN, draw_phony
 from tests.cli_runner import run
 from tests.test_engine_analysis import DOUG
 from tests.test_engine_cli import assert_clean_error

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import Question, kind_names, new_kind, register_kind
-from lexitrain.study.kinds.words import WordKind
+from lexitrain.study.quiz.kinds.base import Question, kind_names, new_kind, register_kind
+from lexitrain.study.quiz.kinds.words import WordKind
 from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
 

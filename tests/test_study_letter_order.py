@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.words import letter_order
-from lexitrain.study.requests import QuizRequest
+from lexitrain.study.quiz.kinds.words import letter_order
+from lexitrain.study.drills.requests import QuizRequest
 from lexitrain.study.store import ProgressStore
 from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 import pytest
 
-from lexitrain.study.daily import load_scheduling
-from lexitrain.study.scheduler import AGAIN, GOOD, Scheduling
+from lexitrain.study.drills.daily import load_scheduling
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study import fsrs_fit
 from lexitrain.study.store import AnswerRow, ProgressStore
 from tests.cli_runner import run

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.preferences import Preferences, load_preferences, save_preferences
+from lexitrain.study.quiz.preferences import Preferences, load_preferences, save_preferences
 from lexitrain.study.store import ProgressStore
 from study_helpers import small  # noqa: F401  (small is a fixture)
 

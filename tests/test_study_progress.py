@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from lexitrain.study.scheduler import Scheduling
-from lexitrain.study.session import Item, Session
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.session import Item, Session
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -210,7 +210,7 @@ def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
 def test_export_then_import_on_an_empty_home_reproduces_every_card_exactly(small, home, tmp_path, monkeypatch):
     """New (never answered, in a plan), learning, review and relearning cards, a Leitner box, a card
     imported from a cardbox and never reviewed since, and their history: all come back as they were."""
-    from lexitrain.study.zyzzyva import card_state
+    from lexitrain.study.records.zyzzyva import card_state
 
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     assert run("study", "plan", "--length", "7", "--lexicon", "small").exit_code == 0  # new cards, never answered
@@ -262,7 +262,7 @@ def test_stats_plot_legend_sits_above_the_bars_it_names(history):
     """The answers-per-day legend is in the headroom, not drawn over the tallest bar."""
     import matplotlib.pyplot as plt
 
-    from lexitrain.study.stats import charts, compute
+    from lexitrain.study.records.stats import charts, compute
 
     with ProgressStore() as store:
         fig = charts(compute(store, "small"))

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import new_kind
-from lexitrain.study.kinds.words import answer_words, check_words, letter_order
-from lexitrain.study.sources import question_keys
-from lexitrain.study.scheduler import Scheduling
-from lexitrain.study.session import Item, Session, Timers
+from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.words import answer_words, check_words, letter_order
+from lexitrain.study.quiz.sources import question_keys
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.session import Item, Session, Timers
 from lexitrain.study.store import ProgressStore
 from study_helpers import small  # noqa: F401  (fixture)
 

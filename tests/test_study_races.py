@@ -12,9 +12,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from lexitrain.study import backlog
-from lexitrain.study.scheduler import Scheduling
-from lexitrain.study.session import Item, Session
+from lexitrain.study.drills import backlog
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.session import Item, Session
 from lexitrain.study.store import CardRow, ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

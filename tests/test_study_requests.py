@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import BOARD, LETTERS
-from lexitrain.study.requests import ChallengeRequest, DailyRequest, PositionQuizRequest, QuizRequest
+from lexitrain.study.quiz.kinds.base import BOARD, LETTERS
+from lexitrain.study.drills.requests import ChallengeRequest, DailyRequest, PositionQuizRequest, QuizRequest
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 from tests.test_positions_quiz import WORDS as POSITION_WORDS
@@ -99,7 +99,7 @@ def test_a_position_request_asks_on_a_board(make_lexicon):
 
 
 def test_each_session_keeps_its_own_bounded_solved_positions(make_lexicon):
-    from lexitrain.study.kinds.position import PositionKind
+    from lexitrain.study.quiz.kinds.position import PositionKind
 
     lex = make_lexicon(POSITION_WORDS, name="positions")
     with ProgressStore() as store:

@@ -34,7 +34,7 @@ def no_fsrs(monkeypatch):
         calls.append(card)
         raise AssertionError("FSRS was called for a stopped question")
 
-    monkeypatch.setattr("lexitrain.study.scheduler.Scheduling.grade", grade)
+    monkeypatch.setattr("lexitrain.study.quiz.scheduler.Scheduling.grade", grade)
     return calls
 
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.scheduler import LEITNER_DAYS, Scheduling
+from lexitrain.study.quiz.scheduler import LEITNER_DAYS, Scheduling
 from lexitrain.study.store import SCHEMA_VERSION, AnswerRow, CardRow, ProgressStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +91,7 @@ def test_newer_schema_refused_untouched(home):
 WRITER = """
 import sys
 from lexitrain.study.store import AnswerRow, ProgressStore
-from lexitrain.study.scheduler import Scheduling, utc_now
+from lexitrain.study.quiz.scheduler import Scheduling, utc_now
 store = ProgressStore()
 scheduling = Scheduling()
 ids = store.ensure_cards("enable", [("anagram", f"K{i}") for i in range(20)], 0.0)

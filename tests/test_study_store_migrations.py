@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.positions import Filters, StoredPosition
+from lexitrain.study.drills.positions import Filters, StoredPosition
 from lexitrain.study.store import SCHEMA_VERSION, ProgressStore
 from lexitrain.study.store.migrations import CORE_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What version 1 ran (lexitrain/study/positions.py, `open_table`) the first time a position
+#: What version 1 ran (lexitrain/study/drills/positions.py, `open_table`) the first time a position
 #: command was used; copied here so that the test keeps making the files users have.
 V1_POSITIONS = """
 CREATE TABLE IF NOT EXISTS positions (

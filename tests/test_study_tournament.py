@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 import pytest
 
-from lexitrain.study.daily import day_start
+from lexitrain.study.drills.daily import day_start
 from lexitrain.study.store import ProgressStore
 from study_helpers import WORDS, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run

@@ -11,10 +11,10 @@ import pytest
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.query import parse_query
-from lexitrain.study.requests import ChallengeRequest, QuizRequest
-from lexitrain.study.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
+from lexitrain.study.drills.requests import ChallengeRequest, QuizRequest
+from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
-from lexitrain.study.wall import ALREADY, CORRECT, ENDED, WRONG, Wall
+from lexitrain.study.drills.wall import ALREADY, CORRECT, ENDED, WRONG, Wall
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 
 ORACLE = anagram_oracle()
@@ -149,7 +149,7 @@ def test_a_challenge_wall_holds_the_days_alphagrams(small):
         wall = Wall(request.start(store, small), clock=Clock(), missed_round=False)
         assert wall.seconds == 270
         keys = [c.question.key for c in wall.start_round().cells]
-    from lexitrain.study.challenge import challenge_keys
+    from lexitrain.study.drills.challenge import challenge_keys
 
     assert keys == challenge_keys(small, datetime(2026, 3, 1).date(), "sevens")
 
@@ -209,7 +209,7 @@ def test_a_session_records_a_graded_answer(small):
 def test_a_wall_of_the_due_cards_counts_a_word_to_judge_it_cannot_show_and_leaves_it_due(small):
     """A valid-or-phony card due among anagram cards: not a cell, but its place in the list is counted
     (the page says "questions 1-2 of 2", one left for the reviews) and nothing is recorded for it."""
-    from lexitrain.study.scheduler import LEARNING, utc_now
+    from lexitrain.study.quiz.scheduler import LEARNING, utc_now
 
     with ProgressStore() as store:
         now = utc_now().timestamp() - 60

@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 
 from hypothesis import given, settings, strategies as st
 
-from lexitrain.study.scheduler import LEITNER_DAYS, Scheduling
+from lexitrain.study.quiz.scheduler import LEITNER_DAYS, Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
-from lexitrain.study.zyzzyva import card_state
+from lexitrain.study.records.zyzzyva import card_state
 from study_helpers import small  # noqa: F401  (fixture)
 from tests.cli_runner import run
 

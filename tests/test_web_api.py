@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2, which is not r
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from lexitrain.study.challenge import challenge_keys
+from lexitrain.study.drills.challenge import challenge_keys
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
 from lexitrain.web.context import Context
@@ -241,7 +241,7 @@ def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
 
 def test_a_valid_or_phony_card_shows_its_word_and_judges_the_choice(client, app_ctx):
     """A card `study from-games` makes of a phony, due now: the word to judge and its choices, then the verdict."""
-    from lexitrain.study.scheduler import LEARNING, utc_now
+    from lexitrain.study.quiz.scheduler import LEARNING, utc_now
 
     store = app_ctx.store
     card = store.card(store.ensure_card(NAME, "valid-or-phony", "ZZZQ", utc_now().timestamp()))
@@ -432,8 +432,8 @@ def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx)
 
 
 def test_a_wall_of_due_cards_honours_the_days_limit_and_leases_its_cards_from_the_daily_drill(client, app_ctx):
-    from lexitrain.study.requests import DailyRequest
-    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.drills.requests import DailyRequest
+    from lexitrain.study.quiz.scheduler import utc_now
 
     review = 2  # fsrs's Review state
     store = app_ctx.store

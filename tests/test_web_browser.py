@@ -595,7 +595,7 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
 def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page, live: Live):
     """A position card and a valid-or-phony card due now, as `study from-games` leaves them: the reviews
     draw the board with its coordinates and the rack, then the word alone with its two choices."""
-    from lexitrain.study.scheduler import LEARNING, utc_now
+    from lexitrain.study.quiz.scheduler import LEARNING, utc_now
     from lexitrain.study.store import ProgressStore
 
     with ProgressStore() as store:

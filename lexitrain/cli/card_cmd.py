@@ -30,12 +30,12 @@ def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
 def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
     """The cards named, and those of a search that exist (a search with none is an error)."""
     from lexitrain.errors import LexitrainError
-    from lexitrain.study.cards import find_cards
+    from lexitrain.study.records.cards import find_cards
 
     cards = find_cards(store, lex, list(names), kind) if names else []
     if search is not None:
-        from lexitrain.study.kinds.base import new_kind
-        from lexitrain.study.sources import question_keys, question_results
+        from lexitrain.study.quiz.kinds.base import new_kind
+        from lexitrain.study.quiz.sources import question_keys, question_results
 
         chosen = new_kind(kind or "anagram")
         found = [store.find_card(lex.name, chosen.name, key)
@@ -61,7 +61,7 @@ def deck(
 ) -> None:
     """Make a deck, or change its own settings (those not given stay as they are)."""
     from lexitrain.errors import LexitrainError
-    from lexitrain.study import decks
+    from lexitrain.study.records import decks
 
     store, lex = _open(lexicon)
     with store:
@@ -87,8 +87,8 @@ def deck(
 @study_app.command("decks")
 def decks_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
     """The decks with their settings and cards (and the cards in no deck)."""
-    from lexitrain.study import decks
-    from lexitrain.study.daily import load_scheduling
+    from lexitrain.study.records import decks
+    from lexitrain.study.drills.daily import load_scheduling
 
     store, lex = _open(lexicon)
     with store:
@@ -113,7 +113,7 @@ def move(
     lexicon: StudyLexicon,
 ) -> None:
     """Move cards into a deck."""
-    from lexitrain.study import decks
+    from lexitrain.study.records import decks
 
     store, lex = _open(lexicon)
     with store:
@@ -124,7 +124,7 @@ def move(
 
 def _suspend(cards: Optional[list[str]], kind: Optional[str], search: Optional[str], leeches: bool,
              lexicon: str, suspended: bool) -> None:
-    from lexitrain.study.cards import leeches as find_leeches
+    from lexitrain.study.records.cards import leeches as find_leeches
 
     store, lex = _open(lexicon)
     with store:
@@ -186,7 +186,7 @@ def card(
     json_out: Json = False,
 ) -> None:
     """One card: state, stability, difficulty, retrievability now, due, deck, and every answer it was given."""
-    from lexitrain.study.cards import look_up
+    from lexitrain.study.records.cards import look_up
 
     store, lex = _open(lexicon)
     with store:
@@ -213,7 +213,7 @@ def _num(value: Any) -> str:
 @study_app.command("cards")
 def cards_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
     """How many cards are in each state and each Leitner box (by interval: docs/study.md), suspended, leeches."""
-    from lexitrain.study.cards import counts
+    from lexitrain.study.records.cards import counts
 
     store, lex = _open(lexicon)
     with store:
@@ -236,8 +236,8 @@ def leeches(
     json_out: Json = False,
 ) -> None:
     """Cards failed again and again, most failed first (drill them with `quiz --leeches`)."""
-    from lexitrain.study.cards import leeches as find_leeches
-    from lexitrain.study.session import card_json
+    from lexitrain.study.records.cards import leeches as find_leeches
+    from lexitrain.study.quiz.session import card_json
 
     store, lex = _open(lexicon)
     with store:
@@ -262,7 +262,7 @@ def tournament(
     json_out: Json = False,
 ) -> None:
     """Pull forward the cards FSRS predicts below RETENTION on the day, spread over the days left."""
-    from lexitrain.study.tournament import prepare
+    from lexitrain.study.drills.tournament import prepare
 
     store, lex = _open(lexicon)
     with store:
@@ -290,7 +290,7 @@ def from_games(
     phonies played as valid-or-phony cards; new ones are due now (`quiz --due`). A file that
     does not read or lacks the player is skipped and named (exit 1 when anything was skipped)."""
     from lexitrain.cli.output import warn
-    from lexitrain.study.from_games import cards_from_games
+    from lexitrain.study.records.from_games import cards_from_games
 
     store, lex = _open(lexicon)
     with store:

@@ -1,4 +1,4 @@
-"""The terminal's feedback after a question (study/feedback.py): the verdict and why, then
+"""The terminal's feedback after a question (study/quiz/feedback.py): the verdict and why, then
 each answer as Zyzzyva lists it: front hooks, `·` for an inner hook, the word, back hooks,
 lexicon symbols and definition; found answers marked `found`, the others `missed`."""
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from lexitrain.study.feedback import AnswerNote, Feedback
+    from lexitrain.study.quiz.feedback import AnswerNote, Feedback
 
 
 def show_feedback(feedback: Feedback) -> None:

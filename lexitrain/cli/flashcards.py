@@ -25,9 +25,9 @@ import typer
 
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
 from lexitrain.cli.quiz_ui import read_answer, result_json
-from lexitrain.study.kinds.base import LETTERS, Question
-from lexitrain.study.scheduler import RATINGS
-from lexitrain.study.session import Session, Summary
+from lexitrain.study.quiz.kinds.base import LETTERS, Question
+from lexitrain.study.quiz.scheduler import RATINGS
+from lexitrain.study.quiz.session import Session, Summary
 
 STOP = "!quit"
 GRADE_HELP = "grade: 1 again, 2 hard, 3 good, 4 easy"
@@ -105,7 +105,7 @@ def _show_answers(session: Session, question: Question) -> None:
     """The answers revealed, each with its hooks, inner hooks, symbols and definition (as the
     typed quiz's feedback lists them); a question that is not answered in words, as they stand."""
     from lexitrain.cli.feedback_view import note_lines
-    from lexitrain.study.feedback import word_notes
+    from lexitrain.study.quiz.feedback import word_notes
 
     lines = note_lines(word_notes(session.lex, question.expected)) if question.hint == LETTERS else []
     for line in lines or [" ".join(question.expected)]:

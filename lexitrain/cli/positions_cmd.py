@@ -25,7 +25,7 @@ RARER = typer.Option(None, "--rarer-than", help="Only positions whose top word's
 
 
 def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
-    from lexitrain.study.positions import Filters
+    from lexitrain.study.drills.positions import Filters
 
     return Filters(min_score, bingo, blank, margin, length, rarer)
 
@@ -61,7 +61,7 @@ def import_(
     """Store the position before every turn of recorded games (with the rack the player had),
     or every CGP line of a file. A file or line that does not read is skipped and named;
     the rest are still imported (exit 1 when anything was skipped)."""
-    from lexitrain.study import positions as pos
+    from lexitrain.study.drills import positions as pos
 
     store, lex = _open(lexicon)
     with store:
@@ -87,7 +87,7 @@ def generate(
 ) -> None:
     """Store the position before every turn of greedy self-play games."""
     from lexitrain.errors import LexitrainError
-    from lexitrain.study import positions as pos
+    from lexitrain.study.drills import positions as pos
 
     if not 1 <= games <= MOST_GAMES:
         raise LexitrainError(f"--games {games}: expected 1 to {MOST_GAMES:,}")
@@ -108,8 +108,8 @@ def list_(
     json_out: Json = False,
 ) -> None:
     """Stored positions matching the filters, with their top plays."""
-    from lexitrain.study import positions as pos
-    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.drills import positions as pos
+    from lexitrain.study.quiz.scheduler import utc_now
 
     store, lex = _open(lexicon)
     with store:
@@ -138,7 +138,7 @@ def daily_setting(
     lexicon: StudyLexicon,
 ) -> None:
     """Put a few stored positions into the daily drill (missed ones come back like any card)."""
-    from lexitrain.study import positions as pos
+    from lexitrain.study.drills import positions as pos
 
     store, lex = _open(lexicon)
     with store:
@@ -166,7 +166,7 @@ def quiz_position(
     jsonl: Jsonl = False,
 ) -> None:
     """The position quiz: find the top-scoring play, or the top play by equity (also `lexitrain quiz position`)."""
-    from lexitrain.study.requests import PositionQuizRequest
+    from lexitrain.study.drills.requests import PositionQuizRequest
 
     request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit=limit, daily=daily,
                                   day=day, seed=seed, schedule=not no_schedule, by=by)
@@ -213,7 +213,7 @@ def ask_position(session, question, number: int):  # -> Outcome | None
     from lexitrain.cli.output import stdout_console
     from lexitrain.cli.quiz_ui import read_answer
     from lexitrain.engine.cgp import parse_cgp
-    from lexitrain.study.session import Refused
+    from lexitrain.study.quiz.session import Refused
 
     console = stdout_console()
     position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)

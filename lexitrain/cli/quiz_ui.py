@@ -1,6 +1,6 @@
 """Front ends for a quiz session: the terminal, and JSON lines for other programs.
 
-Both drive `lexitrain.study.session.Session`, and show each question the way
+Both drive `lexitrain.study.quiz.session.Session`, and show each question the way
 its rendering hint says (`letters`: a prompt and words typed; `board`: the
 board and one play; `choice`: a word and one choice typed), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
@@ -27,9 +27,9 @@ import typer
 
 from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
                                         read_terminal_line)
-from lexitrain.study.kinds.base import BOARD, CHOICE, LETTERS, Question
-from lexitrain.study.kinds.words import answer_words
-from lexitrain.study.session import Outcome, Refused, Session, Summary
+from lexitrain.study.quiz.kinds.base import BOARD, CHOICE, LETTERS, Question
+from lexitrain.study.quiz.kinds.words import answer_words
+from lexitrain.study.quiz.session import Outcome, Refused, Session, Summary
 
 OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
 #: An empty line this soon after a question appears is an Enter pressed for the one before (a
@@ -53,7 +53,7 @@ def _emit(value: dict[str, Any]) -> None:
 
 def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
     """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last.
-    `with_feedback` adds the feedback (study/feedback.py) to each result and override line."""
+    `with_feedback` adds the feedback (study/quiz/feedback.py) to each result and override line."""
     last: Outcome | None = None
     number = 0
     for question in session.questions():
@@ -96,7 +96,7 @@ def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict
     """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
     data = outcome.to_json()
     if with_feedback:
-        from lexitrain.study.feedback import feedback
+        from lexitrain.study.quiz.feedback import feedback
 
         data["feedback"] = feedback(session.lex, outcome, session.timers.question).to_json()
     return data
@@ -207,7 +207,7 @@ def _at_a_terminal() -> bool:
 def _wait_for_enter(session: Session) -> bool:
     """Every answer is found: with the `study set --wait-after-last` setting, wait for Enter, so an
     Enter pressed out of Zyzzyva's habit ends this question, not the next; False when the player stops."""
-    from lexitrain.study.preferences import WAIT_AFTER_LAST
+    from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
 
     if not session.store.setting(WAIT_AFTER_LAST, False):
         return True
@@ -314,7 +314,7 @@ def _last_call(session: Session, last: Outcome) -> None:
 def _show_outcome(session: Session, outcome: Outcome) -> None:
     """The verdict, why a miss was a miss, and every answer with its hooks and definition."""
     from lexitrain.cli.feedback_view import show_feedback
-    from lexitrain.study.feedback import feedback
+    from lexitrain.study.quiz.feedback import feedback
 
     show_feedback(feedback(session.lex, outcome, session.timers.question))
 

@@ -99,7 +99,7 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
     lex = open_lexicon(lexicon or default_lexicon(study=request.draws_from_study))
     if not request.draws_from_study:
         return build_sheet(request, lex, skipped=warn_skipped)
-    from lexitrain.study.scheduler import utc_now
+    from lexitrain.study.quiz.scheduler import utc_now
     from lexitrain.study.store import ProgressStore, progress_path
 
     now = utc_now()
@@ -113,7 +113,7 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
     """A due card as its quiz asks it, with what its kind prints on a sheet."""
     from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.study.kinds.base import new_kind
+    from lexitrain.study.quiz.kinds.base import new_kind
 
     kind = new_kind(card.kind)
     question = kind.build(lex, card.key)

@@ -10,7 +10,7 @@ import typer
 from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
-from lexitrain.study.preferences import WAIT_AFTER_LAST
+from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -102,7 +102,7 @@ def quiz(
         raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
                              "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
     from lexitrain.cli.output import warn_skipped
-    from lexitrain.study.requests import QuizRequest
+    from lexitrain.study.drills.requests import QuizRequest
 
     request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, leeches=leeches, kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
@@ -127,7 +127,7 @@ def daily(
     feedback: Feedback = False,
 ) -> None:
     """Today's drill: due reviews, then new cards from the study plan, within the daily limits."""
-    from lexitrain.study.requests import DailyRequest
+    from lexitrain.study.drills.requests import DailyRequest
 
     request = DailyRequest(order, flashcard=flashcard, speed_grades=by_speed)
     with _store() as store:
@@ -171,7 +171,7 @@ def challenge(
     feedback: Feedback = False,
 ) -> None:
     """The daily challenge: the same set for everyone with the same word list, on that date and kind."""
-    from lexitrain.study import challenge as ch
+    from lexitrain.study.drills import challenge as ch
 
     if share or verify is not None:
         return _share_or_verify(lexicon, day, "sevens" if kind is None else kind, verify, json_out)
@@ -180,7 +180,7 @@ def challenge(
         with _store() as store:
             _show_history(store, _lexicon(lexicon).name, kind, json_out)
         return
-    from lexitrain.study.requests import ChallengeRequest
+    from lexitrain.study.drills.requests import ChallengeRequest
 
     request = ChallengeRequest("sevens" if kind is None else kind, day, timed=not no_timer)
     with _store() as store:
@@ -199,8 +199,8 @@ def challenge(
 
 def _share_or_verify(lexicon: str, day: Optional[str], kind: str, line: Optional[str], json_out: bool) -> None:
     """`--share`: the official score's line; `--verify LINE`: whether it was made on this player's set."""
-    from lexitrain.study import challenge_share
-    from lexitrain.study.challenge import parse_day
+    from lexitrain.study.drills import challenge_share
+    from lexitrain.study.drills.challenge import parse_day
 
     if line is None:
         with _store() as store:
@@ -224,7 +224,7 @@ def _share_or_verify(lexicon: str, day: Optional[str], kind: str, line: Optional
 
 def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
     """Past attempts, newest first, and the personal best of each kind (or of KIND)."""
-    from lexitrain.study import challenge as ch
+    from lexitrain.study.drills import challenge as ch
 
     attempts = ch.history(store, lexicon, kind)
     bests = {k: ch.personal_best(store, lexicon, k) for k in ch.KINDS if kind in (None, k)}
@@ -269,8 +269,8 @@ def plan(
     search step, after the --search steps; a --length given with them is one of the conditions.
     """
     from lexitrain.errors import LexitrainError
-    from lexitrain.study.kinds.base import new_kind
-    from lexitrain.study.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
+    from lexitrain.study.quiz.kinds.base import new_kind
+    from lexitrain.study.drills.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
 
     if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
         raise LexitrainError(f"--top {top}: expected 1 or more")
@@ -330,8 +330,8 @@ def set_(
     """Daily limits, scheduling mode, desired retention, the default lexicon and how the terminal quiz moves on
     (shown as `study show` shows them)."""
     from lexitrain.lexicon.lexicon import open_lexicon
-    from lexitrain.study.daily import Limits
-    from lexitrain.study.scheduler import Scheduling
+    from lexitrain.study.drills.daily import Limits
+    from lexitrain.study.quiz.scheduler import Scheduling
 
     with _store() as store:
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
@@ -340,7 +340,7 @@ def set_(
         if lexicon is not None:  # stored as the lexicon names itself, so `--lexicon Enable` shows and compares as enable
             lexicon = open_lexicon(lexicon).name
         if leech is not None:
-            from lexitrain.study.cards import check_leech_threshold
+            from lexitrain.study.records.cards import check_leech_threshold
 
             check_leech_threshold(leech)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
@@ -359,9 +359,9 @@ def show(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
 
 
 def _show_settings(store, json_out: bool, lex=None) -> None:
-    from lexitrain.study.cards import leech_threshold
-    from lexitrain.study.daily import load_limits, load_scheduling
-    from lexitrain.study.plans import active_plan
+    from lexitrain.study.records.cards import leech_threshold
+    from lexitrain.study.drills.daily import load_limits, load_scheduling
+    from lexitrain.study.drills.plans import active_plan
 
     limits, scheduling = load_limits(store), load_scheduling(store)
     data: dict[str, Any] = {"new_per_day": limits.new, "reviews_per_day": limits.reviews,
@@ -432,8 +432,8 @@ def postpone(
     json_out: Json = False,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
-    from lexitrain.study.backlog import postpone as push
-    from lexitrain.study.daily import load_scheduling
+    from lexitrain.study.drills.backlog import postpone as push
+    from lexitrain.study.drills.daily import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -454,8 +454,8 @@ def spread(
     json_out: Json = False,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
-    from lexitrain.study.backlog import spread as spread_out
-    from lexitrain.study.daily import load_scheduling
+    from lexitrain.study.drills.backlog import spread as spread_out
+    from lexitrain.study.drills.daily import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -477,7 +477,7 @@ def stats(
     json_out: Json = False,
 ) -> None:
     """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams, coverage."""
-    from lexitrain.study import stats as st
+    from lexitrain.study.records import stats as st
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -497,7 +497,7 @@ def stats(
 def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
     from lexitrain.study.store import ProgressStore
-    from lexitrain.study.transfer import export_progress
+    from lexitrain.study.records.transfer import export_progress
 
     with ProgressStore(read_only=True) as store:  # (a home on a read-only disk can still be backed up)
         counts = export_progress(store, file)
@@ -514,7 +514,7 @@ def import_(
 ) -> None:
     """Merge a progress backup into this one (the more recent state of each card wins; a schedule is
     never dropped for a card never answered here)."""
-    from lexitrain.study.transfer import import_progress
+    from lexitrain.study.records.transfer import import_progress
 
     with _store() as store:
         counts = import_progress(store, file)
@@ -581,7 +581,7 @@ def import_zyzzyva(
     json_out: Json = False,
 ) -> None:
     """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes)."""
-    from lexitrain.study.zyzzyva import import_cardbox
+    from lexitrain.study.records.zyzzyva import import_cardbox
 
     with _store() as store:
         lex = _lexicon(lexicon)

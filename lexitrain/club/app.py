@@ -35,7 +35,7 @@ from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import Member, Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.challenge import parse_day
+from lexitrain.study.drills.challenge import parse_day
 
 COOKIE = "lexitrain_club"
 CSRF_HEADER = "x-csrf-token"

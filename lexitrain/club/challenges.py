@@ -21,9 +21,9 @@ from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.club.members import Refused
-from lexitrain.study.challenge import challenge_items, check_kind
-from lexitrain.study.kinds.base import new_kind
-from lexitrain.study.scheduler import Scheduling
+from lexitrain.study.drills.challenge import challenge_items, check_kind
+from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.scheduler import Scheduling
 from lexitrain.study.store import CardRow
 
 if TYPE_CHECKING:

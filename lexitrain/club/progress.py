@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexitrain.club.challenges import CARD_COLUMNS, CARD_FIELDS
 from lexitrain.club.members import Refused
-from lexitrain.study.transfer import FORMAT, VERSION
+from lexitrain.study.records.transfer import FORMAT, VERSION
 
 if TYPE_CHECKING:
     from lexitrain.club.database import ClubDatabase, Tx

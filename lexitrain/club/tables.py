@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from lexitrain.club.challenges import ChallengeSets, review_cards, toughies
 from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.base import new_kind
 
 if TYPE_CHECKING:
     from datetime import date

@@ -1,1 +1,3 @@
-"""Study: question kinds, requests that start sessions, the progress store, scheduling, the daily drill, challenges and positions."""
+"""Study, in floors that import only those below them: `store/` (the progress database), `quiz/`
+(sessions, question kinds, scheduling, grading), `records/` (cards, decks, backups, stats) and
+`drills/` (the study requests, the daily drill, challenges, walls, positions, plans)."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from lexitrain.study.preferences import WAIT_AFTER_LAST
-from lexitrain.study.scheduler import LEITNER_DAYS, MODES
+from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
+from lexitrain.study.quiz.scheduler import LEITNER_DAYS, MODES
 from lexitrain.study.store.connection import SQL_INT_MAX
 
 

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from fsrs_rs_python import DEFAULT_PARAMETERS, FSRS, FSRSItem, FSRSReview
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.scheduler import AGAIN, FSRS_PARAMETERS, GOOD
+from lexitrain.study.quiz.scheduler import AGAIN, FSRS_PARAMETERS, GOOD
 from lexitrain.study.store import ProgressStore
 
 #: Fewer reviews than this fit noise, not a player (Anki asks for about as many).

@@ -16,7 +16,7 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.study.backup_check import BadBackup, check_backup
 from lexitrain.study.store.rescue import rescue_rows
-from lexitrain.study.transfer import backup_data, write_backup
+from lexitrain.study.records.transfer import backup_data, write_backup
 
 _LISTS = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions")
 

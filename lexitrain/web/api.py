@@ -18,9 +18,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import BOARD, Question
-from lexitrain.study.session import Outcome, Refused
-from lexitrain.study.wall import Wall, word_facts
+from lexitrain.study.quiz.kinds.base import BOARD, Question
+from lexitrain.study.quiz.session import Outcome, Refused
+from lexitrain.study.drills.wall import Wall, word_facts
 from lexitrain.web.context import Conflict, Context, OneByOne
 from lexitrain.web.guard import HEADERS
 
@@ -241,7 +241,7 @@ def on_show(ctx: Context, ident: str, drill: OneByOne, data: dict[str, Any]) -> 
 
 
 async def review_start(request: Request) -> JSONResponse:
-    from lexitrain.study.requests import DailyRequest
+    from lexitrain.study.drills.requests import DailyRequest
 
     ctx = context(request)
 
@@ -304,7 +304,7 @@ async def review_grade(request: Request) -> JSONResponse:
 
 def today(ctx: Context) -> dict[str, int]:
     """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
-    from lexitrain.study.requests import DailyRequest
+    from lexitrain.study.drills.requests import DailyRequest
 
     state = DailyRequest().status(ctx.store, ctx.lex())
     return {"new_done": state.new_done, "reviews_done": state.reviews_done, "new_left": state.new_left,
@@ -321,7 +321,7 @@ def _drill(ctx: Context, ident: str) -> OneByOne:
 def board_json(ctx: Context, question: Question) -> dict[str, Any]:
     """The board as the page draws it: each square's premium, tile and whether a blank plays it."""
     from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
-    from lexitrain.study.positions import read_position
+    from lexitrain.study.drills.positions import read_position
 
     position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
     board = position.board
@@ -333,7 +333,7 @@ def board_json(ctx: Context, question: Question) -> dict[str, Any]:
 
 
 async def position_start(request: Request) -> JSONResponse:
-    from lexitrain.study.requests import PositionQuizRequest
+    from lexitrain.study.drills.requests import PositionQuizRequest
 
     ctx = context(request)
 

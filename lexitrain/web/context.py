@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.kinds.base import Question
-from lexitrain.study.session import Outcome, Session, Summary
+from lexitrain.study.quiz.kinds.base import Question
+from lexitrain.study.quiz.session import Outcome, Session, Summary
 from lexitrain.web.offload import Offload
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.preferences import Preferences
-    from lexitrain.study.stats import StatsReport
+    from lexitrain.study.quiz.preferences import Preferences
+    from lexitrain.study.records.stats import StatsReport
     from lexitrain.study.store import ProgressStore
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
@@ -129,7 +129,7 @@ class Context:
             return self._lexicons[name]
 
     def preferences(self, store: ProgressStore) -> Preferences:
-        from lexitrain.study.preferences import load_preferences
+        from lexitrain.study.quiz.preferences import load_preferences
 
         return load_preferences(store)
 
@@ -142,7 +142,7 @@ class Context:
         new count (None: as long as it takes) and is otherwise given the last one, marked not fresh:
         at 100,000 cards a count takes a few hundred milliseconds, and a page never hangs on it.
         Call it off the event loop."""
-        from lexitrain.study import stats as st
+        from lexitrain.study.records import stats as st
         from lexitrain.study.store import ProgressStore
 
         lex = self.lex(lexicon)

@@ -20,7 +20,7 @@ from starlette.templating import Jinja2Templates
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
-from lexitrain.study.wall import SIZE, Wall
+from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.web import word_lists
 from lexitrain.web.api import context
 
@@ -50,7 +50,7 @@ def render(request: Request, store: ProgressStore, name: str, status: int = 200,
 async def home(request: Request) -> Response:
     from lexitrain.search.lists import builtin_lists
     from lexitrain.search.saved import saved_searches
-    from lexitrain.study.requests import DailyRequest
+    from lexitrain.study.drills.requests import DailyRequest
 
     ctx = context(request)
 
@@ -73,7 +73,7 @@ async def home(request: Request) -> Response:
 async def wall_start(request: Request) -> Response:
     """A wall from the form's one source: a search, a built-in list, a saved search, an uploaded list, a word
     file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
-    from lexitrain.study.requests import DueWallRequest, QuizRequest
+    from lexitrain.study.drills.requests import DueWallRequest, QuizRequest
 
     ctx = context(request)
     form = await request.form()
@@ -135,7 +135,7 @@ async def list_missed(request: Request) -> Response:
     name = _field(form, "name")
 
     def start() -> str:
-        from lexitrain.study.requests import QuizRequest
+        from lexitrain.study.drills.requests import QuizRequest
 
         lex = ctx.lex()
         record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(data_home(), name))
@@ -162,8 +162,8 @@ async def wall_page(request: Request) -> Response:
 
 
 async def challenge_page(request: Request) -> Response:
-    from lexitrain.study import challenge as ch
-    from lexitrain.study.requests import ChallengeRequest
+    from lexitrain.study.drills import challenge as ch
+    from lexitrain.study.drills.requests import ChallengeRequest
 
     ctx = context(request)
 
@@ -177,7 +177,7 @@ async def challenge_page(request: Request) -> Response:
 
 
 async def challenge_start(request: Request) -> Response:
-    from lexitrain.study.requests import ChallengeRequest
+    from lexitrain.study.drills.requests import ChallengeRequest
 
     ctx = context(request)
     form = await request.form()
@@ -259,7 +259,7 @@ async def sheet_pdf(request: Request) -> Response:
 
 
 async def stats_page(request: Request) -> Response:
-    from lexitrain.study import stats as st
+    from lexitrain.study.records import stats as st
 
     ctx = context(request)
 
@@ -287,7 +287,7 @@ async def settings_page(request: Request) -> Response:
 
 
 async def settings_save(request: Request) -> Response:
-    from lexitrain.study.preferences import Preferences, save_preferences
+    from lexitrain.study.quiz.preferences import Preferences, save_preferences
 
     ctx = context(request)
     form = await request.form()

@@ -1,0 +1,182 @@
+"""The daily drill: today's due reviews, then new cards from the active plan.
+
+Limits count what was already done today in daily sessions, and the next
+card is picked afresh before every question, so stopping half-way and
+running `daily` again the same day simply carries on; cards answered wrong
+come back once their (minutes-long) learning step is due. Two drills at once
+(two terminals, a terminal and the web app) never ask the same card: each
+card handed out is leased to its drill until it is answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Iterator
+
+from lexitrain.study.records.decks import check_daily_limit, full_decks
+from lexitrain.study.drills.plans import active_plan
+from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, Scheduling, utc_now
+from lexitrain.study.quiz.session import Item
+from lexitrain.study.store import CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+MODE = "daily"
+#: How long a card handed out stays another drill's: a drill killed with a card on screen
+#: cannot give it back, so its lease runs out on its own.
+LEASE_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Most new cards and most reviews a day's drill holds."""
+
+    new: int = 20
+    reviews: int = 200
+
+    def __post_init__(self) -> None:
+        check_daily_limit("--new", self.new)
+        check_daily_limit("--reviews", self.reviews)
+
+
+def load_limits(store: ProgressStore) -> Limits:
+    return Limits(int(store.setting("limit:new", Limits.new)), int(store.setting("limit:reviews", Limits.reviews)))
+
+
+def load_scheduling(store: ProgressStore) -> Scheduling:
+    """The player's way of scheduling: mode, retention, and their own FSRS parameters if fitted."""
+    own = store.setting(FSRS_PARAMETERS, {})
+    general = own.get("general")
+    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)),
+                      tuple(general) if general else None,
+                      tuple((int(deck), tuple(values)) for deck, values in own.get("decks", {}).items()))
+
+
+def day_start(now: datetime) -> datetime:
+    """Midnight of the player's local day containing `now`."""
+    local = now.astimezone()
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+@dataclass
+class DayStatus:
+    new_done: int
+    reviews_done: int
+    due_now: int
+    new_waiting: int
+    limits: Limits
+
+    @property
+    def new_left(self) -> int:
+        return max(0, min(self.limits.new - self.new_done, self.new_waiting))
+
+    @property
+    def reviews_left(self) -> int:
+        return max(0, min(self.limits.reviews - self.reviews_done, self.due_now))
+
+    @property
+    def nothing_left(self) -> bool:
+        return self.new_left == 0 and self.reviews_left == 0
+
+
+def next_card(
+    store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset(),
+    held: tuple[int, int] = (0, 0),
+) -> CardRow | None:
+    """The next card of today's drill: a due review while allowed, else a new card while allowed.
+
+    `held` is (new cards, reviews) on screen in other drills right now: they count
+    against today's limits as if answered, so two drills at once stay within them."""
+    new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+    new_done, reviews_done = new_done + held[0], reviews_done + held[1]
+    no_reviews, no_new = full_decks(store, MODE, lexicon, day_start(now))  # decks with their own limits
+    if reviews_done < limits.reviews:
+        due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
+        if due:
+            return due[0]
+    from lexitrain.study.drills.positions import next_daily_position  # the new positions a day the player asked for
+
+    position = next_daily_position(store, lexicon, day_start(now).timestamp(), now.timestamp(), skip)
+    if position is not None:
+        return position
+    if new_done < limits.new:
+        new = store.new_cards(plan_id, 1, skip, no_new)
+        if new:
+            return new[0]
+    return None
+
+
+def new_holder() -> str:
+    """A name for one drill's leases on the cards it hands out."""
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None) -> Iterator[Item]:
+    """Today's questions, one at a time, each chosen after the previous answer was saved.
+
+    A card handed out but left unanswered (its question could not be built)
+    is skipped for the rest of the session instead of being offered forever.
+    Each card is leased to this drill (`holder`) as it is picked, in the same
+    transaction, so another drill running at once never asks it too; the lease
+    is given back when the next card is picked (and by `release` at the end).
+    """
+    plan = active_plan(store, lex)
+    holder = holder or new_holder()
+    skip: set[int] = set()
+    while True:
+        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip))
+        if card is None:
+            return
+        yield Item(card.kind, card.key, card.id)
+        if store.card(card.id).last_review == card.last_review:
+            skip.add(card.id)
+
+
+def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holder: str,
+         skip: frozenset[int] = frozenset()) -> CardRow | None:
+    """The drill's next card, leased to `holder` in the same transaction (its previous card given
+    back), leaving out the cards other drills hold."""
+    now = utc_now()
+    with store.transaction():
+        store.release_leases(holder)
+        others = store.leased_by_others(holder, now.timestamp())
+        card = next_card(store, lexicon, plan_id, limits, now, skip | others, store.lease_counts(others, lexicon))
+        if card is not None:
+            store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+    return card
+
+
+def lease_due(store: ProgressStore, lexicon: str, limits: Limits, holder: str, size: int) -> list[CardRow]:
+    """Up to SIZE cards due now for a wall (all shown at once), within today's review limit less the
+    reviews done and those other drills hold, each leased to HOLDER in the same transaction: the daily
+    drill and Reviews do not ask them while the wall is open."""
+    now = utc_now()
+    with store.transaction():
+        store.release_leases(holder)
+        others = store.leased_by_others(holder, now.timestamp())
+        _, reviews_held = store.lease_counts(others, lexicon)
+        _, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
+        room = max(0, limits.reviews - reviews_done - reviews_held)
+        no_reviews, _ = full_decks(store, MODE, lexicon, day_start(now))
+        cards = store.due_cards(lexicon, now.timestamp(), min(size, room), others, no_reviews) if room else []
+        for card in cards:
+            store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
+    return cards
+
+
+def release(store: ProgressStore, holder: str) -> None:
+    """The drill has ended: the card it held (the one on screen, unanswered) is free again."""
+    store.release_leases(holder)
+
+
+def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
+    """What today's drill still holds."""
+    plan = active_plan(store, lex)
+    now = utc_now()
+    new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
+    due_now = store.due_count(lex.name, now.timestamp())
+    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits)

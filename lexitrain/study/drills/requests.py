@@ -1,0 +1,368 @@
+"""Study requests: what a face asks for (a quiz, the daily drill, a challenge, a position quiz), checked, and the session it starts.
+
+A face (the CLI, the web app) parses its options or its form into a request;
+building the request checks it and refuses it with the one-line reason a
+player reads. `request.start(store, lex)` then makes the ready `Session`
+(reading its questions from the source, the store or the engine), and the
+face drives it. Nothing here prints or knows a face; the printed sheets have
+their own request, `lexitrain.sheets.request.SheetRequest`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lexitrain.errors import LexitrainError
+from lexitrain.search.query import check_search_given
+from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.words import check_letter_order
+from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
+from lexitrain.study.store import Filters
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.search.sources import SkipReport
+    from lexitrain.study.drills.daily import DayStatus
+    from lexitrain.study.store import ProgressStore
+
+#: `--due` with no `--limit` asks every due card (the store asks for a number).
+ALL_DUE = 1_000_000
+#: The kind of `--whole`: every word of the source typed as one question.
+WHOLE_LIST = "whole-list"
+
+
+class StudyRequest(Protocol):
+    """Anything a face can start a session from."""
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session: ...
+
+
+def check_grading(flashcard: bool, speed_grades: bool) -> None:
+    if flashcard and speed_grades:
+        raise LexitrainError("--flashcard and --grade-by-speed: pick one (a flashcard is graded by you)")
+
+
+def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
+    from lexitrain.study.quiz.grading import SpeedGrades
+
+    return SpeedGrades(store) if wanted else None
+
+
+@dataclass(frozen=True)
+class QuizRequest:
+    """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due.
+
+    `conditions` are search options typed on the command (`--length 7 --probability 1-100`):
+    alone they are the source, beside a search, saved search or built-in list they narrow it.
+    `skip_invalid` leaves out the words of a word file that are not in the lexicon.
+    """
+
+    query: str | None = None
+    saved: str | None = None
+    builtin: str | None = None
+    word_file: Path | None = None
+    due: bool = False
+    leeches: bool = False  # the leeches (not suspended), each in its own kind
+    kind: str | None = None  # None: anagram, or with `due` / `leeches` each card's own kind
+    minimum: int | None = None  # build questions: the shortest word asked for (None: 2)
+    order: str = "alphabetical"  # letter order
+    limit: int | None = None
+    shuffle: bool = False
+    as_listed: bool = False  # keep the source's order (default: probability)
+    question_time: float | None = None  # seconds per question (late = missed)
+    round_time: float | None = None  # seconds for the whole round
+    schedule: bool = True  # False: practice, the cards are not touched
+    flashcard: bool = False  # the player reveals the answers and grades each card
+    speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
+    conditions: tuple[str, ...] = ()
+    skip_invalid: bool = False
+    whole: bool = False  # one question: type every word of the source (a whole-list card)
+    restart: bool = False  # start the round afresh instead of resuming an unfinished one
+
+    def __post_init__(self) -> None:
+        check_grading(self.flashcard, self.speed_grades)
+        check_search_given(self.query)
+        if self.flashcard and (self.question_time is not None or self.round_time is not None):
+            raise LexitrainError("--flashcard is untimed: no --question-time or --round-time")
+        if self.whole and (self.kind is not None or self.due):
+            raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
+        if self.due and self.kind is not None:
+            raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
+        if self.leeches and (self.kind is not None or self.due or self.has_source):
+            raise LexitrainError("--leeches takes no other question source or --kind (each leech is asked in its kind)")
+        kind = new_kind(self.kind_name)
+        if self.minimum is not None and not kind.takes_minimum:
+            raise LexitrainError(f"--min is only for build questions (this quiz asks {kind.name} questions)")
+        if self.limit is not None and self.limit < 1:  # a negative slice would silently drop the last questions
+            raise LexitrainError(f"--limit {self.limit}: expected 1 or more")
+        self.timers()
+        if self.due and self.has_source:
+            raise LexitrainError("--due takes no other question source")
+        if self.skip_invalid and self.word_file is None:
+            raise LexitrainError("--skip-invalid goes with --file FILE")
+        check_letter_order(self.order)  # exactly one word source is checked by the search layer as it reads it
+        if self.conditions:
+            from lexitrain.search.query import parse_query
+
+            parse_query(self.conditions)  # a mistyped condition is refused before anything starts
+
+    @property
+    def kind_name(self) -> str:
+        return WHOLE_LIST if self.whole else "anagram" if self.kind is None else self.kind  # --kind '' is no kind
+
+    def timers(self) -> Timers:
+        return Timers(self.question_time, self.round_time)
+
+    @property
+    def has_source(self) -> bool:
+        return bool(self.conditions) or any(
+            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+
+    def source_text(self) -> str:
+        """The source as the session's title and record name it (conditions after what they narrow)."""
+        named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
+        if not self.conditions:
+            return named
+        from lexitrain.search.query import parse_query
+
+        return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
+
+    def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
+        """The quiz's questions (cards are made as they are answered), ready to ask; with
+        `skip_invalid`, the words of a word file left out are handed to `skipped`."""
+        from lexitrain.study.drills.daily import load_scheduling
+        from lexitrain.study.quiz.scheduler import utc_now
+
+        if self.due:
+            cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
+            if not cards:
+                raise LexitrainError(f"no cards are due in {lex.name}")
+            kind_keys = [(c.kind, c.key) for c in cards]
+            source = "due"
+        elif self.leeches:
+            from lexitrain.study.records.cards import leeches
+
+            kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
+            if not kind_keys:
+                raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
+            source = "leeches"
+        elif self.whole:
+            from lexitrain.study.quiz.kinds.whole_list import source_key
+
+            kind_keys = [(WHOLE_LIST, source_key(lex, query=self.query, saved=self.saved, builtin=self.builtin,
+                                                 word_file=self.word_file))]
+            source = kind_keys[0][1]
+        else:
+            from lexitrain.search.sources import source_blanks
+            from lexitrain.study.quiz.sources import question_keys, question_results
+
+            report = (skipped or _unreported) if self.skip_invalid else None
+            rows = question_results(lex, query=self.query, saved=self.saved, builtin=self.builtin,
+                                    word_file=self.word_file, conditions=self.conditions, skipped=report)
+            blanks = source_blanks(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file,
+                                   conditions=self.conditions)
+            keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
+                                 not self.as_listed, blanks)
+            kind_keys = [(self.kind_name, key) for key in keys]
+            source = self.source_text()
+        if self.shuffle:
+            random.shuffle(kind_keys)
+        items = [Item(k, key) for k, key in kind_keys[: self.limit]]
+        title = f"quiz: {source} ({len(items)} questions, {lex.name})"
+        resumed = None if self.due or self.restart else _unfinished_round(store, lex, source, items)
+        closing = None
+        if resumed is not None:
+            session_id, left = resumed
+            answered = len(items) - len(left)
+            title += f", resumed: {answered} answered, {len(left)} left (--restart starts afresh)"
+            items, total = left, len(items)
+
+            def closing(summary: Summary) -> dict[str, Any]:
+                return {"resumed": {"answered_before": answered, "round_questions": total}}
+
+        return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
+                       order=self.order, timers=self.timers(), title=title, closing=closing,
+                       session_id=None if resumed is None else resumed[0],
+                       grader=speed_grader(store, self.speed_grades))
+
+
+def _unreported(lines: list[str]) -> None:
+    """No one to tell: the skipped words go unreported."""
+
+
+def _unfinished_round(store: ProgressStore, lex: Lexicon, source: str, items: list[Item]) -> tuple[int, list[Item]] | None:
+    """The last quiz session on this source and the questions it left, when it answered
+    some of these questions and nothing else but not all of them (a round to resume, as `daily` does)."""
+    last = store.last_session_answers("quiz", lex.name, source)
+    if last is None:
+        return None
+    session_id, answered = last
+    left = [item for item in items if (item.kind, item.key) not in answered]
+    planned = {(item.kind, item.key) for item in items}
+    return (session_id, left) if answered and answered <= planned and left else None
+
+
+@dataclass(frozen=True)
+class DailyRequest:
+    """Today's drill: due reviews, then new cards from the study plan, within the player's daily limits."""
+
+    order: str = "alphabetical"
+    flashcard: bool = False  # the player reveals the answers and grades each card
+    speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
+
+    def __post_init__(self) -> None:
+        check_letter_order(self.order)
+        check_grading(self.flashcard, self.speed_grades)
+
+    def status(self, store: ProgressStore, lex: Lexicon) -> DayStatus:
+        """What today's drill still holds."""
+        from lexitrain.study.drills import daily
+
+        return daily.status(store, lex, daily.load_limits(store))
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The drill, each card picked after the previous answer is saved; the summary adds the day's counts."""
+        from lexitrain.study.drills import daily
+
+        limits = daily.load_limits(store)
+        holder = daily.new_holder()
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            daily.release(store, holder)
+            state = daily.status(store, lex, limits)
+            return {"new_today": state.new_done, "reviews_today": state.reviews_done,
+                    "new_left": state.new_left, "reviews_left": state.reviews_left}
+
+        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder), daily.load_scheduling(store),
+                       order=self.order, closing=closing, grader=speed_grader(store, self.speed_grades),
+                       title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews")
+
+
+@dataclass(frozen=True)
+class DueWallRequest:
+    """The cards due now, all asked at once (a word wall): today's review limit holds, the answers count as
+    the daily drill's, and each card is leased to the wall so `daily` and Reviews never ask it meanwhile."""
+
+    size: int = 50
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        from lexitrain.study.drills import daily
+
+        limits = daily.load_limits(store)
+        holder = daily.new_holder()
+        cards = daily.lease_due(store, lex.name, limits, holder, self.size)
+        if not cards:
+            state = daily.status(store, lex, limits)
+            raise LexitrainError(f"no cards are due in {lex.name} now" if not state.due_now else
+                                 f"today's {limits.reviews} reviews are done or held by another drill "
+                                 f"({state.due_now} due): `lexitrain study set --reviews N` raises the limit")
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            daily.release(store, holder)
+            return {}
+
+        return Session(store, lex, daily.MODE, "due", [Item(c.kind, c.key, c.id) for c in cards],
+                       daily.load_scheduling(store), closing=closing,
+                       title=f"the cards due ({lex.name}): {len(cards)} within today's limit of {limits.reviews} reviews")
+
+
+@dataclass(frozen=True)
+class ChallengeRequest:
+    """The daily challenge of one kind and date (None: today), timed unless asked otherwise."""
+
+    kind: str = "sevens"
+    day: str | None = None  # YYYY-MM-DD
+    timed: bool = True
+
+    def __post_init__(self) -> None:
+        from lexitrain.study.drills import challenge
+
+        challenge.check_kind(self.kind)
+        self.date()
+
+    def date(self) -> date:
+        from lexitrain.study.drills.challenge import not_after_today, parse_day
+
+        return not_after_today(parse_day(self.day))
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The day's alphagrams, with the attempt opened in the history; the summary
+        adds the date, kind, lexicon and the personal best (after this attempt)."""
+        from lexitrain.study.drills import challenge as ch
+        from lexitrain.study.drills.challenge_sets import set_hash
+
+        day = self.date()
+        items = ch.challenge_items(lex, day, self.kind, store)
+        timers = Timers(round=ch.check_kind(self.kind).seconds if self.timed else None)
+
+        def closing(summary: Summary) -> dict[str, Any]:
+            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
+            best = ch.personal_best(store, lex.name, self.kind)
+            return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
+                    "personal_best": best.to_json() if best else None, "retake": store.is_retake(session.id),
+                    "set": set_hash(items)}
+
+        session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
+                          closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")
+        ch.start(store, session.id, lex, day, self.kind, len(items))
+        return session
+
+
+@dataclass(frozen=True)
+class PositionQuizRequest:
+    """The position quiz: stored positions matching the filters (made by self-play
+    from `seed` when none is stored yet), or with `daily` the position of the day."""
+
+    filters: Filters = field(default_factory=Filters)
+    limit: int = 10
+    daily: bool = False
+    day: str | None = None  # with `daily`: YYYY-MM-DD (None: today)
+    seed: int = 1
+    schedule: bool = True
+    by: str = "score"  # or "equity": plays ranked and answers judged by equity
+
+    def __post_init__(self) -> None:
+        from lexitrain.study.quiz.kinds.position import check_order
+
+        if self.limit < 1:
+            raise LexitrainError("--limit must be at least 1")
+        check_order(self.by)
+        if self.day is not None and not self.daily:
+            raise LexitrainError("--date goes with --daily (the position of that day)")
+        if self.daily:
+            from lexitrain.study.drills.challenge import not_after_today, parse_day
+
+            if self.day is not None:
+                not_after_today(parse_day(self.day))  # the puzzle of a day to come is not out yet
+
+    def start(self, store: ProgressStore, lex: Lexicon) -> Session:
+        from lexitrain.study.drills import positions as pos
+        from lexitrain.study.drills.challenge import parse_day
+        from lexitrain.study.drills.daily import load_scheduling
+        from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind
+        from lexitrain.study.quiz.scheduler import utc_now
+
+        if self.by == EQUITY:
+            from lexitrain.engine.leave import load_leaves
+
+            load_leaves(lex.tiles)  # no model for these tiles: say so now, not skip every question
+        if self.daily:
+            day = parse_day(self.day)
+            items = [Item(pos.KIND, pos.daily_key(lex, day))]
+            source = f"position of the day {day}"
+        else:
+            if not pos.stored_count(store, lex.name):  # a fresh install: make some at once
+                pos.store_positions(store, lex, pos.from_self_play(lex, 1, self.seed), pos.ImportReport())
+            found = pos.select(store, lex.name, self.filters, utc_now().timestamp(), self.limit)
+            if not found:
+                raise LexitrainError(f"no stored position in {lex.name} matches the filters "
+                                     "(add more with `lexitrain positions generate` or `positions import`)")
+            items = [Item(pos.KIND, p.cgp) for p in found]
+            source = "positions"
+        by = f", by {self.by}" if self.by == EQUITY else ""
+        return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
+                       title=f"{source} ({len(items)} questions, {lex.name}{by})", kinds=[PositionKind(by=self.by)])

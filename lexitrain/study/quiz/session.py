@@ -1,0 +1,379 @@
+"""A quiz session: asks questions, checks answers, records and schedules each one.
+
+Every answer is written (and the card rescheduled) in one transaction the
+moment it is checked, so the session can end at any point -- end of input,
+a killed process, the round timer -- with nothing given lost. Only two
+things score a question: an answer submitted (`answer()`) or a timer that
+ran out (`time_out()`); a face that stops (the player quits, the input ends)
+just calls `finish()`, and the question on screen stays as it was. An
+answer the question does not take (an illegal play) is refused with its
+reason (`Refused`), recording nothing, and the same question stays open. A "mark
+correct" / "mark missed" override redoes the scheduling from the card's
+state before that answer. The faces (terminal, JSON lines, the web app)
+only drive `questions()`, `check()`, `answer()`, `time_out()`, `override()`
+and `finish()`; a study request (`lexitrain.study.drills.requests`) makes the session.
+Each kind is asked through the session's own instance of it, so what a kind
+keeps (the position kind's solved positions) lives as long as the session.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_folder
+from lexitrain.study.records.decks import scheduling_for
+from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
+from lexitrain.study.quiz.kinds.words import check_letter_order
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, to_datetime, utc_now
+from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+
+
+class Refused(LexitrainError):
+    """An answer line the question does not take (e.g. an illegal play), with the reason:
+    nothing was recorded, and the question is still open (its clock still running)."""
+
+
+#: Shuffles tried for one that differs from the letters on screen (AAB has only three orders).
+SHUFFLE_TRIES = 8
+
+
+@dataclass(frozen=True)
+class Item:
+    """One planned question: a card (kind, key) and its stored id if it has one yet."""
+
+    kind: str
+    key: str
+    card_id: int | None = None
+
+
+#: The longest timer: a day is already no limit at all, and a bound keeps the clock arithmetic finite.
+MAX_SECONDS = 86_400.0
+
+
+@dataclass
+class Timers:
+    """Optional limits in seconds: per question (late = missed) and per round (ends it)."""
+
+    question: float | None = None
+    round: float | None = None
+
+    def __post_init__(self) -> None:
+        """A limit of zero or less would time out every answer (or ask nothing) without a word."""
+        for name, seconds in (("--question-time", self.question), ("--round-time", self.round)):
+            if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+                raise LexitrainError(f"{name} {seconds:g}: expected a number of seconds above 0 "
+                                     f"and at most {MAX_SECONDS:g} (a day)")
+
+
+@dataclass
+class Outcome:
+    """What one answer earned, as shown to the player and recorded."""
+
+    question: Question
+    check: Check
+    correct: bool
+    timed_out: bool
+    seconds: float
+    answer_id: int
+    card: CardRow | None = None
+    rating: int | None = None  # the grade given or earned (AGAIN to EASY); None: checked only
+    late_mark: bool | None = None  # a challenge answer marked after the challenge ended (its verdict stays)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.question.id,
+            "correct": self.correct,
+            "expected": list(self.question.expected),
+            "right": list(self.check.right),
+            "wrong": list(self.check.wrong),
+            "missing": list(self.check.missing),
+            "duplicates": list(self.check.duplicates),
+            "timed_out": self.timed_out,
+            "seconds": round(self.seconds, 3),
+            **self.check.details,
+        }
+        if self.card is not None:
+            data["card"] = card_json(self.card)
+        if self.rating is not None:
+            data["rating"] = RATING_NAMES[self.rating]
+        if self.late_mark is not None:
+            data["late_mark"] = self.late_mark
+        return data
+
+
+def card_json(card: CardRow) -> dict[str, Any]:
+    """A card's scheduling state for output (times as ISO 8601 UTC)."""
+    state = {0: "new", 1: "learning", 2: "review", 3: "relearning"}[card.state]
+    due = to_datetime(card.due)
+    return {
+        "state": state, "due": due.isoformat() if due else None, "stability": card.stability,
+        "difficulty": card.difficulty, "cardbox": card.cardbox, "streak": card.streak,
+    }
+
+
+@dataclass
+class Summary:
+    questions: int = 0
+    correct: int = 0
+    seconds: float = 0.0
+    missed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    missed_list: str | None = None
+    timed_out: bool = False
+    details: dict[str, Any] = field(default_factory=dict)  # what the round adds (today's counts, a personal best)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        details = data.pop("details")
+        data["wrong"] = self.questions - self.correct
+        data["seconds"] = round(self.seconds, 3)
+        return {**data, **details}
+
+
+RATING_NAMES = {number: name for name, number in RATINGS.items()}
+#: The mode of the daily challenge's sessions, whose answers make an official attempt.
+CHALLENGE = "challenge"
+#: Works out a round's own summary fields once it has ended (e.g. the day's counts left).
+Closing = Callable[[Summary], dict[str, Any]]
+#: The grade (HARD to EASY) a right typed answer earns, from its kind and seconds taken.
+Grader = Callable[[str, float], int]
+
+
+class Session:
+    """Runs a list of planned questions against the progress store."""
+
+    def __init__(
+        self,
+        store: ProgressStore,
+        lex: Lexicon,
+        mode: str,
+        source: str,
+        items: Iterable[Item],
+        scheduling: Scheduling | None,
+        *,
+        order: str = "alphabetical",
+        timers: Timers | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        title: str = "",
+        closing: Closing | None = None,
+        grader: Grader | None = None,
+        session_id: int | None = None,
+        kinds: Iterable[QuestionKind] = (),
+    ) -> None:
+        """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
+        self.store = store
+        self.lex = lex
+        self.mode = mode
+        self.items = items
+        self.scheduling = scheduling
+        self.order = check_letter_order(order)
+        self.timers = timers or Timers()
+        self.clock = clock
+        self.title = title  # one line naming the round, for a face's heading
+        self.closing = closing
+        self.grader = grader  # grades a right typed answer (e.g. by its speed); None: Good
+        self.started = clock()
+        self.asked_at = self.started
+        self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
+                                                                                utc_now().timestamp())
+        self.summary = Summary()
+        self._asked_all = False  # every planned question was asked (and the face came back for more)
+        self._finished = False
+        self.outcomes: list[Outcome] = []
+        self._card_ids: dict[str, int | None] = {}
+        self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
+
+    def kind(self, name: str) -> QuestionKind:
+        """This session's instance of a kind, made on first use."""
+        if name not in self._kinds:
+            self._kinds[name] = new_kind(name)
+        return self._kinds[name]
+
+    def time_left(self) -> float | None:
+        if self.timers.round is None:
+            return None
+        return self.timers.round - (self.clock() - self.started)
+
+    def questions(self) -> Iterator[Question]:
+        """The questions in order, until the list or the round time runs out."""
+        for item in self.items:
+            left = self.time_left()
+            if left is not None and left <= 0:
+                self.summary.timed_out = True
+                return
+            question = self.ask(item)
+            if question is not None:
+                yield question
+        self._asked_all = True  # (a face that stops the round never asks for the question after the last)
+
+    def ask(self, item: Item) -> Question | None:
+        """Build one planned question and start its clock (None if it cannot be built)."""
+        try:
+            question = self.kind(item.kind).build(self.lex, item.key, self.order)
+        except LexitrainError:
+            self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
+            return None
+        self._card_ids[question.id] = item.card_id
+        self.asked_at = self.clock()
+        return question
+
+    def check(self, question: Question, text: str) -> Check:
+        """The verdict an answer line would get, recording nothing (a face checks words as they are typed)."""
+        return self.kind(question.kind).check(question, text)
+
+    def answer_time_left(self) -> float | None:
+        """Seconds until the open question times out, by its own limit or the round's (None: untimed)."""
+        limits = [] if self.timers.question is None else [self.timers.question - (self.clock() - self.asked_at)]
+        left = self.time_left()
+        if left is not None:
+            limits.append(left)
+        return min(limits) if limits else None
+
+    def reorder(self, question: Question, order: str) -> Question:
+        """QUESTION with its letters shown in ORDER (`random`: a new shuffle, unlike the last one
+        where the letters allow), its clock running on. A question that shows no letters to reorder
+        (a word, a board) comes back as it was."""
+        check_letter_order(order)
+        if question.hint != LETTERS:
+            return question  # a board: building it again would solve the position again
+        kind = self.kind(question.kind)
+        again = kind.build(self.lex, question.key, order)
+        for _ in range(SHUFFLE_TRIES):
+            if order != "random" or again.prompt != question.prompt:
+                break
+            again = kind.build(self.lex, question.key, order)
+        return again
+
+    def answer(self, question: Question, text: str, rating: int | None = None) -> Outcome:
+        """Check an answer line, record it and reschedule the card, all at once; with a
+        `rating` (the player's own grade, AGAIN to EASY) the grade decides, not the check.
+
+        Raises Refused, recording nothing, for a line the question does not take
+        (unless it came too late: then it is scored as timed out, like no answer)."""
+        seconds = self.clock() - self.asked_at
+        check = self.check(question, text)
+        left = self.time_left()
+        timed_out = (self.timers.question is not None and seconds > self.timers.question) or (
+            left is not None and left < 0)  # typed after the round's time ran out
+        if check.refused is not None and not timed_out and rating is None:
+            raise Refused(check.refused)
+        return self._record(question, text, check, timed_out, seconds, rating)
+
+    def time_out(self, question: Question, given: str = "") -> Outcome:
+        """The open question's time (its own or the round's) ran out: score it as timed out,
+        with whatever was given so far (words a face had already taken)."""
+        left = self.time_left()
+        if left is not None and left <= 0:
+            self.summary.timed_out = True
+        return self._record(question, given, self.check(question, given), True, self.clock() - self.asked_at)
+
+    def _record(self, question: Question, text: str, check: Check, timed_out: bool, seconds: float,
+                rating: int | None = None) -> Outcome:
+        """Save one scored answer and reschedule its card, in one transaction."""
+        correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
+        if rating is None and self.grader is not None:
+            rating = self.grader(question.kind, seconds) if correct else AGAIN
+        card_id = self._card_ids.get(question.id)
+        store = self.store
+        with store.transaction():
+            now = utc_now()  # once the write lock is held: answers to a card are timed in the order they are saved
+            before = after = None
+            if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
+                card_id = store.ensure_card(self.lex.name, question.kind, question.key, now.timestamp())
+            if card_id is not None:
+                before = store.card(card_id)
+                if self.scheduling is not None:
+                    scheduling = scheduling_for(store, card_id, self.scheduling)  # its deck's retention
+                    after = scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
+                    store.save_card(after)
+            answer_id = store.record_answer(AnswerRow(
+                session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
+                given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
+                at=now.timestamp(), ms=int(seconds * 1000), rating=rating))
+        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating)
+        self.outcomes.append(outcome)
+        self.summary.questions += 1
+        self.summary.correct += int(correct)
+        return outcome
+
+    def grade(self, question: Question, rating: int, text: str = "") -> Outcome:
+        """Record a self-graded answer (the answer revealed, or `text` typed): Again is
+        missed, Hard, Good and Easy are right, and FSRS schedules the card by the grade."""
+        return self.answer(question, text, rating)
+
+    def override(self, outcome: Outcome, correct: bool) -> Outcome:
+        """Mark an answer correct (a typo) or missed (a guess): rescore it, and reschedule its card
+        from before the answer, unless the card was answered since (in another drill): that answer
+        stands, and only this one's verdict changes. A challenge's answer marked after the challenge
+        ended keeps its verdict: the mark is recorded beside it (`late_mark`), and neither the
+        attempt nor the personal best changes."""
+        if self.mode == CHALLENGE and self._over():  # the official attempt is what was typed in time
+            self.store.mark_late(outcome.answer_id, correct)
+            marked = replace(outcome, late_mark=correct)
+            self.outcomes[self.outcomes.index(outcome)] = marked
+            return marked
+        if outcome.correct == correct:
+            return outcome
+        with self.store.transaction():
+            before, at = self.store.answer_before(outcome.answer_id)
+            after = None
+            if (before is not None and self.scheduling is not None
+                    and self.store.card_still_as_answered(outcome.answer_id)):
+                scheduling = scheduling_for(self.store, before.id, self.scheduling)
+                after = scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
+                self.store.save_card(after)
+            self.store.mark_answer(outcome.answer_id, correct)
+        self.summary.correct += 1 if correct else -1
+        changed = Outcome(outcome.question, outcome.check, correct, outcome.timed_out, outcome.seconds,
+                          outcome.answer_id, after or outcome.card)
+        self.outcomes[self.outcomes.index(outcome)] = changed
+        return changed
+
+    def _over(self) -> bool:
+        """Whether the round has ended: its time up, every planned question scored, or finished."""
+        left = self.time_left()
+        planned = len(self.items) if isinstance(self.items, (list, tuple)) else None
+        return (self._finished or self.summary.timed_out or (left is not None and left <= 0)
+                or (planned is not None and len(self.outcomes) >= planned))
+
+    def finish(self, save_missed: bool = True) -> Summary:
+        """Close the session: totals, the missed words saved as a new word list
+        (for the kinds a missed list applies to), and the round's own details."""
+        self._finished = True
+        self.summary.seconds = self.clock() - self.started
+        missed = [o.question for o in self.outcomes if not o.correct]
+        self.summary.missed = [q.id for q in missed]
+        asking = [words for words in (self.kind(q.kind).asking_words(q) for q in missed) if words is not None]
+        if asking and save_missed:
+            self.summary.missed_list = str(save_missed_list(self.mode, asking))
+        self.store.end_session(self.id, utc_now().timestamp(), complete=self._asked_all or self.summary.timed_out)
+        if self.closing is not None:
+            self.summary.details.update(self.closing(self.summary))
+        return self.summary
+
+
+def lists_dir() -> Path:
+    return data_folder("lists")
+
+
+def save_missed_list(mode: str, asking: list[tuple[str, ...]]) -> Path:
+    """The words that ask the missed questions again, one a line: quiz them again with `--file`."""
+    words: dict[str, None] = {}
+    for each in asking:
+        words.update(dict.fromkeys(each))
+    stamp = utc_now().strftime("%Y%m%d-%H%M%S")
+    path = lists_dir() / f"missed-{mode}-{stamp}.txt"
+    number = 1
+    while path.exists():
+        number += 1
+        path = lists_dir() / f"missed-{mode}-{stamp}-{number}.txt"
+    path.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
+    return path

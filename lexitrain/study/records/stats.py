@@ -1,0 +1,204 @@
+"""Study statistics with pandas: what was done, how well, and what is coming.
+
+pandas and matplotlib are imported inside the functions that need them so
+that the rest of the CLI starts quickly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.scheduler import utc_now
+from lexitrain.study.store import ProgressStore
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.records.coverage import LengthCoverage
+
+STATE_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearning"}
+FORECAST_DAYS = 30
+HISTORY_DAYS = 30
+HARDEST = 10
+COVERAGE_ALWAYS = (7, 8)  # lengths whose coverage is shown even when nothing is known yet
+
+
+@dataclass
+class StatsReport:
+    lexicon: str
+    per_day: pd.DataFrame  # date, answers, correct, new, unscheduled (practice: no card moved)
+    by_state: dict[str, int]
+    forecast: pd.DataFrame  # date, due
+    hardest: pd.DataFrame  # key, correct, incorrect, miss_rate
+    retention: float | None  # share of reviews (not first answers) answered right
+    retention_30: float | None
+    coverage: list[LengthCoverage] = field(default_factory=list)  # per length, the bingo draws known
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lexicon": self.lexicon,
+            "reviews_per_day": self.per_day.to_dict("records"),
+            "cards_by_state": self.by_state,
+            "retention": self.retention,
+            "retention_30_days": self.retention_30,
+            "forecast": self.forecast.to_dict("records"),
+            "hardest": self.hardest.to_dict("records"),
+            "coverage": {str(c.length): c.to_json() for c in self.coverage},
+        }
+
+
+def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> StatsReport:
+    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too).
+
+    SQLite counts (per day, per state, the due days, the hardest cards) and only the small
+    tallies come back: at 100,000 cards the report takes tens of milliseconds, not seconds."""
+    import pandas as pd
+
+    now = utc_now()
+    today = now.astimezone().date()  # days are the player's calendar days, as in the daily drill
+    since = today - timedelta(days=HISTORY_DAYS)
+    since_at = _midnight(since)
+
+    days: dict[str, list[int]] = {}
+    for quarter, *counts in store.answers_per_quarter_hour(lexicon, since_at):
+        tally = days.setdefault(_local_date(quarter).isoformat(), [0, 0, 0, 0])
+        for place, count in enumerate(counts):
+            tally[place] += count
+    columns = ["answers", "correct", "new", "unscheduled"]
+    per_day = pd.DataFrame.from_records([(day, *days[day]) for day in sorted(days)], columns=["date", *columns])
+    per_day[columns] = per_day[columns].astype(int)
+
+    states = store.cards_by_state(lexicon)
+    by_state = {name: states.get(state, 0) for state, name in STATE_NAMES.items()}
+
+    due = [0] * FORECAST_DAYS
+    due[0], coming = store.due_per_quarter_hour(lexicon, _midnight(today + timedelta(days=1)),
+                                                _midnight(today + timedelta(days=FORECAST_DAYS)))
+    for quarter, count in coming:  # (cards due before tomorrow are due today: overdue ones too)
+        due[(_local_date(quarter) - today).days] += count
+    forecast = pd.DataFrame({"date": [(today + timedelta(days=d)).isoformat() for d in range(FORECAST_DAYS)],
+                             "due": due})
+
+    hardest = pd.DataFrame.from_records(store.most_missed_cards(lexicon, "anagram", HARDEST),
+                                        columns=["key", "correct", "incorrect", "miss_rate"])
+    hardest[["correct", "incorrect"]] = hardest[["correct", "incorrect"]].astype(int)
+
+    def share(tally: tuple[int, int]) -> float | None:
+        reviews, right = tally
+        return round(right / reviews, 3) if reviews else None
+
+    from lexitrain.study.records.coverage import coverage
+
+    covered = coverage(store, lex) if lex is not None else []
+    reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
+    return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
+                       share((recent_reviews, recent_right)), covered)
+
+
+def _local_date(quarter: int) -> date:
+    """The player's calendar day of a quarter hour (numbered from the epoch)."""
+    return datetime.fromtimestamp(quarter * 900).date()
+
+
+def _midnight(day: date) -> float:
+    """The time the player's local calendar day begins."""
+    return datetime.combine(day, time()).astimezone().timestamp()
+
+
+def shown_coverage(report: StatsReport) -> list[LengthCoverage]:
+    """The lengths a report shows coverage for: those with anything known, and the bingo lengths always."""
+    return [c for c in report.coverage if c.known or c.length in COVERAGE_ALWAYS]
+
+
+def render_text(report: StatsReport) -> list[str]:
+    """The report as plain lines for the terminal."""
+    lines = [f"{report.lexicon}: " + ", ".join(f"{n} {name}" for name, n in report.by_state.items())]
+    retention = "n/a" if report.retention is None else f"{report.retention:.0%}"
+    recent = "n/a" if report.retention_30 is None else f"{report.retention_30:.0%}"
+    lines.append(f"retention on reviews: {retention} overall, {recent} in the last {HISTORY_DAYS} days")
+    lines.append("answers per day (last 30 days):")
+    lines += [f"  {r.date}  {r.answers:>4} answered, {r.correct:>4} right, {r.new:>3} new"
+              for r in report.per_day.itertuples()] or ["  none yet"]
+    week = report.forecast.head(7)
+    lines.append("due in the next days: " + "  ".join(f"{d[5:]}:{n}" for d, n in zip(week["date"], week["due"])))
+    lines.append(f"due in the next {FORECAST_DAYS} days: {int(report.forecast['due'].sum())}")
+    shown = shown_coverage(report)
+    if shown:
+        lines.append("coverage (of the draws with no blank that make a word, the share whose words you know):")
+        lines += [f"  {c.length:>2}s {c.share:>7.2%}  ({c.known:,} of {c.alphagrams:,} alphagrams known)" for c in shown]
+    if len(report.hardest):
+        lines.append("hardest alphagrams: " + "  ".join(
+            f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))
+    return lines
+
+
+def _nothing_yet(ax: Any, text: str) -> None:
+    """A chart with no data says so, rather than drawing empty axes around zero."""
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="#666666")
+
+
+def _whole_counts(ax: Any, values: Iterable[int], headroom: float = 1.05) -> None:
+    """A count axis from 0 in whole numbers, even when every count is 0 (no axis around -0.04 to 0.04);
+    HEADROOM above the tallest bar (room for a legend)."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_ylim(0, max(1, max(values, default=0)) * headroom)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def plot(report: StatsReport, path: Path) -> None:
+    """Four charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams."""
+    if path.suffix.lower() != ".png":
+        raise LexitrainError(f"{path}: the plot is written as PNG; give a file name ending in .png")
+    import matplotlib.pyplot as plt
+
+    fig = charts(report)
+    try:
+        fig.savefig(path, format="png")
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
+
+
+def charts(report: StatsReport) -> Figure:
+    """The plot's figure, drawn off screen, laid out and ready to save."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    per_day = report.per_day
+    axes[0][0].set_title("Answers per day")
+    if len(per_day):
+        axes[0][0].bar(per_day["date"], per_day["answers"], label="answered", color="#9db4d6")
+        axes[0][0].bar(per_day["date"], per_day["correct"], label="right", color="#2e8540")
+        axes[0][0].legend(loc="upper left", ncols=2)  # side by side, in the headroom above the bars
+        axes[0][0].tick_params(axis="x", labelrotation=60, labelsize=7)
+        _whole_counts(axes[0][0], per_day["answers"], headroom=1.25)
+    else:
+        _nothing_yet(axes[0][0], "no answers yet")
+    axes[0][1].bar(report.forecast["date"].str[5:], report.forecast["due"])
+    axes[0][1].set_title(f"Due in the next {FORECAST_DAYS} days")
+    axes[0][1].tick_params(axis="x", labelrotation=60, labelsize=7)
+    _whole_counts(axes[0][1], report.forecast["due"])
+    axes[1][0].bar(list(report.by_state), list(report.by_state.values()))
+    axes[1][0].set_title("Cards by state")
+    _whole_counts(axes[1][0], report.by_state.values())
+    axes[1][1].set_title("Hardest alphagrams (share missed)")
+    if len(report.hardest):
+        axes[1][1].barh(report.hardest["key"][::-1], report.hardest["miss_rate"][::-1])
+    else:
+        _nothing_yet(axes[1][1], "none yet")
+    fig.tight_layout()
+    return fig
