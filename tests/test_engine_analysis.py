@@ -33,8 +33,19 @@ def test_cgp_lex_op_picks_the_lexicon(make_lexicon) -> None:
 def test_cgp_lex_op_not_compiled_is_one_line(make_lexicon) -> None:
     make_lexicon(["TA"], name="small")
     result = run("best", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;")
-    assert_clean_error(result, "lex NWL23 is not a compiled lexicon", "cel", "enable", "small")
-    assert_clean_error(run("score", "8H", "TA", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;"), "lex NWL23")
+    assert_clean_error(result, "the CGP is recorded in NWL23, which is not compiled here", "cel", "enable", "small")
+    assert_clean_error(run("score", "8H", "TA", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;"), "NWL23")
+
+
+def test_a_files_lexicon_name_matches_its_edition_written_either_way(make_lexicon, tmp_path: Path) -> None:
+    """NWL2023 in a file means a lexicon compiled as nwl23 (and CSW21 one compiled as CSW2021)."""
+    make_lexicon(["RETAINS", "NASTIER", "TA"], name="nwl23")
+    rows = run("best", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex NWL2023;", "--all", "--json").json()
+    assert {r["word"] for r in rows} == {"RETAINS", "NASTIER", "TA"}
+    make_lexicon(["QUITE"], name="CSW2021")
+    path = tmp_path / "game.gcg"
+    path.write_text("#lexicon csw21\n" + WORKED_EXAMPLE, encoding="utf-8")
+    assert run("gcg", "verify", str(path), "--json").json()["lexicon"] == "CSW2021"
 
 
 def test_verify_names_the_lexicon_and_counts_score_errors_apart(make_lexicon, tmp_path: Path) -> None:
@@ -46,10 +57,10 @@ def test_verify_names_the_lexicon_and_counts_score_errors_apart(make_lexicon, tm
     assert result.exit_code == 1
     assert "4 plays: 1 score errors, 1 with words not in small" in result.stdout
     named = run("gcg", "verify", str(path))
-    assert "words checked against enable: the file's #lexicon NWL23 is not compiled" in named.stdout
+    assert f"{path}: words checked against enable: its lexicon NWL23 is not compiled here" in named.stdout
     data = run("gcg", "verify", str(path), "--json").json()
     assert data["lexicon"] == "enable" and data["notes"] == [
-        "words checked against enable: the file's #lexicon NWL23 is not compiled"]
+        f"{path}: words checked against enable: its lexicon NWL23 is not compiled here"]
     assert data["score_errors"] == 1 and data["unknown_words"] == 1  # a wrong score; INFaNCY's QI not in ENABLE
     small = run("gcg", "verify", str(path), "--lexicon", "small", "--json").json()
     assert (small["score_errors"], small["unknown_words"], small["lexicon"]) == (1, 1, "small")

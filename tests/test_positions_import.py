@@ -32,7 +32,7 @@ GAMES = [
 
 def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, real_games):
     paths = [real_games / name for name in GAMES]
-    result = run("positions", "import", *map(str, paths), "--json")
+    result = run("positions", "import", *map(str, paths), "--lexicon", "enable", "--json")  # one is in CSW21
     assert result.exit_code == 0, result.stderr
     turns = {}  # (board as CGP, rack) -> the board before the turn, replayed here from the files
     for path in paths:
@@ -71,6 +71,31 @@ def test_real_games_every_turn_with_its_rack_and_the_engine_top_play(enable, rea
 
     again = run("positions", "import", *map(str, paths[:1]), "--json").json()
     assert again["added"] == 0 and again["already_stored"] > 0  # importing twice stores nothing twice
+
+
+def test_a_game_in_a_lexicon_not_compiled_here_is_refused_unless_lexicon_is_given(enable, make_lexicon, real_games,
+                                                                                 tmp_path):
+    csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"  # #lexicon CSW21
+    refused = run("positions", "import", str(csw))
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert f"{csw} is recorded in CSW21, which is not compiled here" in refused.stderr
+    assert "give --lexicon" in refused.stderr and run("positions", "list", "--json").json() == []
+    cgps = tmp_path / "lines.cgp"
+    cgps.write_text(f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;\n", encoding="utf-8")
+    assert "lines.cgp:1 is recorded in NWL23" in run("positions", "import", str(cgps)).stderr
+
+    given = run("positions", "import", str(csw), "--lexicon", "enable", "--json")
+    assert given.exit_code == 0 and given.json()["added"] > 10
+    assert len(run("positions", "list", "--lexicon", "enable", "--limit", "100", "--json").json()) == given.json()["added"]
+
+    make_lexicon(["RETAINS", "NASTIER", "TA"], name="nwl2023")  # compiled: the CGP's lex is honoured
+    honoured = run("positions", "import", str(cgps), "--json")
+    assert honoured.exit_code == 0 and honoured.json()["added"] == 1
+    assert len(run("positions", "list", "--lexicon", "nwl2023", "--json").json()) == 1
+    both = tmp_path / "both.cgp"
+    both.write_text(f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;\n{EMPTY} AEINRST/ 0/0 0\n", encoding="utf-8")
+    mixed = run("positions", "import", str(both))
+    assert mixed.exit_code == 1 and "both.cgp:1 is in nwl2023 but" in mixed.stderr and "both.cgp:2 in enable" in mixed.stderr
 
 
 def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, real_games, tmp_path):

@@ -56,10 +56,25 @@ def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_game
     assert "skipped" in result.stderr and "polish tiles" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout.startswith("1 game, 13 turns analysed against enable")
     csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"
-    noted = run("study", "from-games", str(csw), "--json")
+    cards = run("study", "cards", "--json").json()["cards"]
+    refused = run("study", "from-games", str(csw), "--json")  # CSW21 is not compiled here: no phony cards made
+    assert_clean_error(refused, f"{csw} is recorded in CSW21, which is not compiled here", "give --lexicon")
+    assert run("study", "cards", "--json").json()["cards"] == cards
+    noted = run("study", "from-games", str(csw), "--lexicon", "enable", "--json")
     assert noted.exit_code == 0 and noted.json()["notes"] == [f"{csw}: recorded in CSW21, its words judged by enable"]
     assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--player", "nobody"), "no player 'nobody'")
     assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--points", "-1"), "--points")
+
+
+def test_a_game_in_a_compiled_lexicon_makes_its_cards_there(enable, make_lexicon, real_games) -> None:
+    csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"  # #lexicon CSW21
+    before = run("study", "cards", "--json").json()
+    assert run("study", "from-games", str(csw)).exit_code == 1 and run("study", "cards", "--json").json() == before
+    make_lexicon(["QI", "ZA", "RETAINS"], name="csw2021")  # a stand-in for the game's own lexicon, compiled here
+    made = run("study", "from-games", str(csw), "--json")
+    assert made.exit_code == 0, made.stderr
+    assert made.json()["lexicon"] == "csw2021" and made.json()["notes"] == [] and made.json()["added"] > 0
+    assert run("study", "cards", "--lexicon", "enable", "--json").json() == before
 
 
 def test_valid_or_phony_judges_the_word_shown(enable) -> None:

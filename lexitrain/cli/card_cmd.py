@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, StudyLexicon
+from lexitrain.cli.options import Json, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.study_cmd import study_app
 
@@ -56,7 +56,7 @@ def deck(
     new: Optional[int] = typer.Option(None, "--new", help="Most of its new cards a day."),
     reviews: Optional[int] = typer.Option(None, "--reviews", help="Most of its reviews a day."),
     delete: bool = typer.Option(False, "--delete", help="Delete the deck (its cards stay, in no deck)."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Make a deck, or change its own settings (those not given stay as they are)."""
@@ -85,7 +85,7 @@ def deck(
 
 
 @study_app.command("decks")
-def decks_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
+def decks_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """The decks with their settings and cards (and the cards in no deck)."""
     from lexitrain.study.records import decks
     from lexitrain.study.drills.daily import load_scheduling
@@ -110,7 +110,7 @@ def move(
     deck: str = typer.Option(..., "--deck", help="The deck to put them in (`none`: in no deck)."),
     kind: Optional[str] = Kind,
     search: Optional[str] = Search,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Move cards into a deck."""
     from lexitrain.study.records import decks
@@ -143,7 +143,7 @@ def suspend(
     kind: Optional[str] = Kind,
     search: Optional[str] = Search,
     leeches: bool = typer.Option(False, "--leeches", help="Every leech."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Suspend cards: never asked until unsuspended, their schedule kept."""
     _suspend(cards, kind, search, leeches, lexicon, True)
@@ -156,7 +156,7 @@ def unsuspend(
     kind: Optional[str] = Kind,
     search: Optional[str] = Search,
     leeches: bool = typer.Option(False, "--leeches", help="Every leech."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Take suspended cards back into study (they are due as they were)."""
     _suspend(cards, kind, search, leeches, lexicon, False)
@@ -168,7 +168,7 @@ def delete(
     cards: Optional[list[str]] = Cards,
     kind: Optional[str] = Kind,
     search: Optional[str] = Search,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Delete cards and their schedule (their answers stay in the history); a plan set again makes them new."""
     store, lex = _open(lexicon)
@@ -182,7 +182,7 @@ def card(
     *,
     name: str = typer.Argument(..., help="KIND:KEY (anagram:AEINRST) or the card's letters (see --kind)."),
     kind: Optional[str] = Kind,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """One card: state, stability, difficulty, retrievability now, due, deck, and every answer it was given."""
@@ -211,7 +211,7 @@ def _num(value: Any) -> str:
 
 
 @study_app.command("cards")
-def cards_(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
+def cards_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """How many cards are in each state and each Leitner box (by interval: docs/study.md), suspended, leeches."""
     from lexitrain.study.records.cards import counts
 
@@ -232,7 +232,7 @@ def leeches(
     *,
     failed: Optional[int] = typer.Option(None, "--failed", help="Failed this many times or more "
                                          "(default: the leech setting, `study set --leech`)."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Cards failed again and again, most failed first (drill them with `quiz --leeches`)."""
@@ -258,7 +258,7 @@ def tournament(
     *,
     day: str = typer.Argument(..., help="The tournament's date, YYYY-MM-DD (today or later)."),
     retention: float = typer.Option(..., "--retention", help="Recall wanted on that day, e.g. 0.9."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Pull forward the cards FSRS predicts below RETENTION on the day, spread over the days left."""
@@ -280,19 +280,23 @@ def tournament(
 @study_app.command("from-games")
 def from_games(
     *,
+    ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Recorded games (.gcg)."),
     player: Optional[str] = typer.Option(None, "--player", help="Only this player's turns (nick or name in the files)."),
     points: int = typer.Option(20, "--points", help="A turn giving up more points than this makes a position card."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Cards from your games: missed bingos as anagram cards, costly turns as position cards,
     phonies played as valid-or-phony cards; new ones are due now (`quiz --due`). A file that
-    does not read or lacks the player is skipped and named (exit 1 when anything was skipped)."""
+    does not read or lacks the player is skipped and named (exit 1 when anything was skipped).
+    The cards go to the games' lexicon (their #lexicon) when it is compiled here; a game in
+    another is refused unless --lexicon is given."""
+    from lexitrain.cli.options import files_lexicon, lexicon_given
     from lexitrain.cli.output import warn
     from lexitrain.study.records.from_games import cards_from_games
 
-    store, lex = _open(lexicon)
+    store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
     with store:
         found = cards_from_games(store, lex, files, player, points)
     if json_out:

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon, default_lexicon
+from lexitrain.cli.options import Json, Lexicon, default_lexicon, file_lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console
 from lexitrain.errors import LexitrainError
 
@@ -19,28 +19,12 @@ commands = typer.Typer()
 gcg_app = typer.Typer(name="gcg", help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
 
 
-def _given(ctx: typer.Context, name: str) -> bool:
-    """Whether option NAME was typed, not its default (by the source's name: typer vendors its own click)."""
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
-
-
 def cgp_lexicon(cgp: str, lexicon_name: str, given: bool) -> str:
     """The lexicon to solve a CGP with: `--lexicon` when typed, else the CGP's
-    `lex NAME;` op (a one-line error when NAME is not compiled), else the default."""
+    `lex NAME;` op (a one-line error when NAME is not compiled), else the player's."""
     from lexitrain.engine.cgp import parse_cgp_ops
 
-    named = parse_cgp_ops(cgp).get("lex")
-    if given or not named:
-        return lexicon_name
-    from lexitrain.lexicon.lexicon import known_lexicons
-
-    known = known_lexicons()
-    found = next((k for k in known if k.lower() == named.lower()), None)
-    if found is None:
-        raise LexitrainError(f"the CGP's lex {named} is not a compiled lexicon (compiled: {', '.join(known)}); "
-                             "build it with `lexitrain lexicon build` or give --lexicon")
-    return found
+    return file_lexicon(parse_cgp_ops(cgp).get("lex"), lexicon_name, given, "the CGP", refuse=True)[0]
 
 
 def _position(cgp: str, lexicon_name: str, rack: str | None = None):
@@ -119,7 +103,7 @@ def best(
         raise LexitrainError("--top must be at least 1")
     if by not in ORDERS:
         raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")), rack)
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)), rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
@@ -198,9 +182,9 @@ def score(
     from lexitrain.engine.play import Play
     from lexitrain.engine.rules import IllegalPlay, check_play, score_play, word_text, words_formed
 
-    if no_lexicon and _given(ctx, "lexicon"):
+    if no_lexicon and lexicon_given(ctx):
         raise LexitrainError(BOTH_LEXICON_OPTIONS)
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     board = position.board
     tiles = board.tiles
     parsed = Play.parse(" ".join(play), tiles)
@@ -270,7 +254,7 @@ def endgame(
 
     if seconds is not None and seconds <= 0:
         raise LexitrainError("--time must be more than 0 seconds")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     racks = _endgame_racks(position, tiles)
     problem = Endgame(position.board, racks, position.zero_turns)
@@ -314,7 +298,7 @@ def preendgame(
         raise LexitrainError("--time must be more than 0 seconds")
     if candidates is not None and candidates < 1:
         raise LexitrainError("--candidates must be at least 1")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, _given(ctx, "lexicon")))
+    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
     unseen = unseen_tiles(position.board, mine)
@@ -341,20 +325,11 @@ def preendgame(
                    f"{row['word']:<16} {row['score']:>4}{'' if row['exact'] else '  (not exact)'}")
 
 
-def game_lexicon(game, lexicon: str | None) -> tuple[str, str]:
+def game_lexicon(game, lexicon: str | None, where: Path) -> tuple[str, str]:
     """The lexicon to check a game's words against: --lexicon, else the file's
-    #lexicon when compiled, else the default; and a note saying so when the
+    #lexicon when compiled, else the player's; and a note saying so when the
     file names one that is not compiled (empty otherwise)."""
-    from lexitrain.lexicon.lexicon import known_lexicons
-
-    named = (game.lexicon or "").strip()
-    if lexicon is not None:
-        return lexicon, ""
-    found = next((k for k in known_lexicons() if k.lower() == named.lower()), None) if named else None
-    if found is not None or not named:
-        return found or default_lexicon(study=False), ""
-    fallback = default_lexicon(study=False)
-    return fallback, f"words checked against {fallback}: the file's #lexicon {named} is not compiled"
+    return file_lexicon(game.lexicon, lexicon or default_lexicon(), lexicon is not None, str(where), refuse=False)
 
 
 @gcg_app.command("verify")
@@ -362,7 +337,7 @@ def gcg_verify(
     file: Path = typer.Argument(..., help="A GCG file."),
     no_lexicon: bool = typer.Option(False, "--no-lexicon", help="Check scores only, not words."),
     lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
+        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else yours)."
     ),
     json_out: Json = False,
 ) -> None:
@@ -380,7 +355,7 @@ def gcg_verify(
         from lexitrain.engine.dawg import dawg_for
         from lexitrain.lexicon.lexicon import open_lexicon
 
-        lexicon, note = game_lexicon(game, lexicon)
+        lexicon, note = game_lexicon(game, lexicon, file)
         lex = open_lexicon(lexicon)
         if lex.tiles.letters != tiles.letters:
             raise LexitrainError(f"{file}: the game uses {tiles.name} tiles, lexicon {lexicon} {lex.tiles.name} "
@@ -458,7 +433,7 @@ def gcg_analyze(
     files: list[Path] = typer.Argument(..., help="GCG files."),
     player: Optional[str] = typer.Option(None, "--player", help="Only this player's turns (nick or name in the file)."),
     lexicon: Optional[str] = typer.Option(
-        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else enable)."
+        None, "--lexicon", help="Lexicon to check words against (default: the game's #lexicon if compiled, else yours)."
     ),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a printable report (.pdf or .html)."),
     sim: bool = typer.Option(False, "--sim", help="Also simulate each turn: the win probability the move lost "
@@ -486,8 +461,8 @@ def gcg_analyze(
     games = [read_gcg(f) for f in files]
     analysts: dict[str, Analyst] = {}
     reports, notes = [], []
-    for game in games:
-        name, note = game_lexicon(game, lexicon)
+    for path, game in zip(files, games):
+        name, note = game_lexicon(game, lexicon, path)
         if note and note not in notes:
             notes.append(note)
         if name not in analysts:

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Jsonl, StudyLexicon
+from lexitrain.cli.options import Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json, warn
 
 #: self-play games one command makes at most: more would run for hours, surely a typo
@@ -54,16 +54,20 @@ def _report(report, json_out: bool, what: str) -> None:
 @positions_app.command("import")
 def import_(
     *,
+    ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Recorded games (.gcg), or files of CGP lines (anything else)."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Store the position before every turn of recorded games (with the rack the player had),
     or every CGP line of a file. A file or line that does not read is skipped and named;
-    the rest are still imported (exit 1 when anything was skipped)."""
+    the rest are still imported (exit 1 when anything was skipped). They are stored in the
+    lexicon the files name (a game's #lexicon, a CGP's lex) when it is compiled here; one
+    in another is refused unless --lexicon is given."""
+    from lexitrain.cli.options import files_lexicon, lexicon_given
     from lexitrain.study.drills import positions as pos
 
-    store, lex = _open(lexicon)
+    store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
     with store:
         report = pos.ImportReport()
         games = [f for f in files if f.suffix.lower() == ".gcg"]
@@ -82,7 +86,7 @@ def generate(
     *,
     games: int = typer.Option(1, "--games", help="How many self-play games."),
     seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same games."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Store the position before every turn of greedy self-play games."""
@@ -104,7 +108,7 @@ def list_(
     min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
     length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
     limit: int = typer.Option(20, "--limit", help="Show at most this many."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Stored positions matching the filters, with their top plays."""
@@ -135,7 +139,7 @@ def daily_setting(
     per_day: int = typer.Option(..., "--per-day", help="New positions a day in `lexitrain daily` (0 = none)."),
     min_score: Optional[int] = MIN_SCORE, bingo: bool = BINGO, blank: bool = BLANK, margin: Optional[int] = MARGIN,
     length: Optional[int] = LENGTH, rarer: Optional[int] = RARER,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Put a few stored positions into the daily drill (missed ones come back like any card)."""
     from lexitrain.study.drills import positions as pos
@@ -162,7 +166,7 @@ def quiz_position(
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
     by: str = typer.Option("score", "--by", help="Judge answers by score, or by equity (score + the value of the "
                            "tiles kept; the score shown too)."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     jsonl: Jsonl = False,
 ) -> None:
     """The position quiz: find the top-scoring play, or the top play by equity (also `lexitrain quiz position`)."""

@@ -286,7 +286,7 @@ def search(
     if not query.has_conditions:
         saved = ", ".join(saved_searches()) or "none"
         raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
-    lex = open_lexicon(query.lexicon or default_lexicon(study=False))
+    lex = open_lexicon(query.lexicon or default_lexicon())
     rows = run_search(lex, query)
     if save is not None:
         save_search(save, query.text(), replace=replace)

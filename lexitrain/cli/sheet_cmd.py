@@ -39,10 +39,9 @@ def sheet(
                                       "that are not in the lexicon instead of refusing the file."),
     stem: list[str] = typer.Option([], "--stem", help="stems: letters of a stem, e.g. SATINE (repeatable)."),
     old: Optional[str] = typer.Option(None, "--old", help="new-words: the older lexicon to compare with."),
-    lexicon: Optional[str] = typer.Option(  # its default depends on the kind: not the shared alias
+    lexicon: Optional[str] = typer.Option(  # None: the player's, read once the request is checked
         None, "--lexicon", "-l", show_default=False,
-        help="Lexicon, for new-words the newer one (default enable; for due: the one set with "
-             "`study set --lexicon`, else enable)."),
+        help="Lexicon, for new-words the newer one (default: yours, set with `study set --lexicon`, else enable)."),
     days: int = typer.Option(DEFAULT_DAYS, "--days", help="due: cards due within this many days (overdue ones too)."),
     columns: Optional[int] = typer.Option(None, "--columns", "-c", help="Printed columns per page (default per kind)."),
     questions_only: bool = typer.Option(False, "--questions-only", help="Leave the answers out, with room to write them."),
@@ -91,12 +90,11 @@ def _skipped_note(skipped: list[str]) -> str:
 
 
 def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
-    """The sheet, from LEXICON or the default rule's (the active study lexicon
-    for a sheet drawn from study, the due cards; the default lexicon for the others)."""
+    """The sheet, from LEXICON or the player's (the one set with `study set --lexicon`)."""
     from lexitrain.lexicon.lexicon import open_lexicon
     from lexitrain.sheets.request import build_sheet
 
-    lex = open_lexicon(lexicon or default_lexicon(study=request.draws_from_study))
+    lex = open_lexicon(lexicon or default_lexicon())
     if not request.draws_from_study:
         return build_sheet(request, lex, skipped=warn_skipped)
     from lexitrain.study.quiz.scheduler import utc_now

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Feedback, Json, Jsonl, StudyLexicon
+from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
@@ -77,7 +77,7 @@ def quiz(
     by_speed: bool = BySpeed,
     whole: bool = typer.Option(False, "--whole", help="One question: type every word of the list (e.g. all twos)."),
     restart: bool = typer.Option(False, "--restart", help="Start the round afresh instead of resuming it."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     jsonl: Jsonl = False,
     feedback: Feedback = False,
 ) -> None:
@@ -117,7 +117,7 @@ def quiz(
 @commands.command("daily")
 def daily(
     *,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     order: str = typer.Option("alphabetical", "--order", help="Letter order: alphabetical, random, vowels-first, consonants-first."),
     status_only: bool = typer.Option(False, "--status", help="Only say what today's drill holds (as JSON with --json)."),
     flashcard: bool = Flashcard,
@@ -158,7 +158,7 @@ def challenge(
         None, "--kind", help="sevens (the default), twos .. fifteens, twos-to-fifteens, blank-bingos, bingo-marathon, "
         "builder-3-6, builder-4-7, builder-5-8, week-toughies, all-time-toughies; with --history, only that kind."
     ),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     no_timer: bool = typer.Option(False, "--no-timer", help="Untimed (the round time is still recorded)."),
     show_history: bool = typer.Option(False, "--history", help="Show past attempts and personal bests instead "
                                       "(as JSON with --json)."),
@@ -260,7 +260,7 @@ def plan(
     as_listed: bool = typer.Option(False, "--as-listed", help="New cards in each source's order (default: probability)."),
     name: str = typer.Option("my-plan", "--name", help="Name of the plan."),
     default: bool = typer.Option(False, "--default", help="Go back to the default plan."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Set the active study plan: steps studied in the order given.
@@ -352,7 +352,7 @@ def set_(
 
 
 @study_app.command("show")
-def show(*, lexicon: StudyLexicon, json_out: Json = False) -> None:
+def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """The settings and the active plan."""
     with _store() as store:
         _show_settings(store, json_out, _lexicon(lexicon))
@@ -428,7 +428,7 @@ def postpone(
     *,
     days: int = typer.Option(..., "--days", help="Push cards forward by this many days."),
     count: Optional[int] = typer.Option(None, "--count", help="How many overdue cards (default: all)."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
@@ -450,7 +450,7 @@ def postpone(
 def spread(
     *,
     per_day: int = typer.Option(..., "--per-day", help="Overdue cards to take back each day."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
@@ -472,7 +472,7 @@ def spread(
 @commands.command("stats")
 def stats(
     *,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
     json_out: Json = False,
 ) -> None:
@@ -576,7 +576,7 @@ def rescue_(
 def import_zyzzyva(
     *,
     file: Path = typer.Argument(..., help="A Zyzzyva quiz database, e.g. .../quiz/data/NWL2023/Anagrams.db."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     kind: str = typer.Option("anagram", "--kind", help="Question kind of that cardbox (anagram, hooks, ...)."),
     json_out: Json = False,
 ) -> None:

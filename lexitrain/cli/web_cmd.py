@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli.options import StudyLexicon
+from lexitrain.cli.options import Lexicon
 
 commands = typer.Typer()
 
@@ -16,7 +16,7 @@ def web(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (anything but 127.0.0.1 is reachable "
                              "from other machines)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Print the link only; do not open a browser."),
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
 ) -> None:
     """Word walls, the daily challenge, reviews, positions, search and stats in the browser.
 

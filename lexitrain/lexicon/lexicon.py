@@ -305,6 +305,24 @@ def known_lexicons() -> list[str]:
     return sorted(set(store.compiled_names()) | set(EMBEDDED))
 
 
+def _edition(name: str) -> tuple[str, str]:
+    """A lexicon name as (letters, year) with a year of four digits cut to two, so
+    that NWL2023 and nwl23, CSW21 and CSW2021 are the same edition."""
+    folded = name.strip().casefold()
+    letters = folded.rstrip("0123456789")
+    year = folded[len(letters):]
+    if len(year) == 4 and year[:2] in ("19", "20"):
+        year = year[2:]
+    return letters, year
+
+
+def compiled_match(named: str) -> str | None:
+    """The compiled lexicon a file means by NAMED (a GCG's `#lexicon`, a CGP's `lex`):
+    compared without case and with the year written either way; None when none is compiled."""
+    wanted = _edition(named)
+    return next((known for known in known_lexicons() if _edition(known) == wanted), None)
+
+
 def diff(old: Lexicon, new: Lexicon) -> dict[str, list[str]]:
     """Words added and removed going from OLD to NEW (the 'new words' list).
     Both must spell with the same letters, or the words could not be compared."""

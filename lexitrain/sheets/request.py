@@ -89,7 +89,7 @@ class SheetRequest:
 
     @property
     def draws_from_study(self) -> bool:
-        """The sheet prints study progress, so its lexicon defaults to the active study lexicon."""
+        """The sheet prints study progress (the due cards), read from the progress database."""
         return self.kind == "due"
 
     def due_by(self, now: datetime) -> float:

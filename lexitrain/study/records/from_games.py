@@ -59,6 +59,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.leave import load_leaves
+    from lexitrain.lexicon.lexicon import compiled_match
 
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
@@ -73,7 +74,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
             continue
         found.games += 1
         named = (game.lexicon or "").strip()
-        if named and named.lower() != lex.name.lower():
+        if named and compiled_match(named) != lex.name:
             found.notes.append(f"{path}: recorded in {named}, its words judged by {lex.name}")
         for turn in report.turns:
             found.turns += 1
