@@ -249,16 +249,33 @@ class Rack:
         letters = self.tiles.letters
         return [letters[i] for i, n in enumerate(self.counts) for _ in range(n)] + [BLANK] * self.blanks
 
-    def lacking(self, names: Iterable[str]) -> str | None:
+    def lacking(self, names: Iterable[str]) -> Shortfall | None:
         """The first of these tiles (named as `names` gives them, in the order
-        given) that the rack runs out of, as a player names it (`Q`, `a
-        blank`); None when it holds them all."""
+        given) that the rack runs out of, with how many are wanted and held;
+        None when it holds them all."""
+        names = list(names)
         left = Counter(self.names())
         for name in names:
             if left[name] <= 0:
-                return "a blank" if name == BLANK else name
+                return Shortfall(name, names.count(name), Counter(self.names())[name])
             left[name] -= 1
         return None
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A tile a play or exchange wants more of than the rack holds."""
+
+    name: str  # as the rack names it (`?` for a blank)
+    wanted: int
+    held: int
+
+    def said(self, rack: str, what: str = "the play") -> str:
+        """`Q is not on the rack AEINRST`, or with some held, `the play needs 3 M, the rack KEMMEZN has 2`."""
+        if not self.held:
+            return f"{'a blank' if self.name == BLANK else self.name} is not on the rack {rack}"
+        tile = "blanks" if self.name == BLANK else self.name
+        return f"{what} needs {self.wanted} {tile}, the rack {rack} has {self.held}"
 
 
 def tiles_dir() -> Path:

@@ -55,7 +55,7 @@ def test_verify_names_the_lexicon_and_counts_score_errors_apart(make_lexicon, tm
     path.write_text("#lexicon NWL23\n" + text, encoding="utf-8")
     result = run("gcg", "verify", str(path), "--lexicon", "small")
     assert result.exit_code == 1
-    assert "4 plays: 1 score errors, 1 with words not in small" in result.stdout
+    assert "4 plays: 1 score error, 1 with words not in small" in result.stdout
     named = run("gcg", "verify", str(path))
     assert f"{path}: words checked against enable: its lexicon NWL23 is not compiled here" in named.stdout
     data = run("gcg", "verify", str(path), "--json").json()

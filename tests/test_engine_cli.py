@@ -241,13 +241,28 @@ def test_gcg_show_board_at_a_turn(example_gcg: Path) -> None:
     assert result.exit_code == 0
     cgp = "/".join(["15"] * 7 + ["MESQUITE7"] + ["15"] * 7) + " ?CFINNY/ 48/57 0"  # the mover's rack and score first
     assert result.json() == {"turn": 3, "player": "alice", "rack": "?CFINNY", "move": "9D INFaNCY", "score": 88,
-                             "cgp": cgp}
+                             "cgp": cgp, "scores": {"alice": 48, "bob": 57}, "warnings": []}
     before_any = run("gcg", "show", str(example_gcg), "--turn", "1", "--json").json()
     assert before_any["cgp"] == "/".join(["15"] * 15) + " EIQTUXY/ 0/0 0"
     text = run("gcg", "show", str(example_gcg)).stdout
     assert "A B C D E F G H I J K L M N O" in text
     assert " a " in text  # the blank stays lowercase
     assert_clean_error(run("gcg", "show", str(example_gcg), "--turn", "9"), "turns 1 to 4")
+
+
+def test_gcg_show_ends_with_the_scores_and_warns_of_a_play_off_the_board(example_gcg: Path, tmp_path: Path) -> None:
+    text = run("gcg", "show", str(example_gcg)).stdout
+    assert text.rstrip().endswith("at the end: alice 136, bob 97")
+    assert run("gcg", "show", str(example_gcg), "--turn", "3").stdout.rstrip().endswith("before this turn: alice 48, bob 57")
+    off = tmp_path / "off.gcg"
+    off.write_text(WORKED_EXAMPLE.replace(">bob: ABEMSTY 8A MES(QUITE) +57 57", ">bob: ABEMSTY 8L BEAMS +30 30"),
+                   encoding="utf-8")
+    shown = run("gcg", "show", str(off))
+    assert shown.exit_code == 0
+    assert shown.stderr == "warning: turn 2 (bob) is left off the board: 8L BEAMS runs off the board at 8P\n"
+    assert run("gcg", "show", str(off), "--json").json()["warnings"] == [
+        "turn 2 (bob) is left off the board: 8L BEAMS runs off the board at 8P"]
+    assert run("gcg", "show", str(off), "--turn", "2", "--json").json()["warnings"] == []  # not yet played
 
 
 @pytest.mark.parametrize("engine,shown", [

@@ -99,6 +99,8 @@ def test_columns_beyond_z() -> None:
         ([], "8D QUITe", "QUITEZZ", "a blank is not on the rack"),
         ([], "8D QUITE", "QUITE1", "rack 'QUITE1': '1' is not a tile of the english set"),
         ([], "8D QUIT", "AAAAAAA", "Q is not on the rack AAAAAAA"),  # the first tile missing, in play order
+        ([], "8D MEMMEZ", "KEMMEZN", "the play needs 3 M, the rack KEMMEZN has 2"),  # some held: how many
+        ([], "8D MeeMEZ", "KEMMEZ?", "the play needs 2 blanks, the rack KEMMEZ? has 1"),
         (["8D QUITE"], "9D IF", None, "UF is not in the lexicon example"),
     ],
 )

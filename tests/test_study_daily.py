@@ -90,6 +90,19 @@ def test_review_limit_is_respected(small, monkeypatch):
     assert status["reviews_done"] == 2 and status["reviews_left"] == 0 and status["new_left"] == 0
 
 
+def test_one_review_is_counted_in_the_singular(small, monkeypatch):
+    at(NOW, monkeypatch)
+    run("study", "set", "--new", "1")
+    daily(answer_for(plan_order(small, 2)[0]))
+    at(NOW + timedelta(days=1), monkeypatch)
+    run("study", "set", "--new", "0")
+    assert len(of("result", daily("x"))) == 1
+    status = run("daily", "--status", "--lexicon", "small").stdout.strip()
+    assert status == "small: 0 reviews and 0 new cards left today (done 1 review, 0 new)"
+    done = run("daily", "--lexicon", "small", input="").stdout.strip()
+    assert done.startswith("nothing left today in small: 1 review and 0 new cards done;")
+
+
 def test_second_run_same_day_resumes(small, monkeypatch):
     at(NOW, monkeypatch)
     run("study", "set", "--new", "6")

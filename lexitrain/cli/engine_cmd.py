@@ -373,7 +373,7 @@ def gcg_verify(
                        f"recorded {p['recorded']:>4} computed {p['computed'] if p['computed'] is not None else '-':>4}"
                        f"{extra}{why}")
         checked = f", {report['unknown_words']} with words not in {lexicon}" if words is not None else ""
-        typer.echo(f"{len(report['plays'])} plays: {report['score_errors']} score errors{checked}"
+        typer.echo(f"{counted(len(report['plays']), 'play')}: {counted(report['score_errors'], 'score error')}{checked}"
                    + (f" ({tiles.name} tiles)" if tiles.name != "english" else ""))
         if note:
             typer.echo(note)
@@ -387,7 +387,8 @@ def gcg_show(
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the position before this turn (default: the end)."),
     json_out: Json = False,
 ) -> None:
-    """The board at a turn of a recorded game, with the rack and the move made."""
+    """The board at a turn of a recorded game, with the rack and the move made, and the scores
+    (a play that could not be placed, such as one off the board, is named in a warning)."""
     from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
@@ -404,6 +405,7 @@ def gcg_show(
             apply_play(board, last.play)
         info: dict[str, Any] = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
         highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
+        shown, until = turns, None
     else:
         if not 1 <= turn <= len(turns):
             raise LexitrainError(f"--turn: {file} has turns 1 to {len(turns)}")
@@ -415,17 +417,37 @@ def gcg_show(
         info = {"turn": t.number, "player": t.player, "rack": t.rack, "move": move,
                 "score": t.recorded, "cgp": cgp}
         highlight = set()
+        shown, until = turns[:turn - 1], t.event_line
+    info["scores"] = _recorded_totals(game, until)
+    info["warnings"] = [f"turn {t.number} ({t.player}) is left off the board: "
+                        + (t.error if t.error.startswith(t.notation) else f"{t.notation}: {t.error}")
+                        for t in shown if t.error and not t.withdrawn]
     if json_out:
         emit_json(info)
         return
     from lexitrain.cli.board_view import render_board
+    from lexitrain.cli.output import warn
 
+    for warning in info["warnings"]:
+        warn(warning)
     console = stdout_console()
     console.print(render_board(board, highlight))
     if info["turn"] is not None:
         console.print(f"turn {info['turn']}: {info['player']} with {info['rack'] or '?'} played {info['move']} "
                       f"for {info['score']}", highlight=False)
+    totals = ", ".join(f"{nick} {total}" for nick, total in info["scores"].items())
+    console.print(f"{'before this turn' if turn is not None else 'at the end'}: {totals}", highlight=False)
 
+
+def _recorded_totals(game, until_line: int | None) -> dict[str, int]:
+    """Each player's recorded total (by nick, in the file's order) after the events before
+    UNTIL_LINE, or after every event (end-of-game rack bonuses included)."""
+    totals = {player.nick: 0 for player in game.players}
+    for event in game.events:
+        if until_line is not None and event.line >= until_line:
+            break
+        totals[event.player] = event.cumulative
+    return totals
 
 
 @gcg_app.command("analyze")

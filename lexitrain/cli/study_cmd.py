@@ -140,12 +140,13 @@ def daily(
             if json_out:
                 emit_json(data)
             else:
-                typer.echo(f"{lex.name}: {state.reviews_left} reviews and {state.new_left} new cards left today "
-                           f"(done {state.reviews_done} reviews, {state.new_done} new)")
+                typer.echo(f"{lex.name}: {counted(state.reviews_left, 'review')} and "
+                           f"{counted(state.new_left, 'new card')} left today "
+                           f"(done {counted(state.reviews_done, 'review')}, {state.new_done} new)")
             return
         if not jsonl and state.nothing_left:
-            typer.echo(f"nothing left today in {lex.name}: {state.reviews_done} reviews and {state.new_done} new cards "
-                       "done; more are due tomorrow (`lexitrain daily --status`)")
+            typer.echo(f"nothing left today in {lex.name}: {counted(state.reviews_done, 'review')} and "
+                       f"{counted(state.new_done, 'new card')} done; more are due tomorrow (`lexitrain daily --status`)")
             return
         _run(request.start(store, lex), jsonl, feedback=feedback, flashcard=flashcard)
 

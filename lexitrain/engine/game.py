@@ -118,7 +118,7 @@ class Game:
             raise IllegalPlay(str(exc)) from None
         missing = Rack.of(self.board.tiles, player.rack).lacking(wanted.names())
         if missing:
-            raise IllegalPlay(f"{missing} is not on the rack {self.rack_text()}")
+            raise IllegalPlay(missing.said(self.rack_text(), "the exchange"))
         if not wanted.size:
             raise IllegalPlay("exchange at least one tile")
         # the tiles go back in their order on the rack, so a seeded game replays the same

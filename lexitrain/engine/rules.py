@@ -154,7 +154,7 @@ def _check_rack(board: Board, play: Play, rack: str) -> None:
         raise IllegalPlay(str(exc)) from None
     missing = have.lacking(_tile_names(board, (t for _, _, t in play.placed())))
     if missing:
-        raise IllegalPlay(f"{missing} is not on the rack {rack}")
+        raise IllegalPlay(missing.said(rack))
 
 
 def _tile_names(board: Board, tiles: Iterable[int]) -> list[str]:
