@@ -457,3 +457,18 @@ def test_a_huge_number_is_an_open_range_not_a_traceback(make_lexicon, option):
     assert (result.exit_code, result.json()) == (0, [])
     assert run("search", "--length", "4-99999999999999999999", "--lexicon", "small", "--words").stdout.split() == [
         "ABLE", "CABLE"]
+
+
+def test_a_query_described_in_words_for_a_title() -> None:
+    """A sheet is titled with what it holds, not with the options typed (`--length 7 --probability 1-20`)."""
+    from lexitrain.search.query import described, parse_query
+
+    def words(text: str) -> str:
+        return described(parse_query(text))
+
+    assert words("--length 7 --probability 1-20") == "7-letter words, probability 1-20"
+    assert words("--length 7-8 --not-includes Q --front-hook") == "words of 7 to 8 letters, without Q, with front hooks"
+    assert words("--length 10- --or --anagram RETAINS?") == "words of 10 or more letters or anagrams of RETAINS?"
+    assert words("--consists-of AEIOU:50-100 --part-of-speech n --not-points -20") == \
+        "50-100% of AEIOU, nouns, not up to 20 points"
+    assert words("--consists-of AEINRST") == "only AEINRST"

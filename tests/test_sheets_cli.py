@@ -157,7 +157,7 @@ def test_anagram_sheet_of_a_search_has_every_result_in_order_with_hooks(enable, 
     lines = lines_of(out)
     assert [line for line in lines if line in expected] == expected
     assert len({r["alphagram"] for r in source}) == 120
-    assert lines[0] == f"Anagrams: {query} enable · " + lines[0].rsplit(" ", 1)[1]
+    assert lines[0] == "Anagrams: 7-letter words, probability 1-120 enable · " + lines[0].rsplit(" ", 1)[1]
 
 
 def test_built_in_list_quiz_with_answer_key(enable, tmp_path: Path) -> None:
@@ -259,7 +259,7 @@ def test_search_conditions_typed_on_the_sheet_command(enable, tmp_path: Path) ->
     assert words and all("D" in w for w in words) and len(words) < len(rows) * 5
     pdf = tmp_path / "top.pdf"
     assert run("sheet", "anagrams", "--length", "7", "--probability", "1-10", "--out", str(pdf)).exit_code == 0
-    assert lines_of(pdf)[0].startswith("Anagrams: --length 7 --probability 1-10 enable")
+    assert lines_of(pdf)[0].startswith("Anagrams: 7-letter words, probability 1-10 enable")
     bad = run("sheet", "anagrams", "--length", "7", "--colums", "2", "--out", str(pdf))
     assert (bad.exit_code, bad.stderr.strip()) == (1, "error: unknown search condition '--colums' (see `lexitrain search --help`)")
 

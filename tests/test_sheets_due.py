@@ -121,3 +121,22 @@ def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:
         build_sheet(SheetRequest("due", days=3), enable, [], NOW)
     with pytest.raises(LexitrainError, match="the twos sheet takes no word source"):
         SheetRequest("twos", query="--length 2")
+
+
+def test_a_due_position_prints_on_one_line_without_a_font_warning(enable, home: Path, tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    """A position card's prompt was the board with its line breaks: fpdf warned on stderr that the
+    font lacks a glyph for '\\n', and the board ran together on one line."""
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    board = "/".join(["15"] * 7 + ["3BAALS7"] + ["15"] * 7)
+    _cards({("position", f"{board} KEMMEZN/ 0/0 0"): 1})
+    out = tmp_path / "due.pdf"
+    made = subprocess.run([sys.executable, "-m", "lexitrain", "sheet", "due", "--out", str(out)], env=os.environ,
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0 and made.stderr == "", made.stderr
+    text = " ".join(page_texts(out)[0].split())
+    assert f"position: KEMMEZN, top-scoring play, on {board}" in text and "9A MEZE" in text

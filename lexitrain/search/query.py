@@ -152,6 +152,49 @@ class Query:
         return shlex.join(parts)
 
 
+def described(query: Query) -> str:
+    """The conditions in words, for a title a player reads (`7-letter words, probability
+    1-20`); groups joined by `or`. Settings (order, limits) are left out."""
+    return " or ".join(", ".join(_condition_words(c) for c in group) for group in query.groups)
+
+
+#: how each condition reads in a title: a phrase with {} for its value
+_PHRASES = {
+    "anagram": "anagrams of {}", "subanagram": "built from {}", "pattern": "pattern {}", "regex": "matching /{}/",
+    "starts-with": "starting with {}", "ends-with": "ending with {}", "takes-prefix": "taking the prefix {}",
+    "takes-suffix": "taking the suffix {}", "includes": "with {}", "excludes": "without {}",
+    "probability": "probability {}", "probability-lax": "probability {} (lax)", "anagrams": "{} anagrams",
+    "vowels": "{} vowels", "unique-letters": "{} different letters", "points": "{} points",
+    "group": "{}", "in-lexicon": "in {}", "in-word-list": "in {}", "symbol": "marked {}",
+    "definition": "defined as “{}”", "part-of-speech": "{}", "consists-of": "{} of {}",
+    "front-hook": "front hooks {}", "back-hook": "back hooks {}",
+}
+_FLAGS = {"front-hook": "with front hooks", "back-hook": "with back hooks",
+          "inner-front": "a word without its first letter", "inner-back": "a word without its last letter"}
+
+
+def _condition_words(condition: Condition) -> str:
+    name, value = condition.name, condition.value
+    if condition.negate and name in ("includes", "excludes"):  # "without Q", not "not with Q"
+        return _condition_words(Condition("excludes" if name == "includes" else "includes", value))
+    if name == "length":
+        text = f"{value[0]}-letter words" if value[0] == value[1] else f"words of {_count(value)} letters"
+    elif value is True:
+        text = _FLAGS[name]
+    elif name == "consists-of":
+        tiles, share = value
+        text = f"only {tiles}" if share == (100, 100) else _PHRASES[name].format(f"{range_text(share)}%", tiles)
+    elif name == "part-of-speech":
+        text = PARTS_OF_SPEECH.get(value, value) + "s"
+    elif name.startswith("probability"):
+        text = _PHRASES[name].format(range_text(value))
+    elif isinstance(value, tuple):
+        text = _PHRASES[name].format(_count(value))
+    else:
+        text = _PHRASES[name].format(Path(value).name if name == "in-word-list" else value)
+    return f"not {text}" if condition.negate else text
+
+
 def _attribute(setting: str) -> str:
     return "limit_probability" if setting == "limit-probability-lax" else setting.replace("-", "_")
 
@@ -170,6 +213,14 @@ def _condition_text(condition: Condition) -> list[str]:
     if kind == "hooks":  # the value is optional: `=` keeps it with its option
         return [f"{option}={value}"]
     return [option, str(value)]
+
+
+def _count(bounds: Range) -> str:
+    """A range as a count reads: `7`, `7 to 8`, `10 or more`, `up to 5`."""
+    low, high = bounds
+    if high == UNBOUNDED:
+        return f"{low} or more"
+    return str(low) if low == high else f"up to {high}" if low == 0 else f"{low} to {high}"
 
 
 def range_text(bounds: Range) -> str:

@@ -8,7 +8,6 @@ does the rest.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
-from lexitrain.search.query import check_search_given
+from lexitrain.search.query import check_search_given, described, parse_query
 from lexitrain.sheets import DEFAULT_DAYS, KINDS
 
 if TYPE_CHECKING:  # the rest is imported when a sheet is built: the CLI reads KINDS at start-up
@@ -98,19 +97,21 @@ class SheetRequest:
 
     def printed_title(self) -> str:
         """The title asked for, else the kind's name with the source it came from
-        (a built-in list's own title)."""
+        (a built-in list's own title; search conditions in words, not as typed)."""
         if self.title:
             return self.title
         if self.kind == "due" and self.days != DEFAULT_DAYS:
             return f"Due in the next {self.days} days"
-        narrowed = f" ({shlex.join(self.conditions)})" if self.conditions else ""
+        more = described(parse_query(self.conditions)) if self.conditions else ""
+        narrowed = f" ({more})" if more else ""
         if self.builtin is not None:
             from lexitrain.search.lists import builtin_list
 
             return builtin_list(self.builtin).title + narrowed
-        about = self.query or self.saved or (self.word_file.name if self.word_file else None)
+        about = (described(parse_query(self.query)) if self.query else None) or self.saved or (
+            self.word_file.name if self.word_file else None)
         if about is None:
-            return f"{DEFAULT_TITLES[self.kind]}: {shlex.join(self.conditions)}" if narrowed else DEFAULT_TITLES[self.kind]
+            return f"{DEFAULT_TITLES[self.kind]}: {more}" if more else DEFAULT_TITLES[self.kind]
         return f"{DEFAULT_TITLES[self.kind]}: {about}{narrowed}"
 
 

@@ -218,7 +218,10 @@ class PositionKind:
         return None
 
     def sheet_prompt(self, question: Question) -> str:
-        return f"{self.name}: {question.prompt}"
+        """One line (a sheet row holds no board): the rack, what is asked, and the board as CGP
+        rows, which `lexitrain best --cgp` reads back."""
+        asked = "top play by equity" if question.info.get("by") == EQUITY else "top-scoring play"
+        return f"{self.name}: {question.info['rack']}, {asked}, on {question.key.split()[0]}"
 
     def sheet_words(self, question: Question) -> tuple[str, ...]:
         return question.expected
