@@ -75,3 +75,27 @@ def test_study_page_quiz_example_runs(enable):
     result = run(*shlex.split(example)[1:], "--limit", "1", "--no-schedule", input="")
     assert result.exit_code == 0, result.stderr
     assert "ADEINOR" in result.stdout
+
+
+def test_search_page_word_examples_match_the_output(enable):
+    """docs/search.md's word-tool block: each word a comment shows after `:` is in the output of its command
+    (the blank example once showed ANESTrI; ANESTRI's blank letter is shown as ANEStRI)."""
+    import re
+    import shlex
+
+    from tests.cli_runner import run
+
+    text = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    block = text.split("```sh\n")[1].split("```", 1)[0]
+    checked = 0
+    for line in block.splitlines():
+        command, _, comment = line.partition("#")
+        shown = re.search(r"shown lowercase: (\S+)|^\s*(\[.*?\.\.\.\]|\{.*\})", comment)
+        if not command.startswith("lexitrain ") or shown is None:
+            continue
+        output = run(*shlex.split(command)[1:]).stdout
+        for word in re.findall(r"[A-Za-z]{2,}", shown.group(0).split(":", 1)[-1]):
+            if word not in ("true", "false", "uppercase"):
+                assert word in output, f"{command.strip()}: {word} is not in its output"
+                checked += 1
+    assert checked >= 4

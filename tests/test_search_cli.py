@@ -237,3 +237,18 @@ def test_lexicon_diff_is_a_table_by_length(make_lexicon):
         "", "removed (2)", "  2 (1)  AB", "  4 (1)  RACE"]
     assert run("lexicon", "diff", "old", "new", "--json").json() == {
         "added": ["ACRE", "BA", "CARES", "SCARE"], "removed": ["AB", "RACE"]}
+
+
+def test_a_definition_search_in_a_lexicon_without_definitions_says_so(make_lexicon) -> None:
+    make_lexicon(["CAT", "DOG", "QI"], name="bare")
+    make_lexicon(["CAT a small feline [n]", "DOG a canine [n]", "QI vital force [n]"], name="defined")
+    bare = run("search", "--definition", "feline", "-l", "bare")
+    assert bare.stderr.splitlines() == [
+        "warning: --definition: bare has no definitions, so nothing matches it "
+        "(a lexicon built from `WORD definition` lines has them)", "no words match"]
+    assert "bare has no definitions" in run("search", "--part-of-speech", "n", "-l", "bare").stderr
+    assert "bare has no symbols" in run("search", "--symbol", "+", "-l", "bare").stderr
+    quiz = run("quiz", "--definition", "feline", "-l", "bare", input="")
+    assert quiz.exit_code == 1 and "bare has no definitions, so nothing matches it" in quiz.stderr
+    defined = run("search", "--definition", "feline", "-l", "defined", "--words")
+    assert defined.stdout == "CAT\n" and defined.stderr == ""

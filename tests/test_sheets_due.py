@@ -83,7 +83,7 @@ def test_a_huge_number_of_days_is_a_clear_error(enable, tmp_path: Path) -> None:
     assert (result.exit_code, result.stderr) == (1, "error: --days must be 1 to 36500, not 99999999999999999999\n")
 
 
-def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
+def test_every_sheet_reads_the_players_lexicon(
     enable, make_lexicon, tmp_path: Path, monkeypatch
 ) -> None:
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
@@ -100,7 +100,7 @@ def test_due_sheet_reads_the_active_study_lexicon_and_other_sheets_the_default(
     asked = run("sheet", "due", "--lexicon", "enable", "--out", str(out), "--json")
     assert asked.json()["lexicon"] == "enable" and "AEINRST" in out.read_text(encoding="utf-8")
     twos = run("sheet", "twos", "--out", str(tmp_path / "twos.csv"), "--json")
-    assert twos.json()["lexicon"] == "enable"
+    assert twos.json()["lexicon"] == "tiny"
 
 
 def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:

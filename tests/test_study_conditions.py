@@ -64,6 +64,7 @@ def test_quiz_file_skip_invalid_counts_and_lists_what_it_left_out(small, tmp_pat
     words.write_text("RETAINS\nZZZZ\nDELATION\nQQQ\n")
     refused = run("quiz", "--jsonl", "--lexicon", "small", "--file", str(words), input="")
     assert refused.exit_code == 1 and f"{words}:2: 'ZZZZ' is not in small" in refused.stderr
+    assert refused.stderr.rstrip().endswith("(--skip-invalid leaves them out and uses the rest)")  # the way on
     result = run("quiz", "--jsonl", "--no-schedule", "--lexicon", "small", "--file", str(words), "--skip-invalid",
                  input="\n\n")
     assert result.exit_code == 0, result.stderr

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-up
 
     import marisa_trie  # for `best`, which reads the word graph, not the tries
 
-    from lexitrain.lexicon.rows import Condition, RankPer, WordRow
+    from lexitrain.lexicon.rows import Condition, RankPer, TextFact, WordRow
 
 DEFAULT_LEXICON = "enable"
 
@@ -201,6 +201,12 @@ class Lexicon:
         if "db" in self.__dict__ and DATABASE not in {row[1] for row in self.db.execute("PRAGMA database_list")}:
             self.__dict__.pop("db").close()
             self._playability = None
+
+    def has_text(self, fact: TextFact) -> bool:
+        """Whether any word has FACT (definitions, symbols): searching one a list lacks finds nothing."""
+        from lexitrain.lexicon import rows
+
+        return rows.has_text(self.db, fact)
 
     def words(self) -> list[str]:
         """Every word, in dictionary (tile) order."""

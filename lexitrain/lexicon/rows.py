@@ -308,3 +308,9 @@ def counts_by_length(db: sqlite3.Connection, per: RankPer) -> dict[int, int]:
     """How many words (or alphagrams) there are of each length."""
     sql = f"SELECT length, count(*) FROM {_TABLES[per]} GROUP BY length"
     return {length: n for length, n in db.execute(sql)}
+
+
+def has_text(db: sqlite3.Connection, fact: TextFact) -> bool:
+    """Whether any word has FACT (a definition, lexicon symbols): a plain word list has neither."""
+    column = {"symbols": "symbols", "definition": "definition"}[fact]
+    return bool(db.execute(f"SELECT EXISTS (SELECT 1 FROM words WHERE {column} != '')").fetchone()[0])

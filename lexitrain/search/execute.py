@@ -120,8 +120,9 @@ def dictionary_key(lex: Lexicon) -> Callable[[WordRow], str]:
 
 def search_notes(lex: Lexicon, query: Query) -> list[str]:
     """What a player should know about the answer: a probability range past the
-    last rank of the lengths asked for gives what there is, said here."""
-    notes: list[str] = []
+    last rank of the lengths asked for gives what there is, said here; a condition
+    on definitions or symbols in a lexicon that has none matches nothing, said too."""
+    notes = facts_missing(lex, query)
     for group in query.groups:
         lengths = _lengths(group)
         for condition in group:
@@ -137,6 +138,18 @@ def search_notes(lex: Lexicon, query: Query) -> list[str]:
                 notes.append(f"--{condition.name} {low}-{high if high != UNBOUNDED else ''}: {lex.name} has "
                              f"{many}; the range stops there")
     return list(dict.fromkeys(notes))
+
+
+def facts_missing(lex: Lexicon, query: Query) -> list[str]:
+    """A note for each condition on definitions or symbols when LEX has none (ENABLE has
+    neither): it matches nothing, and the player should hear why, not just "no words"."""
+    notes = []
+    for name, fact in (("definition", "definition"), ("part-of-speech", "definition"), ("symbol", "symbols")):
+        if any(c.name == name for group in query.groups for c in group) and not lex.has_text(fact):
+            built = "`WORD definition` lines" if fact == "definition" else "a list with Zyzzyva's symbols"
+            notes.append(f"--{name}: {lex.name} has no {fact}s, so nothing matches it "
+                         f"(a lexicon built from {built} has them)")
+    return notes
 
 
 def _lengths(group: Group) -> tuple[int, int]:

@@ -98,7 +98,8 @@ def read_word_file(lex: Lexicon, path: Path, skip_invalid: bool = False) -> Word
     """Words of a file, one a line (blank lines and `#` comments skipped).
 
     Every word must be in the lexicon: the bad ones are an error naming them as
-    file:line, or with `skip_invalid` they are left out and listed in `skipped`.
+    file:line and the option that leaves them out, or with `skip_invalid` they
+    are left out and listed in `skipped`.
     A file that is not text (binary, not UTF-8) is a one-line error either way.
     """
     words: list[str] = []
@@ -110,5 +111,6 @@ def read_word_file(lex: Lexicon, path: Path, skip_invalid: bool = False) -> Word
             bad.append(f"{path}:{number}: {word!r} is not in {lex.name}")
     if bad and not skip_invalid:
         more = f" (and {len(bad) - MAX_BAD_SHOWN} more)" if len(bad) > MAX_BAD_SHOWN else ""
-        raise LexitrainError("; ".join(bad[:MAX_BAD_SHOWN]) + more)
+        raise LexitrainError("; ".join(bad[:MAX_BAD_SHOWN]) + more
+                             + " (--skip-invalid leaves them out and uses the rest)")
     return WordFile(words, bad)

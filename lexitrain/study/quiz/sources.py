@@ -36,11 +36,14 @@ def question_results(
         label, value = next(((label, value) for label, value in (
             ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None),
             ("search", ""))
-        if conditions:
-            from lexitrain.search.query import parse_query
+        from lexitrain.search.execute import facts_missing
+        from lexitrain.search.query import parse_query
 
+        if conditions:
             value = " ".join(part for part in (str(value or ""), parse_query(conditions).text()) if part)
-        raise LexitrainError(f"the {label} {str(value)!r} gives no words in {lex.name}: nothing to quiz")
+        why = facts_missing(lex, parse_query(str(value))) if label == "search" else []
+        raise LexitrainError(f"the {label} {str(value)!r} gives no words in {lex.name}: nothing to quiz"
+                             + "".join(f"; {note}" for note in why))
     return results
 
 
