@@ -259,6 +259,43 @@ def test_damaged_compiled_files_are_a_one_line_error(make_lexicon, damaged: str,
     assert len(result.stderr.splitlines()) == 1
 
 
+def _zero_bytes(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _cut_short(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:8192])
+
+
+@pytest.mark.parametrize(("damaged", "harm", "args", "why"), [
+    ("words.sqlite", _zero_bytes, ["search", "--length", "4"], "words.sqlite has no words table"),
+    ("alphagrams.sqlite", _zero_bytes, ["search", "--length", "4"], "alphagrams.sqlite has no alphagrams table"),
+    ("words.sqlite", _cut_short, ["search", "--length", "4"], "database disk image is malformed"),
+    ("alphagrams.marisa", lambda path: path.write_bytes((path.parent / "words.marisa").read_bytes()),
+     ["anagram", "ABLE"], "alphagrams.marisa does not find the words of words.marisa"),
+    ("reversed.marisa", lambda path: path.write_bytes((path.parent / "words.marisa").read_bytes()),
+     ["search", "--ends-with", "LE"], "reversed.marisa does not hold the words reversed"),
+])
+def test_files_that_open_but_are_damaged_are_a_one_line_error(make_lexicon, damaged, harm, args, why) -> None:
+    """A zero-byte .sqlite opens as an empty database, a trie of the wrong kind maps fine: both were
+    a traceback, or (a words trie over alphagrams.marisa) no anagram of anything, exit 0."""
+    lex = make_lexicon(["ABLE", "BALE", "CABLE", "TABLE", "BLEAT"], name="small")
+    harm(lex.folder / damaged)
+    result = run(*args, "--lexicon", "small", "--json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"error: lexicon 'small' is damaged ({why}); rebuild it: lexitrain lexicon build ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_damaged_alphagram_file_stops_the_drill_instead_of_skipping_every_question(make_lexicon) -> None:
+    lex = make_lexicon(["AA", "AB", "AD", "QI", "ZA", "ABLE", "BALE"], name="small")
+    assert run("study", "set", "--lexicon", "small").exit_code == 0
+    (lex.folder / "alphagrams.marisa").write_bytes((lex.folder / "words.marisa").read_bytes())
+    drill = run("daily", "--jsonl", input="\n" * 10)
+    assert drill.exit_code == 1 and '"skipped"' not in drill.stdout
+    assert drill.stderr.startswith("error: lexicon 'small' is damaged (alphagrams.marisa")
+
+
 @pytest.mark.parametrize("manifest", ["[]", "{bad", "7"])
 def test_a_damaged_manifest_is_one_line_saying_what_to_do(make_lexicon, home, manifest):
     make_lexicon(["ABLE", "BALE"], name="small")

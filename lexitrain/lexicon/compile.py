@@ -15,10 +15,12 @@ done, and the alphagram table and trie by the build itself.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import signal
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,9 @@ from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.schema import SCHEMA_VERSION, write_alphagrams, write_words
 from lexitrain.lexicon.wordlist import WordList, read_wordlist
 from lexitrain.tiles import TileSet, is_shipped_tile_set, read_tile_csv, tile_set_path
+
+#: free space below which a failed write is put down to a full disk (a compiled ENABLE is about 34 MB)
+FREE_SPACE_WANTED = 40 << 20
 
 @dataclass
 class BuildReport:
@@ -62,7 +67,38 @@ def compile_lexicon(
 ) -> BuildReport:
     """Build lexicon NAME from a word list, replacing any previous build atomically; DEFINITIONS,
     a file of `WORD definition` lines, defines the words the list itself leaves undefined;
-    REVISION marks an embedded list's build, so that a newer one is compiled again."""
+    REVISION marks an embedded list's build, so that a newer one is compiled again.
+    A write that fails (a full disk, a read-only home) is one line saying what to do."""
+    try:
+        return _compile(source, name, tiles_name, board_name, compare, skip_invalid, progress, definitions, revision)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:  # marisa reports a failed write as RuntimeError
+        raise _write_failed(name, exc) from None
+
+
+def _write_failed(name: str, exc: BaseException) -> LexitrainError:
+    """The one-line error for a build that could not write its files."""
+    folder = store.lexicons_dir()
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(": ")[-1]
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = "point LEXITRAIN_HOME at a folder you can write, and run again"
+    elif shutil.disk_usage(folder).free < FREE_SPACE_WANTED or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+        reason, advice = "the disk is full", f"free some space (ENABLE takes about {FREE_SPACE_WANTED >> 20} MB) and run again"
+    else:
+        advice = "check the folder and run again"
+    return LexitrainError(f"cannot build lexicon {name!r} in {folder}: {reason}; {advice} (nothing was changed)")
+
+
+def _compile(
+    source: Path,
+    name: str,
+    tiles_name: str,
+    board_name: str,
+    compare: dict[str, str] | None,
+    skip_invalid: bool,
+    progress: Progress,
+    definitions: Path | None,
+    revision: str | None,
+) -> BuildReport:
     started = time.perf_counter()
     store.check_name(name)
     tiles_path = tile_set_path(tiles_name)
@@ -209,11 +245,15 @@ def _alphagram_trie(a: Analysis) -> marisa_trie.BinaryTrie:
     return marisa_trie.BinaryTrie(joined.replace(b"\0", _VALUE_SEPARATOR).split(b"\n"))
 
 
+class ChildFailed(RuntimeError):
+    """A build job in a child process failed (its exception's type and text)."""
+
+
 class _Children:
     """Jobs run in forked child processes beside the build's own work, every one
     waited for on leaving the `with` (and, if the build failed, stopped first),
     so nothing writes into a build folder once it is published or discarded.
-    A child's failure comes back here as a LexitrainError. Where there is no
+    A child's failure comes back here as ChildFailed. Where there is no
     fork (Windows), each job simply runs when started.
     """
 
@@ -254,4 +294,5 @@ class _Children:
                 failures.append(failure or f"status {status}")
         self._running = []
         if failures and kind is None:
-            raise LexitrainError(f"writing the lexicon failed: {failures[0]}")
+            told = failures[0].removeprefix(f"{LexitrainError.__name__}: ")
+            raise LexitrainError(told) if told != failures[0] else ChildFailed(failures[0])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-up
     from lexitrain.lexicon.rows import Condition, RankPer, TextFact, WordRow
 
 DEFAULT_LEXICON = "enable"
+_T = TypeVar("_T")
 
 #: Free lists shipped in lexicons/wordlists, compiled on first use, with their definitions from
 #: WordNet in lexicons/definitions (scripts/gen_wordnet_definitions.py). A new `revision`
@@ -66,19 +67,42 @@ class Lexicon:
     def trie(self) -> marisa_trie.Trie:
         import marisa_trie
 
-        return _mmap(marisa_trie.Trie(), self.folder / "words.marisa", self)
+        trie = _mmap(marisa_trie.Trie(), self.folder / "words.marisa", self)
+        if len(trie) != self.word_count:
+            raise self._damaged(f"words.marisa holds {len(trie)} words, the manifest says {self.word_count}")
+        return trie
 
     @cached_property
     def reversed_trie(self) -> marisa_trie.Trie:
         import marisa_trie
 
-        return _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa", self)
+        trie = _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa", self)
+        sample = self._sample()
+        if len(trie) != self.word_count or (sample is not None and sample[::-1] not in trie):
+            raise self._damaged("reversed.marisa does not hold the words reversed")
+        return trie
 
     @cached_property
     def alphagram_trie(self) -> marisa_trie.BytesTrie:
+        """Alphagram -> its words. Checked on one word as it opens: a file of another kind
+        (a words trie copied over it) would find no anagram of anything, and a drill would
+        skip every question as if no card had an answer."""
         import marisa_trie
 
-        return _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa", self)
+        trie = _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa", self)
+        sample = self._sample()
+        if sample is not None:
+            found = trie.get(self.tiles.alphagram_code(sample), [])
+            if sample.encode("utf-8") not in found:
+                raise self._damaged("alphagrams.marisa does not find the words of words.marisa")
+        return trie
+
+    def _sample(self) -> str | None:
+        """One word's codes, to check the other files against (None for an empty lexicon)."""
+        return next(self.trie.iterkeys(), None)
+
+    def _damaged(self, why: str) -> DamagedLexicon:
+        return _damaged(self.name, self.manifest, why)
 
     @cached_property
     def db(self) -> sqlite3.Connection:
@@ -88,10 +112,13 @@ class Lexicon:
 
         try:
             conn = schema.connect(self.folder)
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            conn.execute("SELECT count(*) FROM alphagram_db.sqlite_master").fetchone()
+            words = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            alphagrams = {row[0] for row in conn.execute("SELECT name FROM alphagram_db.sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
-            raise _damaged(self.name, self.manifest, exc) from None
+            raise self._damaged(str(exc)) from None
+        for file, tables, wanted in ((schema.WORDS_FILE, words, "words"), (schema.ALPHAGRAMS_FILE, alphagrams, "alphagrams")):
+            if wanted not in tables:  # an empty file (a zero-byte .sqlite) opens as an empty database
+                raise self._damaged(f"{file} has no {wanted} table")
         return conn
 
     @property
@@ -135,20 +162,20 @@ class Lexicon:
         """Rows of every word meeting all the conditions (see rows.py), in no set order."""
         from lexitrain.lexicon import rows
 
-        return rows.select(self.db, conditions)
+        return self._read(rows.select, conditions)
 
     def row(self, word: str) -> WordRow | None:
         """The row of one word as stored (uppercase), or None if it is not a word."""
         from lexitrain.lexicon import rows
 
-        found = rows.fetch(self.db, "w.word = ?", [word])
+        found = self._read(rows.fetch, "w.word = ?", [word])
         return found[0] if found else None
 
     def alphagrams_by_rank(self, length: int, ranks: tuple[int, int] | None = None) -> list[str]:
         """Alphagrams of one length in probability order (2 blanks): all, or those ranked low..high."""
         from lexitrain.lexicon import rows
 
-        return rows.alphagrams_by_rank(self.db, length, ranks)
+        return self._read(rows.alphagrams_by_rank, length, ranks)
 
     def exact_draws(self, length: int) -> dict[str, int]:
         """Alphagram -> how many draws of its tiles from the bag, with no blank, spell it exactly (one length);
@@ -156,7 +183,7 @@ class Lexicon:
         if length not in self._draws:
             from lexitrain.lexicon import rows
 
-            self._draws[length] = rows.exact_draws(self.db, length)
+            self._draws[length] = self._read(rows.exact_draws, length)
         return self._draws[length]
 
     def counts_by_length(self, per: RankPer = "word") -> Mapping[int, int]:
@@ -164,7 +191,7 @@ class Lexicon:
         if per not in self._counts:
             from lexitrain.lexicon import rows
 
-            self._counts[per] = rows.counts_by_length(self.db, per)
+            self._counts[per] = self._read(rows.counts_by_length, per)
         return self._counts[per]
 
     @property
@@ -206,7 +233,18 @@ class Lexicon:
         """Whether any word has FACT (definitions, symbols): searching one a list lacks finds nothing."""
         from lexitrain.lexicon import rows
 
-        return rows.has_text(self.db, fact)
+        return self._read(rows.has_text, fact)
+
+    def _read(self, ask: Callable[..., _T], *args: Any) -> _T:
+        """ASK(db, *ARGS), a damaged table (pages lost or overwritten) the one-line error."""
+        import sqlite3
+
+        try:
+            return ask(self.db, *args)
+        except sqlite3.OperationalError:
+            raise  # a query of ours that is wrong, not a damaged file
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(str(exc)) from None
 
     def words(self) -> list[str]:
         """Every word, in dictionary (tile) order."""
@@ -260,9 +298,14 @@ def _compile_again(name: str, manifest: dict[str, Any]) -> bool:
     return True
 
 
-def _damaged(name: str, manifest: dict[str, Any], why: object) -> LexitrainError:
+class DamagedLexicon(LexitrainError):
+    """A compiled lexicon's files are unreadable or do not agree: never a reason to skip
+    a question quietly (a drill would skip every one), always said, with the rebuild command."""
+
+
+def _damaged(name: str, manifest: dict[str, Any], why: object) -> DamagedLexicon:
     """The one-line error for a compiled lexicon whose files are unreadable."""
-    return LexitrainError(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
+    return DamagedLexicon(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
 
 
 def canonical_name(name: str) -> str:

@@ -75,11 +75,70 @@ def compiled_names() -> list[str]:
     return sorted(p.stem for p in lexicons_dir().glob("*.json"))
 
 
+#: A build folder's lock file, held (flock) while its build runs: a folder whose lock no
+#: process holds was left by a build that was killed, and the next build removes it.
+BUILD_LOCK = ".lock"
+#: A build folder without a lock file (made by an older lexitrain) is left alone this long.
+UNLOCKED_GRACE_SECONDS = 3600
+#: the open lock of each build folder of this process
+_held: dict[Path, int] = {}
+
+
 def new_build_dir(name: str) -> Path:
-    """A private folder to build into; nothing reads it until `publish`."""
+    """A private folder to build into, locked while this process builds; nothing reads it
+    until `publish`. Folders left by killed builds are removed first."""
     import tempfile  # only builds need it (and the modules it imports)
 
-    return Path(tempfile.mkdtemp(prefix=f".build-{check_build_name(name)}-", dir=lexicons_dir()))
+    check_build_name(name)
+    remove_stale_builds()
+    folder = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=lexicons_dir()))
+    _held[folder] = _lock(folder / BUILD_LOCK, wait=True)
+    return folder
+
+
+def _lock(path: Path, wait: bool) -> int:
+    """An open descriptor of PATH holding its exclusive lock; -1 where it is held elsewhere
+    (WAIT False) or the system has no flock (Windows: nothing is removed there)."""
+    try:
+        import fcntl
+    except ImportError:
+        return -1
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return -1
+    return fd
+
+
+def _release(folder: Path) -> None:
+    fd = _held.pop(folder, -1)
+    if fd >= 0:
+        os.close(fd)
+    (folder / BUILD_LOCK).unlink(missing_ok=True)
+
+
+def remove_stale_builds() -> list[str]:
+    """Remove the build folders no running build holds (a build killed, kill -9 or a power
+    cut, leaves its folder: 14 MB for ENABLE); the names of those removed."""
+    import time
+
+    removed = []
+    for folder in sorted(lexicons_dir().glob(".build-*")):
+        if not folder.is_dir() or folder in _held:
+            continue
+        lock = folder / BUILD_LOCK
+        if lock.exists():
+            fd = _lock(lock, wait=False)
+            if fd < 0:
+                continue  # a build is running in it now
+            os.close(fd)
+        elif time.time() - folder.stat().st_mtime < UNLOCKED_GRACE_SECONDS:
+            continue  # a build between making its folder and locking it, or an older lexitrain's, running
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder.name)
+    return removed
 
 
 def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
@@ -88,6 +147,7 @@ def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
 
     folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
     folder.rmdir()
+    _release(build_dir)
     build_dir.rename(folder)
     old = read_manifest(name)
     manifest = {**manifest, "dir": folder.name}
@@ -99,6 +159,7 @@ def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
 
 
 def discard(build_dir: Path) -> None:
+    _release(build_dir)
     shutil.rmtree(build_dir, ignore_errors=True)
 
 

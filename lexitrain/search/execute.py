@@ -23,7 +23,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
 from lexitrain.lexicon.rows import (
     Between, Condition as RowCondition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
-    PlayabilityBetween, RankBetween, WordRow,
+    PlayabilityBetween, RankBetween, TextFact, WordRow,
 )
 from lexitrain.search import corpus, groups
 from lexitrain.search.anagrams import anagram_codes
@@ -144,7 +144,9 @@ def facts_missing(lex: Lexicon, query: Query) -> list[str]:
     """A note for each condition on definitions or symbols when LEX has none (ENABLE has
     neither): it matches nothing, and the player should hear why, not just "no words"."""
     notes = []
-    for name, fact in (("definition", "definition"), ("part-of-speech", "definition"), ("symbol", "symbols")):
+    facts: tuple[tuple[str, TextFact], ...] = (
+        ("definition", "definition"), ("part-of-speech", "definition"), ("symbol", "symbols"))
+    for name, fact in facts:
         if any(c.name == name for group in query.groups for c in group) and not lex.has_text(fact):
             built = "`WORD definition` lines" if fact == "definition" else "a list with Zyzzyva's symbols"
             notes.append(f"--{name}: {lex.name} has no {fact}s, so nothing matches it "

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import DamagedLexicon
 from lexitrain.paths import data_folder
 from lexitrain.study.records.decks import scheduling_for
 from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
@@ -218,6 +219,8 @@ class Session:
         """Build one planned question and start its clock (None if it cannot be built)."""
         try:
             question = self.kind(item.kind).build(self.lex, item.key, self.order)
+        except DamagedLexicon:
+            raise  # not this question's fault: every other would be skipped too
         except LexitrainError:
             self.summary.skipped.append(f"{item.kind}:{item.key}")  # e.g. no longer a word
             return None

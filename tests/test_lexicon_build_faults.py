@@ -1,0 +1,141 @@
+"""A lexicon build that is killed, runs out of disk or cannot write: it cleans up after
+itself (or the next build does) and says so in one line, never a traceback.
+
+These run real processes: a build killed with SIGKILL, a home on a full tmpfs, a home
+the build may not write (root ignores file modes, so root's DAC override is dropped
+with `setpriv`); a test skips when the machine does not allow what it needs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from lexitrain.paths import shipped
+from tests.cli_runner import run
+
+#: a list whose build takes seconds, long enough to be caught in the middle
+ENABLE_LIST = shipped("lexicons") / "wordlists" / "enable1.txt"
+SMALL = ["ABLE", "BALE", "CABLE", "QI", "ZA"]
+
+
+def _lexitrain(home: Path, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+    env = {**os.environ, "LEXITRAIN_HOME": str(home)}
+    return subprocess.Popen([*prefix, sys.executable, "-m", "lexitrain", *args], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _builds(home: Path) -> list[Path]:
+    return sorted((home / "lexicons").glob(".build-*"))
+
+
+def _wait_for_build_folder(home: Path, process: subprocess.Popen[str], skip: Sequence[Path] = (),
+                           seconds: float = 60) -> Path:
+    """The build folder PROCESS made (not one of SKIP), once it holds its lock."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        found = [f for f in _builds(home) if f not in skip and (f / ".lock").exists()]
+        if found:
+            return found[0]
+        time.sleep(0.02)
+    raise AssertionError(f"no build folder appeared (exit {process.poll()})")
+
+
+def _small_list(tmp_path: Path) -> Path:
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(SMALL) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_killed_build_leaves_a_folder_the_next_build_removes(home: Path, tmp_path: Path) -> None:
+    for _ in range(2):  # builds killed with SIGKILL mid-way (their forked children too): each removes the last's
+        build = _lexitrain(home, "lexicon", "build", str(ENABLE_LIST), "--name", "big")
+        folder = _wait_for_build_folder(home, build, skip=_builds(home))
+        os.killpg(build.pid, signal.SIGKILL)
+        build.wait(timeout=30)
+        assert _builds(home) == [folder]  # what the issue found: left for ever (12 kills: 170 MB)
+    made = run("lexicon", "build", str(_small_list(tmp_path)), "--name", "small")
+    assert made.exit_code == 0, made.stderr
+    assert _builds(home) == []
+    assert run("judge", "CABLE", "--lexicon", "small").exit_code == 0
+    assert run("lexicon", "info", "big").exit_code == 1  # the killed builds published nothing
+
+
+def test_a_running_build_keeps_its_folder_while_another_build_cleans_up(home: Path, tmp_path: Path) -> None:
+    running = _lexitrain(home, "lexicon", "build", str(ENABLE_LIST), "--name", "big")
+    try:
+        folder = _wait_for_build_folder(home, running)
+        made = run("lexicon", "build", str(_small_list(tmp_path)), "--name", "small")
+        assert made.exit_code == 0, made.stderr
+        still = running.poll() is None
+        assert folder.exists() or not still  # removed only if that build had finished meanwhile
+        _, err = running.communicate(timeout=300)
+    finally:
+        if running.poll() is None:
+            os.killpg(running.pid, signal.SIGKILL)
+    assert running.returncode == 0, err
+    assert run("judge", "ZYZZYVA", "--lexicon", "big").exit_code == 0 and _builds(home) == []
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A folder on a 6 MB tmpfs: a real disk that fills up (mounting needs root)."""
+    mount = tmp_path / "small-disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing(full_disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXITRAIN_HOME", str(full_disk))
+    for args in (["judge", "QI"], ["lexicon", "build", str(ENABLE_LIST), "--name", "mine"]):  # first use, and a build
+        result = run(*args)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: cannot build lexicon '{'enable' if args[0] == 'judge' else 'mine'}' "
+                                        f"in {full_disk / 'lexicons'}: the disk is full; free some space")
+        assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+        assert _builds(full_disk) == [] and list((full_disk / "lexicons").iterdir()) == []
+
+
+def _unprivileged() -> tuple[str, ...]:
+    """A prefix that runs a command without root's power to ignore file modes ('' when not root)."""
+    if os.geteuid() != 0:
+        return ()
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: a read-only folder cannot be tried")
+    prefix = (setpriv, "--bounding-set=-dac_override,-dac_read_search")
+    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("setpriv cannot drop root's file-mode override here")
+    return prefix
+
+
+def test_a_read_only_home_is_one_line(home: Path, tmp_path: Path) -> None:
+    prefix = _unprivileged()
+    (home / "lexicons").mkdir()
+    (home / "lexicons").chmod(0o555)
+    home.chmod(0o555)
+    try:
+        for args, name in ((["lexicon", "build", str(_small_list(tmp_path)), "--name", "small"], "small"),
+                           (["judge", "QI"], "enable")):
+            process = _lexitrain(home, *args, prefix=prefix)
+            out, err = process.communicate(timeout=120)
+            assert process.returncode == 1 and out == ""
+            assert err == (f"error: cannot build lexicon '{name}' in {home / 'lexicons'}: Permission denied; "
+                           "point LEXITRAIN_HOME at a folder you can write, and run again (nothing was changed)\n")
+    finally:
+        home.chmod(0o755)
+        (home / "lexicons").chmod(0o755)
