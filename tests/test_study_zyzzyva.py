@@ -63,7 +63,9 @@ def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     ])
     result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json")
     assert result.exit_code == 0, result.stderr
-    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1, "damaged": 0}
+    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1, "damaged": 0, "lexicon": "small",
+                             "skipped_questions": [{"question": "QQQQQQQ", "why": "QQQQQQQ has no anagrams in small"}],
+                             "merged": []}
     with ProgressStore() as store:
         known = store.find_card("small", "anagram", "AEINRST")
         assert (known.state, known.cardbox, known.correct, known.incorrect, known.streak) == (2, 5, 9, 1, 5)
@@ -79,8 +81,63 @@ def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     # Importing again keeps what is now studied here.
     again = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json").json()
     assert again["kept"] == 3 and again["imported"] == 0
-    said = run("progress", "import-zyzzyva", str(db), "--lexicon", "small").stdout
-    assert said == f"imported 0 of 4 questions from {db} (3 already studied here, kept as they are; 1 not in small)\n"
+    said = run("progress", "import-zyzzyva", str(db), "--lexicon", "small")
+    assert said.stdout == f"imported 0 of 4 questions from {db} (3 already studied here, kept as they are; 1 not in small)\n"
+    assert said.stderr == "warning: skipped QQQQQQQ: QQQQQQQ has no anagrams in small\n"
+
+
+def test_every_question_is_accounted_for_by_name(small, tmp_path, monkeypatch):
+    """What the issue found: skipped questions counted but not named, a case duplicate called
+    "already studied here", a blank question lumped with invalid words, a never-answered card
+    shown in Leitner box 10."""
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    now = int(NOW.timestamp())
+    db = cardbox(tmp_path / "Anagrams.db", [
+        ("AEINRST", 3, 1, 2, now - 9 * DAY, 0, 2, now + 3 * DAY),
+        ("aeinrst", 1, 2, 0, now - 2 * DAY, 0, 1, now + DAY),       # the same question in lower case: answered later
+        ("AEINRS?", 2, 0, 2, now - 5 * DAY, 0, 3, now + 7 * DAY),   # a blank question
+        ("TEA", 0, 0, 0, None, 0, 4, now + 30 * DAY),               # never answered, in box 4
+        ("QQQQ", 1, 0, 1, now, 0, 1, now),                          # not a word here
+        ("ZZZ???", 1, 0, 1, now, 0, 1, now),                        # three blanks
+        ("AELST", "x", 0, 1, now, 0, 1, now),                       # damaged
+    ])
+    result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (f"imported 3 of 7 questions from {db} (1 case duplicate merged; 2 not in small; "
+                             "1 damaged rows left out)\n")
+    assert result.stderr.splitlines() == [
+        "warning: skipped QQQQ: QQQQ has no anagrams in small",
+        "warning: skipped ZZZ???: ZZZ???: at most two blanks",
+        "warning: skipped AELST: a damaged row: its counts or times are not numbers",
+        "warning: merged AEINRST and aeinrst into one card AEINRST (their answers added up, the later schedule kept)"]
+    with ProgressStore() as store:
+        merged = store.find_card("small", "anagram", "AEINRST")
+        assert (merged.correct, merged.incorrect, merged.cardbox, merged.due) == (4, 3, 1, now + DAY)
+        blank = store.find_card("small", "anagram", "AEINRS?")
+        assert (blank.state, blank.cardbox, blank.correct) == (2, 3, 2)
+    assert "Leitner box 4," in run("study", "card", "AET", "--lexicon", "small").stdout
+    assert run("study", "card", "AET", "--lexicon", "small", "--json").json()["leitner_box"] == 4
+    data = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json").json()
+    assert data["kept"] == 3 and data["merged"] == [{"card": "AEINRST", "questions": ["AEINRST", "aeinrst"]}]
+    assert [q["question"] for q in data["skipped_questions"]] == ["QQQQ", "ZZZ???", "AELST"]
+
+
+def test_the_lexicon_is_hinted_by_zyzzyvas_folder(small, make_lexicon, tmp_path):
+    folder = tmp_path / "quiz" / "data" / "NWL2023"
+    folder.mkdir(parents=True)
+    db = cardbox(folder / "Anagrams.db", [("AEINRST", 1, 0, 1, 0, 0, 1, 0)])
+    refused = run("progress", "import-zyzzyva", str(db))
+    assert refused.exit_code == 1 and len(refused.stderr.splitlines()) == 1
+    assert f"{db} is in Zyzzyva's folder for NWL2023, which is not compiled here" in refused.stderr
+    assert "give --lexicon" in refused.stderr
+    into_small = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json").json()
+    assert into_small["lexicon"] == "small" and into_small["imported"] == 1
+    make_lexicon(["RETAINS", "NASTIER"], name="nwl23")
+    hinted = run("progress", "import-zyzzyva", str(db))
+    assert hinted.exit_code == 0, hinted.stderr
+    assert hinted.stdout.startswith(f"imported 1 of 1 question from {db} (lexicon nwl23, from the file's folder NWL2023;")
+    with ProgressStore() as store:
+        assert store.find_card("nwl23", "anagram", "AEINRST").cardbox == 1
 
 
 def test_import_never_writes_to_the_zyzzyva_file(small, tmp_path):

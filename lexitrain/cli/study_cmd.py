@@ -576,23 +576,63 @@ def rescue_(
 @progress_app.command("import-zyzzyva")
 def import_zyzzyva(
     *,
+    ctx: typer.Context,
     file: Path = typer.Argument(..., help="A Zyzzyva quiz database, e.g. .../quiz/data/NWL2023/Anagrams.db."),
     lexicon: Lexicon,
     kind: str = typer.Option("anagram", "--kind", help="Question kind of that cardbox (anagram, hooks, ...)."),
     json_out: Json = False,
 ) -> None:
-    """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes)."""
+    """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes), in the lexicon its folder
+    names (Zyzzyva keeps .../NWL2023/Anagrams.db) when that is compiled here, else --lexicon.
+    Every question left out is named with the reason."""
+    from lexitrain.cli.options import lexicon_given
+    from lexitrain.cli.output import warn
     from lexitrain.study.records.zyzzyva import import_cardbox
 
+    name, hint = _cardbox_lexicon(file, lexicon, lexicon_given(ctx))
     with _store() as store:
-        lex = _lexicon(lexicon)
+        lex = _lexicon(name)
         report = import_cardbox(store, lex, file, kind)
     if json_out:
-        emit_json(report)
-    else:
-        notes = [f"{report['kept']} already studied here, kept as they are"] if report["kept"] else []
-        notes.append(f"{report['skipped']} not in {lex.name}")
-        if report["damaged"]:
-            notes.append(f"{report['damaged']} damaged rows left out")
-        typer.echo(f"imported {report['imported']} of {counted(report['questions'], 'question')} from {file} "
-                   f"({'; '.join(notes)})")
+        emit_json({**report.to_json(), "lexicon": lex.name})
+        return
+    for question, why in report.skipped:
+        warn(f"skipped {question or '(empty)'}: {why}")
+    for key, questions in report.merged:
+        warn(f"merged {' and '.join(questions)} into one card {key} (their answers added up, the later schedule kept)")
+    notes = [hint] if hint else []
+    if report.kept:
+        notes.append(f"{report.kept} already studied here, kept as they are")
+    if report.merged:
+        notes.append(f"{counted(len(report.merged), 'case duplicate')} merged")
+    notes.append(f"{len(report.skipped) - report.damaged} not in {lex.name}")
+    if report.damaged:
+        notes.append(f"{report.damaged} damaged rows left out")
+    typer.echo(f"imported {report.imported} of {counted(report.questions, 'question')} from {file} "
+               f"({'; '.join(notes)})")
+
+
+#: the lexicon names Zyzzyva keeps its quiz folders under (quiz/data/NWL2023/, CSW21/ ...)
+ZYZZYVA_LEXICON_FOLDER = r"(?i)(NWL|TWL|OWL|OSPD|CSW|OSW|SOWPODS|WWF|ENABLE|CEL|FISE|ODS)\d*"
+
+
+def _cardbox_lexicon(file: Path, lexicon: str, given: bool) -> tuple[str, str]:
+    """The lexicon to import a cardbox into, and a note when its folder chose it: --lexicon
+    when typed, else the compiled lexicon the folder names; a folder naming one that is not
+    compiled here is refused (the cards would be judged by the wrong words)."""
+    import re
+
+    from lexitrain.errors import LexitrainError
+    from lexitrain.lexicon.lexicon import compiled_match
+
+    folder = file.resolve().parent.name
+    if given or not folder:
+        return lexicon, ""
+    found = compiled_match(folder)
+    if found is not None:
+        return found, f"lexicon {found}, from the file's folder {folder}"
+    if re.fullmatch(ZYZZYVA_LEXICON_FOLDER, folder):
+        raise LexitrainError(
+            f"{file} is in Zyzzyva's folder for {folder}, which is not compiled here: build it with "
+            f"`lexitrain lexicon build FILE --name {folder.lower()}`, or give --lexicon to import it into another")
+    return lexicon, ""

@@ -116,7 +116,11 @@ class CardReport:
 
 
 def card_box(card: CardRow) -> int:
-    return interval_box((card.due or 0) - (card.last_review or 0))
+    """The Leitner box of a card's interval; a card never reviewed here (a Zyzzyva question
+    imported unanswered) has no interval yet, so the box it was given."""
+    if card.last_review is None:
+        return card.cardbox
+    return interval_box((card.due or 0) - card.last_review)
 
 
 def review_json(review: ReviewRow) -> dict[str, Any]:

@@ -7,13 +7,17 @@ card: its Leitner box and due date are kept as they are, its FSRS stability
 is taken as the box's interval (at 90% retention FSRS's interval equals its
 stability), its difficulty from the share of misses, smoothed so one answer
 does not decide it. Questions never answered stay in learning, due when
-Zyzzyva had them due. Cards already studied here are left as they are.
+Zyzzyva had them due, in the box they had. Cards already studied here are left
+as they are. One question written in two cases is one card, their answers added
+up; a blank question (AEINRS?) is an anagram card with a blank; every question
+left out is named with the reason.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,34 +75,67 @@ def _readable_numbers(row: dict[str, Any]) -> bool:
                for value in (row[column] for column in COLUMNS[1:]))
 
 
-def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "anagram") -> dict[str, int]:
-    """Bring a Zyzzyva cardbox into the store; counts of imported, kept, skipped (not in the
-    lexicon) and damaged (counts or times that are not numbers) questions."""
+@dataclass
+class CardboxImport:
+    """What an import did, every question accounted for: imported, kept (studied here
+    already), merged (one question written in two cases), skipped and why."""
+
+    questions: int
+    imported: int = 0
+    kept: int = 0
+    damaged: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (question as written, why)
+    merged: list[tuple[str, list[str]]] = field(default_factory=list)  # (card key, the questions merged into it)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"questions": self.questions, "imported": self.imported, "kept": self.kept,
+                "skipped": len(self.skipped), "damaged": self.damaged,
+                "skipped_questions": [{"question": q, "why": why} for q, why in self.skipped],
+                "merged": [{"card": key, "questions": questions} for key, questions in self.merged]}
+
+
+def merged_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One question written twice (`aeinrst` and `AEINRST`) as one: the answers added up,
+    the schedule of the one answered last."""
+    latest = max(rows, key=lambda r: (r["last_correct"] or 0, r["next_scheduled"] or 0))
+    return {**latest, "correct": sum(r["correct"] or 0 for r in rows),
+            "incorrect": sum(r["incorrect"] or 0 for r in rows)}
+
+
+def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "anagram") -> CardboxImport:
+    """Bring a Zyzzyva cardbox into the store. Every question is imported, kept (a card
+    studied here already keeps its schedule), merged with another spelling of it, or
+    skipped with the reason (not in the lexicon, a damaged row)."""
     question_kind = new_kind(kind)
     rows = read_cardbox(path)
     now = utc_now().timestamp()
-    wanted: list[tuple[dict[str, Any], str]] = []
-    skipped = damaged = 0
+    report = CardboxImport(len(rows))
+    by_key: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         text = str(row["question"] or "").strip()
-        if not _readable_numbers(row):  # a damaged row is left out and counted, like a question not in the lexicon
-            damaged += 1
+        if not _readable_numbers(row):
+            report.damaged += 1
+            report.skipped.append((text, "a damaged row: its counts or times are not numbers"))
             continue
         try:
             question = question_kind.build(lex, question_kind.key_from_text(lex, text))
-        except (LexitrainError, ValueError):
-            skipped += 1
+        except (LexitrainError, ValueError) as exc:
+            report.skipped.append((text, str(exc)))
             continue
-        wanted.append((row, question.key))
-    imported = kept = 0
+        by_key.setdefault(question.key, []).append(row)
+    wanted = []
+    for key, same in by_key.items():
+        if len(same) > 1:
+            report.merged.append((key, [str(r["question"]).strip() for r in same]))
+        wanted.append((merged_row(same), key))
     store.check_integrity("the import")
     with store.transaction():
         ids = store.ensure_cards(lex.name, [(kind, key) for _, key in wanted], now)
         for (row, _), card_id in zip(wanted, ids):
             card = store.card(card_id)
             if card.state != 0:
-                kept += 1
+                report.kept += 1
                 continue
             store.save_card(card_state(row, card, now))
-            imported += 1
-    return {"questions": len(rows), "imported": imported, "kept": kept, "skipped": skipped, "damaged": damaged}
+            report.imported += 1
+    return report

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import Question, register_kind
 from lexitrain.study.quiz.kinds.words import WordKind, anagram_words, letter_order
+from lexitrain.tiles import BLANK
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -29,7 +30,10 @@ class AnagramKind(WordKind):
         return list(alphagrams)
 
     def key_from_text(self, lex: Lexicon, text: str) -> str:
-        return lex.tiles.alphagram(text.upper())  # the letters in any order
+        """The letters in any order, blanks (`?`, as Zyzzyva writes AEINRS?) kept last."""
+        letters = text.upper()
+        blanks = letters.count(BLANK)
+        return lex.tiles.alphagram(letters.replace(BLANK, "")) + BLANK * blanks
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
         words = anagram_words(lex, key)
