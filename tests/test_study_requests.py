@@ -36,6 +36,12 @@ def test_requests_are_refused_when_made(make, message):
     assert str(refused.value).startswith(message)
 
 
+def test_a_quiz_of_one_question_is_titled_in_the_singular(small):
+    with ProgressStore() as store:
+        assert QuizRequest(builtin="twos", limit=1, schedule=False).start(store, small).title == \
+            "quiz: twos (1 question, small)"
+
+
 def test_a_quiz_request_starts_a_session_a_face_drives(small, capsys):
     request = QuizRequest(builtin="twos", limit=3, kind="anagram", schedule=False)
     with ProgressStore() as store:

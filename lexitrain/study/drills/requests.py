@@ -172,7 +172,7 @@ class QuizRequest:
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
-        title = f"quiz: {source} ({len(items)} questions, {lex.name})"
+        title = f"quiz: {source} ({_questions(len(items))}, {lex.name})"
         resumed = None if self.due or self.restart else _unfinished_round(store, lex, source, items)
         closing = None
         if resumed is not None:
@@ -365,4 +365,9 @@ class PositionQuizRequest:
             source = "positions"
         by = f", by {self.by}" if self.by == EQUITY else ""
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       title=f"{source} ({len(items)} questions, {lex.name}{by})", kinds=[PositionKind(by=self.by)])
+                       title=f"{source} ({_questions(len(items))}, {lex.name}{by})", kinds=[PositionKind(by=self.by)])
+
+
+def _questions(count: int) -> str:
+    """`1 question`, `20 questions`: a title's count."""
+    return f"{count} question{'' if count == 1 else 's'}"
