@@ -94,7 +94,7 @@ def test_design_worked_example_scores(small, tmp_path):
 def test_rack_must_hold_the_tiles_and_end_of_input_ends_cleanly(small, tmp_path):
     import_cgp(tmp_path, f"{QUITE} CFINNYA/ 0/48 0", f"{EMPTY} AEINRST/ 0/0 0")
     records = quiz("9D INFaNCYY", "")  # more tiles than the rack holds: refused; then a pass; then the input ends
-    assert of("refused", records)[0]["reason"] == "Y is not on the rack CFINNYA"
+    assert of("refused", records)[0]["reason"] == "the play needs 2 Y, the rack CFINNYA has 1"
     result = of("result", records)[0]
     assert not result["correct"] and result["reason"].startswith("no play given")
     # a real A on the double-letter G9 adds 2 to INFANCY and 2 to TA

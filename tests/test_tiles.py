@@ -114,13 +114,14 @@ def test_a_rack_reads_tiles_blanks_and_multi_letter_tiles() -> None:
 
 
 def test_a_rack_names_the_first_tile_it_lacks_in_the_order_asked() -> None:
-    from lexitrain.tiles import Rack
+    from lexitrain.tiles import Rack, Shortfall
 
     rack = Rack.parse(load_tile_set("english"), "ABEMSTY")
     assert rack.lacking(["M", "E", "S"]) is None
-    assert rack.lacking(["Q", "I"]) == "Q" and rack.lacking(["I", "Q"]) == "I"
-    assert rack.lacking(["E", "E"]) == "E"  # one E only
-    assert rack.lacking(["?"]) == "a blank"
+    assert rack.lacking(["Q", "I"]) == Shortfall("Q", 1, 0) and rack.lacking(["I", "Q"]) == Shortfall("I", 1, 0)
+    assert rack.lacking(["E", "E"]) == Shortfall("E", 2, 1)  # one E only
+    assert rack.lacking(["E", "E"]).said("ABEMSTY") == "the play needs 2 E, the rack ABEMSTY has 1"
+    assert rack.lacking(["?"]).said("ABEMSTY") == "a blank is not on the rack ABEMSTY"
 
 
 @pytest.mark.parametrize(("text", "options", "message"), [
