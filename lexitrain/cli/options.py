@@ -55,7 +55,7 @@ def file_lexicon(named: str | None, lexicon: str, given: bool, where: str, refus
         return found or lexicon, ""
     if refuse:
         raise LexitrainError(
-            f"{where} is recorded in {named}, which is not compiled here (compiled: {', '.join(known_lexicons())}): "
+            f"{where} is recorded in {named}, which is not compiled here (lexicons here: {', '.join(known_lexicons())}): "
             f"build it with `lexitrain lexicon build FILE --name {named}`, or give --lexicon to judge it by another")
     return lexicon, f"{where}: words checked against {lexicon}: its lexicon {named} is not compiled here"
 
