@@ -46,7 +46,7 @@ def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: in
     if turn is None:
         raise LexitrainError("--gcg needs --turn N (the position before that turn)")
     game = read_gcg(gcg)
-    lex = open_lexicon(lexicon if lexicon_given else game_lexicon(game, None)[0])
+    lex = open_lexicon(lexicon if lexicon_given else game_lexicon(game, None, gcg)[0])
     turns = replay(game, lex.tiles)
     if not 1 <= turn <= len(turns):
         raise LexitrainError(f"--turn: {gcg} has turns 1 to {len(turns)}")
@@ -99,13 +99,13 @@ def sim(
     json_out: Json = False,
 ) -> None:
     """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity."""
-    from lexitrain.cli.engine_cmd import _given
+    from lexitrain.cli.options import lexicon_given
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave import load_leaves
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.engine.simulation import position_setup
 
-    lex, board, held, scores, opponent = sim_position(ctx, cgp, gcg, turn, lexicon, _given(ctx, "lexicon"), rack)
+    lex, board, held, scores, opponent = sim_position(ctx, cgp, gcg, turn, lexicon, lexicon_given(ctx), rack)
     setup = position_setup(lex.name, board, held, scores, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
                            opponent=opponent, candidates=candidates, plies=plies)
     report = run_simulation(setup, iterations, seed, threads, stop)
