@@ -388,7 +388,7 @@ def _show_settings(store, json_out: bool, lex=None) -> None:
 @study_app.command("optimize")
 def optimize(
     *,
-    lexicon: StudyLexicon,
+    lexicon: Lexicon,
     dry_run: bool = typer.Option(False, "--dry-run", help="Fit and report, but keep the parameters in use."),
     reset: bool = typer.Option(False, "--reset", help="Go back to FSRS's default parameters."),
     json_out: Json = False,

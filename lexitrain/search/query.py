@@ -163,7 +163,8 @@ _PHRASES = {
     "anagram": "anagrams of {}", "subanagram": "built from {}", "pattern": "pattern {}", "regex": "matching /{}/",
     "starts-with": "starting with {}", "ends-with": "ending with {}", "takes-prefix": "taking the prefix {}",
     "takes-suffix": "taking the suffix {}", "includes": "with {}", "excludes": "without {}",
-    "probability": "probability {}", "probability-lax": "probability {} (lax)", "anagrams": "{} anagrams",
+    "probability": "probability {}", "probability-lax": "probability {} (lax)", "playability": "playability {}",
+    "anagrams": "{} anagrams",
     "vowels": "{} vowels", "unique-letters": "{} different letters", "points": "{} points",
     "group": "{}", "in-lexicon": "in {}", "in-word-list": "in {}", "symbol": "marked {}",
     "definition": "defined as “{}”", "part-of-speech": "{}", "consists-of": "{} of {}",
@@ -186,12 +187,13 @@ def _condition_words(condition: Condition) -> str:
         text = f"only {tiles}" if share == (100, 100) else _PHRASES[name].format(f"{range_text(share)}%", tiles)
     elif name == "part-of-speech":
         text = PARTS_OF_SPEECH.get(value, value) + "s"
-    elif name.startswith("probability"):
+    elif name.startswith(("probability", "playability")):
         text = _PHRASES[name].format(range_text(value))
     elif isinstance(value, tuple):
         text = _PHRASES[name].format(_count(value))
     else:
-        text = _PHRASES[name].format(Path(value).name if name == "in-word-list" else value)
+        text = _PHRASES.get(name, name.replace("-", " ") + " {}").format(
+            Path(value).name if name == "in-word-list" else value)
     return f"not {text}" if condition.negate else text
 
 
