@@ -150,9 +150,10 @@ def test_spanish_tiles_on_the_command_line(make_lexicon):
 def test_big_results_print_as_plain_columns(enable):
     lines = run("search", "--length", "4").stdout.splitlines()
     assert lines[-1] == "3,903 words" and len(lines) == 3903 + 2
-    assert lines[0].split() == ["Prob", "Alphagram", "Word"]
+    assert lines[0].split() == ["Prob", "Alphagram", "Word", "Definition"]  # ENABLE's from WordNet
     aahs = next(line for line in lines if " AAHS" in line)
-    assert aahs.split()[-1] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
+    assert aahs.split()[2] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
+    assert aahs.split()[3:5] == ["AAH,", "to"]  # an inflection reads its base's definition
 
 
 def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
