@@ -172,23 +172,14 @@ class PythonSearch:
             keys[s] ^= z[n] ^ z[n + delta]
 
     def make(self, player: int, play: ScoredPlay) -> None:
-        squares = self.board.squares
-        cols = self.board.cols
-        dr, dc = (1, 0) if play.down else (0, 1)
-        for i, t in enumerate(play.letters):
-            if play.through >> i & 1:
-                continue
-            k = (play.row + dr * i) * cols + play.col + dc * i
-            squares[k] = t
-            self.board_key ^= self.zobrist.square[k][t]
-            if t >= BLANK_FLAG:
-                self._take(player, self.letters, -1)
-            else:
-                self._take(player, t, -1)
-                self.values[player] -= self.points[t]
-            self.sizes[player] -= 1
+        self._move_tiles(player, play, -1)
 
     def unmake(self, player: int, play: ScoredPlay) -> None:
+        self._move_tiles(player, play, 1)
+
+    def _move_tiles(self, player: int, play: ScoredPlay, delta: int) -> None:
+        """Put the play's new tiles from the player's rack on the board (delta -1), or take them
+        back (delta +1): squares, hashes, rack, rack value and size move together."""
         squares = self.board.squares
         cols = self.board.cols
         dr, dc = (1, 0) if play.down else (0, 1)
@@ -196,14 +187,14 @@ class PythonSearch:
             if play.through >> i & 1:
                 continue
             k = (play.row + dr * i) * cols + play.col + dc * i
-            squares[k] = EMPTY
+            squares[k] = t if delta < 0 else EMPTY
             self.board_key ^= self.zobrist.square[k][t]
             if t >= BLANK_FLAG:
-                self._take(player, self.letters, 1)
+                self._take(player, self.letters, delta)
             else:
-                self._take(player, t, 1)
-                self.values[player] += self.points[t]
-            self.sizes[player] += 1
+                self._take(player, t, delta)
+                self.values[player] += delta * self.points[t]
+            self.sizes[player] += delta
 
     def plays(self, player: int) -> list[ScoredPlay]:
         """The player's plays on this board, those going out first, then by score."""

@@ -17,8 +17,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from lexitrain.engine.board import BLANK_FLAG, Board
+from lexitrain.engine.board import Board
 from lexitrain.engine.endgame import Endgame, Solution, solve
+from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import apply_play
@@ -102,7 +103,7 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
             break
         after = board.copy()
         apply_play(after, play)
-        left = _without(rack, play)
+        left = leave_after(rack, play)
         results = []
         for tile, count in draws:
             budget = None
@@ -124,17 +125,6 @@ def _endgame_after(board: Board, to_move: Rack, other: Rack, generator: MoveGene
                    engine: str | None) -> Solution:
     """The opponent's endgame after the play (they move first, the bag empty)."""
     return solve(Endgame(board, (to_move, other)), generator, seconds, engine=engine)
-
-
-def _without(rack: Rack, play: ScoredPlay) -> Rack:
-    counts = list(rack.counts)
-    blanks = rack.blanks
-    for _, _, tile in play.placed():
-        if tile >= BLANK_FLAG:
-            blanks -= 1
-        else:
-            counts[tile] -= 1
-    return Rack(rack.tiles, tuple(counts), blanks)
 
 
 def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
