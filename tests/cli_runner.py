@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from lexitrain.cli.app import app
@@ -32,3 +36,16 @@ def run(*args: str, input: str | None = None) -> Result:
     if exc is not None and not isinstance(exc, SystemExit):
         raise exc
     return Result(result.exit_code, result.stdout, result.stderr)
+
+
+def unprivileged() -> tuple[str, ...]:
+    """A prefix that runs a command without root's power to ignore file modes ('' when not root)."""
+    if os.geteuid() != 0:
+        return ()
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: a read-only folder cannot be tried")
+    prefix = (setpriv, "--bounding-set=-dac_override,-dac_read_search")
+    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("setpriv cannot drop root's file-mode override here")
+    return prefix

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from lexitrain.paths import shipped
-from tests.cli_runner import run
+from tests.cli_runner import run, unprivileged
 
 #: a list whose build takes seconds, long enough to be caught in the middle
 ENABLE_LIST = shipped("lexicons") / "wordlists" / "enable1.txt"
@@ -110,21 +110,8 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(full_disk: Path, monkeypatch
         assert _builds(full_disk) == [] and list((full_disk / "lexicons").iterdir()) == []
 
 
-def _unprivileged() -> tuple[str, ...]:
-    """A prefix that runs a command without root's power to ignore file modes ('' when not root)."""
-    if os.geteuid() != 0:
-        return ()
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv: a read-only folder cannot be tried")
-    prefix = (setpriv, "--bounding-set=-dac_override,-dac_read_search")
-    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
-        pytest.skip("setpriv cannot drop root's file-mode override here")
-    return prefix
-
-
 def test_a_read_only_home_is_one_line(home: Path, tmp_path: Path) -> None:
-    prefix = _unprivileged()
+    prefix = unprivileged()
     (home / "lexicons").mkdir()
     (home / "lexicons").chmod(0o555)
     home.chmod(0o555)

