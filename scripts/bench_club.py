@@ -249,7 +249,7 @@ def main() -> None:
     from lexitrain.club.challenges import ChallengeSets
     from lexitrain.club.database import ClubDatabase
     from lexitrain.club.members import make_admin, make_invite, sign_up
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.challenge import parse_day
 
     lex = open_lexicon(args.lexicon)

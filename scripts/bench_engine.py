@@ -34,7 +34,7 @@ from lexitrain.engine.gcg import read_gcg  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon import graph  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack  # noqa: E402
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"

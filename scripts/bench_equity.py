@@ -28,7 +28,7 @@ from lexitrain.engine.equity import EquityPlayer, rank_by_equity  # noqa: E402
 from lexitrain.engine.game import greedy, self_play  # noqa: E402
 from lexitrain.engine.leave import LeaveModel, load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack, TileSet  # noqa: E402
 
 GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"

@@ -60,7 +60,7 @@ def main() -> None:
     os.environ["LEXITRAIN_HOME"] = str(home)
     from bench_study import CARDS, PAST_ANSWERS, fill
 
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.store import ProgressStore, backups
     from lexitrain.study.store.integrity import quick_check
 

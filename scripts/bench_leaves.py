@@ -28,7 +28,7 @@ from lexitrain.engine.leave import load_leave_model  # noqa: E402
 from lexitrain.engine.leave_table import LeaveTable, load_table, table_path  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.selfplay import SelfPlayer  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 
 CHUNK = 50
 _worker: dict = {}

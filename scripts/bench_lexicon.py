@@ -67,7 +67,7 @@ def first_use(home: str) -> tuple[tuple[float, float], tuple[float, float]]:
 OPEN_AND_ANAGRAM = """
 import time
 t = time.perf_counter()
-from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
 lex = open_lexicon("enable-bench")
 assert lex.anagrams("AEINRST")
 print(time.perf_counter() - t)

@@ -41,7 +41,7 @@ def main() -> None:
     os.environ["LEXITRAIN_HOME"] = args.home or tempfile.mkdtemp(prefix="lexitrain-bench-")
 
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills import positions as pos
     from lexitrain.study.quiz.kinds.base import new_kind
     from lexitrain.study.quiz.kinds.position import PositionKind, judge

@@ -21,7 +21,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.search import hooks  # noqa: E402
 from lexitrain.search.execute import run_search  # noqa: E402
 from lexitrain.search.query import parse_query  # noqa: E402

@@ -33,7 +33,7 @@ from lexitrain.engine.leave import load_leave_model, load_leaves  # noqa: E402
 from lexitrain.engine.leave_table import LeaveTable  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.selfplay import SelfPlayer  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 
 _worker: dict = {}
 

@@ -33,7 +33,7 @@ from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.engine.simulation import SimSetup, default_engine, open_playouts, position_setup, simulate  # noqa: E402
 from lexitrain.errors import LexitrainError  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack  # noqa: E402
 
 GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"

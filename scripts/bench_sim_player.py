@@ -34,7 +34,7 @@ from lexitrain.engine.play import ScoredPlay  # noqa: E402
 from lexitrain.engine.simulation import Playouts, position_setup, simulate  # noqa: E402
 from lexitrain.engine.win_probability import load_win_model  # noqa: E402
 from lexitrain.engine.win_training import fast_equity_player  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack  # noqa: E402
 
 _worker: dict = {}

@@ -129,7 +129,7 @@ def main() -> None:
     args = parser.parse_args()
     home = args.home or tempfile.mkdtemp(prefix="bench-study-")
     os.environ["LEXITRAIN_HOME"] = home
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills import challenge as ch
     from lexitrain.study.quiz.kinds.base import new_kind
     from lexitrain.study.drills.daily import Limits, new_holder, pick

@@ -109,7 +109,7 @@ def main() -> None:
 
     from bench_study import fill
 
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.store import ProgressStore
 
     lex = open_lexicon("enable")

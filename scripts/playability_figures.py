@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lexitrain.engine.playability import count_plays, figures_meta, setup_for  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.lexicon.playability import shipped_dir, write_shipped  # noqa: E402
 
 TOP = 1000

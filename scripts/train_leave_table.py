@@ -32,7 +32,7 @@ from lexitrain.engine.leave_table import LeaveTable, load_table, table_path  # n
 from lexitrain.engine.leave_training import TABLE_SHRINK, game_seed, refit_table, table_samples  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.selfplay import SelfPlayer  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 
 #: games per task handed to a worker
 CHUNK = 250

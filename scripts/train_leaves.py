@@ -27,7 +27,7 @@ from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.leave import LeaveModel, leave_path  # noqa: E402
 from lexitrain.engine.leave_training import Fit, Sample, fit, play_round  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 
 #: games per task handed to a worker
 CHUNK = 50

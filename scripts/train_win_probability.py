@@ -26,7 +26,7 @@ from lexitrain.engine.leave import load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.win_probability import win_path  # noqa: E402
 from lexitrain.engine.win_training import Sample, fit, play_games  # noqa: E402
-from lexitrain.lexicon.lexicon import open_lexicon  # noqa: E402
+from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 
 #: games per task handed to a worker
 CHUNK = 50

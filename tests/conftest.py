@@ -11,7 +11,8 @@ from typing import Callable
 
 import pytest
 
-from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
 from postgres_cluster import REQUIRE, Cluster, binaries
 
 #: the 110 real recorded games (copied from ../shared/data/gcg with their credits: see its SOURCES.txt)
@@ -68,12 +69,12 @@ def enable(compiled_home: Path, home: Path) -> Lexicon:
 @pytest.fixture
 def make_lexicon(tmp_path: Path) -> Callable[..., Lexicon]:
     """Compile a small word list given as a list of lines."""
-    from lexitrain.lexicon.compile import compile_lexicon
+    from lexitrain.lexicon.catalog import build_lexicon
 
     def make(lines: list[str], name: str = "small", tiles: str = "english", **kwargs) -> Lexicon:
         source = tmp_path / f"{name}.txt"
         source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        compile_lexicon(source, name, tiles, **kwargs)
+        build_lexicon(source, name, tiles, **kwargs)
         return open_lexicon(name)
 
     return make

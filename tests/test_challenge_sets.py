@@ -7,7 +7,7 @@ from datetime import date, datetime, time, timedelta
 
 import pytest
 
-from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.study.drills import challenge_sets as cs
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.store import AnswerRow, ProgressStore

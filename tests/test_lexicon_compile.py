@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.schema import SCHEMA_VERSION
 from tests.cli_runner import run
 

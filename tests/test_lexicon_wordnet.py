@@ -14,7 +14,8 @@ from types import ModuleType
 import pytest
 
 from lexitrain.lexicon import store
-from lexitrain.lexicon.lexicon import EMBEDDED, Lexicon, open_lexicon
+from lexitrain.lexicon.catalog import EMBEDDED, open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
 from tests.cli_runner import run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.playability import count_plays, setup_for
 from lexitrain.engine.selfplay import SelfPlayer
 from lexitrain.lexicon import playability
-from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
 from tests.cli_runner import run
 
 pytestmark = pytest.mark.skipif(movegen.compiled is None, reason="the compiled move generator is not built")

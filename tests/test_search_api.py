@@ -109,7 +109,7 @@ def test_result_rows_carry_the_contract_keys(enable):
 def test_in_lexicon_and_symbol(enable, words):
     got = run_search(enable, parse_query("--length 2 --not-in-lexicon cel"))
     assert got and all(r["word"] in enable for r in got)
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     cel = open_lexicon("cel")
     assert words_of(got) == sorted(w for w in words if len(w) == 2 and w not in cel)

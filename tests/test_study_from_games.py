@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lexitrain.lexicon.lexicon import open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.rows import Between
 from lexitrain.study.quiz.kinds.base import CHOICE, new_kind
 from lexitrain.study.quiz.kinds.valid_or_phony import DRAWN, draw_phony

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.compile import compile_lexicon
-from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.positions import ImportReport, from_cgp_file, store_positions
 from lexitrain.study.store import ProgressStore
 from study_helpers import WORDS

@@ -31,7 +31,7 @@ def _position(cgp: str, lexicon_name: str, rack: str | None = None):
     """The CGP read for the lexicon's tiles; `rack` replaces the rack to move.
     Refuses more of a tile than the set has (board and racks together)."""
     from lexitrain.engine.cgp import check_tile_counts, parse_cgp
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     lexicon = open_lexicon(lexicon_name)
     position = parse_cgp(cgp, lexicon.tiles, lexicon.layout)
@@ -353,7 +353,7 @@ def gcg_verify(
     note = ""
     if not no_lexicon:
         from lexitrain.engine.dawg import dawg_for
-        from lexitrain.lexicon.lexicon import open_lexicon
+        from lexitrain.lexicon.catalog import open_lexicon
 
         lexicon, note = game_lexicon(game, lexicon, file)
         lex = open_lexicon(lexicon)
@@ -472,7 +472,7 @@ def gcg_analyze(
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.leave import load_leaves
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     if report is not None:
         from lexitrain.sheets.game_report import check_report_path

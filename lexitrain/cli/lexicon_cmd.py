@@ -45,8 +45,7 @@ def build(
 ) -> None:
     """Compile a word list into a lexicon (tries, probability tables, hooks)."""
     from lexitrain.lexicon import store
-    from lexitrain.lexicon.compile import compile_lexicon
-    from lexitrain.lexicon.lexicon import EMBEDDED
+    from lexitrain.lexicon.catalog import EMBEDDED, build_lexicon
 
     if name.casefold() in EMBEDDED:  # the shipped list is the default of every command and of the daily challenge
         raise LexitrainError(f"{name!r} is the name of the shipped {name.upper()} list; "
@@ -58,11 +57,11 @@ def build(
         from lexitrain.cli.progress_bar import progress_bar
 
         with progress_bar(f"compiling {name}") as progress:
-            report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress,
-                                     definitions)
+            report = build_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress,
+                                   definitions)
     else:
-        report = compile_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid,
-                                 definitions=definitions)
+        report = build_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid,
+                               definitions=definitions)
     for message in report.warnings[:MAX_WARNINGS_SHOWN]:
         warn(message)
     if len(report.warnings) > MAX_WARNINGS_SHOWN:
@@ -86,7 +85,7 @@ def build(
 def list_(json_out: Json = False) -> None:
     """List compiled lexicons (and the embedded ones, compiled on first use)."""
     from lexitrain.lexicon import store
-    from lexitrain.lexicon.lexicon import EMBEDDED, known_lexicons
+    from lexitrain.lexicon.catalog import EMBEDDED, known_lexicons
 
     rows = []
     for name in known_lexicons():
@@ -110,7 +109,7 @@ def list_(json_out: Json = False) -> None:
 @lexicon_app.command("info")
 def info(name: str = typer.Argument("enable"), json_out: Json = False) -> None:
     """Word counts by length, tile set, source and size of a lexicon."""
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     lex = open_lexicon(name)
     m = lex.manifest
@@ -139,7 +138,9 @@ def diff(
     """Words added and removed between two lexicons (the new-words list), by length."""
     import shutil
 
-    from lexitrain.lexicon.lexicon import diff as diff_lexicons, open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
+
+    from lexitrain.lexicon.lexicon import diff as diff_lexicons
 
     old_lex, new_lex = open_lexicon(old), open_lexicon(new)
     result = diff_lexicons(old_lex, new_lex)
@@ -190,7 +191,7 @@ def playability(
     """Count how often the equity player plays each word in self-play and store it in the lexicon
     (for `search --order playability` and `--playability 1-500`)."""
     from lexitrain.engine.playability import count_and_store
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     if games < 1:
         raise LexitrainError(f"--games {games}: play at least one game")

@@ -20,7 +20,7 @@ def default_lexicon() -> str:
     uses the same one, so `judge` agrees with the drill. Asking creates no progress
     database where there is none.
     """
-    from lexitrain.lexicon.lexicon import DEFAULT_LEXICON
+    from lexitrain.lexicon.catalog import DEFAULT_LEXICON
     from lexitrain.study.store import ProgressStore, progress_path
 
     if not progress_path().exists():
@@ -44,7 +44,7 @@ def file_lexicon(named: str | None, lexicon: str, given: bool, where: str, refus
     by the wrong words), else noted.
     """
     from lexitrain.errors import LexitrainError
-    from lexitrain.lexicon.lexicon import compiled_match, known_lexicons
+    from lexitrain.lexicon.catalog import compiled_match, known_lexicons
 
     named = (named or "").strip()
     found = compiled_match(named) if named else None
@@ -97,7 +97,7 @@ def open_study_lexicon(name: str):  # -> Lexicon
     """Open the lexicon a study command uses; when it is the study lexicon set with `study set
     --lexicon` and it is gone (removed, or its files lost), the error says how to pick another."""
     from lexitrain.errors import LexitrainError
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     try:
         return open_lexicon(name)

@@ -182,6 +182,8 @@ def quiz_position(
 
             run_jsonl(session)
         else:
+            from lexitrain.cli.position_view import run_terminal
+
             run_terminal(session)
 
 
@@ -194,63 +196,3 @@ def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: O
         ["--limit", str(limit)] if limit is not None else []) + (["--no-schedule"] if no_schedule else [])
     command = get_command(positions_app).commands["quiz"]  # type: ignore[attr-defined]
     command.main(forwarded, prog_name="lexitrain quiz position", standalone_mode=False)
-
-
-def run_terminal(session) -> None:  # session: Session
-    """The terminal position quiz; `ask_position` does each question."""
-    typer.echo(session.title)
-    typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
-               "'.' for tiles on the board); empty line = pass, !quit = stop")
-    for number, question in enumerate(session.questions(), start=1):
-        if ask_position(session, question, number) is None:
-            break
-    summary = session.finish()
-    typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
-
-
-def ask_position(session, question, number: int):  # -> Outcome | None
-    """Show the board with premiums coloured, the rack and the scores; read one
-    play and show the verdict and the top plays. An illegal play is refused with
-    its reason and the position asked again. None when the player stops (unscored)."""
-    from lexitrain.cli.answer_input import TimedOut
-    from lexitrain.cli.board_view import render_board
-    from lexitrain.cli.output import stdout_console
-    from lexitrain.cli.quiz_ui import read_answer
-    from lexitrain.engine.cgp import parse_cgp
-    from lexitrain.study.quiz.session import Refused
-
-    console = stdout_console()
-    position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
-    asked = "top play by equity" if question.info.get("by") == "equity" else "top play"
-    console.print(f"\n{number}. {asked}?", style="bold")
-    console.print(render_board(position.board))
-    you, other = (position.scores + [0, 0])[:2]
-    console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
-    while True:
-        line = read_answer("play> ", session.answer_time_left)
-        if isinstance(line, TimedOut):
-            outcome = session.time_out(question)
-            break
-        if line is None or line.strip().lower() == "!quit":
-            return None
-        try:
-            outcome = session.answer(question, line.strip())
-            break
-        except Refused as refused:
-            typer.secho(f"  illegal: {refused}; try again (empty line = pass)", fg="red")
-    _show_verdict(outcome)
-    return outcome
-
-
-def _show_verdict(outcome) -> None:
-    v = outcome.check.details
-    if not v["legal"]:
-        typer.secho(f"  illegal: {v['reason']}", fg="red")
-    else:
-        same = f" (= {v['same_as']})" if v.get("same_as") else ""
-        equity = f", equity {v['equity']:.2f}" if v.get("by") == "equity" else ""
-        typer.secho(f"  {v['play']}{same} scores {v['score']}{equity}: rank {v['rank']} of {v['plays']}",
-                    fg="green" if outcome.correct else "yellow")
-    for n, play in enumerate(v["top"], start=1):
-        equity = f"{play['equity']:>7.2f} " if "equity" in play else ""
-        typer.echo(f"  {n}. {equity}{play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")

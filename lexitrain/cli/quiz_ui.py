@@ -27,6 +27,7 @@ import typer
 
 from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
                                         read_terminal_line)
+from lexitrain.cli.position_view import ask_position
 from lexitrain.study.quiz.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.quiz.kinds.words import answer_words
 from lexitrain.study.quiz.session import Outcome, Refused, Session, Summary
@@ -259,8 +260,6 @@ def _reorder_terminal(session: Session, question: Question, order: str) -> Quest
 
 def _ask_board(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
     """A play, not words: the board and one answer line."""
-    from lexitrain.cli.positions_cmd import ask_position
-
     return ask_position(session, question, number)
 
 

@@ -58,7 +58,7 @@ def judge(
     With --definitions, --json gives {"WORD": {"valid", "symbols", "definition"}, ...}.
     """
     from lexitrain.errors import LexitrainError
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
         if not word.strip():
@@ -104,7 +104,7 @@ def define(
     the exit status is 0 only if every one is a word. --json gives
     {"WORD": {"valid", "symbols", "definition"}, ...}.
     """
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     lex = open_lexicon(lexicon)
     facts = _word_facts(lex, [word.strip().upper() for word in words])
@@ -135,7 +135,7 @@ def anagram(
     The letters played by blanks are lowercase, in text and in --json. With
     --definitions, --json gives [{"word", "symbols", "definition"}, ...].
     """
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search.racks import rack_words, spell_with_blanks
 
     lex = open_lexicon(lexicon)
@@ -178,7 +178,7 @@ def hooks(
 
     With --definitions, the word's symbols and definition too (--json: "symbols", "definition").
     """
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search import hooks as hooks_mod
 
     lex = open_lexicon(lexicon)
@@ -267,7 +267,7 @@ def search(
     builtin: Optional[str] = typer.Option(None, "--list", help="Start from a built-in list (twos, top-sevens, ...)."),
 ) -> None:
     from lexitrain.errors import LexitrainError
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search.execute import run_search, search_notes
     from lexitrain.search.lists import builtin_list
     from lexitrain.search.query import Query, parse_query

@@ -37,7 +37,7 @@ def serve(
     from lexitrain.club.app import Club
     from lexitrain.club.database import ClubDatabase
     from lexitrain.club.server import serve as run
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     lex = open_lexicon(lexicon)
     with ClubDatabase(database, pool_size=pool) as db:

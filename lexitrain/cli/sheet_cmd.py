@@ -91,7 +91,7 @@ def _skipped_note(skipped: list[str]) -> str:
 
 def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
     """The sheet, from LEXICON or the player's (the one set with `study set --lexicon`)."""
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.sheets.request import build_sheet
 
     lex = open_lexicon(lexicon or default_lexicon())

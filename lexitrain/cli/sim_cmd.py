@@ -40,7 +40,7 @@ def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: in
     from lexitrain.cli.engine_cmd import game_lexicon
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
 
     assert gcg is not None
     if turn is None:

@@ -330,7 +330,7 @@ def set_(
 ) -> None:
     """Daily limits, scheduling mode, desired retention, the default lexicon and how the terminal quiz moves on
     (shown as `study show` shows them)."""
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.daily import Limits
     from lexitrain.study.quiz.scheduler import Scheduling
 
@@ -623,7 +623,7 @@ def _cardbox_lexicon(file: Path, lexicon: str, given: bool) -> tuple[str, str]:
     import re
 
     from lexitrain.errors import LexitrainError
-    from lexitrain.lexicon.lexicon import compiled_match
+    from lexitrain.lexicon.catalog import compiled_match
 
     folder = file.resolve().parent.name
     if given or not folder:

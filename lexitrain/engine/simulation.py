@@ -376,7 +376,7 @@ def open_playouts(setup: SimSetup) -> Playouts:
         from lexitrain.engine.dawg import dawg_for
         from lexitrain.engine.leave import load_leaves
         from lexitrain.engine.win_probability import load_win_model
-        from lexitrain.lexicon.lexicon import open_lexicon
+        from lexitrain.lexicon.catalog import open_lexicon
 
         lex = open_lexicon(setup.lexicon)
         found = _resources[setup.lexicon] = (dawg_for(lex), load_leaves(lex.tiles), load_win_model(lex.tiles))

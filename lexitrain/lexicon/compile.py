@@ -24,7 +24,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping, NamedTuple
 
 import marisa_trie
 import numpy as np
@@ -43,6 +43,13 @@ from lexitrain.tiles import TileSet, is_shipped_tile_set, read_tile_csv, tile_se
 #: free space below which a failed write is put down to a full disk (a compiled ENABLE is about 34 MB)
 FREE_SPACE_WANTED = 40 << 20
 
+class Compared(NamedTuple):
+    """A lexicon the build marks its words against: a word not in `words` gets `symbol`."""
+
+    symbol: str
+    words: marisa_trie.Trie
+
+
 @dataclass
 class BuildReport:
     name: str
@@ -59,7 +66,7 @@ def compile_lexicon(
     name: str,
     tiles_name: str = "english",
     board_name: str = "standard",
-    compare: dict[str, str] | None = None,
+    compare: Mapping[str, Compared] | None = None,
     skip_invalid: bool = False,
     progress: Progress = quiet,
     definitions: Path | None = None,
@@ -93,7 +100,7 @@ def _compile(
     name: str,
     tiles_name: str,
     board_name: str,
-    compare: dict[str, str] | None,
+    compare: Mapping[str, Compared] | None,
     skip_invalid: bool,
     progress: Progress,
     definitions: Path | None,
@@ -108,7 +115,7 @@ def _compile(
     wordlist = read_wordlist(Path(source), tiles, layout.longest_word, skip_invalid)
     if definitions is not None:
         _add_definitions(wordlist, read_wordlist(definitions, tiles, layout.longest_word, skip_invalid=True))
-    others = _open_compared(compare or {}, name)
+    others = dict(compare or {})
     codes = sorted(wordlist.definitions, key=None if tiles.codes_in_order else tiles.sort_key)
     progress("probabilities", 1, 3)
     build_dir = store.new_build_dir(name)
@@ -129,7 +136,7 @@ def _compile(
                 "board": layout.name,
                 "words": len(codes),
                 "by_length": by_length,
-                "compare": compare or {},
+                "compare": {other: c.symbol for other, c in others.items()},
                 "content_hash": content_hash(tiles.name, codes),
                 "schema": SCHEMA_VERSION,
                 **({"revision": revision} if revision else {}),
@@ -159,17 +166,6 @@ def _add_definitions(wordlist: WordList, extra: WordList) -> None:
             own[code] = text
 
 
-def _open_compared(compare: dict[str, str], name: str) -> dict[str, tuple[str, marisa_trie.Trie]]:
-    from lexitrain.lexicon.lexicon import open_lexicon
-
-    others = {}
-    for other, symbol in compare.items():
-        if other == name:
-            raise LexitrainError(f"--compare {other}: a lexicon cannot be compared with itself")
-        others[other] = (symbol, open_lexicon(other).trie)
-    return others
-
-
 #: between key and value in a marisa BytesTrie's keys (its default)
 _VALUE_SEPARATOR = b"\xff"
 
@@ -184,7 +180,7 @@ def _write_words(
     a: Analysis,
     wordlist: WordList,
     tiles: TileSet,
-    others: dict[str, tuple[str, marisa_trie.Trie]],
+    others: dict[str, Compared],
     manifest: dict,
 ) -> None:
     codes = a.codes

@@ -1,4 +1,6 @@
-"""Open a compiled lexicon: tries for fast look-ups, SQLite (through rows.py) for the rest."""
+"""A compiled lexicon: tries for fast look-ups, SQLite (through rows.py) for the rest.
+
+`catalog.py` finds one by name and compiles an embedded one on first use."""
 
 from __future__ import annotations
 
@@ -10,8 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
-from lexitrain.lexicon import schema, store
-from lexitrain.paths import shipped
+from lexitrain.lexicon import schema
 from lexitrain.tiles import TileSet, load_tile_set, read_tile_csv
 
 if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-ups (anagram, judge) start quicker without them
@@ -21,21 +22,7 @@ if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-up
 
     from lexitrain.lexicon.rows import Condition, RankPer, TextFact, WordRow
 
-DEFAULT_LEXICON = "enable"
 _T = TypeVar("_T")
-
-#: Free lists shipped in lexicons/wordlists, compiled on first use, with their definitions from
-#: WordNet in lexicons/definitions (scripts/gen_wordnet_definitions.py). A new `revision`
-#: compiles a player's copy again on its next use.
-EMBEDDED: dict[str, dict[str, str]] = {
-    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "wordnet-1",
-               "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); "
-                         "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
-    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "wordnet-1",
-            "credit": "CEL, MIT licence (see LICENSE-CEL-MIT.txt); "
-                      "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
-}
-
 
 #: A lexicon compiled with a tile set of the player's own keeps a copy of its CSV under this name.
 TILES_FILE = "tiles.csv"
@@ -269,33 +256,13 @@ def _mmap(trie: Any, path: Path, lexicon: Lexicon) -> Any:
     return trie
 
 
-def _rebuild_hint(name: str, manifest: dict[str, Any]) -> str:
+def rebuild_hint(name: str, manifest: dict[str, Any]) -> str:
     compared = "".join(f" --compare {other}={symbol}" for other, symbol in (manifest.get("compare") or {}).items())
     board = manifest.get("board", "standard")
     defined = f" --definitions {manifest['definitions']}" if "definitions" in manifest else ""
     return (f"lexitrain lexicon build {manifest.get('source', 'FILE')} --name {name}"
             f" --tiles {manifest.get('tiles', 'english')}{'' if board == 'standard' else f' --board {board}'}{compared}"
             f"{defined}")
-
-
-def _compile_again(name: str, manifest: dict[str, Any]) -> bool:
-    """Compile a lexicon that an older lexitrain compiled again, from the list and with the
-    options its manifest records, as a first-use step; False where it cannot be (the list is
-    gone or no longer reads, its tile set was the player's own file), and the player is asked."""
-    from lexitrain.lexicon.compile import compile_lexicon
-    from lexitrain.lexicon.progress import first_use
-
-    source = Path(manifest.get("source", ""))
-    definitions = Path(manifest["definitions"]) if "definitions" in manifest else None
-    if manifest.get("tiles_file") or not source.is_file() or (definitions and not definitions.is_file()):
-        return False
-    try:
-        with first_use(f"compiling {name} again from {source.name} (an older lexitrain compiled it)") as progress:
-            compile_lexicon(source, name, manifest.get("tiles", "english"), manifest.get("board", "standard"),
-                            manifest.get("compare") or None, progress=progress, definitions=definitions)
-    except LexitrainError:
-        return False
-    return True
 
 
 class DamagedLexicon(LexitrainError):
@@ -305,71 +272,7 @@ class DamagedLexicon(LexitrainError):
 
 def _damaged(name: str, manifest: dict[str, Any], why: object) -> DamagedLexicon:
     """The one-line error for a compiled lexicon whose files are unreadable."""
-    return DamagedLexicon(f"lexicon {name!r} is damaged ({why}); rebuild it: {_rebuild_hint(name, manifest)}")
-
-
-def canonical_name(name: str) -> str:
-    """The name of the lexicon NAME means, compared without case (an embedded one's, or as compiled)."""
-    folded = name.casefold()
-    return next((known for known in EMBEDDED if known == folded), None) or store.stored_name(name)
-
-
-def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
-    """Open a compiled lexicon (its name compared without case), compiling an embedded one on first use."""
-    name = canonical_name(name)
-    manifest = store.read_manifest(name)
-    stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
-    if name in EMBEDDED and (manifest is None or stale or manifest.get("revision") != EMBEDDED[name]["revision"]):
-        compile_embedded(name)
-        manifest = store.read_manifest(name)
-    elif manifest is not None and stale:
-        if not _compile_again(name, manifest):
-            raise LexitrainError(
-                f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
-                + _rebuild_hint(name, manifest)
-            )
-        manifest = store.read_manifest(name)
-    if manifest is None:
-        known = sorted(set(store.compiled_names()) | set(EMBEDDED))
-        raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
-    folder = store.lexicon_folder(manifest)
-    if not folder.is_dir():
-        raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
-    return Lexicon(name, folder, manifest)
-
-
-def compile_embedded(name: str) -> None:
-    from lexitrain.lexicon.compile import compile_lexicon
-    from lexitrain.lexicon.progress import first_use
-
-    entry = EMBEDDED[name]
-    source = shipped("lexicons") / "wordlists" / entry["file"]
-    with first_use(f"compiling the embedded {name} lexicon (first use)") as progress:
-        compile_lexicon(source, name, progress=progress,
-                        definitions=shipped("lexicons") / "definitions" / entry["definitions"],
-                        revision=entry["revision"])
-
-
-def known_lexicons() -> list[str]:
-    return sorted(set(store.compiled_names()) | set(EMBEDDED))
-
-
-def _edition(name: str) -> tuple[str, str]:
-    """A lexicon name as (letters, year) with a year of four digits cut to two, so
-    that NWL2023 and nwl23, CSW21 and CSW2021 are the same edition."""
-    folded = name.strip().casefold()
-    letters = folded.rstrip("0123456789")
-    year = folded[len(letters):]
-    if len(year) == 4 and year[:2] in ("19", "20"):
-        year = year[2:]
-    return letters, year
-
-
-def compiled_match(named: str) -> str | None:
-    """The compiled lexicon a file means by NAMED (a GCG's `#lexicon`, a CGP's `lex`):
-    compared without case and with the year written either way; None when none is compiled."""
-    wanted = _edition(named)
-    return next((known for known in known_lexicons() if _edition(known) == wanted), None)
+    return DamagedLexicon(f"lexicon {name!r} is damaged ({why}); rebuild it: {rebuild_hint(name, manifest)}")
 
 
 def diff(old: Lexicon, new: Lexicon) -> dict[str, list[str]]:

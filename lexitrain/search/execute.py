@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.lexicon import Lexicon, open_lexicon
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import (
     Between, Condition as RowCondition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
     PlayabilityBetween, RankBetween, TextFact, WordRow,

@@ -128,7 +128,7 @@ def build_sheet(
     them, soonest first), its days counted from `now` (default: the clock).
     With `skip_invalid`, the words of a word file left out are handed to `skipped`.
     """
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.sheets import kinds
 
     title = request.printed_title()

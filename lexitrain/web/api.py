@@ -321,7 +321,7 @@ def _drill(ctx: Context, ident: str) -> OneByOne:
 def board_json(ctx: Context, question: Question) -> dict[str, Any]:
     """The board as the page draws it: each square's premium, tile and whether a blank plays it."""
     from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
-    from lexitrain.study.drills.positions import read_position
+    from lexitrain.study.quiz.kinds.position import read_position
 
     position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
     board = position.board

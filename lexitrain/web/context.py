@@ -120,7 +120,7 @@ class Context:
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
-        from lexitrain.lexicon.lexicon import open_lexicon
+        from lexitrain.lexicon.catalog import open_lexicon
 
         name = name or self.lexicon
         with self._lexicons_lock:

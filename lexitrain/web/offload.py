@@ -113,7 +113,7 @@ def render_sheet(request: SheetRequest, lexicon: str) -> bytes:
     """Build and write a sheet as PDF bytes (run in the sheet process)."""
     import tempfile
 
-    from lexitrain.lexicon.lexicon import open_lexicon
+    from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.sheets.request import build_sheet
     from lexitrain.sheets.write import write_sheet
 

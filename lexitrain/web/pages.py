@@ -55,7 +55,7 @@ async def home(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        from lexitrain.lexicon.lexicon import known_lexicons
+        from lexitrain.lexicon.catalog import known_lexicons
 
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
@@ -277,7 +277,7 @@ async def stats_page(request: Request) -> Response:
 
 
 async def settings_page(request: Request) -> Response:
-    from lexitrain.lexicon.lexicon import known_lexicons
+    from lexitrain.lexicon.catalog import known_lexicons
 
     def page(store: ProgressStore) -> Response:
         return render(request, store, "settings.html", lexicons=known_lexicons(),

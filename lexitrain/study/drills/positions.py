@@ -20,34 +20,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from lexitrain.engine.board import Board, is_blank
-from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
+from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.kinds.position import KIND, new_generator, read_position, solve
 from lexitrain.study.records.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
 if TYPE_CHECKING:
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
-
-KIND = "position"
-
-
-def solve(board: Board, rack: str, generator: MoveGenerator) -> list[ScoredPlay]:
-    """Every legal play for the rack, best first (the engine's move generator)."""
-    from lexitrain.tiles import Rack
-
-    return generator.plays(board, Rack.parse(board.tiles, rack, in_play=True))
-
-
-def new_generator(lex: Lexicon) -> MoveGenerator:
-    """A move generator for the lexicon, to keep while solving a batch of positions."""
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.movegen import MoveGenerator
-
-    return MoveGenerator(dawg_for(lex))
-
 
 def describe(position: Position, source: str, lex: Lexicon, plays: list[ScoredPlay]) -> StoredPosition:
     """The facts about a solved position's top play."""
@@ -164,17 +147,6 @@ def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[Stored
         else:
             found.append(stored)
     return found
-
-
-def read_position(cgp: str, lex: Lexicon) -> Position:
-    """A quiz position from a CGP line: the lexicon's tiles, possible tile counts, a rack to move."""
-    position = parse_cgp(cgp, lex.tiles, lex.layout)
-    if position.board.tiles.letters != lex.tiles.letters:
-        raise LexitrainError(f"the CGP uses {position.board.tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
-    check_tile_counts(position)
-    if not position.rack:
-        raise LexitrainError("the player to move has an empty rack")
-    return position
 
 
 def self_play_seed(seed: int | str, game: int) -> int:

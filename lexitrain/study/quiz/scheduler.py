@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store import CardRow
+from lexitrain.study.store import CardRow, ProgressStore
 
 #: Days until the next review for each Leitner box (Zyzzyva's default schedule).
 LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
@@ -139,3 +139,15 @@ def _to_fsrs(card: CardRow, now: datetime):  # -> fsrs.Card
         due=to_datetime(card.due) or now,
         last_review=to_datetime(card.last_review),
     )
+
+
+def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> Scheduling:
+    """How a card is scheduled: the general way, with its deck's desired retention if it sets one
+    and the deck's own FSRS parameters if `study optimize` gave it some."""
+    retention = store.deck_retention(card_id)
+    scheduling = general if retention is None else replace(general, retention=retention)
+    if general.deck_parameters:
+        own = dict(general.deck_parameters).get(store.card_deck(card_id) or 0)
+        if own is not None:
+            scheduling = replace(scheduling, parameters=own)
+    return scheduling

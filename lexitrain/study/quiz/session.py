@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon
 from lexitrain.paths import data_folder
-from lexitrain.study.records.decks import scheduling_for
 from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, to_datetime, utc_now
+from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, scheduling_for,
+                                             to_datetime, utc_now)
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 if TYPE_CHECKING:

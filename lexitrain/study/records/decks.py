@@ -10,7 +10,7 @@ schedule as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -99,18 +99,6 @@ def listing(store: ProgressStore, lexicon: str, general: Scheduling) -> list[dic
     rows.append({"name": None, "retention": general.retention, "new_per_day": None, "reviews_per_day": None,
                  "cards": cards, "suspended": suspended})
     return rows
-
-
-def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> Scheduling:
-    """How a card is scheduled: the general way, with its deck's desired retention if it sets one
-    and the deck's own FSRS parameters if `study optimize` gave it some."""
-    retention = store.deck_retention(card_id)
-    scheduling = general if retention is None else replace(general, retention=retention)
-    if general.deck_parameters:
-        own = dict(general.deck_parameters).get(store.card_deck(card_id) or 0)
-        if own is not None:
-            scheduling = replace(scheduling, parameters=own)
-    return scheduling
 
 
 def full_decks(store: ProgressStore, mode: str, lexicon: str, since: datetime) -> tuple[frozenset[int], frozenset[int]]:

@@ -59,7 +59,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.leave import load_leaves
-    from lexitrain.lexicon.lexicon import compiled_match
+    from lexitrain.lexicon.catalog import compiled_match
 
     if points < 0:
         raise LexitrainError("--points must be 0 or more")

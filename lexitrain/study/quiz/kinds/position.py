@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.engine.board import Board
+from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
-from lexitrain.study.drills.positions import KIND, read_position, solve
-from lexitrain.tiles import BLANK
+from lexitrain.tiles import BLANK, Rack
 
 if TYPE_CHECKING:
     from lexitrain.engine.dawg import Dawg
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
 
+KIND = "position"
 TOP_SHOWN = 5
 #: what the quiz ranks plays by (`--by`)
 SCORE, EQUITY = "score", "equity"
@@ -95,6 +96,30 @@ class Solved:
         return tuple(p.format(tiles) for p, v in zip(self.plays, self.values()) if v == self.top_value)
 
 
+def solve(board: Board, rack: str, generator: MoveGenerator) -> list[ScoredPlay]:
+    """Every legal play for the rack, best first (the engine's move generator)."""
+    return generator.plays(board, Rack.parse(board.tiles, rack, in_play=True))
+
+
+def new_generator(lex: Lexicon) -> MoveGenerator:
+    """A move generator for the lexicon, to keep while solving a batch of positions."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.movegen import MoveGenerator
+
+    return MoveGenerator(dawg_for(lex))
+
+
+def read_position(cgp: str, lex: Lexicon) -> Position:
+    """A quiz position from a CGP line: the lexicon's tiles, possible tile counts, a rack to move."""
+    position = parse_cgp(cgp, lex.tiles, lex.layout)
+    if position.board.tiles.letters != lex.tiles.letters:
+        raise LexitrainError(f"the CGP uses {position.board.tiles.name} tiles, lexicon {lex.name} uses {lex.tiles.name}")
+    check_tile_counts(position)
+    if not position.rack:
+        raise LexitrainError("the player to move has an empty rack")
+    return position
+
+
 def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = SCORE) -> Solved:
     position = read_position(cgp, lex)
     plays = solve(position.board, position.rack, generator)
@@ -105,7 +130,6 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = S
     from lexitrain.engine.equity import play_equity, rank_by_equity
     from lexitrain.engine.exchanges import tiles_in_bag
     from lexitrain.engine.leave import load_leaves
-    from lexitrain.tiles import Rack
 
     model = load_leaves(lex.tiles)
     held = Rack.parse(lex.tiles, position.rack, in_play=True)

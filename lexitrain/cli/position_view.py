@@ -1,0 +1,68 @@
+"""The terminal view of a position question: the board, the rack and the scores, one play read, the top plays shown.
+
+`quiz_ui` asks a `board` question through `ask_position`; `positions quiz` runs a whole round with `run_terminal`.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from lexitrain.cli.answer_input import TimedOut, read_terminal_line
+from lexitrain.cli.board_view import render_board
+from lexitrain.cli.output import stdout_console
+from lexitrain.engine.cgp import parse_cgp
+from lexitrain.study.quiz.kinds.base import Question
+from lexitrain.study.quiz.session import Outcome, Refused, Session
+
+
+def run_terminal(session: Session) -> None:
+    """The terminal position quiz; `ask_position` does each question."""
+    typer.echo(session.title)
+    typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
+               "'.' for tiles on the board); empty line = pass, !quit = stop")
+    for number, question in enumerate(session.questions(), start=1):
+        if ask_position(session, question, number) is None:
+            break
+    summary = session.finish()
+    typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
+
+
+def ask_position(session: Session, question: Question, number: int) -> Outcome | None:
+    """Show the board with premiums coloured, the rack and the scores; read one
+    play and show the verdict and the top plays. An illegal play is refused with
+    its reason and the position asked again. None when the player stops (unscored)."""
+    console = stdout_console()
+    position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
+    asked = "top play by equity" if question.info.get("by") == "equity" else "top play"
+    console.print(f"\n{number}. {asked}?", style="bold")
+    console.print(render_board(position.board))
+    you, other = (position.scores + [0, 0])[:2]
+    console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
+    while True:
+        line = read_terminal_line("play> ", session.answer_time_left)
+        if isinstance(line, TimedOut):
+            outcome = session.time_out(question)
+            break
+        if line is None or line.strip().lower() == "!quit":
+            return None
+        try:
+            outcome = session.answer(question, line.strip())
+            break
+        except Refused as refused:
+            typer.secho(f"  illegal: {refused}; try again (empty line = pass)", fg="red")
+    _show_verdict(outcome)
+    return outcome
+
+
+def _show_verdict(outcome: Outcome) -> None:
+    v = outcome.check.details
+    if not v["legal"]:
+        typer.secho(f"  illegal: {v['reason']}", fg="red")
+    else:
+        same = f" (= {v['same_as']})" if v.get("same_as") else ""
+        equity = f", equity {v['equity']:.2f}" if v.get("by") == "equity" else ""
+        typer.secho(f"  {v['play']}{same} scores {v['score']}{equity}: rank {v['rank']} of {v['plays']}",
+                    fg="green" if outcome.correct else "yellow")
+    for n, play in enumerate(v["top"], start=1):
+        equity = f"{play['equity']:>7.2f} " if "equity" in play else ""
+        typer.echo(f"  {n}. {equity}{play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")
