@@ -24,12 +24,13 @@ from typing import Any
 import typer
 
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
-from lexitrain.cli.quiz_ui import read_answer, result_json
+from lexitrain.cli.quiz_ui import undo_json, read_answer, result_json
+from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import LETTERS, Question
 from lexitrain.study.quiz.scheduler import RATINGS
+from lexitrain.study.quiz.round import STOP, UNDO, Round, command
 from lexitrain.study.quiz.session import Session, Summary
 
-STOP = "!quit"
 GRADE_HELP = "grade: 1 again, 2 hard, 3 good, 4 easy"
 
 
@@ -52,27 +53,32 @@ def _reveal(question: Question) -> dict[str, object]:
 
 def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
     """The flashcard JSON lines protocol (module docstring)."""
-    for number, question in enumerate(session.questions(), 1):
-        _emit({"question": {**question.to_json(), "number": number, "flashcard": True}})
+    rnd = Round(session)
+    while (question := rnd.question) is not None:
+        _emit({"question": {**question.to_json(), "number": rnd.number, "flashcard": True}})
         given = sys.stdin.readline()
         if not given:
             break
+        said = command(clean_input(given))
+        if said is not None and said.name == "undo":
+            _emit(undo_json(rnd))
+            continue
         _emit({"reveal": _reveal(question)})
         while True:
             line = sys.stdin.readline()
             if not line:
-                return _finish_jsonl(session)
+                return _finish_jsonl(rnd)
             rating = parse_grade(clean_input(line))
             if rating is not None:
                 break
             _emit({"error": f"{line.strip()!r} is no grade ({GRADE_HELP})"})
-        outcome = session.grade(question, rating, clean_input(given.rstrip("\r\n")))
+        outcome = rnd.grade(rating, clean_input(given.rstrip("\r\n")))
         _emit({"result": result_json(session, outcome, with_feedback)})
-    return _finish_jsonl(session)
+    return _finish_jsonl(rnd)
 
 
-def _finish_jsonl(session: Session) -> Summary:
-    summary = session.finish()
+def _finish_jsonl(rnd: Round) -> Summary:
+    summary = rnd.finish()
     _emit({"summary": summary.to_json()})
     return summary
 
@@ -80,25 +86,40 @@ def _finish_jsonl(session: Session) -> Summary:
 def run_terminal(session: Session) -> Summary:
     """Show, reveal on Enter, grade with 1-4."""
     typer.echo(session.title)
-    typer.echo(f"Enter reveals the answers (type an attempt first if you like); then {GRADE_HELP}; {STOP} = stop")
-    for number, question in enumerate(session.questions(), 1):
-        typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find)", bold=True)
+    typer.echo(f"Enter reveals the answers (type an attempt first if you like); then {GRADE_HELP}; {STOP} = stop, "
+               "!undo = take the last grade back")
+    rnd = Round(session)
+    while (question := rnd.question) is not None:
+        typer.secho(f"\n{rnd.number}. {question.prompt}  ({len(question.expected)} to find)", bold=True)
         given = _read("reveal > ")
         if given is None or given.strip().lower() == STOP:
             break
+        if given.strip().lower() == UNDO:
+            _undo_terminal(rnd)
+            continue
         _show_answers(session, question)
         rating = None
         while rating is None:
             line = _read(f"{GRADE_HELP} > ")
             if line is None or line.strip().lower() == STOP:
-                return _finish_terminal(session)
+                return _finish_terminal(rnd)
             rating = parse_grade(line)
             if rating is None:
                 typer.echo(f"  {line.strip()!r} is no grade")
-        outcome = session.grade(question, rating, given.strip())
+        outcome = rnd.grade(rating, given.strip())
         due = outcome.to_json().get("card", {}).get("due")
         typer.echo(f"  graded {outcome.to_json()['rating']}" + (f"; next due {due}" if due else ""))
-    return _finish_terminal(session)
+    return _finish_terminal(rnd)
+
+
+def _undo_terminal(rnd: Round) -> None:
+    """`!undo` at the reveal prompt: the last grade taken back, its card shown again (or why not)."""
+    try:
+        taken = rnd.undo()
+    except LexitrainError as exc:
+        typer.echo(f"  {exc}")
+        return
+    typer.echo("  took back your last grade: the card is shown again" if taken else "  no grade to take back yet")
 
 
 def _show_answers(session: Session, question: Question) -> None:
@@ -118,8 +139,8 @@ def _read(prompt: str) -> str | None:
     return None if isinstance(text, TimedOut) else text
 
 
-def _finish_terminal(session: Session) -> Summary:
-    summary = session.finish()
+def _finish_terminal(rnd: Round) -> Summary:
+    summary = rnd.finish()
     typer.echo(f"\n{summary.correct}/{summary.questions} known in {duration_text(summary.seconds)}")
     if summary.missed_list:
         typer.echo(f"cards graded Again saved to {summary.missed_list} (quiz them with --file)")

@@ -11,7 +11,9 @@ from lexitrain.cli.answer_input import TimedOut, read_terminal_line
 from lexitrain.cli.board_view import render_board
 from lexitrain.cli.output import stdout_console
 from lexitrain.engine.cgp import parse_cgp
+from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import Question
+from lexitrain.study.quiz.round import Round, command
 from lexitrain.study.quiz.session import Outcome, Refused, Session
 
 
@@ -19,39 +21,59 @@ def run_terminal(session: Session) -> None:
     """The terminal position quiz; `ask_position` does each question."""
     typer.echo(session.title)
     typer.echo("type a play in GCG notation (8D QUITE across, H8 QUITE down, blanks lowercase, "
-               "'.' for tiles on the board); empty line = pass, !quit = stop")
-    for number, question in enumerate(session.questions(), start=1):
-        if ask_position(session, question, number) is None:
+               "'.' for tiles on the board); empty line = pass, !undo = take the last play back, !quit = stop")
+    rnd = Round(session)
+    while (question := rnd.question) is not None:
+        if ask_position(rnd, question) is None:
             break
-    summary = session.finish()
+    summary = rnd.finish()
     typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
 
 
-def ask_position(session: Session, question: Question, number: int) -> Outcome | None:
+def ask_position(rnd: Round, question: Question) -> Outcome | None:
     """Show the board with premiums coloured, the rack and the scores; read one
     play and show the verdict and the top plays. An illegal play is refused with
-    its reason and the position asked again. None when the player stops (unscored)."""
+    its reason and the position asked again. None when the player stops (unscored);
+    after `!undo`, the answer taken back (its question is then on show again)."""
+    session = rnd.session
     console = stdout_console()
     position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
     asked = "top play by equity" if question.info.get("by") == "equity" else "top play"
-    console.print(f"\n{number}. {asked}?", style="bold")
+    console.print(f"\n{rnd.number}. {asked}?", style="bold")
     console.print(render_board(position.board))
     you, other = (position.scores + [0, 0])[:2]
     console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
     while True:
         line = read_terminal_line("play> ", session.answer_time_left)
         if isinstance(line, TimedOut):
-            outcome = session.time_out(question)
+            outcome = rnd.time_out()
             break
-        if line is None or line.strip().lower() == "!quit":
+        said = None if line is None else command(line)
+        if line is None or (said is not None and said.name == "stop"):
             return None
+        if said is not None and said.name == "undo":
+            taken = _undo(rnd)
+            if taken is not None:
+                return taken
+            continue
         try:
-            outcome = session.answer(question, line.strip())
+            outcome = rnd.answer(line.strip())
             break
         except Refused as refused:
             typer.secho(f"  illegal: {refused}; try again (empty line = pass)", fg="red")
     _show_verdict(outcome)
     return outcome
+
+
+def _undo(rnd: Round) -> Outcome | None:
+    """`!undo`: the last play taken back (its position is asked again), or why not."""
+    try:
+        taken = rnd.undo()
+    except LexitrainError as exc:
+        typer.echo(f"  {exc}")
+        return None
+    typer.echo("  took back your last play: it is asked again" if taken else "  no play to take back yet")
+    return taken
 
 
 def _show_verdict(outcome: Outcome) -> None:

@@ -1,10 +1,12 @@
 """Front ends for a quiz session: the terminal, and JSON lines for other programs.
 
-Both drive `lexitrain.study.quiz.session.Session`, and show each question the way
+Both drive a session through the one round driver (`lexitrain.study.quiz.round.Round`),
+rendering what it holds and reading the player's lines, and show each question the way
 its rendering hint says (`letters`: a prompt and words typed; `board`: the
 board and one play; `choice`: a word and one choice typed), never by the kind's name. In either one an answer line
 `!correct` (or `!c`) / `!missed` (`!m`) overrides the verdict on the
-previous question before the current one is answered, and `!shuffle` (`!s`,
+previous question before the current one is answered, `!undo` takes the last
+scored question back and asks it again, and `!shuffle` (`!s`,
 or a lone `,`) / `!order [NAME]` show its letters shuffled again / in
 alphabetical (or NAME) order; in the terminal an
 empty line ends a question (but not one in its first moments: that Enter was
@@ -30,15 +32,18 @@ from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_t
 from lexitrain.cli.position_view import ask_position
 from lexitrain.study.quiz.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.quiz.kinds.words import answer_words
+from lexitrain.study.quiz.round import Command, Round, command
 from lexitrain.study.quiz.session import Outcome, Refused, Session, Summary
 
-OVERRIDES = {"!correct": True, "!c": True, "!missed": False, "!m": False}
 #: An empty line this soon after a question appears is an Enter pressed for the one before (a
 #: Zyzzyva habit, the quiz having moved on by itself): ignored, never scored as a miss.
 STRAY_ENTER_SECONDS = 0.6
-SHUFFLES = ("!shuffle", "!s", ",")
 #: Lines the terminal adds under the summary (by default the round's own details, as named there).
 Notes = Callable[[Summary], dict[str, Any]]
+
+
+class Undone(Exception):
+    """`!undo` typed: the last scored question was taken back and is on show again (`Round.question`)."""
 
 
 def read_answer(prompt: str, time_left: Callable[[], float | None] | None = None) -> Answer:
@@ -55,42 +60,50 @@ def _emit(value: dict[str, Any]) -> None:
 def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
     """The JSON lines protocol (docs/study.md): question line out, answer line in, result line out; summary last.
     `with_feedback` adds the feedback (study/quiz/feedback.py) to each result and override line."""
-    last: Outcome | None = None
-    number = 0
-    for question in session.questions():
-        number += 1
-        line = {"question": {**question.to_json(), "number": number}}
-        left = session.time_left()
-        if left is not None:
-            line["question"]["time_left"] = round(left, 1)
-        _emit(line)
-        while True:
-            text = read_jsonl_line(session.answer_time_left)
-            if isinstance(text, TimedOut):  # reported the moment it happens, no answer read
-                last = session.time_out(question)
-                break
-            if text is None or text.strip().lower() == "!quit":  # stopping leaves the question unscored
-                return _finish_jsonl(session)
-            command = text.strip().lower()
-            if command in OVERRIDES:
-                if last is not None:
-                    last = session.override(last, OVERRIDES[command])
-                    _emit({"override": result_json(session, last, with_feedback)})
-                else:
-                    _emit({"override": None})
-                continue
-            order = reorder_order(command)
-            if order is not None:
-                question = _reorder_jsonl(session, question, order)
-                continue
+    rnd = Round(session)
+    shown: Question | None = None
+    while (question := rnd.question) is not None:
+        if question is not shown:
+            shown = question
+            line = {"question": {**question.to_json(), "number": rnd.number}}
+            left = session.time_left()
+            if left is not None:
+                line["question"]["time_left"] = round(left, 1)
+            _emit(line)
+        text = read_jsonl_line(session.answer_time_left)
+        if isinstance(text, TimedOut):  # reported the moment it happens, no answer read
+            _emit({"result": result_json(session, rnd.time_out(), with_feedback)})
+            continue
+        said = command(text) if text is not None else Command("stop")
+        if said is None:
             try:
-                last = session.answer(question, text)
+                outcome = rnd.answer(text or "")
             except Refused as refused:  # not an answer it takes (an illegal play): the question stays open
                 _emit({"refused": {"id": question.id, "given": text, "reason": str(refused)}})
                 continue
+            _emit({"result": result_json(session, outcome, with_feedback)})
+        elif said.name == "stop":  # stopping leaves the question unscored
             break
-        _emit({"result": result_json(session, last, with_feedback)})
-    return _finish_jsonl(session)
+        elif said.name == "override":
+            marked = rnd.override(said.correct)
+            _emit({"override": None if marked is None else result_json(session, marked, with_feedback)})
+        elif said.name == "undo":
+            _emit(undo_json(rnd))
+        else:
+            shown = _reorder_jsonl(rnd, said.order)
+    return _finish_jsonl(rnd)
+
+
+def undo_json(rnd: Round) -> dict[str, Any]:
+    """`{"undo": {"id", "number"}}` (the question is then asked again), `{"undo": null}` when there
+    is nothing to take back, or `{"undo": null, "error": ...}` when it cannot be."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        taken = rnd.undo()
+    except LexitrainError as exc:
+        return {"undo": None, "error": str(exc)}
+    return {"undo": None if taken is None else {"id": taken.question.id, "number": rnd.number}}
 
 
 def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict[str, Any]:
@@ -103,30 +116,21 @@ def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict
     return data
 
 
-def reorder_order(command: str) -> str | None:
-    """The letter order an answer line asks for: `!shuffle`, `!s` or `,` a new shuffle, `!order`
-    alphabetical, `!order NAME` that order; None when the line is not one of these."""
-    if command in SHUFFLES:
-        return "random"
-    word, _, name = command.partition(" ")
-    return (name.strip() or "alphabetical") if word == "!order" else None
-
-
-def _reorder_jsonl(session: Session, question: Question, order: str) -> Question:
+def _reorder_jsonl(rnd: Round, order: str) -> Question:
     """`{"reorder": {"id", "prompt", "order"}}`, or `{"reorder": null, "error": ...}` for an unknown order."""
     from lexitrain.errors import LexitrainError
 
     try:
-        question = session.reorder(question, order)
+        question = rnd.reorder(order)
     except LexitrainError as exc:
         _emit({"reorder": None, "error": str(exc)})
-        return question
+        return rnd.current()
     _emit({"reorder": {"id": question.id, "prompt": question.prompt, "order": order}})
     return question
 
 
-def _finish_jsonl(session: Session) -> Summary:
-    summary = session.finish()
+def _finish_jsonl(rnd: Round) -> Summary:
+    summary = rnd.finish()
     _emit({"summary": summary.to_json()})
     return summary
 
@@ -135,42 +139,42 @@ def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     """Interactive quiz: every word checked as typed, found words kept, answers listed after."""
     typer.echo(session.title)
     typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
-               "correct / missed, !quit = stop")
+               "correct / missed, !undo = take the last answer back, !quit = stop")
     typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")
-    last: Outcome | None = None
-    number = 0
-    for question in session.questions():
-        number += 1
-        asked = ASKERS.get(question.hint, _ask_letters)(session, question, number, last)
-        if asked is None:
-            return _finish_terminal(session, notes)
-        last = asked
-    if last is not None:
-        _last_call(session, last)
-    return _finish_terminal(session, notes)
+    rnd = Round(session)
+    while True:
+        while (question := rnd.question) is not None:
+            try:
+                if ASKERS.get(question.hint, _ask_letters)(rnd, question) is None:
+                    return _finish_terminal(rnd, notes)
+            except Undone:
+                continue
+        if rnd.last is None or not _last_call(rnd):
+            return _finish_terminal(rnd, notes)
 
 
-def _ask_letters(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+def _ask_letters(rnd: Round, question: Question) -> Outcome | None:
     """One question answered by typing words; None when the player stops, leaving it unscored
     (only an empty line, every answer found, or the clock running out scores it)."""
+    session = rnd.session
     left = session.time_left()
     clock = f"  [{clock_text(left)} left]" if left is not None else ""  # as the prompt's clock shows it
     if session.timers.question is not None:
         clock += f"  [{session.timers.question:g} s to answer]"
-    typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+    typer.secho(f"\n{rnd.number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
     found: list[str] = []
     given: list[str] = []
     while True:
-        line, last = _answer_line(session, "> " if not found else f"[{' '.join(found)}] > ", last)
+        line = _answer_line(rnd, "> " if not found else f"[{' '.join(found)}] > ")
         if isinstance(line, TimedOut):
-            outcome = session.time_out(question, " ".join(given))
+            outcome = rnd.time_out(" ".join(given))
             _show_outcome(session, outcome)
             return outcome
         if line is None:
             return None
-        order = reorder_order(line.strip().lower())
-        if order is not None:
-            question = _reorder_terminal(session, question, order)
+        said = command(line)
+        if said is not None and said.name == "reorder":
+            question = _reorder_terminal(rnd, question, said.order)
             continue
         if not line.strip():
             if not given and _at_a_terminal() and session.clock() - session.asked_at < STRAY_ENTER_SECONDS:
@@ -192,7 +196,7 @@ def _ask_letters(session: Session, question: Question, number: int, last: Outcom
             if not _wait_for_enter(session):
                 return None
             break
-    outcome = session.answer(question, " ".join(given))
+    outcome = rnd.answer(" ".join(given))
     _show_outcome(session, outcome)
     return outcome
 
@@ -224,30 +228,50 @@ def _wait_for_enter(session: Session) -> bool:
         typer.echo("  every answer is found: press Enter for the next question")
 
 
-def _answer_line(session: Session, prompt: str, last: Outcome | None) -> tuple[Answer, Outcome | None]:
-    """The next line typed for the question on screen (None when the player stops, TimedOut when
-    its clock ran out), with the previous question as it stands: a `!c` / `!m` line marks it
-    correct or missed here and another line is read."""
+def _answer_line(rnd: Round, prompt: str) -> Answer:
+    """The next line typed for the question on show (None when the player stops, TimedOut when
+    its clock ran out). A `!c` / `!m` line marks the previous question correct or missed here and
+    another line is read; `!undo` takes the last answer back and raises Undone."""
     while True:
-        line = read_answer(prompt, session.answer_time_left)
-        command = line.strip().lower() if isinstance(line, str) else ""
-        if line is None or command == "!quit":
-            return None, last
-        if command not in OVERRIDES:
-            return line, last
-        if last is None:  # say so, rather than leave the player wondering whether it took
-            typer.echo("  no previous question to mark yet")
+        line = read_answer(prompt, rnd.session.answer_time_left)
+        said = command(line) if isinstance(line, str) else None
+        if line is None or (said is not None and said.name == "stop"):
+            return None
+        if said is None or said.name == "reorder":
+            return line
+        if said.name == "undo":
+            _undo_terminal(rnd)
             continue
-        last = session.override(last, OVERRIDES[command])
-        typer.echo(f"  previous question marked {'correct' if last.correct else 'missed'}")
+        marked = rnd.override(said.correct)
+        if marked is None:  # say so, rather than leave the player wondering whether it took
+            typer.echo("  no previous question to mark yet")
+        else:
+            typer.echo(f"  previous question marked {'correct' if marked.correct else 'missed'}")
 
 
-def _reorder_terminal(session: Session, question: Question, order: str) -> Question:
+def _undo_terminal(rnd: Round) -> None:
+    """`!undo`: raises Undone once the last answer is taken back (its question is asked again);
+    says why not and returns when there is none, or it cannot be taken back."""
+    from lexitrain.errors import LexitrainError
+
+    try:
+        taken = rnd.undo()
+    except LexitrainError as exc:
+        typer.echo(f"  {exc}")
+        return
+    if taken is None:
+        typer.echo("  no answer to take back yet")
+        return
+    typer.echo(f"  took back your answer to {taken.question.prompt}: it is asked again")
+    raise Undone
+
+
+def _reorder_terminal(rnd: Round, question: Question, order: str) -> Question:
     """The question's letters again in ORDER (or why not), the words found so far kept."""
     from lexitrain.errors import LexitrainError
 
     try:
-        reordered = session.reorder(question, order)
+        reordered = rnd.reorder(order)
     except LexitrainError as exc:
         typer.echo(f"  {exc}")
         return question
@@ -258,56 +282,63 @@ def _reorder_terminal(session: Session, question: Question, order: str) -> Quest
     return reordered
 
 
-def _ask_board(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+def _ask_board(rnd: Round, question: Question) -> Outcome | None:
     """A play, not words: the board and one answer line."""
-    return ask_position(session, question, number)
+    return ask_position(rnd, question)
 
 
-def _ask_choice(session: Session, question: Question, number: int, last: Outcome | None) -> Outcome | None:
+def _ask_choice(rnd: Round, question: Question) -> Outcome | None:
     """A word shown and one choice typed (v or p); a line that is no choice is refused and asked again."""
     choices = " / ".join(question.info.get("choices", ()))
-    typer.secho(f"\n{number}. {question.info.get('word', question.prompt)}   {choices}?", bold=True)
+    typer.secho(f"\n{rnd.number}. {question.info.get('word', question.prompt)}   {choices}?", bold=True)
     while True:
-        line, last = _answer_line(session, "> ", last)
+        line = _answer_line(rnd, "> ")
         if isinstance(line, TimedOut):
-            outcome = session.time_out(question)
+            outcome = rnd.time_out()
             break
         if line is None:
             return None
         try:
-            outcome = session.answer(question, line.strip())
+            outcome = rnd.answer(line.strip())
             break
         except Refused as refused:
             typer.secho(f"  {refused}", fg="red")
     if outcome.correct:  # a miss says why in the feedback
         typer.secho(f"  yes: {outcome.check.details.get('verdict', '')}", fg="green")
-    _show_outcome(session, outcome)
+    _show_outcome(rnd.session, outcome)
     return outcome
 
 
 #: How the terminal asks a question, by its rendering hint (one it does not know: as typed words).
-ASKERS: dict[str, Callable[[Session, Question, int, Outcome | None], Outcome | None]] = {
+ASKERS: dict[str, Callable[[Round, Question], Outcome | None]] = {
     LETTERS: _ask_letters,
     BOARD: _ask_board,
     CHOICE: _ask_choice,
 }
 
 
-def _last_call(session: Session, last: Outcome) -> None:
-    """After the last question, a chance to mark it (as Zyzzyva allows before
-    the quiz is closed); an empty line or end of input finishes the round."""
+def _last_call(rnd: Round) -> bool:
+    """After the last question, a chance to mark it (as Zyzzyva allows before the quiz is
+    closed) or take it back; an empty line or end of input finishes the round. True when
+    `!undo` put a question on show again."""
     while True:
-        line = read_answer("end of the round: !c / !m marks the last answer, Enter finishes > ")
-        command = line.strip().lower() if isinstance(line, str) else ""
-        if not command:
-            return
-        if command in OVERRIDES:
-            last = session.override(last, OVERRIDES[command])
-            typer.echo(f"  last question marked {'correct' if last.correct else 'missed'}")
-        elif command == "!quit":
-            return
+        line = read_answer("end of the round: !c / !m marks the last answer, !undo takes it back, Enter finishes > ")
+        said = command(line) if isinstance(line, str) and line.strip() else None
+        if said is None and isinstance(line, str) and line.strip():
+            typer.echo("  the round is over: !c, !m, !undo or Enter")
+        elif said is None or said.name == "stop":
+            return False
+        elif said.name == "undo":
+            try:
+                _undo_terminal(rnd)
+            except Undone:
+                return True
+        elif said.name == "override":
+            marked = rnd.override(said.correct)
+            if marked is not None:
+                typer.echo(f"  last question marked {'correct' if marked.correct else 'missed'}")
         else:
-            typer.echo("  the round is over: !c, !m or Enter")
+            typer.echo("  the round is over: !c, !m, !undo or Enter")
 
 
 def _show_outcome(session: Session, outcome: Outcome) -> None:
@@ -318,8 +349,8 @@ def _show_outcome(session: Session, outcome: Outcome) -> None:
     show_feedback(feedback(session.lex, outcome, session.timers.question))
 
 
-def _finish_terminal(session: Session, notes: Notes | None) -> Summary:
-    summary = session.finish()
+def _finish_terminal(rnd: Round, notes: Notes | None) -> Summary:
+    summary = rnd.finish()
     typer.echo(f"\n{summary.correct}/{summary.questions} right in {duration_text(summary.seconds)}")
     if summary.missed_list:
         typer.echo(f"missed words saved to {summary.missed_list} (quiz them with --file)")

@@ -19,9 +19,10 @@ from starlette.routing import Route
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Question
+from lexitrain.study.quiz.round import Round
 from lexitrain.study.quiz.session import Outcome, Refused
 from lexitrain.study.drills.wall import Wall, word_facts
-from lexitrain.web.context import Conflict, Context, OneByOne
+from lexitrain.web.context import Conflict, Context
 from lexitrain.web.guard import HEADERS
 
 if TYPE_CHECKING:
@@ -195,7 +196,7 @@ def _wall(ctx: Context, ident: str) -> Wall:
 # -- reviews -----------------------------------------------------------------------
 
 
-def question_json(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any] | None:
+def question_json(ctx: Context, ident: str, drill: Round) -> dict[str, Any] | None:
     question = drill.question
     if question is None:
         return None
@@ -221,7 +222,10 @@ def outcome_json(lex: Lexicon, outcome: Outcome) -> dict[str, Any]:
     return {**outcome.to_json(), "words": words_json(lex, outcome.question)}
 
 
-def drill_state(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any]:
+def drill_state(ctx: Context, ident: str, drill: Round) -> dict[str, Any]:
+    """The round as the page shows it; a round with no question left is finished (and so saved) here."""
+    if drill.question is None:
+        drill.finish()
     data: dict[str, Any] = {"id": ident, "title": drill.session.title, "question": question_json(ctx, ident, drill),
                             "last": outcome_json(drill.session.lex, drill.last) if drill.last else None}
     if drill.summary is not None:
@@ -229,7 +233,7 @@ def drill_state(ctx: Context, ident: str, drill: OneByOne) -> dict[str, Any]:
     return data
 
 
-def on_show(ctx: Context, ident: str, drill: OneByOne, data: dict[str, Any]) -> Question:
+def on_show(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> Question:
     """The question the request names (its id and token): the one on show, else 409 (a second
     submit, a held key, another tab): nothing is recorded for a question the player did not see."""
     question_id, sent = text(data, "question"), text(data, "token")
@@ -246,19 +250,19 @@ async def review_start(request: Request) -> JSONResponse:
     ctx = context(request)
 
     def start() -> dict[str, Any]:
-        drill = OneByOne(DailyRequest().start(ctx.store, ctx.lex()))
+        drill = Round(DailyRequest().start(ctx.store, ctx.lex()))
         ident = ctx.keep(drill)
         return {**drill_state(ctx, ident, drill), "today": today(ctx)}
 
     return reply(await lane(request, start))
 
 
-def answered(ctx: Context, ident: str, drill: OneByOne, question: Question, line: str) -> dict[str, Any]:
+def answered(ctx: Context, ident: str, drill: Round, question: Question, line: str) -> dict[str, Any]:
     """Record an answer line and move on; a line the question does not take (an illegal play, a
     valid-or-phony answer other than v or p) is refused with its reason, nothing recorded, the
     same question still on show. A refusal is part of the game, so it is no HTTP error."""
     try:
-        drill.record(drill.session.answer(question, line))
+        drill.answer(line)  # `question` is the one on show (checked by its token)
     except Refused as exc:
         return {**drill_state(ctx, ident, drill), "refused": str(exc)}
     return drill_state(ctx, ident, drill)
@@ -296,7 +300,8 @@ async def review_grade(request: Request) -> JSONResponse:
 
     def grade() -> dict[str, Any]:
         drill = _drill(ctx, ident)
-        drill.record(drill.session.grade(on_show(ctx, ident, drill, data), rating))
+        on_show(ctx, ident, drill, data)
+        drill.grade(rating)
         return {**drill_state(ctx, ident, drill), "today": today(ctx)}
 
     return reply(await lane(request, grade))
@@ -311,8 +316,8 @@ def today(ctx: Context) -> dict[str, int]:
             "reviews_left": state.reviews_left}
 
 
-def _drill(ctx: Context, ident: str) -> OneByOne:
-    return ctx.opened(ident, OneByOne, "review or position round")
+def _drill(ctx: Context, ident: str) -> Round:
+    return ctx.opened(ident, Round, "review or position round")
 
 
 # -- positions -----------------------------------------------------------------------
@@ -338,7 +343,7 @@ async def position_start(request: Request) -> JSONResponse:
     ctx = context(request)
 
     def start() -> dict[str, Any]:
-        drill = OneByOne(PositionQuizRequest(limit=10).start(ctx.store, ctx.lex()))
+        drill = Round(PositionQuizRequest(limit=10).start(ctx.store, ctx.lex()))
         return drill_state(ctx, ctx.keep(drill), drill)
 
     return reply(await lane(request, start))

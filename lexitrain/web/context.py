@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.quiz.kinds.base import Question
-from lexitrain.study.quiz.session import Outcome, Session, Summary
+from lexitrain.study.quiz.session import Summary
 from lexitrain.web.offload import Offload
 
 if TYPE_CHECKING:
@@ -50,44 +49,6 @@ class Finishing(Protocol):
 
 
 T = TypeVar("T", bound=Finishing)
-
-
-class OneByOne:
-    """A session asked one question at a time (reviews, positions), kept between requests:
-    the loop a terminal face runs, with the question on show and the last outcome."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self._questions = iter(session.questions())
-        self.number = 0
-        self.question: Question | None = None
-        self.last: Outcome | None = None
-        self.summary: Summary | None = None
-        self.advance()
-
-    def advance(self) -> None:
-        """Show the next question (picked after the last answer was saved), or finish when none is left."""
-        self.question = next(self._questions, None)
-        if self.question is None:
-            self.finish()
-        else:
-            self.number += 1
-
-    def current(self) -> Question:
-        if self.question is None:
-            raise LexitrainError("this round is over: every question has been asked")
-        return self.question
-
-    def record(self, outcome: Outcome) -> Outcome:
-        self.last = outcome
-        self.advance()
-        return outcome
-
-    def finish(self) -> Summary:
-        if self.summary is None:
-            self.question = None
-            self.summary = self.session.finish()
-        return self.summary
 
 
 @dataclass

@@ -9,9 +9,9 @@ just calls `finish()`, and the question on screen stays as it was. An
 answer the question does not take (an illegal play) is refused with its
 reason (`Refused`), recording nothing, and the same question stays open. A "mark
 correct" / "mark missed" override redoes the scheduling from the card's
-state before that answer. The faces (terminal, JSON lines, the web app)
-only drive `questions()`, `check()`, `answer()`, `time_out()`, `override()`
-and `finish()`; a study request (`lexitrain.study.drills.requests`) makes the session.
+state before that answer; `undo()` takes an answer back exactly. The faces
+(terminal, JSON lines, the web app) drive a session through one `Round`
+(round.py), and check words as typed with `check()`; a study request (`lexitrain.study.drills.requests`) makes the session.
 Each kind is asked through the session's own instance of it, so what a kind
 keeps (the position kind's solved positions) lives as long as the session.
 """
@@ -87,6 +87,7 @@ class Outcome:
     card: CardRow | None = None
     rating: int | None = None  # the grade given or earned (AGAIN to EASY); None: checked only
     late_mark: bool | None = None  # a challenge answer marked after the challenge ended (its verdict stays)
+    made_card: bool = False  # the answer made the card (a quiz question becomes a card when answered)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -289,7 +290,9 @@ class Session:
         with store.transaction():
             now = utc_now()  # once the write lock is held: answers to a card are timed in the order they are saved
             before = after = None
+            made = False
             if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
+                made = store.find_card(self.lex.name, question.kind, question.key) is None
                 card_id = store.ensure_card(self.lex.name, question.kind, question.key, now.timestamp())
             if card_id is not None:
                 before = store.card(card_id)
@@ -301,7 +304,7 @@ class Session:
                 session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
                 given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
                 at=now.timestamp(), ms=int(seconds * 1000), rating=rating))
-        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating)
+        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating, made)
         self.outcomes.append(outcome)
         self.summary.questions += 1
         self.summary.correct += int(correct)
@@ -336,7 +339,7 @@ class Session:
             self.store.mark_answer(outcome.answer_id, correct)
         self.summary.correct += 1 if correct else -1
         changed = Outcome(outcome.question, outcome.check, correct, outcome.timed_out, outcome.seconds,
-                          outcome.answer_id, after or outcome.card)
+                          outcome.answer_id, after or outcome.card, made_card=outcome.made_card)
         self.outcomes[self.outcomes.index(outcome)] = changed
         return changed
 
@@ -346,6 +349,19 @@ class Session:
         planned = len(self.items) if isinstance(self.items, (list, tuple)) else None
         return (self._finished or self.summary.timed_out or (left is not None and left <= 0)
                 or (planned is not None and len(self.outcomes) >= planned))
+
+    def undo(self, outcome: Outcome) -> None:
+        """Take a scored answer back exactly: its row, its card as it was before (a card it made
+        is gone again) and so the day's counts, and the round's counts. Refused (a one-line
+        error, nothing changed) when the card was answered again since, in another drill."""
+        self.store.take_back_answer(outcome.answer_id, outcome.card, outcome.made_card)
+        self.outcomes.remove(outcome)
+        self.summary.questions -= 1
+        self.summary.correct -= int(outcome.correct)
+
+    def restart_clock(self) -> None:
+        """A question asked again (after an undo) is timed from now."""
+        self.asked_at = self.clock()
 
     def finish(self, save_missed: bool = True) -> Summary:
         """Close the session: totals, the missed words saved as a new word list

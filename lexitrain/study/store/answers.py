@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-from lexitrain.study.store.cards import CardRow
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store.cards import CARD_COLUMNS, CardRow, write_card_state
 from lexitrain.study.store.connection import StoreConnection
 
 
@@ -71,6 +72,27 @@ class Answers(StoreConnection):
     def mark_late(self, answer_id: int, correct: bool) -> None:
         """Keep a mark given after a challenge ended, beside the answer's verdict (which stays)."""
         self.conn.execute("UPDATE answers SET late_mark = ? WHERE id = ?", (int(correct), answer_id))
+
+    def take_back_answer(self, answer_id: int, left: CardRow | None, made_card: bool) -> None:
+        """Undo an answer exactly, in one transaction: its row deleted and its card as it was before
+        (deleted if the answer made it). `left` is the card as the answer left it (None: the answer
+        did not touch it); a card changed since (answered again elsewhere) is refused, nothing undone."""
+        with self.transaction():
+            row = self.conn.execute("SELECT card_id, before FROM answers WHERE id = ?", (answer_id,)).fetchone()
+            if row is None:
+                raise LexitrainError("that answer is no longer in the progress database: nothing to take back")
+            card_id, before = row
+            if card_id is not None and left is not None:
+                now = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()
+                if now is None or CardRow(*now) != left:
+                    raise LexitrainError("the card was answered again since (in another drill): it stays as it is")
+            self.conn.execute("DELETE FROM answers WHERE id = ?", (answer_id,))
+            if card_id is None or left is None:
+                return
+            if made_card:
+                self.conn.execute("DELETE FROM cards WHERE id = ?", (card_id,))
+            elif before is not None:
+                write_card_state(self.conn, CardRow(**json.loads(before)))
 
     def mark_answer(self, answer_id: int, correct: bool) -> None:
         """Change an answer's verdict (the player's "mark correct" / "mark missed"); a grade it had no longer holds."""

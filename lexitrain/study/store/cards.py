@@ -9,6 +9,7 @@ table look-ups to every call.
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
@@ -61,6 +62,16 @@ def card_columns(table: str) -> str:
     return ", ".join(f"{table}.{c.strip()}" for c in CARD_COLUMNS.split(","))
 
 
+def write_card_state(conn: sqlite3.Connection, card: CardRow) -> None:
+    """Write a card's scheduling state and counters (its id, lexicon, kind and key stay)."""
+    conn.execute(
+        "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
+        "cardbox = ?, correct = ?, incorrect = ?, streak = ? WHERE id = ?",
+        (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review,
+         card.cardbox, card.correct, card.incorrect, card.streak, card.id),
+    )
+
+
 class Cards(StoreConnection):
     def ensure_cards(self, lexicon: str, kind_keys: Iterable[tuple[str, str]], now: float) -> list[int]:
         """Card ids for these (kind, key) pairs, creating new cards as needed."""
@@ -108,12 +119,7 @@ class Cards(StoreConnection):
     def save_card(self, card: CardRow) -> None:
         """Write a card's scheduling state and counters; a card no longer new leaves its plan's queue."""
         with self.transaction():
-            self.conn.execute(
-                "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
-                "cardbox = ?, correct = ?, incorrect = ?, streak = ? WHERE id = ?",
-                (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review,
-                 card.cardbox, card.correct, card.incorrect, card.streak, card.id),
-            )
+            write_card_state(self.conn, card)
             if card.state != 0:
                 self.conn.execute("DELETE FROM plan_queue WHERE card_id = ?", (card.id,))
 
