@@ -1,16 +1,28 @@
 """The layers of docs/architecture.md, checked on the source (ast), so a shortcut
-across them fails here instead of slowly turning the core into one knot."""
+across them fails here instead of slowly turning the core into one knot.
+
+Imports are read as Python runs them: relative ones resolved, lazy ones (inside a
+function) counted; only those under `if TYPE_CHECKING:` never run, so they count
+for the layers but not for circles. The probes at the end show each check failing
+on the offence it is for."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lexitrain"
+DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 #: Each top-level part and its level: a module may import only its own part or lower levels.
 LEVELS = {
@@ -24,53 +36,104 @@ LEVELS = {
     "sheets": 6,
     "cli": 7, "web": 7, "club": 7, "__main__": 8,
 }
+#: The floors of study/: a module imports only its own floor and those below.
+STUDY_FLOORS = {"store": 0, "quiz": 1, "records": 2, "drills": 3}
 #: Pairs forbidden even though the levels would allow them.
 FORBIDDEN = {("sheets", "study"), ("cli", "web"), ("web", "cli"), ("cli", "club"), ("club", "cli"), ("web", "club"),
              ("club", "web")}
-#: The one exception: `lexitrain web` is a command, so the CLI starts the web app.
+#: The exceptions: `lexitrain web` and `lexitrain serve` are commands, so the CLI starts the web app and the club.
 ALLOWED = {("cli/web_cmd.py", "web"), ("cli/serve_cmd.py", "club"),
            ("club/server.py", "web")}  # (the club binds its socket as the web app does)
+FACES = {"cli", "web", "club", "__main__"}
+#: What `lexitrain --help`, `judge` and `anagram` must start without.
+HEAVY = ("pandas", "matplotlib", "fpdf", "starlette", "numpy")
 
-PROGRESS_TABLES = ("cards", "answers", "sessions", "plans", "plan_queue", "challenges", "settings", "positions",
-                   "decks", "reviews")
-LEXICON_TABLES = ("words", "alphagrams", "meta")
 _SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|REPLACE|PRAGMA)\b")
+_CREATED = re.compile(r"\bCREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)
+
+
+def tables_created(path: Path) -> tuple[str, ...]:
+    """Every table the SQL strings of a module create (its migrations or schema)."""
+    return tuple(sorted({name for _, text in strings(path) for name in _CREATED.findall(text)}))
 
 
 def _table_names(tables: tuple[str, ...]) -> re.Pattern[str]:
-    names = "|".join(tables)
+    names = "|".join(sorted(tables, key=len, reverse=True))
     return re.compile(rf"\b(FROM|JOIN|INTO|UPDATE|TABLE|EXISTS)\s+({names})\b", re.IGNORECASE)
 
 
-PROGRESS_SQL = _table_names(PROGRESS_TABLES)
-LEXICON_SQL = _table_names(LEXICON_TABLES)
 LEXICON_COLUMNS = re.compile(r"\b(alphagram_rank|probability_rank|combinations)[012]\b")
 
 
-def modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+def modules(root: Path = PACKAGE) -> list[Path]:
+    return sorted(root.rglob("*.py"))
+
+
+def tree(path: Path) -> ast.Module:
+    return _tree(path, path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=None)
-def tree(path: Path) -> ast.Module:
+def _tree(path: Path, _stamp: int) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
-def part(path: Path) -> str:
-    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_parts(path: Path) -> set[str]:
-    """Top-level parts of lexitrain this module imports (at any depth, lazily or not)."""
-    found = set()
-    for node in ast.walk(tree(path)):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module]
-        found |= {name.split(".")[1] for name in names if name.startswith("lexitrain.")}
+def part(path: Path, root: Path = PACKAGE) -> str:
+    return path.relative_to(root).parts[0].removesuffix(".py")
+
+
+@dataclass(frozen=True)
+class Import:
+    target: str  # the module imported, e.g. lexitrain.study.quiz.session
+    line: int
+    runs: bool  # False: under `if TYPE_CHECKING:`, for the type checker only
+
+
+def _type_checking(tree: ast.Module) -> set[int]:
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found |= {id(child) for stmt in node.body for child in ast.walk(stmt)}
     return found
+
+
+def imports(path: Path, root: Path = PACKAGE) -> list[Import]:
+    """The lexitrain modules a module imports, anywhere in it, relative imports resolved."""
+    module = tree(path)
+    typing_only = _type_checking(module)
+    here = module_name(path, root)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found: list[Import] = []
+    for node in ast.walk(module):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            known = _known(root)
+            targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in known else origin for a in node.names]
+        found += [Import(t, getattr(node, "lineno", 0), id(node) not in typing_only)
+                  for t in targets if t == "lexitrain" or t.startswith("lexitrain.")]
+    return found
+
+
+@lru_cache(maxsize=None)
+def _known(root: Path) -> frozenset[str]:
+    return frozenset(module_name(p, root) for p in modules(root))
+
+
+def imported_parts(path: Path, root: Path = PACKAGE) -> set[str]:
+    """Top-level parts of lexitrain this module imports (at any depth, lazily or not)."""
+    return {i.target.split(".")[1] for i in imports(path, root) if "." in i.target}
 
 
 def strings(path: Path) -> list[tuple[int, str]]:
@@ -78,53 +141,215 @@ def strings(path: Path) -> list[tuple[int, str]]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
 
 
+# -- the checks, each a function of the source tree, so the probes can run it on a copy ----------------------
+
+
+def layer_offences(root: Path = PACKAGE) -> list[str]:
+    offences = []
+    for path in modules(root):
+        here = part(path, root)
+        if here == "__init__":
+            continue
+        where = path.relative_to(root).as_posix()
+        for other in imported_parts(path, root) - {here}:
+            if (where, other) in ALLOWED:
+                continue
+            if (here, other) in FORBIDDEN or other in FACES and here not in FACES:
+                offences.append(f"{where} imports {other}")
+            elif LEVELS[other] >= LEVELS[here]:
+                offences.append(f"{where} ({here}) imports {other}, a higher layer")
+    return offences
+
+
+def floor(path_or_module: str) -> int | None:
+    """The floor of a study/ module (None outside the floors: study/__init__)."""
+    parts = path_or_module.split(".")
+    return STUDY_FLOORS.get(parts[2]) if len(parts) > 2 and parts[1] == "study" else None
+
+
+def floor_offences(root: Path = PACKAGE) -> list[str]:
+    offences = []
+    for path in modules(root / "study"):
+        here = floor(module_name(path, root))
+        if here is None:
+            continue
+        for imp in imports(path, root):
+            there = floor(imp.target)
+            if there is not None and there > here:
+                offences.append(f"{path.relative_to(root).as_posix()}:{imp.line} imports {imp.target}, a higher floor")
+    return offences
+
+
+def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Module -> the modules it imports when it runs (lazy imports included, type-only ones not)."""
+    names = {module_name(p, root) for p in modules(root)}
+    return {module_name(p, root): {i.target for i in imports(p, root) if i.runs and i.target in names}
+            - {module_name(p, root)} for p in modules(root)}
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Groups of modules that import one another, round and round (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while (w := stack.pop()) != v:
+                group.append(w)
+            if group:
+                found.append(sorted(group + [v]))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def cycle_offences(root: Path = PACKAGE) -> list[str]:
+    return [" <-> ".join(group) for group in circles(graph(root))]
+
+
+def progress_sql_offences(root: Path = PACKAGE) -> list[str]:
+    store = root / "study" / "store"
+    pattern = _table_names(tables_created(store / "migrations.py"))
+    return [f"{path.relative_to(root).as_posix()}:{line}" for path in modules(root) if store not in path.parents
+            for line, text in strings(path) if _SQL.search(text) and pattern.search(text)]
+
+
+def lexicon_sql_offences(root: Path = PACKAGE) -> list[str]:
+    pattern = _table_names(tables_created(root / "lexicon" / "schema.py"))
+    return [f"{path.relative_to(root).as_posix()}:{line}" for path in modules(root) if part(path, root) != "lexicon"
+            for line, text in strings(path)
+            if (_SQL.search(text) and pattern.search(text)) or LEXICON_COLUMNS.search(text)]
+
+
+def unnamed_modules(root: Path = PACKAGE, doc: Path = DOC) -> list[str]:
+    """Modules docs/architecture.md does not name: as `name.py` (as often as modules share that
+    name, e.g. `hooks.py` in search/ and in study/quiz/kinds/), a package as `name/`."""
+    text = doc.read_text(encoding="utf-8")
+    files = [p for p in modules(root) if p.name != "__init__.py"]
+    shared = Counter(p.name for p in files)
+    missing = [p.relative_to(root).as_posix() for p in files
+               if text.count(f"`{p.name}`") + text.count(f"`{p.relative_to(root).as_posix()}`") < shared[p.name]]
+    packages = [p.parent for p in modules(root) if p.name == "__init__.py" and p.parent != root]
+    return missing + [f"{p.relative_to(root).as_posix()}/" for p in packages if f"`{p.name}/`" not in text]
+
+
+# -- the tests --------------------------------------------------------------------------------------
+
+
 def test_every_part_has_a_level() -> None:
     assert {part(p) for p in modules()} - {"__init__"} <= set(LEVELS)
+    assert {p.name for p in (PACKAGE / "study").iterdir() if p.is_dir() and p.name != "__pycache__"} == set(STUDY_FLOORS)
 
 
-@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_imports_point_down(path: Path) -> None:
-    here = part(path)
-    if here == "__init__":
-        return
-    where = str(path.relative_to(PACKAGE))
-    for other in imported_parts(path) - {here}:
-        if (where, other) in ALLOWED:
-            continue
-        assert (here, other) not in FORBIDDEN, f"{where} imports {other}"
-        assert LEVELS[other] < LEVELS[here], f"{where} ({here}) imports {other}, a higher layer"
+def test_imports_point_down() -> None:
+    assert not layer_offences()
 
 
-def test_nothing_imports_the_faces() -> None:
-    for path in modules():
-        if part(path) not in ("cli", "web", "club", "__main__"):
-            assert not imported_parts(path) & {"cli", "web", "club"}, path
+def test_study_floors_point_down() -> None:
+    assert not floor_offences()
 
 
-def _store(path: Path) -> bool:
-    rel = path.relative_to(PACKAGE).parts
-    return rel[:2] == ("study", "store")
+def test_no_import_circle() -> None:
+    """Inside a part or across parts, lazy imports counted: no module needs itself to load."""
+    assert not cycle_offences()
 
 
 def test_progress_sql_lives_in_the_store() -> None:
-    offenders = [f"{path.relative_to(PACKAGE)}:{line}" for path in modules() if not _store(path)
-                 for line, text in strings(path) if _SQL.search(text) and PROGRESS_SQL.search(text)]
-    assert not offenders, f"SQL on the progress database outside study/store: {offenders}"
+    tables = tables_created(PACKAGE / "study" / "store" / "migrations.py")
+    assert {"cards", "answers", "sessions", "card_leases", "decks"} <= set(tables)
+    assert not progress_sql_offences(), "SQL on the progress database outside study/store"
 
 
 def test_only_the_lexicon_knows_its_tables() -> None:
-    offenders = [f"{path.relative_to(PACKAGE)}:{line}" for path in modules() if part(path) != "lexicon"
-                 for line, text in strings(path)
-                 if (_SQL.search(text) and LEXICON_SQL.search(text)) or LEXICON_COLUMNS.search(text)]
-    assert not offenders, f"the lexicon's tables named outside lexicon/: {offenders}"
+    assert {"words", "alphagrams", "meta"} <= set(tables_created(PACKAGE / "lexicon" / "schema.py"))
+    assert not lexicon_sql_offences(), "the lexicon's tables named outside lexicon/"
 
 
-def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
-    """The patterns find a real offence (a check that cannot fail proves nothing)."""
-    assert PROGRESS_SQL.search("SELECT due FROM cards WHERE id = ?") and _SQL.search("UPDATE cards SET due = ?")
-    assert LEXICON_SQL.search("SELECT alphagram FROM alphagrams WHERE length = ?")
-    assert LEXICON_COLUMNS.search("ORDER BY alphagram_rank2")
-    assert not LEXICON_COLUMNS.search("probability_rank")  # the search contract's key is not a column
-    bad = tmp_path / "bad.py"
-    bad.write_text("from lexitrain.cli.app import main\n", encoding="utf-8")
-    assert "cli" in imported_parts(bad)
+def test_every_module_is_named_in_the_architecture() -> None:
+    assert not unnamed_modules()
+
+
+_STARTUP = """
+import json, sys
+sys.argv = ["lexitrain", *json.loads(sys.argv[1])]
+from lexitrain.cli.app import main
+code = 0
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code or 0
+with open({out!r}, "w") as f:
+    json.dump({{"code": code, "heavy": sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r})}}, f)
+"""
+
+
+def started(args: list[str], out: Path, path: Path = PACKAGE.parent) -> tuple[dict[str, object], str]:
+    """Run `lexitrain ARGS` in a fresh interpreter (from the checkout at PATH): its exit code, the heavy
+    libraries it loaded, and what it printed."""
+    script = _STARTUP.format(out=str(out), heavy=set(HEAVY))
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(args)], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=path)
+    return json.loads(out.read_text()), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("args, shown", [(["--help"], "Usage"), (["judge", "RETAINS", "ZOA"], "valid"),
+                                         (["anagram", "RETAINS"], "STAINER")], ids=lambda a: str(a[0]))
+def test_start_up_loads_nothing_heavy(args: list[str], shown: str, enable, tmp_path: Path) -> None:
+    """The lazy imports keep these quick; a top-level import of a heavy library anywhere on their path fails here."""
+    result, stdout = started(args, tmp_path / "modules.json")
+    assert result == {"code": 0, "heavy": []} and shown in stdout, stdout
+
+
+# -- the probes: each check fails on the offence it is for ----------------------------------------------
+
+
+def _copy(tmp_path: Path) -> Path:
+    import shutil
+
+    root = tmp_path / "lexitrain"
+    shutil.copytree(PACKAGE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(DOC.parent, tmp_path / "docs")
+    return root
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
+    """A check that cannot fail proves nothing: each offence, made in a copy, is caught."""
+    root = _copy(tmp_path)
+    assert not (layer_offences(root) or floor_offences(root) or cycle_offences(root) or progress_sql_offences(root))
+    _append(root / "study" / "drills" / "daily.py",
+            '\n\ndef _peek(store):\n    return store.conn.execute("SELECT holder FROM card_leases").fetchall()\n')
+    assert progress_sql_offences(root) == [f"study/drills/daily.py:{_last_line(root / 'study/drills/daily.py')}"]
+    _append(root / "engine" / "bag.py", "\n\ndef _shortcut():\n    from ..cli import app\n    return app\n")
+    assert "engine/bag.py imports cli" in layer_offences(root)
+    _append(root / "search" / "hooks.py", "\n\ndef _back():\n    from lexitrain.search import racks\n    return racks\n")
+    _append(root / "search" / "racks.py", "\nfrom lexitrain.search import hooks  # noqa: E402\n")
+    assert "lexitrain.search.hooks <-> lexitrain.search.racks" in cycle_offences(root)
+    _append(root / "study" / "records" / "stats.py", "\nfrom lexitrain.study.drills import daily  # noqa: E402\n")
+    assert any(o.startswith("study/records/stats.py") and "drills.daily" in o for o in floor_offences(root))
+    _append(root / "search" / "racks.py", "\nimport numpy  # noqa: E402\n")
+    result, _ = started(["anagram", "RETAINS"], tmp_path / "modules.json", tmp_path)
+    assert "numpy" in result["heavy"]  # type: ignore[operator]
+    (root / "study" / "records" / "ghost.py").write_text('"""Named nowhere."""\n', encoding="utf-8")
+    assert unnamed_modules(root, tmp_path / "docs" / "architecture.md") == ["study/records/ghost.py"]
+
+
+def _last_line(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
