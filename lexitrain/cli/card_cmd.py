@@ -6,7 +6,7 @@ Commands on single cards and on decks, and the cards made from a player's games,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TYPE_CHECKING
 
 import typer
 
@@ -14,12 +14,16 @@ from lexitrain.cli.options import Json, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.study_cmd import study_app
 
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.store import CardRow, ProgressStore
+
 Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
 Kind = typer.Option(None, "--kind", help="The kind of the cards named by their letters (default anagram).")
 Search = typer.Option(None, "--search", help="Also every existing card of a search, e.g. \"--length 7\".")
 
 
-def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
+def _open(lexicon: str) -> tuple[ProgressStore, Lexicon]:
     """The store and the study lexicon (a removed one is an error saying how to pick another)."""
     from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
@@ -27,7 +31,8 @@ def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
     return ProgressStore(), open_study_lexicon(lexicon)
 
 
-def _selected(store, lex, names: list[str] | None, kind: str | None, search: str | None) -> list:
+def _selected(store: ProgressStore, lex: Lexicon, names: list[str] | None, kind: str | None, search: str | None
+              ) -> list[CardRow]:
     """The cards named, and those of a search that exist (a search with none is an error)."""
     from lexitrain.errors import LexitrainError
     from lexitrain.study.records.cards import find_cards

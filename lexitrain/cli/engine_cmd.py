@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon, file_lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console
 from lexitrain.errors import LexitrainError
+
+if TYPE_CHECKING:
+    from lexitrain.engine.analysis import GameReport, TurnReport
+    from lexitrain.engine.cgp import Position
+    from lexitrain.engine.equity import Candidate
+    from lexitrain.engine.gcg import Game
+    from lexitrain.engine.play import ScoredPlay
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
+    from lexitrain.tiles import Rack, TileSet
 
 BOTH_LEXICON_OPTIONS = "--no-lexicon and --lexicon say opposite things: give one of them"
 
@@ -27,7 +36,7 @@ def cgp_lexicon(cgp: str, lexicon_name: str, given: bool) -> str:
     return file_lexicon(parse_cgp_ops(cgp).get("lex"), lexicon_name, given, "the CGP", refuse=True)[0]
 
 
-def _position(cgp: str, lexicon_name: str, rack: str | None = None):
+def _position(cgp: str, lexicon_name: str, rack: str | None = None) -> tuple[LexiconData, Position]:
     """The CGP read for the lexicon's tiles; `rack` replaces the rack to move.
     Refuses more of a tile than the set has (board and racks together)."""
     from lexitrain.engine.cgp import check_tile_counts, parse_cgp
@@ -44,11 +53,11 @@ def _position(cgp: str, lexicon_name: str, rack: str | None = None):
     return lexicon, position
 
 
-def _play_json(play, tiles) -> dict:
+def _play_json(play: ScoredPlay, tiles: TileSet) -> dict[str, Any]:
     return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
 
 
-def _candidate_json(candidate, tiles, rack) -> dict:
+def _candidate_json(candidate: Candidate, tiles: TileSet, rack: Rack) -> dict[str, Any]:
     """A `best` row with its equity and leave (the tiles kept); an exchange is position `-` with the tiles put back."""
     return {"position": candidate.position, "word": candidate.word(tiles), "score": candidate.score,
             "tiles": candidate.tiles_text(tiles), "equity": candidate.equity,
@@ -61,7 +70,8 @@ DEFAULT_TOP = 10
 ORDERS = ("score", "equity", "sim", "win")
 
 
-def _ranked(position, tiles, rack, plays, by: str, exchanges: bool) -> list:
+def _ranked(position: Position, tiles: TileSet, rack: Rack, plays: list[ScoredPlay], by: str, exchanges: bool
+            ) -> list[Candidate]:
     """The plays as equity candidates (with exchanges and a pass if asked), in `by` order:
     by equity, or by score as the generator lists plays, then the rest by equity."""
     from lexitrain.engine.equity import PLAY, candidates, equity_order
@@ -325,7 +335,7 @@ def preendgame(
                    f"{row['word']:<16} {row['score']:>4}{'' if row['exact'] else '  (not exact)'}")
 
 
-def game_lexicon(game, lexicon: str | None, where: Path) -> tuple[str, str]:
+def game_lexicon(game: Game, lexicon: str | None, where: Path) -> tuple[str, str]:
     """The lexicon to check a game's words against: --lexicon, else the file's
     #lexicon when compiled, else the player's; and a note saying so when the
     file names one that is not compiled (empty otherwise)."""
@@ -482,7 +492,8 @@ def gcg_analyze(
         raise LexitrainError("--threads and --sim-iterations must each be at least 1")
     games = [read_gcg(f) for f in files]
     analysts: dict[str, Analyst] = {}
-    reports, notes = [], []
+    reports: list[tuple[str, GameReport]] = []
+    notes: list[str] = []
     for path, game in zip(files, games):
         name, note = game_lexicon(game, lexicon, path)
         if note and note not in notes:
@@ -492,7 +503,7 @@ def gcg_analyze(
             options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads) if sim else None
             analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, options)
         reports.append((name, analysts[name].game(game, player)))
-    by_player: dict[str, list] = {}
+    by_player: dict[str, list[TurnReport]] = {}
     for _, r in reports:
         for t in r.turns:
             by_player.setdefault(t.player, []).append(t)
@@ -517,7 +528,8 @@ def gcg_analyze(
         typer.echo(f"report written to {report}")
 
 
-def _print_analysis(reports, summary, notes) -> None:
+def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, dict[str, Any]], notes: list[str]
+                    ) -> None:
     for name, r in reports:
         typer.echo(f"{r.source} (words: {name})")
         for t in r.turns:

@@ -8,10 +8,14 @@ its parameters with `*` (they are passed by name anyway).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
 
 
 def default_lexicon() -> str:
@@ -93,7 +97,7 @@ def files_lexicon(files: list[Path], lexicon: str, given: bool) -> str:
     return next(iter(chosen), lexicon)
 
 
-def open_study_lexicon(name: str):  # -> Lexicon
+def open_study_lexicon(name: str) -> LexiconData:
     """Open the lexicon a study command uses; when it is the study lexicon set with `study set
     --lexicon` and it is gone (removed, or its files lost), the error says how to pick another."""
     from lexitrain.errors import LexitrainError

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def emit_json(value: Any) -> None:
@@ -43,7 +46,8 @@ def error_exit(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def stdout_console():  # -> rich.console.Console, imported lazily to keep start-up quick
+def stdout_console() -> Console:
+    """A console on stdout (rich is imported here: start-up stays quick without it)."""
     from rich.console import Console
 
     return Console()

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Optional, TYPE_CHECKING
 
 import typer
 
 from lexitrain.cli.options import Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json, warn
+
+if TYPE_CHECKING:
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.drills.positions import ImportReport
+    from lexitrain.study.store import Filters, ProgressStore
 
 #: self-play games one command makes at most: more would run for hours, surely a typo
 MOST_GAMES = 10_000
@@ -24,13 +29,14 @@ LENGTH = typer.Option(None, "--length", help="Only positions whose top play make
 RARER = typer.Option(None, "--rarer-than", help="Only positions whose top word's probability rank is above this.")
 
 
-def _filters(min_score, bingo, blank, margin, length, rarer):  # -> Filters
+def _filters(min_score: int | None, bingo: bool, blank: bool, margin: int | None, length: int | None,
+             rarer: int | None) -> Filters:
     from lexitrain.study.drills.positions import Filters
 
     return Filters(min_score, bingo, blank, margin, length, rarer)
 
 
-def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
+def _open(lexicon: str) -> tuple[ProgressStore, Lexicon]:
     from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
@@ -42,7 +48,7 @@ def _open(lexicon: str):  # -> (ProgressStore, Lexicon)
         raise
 
 
-def _report(report, json_out: bool, what: str) -> None:
+def _report(report: ImportReport, json_out: bool, what: str) -> None:
     if json_out:
         emit_json(report.to_json())
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TYPE_CHECKING
 
 import typer
 
@@ -11,6 +11,12 @@ from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
+
+if TYPE_CHECKING:
+    from lexitrain.cli.quiz_ui import Notes
+    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.study.quiz.session import Session, Summary
+    from lexitrain.study.store import ProgressStore
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -20,19 +26,20 @@ progress_app = typer.Typer(name="progress", help="Back up, restore and import st
 
 
 
-def _lexicon(name: str):  # -> Lexicon
+def _lexicon(name: str) -> Lexicon:
     from lexitrain.cli.options import open_study_lexicon
 
     return open_study_lexicon(name)
 
 
-def _store():  # -> ProgressStore
+def _store() -> ProgressStore:
     from lexitrain.study.store import ProgressStore
 
     return ProgressStore()
 
 
-def _run(session, jsonl: bool, notes=None, feedback: bool = False, flashcard: bool = False):  # session: Session; notes: quiz_ui.Notes
+def _run(session: Session, jsonl: bool, notes: Notes | None = None, feedback: bool = False, flashcard: bool = False
+         ) -> Summary:
     if flashcard:
         from lexitrain.cli import flashcards
 
@@ -187,7 +194,7 @@ def challenge(
     with _store() as store:
         lex = _lexicon(lexicon)
 
-        def notes(summary) -> dict[str, Any]:  # the terminal names the personal best (and a retake as one)
+        def notes(summary: Summary) -> dict[str, Any]:  # the terminal names the personal best (and a retake as one)
             best = ch.personal_best(store, lex.name, request.kind)
             shown = {"personal best": f"{best.score}/{best.total} in {best.seconds:.0f} s on {best.date}"
                      if best else "none yet (finish a round to set one)"}
@@ -223,7 +230,7 @@ def _share_or_verify(lexicon: str, day: Optional[str], kind: str, line: Optional
         raise typer.Exit(1)
 
 
-def _show_history(store, lexicon: str, kind: Optional[str], json_out: bool) -> None:
+def _show_history(store: ProgressStore, lexicon: str, kind: Optional[str], json_out: bool) -> None:
     """Past attempts, newest first, and the personal best of each kind (or of KIND)."""
     from lexitrain.study.drills import challenge as ch
 
@@ -359,7 +366,7 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
         _show_settings(store, json_out, _lexicon(lexicon))
 
 
-def _show_settings(store, json_out: bool, lex=None) -> None:
+def _show_settings(store: ProgressStore, json_out: bool, lex: Lexicon | None = None) -> None:
     from lexitrain.study.records.cards import leech_threshold
     from lexitrain.study.drills.daily import load_limits, load_scheduling
     from lexitrain.study.drills.plans import active_plan

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
+    from argon2 import PasswordHasher
     from lexitrain.club.database import ClubDatabase, Tx
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
@@ -59,7 +60,8 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def _hasher():  # -> argon2.PasswordHasher (argon2id, the library's recommended cost)
+def _hasher() -> PasswordHasher:
+    """argon2id at the library's recommended cost (imported here: the club extra may be missing)."""
     try:
         from argon2 import PasswordHasher
     except ImportError:

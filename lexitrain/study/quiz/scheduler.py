@@ -11,6 +11,8 @@ switch modes without losing history.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import os
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -18,6 +20,9 @@ from functools import lru_cache
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store import CardRow, ProgressStore
+
+if TYPE_CHECKING:
+    import fsrs
 
 #: Days until the next review for each Leitner box (Zyzzyva's default schedule).
 LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
@@ -117,7 +122,7 @@ class Scheduling:
 
 
 @lru_cache(maxsize=8)
-def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None):  # -> fsrs.Scheduler
+def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None) -> fsrs.Scheduler:
     import fsrs
 
     if parameters is None:
@@ -125,7 +130,7 @@ def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None):  # 
     return fsrs.Scheduler(parameters=parameters, desired_retention=retention)
 
 
-def _to_fsrs(card: CardRow, now: datetime):  # -> fsrs.Card
+def _to_fsrs(card: CardRow, now: datetime) -> fsrs.Card:
     import fsrs
 
     if card.state == NEW:
