@@ -255,3 +255,19 @@ def test_by_equity_bad_input_is_one_line(small, tmp_path):
     result = run("quiz", "position", "--lexicon", "small", "--by", "points", "--jsonl", input="")
     assert result.exit_code != 0 and "--by 'points': rank by score or equity" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_terminal_undo_takes_the_last_play_back(small, tmp_path):
+    """`!undo` at the play prompt: the last play and its card are taken back and that position asked again."""
+    import_cgp(tmp_path, f"{EMPTY} AEINRST/ 0/0 0", f"{QUITE} CFINNY?/ 0/48 0")
+    result = run("quiz", "position", "--lexicon", "small", input="8H TA\n!undo\nH2 RETAINS\n\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "took back your last play: it is asked again" in out
+    assert out.count("rack AEINRST") == 2 and "H2 RETAINS (= 8B RETAINS) scores 66: rank 1 of 67" in out
+    assert "1/2 top plays found" in out  # the play taken back counts for nothing
+    from lexitrain.study.store import ProgressStore
+
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT count(*) FROM answers").fetchone()[0] == 2
+        assert store.conn.execute("SELECT sum(correct + incorrect) FROM cards").fetchone()[0] == 2
