@@ -26,7 +26,8 @@ from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.equity import EquityPlayer, rank_by_equity  # noqa: E402
 from lexitrain.engine.game import greedy, self_play  # noqa: E402
-from lexitrain.engine.leave import LeaveModel, load_leaves  # noqa: E402
+from lexitrain.engine.leave import LeaveModel  # noqa: E402
+from lexitrain.engine.leave_table import load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack, TileSet  # noqa: E402

@@ -29,7 +29,8 @@ from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.equity import EquityPlayer  # noqa: E402
 from lexitrain.engine.game import self_play  # noqa: E402
-from lexitrain.engine.leave import load_leave_model, load_leaves  # noqa: E402
+from lexitrain.engine.leave import load_leave_model  # noqa: E402
+from lexitrain.engine.leave_table import load_leaves  # noqa: E402
 from lexitrain.engine.leave_table import LeaveTable  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.selfplay import SelfPlayer  # noqa: E402

@@ -12,7 +12,7 @@ from lexitrain.engine.analysis import Analyst
 from lexitrain.engine.cgp import parse_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.leave import load_leaves
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play
 from lexitrain.tiles import RACK_SIZE, Rack

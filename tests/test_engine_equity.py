@@ -15,7 +15,8 @@ from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.equity import EquityPlayer, best_candidate, rank_by_equity
 from lexitrain.engine.exchanges import distinct_exchanges, tiles_in_bag
 from lexitrain.engine.game import greedy, self_play
-from lexitrain.engine.leave import LeaveFeatures, LeaveModel, leave_after, leave_path, load_leave_model, load_leaves
+from lexitrain.engine.leave import LeaveFeatures, LeaveModel, leave_after, leave_path, load_leave_model
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.leave_training import Sample, fit, samples
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError

@@ -57,7 +57,7 @@ def test_fast_self_play_plays_the_reference_game(enable, table_seed: int, points
 
 
 def test_shipped_table_games_match_the_reference(enable) -> None:
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
 
     table = load_leaves(ENGLISH)
     assert isinstance(table, LeaveTable)
@@ -67,7 +67,7 @@ def test_shipped_table_games_match_the_reference(enable) -> None:
 
 
 def test_the_shipped_table_records_its_training_and_values_leaves_as_players_do() -> None:
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.tiles import Rack
 
     table = load_leaves(ENGLISH)

@@ -228,7 +228,7 @@ def test_a_progress_backup_carries_the_positions_and_their_cards(small, tmp_path
 def test_by_equity_judges_the_tiles_kept_and_shows_the_score(small, tmp_path):
     """TA and EN score 4 each at 8G or 8H; TA keeps EEEEN, EN keeps AEEET (one E fewer), so
     by equity only EN is right, by score all four are."""
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.tiles import Rack
 
     model = load_leaves(small.tiles)

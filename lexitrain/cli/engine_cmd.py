@@ -76,7 +76,7 @@ def _ranked(position: Position, tiles: TileSet, rack: Rack, plays: list[ScoredPl
     by equity, or by score as the generator lists plays, then the rest by equity."""
     from lexitrain.engine.equity import PLAY, candidates, equity_order
     from lexitrain.engine.exchanges import tiles_in_bag
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
 
     found = candidates(load_leaves(tiles), rack, plays, tiles_in_bag(position.board, position.racks),
                        exchanges=exchanges)
@@ -481,7 +481,7 @@ def gcg_analyze(
     from lexitrain.engine.analysis import Analyst, SimOptions, summarise
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.lexicon.catalog import open_lexicon
 
     if report is not None:

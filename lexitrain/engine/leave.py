@@ -229,15 +229,6 @@ def leave_path(tiles: TileSet) -> Path:
     return leaves_dir() / f"{tiles.name}.json"
 
 
-def load_leaves(tiles: TileSet) -> LeaveValues:
-    """How the engine values leaves for a tile set: the exhaustive table where
-    one is shipped (`leave_table.py`), else the 40-feature model."""
-    from lexitrain.engine.leave_table import load_table, table_path
-
-    model = load_leave_model(tiles)
-    return load_table(table_path(tiles), model) if table_path(tiles).is_file() else model
-
-
 def load_leave_model(tiles: TileSet) -> LeaveModel:
     """The shipped 40-feature leave model for a tile set; a one-line error when there is none."""
     path = leave_path(tiles)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from lexitrain.engine.leave import MEMO_LIMIT, LeaveModel, LeaveValues, leaves_dir
+from lexitrain.engine.leave import MEMO_LIMIT, LeaveModel, LeaveValues, leaves_dir, load_leave_model
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import TileSet
 
@@ -152,3 +152,10 @@ def load_table(path: Path, fallback: LeaveModel) -> LeaveTable:
     if meta.get("tiles") != fallback.tiles.name or meta.get("longest") != LONGEST or values.dtype != np.int16:
         raise LexitrainError(f"{path}: not a leave table for the {fallback.tiles.name} tiles")
     return LeaveTable(fallback.tiles, values, fallback, dict(meta.get("trained", {})))
+
+
+def load_leaves(tiles: TileSet) -> LeaveValues:
+    """How the engine values leaves for a tile set: the exhaustive table where
+    one is shipped, else the 40-feature model."""
+    model = load_leave_model(tiles)
+    return load_table(table_path(tiles), model) if table_path(tiles).is_file() else model

@@ -347,7 +347,7 @@ class PositionQuizRequest:
         from lexitrain.study.quiz.scheduler import utc_now
 
         if self.by == EQUITY:
-            from lexitrain.engine.leave import load_leaves
+            from lexitrain.engine.leave_table import load_leaves
 
             load_leaves(lex.tiles)  # no model for these tiles: say so now, not skip every question
         if self.daily:

@@ -58,7 +58,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
     from lexitrain.engine.analysis import Analyst
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.lexicon.catalog import compiled_match
 
     if points < 0:

@@ -129,7 +129,7 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = S
         return Solved(position.board, position.rack, plays, generator.dawg)
     from lexitrain.engine.equity import play_equity, rank_by_equity
     from lexitrain.engine.exchanges import tiles_in_bag
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
 
     model = load_leaves(lex.tiles)
     held = Rack.parse(lex.tiles, position.rack, in_play=True)
