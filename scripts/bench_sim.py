@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.exchanges import tiles_in_bag  # noqa: E402
 from lexitrain.engine.gcg import read_gcg  # noqa: E402
-from lexitrain.engine.leave import load_leaves  # noqa: E402
+from lexitrain.engine.leave_table import load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.engine.simulation import SimSetup, default_engine, open_playouts, position_setup, simulate  # noqa: E402

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.game import Game, Move, Policy, self_play  # noqa: E402
-from lexitrain.engine.leave import load_leaves  # noqa: E402
+from lexitrain.engine.leave_table import load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.play import ScoredPlay  # noqa: E402
 from lexitrain.engine.simulation import Playouts, position_setup, simulate  # noqa: E402

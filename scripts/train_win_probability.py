@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
-from lexitrain.engine.leave import load_leaves  # noqa: E402
+from lexitrain.engine.leave_table import load_leaves  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.engine.win_probability import win_path  # noqa: E402
 from lexitrain.engine.win_training import Sample, fit, play_games  # noqa: E402

@@ -14,7 +14,8 @@ from lexitrain.engine import movegen
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import tiles_in_bag
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.leave import leave_after, load_leaves
+from lexitrain.engine.leave import leave_after
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.replay import replay
 from lexitrain.engine.simulation import (CompiledChooser, LeaveCents, Playouts, PythonChooser, SimSetup,

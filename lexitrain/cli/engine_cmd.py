@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon, default_lexicon, file_lexicon, lexicon_given
+from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
+from lexitrain.cli.options import Json, Lexicon, default_lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console
 from lexitrain.errors import LexitrainError
 
@@ -26,31 +27,6 @@ BOTH_LEXICON_OPTIONS = "--no-lexicon and --lexicon say opposite things: give one
 #: best and score (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
 gcg_app = typer.Typer(name="gcg", help="Read recorded games (GCG): verify scores, show the board.", no_args_is_help=True)
-
-
-def cgp_lexicon(cgp: str, lexicon_name: str, given: bool) -> str:
-    """The lexicon to solve a CGP with: `--lexicon` when typed, else the CGP's
-    `lex NAME;` op (a one-line error when NAME is not compiled), else the player's."""
-    from lexitrain.engine.cgp import parse_cgp_ops
-
-    return file_lexicon(parse_cgp_ops(cgp).get("lex"), lexicon_name, given, "the CGP", refuse=True)[0]
-
-
-def _position(cgp: str, lexicon_name: str, rack: str | None = None) -> tuple[LexiconData, Position]:
-    """The CGP read for the lexicon's tiles; `rack` replaces the rack to move.
-    Refuses more of a tile than the set has (board and racks together)."""
-    from lexitrain.engine.cgp import check_tile_counts, parse_cgp
-    from lexitrain.lexicon.catalog import open_lexicon
-
-    lexicon = open_lexicon(lexicon_name)
-    position = parse_cgp(cgp, lexicon.tiles, lexicon.layout)
-    if position.board.tiles.letters != lexicon.tiles.letters:
-        raise LexitrainError(
-            f"the CGP uses the {position.board.tiles.name} tiles but lexicon {lexicon_name} uses {lexicon.tiles.name}")
-    if rack is not None:
-        position.racks = [rack.upper(), *position.racks[1:]]
-    check_tile_counts(position)
-    return lexicon, position
 
 
 def _play_json(play: ScoredPlay, tiles: TileSet) -> dict[str, Any]:
@@ -113,7 +89,7 @@ def best(
         raise LexitrainError("--top must be at least 1")
     if by not in ORDERS:
         raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)), rack)
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)), rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
@@ -146,12 +122,12 @@ def best(
                    f"leave {tiles.spell(c.leave(held).names()) or '-'}")
 
 
-def _best_by_simulation(position, lex, held, by: str, limit: int | None, iterations: int, seed: int | None,
-                        json_out: bool) -> None:
+def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
+                        seed: int | None, json_out: bool) -> None:
     """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
     from lexitrain.cli.sim_cmd import default_threads, run_simulation
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.engine.simulation import DEFAULT_CANDIDATES, position_setup
     from lexitrain.tiles import Rack
@@ -194,7 +170,7 @@ def score(
 
     if no_lexicon and lexicon_given(ctx):
         raise LexitrainError(BOTH_LEXICON_OPTIONS)
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     board = position.board
     tiles = board.tiles
     parsed = Play.parse(" ".join(play), tiles)
@@ -224,7 +200,7 @@ def score(
         raise typer.Exit(1)
 
 
-def _endgame_racks(position, tiles):
+def _endgame_racks(position: Position, tiles: TileSet) -> tuple[Rack, Rack]:
     """The two racks of a position with the bag empty: the CGP's, the
     opponent's read as the unseen tiles when the CGP leaves it out. Says how
     many tiles are in the bag when there are any (the endgame needs none)."""
@@ -264,7 +240,7 @@ def endgame(
 
     if seconds is not None and seconds <= 0:
         raise LexitrainError("--time must be more than 0 seconds")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     racks = _endgame_racks(position, tiles)
     problem = Endgame(position.board, racks, position.zero_turns)
@@ -308,7 +284,7 @@ def preendgame(
         raise LexitrainError("--time must be more than 0 seconds")
     if candidates is not None and candidates < 1:
         raise LexitrainError("--candidates must be at least 1")
-    lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
     unseen = unseen_tiles(position.board, mine)
@@ -333,13 +309,6 @@ def preendgame(
     for row in rows:
         typer.echo(f"{row['wins']:>4g}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
                    f"{row['word']:<16} {row['score']:>4}{'' if row['exact'] else '  (not exact)'}")
-
-
-def game_lexicon(game: Game, lexicon: str | None, where: Path) -> tuple[str, str]:
-    """The lexicon to check a game's words against: --lexicon, else the file's
-    #lexicon when compiled, else the player's; and a note saying so when the
-    file names one that is not compiled (empty otherwise)."""
-    return file_lexicon(game.lexicon, lexicon or default_lexicon(), lexicon is not None, str(where), refuse=False)
 
 
 @gcg_app.command("verify")

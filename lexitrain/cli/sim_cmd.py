@@ -24,7 +24,7 @@ def default_threads() -> int:
 def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: int | None, lexicon: str,
                  lexicon_given: bool, rack: str | None = None) -> tuple[Any, Any, Any, list[int], Any]:
     """(lexicon, board, rack, scores, opponent rack or None) from --cgp, or from --gcg and --turn."""
-    from lexitrain.cli.engine_cmd import _position, cgp_lexicon
+    from lexitrain.cli.engine_input import cgp_lexicon, read_position
     from lexitrain.tiles import Rack
 
     if (cgp is None) == (gcg is None):
@@ -32,12 +32,12 @@ def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: in
     if cgp is not None:
         if turn is not None:
             raise LexitrainError("--turn goes with --gcg, not with --cgp")
-        lex, position = _position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given), rack)
+        lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given), rack)
         held = Rack.parse(lex.tiles, position.rack, in_play=True)
         opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else ""
         return (lex, position.board, held, list(position.scores),
                 Rack.parse(lex.tiles, opponent, in_play=True) if opponent else None)
-    from lexitrain.cli.engine_cmd import game_lexicon
+    from lexitrain.cli.engine_input import game_lexicon
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
     from lexitrain.lexicon.catalog import open_lexicon
@@ -101,7 +101,7 @@ def sim(
     """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity."""
     from lexitrain.cli.options import lexicon_given
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.leave import load_leaves
+    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.engine.simulation import position_setup
 

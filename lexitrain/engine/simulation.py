@@ -374,7 +374,7 @@ def open_playouts(setup: SimSetup) -> Playouts:
     found = _resources.get(setup.lexicon)
     if found is None:
         from lexitrain.engine.dawg import dawg_for
-        from lexitrain.engine.leave import load_leaves
+        from lexitrain.engine.leave_table import load_leaves
         from lexitrain.engine.win_probability import load_win_model
         from lexitrain.lexicon.catalog import open_lexicon
 
