@@ -561,7 +561,7 @@ def rescue_(
     json_out: Json = False,
 ) -> None:
     """Save every row that can still be read from a damaged progress file, as a backup to import."""
-    from lexitrain.study.rescue import rescue
+    from lexitrain.study.records.rescue import rescue
     from lexitrain.study.store import progress_path
 
     report = rescue(source or progress_path(), file)

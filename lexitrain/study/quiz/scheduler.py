@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import os
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.store.clock import utc_now
 
 if TYPE_CHECKING:
     import fsrs
@@ -45,18 +45,6 @@ def check_rating(rating: int) -> int:
     if rating not in _BOX_STEPS and rating != AGAIN:
         raise LexitrainError(f"rating {rating!r}: expected 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy)")
     return rating
-
-
-def utc_now() -> datetime:
-    """The current UTC time; `LEXITRAIN_NOW` (ISO 8601) pins it for scripting and tests."""
-    pinned = os.environ.get("LEXITRAIN_NOW")
-    if pinned:
-        try:
-            moment = datetime.fromisoformat(pinned)
-        except ValueError:
-            raise LexitrainError(f"LEXITRAIN_NOW={pinned!r} is not an ISO 8601 date-time") from None
-        return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    return datetime.now(timezone.utc)
 
 
 def to_datetime(seconds: float | None) -> datetime | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.backup_check import BadBackup, check_backup
+from lexitrain.study.records.backup_check import BadBackup, check_backup
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
 

@@ -271,7 +271,7 @@ def take_daily_backup(conn: sqlite3.Connection, path: Path) -> None:
 
 def _local_now() -> datetime:
     """Local time (backups are named and kept by the day), by the store's one clock (LEXITRAIN_NOW pins it)."""
-    from lexitrain.study.quiz.scheduler import utc_now
+    from lexitrain.study.store.clock import utc_now
 
     return utc_now().astimezone().replace(tzinfo=None)
 

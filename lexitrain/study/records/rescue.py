@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.backup_check import BadBackup, check_backup
+from lexitrain.study.records.backup_check import BadBackup, check_backup
 from lexitrain.study.store.rescue import rescue_rows
 from lexitrain.study.records.transfer import backup_data, write_backup
 
