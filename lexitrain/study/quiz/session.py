@@ -304,7 +304,7 @@ class Session:
                 session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
                 given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
                 at=now.timestamp(), ms=int(seconds * 1000), rating=rating))
-        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating, made)
+        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating, made_card=made)
         self.outcomes.append(outcome)
         self.summary.questions += 1
         self.summary.correct += int(correct)
@@ -353,7 +353,10 @@ class Session:
     def undo(self, outcome: Outcome) -> None:
         """Take a scored answer back exactly: its row, its card as it was before (a card it made
         is gone again) and so the day's counts, and the round's counts. Refused (a one-line
-        error, nothing changed) when the card was answered again since, in another drill."""
+        error, nothing changed) when the card was answered again since, in another drill, and in the
+        daily challenge, whose attempt is what was typed."""
+        if self.mode == CHALLENGE:
+            raise LexitrainError("the daily challenge's answers stand: no undo (mark one with !c / !m)")
         self.store.take_back_answer(outcome.answer_id, outcome.card, outcome.made_card)
         self.outcomes.remove(outcome)
         self.summary.questions -= 1
