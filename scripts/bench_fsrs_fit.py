@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 
 import fsrs
 
-from lexitrain.study import fsrs_fit
+from lexitrain.study.quiz import fsrs_fit
 
 
 def simulate(cards: int, days: int, seed: int) -> list[fsrs_fit.Review]:

@@ -12,7 +12,7 @@ import pytest
 
 from lexitrain.engine import movegen
 from lexitrain.engine.dawg import dawg_for
-from lexitrain.engine.leave import load_leaves
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.playability import count_plays, setup_for
 from lexitrain.engine.selfplay import SelfPlayer

@@ -10,7 +10,7 @@ import pytest
 
 from lexitrain.study.drills.daily import load_scheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
-from lexitrain.study import fsrs_fit
+from lexitrain.study.quiz import fsrs_fit
 from lexitrain.study.store import AnswerRow, ProgressStore
 from tests.cli_runner import run
 

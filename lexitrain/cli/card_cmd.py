@@ -15,7 +15,7 @@ from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.study_cmd import study_app
 
 if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.study.store import CardRow, ProgressStore
 
 Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
@@ -23,7 +23,7 @@ Kind = typer.Option(None, "--kind", help="The kind of the cards named by their l
 Search = typer.Option(None, "--search", help="Also every existing card of a search, e.g. \"--length 7\".")
 
 
-def _open(lexicon: str) -> tuple[ProgressStore, Lexicon]:
+def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
     """The store and the study lexicon (a removed one is an error saying how to pick another)."""
     from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
@@ -31,7 +31,7 @@ def _open(lexicon: str) -> tuple[ProgressStore, Lexicon]:
     return ProgressStore(), open_study_lexicon(lexicon)
 
 
-def _selected(store: ProgressStore, lex: Lexicon, names: list[str] | None, kind: str | None, search: str | None
+def _selected(store: ProgressStore, lex: LexiconData, names: list[str] | None, kind: str | None, search: str | None
               ) -> list[CardRow]:
     """The cards named, and those of a search that exist (a search with none is an error)."""
     from lexitrain.errors import LexitrainError

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
-from lexitrain.cli.options import Json, Lexicon, default_lexicon, lexicon_given
+from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console
 from lexitrain.errors import LexitrainError
 
@@ -418,7 +418,7 @@ def gcg_show(
     console.print(f"{'before this turn' if turn is not None else 'at the end'}: {totals}", highlight=False)
 
 
-def _recorded_totals(game, until_line: int | None) -> dict[str, int]:
+def _recorded_totals(game: Game, until_line: int | None) -> dict[str, int]:
     """Each player's recorded total (by nick, in the file's order) after the events before
     UNTIL_LINE, or after every event (end-of-game rack bonuses included)."""
     totals = {player.nick: 0 for player in game.players}

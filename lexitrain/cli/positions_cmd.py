@@ -11,7 +11,7 @@ from lexitrain.cli.options import Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json, warn
 
 if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.study.drills.positions import ImportReport
     from lexitrain.study.store import Filters, ProgressStore
 
@@ -36,7 +36,7 @@ def _filters(min_score: int | None, bingo: bool, blank: bool, margin: int | None
     return Filters(min_score, bingo, blank, margin, length, rarer)
 
 
-def _open(lexicon: str) -> tuple[ProgressStore, Lexicon]:
+def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
     from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 

@@ -14,7 +14,7 @@ from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
 
 if TYPE_CHECKING:
     from lexitrain.cli.quiz_ui import Notes
-    from lexitrain.lexicon.lexicon import Lexicon
+    from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.study.quiz.session import Session, Summary
     from lexitrain.study.store import ProgressStore
 
@@ -26,7 +26,7 @@ progress_app = typer.Typer(name="progress", help="Back up, restore and import st
 
 
 
-def _lexicon(name: str) -> Lexicon:
+def _lexicon(name: str) -> LexiconData:
     from lexitrain.cli.options import open_study_lexicon
 
     return open_study_lexicon(name)
@@ -366,7 +366,7 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
         _show_settings(store, json_out, _lexicon(lexicon))
 
 
-def _show_settings(store: ProgressStore, json_out: bool, lex: Lexicon | None = None) -> None:
+def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None = None) -> None:
     from lexitrain.study.records.cards import leech_threshold
     from lexitrain.study.drills.daily import load_limits, load_scheduling
     from lexitrain.study.drills.plans import active_plan
@@ -402,7 +402,7 @@ def optimize(
 ) -> None:
     """Fit FSRS's parameters to your own reviews (per deck where a deck's own fit is better); keep them
     only where they predict held-out reviews better than those in use."""
-    from lexitrain.study import fsrs_fit
+    from lexitrain.study.quiz import fsrs_fit
 
     with _store() as store:
         if reset:

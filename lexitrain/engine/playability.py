@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexitrain.engine.dawg import Dawg, dawg_for
-from lexitrain.engine.leave import load_leave_model, load_leaves
-from lexitrain.engine.leave_table import LeaveTable
+from lexitrain.engine.leave import load_leave_model
+from lexitrain.engine.leave_table import LeaveTable, load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.selfplay import SelfPlayer
 from lexitrain.errors import LexitrainError

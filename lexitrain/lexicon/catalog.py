@@ -113,9 +113,11 @@ def compiled_match(named: str) -> str | None:
 
 def build_lexicon(source: Path, name: str, tiles_name: str = "english", board_name: str = "standard",
                   compare: dict[str, str] | None = None, skip_invalid: bool = False,
-                  progress: Progress = quiet) -> BuildReport:
+                  progress: Progress = quiet, definitions: Path | None = None,
+                  revision: str | None = None) -> BuildReport:
     """Compile lexicon NAME from a word list; `compare` maps other lexicons to the symbol
-    a word missing from that one gets (`--compare cel=+`)."""
+    a word missing from that one gets (`--compare cel=+`); DEFINITIONS and REVISION as
+    `compile_lexicon` takes them."""
     from lexitrain.lexicon.compile import Compared, compile_lexicon
 
     compared = {}
