@@ -16,7 +16,10 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2, which is not r
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.study.drills.challenge import challenge_keys
+from lexitrain.study.drills.requests import QuizRequest
+from lexitrain.study.quiz.round import Round
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
 from lexitrain.web.context import Context
@@ -239,6 +242,42 @@ def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
     assert typed["last"]["correct"] is False and typed["last"]["words"]  # the answers with their facts
 
 
+def test_undo_takes_a_review_back_once_and_refuses_when_its_card_moved(client, app_ctx):
+    """The page's undo is the terminal's !undo (Session.undo): the answer row and the card as they were
+    before, the day's counts with them, the card asked again; a second submit of the same undo takes
+    back nothing more (409); and an answer whose card was answered since, elsewhere, stays (409)."""
+    store = app_ctx.store
+    first = client.post("/api/review").json()
+    ident, question = first["id"], first["question"]
+    assert one_line_error(client.post(f"/api/review/{ident}/undo", json=on_question(first)), 409) \
+        == "nothing to take back: no answer given yet in this round"
+    before = store.find_card(NAME, question["kind"], question["prompt"])  # a new card of the plan
+    graded = client.post(f"/api/review/{ident}/grade", json=on_question(first, rating=2)).json()
+    assert graded["today"]["new_done"] == 1 and len(answers(store)) == 1
+    assert store.find_card(NAME, question["kind"], question["prompt"]) != before
+    undone = client.post(f"/api/review/{ident}/undo", json=on_question(graded)).json()
+    assert undone["undone"]["id"] == question["id"] and undone["question"]["id"] == question["id"]
+    assert undone["question"]["number"] == 1 and undone["last"] is None
+    assert undone["today"]["new_done"] == 0 and not answers(store)
+    assert store.find_card(NAME, question["kind"], question["prompt"]) == before  # the card as it was
+    again = client.post(f"/api/review/{ident}/undo", json=on_question(graded))  # the same undo sent twice
+    assert "answered already" in one_line_error(again, 409) and not answers(store)
+
+    graded = client.post(f"/api/review/{ident}/grade", json=on_question(undone, rating=3)).json()
+    card = store.find_card(NAME, question["kind"], question["prompt"])
+    assert card is not None and len(answers(store)) == 1
+    with ProgressStore() as other:  # another drill (a quiz in the terminal) answers the same card
+        elsewhere = Round(QuizRequest(query=f"--anagram {question['prompt']}", kind=question["kind"])
+                          .start(other, open_lexicon(NAME)))
+        elsewhere.answer(" ".join(ORACLE["".join(sorted(question["prompt"]))]))
+    moved = store.card(card.id)
+    assert moved != card
+    refused = client.post(f"/api/review/{ident}/undo", json=on_question(graded))
+    assert one_line_error(refused, 409) == "the card was answered again since (in another drill): it stays as it is"
+    assert store.card(card.id) == moved and len(answers(store)) == 2  # nothing undone
+    assert client.post(f"/api/review/{ident}/grade", json=on_question(graded, rating=3)).status_code == 200
+
+
 def test_a_valid_or_phony_card_shows_its_word_and_judges_the_choice(client, app_ctx):
     """A card `study from-games` makes of a phony, due now: the word to judge and its choices, then the verdict."""
     from lexitrain.study.quiz.scheduler import LEARNING, utc_now
@@ -276,6 +315,18 @@ def test_an_empty_play_passes_and_shows_the_top_plays(client, app_ctx):
     passed = client.post(f"/api/position/{first['id']}/play", json=on_question(first, play=" ")).json()["last"]
     assert not passed["correct"] and passed["legal"] is False and passed["top"][0]["score"] == TOP_SCORE
     assert len(answers(app_ctx.store)) == 1  # a pass is recorded, as an empty line in the terminal quiz
+
+
+def test_a_round_over_takes_nothing_back(client, app_ctx):
+    """The position round of the one stored position ends with its play (and is saved): an undo then is
+    refused in one line and the play stays."""
+    first = client.post("/api/position").json()
+    ident = first["id"]
+    played = client.post(f"/api/position/{ident}/play", json=on_question(first, play=TOP_PLAY)).json()
+    assert played["question"] is None and played["summary"]["questions"] == 1
+    undo = client.post(f"/api/position/{ident}/undo", json=on_question(first))
+    assert one_line_error(undo, 409) == "this round is over: nothing to take back"
+    assert len(answers(app_ctx.store)) == 1
 
 
 # -- search, stats, settings --------------------------------------------------------------

@@ -478,6 +478,52 @@ def test_a_card_graded_hard_in_the_browser_is_in_lexitrain_stats(page: Page, liv
     expect(page.locator("#answers tbody tr").first).to_be_visible()
 
 
+def progress_rows() -> tuple[list[tuple], int]:
+    """Every card as stored, and the number of answers (read beside the server)."""
+    from lexitrain.study.store import progress_path
+
+    with sqlite3.connect(progress_path()) as conn:
+        return (conn.execute("SELECT * FROM cards ORDER BY id").fetchall(),
+                int(conn.execute("SELECT count(*) FROM answers").fetchone()[0]))
+
+
+def test_an_answer_undone_by_ctrl_z_or_the_button_puts_the_card_back_as_it_was(page: Page, live: Live):
+    undos: list[str] = []
+    page.on("request", lambda request: undos.append(request.url) if request.url.endswith("/undo") else None)
+    page.goto(live.url("/review"))
+    box = page.get_by_label("Answer")
+    expect(box).to_be_focused()
+    expect(page.get_by_role("button", name="Undo last answer")).to_be_hidden()  # nothing answered yet
+    before, which, today = progress_rows(), page.locator("#which").inner_text(), page.locator("#today").text_content()
+    prompt = page.locator("#prompt").inner_text().replace("\n", "")
+    box.fill("ZZZ")
+    box.press("Enter")
+    expect(page.locator("#verdict")).to_contain_text("Missed")
+    assert progress_rows() != before
+    page.keyboard.press("Control+z")
+    expect(page.locator("#notice")).to_have_text(f"Took back your answer to {prompt}: it is asked again.")
+    expect(page.locator("#which")).to_have_text(which)  # the same card, as it was asked
+    assert page.locator("#prompt").inner_text().replace("\n", "") == prompt
+    expect(page.locator("#today")).to_have_text(today)  # the day's counts as they were
+    expect(box).to_be_focused()
+    assert progress_rows() == before  # the card and the answers exactly as before
+    expect(page.get_by_role("button", name="Undo last answer")).to_be_hidden()
+
+    box.fill("AB")
+    box.press("Control+z")  # in a box being typed, Ctrl+Z is the box's own undo
+    assert len(undos) == 1
+    box.fill("")
+    box.press("Enter")  # reveal, then grade Good
+    expect(page.get_by_role("button", name="Good")).to_be_visible()
+    page.keyboard.press("3")
+    expect(page.locator("#which")).not_to_have_text(which)
+    assert progress_rows() != before
+    page.get_by_role("button", name="Undo last answer").click()
+    expect(page.locator("#which")).to_have_text(which)
+    expect(page.locator("#notice")).to_contain_text("Took back your answer")
+    assert progress_rows() == before and len(undos) == 2
+
+
 def test_a_position_answered_wrongly_then_rightly(page: Page, live: Live):
     page.goto(live.url("/position"))
     play = page.get_by_role("textbox", name="Play")

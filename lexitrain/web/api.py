@@ -307,6 +307,32 @@ async def review_grade(request: Request) -> JSONResponse:
     return reply(await lane(request, grade))
 
 
+def undone(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> dict[str, Any]:
+    """Take the last scored answer back (`Session.undo`, as `!undo` does in the terminal) and show
+    its question again. The request names the question on show (its token), so a second submit of
+    the same undo is refused (409) rather than taking back one more; so is an undo with nothing to
+    take back, and one whose card was answered since in another drill (the card stays as it is)."""
+    if drill.question is None:
+        raise Conflict("this round is over: nothing to take back")
+    on_show(ctx, ident, drill, data)
+    try:
+        taken = drill.undo()
+    except LexitrainError as exc:
+        raise Conflict(str(exc)) from None
+    if taken is None:
+        raise Conflict("nothing to take back: no answer given yet in this round")
+    return {**drill_state(ctx, ident, drill), "undone": {"id": taken.question.id, "prompt": taken.question.prompt}}
+
+
+async def review_undo(request: Request) -> JSONResponse:
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+
+    def undo() -> dict[str, Any]:
+        return {**undone(ctx, ident, _drill(ctx, ident), data), "today": today(ctx)}
+
+    return reply(await lane(request, undo))
+
+
 def today(ctx: Context) -> dict[str, int]:
     """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
     from lexitrain.study.drills.requests import DailyRequest
@@ -362,6 +388,11 @@ async def position_play(request: Request) -> JSONResponse:
     return reply(await lane(request, answer))
 
 
+async def position_undo(request: Request) -> JSONResponse:
+    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    return reply(await lane(request, lambda: undone(ctx, ident, _drill(ctx, ident), data)))
+
+
 ROUTES = [
     Route("/api/wall/{ident}", wall_get, methods=["GET"]),
     Route("/api/wall/{ident}/guess", wall_guess, methods=["POST"]),
@@ -372,6 +403,8 @@ ROUTES = [
     Route("/api/review/{ident}/answer", review_answer, methods=["POST"]),
     Route("/api/review/{ident}/reveal", review_reveal, methods=["POST"]),
     Route("/api/review/{ident}/grade", review_grade, methods=["POST"]),
+    Route("/api/review/{ident}/undo", review_undo, methods=["POST"]),
     Route("/api/position", position_start, methods=["POST"]),
     Route("/api/position/{ident}/play", position_play, methods=["POST"]),
+    Route("/api/position/{ident}/undo", position_undo, methods=["POST"]),
 ]

@@ -27,8 +27,16 @@
     input.focus();
   }
 
+  // Undo is offered while the round goes on and a play of it stands.
+  function showUndo() {
+    const offered = state.question !== null && state.last !== null;
+    document.getElementById("undo").hidden = document.getElementById("undo-keys").hidden = !offered;
+  }
+
   function showQuestion() {
     const question = state.question;
+    say("");
+    showUndo();
     refused.textContent = "";
     document.getElementById("finished").hidden = question !== null;
     document.getElementById("play-form").hidden = question === null;
@@ -50,6 +58,18 @@
     document.getElementById("next").focus();
   }
 
+  // Take the last play back (Session.undo, as !undo in the terminal): its card as it was, that position asked again.
+  const undo = lexitrain.guarded(async () => {
+    if (!state || state.question === null || state.last === null) return;
+    try {
+      state = await api("POST", "/api/position/" + ident + "/undo", lexitrain.on(state.question));
+      verdictPart.hidden = true;
+      start = null;
+      showQuestion();
+      say("Took back your last play: the position is asked again.");
+    } catch (e) { say(e.message); }
+  });
+
   const play = lexitrain.guarded(async () => {
     if (!state.question) return;
     try {
@@ -60,6 +80,7 @@
         return;
       }
       state = answer;
+      showUndo();
       showVerdict(answer.last);
     } catch (e) { say(e.message); }
   });
@@ -71,6 +92,14 @@
     verdictPart.hidden = true;
     start = null;
     showQuestion();
+  });
+  document.getElementById("undo").addEventListener("click", undo);
+  document.addEventListener("keydown", (event) => {
+    const ctrlZ = (event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "z";
+    if (ctrlZ && !(event.target === input && input.value !== "")) { // in a box being typed, Ctrl+Z undoes the typing
+      event.preventDefault();
+      undo();
+    }
   });
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowRight" || event.key === "ArrowDown") {

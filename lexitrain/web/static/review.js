@@ -31,8 +31,16 @@
     document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
   }
 
+  // Undo is offered while the round goes on and an answer of it stands.
+  function showUndo() {
+    const offered = state.question !== null && state.last !== null;
+    document.getElementById("undo").hidden = document.getElementById("undo-keys").hidden = !offered;
+  }
+
   function ask() {
     mode = "asking";
+    say("");
+    showUndo();
     const question = state.question;
     asking.hidden = grading.hidden = shownPart.hidden = true;
     document.getElementById("finished").hidden = question !== null;
@@ -87,6 +95,8 @@
         return;
       }
       state = reply;
+      say("");
+      showUndo();
       showToday(state.today);
       mode = "shown";
       asking.hidden = true;
@@ -124,6 +134,18 @@
     } catch (e) { say(e.message); }
   });
 
+  // Take the last answer back (Session.undo, as !undo in the terminal): its card as it was, the day's
+  // counts with it, and that card asked again. Refused with the app's reason (the card was answered since).
+  const undo = guarded(async () => {
+    if (!state || state.question === null || state.last === null) return;
+    try {
+      state = await api("POST", "/api/review/" + ident + "/undo", on(state.question));
+      showToday(state.today);
+      ask();
+      say("Took back your answer to " + state.undone.prompt + ": it is asked again.");
+    } catch (e) { say(e.message); }
+  });
+
   box.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); answer(); }
   });
@@ -132,8 +154,13 @@
     button.addEventListener("click", () => grade(Number(button.dataset.rating)));
   }
   next.addEventListener("click", ask);
+  document.getElementById("undo").addEventListener("click", undo);
   document.addEventListener("keydown", (event) => {
-    if (mode === "grading" && ["1", "2", "3", "4"].includes(event.key)) {
+    const ctrlZ = (event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "z";
+    if (ctrlZ && !(event.target === box && box.value !== "")) { // in a box being typed, Ctrl+Z undoes the typing
+      event.preventDefault();
+      undo();
+    } else if (mode === "grading" && ["1", "2", "3", "4"].includes(event.key)) {
       event.preventDefault();
       grade(Number(event.key));
     } else if (mode === "shown" && event.key === "Enter" && event.target !== next) {
