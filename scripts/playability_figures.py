@@ -64,6 +64,7 @@ def main() -> None:
     lex = open_lexicon(args.lexicon)
     setup = setup_for(lex)
     halves: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
+    points: Counter[str] = Counter()
     started = time.perf_counter()
     load = os.getloadavg()
     blocks = 0
@@ -71,6 +72,7 @@ def main() -> None:
     while blocks * args.block < args.games:
         count = count_plays(setup, args.block, args.seed + blocks, args.jobs)
         halves[blocks % 2].update(count.plays)
+        points.update(count.points)
         seconds += count.seconds
         blocks += 1
         print(f"block {blocks}: {blocks * args.block} games, {1000 * count.seconds / args.block:.1f} s per 1,000 "
@@ -88,12 +90,12 @@ def main() -> None:
               f"top-{TOP} overlap {figures['top_overlap']}, the last of them played {figures['plays_of_the_last']} times")
     from lexitrain.engine.playability import Count
 
-    meta = figures_meta(lex, Count(total, games, seconds, f"{args.jobs} processes"), args.seed)
+    meta = figures_meta(lex, Count(total, points, games, seconds, f"{args.jobs} processes"), args.seed)
     meta.update({"by": "scripts/playability_figures.py", "blocks": blocks, "block": args.block,
                  "seeds": f"{args.seed}..{args.seed + blocks - 1}", "stability": steady,
                  "load_average": [round(x, 1) for x in load]})
     out = args.out or shipped_dir() / f"{lex.name}.tsv"
-    write_shipped(out, total, meta)
+    write_shipped(out, total, points, meta)
     print(f"wrote {out}")
 
 

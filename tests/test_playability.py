@@ -41,9 +41,13 @@ def test_the_command_stores_what_the_games_played_and_search_orders_and_filters_
     # the same six games, played here: what they formed is what was stored
     player = SelfPlayer(MoveGenerator(dawg_for(lex)), lex.layout, load_leaves(lex.tiles))  # type: ignore[arg-type]
     expected: Counter[str] = Counter()
+    scored: Counter[str] = Counter()
     for number in range(6):
-        expected.update(player.play(3 * 10**9 + number, words=True).words)
+        for word, points in player.play(3 * 10**9 + number, words=True).words:
+            expected[word] += 1
+            scored[word] += points
     assert report["plays"] == sum(expected.values()) and report["words"] == len(expected)
+    assert open_lexicon("cel").points_per_game() == {word: points / 6 for word, points in scored.items()}
     twos = sorted((w for w in expected if len(w) == 2), key=lambda w: (-expected[w], w))
     found = run("search", "-l", "cel", "--length", "2", "--order", "playability", "--words").stdout.split()
     assert found[: len(twos)] == twos  # the played ones first, most played first
@@ -79,6 +83,7 @@ def test_a_local_dask_cluster_counts_what_plain_processes_count(enable) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_dask = count_plays(setup, 6, seed=5, scheduler=cluster.scheduler_address, chunk=2)
     assert here.plays == processes.plays == on_dask.plays and sum(here.plays.values()) > 50
+    assert here.points == processes.points == on_dask.points and here.points.keys() == here.plays.keys()
     assert on_dask.where.startswith("dask ") and processes.where == "2 processes"
     other = count_plays(setup, 6, seed=6, jobs=1, chunk=2)
     assert other.plays != here.plays  # another seed, other games
@@ -105,7 +110,7 @@ def test_the_web_search_form_filters_and_orders_by_playability(tmp_path) -> None
     lex = make_web_lexicon(tmp_path)
     twos = [w for w in lex.words() if len(lex.tiles.encode(w)) == 2]
     plays = {w: 10 * (i + 1) for i, w in enumerate(twos[:3])}  # the third two the most played
-    playability.write(lex.folder, plays, lambda w: len(lex.tiles.encode(w)), {"games": 0})
+    playability.write(lex.folder, plays, None, lambda w: len(lex.tiles.encode(w)), {"games": 0})
     context = Context(ProgressStore(), NAME, secret="s3cret", hosts=frozenset({"testserver"}))
     with context.store, TestClient(create_app(context), headers={"origin": "http://testserver"}) as client:
         assert client.get("/?key=s3cret").status_code == 200

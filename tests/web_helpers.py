@@ -43,7 +43,7 @@ def make_web_lexicon(folder: Path) -> Lexicon:
     compile_lexicon(source, NAME)
     lex = open_lexicon(NAME)
     # playability figures, as `lexicon playability` stores them, for the search form's Playability field
-    playability.write(lex.folder, {"QUITE": 9, "RETAINS": 4}, lambda word: len(lex.tiles.encode(word)), {"games": 0})
+    playability.write(lex.folder, {"QUITE": 9, "RETAINS": 4}, None, lambda word: len(lex.tiles.encode(word)), {"games": 0})
     cgp = folder / "positions.cgp"
     cgp.write_text(POSITION + "\n", encoding="utf-8")
     report = ImportReport()

@@ -245,7 +245,8 @@ Conditions (put --not- before one to turn it round; give any one again to add to
 
 \b
 Order and limits:
-  --order alphabetical|probability|alphagram|length|random|playability   --seed N
+  --order alphabetical|probability|alphagram|length|random|playability|points   --seed N
+  (points: the points a game of self-play holds in the word, the most first, whatever the length)
   --limit N   --limit-probability 1-100 (or --limit-probability-lax)  (Zyzzyva's, last)
 Saved searches: --save NAME [--replace], --load NAME; `lexitrain searches` lists them.
 """

@@ -11,6 +11,7 @@ from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
 
 if TYPE_CHECKING:
     from lexitrain.cli.quiz_ui import Notes
@@ -333,10 +334,15 @@ def set_(
     wait_after_last: Optional[bool] = typer.Option(None, "--wait-after-last/--no-wait-after-last", help="In the "
                                                    "terminal, wait for Enter once every answer is found, as Zyzzyva "
                                                    "does (default: go on at once)."),
+    daily_order: Optional[str] = typer.Option(None, "--daily-order", help="The daily drill's order: due (the most "
+                                              "overdue review first, new cards in the plan's order; the default) or "
+                                              "points (each the card whose study gains the most points per game per "
+                                              "minute: how often its words are played, what they score, how likely "
+                                              "you are to miss it now)."),
     json_out: Json = False,
 ) -> None:
-    """Daily limits, scheduling mode, desired retention, the default lexicon and how the terminal quiz moves on
-    (shown as `study show` shows them)."""
+    """Daily limits, scheduling mode, desired retention, the default lexicon, the daily drill's order and how
+    the terminal quiz moves on (shown as `study show` shows them)."""
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.daily import Limits
     from lexitrain.study.quiz.scheduler import Scheduling
@@ -351,9 +357,13 @@ def set_(
             from lexitrain.study.records.cards import check_leech_threshold
 
             check_leech_threshold(leech)
+        if daily_order is not None:
+            from lexitrain.study.records.stakes import check_daily_order
+
+            check_daily_order(daily_order)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
                                ("retention", retention), ("lexicon", lexicon), ("leech", leech),
-                               (WAIT_AFTER_LAST, wait_after_last)):
+                               (WAIT_AFTER_LAST, wait_after_last), (DAILY_ORDER_SETTING, daily_order)):
             if value is not None:
                 store.set_setting(setting, value)
         _show_settings(store, json_out)
@@ -376,7 +386,8 @@ def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None
                             "mode": scheduling.mode, "retention": scheduling.retention,
                             "fsrs_parameters": "own" if scheduling.parameters else "default",
                             "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store),
-                            "wait_after_last": bool(store.setting(WAIT_AFTER_LAST, False))}
+                            "wait_after_last": bool(store.setting(WAIT_AFTER_LAST, False)),
+                            "daily_order": store.setting(DAILY_ORDER_SETTING, "due")}
     if lex is not None:
         info = active_plan(store, lex)
         data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
@@ -388,6 +399,8 @@ def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None
                f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
     if data["wait_after_last"]:
         typer.echo("the terminal quiz waits for Enter once every answer is found")
+    if data["daily_order"] == "points":
+        typer.echo("the daily drill asks first the cards whose study gains the most points per minute")
     if "plan" in data:
         typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
 
@@ -484,12 +497,13 @@ def stats(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also save charts to this PNG file."),
     json_out: Json = False,
 ) -> None:
-    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams, coverage."""
+    """Reviews per day, retention, cards by state, the next 30 days' due cards, hardest alphagrams, coverage,
+    and the points per game the words you know cover, week by week."""
     from lexitrain.study.records import stats as st
 
     with _store() as store:
         lex = _lexicon(lexicon)
-        report = st.compute(store, lex.name, lex)
+        report = st.compute(store, lex.name, lex, points=True)
     if plot is not None:
         st.plot(report, plot)
     if json_out:

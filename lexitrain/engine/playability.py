@@ -1,7 +1,8 @@
-"""Playability by self-play: how often the equity player plays each word.
+"""Playability by self-play: how often the equity player plays each word, and what it scores.
 
 Every word a play forms counts once (the main word and each cross word),
-over games of fast self-play (`selfplay.py`). The games are cut into
+with the points it scored there (the bingo bonus with the main word), over
+games of fast self-play (`selfplay.py`). The games are cut into
 chunks of consecutive seeds, and each chunk's counts depend on its seeds
 alone, so the totals are the same however the chunks were run: in this
 process, on every core (`multiprocessing`), or on a Dask cluster given its
@@ -52,12 +53,17 @@ class Setup:
 
 @dataclass
 class Count:
-    """What the games counted: plays per word, the games and how long they took."""
+    """What the games counted: plays and points scored per word, the games and how long they took."""
 
     plays: Counter[str]
+    points: Counter[str]
     games: int
     seconds: float
     where: str
+
+
+#: plays and points scored per word, over some games
+Tally = tuple[Counter[str], Counter[str]]
 
 
 def setup_for(lex: Lexicon) -> Setup:
@@ -79,17 +85,20 @@ def chunks(games: int, seed: int, chunk: int = CHUNK) -> list[tuple[int, int]]:
 _player: list[tuple[Setup, SelfPlayer]] = []
 
 
-def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Counter[str]:
-    """Plays of each word in the games of seeds [start, stop)."""
+def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Tally:
+    """Plays of each word, and the points it scored, in the games of seeds [start, stop)."""
     if not _player or _player[0][0] is not setup:
         records = memoryview(setup.graph).cast(setup.typecode)  # type: ignore[call-overload]  # typeshed wants a literal
         dawg = Dawg(records, setup.tiles, setup.name)
         _player[:] = [(setup, SelfPlayer(MoveGenerator(dawg), setup.layout, setup.leaves))]
     player = _player[0][1]
     plays: Counter[str] = Counter()
+    points: Counter[str] = Counter()
     for seed in range(*seeds):
-        plays.update(player.play(seed, words=True).words)
-    return plays
+        for word, scored in player.play(seed, words=True).words:
+            plays[word] += 1
+            points[word] += scored
+    return plays, points
 
 
 def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None, scheduler: str | None = None,
@@ -107,16 +116,18 @@ def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None
         results = _on_cores(setup, work, jobs)
         where = f"{jobs} process{'es' if jobs > 1 else ''}"
     total: Counter[str] = Counter()
+    scored: Counter[str] = Counter()
     done = 0
-    for (start, stop), plays in results:
+    for (start, stop), (plays, points) in results:
         total.update(plays)
+        scored.update(points)
         done += stop - start
         if progress is not None:
             progress(done, games)
-    return Count(total, games, time.perf_counter() - started, where)
+    return Count(total, scored, games, time.perf_counter() - started, where)
 
 
-def _on_cores(setup: Setup, work: list[tuple[int, int]], jobs: int) -> Iterator[tuple[tuple[int, int], Counter[str]]]:
+def _on_cores(setup: Setup, work: list[tuple[int, int]], jobs: int) -> Iterator[tuple[tuple[int, int], Tally]]:
     if jobs == 1:
         for seeds in work:
             yield seeds, play_chunk(setup, seeds)
@@ -134,11 +145,11 @@ def _start_worker(setup: Setup) -> None:
     _worker_setup[:] = [setup]
 
 
-def _play_in_worker(seeds: tuple[int, int]) -> Counter[str]:
+def _play_in_worker(seeds: tuple[int, int]) -> Tally:
     return play_chunk(_worker_setup[0], seeds)
 
 
-def _on_dask(setup: Setup, work: list[tuple[int, int]], scheduler: str) -> Iterator[tuple[tuple[int, int], Any]]:
+def _on_dask(setup: Setup, work: list[tuple[int, int]], scheduler: str) -> Iterator[tuple[tuple[int, int], Tally]]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -156,13 +167,14 @@ def _on_dask(setup: Setup, work: list[tuple[int, int]], scheduler: str) -> Itera
 
 def count_and_store(lex: Lexicon, games: int, seed: int = 0, jobs: int | None = None,
                     scheduler: str | None = None, progress: Progress | None = None) -> Count:
-    """Count plays over `games` self-play games and store them in the compiled lexicon
+    """Count plays and points over `games` self-play games and store them in the compiled lexicon
     (lexicon/playability.py), replacing any figures it had."""
     from lexitrain.lexicon import playability
 
     setup = setup_for(lex)
     count = count_plays(setup, games, seed, jobs, scheduler, progress)
-    playability.write(lex.folder, count.plays, lambda word: len(lex.tiles.encode(word)), figures_meta(lex, count, seed))
+    playability.write(lex.folder, count.plays, count.points, lambda word: len(lex.tiles.encode(word)),
+                      figures_meta(lex, count, seed))
     return count
 
 
@@ -173,6 +185,7 @@ def figures_meta(lex: Lexicon, count: Count, seed: int) -> dict[str, Any]:
         "games": count.games, "seed": seed, "seconds": round(count.seconds, 1), "where": count.where,
         "lexicon": lex.name, "content_hash": lex.content_hash,
         "counted": "every word each play forms (main and cross words), equity player vs itself",
+        "scored": "the points each word scored where it was formed, the bingo bonus with the main word",
         "leaves": (f"exhaustive table ({leaves.trained.get('games', '?')} training games)"
                    if isinstance(leaves, LeaveTable) else "the 40-feature model's values"),
         "plays": sum(count.plays.values()), "words": len(count.plays),

@@ -21,7 +21,7 @@ from lexitrain.engine.board import BLANK_FLAG, LETTER_MASK, Board
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange
 from lexitrain.engine.leave_table import LeaveTable
 from lexitrain.engine.movegen import EXCHANGE, PASS, PLAY, MoveGenerator
-from lexitrain.engine.rules import word_text, words_formed
+from lexitrain.engine.rules import word_score, word_text, words_formed
 from lexitrain.layouts import BoardLayout
 from lexitrain.tiles import BLANK, RACK_SIZE, Rack
 
@@ -48,12 +48,13 @@ class Turn:
 
 @dataclass
 class GameRecord:
-    """A finished self-play game: its turns, final scores and the words its plays formed (when asked)."""
+    """A finished self-play game: its turns, final scores and, when asked, the words its plays formed,
+    each with the points it scored (the bingo bonus counted with the play's main word)."""
 
     seed: int
     turns: list[Turn] = field(default_factory=list)
     scores: list[int] = field(default_factory=lambda: [0, 0])
-    words: list[str] = field(default_factory=list)
+    words: list[tuple[str, int]] = field(default_factory=list)
 
 
 class SelfPlayer:
@@ -92,7 +93,9 @@ class SelfPlayer:
                 assert play is not None
                 placed = play.placed()
                 if words:
-                    record.words += [word_text(board, w).upper() for w in words_formed(board, play)]
+                    bonus = self.layout.bingo_bonus if len(placed) == RACK_SIZE else 0
+                    record.words += [(word_text(board, w).upper(), word_score(board, w) + (bonus if i == 0 else 0))
+                                     for i, w in enumerate(words_formed(board, play))]
                 for r, c, t in placed:
                     board.set(r, c, t)
                     rack_list.remove(BLANK if t >= BLANK_FLAG else letters[t & LETTER_MASK])

@@ -38,6 +38,7 @@ class Lexicon:
     _counts: dict[RankPer, dict[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _draws: dict[int, dict[str, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _playability: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    _points: dict[str, float] | None = field(default=None, init=False, repr=False, compare=False)
 
     @cached_property
     def tiles(self) -> TileSet:
@@ -204,6 +205,21 @@ class Lexicon:
         self.require_playability()
         return rows.playability_meta(self.db)
 
+    def points_per_game(self) -> dict[str, float]:
+        """Word -> the points a game holds in it: what it scored over the self-play games counted,
+        per game (a word never played holds none); a one-line error when the figures have no points."""
+        from lexitrain.lexicon import rows
+
+        self.require_playability()
+        if self._points is None:
+            meta = rows.playability_meta(self.db)
+            if "scored" not in meta or not meta.get("games"):
+                raise LexitrainError(f"lexicon {self.name!r} has playability figures counted before points were; "
+                                     f"count them again with `lexitrain lexicon playability {self.name} --games N`")
+            games = int(meta["games"])
+            self._points = {word: points / games for word, points in rows.points_scored(self.db).items()}
+        return self._points
+
     def require_playability(self) -> None:
         """A one-line error when the lexicon has no figures; else make sure its connection
         has them (they are attached on opening, and may have come after it was opened)."""
@@ -214,7 +230,7 @@ class Lexicon:
                                  f"`lexitrain lexicon playability {self.name} --games N`")
         if "db" in self.__dict__ and DATABASE not in {row[1] for row in self.db.execute("PRAGMA database_list")}:
             self.__dict__.pop("db").close()
-            self._playability = None
+            self._playability = self._points = None
 
     def has_text(self, fact: TextFact) -> bool:
         """Whether any word has FACT (definitions, symbols): searching one a list lacks finds nothing."""

@@ -3,8 +3,12 @@
 Zyzzyva orders and filters by it. The figures are counted by the engine
 (`engine/playability.py`, `lexitrain lexicon playability`) and stored in
 `playability.sqlite` in the lexicon's folder: one row per word played at
-least once, its plays, and its rank among the words of its length (1 the
-most played; ties by word). A word never played has no row and no rank.
+least once, its plays, the points it scored in them, and its rank among the
+words of its length (1 the most played; ties by word). A word never played
+has no row and no rank. The points over the games counted are the points a
+game holds for a player who knows the word: `search --order points` and
+study by points at stake (study/records/stakes.py) read them. Figures counted
+before points were (an older shipped file) have NULL points.
 The file is written whole beside the tables and renamed into place, so a
 reader sees the old figures or the new, and a lexicon's other files are
 never touched. Figures shipped for an embedded list
@@ -35,6 +39,7 @@ CREATE TABLE playability (
     word TEXT PRIMARY KEY,       -- uppercase, as in words.word
     length INTEGER NOT NULL,     -- in tiles
     plays INTEGER NOT NULL,      -- times played in the self-play games counted
+    points INTEGER,              -- points it scored in those plays (bingo bonus with the main word); NULL: not counted
     rank INTEGER NOT NULL        -- 1 = the most played of its length; ties by word
 ) WITHOUT ROWID;
 CREATE INDEX playability_length_rank ON playability (length, rank);
@@ -56,8 +61,10 @@ def ranked(plays: Mapping[str, int], length: Callable[[str], int]) -> list[tuple
     return out
 
 
-def write(folder: Path, plays: Mapping[str, int], length: Callable[[str], int], meta: Mapping[str, Any]) -> None:
-    """Store the figures in a compiled lexicon's folder, replacing any there (atomically)."""
+def write(folder: Path, plays: Mapping[str, int], points: Mapping[str, int] | None, length: Callable[[str], int],
+          meta: Mapping[str, Any]) -> None:
+    """Store the figures in a compiled lexicon's folder, replacing any there (atomically);
+    `points` None: figures counted before points were."""
     import sqlite3
 
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".playability-", suffix=".tmp")
@@ -69,8 +76,9 @@ def write(folder: Path, plays: Mapping[str, int], length: Callable[[str], int], 
             with conn:
                 conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                                  [(k, json.dumps(v)) for k, v in meta.items()])
-                conn.executemany("INSERT INTO playability (word, length, plays, rank) VALUES (?, ?, ?, ?)",
-                                 ranked(plays, length))
+                conn.executemany("INSERT INTO playability (word, length, plays, points, rank) VALUES (?, ?, ?, ?, ?)",
+                                 [(word, size, n, None if points is None else points.get(word, 0), rank)
+                                  for word, size, n, rank in ranked(plays, length)])
         finally:
             conn.close()
         os.replace(tmp, folder / FILE)
@@ -79,21 +87,25 @@ def write(folder: Path, plays: Mapping[str, int], length: Callable[[str], int], 
         raise
 
 
-def read_shipped(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
-    """A shipped figures file: its header (one `# {json}` line) and WORD<TAB>plays lines."""
+def read_shipped(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None]:
+    """A shipped figures file: its header (one `# {json}` line) and WORD<TAB>plays<TAB>points lines
+    (WORD<TAB>plays in a file counted before points were: its points are None)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
         meta = json.loads(lines[0].removeprefix("# "))
-        plays = {word: int(n) for word, n in (line.split("\t") for line in lines[1:] if line)}
+        fields = [line.split("\t") for line in lines[1:] if line]
+        plays = {row[0]: int(row[1]) for row in fields}
+        points = {row[0]: int(row[2]) for row in fields} if "scored" in meta else None
     except (OSError, ValueError, IndexError) as exc:
         raise LexitrainError(f"{path}: cannot read the playability figures ({exc})") from None
-    return meta, plays
+    return meta, plays, points
 
 
-def write_shipped(path: Path, plays: Mapping[str, int], meta: Mapping[str, Any]) -> None:
-    """Write figures to ship with a list: most played first."""
+def write_shipped(path: Path, plays: Mapping[str, int], points: Mapping[str, int], meta: Mapping[str, Any]) -> None:
+    """Write figures to ship with a list: most played first, each word with its plays and points."""
     lines = [f"# {json.dumps(dict(meta), sort_keys=True)}"]
-    lines += [f"{word}\t{n}" for word, n in sorted(plays.items(), key=lambda item: (-item[1], item[0])) if n > 0]
+    lines += [f"{word}\t{n}\t{points.get(word, 0)}"
+              for word, n in sorted(plays.items(), key=lambda item: (-item[1], item[0])) if n > 0]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -104,7 +116,7 @@ def copy_shipped(folder: Path, content_hash: str, length: Callable[[str], int]) 
         with path.open(encoding="utf-8") as head:
             if f'"content_hash": "{content_hash}"' not in head.readline():
                 continue
-        meta, plays = read_shipped(path)
-        write(folder, plays, length, {**meta, "shipped": path.name})
+        meta, plays, points = read_shipped(path)
+        write(folder, plays, points, length, {**meta, "shipped": path.name})
         return True
     return False

@@ -299,6 +299,12 @@ def playability_ranks(db: sqlite3.Connection) -> dict[str, int]:
     return {word: rank for word, rank in db.execute(f"SELECT word, rank FROM {PLAYABILITY}.playability")}
 
 
+def points_scored(db: sqlite3.Connection) -> dict[str, int]:
+    """Word -> the points it scored over the self-play games counted, for every word played
+    (figures counted with points: see `playability_meta`'s "scored")."""
+    return {word: points for word, points in db.execute(f"SELECT word, points FROM {PLAYABILITY}.playability")}
+
+
 def playability_meta(db: sqlite3.Connection) -> dict[str, Any]:
     """How the lexicon's playability figures were counted (games, seed, time...)."""
     return {key: json.loads(value) for key, value in db.execute(f"SELECT key, value FROM {PLAYABILITY}.meta")}

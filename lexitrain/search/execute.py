@@ -48,7 +48,7 @@ _HOOKS: dict[str, HookSide] = {
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     """Every word meeting all conditions of any group, ordered, probability-limited, then limited.
     A query without conditions finds every word."""
-    if query.order == "playability" or any(c.name == "playability" for g in query.groups for c in g):
+    if query.order in ("playability", "points") or any(c.name == "playability" for g in query.groups for c in g):
         lex.require_playability()  # a lexicon without figures: say so in one line
     found: dict[str, WordRow] = {}
     for group in query.groups or ((),):
@@ -302,6 +302,9 @@ def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]
         ranks = lex.playability_ranks()
         last = len(ranks) + 1
         return sorted(rows, key=lambda r: (r["length"], ranks.get(r["word"], last), r["probability_rank"], word(r)))
+    if query.order == "points":  # the most points a game holds first, whatever the length; never played last
+        points = lex.points_per_game()
+        return sorted(rows, key=lambda r: (-points.get(r["word"], 0.0), r["probability_rank"], word(r)))
     if query.order == "alphagram":
         alphagram = _word_key(lex, "alphagram")
         return sorted(rows, key=lambda r: (alphagram(r), word(r)))

@@ -20,7 +20,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.rows import RankPer
 
 Range = tuple[int, int]
-ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability")
+ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability", "points")
 PROBABILITY_BY = ("alphagram", "word")
 UNBOUNDED = 10**9
 OR = "--or"

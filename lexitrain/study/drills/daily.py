@@ -1,5 +1,9 @@
 """The daily drill: today's due reviews, then new cards from the active plan.
 
+By default the most overdue review comes first and new cards come in the
+plan's order; with `study set --daily-order points`, each is the one whose
+study gains the most points per game per minute (records/stakes.py).
+
 Limits count what was already done today in daily sessions, and the next
 card is picked afresh before every question, so stopping half-way and
 running `daily` again the same day simply carries on; cards answered wrong
@@ -14,7 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Iterator
 
+from lexitrain.errors import LexitrainError
 from lexitrain.study.records.decks import check_daily_limit, full_decks
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, Stakes
 from lexitrain.study.drills.plans import active_plan
 from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, Scheduling, utc_now
 from lexitrain.study.quiz.session import Item
@@ -43,6 +49,16 @@ class Limits:
 
 def load_limits(store: ProgressStore) -> Limits:
     return Limits(int(store.setting("limit:new", Limits.new)), int(store.setting("limit:reviews", Limits.reviews)))
+
+
+def load_stakes(store: ProgressStore, lex: Lexicon) -> Stakes | None:
+    """What ranks the drill's cards when the player asked for points first (None: the usual order)."""
+    if store.setting(DAILY_ORDER_SETTING, "due") != "points":
+        return None
+    try:
+        return Stakes(store, lex, load_scheduling(store))
+    except LexitrainError as exc:
+        raise LexitrainError(f"{exc} (or go back to the usual order: `lexitrain study set --daily-order due`)") from None
 
 
 def load_scheduling(store: ProgressStore) -> Scheduling:
@@ -83,17 +99,22 @@ class DayStatus:
 
 def next_card(
     store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, now: datetime, skip: frozenset[int] = frozenset(),
-    held: tuple[int, int] = (0, 0),
+    held: tuple[int, int] = (0, 0), stakes: Stakes | None = None,
 ) -> CardRow | None:
-    """The next card of today's drill: a due review while allowed, else a new card while allowed.
+    """The next card of today's drill: a due review while allowed, else a new card while allowed;
+    with `stakes`, of each the one whose study gains the most points per minute.
 
     `held` is (new cards, reviews) on screen in other drills right now: they count
     against today's limits as if answered, so two drills at once stay within them."""
+    every = -1  # SQLite's LIMIT for no limit
     new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
     new_done, reviews_done = new_done + held[0], reviews_done + held[1]
     no_reviews, no_new = full_decks(store, MODE, lexicon, day_start(now))  # decks with their own limits
     if reviews_done < limits.reviews:
-        due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
+        if stakes is None:
+            due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
+        else:
+            due = stakes.best(store.due_cards(lexicon, now.timestamp(), every, skip, no_reviews), now.timestamp())
         if due:
             return due[0]
     from lexitrain.study.drills.positions import next_daily_position  # the new positions a day the player asked for
@@ -102,7 +123,10 @@ def next_card(
     if position is not None:
         return position
     if new_done < limits.new:
-        new = store.new_cards(plan_id, 1, skip, no_new)
+        if stakes is None:
+            new = store.new_cards(plan_id, 1, skip, no_new)
+        else:
+            new = stakes.best(store.new_cards(plan_id, every, skip, no_new), now.timestamp())
         if new:
             return new[0]
     return None
@@ -115,7 +139,8 @@ def new_holder() -> str:
     return uuid.uuid4().hex
 
 
-def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None) -> Iterator[Item]:
+def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None,
+          stakes: Stakes | None = None) -> Iterator[Item]:
     """Today's questions, one at a time, each chosen after the previous answer was saved.
 
     A card handed out but left unanswered (its question could not be built)
@@ -128,7 +153,7 @@ def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None
     holder = holder or new_holder()
     skip: set[int] = set()
     while True:
-        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip))
+        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip), stakes)
         if card is None:
             return
         yield Item(card.kind, card.key, card.id)
@@ -137,14 +162,15 @@ def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None
 
 
 def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holder: str,
-         skip: frozenset[int] = frozenset()) -> CardRow | None:
+         skip: frozenset[int] = frozenset(), stakes: Stakes | None = None) -> CardRow | None:
     """The drill's next card, leased to `holder` in the same transaction (its previous card given
     back), leaving out the cards other drills hold."""
     now = utc_now()
     with store.transaction():
         store.release_leases(holder)
         others = store.leased_by_others(holder, now.timestamp())
-        card = next_card(store, lexicon, plan_id, limits, now, skip | others, store.lease_counts(others, lexicon))
+        card = next_card(store, lexicon, plan_id, limits, now, skip | others, store.lease_counts(others, lexicon),
+                         stakes)
         if card is not None:
             store.lease_card(card.id, holder, now.timestamp() + LEASE_SECONDS)
     return card

@@ -230,6 +230,7 @@ class DailyRequest:
 
         limits = daily.load_limits(store)
         holder = daily.new_holder()
+        stakes = daily.load_stakes(store, lex)
 
         def closing(summary: Summary) -> dict[str, Any]:
             daily.release(store, holder)
@@ -237,9 +238,11 @@ class DailyRequest:
             return {"new_today": state.new_done, "reviews_today": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left}
 
-        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder), daily.load_scheduling(store),
-                       order=self.order, closing=closing, grader=speed_grader(store, self.speed_grades),
-                       title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews")
+        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder, stakes),
+                       daily.load_scheduling(store), order=self.order, closing=closing,
+                       grader=speed_grader(store, self.speed_grades),
+                       title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews"
+                             + (", points first" if stakes else ""))
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ switch modes without losing history.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store import CardRow, ProgressStore
@@ -107,6 +107,24 @@ class Scheduling:
             return 0.0
         return float(_fsrs_scheduler(self.retention, self.parameters)
                      .get_card_retrievability(_to_fsrs(card, now), now))
+
+
+    def forgetting_curve(self) -> Callable[[float | None, float | None, float], float]:
+        """FSRS's retrievability as a plain function of (stability, last review, at): the same figure
+        as `retrievability` (whole days elapsed), without building an FSRS card, for many cards at once;
+        0 for a card never reviewed."""
+        import fsrs
+
+        decay = -(self.parameters or fsrs.scheduler.DEFAULT_PARAMETERS)[20]
+        factor = 0.9 ** (1 / decay) - 1
+
+        def recall(stability: float | None, last_review: float | None, at: float) -> float:
+            if stability is None or last_review is None or stability <= 0:
+                return 0.0
+            days = max(0, int((at - last_review) // 86400))
+            return float((1 + factor * days / stability) ** decay)
+
+        return recall
 
 
 @lru_cache(maxsize=8)

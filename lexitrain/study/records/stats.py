@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.records.coverage import LengthCoverage
+    from lexitrain.study.records.stakes import Covered
 
 STATE_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearning"}
 FORECAST_DAYS = 30
@@ -40,6 +41,7 @@ class StatsReport:
     retention: float | None  # share of reviews (not first answers) answered right
     retention_30: float | None
     coverage: list[LengthCoverage] = field(default_factory=list)  # per length, the bingo draws known
+    points: Covered | None = None  # the points per game the known words cover, and how it grew
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,11 +53,13 @@ class StatsReport:
             "forecast": self.forecast.to_dict("records"),
             "hardest": self.hardest.to_dict("records"),
             "coverage": {str(c.length): c.to_json() for c in self.coverage},
+            **({"points": self.points.to_json()} if self.points is not None else {}),
         }
 
 
-def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> StatsReport:
-    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too).
+def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, points: bool = False) -> StatsReport:
+    """The report on a lexicon's progress (with `lex`, the lexicon itself, its coverage too; with
+    `points` as well, the points per game the known words cover, where the lexicon has the figures).
 
     SQLite counts (per day, per state, the due days, the hardest cards) and only the small
     tallies come back: at 100,000 cards the report takes tens of milliseconds, not seconds."""
@@ -99,7 +103,18 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None) -> S
     covered = coverage(store, lex) if lex is not None else []
     reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
-                       share((recent_reviews, recent_right)), covered)
+                       share((recent_reviews, recent_right)), covered,
+                       _points_covered(store, lex, now) if points and lex is not None else None)
+
+
+def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
+    """The points covered, or None for a lexicon whose figures have no points."""
+    from lexitrain.study.drills.daily import load_scheduling
+    from lexitrain.study.records.stakes import covered
+
+    if not lex.has_playability or "scored" not in lex.playability_meta():
+        return None
+    return covered(store, lex, load_scheduling(store), now.timestamp())
 
 
 def _local_date(quarter: int) -> date:
@@ -133,6 +148,12 @@ def render_text(report: StatsReport) -> list[str]:
     if shown:
         lines.append("coverage (of the draws with no blank that make a word, the share whose words you know):")
         lines += [f"  {c.length:>2}s {c.share:>7.2%}  ({c.known:,} of {c.alphagrams:,} alphagrams known)" for c in shown]
+    if report.points is not None:
+        p = report.points
+        lines.append(f"points at stake: the words you know cover {p.now:.1f} of the {p.lexicon_points:.1f} points "
+                     f"a game holds ({p.share:.1%}, counting each by how likely you are to recall it now)")
+        lines.append("  week by week: " + "  ".join(f"{datetime.fromtimestamp(at).date().isoformat()[5:]}:{covered:.1f}"
+                                                    for at, covered in p.weeks))
     if len(report.hardest):
         lines.append("hardest alphagrams: " + "  ".join(
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))

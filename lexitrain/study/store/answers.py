@@ -34,6 +34,10 @@ class AnswerRow:
     late_mark: bool | None = None  # a challenge answer marked correct/missed after the challenge ended
 
 
+#: the longest an answer counts as taking, in ms: longer, the player was away
+IDLE_MS = 120_000
+
+
 class Answers(StoreConnection):
     def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
         cur = self.conn.execute(
@@ -114,6 +118,28 @@ class Answers(StoreConnection):
         return self.conn.execute(
             "SELECT a.card_id, a.at, a.correct, a.rating FROM answers a JOIN cards c ON c.id = a.card_id "
             "WHERE (? IS NULL OR c.deck_id = ?) ORDER BY a.card_id, a.at", (deck_id, deck_id)).fetchall()
+
+    def seconds_per_card(self, card_ids: list[int]) -> dict[int, float]:
+        """The mean time an answer to each card took, in seconds (each answer counted at most
+        two minutes: a question left on screen is not study time), for the cards answered with a time."""
+        return {card: ms / 1000 for card, ms in self.conn.execute(
+            f"SELECT card_id, avg(min(ms, {IDLE_MS})) FROM answers WHERE ms IS NOT NULL "
+            "AND card_id IN (SELECT value FROM json_each(?)) GROUP BY card_id", (json.dumps(card_ids),))}
+
+    def seconds_per_kind(self, lexicon: str) -> dict[str, float]:
+        """The mean time an answer of each kind took on a lexicon, in seconds (as `seconds_per_card`)."""
+        return {kind: ms / 1000 for kind, ms in self.conn.execute(
+            f"SELECT a.kind, avg(min(a.ms, {IDLE_MS})) FROM answers a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.lexicon = ? AND a.ms IS NOT NULL GROUP BY a.kind", (lexicon,))}
+
+    def states_since(self, lexicon: str, since: float) -> list[tuple[int, float, int, float | None, float | None]]:
+        """(card, when, state, stability, last review) of the card just before each of its answers
+        given after `since`, by card and time: the card as it stood at any moment since then."""
+        return self.conn.execute(
+            "SELECT a.card_id, a.at, json_extract(a.before, '$.state'), json_extract(a.before, '$.stability'), "
+            "json_extract(a.before, '$.last_review') FROM answers a JOIN cards c ON c.id = a.card_id "
+            "WHERE c.lexicon = ? AND a.at > ? AND a.before IS NOT NULL ORDER BY a.card_id, a.at",
+            (lexicon, since)).fetchall()
 
     def answers_per_quarter_hour(self, lexicon: str, since: float) -> list[tuple[int, int, int, int, int]]:
         """(quarter-hour number since the epoch, answers, right, new, unscheduled: answers that moved no card,

@@ -110,6 +110,12 @@ class Cards(StoreConnection):
         ).fetchall()
         return [CardRow(*r) for r in rows]
 
+    def studied_cards(self, lexicon: str) -> list[CardRow]:
+        """Every card of a lexicon answered at least once."""
+        rows = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND last_review IS NOT NULL",
+                                 (lexicon,)).fetchall()
+        return [CardRow(*r) for r in rows]
+
     def due_count(self, lexicon: str, now: float) -> int:
         """How many cards are due by `now` (suspended ones left out)."""
         return int(self.conn.execute(

@@ -1,0 +1,166 @@
+"""Points first: words ordered, and cards studied, by the points a game holds in them.
+
+Self-play counts what each word scored; `search --order points` ranks words by it; with
+`study set --daily-order points` the daily drill asks first the card whose study gains the
+most points per minute (its words' points, how likely the player is to miss it now, how long
+an answer takes); `stats` shows the points per game the known words cover, week by week.
+"""
+
+from __future__ import annotations
+
+import json
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from fsrs.scheduler import DEFAULT_PARAMETERS
+
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.leave import load_leaves
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.selfplay import SelfPlayer
+from lexitrain.lexicon import playability
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.store import CardRow
+from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
+from tests.cli_runner import run
+
+NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+ORACLE = anagram_oracle()
+GAMES = 100
+
+
+def test_each_word_a_play_forms_carries_its_points_and_they_add_up_to_the_score(enable) -> None:
+    player = SelfPlayer(MoveGenerator(dawg_for(enable)), enable.layout, load_leaves(enable.tiles))
+    for seed in range(4):
+        game = player.play(seed, words=True)
+        assert sum(points for _, points in game.words) == sum(turn.score for turn in game.turns) > 0
+        assert all(points > 0 for _, points in game.words)
+
+
+def test_search_orders_by_points_a_game_holds(enable) -> None:
+    points = enable.points_per_game()
+    result = run("search", "--length", "2-3", "--order", "points", "--words")
+    assert result.exit_code == 0, result.stderr
+    words = result.stdout.split()
+    held = [points.get(w, 0.0) for w in words]
+    assert held == sorted(held, reverse=True) and held[0] > 1  # the best two or three holds points every game
+    assert {len(w) for w in words[:40]} == {2, 3}  # one order whatever the length
+    assert words[:2] == ["XI", "QAT"] and words.index("CWM") > 400  # the X and Q dumps first; CWM hardly ever
+
+
+def test_figures_counted_before_points_say_so_in_one_line(small) -> None:
+    playability.write(small.folder, {"AA": 3}, None, len, {"games": 1})  # as an older build stored them
+    result = run("search", "-l", "small", "--length", "2", "--order", "points")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "counted before points" in result.stderr and "lexicon playability small" in result.stderr
+
+
+def test_lexicon_playability_stores_points(small) -> None:
+    result = run("lexicon", "playability", "small", "--games", "4", "--seed", "2", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    points = open_lexicon("small").points_per_game()
+    assert points and all(value > 0 for value in points.values())
+    ordered = run("search", "-l", "small", "--length", "2-8", "--order", "points", "--words", "--limit", "3")
+    assert ordered.stdout.split() == sorted(points, key=lambda w: -points[w])[:3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(stability=st.floats(0.05, 5000), days=st.floats(0, 3000), own_decay=st.none() | st.floats(0.1, 0.8))
+def test_the_forgetting_curve_is_fsrs_retrievability(stability: float, days: float, own_decay: float | None) -> None:
+    parameters = None if own_decay is None else (*DEFAULT_PARAMETERS[:20], own_decay)
+    scheduling = Scheduling(parameters=parameters)
+    last = NOW.timestamp()
+    card = CardRow(1, "x", "anagram", "AB", 2, None, stability, 5.0, last + 86400, last, 1, 1, 0, 1, last)
+    at = last + days * 86400
+    assert scheduling.forgetting_curve()(stability, last, at) == pytest.approx(
+        scheduling.retrievability(card, datetime.fromtimestamp(at, timezone.utc)))
+
+
+# -- the daily drill and stats on the small lexicon, with figures written as `lexicon playability` writes them
+
+PLAYED = "OX"  # played often, and scores
+RARE = "ABA"  # hardly ever played
+
+
+def _figures(lex) -> None:
+    plays = {w: 1 for w in lex.words()}
+    points = {w: 1 for w in lex.words()}
+    plays[PLAYED], points[PLAYED] = 90, 1800  # 18 points a game
+    playability.write(lex.folder, plays, points, len, {"games": GAMES, "scored": "test figures"})
+
+
+def _key(word: str) -> str:
+    return "anagram:" + "".join(sorted(word))
+
+
+def _first_question() -> str:
+    result = run("daily", "--jsonl", "--lexicon", "small", input="")
+    assert result.exit_code == 0, result.stderr
+    return of("question", lines(result.stdout))[0]["id"]
+
+
+@pytest.fixture
+def two_cards(small, monkeypatch, tmp_path):
+    """A plan of RARE then PLAYED, new; the small lexicon with points figures."""
+    _figures(small)
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    words = tmp_path / "two.txt"
+    words.write_text(f"{RARE}\n{PLAYED}\n", encoding="utf-8")
+    plan = run("study", "plan", "--file", str(words), "--as-listed", "--name", "two", "--lexicon", "small")
+    assert plan.exit_code == 0, plan.stderr
+    assert run("study", "set", "--new", "5", "--reviews", "100").exit_code == 0
+    return small
+
+
+def test_new_cards_by_points_per_minute(two_cards) -> None:
+    assert _first_question() == _key(RARE)  # the plan's order
+    bad = run("study", "set", "--daily-order", "score")
+    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1 and "due or points" in bad.stderr
+    assert run("study", "set", "--daily-order", "points").exit_code == 0
+    assert "points per minute" in run("study", "show").stdout
+    assert _first_question() == _key(PLAYED)
+    assert run("study", "set", "--daily-order", "due").exit_code == 0
+    assert _first_question() == _key(RARE)
+
+
+def test_a_card_often_played_and_often_missed_comes_before_a_rare_word_known(two_cards) -> None:
+    from lexitrain.study.store import ProgressStore
+
+    day = 86400.0
+    now = NOW.timestamp()
+    with ProgressStore() as store, store.transaction():  # a history: RARE known for a month, PLAYED missed 5 times
+        store.conn.execute("UPDATE cards SET state = 2, stability = 30, difficulty = 5, last_review = ?, due = ?, "
+                           "correct = 4, incorrect = 0 WHERE key = ?", (now - 32 * day, now - 2 * day, "AAB"))
+        store.conn.execute("UPDATE cards SET state = 2, stability = 2, difficulty = 9, last_review = ?, due = ?, "
+                           "correct = 3, incorrect = 5 WHERE key = ?", (now - 3 * day, now - 1 * day, "OX"))
+    assert _first_question() == _key(RARE)  # the usual order: the most overdue first
+    assert run("study", "set", "--daily-order", "points").exit_code == 0
+    assert _first_question() == _key(PLAYED)
+    with ProgressStore() as store:
+        scheduling = Scheduling()
+        rare, played = (store.find_card("small", "anagram", key) for key in ("AAB", "OX"))
+        assert rare is not None and played is not None
+        recall = scheduling.forgetting_curve()
+        assert recall(rare.stability, rare.last_review, now) > recall(played.stability, played.last_review, now)
+
+
+def test_stats_show_the_points_the_known_words_cover_and_how_they_grew(two_cards, monkeypatch) -> None:
+    before = json.loads(run("stats", "--lexicon", "small", "--json").stdout)["points"]
+    assert before["covered"] == 0 and before["share"] == 0
+    answers = [" ".join(sorted(ORACLE["".join(sorted(w))])) for w in (RARE, PLAYED)]
+    assert run("daily", "--jsonl", "--lexicon", "small", input="\n".join(answers) + "\n").exit_code == 0
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(days=9)).isoformat())
+    assert run("daily", "--jsonl", "--lexicon", "small", input="\n".join(answers) + "\n").exit_code == 0
+    report = json.loads(run("stats", "--lexicon", "small", "--json").stdout)["points"]
+    total = sum(open_lexicon("small").points_per_game().values())
+    assert report["points_per_game"] == pytest.approx(total, abs=0.01)
+    weeks = [w["covered"] for w in report["weeks"]]
+    assert len(weeks) == 9 and weeks[:7] == [0.0] * 7  # nothing known before the first answers
+    assert 0 < weeks[7] and 18 < report["covered"] <= 18.02 + 0.01  # OX's 18 points, ABA's 0.01, recalled now
+    assert weeks[-1] == report["covered"]
+    text = run("stats", "--lexicon", "small").stdout
+    assert "points at stake: the words you know cover" in text and "week by week" in text
