@@ -65,7 +65,7 @@ def test_plan_settings_and_show(small):
     assert plan.json()["cards"] == 2 + 3 and plan.json()["name"] == "mine"
     set_ = run("study", "set", "--new", "7", "--reviews", "30", "--retention", "0.85", "--mode", "leitner", "--json")
     assert set_.json() == {"new_per_day": 7, "reviews_per_day": 30, "mode": "leitner", "retention": 0.85,
-                           "lexicon": "enable", "leech": 8, "wait_after_last": False,
+                           "lexicon": "enable", "leech": 8, "wait_after_last": False, "daily_order": "due",
                            "fsrs_parameters": "default"}
     shown = run("study", "show", "--lexicon", "small", "--json").json()
     assert (shown["new_per_day"], shown["reviews_per_day"], shown["retention"], shown["mode"]) == (7, 30, 0.85, "leitner")

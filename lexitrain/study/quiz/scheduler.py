@@ -11,7 +11,6 @@ switch modes without losing history.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -23,6 +22,7 @@ from lexitrain.study.store.clock import utc_now
 
 if TYPE_CHECKING:
     import fsrs
+    import numpy as np
 
 #: Days until the next review for each Leitner box (Zyzzyva's default schedule).
 LEITNER_DAYS = (1, 4, 7, 12, 20, 30, 60, 90, 150, 270, 480)
@@ -109,22 +109,37 @@ class Scheduling:
                      .get_card_retrievability(_to_fsrs(card, now), now))
 
 
-    def forgetting_curve(self) -> Callable[[float | None, float | None, float], float]:
-        """FSRS's retrievability as a plain function of (stability, last review, at): the same figure
-        as `retrievability` (whole days elapsed), without building an FSRS card, for many cards at once;
-        0 for a card never reviewed."""
+    def forgetting_curve(self) -> ForgettingCurve:
+        """FSRS's retrievability for these parameters, as a plain function (see ForgettingCurve)."""
         import fsrs
 
         decay = -(self.parameters or fsrs.scheduler.DEFAULT_PARAMETERS)[20]
-        factor = 0.9 ** (1 / decay) - 1
+        return ForgettingCurve(0.9 ** (1 / decay) - 1, decay)
 
-        def recall(stability: float | None, last_review: float | None, at: float) -> float:
-            if stability is None or last_review is None or stability <= 0:
-                return 0.0
-            days = max(0, int((at - last_review) // 86400))
-            return float((1 + factor * days / stability) ** decay)
 
-        return recall
+@dataclass(frozen=True)
+class ForgettingCurve:
+    """FSRS's retrievability as a function of (stability, last review, at): the same figure as
+    `Scheduling.retrievability` (whole days elapsed), without building an FSRS card, so that many
+    cards are reckoned at once (`many`, on arrays); 0 for a card never reviewed."""
+
+    factor: float
+    decay: float
+
+    def __call__(self, stability: float | None, last_review: float | None, at: float) -> float:
+        if stability is None or last_review is None or stability <= 0:
+            return 0.0
+        days = max(0, int((at - last_review) // 86400))
+        return float((1 + self.factor * days / stability) ** self.decay)
+
+    def many(self, stability: np.ndarray, last_review: np.ndarray, at: float) -> np.ndarray:
+        """The same on arrays; NaN stability or last review (never reviewed) gives 0."""
+        import numpy as np
+
+        known = ~(np.isnan(stability) | np.isnan(last_review)) & (np.nan_to_num(stability) > 0)
+        days = np.maximum(0, np.floor((at - np.nan_to_num(last_review)) / 86400))
+        safe = np.where(known, stability, 1.0)
+        return np.where(known, (1 + self.factor * days / safe) ** self.decay, 0.0)
 
 
 @lru_cache(maxsize=8)

@@ -15,7 +15,6 @@ player's known words cover.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -115,34 +114,45 @@ def covered(store: ProgressStore, lex: Lexicon, scheduling: Scheduling, now: flo
 
     A card's state at a past moment is the state its first answer after that moment found it in (an
     answer records the card before it), or the card as it is now when none came after: a card
-    changes only by an answer."""
+    changes only by an answer. Reckoned on arrays: at 100,000 cards it takes a fraction of a second."""
+    import numpy as np
+
     stakes = Stakes(store, lex, scheduling)
+    curve = scheduling.forgetting_curve()
     cards = store.studied_cards(lex.name)
+    row_of = {card.id: row for row, card in enumerate(cards)}
+    word_ids: dict[str, int] = {}
+    pair_card: list[int] = []
+    pair_word: list[int] = []
+    for row, card in enumerate(cards):
+        for word in stakes.words(card.kind, card.key):
+            pair_card.append(row)
+            pair_word.append(word_ids.setdefault(word, len(word_ids)))
+    points = np.array([stakes.points.get(word, 0.0) for word in word_ids], dtype=float)
+    cards_of, words_of = np.array(pair_card, dtype=np.int64), np.array(pair_word, dtype=np.int64)
+
+    def column(values: list[float | None]) -> np.ndarray:
+        return np.array([np.nan if v is None else v for v in values], dtype=float)
+
+    state_now = np.array([card.state for card in cards], dtype=np.int64)
+    stability_now = column([card.stability for card in cards])
+    last_now = column([card.last_review for card in cards])
+    added = column([card.added for card in cards])
     moments = [now - 7 * 86400 * back for back in range(weeks, -1, -1)]
-    history: dict[int, list[tuple[float, int, float | None, float | None]]] = {}
-    for card_id, at, state, stability, last_review in store.states_since(lex.name, moments[0]):
-        history.setdefault(card_id, []).append((at, state, stability, last_review))
+    history = [row for row in store.states_since(lex.name, moments[0]) if row[0] in row_of]  # by card, then time
+    answered = np.array([row_of[row[0]] for row in history], dtype=np.int64)
+    answered_at = column([row[1] for row in history])
+    state_before = np.array([row[2] for row in history], dtype=np.int64)
+    stability_before, last_before = column([row[3] for row in history]), column([row[4] for row in history])
     totals = []
     for moment in moments:
-        recalled: dict[str, float] = {}
-        for card in cards:
-            if card.added > moment:
-                continue
-            chance = _chance_at(stakes, card, history.get(card.id, []), moment)
-            if chance:
-                for word in stakes.words(card.kind, card.key):
-                    recalled[word] = max(recalled.get(word, 0.0), chance)
-        totals.append(float(sum(stakes.points.get(word, 0.0) * chance for word, chance in recalled.items())))
+        state, stability, last = state_now.copy(), stability_now.copy(), last_now.copy()
+        later = np.flatnonzero(answered_at > moment)
+        rows, first = np.unique(answered[later], return_index=True)  # each card's first answer after the moment
+        state[rows], stability[rows], last[rows] = (state_before[later[first]], stability_before[later[first]],
+                                                    last_before[later[first]])
+        chance = np.where((state != 0) & (added <= moment), curve.many(stability, last, moment), 0.0)
+        best = np.zeros(len(word_ids))
+        np.maximum.at(best, words_of, chance[cards_of])
+        totals.append(float(points @ best))
     return Covered(sum(stakes.points.values()), totals[-1], list(zip(moments, totals)))
-
-
-def _chance_at(stakes: Stakes, card: CardRow, answers: list[tuple[float, int, float | None, float | None]],
-               moment: float) -> float:
-    """The chance the player recalled a card's words at `moment` (0 while it was new)."""
-    later = bisect_right(answers, moment, key=lambda answer: answer[0])
-    if later < len(answers):
-        _, state, stability, last_review = answers[later]
-    else:
-        state, stability, last_review = card.state, card.stability, card.last_review
-    return 0.0 if state == 0 else stakes.recall(stability, last_review, moment)
-
