@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from lexitrain.engine.dawg import dawg_for
-from lexitrain.engine.leave import load_leaves
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.selfplay import SelfPlayer
 from lexitrain.lexicon import playability

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 import pytest
 
-from lexitrain.study.drills.daily import load_scheduling
+from lexitrain.study.quiz.scheduler import load_scheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study.quiz import fsrs_fit
 from lexitrain.study.store import AnswerRow, ProgressStore

@@ -93,7 +93,7 @@ def deck(
 def decks_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """The decks with their settings and cards (and the cards in no deck)."""
     from lexitrain.study.records import decks
-    from lexitrain.study.drills.daily import load_scheduling
+    from lexitrain.study.quiz.scheduler import load_scheduling
 
     store, lex = _open(lexicon)
     with store:

@@ -378,7 +378,8 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
 
 def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None = None) -> None:
     from lexitrain.study.records.cards import leech_threshold
-    from lexitrain.study.drills.daily import load_limits, load_scheduling
+    from lexitrain.study.drills.daily import load_limits
+    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.drills.plans import active_plan
 
     limits, scheduling = load_limits(store), load_scheduling(store)
@@ -454,7 +455,7 @@ def postpone(
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
     from lexitrain.study.drills.backlog import postpone as push
-    from lexitrain.study.drills.daily import load_scheduling
+    from lexitrain.study.quiz.scheduler import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -476,7 +477,7 @@ def spread(
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
     from lexitrain.study.drills.backlog import spread as spread_out
-    from lexitrain.study.drills.daily import load_scheduling
+    from lexitrain.study.quiz.scheduler import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)

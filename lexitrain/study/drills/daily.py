@@ -22,7 +22,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.study.records.decks import check_daily_limit, full_decks
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, Stakes
 from lexitrain.study.drills.plans import active_plan
-from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, Scheduling, utc_now
+from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Item
 from lexitrain.study.store import CardRow, ProgressStore
 
@@ -59,15 +59,6 @@ def load_stakes(store: ProgressStore, lex: Lexicon) -> Stakes | None:
         return Stakes(store, lex, load_scheduling(store))
     except LexitrainError as exc:
         raise LexitrainError(f"{exc} (or go back to the usual order: `lexitrain study set --daily-order due`)") from None
-
-
-def load_scheduling(store: ProgressStore) -> Scheduling:
-    """The player's way of scheduling: mode, retention, and their own FSRS parameters if fitted."""
-    own = store.setting(FSRS_PARAMETERS, {})
-    general = own.get("general")
-    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)),
-                      tuple(general) if general else None,
-                      tuple((int(deck), tuple(values)) for deck, values in own.get("decks", {}).items()))
 
 
 def day_start(now: datetime) -> datetime:

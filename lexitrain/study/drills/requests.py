@@ -20,6 +20,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.search.query import check_search_given
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
+from lexitrain.study.quiz.scheduler import load_scheduling
 from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
 from lexitrain.study.store import Filters
 
@@ -134,7 +135,6 @@ class QuizRequest:
     def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
         """The quiz's questions (cards are made as they are answered), ready to ask; with
         `skip_invalid`, the words of a word file left out are handed to `skipped`."""
-        from lexitrain.study.drills.daily import load_scheduling
         from lexitrain.study.quiz.scheduler import utc_now
 
         if self.due:
@@ -239,7 +239,7 @@ class DailyRequest:
                     "new_left": state.new_left, "reviews_left": state.reviews_left}
 
         return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder, stakes),
-                       daily.load_scheduling(store), order=self.order, closing=closing,
+                       load_scheduling(store), order=self.order, closing=closing,
                        grader=speed_grader(store, self.speed_grades),
                        title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews"
                              + (", points first" if stakes else ""))
@@ -269,7 +269,7 @@ class DueWallRequest:
             return {}
 
         return Session(store, lex, daily.MODE, "due", [Item(c.kind, c.key, c.id) for c in cards],
-                       daily.load_scheduling(store), closing=closing,
+                       load_scheduling(store), closing=closing,
                        title=f"the cards due ({lex.name}): {len(cards)} within today's limit of {limits.reviews} reviews")
 
 
@@ -345,7 +345,6 @@ class PositionQuizRequest:
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         from lexitrain.study.drills import positions as pos
         from lexitrain.study.drills.challenge import parse_day
-        from lexitrain.study.drills.daily import load_scheduling
         from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind
         from lexitrain.study.quiz.scheduler import utc_now
 

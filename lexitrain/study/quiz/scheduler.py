@@ -167,6 +167,15 @@ def _to_fsrs(card: CardRow, now: datetime) -> fsrs.Card:
     )
 
 
+def load_scheduling(store: ProgressStore) -> Scheduling:
+    """The player's way of scheduling: mode, retention, and their own FSRS parameters if fitted."""
+    own = store.setting(FSRS_PARAMETERS, {})
+    general = own.get("general")
+    return Scheduling(store.setting("mode", "fsrs"), float(store.setting("retention", 0.9)),
+                      tuple(general) if general else None,
+                      tuple((int(deck), tuple(values)) for deck, values in own.get("decks", {}).items()))
+
+
 def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> Scheduling:
     """How a card is scheduled: the general way, with its deck's desired retention if it sets one
     and the deck's own FSRS parameters if `study optimize` gave it some."""

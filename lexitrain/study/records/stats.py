@@ -109,7 +109,7 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
     """The points covered, or None for a lexicon whose figures have no points."""
-    from lexitrain.study.drills.daily import load_scheduling
+    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.records.stakes import covered
 
     if not lex.has_playability or "scored" not in lex.playability_meta():
