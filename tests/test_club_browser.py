@@ -31,6 +31,8 @@ if CHROMIUM is None or sync_playwright is None:
 expect.set_options(timeout=30_000)  # (a sign-up and a login are two argon2 hashes: slow on a loaded machine)
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
+#: A page waiting on a socket that never answers fails its test after this long, not the run (pytest-timeout).
+pytestmark = pytest.mark.timeout(300)
 ORACLE = anagram_oracle()
 PASSWORD = "correct horse battery"
 

@@ -22,6 +22,8 @@ from lexitrain.club.members import make_invite
 from lexitrain.lexicon.lexicon import Lexicon
 from study_helpers import WORDS, anagram_oracle
 
+#: A socket that never answers fails its test after this long, instead of hanging the run (pytest-timeout).
+pytestmark = pytest.mark.timeout(120)
 PASSWORD = "correct horse battery"
 ORACLE = anagram_oracle()
 KEYS = sorted(key for key in ORACLE if len(key) == 3)[:6]

@@ -1,0 +1,61 @@
+"""The tests' throw-away PostgreSQL cluster does not outlive a killed test run: the next cluster
+started stops the server a dead run left behind and removes its folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from postgres_cluster import REQUIRE, Cluster, _alive, _postmaster, binaries
+
+START_AND_HANG = """
+import sys, time
+sys.path.insert(0, {tests!r})
+from postgres_cluster import Cluster, binaries
+cluster = Cluster(binaries())
+print(cluster.folder, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temp folder of its own with a short path (a unix socket's path is at most 107 bytes)."""
+    folder = Path(tempfile.mkdtemp(prefix="pgt-", dir="/tmp"))
+    folder.chmod(0o755)  # (the server runs as another user when the tests run as root)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.timeout(180)
+def test_a_cluster_left_by_a_killed_run_is_stopped_and_removed_by_the_next(short_tmp: Path) -> None:
+    bin_dir = binaries()
+    if bin_dir is None:
+        if os.environ.get(REQUIRE) == "1":
+            pytest.fail(f"{REQUIRE}=1 but no PostgreSQL binaries (initdb) were found")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    run = subprocess.Popen([sys.executable, "-c", START_AND_HANG.format(tests=str(Path(__file__).parent))],
+                           stdout=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(short_tmp)})
+    try:
+        assert run.stdout is not None
+        folder = Path(run.stdout.readline().strip())
+        server = _postmaster(folder / "data")
+        assert folder.parent == short_tmp and server is not None and _alive(server)
+    finally:
+        run.send_signal(signal.SIGKILL)  # (the test run killed: nothing of its own runs after this)
+        run.wait(timeout=30)
+    assert folder.exists() and _alive(server)  # left behind, still serving
+    cluster = Cluster(bin_dir, parent=short_tmp)
+    try:
+        assert not _alive(server) and not folder.exists()
+        assert _postmaster(cluster.folder / "data") is not None
+    finally:
+        cluster.stop()
