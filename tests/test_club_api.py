@@ -124,7 +124,8 @@ def _requests(club: Club) -> list[tuple[str, str, dict]]:
         path = route.path.replace("{name}", "ann").replace("{table}", "1")
         for method in route.methods - {"HEAD"}:
             found.append((method, path, {"attempt": 1, "word": "AB", "password": "another password",
-                                         "alphagrams": ["AB"]}))
+                                         "alphagrams": ["AB"], "kind": "anagram", "key": "AB", "answer": "BA",
+                                         "version": 1}))
     return found
 
 
@@ -132,7 +133,7 @@ def test_every_member_route_is_401_without_a_session(club: Club) -> None:
     member(club, "ann")
     stranger = client(club)
     requests = _requests(club)
-    assert len(requests) >= 19
+    assert len(requests) >= 21
     for method, path, payload in requests:
         sent = stranger.request(method, path, json=payload if method != "GET" else None)
         assert sent.status_code == 401, (method, path)
@@ -145,7 +146,7 @@ def test_every_write_is_403_without_the_csrf_token_or_with_a_wrong_one(club: Clu
     admin, csrf = member(club, "root", admin=True)
     member(club, "ann")
     writes = [(method, path, payload) for method, path, payload in _requests(club) if method != "GET"]
-    assert len(writes) >= 11
+    assert len(writes) >= 12
     for method, path, payload in writes:
         for headers in ({}, {"x-csrf-token": "wrong"}, {"x-csrf-token": ""}):
             sent = admin.request(method, path, json=payload, headers=headers)

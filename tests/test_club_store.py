@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from lexitrain.club import challenges as ch
+from lexitrain.club.cards import member_cards
 from lexitrain.club import members
 from lexitrain.club.database import SCHEMA_VERSION, ClubDatabase
 from lexitrain.club.members import Refused
@@ -224,11 +225,11 @@ def test_finishing_schedules_the_members_own_cards_and_feeds_the_toughies(db: Cl
     chosen = sets.get(KIND, DAY)
     ann, bob = join(db, "ann"), join(db, "bob")
     play(db, sets, ann, lex, 1, NOW, 10)
-    cards = {card["key"]: card for card in ch.member_cards(db, ann.id)}
+    cards = {card["key"]: card for card in member_cards(db, ann.id)}
     assert set(cards) == set(chosen.keys)
     assert cards[chosen.keys[0]]["correct"] == 1 and cards[chosen.keys[1]]["incorrect"] == 1
     assert all(card["due"] is not None for card in cards.values())
-    assert ch.member_cards(db, bob.id) == []
+    assert member_cards(db, bob.id) == []
     play(db, sets, bob, lex, 2, NOW, 10)
     wall = ch.toughies(db, lex.name, NOW + 60)
     missed_by_both = {row["alphagram"] for row in wall if row["members"] == 2}

@@ -29,7 +29,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
-from lexitrain.club import members, progress, tables
+from lexitrain.club.cards import member_cards as cards_of
+from lexitrain.club import members, progress, study, tables
 from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import Member, Refused
@@ -234,7 +235,22 @@ async def cards(request: Request, club: Club, member: Member) -> Response:
     asked = request.query_params.get("member", member.name)
     if asked != member.name:
         return error(403, "a member sees only their own cards")
-    return JSONResponse(await _run(ch.member_cards, club.db, member.id))
+    return JSONResponse(await _run(cards_of, club.db, member.id))
+
+
+async def study_due(request: Request, club: Club, member: Member) -> Response:
+    try:
+        limit = int(request.query_params.get("limit", "1"))
+    except ValueError:
+        raise Refused(400, "limit must be a whole number") from None
+    return JSONResponse(await _run(study.due, club.db, club.lex, member.id, club.clock(), limit))
+
+
+async def study_answer(request: Request, club: Club, member: Member) -> Response:
+    data = await body(request)
+    rating = None if data.get("rating") is None else number(data, "rating")
+    return JSONResponse(await _run(study.answer, club.db, club.lex, member.id, text(data, "kind"), text(data, "key"),
+                                   text(data, "answer"), number(data, "version"), club.clock(), rating))
 
 
 async def invite(request: Request, club: Club, member: Member) -> Response:
@@ -382,6 +398,8 @@ ROUTES = [
     Route("/api/medals", member_route(medals), methods=["GET"]),
     Route("/api/toughies", member_route(toughies), methods=["GET"]),
     Route("/api/cards", member_route(cards), methods=["GET"]),
+    Route("/api/study", member_route(study_due), methods=["GET"]),
+    Route("/api/study/answer", member_route(study_answer), methods=["POST"]),
     Route("/api/progress", member_route(download_progress), methods=["GET"]),
     Route("/api/progress", member_route(upload_progress), methods=["POST"]),
     Route("/api/tables", member_route(open_table), methods=["POST"]),

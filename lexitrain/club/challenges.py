@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+from lexitrain.club.cards import review_cards
 from lexitrain.club.members import Refused
 from lexitrain.study.drills.challenge import challenge_items, check_kind
 from lexitrain.study.quiz.kinds.base import new_kind
-from lexitrain.study.quiz.scheduler import Scheduling
-from lexitrain.study.store import CardRow
 
 if TYPE_CHECKING:
     from lexitrain.club.database import ClubDatabase, Tx
@@ -160,46 +159,9 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
         tx.run("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
         tx.many("INSERT INTO misses (member_id, lexicon, alphagram, at) VALUES (?, ?, ?, ?)",
                 [(member_id, lexicon, key, now) for key in chosen.keys if not right[key]])
-        review_cards(tx, member_id, lexicon, [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
+        review_cards(tx, member_id, lexicon, [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now,
+                     "challenge")
     return Result(score, chosen.total, max(0.0, now - started))
-
-
-def review_cards(tx: Tx, member_id: int, lexicon: str, answers: list[tuple[str, str, bool]], now: float) -> None:
-    """Schedule the member's card of each (kind, key) answered right or wrong, as the local app does."""
-    when = datetime.fromtimestamp(now, timezone.utc)
-    scheduling = Scheduling()
-    for kind, key, correct in answers:
-        row = tx.one(f"SELECT {CARD_COLUMNS} FROM member_cards WHERE member_id = ? AND lexicon = ? AND kind = ? "
-                     "AND key = ?", (member_id, lexicon, kind, key))
-        card = _card(lexicon, kind, key, row, now)
-        after = scheduling.review(card, correct, when)
-        tx.run(f"INSERT INTO member_cards (member_id, lexicon, kind, key, {CARD_COLUMNS}) "
-               f"VALUES (?, ?, ?, ?, {', '.join('?' * len(CARD_FIELDS))}) ON CONFLICT (member_id, lexicon, kind, key) "
-               f"DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in CARD_FIELDS)}",
-               (member_id, lexicon, kind, key, *card_values(after)))
-
-
-#: The scheduling columns a member's card has (a local card's, less its id and deck).
-CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct", "incorrect",
-               "streak", "added")
-CARD_COLUMNS = ", ".join(CARD_FIELDS)
-
-
-def card_values(card: CardRow) -> tuple[Any, ...]:
-    return tuple(getattr(card, name) for name in CARD_FIELDS)
-
-
-def _card(lexicon: str, kind: str, key: str, row: tuple[Any, ...] | None, now: float) -> CardRow:
-    if row is None:
-        return CardRow(0, lexicon, kind, key, 0, None, None, None, None, None, 0, 0, 0, 0, now)
-    return CardRow(0, lexicon, kind, key, *row)
-
-
-def member_cards(db: ClubDatabase, member_id: int) -> list[dict[str, Any]]:
-    with db.transaction() as tx:
-        rows = tx.rows(f"SELECT lexicon, kind, key, {CARD_COLUMNS} FROM member_cards WHERE member_id = ? "
-                       "ORDER BY lexicon, kind, key", (member_id,))
-    return [dict(zip(("lexicon", "kind", "key", *CARD_FIELDS), row)) for row in rows]
 
 
 def leaderboard(db: ClubDatabase, lexicon: str, kind: str, day: date, retakes: bool = False) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import math
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from lexitrain.club.challenges import CARD_COLUMNS, CARD_FIELDS
+from lexitrain.club.cards import CARD_COLUMNS, CARD_FIELDS
 from lexitrain.club.members import Refused
 from lexitrain.study.records.transfer import FORMAT, VERSION
 
@@ -62,7 +62,7 @@ def import_member(db: ClubDatabase, member_id: int, data: Any) -> dict[str, int]
             taken += tx.run(
                 f"INSERT INTO member_cards (member_id, lexicon, kind, key, {CARD_COLUMNS}) "
                 f"VALUES (?, ?, ?, ?, {', '.join('?' * len(CARD_FIELDS))}) ON CONFLICT (member_id, lexicon, kind, key) "
-                f"DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in CARD_FIELDS)} "
+                f"DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in CARD_FIELDS)}, version = member_cards.version + 1 "
                 "WHERE excluded.last_review IS NOT NULL AND (member_cards.last_review IS NULL "
                 "OR excluded.last_review > member_cards.last_review)",
                 (member_id, card["lexicon"], card["kind"], card["key"], *values))

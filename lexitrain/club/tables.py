@@ -15,7 +15,8 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lexitrain.club.challenges import ChallengeSets, review_cards, toughies
+from lexitrain.club.cards import review_cards
+from lexitrain.club.challenges import ChallengeSets, toughies
 from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import new_kind
@@ -190,7 +191,7 @@ def guess(db: ClubDatabase, walls: Walls, member_id: int, name: str, table_id: i
             answered = tx.run("INSERT INTO table_answers (table_id, member_id, alphagram) VALUES (?, ?, ?) "
                               "ON CONFLICT DO NOTHING", (table_id, member_id, key)) == 1
             if answered and not practice:
-                review_cards(tx, member_id, lexicon, [(KIND, key, True)], now)
+                review_cards(tx, member_id, lexicon, [(KIND, key, True)], now, "table")
         body = {"type": "guess", "member": name, "word": word, "correct": key is not None, "alphagram": key,
                 "first": first}
         return _event(tx, db.postgres, table_id, body, now)
