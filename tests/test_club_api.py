@@ -249,8 +249,11 @@ def test_club_progress_downloads_as_a_backup_the_local_app_imports(club: Club, l
     backup = tmp_path / "club.json"
     backup.write_text(ann.get("/api/progress").text, encoding="utf-8")
     club_cards = ann.get("/api/cards").json()
+    total = len(club.sets.get(KIND, club.today()).keys)
     with ProgressStore() as store:
-        assert import_progress(store, backup)["cards"] == len(club_cards) == len(club.sets.get(KIND, club.today()).keys)
+        imported = import_progress(store, backup)
+        assert imported["cards"] == len(club_cards) == total and imported["answers"] == total  # (its reviews)
+        assert import_progress(store, backup)["answers"] == 0
         for card in club_cards:
             local = store.find_card(card["lexicon"], card["kind"], card["key"])
             assert local is not None

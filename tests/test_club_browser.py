@@ -131,3 +131,40 @@ def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: B
     ann.click("#end-table")
     expect(bob.locator("#scoreboard")).to_contain_text("bob")
     assert errors == []
+
+
+def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) -> None:
+    """The challenge makes the member's cards; a day later they are due, and the page asks them one at a
+    time: a right answer and a miss, each scheduled on the server (the card's counts, the due count)."""
+    base, club = live
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    join(page, base, club, "ann")
+    page.select_option("#kind", "threes")
+    page.click("#start")
+    total = page.locator("#challenge-wall .cell").count()
+    page.click("#finish")
+    expect(page.locator("#result")).to_contain_text("Score 0 /")
+    club.clock = lambda: time.time() + 86400  # type: ignore[attr-defined]  (a day later)
+    page.click("#study-start")
+    expect(page.locator("#due-count")).to_have_text(f"{total} due")
+    first = page.locator("#study-prompt").get_attribute("data-key")
+    assert first is not None
+    page.fill("#study-answer", " ".join(sorted(ORACLE[first])).lower())
+    page.press("#study-answer", "Enter")
+    expect(page.locator("#study-verdict")).to_contain_text("Right:")
+    expect(page.locator("#due-count")).to_have_text(f"{total - 1} due")
+    second = page.locator("#study-prompt").get_attribute("data-key")
+    assert second is not None and second != first
+    page.fill("#study-answer", "zzz")
+    page.press("#study-answer", "Enter")
+    expect(page.locator("#study-verdict")).to_contain_text(f"Missed {second}")
+    expect(page.locator("#due-count")).to_have_text(f"{total - 2} due")
+    from lexitrain.club.cards import member_cards
+    from lexitrain.club.members import member_named
+
+    ann = member_named(club.db, "ann")  # type: ignore[attr-defined]
+    assert ann is not None
+    counts = {card["key"]: (card["correct"], card["incorrect"]) for card in member_cards(club.db, ann.id)}  # type: ignore[attr-defined]
+    assert counts[first] == (1, 1) and counts[second] == (0, 2)
+    assert errors == []

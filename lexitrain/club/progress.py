@@ -1,7 +1,8 @@
 """Two faces, one member: a member's club progress as a `progress export` file, and one merged in.
 
-The download is the local app's own backup format (`study.transfer`), so `lexitrain progress
-import` takes it as it is; an upload is a file `lexitrain progress export` wrote, whose cards are
+The download is the local app's own backup format (`study.transfer`): the member's cards, and the
+reviews that moved them as the local app's answers, so `lexitrain progress import` takes it as it
+is (and `study optimize` can fit the member's FSRS parameters to those reviews); an upload is a file `lexitrain progress export` wrote, whose cards are
 merged into the member's club cards by the local rule: a card takes the incoming state only when
 it was reviewed more recently there, so uploading twice changes nothing. Removing a member hands
 back their export first, read in the same transaction that deletes them.
@@ -9,6 +10,7 @@ back their export first, read in the same transaction that deletes them.
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,8 @@ from lexitrain.study.records.transfer import FORMAT, VERSION
 if TYPE_CHECKING:
     from lexitrain.club.database import ClubDatabase, Tx
 
+#: The mode of the club's reviews when they are the local app's answers.
+MODE = "club"
 _INTEGERS = ("state", "cardbox", "correct", "incorrect", "streak")
 _OPTIONAL_INTEGERS = ("step",)
 _NUMBERS = ("added",)
@@ -31,9 +35,30 @@ def _export(tx: Tx, member_id: int, now: float) -> dict[str, Any]:
                    "ORDER BY lexicon, kind, key", (member_id,))
     cards = [{**dict(zip(("lexicon", "kind", "key", *CARD_FIELDS), row)), "deck": None, "suspended": False}
              for row in rows]
+    sessions, answers = _reviews(tx, member_id)
     return {"format": FORMAT, "version": VERSION, "exported": datetime.fromtimestamp(now, timezone.utc).isoformat(),
-            "settings": {}, "cards": cards, "decks": [], "sessions": [], "answers": [], "challenges": [],
+            "settings": {}, "cards": cards, "decks": [], "sessions": sessions, "answers": answers, "challenges": [],
             "plans": [], "positions": []}
+
+
+def _reviews(tx: Tx, member_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The member's reviews as the local app's answers, one session per lexicon and source (`club study`,
+    `club challenge`, `club table`), named by its first review, so an import twice adds nothing twice."""
+    rows = tx.rows("SELECT lexicon, kind, key, source, given, correct, rating, at, before FROM member_reviews "
+                   "WHERE member_id = ? ORDER BY id", (member_id,))
+    sessions: dict[tuple[str, str], dict[str, Any]] = {}
+    answers = []
+    for lexicon, kind, key, source, given, correct, rating, at, before in rows:
+        session = sessions.setdefault((lexicon, source), {
+            "id": len(sessions) + 1, "mode": MODE, "lexicon": lexicon, "source": f"club {source}", "started": at,
+            "ended": at, "complete": True})
+        session["ended"] = at
+        state = json.loads(before)
+        answers.append({"session": session["id"], "mode": MODE, "lexicon": lexicon, "kind": kind, "key": key,
+                        "given": given, "correct": bool(correct), "was_new": state["state"] == 0,
+                        "before": {"lexicon": lexicon, "kind": kind, "key": key, **state}, "at": at, "ms": None,
+                        "rating": rating, "late_mark": None})
+    return list(sessions.values()), answers
 
 
 def export_member(db: ClubDatabase, member_id: int, now: float) -> dict[str, Any]:

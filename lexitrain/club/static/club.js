@@ -5,6 +5,7 @@ let me = null;   // {member, csrf, admin}
 let attempt = null;
 let table = null;
 let socket = null;
+let studying = null;  // the question on show: {kind, key, card: {version, ...}}
 
 function notice(text) { $("notice").textContent = text || ""; }
 
@@ -79,6 +80,17 @@ async function refreshTables() {
   }
 }
 
+async function refreshStudy() {
+  const got = await api("GET", "/api/study");
+  $("due-count").textContent = `${got.due} due`;
+  studying = got.questions[0] || null;
+  if (!studying) { $("study").classList.add("hidden"); return; }
+  $("study").classList.remove("hidden");
+  $("study-prompt").textContent = studying.prompt;
+  $("study-prompt").dataset.key = studying.key;
+  $("study-about").textContent = `${studying.answers} answer${studying.answers === 1 ? "" : "s"} (${studying.kind})`;
+}
+
 async function loggedIn(session) {
   me = session;
   $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
@@ -86,6 +98,7 @@ async function loggedIn(session) {
   $("club").classList.remove("hidden");
   await refreshBoard();
   await refreshTables();
+  await refreshStudy();
 }
 
 $("login-form").onsubmit = async (event) => {
@@ -142,6 +155,7 @@ $("finish").onclick = async () => {
     $("finish").classList.add("hidden");
     $("result").textContent = `Score ${done.score} / ${done.total} in ${done.seconds} s`;
     await refreshBoard();
+    await refreshStudy();
   } catch (e) { notice(e.message); }
 };
 
@@ -197,6 +211,26 @@ $("table-guess").onkeydown = async (event) => {
 
 $("end-table").onclick = async () => {
   try { await api("POST", `/api/tables/${table}/end`); } catch (e) { notice(e.message); }
+};
+
+$("study-start").onclick = async () => {
+  try { await refreshStudy(); $("study-answer").focus(); } catch (e) { notice(e.message); }
+};
+
+$("study-answer").onkeydown = async (event) => {
+  if (event.key !== "Enter" || !studying) return;
+  const answer = event.target.value.trim();
+  event.target.value = "";
+  const verdict = $("study-verdict");
+  try {
+    const said = await api("POST", "/api/study/answer",
+                           {kind: studying.kind, key: studying.key, answer, version: studying.card.version});
+    const next = new Date(said.card.due * 1000).toLocaleString();
+    verdict.className = said.correct ? "right" : "missed";
+    verdict.textContent = said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`
+                                       : `Missed ${studying.prompt}: ${said.expected.join(" ")}; back ${next}`;
+  } catch (e) { notice(e.message); }  // (409: answered on another device; the next question comes anyway)
+  await refreshStudy().catch((e) => notice(e.message));
 };
 
 $("kind").onchange = () => refreshBoard().catch((e) => notice(e.message));
