@@ -2,7 +2,7 @@
 
 The download is the local app's own backup format (`study.transfer`): the member's cards, and the
 reviews that moved them as the local app's answers, so `lexitrain progress import` takes it as it
-is (and `study optimize` can fit the member's FSRS parameters to those reviews); an upload is a file `lexitrain progress export` wrote, whose cards are
+is; an upload is a file `lexitrain progress export` wrote, whose cards are
 merged into the member's club cards by the local rule: a card takes the incoming state only when
 it was reviewed more recently there, so uploading twice changes nothing. Removing a member hands
 back their export first, read in the same transaction that deletes them.
