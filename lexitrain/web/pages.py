@@ -279,19 +279,23 @@ async def stats_page(request: Request) -> Response:
 async def settings_page(request: Request) -> Response:
     from lexitrain.lexicon.catalog import known_lexicons
 
+    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
+
     def page(store: ProgressStore) -> Response:
         return render(request, store, "settings.html", lexicons=known_lexicons(),
-                      saved=request.query_params.get("saved"))
+                      saved=request.query_params.get("saved"), daily_order=store.setting(DAILY_ORDER_SETTING, "due"))
 
     return await context(request).offload.read(page)
 
 
 async def settings_save(request: Request) -> Response:
     from lexitrain.study.quiz.preferences import Preferences, save_preferences
+    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
 
     ctx = context(request)
     form = await request.form()
     name = _field(form, "lexicon").strip() or ctx.lexicon
+    order = check_daily_order(_field(form, "daily_order")) if form.get("daily_order") is not None else None
     preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
                               letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")),
                               contrast=bool(form.get("contrast")))
@@ -300,6 +304,8 @@ async def settings_save(request: Request) -> Response:
         lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
         save_preferences(ctx.store, lex, preferences)
         ctx.store.set_setting("lexicon", lex.name)
+        if order is not None:
+            ctx.store.set_setting(DAILY_ORDER_SETTING, order)
         ctx.lexicon = lex.name
 
     await ctx.offload.write(save)
