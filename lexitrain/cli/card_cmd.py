@@ -5,6 +5,8 @@ Commands on single cards and on decks, and the cards made from a player's games,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional, TYPE_CHECKING
 
@@ -13,6 +15,7 @@ import typer
 from lexitrain.cli.options import Json, Lexicon
 from lexitrain.cli.output import counted, emit_json
 from lexitrain.cli.study_cmd import study_app
+from lexitrain.lexicon.progress import Progress, quiet
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
@@ -289,11 +292,17 @@ def from_games(
     files: list[Path] = typer.Argument(..., help="Recorded games (.gcg)."),
     player: Optional[str] = typer.Option(None, "--player", help="Only this player's turns (nick or name in the files)."),
     points: int = typer.Option(20, "--points", help="A turn giving up more points than this makes a position card."),
+    sim_iterations: int = typer.Option(0, "--sim-iterations", help="Simulate every turn with tiles in the bag this "
+                                       "many iterations (0: none): a best-play card where the simulation's best play "
+                                       "is not a top-scoring one."),
+    endgame_time: float = typer.Option(0.0, "--endgame-time", help="Solve every turn with the bag empty, at most "
+                                       "this many seconds each (0: none): an endgame card where it is solved exactly."),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Cards from your games: missed bingos as anagram cards, costly turns as position cards,
-    phonies played as valid-or-phony cards; new ones are due now (`quiz --due`). A file that
+    phonies played as valid-or-phony cards; with --sim-iterations and --endgame-time, best-play
+    and endgame cards too; new ones are due now (`quiz --due`). A file that
     does not read or lacks the player is skipped and named (exit 1 when anything was skipped).
     The cards go to the games' lexicon (their #lexicon) when it is compiled here; a game in
     another is refused unless --lexicon is given."""
@@ -302,8 +311,8 @@ def from_games(
     from lexitrain.study.records.from_games import cards_from_games
 
     store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
-    with store:
-        found = cards_from_games(store, lex, files, player, points)
+    with store, _analysis_progress(sim_iterations or endgame_time) as progress:
+        found = cards_from_games(store, lex, files, player, points, sim_iterations, endgame_time, progress)
     if json_out:
         emit_json({**found.to_json(), "lexicon": lex.name})
     else:
@@ -315,5 +324,22 @@ def from_games(
         typer.echo(f"{counted(found.games, 'game')}, {counted(found.turns, 'turn')} analysed against {lex.name}: "
                    f"{made} cards "
                    f"({found.added} new, due now; {found.known} already cards)")
+        if found.unsolved:
+            typer.echo(f"{counted(found.unsolved, 'endgame')} of {found.endgames} not solved exactly within "
+                       f"{endgame_time:g} s: no card (a longer --endgame-time may solve them)")
     if found.skipped:
         raise typer.Exit(1)
+
+
+@contextmanager
+def _analysis_progress(slow: float) -> Iterator[Progress]:
+    """A bar on a terminal while turns are simulated or solved (the slow part), else nothing."""
+    import sys
+
+    if slow and sys.stderr.isatty():
+        from lexitrain.cli.progress_bar import progress_bar
+
+        with progress_bar("from-games") as progress:
+            yield progress
+    else:
+        yield quiet

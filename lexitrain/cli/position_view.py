@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from lexitrain.cli.answer_input import TimedOut, read_terminal_line
@@ -30,6 +32,11 @@ def run_terminal(session: Session) -> None:
     typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
 
 
+#: the heading of a position question, by what judges it
+ASKED = {"equity": "top play by equity", "sim": "best play by simulation",
+         "endgame": "win the endgame: its first play"}
+
+
 def ask_position(rnd: Round, question: Question) -> Outcome | None:
     """Show the board with premiums coloured, the rack and the scores; read one
     play and show the verdict and the top plays. An illegal play is refused with
@@ -38,11 +45,11 @@ def ask_position(rnd: Round, question: Question) -> Outcome | None:
     session = rnd.session
     console = stdout_console()
     position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
-    asked = "top play by equity" if question.info.get("by") == "equity" else "top play"
-    console.print(f"\n{rnd.number}. {asked}?", style="bold")
+    console.print(f"\n{rnd.number}. {ASKED.get(question.info.get('by', ''), 'top play')}?", style="bold")
     console.print(render_board(position.board))
     you, other = (position.scores + [0, 0])[:2]
-    console.print(f"rack {position.rack}   score {you} to {other}", style="bold", highlight=False)
+    theirs = f"   the opponent holds {position.racks[1]}" if len(position.racks) > 1 and position.racks[1] else ""
+    console.print(f"rack {position.rack}   score {you} to {other}{theirs}", style="bold", highlight=False)
     while True:
         line = read_terminal_line("play> ", session.answer_time_left)
         if isinstance(line, TimedOut):
@@ -78,6 +85,9 @@ def _undo(rnd: Round) -> Outcome | None:
 
 def _show_verdict(outcome: Outcome) -> None:
     v = outcome.check.details
+    if v.get("by") in ("sim", "endgame"):
+        _show_analysis(outcome, v)
+        return
     if not v["legal"]:
         typer.secho(f"  illegal: {v['reason']}", fg="red")
     else:
@@ -88,3 +98,32 @@ def _show_verdict(outcome: Outcome) -> None:
     for n, play in enumerate(v["top"], start=1):
         equity = f"{play['equity']:>7.2f} " if "equity" in play else ""
         typer.echo(f"  {n}. {equity}{play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")
+
+
+def _show_analysis(outcome: Outcome, v: dict[str, Any]) -> None:
+    """The verdict of an analysed position: the play against the best, then the simulation's
+    table (win %, equity, spread, iterations per candidate) or the endgame's first plays and best line."""
+    colour = "green" if outcome.correct else "yellow"
+    best = " or ".join(outcome.question.expected)
+    if not v["legal"]:
+        typer.secho(f"  passed: the best is {best}", fg="yellow")
+    elif v["by"] == "sim":
+        where = f"rank {v['rank']} of {v['plays']} simulated" if v["rank"] else "not one of the moves simulated"
+        typer.secho(f"  {v['play']} scores {v['score']}: {'the best play' if outcome.correct else where}"
+                    f"{'' if outcome.correct else f'; the best is {best}'}", fg=colour)
+    else:
+        worth = f"worth {v['play_value']:+d}" if v["play_value"] is not None else "not valued"
+        typer.secho(f"  {v['play']} scores {v['score']}, {worth} to the end; the best is {best}, "
+                    f"worth {v['value']:+d} (final spread {v['spread'] + v['value']:+d})", fg=colour)
+    if v["by"] == "sim":
+        typer.echo(f"  {'':3}{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5} {'iter':>5}  move")
+        for n, row in enumerate(v["top"], start=1):
+            typer.echo(f"  {n:>2}.{100 * row['win']:>6.1f} {row['equity']:>7.2f} {row['spread']:>7.2f} "
+                       f"{row['score']:>5} {row['iterations']:>5}  {row['play']} {row['word']} {row['leave'] or '-'}")
+        typer.echo(f"  ({v['iterations']} iterations, {v['plies']} plies, seed {v['seed']})")
+        return
+    for n, row in enumerate(v["top"], start=1):
+        typer.echo(f"  {n}. {row['value']:>+5d}  {row['score']:>4}  {row['play']:<14} {row['word']}")
+    line = ", ".join(f"{m['position']} {m['word']} {m['score']}" if m["position"] != "-" else "pass"
+                     for m in v["sequence"])
+    typer.echo(f"  a best line: {line}")

@@ -171,11 +171,13 @@ def quiz_position(
     seed: int = typer.Option(1, "--seed", help="Seed for the self-play game made when no position is stored."),
     no_schedule: bool = typer.Option(False, "--no-schedule", help="Practice only: do not touch the cards."),
     by: str = typer.Option("score", "--by", help="Judge answers by score, or by equity (score + the value of the "
-                           "tiles kept; the score shown too)."),
+                           "tiles kept; the score shown too); or ask the positions `study from-games` analysed: "
+                           "sim (the best play by simulation), endgame (the first play of a best endgame)."),
     lexicon: Lexicon,
     jsonl: Jsonl = False,
 ) -> None:
-    """The position quiz: find the top-scoring play, or the top play by equity (also `lexitrain quiz position`)."""
+    """The position quiz: find the top-scoring play, the top play by equity, the best play by simulation
+    or the first play of a best endgame (also `lexitrain quiz position`)."""
     from lexitrain.study.drills.requests import PositionQuizRequest
 
     request = PositionQuizRequest(_filters(min_score, bingo, blank, margin, length, rarer), limit=limit, daily=daily,

@@ -24,26 +24,13 @@ from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
-from lexitrain.study.quiz.kinds.position import KIND, new_generator, read_position, solve
+from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, read_position, solve
 from lexitrain.study.records.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
 if TYPE_CHECKING:
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
-
-def describe(position: Position, source: str, lex: Lexicon, plays: list[ScoredPlay]) -> StoredPosition:
-    """The facts about a solved position's top play."""
-    tiles = position.board.tiles
-    top = plays[0]
-    word = top.word(tiles)
-    runner_up = plays[1].score if len(plays) > 1 else 0
-    row = lex.row(word.upper())
-    return StoredPosition(
-        to_cgp(position), source, top.score, top.format(tiles), word, len(top.letters),
-        top.tile_count == RACK_SIZE, any(is_blank(t) for _, _, t in top.placed()),
-        top.score - runner_up, row["probability_rank"] if row else None, len(plays))
-
 
 @dataclass
 class ImportReport:
@@ -184,13 +171,13 @@ def stored_count(store: ProgressStore, lexicon: str) -> int:
     return store.position_count(lexicon)
 
 
-def select(store: ProgressStore, lexicon: str, filters: Filters, now: float, limit: int | None = None
-           ) -> list[StoredPosition]:
-    """Matching positions for a quiz: those due again first (most overdue first),
-    then ones never asked (in the order stored), then the rest by due date."""
+def select(store: ProgressStore, lexicon: str, filters: Filters, now: float, limit: int | None = None,
+           kind: str = KIND) -> list[StoredPosition]:
+    """Matching positions for a quiz asking them as cards of `kind`: those due again first (most
+    overdue first), then ones never asked (in the order stored), then the rest by due date."""
     if limit is not None and limit < 1:  # SQLite reads LIMIT -1 as no limit at all
         raise LexitrainError("--limit must be at least 1")
-    return store.select_positions(lexicon, KIND, filters, now, limit)
+    return store.select_positions(lexicon, kind, filters, now, limit)
 
 
 def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:

@@ -326,14 +326,18 @@ class PositionQuizRequest:
     day: str | None = None  # with `daily`: YYYY-MM-DD (None: today)
     seed: int = 1
     schedule: bool = True
-    by: str = "score"  # or "equity": plays ranked and answers judged by equity
+    by: str = "score"  # "equity": plays ranked and answers judged by equity; "sim" / "endgame": the analysed kinds
 
     def __post_init__(self) -> None:
+        from lexitrain.study.quiz.kinds.analysed import KIND_BY
         from lexitrain.study.quiz.kinds.position import check_order
 
         if self.limit < 1:
             raise LexitrainError("--limit must be at least 1")
-        check_order(self.by)
+        if self.by not in KIND_BY:
+            check_order(self.by)
+        elif self.daily:
+            raise LexitrainError(f"--daily asks the top play (or --by equity), not --by {self.by}")
         if self.day is not None and not self.daily:
             raise LexitrainError("--date goes with --daily (the position of that day)")
         if self.daily:
@@ -345,6 +349,7 @@ class PositionQuizRequest:
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         from lexitrain.study.drills import positions as pos
         from lexitrain.study.drills.challenge import parse_day
+        from lexitrain.study.quiz.kinds.analysed import KIND_BY
         from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind
         from lexitrain.study.quiz.scheduler import utc_now
 
@@ -352,6 +357,8 @@ class PositionQuizRequest:
             from lexitrain.engine.leave_table import load_leaves
 
             load_leaves(lex.tiles)  # no model for these tiles: say so now, not skip every question
+        if self.by in KIND_BY:
+            return self._analysed(store, lex)
         if self.daily:
             day = parse_day(self.day)
             items = [Item(pos.KIND, pos.daily_key(lex, day))]
@@ -368,6 +375,26 @@ class PositionQuizRequest:
         by = f", by {self.by}" if self.by == EQUITY else ""
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
                        title=f"{source} ({_questions(len(items))}, {lex.name}{by})", kinds=[PositionKind(by=self.by)])
+
+    def _analysed(self, store: ProgressStore, lex: Lexicon) -> Session:
+        """The positions analysed `by` a simulation or the endgame solver (made by `study from-games`),
+        asked as cards of their kind: due ones first, then those never asked, then the rest."""
+        from dataclasses import replace
+
+        from lexitrain.study.drills import positions as pos
+        from lexitrain.study.quiz.kinds.analysed import KIND_BY, MADE_BY
+        from lexitrain.study.quiz.scheduler import utc_now
+
+        kind = KIND_BY[self.by]
+        found = pos.select(store, lex.name, replace(self.filters, analysed=self.by), utc_now().timestamp(),
+                           self.limit, kind)
+        if not found:
+            raise LexitrainError(f"no position analysed by {self.by} is stored for {lex.name} that matches "
+                                 f"(`lexitrain study from-games GAMES {MADE_BY[self.by]}` makes them)")
+        items = [Item(kind, p.cgp) for p in found]
+        return Session(store, lex, "quiz", f"positions by {self.by}", items,
+                       load_scheduling(store) if self.schedule else None,
+                       title=f"{kind} positions ({_questions(len(items))}, {lex.name}, by {self.by})")
 
 
 def _questions(count: int) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon
 from lexitrain.paths import data_folder
-from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, new_kind
+from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, StoredFacts, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, scheduling_for,
                                              to_datetime, utc_now)
@@ -191,13 +191,21 @@ class Session:
         self._finished = False
         self.outcomes: list[Outcome] = []
         self._card_ids: dict[str, int | None] = {}
-        self._kinds: dict[str, QuestionKind] = {k.name: k for k in kinds}  # instances made with options of their own
+        self._kinds: dict[str, QuestionKind] = {}
+        for kind in kinds:  # instances made with options of their own
+            self._kinds[kind.name] = self._bound(kind)
 
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""
         if name not in self._kinds:
-            self._kinds[name] = new_kind(name)
+            self._kinds[name] = self._bound(new_kind(name))
         return self._kinds[name]
+
+    def _bound(self, kind: QuestionKind) -> QuestionKind:
+        """A kind that reads what was stored when its cards were made (`StoredFacts`) reads this store."""
+        if isinstance(kind, StoredFacts):
+            kind.use_store(self.store)
+        return kind
 
     def time_left(self) -> float | None:
         if self.timers.round is None:

@@ -10,6 +10,8 @@ first bad value is named by where it is (`cards #12: state is 7 (expected 0 to
 
 from __future__ import annotations
 
+import json
+
 import math
 from typing import Any, Callable
 
@@ -32,6 +34,14 @@ _ANY: Callable[[Any], bool] = lambda value: True  # noqa: E731
 _NOT_NEGATIVE: Callable[[Any], bool] = lambda value: value >= 0  # noqa: E731
 _POSITIVE: Callable[[Any], bool] = lambda value: value > 0  # noqa: E731
 _NOT_EMPTY: Callable[[Any], bool] = lambda value: value.strip() != ""  # noqa: E731
+
+
+def _json_object(value: str) -> bool:
+    try:
+        return isinstance(json.loads(value), dict)
+    except ValueError:
+        return False
+
 
 #: Each list's fields: (field, "int" | "number" | "text" | "bool", None allowed, in range, what is expected).
 _CARD: list[Rule] = [
@@ -82,6 +92,7 @@ _POSITION: list[Rule] = [
     ("blank", "bool", False, _ANY, "true or false"), ("margin", "int", False, _ANY, "a number"),
     ("top_rank", "int", True, _POSITIVE, "1 or more"), ("plays", "int", False, _NOT_NEGATIVE, "0 or more"),
     ("added", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+    ("analysis", "text", True, _json_object, "an analysis as JSON text"),
 ]
 _PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
                      ("name", "text", False, _NOT_EMPTY, "a name")]
@@ -89,7 +100,7 @@ _LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SE
                                  "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN}
 #: Fields an older backup may lack (the merge gives them their old meaning).
 _OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"), ("answers", "late_mark"),
-             ("challenges", "retake")}
+             ("challenges", "retake"), ("positions", "analysis")}
 
 #: The settings the study commands read as numbers or names: (type, in range, what is expected).
 _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {

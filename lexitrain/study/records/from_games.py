@@ -6,7 +6,12 @@ alphagram of each bingo that was on the rack and not played becomes an
 anagram card; a turn that gave up more than `points` points against the top
 score becomes a position card (the board before the turn, the player's rack);
 each word of a move the lexicon lacks becomes a valid-or-phony card (a game
-recorded in another lexicon is noted: its words are judged by this one). Cards
+recorded in another lexicon is noted: its words are judged by this one). Asked
+to (`sim_iterations`, `endgame_seconds`), a turn with tiles in the bag is
+simulated and becomes a `best-play` card when the simulation's best play is
+not a top-scoring one, and a turn with the bag empty is solved and becomes an
+`endgame` card when solved exactly in the time given; their analyses are kept
+with the positions (`lexitrain.study.quiz.kinds.analysed`). Cards
 new to the store are put in learning, due now, so the next `quiz --due` or
 daily drill asks them; cards already studied keep their schedule. A file that
 does not read, uses another tile set or lacks the player is skipped and named.
@@ -19,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.progress import Progress, quiet
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -27,7 +33,7 @@ if TYPE_CHECKING:
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
 #: the kinds of card made, in the order they are reported
-KINDS = ("anagram", "position", "valid-or-phony")
+KINDS = ("anagram", "position", "valid-or-phony", "best-play", "endgame")
 
 
 @dataclass
@@ -41,6 +47,9 @@ class GameCards:
     known: int = 0
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # games recorded in another lexicon than the one judging them
+    simulated: int = 0  # turns simulated (tiles in the bag)
+    endgames: int = 0  # turns with the bag empty tried with the endgame solver
+    unsolved: int = 0  # of those, not solved exactly in the time given (or only a pass is best): no card
 
     def add(self, kind: str, key: str) -> None:
         if key not in self.keys[kind]:
@@ -49,12 +58,15 @@ class GameCards:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "turns": self.turns, "cards": {k: len(v) for k, v in self.keys.items()},
                 "added": self.added, "already_cards": self.known, "keys": self.keys, "skipped": self.skipped,
-                "notes": self.notes}
+                "notes": self.notes, "simulated": self.simulated, "endgames": self.endgames,
+                "endgames_unsolved": self.unsolved}
 
 
 def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], player: str | None = None,
-                     points: int = DEFAULT_POINTS) -> GameCards:
-    """Analyse the games (the turns of `player` only, when given) and add their cards to the store."""
+                     points: int = DEFAULT_POINTS, sim_iterations: int = 0, endgame_seconds: float = 0.0,
+                     progress: Progress = quiet) -> GameCards:
+    """Analyse the games (the turns of `player` only, when given) and add their cards to the store;
+    with `sim_iterations` / `endgame_seconds`, also the best-play and endgame cards (analyses kept)."""
     from lexitrain.engine.analysis import Analyst
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
@@ -63,8 +75,11 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
 
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
+    if sim_iterations < 0 or endgame_seconds < 0:
+        raise LexitrainError("--sim-iterations and --endgame-time must be 0 (none) or more")
     analyst = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
     found = GameCards()
+    analysed: list[tuple[str, str]] = []  # (where, cgp) of the turns to simulate or solve
     for path in paths:
         try:
             game = read_gcg(path)
@@ -84,11 +99,53 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
                 found.add("position", turn.cgp)
             for word in turn.phonies:
                 found.add("valid-or-phony", word.upper())
+            if not turn.note and (sim_iterations or endgame_seconds):
+                analysed.append((f"{path}: turn {turn.turn}", turn.cgp))
     if not found.games:  # nothing to study: say why in one line
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
+    for number, (where, cgp) in enumerate(analysed, start=1):
+        _analyse(store, lex, where, cgp, sim_iterations, endgame_seconds, found)
+        progress("analysing turns", number, len(analysed))
     _add_cards(store, lex, found)
     return found
+
+
+def _analyse(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
+             found: GameCards) -> None:
+    """Simulate a turn with tiles in the bag, or solve one with the bag empty (the opponent's rack, the unseen
+    tiles, written into the position), and keep the position and its card when it teaches something."""
+    from lexitrain.engine.cgp import to_cgp
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.study.quiz.kinds import analysed as an
+    from lexitrain.study.quiz.kinds.position import read_position
+    from lexitrain.tiles import Rack
+
+    position = read_position(cgp, lex)
+    generator = MoveGenerator(dawg_for(lex))
+    plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
+    if not plays:
+        return
+    if an.bag_count(position):
+        if not sim_iterations:
+            return
+        found.simulated += 1
+        analysis = an.simulate_position(lex, position, generator, sim_iterations)
+        kind = an.BEST_PLAY
+    else:
+        if not endgame_seconds:
+            return
+        found.endgames += 1
+        mine = Rack.parse(lex.tiles, position.rack, in_play=True)
+        position.racks = [position.rack, lex.tiles.spell(unseen_tiles(position.board, mine).names())]
+        analysis = an.solve_endgame(position, generator, endgame_seconds)
+        found.unsolved += analysis is None
+        kind = an.ENDGAME
+    if analysis is not None:
+        an.store_analysed(store, lex, position, where, analysis, plays)
+        found.add(kind, to_cgp(position))
 
 
 def _add_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:

@@ -167,8 +167,14 @@ LATE_MARKS = """
 ALTER TABLE answers ADD COLUMN late_mark INTEGER;
 """
 
+#: Version 7: a position's analysis (JSON), made once when an analysed card is made (`best-play`: the
+#: simulation's table; `endgame`: every first move's exact value and a best line), so asking it is instant.
+POSITION_ANALYSES = """
+ALTER TABLE positions ADD COLUMN analysis TEXT;
+"""
+
 MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END,
-                         LATE_MARKS]
+                         LATE_MARKS, POSITION_ANALYSES]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -14,7 +14,7 @@ from lexitrain.study.store.connection import StoreConnection, sql_int
 
 #: The columns a stored position is saved and backed up with (its id is local).
 POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
-                   "margin", "top_rank", "plays", "added")
+                   "margin", "top_rank", "plays", "added", "analysis")
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Filters:
     min_margin: int | None = None
     length: int | None = None
     rarer_than: int | None = None  # the top word's probability rank is above this
+    analysed: str | None = None  # only positions with an analysis made this way ("sim", "endgame")
 
 
 @dataclass
@@ -45,9 +46,13 @@ class StoredPosition:
     top_rank: int | None
     plays: int
     id: int | None = None
+    analysis: str | None = None  # JSON: the simulation or endgame analysis an analysed kind asks it by
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["analysis"]
+        data["analysed"] = json.loads(self.analysis).get("by") if self.analysis else None
+        return data
 
 
 _COLUMNS = ", ".join(f"p.{name}" for name in StoredPosition.__dataclass_fields__)
@@ -71,6 +76,9 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
         clauses.append("p.bingo = 1")
     if filters.blank:
         clauses.append("p.blank = 1")
+    if filters.analysed is not None:
+        clauses.append("json_valid(p.analysis) AND json_extract(p.analysis, '$.by') = ?")
+        params.append(filters.analysed)
     return (" AND ".join(clauses) or "1"), params
 
 
@@ -81,12 +89,30 @@ class Positions(StoreConnection):
             {"lexicon": lexicon, **{k: v for k, v in asdict(p).items() if k != "id"}, "added": now} for p in positions)
 
     def add_positions(self, rows: Iterable[dict[str, Any]]) -> int:
-        """Save position rows (POSITION_FIELDS) in one transaction, skipping those already stored; how many were new."""
+        """Save position rows (POSITION_FIELDS; `analysis` may be left out) in one transaction, skipping
+        those already stored, except that one stored without an analysis takes the row's; how many were new."""
         with self.transaction():
+            rows = list(rows)
             before = self.conn.total_changes
             self._bulk().table("positions").insert_all(
-                ({name: row[name] for name in POSITION_FIELDS} for row in rows), ignore=True)
-            return self.conn.total_changes - before
+                ({name: row.get(name) for name in POSITION_FIELDS} for row in rows), ignore=True)
+            added = self.conn.total_changes - before
+            self.conn.executemany(
+                "UPDATE positions SET analysis = ? WHERE lexicon = ? AND cgp = ? AND analysis IS NULL",
+                [(row["analysis"], row["lexicon"], row["cgp"]) for row in rows if row.get("analysis")])
+            return added
+
+    def store_analysed_position(self, lexicon: str, position: StoredPosition, now: float) -> None:
+        """Keep a position with its analysis; one stored already keeps its own analysis if it has one
+        (a card asks the same question every time), else takes this one."""
+        self.add_positions([{"lexicon": lexicon, **{k: v for k, v in asdict(position).items() if k != "id"},
+                             "added": now}])
+
+    def position_analysis(self, lexicon: str, cgp: str) -> str | None:
+        """The stored analysis of a position (JSON text), None when there is none."""
+        row = self.conn.execute("SELECT analysis FROM positions WHERE lexicon = ? AND cgp = ?",
+                                (lexicon, cgp)).fetchone()
+        return None if row is None else row[0]
 
     def position_count(self, lexicon: str) -> int:
         return int(self.conn.execute("SELECT count(*) FROM positions WHERE lexicon = ?", (lexicon,)).fetchone()[0])

@@ -16,13 +16,14 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
+    from lexitrain.study.store import ProgressStore
 
 #: Rendering hints: how a face shows a question and reads its answer.
 LETTERS = "letters"  # a prompt of letters or a word; the answer is words, which a face may check as they are typed
@@ -109,6 +110,14 @@ class QuestionKind(Protocol):
     def sheet_words(self, question: Question) -> tuple[str, ...]:
         """The words a printed sheet lists under it (each with its hooks)."""
         ...
+
+
+@runtime_checkable
+class StoredFacts(Protocol):
+    """A kind whose questions read what was stored when their cards were made (the analysed
+    position kinds: a simulation or an endgame solved once): the session hands it its store."""
+
+    def use_store(self, store: ProgressStore) -> None: ...
 
 
 _KINDS: dict[str, Callable[[], QuestionKind]] = {}

@@ -27,12 +27,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lexitrain.engine.board import Board
-from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp
+from lexitrain.engine.board import Board, is_blank
+from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
 from lexitrain.engine.play import Play, ScoredPlay
-from lexitrain.engine.rules import check_play, listed_play
+from lexitrain.engine.rules import RACK_SIZE, check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
+from lexitrain.study.store import StoredPosition
 from lexitrain.tiles import BLANK, Rack
 
 if TYPE_CHECKING:
@@ -118,6 +119,19 @@ def read_position(cgp: str, lex: Lexicon) -> Position:
     if not position.rack:
         raise LexitrainError("the player to move has an empty rack")
     return position
+
+
+def describe(position: Position, source: str, lex: Lexicon, plays: list[ScoredPlay]) -> StoredPosition:
+    """The facts about a solved position's top play."""
+    tiles = position.board.tiles
+    top = plays[0]
+    word = top.word(tiles)
+    runner_up = plays[1].score if len(plays) > 1 else 0
+    row = lex.row(word.upper())
+    return StoredPosition(
+        to_cgp(position), source, top.score, top.format(tiles), word, len(top.letters),
+        top.tile_count == RACK_SIZE, any(is_blank(t) for _, _, t in top.placed()),
+        top.score - runner_up, row["probability_rank"] if row else None, len(plays))
 
 
 def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = SCORE) -> Solved:
