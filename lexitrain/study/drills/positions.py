@@ -19,10 +19,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from lexitrain.engine.board import Board, is_blank
+from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
-from lexitrain.engine.play import ScoredPlay
-from lexitrain.engine.rules import RACK_SIZE
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, read_position, solve
 from lexitrain.study.records.decks import check_daily_limit
