@@ -310,6 +310,15 @@ def test_an_illegal_play_is_refused_with_its_reason_and_the_position_stays(clien
     assert verdict["correct"] and verdict["score"] == TOP_SCORE and verdict["top"]
 
 
+def test_a_position_round_by_another_judge_says_what_is_missing(client):
+    """`by` picks the judge: an unknown one is refused in one line; by simulation with no analysed
+    position stored yet says how to make some (the page then shows that line)."""
+    bad = client.post("/api/position", json={"by": "luck"})
+    assert bad.status_code == 400 and "--by 'luck'" in bad.json()["error"]
+    none = client.post("/api/position", json={"by": "sim"})
+    assert none.status_code == 400 and "study from-games GAMES --sim-iterations 300" in none.json()["error"]
+
+
 def test_an_empty_play_passes_and_shows_the_top_plays(client, app_ctx):
     first = client.post("/api/position").json()
     passed = client.post(f"/api/position/{first['id']}/play", json=on_question(first, play=" ")).json()["last"]

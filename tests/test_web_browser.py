@@ -680,3 +680,52 @@ def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page
     expect(page.locator("#verdict")).to_have_text("ZZZQ is a phony. How well did you know it?")
     expect(page.locator("#answers tbody tr")).to_have_count(1)
     expect(page.locator("#answers tbody .word")).to_have_text("ZZZQ")
+
+
+def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live: Live, real_games: Path):
+    """A best-play position (a real game's turn whose simulation prefers a play that does not score the
+    most), kept with its simulation: the top-scoring play is not the answer, and the verdict shows the
+    simulation's table, win %, equity, spread and iterations for every candidate. Last in the module:
+    the position it stores joins the pool the other position tests draw from."""
+    from lexitrain.engine.cgp import Position
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.replay import replay
+    from lexitrain.lexicon.catalog import open_lexicon
+    from lexitrain.study.quiz.kinds.analysed import bag_count, simulate_position, store_analysed
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.tiles import Rack
+    from tests.test_engine_analysis import DOUG
+
+    lex = open_lexicon(NAME)
+    generator = MoveGenerator(dawg_for(lex))
+    analysis = None
+    for turn in replay(read_gcg(real_games / DOUG), lex.tiles, lex.layout):
+        position = Position(turn.board.copy(), [turn.rack.upper(), ""], list(turn.scores))
+        if turn.rack and bag_count(position):
+            plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
+            analysis = simulate_position(lex, position, generator, 16)
+            if analysis is not None:
+                with ProgressStore() as store:
+                    store_analysed(store, lex, position, "test", analysis, plays)
+                break
+    assert analysis is not None
+    table = analysis["candidates"]
+    page.goto(live.url("/position?by=sim"))
+    expect(page.locator("#asked")).to_have_text("What is the best play, by simulation?")
+    expect(page.locator("#rack .letter")).to_have_count(len(position.rack))
+    page.get_by_label("Play").fill(plays[0].format(lex.tiles))  # the top-scoring play
+    page.get_by_label("Play").press("Enter")
+    expect(page.locator("#verdict-line")).to_have_text(re.compile(
+        f"^Not the best: .* scores {plays[0].score} .*; the best is {re.escape(analysis['best'][0])}$"))
+    rows = page.locator("#sim-table tbody tr")
+    expect(rows).to_have_count(len(table))
+    first = table[0]
+    expect(rows.first.locator("td")).to_have_text([first["play"], str(first["score"]), first["leave"] or "-",
+                                                   f"{100 * first['win']:.1f}", f"{first['equity']:.2f}",
+                                                   f"{first['spread']:.2f}", "16"])
+    expect(page.locator("#top-plays")).to_be_hidden()
+    overflowing = page.evaluate("() => [...document.querySelectorAll('#sim-table td')]"
+                                ".filter((c) => c.scrollWidth > c.clientWidth).length")
+    assert overflowing == 0

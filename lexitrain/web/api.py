@@ -360,16 +360,20 @@ def board_json(ctx: Context, question: Question) -> dict[str, Any]:
               "tile": "" if board.get(r, c) == EMPTY else tile_text(board.tiles, board.get(r, c)),
               "blank": board.get(r, c) != EMPTY and is_blank(board.get(r, c))}
              for c in range(board.cols)] for r in range(board.rows)]
-    return {"columns": [column_name(c) for c in range(board.cols)], "rows": rows, "rack": position.rack}
+    opponent = position.racks[1] if len(position.racks) > 1 else ""
+    return {"columns": [column_name(c) for c in range(board.cols)], "rows": rows, "rack": position.rack,
+            "opponent": opponent}
 
 
 async def position_start(request: Request) -> JSONResponse:
+    """A round of positions, judged `by` score (the default), equity, a simulation or the endgame solver."""
     from lexitrain.study.drills.requests import PositionQuizRequest
 
-    ctx = context(request)
+    ctx, data = context(request), await body(request)
+    by = text(data, "by") if "by" in data else "score"
 
     def start() -> dict[str, Any]:
-        drill = Round(PositionQuizRequest(limit=10).start(ctx.store, ctx.lex()))
+        drill = Round(PositionQuizRequest(limit=10, by=by).start(ctx.store, ctx.lex()))
         return drill_state(ctx, ctx.keep(drill), drill)
 
     return reply(await lane(request, start))

@@ -76,16 +76,32 @@ const lexitrain = {
 
   // A play's verdict in one line (a position quiz or a position card): its score and rank, or a pass.
   playVerdict(outcome) {
+    if (outcome.by === "sim" || outcome.by === "endgame") return lexitrain.analysedVerdict(outcome);
     if (!outcome.legal) return "Passed: the top play scores " + outcome.top_score;
     return (outcome.correct ? "Top score! " : "Not the top: ") + outcome.play + " scores " + outcome.score
       + " (rank " + outcome.rank + " of " + outcome.plays + " plays; the top scores " + outcome.top_score + ")";
   },
 
-  // The top plays as table rows: position, word (a blank lowercase), score.
+  // The verdict on a position judged by a simulation or the endgame solver (the play against the best).
+  analysedVerdict(outcome) {
+    const best = outcome.expected.join(" or ");
+    if (!outcome.legal) return "Passed: the best is " + best;
+    if (outcome.by === "sim") {
+      if (outcome.correct) return "The best play! " + outcome.play + " scores " + outcome.score;
+      const where = outcome.rank ? "rank " + outcome.rank + " of " + outcome.plays + " simulated" : "not simulated";
+      return "Not the best: " + outcome.play + " scores " + outcome.score + " (" + where + "); the best is " + best;
+    }
+    const worth = (v) => (v > 0 ? "+" : "") + v;
+    return (outcome.correct ? "Best! " : "Not the best: ") + outcome.play + " is worth " + worth(outcome.play_value)
+      + " to the end; the best, " + best + ", is worth " + worth(outcome.value)
+      + " (final spread " + worth(outcome.spread + outcome.value) + ")";
+  },
+
+  // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.
   playRows(top) {
     return top.map((p) => {
       const row = lexitrain.el("tr");
-      row.append(lexitrain.el("td", "", p.position), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score));
+      row.append(lexitrain.el("td", "", p.position || p.play), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score));
       return row;
     });
   },

@@ -6,6 +6,9 @@
   const input = document.getElementById("play");
   const refused = document.getElementById("refused");
   const verdictPart = document.getElementById("verdict");
+  const by = new URLSearchParams(location.search).get("by") || "score";
+  const ASKED = { score: "What is the top-scoring play?", equity: "What is the top play by equity?",
+    sim: "What is the best play, by simulation?", endgame: "Win the endgame: which first play?" };
   let ident = null;
   let state = null;
   let across = true;
@@ -44,16 +47,47 @@
     document.getElementById("which").textContent = "Position " + question.number;
     drawBoard(question.board);
     letters(document.getElementById("rack"), Array.from(question.board.rack));
+    const opponent = document.getElementById("opponent");
+    opponent.hidden = !question.board.opponent;
+    opponent.textContent = "The opponent holds " + question.board.opponent + " (the bag is empty)";
     input.value = "";
     input.focus();
+  }
+
+  function cells(...values) {
+    const row = lexitrain.el("tr");
+    row.append(...values.map(([text, className]) => lexitrain.el("td", className || "", String(text))));
+    return row;
+  }
+
+  function simRow(c) {
+    return cells([c.play], [c.score, "num"], [c.leave || "-"], [(100 * c.win).toFixed(1), "num"],
+      [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]);
+  }
+
+  function endgameRow(p) {
+    return cells([p.play], [p.word, "word"], [p.score, "num"], [(p.value > 0 ? "+" : "") + p.value, "num"]);
   }
 
   function showVerdict(outcome) {
     verdictPart.hidden = false;
     const line = document.getElementById("verdict-line");
     line.className = "verdict " + (outcome.correct ? "right" : "missed");
+    const analysed = outcome.by === "sim" || outcome.by === "endgame";
     line.textContent = lexitrain.playVerdict(outcome);
-    document.querySelector("#top-plays tbody").replaceChildren(...lexitrain.playRows(outcome.top));
+    document.getElementById("top-plays").hidden = analysed;
+    document.getElementById("sim-table").hidden = outcome.by !== "sim";
+    document.getElementById("endgame-table").hidden = outcome.by !== "endgame";
+    document.getElementById("line").hidden = outcome.by !== "endgame";
+    if (outcome.by === "sim") {
+      document.querySelector("#sim-table tbody").replaceChildren(...outcome.top.map(simRow));
+    } else if (outcome.by === "endgame") {
+      document.querySelector("#endgame-table tbody").replaceChildren(...outcome.top.map(endgameRow));
+      document.getElementById("line").textContent = "A best line: " + outcome.sequence.map(
+        (m) => m.position === "-" ? "pass" : m.position + " " + m.word + " " + m.score).join(", ");
+    } else {
+      document.querySelector("#top-plays tbody").replaceChildren(...lexitrain.playRows(outcome.top));
+    }
     document.getElementById("play-form").hidden = true;
     document.getElementById("next").focus();
   }
@@ -110,7 +144,8 @@
     }
   });
 
-  api("POST", "/api/position", {}).then((first) => {
+  document.getElementById("asked").textContent = ASKED[by] || ASKED.score;
+  api("POST", "/api/position", { by }).then((first) => {
     ident = first.id;
     state = first;
     showQuestion();
