@@ -236,7 +236,9 @@ class AnalysedKind:
             self._generator = MoveGenerator(dawg)
         plays = self._generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
         asked = Asked(position.board, position.rack, plays, dawg, analysis)
-        prompt = "\n".join(position.board.rows_text() + [f"rack {position.rack}: {self.asked_what}?"])
+        theirs = position.racks[1] if len(position.racks) > 1 else ""
+        held = [f"the opponent holds {theirs}"] if theirs else []
+        prompt = "\n".join(position.board.rows_text() + held + [f"rack {position.rack}: {self.asked_what}?"])
         question = Question(self.name, key, prompt, tuple(analysis["best"]),
                             {"cgp": key, "rack": position.rack, "lexicon": lex.name, "by": self.by}, hint=BOARD)
         self._asked[question.id] = asked
