@@ -30,14 +30,17 @@ from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
-from lexitrain.tiles import BLANK
+from lexitrain.study.quiz.kinds.position import describe, letter_case, read_position
+from lexitrain.tiles import RACK_SIZE, Rack
 
 if TYPE_CHECKING:
     from lexitrain.engine.cgp import Position
     from lexitrain.engine.dawg import Dawg
+    from lexitrain.engine.equity import Candidate
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.store import ProgressStore
+    from lexitrain.tiles import TileSet
 
 #: the kinds, and the `by` their analyses carry
 BEST_PLAY, ENDGAME = "best-play", "endgame"
@@ -49,25 +52,20 @@ MADE_BY = {SIM: "--sim-iterations 300", SOLVER: "--endgame-time 30"}
 SIM_CANDIDATES = 15
 SIM_PLIES = 2
 SIM_SEED = 1
-#: rack size (a play of every tile goes out)
-RACK = 7
-#: scoreless turns in a row that end a game (engine/game.py's rule)
-MAX_ZERO_TURNS = 6
 
 
 def bag_count(position: Position) -> int:
     """Tiles in the bag for the player to move, the opponent holding a full rack of the rest."""
     from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.tiles import Rack
 
     unseen = unseen_tiles(position.board, Rack.parse(position.board.tiles, position.rack, in_play=True)).size
-    return max(0, unseen - RACK)
+    return max(0, unseen - RACK_SIZE)
 
 
-def _move_text(candidate: Any, tiles: Any) -> str:
+def _move_text(candidate: Candidate, tiles: TileSet) -> str:
     """A simulated move as the table names it: the play in GCG notation, `exchange ABC` or `pass`."""
     if candidate.play is not None:
-        return str(candidate.play.format(tiles))
+        return candidate.play.format(tiles)
     if candidate.exchanged is not None:
         return f"exchange {candidate.tiles_text(tiles)}"
     return "pass"
@@ -79,7 +77,6 @@ def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator
     best move is not a tile play scoring less than the top score (no lesson beyond the static one)."""
     from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.simulation import position_setup, simulate
-    from lexitrain.tiles import Rack
 
     if iterations < 1:
         raise LexitrainError("simulation iterations must be at least 1")
@@ -106,11 +103,11 @@ def solve_endgame(position: Position, generator: MoveGenerator, seconds: float
                   ) -> dict[str, Any] | None:
     """Every first move's exact value in an endgame (the bag empty: the opponent holds the position's
     second rack, or else the unseen tiles) and the best line, or None when that is not all proved within `seconds` (or only a pass is best)."""
-    from lexitrain.engine.endgame import Endgame, describe, rack_value, solve
+    from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, rack_value, solve
+    from lexitrain.engine.endgame import describe as move_json
     from lexitrain.engine.exchanges import unseen_tiles
     from lexitrain.engine.leave import leave_after
     from lexitrain.engine.rules import apply_play
-    from lexitrain.tiles import Rack
 
     if seconds <= 0:
         raise LexitrainError("the endgame's time must be above 0 seconds")
@@ -124,7 +121,7 @@ def solve_endgame(position: Position, generator: MoveGenerator, seconds: float
     mine = Rack.parse(tiles, position.rack, in_play=True)
     given = position.racks[1] if len(position.racks) > 1 else ""
     theirs = Rack.parse(tiles, given, in_play=True) if given else unseen_tiles(board, mine)
-    if theirs.size > RACK or not theirs.size or not mine.size:
+    if theirs.size > RACK_SIZE or not theirs.size or not mine.size:
         return None
     zero = position.zero_turns
     points = tiles.points
@@ -155,7 +152,7 @@ def solve_endgame(position: Position, generator: MoveGenerator, seconds: float
         return None
     spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
     return {"by": SOLVER, "value": root.value, "spread": spread, "best": best,
-            "sequence": [describe(move, board) for move in root.sequence], "values": values,
+            "sequence": [move_json(move, board) for move in root.sequence], "values": values,
             "seconds": round(time.monotonic() - started, 3)}
 
 
@@ -182,14 +179,6 @@ class Asked:
     plays: list[ScoredPlay]
     words: Dawg
     analysis: dict[str, Any]
-
-
-def _letter_case(answer: str, rack: str) -> str:
-    """The play in capitals when it has more lowercase letters than the rack has blanks."""
-    parts = answer.split()
-    if len(parts) != 2 or sum(1 for c in parts[1] if c.islower()) <= rack.count(BLANK):
-        return answer
-    return f"{parts[0]} {parts[1].upper()}"
 
 
 class AnalysedKind:
@@ -224,9 +213,7 @@ class AnalysedKind:
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
         from lexitrain.engine.dawg import dawg_for
         from lexitrain.engine.movegen import MoveGenerator
-        from lexitrain.study.quiz.kinds.position import read_position
-        from lexitrain.tiles import Rack
-
+    
         if self._store is None:
             raise LexitrainError(f"a {self.name} question needs the progress store its analysis is kept in")
         analysis = read_analysis(self._store.position_analysis(lex.name, key), self.by, key)
@@ -262,7 +249,7 @@ class AnalysedKind:
         try:
             if not answer.strip():
                 raise LexitrainError("no play given (write one like 8D QUITE)")
-            play = check_play(asked.board, Play.parse(_letter_case(answer, asked.rack), tiles), asked.rack,
+            play = check_play(asked.board, Play.parse(letter_case(answer, asked.rack), tiles), asked.rack,
                               asked.words)
         except LexitrainError as exc:
             verdict["reason"] = str(exc)
@@ -299,7 +286,6 @@ class AnalysedKind:
 def store_analysed(store: ProgressStore, lex: Lexicon, position: Position, source: str, analysis: dict[str, Any],
                    plays: list[ScoredPlay]) -> None:
     """Keep a position with its analysis (one stored before without an analysis gets it)."""
-    from lexitrain.study.quiz.kinds.position import describe
     from lexitrain.study.quiz.scheduler import utc_now
 
     stored = describe(position, source, lex, plays)

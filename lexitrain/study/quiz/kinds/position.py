@@ -153,7 +153,7 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = S
                   [c.equity for c in ranked], lambda play: play_equity(model, held, play, bag).equity)
 
 
-def _letter_case(answer: str, rack: str) -> str:
+def letter_case(answer: str, rack: str) -> str:
     """The play with its tiles in capitals when it has more lowercase letters than the rack
     has blanks (lowercase could only mean blanks it cannot play): `8d quite` is 8D QUITE then."""
     parts = answer.split()
@@ -175,7 +175,7 @@ def judge(solved: Solved, answer: str) -> dict[str, Any]:
     try:
         if not answer.strip():
             raise LexitrainError("no play given (write one like 8D QUITE)")
-        play = check_play(solved.board, Play.parse(_letter_case(answer, solved.rack), tiles), solved.rack,
+        play = check_play(solved.board, Play.parse(letter_case(answer, solved.rack), tiles), solved.rack,
                           solved.words)
     except LexitrainError as exc:
         verdict["reason"] = str(exc)
