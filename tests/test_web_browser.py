@@ -360,7 +360,8 @@ def test_an_uploaded_list_shows_its_record_and_replays_the_words_missed_last_tim
     mine = tmp_path / "eights.txt"
     mine.write_text("DELATION\nRELATION\nTOENAILS\n", encoding="utf-8")
     page.goto(live.url("/"))
-    page.get_by_label("A file of words, one a line (choose it or drop it here)").set_input_files(str(mine))
+    expect(page).to_have_title("Home · lexitrain")
+    page.get_by_label("A file of words, one a line (choose it, or drop it on this box)").set_input_files(str(mine))
     page.get_by_label("Its name").fill("browser eights")
     page.get_by_role("button", name="Upload").click()
     expect(page.locator("#lists .saved")).to_have_text("List “browser eights” uploaded.")
@@ -380,6 +381,21 @@ def test_an_uploaded_list_shows_its_record_and_replays_the_words_missed_last_tim
     row.get_by_role("button", name="Words I missed last time (2)").click()
     expect(page.locator(".cell")).to_have_count(2)
     assert sorted(page.locator(".cell").evaluate_all("cs => cs.map(c => c.dataset.alphagram)")) == ["AEILNORT", "AEILNOST"]
+
+
+def test_a_word_list_dropped_on_the_upload_box_is_uploaded_under_its_file_name(page: Page, live: Live):
+    page.goto(live.url("/"))
+    dropped = page.evaluate_handle("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["RETAINS\\nNASTIER\\n"], "dropped sevens.txt", { type: "text/plain" }));
+        return data;
+    }""")
+    page.locator("#lists form[data-drop]").dispatch_event("drop", {"dataTransfer": dropped})  # the box, not its file input
+    expect(page.get_by_label("Its name")).to_have_value("dropped sevens")
+    page.get_by_role("button", name="Upload").click()
+    expect(page.locator("#lists .saved")).to_have_text("List “dropped sevens” uploaded.")
+    page.locator('#list-stats tr[data-list="dropped sevens"]').get_by_role("button", name="Play").click()
+    expect(page.locator(".cell")).to_have_count(1)  # RETAINS and NASTIER: one alphagram
 
 
 def test_the_second_letter_style_is_plain_letters_in_high_contrast(page: Page, live: Live):

@@ -133,6 +133,23 @@ for (const bar of document.querySelectorAll(".bar[data-share]")) {
   bar.style.width = Math.max(0.5, 100 * Number(bar.dataset.share)) + "%";
 }
 
+// A file dropped anywhere on an upload form (not only on its small file box) is the file it sends;
+// the name box, if empty, takes the file's name.
+for (const form of document.querySelectorAll("form[data-drop]")) {
+  const input = form.querySelector("input[type=file]");
+  const name = form.querySelector("input[name=name]");
+  form.addEventListener("dragover", (event) => { event.preventDefault(); form.classList.add("dropping"); });
+  form.addEventListener("dragleave", () => form.classList.remove("dropping"));
+  form.addEventListener("drop", (event) => {
+    event.preventDefault();
+    form.classList.remove("dropping");
+    const files = event.dataTransfer && event.dataTransfer.files;
+    if (!files || !files.length) return;
+    input.files = files;
+    if (name && !name.value) name.value = files[0].name.replace(/\.txt$/i, "");
+  });
+}
+
 // A form that starts something is sent once: a second click while it is on its way does nothing.
 for (const form of document.querySelectorAll("form[data-once]")) {
   form.addEventListener("submit", (event) => {
