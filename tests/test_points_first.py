@@ -164,3 +164,10 @@ def test_stats_show_the_points_the_known_words_cover_and_how_they_grew(two_cards
     assert weeks[-1] == report["covered"]
     text = run("stats", "--lexicon", "small").stdout
     assert "points at stake: the words you know cover" in text and "week by week" in text
+    from lexitrain.study.records.stats import charts, compute
+    from lexitrain.study.store import ProgressStore
+
+    with ProgressStore() as store:
+        figure = charts(compute(store, "small", two_cards, points=True))
+    line = next(ax for ax in figure.axes if ax.get_title().startswith("Points per game your words cover"))
+    assert [round(y, 2) for y in line.lines[0].get_ydata()] == weeks  # the chart draws the figures shown

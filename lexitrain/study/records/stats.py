@@ -177,7 +177,8 @@ def _whole_counts(ax: Any, values: Iterable[int], headroom: float = 1.05) -> Non
 
 
 def plot(report: StatsReport, path: Path) -> None:
-    """Four charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams."""
+    """Charts in one PNG: answers per day, the due forecast, cards by state, hardest alphagrams, and
+    (where the report has them) the points per game the known words cover, week by week."""
     if path.suffix.lower() != ".png":
         raise LexitrainError(f"{path}: the plot is written as PNG; give a file name ending in .png")
     import matplotlib.pyplot as plt
@@ -191,6 +192,14 @@ def plot(report: StatsReport, path: Path) -> None:
         plt.close(fig)
 
 
+def _points_chart(ax: Any, points: Covered) -> None:
+    """The points per game the known words cover, at the end of each week, as a line."""
+    days = [datetime.fromtimestamp(at).date().isoformat()[5:] for at, _ in points.weeks]
+    ax.plot(days, [covered for _, covered in points.weeks], marker="o", color="#2e8540")
+    ax.set_title(f"Points per game your words cover (of {points.lexicon_points:.0f} a game holds), week by week")
+    ax.set_ylim(bottom=0, top=max(1.0, max(covered for _, covered in points.weeks) * 1.15))
+
+
 def charts(report: StatsReport) -> Figure:
     """The plot's figure, drawn off screen, laid out and ready to save."""
     import matplotlib
@@ -198,7 +207,12 @@ def charts(report: StatsReport) -> Figure:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    rows = 2 if report.points is None else 3
+    fig = plt.figure(figsize=(12, 4 * rows))
+    grid = fig.add_gridspec(rows, 2)
+    axes = [[fig.add_subplot(grid[row, column]) for column in range(2)] for row in range(2)]
+    if report.points is not None:
+        _points_chart(fig.add_subplot(grid[2, :]), report.points)
     per_day = report.per_day
     axes[0][0].set_title("Answers per day")
     if len(per_day):
