@@ -50,6 +50,9 @@ def test_search_orders_by_points_a_game_holds(enable) -> None:
     assert held == sorted(held, reverse=True) and held[0] > 1  # the best two or three holds points every game
     assert {len(w) for w in words[:40]} == {2, 3}  # one order whatever the length
     assert words[:2] == ["XI", "QAT"] and words.index("CWM") > 400  # the X and Q dumps first; CWM hardly ever
+    table = run("search", "--length", "2", "--order", "points", "--limit", "2").stdout.splitlines()
+    assert table[0].split()[-2:] == ["Pts/game", "Definition"]  # the figure the order is by, beside each word
+    assert table[1].split()[2] == "XI" and f"{points['XI']:.2f}" in table[1].split()
 
 
 def test_figures_counted_before_points_say_so_in_one_line(small) -> None:

@@ -300,7 +300,8 @@ def search(
     elif words_out:
         sys.stdout.write("".join(r["word"] + "\n" for r in rows))
     else:
-        _print_table(rows, query.probability_by, query.blanks)
+        _print_table(rows, query.probability_by, query.blanks,
+                     lex.points_per_game() if query.order == "points" else None)
     if save is not None and not (json_out or csv_out or words_out):
         typer.echo(f"saved as {save!r}", err=True)
 
@@ -379,18 +380,20 @@ def _write_csv(rows: list[WordRow]) -> None:
 
 
 def _table_cells(
-    rows: list[WordRow], probability_by: str, blanks: int = 2
+    rows: list[WordRow], probability_by: str, blanks: int = 2, points: Mapping[str, float] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
     """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots.
 
-    The rank shown is the one the search used (`--blanks`), so it matches the range asked for.
+    The rank shown is the one the search used (`--blanks`), so it matches the range asked for;
+    with `points` (the search ordered by them), the points a game holds in each word beside it.
     """
     ranks: Literal["alphagram_ranks", "probability_ranks"] = (
         "alphagram_ranks" if probability_by == "alphagram" else "probability_ranks")
     header = ["Prob", "Alphagram", "", "Word", ""]
     with_symbols = any(r["symbols"] for r in rows)
     with_defs = any(r["definition"] for r in rows)
-    header += ["Sym"] * with_symbols + ["Definition"] * with_defs
+    with_points = points is not None
+    header += [POINTS_HEADER] * with_points + ["Sym"] * with_symbols + ["Definition"] * with_defs
     cells = []
     previous = None
     for r in rows:
@@ -398,22 +401,29 @@ def _table_cells(
         previous = r["alphagram"]
         word = ("·" if r["inner_front"] else " ") + r["word"] + ("·" if r["inner_back"] else " ")
         line = [str(r[ranks][blanks]) if first else "", r["alphagram"] if first else "", r["front_hooks"], word, r["back_hooks"]]
+        if points is not None:
+            line.append(f"{points.get(r['word'], 0.0):.2f}")
         line += [r["symbols"]] * with_symbols + [r["definition"]] * with_defs
         cells.append(line)
     return header, cells
 
 
-#: Right-aligned columns (rank, front hooks) and the ANSI style of each column on a terminal.
+#: Right-aligned columns (rank, front hooks) and the ANSI style of each column on a terminal
+#: (the columns after the back hooks have none).
 _RIGHT = (0, 2)
-_STYLES = ("2", "36", "32", "1", "32", "", "")
+_STYLES = ("2", "36", "32", "1", "32")
+#: the column of the points a game holds in a word (`--order points`)
+POINTS_HEADER = "Pts/game"
 
 
-def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2) -> None:
+def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2,
+                 points: Mapping[str, float] | None = None) -> None:
     """Plain aligned columns, styled on a terminal (rich's Table took over a second for 500 rows)."""
     if not rows:
         typer.echo("no words match", err=True)
         return
-    header, cells = _table_cells(rows, probability_by, blanks)
+    header, cells = _table_cells(rows, probability_by, blanks, points)
+    right = _RIGHT + ((header.index(POINTS_HEADER),) if POINTS_HEADER in header else ())
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
     widths[-1] = 0  # the last column is not padded: a long definition runs on
     styled = sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -421,8 +431,8 @@ def _print_table(rows: list[WordRow], probability_by: str, blanks: int = 2) -> N
     for n, line in enumerate([header, *cells]):
         parts = []
         for i, (cell, width) in enumerate(zip(line, widths)):
-            text = cell.rjust(width) if i in _RIGHT else cell.ljust(width)
-            style = "1" if n == 0 else _STYLES[i]
+            text = cell.rjust(width) if i in right else cell.ljust(width)
+            style = "1" if n == 0 else _STYLES[i] if i < len(_STYLES) else ""
             parts.append(f"\x1b[{style}m{text}\x1b[0m" if styled and style and cell else text)
         out.append("  ".join(parts).rstrip())
     count = f"{len(rows):,} word{'' if len(rows) == 1 else 's'}"
