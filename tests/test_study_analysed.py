@@ -13,6 +13,7 @@ from lexitrain.engine.rules import apply_play
 from lexitrain.study.quiz.kinds.analysed import simulate_position, solve_endgame
 from tests.cli_runner import run
 from tests.test_engine_analysis import DOUG
+from tests.test_engine_cli import assert_clean_error
 from tests.test_engine_endgame import brute_force, first_tiles, real_endgames
 
 NOAH = "domino14__macondo__gcgio__testdata__noah_vs_mishu.gcg"
@@ -86,6 +87,11 @@ def test_endgame_cards_from_a_real_game_take_any_best_first_play(enable, real_ga
 
 
 def test_best_play_cards_from_a_real_game_are_judged_by_the_stored_simulation(enable, real_games) -> None:
+    assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--sim-iterations", "-3"),
+                       "--sim-iterations and --endgame-time must be 0 (none) or more")
+    assert_clean_error(run("quiz", "position", "--by", "sim"), "no position analysed by sim is stored",
+                       "--sim-iterations 300")
+    assert_clean_error(run("quiz", "position", "--by", "sim", "--daily"), "not --by sim")
     made = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--sim-iterations", "16", "--json")
     assert made.exit_code == 0, made.stderr
     data = made.json()
