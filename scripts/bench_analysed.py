@@ -1,7 +1,7 @@
 """Benchmark making the analysed position cards: the simulation of a `best-play` card and
 every first play's exact value of an `endgame` card, as `study from-games` makes them.
 
-Positions: the real games of tests/data/gcg (English ones), per game the first turn with
+Positions: the real games of tests/data/gcg (English ones; a position met twice counted once), per game the first turn with
 38 to 56 tiles in the bag (simulated: 15 candidates, 2 plies, `--iterations`, seed 1)
 and every turn with the bag empty (solved, `--limit` seconds each, the opponent holding
 the unseen tiles), `--count` of each at most. Prints each position's wall and CPU time and
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lexitrain.engine.cgp import Position  # noqa: E402
+from lexitrain.engine.cgp import Position, to_cgp  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.exchanges import unseen_tiles  # noqa: E402
 from lexitrain.engine.gcg import read_gcg  # noqa: E402
@@ -40,6 +40,7 @@ def positions(lex, count: int) -> tuple[list[tuple[str, Position]], list[tuple[s
     """(mid-game positions, endgame positions) of the real games, `count` of each at most."""
     mid: list[tuple[str, Position]] = []
     end: list[tuple[str, Position]] = []
+    seen: set[str] = set()  # the same position in two files (a game and its annotated copy) counts once
     for path in sorted(GAMES.glob("*.gcg")):
         if "polish" in path.name or (len(mid) >= count and len(end) >= count):
             continue
@@ -49,6 +50,9 @@ def positions(lex, count: int) -> tuple[list[tuple[str, Position]], list[tuple[s
             if not rack or not all(ch == "?" or ch in lex.tiles.letters for ch in rack):
                 continue
             position = Position(turn.board.copy(), [rack, ""], list(turn.scores))
+            if to_cgp(position) in seen:
+                continue
+            seen.add(to_cgp(position))
             bag = bag_count(position)
             if 38 <= bag <= 56 and not took_mid and len(mid) < count:
                 mid.append((f"{path.name[:40]} turn {number}", position))
