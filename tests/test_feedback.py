@@ -7,7 +7,7 @@ import pytest
 
 from lexitrain.lexicon.definitions import written_out
 from lexitrain.study.quiz.feedback import feedback
-from lexitrain.study.drills.requests import QuizRequest
+from lexitrain.study.drills.requests import QuizRequest, Words
 from lexitrain.study.quiz.session import Outcome
 from lexitrain.study.store import ProgressStore
 from study_helpers import lines, of
@@ -86,7 +86,7 @@ def test_search_shows_and_finds_definitions_as_written_out(defined):
 
 def _answer(lex, alphagram: str, text: str) -> Outcome:
     with ProgressStore() as store:
-        session = QuizRequest(query=f"--anagram {alphagram}", schedule=False).start(store, lex)
+        session = QuizRequest(Words(query=f"--anagram {alphagram}"), schedule=False).start(store, lex)
         question = next(iter(session.questions()))
         return session.answer(question, text)
 

@@ -7,7 +7,7 @@ import pytest
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.words import letter_order
-from lexitrain.study.drills.requests import QuizRequest
+from lexitrain.study.drills.requests import QuizRequest, Words
 from lexitrain.study.store import ProgressStore
 from study_helpers import lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -28,7 +28,7 @@ def test_letter_orders_keep_each_group_alphabetical(small, order, expected):
 
 def test_a_shuffle_is_a_new_order_and_order_puts_the_letters_back(small):
     with ProgressStore() as store:
-        session = QuizRequest(query="--anagram AEINRST", schedule=False, order="consonants-first").start(store, small)
+        session = QuizRequest(Words(query="--anagram AEINRST"), schedule=False, order="consonants-first").start(store, small)
         question = next(iter(session.questions()))
         assert question.prompt == "NRSTAEI"
         shuffled = session.reorder(question, "random")
@@ -43,7 +43,7 @@ def test_a_shuffle_is_a_new_order_and_order_puts_the_letters_back(small):
 
 def test_a_word_shown_has_nothing_to_reorder(small):
     with ProgressStore() as store:
-        session = QuizRequest(query="--length 7", kind="hooks", limit=1, schedule=False).start(store, small)
+        session = QuizRequest(Words(query="--length 7"), kind="hooks", limit=1, schedule=False).start(store, small)
         question = next(iter(session.questions()))
         assert session.reorder(question, "random").prompt == question.prompt
 

@@ -7,7 +7,7 @@ import pytest
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, LETTERS
-from lexitrain.study.drills.requests import ChallengeRequest, DailyRequest, PositionQuizRequest, QuizRequest
+from lexitrain.study.drills.requests import ChallengeRequest, DailyRequest, Due, PositionQuizRequest, QuizRequest, Words, quiz_source
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
 from tests.test_positions_quiz import WORDS as POSITION_WORDS
@@ -16,14 +16,14 @@ ORACLE = anagram_oracle()
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: QuizRequest(due=True, kind="hooks"), "--kind does not apply to --due: each due card is asked in its own kind"),
-    (lambda: QuizRequest(builtin="twos", kind="crossword"), "unknown question kind 'crossword'"),
-    (lambda: QuizRequest(builtin="twos", minimum=3), "--min is only for build questions (this quiz asks anagram questions)"),
-    (lambda: QuizRequest(builtin="twos", limit=0), "--limit 0: expected 1 or more"),
-    (lambda: QuizRequest(builtin="twos", question_time=-5), "--question-time -5: expected a number of seconds above 0"),
-    (lambda: QuizRequest(builtin="twos", round_time=0), "--round-time 0: expected a number of seconds above 0"),
-    (lambda: QuizRequest(builtin="twos", due=True), "--due takes no other question source"),
-    (lambda: QuizRequest(builtin="twos", order="backwards"), "unknown letter order 'backwards'"),
+    (lambda: QuizRequest(Due(), kind="hooks"), "--kind does not apply to --due: each due card is asked in its own kind"),
+    (lambda: QuizRequest(Words(builtin="twos"), kind="crossword"), "unknown question kind 'crossword'"),
+    (lambda: QuizRequest(Words(builtin="twos"), minimum=3), "--min is only for build questions (this quiz asks anagram questions)"),
+    (lambda: QuizRequest(Words(builtin="twos"), limit=0), "--limit 0: expected 1 or more"),
+    (lambda: QuizRequest(Words(builtin="twos"), question_time=-5), "--question-time -5: expected a number of seconds above 0"),
+    (lambda: QuizRequest(Words(builtin="twos"), round_time=0), "--round-time 0: expected a number of seconds above 0"),
+    (lambda: QuizRequest(quiz_source(Words(builtin="twos"), due=True)), "--due takes no other question source"),
+    (lambda: QuizRequest(Words(builtin="twos"), order="backwards"), "unknown letter order 'backwards'"),
     (lambda: DailyRequest(order="backwards"), "unknown letter order 'backwards'"),
     (lambda: ChallengeRequest("sixteens"), "unknown challenge kind 'sixteens'"),
     (lambda: ChallengeRequest("sevens", "2026-13-01"), "bad date '2026-13-01': use YYYY-MM-DD"),
@@ -38,12 +38,12 @@ def test_requests_are_refused_when_made(make, message):
 
 def test_a_quiz_of_one_question_is_titled_in_the_singular(small):
     with ProgressStore() as store:
-        assert QuizRequest(builtin="twos", limit=1, schedule=False).start(store, small).title == \
+        assert QuizRequest(Words(builtin="twos"), limit=1, schedule=False).start(store, small).title == \
             "quiz: twos (1 question, small)"
 
 
 def test_a_quiz_request_starts_a_session_a_face_drives(small, capsys):
-    request = QuizRequest(builtin="twos", limit=3, kind="anagram", schedule=False)
+    request = QuizRequest(Words(builtin="twos"), limit=3, kind="anagram", schedule=False)
     with ProgressStore() as store:
         session = request.start(store, small)
         assert session.title == "quiz: twos (3 questions, small)"

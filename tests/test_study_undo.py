@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.drills.requests import DailyRequest, QuizRequest
+from lexitrain.study.drills.requests import DailyRequest, QuizRequest, Words
 from lexitrain.study.quiz.round import Round, command
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, lines, of, right_answer, small  # noqa: F401  (small is a fixture)
@@ -46,7 +46,7 @@ def test_undo_takes_a_daily_answer_back_exactly(small):
 
 def test_undo_after_an_override_and_the_question_that_waited(small):
     with ProgressStore() as store:
-        rnd = Round(QuizRequest(builtin="twos", limit=2).start(store, small))
+        rnd = Round(QuizRequest(Words(builtin="twos"), limit=2).start(store, small))
         first = rnd.current()
         missed = rnd.answer("ZZ")
         second = rnd.current()
@@ -69,7 +69,7 @@ def test_undo_is_refused_when_the_card_moved_since(small):
         question = rnd.current()
         rnd.answer("")
         card = store.find_card(small.name, question.kind, question.key)
-        elsewhere = Round(QuizRequest(query=f"--anagram {question.key}", kind=question.kind).start(other, small))
+        elsewhere = Round(QuizRequest(Words(query=f"--anagram {question.key}"), kind=question.kind).start(other, small))
         elsewhere.answer(right_answer(question.to_json(), ORACLE))
         moved = store.card(card.id)
         with pytest.raises(LexitrainError, match="answered again since"):

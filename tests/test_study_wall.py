@@ -11,7 +11,7 @@ import pytest
 from lexitrain.errors import LexitrainError
 from lexitrain.search.execute import run_search
 from lexitrain.search.query import parse_query
-from lexitrain.study.drills.requests import ChallengeRequest, QuizRequest
+from lexitrain.study.drills.requests import ChallengeRequest, Due, QuizRequest, Words
 from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
 from lexitrain.study.drills.wall import ALREADY, CORRECT, ENDED, WRONG, Wall
@@ -37,7 +37,7 @@ def answers(store: ProgressStore) -> list[tuple[str, str, int]]:
 
 def test_a_whole_wall_solved_by_typing_records_each_question_as_it_is_solved(small):
     with ProgressStore() as store:
-        wall = Wall(QuizRequest(query=SEVENS).start(store, small), seconds=60, clock=Clock())
+        wall = Wall(QuizRequest(Words(query=SEVENS)).start(store, small), seconds=60, clock=Clock())
         current = wall.start_round()
         assert {c.question.key for c in current.cells} == {"AEINRST", "AEILRST"}
         assert all(c.to_json()["tiles"] == list(c.question.prompt) for c in current.cells)  # for a face to reorder
@@ -53,7 +53,7 @@ def test_a_whole_wall_solved_by_typing_records_each_question_as_it_is_solved(sma
 
 def test_a_wrong_word_and_a_word_found_again(small):
     with ProgressStore() as store:
-        wall = Wall(QuizRequest(query=SEVENS).start(store, small), clock=Clock())
+        wall = Wall(QuizRequest(Words(query=SEVENS)).start(store, small), clock=Clock())
         wall.start_round()
         assert wall.guess("RETAINS").verdict == CORRECT
         again = wall.guess("retains")
@@ -69,7 +69,7 @@ def test_a_wrong_word_and_a_word_found_again(small):
 
 def test_giving_up_records_every_open_question_missed_with_its_words(small):
     with ProgressStore() as store:
-        wall = Wall(QuizRequest(query=SEVENS).start(store, small), clock=Clock(), missed_round=False)
+        wall = Wall(QuizRequest(Words(query=SEVENS)).start(store, small), clock=Clock(), missed_round=False)
         wall.start_round()
         wall.guess("RETAINS")
         current = wall.give_up()
@@ -87,7 +87,7 @@ def test_giving_up_records_every_open_question_missed_with_its_words(small):
 def test_the_deadline_on_the_injected_clock_is_final(small):
     clock = Clock()
     with ProgressStore() as store:
-        wall = Wall(QuizRequest(query=SEVENS).start(store, small), seconds=60, clock=clock, missed_round=False)
+        wall = Wall(QuizRequest(Words(query=SEVENS)).start(store, small), seconds=60, clock=clock, missed_round=False)
         wall.start_round()
         wall.guess("RETAINS")
         clock.now += 59.5
@@ -101,7 +101,7 @@ def test_the_deadline_on_the_injected_clock_is_final(small):
 
 def test_a_long_list_goes_round_after_round_then_its_missed_round(small):
     with ProgressStore() as store:
-        session = QuizRequest(builtin="twos").start(store, small)
+        session = QuizRequest(Words(builtin="twos")).start(store, small)
         total = len(session.items)  # type: ignore[arg-type]
         wall = Wall(session, size=40, clock=Clock())
         first = wall.start_round()
@@ -127,7 +127,7 @@ def test_a_long_list_goes_round_after_round_then_its_missed_round(small):
 
 def test_a_missed_list_longer_than_a_round_goes_round_after_round_too(small):
     with ProgressStore() as store:
-        session = QuizRequest(builtin="twos").start(store, small)
+        session = QuizRequest(Words(builtin="twos")).start(store, small)
         total = len(session.items)  # type: ignore[arg-type]
         assert total > 6
         wall = Wall(session, size=3, clock=Clock())
@@ -156,7 +156,7 @@ def test_a_challenge_wall_holds_the_days_alphagrams(small):
 
 def test_finishing_mid_round_keeps_the_words_given_and_scores_no_untouched_question(small):
     with ProgressStore() as store:  # leaving is stopping: what was typed is kept, nothing else counts
-        wall = Wall(QuizRequest(query="--length 8").start(store, small), clock=Clock())
+        wall = Wall(QuizRequest(Words(query="--length 8")).start(store, small), clock=Clock())
         wall.start_round()
         wall.guess("DELATION")  # its only word: recorded at once
         wall.guess("RELATION")  # one of two: kept as given when the wall ends
@@ -198,7 +198,7 @@ def test_leitner_boxes_follow_the_grade():
 
 def test_a_session_records_a_graded_answer(small):
     with ProgressStore() as store:
-        session = QuizRequest(query=SEVENS, limit=1).start(store, small)
+        session = QuizRequest(Words(query=SEVENS), limit=1).start(store, small)
         question = next(iter(session.questions()))
         outcome = session.grade(question, HARD)
         assert outcome.correct and outcome.card is not None and outcome.card.state != 0
@@ -217,7 +217,7 @@ def test_a_wall_of_the_due_cards_counts_a_word_to_judge_it_cannot_show_and_leave
             card = store.card(store.ensure_card("small", kind, key, now))
             card.state, card.step, card.due = LEARNING, 0, now
             store.save_card(card)
-        wall = Wall(QuizRequest(due=True).start(store, small), clock=Clock())
+        wall = Wall(QuizRequest(Due()).start(store, small), clock=Clock())
         first = wall.start_round()
         assert [c.question.key for c in first.cells] == ["AEILRST"]
         assert (first.first, first.last, first.total, first.elsewhere) == (1, 2, 2, 1)

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2, which is not r
 
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.study.drills.challenge import challenge_keys
-from lexitrain.study.drills.requests import QuizRequest
+from lexitrain.study.drills.requests import QuizRequest, Words
 from lexitrain.study.quiz.round import Round
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
@@ -267,7 +267,7 @@ def test_undo_takes_a_review_back_once_and_refuses_when_its_card_moved(client, a
     card = store.find_card(NAME, question["kind"], question["prompt"])
     assert card is not None and len(answers(store)) == 1
     with ProgressStore() as other:  # another drill (a quiz in the terminal) answers the same card
-        elsewhere = Round(QuizRequest(query=f"--anagram {question['prompt']}", kind=question["kind"])
+        elsewhere = Round(QuizRequest(Words(query=f"--anagram {question['prompt']}"), kind=question["kind"])
                           .start(other, open_lexicon(NAME)))
         elsewhere.answer(" ".join(ORACLE["".join(sorted(question["prompt"]))]))
     moved = store.card(card.id)

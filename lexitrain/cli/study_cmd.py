@@ -110,14 +110,14 @@ def quiz(
         raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
                              "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
     from lexitrain.cli.output import warn_skipped
-    from lexitrain.study.drills.requests import QuizRequest
+    from lexitrain.study.drills.requests import QuizRequest, Words, quiz_source
 
-    request = QuizRequest(query=query, saved=saved, builtin=builtin, word_file=word_file, due=due, leeches=leeches, kind=kind,
+    words = Words(query=query, saved=saved, builtin=builtin, word_file=word_file, conditions=tuple(conditions),
+                  skip_invalid=skip_invalid)
+    request = QuizRequest(quiz_source(words, due=due, leeches=leeches, whole=whole), kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
                           question_time=question_time, round_time=round_time, schedule=not no_schedule,
-                          flashcard=flashcard, speed_grades=by_speed,
-                          conditions=tuple(conditions), skip_invalid=skip_invalid,
-                          whole=whole, restart=restart)
+                          flashcard=flashcard, speed_grades=by_speed, restart=restart)
     with _store() as store:
         _run(request.start(store, _lexicon(lexicon), skipped=warn_skipped), jsonl, feedback=feedback, flashcard=flashcard)
 

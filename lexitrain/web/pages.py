@@ -73,7 +73,7 @@ async def home(request: Request) -> Response:
 async def wall_start(request: Request) -> Response:
     """A wall from the form's one source: a search, a built-in list, a saved search, an uploaded list, a word
     file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
-    from lexitrain.study.drills.requests import DueWallRequest, QuizRequest
+    from lexitrain.study.drills.requests import DueWallRequest, QuizRequest, Words
 
     ctx = context(request)
     form = await request.form()
@@ -95,7 +95,7 @@ async def wall_start(request: Request) -> Response:
     seconds = _minutes(form) * 60 or None
     size = _size(form)
     request_: QuizRequest | DueWallRequest = DueWallRequest(size) if source == "due" else QuizRequest(
-        **chosen, restart=_field(form, "start") == "restart", schedule=not practice)
+        Words(**chosen), restart=_field(form, "start") == "restart", schedule=not practice)
     lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
     nonce = _field(form, "nonce")
 
@@ -135,12 +135,12 @@ async def list_missed(request: Request) -> Response:
     name = _field(form, "name")
 
     def start() -> str:
-        from lexitrain.study.drills.requests import QuizRequest
+        from lexitrain.study.drills.requests import QuizRequest, Words
 
         lex = ctx.lex()
         record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(data_home(), name))
         path = word_lists.missed_list(data_home(), lex, name, record.missed_last_time)
-        wall = Wall(QuizRequest(word_file=path, restart=True).start(ctx.store, lex), clock=ctx.clock,
+        wall = Wall(QuizRequest(Words(word_file=path), restart=True).start(ctx.store, lex), clock=ctx.clock,
                     seconds=DEFAULT_MINUTES * 60)
         wall.start_round()
         return ctx.keep(wall)

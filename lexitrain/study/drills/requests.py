@@ -54,21 +54,83 @@ def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
 
 
 @dataclass(frozen=True)
-class QuizRequest:
-    """A quiz on one source: a search, a saved search, a built-in list, a word file, or the cards due.
-
-    `conditions` are search options typed on the command (`--length 7 --probability 1-100`):
-    alone they are the source, beside a search, saved search or built-in list they narrow it.
-    `skip_invalid` leaves out the words of a word file that are not in the lexicon.
-    """
+class Words:
+    """Words to quiz on: a search, a saved search, a built-in list or a word file (the search
+    layer checks, as it reads them, that one is given), narrowed by search `conditions` typed on
+    the command (`--length 7 --probability 1-100`; alone they are the source). `skip_invalid`
+    leaves out the words of a word file that are not in the lexicon."""
 
     query: str | None = None
     saved: str | None = None
     builtin: str | None = None
     word_file: Path | None = None
-    due: bool = False
-    leeches: bool = False  # the leeches (not suspended), each in its own kind
-    kind: str | None = None  # None: anagram, or with `due` / `leeches` each card's own kind
+    conditions: tuple[str, ...] = ()
+    skip_invalid: bool = False
+
+    def __post_init__(self) -> None:
+        check_search_given(self.query)
+        if self.skip_invalid and self.word_file is None:
+            raise LexitrainError("--skip-invalid goes with --file FILE")
+        if self.conditions:
+            from lexitrain.search.query import parse_query
+
+            parse_query(self.conditions)  # a mistyped condition is refused before anything starts
+
+    @property
+    def given(self) -> bool:
+        return bool(self.conditions) or any(
+            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+
+    def text(self) -> str:
+        """The source as the session's title and record name it (conditions after what they narrow)."""
+        named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
+        if not self.conditions:
+            return named
+        from lexitrain.search.query import parse_query
+
+        return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
+
+
+@dataclass(frozen=True)
+class WholeList:
+    """One question: every word of the source typed (a whole-list card, `--whole`)."""
+
+    words: Words
+
+
+@dataclass(frozen=True)
+class Due:
+    """The cards due now (any list), each asked in its own kind."""
+
+
+@dataclass(frozen=True)
+class Leeches:
+    """The leeches (cards failed again and again, not suspended), each asked in its own kind."""
+
+
+#: Where a quiz's questions come from: exactly one of these.
+QuizSource = Words | WholeList | Due | Leeches
+
+
+def quiz_source(words: Words, due: bool = False, leeches: bool = False, whole: bool = False) -> QuizSource:
+    """The source the `quiz` options name (words, `--due`, `--leeches`, `--whole`), refused in one
+    line when they name more than one."""
+    if whole and due:
+        raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
+    if leeches and (due or words.given):
+        raise LexitrainError("--leeches takes no other question source or --kind (each leech is asked in its kind)")
+    if due and words.given:
+        raise LexitrainError("--due takes no other question source")
+    return Due() if due else Leeches() if leeches else WholeList(words) if whole else words
+
+
+@dataclass(frozen=True)
+class QuizRequest:
+    """A quiz on one source (see `QuizSource`): words from a search, a saved search, a built-in list
+    or a word file; those words as one whole-list question; the cards due; or the leeches."""
+
+    source: QuizSource
+    kind: str | None = None  # None: anagram (the due cards and the leeches: each card's own kind)
     minimum: int | None = None  # build questions: the shortest word asked for (None: 2)
     order: str = "alphabetical"  # letter order
     limit: int | None = None
@@ -79,101 +141,79 @@ class QuizRequest:
     schedule: bool = True  # False: practice, the cards are not touched
     flashcard: bool = False  # the player reveals the answers and grades each card
     speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
-    conditions: tuple[str, ...] = ()
-    skip_invalid: bool = False
-    whole: bool = False  # one question: type every word of the source (a whole-list card)
     restart: bool = False  # start the round afresh instead of resuming an unfinished one
 
     def __post_init__(self) -> None:
         check_grading(self.flashcard, self.speed_grades)
-        check_search_given(self.query)
         if self.flashcard and (self.question_time is not None or self.round_time is not None):
             raise LexitrainError("--flashcard is untimed: no --question-time or --round-time")
-        if self.whole and (self.kind is not None or self.due):
-            raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
-        if self.due and self.kind is not None:
-            raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
-        if self.leeches and (self.kind is not None or self.due or self.has_source):
-            raise LexitrainError("--leeches takes no other question source or --kind (each leech is asked in its kind)")
+        if self.kind is not None:
+            match self.source:
+                case WholeList():
+                    raise LexitrainError("--whole asks for every word of one list: it takes no --kind and no --due")
+                case Due():
+                    raise LexitrainError("--kind does not apply to --due: each due card is asked in its own kind")
+                case Leeches():
+                    raise LexitrainError(
+                        "--leeches takes no other question source or --kind (each leech is asked in its kind)")
         kind = new_kind(self.kind_name)
         if self.minimum is not None and not kind.takes_minimum:
             raise LexitrainError(f"--min is only for build questions (this quiz asks {kind.name} questions)")
         if self.limit is not None and self.limit < 1:  # a negative slice would silently drop the last questions
             raise LexitrainError(f"--limit {self.limit}: expected 1 or more")
         self.timers()
-        if self.due and self.has_source:
-            raise LexitrainError("--due takes no other question source")
-        if self.skip_invalid and self.word_file is None:
-            raise LexitrainError("--skip-invalid goes with --file FILE")
-        check_letter_order(self.order)  # exactly one word source is checked by the search layer as it reads it
-        if self.conditions:
-            from lexitrain.search.query import parse_query
-
-            parse_query(self.conditions)  # a mistyped condition is refused before anything starts
+        check_letter_order(self.order)
 
     @property
     def kind_name(self) -> str:
-        return WHOLE_LIST if self.whole else "anagram" if self.kind is None else self.kind  # --kind '' is no kind
+        return WHOLE_LIST if isinstance(self.source, WholeList) else "anagram" if self.kind is None else self.kind
 
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)
 
-    @property
-    def has_source(self) -> bool:
-        return bool(self.conditions) or any(
-            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
-
-    def source_text(self) -> str:
-        """The source as the session's title and record name it (conditions after what they narrow)."""
-        named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
-        if not self.conditions:
-            return named
-        from lexitrain.search.query import parse_query
-
-        return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
-
     def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
-        """The quiz's questions (cards are made as they are answered), ready to ask; with
-        `skip_invalid`, the words of a word file left out are handed to `skipped`."""
+        """The quiz's questions (cards are made as they are answered), ready to ask; with the
+        source's `skip_invalid`, the words of a word file left out are handed to `skipped`."""
         from lexitrain.study.quiz.scheduler import utc_now
 
-        if self.due:
-            cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
-            if not cards:
-                raise LexitrainError(f"no cards are due in {lex.name}")
-            kind_keys = [(c.kind, c.key) for c in cards]
-            source = "due"
-        elif self.leeches:
-            from lexitrain.study.records.cards import leeches
+        match self.source:
+            case Due():
+                cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
+                if not cards:
+                    raise LexitrainError(f"no cards are due in {lex.name}")
+                kind_keys = [(c.kind, c.key) for c in cards]
+                source = "due"
+            case Leeches():
+                from lexitrain.study.records.cards import leeches
 
-            kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
-            if not kind_keys:
-                raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
-            source = "leeches"
-        elif self.whole:
-            from lexitrain.study.quiz.kinds.whole_list import source_key
+                kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
+                if not kind_keys:
+                    raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
+                source = "leeches"
+            case WholeList(words):
+                from lexitrain.study.quiz.kinds.whole_list import source_key
 
-            kind_keys = [(WHOLE_LIST, source_key(lex, query=self.query, saved=self.saved, builtin=self.builtin,
-                                                 word_file=self.word_file))]
-            source = kind_keys[0][1]
-        else:
-            from lexitrain.search.sources import source_blanks
-            from lexitrain.study.quiz.sources import question_keys, question_results
+                kind_keys = [(WHOLE_LIST, source_key(lex, query=words.query, saved=words.saved, builtin=words.builtin,
+                                                     word_file=words.word_file))]
+                source = kind_keys[0][1]
+            case Words() as words:
+                from lexitrain.search.sources import source_blanks
+                from lexitrain.study.quiz.sources import question_keys, question_results
 
-            report = (skipped or _unreported) if self.skip_invalid else None
-            rows = question_results(lex, query=self.query, saved=self.saved, builtin=self.builtin,
-                                    word_file=self.word_file, conditions=self.conditions, skipped=report)
-            blanks = source_blanks(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file,
-                                   conditions=self.conditions)
-            keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
-                                 not self.as_listed, blanks)
-            kind_keys = [(self.kind_name, key) for key in keys]
-            source = self.source_text()
+                report = (skipped or _unreported) if words.skip_invalid else None
+                rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
+                                        word_file=words.word_file, conditions=words.conditions, skipped=report)
+                blanks = source_blanks(query=words.query, saved=words.saved, builtin=words.builtin,
+                                       word_file=words.word_file, conditions=words.conditions)
+                keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
+                                     not self.as_listed, blanks)
+                kind_keys = [(self.kind_name, key) for key in keys]
+                source = words.text()
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
         title = f"quiz: {source} ({_questions(len(items))}, {lex.name})"
-        resumed = None if self.due or self.restart else _unfinished_round(store, lex, source, items)
+        resumed = None if isinstance(self.source, Due) or self.restart else _unfinished_round(store, lex, source, items)
         closing = None
         if resumed is not None:
             session_id, left = resumed
