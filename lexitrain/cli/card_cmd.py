@@ -5,6 +5,7 @@ Commands on single cards and on decks, and the cards made from a player's games,
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,14 +13,17 @@ from typing import Any, Optional, TYPE_CHECKING
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon
-from lexitrain.cli.output import counted, emit_json
+from lexitrain.cli.options import Json, Lexicon, files_lexicon, lexicon_given, open_study_lexicon
+from lexitrain.cli.output import counted, emit_json, warn
 from lexitrain.cli.study_cmd import study_app
+from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.progress import Progress, quiet
+from lexitrain.study.quiz.scheduler import load_scheduling
+from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
-    from lexitrain.study.store import CardRow, ProgressStore
+    from lexitrain.study.store import CardRow
 
 Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
 Kind = typer.Option(None, "--kind", help="The kind of the cards named by their letters (default anagram).")
@@ -28,8 +32,6 @@ Search = typer.Option(None, "--search", help="Also every existing card of a sear
 
 def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
     """The store and the study lexicon (a removed one is an error saying how to pick another)."""
-    from lexitrain.cli.options import open_study_lexicon
-    from lexitrain.study.store import ProgressStore
 
     return ProgressStore(), open_study_lexicon(lexicon)
 
@@ -37,7 +39,6 @@ def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
 def _selected(store: ProgressStore, lex: LexiconData, names: list[str] | None, kind: str | None, search: str | None
               ) -> list[CardRow]:
     """The cards named, and those of a search that exist (a search with none is an error)."""
-    from lexitrain.errors import LexitrainError
     from lexitrain.study.records.cards import find_cards
 
     cards = find_cards(store, lex, list(names), kind) if names else []
@@ -68,7 +69,6 @@ def deck(
     json_out: Json = False,
 ) -> None:
     """Make a deck, or change its own settings (those not given stay as they are)."""
-    from lexitrain.errors import LexitrainError
     from lexitrain.study.records import decks
 
     store, lex = _open(lexicon)
@@ -96,7 +96,6 @@ def deck(
 def decks_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """The decks with their settings and cards (and the cards in no deck)."""
     from lexitrain.study.records import decks
-    from lexitrain.study.quiz.scheduler import load_scheduling
 
     store, lex = _open(lexicon)
     with store:
@@ -306,8 +305,6 @@ def from_games(
     does not read or lacks the player is skipped and named (exit 1 when anything was skipped).
     The cards go to the games' lexicon (their #lexicon) when it is compiled here; a game in
     another is refused unless --lexicon is given."""
-    from lexitrain.cli.options import files_lexicon, lexicon_given
-    from lexitrain.cli.output import warn
     from lexitrain.study.records.from_games import cards_from_games
 
     store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
@@ -334,7 +331,6 @@ def from_games(
 @contextmanager
 def _analysis_progress(slow: float) -> Iterator[Progress]:
     """A bar on a terminal while turns are simulated or solved (the slow part), else nothing."""
-    import sys
 
     if slow and sys.stderr.isatty():
         from lexitrain.cli.progress_bar import progress_bar

@@ -10,7 +10,7 @@ import typer
 
 from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
-from lexitrain.cli.output import counted, emit_json, stdout_console
+from lexitrain.cli.output import counted, emit_json, stdout_console, warn
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -405,7 +405,6 @@ def gcg_show(
         emit_json(info)
         return
     from lexitrain.cli.board_view import render_board
-    from lexitrain.cli.output import warn
 
     for warning in info["warnings"]:
         warn(warning)

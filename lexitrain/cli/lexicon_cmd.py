@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -136,7 +137,6 @@ def diff(
     json_out: Json = False,
 ) -> None:
     """Words added and removed between two lexicons (the new-words list), by length."""
-    import shutil
 
     from lexitrain.lexicon.catalog import open_lexicon
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any, TYPE_CHECKING
 
@@ -13,7 +14,6 @@ if TYPE_CHECKING:
 
 def emit_json(value: Any) -> None:
     """One JSON document on stdout, nothing else."""
-    import json  # not for `--help` or the plain output
 
     sys.stdout.write(json.dumps(value, ensure_ascii=False))
     sys.stdout.write("\n")

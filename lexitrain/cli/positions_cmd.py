@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Optional, TYPE_CHECKING
 
 import typer
+from typer.main import get_command
 
-from lexitrain.cli.options import Json, Jsonl, Lexicon
+from lexitrain.cli.options import Json, Jsonl, Lexicon, files_lexicon, lexicon_given, open_study_lexicon
 from lexitrain.cli.output import counted, emit_json, warn
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ def _filters(min_score: int | None, bingo: bool, blank: bool, margin: int | None
 
 
 def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
-    from lexitrain.cli.options import open_study_lexicon
     from lexitrain.study.store import ProgressStore
 
     store = ProgressStore()
@@ -70,7 +70,6 @@ def import_(
     the rest are still imported (exit 1 when anything was skipped). They are stored in the
     lexicon the files name (a game's #lexicon, a CGP's lex) when it is compiled here; one
     in another is refused unless --lexicon is given."""
-    from lexitrain.cli.options import files_lexicon, lexicon_given
     from lexitrain.study.drills import positions as pos
 
     store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
@@ -198,7 +197,6 @@ def quiz_position(
 def run_from_quiz(args: list[str], lexicon: Optional[str], jsonl: bool, limit: Optional[int], no_schedule: bool
                   ) -> None:
     """`lexitrain quiz position ARGS`: the options `quiz` itself read are passed on."""
-    from typer.main import get_command
 
     forwarded = list(args) + (["--lexicon", lexicon] if lexicon else []) + (["--jsonl"] if jsonl else []) + (
         ["--limit", str(limit)] if limit is not None else []) + (["--no-schedule"] if no_schedule else [])

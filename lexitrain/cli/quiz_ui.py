@@ -30,6 +30,7 @@ import typer
 from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
                                         read_terminal_line)
 from lexitrain.cli.position_view import ask_position
+from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.quiz.kinds.words import answer_words
 from lexitrain.study.quiz.round import Command, Round, command
@@ -97,7 +98,6 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
 def undo_json(rnd: Round) -> dict[str, Any]:
     """`{"undo": {"id", "number"}}` (the question is then asked again), `{"undo": null}` when there
     is nothing to take back, or `{"undo": null, "error": ...}` when it cannot be."""
-    from lexitrain.errors import LexitrainError
 
     try:
         taken = rnd.undo()
@@ -118,7 +118,6 @@ def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict
 
 def _reorder_jsonl(rnd: Round, order: str) -> Question:
     """`{"reorder": {"id", "prompt", "order"}}`, or `{"reorder": null, "error": ...}` for an unknown order."""
-    from lexitrain.errors import LexitrainError
 
     try:
         question = rnd.reorder(order)
@@ -252,7 +251,6 @@ def _answer_line(rnd: Round, prompt: str) -> Answer:
 def _undo_terminal(rnd: Round) -> None:
     """`!undo`: raises Undone once the last answer is taken back (its question is asked again);
     says why not and returns when there is none, or it cannot be taken back."""
-    from lexitrain.errors import LexitrainError
 
     try:
         taken = rnd.undo()
@@ -268,7 +266,6 @@ def _undo_terminal(rnd: Round) -> None:
 
 def _reorder_terminal(rnd: Round, question: Question, order: str) -> Question:
     """The question's letters again in ORDER (or why not), the words found so far kept."""
-    from lexitrain.errors import LexitrainError
 
     try:
         reordered = rnd.reorder(order)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import typer
 
 from lexitrain.cli.options import Lexicon
@@ -32,7 +34,6 @@ def serve(
     if database is None:
         raise typer.BadParameter("give the club's database: --database FILE or --database postgresql://...",
                                  param_hint="--database")
-    import time
 
     from lexitrain.club.app import Club
     from lexitrain.club.database import ClubDatabase
@@ -50,7 +51,6 @@ def serve(
 @serve_app.command("invite")
 def invite(database: str = Database) -> None:
     """Print a one-time invitation code for a new member."""
-    import time
 
     from lexitrain.club.database import ClubDatabase
     from lexitrain.club.members import make_invite

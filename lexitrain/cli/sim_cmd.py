@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from lexitrain.cli.options import Json, Lexicon
+from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.errors import LexitrainError
 
 #: sim (`lexitrain.cli.app` adds it to the root).
@@ -99,7 +99,6 @@ def sim(
     json_out: Json = False,
 ) -> None:
     """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity."""
-    from lexitrain.cli.options import lexicon_given
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Optional, TYPE_CHECKING
 
 import typer
 
-from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon
-from lexitrain.cli.output import counted, emit_json
+from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon, lexicon_given, open_study_lexicon
+from lexitrain.cli.output import counted, emit_json, warn, warn_skipped
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
+from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
+from lexitrain.study.quiz.scheduler import Scheduling, load_scheduling
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
+from lexitrain.study.store import ProgressStore, backups, progress_path
 
 if TYPE_CHECKING:
     from lexitrain.cli.quiz_ui import Notes
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.study.quiz.session import Session, Summary
-    from lexitrain.study.store import ProgressStore
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -28,14 +32,10 @@ progress_app = typer.Typer(name="progress", help="Back up, restore and import st
 
 
 def _lexicon(name: str) -> LexiconData:
-    from lexitrain.cli.options import open_study_lexicon
-
     return open_study_lexicon(name)
 
 
 def _store() -> ProgressStore:
-    from lexitrain.study.store import ProgressStore
-
     return ProgressStore()
 
 
@@ -96,7 +96,6 @@ def quiz(
     The quiz's own --order (letter order) and --limit (questions) are not the search's:
     write a search's order or limit inside --search "...".
     """
-    from lexitrain.errors import LexitrainError
 
     if subject == "position":
         from lexitrain.cli.positions_cmd import run_from_quiz
@@ -109,7 +108,6 @@ def quiz(
     if query is None and not (saved or builtin or word_file or due or leeches or conditions):  # named as typed here
         raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
                              "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
-    from lexitrain.cli.output import warn_skipped
     from lexitrain.study.drills.requests import QuizRequest, Words, quiz_source
 
     words = Words(query=query, saved=saved, builtin=builtin, word_file=word_file, conditions=tuple(conditions),
@@ -277,8 +275,6 @@ def plan(
     Search conditions typed on the command (`study plan --length 7 --probability 1-100`) make one
     search step, after the --search steps; a --length given with them is one of the conditions.
     """
-    from lexitrain.errors import LexitrainError
-    from lexitrain.study.quiz.kinds.base import new_kind
     from lexitrain.study.drills.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
 
     if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
@@ -312,7 +308,6 @@ def plan(
 def _conditions_step(conditions: list[str], lengths: list[str], top: Optional[int]) -> str:
     """The search text of a plan step typed as conditions. The plan's own --length (a step of
     its own without conditions) is taken for the search's length condition here."""
-    from lexitrain.errors import LexitrainError
     from lexitrain.search.query import parse_query
 
     if top is not None:
@@ -345,7 +340,6 @@ def set_(
     the terminal quiz moves on (shown as `study show` shows them)."""
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.daily import Limits
-    from lexitrain.study.quiz.scheduler import Scheduling
 
     with _store() as store:
         Limits(new if new is not None else 0, reviews if reviews is not None else 0)
@@ -379,7 +373,6 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
 def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None = None) -> None:
     from lexitrain.study.records.cards import leech_threshold
     from lexitrain.study.drills.daily import load_limits
-    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.drills.plans import active_plan
 
     limits, scheduling = load_limits(store), load_scheduling(store)
@@ -455,7 +448,6 @@ def postpone(
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
     from lexitrain.study.drills.backlog import postpone as push
-    from lexitrain.study.quiz.scheduler import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -477,7 +469,6 @@ def spread(
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
     from lexitrain.study.drills.backlog import spread as spread_out
-    from lexitrain.study.quiz.scheduler import load_scheduling
 
     with _store() as store:
         lex = _lexicon(lexicon)
@@ -519,7 +510,6 @@ def stats(
 @progress_app.command("export")
 def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
-    from lexitrain.study.store import ProgressStore
     from lexitrain.study.records.transfer import export_progress
 
     with ProgressStore(read_only=True) as store:  # (a home on a read-only disk can still be backed up)
@@ -554,7 +544,6 @@ def import_(
 @progress_app.command("backups")
 def backups_(json_out: Json = False) -> None:
     """List the automatic backups (one a day, and one before each upgrade; kept a week)."""
-    from lexitrain.study.store import backups, progress_path
 
     found = backups.backups(progress_path())
     if json_out:
@@ -577,7 +566,6 @@ def rescue_(
 ) -> None:
     """Save every row that can still be read from a damaged progress file, as a backup to import."""
     from lexitrain.study.records.rescue import rescue
-    from lexitrain.study.store import progress_path
 
     report = rescue(source or progress_path(), file)
     if json_out:
@@ -607,8 +595,6 @@ def import_zyzzyva(
     """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes), in the lexicon its folder
     names (Zyzzyva keeps .../NWL2023/Anagrams.db) when that is compiled here, else --lexicon.
     Every question left out is named with the reason."""
-    from lexitrain.cli.options import lexicon_given
-    from lexitrain.cli.output import warn
     from lexitrain.study.records.zyzzyva import import_cardbox
 
     name, hint = _cardbox_lexicon(file, lexicon, lexicon_given(ctx))
@@ -642,9 +628,7 @@ def _cardbox_lexicon(file: Path, lexicon: str, given: bool) -> tuple[str, str]:
     """The lexicon to import a cardbox into, and a note when its folder chose it: --lexicon
     when typed, else the compiled lexicon the folder names; a folder naming one that is not
     compiled here is refused (the cards would be judged by the wrong words)."""
-    import re
 
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.catalog import compiled_match
 
     folder = file.resolve().parent.name

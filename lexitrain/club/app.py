@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -133,7 +134,6 @@ def admin_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 
 async def _run(function: Callable[..., Any], *args: Any) -> Any:
     """A blocking call (the database, argon2) on a worker thread, so the event loop keeps serving."""
-    from starlette.concurrency import run_in_threadpool
 
     return await run_in_threadpool(function, *args)
 

@@ -28,6 +28,7 @@ from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.selfplay import SelfPlayer
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout
+from lexitrain.lexicon import playability
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.tiles import TileSet
 
@@ -169,7 +170,6 @@ def count_and_store(lex: Lexicon, games: int, seed: int = 0, jobs: int | None = 
                     scheduler: str | None = None, progress: Progress | None = None) -> Count:
     """Count plays and points over `games` self-play games and store them in the compiled lexicon
     (lexicon/playability.py), replacing any figures it had."""
-    from lexitrain.lexicon import playability
 
     setup = setup_for(lex)
     count = count_plays(setup, games, seed, jobs, scheduler, progress)

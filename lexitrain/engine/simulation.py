@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, Sequence
@@ -42,6 +43,7 @@ from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
 from lexitrain.engine.leave import LeaveModel, LeaveValues
 from lexitrain.engine.movegen import MoveGenerator, compiled
+from lexitrain.engine.movegen import _premiums, _tile_points, default_engine as movegen_engine
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.win_probability import WinModel
 from lexitrain.errors import LexitrainError
@@ -132,7 +134,6 @@ class CompiledChooser:
                  exchange_limit: int = EXCHANGE_LIMIT) -> None:
         if compiled is None or not hasattr(compiled, "best_valued"):
             raise LexitrainError("the compiled simulation is not built in this install (no C compiler?)")
-        from lexitrain.engine.movegen import _premiums, _tile_points
 
         layout = board.layout
         self.board = board.copy()
@@ -470,7 +471,6 @@ def confident(tally: _Tally, level: int) -> bool:
 def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, stop: int | None = None,
              progress: Progress = quiet, playouts: Playouts | None = None) -> SimReport:
     """Play out every candidate `iterations` times (fewer when `stop` is reached), in `threads` processes."""
-    import time
 
     if not setup.candidates:
         raise LexitrainError("nothing to simulate: the position has no candidate move")
@@ -521,7 +521,6 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
 
 def default_engine() -> str:
     """The compiled chooser where it was built, unless LEXITRAIN_ENGINE=python asks for the reference."""
-    from lexitrain.engine.movegen import default_engine as movegen_engine
 
     return "compiled" if movegen_engine() == "compiled" and hasattr(compiled, "best") else "python"
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
 from lexitrain.lexicon import schema
+from lexitrain.lexicon.playability import DATABASE, FILE
 from lexitrain.tiles import TileSet, load_tile_set, read_tile_csv
 
 if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-ups (anagram, judge) start quicker without them
@@ -185,7 +186,6 @@ class Lexicon:
     @property
     def has_playability(self) -> bool:
         """Whether self-play figures are stored for it (`lexitrain lexicon playability`)."""
-        from lexitrain.lexicon.playability import FILE
 
         return (self.folder / FILE).is_file()
 
@@ -223,7 +223,6 @@ class Lexicon:
     def require_playability(self) -> None:
         """A one-line error when the lexicon has no figures; else make sure its connection
         has them (they are attached on opening, and may have come after it was opened)."""
-        from lexitrain.lexicon.playability import DATABASE
 
         if not self.has_playability:
             raise LexitrainError(f"lexicon {self.name!r} has no playability figures; count them with "

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,6 @@ def _release(folder: Path) -> None:
 def remove_stale_builds() -> list[str]:
     """Remove the build folders no running build holds (a build killed, kill -9 or a power
     cut, leaves its folder: 14 MB for ENABLE); the names of those removed."""
-    import time
 
     removed = []
     for folder in sorted(lexicons_dir().glob(".build-*")):

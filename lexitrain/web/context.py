@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.session import Summary
+from lexitrain.study.store import ProgressStore
 from lexitrain.web.offload import Offload
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.quiz.preferences import Preferences
     from lexitrain.study.records.stats import StatsReport
-    from lexitrain.study.store import ProgressStore
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
 OPEN_LIMIT = 16
@@ -104,7 +104,6 @@ class Context:
         at 100,000 cards a count takes a few hundred milliseconds, and a page never hangs on it.
         Call it off the event loop."""
         from lexitrain.study.records import stats as st
-        from lexitrain.study.store import ProgressStore
 
         lex = self.lex(lexicon)
         with self._stats_lock:

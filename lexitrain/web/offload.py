@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import sys
+import tempfile
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
@@ -97,8 +100,6 @@ def _die_with_parent(parent: int) -> None:
     """The sheet process ends when the app's process (PARENT) does, even one killed outright (Linux's
     PR_SET_PDEATHSIG; elsewhere the app's stopping ends it); one whose app died while it started ends now."""
     import ctypes
-    import signal
-    import sys
 
     if sys.platform.startswith("linux"):
         try:
@@ -111,7 +112,6 @@ def _die_with_parent(parent: int) -> None:
 
 def render_sheet(request: SheetRequest, lexicon: str) -> bytes:
     """Build and write a sheet as PDF bytes (run in the sheet process)."""
-    import tempfile
 
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.sheets.request import build_sheet

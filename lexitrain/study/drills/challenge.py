@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.drills.challenge_sets import KINDS, ChallengeKind, challenge_items, challenge_keys, check_kind
+from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.quiz.session import CHALLENGE
 from lexitrain.study.store import Attempt, ProgressStore
 
@@ -36,7 +37,6 @@ def parse_day(text: str | None) -> date:
 
 def not_after_today(day: date) -> date:
     """A challenge date, refused when it is after today (its set is not out yet)."""
-    from lexitrain.study.quiz.scheduler import utc_now
 
     today = utc_now().astimezone().date()
     if day > today:

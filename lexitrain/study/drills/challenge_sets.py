@@ -25,6 +25,8 @@ from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.words import anagram_words
 from lexitrain.study.quiz.session import Item
 from lexitrain.tiles import BLANK
 
@@ -114,7 +116,6 @@ def _lengths(counts: dict[int, int]) -> Callable[[SetMaker], list[Item]]:
 
 def _blank_bingos(maker: SetMaker) -> list[Item]:
     """Per length 7 and 8: sevens and eights with a tile (or two) made blank, each with 1 to 5 answers."""
-    from lexitrain.study.quiz.kinds.words import anagram_words
 
     lex, draws = maker.lex, maker.draws
     keys: list[str] = []
@@ -148,8 +149,6 @@ def _builder(shortest: int, size: int) -> Callable[[SetMaker], list[Item]]:
     (low, high), word_share = BUILDERS[(shortest, size)]
 
     def pick(maker: SetMaker) -> list[Item]:
-        from lexitrain.study.quiz.kinds.base import new_kind
-
         lex, draws, tiles = maker.lex, maker.draws, maker.lex.tiles
         build = new_kind("build")
         bag = [code for code, count in zip(tiles.codes, tiles.counts) for _ in range(count)]

@@ -23,6 +23,7 @@ from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, read_position, solve
+from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
 
@@ -45,7 +46,6 @@ class ImportReport:
 
 def store_positions(store: ProgressStore, lex: Lexicon, found: Iterable[StoredPosition], report: ImportReport) -> None:
     """Save solved positions (one transaction per batch); a position already stored is counted, not doubled."""
-    from lexitrain.study.quiz.scheduler import utc_now
 
     batch = list(found)
     added = store.store_positions(lex.name, batch, utc_now().timestamp())

@@ -11,16 +11,16 @@ their own request, `lexitrain.sheets.request.SheetRequest`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lexitrain.errors import LexitrainError
-from lexitrain.search.query import check_search_given
+from lexitrain.search.query import check_search_given, parse_query
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
-from lexitrain.study.quiz.scheduler import load_scheduling
+from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
 from lexitrain.study.store import Filters
 
@@ -86,7 +86,6 @@ class Words:
         named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
         if not self.conditions:
             return named
-        from lexitrain.search.query import parse_query
 
         return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
 
@@ -174,7 +173,6 @@ class QuizRequest:
     def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
         """The quiz's questions (cards are made as they are answered), ready to ask; with the
         source's `skip_invalid`, the words of a word file left out are handed to `skipped`."""
-        from lexitrain.study.quiz.scheduler import utc_now
 
         match self.source:
             case Due():
@@ -391,7 +389,6 @@ class PositionQuizRequest:
         from lexitrain.study.drills.challenge import parse_day
         from lexitrain.study.quiz.kinds.analysed import KIND_BY
         from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind
-        from lexitrain.study.quiz.scheduler import utc_now
 
         if self.by == EQUITY:
             from lexitrain.engine.leave_table import load_leaves
@@ -419,11 +416,9 @@ class PositionQuizRequest:
     def _analysed(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The positions analysed `by` a simulation or the endgame solver (made by `study from-games`),
         asked as cards of their kind: due ones first, then those never asked, then the rest."""
-        from dataclasses import replace
 
         from lexitrain.study.drills import positions as pos
         from lexitrain.study.quiz.kinds.analysed import KIND_BY, MADE_BY
-        from lexitrain.study.quiz.scheduler import utc_now
 
         kind = KIND_BY[self.by]
         found = pos.select(store, lex.name, replace(self.filters, analysed=self.by), utc_now().timestamp(),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.kinds.base import kind_names, new_kind
 from lexitrain.study.quiz.scheduler import LEITNER_DAYS, NEW, Scheduling, to_datetime, utc_now
 from lexitrain.study.quiz.session import card_json
 from lexitrain.study.store import CardRow, ProgressStore, ReviewRow
@@ -38,7 +39,6 @@ RATING_NAMES = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 
 def card_ref(lex: Lexicon, text: str, kind: str | None = None) -> tuple[str, str]:
     """(kind, key) of a card named `kind:key`, or by its text in `kind` (default anagram)."""
-    from lexitrain.study.quiz.kinds.base import kind_names, new_kind
 
     name, sep, rest = text.partition(":")
     if sep and kind is None:

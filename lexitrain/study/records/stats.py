@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.quiz.scheduler import utc_now
+from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
@@ -109,7 +109,6 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
     """The points covered, or None for a lexicon whose figures have no points."""
-    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.records.stakes import covered
 
     if not lex.has_playability or "scored" not in lex.playability_meta():

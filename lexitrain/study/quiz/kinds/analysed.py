@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.play import Play, ScoredPlay
-from lexitrain.engine.rules import check_play, listed_play
+from lexitrain.engine.rules import apply_play, check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
 from lexitrain.study.quiz.kinds.position import describe, letter_case, read_position
@@ -107,7 +107,6 @@ def solve_endgame(position: Position, generator: MoveGenerator, seconds: float
     from lexitrain.engine.endgame import describe as move_json
     from lexitrain.engine.exchanges import unseen_tiles
     from lexitrain.engine.leave import leave_after
-    from lexitrain.engine.rules import apply_play
 
     if seconds <= 0:
         raise LexitrainError("the endgame's time must be above 0 seconds")
