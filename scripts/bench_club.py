@@ -9,8 +9,13 @@ client on the same machine), errors, requests per second, and whether the leader
 
     python scripts/bench_club.py                   # 200 members, ENABLE sevens
     python scripts/bench_club.py --members 50 --think 0.5 --lexicon small
+    python scripts/bench_club.py --profile /tmp/club-profile   # where the serve processes spend their time
 
 The machine's load (`uptime`) is printed with the figures: on a shared machine they are noisy.
+`--profile` samples every serve process with py-spy (`pip install py-spy`) while the members play, and
+prints, over all samples of the processes' busy threads, the share of each function's own time and of
+a few things a guess could wait on (the database driver, the thread hand-off, argon2, JSON).
+
 Pass criteria of issue 25: guess p95 <= 50 ms, 0 errors, leaderboard exact.
 """
 
@@ -27,13 +32,29 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from postgres_cluster import Cluster, binaries  # noqa: E402
 
+if TYPE_CHECKING:
+    import httpx
+
 PASSWORD = "bench password 1"
+
+
+def _keep_alive() -> httpx.Limits:
+    """A client's idle connection is dropped before uvicorn's (5 s) drops it: otherwise a request sent on it
+    as the server closes it fails (ReadError), which no server could help; browsers do the same."""
+    import httpx
+
+    return httpx.Limits(keepalive_expiry=4.0)
+
+
+KEEP_ALIVE = _keep_alive()
 
 
 def free_port() -> int:
@@ -67,7 +88,7 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
     import httpx
 
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, timeout=120.0) as web:
+    async with httpx.AsyncClient(base_url=base, timeout=120.0, limits=KEEP_ALIVE) as web:
         try:
             async with logins:  # (a login is an argon2 hash: a few at a time, as members arrive)
                 login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
@@ -83,7 +104,11 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
         ready.append(name)
         await start.wait()
         await asyncio.sleep(rng.random() * think)  # (members do not press Enter in the same millisecond)
-        got = await web.get(f"/api/challenge?kind={kind}")
+        try:
+            got = await web.get(f"/api/challenge?kind={kind}")
+        except httpx.HTTPError as exc:
+            errors.append(f"{name} challenge {type(exc).__name__}")
+            return name, -1
         if got.status_code != 200:
             errors.append(f"{name} challenge {got.status_code}")
             return name, -1
@@ -111,8 +136,9 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
         return name, len(known)
 
 
-async def run_members(bases: list[str], names: list[str], args: argparse.Namespace,
-                      answers: dict[str, tuple[str, ...]]) -> tuple[list[float], list[str], dict[str, int], float]:
+async def run_members(bases: list[str], names: list[str], args: argparse.Namespace, answers: dict[str, tuple[str, ...]],
+                      on_start: Callable[[], None]) -> tuple[list[float], list[str], dict[str, int], float]:
+    """Every member's attempt, all started together once every login is done (`on_start` then)."""
     latencies: list[float] = []
     errors: list[str] = []
     ready: list[str] = []
@@ -122,6 +148,7 @@ async def run_members(bases: list[str], names: list[str], args: argparse.Namespa
                                       answers, latencies, errors, ready, start, logins)) for i, name in enumerate(names)]
     while len(ready) < len(names) and not all(task.done() for task in tasks):  # logins before the clock
         await asyncio.sleep(0.2)
+    on_start()
     began = time.perf_counter()
     start.set()
     expected = dict(await asyncio.gather(*tasks))
@@ -144,7 +171,7 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
     rng.shuffle(words)
     clients = []
     for i, name in enumerate(names):
-        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0)
+        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0, limits=KEEP_ALIVE)
         login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
         clients.append((web, {"x-csrf-token": login.json()["csrf"]}))
     owner, owner_h = clients[0]
@@ -224,6 +251,68 @@ def check_board(base: str, name: str, kind: str, day: str, expected: dict[str, i
     return problems
 
 
+#: What a profile's summary adds up, by a piece of the frame's text: (label, pieces).
+PROFILE_GROUPS = [("psycopg (the database driver and pool)", ("psycopg",)),
+                  ("argon2 (password hashes)", ("argon2",)),
+                  ("thread hand-off (anyio, run_in_threadpool)", ("anyio", "concurrency.py")),
+                  ("JSON", ("json/",)), ("uvicorn / h11 (HTTP)", ("uvicorn", "h11")),
+                  ("starlette (routing, requests, responses)", ("starlette",)),
+                  ("lexitrain.club", ("lexitrain/club",))]
+
+
+#: Where a thread with nothing to do waits (an idle worker, the event loop's select): left out of the shares.
+IDLE = ("Condition.wait ", "EpollSelector.select ", "Event.wait ")
+
+
+def start_profiles(pids: list[int], folder: Path) -> list[subprocess.Popen[bytes]]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--nonblocking", "--format", "raw", "--rate", "100",
+                              "--output", str(folder / f"serve-{pid}.txt")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for pid in pids]
+
+
+def stop_profiles(profilers: list[subprocess.Popen[bytes]], folder: Path) -> None:
+    """Stop the samplers (they write their files on SIGINT) and print what the samples add up to."""
+    import collections
+    import signal
+
+    for profiler in profilers:
+        profiler.send_signal(signal.SIGINT)
+    for profiler in profilers:
+        try:
+            profiler.wait(60)
+        except subprocess.TimeoutExpired:
+            profiler.kill()
+    own: collections.Counter[str] = collections.Counter()
+    groups: collections.Counter[str] = collections.Counter()
+    total = idle_samples = 0
+    for path in folder.glob("serve-*.txt"):
+        for line in path.read_text().splitlines():
+            stack, _, count_text = line.rpartition(" ")
+            if not stack or not count_text.isdigit():
+                continue
+            count = int(count_text)
+            frames = stack.split(";")
+            if any(frames[-1].startswith(idle) for idle in IDLE):
+                idle_samples += count
+                continue
+            total += count
+            own[frames[-1]] += count
+            for label, pieces in PROFILE_GROUPS:
+                if any(piece in frame for frame in frames for piece in pieces):
+                    groups[label] += count
+    if not total:
+        print("profile: no samples (is py-spy installed, and may it trace the serve processes?)")
+        return
+    print(f"profile: {total} samples of working threads in the serve processes, {idle_samples} more of threads "
+          f"waiting for work (left out) ({folder})")
+    for label, _pieces in PROFILE_GROUPS:
+        print(f"  {100 * groups[label] / total:5.1f} %  in {label}")
+    print("  own time, the top functions:")
+    for frame, count in own.most_common(12):
+        print(f"  {100 * count / total:5.1f} %  {frame}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--members", type=int, default=200)
@@ -236,6 +325,7 @@ def main() -> None:
     parser.add_argument("--wall", type=int, default=20, help="members at the shared wall")
     parser.add_argument("--wall-think", type=float, default=2.0, help="mean seconds between a wall member's guesses")
     parser.add_argument("--wall-seconds", type=float, default=30.0, help="how long the wall is played")
+    parser.add_argument("--profile", type=Path, help="sample the serve processes with py-spy into this folder")
     args = parser.parse_args()
     if not 1 <= args.members <= 1000 or not 1 <= args.servers <= 8 or not 1 <= args.wall <= args.members:
         raise SystemExit("--members 1-1000, --servers 1-8, --wall 1-members")
@@ -275,9 +365,17 @@ def main() -> None:
         for port, process in zip(ports, servers):
             wait_for(port, process)
         bases = [f"http://127.0.0.1:{port}" for port in ports]
+        profilers: list[subprocess.Popen[bytes]] = []
+
+        def on_start() -> None:
+            if args.profile:
+                profilers.extend(start_profiles([process.pid for process in servers], args.profile))
+
         load_before = os.getloadavg()
-        latencies, errors, expected, seconds = asyncio.run(run_members(bases, names, args, answers))
+        latencies, errors, expected, seconds = asyncio.run(run_members(bases, names, args, answers, on_start))
         load_after = os.getloadavg()
+        if args.profile:
+            stop_profiles(profilers, args.profile)
         errors += check_board(bases[-1], names[0], args.kind, day.isoformat(), expected)
         delays, wall_errors, guesses = asyncio.run(wall(bases, names[:args.wall], args.kind, answers, args.wall_think,
                                                         args.seed, args.wall_seconds))

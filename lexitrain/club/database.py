@@ -274,6 +274,17 @@ class ClubDatabase:
             raise
 
     @contextmanager
+    def reading(self) -> Iterator[Tx]:
+        """Statements that each stand alone, for a read of one statement (which sees one committed state):
+        on PostgreSQL one round trip each (no BEGIN and COMMIT around it), on SQLite without the write lock
+        a transaction takes. Every request's session look-up is one."""
+        if self._pool is not None:
+            with self._pool.connection() as pg, pg.cursor() as cursor:
+                yield Tx(cursor, postgres=True)
+            return
+        yield Tx(self._sqlite().cursor(), postgres=False)
+
+    @contextmanager
     def listening(self, channel: str) -> Iterator[Any]:
         """A connection of its own LISTENing on a channel (PostgreSQL only): its `notifies()` yields events."""
         import psycopg
@@ -339,7 +350,8 @@ def _open_pool(url: str, size: int) -> ConnectionPool:
         psycopg.connect(url, connect_timeout=10).close()
     except psycopg.Error as exc:
         raise LexitrainError(f"cannot connect to {_redacted(url)}: {_one_line(exc)}") from None
-    pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=30.0)
+    pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=30.0,
+                          kwargs={"autocommit": True})  # (transaction() says BEGIN itself; reading() needs none)
     pool.open(wait=True, timeout=30.0)
     return pool
 

@@ -163,7 +163,7 @@ def _verified(hashed: str | None, password: str) -> bool:
 
 def session_member(db: ClubDatabase, token: str, now: float) -> tuple[Member, str] | None:
     """The member a session cookie belongs to and the session's CSRF token, or None (unknown, expired)."""
-    with db.transaction() as tx:
+    with db.reading() as tx:
         row = tx.one("SELECT m.id, m.name, m.admin, l.csrf FROM logins l JOIN members m ON m.id = l.member_id "
                      "WHERE l.token_hash = ? AND l.expires > ?", (digest(token), now))
     if row is None:
