@@ -1,15 +1,24 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The endgame search compiled to C: endgame.PythonSearch step for step
+"""The endgame search compiled to C: endgame.PythonSearch's algorithm
 (negamax, alpha-beta with a null window after the first move, the
-transposition table, the same move order), with the board, racks, hashes
-and table in C arrays. Plays still come from the move generator (its
-compiled search), once per board and rack, kept with each play's squares,
-tiles and score as C arrays so making and taking back a play costs a few
-array writes.
+transposition table, iterative deepening) with the board, racks, hashes and
+table in C arrays, and three things the reference leaves out because they
+only save time:
+
+- plays come from the move generator's LiveBoard, which keeps the board's
+  cross-checks and anchors up to date as tiles are played and taken back
+  (only the squares a change touches), instead of reading the whole board
+  each time; still once per board and rack, kept with each play's squares,
+  tiles and score as C arrays;
+- plays are tried going out first, then by score plus the points of the
+  tiles they place (what a play is worth one move from the horizon), so a
+  node one move from the horizon is valued from its first plays alone;
+- the table keeps two entries a bucket, the deepest searched and the latest.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int32_t, int8_t, uint64_t
+from libc.stdlib cimport qsort
 from libc.string cimport memset
 
 cdef extern from *:
@@ -60,12 +69,33 @@ cdef struct Entry:
     int8_t flag
 
 
+cdef struct Ranked:
+    int at       # where the play starts in find_flat's array
+    int index    # its place there (ties keep it)
+    int out      # it goes out
+    int gain     # its score plus the points of the tiles it places
+    int key
+
+
+cdef int compare_ranked(const void* a, const void* b) noexcept nogil:
+    """Going out first, then the higher key, then the generator's order."""
+    cdef const Ranked* x = <const Ranked*>a
+    cdef const Ranked* y = <const Ranked*>b
+    if x.out != y.out:
+        return y.out - x.out
+    if x.key != y.key:
+        return y.key - x.key
+    return x.index - y.index
+
+
 cdef class Moves:
     """One board's plays for one rack, going out first, then by score: per
     play its score and the squares and tiles it fills, in C arrays; the
     ScoredPlays are made only when asked for (`plays`)."""
     cdef int n
+    cdef int n_out     # plays 0 .. n_out - 1 go out
     cdef int* score
+    cdef int* gain     # score plus the points of the tiles placed
     cdef int* first    # play i fills tiles first[i] .. first[i + 1] - 1
     cdef int* square
     cdef int* tile
@@ -75,6 +105,7 @@ cdef class Moves:
 
     def __cinit__(self):
         self.score = NULL
+        self.gain = NULL
         self.first = NULL
         self.square = NULL
         self.tile = NULL
@@ -82,49 +113,74 @@ cdef class Moves:
 
     def __dealloc__(self):
         PyMem_Free(self.score)
+        PyMem_Free(self.gain)
         PyMem_Free(self.first)
         PyMem_Free(self.square)
         PyMem_Free(self.tile)
         PyMem_Free(self.record)
 
-    cdef int load(self, object flat, int cols, int rack_size) except -1:
-        """Read the move generator's packed plays (movegen's find_flat)."""
+    cdef int load(self, object flat, int cols, int rack_size, int* points) except -1:
+        """Read the move generator's packed plays (movegen's find_flat), in the
+        order the search tries them: those that go out by score, then the rest
+        by score plus the points of the tiles they place (what the play is worth
+        one move from the search's horizon: `gain`), ties in the generator's order."""
         cdef const int[::1] v = flat
-        cdef int total = v.shape[0], at = 0, n = 0, i, j, k, pass_, length, placed, dr, dc
+        cdef int total = v.shape[0], at = 0, n = 0, i, j, k, length, placed, dr, dc, t, pts
         cdef unsigned long long through
+        cdef Ranked* ranked
         self.flat = flat
         while at < total:
             n += 1
             at += FLAT_FIELDS + v[at + 4]
         self.n = n
+        self.n_out = 0
         self.score = <int*>PyMem_Malloc((n + 1) * sizeof(int))
+        self.gain = <int*>PyMem_Malloc((n + 1) * sizeof(int))
         self.first = <int*>PyMem_Malloc((n + 1) * sizeof(int))
         self.record = <int*>PyMem_Malloc((n + 1) * sizeof(int))
         self.square = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
         self.tile = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
-        if not (self.score and self.first and self.record and self.square and self.tile):
+        ranked = <Ranked*>PyMem_Malloc((n + 1) * sizeof(Ranked))
+        if not (self.score and self.gain and self.first and self.record and self.square and self.tile and ranked):
+            PyMem_Free(ranked)
             raise MemoryError()
-        i = 0
+        at = 0
+        for i in range(n):
+            length = v[at + 4]
+            through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
+            placed = length - popcount(through)
+            pts = 0
+            for j in range(length):
+                if not (through >> j) & 1:
+                    t = v[at + FLAT_FIELDS + j]
+                    if t < BLANK_FLAG:
+                        pts += points[t]
+            ranked[i].at = at
+            ranked[i].index = i
+            ranked[i].out = placed == rack_size
+            ranked[i].gain = v[at] + pts
+            ranked[i].key = v[at] if ranked[i].out else v[at] + pts
+            if ranked[i].out:
+                self.n_out += 1
+            at += FLAT_FIELDS + length
+        qsort(ranked, n, sizeof(Ranked), compare_ranked)
         k = 0
-        for pass_ in range(2):  # those that go out, then the rest, each in the generator's order
-            at = 0
-            while at < total:
-                length = v[at + 4]
-                through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
-                placed = length - popcount(through)
-                if (placed == rack_size) == (pass_ == 0):
-                    self.score[i] = v[at]
-                    self.first[i] = k
-                    self.record[i] = at
-                    dr, dc = (1, 0) if v[at + 3] else (0, 1)
-                    for j in range(length):
-                        if not (through >> j) & 1:
-                            self.square[k] = (v[at + 1] + dr * j) * cols + v[at + 2] + dc * j
-                            self.tile[k] = v[at + FLAT_FIELDS + j]
-                            k += 1
-                    i += 1
-                at += FLAT_FIELDS + length
+        for i in range(n):
+            at = ranked[i].at
+            length = v[at + 4]
+            through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
+            self.score[i] = v[at]
+            self.gain[i] = ranked[i].gain
+            self.first[i] = k
+            self.record[i] = at
+            dr, dc = (1, 0) if v[at + 3] else (0, 1)
+            for j in range(length):
+                if not (through >> j) & 1:
+                    self.square[k] = (v[at + 1] + dr * j) * cols + v[at + 2] + dc * j
+                    self.tile[k] = v[at + FLAT_FIELDS + j]
+                    k += 1
         self.first[n] = k
+        PyMem_Free(ranked)
         return 0
 
     cdef list plays(self):
@@ -164,6 +220,11 @@ cdef class Search:
     cdef Entry* table
     cdef uint64_t table_mask
     cdef dict cache
+    cdef object live            # the move generator's LiveBoard: the board as of the last generation
+    cdef int live_tile[MAX_SQUARES]   # what each square holds on it
+    cdef int dirty[MAX_SQUARES]       # squares changed since (each listed once)
+    cdef char is_dirty[MAX_SQUARES]
+    cdef int n_dirty
     cdef public long nodes
     cdef public long horizon
     cdef object deadline
@@ -206,7 +267,7 @@ cdef class Search:
         if not (self.zsquare and self.table):
             raise MemoryError()
         memset(self.table, 0, (1 << TABLE_BITS) * sizeof(Entry))
-        self.table_mask = (1 << TABLE_BITS) - 1
+        self.table_mask = (1 << (TABLE_BITS - 1)) - 1  # buckets of two entries
         for k in range(self.n_squares):
             for t in range(256):
                 self.zsquare[k * 256 + t] = zobrist.square[k][t]
@@ -233,6 +294,12 @@ cdef class Search:
             if t != EMPTY:
                 self.board_key ^= self.zsquare[k * 256 + t]
         self.cache = {}
+        self.live = _movegen.LiveBoard(self.graph, self.graph_letters, self.squares, self.rows, self.cols,
+                                       self.across, self.down, self.points_table, self.bingo, RACK_SIZE, self.centre)
+        for k in range(self.n_squares):
+            self.live_tile[k] = self.squares[k]
+            self.is_dirty[k] = 0
+        self.n_dirty = 0
         self.nodes = 0
         self.horizon = 0
         self.deadline = deadline
@@ -260,6 +327,7 @@ cdef class Search:
             k = moves.square[j]
             t = moves.tile[j]
             self.squares[k] = t
+            self.touch(k)
             self.board_key ^= self.zsquare[k * 256 + t]
             if t >= BLANK_FLAG:
                 self.take(p, self.letters, -1)
@@ -274,6 +342,7 @@ cdef class Search:
             k = moves.square[j]
             t = moves.tile[j]
             self.squares[k] = EMPTY
+            self.touch(k)
             self.board_key ^= self.zsquare[k * 256 + t]
             if t >= BLANK_FLAG:
                 self.take(p, self.letters, 1)
@@ -282,19 +351,36 @@ cdef class Search:
                 self.value[p] += self.points[t]
             self.size[p] += 1
 
+    cdef inline void touch(self, int k):
+        if not self.is_dirty[k]:
+            self.is_dirty[k] = 1
+            self.dirty[self.n_dirty] = k
+            self.n_dirty += 1
+
+    cdef void sync(self):
+        """Bring the LiveBoard to this board: the squares changed since it last generated."""
+        cdef int n, k, t
+        for n in range(self.n_dirty):
+            k = self.dirty[n]
+            self.is_dirty[k] = 0
+            t = self.squares[k]
+            if t != self.live_tile[k]:
+                self.live_tile[k] = t
+                self.live.set(k, t)
+        self.n_dirty = 0
+
     cdef Moves moves_of(self, int p):
         """The player's plays on this board: from the cache, else the move generator."""
         cdef int letter
-        cdef object key = (self.board_key, self.rack_key[p][0])
+        cdef object key = self.board_key ^ self.rack_key[p][0]  # a 64-bit hash of board and rack
         cdef Moves moves = self.cache.get(key)
         if moves is not None:
             return moves
         counts = tuple([self.rack[p][letter] for letter in range(self.letters)])
-        flat = _movegen.find_flat(self.graph, self.graph_letters, self.squares, self.rows, self.cols, self.across,
-                                  self.down, self.points_table, counts, self.rack[p][self.letters], self.bingo,
-                                  RACK_SIZE, self.centre)
+        self.sync()
+        flat = self.live.find_flat(counts, self.rack[p][self.letters])
         moves = Moves()
-        moves.load(flat, self.cols, self.size[p])
+        moves.load(flat, self.cols, self.size[p], self.points)
         if len(self.cache) >= PLAYS_LIMIT:
             self.cache.clear()
         self.cache[key] = moves
@@ -318,6 +404,7 @@ cdef class Search:
             k = (play.row + dr * j) * self.cols + play.col + dc * j
             t = play.letters[j]
             self.squares[k] = EMPTY
+            self.touch(k)
             self.board_key ^= self.zsquare[k * 256 + t]
             if t >= BLANK_FLAG:
                 self.take(player, self.letters, 1)
@@ -330,12 +417,39 @@ cdef class Search:
     cdef inline uint64_t key_of(self, int p, int zero):
         return self.board_key ^ self.rack_key[p][0] ^ self.rack_key[1 - p][1] ^ self.zzero[zero]
 
+    cdef inline Entry* probe(self, uint64_t key):
+        """The table's entry for this key, or NULL."""
+        cdef Entry* bucket = &self.table[(key & self.table_mask) << 1]
+        if bucket[0].key == key:
+            return bucket
+        if bucket[1].key == key:
+            return &bucket[1]
+        return NULL
+
+    cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag):
+        """Keep a result: a bucket holds two, the one searched deepest (an exact
+        one deepest of all) and the latest, so long proofs survive the many
+        shallow nodes searched after them."""
+        cdef Entry* bucket = &self.table[(key & self.table_mask) << 1]
+        cdef Entry* e
+        if bucket[0].key == key or depth >= bucket[0].depth:
+            if bucket[0].key != key:
+                bucket[1] = bucket[0]
+            e = bucket
+        else:
+            e = &bucket[1]
+        e.key = key
+        e.value = value
+        e.move = move
+        e.depth = depth
+        e.flag = flag
+
     def table_move(self, int player, int zero):
         """(whether the table holds this position, its move: a play or None for a pass)."""
         cdef uint64_t key = self.key_of(player, zero)
-        cdef Entry* e = &self.table[key & self.table_mask]
+        cdef Entry* e = self.probe(key)
         cdef Moves moves
-        if e.key != key or e.move == NO_MOVE:
+        if e == NULL or e.move == NO_MOVE:
             return False, None
         if e.move == PASS:
             return True, None
@@ -363,12 +477,12 @@ cdef class Search:
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
-        cdef Entry* e = &self.table[key & self.table_mask]
+        cdef Entry* e = self.probe(key)
         cdef Moves moves
         self.nodes += 1
         if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
             raise OutOfTime()
-        if e.key == key:
+        if e != NULL:
             first = e.move
             if e.depth >= depth and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
                                      or e.flag == UPPER and e.value <= alpha):
@@ -380,6 +494,8 @@ cdef class Search:
             return self.value[other] - self.value[p]
         horizon_before = self.horizon
         moves = self.moves_of(p)
+        if depth == 1:
+            return self.last_move(p, moves, zero, key)
         if first >= moves.n:
             first = NO_MOVE  # a hash collision
         best = -INFINITY
@@ -408,11 +524,31 @@ cdef class Search:
                     alpha = value
                     if alpha >= beta:
                         break
-        e.key = key
-        e.value = best
-        e.move = best_move
-        e.depth = EXACT_DEPTH if self.horizon == horizon_before else depth
-        e.flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        self.store(key, best, best_move, EXACT_DEPTH if self.horizon == horizon_before else depth,
+                   UPPER if best <= alpha0 else LOWER if best >= beta else EXACT)
+        return best
+
+    cdef int last_move(self, int p, Moves moves, int zero, uint64_t key):
+        """A node one move from the horizon, valued without visiting its children:
+        going out is worth its score and twice the other rack, any other play
+        its score plus its tiles' points (what leaves the rack) against the racks
+        at the horizon, so the best of each kind is the first listed; a pass is
+        worth the racks' difference, at the horizon or at the game's end."""
+        cdef int other = 1 - p, best, best_move = PASS, value
+        cdef bint horizon = zero + 1 < MAX_ZERO_TURNS
+        best = self.value[other] - self.value[p]
+        if moves.n_out:
+            value = moves.score[0] + 2 * self.value[other]
+            if value > best:
+                best, best_move = value, 0
+        if moves.n > moves.n_out:
+            horizon = True
+            value = moves.gain[moves.n_out] + self.value[other] - self.value[p]
+            if value > best:
+                best, best_move = value, moves.n_out
+        if horizon:
+            self.horizon += 1
+        self.store(key, best, best_move, 1 if horizon else EXACT_DEPTH, EXACT)
         return best
 
     def root(self, int depth):

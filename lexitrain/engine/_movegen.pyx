@@ -148,6 +148,7 @@ cdef class _Search:
     cdef Found best_play
     cdef uint32_t best_rem
     cdef int down_from                 # the first play found going down
+    cdef bint live                     # a LiveBoard's: `need` and `ahead` kept up to date by set_square
 
     def __cinit__(self):
         self.sq = NULL
@@ -352,71 +353,162 @@ cdef class _Search:
     cdef void cross_checks(self):
         """Per empty square with tiles above or below: the letters that make the
         column a word, and the points of those tiles (-1: no cross word)."""
+        cdef int k
+        for k in range(self.size):
+            self.cross_check_at(k)
+
+    cdef void cross_check_at(self, int k):
+        """The cross-check of square k (see cross_checks)."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
         cdef int cols = self.cols, size = self.size
-        cdef int k, j, top, bottom, score
+        cdef int j, top, bottom, score
         cdef uint32_t node, n, m, low, allowed
         cdef int letter, last
         cdef bint ok
-        for k in range(size):
-            self.cmask[k] = self.full
-            self.cscore[k] = -1
-            if sq[k] != EMPTY:
-                continue
-            if not (k >= cols and sq[k - cols] != EMPTY) and not (k + cols < size and sq[k + cols] != EMPTY):
-                continue
-            top = k
-            while top - cols >= 0 and sq[top - cols] != EMPTY:
-                top -= cols
-            bottom = k
-            while bottom + cols < size and sq[bottom + cols] != EMPTY:
-                bottom += cols
-            score = 0
-            j = top
-            while j < k:
-                score += self.points[sq[j]]
-                j += cols
-            j = k + cols
-            while j <= bottom:
-                score += self.points[sq[j]]
-                j += cols
-            self.cscore[k] = score
-            node = 0
+        self.cmask[k] = self.full
+        self.cscore[k] = -1
+        if sq[k] != EMPTY:
+            return
+        if not (k >= cols and sq[k - cols] != EMPTY) and not (k + cols < size and sq[k + cols] != EMPTY):
+            return
+        top = k
+        while top - cols >= 0 and sq[top - cols] != EMPTY:
+            top -= cols
+        bottom = k
+        while bottom + cols < size and sq[bottom + cols] != EMPTY:
+            bottom += cols
+        score = 0
+        j = top
+        while j < k:
+            score += self.points[sq[j]]
+            j += cols
+        j = k + cols
+        while j <= bottom:
+            score += self.points[sq[j]]
+            j += cols
+        self.cscore[k] = score
+        node = 0
+        ok = True
+        j = top
+        while j < k:
+            letter = sq[j] & LETTER_MASK
+            if not (g[node] >> letter) & 1:
+                ok = False
+                break
+            node = g[node + FIELDS + letter]
+            j += cols
+        if not ok:
+            self.cmask[k] = 0
+            return
+        if bottom == k:
+            self.cmask[k] = g[node + 1]
+            return
+        allowed = 0
+        m = g[node]
+        last = sq[bottom] & LETTER_MASK
+        while m:
+            low = m & (~m + 1)
+            m ^= low
+            n = g[node + FIELDS + lowest_bit(low)]
             ok = True
-            j = top
-            while j < k:
+            j = k + cols
+            while j < bottom:
                 letter = sq[j] & LETTER_MASK
-                if not (g[node] >> letter) & 1:
+                if not (g[n] >> letter) & 1:
                     ok = False
                     break
-                node = g[node + FIELDS + letter]
+                n = g[n + FIELDS + letter]
                 j += cols
-            if not ok:
-                self.cmask[k] = 0
-                continue
-            if bottom == k:
-                self.cmask[k] = g[node + 1]
-                continue
-            allowed = 0
-            m = g[node]
-            last = sq[bottom] & LETTER_MASK
-            while m:
-                low = m & (~m + 1)
-                m ^= low
-                n = g[node + FIELDS + lowest_bit(low)]
-                ok = True
-                j = k + cols
-                while j < bottom:
-                    letter = sq[j] & LETTER_MASK
-                    if not (g[n] >> letter) & 1:
-                        ok = False
-                        break
-                    n = g[n + FIELDS + letter]
-                    j += cols
-                if ok and (g[n + 1] >> last) & 1:
-                    allowed |= low
-            self.cmask[k] = allowed
+            if ok and (g[n + 1] >> last) & 1:
+                allowed |= low
+        self.cmask[k] = allowed
+
+    cdef void need_at(self, int i):
+        """What square i lets a word through it (its tile, or its cross-check),
+        kept also on the square before it (`ahead`)."""
+        self.need[i] = self.cmask[i] if self.sq[i] == EMPTY else 1u << (self.sq[i] & LETTER_MASK)
+        if i % self.cols == self.cols - 1:
+            self.ahead[i] = 0
+            self.tile_ahead[i] = 0
+        if i % self.cols:
+            self.ahead[i - 1] = self.need[i]
+            self.tile_ahead[i - 1] = self.sq[i] != EMPTY
+
+    cdef void anchor_at(self, int k):
+        """Is square k an anchor (empty, next to a tile)? (see find_anchors)"""
+        cdef int* sq = self.sq
+        cdef int cols = self.cols, c = k % cols
+        self.anchor[k] = sq[k] == EMPTY and (
+            c > 0 and sq[k - 1] != EMPTY or c < cols - 1 and sq[k + 1] != EMPTY
+            or k >= cols and sq[k - cols] != EMPTY or k + cols < self.size and sq[k + cols] != EMPTY)
+
+    cdef void set_square(self, int k, int t):
+        """Put tile t on square k (EMPTY: take it off), and bring the
+        cross-checks and anchors it changes up to date: the square's own, the
+        nearest empty squares above and below its column's run of tiles (the
+        cross words through it) and its neighbours' anchors."""
+        cdef int cols = self.cols, j
+        self.sq[k] = t
+        self.cross_check_at(k)
+        self.need_at(k)
+        j = k - cols
+        while j >= 0 and self.sq[j] != EMPTY:
+            j -= cols
+        if j >= 0:
+            self.cross_check_at(j)
+            self.need_at(j)
+        j = k + cols
+        while j < self.size and self.sq[j] != EMPTY:
+            j += cols
+        if j < self.size:
+            self.cross_check_at(j)
+            self.need_at(j)
+        self.anchor_at(k)
+        if k % cols > 0:
+            self.anchor_at(k - 1)
+        if k % cols < cols - 1:
+            self.anchor_at(k + 1)
+        if k >= cols:
+            self.anchor_at(k - cols)
+        if k + cols < self.size:
+            self.anchor_at(k + cols)
+
+    cdef int copy_rack(self, _Search other) except -1:
+        """Take `other`'s rack and word starts (set_rack and left_parts done there)."""
+        cdef Left* part
+        memcpy(self.slots, other.slots, sizeof(self.slots))
+        memcpy(self.slot_tile, other.slot_tile, sizeof(self.slot_tile))
+        self.blank_slots = other.blank_slots
+        self.whole = other.whole
+        self.in_rack = other.in_rack
+        memcpy(self.avail, other.avail, (other.whole + 1) * sizeof(uint32_t))
+        if self.cap_lefts < other.n_lefts:
+            part = <Left*>PyMem_Realloc(self.lefts, other.n_lefts * sizeof(Left))
+            if part == NULL:
+                raise MemoryError()
+            self.lefts = part
+            self.cap_lefts = other.n_lefts
+        memcpy(self.lefts, other.lefts, other.n_lefts * sizeof(Left))
+        self.n_lefts = other.n_lefts
+        memcpy(self.by_length, other.by_length, sizeof(self.by_length))
+        return 0
+
+    cdef int take_found(self, _Search other) except -1:
+        """Append `other`'s plays found to these."""
+        cdef Found* play
+        cdef int cap = self.cap_found
+        while cap < self.n_found + other.n_found:
+            cap *= 2
+        if cap != self.cap_found:
+            play = <Found*>PyMem_Realloc(self.found, cap * sizeof(Found))
+            if play == NULL:
+                raise MemoryError()
+            self.found = play
+            self.cap_found = cap
+        memcpy(&self.found[self.n_found], other.found, other.n_found * sizeof(Found))
+        self.n_found += other.n_found
+        return 0
 
     cdef void find_anchors(self):
         """The empty squares next to a tile."""
@@ -478,15 +570,9 @@ cdef class _Search:
         cdef bint after_tile, ok
         cdef Left* part
         self.down = down
-        for i in range(size):
-            self.need[i] = self.cmask[i] if sq[i] == EMPTY else 1u << (sq[i] & LETTER_MASK)
-        for i in range(size):
-            if i % cols == cols - 1:
-                self.ahead[i] = 0
-                self.tile_ahead[i] = 0
-            else:
-                self.ahead[i] = self.need[i + 1]
-                self.tile_ahead[i] = sq[i + 1] != EMPTY
+        if not self.live:
+            for i in range(size):
+                self.need_at(i)
         for a in range(size):
             if not self.anchor[a]:
                 continue
@@ -886,6 +972,93 @@ def find_flat(const uint32_t[::1] graph not None, int letters, list squares, int
     s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
     _search(s, squares, rows, cols, across, down, centre)
     return s.flat(s.down_from)
+
+
+cdef class LiveBoard:
+    """A board kept ready for move generation while tiles come and go (the
+    endgame search plays and takes back thousands of plays on one board):
+    both directions' squares, cross-checks and anchors stay loaded, and
+    placing or lifting a tile (`set`) recomputes only those it changes, so
+    `find_flat` costs the search for words alone. Its plays are find_flat's
+    for the same board and rack, in the same order."""
+    cdef _Search across_s, down_s
+    cdef object graph
+    cdef int rows, cols, size, filled, centre
+
+    def __init__(self, const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
+                 tuple across, tuple down, list points, int bingo, int rack_size, int centre):
+        cdef int k
+        if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE:
+            raise ValueError("outside the compiled search's limits")
+        self.graph = graph  # the search points into it
+        self.rows, self.cols, self.size, self.centre = rows, cols, rows * cols, centre
+        self.across_s = self._side(graph, letters, points, bingo, rack_size, rows, cols)
+        self.down_s = self._side(graph, letters, points, bingo, rack_size, cols, rows)
+        self.across_s.load_line(squares, False, across[0], across[1])
+        self.down_s.load_line(squares, True, down[0], down[1])
+        for s in (self.across_s, self.down_s):
+            (<_Search>s).cross_checks()
+            (<_Search>s).find_anchors()
+            for k in range((<_Search>s).size):
+                (<_Search>s).need_at(k)
+            (<_Search>s).live = True
+        self.filled = sum(1 for k in range(self.size) if squares[k] != EMPTY)
+
+    cdef _Search _side(self, const uint32_t[::1] graph, int letters, list points, int bingo, int rack_size,
+                       int rows, int cols):
+        cdef _Search s = _Search()
+        cdef int k
+        s.g = &graph[0]
+        s.letters = letters
+        s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+        s.rows, s.cols, s.size = rows, cols, rows * cols
+        s.allocate(rows * cols, MAX_RACK)
+        for k in range(2 * BLANK_FLAG):
+            s.points[k] = points[k]
+        s.bingo = bingo
+        s.rack_size = rack_size
+        return s
+
+    def set(self, int k, int t):
+        """Put tile t (a tile number, BLANK_FLAG set for a blank) on flat square k, or EMPTY to lift it."""
+        cdef int was = self.across_s.sq[k]
+        if (was == EMPTY) != (t == EMPTY):
+            self.filled += 1 if t != EMPTY else -1
+        self.across_s.set_square(k, t)
+        self.down_s.set_square((k % self.cols) * self.rows + k // self.cols, t)
+
+    def find_flat(self, counts, int blanks):
+        """find_flat's plays on this board for the rack given."""
+        cdef _Search a = self.across_s, d = self.down_s
+        cdef int longest, down_from, k
+        cdef int in_rack = sum(counts) + blanks
+        if in_rack == 0:
+            return array("i")
+        if in_rack > MAX_RACK:
+            raise ValueError("outside the compiled search's limits")
+        longest = min(in_rack - 1, max(self.rows, self.cols) - 1)
+        a.set_rack(counts, blanks)
+        a.left_parts(longest)
+        a.n_found = 0
+        if self.filled == 0:  # the first play: across only, through the centre
+            for k in range(self.size):
+                a.cmask[k] = a.full
+                a.cscore[k] = -1
+                a.anchor[k] = k == self.centre
+                a.need_at(k)
+            a.lines(False, longest)
+            a.cross_checks()
+            a.find_anchors()
+            for k in range(self.size):
+                a.need_at(k)
+            return a.flat(a.n_found)
+        a.lines(False, longest)
+        down_from = a.n_found
+        d.copy_rack(a)
+        d.n_found = 0
+        d.lines(True, longest)
+        a.take_found(d)
+        return a.flat(down_from)
 
 
 cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):
