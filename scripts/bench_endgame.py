@@ -78,17 +78,19 @@ def main() -> None:
     parser.add_argument("--engine", default="compiled", choices=("compiled", "python"))
     parser.add_argument("--preendgame", type=int, default=0, help="one-tile-in-the-bag positions to time too")
     args = parser.parse_args()
-    print(f"load at start: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    print("load at start: {:.2f} {:.2f} {:.2f} (1, 5, 15 min), {} cores".format(*os.getloadavg(), os.cpu_count()))
     lex = open_lexicon("enable")
     generator = MoveGenerator(dawg_for(lex))
     positions = endgames(args.games, lex.tiles, 0)[: args.count]
     times = []
     solved = []
+    cpus = []
     for name, board, mine, theirs in positions:
         started, cpu = time.monotonic(), time.process_time()
         solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine)
         spent, cpu = time.monotonic() - started, time.process_time() - cpu
         times.append(spent if solution.exact else args.limit)
+        cpus.append(cpu)
         if solution.exact:
             solved.append(spent)
         first = solution.play
@@ -102,6 +104,8 @@ def main() -> None:
         print(f"median among those solved: {statistics.median(solved):.2f} s, worst solved {max(solved):.2f} s")
     if times:
         print(f"median over all (unsolved counted as {args.limit:.0f} s): {statistics.median(times):.2f} s")
+        print(f"CPU time (this process's share of the machine): median {statistics.median(cpus):.2f} s, "
+              f"worst {max(cpus):.2f} s")
     if args.preendgame:
         from lexitrain.engine.preendgame import solve_preendgame
 
@@ -120,7 +124,7 @@ def main() -> None:
         if spent_each:
             print(f"one tile in the bag: {len(spent_each)} positions, median {statistics.median(spent_each):.2f} s, "
                   f"worst {max(spent_each):.2f} s")
-    print(f"load at end: {os.getloadavg()[0]:.2f} (1 min)")
+    print("load at end: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

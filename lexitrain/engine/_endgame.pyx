@@ -551,9 +551,9 @@ cdef class Search:
         self.store(key, best, best_move, 1 if horizon else EXACT_DEPTH, EXACT)
         return best
 
-    def root(self, int depth):
+    def root(self, int depth, int alpha, int beta):
         cdef long before = self.horizon
-        value = self.negamax(0, depth, -INFINITY, INFINITY, self.start_zero)
+        value = self.negamax(0, depth, alpha, beta, self.start_zero)
         return value, self.horizon == before
 
     def after(self, int player, play, int depth, int alpha, int beta, int zero):

@@ -47,6 +47,8 @@ MAX_PLIES = 2 * (7 + 7) + 2 * MAX_ZERO_TURNS
 TABLE_LIMIT = 4_000_000
 #: (board, rack) play lists kept before the cache starts again
 PLAYS_LIMIT = 50_000
+#: half the width of the window the root is first searched in, around the last depth's value
+ASPIRATION = 4
 #: table flags
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -123,7 +125,7 @@ class Searcher(Protocol):
     def make(self, player: int, play: ScoredPlay) -> None: ...
     def unmake(self, player: int, play: ScoredPlay) -> None: ...
     def table_move(self, player: int, zero: int) -> tuple[bool, Move]: ...
-    def root(self, depth: int) -> tuple[int, bool]: ...
+    def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]: ...
     def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int: ...
 
 
@@ -279,10 +281,10 @@ class PythonSearch:
         finally:
             self.unmake(player, move)
 
-    def root(self, depth: int) -> tuple[int, bool]:
-        """Search to `depth` plies; (value, whether it reached every game's end)."""
+    def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+        """Search to `depth` plies within (alpha, beta); (value, whether it reached every game's end)."""
         before = self.horizon
-        value, _ = self.negamax(0, depth, -INFINITY, INFINITY, self.start_zero)
+        value, _ = self.negamax(0, depth, alpha, beta, self.start_zero)
         return value, self.horizon == before
 
     def table_move(self, player: int, zero: int) -> tuple[bool, Move]:
@@ -335,6 +337,18 @@ def best_line(search: Searcher, value: int, depth: int, zero: int) -> list[Move]
     return out
 
 
+def search_depth(search: Searcher, depth: int, guess: int | None) -> tuple[int, bool]:
+    """The root searched to `depth`: first in a narrow window around the last
+    depth's value (an aspiration: every move then only needs proving better or
+    worse than it), again in the full window if the value falls outside."""
+    if guess is not None:
+        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+        value, exact = search.root(depth, alpha, beta)
+        if alpha < value < beta:
+            return value, exact
+    return search.root(depth, -INFINITY, INFINITY)
+
+
 def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = None, engine: str | None = None,
           on_depth: Callable[[int, int], None] | None = None) -> Solution:
     """Solve by iterative deepening until a depth reaches the end of every
@@ -351,7 +365,7 @@ def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = No
     best: Solution | None = None
     for depth in range(1, MAX_PLIES + 1):
         try:
-            value, exact = search.root(depth)
+            value, exact = search_depth(search, depth, best.value if best is not None else None)
             line = best_line(search, value, depth, endgame.zero_turns)
         except OutOfTime:
             break
