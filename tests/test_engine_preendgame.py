@@ -67,3 +67,22 @@ def test_cli_lists_each_play_with_its_wins(enable) -> None:
     assert abs(row["expected"] - sum(o["value"] * o["count"] for o in row["outcomes"]) / 8) < 0.01
     refused = run("endgame", "--cgp", cgp)
     assert refused.exit_code != 0 and "pre-endgame" in refused.stderr
+
+
+def test_out_of_time_every_play_has_a_value_for_every_draw(enable) -> None:
+    """Cut short, the pre-endgame still values each candidate against each draw
+    (from the deepest ply it reached), instead of leaving the later plays out."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import replay
+    from tests.test_engine_endgame import GAMES
+
+    turn = next(t for t in replay(read_gcg(sorted(GAMES.glob("*.gcg"))[0]), enable.tiles)
+                if t.rack and unseen_tiles(t.board, Rack.parse(enable.tiles, t.rack)).size == 8)
+    rack = Rack.parse(enable.tiles, turn.rack)
+    unseen = unseen_tiles(turn.board, rack)
+    result = solve_preendgame(turn.board, rack, unseen, MoveGenerator(dawg_for(enable)), seconds=1.5, candidates=6)
+    assert result.candidates == 6 and len(result.plays) == 6
+    assert all(o.unseen == 8 for o in result.plays)
+    assert result.exact == all(o.exact for o in result.plays)  # exact only where every endgame was proved

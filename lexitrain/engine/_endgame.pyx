@@ -277,22 +277,6 @@ cdef class Search:
                     self.zrack[s][letter][n] = zobrist.rack[s][letter][n]
         for n in range(MAX_ZERO_TURNS + 1):
             self.zzero[n] = zobrist.zero[n]
-        for p in range(2):
-            r = endgame.racks[p]
-            for letter in range(self.letters):
-                self.rack[p][letter] = r.counts[letter]
-            self.rack[p][self.letters] = r.blanks
-            self.value[p] = rack_value(tiles.points, r.counts)
-            self.size[p] = r.size
-            for s in range(2):
-                self.rack_key[p][s] = 0
-                for letter in range(self.letters + 1):
-                    self.rack_key[p][s] ^= self.zrack[s][letter][self.rack[p][letter]]
-        self.board_key = 0
-        for k in range(self.n_squares):
-            t = self.squares[k]
-            if t != EMPTY:
-                self.board_key ^= self.zsquare[k * 256 + t]
         self.cache = {}
         self.live = _movegen.LiveBoard(self.graph, self.graph_letters, self.squares, self.rows, self.cols,
                                        self.across, self.down, self.points_table, self.bingo, RACK_SIZE, self.centre)
@@ -302,6 +286,34 @@ cdef class Search:
         self.n_dirty = 0
         self.nodes = 0
         self.horizon = 0
+        self.reset(endgame, deadline)
+
+    def reset(self, endgame, deadline):
+        """Start from another position on the same kind of board, keeping the
+        table and the plays found (the pre-endgame's endgames, one after another)."""
+        cdef int k, t, s, letter, p
+        squares = endgame.board.squares
+        if len(squares) != self.n_squares or endgame.board.tiles.size != self.letters:
+            raise ValueError("another kind of board")
+        self.board_key = 0
+        for k in range(self.n_squares):
+            t = squares[k]
+            if self.squares[k] != t:
+                self.squares[k] = t
+                self.touch(k)
+            if t != EMPTY:
+                self.board_key ^= self.zsquare[k * 256 + t]
+        for p in range(2):
+            r = endgame.racks[p]
+            for letter in range(self.letters):
+                self.rack[p][letter] = r.counts[letter]
+            self.rack[p][self.letters] = r.blanks
+            self.value[p] = rack_value(endgame.board.tiles.points, r.counts)
+            self.size[p] = r.size
+            for s in range(2):
+                self.rack_key[p][s] = 0
+                for letter in range(self.letters + 1):
+                    self.rack_key[p][s] ^= self.zrack[s][letter][self.rack[p][letter]]
         self.deadline = deadline
         self.start_zero = endgame.zero_turns
 

@@ -122,6 +122,7 @@ class Searcher(Protocol):
     @property
     def sizes(self) -> list[int]: ...
     def plays(self, player: int) -> list[ScoredPlay]: ...
+    def reset(self, endgame: Endgame, deadline: float | None) -> None: ...
     def make(self, player: int, play: ScoredPlay) -> None: ...
     def unmake(self, player: int, play: ScoredPlay) -> None: ...
     def table_move(self, player: int, zero: int) -> tuple[bool, Move]: ...
@@ -134,12 +135,21 @@ class PythonSearch:
 
     def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None = None) -> None:
         board = endgame.board
-        self.board = board.copy()
         self.generator = generator
         tiles = board.tiles
         self.letters = tiles.size
         self.points = list(tiles.points)
         self.zobrist = Zobrist(len(board.squares), tiles.size)
+        self.table: dict[int, tuple[int, int, int, Move]] = {}
+        self.plays_cache: dict[tuple[int, int], list[ScoredPlay]] = {}
+        self.nodes = 0
+        self.horizon = 0  # times the search stopped short of a game's end
+        self.reset(endgame, deadline)
+
+    def reset(self, endgame: Endgame, deadline: float | None) -> None:
+        """Start from another position on the same kind of board, keeping the
+        table and the plays found (the pre-endgame's endgames, one after another)."""
+        self.board = endgame.board.copy()
         # each player's rack: counts per letter, then blanks last
         self.racks = [list(r.counts) + [r.blanks] for r in endgame.racks]
         self.values = [rack_value(self.points, r.counts) for r in endgame.racks]
@@ -149,10 +159,6 @@ class PythonSearch:
         for k, t in enumerate(self.board.squares):
             if t != EMPTY:
                 self.board_key ^= self.zobrist.square[k][t]
-        self.table: dict[int, tuple[int, int, int, Move]] = {}
-        self.plays_cache: dict[tuple[int, int], list[ScoredPlay]] = {}
-        self.nodes = 0
-        self.horizon = 0  # times the search stopped short of a game's end
         self.deadline = deadline
         self.start_zero = endgame.zero_turns
 
@@ -337,6 +343,19 @@ def best_line(search: Searcher, value: int, depth: int, zero: int) -> list[Move]
     return out
 
 
+def new_search(endgame: Endgame, generator: MoveGenerator, deadline: float | None,
+               engine: str | None = None) -> Searcher:
+    """A search of `endgame` (the compiled one unless `engine` says otherwise), stopping at `deadline`."""
+    engine = engine or default_engine()
+    if engine not in ENGINES:
+        raise LexitrainError(f"unknown endgame search {engine!r} (known: {', '.join(ENGINES)})")
+    if engine == "compiled" and compiled is None:
+        raise LexitrainError("the compiled endgame search is not built in this install (no C compiler?)")
+    if engine == "compiled":
+        return compiled.Search(endgame, generator, deadline)
+    return PythonSearch(endgame, generator, deadline)
+
+
 def search_depth(search: Searcher, depth: int, guess: int | None) -> tuple[int, bool]:
     """The root searched to `depth`: first in a narrow window around the last
     depth's value (an aspiration: every move then only needs proving better or
@@ -353,15 +372,8 @@ def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = No
           on_depth: Callable[[int, int], None] | None = None) -> Solution:
     """Solve by iterative deepening until a depth reaches the end of every
     line (exact), or `seconds` run out (the deepest finished depth's line)."""
-    engine = engine or default_engine()
-    if engine not in ENGINES:
-        raise LexitrainError(f"unknown endgame search {engine!r} (known: {', '.join(ENGINES)})")
-    if engine == "compiled" and compiled is None:
-        raise LexitrainError("the compiled endgame search is not built in this install (no C compiler?)")
     started = time.monotonic()
-    deadline = None if seconds is None else started + seconds
-    search: Searcher = (compiled.Search(endgame, generator, deadline) if engine == "compiled"
-                        else PythonSearch(endgame, generator, deadline))
+    search = new_search(endgame, generator, None if seconds is None else started + seconds, engine)
     best: Solution | None = None
     for depth in range(1, MAX_PLIES + 1):
         try:

@@ -4,7 +4,7 @@ each tile the bag might hold, with the exact endgame after it.
 With one tile in the bag the side to move knows the eight unseen tiles but
 not which seven the opponent holds. A tile play draws the bag's last tile,
 so after it both racks are known and the bag is empty: an endgame, the
-opponent to move, solved by `endgame.solve`. A play's value for one draw is
+opponent to move, searched by the endgame search. A play's value for one draw is
 its score minus the opponent's value of that endgame; over the draws
 (each unseen tile as likely as any other) it has an expected value and a
 number of draws it wins (a tie is half). Passes and exchanges are left out
@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.endgame import Endgame, Solution, solve
+from lexitrain.engine.endgame import MAX_PLIES, Endgame, OutOfTime, Searcher, new_search, search_depth
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
@@ -84,47 +84,58 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
                      engine: str | None = None) -> PreEndgame:
     """Solve with `unseen` the opponent's rack and the one tile in the bag
     together (eight tiles for a full rack). `candidates` limits the plays
-    tried to the top ones by score; `seconds` the whole search, shared out
-    evenly over the endgames still to solve (a play not reached is left out,
-    an endgame cut short is marked not exact)."""
+    tried to the top ones by score.
+
+    Every endgame (a play and a draw) is searched a ply deeper at a time, all
+    of them at one depth before any at the next, in one search whose table
+    and plays found carry over from endgame to endgame and depth to depth.
+    So when `seconds` run out every play has a value from the deepest depth
+    it finished (marked not exact), instead of the first plays solved and the
+    rest not reached; a play not reached even at one ply is left out."""
     if unseen.size < 2:
         raise LexitrainError("a pre-endgame needs the opponent's rack and one tile in the bag")
     started = time.monotonic()
+    deadline = None if seconds is None else started + seconds
     tiles = board.tiles
     plays = generator.plays(board, rack)
     if candidates is not None:
         plays = plays[:candidates]
     draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
-    total = len(plays) * len(draws)
-    out = []
-    done = 0
+    endgames: list[Endgame] = []
     for play in plays:
-        if seconds is not None and time.monotonic() - started >= seconds:
-            break
         after = board.copy()
         apply_play(after, play)
         left = leave_after(rack, play)
-        results = []
-        for tile, count in draws:
-            budget = None
-            if seconds is not None:
-                budget = max(0.001, (seconds - (time.monotonic() - started)) / max(1, total - done))
-            mine = _plus(left, tile)
-            theirs = _plus(unseen, tile, -1)
-            solution = _endgame_after(after, theirs, mine, generator, budget, engine)
-            value = play.score - solution.value
-            results.append(Draw(BLANK if tile < 0 else tiles.letters[tile], count, value, solution.exact))
-            done += 1
-        out.append(PlayOutcome(play, tuple(results), spread))
+        # the opponent moves first, holding the unseen tiles but the one drawn
+        endgames.extend(Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile))) for tile, _ in draws)
+    found: list[tuple[int, bool] | None] = [None] * len(endgames)
+    search: Searcher | None = None
+    try:
+        for depth in range(1, MAX_PLIES + 1):
+            for j, endgame in enumerate(endgames):
+                known = found[j]
+                if known is not None and known[1]:
+                    continue
+                if search is None:
+                    search = new_search(endgame, generator, deadline, engine)
+                else:
+                    search.reset(endgame, deadline)
+                found[j] = search_depth(search, depth, None if known is None else known[0])
+            if all(f is not None and f[1] for f in found):
+                break
+    except OutOfTime:
+        pass
+    out = []
+    for n, play in enumerate(plays):
+        mine = found[n * len(draws):(n + 1) * len(draws)]
+        if any(f is None for f in mine):
+            continue  # not reached in time
+        results = tuple(Draw(BLANK if tile < 0 else tiles.letters[tile], count, play.score - f[0], f[1])
+                        for (tile, count), f in zip(draws, mine) if f is not None)
+        out.append(PlayOutcome(play, results, spread))
     out.sort(key=lambda o: (-o.wins, -o.expected))
     return PreEndgame(tuple(out), len(out) == len(plays) and all(o.exact for o in out),
                       time.monotonic() - started, len(plays))
-
-
-def _endgame_after(board: Board, to_move: Rack, other: Rack, generator: MoveGenerator, seconds: float | None,
-                   engine: str | None) -> Solution:
-    """The opponent's endgame after the play (they move first, the bag empty)."""
-    return solve(Endgame(board, (to_move, other)), generator, seconds, engine=engine)
 
 
 def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
@@ -134,4 +145,3 @@ def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
     counts = list(rack.counts)
     counts[tile] += n
     return Rack(rack.tiles, tuple(counts), rack.blanks)
-
