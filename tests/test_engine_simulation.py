@@ -225,7 +225,13 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
     assert costly[0].endswith(f"turn {worst['turn']}") and data["sim_seconds"] > 0
     assert data["players"]["emely"]["win_lost"] == pytest.approx(
         sum(t["win_lost"] for t in solved if t["player"] == "emely"), abs=1e-3)
-    near_end = [t for t in solved if t["win_method"] != "simulation"]
-    assert near_end and any("does not use the endgame solvers yet" in n for n in data["notes"])
+    # near the end the solvers judge: the endgame's outcome is a win, a draw or a loss
+    endgame = [t for t in solved if t["win_method"].startswith("endgame")]
+    pre = [t for t in solved if t["win_method"].startswith("pre-endgame")]
+    assert endgame and pre
+    assert all(t["win"] in (0, 0.5, 1) and t["win_best"] in (0, 0.5, 1) for t in endgame)
+    assert all(0 <= t["win"] <= t["win_best"] <= 1 and "expected" in t["best_by_win"] for t in pre)
+    assert all(t["win_method"] in ("simulation", "endgame", "pre-endgame") or "not proved" in t["win_method"]
+               for t in solved)
     shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
     assert "win probability lost (costliest:" in shown.stdout and "simulated in" in shown.stdout

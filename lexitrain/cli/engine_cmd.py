@@ -267,8 +267,8 @@ def preendgame(
     ctx: typer.Context,
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line with one tile in the bag (the side to "
                             "move's rack first; the opponent's, if given, is not used: any 7 of the unseen tiles)."),
-    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (plays not reached "
-                                            "are left out, endgames cut short marked not exact)."),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (each play valued at "
+                                            "the deepest depth reached, marked not exact)."),
     candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays."),
     lexicon: Lexicon,
     json_out: Json = False,
@@ -482,9 +482,10 @@ def gcg_analyze(
         write_report(report, [r for _, r in reports], summary)
     seconds = round(sum(a.seconds for a in analysts.values()), 2)
     if sim:
-        if any(t.win_method and t.win_method != "simulation" for _, r in reports for t in r.turns):
-            notes.append("turns with one tile or none in the bag were simulated to the end of the game: "
-                         "gcg analyze does not use the endgame solvers yet")
+        unproved = sum("not proved" in t.win_method for _, r in reports for t in r.turns)
+        if unproved:
+            notes.append(f"{unproved} turn{'s' if unproved != 1 else ''} near the end not proved within the "
+                         "solvers' time: judged by the best line found")
     if json_out:
         emit_json({"games": [{**r.to_json(), "lexicon": name} for name, r in reports], "players": summary,
                    "notes": notes, **({"sim_seconds": seconds} if sim else {})})

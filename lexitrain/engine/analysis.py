@@ -11,9 +11,13 @@ report says which, and whether it is the game's own `#lexicon`.
 
 With simulation (`SimOptions`, `gcg analyze --sim`) each solved turn is also
 simulated: the top candidates by equity and the move made, and the win
-probability the move lost against the best of them (`win_lost`). With one
-tile or none in the bag this is simulation too, played out to the end of the
-game: the analysis does not call the endgame and pre-endgame solvers yet (`win_method` says so).
+probability the move lost against the best of them (`win_lost`). Near the
+end the solvers judge instead (`win_method` says which): with the bag empty
+the exact endgame, the move made against the best line (a win, a draw or a
+loss); with one tile in the bag the pre-endgame, the play made and the top
+candidates by score against every draw. Each has a time limit, so a game is
+still analysed in well under a minute; an answer not proved in that time is
+the best found, and `win_method` says so.
 """
 
 from __future__ import annotations
@@ -27,13 +31,13 @@ from lexitrain.engine.board import BLANK_FLAG
 from lexitrain.engine.cgp import Position, to_cgp
 from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
-from lexitrain.engine.exchanges import kept_after, tiles_in_bag
+from lexitrain.engine.exchanges import kept_after, tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
-from lexitrain.engine.leave import LeaveValues
+from lexitrain.engine.leave import LeaveValues, leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.replay import Turn, detect_tile_set, replay
-from lexitrain.engine.rules import invalid_words
+from lexitrain.engine.rules import apply_play, invalid_words
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
@@ -41,8 +45,8 @@ from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 TOP = 5
 #: turns per game a report draws as a board (those that gave up the most equity)
 COSTLIEST = 3
-#: how turns near the end are judged, until an endgame solver is part of the engine
-SIMULATED_TO_THE_END = "simulation (the endgame solvers are not used here yet)"
+#: how a turn with one tile in the bag is judged when the move made is not a play (the pre-endgame tries plays)
+SIMULATED_TO_THE_END = "simulation (to the end of the game)"
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class SimOptions:
     seed: int = 1
     threads: int = 1
     stop: int | None = 95
+    endgame_seconds: float = 2.0  # each endgame solved (the best line, then the move made)
+    preendgame_seconds: float = 6.0  # each pre-endgame
 
 
 @dataclass
@@ -187,6 +193,8 @@ class Analyst:
             if report.note:
                 continue
             rack = Rack.parse(self.tiles, report.rack)
+            if tiles_in_bag(turn.board, [report.rack]) <= 1 and self.solve_end(report, turn, rack):
+                continue
             setup = position_setup(options.lexicon, turn.board, rack, turn.scores, self.generator, self.model,
                                    candidates=options.candidates, plies=options.plies)
             made = self._made(turn, rack, given, tiles_in_bag(turn.board, [report.rack]))
@@ -207,6 +215,63 @@ class Analyst:
             bag = tiles_in_bag(setup.board, [report.rack])
             report.win_method = SIMULATED_TO_THE_END if bag <= 1 else "simulation"
         self.seconds += time.perf_counter() - started
+
+    def solve_end(self, report: TurnReport, turn: Turn, rack: Rack) -> bool:
+        """Judge a turn with one tile or none in the bag by the solvers; False
+        when they do not apply (the pre-endgame tries plays, not a pass)."""
+        from lexitrain.engine.endgame import Endgame, rack_value, solve
+        from lexitrain.engine.preendgame import solve_preendgame
+
+        assert self.sim is not None
+        board = turn.board
+        unseen = unseen_tiles(board, rack)
+        spread = turn.scores[0] - turn.scores[1]
+        made_play = turn.play if turn.kind == PLAY and not turn.withdrawn else None
+        if unseen.size == 0:
+            return False
+        if unseen.size <= RACK_SIZE:  # the bag is empty: the endgame
+            seconds = self.sim.endgame_seconds
+            best = solve(Endgame(board, (rack, unseen)), self.generator, seconds)
+            if made_play is None:  # a pass (or a play taken back): the opponent's endgame, one scoreless turn on
+                after_made = solve(Endgame(board, (unseen, rack), 1), self.generator, seconds)
+                made_value, made_exact = -after_made.value, after_made.exact
+            else:
+                left = leave_after(rack, made_play)
+                if not left.size:  # went out
+                    made_value, made_exact = made_play.score + 2 * rack_value(self.tiles.points, unseen.counts), True
+                else:
+                    after = board.copy()
+                    apply_play(after, made_play)
+                    rest = solve(Endgame(after, (unseen, left), 0 if made_play.score else 1), self.generator,
+                                 seconds)
+                    made_value, made_exact = made_play.score - rest.value, rest.exact
+            best_value, best_move = best.value, best.play
+            if made_value > best_value:  # the best line was not proved in time, and the move made beats it
+                best_value, best_move = made_value, made_play
+            report.win, report.win_best = _outcome(spread + made_value), _outcome(spread + best_value)
+            report.best_by_win = {**_move_json(best_move, self.tiles), "win": report.win_best, "value": best_value}
+            exact = best.exact and made_exact
+            report.win_method = "endgame" if exact else f"endgame (best found in {seconds:g} s, not proved)"
+        else:  # one tile in the bag: the pre-endgame, over the play made and the top plays by score
+            if made_play is None or unseen.size != RACK_SIZE + 1:
+                return False
+            plays = self.generator.plays(board, rack)[:self.sim.candidates]
+            if all(p.key() != made_play.key() for p in plays):
+                plays.append(made_play)
+            result = solve_preendgame(board, rack, unseen, self.generator, self.sim.preendgame_seconds, spread,
+                                      plays=plays)
+            made = next((o for o in result.plays if o.play.key() == made_play.key()), None)
+            if made is None or not result.plays:
+                return False
+            top = result.plays[0]
+            report.win = round(made.wins / made.unseen, 4)
+            report.win_best = round(top.wins / top.unseen, 4)
+            report.best_by_win = {**_move_json(top.play, self.tiles), "win": report.win_best,
+                                  "expected": round(top.expected, 2)}
+            report.win_method = ("pre-endgame" if result.exact else
+                                 f"pre-endgame (best found in {self.sim.preendgame_seconds:g} s, not proved)")
+        report.win_lost = round(max(0.0, report.win_best - report.win), 4)
+        return True
 
     def _made(self, turn: Turn, rack: Rack, exchanged: str, bag: int) -> Candidate:
         """The move made as a candidate (a play taken back or unplaceable kept the rack, as a pass)."""
@@ -266,6 +331,11 @@ class Analyst:
         return report
 
 
+def _outcome(final_spread: int) -> float:
+    """A game's result for the side whose final spread it is: won, drawn or lost."""
+    return 1.0 if final_spread > 0 else 0.5 if final_spread == 0 else 0.0
+
+
 def _same_move(a: Candidate, b: Candidate) -> bool:
     if a.kind != b.kind:
         return False
@@ -322,6 +392,13 @@ def _holds(rack: Rack, given: Rack) -> bool:
 
 def _play_json(play: ScoredPlay, tiles: TileSet) -> dict[str, Any]:
     return {"position": play.position, "word": play.word(tiles), "score": play.score, "tiles": play.tiles_text(tiles)}
+
+
+def _move_json(move: ScoredPlay | None, tiles: TileSet) -> dict[str, Any]:
+    """A solver's move (None: a pass) as the report lists plays."""
+    if move is None:
+        return {"kind": PASS, "position": "-", "word": "", "score": 0, "tiles": ""}
+    return {"kind": PLAY, **_play_json(move, tiles)}
 
 
 def _candidate_json(c: Candidate, tiles: TileSet, rack: Rack) -> dict[str, Any]:

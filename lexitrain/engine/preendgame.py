@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Sequence
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.endgame import MAX_PLIES, Endgame, OutOfTime, Searcher, new_search, search_depth
@@ -81,10 +82,10 @@ class PreEndgame:
 
 def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator,
                      seconds: float | None = None, spread: int = 0, candidates: int | None = None,
-                     engine: str | None = None) -> PreEndgame:
+                     engine: str | None = None, plays: Sequence[ScoredPlay] | None = None) -> PreEndgame:
     """Solve with `unseen` the opponent's rack and the one tile in the bag
     together (eight tiles for a full rack). `candidates` limits the plays
-    tried to the top ones by score.
+    tried to the top ones by score; `plays` names them instead.
 
     Every endgame (a play and a draw) is searched a ply deeper at a time, all
     of them at one depth before any at the next, in one search whose table
@@ -97,9 +98,10 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
     tiles = board.tiles
-    plays = generator.plays(board, rack)
-    if candidates is not None:
-        plays = plays[:candidates]
+    if plays is None:
+        plays = generator.plays(board, rack)
+        if candidates is not None:
+            plays = plays[:candidates]
     draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
     endgames: list[Endgame] = []
     for play in plays:
