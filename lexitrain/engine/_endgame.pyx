@@ -11,8 +11,9 @@ only save time:
   each time; still once per board and rack, kept with each play's squares,
   tiles and score as C arrays;
 - plays are tried going out first, then by score plus the points of the
-  tiles they place (what a play is worth one move from the horizon), so a
-  node one move from the horizon is valued from its first plays alone;
+  tiles they place plus 15 a tile; a node one move from the horizon is
+  valued without visiting its children: by its best play going out and the
+  play of the highest score plus points placed (its exact worth there);
 - the table keeps two entries a bucket, the deepest searched and the latest.
 """
 
@@ -59,6 +60,7 @@ cdef enum:
     FLAT_FIELDS = 7     # ints before a play's tiles in find_flat's array
     RACK_TILES = 16     # most tiles a play places
     ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
+    TILE_WEIGHT = 15    # points a tile placed adds to a play's place in the order (see Moves.load)
 
 
 cdef struct Entry:
@@ -94,6 +96,7 @@ cdef class Moves:
     ScoredPlays are made only when asked for (`plays`)."""
     cdef int n
     cdef int n_out     # plays 0 .. n_out - 1 go out
+    cdef int top_gain  # the play (not going out) of the highest gain
     cdef int* score
     cdef int* gain     # score plus the points of the tiles placed
     cdef int* first    # play i fills tiles first[i] .. first[i + 1] - 1
@@ -122,8 +125,11 @@ cdef class Moves:
     cdef int load(self, object flat, int cols, int rack_size, int* points) except -1:
         """Read the move generator's packed plays (movegen's find_flat), in the
         order the search tries them: those that go out by score, then the rest
-        by score plus the points of the tiles they place (what the play is worth
-        one move from the search's horizon: `gain`), ties in the generator's order."""
+        by their `gain` (the score plus the points of the tiles placed: what the
+        play is worth one move from the search's horizon) plus TILE_WEIGHT a
+        tile placed, as playing more tiles brings going out closer (15 measured
+        best of 0-30: a third fewer positions on a 7-against-7 endgame of the
+        benchmark), ties in the generator's order."""
         cdef const int[::1] v = flat
         cdef int total = v.shape[0], at = 0, n = 0, i, j, k, length, placed, dr, dc, t, pts
         cdef unsigned long long through
@@ -159,7 +165,7 @@ cdef class Moves:
             ranked[i].index = i
             ranked[i].out = placed == rack_size
             ranked[i].gain = v[at] + pts
-            ranked[i].key = v[at] if ranked[i].out else v[at] + pts
+            ranked[i].key = v[at] if ranked[i].out else v[at] + pts + TILE_WEIGHT * placed
             if ranked[i].out:
                 self.n_out += 1
             at += FLAT_FIELDS + length
@@ -180,6 +186,10 @@ cdef class Moves:
                     self.tile[k] = v[at + FLAT_FIELDS + j]
                     k += 1
         self.first[n] = k
+        self.top_gain = self.n_out
+        for i in range(self.n_out, n):
+            if self.gain[i] > self.gain[self.top_gain]:
+                self.top_gain = i
         PyMem_Free(ranked)
         return 0
 
@@ -544,8 +554,9 @@ cdef class Search:
         """A node one move from the horizon, valued without visiting its children:
         going out is worth its score and twice the other rack, any other play
         its score plus its tiles' points (what leaves the rack) against the racks
-        at the horizon, so the best of each kind is the first listed; a pass is
-        worth the racks' difference, at the horizon or at the game's end."""
+        at the horizon (the first going out and `top_gain` are the best of each
+        kind); a pass is worth the racks' difference, at the horizon or at the
+        game's end."""
         cdef int other = 1 - p, best, best_move = PASS, value
         cdef bint horizon = zero + 1 < MAX_ZERO_TURNS
         best = self.value[other] - self.value[p]
@@ -555,9 +566,9 @@ cdef class Search:
                 best, best_move = value, 0
         if moves.n > moves.n_out:
             horizon = True
-            value = moves.gain[moves.n_out] + self.value[other] - self.value[p]
+            value = moves.gain[moves.top_gain] + self.value[other] - self.value[p]
             if value > best:
-                best, best_move = value, moves.n_out
+                best, best_move = value, moves.top_gain
         if horizon:
             self.horizon += 1
         self.store(key, best, best_move, 1 if horizon else EXACT_DEPTH, EXACT)
