@@ -12,7 +12,9 @@ the game everywhere is exact; `--time` may stop it earlier, and then the
 answer is the best line of the deepest depth finished, marked inexact.
 
 Two searches do this: the one below in pure Python, the reference the tests
-compare, and the same algorithm compiled (`_endgame.pyx`), used where built.
+compare, and the same algorithm compiled (`_endgame.pyx`), used where built,
+with what only saves time added (an incremental board for the move
+generator, a finer move order, two-entry table buckets: see its docstring).
 Both ask the move generator for plays, once per board and rack: a side's
 plays come only from its own rack, and the same board and rack come back
 across transpositions and across the depths of the deepening.
@@ -131,7 +133,7 @@ class Searcher(Protocol):
 
 
 class PythonSearch:
-    """The reference search, step for step what the compiled one does."""
+    """The reference search: the compiled one's algorithm without what only saves time."""
 
     def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None = None) -> None:
         board = endgame.board
