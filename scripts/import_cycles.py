@@ -11,85 +11,12 @@ import ast
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "lexitrain"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _type_checking_nodes(tree: ast.Module) -> set[int]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped |= {id(child) for stmt in node.body for child in ast.walk(stmt)}
-    return skipped
-
-
-def imports(path: Path, known: set[str]) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _type_checking_nodes(tree)
-    here = module_name(path)
-    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
-            for alias in node.names:
-                sub = f"{origin}.{alias.name}"
-                found.add(sub if sub in known else origin)
-    return {name for name in found if name in known and name != here}
-
-
-def graph() -> dict[str, set[str]]:
-    paths = sorted(PACKAGE.rglob("*.py"))
-    known = {module_name(p) for p in paths}
-    return {module_name(p): imports(p, known) for p in paths}
-
-
-def components(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    sys.setrecursionlimit(10_000)
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
-    return found
+# The import graph and its circles are the architecture guard's (tests/test_architecture.py):
+# this report reads the very graph the guard checks.
+from tests.test_architecture import PACKAGE, circles, graph  # noqa: E402
 
 
 def cycles(edges: dict[str, set[str]], limit: int = 100_000) -> list[list[str]]:
@@ -123,7 +50,7 @@ def lazy_imports() -> int:
 
 def main() -> int:
     edges = graph()
-    groups = components(edges)
+    groups = circles(edges)
     loops = cycles(edges)
     for group in groups:
         print("cycle group:", " ".join(group))
