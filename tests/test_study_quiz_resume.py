@@ -72,6 +72,7 @@ def test_restart_and_another_kind_start_afresh(small):
     assert of("question", restarted)[0]["id"] == first and "resumed" not in of("summary", restarted)[0]
     terminal = run("quiz", "--list", "twos", "--lexicon", "small", input="!quit\n")
     assert "resumed: 1 answered" in terminal.stdout.splitlines()[0]
+    assert terminal.stdout.splitlines()[0].endswith("(--restart starts afresh)")  # the terminal says how
     recall = quiz("--list", "twos", "--kind", "recall", answers=[""])  # same list, other questions
     assert of("question", recall)[0]["id"] == "recall:2:A" and "resumed" not in of("summary", recall)[0]
 

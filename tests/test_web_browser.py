@@ -326,6 +326,7 @@ def test_restart_starts_a_list_afresh_and_practice_schedules_nothing(page: Page,
     start_wall(page, live, "--length 8")  # the same list again: resumed, the solved question left out
     expect(page.locator(".cell")).to_have_count(len(order) - 1)
     expect(page.locator("#wall-title")).to_contain_text("resumed")
+    expect(page.locator("#wall-title")).not_to_contain_text("--restart")  # a command-line flag means nothing here
     start_wall(page, live, "--length 8", restart=True)
     expect(page.locator(".cell")).to_have_count(len(order))
     with sqlite3.connect(progress_path()) as conn:

@@ -136,7 +136,7 @@ def _finish_jsonl(rnd: Round) -> Summary:
 
 def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     """Interactive quiz: every word checked as typed, found words kept, answers listed after."""
-    typer.echo(session.title)
+    typer.echo(session.title + (" (--restart starts afresh)" if session.resumed else ""))
     typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
                "correct / missed, !undo = take the last answer back, !quit = stop")
     typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")

@@ -216,7 +216,7 @@ class QuizRequest:
         if resumed is not None:
             session_id, left = resumed
             answered = len(items) - len(left)
-            title += f", resumed: {answered} answered, {len(left)} left (--restart starts afresh)"
+            title += f", resumed: {answered} answered, {len(left)} left"
             items, total = left, len(items)
 
             def closing(summary: Summary) -> dict[str, Any]:

@@ -184,6 +184,7 @@ class Session:
         self.grader = grader  # grades a right typed answer (e.g. by its speed); None: Good
         self.started = clock()
         self.asked_at = self.started
+        self.resumed = session_id is not None  # a face may say how to start afresh instead
         self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
                                                                                 utc_now().timestamp())
         self.summary = Summary()
