@@ -18,12 +18,10 @@ from lexitrain.cli.output import counted, emit_json, warn
 from lexitrain.cli.study_cmd import study_app
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.progress import Progress, quiet
-from lexitrain.study.quiz.scheduler import load_scheduling
-from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
-    from lexitrain.study.store import CardRow
+    from lexitrain.study.store import CardRow, ProgressStore
 
 Cards = typer.Argument(None, help="Cards as KIND:KEY (anagram:AEINRST, hooks:CARE) or their letters (see --kind).")
 Kind = typer.Option(None, "--kind", help="The kind of the cards named by their letters (default anagram).")
@@ -32,6 +30,8 @@ Search = typer.Option(None, "--search", help="Also every existing card of a sear
 
 def _open(lexicon: str) -> tuple[ProgressStore, LexiconData]:
     """The store and the study lexicon (a removed one is an error saying how to pick another)."""
+
+    from lexitrain.study.store import ProgressStore
 
     return ProgressStore(), open_study_lexicon(lexicon)
 
@@ -95,6 +95,7 @@ def deck(
 @study_app.command("decks")
 def decks_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     """The decks with their settings and cards (and the cards in no deck)."""
+    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.records import decks
 
     store, lex = _open(lexicon)

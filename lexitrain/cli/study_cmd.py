@@ -12,16 +12,13 @@ from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon, lexicon_given,
 from lexitrain.cli.output import counted, emit_json, warn, warn_skipped
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.errors import LexitrainError
-from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
-from lexitrain.study.quiz.scheduler import Scheduling, load_scheduling
-from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
-from lexitrain.study.store import ProgressStore, backups, progress_path
 
 if TYPE_CHECKING:
     from lexitrain.cli.quiz_ui import Notes
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.study.quiz.session import Session, Summary
+    from lexitrain.study.store import ProgressStore
 
 #: quiz, daily, challenge and stats (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -36,6 +33,8 @@ def _lexicon(name: str) -> LexiconData:
 
 
 def _store() -> ProgressStore:
+    from lexitrain.study.store import ProgressStore
+
     return ProgressStore()
 
 
@@ -275,6 +274,7 @@ def plan(
     Search conditions typed on the command (`study plan --length 7 --probability 1-100`) make one
     search step, after the --search steps; a --length given with them is one of the conditions.
     """
+    from lexitrain.study.quiz.kinds.base import new_kind
     from lexitrain.study.drills.plans import DEFAULT_PLAN, DEFAULT_PLAN_NAME, set_plan
 
     if top is not None and top < 1:  # SQLite reads a negative LIMIT as "no limit": every alphagram
@@ -338,6 +338,8 @@ def set_(
 ) -> None:
     """Daily limits, scheduling mode, desired retention, the default lexicon, the daily drill's order and how
     the terminal quiz moves on (shown as `study show` shows them)."""
+    from lexitrain.study.quiz.scheduler import Scheduling
+    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.daily import Limits
 
@@ -371,6 +373,8 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
 
 
 def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None = None) -> None:
+    from lexitrain.study.quiz.scheduler import load_scheduling
+    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
     from lexitrain.study.records.cards import leech_threshold
     from lexitrain.study.drills.daily import load_limits
     from lexitrain.study.drills.plans import active_plan
@@ -447,6 +451,7 @@ def postpone(
     json_out: Json = False,
 ) -> None:
     """Push the overdue cards least at risk of being forgotten forward."""
+    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.drills.backlog import postpone as push
 
     with _store() as store:
@@ -468,6 +473,7 @@ def spread(
     json_out: Json = False,
 ) -> None:
     """Reschedule the overdue backlog over the coming days, N a day, most at risk first."""
+    from lexitrain.study.quiz.scheduler import load_scheduling
     from lexitrain.study.drills.backlog import spread as spread_out
 
     with _store() as store:
@@ -510,6 +516,7 @@ def stats(
 @progress_app.command("export")
 def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
     """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
+    from lexitrain.study.store import ProgressStore
     from lexitrain.study.records.transfer import export_progress
 
     with ProgressStore(read_only=True) as store:  # (a home on a read-only disk can still be backed up)
@@ -544,6 +551,7 @@ def import_(
 @progress_app.command("backups")
 def backups_(json_out: Json = False) -> None:
     """List the automatic backups (one a day, and one before each upgrade; kept a week)."""
+    from lexitrain.study.store import backups, progress_path
 
     found = backups.backups(progress_path())
     if json_out:
@@ -565,6 +573,7 @@ def rescue_(
     json_out: Json = False,
 ) -> None:
     """Save every row that can still be read from a damaged progress file, as a backup to import."""
+    from lexitrain.study.store import progress_path
     from lexitrain.study.records.rescue import rescue
 
     report = rescue(source or progress_path(), file)
