@@ -6,7 +6,10 @@ Prints medians (milliseconds):
 - the rolling backup (SQLite's backup API into backups/);
 - `lexitrain daily --jsonl`: from starting the process to its first question line, on a day
   already checked, and on the day's first open (the check included; the backup is taken as
-  the store closes, after the drill).
+  the store closes, after the drill). Python runs as an installed lexitrain runs, its modules'
+  bytecode cached (compiled once here): with PYTHONDONTWRITEBYTECODE set, as in some sandboxes,
+  every start compiles every module from source again, some 75 ms more; `--no-bytecode`
+  measures that way.
 
 The store is filled as scripts/bench_study.py fills it (100,000 ENABLE alphagram cards,
 60,000 reviewed, 100,000 past answers).
@@ -55,7 +58,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs of each")
     parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled (default: a fresh one); a progress "
                         "file already there is used as it is")
+    parser.add_argument("--no-bytecode", action="store_true", help="start each `daily` compiling its modules "
+                        "from source (PYTHONDONTWRITEBYTECODE), not from the cached bytecode")
     args = parser.parse_args()
+    if args.no_bytecode:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        import compileall
+
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        compileall.compile_dir(ROOT / "lexitrain", quiet=1)
     home = Path(args.home or tempfile.mkdtemp(prefix="bench-integrity-"))
     os.environ["LEXITRAIN_HOME"] = str(home)
     from bench_study import CARDS, PAST_ANSWERS, fill
@@ -94,6 +106,7 @@ def main() -> None:
         env = {**os.environ, "LEXITRAIN_NOW": day}
         first_open.append(first_question(env))  # the day's first open: the check
         checked_today.append(first_question(env))
+    print("daily (bytecode " + ("compiled at each start" if args.no_bytecode else "cached, as installed") + "):")
     print(f"daily: first question, day already checked:  median {median_ms(checked_today)}  over {args.runs}")
     print(f"daily: first question, day's first open:     median {median_ms(first_open)}  over {args.runs}")
     print(f"ratio first open / checked: {statistics.median(first_open) / statistics.median(checked_today):.2f}")
