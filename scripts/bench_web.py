@@ -99,6 +99,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled (default: a fresh temporary one)")
     parser.add_argument("--clients", type=int, default=20, help="clients browsing at once")
+    parser.add_argument("--rate", type=float, default=15.0, help="pages a second the browsing clients ask for "
+                        "together, each waiting a random (exponential) time between its pages: the issue measured "
+                        "20 clients at 15 requests a second; 0: every client asks again the moment it is answered")
     parser.add_argument("--seconds", type=float, default=40.0, help="how long the load phase lasts at most")
     parser.add_argument("--starts", type=int, default=50, help="walls started in phase 3")
     args = parser.parse_args()
@@ -165,6 +168,8 @@ def main() -> None:
             visitor = Client(address, cookie)
             rng = random.Random(number)
             while not stop.is_set():
+                if args.rate:
+                    stop.wait(rng.expovariate(args.rate / args.clients))
                 path = rng.choice(PAGES)
                 began = time.perf_counter()
                 status, _, _ = visitor.request("GET", path)
@@ -191,7 +196,8 @@ def main() -> None:
         stop.set()
         for thread in threads[1:]:
             thread.join(120)
-        print(f"under load: {args.clients} clients browsing, a player guessing every {GUESS_GAP} s, "
+        pace = f"{args.rate:g} pages/s together" if args.rate else "each asking again at once"
+        print(f"under load: {args.clients} clients browsing ({pace}), a player guessing every {GUESS_GAP} s, "
               f"a sheet of `{SHEET}` rendering; load average {load()}")
         figures("  a guess", guesses, 20)
         for path, samples in browsed.items():

@@ -332,3 +332,13 @@ def test_a_count_of_the_stats_that_ends_at_once_hangs_nothing(app_ctx):
     done = threading.Event()
     threading.Thread(target=lambda: (app_ctx.stats(), app_ctx.stats(), done.set()), daemon=True).start()
     assert done.wait(30), "the statistics hung"
+
+
+def test_every_connection_the_app_accepts_sends_at_once() -> None:
+    """TCP_NODELAY on each accepted connection: without it a response written in two parts waited for
+    the browser's delayed ACK, 44 ms on every request that reused a connection (1-3 ms with it)."""
+    sock = web_server.listen("127.0.0.1", 0)
+    with sock, socket.create_connection(sock.getsockname()[:2]):
+        accepted, _ = sock.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
