@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import time
 from multiprocessing import Pool
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_sim import load  # noqa: E402  (the same load line as the simulation's benchmark)
 from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.game import Game, Move, Policy, self_play  # noqa: E402
@@ -79,11 +79,6 @@ def _play(task: tuple[int, int]) -> tuple[int, int]:
                         policies=policies, list_plays=False)
     scores = [p.score for p in game.players]
     return number, (scores[0] - scores[1]) if sim_first else (scores[1] - scores[0])
-
-
-def load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} cores"
 
 
 def main() -> None:
