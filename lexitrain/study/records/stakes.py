@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
@@ -54,8 +55,12 @@ class Stakes:
         self.lex = lex
         self.points = lex.points_per_game()  # a one-line error when the lexicon has no points figures
         self.recall = scheduling.forgetting_curve()
-        self.kind_seconds = store.seconds_per_kind(lex.name)
         self._kinds: dict[str, QuestionKind] = {}
+
+    @cached_property
+    def kind_seconds(self) -> dict[str, float]:
+        """The player's mean answer time per kind (read when a card is first ranked, not for `covered`)."""
+        return self.store.seconds_per_kind(self.lex.name)
 
     def words(self, kind: str, key: str) -> tuple[str, ...]:
         """The words a card teaches (none when its question cannot be asked in this lexicon)."""
@@ -115,11 +120,11 @@ def covered(store: ProgressStore, lex: Lexicon, scheduling: Scheduling, now: flo
     A card's state at a past moment is the state its first answer after that moment found it in (an
     answer records the card before it), or the card as it is now when none came after: a card
     changes only by an answer. A card last reviewed after the moment with no answer since (a
-    schedule imported from Zyzzyva or a backup) is counted from its review on. Reckoned on arrays: at 100,000 cards it takes a fraction of a second."""
+    schedule imported from Zyzzyva or a backup) is counted from its review on. Reckoned on arrays:
+    at 100,000 cards it takes a fraction of a second."""
     import numpy as np
 
     stakes = Stakes(store, lex, scheduling)
-    curve = scheduling.forgetting_curve()
     cards = store.studied_cards(lex.name)
     row_of = {card.id: row for row, card in enumerate(cards)}
     word_ids: dict[str, int] = {}
@@ -151,7 +156,7 @@ def covered(store: ProgressStore, lex: Lexicon, scheduling: Scheduling, now: flo
         rows, first = np.unique(answered[later], return_index=True)  # each card's first answer after the moment
         state[rows], stability[rows], last[rows] = (state_before[later[first]], stability_before[later[first]],
                                                     last_before[later[first]])
-        chance = np.where((state != 0) & (last <= moment), curve.many(stability, last, moment), 0.0)
+        chance = np.where((state != 0) & (last <= moment), stakes.recall.many(stability, last, moment), 0.0)
         best = np.zeros(len(word_ids))
         np.maximum.at(best, words_of, chance[cards_of])
         totals.append(float(points @ best))
