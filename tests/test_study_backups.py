@@ -8,7 +8,6 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
-import sqlite_utils.db
 
 from lexitrain.study.quiz.scheduler import Scheduling
 from lexitrain.study.quiz.session import Item, Session
@@ -49,19 +48,19 @@ def exported(tmp_path) -> dict:
 def test_an_export_taken_while_a_drill_answers_is_one_snapshot(history, tmp_path, monkeypatch):
     """Between the export's read of the sessions and of the answers, another drill starts a session and
     answers in it: the backup must not hold an answer whose session it lacks (it would not import)."""
-    original = sqlite_utils.db.Table.rows_where
+    original = ProgressStore._table_rows
     done = []
 
-    def answers_after_a_new_session(table, *args, **kwargs):
-        if table.name == "answers" and not done:
+    def answers_after_a_new_session(store, table, *args, **kwargs):
+        if table == "answers" and not done:
             done.append(True)
             with ProgressStore() as other:
                 session_id = other.start_session("daily", "small", "other drill", NOW.timestamp())
                 other.record_answer(AnswerRow(session_id, "daily", None, "anagram", "AB", "AB", True, False, None,
                                               NOW.timestamp(), 900))
-        return original(table, *args, **kwargs)
+        return original(store, table, *args, **kwargs)
 
-    monkeypatch.setattr(sqlite_utils.db.Table, "rows_where", answers_after_a_new_session)
+    monkeypatch.setattr(ProgressStore, "_table_rows", answers_after_a_new_session)
     data = exported(tmp_path)
     assert done
     sessions = {s["id"] for s in data["sessions"]}

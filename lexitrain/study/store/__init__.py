@@ -9,8 +9,9 @@ Each method is one short transaction of its own: an answer is committed the
 moment it is given, so a killed process loses nothing already answered.
 `with store.transaction():` groups several calls into one commit (an inner
 use joins the outer one), e.g. saving a card and recording its answer.
-Statements run for every question are raw SQL (said so where they are);
-sqlite-utils does the batch writes and reads the rows for backups.
+The statements are written once for SQLite and PostgreSQL alike
+(`study.store.dialect` spells what differs): a club member's store is a
+PostgreSQL schema (`study.store.postgres`) with the same tables and methods.
 """
 
 from lexitrain.study.store import backups

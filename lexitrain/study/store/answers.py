@@ -1,8 +1,7 @@
 """Sessions and their answers: what was asked, what was given, when, and the card before.
 
-Raw SQL here: an answer is written the moment it is given and the daily
-drill counts today's answers before every question (scripts/bench_study.py),
-too often to pay for sqlite-utils' import and table look-ups.
+An answer is written the moment it is given and the daily drill counts
+today's answers before every question (scripts/bench_study.py).
 """
 
 from __future__ import annotations
@@ -40,9 +39,8 @@ IDLE_MS = 120_000
 
 class Answers(StoreConnection):
     def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
-        cur = self.conn.execute(
-            "INSERT INTO sessions (mode, lexicon, source, started) VALUES (?, ?, ?, ?)", (mode, lexicon, source, now))
-        return int(cur.lastrowid or 0)
+        return int(self.conn.execute("INSERT INTO sessions (mode, lexicon, source, started) VALUES (?, ?, ?, ?) "
+                                     "RETURNING id", (mode, lexicon, source, now)).fetchone()[0])
 
     def end_session(self, session_id: int, now: float, complete: bool = False) -> None:
         """Close a session; `complete`: its round reached its end (not stopped before it)."""
@@ -50,15 +48,14 @@ class Answers(StoreConnection):
 
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer; its id."""
-        cur = self.conn.execute(
+        return int(self.conn.execute(
             "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, rating, "
-            "late_mark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "late_mark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
              int(answer.correct), int(answer.was_new),
              None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms,
              answer.rating, None if answer.late_mark is None else int(answer.late_mark)),
-        )
-        return int(cur.lastrowid or 0)
+        ).fetchone()[0])
 
     def answer_before(self, answer_id: int) -> tuple[CardRow | None, float]:
         """The card as it was before an answer (None if it was no card's), and when the answer was given."""
@@ -69,7 +66,7 @@ class Answers(StoreConnection):
         """Whether the answer's card is still as that answer left it: no answer since (here, or
         merged from a backup) has reviewed it, so redoing its scheduling loses nothing."""
         row = self.conn.execute(
-            "SELECT 1 FROM answers a JOIN cards c ON c.id = a.card_id WHERE a.id = ? AND c.last_review IS a.at",
+            "SELECT 1 FROM answers a JOIN cards c ON c.id = a.card_id WHERE a.id = ? AND c.last_review IS NOT DISTINCT FROM a.at",
             (answer_id,)).fetchone()
         return row is not None
 
@@ -123,13 +120,13 @@ class Answers(StoreConnection):
         """The mean time an answer to each card took, in seconds (each answer counted at most
         two minutes: a question left on screen is not study time), for the cards answered with a time."""
         return {card: ms / 1000 for card, ms in self.conn.execute(
-            f"SELECT card_id, avg(min(ms, {IDLE_MS})) FROM answers WHERE ms IS NOT NULL "
+            f"SELECT card_id, avg(CASE WHEN ms < {IDLE_MS} THEN ms ELSE {IDLE_MS} END) FROM answers WHERE ms IS NOT NULL "
             "AND card_id IN (SELECT value FROM json_each(?)) GROUP BY card_id", (json.dumps(card_ids),))}
 
     def seconds_per_kind(self, lexicon: str) -> dict[str, float]:
         """The mean time an answer of each kind took on a lexicon, in seconds (as `seconds_per_card`)."""
         return {kind: ms / 1000 for kind, ms in self.conn.execute(
-            f"SELECT a.kind, avg(min(a.ms, {IDLE_MS})) FROM answers a JOIN sessions s ON s.id = a.session_id "
+            f"SELECT a.kind, avg(CASE WHEN a.ms < {IDLE_MS} THEN a.ms ELSE {IDLE_MS} END) FROM answers a JOIN sessions s ON s.id = a.session_id "
             "WHERE s.lexicon = ? AND a.ms IS NOT NULL GROUP BY a.kind", (lexicon,))}
 
     def states_since(self, lexicon: str, since: float) -> list[tuple[int, float, int, float | None, float | None]]:
@@ -147,8 +144,8 @@ class Answers(StoreConnection):
         Quarter hours, because every time zone's offset is a whole number of them: the caller maps them to
         its calendar days exactly, and SQLite only adds (no date function over 100,000 rows)."""
         return self.conn.execute(
-            "SELECT CAST(a.at / 900 AS INTEGER) AS q, count(*), SUM(a.correct), SUM(a.was_new), "
-            "SUM(a.card_id IS NULL) "
+            "SELECT CAST(floor(a.at / 900) AS INTEGER) AS q, count(*), SUM(a.correct), SUM(a.was_new), "
+            "SUM(CASE WHEN a.card_id IS NULL THEN 1 ELSE 0 END) "
             "FROM answers a NOT INDEXED JOIN sessions s ON s.id = a.session_id "
             "WHERE a.at >= ? AND s.lexicon = ? GROUP BY q", (since, lexicon)
         ).fetchall()
@@ -156,8 +153,8 @@ class Answers(StoreConnection):
     def review_tally(self, lexicon: str, since: float) -> tuple[int, int, int, int]:
         """(reviews, right; reviews since a time, right) of a lexicon's cards: answers that were not a card's first."""
         row = self.conn.execute(
-            "SELECT count(*), COALESCE(SUM(a.correct), 0), COALESCE(SUM(a.at >= ?), 0), "
-            "COALESCE(SUM(a.correct * (a.at >= ?)), 0) FROM answers a NOT INDEXED JOIN sessions s "
+            "SELECT count(*), COALESCE(SUM(a.correct), 0), COALESCE(SUM(CASE WHEN a.at >= ? THEN 1 ELSE 0 END), 0), "
+            "COALESCE(SUM(CASE WHEN a.at >= ? THEN a.correct ELSE 0 END), 0) FROM answers a NOT INDEXED JOIN sessions s "
             "ON s.id = a.session_id WHERE s.lexicon = ? AND a.was_new = 0 AND a.card_id IS NOT NULL",
             (since, since, lexicon)).fetchone()
         return int(row[0]), int(row[1]), int(row[2]), int(row[3])

@@ -80,7 +80,7 @@ class CardCare(StoreConnection):
     def failed_cards(self, lexicon: str, failures: int) -> list[CardRow]:
         """Cards answered wrong `failures` times or more, most failed first (suspended ones too)."""
         rows = self.conn.execute(
-            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND incorrect >= ? ORDER BY incorrect DESC, key",
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND incorrect >= ? ORDER BY incorrect DESC, key, id",
             (lexicon, sql_int(failures)))
         return [CardRow(*r) for r in rows]
 
@@ -92,9 +92,9 @@ class CardCare(StoreConnection):
         return self.conn.execute(
             "SELECT id, due, last_review FROM cards WHERE lexicon = ? AND state != 0 AND suspended = 0 AND due > ? "
             "AND stability IS NOT NULL AND last_review IS NOT NULL "
-            "AND MAX(0, CAST((? - last_review) / 86400 AS INTEGER)) > stability * ? "
+            "AND CASE WHEN ? < last_review THEN 0 ELSE floor((? - last_review) / 86400) END > stability * ? "
             "ORDER BY last_review + stability * ? * 86400, id",
-            (lexicon, now, at, days_per_stability, days_per_stability)).fetchall()
+            (lexicon, now, at, at, days_per_stability, days_per_stability)).fetchall()
 
     def answer_times(self, kind: str, limit: int) -> list[int]:
         """Milliseconds of the latest `limit` right answers to questions of a kind."""

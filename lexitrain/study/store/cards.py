@@ -1,20 +1,17 @@
 """Cards: one per (lexicon, kind, key), with its scheduling state and counters.
 
-Raw SQL here: these statements run for every question asked and answered
-(scripts/bench_study.py: pick + answer within 5 ms with 100,000 cards), and
-sqlite-utils would add its import (pandas, about 0.4 s a process) and its
-table look-ups to every call.
+These statements run for every question asked and answered
+(scripts/bench_study.py: pick + answer within 5 ms with 100,000 cards).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.connection import SqlConnection, StoreConnection
 
 CARD_COLUMNS = (
     "id, lexicon, kind, key, state, step, stability, difficulty, due, last_review, "
@@ -62,7 +59,7 @@ def card_columns(table: str) -> str:
     return ", ".join(f"{table}.{c.strip()}" for c in CARD_COLUMNS.split(","))
 
 
-def write_card_state(conn: sqlite3.Connection, card: CardRow) -> None:
+def write_card_state(conn: SqlConnection, card: CardRow) -> None:
     """Write a card's scheduling state and counters (its id, lexicon, kind and key stay)."""
     conn.execute(
         "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
@@ -80,7 +77,7 @@ class Cards(StoreConnection):
 
     def ensure_card(self, lexicon: str, kind: str, key: str, now: float) -> int:
         """The id of a card, created new if it is not there yet."""
-        self.conn.execute("INSERT OR IGNORE INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?)",
+        self.conn.execute("INSERT INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                           (lexicon, kind, key, now))
         return int(self.conn.execute(
             "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
@@ -140,11 +137,10 @@ class Cards(StoreConnection):
         rows = sorted(((move.due, move.card_id, move.read_due, move.read_last_review) for move in moves),
                       key=lambda row: row[1])
         with self.transaction():
-            if len(rows) > _BIG_BATCH:
+            if len(rows) > _BIG_BATCH and self.dialect == "sqlite":
                 self.conn.execute(f"PRAGMA cache_size = {_BIG_CACHE_KIB}")
-            before = self.conn.total_changes
-            self.conn.executemany("UPDATE cards SET due = ? WHERE id = ? AND due IS ? AND last_review IS ?", rows)
-            return self.conn.total_changes - before
+            return self._run_many("UPDATE cards SET due = ? WHERE id = ? AND due IS NOT DISTINCT FROM ? "
+                                  "AND last_review IS NOT DISTINCT FROM ?", rows)
 
     def card_counters(self, lexicon: str) -> list[tuple[str, str, int, float | None, int, int]]:
         """(kind, key, state, due, correct, incorrect) of every card of a lexicon, for statistics."""
@@ -163,7 +159,7 @@ class Cards(StoreConnection):
         overdue = self.conn.execute("SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due < ?",
                                     (lexicon, since)).fetchone()[0]
         return int(overdue), self.conn.execute(
-            "SELECT CAST(due / 900 AS INTEGER) AS q, count(*) FROM cards "
+            "SELECT CAST(floor(due / 900) AS INTEGER) AS q, count(*) FROM cards "
             "WHERE lexicon = ? AND due IS NOT NULL AND due >= ? AND due < ? GROUP BY q", (lexicon, since, until)
         ).fetchall()
 
@@ -171,7 +167,7 @@ class Cards(StoreConnection):
         """(key, correct, incorrect, share missed to 3 places) of the cards of a kind missed at least once:
         the highest share first, then the most misses, then by key."""
         return self.conn.execute(
-            "SELECT key, correct, incorrect, round(CAST(incorrect AS REAL) / (correct + incorrect), 3) AS rate "
+            "SELECT key, correct, incorrect, round(1.0 * incorrect / (correct + incorrect), 3) AS rate "
             "FROM cards NOT INDEXED WHERE lexicon = ? AND substr(kind, 1, ?) = ? AND incorrect > 0 "
             "ORDER BY rate DESC, incorrect DESC, key LIMIT ?", (lexicon, len(kind_prefix), kind_prefix, limit)
         ).fetchall()

@@ -3,9 +3,7 @@
 The first attempt of a day (per lexicon and kind) to be finished is the
 official one; an attempt finished after it is a retake, kept but never a
 personal best. An attempt that never finished (the process was killed)
-keeps the time its answers took. Raw SQL here: an attempt is opened just
-before its first question, where sqlite-utils' import (pandas, about 0.4 s)
-would hold up the start.
+keeps the time its answers took.
 """
 
 from __future__ import annotations
@@ -48,9 +46,9 @@ class Challenges(StoreConnection):
         self.conn.execute(
             "UPDATE challenges SET seconds = ?, completed = ?, "
             "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?), "
-            "retake = EXISTS (SELECT 1 FROM challenges other WHERE other.lexicon = challenges.lexicon "
+            "retake = CASE WHEN EXISTS (SELECT 1 FROM challenges other WHERE other.lexicon = challenges.lexicon "
             "AND other.kind = challenges.kind AND other.date = challenges.date AND other.completed = 1 "
-            "AND other.session_id != challenges.session_id) WHERE session_id = ?",
+            "AND other.session_id != challenges.session_id) THEN 1 ELSE 0 END WHERE session_id = ?",
             (seconds, int(completed), session_id, session_id),
         )
 

@@ -4,7 +4,8 @@ One SQLite file in the user's data folder, opened in WAL mode with a busy
 timeout so that two quiz processes can write to it at once. A file written by
 a newer lexitrain, or one that is not a readable SQLite database, is refused
 with a clear message and never touched; an older one is upgraded by the
-migrations.
+migrations. A club member's store is a schema on PostgreSQL instead
+(`study.store.postgres`): the same tables, statements and transactions.
 """
 
 from __future__ import annotations
@@ -14,16 +15,16 @@ import time
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Self
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Self, Sequence
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.store import backups
 from lexitrain.study.store.integrity import damaged_message, quick_check, refuse_if_damaged
-from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, schema_version
+from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, migrate_postgres, schema_version
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
+    from lexitrain.study.store.postgres import PostgresConnection
 
 FILE_NAME = "progress.sqlite"
 #: how long a process waits for another that holds the database
@@ -42,6 +43,17 @@ def progress_path() -> Path:
     return data_home() / FILE_NAME
 
 
+class SqlConnection(Protocol):
+    """What the store's modules use of a connection: an `sqlite3.Connection`, or a `PostgresConnection`."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+
+    def close(self) -> None: ...
+
+
 class StoreConnection:
     """An open progress database: the connection and its transactions.
 
@@ -53,13 +65,30 @@ class StoreConnection:
     wraps them in `transaction()`.
     """
 
-    def __init__(self, path: Path | None = None, read_only: bool = False) -> None:
+    def __init__(self, path: Path | None = None, read_only: bool = False,
+                 postgres: PostgresConnection | None = None) -> None:
         """Open the progress file; `read_only` (to export it) never writes to it or beside it where it
-        need not, so a home on a read-only disk can still be backed up."""
-        self.path = path or progress_path()
+        need not, so a home on a read-only disk can still be backed up. With `postgres`, the store is
+        that connection's schema instead (made or upgraded now)."""
+        self._postgres = postgres
         #: the connection, for the store's own modules (and tests' checks): callers use the methods
+        self.conn: SqlConnection
+        if postgres is not None:
+            self.path = Path(f"postgresql:{postgres.schema}")  # (what messages name)
+            self.conn, self._backup_due = postgres, False
+            try:
+                migrate_postgres(postgres)
+            except BaseException:
+                postgres.close()
+                raise
+            return
+        self.path = path or progress_path()
         self.conn, self._backup_due = (_open_read_only(self.path), False) if read_only else _open(self.path)
-        self._sqlite_utils: Database | None = None
+
+    @property
+    def dialect(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return "sqlite" if self._postgres is None else "postgresql"
 
     def __enter__(self) -> Self:
         return self
@@ -89,31 +118,37 @@ class StoreConnection:
     def close(self) -> None:
         """Close the file; the day's rolling backup is taken now, when the day's check at the open
         found it sound (here, not at the open, so the first question is not kept waiting)."""
-        if self._backup_due:
+        if self._backup_due and isinstance(self.conn, sqlite3.Connection):
             self._backup_due = False
             take_daily_backup(self.conn, self.path)
         self.conn.close()
 
     def data_version(self) -> int:
-        """A number that moves whenever another connection (of any process) commits a change: what a
-        cache of counts read through this connection checks before it is used again."""
+        """A value that moves whenever another connection (of any process) commits a change: what a
+        cache of counts read through this connection checks before it is used again (on PostgreSQL
+        the snapshot, which moves on any commit: a cache there is read again more often, never stale)."""
+        if self._postgres is not None:
+            return self._postgres.snapshot()
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _healthy(self) -> bool:
-        return quick_check(self.conn) is None
+        return not isinstance(self.conn, sqlite3.Connection) or quick_check(self.conn) is None
 
     def check_integrity(self, before: str) -> None:
         """Refuse (one line, naming the rescue) a file SQLite's quick_check finds damaged; `before`
-        names what would have run (an export, an import, a bulk reschedule)."""
-        refuse_if_damaged(self.conn, self.path, before)
+        names what would have run (an export, an import, a bulk reschedule). PostgreSQL checks its
+        own pages (and a club backs it up with pg_dump), so there is nothing to check here."""
+        if isinstance(self.conn, sqlite3.Connection):
+            refuse_if_damaged(self.conn, self.path, before)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One write transaction: everything inside commits together, or not at all.
 
-        The outermost use takes the write lock at once (BEGIN IMMEDIATE), so
-        concurrent writers queue on the busy timeout instead of failing; an
-        inner use joins it as a savepoint: an error inside undoes the inner
+        The outermost use takes the write lock at once (BEGIN IMMEDIATE; on
+        PostgreSQL the schema's advisory lock), so concurrent writers queue
+        instead of failing, and what a transaction reads stays as read until it
+        commits; an inner use joins it as a savepoint: an error inside undoes the inner
         part and propagates, and nothing is committed before the outer block ends.
         """
         conn = self.conn
@@ -121,7 +156,11 @@ class StoreConnection:
             with _savepoint(conn):
                 yield
             return
-        conn.execute("BEGIN IMMEDIATE")
+        if self._postgres is not None:
+            conn.execute("BEGIN")
+            self._postgres.lock_writes()
+        else:
+            conn.execute("BEGIN IMMEDIATE")
         try:
             yield
             conn.execute("COMMIT")
@@ -130,26 +169,43 @@ class StoreConnection:
                 conn.execute("ROLLBACK")
             raise
 
-    def _bulk(self) -> Database:
-        """sqlite-utils over this connection, for batch writes and whole-table reads.
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one committed state, whatever other connections write meanwhile (a backup's)."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN" if self._postgres is None else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            yield
+        finally:
+            self.conn.execute("COMMIT")
 
-        Write through it inside `transaction()` only: there its own
-        transactions become savepoints, where alone they would BEGIN DEFERRED,
-        which cannot queue behind another writer. It is imported on first use
-        because it loads pandas (0.4-0.5 s measured, against 0.1 s for the
-        whole CLI to start), so the paths run for every question never touch it.
-        """
-        if self._sqlite_utils is None:
-            from sqlite_utils import Database
-
-            self._sqlite_utils = Database(self.conn, recursive_triggers=False, execute_plugins=False)
-        return self._sqlite_utils
+    def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """Run one statement for each row (inside `transaction()`); how many rows it changed in all."""
+        if self._postgres is not None:
+            return self._postgres.executemany(sql, rows)
+        assert isinstance(self.conn, sqlite3.Connection)
+        return int(self.conn.executemany(sql, rows).rowcount)
 
     def _insert(self, table: str, row: dict[str, Any]) -> int:
-        """Add one row with sqlite-utils (inside `transaction()`); its id."""
-        inserted = self._bulk().table(table).insert(row)
-        assert inserted.last_rowid is not None  # (set by every insert that is not told to ignore conflicts)
-        return inserted.last_rowid
+        """Add one row (inside `transaction()`); its id."""
+        columns = ", ".join(row)
+        return int(self.conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(row))}) "
+                                     "RETURNING id", tuple(row.values())).fetchone()[0])
+
+    def _insert_all(self, table: str, rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> int:
+        """Add rows of these columns (inside `transaction()`), leaving out those a unique key already
+        holds; how many were added."""
+        return self._run_many(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) ON CONFLICT DO NOTHING",
+            [tuple(row.get(name) for name in columns) for row in rows])
+
+    def _table_rows(self, table: str, columns: str = "*") -> list[dict[str, Any]]:
+        """Every row of a table (column -> value), in the order of its key."""
+        cursor = self.conn.execute(f"SELECT {columns} FROM {table} ORDER BY 1")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 #: Free space under which an I/O error is taken for a full disk: SQLite says only "disk I/O error"
@@ -178,7 +234,7 @@ def disk_full(exc: BaseException, folder: Path | None = None) -> bool:
 
 
 @contextmanager
-def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
+def _savepoint(conn: SqlConnection) -> Iterator[None]:
     """A nested part of a transaction (one name will do: SQLite takes the innermost of that name)."""
     conn.execute("SAVEPOINT inner_part")
     try:
@@ -228,12 +284,24 @@ def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
         )
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
     conn.execute("PRAGMA foreign_keys = ON")
+    _add_floor(conn)
     backup_due = exists and _look_after(conn, path, version)
     _use_wal(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
     if version < SCHEMA_VERSION:
         migrate(conn, path)
     return conn, backup_due
+
+
+def _add_floor(conn: sqlite3.Connection) -> None:
+    """floor(), which the store's statements share with PostgreSQL, where SQLite was built without
+    its math functions."""
+    try:
+        conn.execute("SELECT floor(1.5)")
+    except sqlite3.OperationalError:
+        import math
+
+        conn.create_function("floor", 1, lambda x: None if x is None else float(math.floor(x)), deterministic=True)
 
 
 def _look_after(conn: sqlite3.Connection, path: Path, version: int) -> bool:
@@ -289,6 +357,7 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True, timeout=BUSY_SECONDS,
                                    isolation_level=None, check_same_thread=False)
+            _add_floor(conn)
             version = schema_version(conn)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.DatabaseError as exc:

@@ -3,7 +3,7 @@
 A deck belongs to one lexicon and may set its own FSRS desired retention and
 daily limits (NULL: the player's general setting). A card in no deck has
 deck_id NULL. Raw SQL where the daily drill or an answer asks (the deck
-retention, the day's answers per deck); sqlite-utils is not needed here.
+retention, the day's answers per deck).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class Decks(StoreConnection):
     def move_cards(self, card_ids: Iterable[int], deck_id: int | None) -> int:
         """Put cards in a deck (None: in no deck); how many changed deck."""
         return self.conn.execute(
-            "UPDATE cards SET deck_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND deck_id IS NOT ?",
+            "UPDATE cards SET deck_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND deck_id IS DISTINCT FROM ?",
             (deck_id, _ids(card_ids), deck_id)).rowcount
 
     def deck_sizes(self, lexicon: str) -> dict[int | None, tuple[int, int]]:

@@ -23,13 +23,14 @@ class Leases(StoreConnection):
             return 0, 0
         marks = ",".join("?" * len(card_ids))
         new, total = self.conn.execute(
-            f"SELECT COALESCE(SUM(state = 0), 0), count(*) FROM cards WHERE lexicon = ? AND id IN ({marks})",
+            f"SELECT COALESCE(SUM(CASE WHEN state = 0 THEN 1 ELSE 0 END), 0), count(*) FROM cards WHERE lexicon = ? AND id IN ({marks})",
             (lexicon, *card_ids)).fetchone()
         return int(new), int(total) - int(new)
 
     def lease_card(self, card_id: int, holder: str, until: float) -> None:
         """Hold a card until a time (a lease that ran out, or the holder's own, is taken over)."""
-        self.conn.execute("INSERT OR REPLACE INTO card_leases (card_id, holder, until) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT INTO card_leases (card_id, holder, until) VALUES (?, ?, ?) "
+                          "ON CONFLICT (card_id) DO UPDATE SET holder = excluded.holder, until = excluded.until",
                           (card_id, holder, until))
 
     def release_leases(self, holder: str) -> None:

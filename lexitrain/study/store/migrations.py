@@ -1,19 +1,24 @@
 """The progress database's schema, one versioned migration at a time.
 
-`PRAGMA user_version` holds the number of migrations applied. Each entry of
+`PRAGMA user_version` holds the number of migrations applied (on PostgreSQL,
+the schema's `store_version` table; the same migrations make the same tables
+there, their types spelled by `study.store.dialect`). Each entry of
 MIGRATIONS upgrades the schema from version i to i + 1; the missing ones run
 in one transaction with their version bumps, so an upgrade either happens
 whole or not at all. A migration, once released, is never edited: real files were made by
-it; a change to a table is a new migration (sqlite-utils' `transform` is the
-tool for changes ALTER TABLE cannot make).
+it; a change to a table is a new migration, in SQL both databases take.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+
+if TYPE_CHECKING:
+    from lexitrain.study.store.postgres import PostgresConnection
 
 #: Version 1: cards, plans and their queue, sessions, answers, challenges, settings.
 CORE_TABLES = """
@@ -195,6 +200,31 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
         reason = "disk full" if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL else str(exc)
         raise LexitrainError(f"{path}: could not upgrade the progress database ({reason}); it was left "
                              "as it was") from None
+    conn.execute("COMMIT")
+
+
+def migrate_postgres(conn: PostgresConnection) -> None:
+    """Make or upgrade a store's schema on PostgreSQL in one transaction, under the schema's write lock
+    (two processes opening a member's store at once upgrade it once); refuse a newer one."""
+    conn.execute("BEGIN")
+    try:
+        conn.lock_writes()
+        conn.execute("CREATE TABLE IF NOT EXISTS store_version (version BIGINT NOT NULL)")
+        row = conn.execute("SELECT version FROM store_version").fetchone()
+        version = 0 if row is None else int(row[0])
+        if version > SCHEMA_VERSION:
+            raise LexitrainError(f"{conn.schema} was written by a newer lexitrain (schema {version}, this one reads "
+                                 f"up to {SCHEMA_VERSION}); it was left untouched: upgrade lexitrain to use it")
+        for number in range(version, SCHEMA_VERSION):
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute_ddl(statement)
+        if row is None:
+            conn.execute("INSERT INTO store_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        elif version < SCHEMA_VERSION:
+            conn.execute("UPDATE store_version SET version = ?", (SCHEMA_VERSION,))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
     conn.execute("COMMIT")
 
 

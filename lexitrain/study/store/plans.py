@@ -26,16 +26,14 @@ class Plans(StoreConnection):
                    now: float) -> int:
         """Store plan NAME (replacing one of that name) and queue its cards still new, in order; its id."""
         with self.transaction():
-            db = self._bulk()
-            db.table("plans").delete_where("lexicon = ? AND name = ?", [lexicon, name])  # its queue goes with it
+            self.conn.execute("DELETE FROM plans WHERE lexicon = ? AND name = ?", (lexicon, name))  # and its queue
             plan_id = self._insert(
                 "plans", {"lexicon": lexicon, "name": name, "spec": json.dumps(steps), "cards": len(card_ids), "created": now})
             new = {row[0] for row in self.conn.execute(
                 "SELECT id FROM cards WHERE state = 0 AND id IN (SELECT value FROM json_each(?))",
                 (json.dumps(card_ids),))}
-            db.table("plan_queue").insert_all(
-                {"plan_id": plan_id, "position": position, "card_id": card_id}
-                for position, card_id in enumerate(card_ids) if card_id in new)
+            self._run_many("INSERT INTO plan_queue (plan_id, position, card_id) VALUES (?, ?, ?)",
+                           [(plan_id, position, card_id) for position, card_id in enumerate(card_ids) if card_id in new])
         return plan_id
 
     def plan(self, plan_id: int) -> PlanRow | None:

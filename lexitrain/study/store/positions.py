@@ -79,7 +79,7 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
     if filters.analysed is not None:
         clauses.append("json_valid(p.analysis) AND json_extract(p.analysis, '$.by') = ?")
         params.append(filters.analysed)
-    return (" AND ".join(clauses) or "1"), params
+    return (" AND ".join(clauses) or "1 = 1"), params
 
 
 class Positions(StoreConnection):
@@ -93,11 +93,8 @@ class Positions(StoreConnection):
         those already stored, except that one stored without an analysis takes the row's; how many were new."""
         with self.transaction():
             rows = list(rows)
-            before = self.conn.total_changes
-            self._bulk().table("positions").insert_all(
-                ({name: row.get(name) for name in POSITION_FIELDS} for row in rows), ignore=True)
-            added = self.conn.total_changes - before
-            self.conn.executemany(
+            added = self._insert_all("positions", rows, POSITION_FIELDS)
+            self._run_many(
                 "UPDATE positions SET analysis = ? WHERE lexicon = ? AND cgp = ? AND analysis IS NULL",
                 [(row["analysis"], row["lexicon"], row["cgp"]) for row in rows if row.get("analysis")])
             return added

@@ -16,7 +16,8 @@ class Settings(StoreConnection):
 
     def set_setting(self, name: str, value: Any) -> None:
         with self.transaction():
-            self._bulk().table("settings").upsert({"name": name, "value": json.dumps(value)}, pk="name")
+            self.conn.execute("INSERT INTO settings (name, value) VALUES (?, ?) "
+                              "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, json.dumps(value)))
 
     def all_settings(self) -> dict[str, Any]:
         return {name: json.loads(value) for name, value in self.conn.execute("SELECT name, value FROM settings")}
@@ -24,5 +25,5 @@ class Settings(StoreConnection):
     def add_settings(self, values: dict[str, Any]) -> None:
         """Set the settings not set yet (an imported backup's), leaving those already set as they are."""
         with self.transaction():
-            self._bulk().table("settings").insert_all(
-                ({"name": name, "value": json.dumps(value)} for name, value in values.items()), pk="name", ignore=True)
+            self._insert_all("settings", ({"name": name, "value": json.dumps(value)} for name, value in values.items()),
+                             ("name", "value"))

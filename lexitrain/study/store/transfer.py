@@ -17,19 +17,11 @@ class Transfer(StoreConnection):
         """Every row of cards, sessions, answers (in order), challenges, plans, positions, decks and
         settings, as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
         read in one read transaction: one snapshot, whatever other drills write meanwhile."""
-        db = self._bulk()
-        outer = self.conn.in_transaction
-        if not outer:
-            self.conn.execute("BEGIN")
-        try:
-            rows = {name: list(db.table(name).rows)
-                    for name in ("cards", "sessions", "challenges", "plans", "positions", "decks")}
-            rows["answers"] = list(db.table("answers").rows_where(order_by="id"))
+        with self.snapshot():
+            rows = {name: self._table_rows(name)
+                    for name in ("cards", "sessions", "challenges", "plans", "positions", "decks", "answers")}
             rows["settings"] = [{"name": name, "value": json.loads(value)}
                                 for name, value in self.conn.execute("SELECT name, value FROM settings")]
-        finally:
-            if not outer:
-                self.conn.execute("COMMIT")
         for answer in rows["answers"]:
             answer["before"] = json.loads(answer["before"]) if answer["before"] else None
         for plan in rows["plans"]:
@@ -57,4 +49,5 @@ class Transfer(StoreConnection):
     def add_challenges(self, attempts: list[dict[str, Any]]) -> None:
         """Save challenge attempts (challenges' columns), keeping any already stored for their session."""
         with self.transaction():
-            self._bulk().table("challenges").insert_all(attempts, pk="session_id", ignore=True)
+            if attempts:
+                self._insert_all("challenges", attempts, list(attempts[0]))
