@@ -30,14 +30,17 @@ from typing import Any, Sequence
 from lexitrain.engine.board import BLANK_FLAG
 from lexitrain.engine.cgp import Position, to_cgp
 from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.endgame import Endgame, rack_value, solve
 from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
 from lexitrain.engine.exchanges import kept_after, tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
 from lexitrain.engine.leave import LeaveValues, leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
+from lexitrain.engine.preendgame import solve_preendgame
 from lexitrain.engine.replay import Turn, detect_tile_set, replay
 from lexitrain.engine.rules import apply_play, invalid_words
+from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
@@ -183,8 +186,6 @@ class Analyst:
 
     def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str]) -> None:
         """Each solved turn simulated (the top candidates and the move made); its win probability lost."""
-        from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
-
         assert self.sim is not None
         started = time.perf_counter()
         options = self.sim
@@ -219,9 +220,6 @@ class Analyst:
     def solve_end(self, report: TurnReport, turn: Turn, rack: Rack) -> bool:
         """Judge a turn with one tile or none in the bag by the solvers; False
         when they do not apply (the pre-endgame tries plays, not a pass)."""
-        from lexitrain.engine.endgame import Endgame, rack_value, solve
-        from lexitrain.engine.preendgame import solve_preendgame
-
         assert self.sim is not None
         board = turn.board
         unseen = unseen_tiles(board, rack)

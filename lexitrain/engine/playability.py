@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from multiprocessing import Pool
 from typing import Any
 
 from lexitrain.engine.dawg import Dawg, dawg_for
@@ -133,7 +134,6 @@ def _on_cores(setup: Setup, work: list[tuple[int, int]], jobs: int) -> Iterator[
         for seeds in work:
             yield seeds, play_chunk(setup, seeds)
         return
-    from multiprocessing import Pool
 
     with Pool(jobs, _start_worker, (setup,)) as pool:
         yield from zip(work, pool.imap(_play_in_worker, work))

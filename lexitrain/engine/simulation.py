@@ -31,6 +31,7 @@ the move `equity.best_candidate` makes (its `equity_order`, ties included).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
@@ -38,15 +39,17 @@ from functools import cached_property
 from typing import Any, NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG, Board
-from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
 from lexitrain.engine.leave import LeaveModel, LeaveValues
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator, compiled
 from lexitrain.engine.movegen import _premiums, _tile_points, default_engine as movegen_engine
 from lexitrain.engine.play import ScoredPlay
-from lexitrain.engine.win_probability import WinModel
+from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.tiles import BLANK, RACK_SIZE, Rack, TileSet
 
@@ -374,11 +377,6 @@ def open_playouts(setup: SimSetup) -> Playouts:
     opened once per process and lexicon (a worker's start)."""
     found = _resources.get(setup.lexicon)
     if found is None:
-        from lexitrain.engine.dawg import dawg_for
-        from lexitrain.engine.leave_table import load_leaves
-        from lexitrain.engine.win_probability import load_win_model
-        from lexitrain.lexicon.catalog import open_lexicon
-
         lex = open_lexicon(setup.lexicon)
         found = _resources[setup.lexicon] = (dawg_for(lex), load_leaves(lex.tiles), load_win_model(lex.tiles))
     return Playouts(setup, *found)
@@ -399,8 +397,6 @@ def simulate_many(setups: Sequence[SimSetup], iterations: int, seed: int, *, thr
     tasks = [(setup, iterations, seed, stop) for setup in setups]
     out: list[SimReport] = []
     if threads > 1 and len(tasks) > 1:
-        import multiprocessing
-
         with multiprocessing.get_context("fork").Pool(min(threads, len(tasks))) as pool:
             for report in pool.imap(_simulate_one, tasks):
                 out.append(report)
@@ -484,8 +480,6 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     stopped = "iterations"
     pool = None
     if threads > 1:
-        import multiprocessing
-
         pool = multiprocessing.get_context("fork").Pool(threads, _start_worker, (setup,))
     elif playouts is None:
         playouts = open_playouts(setup)

@@ -18,6 +18,7 @@ from lexitrain.engine.game import Game, Move, Policy, Rules, Snapshot, self_play
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.leave import LeaveModel, LeaveValues
 from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.simulation import EXCHANGE, PLAY, CompiledChooser, default_engine, leave_cents
 from lexitrain.engine.win_probability import Band, WinModel
 from lexitrain.tiles import Rack, TileSet
 
@@ -69,8 +70,6 @@ def play_games(board: Board, generator: MoveGenerator, model: LeaveValues, seed:
 def fast_equity_player(board: Board, generator: MoveGenerator, model: LeaveValues) -> Policy:
     """The equity player's moves (`EquityPlayer`, exchanges and the pass included), chosen in C where
     the compiled chooser is built, without listing every play; else EquityPlayer itself."""
-    from lexitrain.engine.simulation import EXCHANGE, PLAY, CompiledChooser, default_engine, leave_cents
-
     if default_engine() != "compiled":
         slow = EquityPlayer(model)
         return lambda game, plays: slow(game, plays or generator.plays(game.board, Rack.of(game.board.tiles,
