@@ -16,6 +16,7 @@ from __future__ import annotations
 import mmap
 import os
 import struct
+import tempfile
 from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -233,8 +234,6 @@ def from_codes(codes: Iterable[str], tiles: TileSet, name: str = "") -> Dawg:
 def save(dawg: Dawg, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, then rename (a
     process that has the old file mapped keeps reading the old one)."""
-    import tempfile  # only builds write graphs
-
     header = _HEADER.pack(_MAGIC, _BYTE_ORDER, dawg.letters, dawg.data.itemsize, dawg.nodes)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dawg-", suffix=".tmp")
     try:

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import marisa_trie
 
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout, load_layout
@@ -16,11 +19,7 @@ from lexitrain.lexicon import schema
 from lexitrain.lexicon.playability import DATABASE, FILE
 from lexitrain.tiles import TileSet, load_tile_set, read_tile_csv
 
-if TYPE_CHECKING:  # rows.py and sqlite3 are imported on first use: word look-ups (anagram, judge) start quicker without them
-    import sqlite3
-
-    import marisa_trie  # for `best`, which reads the word graph, not the tries
-
+if TYPE_CHECKING:  # rows.py is imported on first use: word look-ups (anagram, judge) start quicker without it
     from lexitrain.lexicon.rows import Condition, RankPer, TextFact, WordRow
 
 _T = TypeVar("_T")
@@ -54,8 +53,6 @@ class Lexicon:
 
     @cached_property
     def trie(self) -> marisa_trie.Trie:
-        import marisa_trie
-
         trie = _mmap(marisa_trie.Trie(), self.folder / "words.marisa", self)
         if len(trie) != self.word_count:
             raise self._damaged(f"words.marisa holds {len(trie)} words, the manifest says {self.word_count}")
@@ -63,8 +60,6 @@ class Lexicon:
 
     @cached_property
     def reversed_trie(self) -> marisa_trie.Trie:
-        import marisa_trie
-
         trie = _mmap(marisa_trie.Trie(), self.folder / "reversed.marisa", self)
         sample = self._sample()
         if len(trie) != self.word_count or (sample is not None and sample[::-1] not in trie):
@@ -76,8 +71,6 @@ class Lexicon:
         """Alphagram -> its words. Checked on one word as it opens: a file of another kind
         (a words trie copied over it) would find no anagram of anything, and a drill would
         skip every question as if no card had an answer."""
-        import marisa_trie
-
         trie = _mmap(marisa_trie.BytesTrie(), self.folder / "alphagrams.marisa", self)
         sample = self._sample()
         if sample is not None:
@@ -97,8 +90,6 @@ class Lexicon:
     def db(self) -> sqlite3.Connection:
         """Read-only connection to the tables (sqlite3.Row rows), for lexicon/ and tests:
         everything else asks `rows`, `row`, `alphagrams_by_rank` and `counts_by_length`."""
-        import sqlite3
-
         try:
             conn = schema.connect(self.folder)
             words = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -239,8 +230,6 @@ class Lexicon:
 
     def _read(self, ask: Callable[..., _T], *args: Any) -> _T:
         """ASK(db, *ARGS), a damaged table (pages lost or overwritten) the one-line error."""
-        import sqlite3
-
         try:
             return ask(self.db, *args)
         except sqlite3.OperationalError:

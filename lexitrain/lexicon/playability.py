@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -65,8 +66,6 @@ def write(folder: Path, plays: Mapping[str, int], points: Mapping[str, int] | No
           meta: Mapping[str, Any]) -> None:
     """Store the figures in a compiled lexicon's folder, replacing any there (atomically);
     `points` None: figures counted before points were."""
-    import sqlite3
-
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".playability-", suffix=".tmp")
     os.close(fd)
     try:

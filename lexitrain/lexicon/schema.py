@@ -9,14 +9,11 @@ figures (lexicon/playability.py).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lexitrain.lexicon import playability
-
-if TYPE_CHECKING:  # sqlite3 is imported when a table is opened: word look-ups (judge, anagram) never need it
-    import sqlite3
 
 SCHEMA_VERSION = 3  # 2: words and alphagrams in two files; 3: definitions stored with their links written out
 WORDS_FILE = "words.sqlite"
@@ -91,8 +88,6 @@ def write_alphagrams(folder: Path, rows: Iterable[tuple]) -> None:
 def _write(
     path: Path, tables: str, indexes: str, data: dict[str, tuple[tuple[str, ...], Iterable]]
 ) -> None:
-    import sqlite3
-
     conn = sqlite3.connect(path)
     try:
         conn.execute("PRAGMA journal_mode=OFF")  # a failed build folder is thrown away
@@ -111,8 +106,6 @@ def _write(
 
 def connect(folder: Path) -> sqlite3.Connection:
     """Read-only connection to a compiled lexicon, both files joined, rows as sqlite3.Row."""
-    import sqlite3
-
     conn = sqlite3.connect(f"{(folder / WORDS_FILE).as_uri()}?mode=ro", uri=True, check_same_thread=False)
     conn.execute("ATTACH DATABASE ? AS alphagram_db", (f"{(folder / ALPHAGRAMS_FILE).as_uri()}?mode=ro",))
     figures = folder / playability.FILE

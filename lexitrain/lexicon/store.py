@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -88,8 +89,6 @@ _held: dict[Path, int] = {}
 def new_build_dir(name: str) -> Path:
     """A private folder to build into, locked while this process builds; nothing reads it
     until `publish`. Folders left by killed builds are removed first."""
-    import tempfile  # only builds need it (and the modules it imports)
-
     check_build_name(name)
     remove_stale_builds()
     folder = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=lexicons_dir()))
@@ -143,8 +142,6 @@ def remove_stale_builds() -> list[str]:
 
 def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
     """Make a finished build the current lexicon NAME, atomically."""
-    import tempfile
-
     folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
     folder.rmdir()
     _release(build_dir)

@@ -18,6 +18,7 @@ from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.rows import RankPer
+from lexitrain.search.groups import check_group
 
 Range = tuple[int, int]
 ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability", "points")
@@ -331,8 +332,6 @@ def _value(option: str, kind: str, raw: str) -> Any:
     if not text:
         raise LexitrainError(f"{option} needs a non-empty value")
     if kind == "group":
-        from lexitrain.search.groups import check_group
-
         return check_group(text.lower())
     if kind == "pos":
         return part_of_speech(text, option)

@@ -21,6 +21,7 @@ from lexitrain.engine.board import Board, column_name, tile_text
 from lexitrain.engine.cgp import parse_cgp
 from lexitrain.engine.play import Play
 from lexitrain.errors import LexitrainError
+from lexitrain.sheets.pdf import FONT, FONT_DIR
 
 #: grey level (0 black .. 255 white) of each premium square in the PDF
 TINTS = {"": 255, "DL": 225, "TL": 195, "DW": 210, "TW": 170, "QL": 180, "QW": 150}
@@ -150,8 +151,6 @@ def _html(games: Sequence[GameReport], players: dict[str, dict[str, Any]]) -> st
 
 def _pdf(games: Sequence[GameReport], players: dict[str, dict[str, Any]], out: Path) -> None:
     from fpdf import FPDF
-
-    from lexitrain.sheets.pdf import FONT, FONT_DIR
 
     pdf = FPDF(format="A4")
     pdf.set_auto_page_break(True, 12)

@@ -12,16 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.search.lists import builtin_list
 from lexitrain.search.query import check_search_given, described, parse_query
-from lexitrain.sheets import DEFAULT_DAYS, KINDS
-
-if TYPE_CHECKING:  # the rest is imported when a sheet is built: the CLI reads KINDS at start-up
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.sheets.model import Sheet
+from lexitrain.search.sources import results_from_source, source_blanks
+from lexitrain.sheets import DEFAULT_DAYS, KINDS, kinds
+from lexitrain.sheets.kinds import DueQuestion
+from lexitrain.sheets.model import Sheet
 
 DEFAULT_TITLES = {
     "anagrams": "Anagrams",
@@ -105,8 +105,6 @@ class SheetRequest:
         more = described(parse_query(self.conditions)) if self.conditions else ""
         narrowed = f" ({more})" if more else ""
         if self.builtin is not None:
-            from lexitrain.search.lists import builtin_list
-
             return builtin_list(self.builtin).title + narrowed
         about = (described(parse_query(self.query)) if self.query else None) or self.saved or (
             self.word_file.name if self.word_file else None)
@@ -128,9 +126,6 @@ def build_sheet(
     them, soonest first), its days counted from `now` (default: the clock).
     With `skip_invalid`, the words of a word file left out are handed to `skipped`.
     """
-    from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.sheets import kinds
-
     title = request.printed_title()
     options = {"questions": request.questions, "key": request.key}
     words = {**options, "definitions": request.definitions}  # the kinds that print words one a line
@@ -141,7 +136,6 @@ def build_sheet(
         return kinds.twos(lex, title, **words)
     if request.kind == "due":
         return kinds.due(lex, due_questions, title, now or datetime.now(timezone.utc), request.days, **words)
-    from lexitrain.search.sources import results_from_source, source_blanks
 
     source = {"query": request.query, "saved": request.saved, "builtin": request.builtin}
     conditions = request.conditions

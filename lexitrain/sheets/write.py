@@ -11,7 +11,10 @@ import os
 from pathlib import Path
 
 from lexitrain.errors import LexitrainError
+from lexitrain.sheets.html import to_html
 from lexitrain.sheets.model import Sheet
+from lexitrain.sheets.pdf import render_pdf
+from lexitrain.sheets.tables import to_csv, to_markdown
 
 MAX_COLUMNS = 8
 FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html", ".csv": "csv", ".md": "markdown"}
@@ -49,20 +52,12 @@ def write_sheet(
     pages = None
     try:
         if fmt == "pdf":
-            from lexitrain.sheets.pdf import render_pdf
-
             pages = render_pdf(sheet, tmp, columns=columns, paper=paper, font_size=font_size)
         elif fmt == "html":
-            from lexitrain.sheets.html import to_html
-
             tmp.write_text(to_html(sheet, columns), encoding="utf-8")
         elif fmt == "csv":
-            from lexitrain.sheets.tables import to_csv
-
             tmp.write_text(to_csv(sheet), encoding="utf-8", newline="")
         else:
-            from lexitrain.sheets.tables import to_markdown
-
             tmp.write_text(to_markdown(sheet), encoding="utf-8")
         os.replace(tmp, out)
     except OSError as exc:  # a folder we may not write to, a full disk
