@@ -26,8 +26,6 @@ MODE = CHALLENGE
 
 def parse_day(text: str | None) -> date:
     if text is None:
-        from lexitrain.study.quiz.scheduler import utc_now
-
         return utc_now().astimezone().date()
     try:
         return date.fromisoformat(text)

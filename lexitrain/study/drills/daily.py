@@ -14,11 +14,13 @@ card handed out is leased to its drill until it is answered.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Iterator
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.drills.positions import next_daily_position
 from lexitrain.study.records.decks import check_daily_limit, full_decks
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, Stakes
 from lexitrain.study.drills.plans import active_plan
@@ -108,8 +110,8 @@ def next_card(
             due = stakes.best(store.due_cards(lexicon, now.timestamp(), every, skip, no_reviews), now.timestamp())
         if due:
             return due[0]
-    from lexitrain.study.drills.positions import next_daily_position  # the new positions a day the player asked for
 
+    # the new positions a day the player asked for
     position = next_daily_position(store, lexicon, day_start(now).timestamp(), now.timestamp(), skip)
     if position is not None:
         return position
@@ -125,8 +127,6 @@ def next_card(
 
 def new_holder() -> str:
     """A name for one drill's leases on the cards it hands out."""
-    import uuid
-
     return uuid.uuid4().hex
 
 

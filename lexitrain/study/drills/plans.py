@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.sources import source_blanks
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.scheduler import utc_now
+from lexitrain.study.quiz.sources import question_keys, question_results
 from lexitrain.study.store import PlanRow, ProgressStore
 
 if TYPE_CHECKING:
@@ -48,8 +50,6 @@ def step_keys(lex: Lexicon, step: dict[str, Any]) -> list[str]:
     source = {name: step[name] for name in SOURCE_FIELDS if step.get(name)}
     if not source:
         raise LexitrainError(f"plan step {json.dumps(step)} names no source (keys, length, {', '.join(SOURCE_FIELDS)})")
-    from lexitrain.search.sources import source_blanks
-    from lexitrain.study.quiz.sources import question_keys, question_results
 
     if "word_file" in source:
         source["word_file"] = Path(source["word_file"])

@@ -21,7 +21,11 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
+from lexitrain.engine.game import self_play
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.replay import detect_tile_set, replay
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.wordlist import read_text
 from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, read_position, solve
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.decks import check_daily_limit
@@ -71,9 +75,6 @@ def _solved(position: Position, source: str, lex: Lexicon, generator: MoveGenera
 def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> list[StoredPosition]:
     """Every turn of each recorded game, with the rack the player had. A file
     that does not read (or uses another tile set) is skipped, named in the report."""
-    from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.replay import detect_tile_set, replay
-
     found: list[StoredPosition] = []
     generator = new_generator(lex)
     for path in paths:
@@ -105,8 +106,6 @@ def from_games(lex: Lexicon, paths: Iterable[Path], report: ImportReport) -> lis
 
 def from_cgp_file(lex: Lexicon, path: Path, report: ImportReport) -> list[StoredPosition]:
     """One CGP line per position (blank lines and `#` comments ignored); bad lines are skipped, named."""
-    from lexitrain.lexicon.wordlist import read_text
-
     try:
         text = read_text(path, "a file of CGP lines (or a .gcg game)")
     except LexitrainError as exc:
@@ -142,8 +141,6 @@ def self_play_seed(seed: int | str, game: int) -> int:
 
 def from_self_play(lex: Lexicon, games: int, seed: int | str) -> list[StoredPosition]:
     """The position before every turn of greedy self-play games, reproducible from the seed."""
-    from lexitrain.engine.game import self_play
-
     found: list[StoredPosition] = []
     generator = new_generator(lex)
     for number in range(1, games + 1):
@@ -183,8 +180,6 @@ def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:
     lexicon and date, and a turn of it chosen by the same hash (the first from
     there whose top play scores at least `min_score`). The same for everyone
     with that lexicon on that date."""
-    from lexitrain.engine.game import self_play
-
     digest = hashlib.sha256(f"lexitrain-position-of-the-day|{lex.name}|{day.isoformat()}".encode()).digest()
     seed = int.from_bytes(digest[:8], "big")
     generator = new_generator(lex)

@@ -16,12 +16,23 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.errors import LexitrainError
 from lexitrain.search.query import check_search_given, parse_query
+from lexitrain.search.sources import source_blanks
+from lexitrain.study.drills import challenge, daily, positions as pos
+from lexitrain.study.drills.challenge import not_after_today, parse_day
+from lexitrain.study.drills.challenge_sets import set_hash
+from lexitrain.study.quiz.grading import SpeedGrades
+from lexitrain.study.quiz.kinds.analysed import KIND_BY, MADE_BY
 from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind, check_order
+from lexitrain.study.quiz.kinds.whole_list import source_key
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
+from lexitrain.study.quiz.sources import question_keys, question_results
+from lexitrain.study.records.cards import leeches
 from lexitrain.study.store import Filters
 
 if TYPE_CHECKING:
@@ -48,8 +59,6 @@ def check_grading(flashcard: bool, speed_grades: bool) -> None:
 
 
 def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
-    from lexitrain.study.quiz.grading import SpeedGrades
-
     return SpeedGrades(store) if wanted else None
 
 
@@ -72,8 +81,6 @@ class Words:
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --file FILE")
         if self.conditions:
-            from lexitrain.search.query import parse_query
-
             parse_query(self.conditions)  # a mistyped condition is refused before anything starts
 
     @property
@@ -182,22 +189,15 @@ class QuizRequest:
                 kind_keys = [(c.kind, c.key) for c in cards]
                 source = "due"
             case Leeches():
-                from lexitrain.study.records.cards import leeches
-
                 kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
                 if not kind_keys:
                     raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
                 source = "leeches"
             case WholeList(words):
-                from lexitrain.study.quiz.kinds.whole_list import source_key
-
                 kind_keys = [(WHOLE_LIST, source_key(lex, query=words.query, saved=words.saved, builtin=words.builtin,
                                                      word_file=words.word_file))]
                 source = kind_keys[0][1]
             case Words() as words:
-                from lexitrain.search.sources import source_blanks
-                from lexitrain.study.quiz.sources import question_keys, question_results
-
                 report = (skipped or _unreported) if words.skip_invalid else None
                 rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
                                         word_file=words.word_file, conditions=words.conditions, skipped=report)
@@ -258,14 +258,10 @@ class DailyRequest:
 
     def status(self, store: ProgressStore, lex: Lexicon) -> DayStatus:
         """What today's drill still holds."""
-        from lexitrain.study.drills import daily
-
         return daily.status(store, lex, daily.load_limits(store))
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The drill, each card picked after the previous answer is saved; the summary adds the day's counts."""
-        from lexitrain.study.drills import daily
-
         limits = daily.load_limits(store)
         holder = daily.new_holder()
         stakes = daily.load_stakes(store, lex)
@@ -291,8 +287,6 @@ class DueWallRequest:
     size: int = 50
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
-        from lexitrain.study.drills import daily
-
         limits = daily.load_limits(store)
         holder = daily.new_holder()
         cards = daily.lease_due(store, lex.name, limits, holder, self.size)
@@ -320,36 +314,29 @@ class ChallengeRequest:
     timed: bool = True
 
     def __post_init__(self) -> None:
-        from lexitrain.study.drills import challenge
-
         challenge.check_kind(self.kind)
         self.date()
 
     def date(self) -> date:
-        from lexitrain.study.drills.challenge import not_after_today, parse_day
-
         return not_after_today(parse_day(self.day))
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The day's alphagrams, with the attempt opened in the history; the summary
         adds the date, kind, lexicon and the personal best (after this attempt)."""
-        from lexitrain.study.drills import challenge as ch
-        from lexitrain.study.drills.challenge_sets import set_hash
-
         day = self.date()
-        items = ch.challenge_items(lex, day, self.kind, store)
-        timers = Timers(round=ch.check_kind(self.kind).seconds if self.timed else None)
+        items = challenge.challenge_items(lex, day, self.kind, store)
+        timers = Timers(round=challenge.check_kind(self.kind).seconds if self.timed else None)
 
         def closing(summary: Summary) -> dict[str, Any]:
-            ch.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
-            best = ch.personal_best(store, lex.name, self.kind)
+            challenge.finish(store, session.id, summary.seconds, summary.questions == len(items) or summary.timed_out)
+            best = challenge.personal_best(store, lex.name, self.kind)
             return {"date": day.isoformat(), "kind": self.kind, "lexicon": lex.name,
                     "personal_best": best.to_json() if best else None, "retake": store.is_retake(session.id),
                     "set": set_hash(items)}
 
-        session = Session(store, lex, ch.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
+        session = Session(store, lex, challenge.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
                           closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")
-        ch.start(store, session.id, lex, day, self.kind, len(items))
+        challenge.start(store, session.id, lex, day, self.kind, len(items))
         return session
 
 
@@ -367,9 +354,6 @@ class PositionQuizRequest:
     by: str = "score"  # "equity": plays ranked and answers judged by equity; "sim" / "endgame": the analysed kinds
 
     def __post_init__(self) -> None:
-        from lexitrain.study.quiz.kinds.analysed import KIND_BY
-        from lexitrain.study.quiz.kinds.position import check_order
-
         if self.limit < 1:
             raise LexitrainError("--limit must be at least 1")
         if self.by not in KIND_BY:
@@ -379,20 +363,11 @@ class PositionQuizRequest:
         if self.day is not None and not self.daily:
             raise LexitrainError("--date goes with --daily (the position of that day)")
         if self.daily:
-            from lexitrain.study.drills.challenge import not_after_today, parse_day
-
             if self.day is not None:
                 not_after_today(parse_day(self.day))  # the puzzle of a day to come is not out yet
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
-        from lexitrain.study.drills import positions as pos
-        from lexitrain.study.drills.challenge import parse_day
-        from lexitrain.study.quiz.kinds.analysed import KIND_BY
-        from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind
-
         if self.by == EQUITY:
-            from lexitrain.engine.leave_table import load_leaves
-
             load_leaves(lex.tiles)  # no model for these tiles: say so now, not skip every question
         if self.by in KIND_BY:
             return self._analysed(store, lex)
@@ -416,9 +391,6 @@ class PositionQuizRequest:
     def _analysed(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The positions analysed `by` a simulation or the endgame solver (made by `study from-games`),
         asked as cards of their kind: due ones first, then those never asked, then the rest."""
-
-        from lexitrain.study.drills import positions as pos
-        from lexitrain.study.quiz.kinds.analysed import KIND_BY, MADE_BY
 
         kind = KIND_BY[self.by]
         found = pos.select(store, lex.name, replace(self.filters, analysed=self.by), utc_now().timestamp(),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.execute import rows_for_words
 from lexitrain.study.quiz.kinds.base import LETTERS, Question
 from lexitrain.study.quiz.session import Item, Outcome, Session, Summary, Timers
 from lexitrain.tiles import BLANK
@@ -353,8 +354,6 @@ def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:
     """What an answer list shows of each word: its alphagram and that alphagram's probability rank
     (the rank `lexitrain search` shows and `--probability` selects), hooks, inner hooks, lexicon
     symbols, definition (only the word itself for one the lexicon no longer has), in one look-up."""
-    from lexitrain.search.execute import rows_for_words
-
     rows: dict[str, WordRow] = {r["word"]: r for r in rows_for_words(lex, words)}
     facts: dict[str, dict[str, Any]] = {}
     for word in words:

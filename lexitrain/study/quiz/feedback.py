@@ -13,6 +13,9 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lexitrain.search.execute import rows_for_words
+from lexitrain.study.quiz.kinds.base import BOARD, CHOICE
+
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
@@ -74,8 +77,6 @@ class Feedback:
 
 def word_notes(lex: Lexicon, words: Iterable[str], found: Collection[str] = ()) -> list[AnswerNote]:
     """Notes for those of WORDS that are words of LEX, in their order, each once (one query for all)."""
-    from lexitrain.search.execute import rows_for_words
-
     return [AnswerNote(row, row["word"] in found)
             for row in rows_for_words(lex, words)]
 
@@ -84,8 +85,6 @@ def feedback(lex: Lexicon, outcome: Outcome, question_time: float | None = None)
     """The feedback on OUTCOME (answered in LEX; `question_time`: the seconds a question allowed, if timed).
     A question answered by a play (rendered on a board) has no word notes: its reasons are the play's verdict;
     one answered by a choice about a word shown has that word's notes (a phony has none) and its verdict."""
-    from lexitrain.study.quiz.kinds.base import BOARD, CHOICE
-
     check, question = outcome.check, outcome.question
     if question.hint == BOARD:
         reasons: tuple[str, ...] = ()

@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.search.execute import facts_missing
+from lexitrain.search.query import parse_query
+from lexitrain.search.sources import results_from_source
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -28,16 +31,12 @@ def question_results(
     """Search results for exactly one source, or search conditions (alone, or narrowing a query,
     saved search or built-in list); nothing to ask is an error worth saying. With `skipped`, the
     words of a word file not in LEX are left out and handed to it (see `results_from_source`)."""
-    from lexitrain.search.sources import results_from_source
-
     results = results_from_source(lex, query=query, saved=saved, builtin=builtin, word_file=word_file,
                                   conditions=conditions, skipped=skipped)
     if not results:
         label, value = next(((label, value) for label, value in (
             ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None),
             ("search", ""))
-        from lexitrain.search.execute import facts_missing
-        from lexitrain.search.query import parse_query
 
         if conditions:
             value = " ".join(part for part in (str(value or ""), parse_query(conditions).text()) if part)

@@ -23,8 +23,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from lexitrain.engine.analysis import Analyst
+from lexitrain.engine.cgp import to_cgp
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import compiled_match
 from lexitrain.lexicon.progress import Progress, quiet
+from lexitrain.study.quiz.kinds import analysed as an
+from lexitrain.study.quiz.kinds.position import read_position
+from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
+from lexitrain.tiles import Rack
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -67,12 +79,6 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
                      progress: Progress = quiet) -> GameCards:
     """Analyse the games (the turns of `player` only, when given) and add their cards to the store;
     with `sim_iterations` / `endgame_seconds`, also the best-play and endgame cards (analyses kept)."""
-    from lexitrain.engine.analysis import Analyst
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.leave_table import load_leaves
-    from lexitrain.lexicon.catalog import compiled_match
-
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
     if sim_iterations < 0 or endgame_seconds < 0:
@@ -115,14 +121,6 @@ def _analyse(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_itera
              found: GameCards) -> None:
     """Simulate a turn with tiles in the bag, or solve one with the bag empty (the opponent's rack, the unseen
     tiles, written into the position), and keep the position and its card when it teaches something."""
-    from lexitrain.engine.cgp import to_cgp
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.study.quiz.kinds import analysed as an
-    from lexitrain.study.quiz.kinds.position import read_position
-    from lexitrain.tiles import Rack
-
     position = read_position(cgp, lex)
     generator = MoveGenerator(dawg_for(lex))
     plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
@@ -150,8 +148,6 @@ def _analyse(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_itera
 
 def _add_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:
     """Store the cards; those new to the store go into learning, due now."""
-    from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
-
     now = utc_now().timestamp()
     wanted = [(kind, key) for kind in KINDS for key in found.keys[kind]]
     with store.transaction():

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
+from lexitrain.study.records.coverage import coverage
+from lexitrain.study.records.stakes import covered
 from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
@@ -98,8 +100,6 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
         reviews, right = tally
         return round(right / reviews, 3) if reviews else None
 
-    from lexitrain.study.records.coverage import coverage
-
     covered = coverage(store, lex) if lex is not None else []
     reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
@@ -109,8 +109,6 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
     """The points covered, or None for a lexicon whose figures have no points."""
-    from lexitrain.study.records.stakes import covered
-
     if not lex.has_playability or "scored" not in lex.playability_meta():
         return None
     return covered(store, lex, load_scheduling(store), now.timestamp())

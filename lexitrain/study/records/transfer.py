@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -124,9 +126,6 @@ def _is_sqlite(path: Path) -> bool:
 def _database_backup(path: Path) -> dict[str, Any]:
     """A progress database's rows as a backup, read from a copy of it (upgraded there if it is older,
     the original never written to)."""
-    import shutil
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="lexitrain-restore-") as folder:
         copy = Path(folder) / "progress.sqlite"
         try:

@@ -10,6 +10,8 @@ migrations. A club member's store is a schema on PostgreSQL instead
 
 from __future__ import annotations
 
+import errno
+import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -217,15 +219,12 @@ def disk_full(exc: BaseException, folder: Path | None = None) -> bool:
     """Whether an SQLite (or file) error means the disk (or the database's size limit) is full;
     with the database's folder, an SQLite I/O error on a disk with (almost) no space left too."""
     if isinstance(exc, OSError):
-        import errno
-
         return exc.errno == errno.ENOSPC
     code = getattr(exc, "sqlite_errorcode", None)
     if code == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
         return True
     if folder is None or code is None or code & 0xFF != sqlite3.SQLITE_IOERR:
         return False
-    import shutil
 
     try:
         return shutil.disk_usage(folder).free < NEARLY_FULL

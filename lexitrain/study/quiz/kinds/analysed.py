@@ -26,18 +26,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.engine.board import Board
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, describe as move_json, rack_value, solve
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.leave import leave_after
+from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import apply_play, check_play, listed_play
+from lexitrain.engine.simulation import position_setup, simulate
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
 from lexitrain.study.quiz.kinds.position import describe, letter_case, read_position
+from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.tiles import RACK_SIZE, Rack
 
 if TYPE_CHECKING:
     from lexitrain.engine.cgp import Position
     from lexitrain.engine.dawg import Dawg
     from lexitrain.engine.equity import Candidate
-    from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.study.store import ProgressStore
     from lexitrain.tiles import TileSet
@@ -56,8 +63,6 @@ SIM_SEED = 1
 
 def bag_count(position: Position) -> int:
     """Tiles in the bag for the player to move, the opponent holding a full rack of the rest."""
-    from lexitrain.engine.exchanges import unseen_tiles
-
     unseen = unseen_tiles(position.board, Rack.parse(position.board.tiles, position.rack, in_play=True)).size
     return max(0, unseen - RACK_SIZE)
 
@@ -75,9 +80,6 @@ def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator
                       seed: int = SIM_SEED, threads: int = 1) -> dict[str, Any] | None:
     """The simulation's table for a position with tiles in the bag (best first), or None when its
     best move is not a tile play scoring less than the top score (no lesson beyond the static one)."""
-    from lexitrain.engine.leave_table import load_leaves
-    from lexitrain.engine.simulation import position_setup, simulate
-
     if iterations < 1:
         raise LexitrainError("simulation iterations must be at least 1")
     tiles = lex.tiles
@@ -103,11 +105,6 @@ def solve_endgame(position: Position, generator: MoveGenerator, seconds: float
                   ) -> dict[str, Any] | None:
     """Every first move's exact value in an endgame (the bag empty: the opponent holds the position's
     second rack, or else the unseen tiles) and the best line, or None when that is not all proved within `seconds` (or only a pass is best)."""
-    from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, rack_value, solve
-    from lexitrain.engine.endgame import describe as move_json
-    from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.engine.leave import leave_after
-
     if seconds <= 0:
         raise LexitrainError("the endgame's time must be above 0 seconds")
     started = time.monotonic()
@@ -210,9 +207,6 @@ class AnalysedKind:
         return text
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        from lexitrain.engine.dawg import dawg_for
-        from lexitrain.engine.movegen import MoveGenerator
-    
         if self._store is None:
             raise LexitrainError(f"a {self.name} question needs the progress store its analysis is kept in")
         analysis = read_analysis(self._store.position_analysis(lex.name, key), self.by, key)
@@ -285,8 +279,6 @@ class AnalysedKind:
 def store_analysed(store: ProgressStore, lex: Lexicon, position: Position, source: str, analysis: dict[str, Any],
                    plays: list[ScoredPlay]) -> None:
     """Keep a position with its analysis (one stored before without an analysis gets it)."""
-    from lexitrain.study.quiz.scheduler import utc_now
-
     stored = describe(position, source, lex, plays)
     stored.analysis = json.dumps(analysis, separators=(",", ":"))
     store.store_analysed_position(lex.name, stored, utc_now().timestamp())

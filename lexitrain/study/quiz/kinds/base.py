@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+import lexitrain.study.quiz.kinds as package
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -153,6 +154,4 @@ def kind_names() -> list[str]:
 
 
 def _built_in_modules() -> set[str]:
-    import lexitrain.study.quiz.kinds as package
-
     return {info.name for info in pkgutil.iter_modules(package.__path__)}

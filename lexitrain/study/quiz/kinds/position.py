@@ -29,6 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 from lexitrain.engine.board import Board, is_blank
 from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.equity import play_equity, rank_by_equity
+from lexitrain.engine.exchanges import tiles_in_bag
+from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE, check_play, listed_play
 from lexitrain.errors import LexitrainError
@@ -38,7 +43,6 @@ from lexitrain.tiles import BLANK, Rack
 
 if TYPE_CHECKING:
     from lexitrain.engine.dawg import Dawg
-    from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.lexicon.lexicon import Lexicon
     from lexitrain.lexicon.rows import WordRow
 
@@ -104,9 +108,6 @@ def solve(board: Board, rack: str, generator: MoveGenerator) -> list[ScoredPlay]
 
 def new_generator(lex: Lexicon) -> MoveGenerator:
     """A move generator for the lexicon, to keep while solving a batch of positions."""
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.movegen import MoveGenerator
-
     return MoveGenerator(dawg_for(lex))
 
 
@@ -141,9 +142,6 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = S
         raise LexitrainError(f"the rack {position.rack} has no legal play here")
     if by == SCORE:
         return Solved(position.board, position.rack, plays, generator.dawg)
-    from lexitrain.engine.equity import play_equity, rank_by_equity
-    from lexitrain.engine.exchanges import tiles_in_bag
-    from lexitrain.engine.leave_table import load_leaves
 
     model = load_leaves(lex.tiles)
     held = Rack.parse(lex.tiles, position.rack, in_play=True)
@@ -208,9 +206,6 @@ class PositionKind:
 
     def _generator_for(self, lex: Lexicon) -> MoveGenerator:
         """One move generator, kept while the questions come from one lexicon's graph (its memo carries over)."""
-        from lexitrain.engine.dawg import dawg_for
-        from lexitrain.engine.movegen import MoveGenerator
-
         dawg = dawg_for(lex)
         if self._generator is None or self._generator.dawg is not dawg:
             self._generator = MoveGenerator(dawg)

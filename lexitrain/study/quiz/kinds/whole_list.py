@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import Question, register_kind
 from lexitrain.study.quiz.kinds.words import WordKind
+from lexitrain.study.quiz.sources import question_results
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon
@@ -26,8 +27,6 @@ SOURCES = ("list", "search", "saved", "file")  # key prefixes: --list, --search,
 def source_key(lex: Lexicon, *, query: str | None = None, saved: str | None = None, builtin: str | None = None,
                word_file: Path | None = None) -> str:
     """The key of one source's whole list (refused when the source gives no words)."""
-    from lexitrain.study.quiz.sources import question_results
-
     question_results(lex, query=query, saved=saved, builtin=builtin, word_file=word_file)
     given = {"list": builtin, "search": query, "saved": saved, "file": word_file and str(word_file.resolve())}
     prefix, value = next((p, v) for p, v in given.items() if v is not None)
@@ -43,8 +42,6 @@ class WholeListKind(WordKind):
                              "(or --search, --saved, --file)")
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        from lexitrain.study.quiz.sources import question_results
-
         prefix, _, value = key.partition(":")
         if prefix not in SOURCES or not value:
             raise LexitrainError(f"bad whole-list key {key!r}: expected list:NAME, search:QUERY, saved:NAME or file:PATH")
