@@ -17,8 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
 from lexitrain.errors import LexitrainError
+from lexitrain.study.drills.requests import DailyRequest, PositionQuizRequest
 from lexitrain.study.quiz.kinds.base import BOARD, Question
+from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.quiz.round import Round
 from lexitrain.study.quiz.session import Outcome, Refused
 from lexitrain.study.drills.wall import Wall, word_facts
@@ -245,8 +248,6 @@ def on_show(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> Que
 
 
 async def review_start(request: Request) -> JSONResponse:
-    from lexitrain.study.drills.requests import DailyRequest
-
     ctx = context(request)
 
     def start() -> dict[str, Any]:
@@ -335,8 +336,6 @@ async def review_undo(request: Request) -> JSONResponse:
 
 def today(ctx: Context) -> dict[str, int]:
     """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
-    from lexitrain.study.drills.requests import DailyRequest
-
     state = DailyRequest().status(ctx.store, ctx.lex())
     return {"new_done": state.new_done, "reviews_done": state.reviews_done, "new_left": state.new_left,
             "reviews_left": state.reviews_left}
@@ -351,9 +350,6 @@ def _drill(ctx: Context, ident: str) -> Round:
 
 def board_json(ctx: Context, question: Question) -> dict[str, Any]:
     """The board as the page draws it: each square's premium, tile and whether a blank plays it."""
-    from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
-    from lexitrain.study.quiz.kinds.position import read_position
-
     position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
     board = position.board
     rows = [[{"premium": board.premium(r, c) if board.get(r, c) == EMPTY else "",
@@ -367,8 +363,6 @@ def board_json(ctx: Context, question: Question) -> dict[str, Any]:
 
 async def position_start(request: Request) -> JSONResponse:
     """A round of positions, judged `by` score (the default), equity, a simulation or the endgame solver."""
-    from lexitrain.study.drills.requests import PositionQuizRequest
-
     ctx, data = context(request), await body(request)
     by = text(data, "by") if "by" in data else "score"
 

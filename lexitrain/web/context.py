@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.study.quiz.preferences import load_preferences
 from lexitrain.study.quiz.session import Summary
+from lexitrain.study.records import stats as st
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.offload import Offload
 
@@ -81,8 +84,6 @@ class Context:
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
-        from lexitrain.lexicon.catalog import open_lexicon
-
         name = name or self.lexicon
         with self._lexicons_lock:
             if name not in self._lexicons:
@@ -90,8 +91,6 @@ class Context:
             return self._lexicons[name]
 
     def preferences(self, store: ProgressStore) -> Preferences:
-        from lexitrain.study.quiz.preferences import load_preferences
-
         return load_preferences(store)
 
     def stats(self, lexicon: str | None = None, wait: float | None = STATS_WAIT) -> tuple[StatsReport, bool]:
@@ -103,8 +102,6 @@ class Context:
         new count (None: as long as it takes) and is otherwise given the last one, marked not fresh:
         at 100,000 cards a count takes a few hundred milliseconds, and a page never hangs on it.
         Call it off the event loop."""
-        from lexitrain.study.records import stats as st
-
         lex = self.lex(lexicon)
         with self._stats_lock:
             if self._stats_watch is None:

@@ -14,6 +14,8 @@ Three places to run it:
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import multiprocessing
 import os
 import signal
 import sys
@@ -23,9 +25,13 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.sheets.request import build_sheet
+from lexitrain.sheets.write import write_sheet
+from lexitrain.study.store import ProgressStore
+
 if TYPE_CHECKING:
     from lexitrain.sheets.request import SheetRequest
-    from lexitrain.study.store import ProgressStore
 
 T = TypeVar("T")
 #: Threads that read the store at once (the machine's cores, at least 2).
@@ -60,8 +66,6 @@ class Offload:
         """A PDF sheet made in the sheet process (started on first use)."""
         with self._lock:
             if self._sheets is None:
-                import multiprocessing
-
                 self._sheets = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                                    initializer=_die_with_parent, initargs=(os.getpid(),))
         return await _run_in_process(self._sheets, request, lexicon)
@@ -79,8 +83,6 @@ class Offload:
     def _reader(self) -> ProgressStore:
         store: ProgressStore | None = getattr(self._local, "store", None)
         if store is None:
-            from lexitrain.study.store import ProgressStore
-
             store = ProgressStore(self.path)
             self._local.store = store
             with self._lock:
@@ -99,8 +101,6 @@ async def _run_in_process(executor: ProcessPoolExecutor, request: SheetRequest, 
 def _die_with_parent(parent: int) -> None:
     """The sheet process ends when the app's process (PARENT) does, even one killed outright (Linux's
     PR_SET_PDEATHSIG; elsewhere the app's stopping ends it); one whose app died while it started ends now."""
-    import ctypes
-
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
@@ -112,10 +112,6 @@ def _die_with_parent(parent: int) -> None:
 
 def render_sheet(request: SheetRequest, lexicon: str) -> bytes:
     """Build and write a sheet as PDF bytes (run in the sheet process)."""
-
-    from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.sheets.request import build_sheet
-    from lexitrain.sheets.write import write_sheet
 
     sheet = build_sheet(request, open_lexicon(lexicon))
     with tempfile.TemporaryDirectory() as folder:

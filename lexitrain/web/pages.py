@@ -19,8 +19,19 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import known_lexicons
 from lexitrain.paths import data_home
+from lexitrain.search.execute import run_search
+from lexitrain.search.lists import builtin_lists
+from lexitrain.search.query import ORDERS, parse_query
+from lexitrain.search.saved import saved_searches
+from lexitrain.sheets.request import SheetRequest
+from lexitrain.study.drills import challenge as ch
+from lexitrain.study.drills.requests import ChallengeRequest, DailyRequest, DueWallRequest, QuizRequest, Words
 from lexitrain.study.drills.wall import SIZE, Wall
+from lexitrain.study.quiz.preferences import Preferences, save_preferences
+from lexitrain.study.records import stats as st
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
 from lexitrain.web import word_lists
 from lexitrain.web.api import context
 
@@ -48,15 +59,9 @@ def render(request: Request, store: ProgressStore, name: str, status: int = 200,
 
 
 async def home(request: Request) -> Response:
-    from lexitrain.search.lists import builtin_lists
-    from lexitrain.search.saved import saved_searches
-    from lexitrain.study.drills.requests import DailyRequest
-
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        from lexitrain.lexicon.catalog import known_lexicons
-
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
         home_ = data_home()
@@ -73,8 +78,6 @@ async def home(request: Request) -> Response:
 async def wall_start(request: Request) -> Response:
     """A wall from the form's one source: a search, a built-in list, a saved search, an uploaded list, a word
     file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
-    from lexitrain.study.drills.requests import DueWallRequest, QuizRequest, Words
-
     ctx = context(request)
     form = await request.form()
     source = _field(form, "source") or "search"
@@ -135,8 +138,6 @@ async def list_missed(request: Request) -> Response:
     name = _field(form, "name")
 
     def start() -> str:
-        from lexitrain.study.drills.requests import QuizRequest, Words
-
         lex = ctx.lex()
         record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(data_home(), name))
         path = word_lists.missed_list(data_home(), lex, name, record.missed_last_time)
@@ -162,9 +163,6 @@ async def wall_page(request: Request) -> Response:
 
 
 async def challenge_page(request: Request) -> Response:
-    from lexitrain.study.drills import challenge as ch
-    from lexitrain.study.drills.requests import ChallengeRequest
-
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
@@ -177,8 +175,6 @@ async def challenge_page(request: Request) -> Response:
 
 
 async def challenge_start(request: Request) -> Response:
-    from lexitrain.study.drills.requests import ChallengeRequest
-
     ctx = context(request)
     form = await request.form()
     request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
@@ -223,9 +219,6 @@ def search_text(params: Any) -> str:
 
 
 async def search_page(request: Request) -> Response:
-    from lexitrain.search.execute import run_search
-    from lexitrain.search.query import ORDERS, parse_query
-
     ctx = context(request)
     params = request.query_params
     text = search_text(params)
@@ -247,8 +240,6 @@ async def search_page(request: Request) -> Response:
 async def sheet_pdf(request: Request) -> Response:
     """An anagram sheet of the search's results, as a PDF download (made in the sheet process:
     a long one holds up nothing else)."""
-    from lexitrain.sheets.request import SheetRequest
-
     ctx = context(request)
     text = search_text(request.query_params)
     if not text:
@@ -259,8 +250,6 @@ async def sheet_pdf(request: Request) -> Response:
 
 
 async def stats_page(request: Request) -> Response:
-    from lexitrain.study.records import stats as st
-
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
@@ -277,10 +266,6 @@ async def stats_page(request: Request) -> Response:
 
 
 async def settings_page(request: Request) -> Response:
-    from lexitrain.lexicon.catalog import known_lexicons
-
-    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
-
     def page(store: ProgressStore) -> Response:
         return render(request, store, "settings.html", lexicons=known_lexicons(),
                       saved=request.query_params.get("saved"), daily_order=store.setting(DAILY_ORDER_SETTING, "due"))
@@ -289,9 +274,6 @@ async def settings_page(request: Request) -> Response:
 
 
 async def settings_save(request: Request) -> Response:
-    from lexitrain.study.quiz.preferences import Preferences, save_preferences
-    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
-
     ctx = context(request)
     form = await request.form()
     name = _field(form, "lexicon").strip() or ctx.lexicon
