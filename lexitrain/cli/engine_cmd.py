@@ -11,6 +11,8 @@ import typer
 from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console, warn
+from lexitrain.cli.root import click_exceptions
+from lexitrain.cli.sim_cmd import default_threads, run_simulation
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -78,7 +80,6 @@ def best(
     json_out: Json = False,
 ) -> None:
     """The top-scoring plays for a position, best first (or by equity)."""
-    from lexitrain.cli.root import click_exceptions
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.tiles import Rack
@@ -125,7 +126,6 @@ def best(
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
                         seed: int | None, json_out: bool) -> None:
     """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
-    from lexitrain.cli.sim_cmd import default_threads, run_simulation
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator

@@ -24,8 +24,10 @@ from typing import Any
 import typer
 
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
+from lexitrain.cli.feedback_view import note_lines
 from lexitrain.cli.quiz_ui import undo_json, read_answer, result_json
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.feedback import word_notes
 from lexitrain.study.quiz.kinds.base import LETTERS, Question
 from lexitrain.study.quiz.scheduler import RATINGS
 from lexitrain.study.quiz.round import STOP, UNDO, Round, command
@@ -125,9 +127,6 @@ def _undo_terminal(rnd: Round) -> None:
 def _show_answers(session: Session, question: Question) -> None:
     """The answers revealed, each with its hooks, inner hooks, symbols and definition (as the
     typed quiz's feedback lists them); a question that is not answered in words, as they stand."""
-    from lexitrain.cli.feedback_view import note_lines
-    from lexitrain.study.quiz.feedback import word_notes
-
     lines = note_lines(word_notes(session.lex, question.expected)) if question.hint == LETTERS else []
     for line in lines or [" ".join(question.expected)]:
         typer.secho(f"  {line}", fg="cyan")

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from lexitrain.errors import LexitrainError
+
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
 
@@ -47,7 +49,6 @@ def file_lexicon(named: str | None, lexicon: str, given: bool, where: str, refus
     here is refused when REFUSE (the command would store cards or positions judged
     by the wrong words), else noted.
     """
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.catalog import compiled_match, known_lexicons
 
     named = (named or "").strip()
@@ -73,7 +74,6 @@ def files_lexicon(files: list[Path], lexicon: str, given: bool) -> str:
     """
     from lexitrain.engine.cgp import parse_cgp_ops
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.errors import LexitrainError
 
     if given:
         return lexicon
@@ -100,7 +100,6 @@ def files_lexicon(files: list[Path], lexicon: str, given: bool) -> str:
 def open_study_lexicon(name: str) -> LexiconData:
     """Open the lexicon a study command uses; when it is the study lexicon set with `study set
     --lexicon` and it is gone (removed, or its files lost), the error says how to pick another."""
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.catalog import open_lexicon
 
     try:

@@ -10,6 +10,7 @@ from typer.main import get_command
 
 from lexitrain.cli.options import Json, Jsonl, Lexicon, files_lexicon, lexicon_given, open_study_lexicon
 from lexitrain.cli.output import counted, emit_json, warn
+from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
@@ -95,7 +96,6 @@ def generate(
     json_out: Json = False,
 ) -> None:
     """Store the position before every turn of greedy self-play games."""
-    from lexitrain.errors import LexitrainError
     from lexitrain.study.drills import positions as pos
 
     if not 1 <= games <= MOST_GAMES:

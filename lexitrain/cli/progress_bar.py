@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from rich.console import Console
+from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
 from lexitrain.lexicon.progress import Progress
 
 
 @contextmanager
 def progress_bar(what: str) -> Iterator[Progress]:
     """A rich bar on stderr while the work runs, gone when it ends."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
-
     with Bar(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
              console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(what, total=None)

@@ -29,10 +29,13 @@ import typer
 
 from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
                                         read_terminal_line)
+from lexitrain.cli.feedback_view import show_feedback
 from lexitrain.cli.position_view import ask_position
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.feedback import feedback
 from lexitrain.study.quiz.kinds.base import BOARD, CHOICE, LETTERS, Question
 from lexitrain.study.quiz.kinds.words import answer_words
+from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
 from lexitrain.study.quiz.round import Command, Round, command
 from lexitrain.study.quiz.session import Outcome, Refused, Session, Summary
 
@@ -110,8 +113,6 @@ def result_json(session: Session, outcome: Outcome, with_feedback: bool) -> dict
     """A result line's object: the outcome, with `feedback` added when asked (`--feedback`)."""
     data = outcome.to_json()
     if with_feedback:
-        from lexitrain.study.quiz.feedback import feedback
-
         data["feedback"] = feedback(session.lex, outcome, session.timers.question).to_json()
     return data
 
@@ -211,8 +212,6 @@ def _at_a_terminal() -> bool:
 def _wait_for_enter(session: Session) -> bool:
     """Every answer is found: with the `study set --wait-after-last` setting, wait for Enter, so an
     Enter pressed out of Zyzzyva's habit ends this question, not the next; False when the player stops."""
-    from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
-
     if not session.store.setting(WAIT_AFTER_LAST, False):
         return True
     while True:
@@ -340,9 +339,6 @@ def _last_call(rnd: Round) -> bool:
 
 def _show_outcome(session: Session, outcome: Outcome) -> None:
     """The verdict, why a miss was a miss, and every answer with its hooks and definition."""
-    from lexitrain.cli.feedback_view import show_feedback
-    from lexitrain.study.quiz.feedback import feedback
-
     show_feedback(feedback(session.lex, outcome, session.timers.question))
 
 

@@ -6,6 +6,7 @@ adds the commands to it, in the order `lexitrain --help` lists them.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from types import ModuleType
@@ -13,7 +14,9 @@ from typing import NoReturn
 
 import typer
 
+from lexitrain import __version__
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.progress import report_first_use
 
 
 def new_root_app() -> typer.Typer:
@@ -33,7 +36,6 @@ def new_root_app() -> typer.Typer:
 
 def version_text() -> str:
     """`lexitrain 0.1.0 (move generator: compiled)`: which search this install runs."""
-    from lexitrain import __version__
     from lexitrain.engine.movegen import default_engine
 
     engine = "compiled" if default_engine() == "compiled" else "pure Python"
@@ -65,7 +67,6 @@ def run(app: typer.Typer) -> NoReturn:
     """Run `app` as the console command: user errors become one line on stderr, exit 1."""
     if sys.stderr.isatty():  # show slow first-use work (a compile, a word graph) as it goes
         from lexitrain.cli.progress_bar import progress_bar
-        from lexitrain.lexicon.progress import report_first_use
 
         report_first_use(progress_bar)
     click = click_exceptions()
@@ -91,8 +92,6 @@ def run(app: typer.Typer) -> NoReturn:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except OSError as exc:
-        import errno
-
         if exc.errno != errno.ENOSPC:
             raise
         print(f"error: disk full: {exc.filename or 'a file'} could not be written; "

@@ -15,6 +15,7 @@ import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json, warn
+from lexitrain.errors import LexitrainError
 
 #: judge, define, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
 commands = typer.Typer()
@@ -57,7 +58,6 @@ def judge(
 
     With --definitions, --json gives {"WORD": {"valid", "symbols", "definition"}, ...}.
     """
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.catalog import open_lexicon
 
     for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
@@ -267,7 +267,6 @@ def search(
     load: Optional[str] = typer.Option(None, "--load", help="Start from a saved search (more conditions AND on)."),
     builtin: Optional[str] = typer.Option(None, "--list", help="Start from a built-in list (twos, top-sevens, ...)."),
 ) -> None:
-    from lexitrain.errors import LexitrainError
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search.execute import run_search, search_notes
     from lexitrain.search.lists import builtin_list

@@ -10,7 +10,9 @@ from typing import Any, Optional
 
 import typer
 
+from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
+from lexitrain.cli.output import emit_json
 from lexitrain.errors import LexitrainError
 
 #: sim (`lexitrain.cli.app` adds it to the root).
@@ -24,7 +26,6 @@ def default_threads() -> int:
 def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: int | None, lexicon: str,
                  lexicon_given: bool, rack: str | None = None) -> tuple[Any, Any, Any, list[int], Any]:
     """(lexicon, board, rack, scores, opponent rack or None) from --cgp, or from --gcg and --turn."""
-    from lexitrain.cli.engine_input import cgp_lexicon, read_position
     from lexitrain.tiles import Rack
 
     if (cgp is None) == (gcg is None):
@@ -37,7 +38,6 @@ def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: in
         opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else ""
         return (lex, position.board, held, list(position.scores),
                 Rack.parse(lex.tiles, opponent, in_play=True) if opponent else None)
-    from lexitrain.cli.engine_input import game_lexicon
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
     from lexitrain.lexicon.catalog import open_lexicon
@@ -111,8 +111,6 @@ def sim(
     tiles = board.tiles
     data = report.to_json(tiles, held)
     if json_out:
-        from lexitrain.cli.output import emit_json
-
         emit_json(data)
         return
     typer.echo(f"{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5}  {'move':<22} leave")

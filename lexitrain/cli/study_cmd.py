@@ -10,6 +10,7 @@ import typer
 
 from lexitrain.cli.options import Feedback, Json, Jsonl, Lexicon, lexicon_given, open_study_lexicon
 from lexitrain.cli.output import counted, emit_json, warn, warn_skipped
+from lexitrain.cli.positions_cmd import run_from_quiz
 from lexitrain.cli.search_cmd import TAKES_CONDITIONS
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
@@ -97,8 +98,6 @@ def quiz(
     """
 
     if subject == "position":
-        from lexitrain.cli.positions_cmd import run_from_quiz
-
         return run_from_quiz(ctx.args, lexicon, jsonl, limit, no_schedule)
     if subject is not None and not subject.startswith("-"):
         raise LexitrainError(f"quiz: unexpected {subject!r} (the only quiz subject is `position`; "
