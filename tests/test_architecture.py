@@ -47,6 +47,9 @@ ALLOWED = {("cli/web_cmd.py", "web"), ("cli/serve_cmd.py", "club"),
 FACES = {"cli", "web", "club", "__main__"}
 #: What `lexitrain --help`, `judge` and `anagram` must start without.
 HEAVY = ("pandas", "matplotlib", "fpdf", "starlette", "numpy")
+#: Libraries a function may import when it runs: slow to load or an optional extra, needed only by some commands.
+LAZY_LIBRARIES = {*HEAVY, "psycopg", "psycopg_pool", "argon2", "distributed", "dask", "torch", "uvicorn", "jinja2",
+                  "sqlite_utils", "fsrs", "fsrs_rs_python", "multipart"}
 
 _SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|REPLACE|PRAGMA)\b")
 _CREATED = re.compile(r"\bCREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)
@@ -102,27 +105,31 @@ def _type_checking(tree: ast.Module) -> set[int]:
     return found
 
 
+def targets(node: ast.Import | ast.ImportFrom, path: Path, root: Path = PACKAGE) -> list[str]:
+    """The modules an import statement imports (any library's), relative imports resolved:
+    `from lexitrain.study import daily` imports lexitrain.study.daily, `from json import loads` json."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    here = module_name(path, root)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    if node.level:
+        base = package.split(".")[: len(package.split(".")) - node.level + 1]
+        origin = ".".join(base + ([node.module] if node.module else []))
+    else:
+        origin = node.module or ""
+    known = _known(root)
+    return [f"{origin}.{a.name}" if f"{origin}.{a.name}" in known else origin for a in node.names]
+
+
 def imports(path: Path, root: Path = PACKAGE) -> list[Import]:
     """The lexitrain modules a module imports, anywhere in it, relative imports resolved."""
     module = tree(path)
     typing_only = _type_checking(module)
-    here = module_name(path, root)
-    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     found: list[Import] = []
     for node in ast.walk(module):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
-            known = _known(root)
-            targets = [f"{origin}.{a.name}" if f"{origin}.{a.name}" in known else origin for a in node.names]
-        found += [Import(t, getattr(node, "lineno", 0), id(node) not in typing_only)
-                  for t in targets if t == "lexitrain" or t.startswith("lexitrain.")]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [Import(t, node.lineno, id(node) not in typing_only)
+                      for t in targets(node, path, root) if t == "lexitrain" or t.startswith("lexitrain.")]
     return found
 
 
@@ -234,6 +241,77 @@ def lexicon_sql_offences(root: Path = PACKAGE) -> list[str]:
             if (_SQL.search(text) and pattern.search(text)) or LEXICON_COLUMNS.search(text)]
 
 
+Imports = list[ast.Import | ast.ImportFrom]
+
+
+def _imports_by_where(path: Path) -> tuple[Imports, Imports]:
+    """A module's imports that run when it loads, and those inside its functions (type-only ones left out)."""
+    return _by_where(path, path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=None)
+def _by_where(path: Path, _stamp: int) -> tuple[Imports, Imports]:
+    module = tree(path)
+    typing_only = _type_checking(module)
+    at_load: Imports = []
+    inside: Imports = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and id(child) not in typing_only:
+                (inside if in_function else at_load).append(child)
+            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(module, False)
+    return at_load, inside
+
+
+@lru_cache(maxsize=None)
+def loads(target: str, root: Path = PACKAGE) -> frozenset[str]:
+    """The top-level names of the libraries importing TARGET loads (following lexitrain's own modules)."""
+    paths = _paths(root)
+    found: set[str] = set()
+    todo, seen = [target], set()
+    while todo:
+        name = todo.pop()
+        found.add(name.split(".")[0])
+        if name in paths and name not in seen:
+            seen.add(name)
+            todo += [t for node in _imports_by_where(paths[name])[0] for t in targets(node, paths[name], root)]
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def _paths(root: Path) -> dict[str, Path]:
+    return {module_name(p, root): p for p in modules(root)}
+
+
+def _waits_for_an_import_error(node: ast.AST, path: Path) -> bool:
+    """Inside `try:` with `except ImportError` (a module of one platform, or of an extra not installed)."""
+    return any(isinstance(t, ast.Try) and any(
+               h.type is not None and re.search(r"\b(ImportError|ModuleNotFoundError)\b", ast.unparse(h.type))
+               for h in t.handlers) and any(node in ast.walk(stmt) for stmt in t.body)
+               for t in ast.walk(tree(path)))
+
+
+def lazy_import_offences(loaded: list[set[str]], root: Path = PACKAGE) -> list[str]:
+    """Imports inside functions with no reason to wait. One waits only for: a library of LAZY_LIBRARIES, or a
+    lexitrain module that loads one; a module the start-up of `--help`, `judge` or `anagram` does not load
+    when the importing module is loaded then (LOADED: the modules each start-up loads); a module that may
+    be missing (`except ImportError`). Everything else is imported at the top (a circle is no reason: the
+    circle check counts lazy imports; a type-only use goes under `if TYPE_CHECKING:`)."""
+    offences = []
+    for path in modules(root):
+        here = module_name(path, root)
+        for node in _imports_by_where(path)[1]:
+            for target in targets(node, path, root):
+                if (target.split(".")[0] in LAZY_LIBRARIES or any(here in names and target not in names for names in loaded)
+                        or LAZY_LIBRARIES & loads(target, root) or _waits_for_an_import_error(node, path)):
+                    continue
+                offences.append(f"{path.relative_to(root).as_posix()}:{node.lineno} imports {target} inside a function")
+    return offences
+
+
 def unnamed_modules(root: Path = PACKAGE, doc: Path = DOC) -> list[str]:
     """Modules docs/architecture.md does not name: as `name.py` (as often as modules share that
     name, e.g. `hooks.py` in search/ and in study/quiz/kinds/), a package as `name/`."""
@@ -292,7 +370,8 @@ try:
 except SystemExit as exc:
     code = exc.code or 0
 with open({out!r}, "w") as f:
-    json.dump({{"code": code, "heavy": sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r}),
+    json.dump({{"code": code, "modules": sorted(sys.modules),
+               "heavy": sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r}),
                "store": sorted(m for m in sys.modules if m.startswith(("lexitrain.study.store", "fsrs")))}}, f)
 """
 
@@ -315,6 +394,18 @@ def test_start_up_loads_nothing_heavy(args: list[str], shown: str, enable, tmp_p
     assert result["code"] == 0 and result["heavy"] == [] and shown in stdout, stdout
     if args == ["--help"]:  # nor the progress store and the scheduler: --help opens no file and asks nothing
         assert result["store"] == [], result["store"]
+
+
+def test_imports_inside_functions_wait_for_a_reason(enable, tmp_path: Path) -> None:
+    """An import is made at the top of its module unless `lazy_import_offences` names a reason to wait;
+    tried on a copy, a needless `import json` inside a function is caught."""
+    loaded = [set(started(args, tmp_path / "modules.json")[0]["modules"])  # type: ignore[call-overload]
+              for args in (["--help"], ["judge", "RETAINS"], ["anagram", "RETAINS"])]
+    assert not lazy_import_offences(loaded)
+    root = _copy(tmp_path / "copy")
+    _append(root / "engine" / "bag.py", "\n\ndef _late():\n    import json\n    return json\n")
+    line = _last_line(root / "engine" / "bag.py") - 1
+    assert lazy_import_offences(loaded, root) == [f"engine/bag.py:{line} imports json inside a function"]
 
 
 # -- the probes: each check fails on the offence it is for ----------------------------------------------
