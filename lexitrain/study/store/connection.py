@@ -11,6 +11,7 @@ migrations. A club member's store is a schema on PostgreSQL instead
 from __future__ import annotations
 
 import errno
+import math
 import shutil
 import sqlite3
 import time
@@ -298,8 +299,6 @@ def _add_floor(conn: sqlite3.Connection) -> None:
     try:
         conn.execute("SELECT floor(1.5)")
     except sqlite3.OperationalError:
-        import math
-
         conn.create_function("floor", 1, lambda x: None if x is None else float(math.floor(x)), deterministic=True)
 
 
