@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from lexitrain.lexicon.graph import FILE_NAME, Dawg, from_codes, load, save
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import first_use
 from lexitrain.tiles import TileSet
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 __all__ = ["Dawg", "dawg_for", "dawg_from_codes"]
 

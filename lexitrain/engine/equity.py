@@ -13,16 +13,14 @@ how the generator happened to find the plays.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange, distinct_exchanges, exchange_order, kept_after
+from lexitrain.engine.game import Game, Move
 from lexitrain.engine.leave import LeaveValues, leave_after
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import Rack, TileSet
-
-if TYPE_CHECKING:
-    from lexitrain.engine.game import Game, Move
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
 _KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}

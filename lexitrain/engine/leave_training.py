@@ -25,12 +25,12 @@ from lexitrain.engine.exchanges import kept_after
 from lexitrain.engine.game import Game, Move, Policy, Snapshot, greedy, self_play
 from lexitrain.engine.leave import LeaveFeatures, LeaveModel, leave_after
 from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.selfplay import GameRecord
 from lexitrain.tiles import Rack, TileSet
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from lexitrain.engine.selfplay import GameRecord
 
 #: weight of the ridge term that keeps rare features (a kept pair of blanks) from wild values, in samples
 RIDGE = 20.0
