@@ -7,16 +7,13 @@ where the challenge's callers look for them).
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge_sets import KINDS, ChallengeKind, challenge_items, challenge_keys, check_kind
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.quiz.session import CHALLENGE
 from lexitrain.study.store import Attempt, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 __all__ = ["KINDS", "MODE", "ChallengeKind", "challenge_items", "challenge_keys", "check_kind", "finish", "history",
            "parse_day", "personal_best", "start"]

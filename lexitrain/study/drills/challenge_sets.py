@@ -22,17 +22,15 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.kinds.words import anagram_words
 from lexitrain.study.quiz.session import Item
+from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import BLANK
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.store import ProgressStore
 
 T = TypeVar("T")
 

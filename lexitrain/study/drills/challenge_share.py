@@ -14,14 +14,12 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge_sets import challenge_items, check_kind, set_hash
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.store import Attempt, ProgressStore
+from lexitrain.study.store import Attempt, ProgressStore
 
 PREFIX = "lexitrain-challenge/1"
 _LINE = re.compile(

@@ -17,9 +17,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.positions import next_daily_position
 from lexitrain.study.records.decks import check_daily_limit, full_decks
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, Stakes
@@ -27,9 +28,6 @@ from lexitrain.study.drills.plans import active_plan
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Item
 from lexitrain.study.store import CardRow, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 MODE = "daily"
 #: How long a card handed out stays another drill's: a drill killed with a card on screen

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.sources import source_blanks
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.quiz.sources import question_keys, question_results
 from lexitrain.study.store import PlanRow, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 #: What a fresh install studies: twos, threes, then the most probable sevens and eights.
 DEFAULT_PLAN: list[dict[str, Any]] = [

@@ -17,23 +17,21 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position, check_tile_counts, to_cgp
 from lexitrain.engine.game import self_play
 from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.replay import detect_tile_set, replay
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.wordlist import read_text
 from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, read_position, solve
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
-
-if TYPE_CHECKING:
-    from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.lexicon.lexicon import Lexicon
 
 @dataclass
 class ImportReport:

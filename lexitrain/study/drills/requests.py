@@ -14,15 +14,17 @@ import random
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.query import check_search_given, parse_query
-from lexitrain.search.sources import source_blanks
+from lexitrain.search.sources import SkipReport, source_blanks
 from lexitrain.study.drills import challenge, daily, positions as pos
 from lexitrain.study.drills.challenge import not_after_today, parse_day
 from lexitrain.study.drills.challenge_sets import set_hash
+from lexitrain.study.drills.daily import DayStatus
 from lexitrain.study.quiz.grading import SpeedGrades
 from lexitrain.study.quiz.kinds.analysed import KIND_BY, MADE_BY
 from lexitrain.study.quiz.kinds.base import new_kind
@@ -33,13 +35,7 @@ from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
 from lexitrain.study.quiz.sources import question_keys, question_results
 from lexitrain.study.records.cards import leeches
-from lexitrain.study.store import Filters
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.search.sources import SkipReport
-    from lexitrain.study.drills.daily import DayStatus
-    from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import Filters, ProgressStore
 
 #: `--due` with no `--limit` asks every due card (the store asks for a number).
 ALL_DUE = 1_000_000

@@ -24,17 +24,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.search.execute import rows_for_words
 from lexitrain.study.quiz.kinds.base import LETTERS, Question
 from lexitrain.study.quiz.session import Item, Outcome, Session, Summary, Timers
 from lexitrain.tiles import BLANK
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
 
 SIZE = 50
 

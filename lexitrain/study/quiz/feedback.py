@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.search.execute import rows_for_words
 from lexitrain.study.quiz.kinds.base import BOARD, CHOICE
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
-    from lexitrain.study.quiz.session import Outcome
+from lexitrain.study.quiz.session import Outcome
 
 
 @dataclass(frozen=True)

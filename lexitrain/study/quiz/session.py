@@ -22,19 +22,16 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.lexicon import DamagedLexicon
+from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.paths import data_folder
 from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, StoredFacts, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, scheduling_for,
                                              to_datetime, utc_now)
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 
 class Refused(LexitrainError):

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.search.execute import facts_missing
 from lexitrain.search.query import parse_query
-from lexitrain.search.sources import results_from_source
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
-    from lexitrain.search.sources import SkipReport
-    from lexitrain.study.quiz.kinds.base import QuestionKind
+from lexitrain.search.sources import SkipReport, results_from_source
+from lexitrain.study.quiz.kinds.base import QuestionKind
 
 
 def question_results(

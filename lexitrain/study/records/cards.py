@@ -20,16 +20,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import kind_names, new_kind
 from lexitrain.study.quiz.scheduler import LEITNER_DAYS, NEW, Scheduling, to_datetime, utc_now
 from lexitrain.study.quiz.session import card_json
 from lexitrain.study.store import CardRow, ProgressStore, ReviewRow
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 DAY = 86400.0
 DEFAULT_LEECH = 8

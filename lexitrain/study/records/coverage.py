@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.store import ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 REVIEW = 2  # the card state of a learnt card (fsrs.State.Review)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from lexitrain.engine.analysis import Analyst
 from lexitrain.engine.cgp import to_cgp
@@ -32,15 +32,13 @@ from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import compiled_match
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.quiz.kinds import analysed as an
 from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
+from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import Rack
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.store import ProgressStore
 
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20

@@ -18,15 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import QuestionKind, new_kind
 from lexitrain.study.quiz.scheduler import Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 #: how long an answer is taken to need before the player has given any of its kind
 DEFAULT_SECONDS = 15.0

@@ -13,18 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
-from lexitrain.study.records.coverage import coverage
-from lexitrain.study.records.stakes import covered
+from lexitrain.study.records.coverage import LengthCoverage, coverage
+from lexitrain.study.records.stakes import Covered, covered
 from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.records.coverage import LengthCoverage
-    from lexitrain.study.records.stakes import Covered
 
 STATE_NAMES = {0: "new", 1: "learning", 2: "review", 3: "relearning"}
 FORECAST_DAYS = 30

@@ -19,15 +19,13 @@ import math
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.scheduler import LEARNING, LEITNER_DAYS, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 DAY = 86400.0
 REVIEW = 2

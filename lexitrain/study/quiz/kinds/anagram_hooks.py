@@ -6,14 +6,11 @@ counts them), then their hook words.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.anagram import AnagramKind
 from lexitrain.study.quiz.kinds.base import Question, register_kind
 from lexitrain.study.quiz.kinds.words import hook_words
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 
 class AnagramHooksKind(AnagramKind):

@@ -23,11 +23,13 @@ import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.cgp import Position
+from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, describe as move_json, rack_value, solve
+from lexitrain.engine.equity import Candidate
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.leave_table import load_leaves
@@ -36,18 +38,12 @@ from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import apply_play, check_play, listed_play
 from lexitrain.engine.simulation import position_setup, simulate
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
 from lexitrain.study.quiz.kinds.position import describe, letter_case, read_position
 from lexitrain.study.quiz.scheduler import utc_now
-from lexitrain.tiles import RACK_SIZE, Rack
-
-if TYPE_CHECKING:
-    from lexitrain.engine.cgp import Position
-    from lexitrain.engine.dawg import Dawg
-    from lexitrain.engine.equity import Candidate
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.store import ProgressStore
-    from lexitrain.tiles import TileSet
+from lexitrain.study.store import ProgressStore
+from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 #: the kinds, and the `by` their analyses carry
 BEST_PLAY, ENDGAME = "best-play", "endgame"

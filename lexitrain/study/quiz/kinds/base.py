@@ -16,15 +16,13 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import lexitrain.study.quiz.kinds as package
 from lexitrain.errors import LexitrainError
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
-    from lexitrain.study.store import ProgressStore
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
+from lexitrain.study.store import ProgressStore
 
 #: Rendering hints: how a face shows a question and reads its answer.
 LETTERS = "letters"  # a prompt of letters or a word; the answer is words, which a face may check as they are typed

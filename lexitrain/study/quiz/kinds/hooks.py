@@ -6,15 +6,12 @@ Keyed by the word.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.study.quiz.kinds.base import Check, Question, register_kind
 from lexitrain.study.quiz.kinds.words import WordKind, answer_words, check_words, hook_words
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
 
 
 class HooksKind(WordKind):

@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.engine.board import Board, is_blank
 from lexitrain.engine.cgp import Position, check_tile_counts, parse_cgp, to_cgp
-from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.equity import play_equity, rank_by_equity
 from lexitrain.engine.exchanges import tiles_in_bag
 from lexitrain.engine.leave_table import load_leaves
@@ -37,14 +37,11 @@ from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import RACK_SIZE, check_play, listed_play
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.store import StoredPosition
 from lexitrain.tiles import BLANK, Rack
-
-if TYPE_CHECKING:
-    from lexitrain.engine.dawg import Dawg
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
 
 KIND = "position"
 TOP_SHOWN = 5

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.rows import WordRow
 from lexitrain.study.quiz.kinds.base import Question, register_kind
 from lexitrain.study.quiz.kinds.words import WordKind
 from lexitrain.study.quiz.sources import question_results
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.lexicon.rows import WordRow
 
 SOURCES = ("list", "search", "saved", "file")  # key prefixes: --list, --search, --saved, --file
 

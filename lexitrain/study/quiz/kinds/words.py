@@ -9,14 +9,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import Check, Question
 from lexitrain.tiles import BLANK
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 LETTER_ORDERS = ("alphabetical", "random", "vowels-first", "consonants-first")
 
