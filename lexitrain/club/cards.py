@@ -15,14 +15,12 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study.store import CardRow
-
-if TYPE_CHECKING:
-    from lexitrain.club.database import ClubDatabase, Tx
 
 #: The scheduling columns a member's card has (a local card's, less its id and deck).
 CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct", "incorrect",

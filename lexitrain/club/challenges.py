@@ -18,16 +18,14 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.club.cards import review_cards
+from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_items, check_kind
 from lexitrain.study.quiz.kinds.base import new_kind
-
-if TYPE_CHECKING:
-    from lexitrain.club.database import ClubDatabase, Tx
-    from lexitrain.lexicon.lexicon import Lexicon
 
 #: How many of the week's most missed alphagrams the club's toughies wall asks.
 TOUGHIES = 50

@@ -14,12 +14,10 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lexitrain.club.database import ClubDatabase
 from lexitrain.club.tables import CHANNEL
-
-if TYPE_CHECKING:
-    from lexitrain.club.database import ClubDatabase
 
 log = logging.getLogger(__name__)
 

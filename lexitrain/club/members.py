@@ -16,11 +16,11 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
-    from lexitrain.club.database import ClubDatabase, Tx
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 SHORTEST_PASSWORD = 8

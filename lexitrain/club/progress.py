@@ -13,14 +13,12 @@ from __future__ import annotations
 import json
 import math
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.club.cards import CARD_COLUMNS, CARD_FIELDS
+from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
 from lexitrain.study.records.transfer import FORMAT, VERSION
-
-if TYPE_CHECKING:
-    from lexitrain.club.database import ClubDatabase, Tx
 
 #: The mode of the club's reviews when they are the local app's answers.
 MODE = "club"

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexitrain.club.cards import CARD_COLUMNS, Moved, card_json, read_card, record_review, write_card
+from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.lexicon import DamagedLexicon
+from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling, check_rating
 from lexitrain.study.store import CardRow
-
-if TYPE_CHECKING:
-    from lexitrain.club.database import ClubDatabase
-    from lexitrain.lexicon.lexicon import Lexicon
 
 #: The most questions one request hands out.
 MOST = 50

@@ -13,19 +13,16 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from datetime import date
+from typing import Any
 
 from lexitrain.club.cards import review_cards
 from lexitrain.club.challenges import ChallengeSets, toughies
+from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
-
-if TYPE_CHECKING:
-    from datetime import date
-
-    from lexitrain.club.database import ClubDatabase, Tx
-    from lexitrain.lexicon.lexicon import Lexicon
 
 #: The channel every process LISTENs on (PostgreSQL).
 CHANNEL = "lexitrain_tables"
