@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import json
 import re
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.requests import DailyRequest, PositionQuizRequest
 from lexitrain.study.quiz.kinds.base import BOARD, Question
 from lexitrain.study.quiz.kinds.position import read_position
@@ -27,9 +28,6 @@ from lexitrain.study.quiz.session import Outcome, Refused
 from lexitrain.study.drills.wall import Wall, word_facts
 from lexitrain.web.context import Conflict, Context
 from lexitrain.web.guard import HEADERS
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
 
 MAX_TEXT = 200
 #: A UTF-16 half on its own: JSON may spell one ("\ud800"), no text can hold it.

@@ -18,20 +18,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import open_lexicon
-from lexitrain.study.quiz.preferences import load_preferences
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.quiz.session import Summary
 from lexitrain.study.records import stats as st
+from lexitrain.study.records.stats import StatsReport
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.offload import Offload
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.quiz.preferences import Preferences
-    from lexitrain.study.records.stats import StatsReport
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
 OPEN_LIMIT = 16

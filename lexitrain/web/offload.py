@@ -23,15 +23,12 @@ import tempfile
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from lexitrain.lexicon.catalog import open_lexicon
-from lexitrain.sheets.request import build_sheet
+from lexitrain.sheets.request import SheetRequest, build_sheet
 from lexitrain.sheets.write import write_sheet
 from lexitrain.study.store import ProgressStore
-
-if TYPE_CHECKING:
-    from lexitrain.sheets.request import SheetRequest
 
 T = TypeVar("T")
 #: Threads that read the store at once (the machine's cores, at least 2).

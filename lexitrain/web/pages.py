@@ -10,7 +10,7 @@ import secrets
 import shlex
 from urllib.parse import quote
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -32,11 +32,9 @@ from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.study.quiz.preferences import Preferences, save_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
+from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context
-
-if TYPE_CHECKING:
-    from lexitrain.study.store import ProgressStore
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500

@@ -15,13 +15,10 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
-
-if TYPE_CHECKING:
-    from lexitrain.lexicon.lexicon import Lexicon
-    from lexitrain.study.store import ProgressStore
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.store import ProgressStore
 
 #: The largest list read or kept (1 MB holds some 100,000 words).
 MAX_BYTES = 1 << 20
