@@ -5,12 +5,10 @@ lexicon symbols and definition; found answers marked `found`, the others `missed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import typer
 
-if TYPE_CHECKING:
-    from lexitrain.study.quiz.feedback import AnswerNote, Feedback
+from lexitrain.study.quiz.feedback import AnswerNote, Feedback
 
 
 def show_feedback(feedback: Feedback) -> None:
