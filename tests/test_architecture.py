@@ -305,10 +305,32 @@ def lazy_import_offences(loaded: list[set[str]], root: Path = PACKAGE) -> list[s
         here = module_name(path, root)
         for node in _imports_by_where(path)[1]:
             for target in targets(node, path, root):
-                if (target.split(".")[0] in LAZY_LIBRARIES or any(here in names and target not in names for names in loaded)
-                        or LAZY_LIBRARIES & loads(target, root) or _waits_for_an_import_error(node, path)):
+                if _waits(here, target, loaded, root) or _waits_for_an_import_error(node, path):
                     continue
                 offences.append(f"{path.relative_to(root).as_posix()}:{node.lineno} imports {target} inside a function")
+    return offences
+
+
+def _waits(here: str, target: str, loaded: list[set[str]], root: Path) -> bool:
+    """Importing TARGET from HERE may wait: a slow or optional library (or a module that loads one), or a module
+    the start-up of `--help`, `judge` or `anagram` loads HERE without."""
+    return (target.split(".")[0] in LAZY_LIBRARIES or any(here in names and target not in names for names in loaded)
+            or bool(LAZY_LIBRARIES & loads(target, root)))
+
+
+def typing_only_offences(loaded: list[set[str]], root: Path = PACKAGE) -> list[str]:
+    """Imports under `if TYPE_CHECKING:` that could run at the top: one stays there only when running it would
+    close an import circle or is a reason to wait (`_waits`)."""
+    edges = graph(root)
+    offences = []
+    for path in modules(root):
+        here = module_name(path, root)
+        for imp in imports(path, root):
+            if imp.runs or _waits(here, imp.target, loaded, root):
+                continue
+            trial = {**edges, here: edges[here] | ({imp.target} & edges.keys())}
+            if not any(here in group for group in circles(trial)):
+                offences.append(f"{path.relative_to(root).as_posix()}:{imp.line} imports {imp.target} only for the type checker")
     return offences
 
 
@@ -396,16 +418,21 @@ def test_start_up_loads_nothing_heavy(args: list[str], shown: str, enable, tmp_p
         assert result["store"] == [], result["store"]
 
 
-def test_imports_inside_functions_wait_for_a_reason(enable, tmp_path: Path) -> None:
-    """An import is made at the top of its module unless `lazy_import_offences` names a reason to wait;
-    tried on a copy, a needless `import json` inside a function is caught."""
+def test_imports_wait_only_for_a_reason(enable, tmp_path: Path) -> None:
+    """An import is made at the top of its module unless `lazy_import_offences` / `typing_only_offences`
+    name a reason to wait; tried on a copy, a needless `import json` inside a function is caught, and so is
+    an import of a lexitrain module under `if TYPE_CHECKING:` that could run."""
     loaded = [set(started(args, tmp_path / "modules.json")[0]["modules"])  # type: ignore[call-overload]
               for args in (["--help"], ["judge", "RETAINS"], ["anagram", "RETAINS"])]
     assert not lazy_import_offences(loaded)
+    assert not typing_only_offences(loaded)
     root = _copy(tmp_path / "copy")
-    _append(root / "engine" / "bag.py", "\n\ndef _late():\n    import json\n    return json\n")
-    line = _last_line(root / "engine" / "bag.py") - 1
-    assert lazy_import_offences(loaded, root) == [f"engine/bag.py:{line} imports json inside a function"]
+    bag = root / "engine" / "bag.py"
+    _append(bag, "\n\ndef _late():\n    import json\n    return json\n")
+    assert lazy_import_offences(loaded, root) == [f"engine/bag.py:{_last_line(bag) - 1} imports json inside a function"]
+    _append(bag, "\nfrom typing import TYPE_CHECKING  # noqa: E402\n\nif TYPE_CHECKING:\n    from lexitrain.engine import rules\n")
+    assert typing_only_offences(loaded, root) == [
+        f"engine/bag.py:{_last_line(bag)} imports lexitrain.engine.rules only for the type checker"]
 
 
 # -- the probes: each check fails on the offence it is for ----------------------------------------------
