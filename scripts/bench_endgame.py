@@ -11,7 +11,11 @@ and over all (a position not solved counts as the limit), and the worst.
 
 `--preendgame N` also times the one-tile-in-the-bag solver on N positions:
 the turn before the bag empties in each game (one unseen tile more than the
-opponent's rack), each candidate play against each tile it might draw.
+opponent's rack), each play against each tile it might draw, at the game's
+real spread. Per position: the plays, when the play winning the most draws
+was proved (or NOT within the limit), when the first play was proved best
+(most wins, then the highest expected value), the plays cut, the CPU time.
+`--skip N` starts at the N+1th of those positions.
 
 The limit is wall-clock time, as a player waits; each position's CPU time is
 printed beside it. The machine's load is printed at the start and the end:
@@ -45,9 +49,10 @@ from lexitrain.tiles import RACK_SIZE, Rack, TileSet  # noqa: E402
 DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
 
 
-def endgames(folder: Path, tiles: TileSet, unseen_beyond: int) -> list[tuple[str, Board, Rack, Rack]]:
+def endgames(folder: Path, tiles: TileSet, unseen_beyond: int) -> list[tuple[str, Board, Rack, Rack, int]]:
     """Per game, the first turn whose unseen tiles number at most a rack plus
-    `unseen_beyond` (0: the bag is empty; 1: one tile in the bag)."""
+    `unseen_beyond` (0: the bag is empty; 1: one tile in the bag), with the
+    spread of the side to move there."""
     out = []
     seen = set()
     for path in sorted(folder.glob("*.gcg")):
@@ -65,7 +70,7 @@ def endgames(folder: Path, tiles: TileSet, unseen_beyond: int) -> list[tuple[str
                 key = (tuple(turn.board.squares), mine.counts, mine.blanks)
                 if key not in seen:
                     seen.add(key)
-                    out.append((path.name, turn.board, mine, unseen))
+                    out.append((path.name, turn.board, mine, unseen, turn.scores[0] - turn.scores[1]))
                 break
     return out
 
@@ -77,6 +82,7 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds allowed each")
     parser.add_argument("--engine", default="compiled", choices=("compiled", "python"))
     parser.add_argument("--preendgame", type=int, default=0, help="one-tile-in-the-bag positions to time too")
+    parser.add_argument("--skip", type=int, default=0, help="one-tile-in-the-bag positions to skip first")
     args = parser.parse_args()
     print("load at start: {:.2f} {:.2f} {:.2f} (1, 5, 15 min), {} cores".format(*os.getloadavg(), os.cpu_count()))
     lex = open_lexicon("enable")
@@ -85,7 +91,7 @@ def main() -> None:
     times = []
     solved = []
     cpus = []
-    for name, board, mine, theirs in positions:
+    for name, board, mine, theirs, _ in positions:
         started, cpu = time.monotonic(), time.process_time()
         solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine)
         spent, cpu = time.monotonic() - started, time.process_time() - cpu
@@ -110,20 +116,30 @@ def main() -> None:
         from lexitrain.engine.preendgame import solve_preendgame
 
         pre = endgames(args.games, lex.tiles, 1)
-        pre = [p for p in pre if p[3].size == RACK_SIZE + 1][: args.preendgame]
-        spent_each = []
-        for name, board, mine, unseen in pre:
-            started = time.monotonic()
-            result = solve_preendgame(board, mine, unseen, generator, args.limit, engine=args.engine)
-            spent = time.monotonic() - started
-            spent_each.append(spent)
+        pre = [p for p in pre if p[3].size == RACK_SIZE + 1][args.skip: args.skip + args.preendgame]
+        wins_times, best_times, pre_cpus = [], [], []
+        for name, board, mine, unseen, spread in pre:
+            cpu = time.process_time()
+            result = solve_preendgame(board, mine, unseen, generator, args.limit, spread, engine=args.engine)
+            cpu = time.process_time() - cpu
+            pre_cpus.append(cpu)
+            wins_times.append(result.wins_seconds if result.wins_seconds is not None else args.limit)
+            best_times.append(result.seconds if result.exact else args.limit)
             best = result.plays[0] if result.plays else None
-            print(f"pre-endgame {name[:40]:<40} {len(result.plays):3d} plays {spent:7.2f} s "
-                  f"{'exact' if result.exact else 'NOT  '} best {best.describe(lex.tiles) if best else '-'}",
-                  flush=True)
-        if spent_each:
-            print(f"one tile in the bag: {len(spent_each)} positions, median {statistics.median(spent_each):.2f} s, "
-                  f"worst {max(spent_each):.2f} s")
+            wins = (f"wins proved {result.wins_seconds:6.2f} s" if result.wins_seconds is not None
+                    else "wins NOT proved    ")
+            proved = f"best proved {result.seconds:6.2f} s" if result.exact else "best NOT proved    "
+            cut = sum(not o.decided for o in result.plays)
+            print(f"pre-endgame {name[:40]:<40} spread {spread:+4d} {result.candidates:5,d} plays {wins} {proved} "
+                  f"(cpu {cpu:6.2f} s) cut {cut:5,d} best {best.describe(lex.tiles) if best else '-'} "
+                  f"{best.wins if best else 0:g}/{best.unseen if best else 0}", flush=True)
+        if pre_cpus:
+            print(f"one tile in the bag: {len(pre_cpus)} positions, limit {args.limit:.0f} s each, real spreads")
+            print(f"play winning the most draws proved: {sum(t < args.limit for t in wins_times)} of {len(pre)}, "
+                  f"median {statistics.median(wins_times):.2f} s (not proved counted as the limit)")
+            print(f"best play proved (most wins, then expected value): {sum(t < args.limit for t in best_times)} "
+                  f"of {len(pre)}, median {statistics.median(best_times):.2f} s")
+            print(f"CPU time per position: median {statistics.median(pre_cpus):.2f} s, worst {max(pre_cpus):.2f} s")
     print("load at end: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
 
 

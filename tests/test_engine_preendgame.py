@@ -14,36 +14,91 @@ from lexitrain.tiles import Rack
 from tests.test_engine_endgame import BOARDS, ENGLISH, POOL, brute_force, small_board, small_dawg
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _true_values(board, rack: Rack, pool: Rack, play, dawg) -> list[int]:
+    """The play's value for each draw (in the solver's order), by the brute-force minimax."""
+    after = board.copy()
+    apply_play(after, play)
+    left = list(rack.counts)
+    for _, _, tile in play.placed():
+        left[tile] -= 1
+    values = []
+    for drawn, n in enumerate(pool.counts):
+        if not n:
+            continue
+        mine_after = list(left)
+        mine_after[drawn] += 1
+        theirs = list(pool.counts)
+        theirs[drawn] -= 1
+        racks = (Rack(ENGLISH, tuple(theirs), 0), Rack(ENGLISH, tuple(mine_after), 0))
+        values.append(play.score - brute_force(after, racks, 0, dawg))
+    return values
+
+
+def _outcome(margin: int) -> str:
+    return "win" if margin > 0 else "tie" if margin == 0 else "loss"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=2),
-       unseen=st.text(POOL, min_size=2, max_size=3), spread=st.integers(-30, 30))
-def test_each_draw_matches_brute_force(layout, mine: str, unseen: str, spread: int) -> None:
+       unseen=st.text(POOL, min_size=2, max_size=3), spread=st.integers(-30, 30),
+       engine=st.sampled_from(["compiled", "python"]), decide=st.integers(0, 3))
+def test_every_proof_matches_brute_force(layout, mine: str, unseen: str, spread: int, engine: str,
+                                         decide: int) -> None:
+    """Whatever the solver claims is what the brute-force minimax says: each
+    outcome proved, each value marked exact, each play's wins when decided (and
+    at most its bound when cut), the play ranked first when proved best; the
+    plays asked to be decided are never cut."""
     board = small_board(layout)
     rack, pool = Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, unseen)
     dawg = small_dawg()
-    result = solve_preendgame(board, rack, pool, MoveGenerator(dawg), spread=spread)
     plays = MoveGenerator(dawg).plays(board, rack)
-    assert result.exact and result.candidates == len(plays) == len(result.plays)
+    kept = plays[:decide]
+    result = solve_preendgame(board, rack, pool, MoveGenerator(dawg), spread=spread, engine=engine, decide=kept)
+    assert result.candidates == len(plays) == len(result.plays)
+    assert result.wins_proved and result.exact  # no time limit: everything is proved
+    truth = {}
     for outcome in result.plays:
-        after = board.copy()
-        apply_play(after, outcome.play)
-        left = list(rack.counts)
-        for _, _, tile in outcome.play.placed():
-            left[tile] -= 1
-        assert sum(d.count for d in outcome.draws) == pool.size
-        for draw in outcome.draws:
-            drawn = ENGLISH.index(draw.tile)
-            mine_after = list(left)
-            mine_after[drawn] += 1
-            theirs = list(pool.counts)
-            theirs[drawn] -= 1
-            racks = (Rack(ENGLISH, tuple(theirs), 0), Rack(ENGLISH, tuple(mine_after), 0))
-            assert draw.value == outcome.play.score - brute_force(after, racks, 0, dawg)
-        wins = sum(d.count * (1 if spread + d.value > 0 else 0.5 if spread + d.value == 0 else 0)
-                   for d in outcome.draws)
-        assert outcome.wins == wins
-    ranked = [(-o.wins, -o.expected) for o in result.plays]
-    assert ranked == sorted(ranked)
+        values = _true_values(board, rack, pool, outcome.play, dawg)
+        assert [d.count for d in outcome.draws] == [n for n in pool.counts if n]
+        for draw, value in zip(outcome.draws, values):
+            if draw.exact:
+                assert draw.value == value
+            if draw.result is not None:
+                assert draw.result == _outcome(spread + value)
+                assert draw.value <= value if draw.result == "loss" else draw.value >= value if draw.result == "win" \
+                    else draw.value == value
+        wins = sum(d.count * {"win": 1, "tie": 0.5, "loss": 0}[_outcome(spread + v)]
+                   for d, v in zip(outcome.draws, values))
+        expected = sum(d.count * v for d, v in zip(outcome.draws, values)) / pool.size
+        truth[outcome.play.key()] = (wins, expected)
+        assert outcome.wins_at_most >= wins
+        if outcome.decided:
+            assert outcome.wins == wins
+        if outcome.exact:
+            assert abs(outcome.expected - expected) < 1e-9
+    assert all(result.plays[[o.play.key() for o in result.plays].index(p.key())].decided for p in kept)
+    first = result.plays[0]
+    assert truth[first.play.key()] == max(truth.values())  # most wins, then the highest expected value
+    assert first.decided and first.exact
+
+
+def test_cut_plays_save_searches_and_still_rank_right() -> None:
+    """Across spreads, a play stops at the draw that leaves it unable to win
+    more than the best found (so some plays are not decided) and the first
+    play still wins as many draws as the brute force's best."""
+    dawg = small_dawg()
+    board = small_board(BOARDS[0])
+    rack, pool = Rack.parse(ENGLISH, "AT"), Rack.parse(ENGLISH, "EST")
+    plays = MoveGenerator(dawg).plays(board, rack)
+    values = [_true_values(board, rack, pool, p, dawg) for p in plays]
+    cut = 0
+    for spread in range(-20, 21, 4):
+        result = solve_preendgame(board, rack, pool, MoveGenerator(dawg), spread=spread)
+        assert result.exact
+        assert result.plays[0].wins == max(sum(spread + v > 0 for v in vs) + sum(spread + v == 0 for v in vs) / 2
+                                           for vs in values)
+        cut += sum(not o.decided for o in result.plays)
+    assert cut  # some play was cut somewhere
 
 
 def test_cli_lists_each_play_with_its_wins(enable) -> None:
@@ -65,6 +120,9 @@ def test_cli_lists_each_play_with_its_wins(enable) -> None:
     assert row["draws"] == 8 and sum(o["count"] for o in row["outcomes"]) == 8
     assert 0 <= row["wins"] <= 8
     assert abs(row["expected"] - sum(o["value"] * o["count"] for o in row["outcomes"]) / 8) < 0.01
+    # one play, no time limit: its outcomes are proved, so it is proved to win the most
+    assert out["wins_proved"] and row["decided"] and row["wins_at_most"] == row["wins"]
+    assert row["wins"] == sum(o["count"] * {"win": 1, "tie": 0.5, "loss": 0}[o["result"]] for o in row["outcomes"])
     refused = run("endgame", "--cgp", cgp)
     assert refused.exit_code != 0 and "pre-endgame" in refused.stderr
 
@@ -85,4 +143,5 @@ def test_out_of_time_every_play_has_a_value_for_every_draw(enable) -> None:
     result = solve_preendgame(turn.board, rack, unseen, MoveGenerator(dawg_for(enable)), seconds=1.5, candidates=6)
     assert result.candidates == 6 and len(result.plays) == 6
     assert all(o.unseen == 8 for o in result.plays)
-    assert result.exact == all(o.exact for o in result.plays)  # exact only where every endgame was proved
+    assert not result.exact or result.wins_proved  # proved best only where the wins are proved
+    assert not result.wins_proved or result.plays[0].decided

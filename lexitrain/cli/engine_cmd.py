@@ -296,19 +296,25 @@ def preendgame(
     result = solve_preendgame(position.board, mine, unseen, MoveGenerator(dawg_for(lex)), seconds, spread,
                               candidates)
     rows = [{"position": o.play.position, "word": o.play.word(tiles), "score": o.play.score,
-             "expected": round(o.expected, 2), "wins": o.wins, "draws": o.unseen, "exact": o.exact,
-             "outcomes": [{"tile": d.tile, "count": d.count, "value": d.value, "exact": d.exact} for d in o.draws]}
+             "expected": round(o.expected, 2), "wins": o.wins, "wins_at_most": o.wins_at_most,
+             "decided": o.decided, "draws": o.unseen, "exact": o.exact,
+             "outcomes": [{"tile": d.tile, "count": d.count, "value": d.value, "exact": d.exact, "result": d.result}
+                          for d in o.draws]}
             for o in result.plays]
     if json_out:
-        emit_json({"plays": rows, "exact": result.exact, "candidates": result.candidates,
-                   "seconds": round(result.seconds, 3)})
+        emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
+                   "candidates": result.candidates, "seconds": round(result.seconds, 3)})
         return
-    proof = "exact" if result.exact else "NOT exact: time ran out"
-    typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} solved against each of the {unseen.size} "
+    proof = ("exact: the first play is proved best" if result.exact else
+             "the first play is proved to win the most draws; its expected value is not proved best"
+             if result.wins_proved else "NOT proved: time ran out")
+    typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} against each of the {unseen.size} "
                f"unseen tiles ({proof}; {result.seconds:.2f} s)")
     for row in rows:
-        typer.echo(f"{row['wins']:>4g}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
-                   f"{row['word']:<16} {row['score']:>4}{'' if row['exact'] else '  (not exact)'}")
+        wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
+        note = "" if row["exact"] else "  (wins proved, value not exact)" if row["decided"] else "  (partly searched)"
+        typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
+                   f"{row['word']:<16} {row['score']:>4}{note}")
 
 
 @gcg_app.command("verify")

@@ -257,7 +257,7 @@ class Analyst:
             if all(p.key() != made_play.key() for p in plays):
                 plays.append(made_play)
             result = solve_preendgame(board, rack, unseen, self.generator, self.sim.preendgame_seconds, spread,
-                                      plays=plays)
+                                      plays=plays, decide=[made_play])
             made = next((o for o in result.plays if o.play.key() == made_play.key()), None)
             if made is None or not result.plays:
                 return False
@@ -266,7 +266,7 @@ class Analyst:
             report.win_best = round(top.wins / top.unseen, 4)
             report.best_by_win = {**_move_json(top.play, self.tiles), "win": report.win_best,
                                   "expected": round(top.expected, 2)}
-            report.win_method = ("pre-endgame" if result.exact else
+            report.win_method = ("pre-endgame" if result.wins_proved and made.decided else
                                  f"pre-endgame (best found in {self.sim.preendgame_seconds:g} s, not proved)")
         report.win_lost = round(max(0.0, report.win_best - report.win), 4)
         return True

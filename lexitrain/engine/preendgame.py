@@ -4,22 +4,41 @@ each tile the bag might hold, with the exact endgame after it.
 With one tile in the bag the side to move knows the eight unseen tiles but
 not which seven the opponent holds. A tile play draws the bag's last tile,
 so after it both racks are known and the bag is empty: an endgame, the
-opponent to move, searched by the endgame search. A play's value for one draw is
-its score minus the opponent's value of that endgame; over the draws
-(each unseen tile as likely as any other) it has an expected value and a
-number of draws it wins (a tie is half). Passes and exchanges are left out
-(the bag holds too few tiles to exchange; a pass hands the same problem to
-the opponent, a pre-endgame of theirs).
+opponent to move, searched by the endgame search. A play's value for one
+draw is its score minus the opponent's value of that endgame; over the draws
+(each unseen tile as likely as any other) it has a number of draws it wins
+(a tie is half) and an expected value. The best play wins the most draws,
+then has the highest expected value. Passes and exchanges are left out (the
+bag holds too few tiles to exchange; a pass hands the same problem to the
+opponent, a pre-endgame of theirs).
+
+What a player asks first is which play wins the most draws, and a draw's
+outcome needs only the endgame's side of a threshold (the spread the play
+leaves), not its value: a search in the window around it, to the end of
+every line, proves win, tie or loss far sooner than the exact value. So the
+solver goes in three passes over one search (its table and plays found
+carry over from endgame to endgame):
+
+1. every endgame one ply deep: an estimate of each draw, which orders the
+   plays (likeliest winners first) and each play's draws (likeliest losses
+   first), and is what a play keeps where time runs out before a proof;
+2. the outcome of each draw, proved, play by play; a play stops as soon as
+   the draws it has lost leave it unable to win as many as the best play
+   found (it is "cut": its wins are only bounded above);
+3. the exact value of each draw of the plays that win the most, so the
+   expected value breaks their tie; a play stops when the values it has and
+   the bounds of the rest prove it cannot beat the best.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Sequence
+from operator import mul
+from dataclasses import dataclass, field
+from typing import Collection, Sequence
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.endgame import MAX_PLIES, Endgame, OutOfTime, Searcher, new_search, search_depth
+from lexitrain.engine.endgame import EXACT_DEPTH, INFINITY, Endgame, OutOfTime, Searcher, new_search
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
@@ -27,16 +46,26 @@ from lexitrain.engine.rules import apply_play
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import BLANK, Rack, TileSet
 
+#: a depth no endgame reaches: a search to it follows every line to the game's end
+PROOF_DEPTH = EXACT_DEPTH - 1
+WIN, TIE, LOSS = "win", "tie", "loss"
+
 
 @dataclass(frozen=True)
 class Draw:
     """One tile the bag may hold: how many of the unseen tiles are it, and the
-    play's value for the side to move when it is (score minus the endgame's)."""
+    play's value for the side to move when it is (score minus the endgame's).
+
+    `value` is exact when `exact`; else, when the outcome is proved, a bound
+    the search proved (at least this for a win, at most for a loss); else the
+    estimate one ply deep. `result` is the proved outcome for the side to
+    move (win, tie, loss), None where it was not searched or time ran out."""
 
     tile: str
     count: int
     value: int
     exact: bool
+    result: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,18 +82,32 @@ class PlayOutcome:
 
     @property
     def expected(self) -> float:
-        """The mean value over the unseen tiles."""
+        """The mean value over the unseen tiles (exact only when every draw is)."""
         return sum(d.value * d.count for d in self.draws) / self.unseen
 
     @property
     def wins(self) -> float:
-        """Draws (out of `unseen`) after which the side to move wins, a tie counting half."""
-        return sum(d.count * (1.0 if self.spread + d.value > 0 else 0.5 if self.spread + d.value == 0 else 0.0)
-                   for d in self.draws)
+        """Draws (out of `unseen`) after which the side to move wins, a tie
+        counting half: proved where `decided`, else partly estimated."""
+        return sum(d.count * _share(d.result or self._estimate(d)) for d in self.draws)
+
+    @property
+    def wins_at_most(self) -> float:
+        """What the proofs leave possible: every draw not proved lost or tied counted won."""
+        return sum(d.count * (_share(d.result) if d.result is not None else 1.0) for d in self.draws)
+
+    @property
+    def decided(self) -> bool:
+        """Every draw's outcome is proved, so `wins` is."""
+        return all(d.result is not None for d in self.draws)
 
     @property
     def exact(self) -> bool:
         return all(d.exact for d in self.draws)
+
+    def _estimate(self, draw: Draw) -> str:
+        margin = self.spread + draw.value
+        return WIN if margin > 0 else TIE if margin == 0 else LOSS
 
     def describe(self, tiles: TileSet) -> str:
         return f"{self.play.position} {self.play.word(tiles)}"
@@ -72,72 +115,183 @@ class PlayOutcome:
 
 @dataclass(frozen=True)
 class PreEndgame:
-    """Every candidate solved: most wins first, then by expected value."""
+    """Every candidate: most wins first (at equal wins, a play whose wins are
+    proved first), then by expected value.
+
+    `wins_proved`: the first play's wins are proved and no other play can win
+    more. `exact`: besides, the first play's expected value is exact and no
+    play winning as many can have a higher one, so the first play is proved
+    best."""
 
     plays: tuple[PlayOutcome, ...]
     exact: bool
     seconds: float
     candidates: int  # plays there were to try (those not reached in time are left out)
+    wins_proved: bool = False
+    wins_seconds: float | None = None  # when the wins were proved (None: they were not)
+
+
+@dataclass
+class _Play:
+    """A play being solved: its endgames (one per draw) and what is known of each."""
+
+    play: ScoredPlay
+    endgames: list[Endgame]
+    value: list[int] = field(default_factory=list)  # per draw: exact, a bound, or the estimate
+    low: list[int] = field(default_factory=list)  # per draw: proved bounds on the value
+    high: list[int] = field(default_factory=list)
 
 
 def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator,
                      seconds: float | None = None, spread: int = 0, candidates: int | None = None,
-                     engine: str | None = None, plays: Sequence[ScoredPlay] | None = None) -> PreEndgame:
+                     engine: str | None = None, plays: Sequence[ScoredPlay] | None = None,
+                     decide: Collection[ScoredPlay] = ()) -> PreEndgame:
     """Solve with `unseen` the opponent's rack and the one tile in the bag
-    together (eight tiles for a full rack). `candidates` limits the plays
-    tried to the top ones by score; `plays` names them instead.
-
-    Every endgame (a play and a draw) is searched a ply deeper at a time, all
-    of them at one depth before any at the next, in one search whose table
-    and plays found carry over from endgame to endgame and depth to depth.
-    So when `seconds` run out every play has a value from the deepest depth
-    it finished (marked not exact), instead of the first plays solved and the
-    rest not reached; a play not reached even at one ply is left out."""
+    together (eight tiles for a full rack), `spread` the side to move's lead.
+    `candidates` limits the plays tried to the top ones by score; `plays`
+    names them instead; the plays in `decide` have every draw's outcome
+    proved, never cut. When `seconds` run out, what is proved so far is kept
+    and the rest is the estimate one ply deep; a play not reached even at one
+    ply is left out."""
     if unseen.size < 2:
         raise LexitrainError("a pre-endgame needs the opponent's rack and one tile in the bag")
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    tiles = board.tiles
     if plays is None:
         plays = generator.plays(board, rack)
         if candidates is not None:
             plays = plays[:candidates]
     draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
-    endgames: list[Endgame] = []
+    counts = [n for _, n in draws]
+    keep = {p.key() for p in decide}
+    solving: list[_Play] = []
     for play in plays:
         after = board.copy()
         apply_play(after, play)
         left = leave_after(rack, play)
         # the opponent moves first, holding the unseen tiles but the one drawn
-        endgames.extend(Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile))) for tile, _ in draws)
-    found: list[tuple[int, bool] | None] = [None] * len(endgames)
+        solving.append(_Play(play, [Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile))) for tile, _ in draws]))
     search: Searcher | None = None
+    reached: list[_Play] = []
+    wins_seconds: float | None = None
+
+    def searched(endgame: Endgame, depth: int, alpha: int, beta: int) -> int:
+        """The opponent's value of an endgame within (alpha, beta), fail-soft."""
+        nonlocal search
+        if search is None:
+            search = new_search(endgame, generator, deadline, engine)
+        else:
+            search.reset(endgame, deadline)
+        return search.root(depth, alpha, beta)[0]
+
     try:
-        for depth in range(1, MAX_PLIES + 1):
-            for j, endgame in enumerate(endgames):
-                known = found[j]
-                if known is not None and known[1]:
-                    continue
-                if search is None:
-                    search = new_search(endgame, generator, deadline, engine)
-                else:
-                    search.reset(endgame, deadline)
-                found[j] = search_depth(search, depth, None if known is None else known[0])
-            if all(f is not None and f[1] for f in found):
-                break
+        for p in solving:  # 1. one ply deep
+            p.value = [p.play.score - searched(e, 1, -INFINITY, INFINITY) for e in p.endgames]
+            p.low, p.high = [-INFINITY] * len(draws), [INFINITY] * len(draws)
+            reached.append(p)
+        # 2. the outcomes, likeliest winners first
+        reached.sort(key=lambda p: _estimated_rank(p, counts, spread))
+        best_wins = -1.0
+        for p in reached:
+            full = p.play.key() in keep
+            for d in sorted(range(len(draws)), key=lambda d: p.value[d]):  # likeliest losses first
+                if not full and _wins_at_most(p, counts, spread) <= best_wins:
+                    break  # cut: it cannot win more draws than the best
+                threshold = -spread  # the play wins a draw whose value is above it
+                opponent = searched(p.endgames[d], PROOF_DEPTH, p.play.score - threshold - 1,
+                                    p.play.score - threshold + 1)
+                _bound(p, d, p.play.score - opponent, threshold - 1, threshold + 1)
+            if _decided(p, spread):
+                best_wins = max(best_wins, _wins_at_most(p, counts, spread))
+        wins_seconds = time.monotonic() - started
+        # 3. the exact values of the plays that may win as many, the likeliest best first
+        top = [p for p in reached if _wins_at_most(p, counts, spread) >= best_wins]
+        top.sort(key=lambda p: -sum(n * v for n, v in zip(counts, p.value)))
+        best_sum = -INFINITY
+        for p in top:
+            for d in sorted(range(len(draws)), key=lambda d: p.value[d]):
+                if _wins_at_most(p, counts, spread) < best_wins or sum(map(mul, counts, p.high)) <= best_sum:
+                    break  # fewer wins, or no higher expected value: its values stay bounds
+                if p.low[d] < p.high[d]:
+                    _bound(p, d, p.play.score - searched(p.endgames[d], PROOF_DEPTH, -INFINITY, INFINITY),
+                           -INFINITY, INFINITY)
+            if p.low == p.high and _wins_at_most(p, counts, spread) == best_wins:
+                best_sum = max(best_sum, sum(map(mul, counts, p.value)))
     except OutOfTime:
         pass
-    out = []
-    for n, play in enumerate(plays):
-        mine = found[n * len(draws):(n + 1) * len(draws)]
-        if any(f is None for f in mine):
-            continue  # not reached in time
-        results = tuple(Draw(BLANK if tile < 0 else tiles.letters[tile], count, play.score - f[0], f[1])
-                        for (tile, count), f in zip(draws, mine) if f is not None)
-        out.append(PlayOutcome(play, results, spread))
-    out.sort(key=lambda o: (-o.wins, -o.expected))
-    return PreEndgame(tuple(out), len(out) == len(plays) and all(o.exact for o in out),
-                      time.monotonic() - started, len(plays))
+    tiles = board.tiles
+    out = [PlayOutcome(p.play, tuple(Draw(BLANK if tile < 0 else tiles.letters[tile], count, p.value[d],
+                                          p.low[d] == p.high[d], _result(p, d, spread))
+                                     for d, (tile, count) in enumerate(draws)), spread)
+           for p in reached]
+    # at equal wins a play whose wins are proved goes before one whose are partly
+    # estimated; at equal expected values, an exact one first
+    out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
+    wins_proved = bool(out) and len(out) == len(plays) and out[0].decided and all(
+        o.wins_at_most <= out[0].wins for o in out[1:])
+    exact = wins_proved and out[0].exact and all(
+        o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:])
+    return PreEndgame(tuple(out), exact, time.monotonic() - started, len(plays), wins_proved,
+                      wins_seconds if wins_proved else None)
+
+
+def _share(result: str | None) -> float:
+    """A draw's part of a win."""
+    return 1.0 if result == WIN else 0.5 if result == TIE else 0.0
+
+
+def _bound(p: _Play, d: int, value: int, alpha: int, beta: int) -> None:
+    """Record a fail-soft search result for the side to move, searched within
+    (alpha, beta) of its value: exact inside, a bound outside."""
+    if value <= alpha:
+        p.high[d] = min(p.high[d], value)
+    elif value >= beta:
+        p.low[d] = max(p.low[d], value)
+    else:
+        p.low[d] = p.high[d] = value
+    p.value[d] = value
+
+
+def _result(p: _Play, d: int, spread: int) -> str | None:
+    """The proved outcome of draw d for the side to move, if its bounds decide it."""
+    if spread + p.low[d] > 0:
+        return WIN
+    if spread + p.high[d] < 0:
+        return LOSS
+    if p.low[d] == p.high[d] == -spread:
+        return TIE
+    return None
+
+
+def _decided(p: _Play, spread: int) -> bool:
+    return all(_result(p, d, spread) is not None for d in range(len(p.value)))
+
+
+def _wins_at_most(p: _Play, counts: list[int], spread: int) -> float:
+    """The draws the proofs so far leave the play able to win."""
+    return sum(n * (1.0 if r is None else _share(r)) for n, r in zip(counts, (_result(p, d, spread)
+                                                                           for d in range(len(counts)))))
+
+
+def _estimated_rank(p: _Play, counts: list[int], spread: int) -> tuple[float, int, int]:
+    """Most estimated wins first; among as many, the plays placing most tiles
+    (the endgames after them are smallest, so a best play is proved soonest),
+    then the highest estimated value."""
+    wins = sum(n * (1.0 if spread + v > 0 else 0.5 if spread + v == 0 else 0.0) for n, v in zip(counts, p.value))
+    return -wins, -p.play.tile_count, -sum(map(mul, counts, p.value))
+
+
+def _ceiling(o: PlayOutcome) -> float:
+    """The highest expected value the proofs leave a play: a draw not exact
+    counts at its value where that is proved an upper bound (a loss), else
+    as no bound at all."""
+    total = 0.0
+    for d in o.draws:
+        if d.exact or d.result == LOSS:
+            total += d.value * d.count
+        else:
+            return float(INFINITY)
+    return total / o.unseen
 
 
 def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
