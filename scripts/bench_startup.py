@@ -3,10 +3,12 @@
 Each command runs --runs times (median printed, with the fastest), first with
 PYTHONDONTWRITEBYTECODE=1 and lexitrain's bytecode caches removed (its modules compiled from
 source on every run, as when the caches cannot be written), then with Python writing and
-reading them. The lexicon is
-compiled before timing, in a LEXITRAIN_HOME of its own; the load average goes with the figures.
+reading them. The lexicon is compiled before timing, in a LEXITRAIN_HOME of its own; the load
+average goes with the figures. With --against OTHER (another checkout, e.g. a `git worktree`
+of main), each run of this checkout is followed by one of OTHER, so both see the same load,
+and the ratio of the medians is printed.
 
-    python scripts/bench_startup.py [--runs 10]
+    python scripts/bench_startup.py [--runs 10] [--against ../main]
 """
 
 from __future__ import annotations
@@ -25,33 +27,48 @@ ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = (["--help"], ["judge", "QI"], ["anagram", "AEINRST"])
 
 
-def timed(args: list[str], env: dict[str, str]) -> float:
+def timed(root: Path, args: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "lexitrain", *args], env=env, cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "lexitrain", *args], env={**env, "PYTHONPATH": str(root)}, cwd=root,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start  # (judge exits 1 on a word the default lexicon lacks)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    runs = parser.parse_args().runs
+    parser.add_argument("--against", type=Path, help="another checkout, timed in turn with this one")
+    options = parser.parse_args()
+    roots = [ROOT] + ([options.against.resolve()] if options.against else [])
     home = tempfile.mkdtemp(prefix="lexitrain-startup-")
     try:
-        base = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
+        base = {**os.environ, "LEXITRAIN_HOME": home}
         base.pop("PYTHONDONTWRITEBYTECODE", None)
         uncached = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
-        for cache in (ROOT / "lexitrain").rglob("__pycache__"):
-            shutil.rmtree(cache)
-        timed(["judge", "QI"], uncached)  # compiles the lexicon
-        print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+        for root in roots:
+            for cache in (root / "lexitrain").rglob("__pycache__"):
+                shutil.rmtree(cache)
+        timed(ROOT, ["judge", "QI"], uncached)  # compiles the lexicon
+        print(f"load average at start: {load()} ({os.cpu_count()} cores)")
         for label, env in (("PYTHONDONTWRITEBYTECODE=1", uncached), ("bytecode cached", base)):
-            timed(["--help"], env)  # (the cached runs: writes the caches)
+            for root in roots:
+                timed(root, ["--help"], env)  # (the cached runs: writes the caches)
             for args in COMMANDS:
-                times = [timed(args, env) for _ in range(runs)]
-                print(f"{label:26} lexitrain {' '.join(args):16} median {statistics.median(times) * 1000:6.0f} ms"
-                      f"  fastest {min(times) * 1000:6.0f} ms  ({runs} runs)")
-        print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                times: list[list[float]] = [[] for _ in roots]
+                for _ in range(options.runs):
+                    for root, found in zip(roots, times):
+                        found.append(timed(root, args, env))
+                medians = [statistics.median(found) * 1000 for found in times]
+                line = (f"{label:26} lexitrain {' '.join(args):16} median {medians[0]:6.0f} ms"
+                        f"  fastest {min(times[0]) * 1000:6.0f} ms")
+                if len(roots) > 1:
+                    line += f"  | against: median {medians[1]:6.0f} ms, ratio {medians[0] / medians[1]:.2f}"
+                print(line + f"  ({options.runs} runs)")
+        print(f"load average at end: {load()}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
