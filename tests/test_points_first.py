@@ -9,6 +9,7 @@ an answer takes); `stats` shows the points per game the known words cover, week 
 from __future__ import annotations
 
 import json
+import re
 
 from datetime import datetime, timedelta, timezone
 
@@ -174,3 +175,26 @@ def test_stats_show_the_points_the_known_words_cover_and_how_they_grew(two_cards
         figure = charts(compute(store, "small", two_cards, points=True))
     line = next(ax for ax in figure.axes if ax.get_title().startswith("Points per game your words cover"))
     assert [round(y, 2) for y in line.lines[0].get_ydata()] == weeks  # the chart draws the figures shown
+
+
+def test_the_web_stats_page_shows_the_points_covered_as_lexitrain_stats_does(two_cards, monkeypatch) -> None:
+    from starlette.testclient import TestClient
+
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.web.app import create_app
+    from lexitrain.web.context import Context
+
+    answers = [" ".join(sorted(ORACLE["".join(sorted(w))])) for w in (RARE, PLAYED)]
+    assert run("daily", "--jsonl", "--lexicon", "small", input="\n".join(answers) + "\n").exit_code == 0
+    monkeypatch.setenv("LEXITRAIN_NOW", (NOW + timedelta(days=9)).isoformat())
+    report = json.loads(run("stats", "--lexicon", "small", "--json").stdout)["points"]
+    with ProgressStore() as store, TestClient(create_app(Context(store, "small", secret="k", hosts=frozenset(
+            {"testserver"}))), headers={"Sec-Fetch-Site": "same-origin"}) as client:
+        assert client.get("/?key=k").status_code == 200
+        page = client.get("/stats").text
+    said = page.split('id="points-covered"')[1].split("</p>")[0]
+    assert f"<strong>{report['covered']:.1f}</strong> of the {report['points_per_game']:.1f} points" in said
+    weeks = page.split('id="points-weeks"')[1].split("</table>")[0]
+    shown = [float(cell) for cell in re.findall(r'<td class="num">([\d.]+)</td>', weeks)]
+    assert shown == [round(w["covered"], 1) for w in report["weeks"]] and shown[-1] > 0
+    assert page.split('id="chart-points"')[1].split("</figure>")[0].count('class="bar"') == len(report["weeks"])

@@ -91,7 +91,8 @@ class Context:
         return load_preferences(store)
 
     def stats(self, lexicon: str | None = None, wait: float | None = STATS_WAIT) -> tuple[StatsReport, bool]:
-        """The statistics of a lexicon (with its coverage) and whether they hold every answer given.
+        """The statistics of a lexicon (with its coverage and, where it has the figures, the points per
+        game the player's words cover) and whether they hold every answer given.
 
         They are counted again only when the store has changed (SQLite's data_version, on a connection
         that never writes, moves with every other connection's commit), on a thread of their own, one
@@ -112,7 +113,7 @@ class Context:
             if pending is None or pending[0] != version:
                 count_store = self._stats_count
                 assert count_store is not None
-                future = self._stats_counter.submit(st.compute, count_store, lex.name, lex)
+                future = self._stats_counter.submit(st.compute, count_store, lex.name, lex, points=True)
                 pending = self._stats_pending[lex.name] = (version, future)
                 future.add_done_callback(partial(self._counted, lex.name, version))
         try:
