@@ -113,7 +113,7 @@ class Context:
             if pending is None or pending[0] != version:
                 count_store = self._stats_count
                 assert count_store is not None
-                future = self._stats_counter.submit(st.compute, count_store, lex.name, lex, points=True)
+                future = self._stats_counter.submit(partial(st.compute, points=True), count_store, lex.name, lex)
                 pending = self._stats_pending[lex.name] = (version, future)
                 future.add_done_callback(partial(self._counted, lex.name, version))
         try:
