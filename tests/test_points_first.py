@@ -25,6 +25,7 @@ from lexitrain.engine.selfplay import SelfPlayer
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.records.stakes import Stakes
 from lexitrain.study.store import CardRow
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -54,6 +55,9 @@ def test_search_orders_by_points_a_game_holds(enable) -> None:
     table = run("search", "--length", "2", "--order", "points", "--limit", "2").stdout.splitlines()
     assert table[0].split()[-2:] == ["Pts/game", "Definition"]  # the figure the order is by, beside each word
     assert table[1].split()[2] == "XI" and f"{points['XI']:.2f}" in table[1].split()
+    listed = json.loads(run("search", "--length", "2", "--order", "points", "--limit", "2", "--json").stdout)
+    twos = run("search", "--length", "2", "--order", "points", "--limit", "2", "--words").stdout.split()
+    assert [(w["word"], w["points_per_game"]) for w in listed] == [(w, round(points[w], 4)) for w in twos]
 
 
 def test_figures_counted_before_points_say_so_in_one_line(small) -> None:
@@ -118,6 +122,24 @@ def two_cards(small, monkeypatch, tmp_path):
     assert plan.exit_code == 0, plan.stderr
     assert run("study", "set", "--new", "5", "--reviews", "100").exit_code == 0
     return small
+
+
+def test_an_anagram_cards_words_read_per_alphagram_are_those_its_question_shows(two_cards) -> None:
+    """The ranking reads an anagram card's scoring words from the lexicon's table, not by building its
+    question: the two must agree for every alphagram (and a blank's card still builds its question)."""
+    from lexitrain.study.quiz.kinds.base import new_kind
+    from lexitrain.study.store import ProgressStore
+
+    kind = new_kind("anagram")
+    with ProgressStore() as store:
+        stakes = Stakes(store, two_cards, Scheduling())
+        alphagrams = {row["alphagram"] for row in two_cards.rows()}
+        assert len(alphagrams) > 20
+        for key in alphagrams:
+            shown = [w for w in kind.build(two_cards, key).words_shown if w in stakes.points]
+            assert list(stakes.scoring_words("anagram", key)) == shown, key
+        assert stakes.worth("anagram", "OX") == pytest.approx(18 + stakes.points.get("XO", 0))
+        assert set(stakes.scoring_words("anagram", "O?")) >= {"OX", "XO"} & set(stakes.points)
 
 
 def test_new_cards_by_points_per_minute(two_cards) -> None:

@@ -292,7 +292,10 @@ def search(
         save_search(save, query.text(), replace=replace)
     for note in search_notes(lex, query):
         warn(note)
-    if json_out:
+    if json_out and query.order == "points":  # the figure the order is by, as the table's Pts/game column
+        points = lex.points_per_game()
+        emit_json([{**row, "points_per_game": round(points.get(row["word"], 0.0), 4)} for row in rows])
+    elif json_out:
         emit_json(rows)
     elif csv_out:
         _write_csv(rows)

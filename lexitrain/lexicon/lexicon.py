@@ -211,6 +211,14 @@ class Lexicon:
             self._points = {word: points / games for word, points in rows.points_scored(self.db).items()}
         return self._points
 
+    def played_by_alphagram(self) -> dict[str, list[str]]:
+        """Alphagram (as the alphagrams table writes it) -> its words the self-play games played: the
+        words holding points an anagram card teaches, for every card at once (read once, in SQL)."""
+        from lexitrain.lexicon import rows
+
+        self.require_playability()
+        return rows.played_by_alphagram(self.db)
+
     def require_playability(self) -> None:
         """A one-line error when the lexicon has no figures; else make sure its connection
         has them (they are attached on opening, and may have come after it was opened)."""

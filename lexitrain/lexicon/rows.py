@@ -305,6 +305,15 @@ def points_scored(db: sqlite3.Connection) -> dict[str, int]:
     return {word: points for word, points in db.execute(f"SELECT word, points FROM {PLAYABILITY}.playability")}
 
 
+def played_by_alphagram(db: sqlite3.Connection) -> dict[str, list[str]]:
+    """Alphagram (as stored) -> its words the self-play games played, for every alphagram with one."""
+    out: dict[str, list[str]] = {}
+    for alphagram, word in db.execute(f"SELECT w.alphagram, w.word FROM {PLAYABILITY}.playability p "
+                                      "JOIN words w ON w.word = p.word ORDER BY w.word"):
+        out.setdefault(alphagram, []).append(word)
+    return out
+
+
 def playability_meta(db: sqlite3.Connection) -> dict[str, Any]:
     """How the lexicon's playability figures were counted (games, seed, time...)."""
     return {key: json.loads(value) for key, value in db.execute(f"SELECT key, value FROM {PLAYABILITY}.meta")}

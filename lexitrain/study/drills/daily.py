@@ -2,7 +2,9 @@
 
 By default the most overdue review comes first and new cards come in the
 plan's order; with `study set --daily-order points`, each is the one whose
-study gains the most points per game per minute (records/stakes.py).
+study gains the most points per game per minute (records/stakes.py), by a
+ranking of the due and the new cards the drill makes outside its
+transactions every few minutes, each pick taking the best still eligible.
 
 Limits count what was already done today in daily sessions, and the next
 card is picked afresh before every question, so stopping half-way and
@@ -17,7 +19,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterator
+from collections.abc import Callable, Iterator
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -33,6 +35,9 @@ MODE = "daily"
 #: How long a card handed out stays another drill's: a drill killed with a card on screen
 #: cannot give it back, so its lease runs out on its own.
 LEASE_SECONDS = 600.0
+EVERY = -1  # SQLite's LIMIT for no limit
+#: the pools of cards the drill ranks by points at stake
+DUE, NEW = "due", "new"
 
 
 @dataclass(frozen=True)
@@ -97,15 +102,16 @@ def next_card(
 
     `held` is (new cards, reviews) on screen in other drills right now: they count
     against today's limits as if answered, so two drills at once stay within them."""
-    every = -1  # SQLite's LIMIT for no limit
+    at = now.timestamp()
     new_done, reviews_done = store.answers_since(MODE, lexicon, day_start(now).timestamp())
     new_done, reviews_done = new_done + held[0], reviews_done + held[1]
     no_reviews, no_new = full_decks(store, MODE, lexicon, day_start(now))  # decks with their own limits
     if reviews_done < limits.reviews:
         if stakes is None:
-            due = store.due_cards(lexicon, now.timestamp(), 1, skip, no_reviews)
+            due = store.due_cards(lexicon, at, 1, skip, no_reviews)
         else:
-            due = stakes.best(store.due_cards(lexicon, now.timestamp(), every, skip, no_reviews), now.timestamp())
+            due = _by_points(stakes, DUE, lambda ids, limit: store.due_cards(lexicon, at, limit, skip, no_reviews, ids),
+                             lambda: store.due_for_ranking(lexicon, at), at)
         if due:
             return due[0]
 
@@ -117,10 +123,23 @@ def next_card(
         if stakes is None:
             new = store.new_cards(plan_id, 1, skip, no_new)
         else:
-            new = stakes.best(store.new_cards(plan_id, every, skip, no_new), now.timestamp())
+            new = _by_points(stakes, NEW, lambda ids, limit: store.new_cards(plan_id, limit, skip, no_new, ids),
+                             lambda: store.new_cards(plan_id, EVERY), at)
         if new:
             return new[0]
     return None
+
+
+def _by_points(stakes: Stakes, pool: str, eligible: Callable[[list[int] | None, int], list[CardRow]],
+               everything: Callable[[], list[CardRow]], at: float) -> list[CardRow]:
+    """The card of a pool, among those `eligible` finds (some ids, or all, up to a limit), whose
+    study gains the most points per minute: by the drill's ranking, ranked again when none ranked
+    is left but the pool holds one (fallen due or added to the plan since)."""
+    found = stakes.first(pool, lambda ids: eligible(ids, EVERY))
+    if not found and eligible(None, 1):
+        stakes.rank(pool, everything(), at)
+        found = stakes.first(pool, lambda ids: eligible(ids, EVERY))
+    return found
 
 
 def new_holder() -> str:
@@ -155,6 +174,11 @@ def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holde
     """The drill's next card, leased to `holder` in the same transaction (its previous card given
     back), leaving out the cards other drills hold."""
     now = utc_now()
+    if stakes is not None:  # ranked outside the transaction: other drills and the web app write meanwhile
+        for pool, everything in ((DUE, lambda: store.due_for_ranking(lexicon, now.timestamp())),
+                                 (NEW, lambda: store.new_cards(plan_id, EVERY))):
+            if stakes.stale(pool, now.timestamp()):
+                stakes.rank(pool, everything(), now.timestamp())
     with store.transaction():
         store.release_leases(holder)
         others = store.leased_by_others(holder, now.timestamp())

@@ -15,16 +15,18 @@ player's known words cover.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.quiz.kinds.anagram import AnagramKind
 from lexitrain.study.quiz.kinds.base import QuestionKind, new_kind
 from lexitrain.study.quiz.scheduler import Scheduling
 from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.tiles import BLANK
 
 #: how long an answer is taken to need before the player has given any of its kind
 DEFAULT_SECONDS = 15.0
@@ -34,8 +36,15 @@ DAILY_ORDERS = ("due", "points")
 DAILY_ORDER_SETTING = "daily_order"
 #: how far back `stats` shows the points covered, week by week
 GROWTH_WEEKS = 8
+ANAGRAM = AnagramKind.name
+#: how long the daily drill keeps its ranking of the cards before ranking them again (cards fall due
+#: and recall fades meanwhile), in seconds: ranking 100,000 cards takes seconds, a pick milliseconds
+RANK_SECONDS = 300.0
+#: how many of the ranking's best cards a pick checks at once against the store
+CHECK = 64
 
-#: (lexicon content, kind, key) -> the words the card teaches: a question is built once per process
+#: (lexicon content, kind, key) -> the words holding points the card teaches: a question is built once
+#: per process
 _taught: dict[tuple[str, str, str], tuple[str, ...]] = {}
 
 
@@ -54,27 +63,40 @@ class Stakes:
         self.points = lex.points_per_game()  # a one-line error when the lexicon has no points figures
         self.recall = scheduling.forgetting_curve()
         self._kinds: dict[str, QuestionKind] = {}
+        self._worth: dict[tuple[str, str], float] = {}
+        self._ranked: dict[str, tuple[float, list[int]]] = {}  # pool -> (when ranked, card ids best first)
 
     @cached_property
     def kind_seconds(self) -> dict[str, float]:
         """The player's mean answer time per kind (read when a card is first ranked, not for `covered`)."""
         return self.store.seconds_per_kind(self.lex.name)
 
-    def words(self, kind: str, key: str) -> tuple[str, ...]:
-        """The words a card teaches (none when its question cannot be asked in this lexicon)."""
+    @cached_property
+    def _played(self) -> dict[str, list[str]]:
+        return self.lex.played_by_alphagram()
+
+    def scoring_words(self, kind: str, key: str) -> Sequence[str]:
+        """The words a card teaches that hold points (none when its question cannot be asked in this
+        lexicon). An anagram card's with no blank are read from the lexicon's words played per
+        alphagram: the same words, without building 100,000 questions."""
+        if kind == ANAGRAM and BLANK not in key:
+            return self._played.get(key, ())
         cached = (self.lex.content_hash, kind, key)
         if cached not in _taught:
             if kind not in self._kinds:
                 self._kinds[kind] = new_kind(kind)
             try:
-                _taught[cached] = self._kinds[kind].build(self.lex, key).words_shown
+                shown = self._kinds[kind].build(self.lex, key).words_shown
             except LexitrainError:
-                _taught[cached] = ()
+                shown = ()
+            _taught[cached] = tuple(word for word in shown if word in self.points)
         return _taught[cached]
 
     def worth(self, kind: str, key: str) -> float:
         """The points per game a card's words hold."""
-        return sum(self.points.get(word, 0.0) for word in self.words(kind, key))
+        if (kind, key) not in self._worth:
+            self._worth[kind, key] = sum(self.points[word] for word in self.scoring_words(kind, key))
+        return self._worth[kind, key]
 
     def per_minute(self, cards: Sequence[CardRow], now: float) -> list[float]:
         """The points per game studying each card now gains, per minute of study."""
@@ -83,13 +105,30 @@ class Stakes:
                 / (seconds.get(card.id) or self.kind_seconds.get(card.kind) or DEFAULT_SECONDS) * 60
                 for card in cards]
 
-    def best(self, cards: Sequence[CardRow], now: float) -> list[CardRow]:
-        """The card (in a list of one, or none) whose study gains the most per minute now; ties in the
-        order given (the most overdue first, or the plan's)."""
-        if not cards:
-            return []
+    def rank(self, pool: str, cards: Sequence[CardRow], now: float) -> None:
+        """Rank a pool of cards ("due" or "new") by the points per minute studying each gains now,
+        best first; ties in the order given (the plan's), else the most overdue first."""
         gains = self.per_minute(cards, now)
-        return [cards[max(range(len(cards)), key=lambda i: (gains[i], -i))]]
+        order = sorted(range(len(cards)), key=lambda i: (-gains[i], cards[i].due or 0.0, i))
+        self._ranked[pool] = (now, [cards[i].id for i in order])
+
+    def stale(self, pool: str, now: float) -> bool:
+        """Whether a pool needs ranking again: never ranked, or ranked over RANK_SECONDS ago."""
+        done = self._ranked.get(pool)
+        return done is None or not 0 <= now - done[0] <= RANK_SECONDS
+
+    def first(self, pool: str, eligible: Callable[[list[int]], list[CardRow]]) -> list[CardRow]:
+        """The best-ranked card of a pool (in a list of one, or none) that `eligible` still finds
+        among the ids it is given: the store's answer now, CHECK ids at a time, so a card answered,
+        leased or suspended since the ranking is passed over."""
+        ranked = self._ranked.get(pool, (0.0, []))[1]
+        for start in range(0, len(ranked), CHECK):
+            batch = ranked[start:start + CHECK]
+            found = {card.id: card for card in eligible(batch)}
+            for ident in batch:
+                if ident in found:
+                    return [found[ident]]
+        return []
 
 
 @dataclass(frozen=True)
@@ -129,7 +168,7 @@ def covered(store: ProgressStore, lex: Lexicon, scheduling: Scheduling, now: flo
     pair_card: list[int] = []
     pair_word: list[int] = []
     for row, card in enumerate(cards):
-        for word in stakes.words(card.kind, card.key):
+        for word in stakes.scoring_words(card.kind, card.key):
             pair_card.append(row)
             pair_word.append(word_ids.setdefault(word, len(word_ids)))
     points = np.array([stakes.points.get(word, 0.0) for word in word_ids], dtype=float)

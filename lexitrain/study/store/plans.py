@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from lexitrain.study.store.cards import CardRow, card_columns
+from lexitrain.study.store.cards import AMONG, CardRow, card_columns
 from lexitrain.study.store.connection import StoreConnection
 
 
@@ -44,14 +44,16 @@ class Plans(StoreConnection):
         return PlanRow(plan_id, row[0], json.loads(row[1]), row[2], waiting)
 
     def new_cards(self, plan_id: int, limit: int, skip: frozenset[int] = frozenset(),
-                  skip_decks: frozenset[int] = frozenset()) -> list[CardRow]:
+                  skip_decks: frozenset[int] = frozenset(), among: list[int] | None = None) -> list[CardRow]:
         """The next cards a plan introduces, in its order, suspended ones left out (and those of the
-        decks in `skip_decks`); raw SQL: the daily drill asks before every question."""
+        decks in `skip_decks`; with `among`, only those ids); raw SQL: the daily drill asks before
+        every question."""
         rows = self.conn.execute(
             f"SELECT {card_columns('c')} FROM plan_queue q JOIN cards c ON c.id = q.card_id "
-            "WHERE q.plan_id = ? AND c.state = 0 AND c.suspended = 0 AND c.id NOT IN (SELECT value FROM json_each(?)) "
-            "AND (c.deck_id IS NULL OR c.deck_id NOT IN (SELECT value FROM json_each(?))) "
-            "ORDER BY q.position LIMIT ?",
-            (plan_id, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
+            f"WHERE {'' if among is None else 'c.' + AMONG} q.plan_id = ? AND c.state = 0 AND c.suspended = 0 "
+            "AND c.id NOT IN (SELECT value FROM json_each(?)) "
+            "AND (c.deck_id IS NULL OR c.deck_id NOT IN (SELECT value FROM json_each(?))) ORDER BY q.position LIMIT ?",
+            (*(() if among is None else (json.dumps(among),)), plan_id, json.dumps(sorted(skip)),
+             json.dumps(sorted(skip_decks)), limit),
         ).fetchall()
         return [CardRow(*r) for r in rows]
