@@ -1,17 +1,21 @@
 """Count ENABLE's playability by self-play, measure how steady it is, and write the shipped figures.
 
 Plays blocks of --block games (block b with seed --seed + b, engine/playability.py)
-on --jobs processes until --games are played or --minutes have passed, then:
-the figures are the sum over every block; stability is measured by splitting
+on --jobs processes until --games are played or --minutes have passed. The
+figures are the sum over every block; stability is measured by splitting
 the blocks in two halves (even and odd blocks, disjoint games) and comparing
-the top 1,000 sevens of the whole count between them: Spearman's rank
-correlation of their plays in one half against the other, and how many of
-the top 1,000 of one half are in the top 1,000 of the other. Writes
+the top 1,000 words of a length by the whole count between them: Spearman's
+rank correlation of their plays in one half against the other, and how many
+of the top 1,000 of one half are in the top 1,000 of the other. Writes
 lexicons/playability/<lexicon>.tsv (its header records the games, seeds,
-time and these figures), which the compiler stores into ENABLE's build.
+time and these figures), which the compiler stores into ENABLE's build,
+after every block, so a run stopped loses one block at most; each word's
+plays in the even blocks go in a fourth column, and `--resume` carries on
+from the file (the next block, the same seed and block size), so the count
+can grow over several runs.
 
     python scripts/playability_figures.py [--lexicon enable] [--games 200000] [--minutes 50] [--block 2000]
-                                          [--seed 26] [--jobs N] [--out FILE]
+                                          [--seed 26] [--jobs N] [--out FILE] [--resume]
 """
 
 from __future__ import annotations
@@ -21,13 +25,15 @@ import os
 import sys
 import time
 from collections import Counter
+from typing import Any
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lexitrain.engine.playability import count_plays, figures_meta, setup_for  # noqa: E402
+from lexitrain.engine.playability import Count, count_plays, figures_meta, setup_for  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
-from lexitrain.lexicon.playability import shipped_dir, write_shipped  # noqa: E402
+from lexitrain.lexicon.lexicon import Lexicon  # noqa: E402
+from lexitrain.lexicon.playability import read_shipped_halves, shipped_dir, write_shipped  # noqa: E402
 
 TOP = 1000
 
@@ -54,21 +60,31 @@ def stability(halves: tuple[Counter[str], Counter[str]], total: Counter[str], le
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicon", default="enable")
-    parser.add_argument("--games", type=int, default=200000)
+    parser.add_argument("--games", type=int, default=200000, help="games in all, those resumed included")
     parser.add_argument("--minutes", type=float, default=0, help="stop after the block that passes this (0: no limit)")
     parser.add_argument("--block", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--resume", action="store_true", help="carry on from the figures in --out")
     args = parser.parse_args()
     lex = open_lexicon(args.lexicon)
+    out = args.out or shipped_dir() / f"{lex.name}.tsv"
     setup = setup_for(lex)
     halves: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
     points: Counter[str] = Counter()
+    blocks, seconds, load = 0, 0.0, os.getloadavg()
+    if args.resume:
+        meta, plays, scored, even = read_shipped_halves(out)
+        if meta.get("content_hash") != lex.content_hash or even is None:
+            sys.exit(f"{out}: not figures of these words with their halves; start without --resume")
+        args.seed, args.block, blocks, seconds = meta["seed"], meta["block"], meta["blocks"], meta["seconds"]
+        halves[0].update(even)
+        halves[1].update({word: n - even.get(word, 0) for word, n in plays.items()})
+        points.update(scored)
+        print(f"resumed {out}: {blocks} blocks of {args.block} games (seed {args.seed})", flush=True)
     started = time.perf_counter()
-    load = os.getloadavg()
-    blocks = 0
-    seconds = 0.0
+    steady: dict[str, Any] = {}
     while blocks * args.block < args.games:
         count = count_plays(setup, args.block, args.seed + blocks, args.jobs)
         halves[blocks % 2].update(count.plays)
@@ -76,27 +92,36 @@ def main() -> None:
         seconds += count.seconds
         blocks += 1
         print(f"block {blocks}: {blocks * args.block} games, {1000 * count.seconds / args.block:.1f} s per 1,000 "
-              f"on {count.where}", flush=True)
+              f"on {count.where}; load {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+        steady = save(out, lex, args, halves, points, blocks, seconds, load)
         if args.minutes and time.perf_counter() - started > args.minutes * 60:
             break
-    total = halves[0] + halves[1]
     games = blocks * args.block
-    steady = {str(n): stability(halves, total, n) for n in (2, 5, 7, 8)}
+    if not games:
+        sys.exit("no games played")
     print(f"{games} games in {seconds:.0f} s ({1000 * seconds / games:.1f} s per 1,000 on {args.jobs} processes); "
           f"load average before {' '.join(f'{x:.2f}' for x in load)}, "
           f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for n, figures in steady.items():
         print(f"length {n}: top {figures['words']} by all games; halves' Spearman {figures['spearman_top']}, "
               f"top-{TOP} overlap {figures['top_overlap']}, the last of them played {figures['plays_of_the_last']} times")
-    from lexitrain.engine.playability import Count
+    print(f"wrote {out}")
 
-    meta = figures_meta(lex, Count(total, points, games, seconds, f"{args.jobs} processes"), args.seed)
+
+def save(out: Path, lex: Lexicon, args: argparse.Namespace, halves: tuple[Counter[str], Counter[str]],
+         points: Counter[str], blocks: int, seconds: float, load: tuple[float, float, float]) -> dict[str, Any]:
+    """Write the figures so far, with the even blocks' plays, in place of the file (never half-written);
+    the stability figures written with them."""
+    total = halves[0] + halves[1]
+    steady = {str(n): stability(halves, total, n) for n in (2, 5, 7, 8)}
+    meta = figures_meta(lex, Count(total, points, blocks * args.block, seconds, f"{args.jobs} processes"), args.seed)
     meta.update({"by": "scripts/playability_figures.py", "blocks": blocks, "block": args.block,
                  "seeds": f"{args.seed}..{args.seed + blocks - 1}", "stability": steady,
                  "load_average": [round(x, 1) for x in load]})
-    out = args.out or shipped_dir() / f"{lex.name}.tsv"
-    write_shipped(out, total, points, meta)
-    print(f"wrote {out}")
+    partial = out.with_suffix(".tsv.part")
+    write_shipped(partial, total, points, meta, even=halves[0])
+    partial.replace(out)
+    return steady
 
 
 if __name__ == "__main__":

@@ -89,21 +89,32 @@ def write(folder: Path, plays: Mapping[str, int], points: Mapping[str, int] | No
 def read_shipped(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None]:
     """A shipped figures file: its header (one `# {json}` line) and WORD<TAB>plays<TAB>points lines
     (WORD<TAB>plays in a file counted before points were: its points are None)."""
+    meta, plays, points, _ = read_shipped_halves(path)
+    return meta, plays, points
+
+
+def read_shipped_halves(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None,
+                                              dict[str, int] | None]:
+    """`read_shipped`, and each word's plays in the even blocks of the games where the file has them
+    (a fourth column, which `scripts/playability_figures.py --resume` carries on from)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
         meta = json.loads(lines[0].removeprefix("# "))
         fields = [line.split("\t") for line in lines[1:] if line]
         plays = {row[0]: int(row[1]) for row in fields}
         points = {row[0]: int(row[2]) for row in fields} if "scored" in meta else None
+        even = {row[0]: int(row[3]) for row in fields} if fields and len(fields[0]) > 3 else None
     except (OSError, ValueError, IndexError) as exc:
         raise LexitrainError(f"{path}: cannot read the playability figures ({exc})") from None
-    return meta, plays, points
+    return meta, plays, points, even
 
 
-def write_shipped(path: Path, plays: Mapping[str, int], points: Mapping[str, int], meta: Mapping[str, Any]) -> None:
-    """Write figures to ship with a list: most played first, each word with its plays and points."""
+def write_shipped(path: Path, plays: Mapping[str, int], points: Mapping[str, int], meta: Mapping[str, Any],
+                  even: Mapping[str, int] | None = None) -> None:
+    """Write figures to ship with a list: most played first, each word with its plays and points (and,
+    given `even`, its plays in the even blocks of the games, for the count to carry on from)."""
     lines = [f"# {json.dumps(dict(meta), sort_keys=True)}"]
-    lines += [f"{word}\t{n}\t{points.get(word, 0)}"
+    lines += [f"{word}\t{n}\t{points.get(word, 0)}" + ("" if even is None else f"\t{even.get(word, 0)}")
               for word, n in sorted(plays.items(), key=lambda item: (-item[1], item[0])) if n > 0]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
