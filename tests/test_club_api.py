@@ -19,11 +19,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from lexitrain.club import app as club_app
 from lexitrain.club.app import COOKIE, Club, create_app
 from lexitrain.club.database import ClubDatabase
+from lexitrain.club.member_study import MemberStudy
 from lexitrain.club.members import FAILURES_PER_NAME, make_admin, make_invite
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_keys
@@ -113,15 +114,28 @@ def test_a_used_invite_is_403_and_a_wrong_password_401(club: Club) -> None:
     assert web.post("/api/session", content=b"not json").status_code == 400
 
 
+def app_routes(club: Club) -> list[tuple[str, Route]]:
+    """Every HTTP route the club's app serves, as (path, route): its own, and each member's study
+    app's under the mount (read from the app itself, so a route added without a check is tried too)."""
+    found: list[tuple[str, Route]] = []
+    for route in create_app(club).routes:
+        if isinstance(route, Route):
+            found.append((route.path, route))
+        elif isinstance(route, Mount):
+            assert isinstance(route.app, MemberStudy)
+            found += [(route.path + inner.path, inner) for inner in route.app.routes if isinstance(inner, Route)]
+    return found
+
+
 def _requests(club: Club) -> list[tuple[str, str, dict]]:
     """Every member route with a body it could take."""
     found = []
-    for route in club_app.ROUTES:
-        if not isinstance(route, Route) or route.path in ("/", "/club.js", "/api/members") or (
-                route.path == "/api/session" and "DELETE" not in (route.methods or ())):
+    for path, route in app_routes(club):
+        if path in ("/", "/club.js", "/api/members") or (
+                path == "/api/session" and "DELETE" not in (route.methods or ())):
             continue
         assert route.methods is not None
-        path = route.path.replace("{name}", "ann").replace("{table}", "1")
+        path = path.replace("{name}", "ann").replace("{table}", "1").replace("{ident}", "x1")
         for method in route.methods - {"HEAD"}:
             found.append((method, path, {"attempt": 1, "word": "AB", "password": "another password",
                                          "alphagrams": ["AB"], "kind": "anagram", "key": "AB", "answer": "BA",
@@ -133,7 +147,7 @@ def test_every_member_route_is_401_without_a_session(club: Club) -> None:
     member(club, "ann")
     stranger = client(club)
     requests = _requests(club)
-    assert len(requests) >= 21
+    assert len(requests) >= 21 + 27 and any(path.startswith("/study/api/review") for _, path, _ in requests)
     for method, path, payload in requests:
         sent = stranger.request(method, path, json=payload if method != "GET" else None)
         assert sent.status_code == 401, (method, path)
@@ -146,7 +160,7 @@ def test_every_write_is_403_without_the_csrf_token_or_with_a_wrong_one(club: Clu
     admin, csrf = member(club, "root", admin=True)
     member(club, "ann")
     writes = [(method, path, payload) for method, path, payload in _requests(club) if method != "GET"]
-    assert len(writes) >= 12
+    assert len(writes) >= 12 + 17
     for method, path, payload in writes:
         for headers in ({}, {"x-csrf-token": "wrong"}, {"x-csrf-token": ""}):
             sent = admin.request(method, path, json=payload, headers=headers)

@@ -12,6 +12,7 @@ processes over one PostgreSQL serve one club.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import time
@@ -26,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
@@ -34,6 +35,7 @@ from lexitrain.club.cards import member_cards as cards_of
 from lexitrain.club import members, progress, study, tables
 from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.database import ClubDatabase
+from lexitrain.club.member_study import MemberStudy
 from lexitrain.club.members import Member, Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -277,7 +279,12 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
     name = request.path_params["name"]
     if name == member.name:
         return error(409, "an admin does not remove themself")
-    return JSONResponse(await _run(progress.remove_member, club.db, name, club.clock()))
+    study: MemberStudy = request.app.state.study
+    removed = await _run(progress.member_id, club.db, name)
+    studied = await _run(study.export_store, removed)  # (read before anything is deleted)
+    whole = await _run(study.whole_export, studied, await _run(progress.remove_member, club.db, name, club.clock()))
+    await _run(study.forget, removed)
+    return JSONResponse(whole)
 
 
 async def open_table(request: Request, club: Club, member: Member) -> Response:
@@ -415,17 +422,34 @@ ROUTES = [
 ]
 
 
+#: How often the members' open rounds' clocks are checked with no request coming.
+TICK_SECONDS = 2.0
+
+
 def create_app(club: Club) -> Starlette:
+    """The club's routes, and each member's study (the local app's pages and JSON) under /study."""
+    study = MemberStudy(club, COOKIE)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub = app.state.hub = Hub(club.db)
         await hub.start()
         club.hubs.live.append(hub)
+
+        async def clock() -> None:
+            while True:
+                await asyncio.sleep(TICK_SECONDS)
+                await study.tick()
+
+        ticking = asyncio.create_task(clock())
         yield
+        ticking.cancel()
+        await _run(study.close)  # every member's open round saved
         club.hubs.live.remove(hub)
         await hub.stop()
 
-    app = Starlette(routes=ROUTES, lifespan=lifespan,
+    app = Starlette(routes=[*ROUTES, Mount("/study", app=study)], lifespan=lifespan,
                     exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed})
     app.state.club = club
+    app.state.study = study
     return app

@@ -64,8 +64,18 @@ def export_member(db: ClubDatabase, member_id: int, now: float) -> dict[str, Any
         return _export(tx, member_id, now)
 
 
+def member_id(db: ClubDatabase, name: str) -> int:
+    """The id of the member of that name (404 when there is none)."""
+    with db.transaction() as tx:
+        row = tx.one("SELECT id FROM members WHERE name = ?", (name,))
+    if row is None:
+        raise Refused(404, f"no member named {name!r}")
+    return int(row[0])
+
+
 def remove_member(db: ClubDatabase, name: str, now: float) -> dict[str, Any]:
-    """Delete a member and everything of theirs; their export, to hand to them."""
+    """Delete a member and everything of theirs in the club's tables; their export, to hand to them
+    (their own progress store goes next: `club.member_study`)."""
     with db.transaction() as tx:
         row = tx.one("SELECT id FROM members WHERE name = ?", (name,))
         if row is None:

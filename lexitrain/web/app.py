@@ -31,7 +31,13 @@ STATIC = Path(__file__).parent / "static"
 TICK_SECONDS = 2.0
 
 
-def create_app(ctx: Context) -> Starlette:
+#: Every page, JSON route and static file of the app.
+ROUTES = [*pages.ROUTES, *api.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+
+def create_app(ctx: Context, guarded: bool = True) -> Starlette:
+    """The app of one launch; `guarded` by the launch secret (a club puts its members' sessions in front instead)."""
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async def clock() -> None:
@@ -45,8 +51,8 @@ def create_app(ctx: Context) -> Starlette:
         ctx.close()  # the server is stopping: every open round is saved
 
     app = Starlette(
-        routes=[*pages.ROUTES, *api.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")],
-        middleware=[Middleware(Guard, secret=ctx.secret, hosts=ctx.hosts)],
+        routes=ROUTES,
+        middleware=[Middleware(Guard, secret=ctx.secret, hosts=ctx.hosts)] if guarded else [],
         exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed},
         lifespan=lifespan,
     )
@@ -55,7 +61,8 @@ def create_app(ctx: Context) -> Starlette:
 
 
 def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or request.method != "GET"
+    path = request.url.path[len(request.scope.get("root_path", "")):]
+    return path.startswith("/api/") or request.method != "GET"
 
 
 async def refused(request: Request, exc: Exception) -> Response:

@@ -28,7 +28,7 @@ from lexitrain.study.quiz.session import Summary
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stats import StatsReport
 from lexitrain.study.store import ProgressStore
-from lexitrain.web.offload import Offload
+from lexitrain.web.offload import READERS, Offload
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
 OPEN_LIMIT = 16
@@ -63,6 +63,14 @@ class Context:
     #: here (DNS rebinding) is refused even with the cookie
     hosts: frozenset[str] = frozenset()
     launch_file: Path | None = None  # the page the browser was opened on, removed as the app stops
+    #: opens another connection to the store (readers', statistics'); default: the store's file again
+    open_store: Callable[[], ProgressStore] | None = None
+    #: the folder of the player's uploaded lists (default: the data folder)
+    home: Path | None = None
+    #: whether the player is on this machine: a wall from a file by its path, the saved searches (a club
+    #: member is not: the server's files are not theirs)
+    on_this_machine: bool = True
+    readers: int = READERS
     _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
     _started: OrderedDict[str, str] = field(default_factory=OrderedDict)  # a start form's nonce -> its round
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
@@ -77,7 +85,22 @@ class Context:
     _stats_count: ProgressStore | None = None
 
     def __post_init__(self) -> None:
-        self.offload = Offload(self.store.path)
+        if self.open_store is None:
+            path = self.store.path
+            self.open_store = lambda: ProgressStore(path)
+        if self.home is None:
+            from lexitrain.paths import data_home
+
+            self.home = data_home()
+        self.offload = Offload(self.open_store, self.readers)
+
+    def another_store(self) -> ProgressStore:
+        assert self.open_store is not None
+        return self.open_store()
+
+    def lists_home(self) -> Path:
+        assert self.home is not None
+        return self.home
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
@@ -103,8 +126,8 @@ class Context:
         lex = self.lex(lexicon)
         with self._stats_lock:
             if self._stats_watch is None:
-                self._stats_watch = ProgressStore(self.store.path)
-                self._stats_count = ProgressStore(self.store.path)
+                self._stats_watch = self.another_store()
+                self._stats_count = self.another_store()
             version = self._stats_watch.data_version()
             done = self._stats.get(lex.name)
             if done is not None and done[0] == version:

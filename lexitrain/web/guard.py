@@ -88,19 +88,23 @@ class Guard:
             await error(403, "refused: a request that changes anything must come from the app's own pages")(
                 scope, receive, send)
             return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = list(message.get("headers", [])) + [
-                    (name.encode(), value.encode()) for name, value in HEADERS.items()
-                    if name.encode() not in present]
-            await send(message)
-
-        await self.app(scope, _capped(receive), with_headers)
+        await self.app(scope, capped(receive), with_headers(send))
 
 
-def _capped(receive: Receive) -> Receive:
+def with_headers(send: Send) -> Send:
+    """SEND, adding the security headers to a response that does not set them itself."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            present = {name.lower() for name, _ in message.get("headers", [])}
+            message["headers"] = list(message.get("headers", [])) + [
+                (name.encode(), value.encode()) for name, value in HEADERS.items() if name.encode() not in present]
+        await send(message)
+
+    return sending
+
+
+def capped(receive: Receive) -> Receive:
     """The body as it arrives, cut off past MAX_BODY (a body sent without a length) or BODY_SECONDS."""
     received, complete = 0, False
 

@@ -36,10 +36,11 @@ READERS = 2
 
 
 class Offload:
-    """The lane, the readers and the sheet process of one launch, over one progress file."""
+    """The lane, the readers and the sheet process of one launch, over one progress store."""
 
-    def __init__(self, path: Path, readers: int = READERS) -> None:
-        self.path = path
+    def __init__(self, open_store: Callable[[], ProgressStore], readers: int = READERS) -> None:
+        """`open_store` opens another connection to the launch's store (a reader's own)."""
+        self._open_store = open_store
         self._lane = ThreadPoolExecutor(1, thread_name_prefix="lexitrain-lane")
         self._readers = ThreadPoolExecutor(readers, thread_name_prefix="lexitrain-read")
         self._sheets: ProcessPoolExecutor | None = None
@@ -80,7 +81,7 @@ class Offload:
     def _reader(self) -> ProgressStore:
         store: ProgressStore | None = getattr(self._local, "store", None)
         if store is None:
-            store = ProgressStore(self.path)
+            store = self._open_store()
             self._local.store = store
             with self._lock:
                 self._stores.append(store)

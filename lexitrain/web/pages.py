@@ -21,7 +21,6 @@ from starlette.templating import Jinja2Templates
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import known_lexicons
-from lexitrain.paths import data_home
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
 from lexitrain.search.query import ORDERS, parse_query
@@ -52,9 +51,22 @@ DEFAULT_MINUTES = 5.0
 
 
 def render(request: Request, store: ProgressStore, name: str, status: int = 200, **values: Any) -> Response:
-    """A page (made off the event loop: the template reads the player's preferences from STORE)."""
-    return TEMPLATES.TemplateResponse(request, name, {**context(request).page_context(store), **values},
-                                      status_code=status)
+    """A page (made off the event loop: the template reads the player's preferences from STORE). Its links
+    start with `root` (the app's own path: "" for `lexitrain web`, "/study" on a club), and its forms carry
+    `csrf` (the club member's token; the local app needs none)."""
+    return TEMPLATES.TemplateResponse(
+        request, name, {**context(request).page_context(store), "root": root(request),
+                        "csrf": request.scope.get("state", {}).get("csrf", ""), **values}, status_code=status)
+
+
+def root(request: Request) -> str:
+    """The path the app is mounted at ("" at the top)."""
+    return str(request.scope.get("root_path", ""))
+
+
+def redirect(request: Request, path: str) -> RedirectResponse:
+    """See the page at PATH (below the app's root) after a form's post."""
+    return RedirectResponse(root(request) + path, status_code=303)
 
 
 async def home(request: Request) -> Response:
@@ -63,11 +75,13 @@ async def home(request: Request) -> Response:
     def page(store: ProgressStore) -> Response:
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
-        home_ = data_home()
+        home_ = ctx.lists_home()
         records = [word_lists.list_record(store, lex.name, name, path)
                    for name, path in word_lists.saved_lists(home_).items()]
+        sources = SOURCES if ctx.on_this_machine else tuple(s for s in SOURCES if s not in ("file", "saved"))
         return render(request, store, "home.html", state=state, lists=sorted(builtin_lists()),
-                      saved=saved_searches(), words=lex.word_count, sources=SOURCES, minutes=DEFAULT_MINUTES,
+                      saved=saved_searches() if ctx.on_this_machine else {}, words=lex.word_count, sources=sources,
+                      minutes=DEFAULT_MINUTES,
                       size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9),
                       records=records, uploaded=request.query_params.get("uploaded"))
 
@@ -85,10 +99,12 @@ async def wall_start(request: Request) -> Response:
         raise LexitrainError(f"unknown source {source!r} (use {', '.join(SOURCES)})")
     if source != "due" and not value:
         raise LexitrainError(f"give the {source} to put on the wall")
+    if source in ("file", "saved") and not ctx.on_this_machine:
+        raise LexitrainError(f"the {source} source reads this server's files: upload the list instead")
     if source == "file":  # a path on this machine: only a regular text file of bounded size is read
         chosen: dict[str, Any] = {"word_file": word_lists.checked_path(value)}
     elif source == "upload":
-        chosen = {"word_file": word_lists.list_path(data_home(), value)}
+        chosen = {"word_file": word_lists.list_path(ctx.lists_home(), value)}
     else:
         by_source: dict[str, dict[str, Any]] = {"search": {"query": value}, "list": {"builtin": value},
                                                 "saved": {"saved": value}}
@@ -115,7 +131,7 @@ async def wall_start(request: Request) -> Response:
         wall.start_round()
         return ctx.keep(wall)
 
-    return RedirectResponse(f"/wall/{await ctx.offload.write(lambda: ctx.once(nonce, start))}", status_code=303)
+    return redirect(request, f"/wall/{await ctx.offload.write(lambda: ctx.once(nonce, start))}")
 
 
 async def list_upload(request: Request) -> Response:
@@ -126,8 +142,9 @@ async def list_upload(request: Request) -> Response:
         raise LexitrainError("choose a file of words to upload")
     data = await upload.read()
     name = _field(form, "name").strip() or Path(upload.filename or "").stem
-    path = await context(request).offload.write(lambda: word_lists.save_list(data_home(), name, data))
-    return RedirectResponse(f"/?uploaded={quote(path.stem)}#lists", status_code=303)
+    ctx = context(request)
+    path = await ctx.offload.write(lambda: word_lists.save_list(ctx.lists_home(), name, data))
+    return redirect(request, f"/?uploaded={quote(path.stem)}#lists")
 
 
 async def list_missed(request: Request) -> Response:
@@ -138,15 +155,14 @@ async def list_missed(request: Request) -> Response:
 
     def start() -> str:
         lex = ctx.lex()
-        record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(data_home(), name))
-        path = word_lists.missed_list(data_home(), lex, name, record.missed_last_time)
+        record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(ctx.lists_home(), name))
+        path = word_lists.missed_list(ctx.lists_home(), lex, name, record.missed_last_time)
         wall = Wall(QuizRequest(Words(word_file=path), restart=True).start(ctx.store, lex), clock=ctx.clock,
                     seconds=DEFAULT_MINUTES * 60)
         wall.start_round()
         return ctx.keep(wall)
 
-    return RedirectResponse(f"/wall/{await ctx.offload.write(lambda: ctx.once(_field(form, 'nonce'), start))}",
-                            status_code=303)
+    return redirect(request, f"/wall/{await ctx.offload.write(lambda: ctx.once(_field(form, 'nonce'), start))}")
 
 
 async def wall_page(request: Request) -> Response:
@@ -183,7 +199,7 @@ async def challenge_start(request: Request) -> Response:
         wall.start_round()
         return ctx.keep(wall)
 
-    return RedirectResponse(f"/wall/{await ctx.offload.write(start)}", status_code=303)
+    return redirect(request, f"/wall/{await ctx.offload.write(start)}")
 
 
 async def review_page(request: Request) -> Response:
@@ -293,7 +309,7 @@ async def settings_save(request: Request) -> Response:
         ctx.lexicon = lex.name
 
     await ctx.offload.write(save)
-    return RedirectResponse("/settings?saved=1", status_code=303)
+    return redirect(request, "/settings?saved=1")
 
 
 def _field(form: FormData, name: str) -> str:

@@ -8,7 +8,9 @@ const lexitrain = {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(data);
     }
-    const response = await fetch(path, options);
+    // On a club the app lives under /study and a write carries the member's CSRF token.
+    if (document.body.dataset.csrf) options.headers["X-CSRF-Token"] = document.body.dataset.csrf;
+    const response = await fetch((document.body.dataset.base || "") + path, options);
     const body = await response.json().catch(() => ({ error: "the app sent no JSON (" + response.status + ")" }));
     if (!response.ok) throw new Error(body.error || ("error " + response.status));
     return body;

@@ -1,0 +1,121 @@
+"""Each member's study on the club (/study): the local web app's pages and JSON, on the member's own
+progress store (a file of their own beside an SQLite club, a schema of their own on PostgreSQL),
+behind the club's session and CSRF; another member's rounds out of reach, the server's files too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lexitrain.club.app import Club
+from lexitrain.lexicon.lexicon import Lexicon
+from test_club_api import app_routes, client, club, lex, member  # noqa: F401  (club and lex are fixtures)
+
+PAGES = ("/study/", "/study/review", "/study/stats", "/study/settings", "/study/challenge", "/study/search?length=2",
+         "/study/position")
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_every_study_page_opens_for_a_member_with_the_clubs_root_and_their_token(club: Club) -> None:
+    ann, csrf = member(club, "ann")
+    for path in PAGES:
+        page = ann.get(path)
+        assert page.status_code == 200, (path, page.text[:200])
+        assert 'data-base="/study"' in page.text and f'data-csrf="{csrf}"' in page.text, path
+        assert not re.search(r'(href|action|src)="/(?!study)', page.text), path  # every link stays under /study
+    assert ann.get("/study/static/common.js").status_code == 200
+    home = ann.get("/study/").text
+    assert csrf_of(home) == csrf and 'value="file"' not in home  # the server's files are not offered
+
+
+def test_without_a_session_a_page_goes_to_the_clubs_login_and_the_json_is_401(club: Club) -> None:
+    stranger = client(club)
+    sent = stranger.get("/study/review", headers={"accept": "text/html"}, follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"] == "/"
+    assert stranger.post("/study/api/review", json={}).status_code == 401
+
+
+def test_a_review_answered_on_the_club_is_kept_in_the_members_own_store(club: Club, lex: Lexicon) -> None:
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    started = ann.post("/study/api/review", json={}, headers={"x-csrf-token": ann_csrf})
+    assert started.status_code == 200, started.text
+    drill = started.json()
+    question = drill["question"]
+    answered = ann.post(f"/study/api/review/{drill['id']}/answer",
+                        json={"text": question["prompt"], "question": question["id"], "token": question["token"]},
+                        headers={"x-csrf-token": ann_csrf})
+    assert answered.status_code == 200, answered.text
+    assert ann.post(f"/study/api/review/{drill['id']}/answer", json={"text": "x"}).status_code == 403  # no token
+    for path, route in app_routes(club):  # bob reaches none of ann's rounds, by any route that names one
+        if "{ident}" in path and "POST" in (route.methods or ()):
+            sent = bob.post(path.replace("{ident}", drill["id"]), json={
+                "text": "x", "word": "x", "round": 1, "rating": 3, "play": "x", "id": "x", "correct": True,
+                "question": question["id"], "token": question["token"]}, headers={"x-csrf-token": bob_csrf})
+            assert sent.status_code == 404, path
+    ann_stats, bob_stats = ann.get("/study/stats").text, bob.get("/study/stats").text
+    assert ann_stats != bob_stats
+    from lexitrain.club.member_study import MemberStores
+
+    stores = MemberStores(club.db.target, club.db.postgres)
+    ids = {name: _member_id(club, name) for name in ("ann", "bob")}
+    with stores.opener(ids["ann"])() as store:
+        assert store.answers_since("daily", lex.name, 0) != (0, 0)
+    with stores.opener(ids["bob"])() as store:
+        assert store.answers_since("daily", lex.name, 0) == (0, 0)
+
+
+def test_a_wall_from_the_servers_files_is_refused_and_an_uploaded_list_is_the_members_own(club: Club) -> None:
+    ann, csrf = member(club, "ann")
+    bob, _ = member(club, "bob")
+    for source, value in (("file", "/etc/passwd"), ("saved", "anything")):
+        sent = ann.post("/study/wall", data={"source": source, "value": value, "csrf": csrf}, follow_redirects=False)
+        assert sent.status_code == 400 and "server's files" in sent.text
+    uploaded = ann.post("/study/lists", data={"name": "mine", "csrf": csrf}, files={"file": ("mine.txt", b"AB\nBA\n")},
+                        follow_redirects=False)
+    assert uploaded.status_code == 303 and uploaded.headers["location"].startswith("/study/?uploaded=mine")
+    assert "mine" in ann.get("/study/").text and ">mine<" not in bob.get("/study/").text
+    wall = ann.post("/study/wall", data={"source": "upload", "value": "mine", "csrf": csrf}, follow_redirects=False)
+    assert wall.status_code == 303 and wall.headers["location"].startswith("/study/wall/")
+    assert ann.get(wall.headers["location"]).status_code == 200
+    assert bob.get(wall.headers["location"]).status_code == 404
+
+
+def test_a_removed_members_store_goes_with_them(club: Club) -> None:
+    admin, admin_csrf = member(club, "root", admin=True)
+    ann, csrf = member(club, "ann")
+    ann_id = _member_id(club, "ann")
+    drill = ann.post("/study/api/review", json={}, headers={"x-csrf-token": csrf}).json()
+    question = drill["question"]
+    assert ann.post(f"/study/api/review/{drill['id']}/answer", json={
+        "text": question["prompt"], "question": question["id"], "token": question["token"]},
+        headers={"x-csrf-token": csrf}).status_code == 200
+    removed = admin.delete("/api/admin/members/ann", headers={"x-csrf-token": admin_csrf})
+    assert removed.status_code == 200  # their export holds their study's answers: nothing of theirs is lost
+    assert [(a["mode"], a["key"]) for a in removed.json()["answers"]] == [("daily", question["prompt"])]
+    if club.db.postgres:
+        with club.db.transaction() as tx:
+            assert tx.one("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
+                          (f"member_{ann_id}",)) == (0,)
+    else:
+        from lexitrain.club.member_study import MemberStores
+
+        assert not (MemberStores(club.db.target, False).folder / f"member_{ann_id}").exists()
+
+
+def _member_id(club: Club, name: str) -> int:
+    with club.db.transaction() as tx:
+        row = tx.one("SELECT id FROM members WHERE name = ?", (name,))
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.fixture(autouse=True)
+def _own_home(home) -> None:  # noqa: PT004  (each test's LEXITRAIN_HOME: a PostgreSQL club's lists go there)
+    pass
