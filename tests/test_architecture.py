@@ -43,7 +43,8 @@ FORBIDDEN = {("sheets", "study"), ("cli", "web"), ("web", "cli"), ("cli", "club"
              ("club", "web")}
 #: The exceptions: `lexitrain web` and `lexitrain serve` are commands, so the CLI starts the web app and the club.
 ALLOWED = {("cli/web_cmd.py", "web"), ("cli/serve_cmd.py", "club"),
-           ("club/server.py", "web")}  # (the club binds its socket as the web app does)
+           ("club/server.py", "web"),  # (the club binds its socket as the web app does)
+           ("club/member_study.py", "web")}  # (a member's study on the club is the local web app)
 FACES = {"cli", "web", "club", "__main__"}
 #: What `lexitrain --help`, `judge` and `anagram` must start without.
 HEAVY = ("pandas", "matplotlib", "fpdf", "starlette", "numpy")

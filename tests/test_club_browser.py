@@ -169,3 +169,33 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
     counts = {card["key"]: (card["correct"], card["incorrect"]) for card in member_cards(club.db, ann.id)}  # type: ignore[attr-defined]
     assert counts[first] == (1, 1) and counts[second] == (0, 2)
     assert errors == []
+
+
+def test_each_member_studies_their_own_cards_in_the_local_apps_pages(live, browser: Browser) -> None:
+    """The club page's "Open your study" opens the local app's pages under /study for the member: a wall
+    from a search, its question solved (the pages' scripts and forms carrying the member's CSRF token), and
+    the member's statistics count the answer; another member's study is their own (no answers, ann's wall 404)."""
+    base, club = live
+    errors: list[str] = []
+    ann, bob = new_page(browser, errors), new_page(browser, errors)
+    join(ann, base, club, "ann")
+    join(bob, base, club, "bob")
+    ann.click("text=Open your study")
+    expect(ann).to_have_url(base + "/study/")
+    ann.fill("input[name=value]", "--length 3 --anagram TEN")
+    ann.locator("form[action='/study/wall'] button[type=submit]").first.click()
+    expect(ann.locator("#grid")).to_be_visible()
+    for word in sorted(ORACLE["ENT"]):
+        ann.fill("#guess", word.lower())
+        ann.press("#guess", "Enter")
+        expect(ann.locator("#last-guess")).to_contain_text(word)
+    expect(ann.locator("#end")).to_be_visible()  # (the wall's one question solved: the round is over)
+    wall = ann.url
+    ann.goto(base + "/study/stats")
+    expect(ann.locator("#per-day tbody tr")).to_have_count(1)
+    expect(ann.locator("#per-day tbody tr td").nth(1)).to_have_text("1")
+    bob.goto(base + "/study/stats")
+    expect(bob.locator("h1")).to_contain_text("Progress in")
+    expect(bob.locator("#per-day")).to_have_count(0)  # "No answers yet."
+    assert bob.request.get(wall).status == 404  # ann's wall is not bob's to see
+    assert errors == []
