@@ -119,3 +119,43 @@ def _member_id(club: Club, name: str) -> int:
 @pytest.fixture(autouse=True)
 def _own_home(home) -> None:  # noqa: PT004  (each test's LEXITRAIN_HOME: a PostgreSQL club's lists go there)
     pass
+
+
+def test_a_local_export_uploaded_is_studied_under_study_and_comes_back_in_the_download(club: Club, lex: Lexicon,
+                                                                                        tmp_path) -> None:
+    """Two faces, one member: the local app's whole progress (its answers, not only its cards) goes into the
+    member's study store, once however often it is uploaded, and the download holds it with the club's cards."""
+    from dataclasses import replace
+
+    from lexitrain.study.records.transfer import export_progress
+    from lexitrain.study.store import AnswerRow, ProgressStore
+
+    ann, csrf = member(club, "ann")
+    with ProgressStore(tmp_path / "local.sqlite") as local:
+        card = local.card(local.ensure_card(lex.name, "anagram", "AET", 1.0e9))
+        session = local.start_session("quiz", lex.name, "local", 1.0e9)
+        with local.transaction():
+            local.save_card(replace(card, state=2, due=1.0e9 + 86400, last_review=1.0e9, stability=3.0, difficulty=5.0,
+                                    correct=1))
+            local.record_answer(AnswerRow(session, "quiz", card.id, "anagram", "AET", "ATE EAT ETA TEA", True, True,
+                                          card, 1.0e9, 4000))
+        export_progress(local, tmp_path / "local.json")
+    for _ in range(2):
+        sent = ann.post("/api/progress", content=(tmp_path / "local.json").read_bytes(), headers={"x-csrf-token": csrf})
+        assert sent.status_code == 200, sent.text
+    stores = _stores(club)
+    with stores.opener(_member_id(club, "ann"))() as store:
+        assert store.find_card(lex.name, "anagram", "AET") is not None
+        assert store.source_attempts(lex.name, "local")[0][3] == 1  # its one answer, taken once
+    download = ann.get("/api/progress").json()
+    assert [(a["key"], a["given"]) for a in download["answers"]] == [("AET", "ATE EAT ETA TEA")]
+    assert any(c["key"] == "AET" and c["correct"] == 1 for c in download["cards"])
+    bad = ann.post("/api/progress", json={"format": "lexitrain-progress", "version": 1, "cards": "no"},
+                   headers={"x-csrf-token": csrf})
+    assert bad.status_code == 400
+
+
+def _stores(club: Club):
+    from lexitrain.club.member_study import MemberStores
+
+    return MemberStores(club.db.target, club.db.postgres)

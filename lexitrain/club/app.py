@@ -267,12 +267,22 @@ async def reset_password(request: Request, club: Club, member: Member) -> Respon
 
 
 async def download_progress(request: Request, club: Club, member: Member) -> Response:
-    export = await _run(progress.export_member, club.db, member.id, club.clock())
+    """The member's whole progress: their study's store, with their club cards merged in."""
+    study: MemberStudy = request.app.state.study
+    studied = await _run(study.export_store, member.id)
+    export = await _run(study.whole_export, studied, await _run(progress.export_member, club.db, member.id,
+                                                                   club.clock()))
     return JSONResponse(export, headers={"content-disposition": f'attachment; filename="{member.name}-progress.json"'})
 
 
 async def upload_progress(request: Request, club: Club, member: Member) -> Response:
-    return JSONResponse(await _run(progress.import_member, club.db, member.id, await body(request)))
+    """A local export merged into the member's study store (whole: decks, answers, plans...) and its cards
+    into their club cards; how many club cards it changed."""
+    study: MemberStudy = request.app.state.study
+    data = await body(request)
+    progress.check_upload(data)  # (400 before anything is merged)
+    await _run(study.import_into_store, member.id, data)
+    return JSONResponse(await _run(progress.import_member, club.db, member.id, data))
 
 
 async def remove_member(request: Request, club: Club, member: Member) -> Response:

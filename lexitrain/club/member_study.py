@@ -212,6 +212,22 @@ class MemberStudy:
         with self.stores.opener(member_id)() as store:
             return backup_data(store.export_rows())
 
+    def import_into_store(self, member_id: int, data: dict[str, Any]) -> dict[str, Any]:
+        """Merge a `progress export` file's contents into the member's study store by the local rule
+        (a card takes the file's state only when reviewed more recently there; answers never twice)."""
+        import tempfile
+
+        from lexitrain.study.records.transfer import import_progress, write_backup
+
+        with tempfile.TemporaryDirectory(prefix="lexitrain-upload-") as folder:
+            path = Path(folder) / "upload.json"
+            write_backup(data, path)
+            try:
+                with self.stores.opener(member_id)() as store:
+                    return import_progress(store, path)
+            except LexitrainError as exc:
+                raise members.Refused(400, str(exc).replace(str(path), "the upload")) from None
+
     def whole_export(self, studied: dict[str, Any], club_cards: dict[str, Any]) -> dict[str, Any]:
         """A removed member's whole progress, to hand to them: their study store's export with the club's
         cards of theirs merged in by the local rule (made in a scratch file, not in their store)."""

@@ -102,6 +102,11 @@ def import_member(db: ClubDatabase, member_id: int, data: Any) -> dict[str, int]
     return {"cards": taken}
 
 
+def check_upload(data: Any) -> None:
+    """Refuse (400) an upload whose cards are not all well formed, before any of it is merged."""
+    _checked_cards(data)
+
+
 def _checked_cards(data: Any) -> list[dict[str, Any]]:
     """The cards of an uploaded export, every value of the type it must have (else 400, nothing taken)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
