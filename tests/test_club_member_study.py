@@ -159,3 +159,41 @@ def _stores(club: Club):
     from lexitrain.club.member_study import MemberStores
 
     return MemberStores(club.db.target, club.db.postgres)
+
+
+def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, lex: Lexicon) -> None:
+    """A process keeps MOST_OPEN members' study apps; opening one more closes the least recently used idle
+    one, and its open wall is finished as it closes (so saved): the answers given on it stay."""
+    import warnings
+
+    from lexitrain.club.app import create_app
+    from lexitrain.club.members import make_invite
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    app = create_app(club)
+    app.state.study.most_open = 1
+    tokens = {}
+    clients = {}
+    for name in ("ann", "bob"):
+        web = clients[name] = TestClient(app)
+        invite = make_invite(club.db, club.clock())
+        assert web.post("/api/members", json={"name": name, "password": "correct horse battery",
+                                               "invite": invite}).status_code == 201
+        tokens[name] = web.post("/api/session", json={"name": name, "password": "correct horse battery"}).json()["csrf"]
+    ann, bob = clients["ann"], clients["bob"]
+    wall = ann.post("/study/wall", data={"source": "search", "value": "--length 3 --anagram TEN",
+                                         "csrf": tokens["ann"]}, follow_redirects=False).headers["location"]
+    ident = wall.rsplit("/", 1)[1]
+    state = ann.get(f"/study/api/wall/{ident}").json()
+    sent = ann.post(f"/study/api/wall/{ident}/guess", json={"word": "NET", "round": state["round"]["token"]},
+                    headers={"x-csrf-token": tokens["ann"]})
+    assert sent.status_code == 200, sent.text
+    assert bob.get("/study/").status_code == 200  # bob's study needs the room: ann's is closed
+    assert ann.get(wall).status_code == 404  # her wall ended when her study closed ...
+    with _stores(club).opener(_member_id(club, "ann"))() as store:  # ... and what she answered on it was saved
+        rows = store.export_rows()
+        assert [(a["key"], a["given"], a["correct"]) for a in rows["answers"]] == [("ENT", "NET", 0)]  # half found
+        assert rows["sessions"][0]["ended"] is not None

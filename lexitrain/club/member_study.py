@@ -202,8 +202,13 @@ class MemberStudy:
 
     async def tick(self) -> None:
         """End every open member's rounds whose time ran out (the club's clock task calls it)."""
-        for ctx, _ in list(self._apps.values()):
-            await ctx.offload.write(ctx.tick_all)
+        with self._lock:
+            open_now = [ctx for ctx, _ in self._apps.values()]
+        for ctx in open_now:
+            try:
+                await ctx.offload.write(ctx.tick_all)
+            except RuntimeError:  # (closed meanwhile: another member needed the room, its rounds saved)
+                pass
 
     def export_store(self, member_id: int) -> dict[str, Any]:
         """The member's study store as a `progress export` file's contents."""
