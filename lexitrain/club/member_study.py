@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import shutil
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -38,7 +40,10 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from lexitrain.club import members
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
+from lexitrain.study.records.transfer import backup_data, import_progress, write_backup
 from lexitrain.study.store import ProgressStore
+from lexitrain.web.app import ROUTES, create_app
+from lexitrain.web.context import Context
 from lexitrain.web.guard import HEADERS, MAX_BODY, SAFE_METHODS, capped, with_headers
 
 if TYPE_CHECKING:
@@ -47,7 +52,6 @@ if TYPE_CHECKING:
     from starlette.types import Message, Receive, Scope, Send
 
     from lexitrain.club.app import Club
-    from lexitrain.web.context import Context
 
 #: The members whose study apps (and open rounds) a process keeps at once.
 MOST_OPEN = 8
@@ -63,8 +67,6 @@ class MemberStores:
         self.target = target
         self.postgres = postgres
         if postgres:
-            import re
-
             database = re.sub(r"\W", "_", target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
             self.folder = data_home() / "club" / database  # (uploaded lists, on the serving machine)
         else:
@@ -123,8 +125,6 @@ class MemberStudy:
     @property
     def routes(self) -> list[BaseRoute]:
         """The routes of a member's study app (the local app's), below the mount."""
-        from lexitrain.web.app import ROUTES
-
         return ROUTES
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -164,9 +164,6 @@ class MemberStudy:
 
     def _take(self, member_id: int) -> tuple[Context, Starlette]:
         """The member's app, made on first use; the least recently used idle ones past MOST_OPEN closed."""
-        from lexitrain.web.app import create_app
-        from lexitrain.web.context import Context
-
         with self._lock:
             self._busy[member_id] = self._busy.get(member_id, 0) + 1
             if member_id in self._apps:
@@ -212,18 +209,12 @@ class MemberStudy:
 
     def export_store(self, member_id: int) -> dict[str, Any]:
         """The member's study store as a `progress export` file's contents."""
-        from lexitrain.study.records.transfer import backup_data
-
         with self.stores.opener(member_id)() as store:
             return backup_data(store.export_rows())
 
     def import_into_store(self, member_id: int, data: dict[str, Any]) -> dict[str, Any]:
         """Merge a `progress export` file's contents into the member's study store by the local rule
         (a card takes the file's state only when reviewed more recently there; answers never twice)."""
-        import tempfile
-
-        from lexitrain.study.records.transfer import import_progress, write_backup
-
         with tempfile.TemporaryDirectory(prefix="lexitrain-upload-") as folder:
             path = Path(folder) / "upload.json"
             write_backup(data, path)
@@ -236,10 +227,6 @@ class MemberStudy:
     def whole_export(self, studied: dict[str, Any], club_cards: dict[str, Any]) -> dict[str, Any]:
         """A removed member's whole progress, to hand to them: their study store's export with the club's
         cards of theirs merged in by the local rule (made in a scratch file, not in their store)."""
-        import tempfile
-
-        from lexitrain.study.records.transfer import backup_data, import_progress, write_backup
-
         with tempfile.TemporaryDirectory(prefix="lexitrain-removal-") as folder:
             for name, data in (("study.json", studied), ("club.json", club_cards)):
                 write_backup(data, Path(folder) / name)

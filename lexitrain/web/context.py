@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, TypeVar
 
 from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
@@ -89,8 +90,6 @@ class Context:
             path = self.store.path
             self.open_store = lambda: ProgressStore(path)
         if self.home is None:
-            from lexitrain.paths import data_home
-
             self.home = data_home()
         self.offload = Offload(self.open_store, self.readers)
 
