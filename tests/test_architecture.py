@@ -50,7 +50,7 @@ FACES = {"cli", "web", "club", "__main__"}
 HEAVY = ("pandas", "matplotlib", "fpdf", "starlette", "numpy")
 #: Libraries a function may import when it runs: slow to load or an optional extra, needed only by some commands.
 LAZY_LIBRARIES = {*HEAVY, "psycopg", "psycopg_pool", "argon2", "distributed", "dask", "torch", "uvicorn", "jinja2",
-                  "sqlite_utils", "fsrs", "fsrs_rs_python", "multipart"}
+                  "fsrs", "fsrs_rs_python", "multipart"}
 
 _SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|REPLACE|PRAGMA)\b")
 _CREATED = re.compile(r"\bCREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)

@@ -98,10 +98,10 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
         reviews, right = tally
         return round(right / reviews, 3) if reviews else None
 
-    covered = coverage(store, lex) if lex is not None else []
+    by_length = coverage(store, lex) if lex is not None else []
     reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
-                       share((recent_reviews, recent_right)), covered,
+                       share((recent_reviews, recent_right)), by_length,
                        _points_covered(store, lex, now) if points and lex is not None else None)
 
 
