@@ -305,7 +305,8 @@ def preendgame(
         emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
                    "candidates": result.candidates, "seconds": round(result.seconds, 3)})
         return
-    proof = ("exact: the first play is proved best" if result.exact else
+    proof = ("no play: the only move is to pass" if not rows else
+             "exact: the first play is proved best" if result.exact else
              "the first play is proved to win the most draws; its expected value is not proved best"
              if result.wins_proved else "NOT proved: time ran out")
     typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} against each of the {unseen.size} "

@@ -227,10 +227,11 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
     # at equal wins a play whose wins are proved goes before one whose are partly
     # estimated; at equal expected values, an exact one first
     out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
-    wins_proved = bool(out) and len(out) == len(plays) and out[0].decided and all(
-        o.wins_at_most <= out[0].wins for o in out[1:])
-    exact = wins_proved and out[0].exact and all(
-        o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:])
+    # with no play to make there is nothing to prove (the side to move can only pass)
+    wins_proved = len(out) == len(plays) and (not out or out[0].decided and all(
+        o.wins_at_most <= out[0].wins for o in out[1:]))
+    exact = wins_proved and (not out or out[0].exact and all(
+        o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:]))
     return PreEndgame(tuple(out), exact, time.monotonic() - started, len(plays), wins_proved,
                       wins_seconds if wins_proved else None)
 
