@@ -24,7 +24,7 @@ DEFAULT_LEXICON = "enable"
 #: WordNet in lexicons/definitions (scripts/gen_wordnet_definitions.py). A new `revision`
 #: (new definitions, new shipped playability figures) compiles a player's copy again on its next use.
 EMBEDDED: dict[str, dict[str, str]] = {
-    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "points-1",
+    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "points-2",
                "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); "
                          "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
     "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "wordnet-1",
