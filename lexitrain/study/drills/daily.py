@@ -111,12 +111,11 @@ def next_card(
             due = store.due_cards(lexicon, at, 1, skip, no_reviews)
         else:
             due = _by_points(stakes, DUE, lambda ids, limit: store.due_cards(lexicon, at, limit, skip, no_reviews, ids),
-                             lambda: store.due_for_ranking(lexicon, at), at)
+                             _pools(store, lexicon, plan_id, at)[DUE], at)
         if due:
             return due[0]
-
     # the new positions a day the player asked for
-    position = next_daily_position(store, lexicon, day_start(now).timestamp(), now.timestamp(), skip)
+    position = next_daily_position(store, lexicon, day_start(now).timestamp(), at, skip)
     if position is not None:
         return position
     if new_done < limits.new:
@@ -124,10 +123,16 @@ def next_card(
             new = store.new_cards(plan_id, 1, skip, no_new)
         else:
             new = _by_points(stakes, NEW, lambda ids, limit: store.new_cards(plan_id, limit, skip, no_new, ids),
-                             lambda: store.new_cards(plan_id, EVERY), at)
+                             _pools(store, lexicon, plan_id, at)[NEW], at)
         if new:
             return new[0]
     return None
+
+
+def _pools(store: ProgressStore, lexicon: str, plan_id: int, at: float) -> dict[str, Callable[[], list[CardRow]]]:
+    """How to read each pool the drill ranks by points, whole: every card due now, every new card of
+    the plan (in its order)."""
+    return {DUE: lambda: store.due_cards(lexicon, at, EVERY), NEW: lambda: store.new_cards(plan_id, EVERY)}
 
 
 def _by_points(stakes: Stakes, pool: str, eligible: Callable[[list[int] | None, int], list[CardRow]],
@@ -175,8 +180,7 @@ def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holde
     back), leaving out the cards other drills hold."""
     now = utc_now()
     if stakes is not None:  # ranked outside the transaction: other drills and the web app write meanwhile
-        for pool, everything in ((DUE, lambda: store.due_for_ranking(lexicon, now.timestamp())),
-                                 (NEW, lambda: store.new_cards(plan_id, EVERY))):
+        for pool, everything in _pools(store, lexicon, plan_id, now.timestamp()).items():
             if stakes.stale(pool, now.timestamp()):
                 stakes.rank(pool, everything(), now.timestamp())
     with store.transaction():

@@ -107,7 +107,7 @@ class Stakes:
 
     def rank(self, pool: str, cards: Sequence[CardRow], now: float) -> None:
         """Rank a pool of cards ("due" or "new") by the points per minute studying each gains now,
-        best first; ties in the order given (the plan's), else the most overdue first."""
+        best first; ties the most overdue first, then in the order given (a new card's plan order)."""
         gains = self.per_minute(cards, now)
         order = sorted(range(len(cards)), key=lambda i: (-gains[i], cards[i].due or 0.0, i))
         self._ranked[pool] = (now, [cards[i].id for i in order])

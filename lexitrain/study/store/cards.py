@@ -59,8 +59,12 @@ def card_columns(table: str) -> str:
     return ", ".join(f"{table}.{c.strip()}" for c in CARD_COLUMNS.split(","))
 
 
-#: the condition that keeps a card query to some ids (a JSON list), looked up by id
-AMONG = "id IN (SELECT value FROM json_each(?)) AND"
+def among_clause(among: list[int] | None, table: str = "") -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameter) that keeps a card query to some ids, looked up by id, to
+    put first in its WHERE; nothing for None (every card). TABLE: the cards' alias in a join."""
+    if among is None:
+        return "", ()
+    return f"{table + '.' if table else ''}id IN (SELECT value FROM json_each(?)) AND ", (json.dumps(among),)
 
 
 def write_card_state(conn: SqlConnection, card: CardRow) -> None:
@@ -103,21 +107,13 @@ class Cards(StoreConnection):
                   skip_decks: frozenset[int] = frozenset(), among: list[int] | None = None) -> list[CardRow]:
         """Cards due by `now`, most overdue first, suspended ones left out (and the ids
         in `skip`, and the cards of the decks in `skip_decks`); with `among`, only those ids."""
-        only = () if among is None else (json.dumps(among),)
+        only, ids = among_clause(among)
         rows = self.conn.execute(
-            f"SELECT {CARD_COLUMNS} FROM cards WHERE {'' if among is None else AMONG} "
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE {only}"
             "lexicon = ? AND due IS NOT NULL AND due <= ? AND suspended = 0 AND id NOT IN (SELECT value FROM json_each(?)) "
             "AND (deck_id IS NULL OR deck_id NOT IN (SELECT value FROM json_each(?))) ORDER BY due LIMIT ?",
-            (*only, lexicon, now, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
+            (*ids, lexicon, now, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
         ).fetchall()
-        return [CardRow(*r) for r in rows]
-
-    def due_for_ranking(self, lexicon: str, now: float) -> list[CardRow]:
-        """Every card due by `now` (suspended ones left out), in no order: what the daily drill
-        ranks by points at stake before it picks among them (`due_cards` with `among`)."""
-        rows = self.conn.execute(
-            f"SELECT {CARD_COLUMNS} FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? AND suspended = 0",
-            (lexicon, now)).fetchall()
         return [CardRow(*r) for r in rows]
 
     def studied_cards(self, lexicon: str) -> list[CardRow]:

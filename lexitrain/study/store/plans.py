@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from lexitrain.study.store.cards import AMONG, CardRow, card_columns
+from lexitrain.study.store.cards import CardRow, among_clause, card_columns
 from lexitrain.study.store.connection import StoreConnection
 
 
@@ -48,12 +48,12 @@ class Plans(StoreConnection):
         """The next cards a plan introduces, in its order, suspended ones left out (and those of the
         decks in `skip_decks`; with `among`, only those ids); raw SQL: the daily drill asks before
         every question."""
+        only, ids = among_clause(among, "c")
         rows = self.conn.execute(
             f"SELECT {card_columns('c')} FROM plan_queue q JOIN cards c ON c.id = q.card_id "
-            f"WHERE {'' if among is None else 'c.' + AMONG} q.plan_id = ? AND c.state = 0 AND c.suspended = 0 "
+            f"WHERE {only}q.plan_id = ? AND c.state = 0 AND c.suspended = 0 "
             "AND c.id NOT IN (SELECT value FROM json_each(?)) "
             "AND (c.deck_id IS NULL OR c.deck_id NOT IN (SELECT value FROM json_each(?))) ORDER BY q.position LIMIT ?",
-            (*(() if among is None else (json.dumps(among),)), plan_id, json.dumps(sorted(skip)),
-             json.dumps(sorted(skip_decks)), limit),
+            (*ids, plan_id, json.dumps(sorted(skip)), json.dumps(sorted(skip_decks)), limit),
         ).fetchall()
         return [CardRow(*r) for r in rows]
