@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lexitrain.engine.playability import Count, count_plays, figures_meta, setup_for  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.lexicon.lexicon import Lexicon  # noqa: E402
-from lexitrain.lexicon.playability import read_shipped_halves, shipped_dir, write_shipped  # noqa: E402
+from lexitrain.lexicon.playability import read_shipped, shipped_dir, write_shipped  # noqa: E402
 
 TOP = 1000
 
@@ -75,7 +75,7 @@ def main() -> None:
     points: Counter[str] = Counter()
     blocks, seconds, load = 0, 0.0, os.getloadavg()
     if args.resume:
-        meta, plays, scored, even = read_shipped_halves(out)
+        meta, plays, scored, even = read_shipped(out)
         if meta.get("content_hash") != lex.content_hash or even is None:
             sys.exit(f"{out}: not figures of these words with their halves; start without --resume")
         args.seed, args.block, blocks, seconds = meta["seed"], meta["block"], meta["blocks"], meta["seconds"]

@@ -86,17 +86,11 @@ def write(folder: Path, plays: Mapping[str, int], points: Mapping[str, int] | No
         raise
 
 
-def read_shipped(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None]:
+def read_shipped(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None, dict[str, int] | None]:
     """A shipped figures file: its header (one `# {json}` line) and WORD<TAB>plays<TAB>points lines
-    (WORD<TAB>plays in a file counted before points were: its points are None)."""
-    meta, plays, points, _ = read_shipped_halves(path)
-    return meta, plays, points
-
-
-def read_shipped_halves(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, int] | None,
-                                              dict[str, int] | None]:
-    """`read_shipped`, and each word's plays in the even blocks of the games where the file has them
-    (a fourth column, which `scripts/playability_figures.py --resume` carries on from)."""
+    (WORD<TAB>plays in a file counted before points were: its points are None), with each word's
+    plays in the even blocks of the games where the file has them (a fourth column, which
+    `scripts/playability_figures.py --resume` carries on from; else None)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
         meta = json.loads(lines[0].removeprefix("# "))
@@ -126,7 +120,7 @@ def copy_shipped(folder: Path, content_hash: str, length: Callable[[str], int]) 
         with path.open(encoding="utf-8") as head:
             if f'"content_hash": "{content_hash}"' not in head.readline():
                 continue
-        meta, plays, points = read_shipped(path)
+        meta, plays, points, _ = read_shipped(path)
         write(folder, plays, points, length, {**meta, "shipped": path.name})
         return True
     return False
