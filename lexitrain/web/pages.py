@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import secrets
 import shlex
-from datetime import datetime
 from urllib.parse import quote
 from pathlib import Path
 from typing import Any
@@ -271,8 +270,7 @@ async def stats_page(request: Request) -> Response:
         report, fresh = ctx.stats()
         per_day = report.per_day.to_dict("records")
         forecast = report.forecast.to_dict("records")
-        points_weeks = [(datetime.fromtimestamp(at).date().isoformat(), covered)
-                        for at, covered in (report.points.weeks if report.points else [])]
+        points_weeks = report.points.dated_weeks() if report.points else []
         return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
                       forecast=forecast, hardest=report.hardest.to_dict("records"),
                       coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -138,6 +139,10 @@ class Covered:
     lexicon_points: float  # every word's points per game added up: what a game holds in all
     now: float
     weeks: list[tuple[float, float]]  # (when, points covered then), oldest first, ending now
+
+    def dated_weeks(self) -> list[tuple[str, float]]:
+        """The weeks as (the player's calendar date, ISO, points covered then), as every face shows them."""
+        return [(datetime.fromtimestamp(at).date().isoformat(), points) for at, points in self.weeks]
 
     @property
     def share(self) -> float:

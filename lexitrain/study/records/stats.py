@@ -147,8 +147,7 @@ def render_text(report: StatsReport) -> list[str]:
         p = report.points
         lines.append(f"points at stake: the words you know cover {p.now:.1f} of the {p.lexicon_points:.1f} points "
                      f"a game holds ({p.share:.1%}, counting each by how likely you are to recall it now)")
-        lines.append("  week by week: " + "  ".join(f"{datetime.fromtimestamp(at).date().isoformat()[5:]}:{covered:.1f}"
-                                                    for at, covered in p.weeks))
+        lines.append("  week by week: " + "  ".join(f"{day[5:]}:{covered:.1f}" for day, covered in p.dated_weeks()))
     if len(report.hardest):
         lines.append("hardest alphagrams: " + "  ".join(
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))
@@ -189,7 +188,7 @@ def plot(report: StatsReport, path: Path) -> None:
 
 def _points_chart(ax: Any, points: Covered) -> None:
     """The points per game the known words cover, at the end of each week, as a line."""
-    days = [datetime.fromtimestamp(at).date().isoformat()[5:] for at, _ in points.weeks]
+    days = [day[5:] for day, _ in points.dated_weeks()]
     ax.plot(days, [covered for _, covered in points.weeks], marker="o", color="#2e8540")
     ax.set_title(f"Points per game your words cover (of {points.lexicon_points:.0f} a game holds), week by week")
     ax.set_ylim(bottom=0, top=max(1.0, max(covered for _, covered in points.weeks) * 1.15))
