@@ -36,43 +36,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.endgame import Endgame, solve  # noqa: E402
-from lexitrain.engine.exchanges import unseen_tiles  # noqa: E402
-from lexitrain.engine.gcg import read_gcg  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
-from lexitrain.engine.replay import replay  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
-from lexitrain.tiles import RACK_SIZE, Rack, TileSet  # noqa: E402
+from lexitrain.tiles import RACK_SIZE  # noqa: E402
+from tests.engine_helpers import recorded_endgames  # noqa: E402  (the tests' real endgames)
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
-
-
-def endgames(folder: Path, tiles: TileSet, unseen_beyond: int) -> list[tuple[str, Board, Rack, Rack, int]]:
-    """Per game, the first turn whose unseen tiles number at most a rack plus
-    `unseen_beyond` (0: the bag is empty; 1: one tile in the bag), with the
-    spread of the side to move there."""
-    out = []
-    seen = set()
-    for path in sorted(folder.glob("*.gcg")):
-        if "polish" in path.name:
-            continue  # Polish tiles: not an ENABLE position
-        for turn in replay(read_gcg(path), tiles):
-            rack = turn.rack.upper()
-            if not rack or not all(ch == "?" or ch in tiles.letters for ch in rack):
-                continue
-            mine = Rack.parse(tiles, rack)
-            unseen = unseen_tiles(turn.board, mine)
-            if unseen.size <= unseen_beyond:
-                break  # the game is past that point without a recorded rack there
-            if unseen.size <= RACK_SIZE + unseen_beyond:
-                key = (tuple(turn.board.squares), mine.counts, mine.blanks)
-                if key not in seen:
-                    seen.add(key)
-                    out.append((path.name, turn.board, mine, unseen, turn.scores[0] - turn.scores[1]))
-                break
-    return out
 
 
 def main() -> None:
@@ -87,7 +58,7 @@ def main() -> None:
     print("load at start: {:.2f} {:.2f} {:.2f} (1, 5, 15 min), {} cores".format(*os.getloadavg(), os.cpu_count()))
     lex = open_lexicon("enable")
     generator = MoveGenerator(dawg_for(lex))
-    positions = endgames(args.games, lex.tiles, 0)[: args.count]
+    positions = recorded_endgames(args.games, lex.tiles, 0)[: args.count]
     times = []
     solved = []
     cpus = []
@@ -115,7 +86,7 @@ def main() -> None:
     if args.preendgame:
         from lexitrain.engine.preendgame import solve_preendgame
 
-        pre = endgames(args.games, lex.tiles, 1)
+        pre = recorded_endgames(args.games, lex.tiles, 1)
         pre = [p for p in pre if p[3].size == RACK_SIZE + 1][args.skip: args.skip + args.preendgame]
         wins_times, best_times, pre_cpus = [], [], []
         for name, board, mine, unseen, spread in pre:

@@ -1,10 +1,12 @@
-"""Engine pieces only the tests need: plays from rack text, the board and a
-play mirrored on the main diagonal, every word of a graph, a bag set up by hand,
-a game written back as GCG, a play from tiles put on squares."""
+"""Engine pieces only the tests (and the endgame benchmark) need: plays from
+rack text, the board and a play mirrored on the main diagonal, every word of a
+graph, a bag set up by hand, a game written back as GCG, a play from tiles put
+on squares, the real games' endgame positions."""
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -13,12 +15,14 @@ from lexitrain.engine import movegen
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import Dawg
-from lexitrain.engine.gcg import CHALLENGE_BONUS, EXCHANGE, PASS, PLAY, TIME_PENALTY, WITHDRAWN, Event, Game
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.gcg import CHALLENGE_BONUS, EXCHANGE, PASS, PLAY, TIME_PENALTY, WITHDRAWN, Event, Game, read_gcg
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay, format_position
+from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import IllegalPlay
 from lexitrain.layouts import BoardLayout
-from lexitrain.tiles import Rack
+from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 P = TypeVar("P", Play, ScoredPlay)
 
@@ -142,3 +146,31 @@ def play_from_tiles(board: Board, placed: list[tuple[int, int, int]]) -> Play:
             raise IllegalPlay(f"gap at {format_position(r, c, False)} between the tiles")
         r, c = r + dr, c + dc
     return Play(row, col, down, tuple(letters), through)
+
+
+def recorded_endgames(folder: Path, tiles: TileSet, unseen_beyond: int = 0) -> list[tuple[str, Board, Rack, Rack, int]]:
+    """Per English game in `folder`, the first turn with a recorded rack whose
+    unseen tiles number at most a rack plus `unseen_beyond` (0: the bag is
+    empty; 1: one tile in the bag): (file name, board, the mover's rack, the
+    unseen tiles, the mover's spread). A position seen in an earlier file (a
+    game and its annotated copy) is taken once."""
+    out = []
+    seen = set()
+    for path in sorted(folder.glob("*.gcg")):
+        if "polish" in path.name:
+            continue  # Polish tiles: not an ENABLE position
+        for turn in replay(read_gcg(path), tiles):
+            rack = turn.rack.upper()
+            if not rack or not all(ch == "?" or ch in tiles.letters for ch in rack):
+                continue
+            mine = Rack.parse(tiles, rack)
+            unseen = unseen_tiles(turn.board, mine)
+            if unseen.size <= unseen_beyond:
+                break  # the game is past that point without a recorded rack there
+            if unseen.size <= RACK_SIZE + unseen_beyond:
+                key = (tuple(turn.board.squares), mine.counts, mine.blanks)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((path.name, turn.board, mine, unseen, turn.scores[0] - turn.scores[1]))
+                break
+    return out

@@ -15,13 +15,11 @@ from lexitrain.engine import endgame as endgame_module
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
 from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, Move, Solution, solve
-from lexitrain.engine.exchanges import unseen_tiles
-from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.movegen import MoveGenerator
-from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import apply_play
 from lexitrain.layouts import load_layout
 from lexitrain.tiles import Rack, load_tile_set
+from tests.engine_helpers import recorded_endgames
 
 ENGLISH = load_tile_set("english")
 WORDS = sorted(set("""
@@ -152,22 +150,7 @@ def test_small_endgames_match_brute_force(engine: str, layout, mine: str, theirs
 
 def real_endgames(tiles, limit: int) -> list[tuple[Board, Rack, Rack]]:
     """The first position of each real game with the bag empty (the opponent holding the unseen tiles)."""
-    out = []
-    for path in sorted(GAMES.glob("*.gcg")):
-        if "polish" in path.name:
-            continue
-        for turn in replay(read_gcg(path), tiles):
-            rack = turn.rack.upper()
-            if not rack or not all(ch == "?" or ch in tiles.letters for ch in rack):
-                continue
-            mine = Rack.parse(tiles, rack)
-            unseen = unseen_tiles(turn.board, mine)
-            if 0 < unseen.size <= 7:
-                out.append((turn.board, mine, unseen))
-                break
-        if len(out) == limit:
-            break
-    return out
+    return [(board, mine, unseen) for _, board, mine, unseen, _ in recorded_endgames(GAMES, tiles)[:limit]]
 
 
 def first_tiles(rack: Rack, n: int) -> Rack:
