@@ -197,3 +197,37 @@ def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, 
         rows = store.export_rows()
         assert [(a["key"], a["given"], a["correct"]) for a in rows["answers"]] == [("ENT", "NET", 0)]  # half found
         assert rows["sessions"][0]["ended"] is not None
+
+
+def test_a_removed_member_gets_back_what_their_open_wall_saves_as_it_closes(club: Club) -> None:
+    """Removing a member finishes their open wall (so saves it) before their store is read for the export they are
+    handed: the words they found on it are in that export, not dropped with their store."""
+    import warnings
+
+    from lexitrain.club.app import create_app
+    from lexitrain.club.members import make_admin, make_invite
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    app = create_app(club)  # one process: the admin's request reaches the app holding ann's wall
+    tokens = {}
+    clients = {}
+    for name in ("root", "ann"):
+        web = clients[name] = TestClient(app)
+        invite = make_invite(club.db, club.clock())
+        assert web.post("/api/members", json={"name": name, "password": "correct horse battery",
+                                               "invite": invite}).status_code == 201
+        tokens[name] = web.post("/api/session", json={"name": name, "password": "correct horse battery"}).json()["csrf"]
+    make_admin(club.db, "root")
+    ann, admin = clients["ann"], clients["root"]
+    wall = ann.post("/study/wall", data={"source": "search", "value": "--length 3 --anagram TEN",
+                                         "csrf": tokens["ann"]}, follow_redirects=False).headers["location"]
+    ident = wall.rsplit("/", 1)[1]
+    state = ann.get(f"/study/api/wall/{ident}").json()
+    assert ann.post(f"/study/api/wall/{ident}/guess", json={"word": "NET", "round": state["round"]["token"]},
+                    headers={"x-csrf-token": tokens["ann"]}).status_code == 200
+    removed = admin.delete("/api/admin/members/ann", headers={"x-csrf-token": tokens["root"]})
+    assert removed.status_code == 200, removed.text
+    assert [(a["key"], a["given"], a["correct"]) for a in removed.json()["answers"]] == [("ENT", "NET", 0)]

@@ -291,6 +291,7 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
         return error(409, "an admin does not remove themself")
     study: MemberStudy = request.app.state.study
     removed = await _run(progress.member_id, club.db, name)
+    await _run(study.close_member, removed)  # their open rounds saved before their store is read
     studied = await _run(study.export_store, removed)  # (read before anything is deleted)
     whole = await _run(study.whole_export, studied, await _run(progress.remove_member, club.db, name, club.clock()))
     await _run(study.forget, removed)

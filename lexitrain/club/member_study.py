@@ -235,12 +235,17 @@ class MemberStudy:
                     import_progress(whole, Path(folder) / name)
                 return backup_data(whole.export_rows())
 
-    def forget(self, member_id: int) -> None:
-        """Close a member's app (their rounds saved) and delete their store: the member is being removed."""
+    def close_member(self, member_id: int) -> None:
+        """Close a member's app if this process holds it: their open rounds are finished, so saved."""
         with self._lock:
             made = self._apps.pop(member_id, None)
         if made is not None:
             made[0].close()
+
+    def forget(self, member_id: int) -> None:
+        """Delete a member's store (the member is being removed), closing their app first if it was opened
+        again meanwhile."""
+        self.close_member(member_id)
         self.stores.remove(member_id)
 
     def close(self) -> None:
