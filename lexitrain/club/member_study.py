@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from lexitrain.club import members
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
-from lexitrain.study.records.transfer import backup_data, import_progress, write_backup
+from lexitrain.study.records.transfer import backup_data, merge_backup
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import ROUTES, create_app
 from lexitrain.web.context import Context
@@ -215,24 +215,19 @@ class MemberStudy:
     def import_into_store(self, member_id: int, data: dict[str, Any]) -> dict[str, Any]:
         """Merge a `progress export` file's contents into the member's study store by the local rule
         (a card takes the file's state only when reviewed more recently there; answers never twice)."""
-        with tempfile.TemporaryDirectory(prefix="lexitrain-upload-") as folder:
-            path = Path(folder) / "upload.json"
-            write_backup(data, path)
-            try:
-                with self.stores.opener(member_id)() as store:
-                    return import_progress(store, path)
-            except LexitrainError as exc:
-                raise members.Refused(400, str(exc).replace(str(path), "the upload")) from None
+        try:
+            with self.stores.opener(member_id)() as store:
+                return merge_backup(store, data, "the upload")
+        except LexitrainError as exc:
+            raise members.Refused(400, str(exc)) from None
 
     def whole_export(self, studied: dict[str, Any], club_cards: dict[str, Any]) -> dict[str, Any]:
         """A removed member's whole progress, to hand to them: their study store's export with the club's
         cards of theirs merged in by the local rule (made in a scratch file, not in their store)."""
         with tempfile.TemporaryDirectory(prefix="lexitrain-removal-") as folder:
-            for name, data in (("study.json", studied), ("club.json", club_cards)):
-                write_backup(data, Path(folder) / name)
             with ProgressStore(Path(folder) / "whole.sqlite") as whole:
-                for name in ("study.json", "club.json"):
-                    import_progress(whole, Path(folder) / name)
+                merge_backup(whole, studied, "the study store's export")
+                merge_backup(whole, club_cards, "the club cards' export")
                 return backup_data(whole.export_rows())
 
     def close_member(self, member_id: int) -> None:

@@ -87,9 +87,10 @@ def write_backup(data: dict[str, Any], path: Path) -> None:
         raise LexitrainError(f"{path}: cannot write the backup ({exc.strerror or exc})") from None
 
 
-def read_backup(path: Path) -> dict[str, Any]:
-    """The backup's JSON; a UTF-8 byte-order mark (a backup opened and saved in Notepad) is allowed.
-    A copy of a progress database (an automatic backup, `progress backups`) is read as if exported."""
+def read_backup(path: Path) -> Any:
+    """The backup's JSON (what it holds is checked as it is merged); a UTF-8 byte-order mark (a backup opened
+    and saved in Notepad) is allowed. A copy of a progress database (an automatic backup, `progress backups`)
+    is read as if exported."""
     if _is_sqlite(path):
         return _database_backup(path)
     try:
@@ -104,15 +105,19 @@ def read_backup(path: Path) -> dict[str, Any]:
         raise LexitrainError(f"{path}:{exc.lineno}: not a lexitrain progress file ({exc.msg})") from None
     except OSError as exc:
         raise LexitrainError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return data
+
+
+def _check_header(data: Any, name: str) -> None:
+    """Refuse what is not a progress file's contents, or one of a newer lexitrain (NAME: what messages call it)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LexitrainError(f"{path}: not a lexitrain progress file (no \"format\": \"{FORMAT}\")")
+        raise LexitrainError(f"{name}: not a lexitrain progress file (no \"format\": \"{FORMAT}\")")
     version = data.get("version", 0)
     if not isinstance(version, int) or isinstance(version, bool):
-        raise LexitrainError(f"{path}: damaged progress file (\"version\" is {version!r}, not a number); "
+        raise LexitrainError(f"{name}: damaged progress file (\"version\" is {version!r}, not a number); "
                              "nothing was imported")
     if version > VERSION:
-        raise LexitrainError(f"{path} was written by a newer lexitrain (version {data['version']}); upgrade to read it")
-    return data
+        raise LexitrainError(f"{name} was written by a newer lexitrain (version {data['version']}); upgrade to read it")
 
 
 def _is_sqlite(path: Path) -> bool:
@@ -141,17 +146,23 @@ def import_progress(store: ProgressStore, path: Path) -> dict[str, Any]:
     """Merge a backup into the store; counts of cards updated, answers and positions added, and
     `merged`: how many cards were added, taken from the backup (newer there, or scheduled there and
     never answered here) and kept as they are here."""
-    data = read_backup(path)
+    return merge_backup(store, read_backup(path), str(path))
+
+
+def merge_backup(store: ProgressStore, data: Any, name: str) -> dict[str, Any]:
+    """Merge a backup's contents already read (a club's upload, an export in memory) as `import_progress`
+    does a file's; NAME is what its messages call it."""
+    _check_header(data, name)
     try:
         check_backup(data)
     except BadBackup as exc:
-        raise LexitrainError(f"{path}: damaged progress file ({exc}); nothing was imported") from None
+        raise LexitrainError(f"{name}: damaged progress file ({exc}); nothing was imported") from None
     store.check_integrity("the import")
     try:
         return _merge(store, data)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError,
             sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError) as exc:
-        raise LexitrainError(f"{path}: damaged progress file ({exc!r}); nothing was imported") from None
+        raise LexitrainError(f"{name}: damaged progress file ({exc!r}); nothing was imported") from None
 
 
 def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
