@@ -5,6 +5,7 @@ behind the club's session and CSRF; another member's rounds out of reach, the se
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -161,9 +162,8 @@ def _stores(club: Club):
     return MemberStores(club.db.target, club.db.postgres)
 
 
-def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, lex: Lexicon) -> None:
-    """A process keeps MOST_OPEN members' study apps; opening one more closes the least recently used idle
-    one, and its open wall is finished as it closes (so saved): the answers given on it stay."""
+def _one_app(club: Club, *names: str) -> tuple[Any, dict[str, Any], dict[str, str]]:
+    """One club app (one process) and, for each name, a member logged in on it: their client and CSRF token."""
     import warnings
 
     from lexitrain.club.app import create_app
@@ -174,23 +174,36 @@ def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, 
         from starlette.testclient import TestClient
 
     app = create_app(club)
-    app.state.study.most_open = 1
     tokens = {}
     clients = {}
-    for name in ("ann", "bob"):
+    for name in names:
         web = clients[name] = TestClient(app)
         invite = make_invite(club.db, club.clock())
         assert web.post("/api/members", json={"name": name, "password": "correct horse battery",
                                                "invite": invite}).status_code == 201
         tokens[name] = web.post("/api/session", json={"name": name, "password": "correct horse battery"}).json()["csrf"]
-    ann, bob = clients["ann"], clients["bob"]
-    wall = ann.post("/study/wall", data={"source": "search", "value": "--length 3 --anagram TEN",
-                                         "csrf": tokens["ann"]}, follow_redirects=False).headers["location"]
+    return app, clients, tokens
+
+
+def _wall_with_net_found(web: Any, csrf: str) -> str:
+    """A wall of TEN's anagrams opened on /study with NET found on it (its other word not); the wall's path."""
+    wall = str(web.post("/study/wall", data={"source": "search", "value": "--length 3 --anagram TEN", "csrf": csrf},
+                        follow_redirects=False).headers["location"])
     ident = wall.rsplit("/", 1)[1]
-    state = ann.get(f"/study/api/wall/{ident}").json()
-    sent = ann.post(f"/study/api/wall/{ident}/guess", json={"word": "NET", "round": state["round"]["token"]},
-                    headers={"x-csrf-token": tokens["ann"]})
+    state = web.get(f"/study/api/wall/{ident}").json()
+    sent = web.post(f"/study/api/wall/{ident}/guess", json={"word": "NET", "round": state["round"]["token"]},
+                    headers={"x-csrf-token": csrf})
     assert sent.status_code == 200, sent.text
+    return wall
+
+
+def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, lex: Lexicon) -> None:
+    """A process keeps MOST_OPEN members' study apps; opening one more closes the least recently used idle
+    one, and its open wall is finished as it closes (so saved): the answers given on it stay."""
+    app, clients, tokens = _one_app(club, "ann", "bob")
+    app.state.study.most_open = 1
+    ann, bob = clients["ann"], clients["bob"]
+    wall = _wall_with_net_found(ann, tokens["ann"])
     assert bob.get("/study/").status_code == 200  # bob's study needs the room: ann's is closed
     assert ann.get(wall).status_code == 404  # her wall ended when her study closed ...
     with _stores(club).opener(_member_id(club, "ann"))() as store:  # ... and what she answered on it was saved
@@ -202,32 +215,11 @@ def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, 
 def test_a_removed_member_gets_back_what_their_open_wall_saves_as_it_closes(club: Club) -> None:
     """Removing a member finishes their open wall (so saves it) before their store is read for the export they are
     handed: the words they found on it are in that export, not dropped with their store."""
-    import warnings
+    from lexitrain.club.members import make_admin
 
-    from lexitrain.club.app import create_app
-    from lexitrain.club.members import make_admin, make_invite
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-
-    app = create_app(club)  # one process: the admin's request reaches the app holding ann's wall
-    tokens = {}
-    clients = {}
-    for name in ("root", "ann"):
-        web = clients[name] = TestClient(app)
-        invite = make_invite(club.db, club.clock())
-        assert web.post("/api/members", json={"name": name, "password": "correct horse battery",
-                                               "invite": invite}).status_code == 201
-        tokens[name] = web.post("/api/session", json={"name": name, "password": "correct horse battery"}).json()["csrf"]
+    _, clients, tokens = _one_app(club, "root", "ann")  # one process: the admin reaches the app holding ann's wall
     make_admin(club.db, "root")
-    ann, admin = clients["ann"], clients["root"]
-    wall = ann.post("/study/wall", data={"source": "search", "value": "--length 3 --anagram TEN",
-                                         "csrf": tokens["ann"]}, follow_redirects=False).headers["location"]
-    ident = wall.rsplit("/", 1)[1]
-    state = ann.get(f"/study/api/wall/{ident}").json()
-    assert ann.post(f"/study/api/wall/{ident}/guess", json={"word": "NET", "round": state["round"]["token"]},
-                    headers={"x-csrf-token": tokens["ann"]}).status_code == 200
-    removed = admin.delete("/api/admin/members/ann", headers={"x-csrf-token": tokens["root"]})
+    _wall_with_net_found(clients["ann"], tokens["ann"])
+    removed = clients["root"].delete("/api/admin/members/ann", headers={"x-csrf-token": tokens["root"]})
     assert removed.status_code == 200, removed.text
     assert [(a["key"], a["given"], a["correct"]) for a in removed.json()["answers"]] == [("ENT", "NET", 0)]
