@@ -138,8 +138,12 @@ class _Play:
     play: ScoredPlay
     endgames: list[Endgame]
     value: list[int] = field(default_factory=list)  # per draw: exact, a bound, or the estimate
-    low: list[int] = field(default_factory=list)  # per draw: proved bounds on the value
-    high: list[int] = field(default_factory=list)
+    low: list[int] = field(init=False)  # per draw: proved bounds on the value
+    high: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.low = [-INFINITY] * len(self.endgames)
+        self.high = [INFINITY] * len(self.endgames)
 
 
 def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator,
@@ -163,6 +167,7 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
             plays = plays[:candidates]
     draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
     counts = [n for _, n in draws]
+    letters = [BLANK if tile < 0 else board.tiles.letters[tile] for tile, _ in draws]
     keep = {p.key() for p in decide}
     solving: list[_Play] = []
     for play in plays:
@@ -184,46 +189,49 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
             search.reset(endgame, deadline)
         return search.root(depth, alpha, beta)[0]
 
+    def known(p: _Play) -> PlayOutcome:
+        """What is known of a play so far: its wins proved or bounded, its values."""
+        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, spread))
+                                         for letter, count, value, low, high
+                                         in zip(letters, counts, p.value, p.low, p.high)), spread)
+
     try:
         for p in solving:  # 1. one ply deep
             p.value = [p.play.score - searched(e, 1, -INFINITY, INFINITY) for e in p.endgames]
-            p.low, p.high = [-INFINITY] * len(draws), [INFINITY] * len(draws)
             reached.append(p)
-        # 2. the outcomes, likeliest winners first
-        reached.sort(key=lambda p: _estimated_rank(p, counts, spread))
+        # 2. the outcomes: the most estimated wins first; among as many, the plays
+        # placing most tiles (the endgames after them are smallest, so a best play
+        # is proved soonest), then the highest estimated value
+        reached.sort(key=lambda p: (-known(p).wins, -p.play.tile_count, -known(p).expected))
+        threshold = -spread  # the play wins a draw whose value is above it
         best_wins = -1.0
         for p in reached:
             full = p.play.key() in keep
             for d in sorted(range(len(draws)), key=lambda d: p.value[d]):  # likeliest losses first
-                if not full and _wins_at_most(p, counts, spread) <= best_wins:
+                if not full and known(p).wins_at_most <= best_wins:
                     break  # cut: it cannot win more draws than the best
-                threshold = -spread  # the play wins a draw whose value is above it
                 opponent = searched(p.endgames[d], PROOF_DEPTH, p.play.score - threshold - 1,
                                     p.play.score - threshold + 1)
                 _bound(p, d, p.play.score - opponent, threshold - 1, threshold + 1)
-            if _decided(p, spread):
-                best_wins = max(best_wins, _wins_at_most(p, counts, spread))
+            if known(p).decided:
+                best_wins = max(best_wins, known(p).wins)
         wins_seconds = time.monotonic() - started
         # 3. the exact values of the plays that may win as many, the likeliest best first
-        top = [p for p in reached if _wins_at_most(p, counts, spread) >= best_wins]
-        top.sort(key=lambda p: -sum(n * v for n, v in zip(counts, p.value)))
+        top = [p for p in reached if known(p).wins_at_most >= best_wins]
+        top.sort(key=lambda p: -known(p).expected)
         best_sum = -INFINITY
         for p in top:
             for d in sorted(range(len(draws)), key=lambda d: p.value[d]):
-                if _wins_at_most(p, counts, spread) < best_wins or sum(map(mul, counts, p.high)) <= best_sum:
+                if known(p).wins_at_most < best_wins or sum(map(mul, counts, p.high)) <= best_sum:
                     break  # fewer wins, or no higher expected value: its values stay bounds
                 if p.low[d] < p.high[d]:
                     _bound(p, d, p.play.score - searched(p.endgames[d], PROOF_DEPTH, -INFINITY, INFINITY),
                            -INFINITY, INFINITY)
-            if p.low == p.high and _wins_at_most(p, counts, spread) == best_wins:
+            if known(p).exact and known(p).wins == best_wins:
                 best_sum = max(best_sum, sum(map(mul, counts, p.value)))
     except OutOfTime:
         pass
-    tiles = board.tiles
-    out = [PlayOutcome(p.play, tuple(Draw(BLANK if tile < 0 else tiles.letters[tile], count, p.value[d],
-                                          p.low[d] == p.high[d], _result(p, d, spread))
-                                     for d, (tile, count) in enumerate(draws)), spread)
-           for p in reached]
+    out = [known(p) for p in reached]
     # at equal wins a play whose wins are proved goes before one whose are partly
     # estimated; at equal expected values, an exact one first
     out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
@@ -253,33 +261,15 @@ def _bound(p: _Play, d: int, value: int, alpha: int, beta: int) -> None:
     p.value[d] = value
 
 
-def _result(p: _Play, d: int, spread: int) -> str | None:
-    """The proved outcome of draw d for the side to move, if its bounds decide it."""
-    if spread + p.low[d] > 0:
+def _result(low: int, high: int, spread: int) -> str | None:
+    """The proved outcome of a draw for the side to move, if the bounds on its value decide it."""
+    if spread + low > 0:
         return WIN
-    if spread + p.high[d] < 0:
+    if spread + high < 0:
         return LOSS
-    if p.low[d] == p.high[d] == -spread:
+    if low == high == -spread:
         return TIE
     return None
-
-
-def _decided(p: _Play, spread: int) -> bool:
-    return all(_result(p, d, spread) is not None for d in range(len(p.value)))
-
-
-def _wins_at_most(p: _Play, counts: list[int], spread: int) -> float:
-    """The draws the proofs so far leave the play able to win."""
-    return sum(n * (1.0 if r is None else _share(r)) for n, r in zip(counts, (_result(p, d, spread)
-                                                                           for d in range(len(counts)))))
-
-
-def _estimated_rank(p: _Play, counts: list[int], spread: int) -> tuple[float, int, int]:
-    """Most estimated wins first; among as many, the plays placing most tiles
-    (the endgames after them are smallest, so a best play is proved soonest),
-    then the highest estimated value."""
-    wins = sum(n * (1.0 if spread + v > 0 else 0.5 if spread + v == 0 else 0.0) for n, v in zip(counts, p.value))
-    return -wins, -p.play.tile_count, -sum(map(mul, counts, p.value))
 
 
 def _ceiling(o: PlayOutcome) -> float:
