@@ -267,8 +267,8 @@ def preendgame(
     ctx: typer.Context,
     cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line with one tile in the bag (the side to "
                             "move's rack first; the opponent's, if given, is not used: any 7 of the unseen tiles)."),
-    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (each play valued at "
-                                            "the deepest depth reached, marked not exact)."),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (what is proved by "
+                                            "then is kept; the rest is each draw's one-ply estimate, marked)."),
     candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays."),
     lexicon: Lexicon,
     json_out: Json = False,
