@@ -19,7 +19,7 @@ two members never wait for each other. Readers never wait (PostgreSQL's snapshot
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import psycopg
@@ -43,14 +43,12 @@ class PostgresConnection:
 
     dialect = "postgresql"
 
-    def __init__(self, conn: psycopg.Connection[Any], schema: str,
-                 release: Callable[[psycopg.Connection[Any]], None] | None = None) -> None:
-        """`release` hands the connection back (to a pool) when the store closes; without one it is closed."""
+    def __init__(self, conn: psycopg.Connection[Any], schema: str) -> None:
+        """The store owns CONN from now on: it is closed as the store closes."""
         if not _SCHEMA.match(schema):
             raise LexitrainError(f"{schema!r} is not a progress store's schema name")
         self.schema = schema
         self._raw = conn
-        self._release = release
         conn.autocommit = True
         conn.cursor_factory = psycopg.ClientCursor
         conn.adapters.register_loader("numeric", _PlainNumberLoader)
@@ -87,13 +85,7 @@ class PostgresConnection:
         return int(row[0])
 
     def close(self) -> None:
-        if self.in_transaction:
-            self._raw.execute("ROLLBACK")
-        if self._release is None:
-            self._raw.close()
-            return
-        self._raw.execute("RESET search_path")
-        self._release(self._raw)
+        self._raw.close()  # (a transaction left open is rolled back by the server)
 
 
 class _PlainNumberLoader(Loader):
