@@ -8,6 +8,8 @@ runs out after a while on its own. Raw SQL: this runs for every question.
 
 from __future__ import annotations
 
+import json
+
 from lexitrain.study.store.connection import StoreConnection
 
 
@@ -21,10 +23,10 @@ class Leases(StoreConnection):
         """(new cards, reviews) of a lexicon among leased cards: what other drills have on screen."""
         if not card_ids:
             return 0, 0
-        marks = ",".join("?" * len(card_ids))
         new, total = self.conn.execute(
-            f"SELECT COALESCE(SUM(CASE WHEN state = 0 THEN 1 ELSE 0 END), 0), count(*) FROM cards WHERE lexicon = ? AND id IN ({marks})",
-            (lexicon, *card_ids)).fetchone()
+            "SELECT COALESCE(SUM(CASE WHEN state = 0 THEN 1 ELSE 0 END), 0), count(*) FROM cards "
+            "WHERE lexicon = ? AND id IN (SELECT value FROM json_each(?))",
+            (lexicon, json.dumps(sorted(card_ids)))).fetchone()
         return int(new), int(total) - int(new)
 
     def lease_card(self, card_id: int, holder: str, until: float) -> None:
