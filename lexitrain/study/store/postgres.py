@@ -61,13 +61,19 @@ class PostgresConnection:
         return self._raw.info.transaction_status != TransactionStatus.IDLE
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        return self._raw.execute(postgres_sql(sql), tuple(parameters))
+        try:
+            return self._raw.execute(postgres_sql(sql), tuple(parameters))
+        except psycopg.DataError as exc:
+            raise BadValue(str(exc)) from None
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         """Run a statement once per row, the rows sent together (psycopg pipelines them: one round trip,
         not one a row); how many rows it changed in all."""
         with self._raw.cursor() as cursor:
-            cursor.executemany(postgres_sql(sql), [tuple(row) for row in rows])
+            try:
+                cursor.executemany(postgres_sql(sql), [tuple(row) for row in rows])
+            except psycopg.DataError as exc:
+                raise BadValue(str(exc)) from None
             return max(cursor.rowcount, 0)
 
     def execute_ddl(self, statement: str) -> None:
@@ -86,6 +92,11 @@ class PostgresConnection:
 
     def close(self) -> None:
         self._raw.close()  # (a transaction left open is rolled back by the server)
+
+
+class BadValue(ValueError):
+    """A value PostgreSQL refuses where SQLite would take it (a NUL in a text): a ValueError, as SQLite's
+    bad values are, so what catches those (an import refusing a damaged backup whole) catches it too."""
 
 
 class _PlainNumberLoader(Loader):
