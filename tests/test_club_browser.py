@@ -161,12 +161,12 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
     page.press("#study-answer", "Enter")
     expect(page.locator("#study-verdict")).to_contain_text(f"Missed {second}")
     expect(page.locator("#due-count")).to_have_text(f"{total - 2} due")
-    from lexitrain.club.cards import member_cards
     from lexitrain.club.members import member_named
 
     ann = member_named(club.db, "ann")  # type: ignore[attr-defined]
     assert ann is not None
-    counts = {card["key"]: (card["correct"], card["incorrect"]) for card in member_cards(club.db, ann.id)}  # type: ignore[attr-defined]
+    with club.stores.open(ann.id) as store:  # type: ignore[attr-defined]  (the member's own study store)
+        counts = {card.key: (card.correct, card.incorrect) for card in store.scheduled_cards()}
     assert counts[first] == (1, 1) and counts[second] == (0, 2)
     assert errors == []
 

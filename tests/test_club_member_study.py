@@ -62,13 +62,11 @@ def test_a_review_answered_on_the_club_is_kept_in_the_members_own_store(club: Cl
             assert sent.status_code == 404, path
     ann_stats, bob_stats = ann.get("/study/stats").text, bob.get("/study/stats").text
     assert ann_stats != bob_stats
-    from lexitrain.club.member_study import MemberStores
-
-    stores = MemberStores(club.db.target, club.db.postgres)
+    stores = club.stores
     ids = {name: _member_id(club, name) for name in ("ann", "bob")}
-    with stores.opener(ids["ann"])() as store:
+    with stores.open(ids["ann"]) as store:
         assert store.answers_since("daily", lex.name, 0) != (0, 0)
-    with stores.opener(ids["bob"])() as store:
+    with stores.open(ids["bob"]) as store:
         assert store.answers_since("daily", lex.name, 0) == (0, 0)
 
 
@@ -105,9 +103,7 @@ def test_a_removed_members_store_goes_with_them(club: Club) -> None:
             assert tx.one("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
                           (f"member_{ann_id}",)) == (0,)
     else:
-        from lexitrain.club.member_study import MemberStores
-
-        assert not (MemberStores(club.db.target, False).folder / f"member_{ann_id}").exists()
+        assert not (club.stores.folder / f"member_{ann_id}").exists()
 
 
 def _member_id(club: Club, name: str) -> int:
@@ -144,8 +140,8 @@ def test_a_local_export_uploaded_is_studied_under_study_and_comes_back_in_the_do
     for _ in range(2):
         sent = ann.post("/api/progress", content=(tmp_path / "local.json").read_bytes(), headers={"x-csrf-token": csrf})
         assert sent.status_code == 200, sent.text
-    stores = _stores(club)
-    with stores.opener(_member_id(club, "ann"))() as store:
+    stores = club.stores
+    with stores.open(_member_id(club, "ann")) as store:
         assert store.find_card(lex.name, "anagram", "AET") is not None
         assert store.source_attempts(lex.name, "local")[0][3] == 1  # its one answer, taken once
     download = ann.get("/api/progress").json()
@@ -154,12 +150,6 @@ def test_a_local_export_uploaded_is_studied_under_study_and_comes_back_in_the_do
     bad = ann.post("/api/progress", json={"format": "lexitrain-progress", "version": 1, "cards": "no"},
                    headers={"x-csrf-token": csrf})
     assert bad.status_code == 400
-
-
-def _stores(club: Club):
-    from lexitrain.club.member_study import MemberStores
-
-    return MemberStores(club.db.target, club.db.postgres)
 
 
 def _one_app(club: Club, *names: str) -> tuple[Any, dict[str, Any], dict[str, str]]:
@@ -206,7 +196,7 @@ def test_a_member_whose_study_is_closed_for_room_keeps_every_answer(club: Club, 
     wall = _wall_with_net_found(ann, tokens["ann"])
     assert bob.get("/study/").status_code == 200  # bob's study needs the room: ann's is closed
     assert ann.get(wall).status_code == 404  # her wall ended when her study closed ...
-    with _stores(club).opener(_member_id(club, "ann"))() as store:  # ... and what she answered on it was saved
+    with club.stores.open(_member_id(club, "ann")) as store:  # ... and what she answered on it was saved
         rows = store.export_rows()
         assert [(a["key"], a["given"], a["correct"]) for a in rows["answers"]] == [("ENT", "NET", 0)]  # half found
         assert rows["sessions"][0]["ended"] is not None

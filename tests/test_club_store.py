@@ -11,12 +11,12 @@ from datetime import date
 import pytest
 
 from lexitrain.club import challenges as ch
-from lexitrain.club.cards import member_cards
-from lexitrain.club import members
+from lexitrain.club import members, owed
 from lexitrain.club.database import SCHEMA_VERSION, ClubDatabase
 from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.store import ProgressStore
 from study_helpers import WORDS
 
 DAY = date(2026, 3, 10)
@@ -220,16 +220,22 @@ def test_another_members_attempt_is_not_found(db: ClubDatabase, lex: Lexicon) ->
         assert refused.value.status == 404
 
 
-def test_finishing_schedules_the_members_own_cards_and_feeds_the_toughies(db: ClubDatabase, lex: Lexicon) -> None:
+def test_finishing_owes_the_members_own_cards_and_feeds_the_toughies(db: ClubDatabase, lex: Lexicon,
+                                                                     tmp_path) -> None:
+    """The finish owes a review of every question to the member's store (in its own transaction); settled
+    there, each card is scheduled: right where every answer was found, else missed."""
     sets = ch.ChallengeSets(lex)
     chosen = sets.get(KIND, DAY)
     ann, bob = join(db, "ann"), join(db, "bob")
     play(db, sets, ann, lex, 1, NOW, 10)
-    cards = {card["key"]: card for card in member_cards(db, ann.id)}
+    assert owed.members_owed(db) == [ann.id] and owed.anything_owed(db, ann.id) and not owed.anything_owed(db, bob.id)
+    with ProgressStore(tmp_path / "ann.sqlite") as store:
+        assert owed.settle(db, store, ann.id) == chosen.total
+        cards = {card.key: card for card in store.scheduled_cards()}
     assert set(cards) == set(chosen.keys)
-    assert cards[chosen.keys[0]]["correct"] == 1 and cards[chosen.keys[1]]["incorrect"] == 1
-    assert all(card["due"] is not None for card in cards.values())
-    assert member_cards(db, bob.id) == []
+    assert cards[chosen.keys[0]].correct == 1 and cards[chosen.keys[1]].incorrect == 1
+    assert all(card.due is not None and card.last_review == NOW + 10 for card in cards.values())
+    assert owed.members_owed(db) == []
     play(db, sets, bob, lex, 2, NOW, 10)
     wall = ch.toughies(db, lex.name, NOW + 60)
     missed_by_both = {row["alphagram"] for row in wall if row["members"] == 2}
@@ -250,12 +256,12 @@ def test_a_guess_racing_a_finish_is_counted_or_refused_never_lost(db: ClubDataba
         ch.guess(db, sets, ann.id, attempt, word, NOW)
     results: list[object] = []
     finishing = threading.Event()
-    real_review = ch.review_cards
+    real_owe = ch.owe
 
-    def slow_review(*args: object) -> None:  # the finish holds its transaction here
+    def slow_owe(*args: object) -> None:  # the finish holds its transaction here
         finishing.set()
         threading.Event().wait(0.3)
-        real_review(*args)  # type: ignore[arg-type]
+        real_owe(*args)  # type: ignore[arg-type]
 
     def late_guess() -> None:
         finishing.wait(5)
@@ -264,12 +270,12 @@ def test_a_guess_racing_a_finish_is_counted_or_refused_never_lost(db: ClubDataba
         except Refused as refused:
             results.append(refused.status)
 
-    ch.review_cards = slow_review  # type: ignore[assignment]
+    ch.owe = slow_owe  # type: ignore[assignment]
     try:
         thread = threading.Thread(target=late_guess)
         thread.start()
         result = ch.finish(db, sets, ann.id, attempt, lex.name, NOW + 2)
         thread.join()
     finally:
-        ch.review_cards = real_review  # type: ignore[assignment]
+        ch.owe = real_owe  # type: ignore[assignment]
     assert results == [409] and result.score == 0

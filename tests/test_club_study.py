@@ -1,34 +1,59 @@
-"""A member's study on the club server, on SQLite and on a real PostgreSQL: the due cards asked as
-the local app asks them, answers checked and scheduled by the real FSRS scheduler and kept as
-reviews; only the member's own cards; and no lost update: two devices answering one card at once
-(a barrier between each one's read and write) schedule it once, the other refused with nothing
-recorded, and a study answer never overwrites a challenge's scheduling or is overwritten by it."""
+"""A member's cards on the club server are their own study store's, on SQLite and on a real PostgreSQL.
+
+The due cards are asked from any device as the local app asks them, answers checked and scheduled by
+the real FSRS scheduler with the member's own settings, and kept as answers in their store; what the
+club's challenge and shared walls schedule is owed to that store in the club's own transaction and
+paid into it just after, once however often it is paid (two processes at once, a crash between the
+store's commit and the debt's deletion); cards an earlier lexitrain kept in the club's own tables move
+into the store once; and no lost update: two devices answering one card at once schedule it once, and
+an answer shown before a wall's find is refused with nothing recorded."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 
-from lexitrain.club import cards, study
-from lexitrain.club.app import Club
-from lexitrain.club.cards import Moved, member_cards, read_card, review_cards
+from lexitrain.club import challenges as ch
+from lexitrain.club import owed, study
+from lexitrain.club.app import Club, create_app
 from lexitrain.club.members import member_named
+from lexitrain.club.study import Moved
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
-from test_club_api import KIND, club, lex, member, play  # noqa: F401  (the fixtures too)
+from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, Scheduling
+from lexitrain.study.store import CardRow
+from test_club_api import KIND, club, client, lex, member, play  # noqa: F401  (the fixtures too)
 
 DAY = 86400.0
 
 
-def reviews(club: Club, source: str | None = None) -> list[tuple[Any, ...]]:
-    columns = "SELECT kind, key, source, given, correct, rating FROM member_reviews"
-    with club.db.transaction() as tx:
-        if source is None:
-            return tx.rows(f"{columns} ORDER BY id")
-        return tx.rows(f"{columns} WHERE source = ? ORDER BY id", (source,))
+def member_id(club: Club, name: str = "ann") -> int:
+    found = member_named(club.db, name)
+    assert found is not None
+    return found.id
+
+
+def answers(club: Club, name: str = "ann", source: str = "") -> list[tuple[Any, ...]]:
+    """(kind, key, session source, given, right, rating) of the member's answers the club gave, oldest first."""
+    with club.stores.open(member_id(club, name)) as store:
+        rows = store.conn.execute(
+            "SELECT a.kind, a.key, s.source, a.given, a.correct, a.rating FROM answers a JOIN sessions s "
+            "ON s.id = a.session_id WHERE a.mode = 'club' AND s.source LIKE ? ORDER BY a.id", (f"{source}%",)).fetchall()
+    return [(kind, key, where, given, bool(right), rating) for kind, key, where, given, right, rating in rows]
+
+
+def stored(club: Club, kind: str, key: str, name: str = "ann") -> CardRow:
+    with club.stores.open(member_id(club, name)) as store:
+        card = store.find_card(club.lex.name, kind, key)
+    assert card is not None
+    return card
+
+
+def as_card(shown: dict[str, Any]) -> CardRow:
+    return CardRow(0, **shown)
 
 
 def test_a_member_studies_their_due_cards_in_the_fsrs_order(club: Club, lex: Lexicon) -> None:
@@ -36,6 +61,7 @@ def test_a_member_studies_their_due_cards_in_the_fsrs_order(club: Club, lex: Lex
     bob, bob_csrf = member(club, "bob")
     assert ann.get("/api/study").json() == {"due": 0, "questions": []}
     play(ann, csrf, club, lex, 1, 10)  # (the challenge made ann's cards: one right, the rest missed)
+    finished = club.clock()
     chosen = club.sets.get(KIND, club.today())
     club.clock.now += DAY  # type: ignore[attr-defined]
     got = ann.get("/api/study?limit=50").json()
@@ -43,43 +69,52 @@ def test_a_member_studies_their_due_cards_in_the_fsrs_order(club: Club, lex: Lex
     before = {q["key"]: q for q in got["questions"]}
     assert set(before) == set(chosen.keys)
     first = got["questions"][0]
-    assert first["prompt"] and first["answers"] == len(chosen.answers[first["key"]]) and first["card"]["version"] == 1
+    assert first["prompt"] and first["answers"] == len(chosen.answers[first["key"]])
+    assert first["card"]["last_review"] == finished
     key = first["key"]
     words = " ".join(w.lower() for w in chosen.answers[key])
     said = ann.post("/api/study/answer", json={"kind": first["kind"], "key": key, "answer": words,
-                                                "version": first["card"]["version"]}, headers={"x-csrf-token": csrf})
+                                                "reviewed": first["card"]["last_review"]}, headers={"x-csrf-token": csrf})
     assert said.status_code == 200, said.text
     result = said.json()
-    expected = Scheduling().grade(read_as(before[key]), GOOD, datetime.fromtimestamp(club.clock(), timezone.utc))
-    assert result["correct"] and result["missing"] == [] and result["card"]["version"] == 2
+    expected = Scheduling().grade(as_card(before[key]["card"]), GOOD, datetime.fromtimestamp(club.clock(), timezone.utc))
+    assert result["correct"] and result["missing"] == [] and result["card"]["last_review"] == club.clock()
     assert (result["card"]["due"], result["card"]["stability"]) == (expected.due, expected.stability)
     assert result["card"]["due"] > club.clock()
     after = ann.get("/api/study?limit=50").json()
     assert after["due"] == chosen.total - 1 and key not in {q["key"] for q in after["questions"]}
     second = after["questions"][0]
-    missed = ann.post("/api/study/answer", json={"kind": second["kind"], "key": second["key"], "answer": "zzz",
-                                                  "version": second["card"]["version"]}, headers={"x-csrf-token": csrf})
+    shown = {"kind": second["kind"], "key": second["key"], "answer": "zzz", "reviewed": second["card"]["last_review"]}
+    missed = ann.post("/api/study/answer", json=shown, headers={"x-csrf-token": csrf})
     assert missed.json()["correct"] is False and missed.json()["expected"] == list(chosen.answers[second["key"]])
     assert missed.json()["card"]["incorrect"] == second["card"]["incorrect"] + 1
-    stale = ann.post("/api/study/answer", json={"kind": second["kind"], "key": second["key"], "answer": "zzz",
-                                                 "version": second["card"]["version"]}, headers={"x-csrf-token": csrf})
+    stale = ann.post("/api/study/answer", json=shown, headers={"x-csrf-token": csrf})  # (the same question again)
     assert stale.status_code == 409 and "elsewhere" in stale.json()["error"]
-    assert [row[2:] for row in reviews(club, "study")] == [("study", words, True, GOOD), ("study", "zzz", False, AGAIN)]
+    assert [row[2:] for row in answers(club, source="club study")] == [
+        ("club study", words, True, GOOD), ("club study", "zzz", False, AGAIN)]
     by_key = {card["key"]: card for card in ann.get("/api/cards").json()}
     assert by_key[key]["correct"] == before[key]["card"]["correct"] + 1
+    assert by_key[key]["due"] == stored(club, first["kind"], key).due  # (one deck: /api/cards is the store's)
     # bob has none of ann's cards: nothing due, and answering one of hers is his own unknown card
     assert bob.get("/api/study").json() == {"due": 0, "questions": []}
-    stolen = bob.post("/api/study/answer", json={"kind": second["kind"], "key": second["key"], "answer": "zzz",
-                                                  "version": 3}, headers={"x-csrf-token": bob_csrf})
+    stolen = bob.post("/api/study/answer", json={**shown, "reviewed": None}, headers={"x-csrf-token": bob_csrf})
     assert stolen.status_code == 404
-    assert ann.get("/api/cards").json() == list(by_key.values())
+    assert ann.get("/api/cards").json() == list(by_key.values()) and bob.get("/api/cards").json() == []
 
 
-def read_as(question: dict[str, Any]) -> Any:
-    from lexitrain.study.store import CardRow
-
-    card = question["card"]
-    return CardRow(0, card["lexicon"], card["kind"], card["key"], *(card[f] for f in cards.CARD_FIELDS))
+def test_an_answer_is_scheduled_with_the_members_own_settings(club: Club, lex: Lexicon) -> None:
+    """A member who set a desired retention of 0.8 in their study gets longer intervals on the club too."""
+    ann, csrf = member(club, "ann")
+    play(ann, csrf, club, lex, 0, 10)
+    with club.stores.open(member_id(club)) as store:
+        store.set_setting("retention", 0.8)
+    club.clock.now += DAY  # type: ignore[attr-defined]
+    first = ann.get("/api/study").json()["questions"][0]
+    said = ann.post("/api/study/answer", json={"kind": first["kind"], "key": first["key"], "answer": "x", "rating": EASY,
+                                                "reviewed": first["card"]["last_review"]}, headers={"x-csrf-token": csrf})
+    when = datetime.fromtimestamp(club.clock(), timezone.utc)
+    usual = Scheduling().grade(as_card(first["card"]), EASY, when).due - club.clock()
+    assert said.json()["card"]["due"] - club.clock() > 1.5 * usual  # (FSRS fuzzes an interval by far less than that)
 
 
 def test_bad_answers_are_one_line_400s_and_record_nothing(club: Club, lex: Lexicon) -> None:
@@ -87,40 +122,44 @@ def test_bad_answers_are_one_line_400s_and_record_nothing(club: Club, lex: Lexic
     play(ann, csrf, club, lex, 0, 10)
     club.clock.now += DAY  # type: ignore[attr-defined]
     first = ann.get("/api/study").json()["questions"][0]
-    sent = {"kind": first["kind"], "key": first["key"], "answer": "x", "version": first["card"]["version"]}
-    for bad in ({**sent, "version": "2"}, {**sent, "rating": 7}, {k: v for k, v in sent.items() if k != "key"}):
+    sent = {"kind": first["kind"], "key": first["key"], "answer": "x", "reviewed": first["card"]["last_review"]}
+    for bad in ({**sent, "reviewed": "2"}, {**sent, "reviewed": True}, {**sent, "rating": 7},
+                {k: v for k, v in sent.items() if k != "key"}, {k: v for k, v in sent.items() if k != "reviewed"}):
         refused = ann.post("/api/study/answer", json=bad, headers={"x-csrf-token": csrf})
         assert refused.status_code == 400 and "\n" not in refused.json()["error"], bad
     assert ann.get("/api/study?limit=0").status_code == 400 and ann.get("/api/study?limit=x").status_code == 400
-    assert reviews(club, "study") == []
+    assert answers(club, source="club study") == []
     graded = ann.post("/api/study/answer", json={**sent, "rating": 4}, headers={"x-csrf-token": csrf}).json()
-    assert graded["correct"] and reviews(club, "study")[0][-1] == 4  # (self-graded Easy, whatever was typed)
+    assert graded["correct"] and answers(club, source="club study")[0][-1] == 4  # (self-graded Easy, whatever was typed)
 
 
 def due_question(club: Club, lex: Lexicon) -> tuple[int, dict[str, Any]]:
     ann, csrf = member(club, "ann")
     play(ann, csrf, club, lex, 0, 10)
     club.clock.now += DAY  # type: ignore[attr-defined]
-    found = member_named(club.db, "ann")
-    assert found is not None
-    return found.id, study.due(club.db, lex, found.id, club.clock())["questions"][0]
+    found = member_id(club)
+    with club.stores.open(found) as store:
+        return found, study.due(store, lex, club.clock())["questions"][0]
 
 
 def test_two_devices_answering_one_card_at_once_schedule_it_once(club: Club, lex: Lexicon) -> None:
-    """Both answers read the card at one version, then meet at a barrier, then write: one is taken,
-    the other refused (Moved, 409) with nothing recorded: the card moved by exactly one answer."""
-    member_id, asked = due_question(club, lex)
-    kind, key, version = asked["kind"], asked["key"], asked["card"]["version"]
+    """Both devices were shown the card as it was; a barrier lets both answers go at once, each on its
+    own connection. The check and the write are one transaction of the store, so one answer is taken
+    and the other, finding the card reviewed since it was shown, is refused (Moved, 409) with nothing
+    recorded: the card moved by exactly one answer."""
+    ann_id, asked = due_question(club, lex)
+    kind, key, reviewed = asked["kind"], asked["key"], asked["card"]["last_review"]
     right = " ".join(club.sets.get(KIND, club.today()).answers[key])
     barrier = threading.Barrier(2, timeout=30)
     outcomes: dict[str, Any] = {}
 
     def device(name: str, given: str) -> None:
-        try:
-            outcomes[name] = study.answer(club.db, lex, member_id, kind, key, given, version, club.clock(),
-                                          before_write=barrier.wait)
-        except Moved as moved:
-            outcomes[name] = moved
+        with club.stores.open(ann_id) as store:
+            barrier.wait()
+            try:
+                outcomes[name] = study.answer(store, lex, kind, key, given, reviewed, club.clock())
+            except Moved as moved:
+                outcomes[name] = moved
 
     threads = [threading.Thread(target=device, args=args) for args in (("phone", right), ("laptop", "zzz"))]
     for thread in threads:
@@ -129,59 +168,132 @@ def test_two_devices_answering_one_card_at_once_schedule_it_once(club: Club, lex
         thread.join(60)
     assert sorted(type(o).__name__ for o in outcomes.values()) == ["Moved", "dict"]
     taken = next(o for o in outcomes.values() if isinstance(o, dict))
+    card = stored(club, kind, key)
+    assert card.correct + card.incorrect == asked["card"]["correct"] + asked["card"]["incorrect"] + 1
+    assert (card.correct > asked["card"]["correct"]) == taken["correct"]
+    assert len(answers(club, source="club study")) == 1
+
+
+def wall_finds(club: Club, ann_id: int, kind: str, key: str) -> None:
+    """A shared wall's find of the card, as `tables.guess` owes it, paid as the route pays it."""
     with club.db.transaction() as tx:
-        stored = read_card(tx, member_id, lex.name, kind, key)
-    assert stored is not None and stored[1] == version + 1
-    assert stored[0].correct + stored[0].incorrect == asked["card"]["correct"] + asked["card"]["incorrect"] + 1
-    assert (stored[0].correct > asked["card"]["correct"]) == taken["correct"]
-    assert len(reviews(club, "study")) == 1
+        owed.owe(tx, ann_id, club.lex.name, "club table 1", club.clock() - 60, [(kind, key, True)], club.clock())
+    club.settle(ann_id)
 
 
-def test_a_study_answer_never_overwrites_a_challenges_scheduling(club: Club, lex: Lexicon) -> None:
-    """Between the study answer's read and its write a shared wall schedules the same card: the study
-    answer is refused (it would have scheduled from the old state), the wall's review stands."""
-    member_id, asked = due_question(club, lex)
-    kind, key, version = asked["kind"], asked["key"], asked["card"]["version"]
-
-    def wall_finds_it() -> None:
-        with club.db.transaction() as tx:
-            review_cards(tx, member_id, lex.name, [(kind, key, True)], club.clock(), "table")
-
-    with pytest.raises(Moved):
-        study.answer(club.db, lex, member_id, kind, key, "zzz", version, club.clock(), before_write=wall_finds_it)
-    card = next(c for c in member_cards(club.db, member_id) if c["key"] == key)
-    assert card["correct"] == asked["card"]["correct"] + 1 and card["incorrect"] == asked["card"]["incorrect"]
-    assert reviews(club, "study") == [] and [r[2] for r in reviews(club, "table")] == ["table"]
+def test_an_answer_shown_before_a_walls_find_is_refused(club: Club, lex: Lexicon) -> None:
+    """Between the question shown and its answer a shared wall schedules the same card: the answer is
+    refused (it would schedule from the old state), the wall's review stands."""
+    ann_id, asked = due_question(club, lex)
+    kind, key = asked["kind"], asked["key"]
+    wall_finds(club, ann_id, kind, key)
+    with club.stores.open(ann_id) as store, pytest.raises(Moved):
+        study.answer(store, lex, kind, key, "zzz", asked["card"]["last_review"], club.clock())
+    card = stored(club, kind, key)
+    assert card.correct == asked["card"]["correct"] + 1 and card.incorrect == asked["card"]["incorrect"]
+    assert answers(club, source="club study") == [] and len(answers(club, source="club table 1")) == 1
 
 
-def test_a_challenges_scheduling_reads_again_when_a_study_answer_moved_the_card(club: Club, lex: Lexicon,
-                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """A review that must land (a finish, a find) reads the card, another device's answer is committed,
-    then it writes: its write sees the card moved, reads again and schedules from the new state; both
-    answers count. (PostgreSQL: on SQLite the reviewing transaction holds the write lock from its start,
-    so nothing commits in between.)"""
-    if not club.db.postgres:
-        pytest.skip("on SQLite a transaction that writes holds the file's write lock from its start")
-    member_id, asked = due_question(club, lex)
-    kind, key, version = asked["kind"], asked["key"], asked["card"]["version"]
-    real_read = cards.read_card
-    reads: list[int | None] = []
-
-    def read_then_another_device_answers(*args: Any) -> Any:
-        found = real_read(*args)
-        reads.append(None if found is None else found[1])
-        if len(reads) == 1:  # (another connection, committed before this transaction writes)
-            done = threading.Thread(target=study.answer, args=(club.db, lex, member_id, kind, key, "zzz", version,
-                                                               club.clock()))
-            done.start()
-            done.join(30)
-        return found
-
-    monkeypatch.setattr(cards, "read_card", read_then_another_device_answers)
-    with club.db.transaction() as tx:
-        review_cards(tx, member_id, lex.name, [(kind, key, True)], club.clock(), "table")
-    assert reads == [version, version + 1]
-    card = next(c for c in member_cards(club.db, member_id) if c["key"] == key)
-    assert card["correct"] == asked["card"]["correct"] + 1 and card["incorrect"] == asked["card"]["incorrect"] + 1
+def test_a_find_paid_after_a_study_answer_schedules_from_the_new_state(club: Club, lex: Lexicon) -> None:
+    """The wall's debt is paid on the card as the study answer left it: both answers count."""
+    ann_id, asked = due_question(club, lex)
+    kind, key = asked["kind"], asked["key"]
+    with club.stores.open(ann_id) as store:
+        study.answer(store, lex, kind, key, "zzz", asked["card"]["last_review"], club.clock())
+    wall_finds(club, ann_id, kind, key)
+    card = stored(club, kind, key)
+    assert (card.correct, card.incorrect) == (asked["card"]["correct"] + 1, asked["card"]["incorrect"] + 1)
     total = club.sets.get(KIND, club.today()).total
-    assert sorted(r[2] for r in reviews(club)) == ["challenge"] * total + ["study", "table"]
+    assert [row[2].split()[1] for row in answers(club)] == ["challenge"] * total + ["study", "table"]
+
+
+def test_two_settlements_at_once_pay_each_debt_once(club: Club, lex: Lexicon) -> None:
+    """Two processes pay the same debts at once: both read them, meet at a barrier, then pay, each on its
+    own connection to the store. Each card is scheduled once, and the debts are gone."""
+    ann, csrf = member(club, "ann")
+    with club.stores.open(member_id(club)) as store:  # (the store made, so the two below only open it)
+        assert store.scheduled_cards() == []
+    chosen = club.sets.get(KIND, club.today())
+    got = ann.get(f"/api/challenge?kind={KIND}").json()
+    ch.finish(club.db, club.sets, member_id(club), got["attempt"], lex.name, club.clock())  # (owed, not yet paid)
+    barrier = threading.Barrier(2, timeout=30)
+    paid: list[int] = []
+
+    def process() -> None:
+        with club.stores.open(member_id(club)) as store:
+            paid.append(owed.settle(club.db, store, member_id(club), before_paying=barrier.wait))
+
+    threads = [threading.Thread(target=process) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(paid) == [0, chosen.total] and owed.members_owed(club.db) == []
+    assert len(answers(club)) == chosen.total
+    assert all(stored(club, chosen.question_kind[key], key).incorrect == 1 for key in chosen.keys)
+
+
+def test_a_debt_paid_just_before_a_crash_is_not_paid_again(club: Club, lex: Lexicon) -> None:
+    """The store committed the debt's answers but the process died before deleting it: the next settling
+    finds them there, pays nothing, and deletes the debt."""
+    ann_id, asked = due_question(club, lex)
+    kind, key = asked["kind"], asked["key"]
+    with club.db.transaction() as tx:
+        owed.owe(tx, ann_id, lex.name, "club table 2", club.clock() - 60, [(kind, key, True)], club.clock())
+    (debt,) = owed._debts(club.db, ann_id)
+    with club.stores.open(ann_id) as store:
+        assert owed.pay(store, debt) == 1  # (committed; then the crash)
+        assert owed.settle(club.db, store, ann_id) == 0
+    assert stored(club, kind, key).correct == asked["card"]["correct"] + 1 and owed.members_owed(club.db) == []
+
+
+def test_a_server_starting_pays_what_a_crash_left_and_a_failed_payment_keeps_the_debt(club: Club, lex: Lexicon) -> None:
+    """A finish whose store cannot be written still finishes (the debt is kept, logged), and the debt is
+    paid when the store can be written again: here, when a server starts."""
+    ann, csrf = member(club, "ann")
+    ann_id = member_id(club)
+    real_open = club.stores.open
+
+    def broken(member_id: int) -> Any:
+        raise OSError("the disk is gone")
+
+    club.stores.open = broken  # type: ignore[method-assign]
+    try:
+        done = play(ann, csrf, club, lex, 1, 10)
+    finally:
+        club.stores.open = real_open  # type: ignore[method-assign]
+    assert done["score"] == 1 and owed.members_owed(club.db) == [ann_id]
+    with client(club):  # (a server starting: its lifespan settles every member owed)
+        assert owed.members_owed(club.db) == []
+    chosen = club.sets.get(KIND, club.today())
+    assert stored(club, chosen.question_kind[chosen.keys[0]], chosen.keys[0]).correct == 1
+
+
+def test_cards_an_earlier_lexitrain_kept_in_the_club_move_into_the_members_store_once(club: Club, lex: Lexicon) -> None:
+    """A club made by an earlier lexitrain kept its members' cards in its own tables: they are merged into
+    the member's store by the local import's rule, with the reviews that moved them, and deleted; merged
+    again (a crash before the deletion), nothing is taken twice."""
+    ann, _ = member(club, "ann")
+    ann_id = member_id(club)
+    old_state = {"state": 2, "step": None, "stability": 4.5, "difficulty": 5.0, "due": 900_000.0,
+                 "last_review": 500_000.0, "cardbox": 0, "correct": 1, "incorrect": 0, "streak": 1, "added": 400_000.0}
+    before = {**old_state, "state": 0, "stability": None, "difficulty": None, "due": None, "last_review": None,
+              "correct": 0, "streak": 0}
+    def old_rows() -> None:
+        with club.db.transaction() as tx:
+            tx.run(f"INSERT INTO member_cards (member_id, lexicon, kind, key, {', '.join(old_state)}) "
+                   f"VALUES (?, ?, ?, ?, {', '.join('?' * len(old_state))})", (ann_id, lex.name, "anagram", "AET",
+                                                                             *old_state.values()))
+            tx.run("INSERT INTO member_reviews (member_id, lexicon, kind, key, source, given, correct, rating, at, "
+                   "before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (ann_id, lex.name, "anagram", "AET", "study", "ate eat eta tea", True, GOOD, 500_000.0,
+                    json.dumps(before)))
+
+    old_rows()
+    assert owed.members_owed(club.db) == [ann_id]
+    cards = ann.get("/api/cards").json()  # (read once the club's debts are paid)
+    assert [(c["key"], c["stability"], c["last_review"], c["correct"]) for c in cards] == [("AET", 4.5, 500_000.0, 1)]
+    assert answers(club) == [("anagram", "AET", "club study", "ate eat eta tea", True, GOOD)]
+    assert owed.members_owed(club.db) == []
+    old_rows()  # (as if the process died before deleting them)
+    assert ann.get("/api/cards").json() == cards and len(answers(club)) == 1 and owed.members_owed(club.db) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -31,16 +32,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
-from lexitrain.club.cards import member_cards as cards_of
-from lexitrain.club import members, progress, study, tables
+from lexitrain.club import members, owed, study, tables
 from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.database import ClubDatabase
+from lexitrain.club.member_stores import MemberStores
 from lexitrain.club.member_study import MemberStudy
 from lexitrain.club.members import Member, Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
 
+LOG = logging.getLogger(__name__)
 COOKIE = "lexitrain_club"
 CSRF_HEADER = "x-csrf-token"
 #: Largest JSON body taken (an uploaded progress export is the big one).
@@ -48,11 +50,13 @@ MAX_BODY = 64 << 20
 
 
 class Club:
-    """What the routes share: the database, the club's lexicon and its challenge sets, the clock."""
+    """What the routes share: the database, the members' stores, the club's lexicon and its challenge sets,
+    the clock."""
 
     def __init__(self, db: ClubDatabase, lex: Lexicon, public_url: str | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.db = db
+        self.stores = MemberStores(db.target, db.postgres)
         self.lex = lex
         self.sets = ch.ChallengeSets(lex)
         self.walls = tables.Walls(lex)
@@ -63,6 +67,28 @@ class Club:
 
     def today(self) -> date:
         return parse_day(None)
+
+    def settle(self, member_id: int) -> None:
+        """Pay what the club owes the member's store (`club.owed`), if anything: before their cards are read,
+        and just after a write that owes them reviews."""
+        if owed.anything_owed(self.db, member_id):
+            with self.stores.open(member_id) as store:
+                owed.settle(self.db, store, member_id)
+
+    def settle_soon(self, member_id: int) -> None:
+        """Settle after a write that owed reviews, which stands whatever happens here: a store that cannot be
+        written now (a full disk, a damaged file, a database gone away) is logged, and its debt stays in the
+        club's database until the next settling, so the write's answer is still its own."""
+        try:
+            self.settle(member_id)
+        except Exception as exc:  # (any failure: the debt is kept whatever it was)
+            LOG.warning("member %s: reviews owed to their progress store not paid yet: %s", member_id, exc)
+
+    def settle_everyone(self) -> None:
+        """Pay every debt the club holds (a server starting: a crash may have left some, and an earlier
+        lexitrain kept cards in the club's own tables)."""
+        for member_id in owed.members_owed(self.db):
+            self.settle_soon(member_id)
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -208,6 +234,7 @@ async def guess(request: Request, club: Club, member: Member) -> Response:
 async def finish(request: Request, club: Club, member: Member) -> Response:
     data = await body(request)
     result = await _run(ch.finish, club.db, club.sets, member.id, number(data, "attempt"), club.lex.name, club.clock())
+    await _run(club.settle_soon, member.id)
     return JSONResponse(result.to_json())
 
 
@@ -237,7 +264,14 @@ async def cards(request: Request, club: Club, member: Member) -> Response:
     asked = request.query_params.get("member", member.name)
     if asked != member.name:
         return error(403, "a member sees only their own cards")
-    return JSONResponse(await _run(cards_of, club.db, member.id))
+    return JSONResponse(await _run(_with_store, club, member.id, study.cards))
+
+
+def _with_store(club: Club, member_id: int, read: Callable[..., Any], *args: Any) -> Any:
+    """`read(store, *args)` on the member's store, once what the club owes it is paid."""
+    club.settle(member_id)
+    with club.stores.open(member_id) as store:
+        return read(store, *args)
 
 
 async def study_due(request: Request, club: Club, member: Member) -> Response:
@@ -245,14 +279,19 @@ async def study_due(request: Request, club: Club, member: Member) -> Response:
         limit = int(request.query_params.get("limit", "1"))
     except ValueError:
         raise Refused(400, "limit must be a whole number") from None
-    return JSONResponse(await _run(study.due, club.db, club.lex, member.id, club.clock(), limit))
+    return JSONResponse(await _run(_with_store, club, member.id, study.due, club.lex, club.clock(), limit))
 
 
 async def study_answer(request: Request, club: Club, member: Member) -> Response:
     data = await body(request)
     rating = None if data.get("rating") is None else number(data, "rating")
-    return JSONResponse(await _run(study.answer, club.db, club.lex, member.id, text(data, "kind"), text(data, "key"),
-                                   text(data, "answer"), number(data, "version"), club.clock(), rating))
+    if "reviewed" not in data:
+        raise Refused(400, "'reviewed' is missing (the card's last_review as shown, null for a new card)")
+    reviewed = data["reviewed"]
+    if reviewed is not None and (isinstance(reviewed, bool) or not isinstance(reviewed, (int, float))):
+        raise Refused(400, "'reviewed' is not a number or null")
+    return JSONResponse(await _run(_with_store, club, member.id, study.answer, club.lex, text(data, "kind"),
+                                   text(data, "key"), text(data, "answer"), reviewed, club.clock(), rating))
 
 
 async def invite(request: Request, club: Club, member: Member) -> Response:
@@ -267,34 +306,32 @@ async def reset_password(request: Request, club: Club, member: Member) -> Respon
 
 
 async def download_progress(request: Request, club: Club, member: Member) -> Response:
-    """The member's whole progress: their study's store, with their club cards merged in."""
-    study: MemberStudy = request.app.state.study
-    studied = await _run(study.export_store, member.id)
-    export = await _run(study.whole_export, studied, await _run(progress.export_member, club.db, member.id,
-                                                                   club.clock()))
+    """The member's whole progress: their store, everything the club owes it paid first."""
+    await _run(club.settle, member.id)
+    export = await _run(club.stores.export, member.id)
     return JSONResponse(export, headers={"content-disposition": f'attachment; filename="{member.name}-progress.json"'})
 
 
 async def upload_progress(request: Request, club: Club, member: Member) -> Response:
-    """A local export merged into the member's study store (whole: decks, answers, plans...) and its cards
-    into their club cards; how many club cards it changed."""
-    study: MemberStudy = request.app.state.study
+    """A local export merged whole into the member's store (cards, decks, answers, plans...): what it took."""
     data = await body(request)
-    progress.check_upload(data)  # (400 before anything is merged)
-    await _run(study.import_into_store, member.id, data)
-    return JSONResponse(await _run(progress.import_member, club.db, member.id, data))
+    return JSONResponse(await _run(club.stores.merge, member.id, data))
 
 
 async def remove_member(request: Request, club: Club, member: Member) -> Response:
+    """Remove a member: their whole progress is the answer, for the admin to hand to them."""
     name = request.path_params["name"]
     if name == member.name:
         return error(409, "an admin does not remove themself")
     study: MemberStudy = request.app.state.study
-    removed = await _run(progress.member_id, club.db, name)
-    await _run(study.close_member, removed)  # their open rounds saved before their store is read
-    studied = await _run(study.export_store, removed)  # (read before anything is deleted)
-    whole = await _run(study.whole_export, studied, await _run(progress.remove_member, club.db, name, club.clock()))
-    await _run(study.forget, removed)
+    removed = await _run(members.member_named, club.db, name)
+    if removed is None:
+        raise Refused(404, f"no member named {name!r}")
+    await _run(study.close_member, removed.id)  # their open rounds saved before their store is read
+    await _run(club.settle, removed.id)
+    whole = await _run(club.stores.export, removed.id)  # (read before anything is deleted)
+    await _run(members.remove, club.db, removed.id)
+    await _run(study.forget, removed.id)
     return JSONResponse(whole)
 
 
@@ -332,6 +369,8 @@ async def table_guess(request: Request, club: Club, member: Member) -> Response:
     event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
                        text(data, "word"), club.lex.name, club.clock())
     club.hubs.committed(event)
+    if event["correct"]:
+        await _run(club.settle_soon, member.id)
     return JSONResponse({k: event[k] for k in ("id", "correct", "alphagram", "first")})
 
 
@@ -443,6 +482,7 @@ def create_app(club: Club) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await _run(club.settle_everyone)
         hub = app.state.hub = Hub(club.db)
         await hub.start()
         club.hubs.live.append(hub)

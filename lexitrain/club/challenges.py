@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from lexitrain.club.cards import review_cards
 from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
+from lexitrain.club.owed import owe
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_items, check_kind
 from lexitrain.study.quiz.kinds.base import new_kind
@@ -145,7 +145,8 @@ def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int
 
 def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, lexicon: str,
            now: float) -> Result:
-    """End the attempt: its score and time, the member's cards scheduled, the misses recorded."""
+    """End the attempt: its score and time, the misses recorded, and the member's cards owed to their
+    store (`club.owed`: scheduled there by `settle` just after)."""
     with db.transaction() as tx:
         kind, day, started = _attempt(tx, member_id, attempt_id)
         chosen = sets.get(kind, date.fromisoformat(day))
@@ -157,8 +158,8 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
         tx.run("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
         tx.many("INSERT INTO misses (member_id, lexicon, alphagram, at) VALUES (?, ?, ?, ?)",
                 [(member_id, lexicon, key, now) for key in chosen.keys if not right[key]])
-        review_cards(tx, member_id, lexicon, [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now,
-                     "challenge")
+        owe(tx, member_id, lexicon, f"club challenge {kind} {day}", started,
+            [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
     return Result(score, chosen.total, max(0.0, now - started))
 
 

@@ -1,8 +1,8 @@
 """Each member's study on the club: the local web app (`lexitrain web`) under /study, on the member's own store.
 
-A member's progress store is the local app's own, one per member: on an SQLite club a file of its
-own in a folder beside the club's database, on PostgreSQL a schema of its own in the club's
-database (`study.store.postgres`). Under /study the member gets every page and JSON route of the
+A member's progress store is the local app's own, one per member (`club.member_stores`), and holds
+everything of their study, the cards the club's challenge and shared walls schedule included (what
+the club owes it is paid before their app is made: `club.owed`). Under /study the member gets every page and JSON route of the
 local app (the daily drill and reviews, walls, challenges, positions, lists, statistics, settings),
 the app made for them alone (`web.context.Context` over their store), so a round, a list or a card
 of another member is never within reach: there is no route that names a member.
@@ -23,13 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import re
-import shutil
-import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
@@ -39,9 +34,6 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from lexitrain.club import members
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
-from lexitrain.study.records.transfer import backup_data, merge_backup
-from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import ROUTES, create_app
 from lexitrain.web.context import Context
 from lexitrain.web.guard import HEADERS, MAX_BODY, SAFE_METHODS, capped, with_headers
@@ -60,53 +52,6 @@ CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf"
 
 
-class MemberStores:
-    """Where each member's progress store is, and how it is opened and removed."""
-
-    def __init__(self, target: str, postgres: bool) -> None:
-        self.target = target
-        self.postgres = postgres
-        if postgres:
-            database = re.sub(r"\W", "_", target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
-            self.folder = data_home() / "club" / database  # (uploaded lists, on the serving machine)
-        else:
-            path = Path(target)
-            self.folder = path.with_name(f"{path.stem}-members")
-
-    def home(self, member_id: int) -> Path:
-        """The member's own folder: their uploaded lists (and, on SQLite, their progress file)."""
-        folder = self.folder / f"member_{int(member_id)}"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-
-    def opener(self, member_id: int) -> Callable[[], ProgressStore]:
-        """Opens a new connection to the member's store (made the first time)."""
-        if not self.postgres:
-            path = self.home(member_id) / "progress.sqlite"
-            return lambda: ProgressStore(path)
-        from lexitrain.study.store.postgres import PostgresConnection, member_schema
-
-        schema, url = member_schema(member_id), self.target
-
-        def open_postgres() -> ProgressStore:
-            import psycopg
-
-            return ProgressStore(postgres=PostgresConnection(psycopg.connect(url), schema))
-
-        return open_postgres
-
-    def remove(self, member_id: int) -> None:
-        """Delete the member's store and folder (the member is being removed)."""
-        if self.postgres:
-            import psycopg
-
-            from lexitrain.study.store.postgres import member_schema
-
-            with psycopg.connect(self.target, autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA IF EXISTS {member_schema(member_id)} CASCADE")
-        shutil.rmtree(self.folder / f"member_{int(member_id)}", ignore_errors=True)
-
-
 class MemberStudy:
     """The ASGI app mounted at /study: the member's session and CSRF checked, then their own app."""
 
@@ -114,7 +59,7 @@ class MemberStudy:
         """`cookie`: the name of the club's session cookie."""
         self.club = club
         self.cookie = cookie
-        self.stores = MemberStores(club.db.target, club.db.postgres)
+        self.stores = club.stores
         self.most_open = most_open
         self._apps: OrderedDict[int, tuple[Context, Starlette]] = OrderedDict()
         self._busy: dict[int, int] = {}
@@ -170,6 +115,7 @@ class MemberStudy:
                 self._apps.move_to_end(member_id)
                 return self._apps[member_id]
         try:
+            self.club.settle(member_id)
             open_store = self.stores.opener(member_id)
             store = open_store()
             lexicon = str(store.setting("lexicon", self.club.lex.name))
@@ -206,29 +152,6 @@ class MemberStudy:
                 await ctx.offload.write(ctx.tick_all)
             except RuntimeError:  # (closed meanwhile: another member needed the room, its rounds saved)
                 pass
-
-    def export_store(self, member_id: int) -> dict[str, Any]:
-        """The member's study store as a `progress export` file's contents."""
-        with self.stores.opener(member_id)() as store:
-            return backup_data(store.export_rows())
-
-    def import_into_store(self, member_id: int, data: dict[str, Any]) -> dict[str, Any]:
-        """Merge a `progress export` file's contents into the member's study store by the local rule
-        (a card takes the file's state only when reviewed more recently there; answers never twice)."""
-        try:
-            with self.stores.opener(member_id)() as store:
-                return merge_backup(store, data, "the upload")
-        except LexitrainError as exc:
-            raise members.Refused(400, str(exc)) from None
-
-    def whole_export(self, studied: dict[str, Any], club_cards: dict[str, Any]) -> dict[str, Any]:
-        """A removed member's whole progress, to hand to them: their study store's export with the club's
-        cards of theirs merged in by the local rule (made in a scratch file, not in their store)."""
-        with tempfile.TemporaryDirectory(prefix="lexitrain-removal-") as folder:
-            with ProgressStore(Path(folder) / "whole.sqlite") as whole:
-                merge_backup(whole, studied, "the study store's export")
-                merge_backup(whole, club_cards, "the club cards' export")
-                return backup_data(whole.export_rows())
 
     def close_member(self, member_id: int) -> None:
         """Close a member's app if this process holds it: their open rounds are finished, so saved."""

@@ -190,3 +190,10 @@ def member_named(db: ClubDatabase, name: str) -> Member | None:
     with db.transaction() as tx:
         row = tx.one("SELECT id, name, admin FROM members WHERE name = ?", (name,))
     return None if row is None else Member(int(row[0]), str(row[1]), bool(row[2]))
+
+
+def remove(db: ClubDatabase, member_id: int) -> None:
+    """Delete a member and everything of theirs in the club's tables (their progress store goes next:
+    `club.member_study`)."""
+    with db.transaction() as tx:
+        tx.run("DELETE FROM members WHERE id = ?", (member_id,))

@@ -1,34 +1,59 @@
-"""A member's study on the club server: their due cards asked one at a time, from any device.
+"""A member's due cards asked one at a time from any device (`/api/study`), on their own progress store.
 
-The questions are the local app's: each card's question kind builds it from the club's lexicon and
-checks the answer line, and the answer is scheduled by the same FSRS `Scheduling` and kept as a
-review (`club.cards`). Nothing is held between requests, so any `serve` process takes the next
-answer: a question handed out carries its card's `version`, and the answer names it back. The
-answer is read, scheduled and then written only if the card is still at that version; a card
-answered on another device since (or scheduled by a challenge) is refused with 409 and nothing is
-recorded, so two devices answering one card never both schedule it from the same old state.
+The cards are the member's study store's, the ones `/study` and an exported backup hold, so the
+club's page, a phone and the member's own app study one deck. The questions are the local app's:
+each card's question kind builds it from the club's lexicon and checks the answer line, and the
+answer is scheduled as the local app schedules it (`club.owed.review`). Nothing is held between
+requests, so any `serve` process takes the next answer: a question carries its card's last review
+as it was shown (`reviewed`), and the answer names it back. The answer is checked against the card
+read again in the store's writing transaction, and scheduled only if the card's last review is
+still that one: a card answered on another device since (or scheduled by a challenge, a wall, an
+import) is refused with 409 and nothing is recorded, so two devices answering one card never both
+schedule it from the same old state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
-from lexitrain.club.cards import CARD_COLUMNS, Moved, card_json, read_card, record_review, write_card
-from lexitrain.club.database import ClubDatabase
 from lexitrain.club.members import Refused
+from lexitrain.club.owed import MODE, review
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
+from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling, check_rating
-from lexitrain.study.store import CardRow
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating
+from lexitrain.study.store import CardRow, ProgressStore
 
 #: The most questions one request hands out.
 MOST = 50
 #: Due cards read past the limit, to stand in for those the lexicon cannot ask (e.g. a position's card
 #: uploaded from the local app, or a word no longer in the lexicon).
 SPARE = 50
+#: The session a day's answers here are kept in (one a day, named by the day's start).
+SOURCE = "club study"
+#: What holds a card shown here, beside the leases of the member's own rounds (`/study`).
+HOLDER = "club study"
+
+
+class Moved(Refused):
+    """The card changed since it was shown (answered on another device, or by a challenge): nothing written."""
+
+    def __init__(self, kind: str, key: str) -> None:
+        super().__init__(409, f"the card {kind}:{key} was answered elsewhere since it was shown; "
+                              "nothing was recorded: ask for it again")
+
+
+def card_json(card: CardRow) -> dict[str, Any]:
+    """A card as the study routes show it: its scheduling, `last_review` the mark an answer names back."""
+    return {name: value for name, value in asdict(card).items() if name != "id"}
+
+
+def cards(store: ProgressStore) -> list[dict[str, Any]]:
+    """The member's cards that have a schedule or a history, of every lexicon."""
+    return [card_json(card) for card in store.scheduled_cards()]
 
 
 def question(lex: Lexicon, kind: str, key: str) -> Question:
@@ -41,52 +66,44 @@ def question(lex: Lexicon, kind: str, key: str) -> Question:
         raise Refused(404, f"the card {kind}:{key} cannot be asked here ({' '.join(str(exc).split())})") from None
 
 
-def due(db: ClubDatabase, lex: Lexicon, member_id: int, now: float, limit: int = 1) -> dict[str, Any]:
+def due(store: ProgressStore, lex: Lexicon, now: float, limit: int = 1) -> dict[str, Any]:
     """How many of the member's cards are due by `now`, and the first `limit` of them as questions (most
-    overdue first), each with its card and version."""
+    overdue first; a card held by one of the member's own open rounds left out), each with its card."""
     if not 1 <= limit <= MOST:
         raise Refused(400, f"limit must be 1-{MOST}")
-    which = (member_id, lex.name, now)
-    with db.transaction() as tx:
-        count = tx.one("SELECT count(*) FROM member_cards WHERE member_id = ? AND lexicon = ? AND due <= ?", which)
-        rows = tx.rows(f"SELECT kind, key, {CARD_COLUMNS}, version FROM member_cards WHERE member_id = ? "
-                       "AND lexicon = ? AND due <= ? ORDER BY due, kind, key LIMIT ?", (*which, limit + SPARE))
+    count = store.due_count(lex.name, now)
+    shown = store.due_cards(lex.name, now, limit + SPARE, skip=store.leased_by_others(HOLDER, now))
     questions: list[dict[str, Any]] = []
-    for kind, key, *state, version in rows:
+    for card in shown:
         try:
-            asked = question(lex, kind, key)
+            asked = question(lex, card.kind, card.key)
         except Refused:
             continue
-        card = CardRow(0, lex.name, kind, key, *state)
-        questions.append({**asked.to_json(), "key": key, "hint": asked.hint, "card": card_json(card, int(version))})
+        questions.append({**asked.to_json(), "key": card.key, "hint": asked.hint, "card": card_json(card)})
         if len(questions) == limit:
             break
-    return {"due": int(count[0]) if count else 0, "questions": questions}
+    return {"due": count, "questions": questions}
 
 
-def answer(db: ClubDatabase, lex: Lexicon, member_id: int, kind: str, key: str, given: str, version: int,
-           now: float, rating: int | None = None, before_write: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Check an answer line to the card's question and schedule the card, if it is still at `version`
-    (else `Moved`, 409, nothing recorded); with a `rating` (Again to Easy) the member's own grade decides.
-    `before_write` runs between the read and the write (tests put two answers' race there)."""
+def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, reviewed: float | None,
+           now: float, rating: int | None = None) -> dict[str, Any]:
+    """Check an answer line to the card's question and schedule the card, if its last review is still
+    `reviewed` (else `Moved`, 409, nothing recorded); with a `rating` (Again to Easy) the member's own
+    grade decides. The check and the write are one transaction of the store."""
     asked = question(lex, kind, key)
     check = new_kind(kind).check(asked, given)
     if rating is None and check.refused is not None:
         raise Refused(400, check.refused)
     grade = check_rating(rating) if rating is not None else (GOOD if check.correct else AGAIN)
-    with db.transaction() as tx:
-        read = read_card(tx, member_id, lex.name, kind, key)
-    if read is None:
-        raise Refused(404, f"you have no card {kind}:{key}")
-    before, stored = read
-    if stored != version:
-        raise Moved(kind, key)
-    after = Scheduling().grade(before, grade, datetime.fromtimestamp(now, timezone.utc))
-    if before_write is not None:
-        before_write()
-    with db.transaction() as tx:
-        if not write_card(tx, member_id, after, version):
+    with store.transaction():
+        card = store.find_card(lex.name, kind, key)
+        if card is None:
+            raise Refused(404, f"you have no card {kind}:{key}")
+        if card.last_review != reviewed:
             raise Moved(kind, key)
-        record_review(tx, member_id, before, after, "study", given, grade, now)
+        today = day_start(datetime.fromtimestamp(now, timezone.utc)).timestamp()
+        session = store.merge_session(MODE, lex.name, SOURCE, today, now, complete=True)
+        after = review(store, session, lex.name, kind, key, grade, given, now)
+        store.end_session(session, now, complete=True)
     return {"correct": grade != AGAIN, "right": list(check.right), "wrong": list(check.wrong),
-            "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(after, version + 1)}
+            "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(after)}

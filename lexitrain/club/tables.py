@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lexitrain.club.cards import review_cards
 from lexitrain.club.challenges import ChallengeSets, toughies
 from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.club.members import Refused
+from lexitrain.club.owed import owe
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
@@ -122,9 +122,12 @@ def _table(tx: Tx, table_id: int) -> tuple[str, int, bool, float | None]:
     return str(row[0]), int(row[1]), bool(row[2]), row[3]
 
 
-def _seated(tx: Tx, table_id: int, member_id: int) -> None:
-    if tx.one("SELECT 1 FROM table_seats WHERE table_id = ? AND member_id = ?", (table_id, member_id)) is None:
+def _seated(tx: Tx, table_id: int, member_id: int) -> float:
+    """When the member sat down at the table (403 when they have not)."""
+    row = tx.one("SELECT joined FROM table_seats WHERE table_id = ? AND member_id = ?", (table_id, member_id))
+    if row is None:
         raise Refused(403, f"join table {table_id} first")
+    return float(row[0])
 
 
 def join(db: ClubDatabase, member_id: int, table_id: int, now: float) -> None:
@@ -177,7 +180,7 @@ def guess(db: ClubDatabase, walls: Walls, member_id: int, name: str, table_id: i
     word = word.strip().upper()[:64]
     with db.transaction() as tx:
         keys_json, _owner, practice, closed = _table(tx, table_id)
-        _seated(tx, table_id, member_id)
+        joined = _seated(tx, table_id, member_id)
         if closed is not None:
             raise Refused(409, f"table {table_id} is over")
         key = walls.of(table_id, keys_json).question_of.get(word)
@@ -188,7 +191,7 @@ def guess(db: ClubDatabase, walls: Walls, member_id: int, name: str, table_id: i
             answered = tx.run("INSERT INTO table_answers (table_id, member_id, alphagram) VALUES (?, ?, ?) "
                               "ON CONFLICT DO NOTHING", (table_id, member_id, key)) == 1
             if answered and not practice:
-                review_cards(tx, member_id, lexicon, [(KIND, key, True)], now, "table")
+                owe(tx, member_id, lexicon, f"club table {table_id}", joined, [(KIND, key, True)], now)
         body = {"type": "guess", "member": name, "word": word, "correct": key is not None, "alphagram": key,
                 "first": first}
         return _event(tx, db.postgres, table_id, body, now)

@@ -5,7 +5,7 @@ let me = null;   // {member, csrf, admin}
 let attempt = null;
 let table = null;
 let socket = null;
-let studying = null;  // the question on show: {kind, key, card: {version, ...}}
+let studying = null;  // the question on show: {kind, key, card: {last_review, ...}}
 
 function notice(text) { $("notice").textContent = text || ""; }
 
@@ -224,7 +224,7 @@ $("study-answer").onkeydown = async (event) => {
   const verdict = $("study-verdict");
   try {
     const said = await api("POST", "/api/study/answer",
-                           {kind: studying.kind, key: studying.key, answer, version: studying.card.version});
+                           {kind: studying.kind, key: studying.key, answer, reviewed: studying.card.last_review});
     const next = new Date(said.card.due * 1000).toLocaleString();
     verdict.className = said.correct ? "right" : "missed";
     verdict.textContent = said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`

@@ -122,6 +122,13 @@ class Cards(StoreConnection):
                                  (lexicon,)).fetchall()
         return [CardRow(*r) for r in rows]
 
+    def scheduled_cards(self) -> list[CardRow]:
+        """Every card of every lexicon with a schedule or a history (answered, or given a due date by an
+        import): what a club member's `/api/cards` lists (a plan's cards not yet shown are left out)."""
+        rows = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE last_review IS NOT NULL OR due IS NOT NULL "
+                                 "ORDER BY lexicon, kind, key").fetchall()
+        return [CardRow(*r) for r in rows]
+
     def due_count(self, lexicon: str, now: float) -> int:
         """How many cards are due by `now` (suspended ones left out)."""
         return int(self.conn.execute(

@@ -1,0 +1,88 @@
+"""Where each member's progress store is: how it is opened, exported, merged into and removed.
+
+A member's cards, decks, plans, walls and answers are in a progress store of their own, the local
+app's (`study.store`): on an SQLite club a file in the member's folder beside the club's database,
+on PostgreSQL a schema of their own in the club's database (`study.store.postgres`), which the
+connection alone sees. The member's study (`/study`), the club's study routes and what the club owes
+a member (`club.owed`) all open it here.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lexitrain.club.members import Refused
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
+from lexitrain.study.records.transfer import backup_data, merge_backup
+from lexitrain.study.store import ProgressStore
+
+
+class MemberStores:
+    """Where each member's progress store is, and how it is opened, exported, merged into and removed."""
+
+    def __init__(self, target: str, postgres: bool) -> None:
+        self.target = target
+        self.postgres = postgres
+        if postgres:
+            database = re.sub(r"\W", "_", target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
+            self.folder = data_home() / "club" / database  # (uploaded lists, on the serving machine)
+        else:
+            path = Path(target)
+            self.folder = path.with_name(f"{path.stem}-members")
+
+    def home(self, member_id: int) -> Path:
+        """The member's own folder: their uploaded lists (and, on SQLite, their progress file)."""
+        folder = self.folder / f"member_{int(member_id)}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def opener(self, member_id: int) -> Callable[[], ProgressStore]:
+        """Opens a new connection to the member's store (made the first time)."""
+        if not self.postgres:
+            path = self.home(member_id) / "progress.sqlite"
+            return lambda: ProgressStore(path)
+        from lexitrain.study.store.postgres import PostgresConnection, member_schema
+
+        schema, url = member_schema(member_id), self.target
+
+        def open_postgres() -> ProgressStore:
+            import psycopg
+
+            return ProgressStore(postgres=PostgresConnection(psycopg.connect(url), schema))
+
+        return open_postgres
+
+    def open(self, member_id: int) -> ProgressStore:
+        """A new connection to the member's store (made the first time): close it (`with`) when done."""
+        return self.opener(member_id)()
+
+    def export(self, member_id: int) -> dict[str, Any]:
+        """The member's store as a `progress export` file's contents."""
+        with self.open(member_id) as store:
+            return backup_data(store.export_rows())
+
+    def merge(self, member_id: int, data: Any) -> dict[str, Any]:
+        """Merge a `progress export` file's contents into the member's store by the local rule (a card
+        takes the file's state only when reviewed more recently there; answers never twice): what it
+        took. A damaged or foreign file is refused (400), nothing merged."""
+        try:
+            with self.open(member_id) as store:
+                return merge_backup(store, data, "the upload")
+        except LexitrainError as exc:
+            raise Refused(400, str(exc)) from None
+
+    def remove(self, member_id: int) -> None:
+        """Delete the member's store and folder (the member is being removed)."""
+        if self.postgres:
+            import psycopg
+
+            from lexitrain.study.store.postgres import member_schema
+
+            with psycopg.connect(self.target, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA IF EXISTS {member_schema(member_id)} CASCADE")
+        shutil.rmtree(self.folder / f"member_{int(member_id)}", ignore_errors=True)

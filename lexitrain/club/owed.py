@@ -1,0 +1,161 @@
+"""What the club owes a member's progress store: the reviews its own writes make, and its old cards.
+
+A member's cards are in their progress store (`study.store`: a file of theirs on an SQLite club, a
+schema of theirs on PostgreSQL), a database apart from the club's, so a club write that schedules
+cards (a challenge's finish, a shared wall's find) cannot write them in its own transaction. It
+writes the debt instead (`owe`: the answers, in the club's transaction, so a finish and its debt
+stand or fall together), and `settle` then schedules them in the store as the local app's answers,
+in a session of mode `club`, and deletes the debt. Cards the club kept in its own tables before
+(`member_cards` and `member_reviews`, a club made by an earlier lexitrain) are settled the same way:
+merged into the store by the local import's rule, then deleted.
+
+Settling is repeat-safe, so a debt settled twice (two processes at once, or a crash between the
+store's commit and the debt's deletion) schedules each card once: a debt's session is named by its
+source and start, its answers by card and time, and an answer already in the store is not given
+again; the old cards' merge takes nothing twice (`study.records.transfer`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling, scheduling_for
+from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
+from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
+
+#: The mode of the sessions and answers the club gives a member's store.
+MODE = "club"
+#: A card's scheduling columns in the club's old `member_cards` table.
+_OLD_CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct",
+                    "incorrect", "streak", "added")
+
+
+@dataclass(frozen=True)
+class Debt:
+    """Answers a club write owes the store: each (kind, key, right), given at `at`, in the session of
+    `source` that started at `started`."""
+
+    id: int
+    lexicon: str
+    source: str
+    started: float
+    answers: list[tuple[str, str, bool]]
+    at: float
+
+
+def owe(tx: Tx, member_id: int, lexicon: str, source: str, started: float,
+        answers: Iterable[tuple[str, str, bool]], now: float) -> None:
+    """Record, in the club write's own transaction, the answers it owes the member's store."""
+    given = [[kind, key, bool(right)] for kind, key, right in answers]
+    if given:
+        tx.run("INSERT INTO owed_reviews (member_id, lexicon, source, started, answers, at) VALUES (?, ?, ?, ?, ?, ?)",
+               (member_id, lexicon, source, started, json.dumps(given), now))
+
+
+def anything_owed(db: ClubDatabase, member_id: int) -> bool:
+    """Whether the club owes the member's store anything (one cheap read before opening the store)."""
+    with db.transaction() as tx:
+        row = tx.one("SELECT EXISTS (SELECT 1 FROM owed_reviews WHERE member_id = ?) "
+                     "OR EXISTS (SELECT 1 FROM member_cards WHERE member_id = ?) "
+                     "OR EXISTS (SELECT 1 FROM member_reviews WHERE member_id = ?)", (member_id,) * 3)
+    return bool(row and row[0])
+
+
+def members_owed(db: ClubDatabase) -> list[int]:
+    """The members the club owes something (settled when a server starts: a crash may have left a debt)."""
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT member_id FROM owed_reviews UNION SELECT member_id FROM member_cards "
+                       "UNION SELECT member_id FROM member_reviews ORDER BY 1")
+    return [int(row[0]) for row in rows]
+
+
+def settle(db: ClubDatabase, store: ProgressStore, member_id: int,
+           before_paying: Callable[[], None] | None = None) -> int:
+    """Pay everything the club owes the member's store, and delete it from the club; how many cards it
+    scheduled or merged. `before_paying` runs between reading the debts and paying them (tests race two
+    settlements there)."""
+    old = _old_cards(db, member_id)
+    debts = _debts(db, member_id)
+    if before_paying is not None:
+        before_paying()
+    paid = 0
+    if old is not None:
+        paid += int(merge_backup(store, old, "the club's earlier cards")["cards"])
+        with db.transaction() as tx:
+            tx.run("DELETE FROM member_cards WHERE member_id = ?", (member_id,))
+            tx.run("DELETE FROM member_reviews WHERE member_id = ?", (member_id,))
+    for debt in debts:
+        paid += pay(store, debt)
+        with db.transaction() as tx:
+            tx.run("DELETE FROM owed_reviews WHERE id = ?", (debt.id,))
+    return paid
+
+
+def pay(store: ProgressStore, debt: Debt) -> int:
+    """Schedule a debt's cards in the store, in one transaction, unless they are there already; how many."""
+    with store.transaction():
+        session = store.merge_session(MODE, debt.lexicon, debt.source, debt.started, debt.at, complete=True)
+        paid = 0
+        for kind, key, right in debt.answers:
+            if not store.has_answer(session, kind, key, debt.at):
+                review(store, session, debt.lexicon, kind, key, GOOD if right else AGAIN, "", debt.at)
+                paid += 1
+        store.end_session(session, debt.at, complete=True)
+    return paid
+
+
+def review(store: ProgressStore, session: int, lexicon: str, kind: str, key: str, rating: int, given: str,
+           at: float) -> CardRow:
+    """Schedule a card by a grade as the local app does (the member's own scheduling, the card's deck's
+    retention) and keep the answer; the card as scheduled. In the caller's store transaction."""
+    card_id = store.ensure_card(lexicon, kind, key, at)
+    before = store.card(card_id)
+    when = max(at, before.last_review or at)  # (a debt settled late never schedules before the card's last review)
+    scheduling = scheduling_for(store, card_id, load_scheduling(store))
+    after = scheduling.grade(before, rating, datetime.fromtimestamp(when, timezone.utc))
+    store.save_card(after)
+    store.record_answer(AnswerRow(session_id=session, mode=MODE, card_id=card_id, kind=kind, key=key, given=given,
+                                  correct=rating != AGAIN, was_new=before.state == 0, before=before, at=at, ms=None,
+                                  rating=rating))
+    return after
+
+
+def _debts(db: ClubDatabase, member_id: int) -> list[Debt]:
+    with db.transaction() as tx:
+        rows = tx.rows("SELECT id, lexicon, source, started, answers, at FROM owed_reviews WHERE member_id = ? "
+                       "ORDER BY id", (member_id,))
+    return [Debt(int(i), lexicon, source, float(started), [(k, key, bool(r)) for k, key, r in json.loads(answers)],
+                 float(at)) for i, lexicon, source, started, answers, at in rows]
+
+
+def _old_cards(db: ClubDatabase, member_id: int) -> dict[str, Any] | None:
+    """The member's cards and reviews in the club's old tables, as a `progress export` file's contents
+    (None: there are none)."""
+    with db.transaction() as tx:
+        cards = tx.rows(f"SELECT lexicon, kind, key, {', '.join(_OLD_CARD_FIELDS)} FROM member_cards "
+                        "WHERE member_id = ? ORDER BY lexicon, kind, key", (member_id,))
+        reviews = tx.rows("SELECT lexicon, kind, key, source, given, correct, rating, at, before FROM member_reviews "
+                          "WHERE member_id = ? ORDER BY id", (member_id,))
+    if not cards and not reviews:
+        return None
+    sessions: dict[tuple[str, str], dict[str, Any]] = {}
+    answers = []
+    for lexicon, kind, key, source, given, correct, rating, at, before in reviews:
+        session = sessions.setdefault((lexicon, source), {
+            "id": len(sessions) + 1, "mode": MODE, "lexicon": lexicon, "source": f"club {source}", "started": at,
+            "ended": at, "complete": True})
+        session["ended"] = at
+        state = json.loads(before)
+        answers.append({"session": session["id"], "mode": MODE, "lexicon": lexicon, "kind": kind, "key": key,
+                        "given": given, "correct": bool(correct), "was_new": state["state"] == 0,
+                        "before": {"lexicon": lexicon, "kind": kind, "key": key, **state}, "at": at, "ms": None,
+                        "rating": rating, "late_mark": None})
+    return {"format": FORMAT, "version": VERSION, "settings": {}, "decks": [], "challenges": [], "plans": [],
+            "positions": [], "sessions": list(sessions.values()), "answers": answers,
+            "cards": [{**dict(zip(("lexicon", "kind", "key", *_OLD_CARD_FIELDS), row)), "deck": None,
+                       "suspended": False} for row in cards]}
