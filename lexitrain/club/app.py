@@ -69,26 +69,22 @@ class Club:
         return parse_day(None)
 
     def settle(self, member_id: int) -> None:
-        """Pay what the club owes the member's store (`club.owed`), if anything: before their cards are read,
-        and just after a write that owes them reviews."""
+        """Pay what the club owes the member's store (`club.owed`), if anything: called before their cards
+        are read (the study routes, their export, every request of their /study), never on a hot path
+        that only writes (a finish, a find), so a challenge's guesses never wait for a store."""
         if owed.anything_owed(self.db, member_id):
             with self.stores.open(member_id) as store:
                 owed.settle(self.db, store, member_id)
 
-    def settle_soon(self, member_id: int) -> None:
-        """Settle after a write that owed reviews, which stands whatever happens here: a store that cannot be
-        written now (a full disk, a damaged file, a database gone away) is logged, and its debt stays in the
-        club's database until the next settling, so the write's answer is still its own."""
-        try:
-            self.settle(member_id)
-        except Exception as exc:  # (any failure: the debt is kept whatever it was)
-            LOG.warning("member %s: reviews owed to their progress store not paid yet: %s", member_id, exc)
-
     def settle_everyone(self) -> None:
-        """Pay every debt the club holds (a server starting: a crash may have left some, and an earlier
-        lexitrain kept cards in the club's own tables)."""
+        """Pay every debt the club holds (a server starting: debts of members who have not read their cards
+        since, and the cards an earlier lexitrain kept in the club's own tables). A store that cannot be
+        written now (a full disk, a damaged file) is logged and its debt kept for the next settling."""
         for member_id in owed.members_owed(self.db):
-            self.settle_soon(member_id)
+            try:
+                self.settle(member_id)
+            except Exception as exc:  # (any failure: that member's debt is kept whatever it was)
+                LOG.warning("member %s: reviews owed to their progress store not paid yet: %s", member_id, exc)
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -234,7 +230,6 @@ async def guess(request: Request, club: Club, member: Member) -> Response:
 async def finish(request: Request, club: Club, member: Member) -> Response:
     data = await body(request)
     result = await _run(ch.finish, club.db, club.sets, member.id, number(data, "attempt"), club.lex.name, club.clock())
-    await _run(club.settle_soon, member.id)
     return JSONResponse(result.to_json())
 
 
@@ -369,8 +364,6 @@ async def table_guess(request: Request, club: Club, member: Member) -> Response:
     event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
                        text(data, "word"), club.lex.name, club.clock())
     club.hubs.committed(event)
-    if event["correct"]:
-        await _run(club.settle_soon, member.id)
     return JSONResponse({k: event[k] for k in ("id", "correct", "alphagram", "first")})
 
 

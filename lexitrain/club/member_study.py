@@ -2,7 +2,7 @@
 
 A member's progress store is the local app's own, one per member (`club.member_stores`), and holds
 everything of their study, the cards the club's challenge and shared walls schedule included (what
-the club owes it is paid before their app is made: `club.owed`). Under /study the member gets every page and JSON route of the
+the club owes it is paid before each of their requests: `club.owed`). Under /study the member gets every page and JSON route of the
 local app (the daily drill and reviews, walls, challenges, positions, lists, statistics, settings),
 the app made for them alone (`web.context.Context` over their store), so a round, a list or a card
 of another member is never within reach: there is no route that names a member.
@@ -101,6 +101,7 @@ class MemberStudy:
                               scope, receive, send)
                 return
         scope.setdefault("state", {})["csrf"] = csrf
+        await run_in_threadpool(self.club.settle, member.id)  # (what the club's challenge and walls owe their store)
         ctx, app = await run_in_threadpool(self._take, member.id)
         try:
             await app(scope, receive, with_headers(send))
@@ -115,7 +116,6 @@ class MemberStudy:
                 self._apps.move_to_end(member_id)
                 return self._apps[member_id]
         try:
-            self.club.settle(member_id)
             open_store = self.stores.opener(member_id)
             store = open_store()
             lexicon = str(store.setting("lexicon", self.club.lex.name))

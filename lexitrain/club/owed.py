@@ -4,8 +4,10 @@ A member's cards are in their progress store (`study.store`: a file of theirs on
 schema of theirs on PostgreSQL), a database apart from the club's, so a club write that schedules
 cards (a challenge's finish, a shared wall's find) cannot write them in its own transaction. It
 writes the debt instead (`owe`: the answers, in the club's transaction, so a finish and its debt
-stand or fall together), and `settle` then schedules them in the store as the local app's answers,
-in a session of mode `club`, and deletes the debt. Cards the club kept in its own tables before
+stand or fall together), and `settle` schedules them in the store as the local app's answers, in a
+session of mode `club`, and deletes the debt: before the member's cards are next read, and when a
+server starts (`club.app.Club`), not on the write's own path, which stays as quick as the club's
+database alone (the first settling of a member makes their store). Cards the club kept in its own tables before
 (`member_cards` and `member_reviews`, a club made by an earlier lexitrain) are settled the same way:
 merged into the store by the local import's rule, then deleted.
 
