@@ -333,3 +333,18 @@ def test_multi_letter_tiles(engine: str) -> None:
     ocho = next(p for p in plays if p.word(spanish) == "OCHO")
     assert len(ocho.letters) == 3  # O, CH, O
     assert check_play(board, Play.parse(ocho.format(spanish), spanish), "OCHOA", dawg).score == ocho.score
+
+
+def test_without_the_compiled_search_the_best_move_by_equity_says_so_in_one_line(monkeypatch) -> None:
+    """On a machine with no C compiler the compiled search is not built: the best move by equity, which
+    only it chooses (self-play, the playability count), is the one-line error, not an AttributeError."""
+    from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.errors import LexitrainError
+
+    tiles = load_tile_set("english")
+    monkeypatch.setattr(movegen, "compiled", None)
+    generator = MoveGenerator(dawg_from_codes([tiles.encode(w) for w in ("CAT", "ACT")], tiles, "tiny"),
+                              engine="python")
+    with pytest.raises(LexitrainError, match="needs the compiled move generator"):
+        generator.best_by_equity(Board(load_layout("standard"), tiles), Rack.parse(tiles, "CATSDOG"),
+                                 load_leaves(tiles), 80, True)

@@ -159,7 +159,7 @@ class MoveGenerator:
         """The move of best equity under the leave table (plays, every exchange
         when `may_exchange`, the pass), chosen in C without listing the plays:
         what `equity.best_candidate` chooses, much faster (the compiled search only)."""
-        if not self._fits_compiled(board, rack) or self.engine != "compiled" or rack.size > LONGEST + 1:
+        if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
             raise LexitrainError("the best move by equity needs the compiled move generator")
         layout = board.layout
         centre = layout.center[0] * board.cols + layout.center[1]
