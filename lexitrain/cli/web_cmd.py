@@ -37,6 +37,7 @@ def web(
         link = url(sock, ctx, shown)
 
         def ready() -> None:
+            ctx.count_stats_ahead()  # (on its own thread: the first Stats page finds them counted)
             if no_browser:
                 typer.echo(f"lexitrain web: {link}  (Ctrl-C stops it)")
                 return

@@ -39,6 +39,7 @@ class Lexicon:
     _draws: dict[int, dict[str, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _playability: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     _points: dict[str, float] | None = field(default=None, init=False, repr=False, compare=False)
+    _played: dict[str, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @cached_property
     def tiles(self) -> TileSet:
@@ -217,7 +218,9 @@ class Lexicon:
         from lexitrain.lexicon import rows
 
         self.require_playability()
-        return rows.played_by_alphagram(self.db)
+        if self._played is None:  # (read once for the open lexicon: every statistics count and drill ranking uses it)
+            self._played = rows.played_by_alphagram(self.db)
+        return self._played
 
     def require_playability(self) -> None:
         """A one-line error when the lexicon has no figures; else make sure its connection
@@ -228,7 +231,7 @@ class Lexicon:
                                  f"`lexitrain lexicon playability {self.name} --games N`")
         if "db" in self.__dict__ and DATABASE not in {row[1] for row in self.db.execute("PRAGMA database_list")}:
             self.__dict__.pop("db").close()
-            self._playability = self._points = None
+            self._playability = self._points = self._played = None
 
     def has_text(self, fact: TextFact) -> bool:
         """Whether any word has FACT (definitions, symbols): searching one a list lacks finds nothing."""
