@@ -472,3 +472,12 @@ def test_a_query_described_in_words_for_a_title() -> None:
     assert words("--consists-of AEIOU:50-100 --part-of-speech n --not-points -20") == \
         "50-100% of AEIOU, nouns, not up to 20 points"
     assert words("--consists-of AEINRST") == "only AEINRST"
+
+
+def test_a_search_described_with_its_order_and_limit() -> None:
+    """The search page says what it found in words, the order and limit included, not as options typed."""
+    from lexitrain.search.query import described_search, parse_query
+
+    assert described_search(parse_query("--length 7-8 --order probability")) == "words of 7 to 8 letters, by probability"
+    assert described_search(parse_query("--length 7 --limit 5")) == "7-letter words, at most 5"
+    assert described_search(parse_query("--length 7 --order alphabetical")) == "7-letter words"

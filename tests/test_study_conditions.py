@@ -39,9 +39,12 @@ def test_quiz_order_and_limit_are_the_quiz_own(small):
     assert [q["prompt"] for q in searched] == ["ADEILNOT"]  # a search's own order and limit, inside --search
 
 
-def test_quiz_title_names_the_conditions(small):
+def test_quiz_title_names_the_list_and_the_conditions_in_words(small):
     result = run("quiz", "--list", "twos", "--includes", "X", "--no-schedule", "--lexicon", "small", input="")
-    assert result.stdout.splitlines()[0] == "quiz: twos --includes X (5 questions, small)"
+    assert result.stdout.splitlines()[0] == "Two-letter words (with X) · 5 questions · small"
+    searched = run("quiz", "--search", "--length 7-8 --order probability", "--no-schedule", "--lexicon", "small",
+                   input="")
+    assert searched.stdout.splitlines()[0].startswith("words of 7 to 8 letters · ")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -39,14 +39,14 @@ def test_requests_are_refused_when_made(make, message):
 def test_a_quiz_of_one_question_is_titled_in_the_singular(small):
     with ProgressStore() as store:
         assert QuizRequest(Words(builtin="twos"), limit=1, schedule=False).start(store, small).title == \
-            "quiz: twos (1 question, small)"
+            "Two-letter words · 1 question · small"
 
 
 def test_a_quiz_request_starts_a_session_a_face_drives(small, capsys):
     request = QuizRequest(Words(builtin="twos"), limit=3, kind="anagram", schedule=False)
     with ProgressStore() as store:
         session = request.start(store, small)
-        assert session.title == "quiz: twos (3 questions, small)"
+        assert session.title == "Two-letter words · 3 questions · small"
         asked = []
         for question in session.questions():
             assert question.hint == LETTERS

@@ -578,8 +578,10 @@ def test_search_starts_a_wall_on_its_results_and_offers_the_sheet(page: Page, li
     with page.expect_download() as download:
         page.get_by_role("link", name="Download a PDF sheet").click()
     assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
+    expect(page.locator("#found")).to_have_text("5 words · 3-letter words, pattern A?E")  # in words, not options
     page.get_by_role("button", name="Start a wall on these").click()
     expect(page.locator(".cell")).to_have_count(5)
+    expect(page.locator("#wall-title")).to_have_text("3-letter words, pattern A?E · 5 questions · webtest")
 
 
 def test_settings_persist_and_key_3_uses_the_custom_order(page: Page, live: Live):
@@ -630,6 +632,9 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
     start_wall(page, live, "--length 9")  # a W and an M, the widest letters, stay inside their tiles
     assert page.locator(".cell").count() == 2 and not overflowing(page), overflowing(page)
     start_wall(page, live, "--length 7-8", minutes="4")
+    title = page.locator("#wall-title")  # what the wall holds in words, whole on every screen (a phone's two lines)
+    expect(title).to_have_text("words of 7 to 8 letters · 9 questions · webtest")
+    assert title.evaluate("h => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight"), viewport
     guess(page, "RETAINS")
     guess(page, "TRAINES")
     look("wall")

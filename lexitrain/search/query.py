@@ -159,6 +159,17 @@ def described(query: Query) -> str:
     return " or ".join(", ".join(_condition_words(c) for c in group) for group in query.groups)
 
 
+def described_search(query: Query) -> str:
+    """The conditions in words, then the order and limit where the search sets them
+    (`words of 7 to 8 letters, by probability, at most 100`), for a search's results."""
+    parts = [described(query)] if query.has_conditions else []
+    if query.order != Query().order:
+        parts.append(f"by {query.order}")
+    if query.limit is not None:
+        parts.append(f"at most {query.limit}")
+    return ", ".join(parts)
+
+
 #: how each condition reads in a title: a phrase with {} for its value
 _PHRASES = {
     "anagram": "anagrams of {}", "subanagram": "built from {}", "pattern": "pattern {}", "regex": "matching /{}/",

@@ -12,7 +12,7 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import WordRow
 from lexitrain.search.execute import rows_for_words, run_search
 from lexitrain.search.lists import builtin_list
-from lexitrain.search.query import Query, parse_query
+from lexitrain.search.query import Query, described, parse_query
 from lexitrain.search.saved import load_search
 from lexitrain.search.word_files import word_lines
 
@@ -72,6 +72,23 @@ def source_blanks(
     if word_file is not None:
         return 2
     return source_query(query=query, saved=saved, builtin=builtin, conditions=conditions).blanks
+
+
+def described_source(
+    *, query: str | None = None, saved: str | None = None, builtin: str | None = None,
+    word_file: Path | str | None = None, conditions: str | Sequence[str] | None = None,
+) -> str:
+    """A source in words, for a title a player reads rather than the options typed: a built-in
+    list's own title, a query's conditions in words, a saved search's or a word file's name, and
+    the conditions narrowing it in brackets (alone, just those); "" when none says anything."""
+    more = described(parse_query(conditions)) if conditions else ""
+    if builtin is not None:
+        about = builtin_list(builtin).title
+    else:
+        about = (described(parse_query(query)) if query else "") or saved or (Path(word_file).name if word_file else "")
+    if not about:
+        return more
+    return f"{about} ({more})" if more else about
 
 
 def source_query(

@@ -16,9 +16,8 @@ from pathlib import Path
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.search.lists import builtin_list
-from lexitrain.search.query import check_search_given, described, parse_query
-from lexitrain.search.sources import results_from_source, source_blanks
+from lexitrain.search.query import check_search_given
+from lexitrain.search.sources import described_source, results_from_source, source_blanks
 from lexitrain.sheets import DEFAULT_DAYS, KINDS, kinds
 from lexitrain.sheets.kinds import DueQuestion
 from lexitrain.sheets.model import Sheet
@@ -102,15 +101,11 @@ class SheetRequest:
             return self.title
         if self.kind == "due" and self.days != DEFAULT_DAYS:
             return f"Due in the next {self.days} days"
-        more = described(parse_query(self.conditions)) if self.conditions else ""
-        narrowed = f" ({more})" if more else ""
+        about = described_source(query=self.query, saved=self.saved, builtin=self.builtin,
+                                 word_file=self.word_file, conditions=self.conditions)
         if self.builtin is not None:
-            return builtin_list(self.builtin).title + narrowed
-        about = (described(parse_query(self.query)) if self.query else None) or self.saved or (
-            self.word_file.name if self.word_file else None)
-        if about is None:
-            return f"{DEFAULT_TITLES[self.kind]}: {more}" if more else DEFAULT_TITLES[self.kind]
-        return f"{DEFAULT_TITLES[self.kind]}: {about}{narrowed}"
+            return about
+        return f"{DEFAULT_TITLES[self.kind]}: {about}" if about else DEFAULT_TITLES[self.kind]
 
 
 def build_sheet(

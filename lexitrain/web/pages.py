@@ -22,7 +22,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import known_lexicons
 from lexitrain.search.execute import run_search
 from lexitrain.search.lists import builtin_lists
-from lexitrain.search.query import ORDERS, parse_query
+from lexitrain.search.query import ORDERS, described_search, parse_query
 from lexitrain.search.saved import saved_searches
 from lexitrain.sheets.request import SheetRequest
 from lexitrain.study.drills import challenge as ch
@@ -238,13 +238,14 @@ async def search_page(request: Request) -> Response:
     text = search_text(params)
 
     def page(store: ProgressStore) -> Response:
-        rows, error = None, None
+        rows, error, about = None, None, ""
         if text:
             try:
-                rows = run_search(ctx.lex(), parse_query(text))
+                query = parse_query(text)
+                rows, about = run_search(ctx.lex(), query), described_search(query)
             except LexitrainError as exc:
                 error = str(exc)
-        return render(request, store, "search.html", params=params, text=text,
+        return render(request, store, "search.html", params=params, text=text, about=about,
                       rows=rows[:SHOWN_RESULTS] if rows else rows, found=len(rows or []), shown=SHOWN_RESULTS,
                       error=error, orders=ORDERS, status=400 if error else 200)
 

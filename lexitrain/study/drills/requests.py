@@ -20,7 +20,7 @@ from lexitrain.engine.leave_table import load_leaves
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.query import check_search_given, parse_query
-from lexitrain.search.sources import SkipReport, source_blanks
+from lexitrain.search.sources import SkipReport, described_source, source_blanks
 from lexitrain.study.drills import challenge, daily, positions as pos
 from lexitrain.study.drills.challenge import not_after_today, parse_day
 from lexitrain.study.drills.challenge_sets import set_hash
@@ -91,6 +91,12 @@ class Words:
             return named
 
         return " ".join(part for part in (named, parse_query(self.conditions).text()) if part)
+
+    def described(self) -> str:
+        """The source in words, for a title a player reads (`words of 7 to 8 letters`, a list's own title);
+        as typed where words say nothing (a search of settings alone)."""
+        return described_source(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file,
+                                conditions=self.conditions) or self.text()
 
 
 @dataclass(frozen=True)
@@ -173,6 +179,18 @@ class QuizRequest:
     def timers(self) -> Timers:
         return Timers(self.question_time, self.round_time)
 
+    def described(self) -> str:
+        """What the quiz asks, in words (its title's start)."""
+        match self.source:
+            case Due():
+                return "the cards due"
+            case Leeches():
+                return "the leeches"
+            case WholeList(words):
+                return f"every word of {words.described()}"
+            case Words() as words:
+                return words.described()
+
     def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
         """The quiz's questions (cards are made as they are answered), ready to ask; with the
         source's `skip_invalid`, the words of a word file left out are handed to `skipped`."""
@@ -206,13 +224,13 @@ class QuizRequest:
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
-        title = f"quiz: {source} ({_questions(len(items))}, {lex.name})"
+        title = f"{self.described()} · {_questions(len(items))} · {lex.name}"
         resumed = None if isinstance(self.source, Due) or self.restart else _unfinished_round(store, lex, source, items)
         closing = None
         if resumed is not None:
             session_id, left = resumed
             answered = len(items) - len(left)
-            title += f", resumed: {answered} answered, {len(left)} left"
+            title += f" · resumed: {answered} answered, {len(left)} left"
             items, total = left, len(items)
 
             def closing(summary: Summary) -> dict[str, Any]:
