@@ -275,3 +275,20 @@ def test_stats_plot_legend_sits_above_the_bars_it_names(history):
         assert not any(legend.overlaps(bar) for bar in bars)
     finally:
         plt.close(fig)
+
+
+def test_the_forecast_shown_gathers_the_days_with_nothing_due_and_ends_with_the_last_day_due():
+    import pandas as pd
+
+    from lexitrain.study.records.stats import DueDays, StatsReport, shown_forecast
+
+    due = [0, 0, 3, 0, 0, 0, 2, 1, 0] + [0] * 21
+    days = [f"2026-03-{d:02d}" for d in range(1, 31)]
+    report = StatsReport("small", pd.DataFrame(), {}, pd.DataFrame({"date": days, "due": due}), pd.DataFrame(), None,
+                         None)
+    assert shown_forecast(report) == [
+        DueDays("2026-03-01", "2026-03-02", 0), DueDays("2026-03-03", "2026-03-03", 3),
+        DueDays("2026-03-04", "2026-03-06", 0), DueDays("2026-03-07", "2026-03-07", 2),
+        DueDays("2026-03-08", "2026-03-08", 1)]
+    assert shown_forecast(report, 3) == [DueDays("2026-03-01", "2026-03-02", 0), DueDays("2026-03-03", "2026-03-03", 3)]
+    assert shown_forecast(report, 2) == []  # nothing due in those days

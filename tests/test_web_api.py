@@ -430,7 +430,10 @@ def test_stats_show_the_tables_and_the_plot(client):
     answered = page.split('id="chart-answers"')[1].split("</figure>")[0]  # drawn in the page, no image
     assert f"<span>{date.today().isoformat()[5:]}</span>" in answered and '<span class="num">0/2</span>' in answered
     due = page.split('id="chart-due"')[1].split("</figure>")[0]
-    assert due.count('class="bar"') == 30
+    assert due.count('class="bar"') == 1 and "2 due in all 30 days" in due  # today's two cards, no empty days after
+    states = page.split('id="chart-states"')[1].split("</figure>")[0]  # nothing in review yet: no bar for it
+    counts = [int(n) for n in re.findall(r'<span class="num">(\d+)</span>', states)]
+    assert 0 in counts and states.count('class="bar"') == len([n for n in counts if n]), counts
 
 
 def test_settings_are_kept_in_the_progress_database(client, app_ctx):

@@ -660,6 +660,39 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
     assert not problems, problems
 
 
+def test_the_due_charts_draw_a_bar_for_each_day_with_cards_due_and_none_for_nothing(page: Page, live: Live):
+    """A card due in 20 days: the days before it with nothing due read as one line, none after it is shown,
+    the month's total counts it, and no count of zero has a bar (a sliver would read as a small number)."""
+    from datetime import datetime, time as clock_time, timedelta
+
+    from lexitrain.study.quiz.scheduler import LEARNING
+    from lexitrain.study.store import ProgressStore
+
+    later = date.today() + timedelta(days=20)
+    with ProgressStore() as store:
+        card = store.card(store.ensure_card(NAME, "anagram", "EIQTU", time.time()))
+        card.state, card.due = LEARNING, datetime.combine(later, clock_time(12)).astimezone().timestamp()
+        store.save_card(card)
+    total = sum(day["due"] for day in json.loads(cli("stats", "--lexicon", NAME, "--json"))["forecast"])
+    for path, chart in (("/stats", "#chart-due .forecast"), ("/review", "#forecast")):
+        page.goto(live.url(path))
+        rows = page.locator(chart)
+        expect(rows.locator(".gap.total")).to_have_text(f"{total} due in all 30 days")
+        before = (later - timedelta(days=1)).isoformat()[5:]
+        expect(rows.locator(".gap", has_text=re.compile(f"^none due (\\d\\d-\\d\\d to )?{before}$"))).to_have_count(1)
+        numbers = rows.locator("span.num")
+        expect(numbers.last).to_have_text("1")  # the card's day is the last one shown
+        assert rows.locator("span", has_text=later.isoformat()[5:]).count() == 1
+        counts = [int(n) for n in numbers.all_inner_texts()]
+        assert 0 not in counts and len(counts) == rows.locator(".bar").count(), counts  # a bar per day with cards due
+    states = page.goto(live.url("/stats")) and page.locator("#chart-states .forecast")
+    counts = [int(n) for n in states.locator("span.num").all_inner_texts()]
+    assert states.locator(".bar").count() == len([n for n in counts if n]), counts  # (none for a state of none)
+    table = page.locator("#forecast-table")
+    expect(table.locator("tr", has_text="all 30 days")).to_have_text(re.compile(f"all 30 days\\s*{total}$"))
+    assert "\t0" not in table.inner_text()  # no day listed with nothing due
+
+
 def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page, live: Live):
     """A position card and a valid-or-phony card due now, as `study from-games` leaves them: the reviews
     draw the board with its coordinates and the rack, then the word alone with its two choices."""

@@ -205,8 +205,8 @@ async def review_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        forecast = ctx.stats()[0].forecast.to_dict("records")
-        return render(request, store, "review.html", forecast=forecast, most=max([1] + [d["due"] for d in forecast]))
+        report = ctx.stats()[0]
+        return render(request, store, "review.html", forecast=st.shown_forecast(report), **_due_figures(report))
 
     return await ctx.offload.read(page)
 
@@ -270,16 +270,23 @@ async def stats_page(request: Request) -> Response:
     def page(store: ProgressStore) -> Response:
         report, fresh = ctx.stats()
         per_day = report.per_day.to_dict("records")
-        forecast = report.forecast.to_dict("records")
         points_weeks = report.points.dated_weeks() if report.points else []
+        due = _due_figures(report)
         return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
-                      forecast=forecast, hardest=report.hardest.to_dict("records"),
+                      forecast=st.shown_forecast(report), week=st.shown_forecast(report, 7),
+                      total_due=due["total"], hardest=report.hardest.to_dict("records"),
                       coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),
-                      most_due=max([1] + [d["due"] for d in forecast]),
+                      most_due=due["most"],
                       most_cards=max([1, *report.by_state.values()]), fresh=fresh,
                       points_weeks=points_weeks, most_points=max([1.0] + [covered for _, covered in points_weeks]))
 
     return await ctx.offload.read(page)
+
+
+def _due_figures(report: st.StatsReport) -> dict[str, int]:
+    """The due forecast's total over its days, and its largest day (the chart's full bar)."""
+    due = [int(n) for n in report.forecast["due"]]
+    return {"total": sum(due), "most": max([1, *due])}
 
 
 async def settings_page(request: Request) -> Response:

@@ -127,6 +127,27 @@ def shown_coverage(report: StatsReport) -> list[LengthCoverage]:
     return [c for c in report.coverage if c.known or c.length in COVERAGE_ALWAYS]
 
 
+@dataclass(frozen=True)
+class DueDays:
+    """Days of the due forecast as a player reads them: one day with cards due, or a run of days with none."""
+
+    first: str  # ISO dates
+    last: str
+    due: int
+
+
+def shown_forecast(report: StatsReport, days: int = FORECAST_DAYS) -> list[DueDays]:
+    """The first DAYS of the forecast with each run of days that have nothing due as one entry, and the
+    days after the last one with cards due left out (a month of zeros says nothing)."""
+    shown: list[DueDays] = []
+    for day, due in zip(report.forecast["date"][:days], report.forecast["due"][:days]):
+        if not due and shown and not shown[-1].due:
+            shown[-1] = DueDays(shown[-1].first, day, 0)
+        else:
+            shown.append(DueDays(day, day, int(due)))
+    return shown[:-1] if shown and not shown[-1].due else shown
+
+
 def render_text(report: StatsReport) -> list[str]:
     """The report as plain lines for the terminal."""
     lines = [f"{report.lexicon}: " + ", ".join(f"{n} {name}" for name, n in report.by_state.items())]
