@@ -693,6 +693,29 @@ def test_the_due_charts_draw_a_bar_for_each_day_with_cards_due_and_none_for_noth
     assert "\t0" not in table.inner_text()  # no day listed with nothing due
 
 
+def test_the_reviews_due_now_and_later_today_add_up_to_the_due_charts_today(page: Page, live: Live):
+    """Cards missed on a wall come back in minutes: not due now, but due today. The reviews page and the home
+    page say both counts, and together they are the due chart's today (it once read "left today: 0" over a 9)."""
+    from datetime import datetime
+
+    start_wall(page, live, "--length 8")
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(page.locator("table#solutions")).to_be_visible()
+    page.goto(live.url("/review"))
+    today = page.locator("#today")
+    expect(today).to_contain_text("Reviews due now: ")
+    now_count = int(today.locator("span", has_text="Reviews due now:").inner_text().split(": ")[1])
+    later = int(today.locator("span", has_text="later today:").inner_text().split(": ")[1])
+    if datetime.now().hour < 23:  # (the cards just missed come back before midnight)
+        assert later >= 7
+    chart_today = page.locator("#forecast > span").nth(2)  # today's count, the first day with cards due
+    expect(page.locator("#forecast > span").first).to_have_text(date.today().isoformat()[5:])
+    expect(chart_today).to_have_text(str(now_count + later))
+    page.goto(live.url("/"))
+    expect(page.locator("#today")).to_contain_text(f"Today: {now_count} reviews due now, {later} later today, and ")
+
+
 def test_cards_from_games_in_the_reviews_a_board_then_a_word_to_judge(page: Page, live: Live):
     """A position card and a valid-or-phony card due now, as `study from-games` leaves them: the reviews
     draw the board with its coordinates and the rack, then the word alone with its two choices."""

@@ -336,7 +336,7 @@ def today(ctx: Context) -> dict[str, int]:
     """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
     state = DailyRequest().status(ctx.store, ctx.lex())
     return {"new_done": state.new_done, "reviews_done": state.reviews_done, "new_left": state.new_left,
-            "reviews_left": state.reviews_left}
+            "reviews_left": state.reviews_left, "due_now": state.due_now, "due_later_today": state.due_later_today}
 
 
 def _drill(ctx: Context, ident: str) -> Round:

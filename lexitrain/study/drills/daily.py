@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from collections.abc import Callable, Iterator
 
 from lexitrain.errors import LexitrainError
@@ -72,6 +72,11 @@ def day_start(now: datetime) -> datetime:
     return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def day_end(now: datetime) -> datetime:
+    """Midnight at the end of the player's local day containing `now` (23 or 25 hours on a clock change)."""
+    return datetime.combine(now.astimezone().date() + timedelta(days=1), time()).astimezone()
+
+
 @dataclass
 class DayStatus:
     new_done: int
@@ -79,6 +84,7 @@ class DayStatus:
     due_now: int
     new_waiting: int
     limits: Limits
+    due_later_today: int = 0  # not due yet, but before midnight (cards in their learning steps)
 
     @property
     def new_left(self) -> int:
@@ -222,4 +228,5 @@ def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
     now = utc_now()
     new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
     due_now = store.due_count(lex.name, now.timestamp())
-    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits)
+    due_today = store.due_count(lex.name, day_end(now).timestamp())
+    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits, max(0, due_today - due_now))

@@ -16,7 +16,10 @@
     if (!today) return;
     const node = document.getElementById("today");
     node.replaceChildren(
-      el("span", "", "Reviews left today: " + today.reviews_left),
+      // (the reviews now and later today add up to the due chart's today)
+      el("span", "", "Reviews due now: " + today.due_now),
+      el("span", "", "Later today: " + today.due_later_today),
+      ...(today.reviews_left < today.due_now ? [el("span", "", "today's limit leaves " + today.reviews_left)] : []),
       el("span", "", "New left: " + today.new_left),
       el("span", "", "Done today: " + today.reviews_done + (today.reviews_done === 1 ? " review, " : " reviews, ")
         + today.new_done + " new"));
