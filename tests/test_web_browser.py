@@ -291,6 +291,31 @@ def test_on_a_phone_every_cell_is_reached_by_scrolling_and_nothing_overflows(pag
     assert head is not None and head["height"] < 60  # the title on one line, not five
 
 
+def test_a_finished_walls_solutions_fit_a_phone_and_show_no_empty_column(page: Page, live: Live):
+    """No hooks, no Front and Back columns: on a phone the definitions and the mark buttons are on screen
+    without scrolling sideways. Where words have hooks, their columns are there."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_wall(page, live, "--length 7-8", practice=True)
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    table = page.locator("table#solutions")
+    expect(table).to_be_visible()
+    assert table.locator("thead th:visible").all_inner_texts() == ["Prob.", "Alphagram", "Word", "Definition"]
+    assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")  # nothing off to the side
+    shown = [table.locator("td.definition", has_text="more salty"), *table.get_by_role("button").all()]
+    assert len(shown) == 10  # a mark button for each of the nine questions
+    for thing in shown:
+        box = thing.bounding_box()
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390, (thing, box)
+    assert not overflowing(page), overflowing(page)
+    page.set_viewport_size({"width": 1000, "height": 600})
+    start_wall(page, live, "--anagram AT", practice=True)  # AT takes E and S in front, TA takes N and R behind
+    page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(table.locator("thead th:visible")).to_have_text(["Prob.", "Alphagram", "Front", "Word", "Back"])
+    expect(table.locator("tr", has_text="TA").locator("td.hooks:not(.front)")).to_have_text("NR")
+
+
 def test_a_double_clicked_start_makes_one_wall_and_a_reload_changes_nothing(page: Page, live: Live):
     page.goto(live.url("/"))
     page.get_by_label("Conditions, list, saved search or file").fill("--length 8")
@@ -579,6 +604,8 @@ def test_search_starts_a_wall_on_its_results_and_offers_the_sheet(page: Page, li
         page.get_by_role("link", name="Download a PDF sheet").click()
     assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
     expect(page.locator("#found")).to_have_text("5 words · 3-letter words, pattern A?E")  # in words, not options
+    # no hooks and no definitions among these words: only the columns that say something
+    expect(page.locator("table#results thead th:visible")).to_have_text(["Prob.", "Alphagram", "Word"])
     page.get_by_role("button", name="Start a wall on these").click()
     expect(page.locator(".cell")).to_have_count(5)
     expect(page.locator("#wall-title")).to_have_text("3-letter words, pattern A?E · 5 questions · webtest")

@@ -54,6 +54,17 @@ const lexitrain = {
     return row;
   },
 
+  // A table's columns with nothing in any row hidden, heading and all: words with no hooks leave no empty
+  // Front and Back columns taking a phone's width from the definitions.
+  hideEmptyColumns(table) {
+    const rows = [...table.tBodies[0].rows];
+    [...table.tHead.rows[0].cells].forEach((heading, i) => {
+      const column = rows.map((row) => row.cells[i]).filter((cell) => cell);
+      const empty = column.every((cell) => !cell.textContent.trim());
+      for (const cell of [heading, ...column]) cell.hidden = empty;
+    });
+  },
+
   // A board's rows as the app sends them (`board_json`): column letters, row numbers, tiles and
   // premiums; `onSquare(r, c)` (optional) is called when a square is clicked.
   boardRows(data, onSquare) {
@@ -129,6 +140,8 @@ const lexitrain = {
     if (notice) notice.textContent = message || "";
   },
 };
+
+for (const table of document.querySelectorAll("table[data-hide-empty]")) lexitrain.hideEmptyColumns(table);
 
 // A bar chart's bars (the forecast, the stats): each as wide as its share (CSP allows no inline style).
 for (const bar of document.querySelectorAll(".bar[data-share]")) {

@@ -32,6 +32,7 @@
     document.getElementById("plays").hidden = !board;
     document.querySelector("#plays tbody").replaceChildren(...lexitrain.playRows(top || []));
     document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
+    lexitrain.hideEmptyColumns(document.getElementById("answers"));
   }
 
   // Undo is offered while the round goes on and an answer of it stands.

@@ -148,23 +148,23 @@
       question.words.forEach((facts, i) => {
         // the alphagram's rank once, as `lexitrain search` prints it (a blank's answers have several)
         const ranked = i === 0 || facts.alphagram !== question.words[i - 1].alphagram;
-        const before = [el("td", "num", ranked ? facts.probability || "" : ""), el("td", "", i === 0 ? question.prompt : "")];
-        const row = lexitrain.answerRow(facts, before);
-        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : question.decided ? "unsolved" : "unscored");
-        if (facts.found) row.classList.add("found-word");
-        row.dataset.alphagram = question.alphagram;
-        const mark = el("td");
+        // the question's mark button under its alphagram: no column of its own to push off a phone's screen
+        const alphagram = el("td", "alphagram", i === 0 ? question.prompt : "");
         if (i === 0 && question.decided) {
-          const button = el("button", "quiet", question.correct ? "Mark missed" : "Mark correct");
+          const button = el("button", "quiet mark", question.correct ? "Mark missed" : "Mark correct");
           button.type = "button";
           button.addEventListener("click", guarded(() => api("POST", base + "/mark",
             { id: question.id, correct: !question.correct, round: state.round.token }).then(show).catch((e) => say(e.message))));
-          mark.append(button);
+          alphagram.append(button);
         }
-        row.append(mark);
+        const row = lexitrain.answerRow(facts, [el("td", "num", ranked ? facts.probability || "" : ""), alphagram]);
+        row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : question.decided ? "unsolved" : "unscored");
+        if (facts.found) row.classList.add("found-word");
+        row.dataset.alphagram = question.alphagram;
         body.append(row);
       });
     }
+    lexitrain.hideEmptyColumns(document.getElementById("solutions"));
   }
 
   // Guesses typed fast go one after another, in order, each naming the round it was typed in.
