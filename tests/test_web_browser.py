@@ -488,6 +488,11 @@ def test_the_challenge_page_holds_exactly_the_alphagrams_of_lexitrain_challenge(
     expect(page.locator("#done")).to_be_focused()  # a challenge has no missed round: Enter goes home
     page.goto(live.url("/challenge"))
     expect(page.locator("#history")).to_contain_text(day)
+    bests = page.locator("#bests")  # only the kind tried (finished in the terminal), then one line for the rest
+    expect(bests.locator("tbody tr")).to_have_count(1)
+    expect(bests.locator("tbody tr td").first).to_have_text(kind)
+    expect(bests.locator("tbody tr td").nth(1)).to_have_text(re.compile(r"^\d+/\d+$"))
+    expect(bests.locator("#untried")).to_have_text("The other 21 kinds are not tried yet.")
 
 
 def stats_today() -> tuple[int, dict[str, int]]:

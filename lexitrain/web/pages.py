@@ -181,9 +181,9 @@ async def challenge_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         lex = ctx.lex()
-        bests = {kind: ch.personal_best(store, lex.name, kind) for kind in ch.KINDS}
+        bests = ch.bests_of_kinds_tried(store, lex.name)
         return render(request, store, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(store, lex.name),
-                      bests=bests, today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
+                      bests=bests, untried=len(ch.KINDS) - len(bests), today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
 
     return await ctx.offload.read(page)
 

@@ -16,7 +16,7 @@ from lexitrain.study.quiz.session import CHALLENGE
 from lexitrain.study.store import Attempt, ProgressStore
 
 __all__ = ["KINDS", "MODE", "ChallengeKind", "challenge_items", "challenge_keys", "check_kind", "finish", "history",
-           "parse_day", "personal_best", "start"]
+           "parse_day", "personal_best", "bests_of_kinds_tried", "start"]
 
 MODE = CHALLENGE
 
@@ -56,7 +56,15 @@ def history(store: ProgressStore, lexicon: str, kind: str | None = None, limit: 
 
 def personal_best(store: ProgressStore, lexicon: str, kind: str) -> Attempt | None:
     """The best official attempt of a kind (finished, and the first finished that day): most right, then quickest."""
-    attempts = [a for a in history(store, lexicon, kind, limit=100000) if a.completed and not a.retake]
-    if not attempts:
-        return None
-    return min(attempts, key=lambda a: (-a.score, a.seconds))
+    return _best(history(store, lexicon, kind, limit=100000))
+
+
+def bests_of_kinds_tried(store: ProgressStore, lexicon: str) -> dict[str, Attempt | None]:
+    """Each kind attempted in LEXICON, in the order of KINDS, with its personal best (None: none finished yet)."""
+    tried = {kind: history(store, lexicon, kind, limit=100000) for kind in KINDS}
+    return {kind: _best(attempts) for kind, attempts in tried.items() if attempts}
+
+
+def _best(attempts: list[Attempt]) -> Attempt | None:
+    official = [a for a in attempts if a.completed and not a.retake]
+    return min(official, key=lambda a: (-a.score, a.seconds)) if official else None
