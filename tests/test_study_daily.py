@@ -90,6 +90,18 @@ def test_review_limit_is_respected(small, monkeypatch):
     assert status["reviews_done"] == 2 and status["reviews_left"] == 0 and status["new_left"] == 0
 
 
+def test_the_status_says_the_reviews_that_fall_due_later_today(small, monkeypatch):
+    """A card missed today comes back within minutes (its learning step): nothing is due now, but the
+    status says it is coming, as the web's reviews and home pages do."""
+    at(NOW, monkeypatch)
+    run("study", "set", "--new", "1")
+    daily("x")  # (the one new card, missed: its next learning step is a minute away)
+    status = run("daily", "--status", "--json", "--lexicon", "small").json()
+    assert status["reviews_left"] == 0 and status["due_later_today"] == 1
+    text = run("daily", "--status", "--lexicon", "small").stdout.strip()
+    assert text == "small: 0 reviews and 0 new cards left today (done 0 reviews, 1 new); 1 review more falls due later today"
+
+
 def test_one_review_is_counted_in_the_singular(small, monkeypatch):
     at(NOW, monkeypatch)
     run("study", "set", "--new", "1")
@@ -98,7 +110,8 @@ def test_one_review_is_counted_in_the_singular(small, monkeypatch):
     run("study", "set", "--new", "0")
     assert len(of("result", daily("x"))) == 1
     status = run("daily", "--status", "--lexicon", "small").stdout.strip()
-    assert status == "small: 0 reviews and 0 new cards left today (done 1 review, 0 new)"
+    assert status == ("small: 0 reviews and 0 new cards left today (done 1 review, 0 new); "
+                      "1 review more falls due later today")  # (the review missed, in its relearning step)
     done = run("daily", "--lexicon", "small", input="").stdout.strip()
     assert done.startswith("nothing left today in small: 1 review and 0 new cards done;")
 

@@ -140,13 +140,16 @@ def daily(
         if status_only:
             data = {"lexicon": lex.name, "new_done": state.new_done, "reviews_done": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left,
+                    "due_later_today": state.due_later_today,
                     "limits": {"new": state.limits.new, "reviews": state.limits.reviews}}
             if json_out:
                 emit_json(data)
             else:
+                n = state.due_later_today
+                later = f"; {counted(n, 'review')} more {'falls' if n == 1 else 'fall'} due later today" if n else ""
                 typer.echo(f"{lex.name}: {counted(state.reviews_left, 'review')} and "
                            f"{counted(state.new_left, 'new card')} left today "
-                           f"(done {counted(state.reviews_done, 'review')}, {state.new_done} new)")
+                           f"(done {counted(state.reviews_done, 'review')}, {state.new_done} new){later}")
             return
         if not jsonl and state.nothing_left:
             typer.echo(f"nothing left today in {lex.name}: {counted(state.reviews_done, 'review')} and "
