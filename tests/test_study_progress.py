@@ -277,6 +277,15 @@ def test_stats_plot_legend_sits_above_the_bars_it_names(history):
         plt.close(fig)
 
 
+def test_the_forecast_leaves_out_suspended_cards_as_the_drills_do(history):
+    """A suspended card is never asked: the due forecast (and so the web's due chart, whose today is the
+    reviews due now plus later today) does not count it."""
+    before = sum(d["due"] for d in run("stats", "--lexicon", "small", "--json").json()["forecast"])
+    assert run("study", "suspend", "anagram:AB", "--lexicon", "small").exit_code == 0
+    after = sum(d["due"] for d in run("stats", "--lexicon", "small", "--json").json()["forecast"])
+    assert (before, after) == (6, 5)
+
+
 def test_the_forecast_shown_gathers_the_days_with_nothing_due_and_ends_with_the_last_day_due():
     import pandas as pd
 
