@@ -180,7 +180,8 @@ def overflowing(page: Page) -> list[str]:
     return page.evaluate("""() => {
         const out = [];
         if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push("the page scrolls sideways");
-        for (const node of document.querySelectorAll(".cell, .cell *, td, th, button, #last-guess, h1, nav a, .letter")) {
+        const cells = ".cell, .cell *, td, th, button, #last-guess, h1, nav a, .letter, .forecast > span";  // (a chart's)
+        for (const node of document.querySelectorAll(cells)) {
             if (node.offsetParent === null) continue;
             if (node.closest(".scroll") && !node.matches("td, th")) continue;
             const style = getComputedStyle(node);  // (a line cut with an ellipsis on purpose has its title)
