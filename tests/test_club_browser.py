@@ -6,6 +6,7 @@ any page or console error fails the test."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -110,6 +111,7 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
 
 
 def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: Browser) -> None:
+    """Bob sitting down shows on ann's page (who sits, the table list's count); each sees the other's guess."""
     base, club = live
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
@@ -118,9 +120,15 @@ def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: B
     ann.select_option("#kind", "threes")
     ann.click("#open-table")
     expect(ann.locator("#table")).to_be_visible()
+    expect(ann.locator("#tables tbody tr")).to_have_text(re.compile(r"1 seated\s*your table"))
     bob.reload()
-    bob.locator("#tables button").first.click()
+    bob.locator("#tables").get_by_role("button", name="Join").click()
     expect(bob.locator("#seated")).to_have_text("ann, bob")
+    expect(ann.locator("#seated")).to_have_text("ann, bob")
+    expect(ann.locator("#table-log")).to_contain_text("bob sat down")
+    expect(ann.locator("#tables tbody tr")).to_contain_text("2 seated")
+    expect(bob.locator("#tables tbody tr")).to_have_text(re.compile(r"2 seated\s*your table"))
+    expect(bob.locator("#tables").get_by_role("button", name="Join")).to_have_count(0)
     key = bob.locator("#table-wall .cell").first.get_attribute("data-key")
     assert key is not None
     word = sorted(ORACLE[key])[0]

@@ -1,8 +1,8 @@
 """Shared walls over WebSocket, on SQLite and on a real PostgreSQL: a member opens a table, others join,
-every guess reaches every seated member with who found what, the scoreboard at the end; the guesser's
-card scheduled unless the table is practice; the socket refused without a session, from another site,
-or at a table not joined; and on PostgreSQL a guess made through one server process reaching a member
-connected to another (LISTEN/NOTIFY)."""
+each seat and every guess reach every seated member with who sits and who found what, the scoreboard at
+the end; the guesser's card scheduled unless the table is practice; the socket refused without a
+session, from another site, or at a table not joined; and on PostgreSQL a seat and a guess made through
+one server process reaching a member connected to another (LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,10 @@ def test_a_shared_wall_from_open_to_scoreboard(club: Club, clients: list[TestCli
     first_word = sorted(ORACLE[KEYS[0]])[0]
     with ann.websocket_connect(f"/api/tables/{table}/events") as ann_ws, \
             bob.websocket_connect(f"/api/tables/{table}/events") as bob_ws:
+        for socket in (ann_ws, bob_ws):  # connected after bob sat down: his seat comes first, from the database
+            joined = socket.receive_json()
+            assert (joined["type"], joined["member"], joined["seated"]) == ("join", "bob", ["ann", "bob"])
+        assert bob.post(f"/api/tables/{table}/join", headers=bob_h).status_code == 200  # again: no event
         said = bob.post(f"/api/tables/{table}/guess", json={"word": first_word.lower()}, headers=bob_h).json()
         assert said["correct"] and said["alphagram"] == KEYS[0] and said["first"]
         for socket in (ann_ws, bob_ws):
@@ -134,13 +138,15 @@ def test_a_guess_through_one_process_reaches_a_member_on_another(club_target: st
         (ann, ann_h), (bob, bob_h) = seat(first, "ann"), seat(second, "bob")
         clients += [ann, bob]
         table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()["table"]
-        bob.post(f"/api/tables/{table}/join", headers=bob_h)
         if not first_db.postgres:
             pytest.skip("one SQLite club is served by one process")
         word = sorted(ORACLE[KEYS[1]])[0]
         with ann.websocket_connect(f"/api/tables/{table}/events") as socket:
+            bob.post(f"/api/tables/{table}/join", headers=bob_h)
+            joined = socket.receive_json()
             bob.post(f"/api/tables/{table}/guess", json={"word": word}, headers=bob_h)
             event = socket.receive_json()
+        assert (joined["type"], joined["member"], joined["seated"]) == ("join", "bob", ["ann", "bob"])
         assert (event["member"], event["word"], event["correct"]) == ("bob", word, True)
         for web in clients:
             web.__exit__(None, None, None)

@@ -351,7 +351,9 @@ def _table_id(request: Request) -> int:
 
 async def join_table(request: Request, club: Club, member: Member) -> Response:
     table = _table_id(request)
-    await _run(tables.join, club.db, member.id, table, club.clock())
+    event = await _run(tables.join, club.db, member.id, member.name, table, club.clock())
+    if event is not None:
+        club.hubs.committed(event)
     return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, table))
 
 

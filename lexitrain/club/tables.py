@@ -1,11 +1,12 @@
 """Shared walls: a member opens a table on a list of alphagrams, others join, one wall for all.
 
-Every guess at a table is an event row (who, which word, whether it answered a question); the
-first member to find a word is credited with it, and the scoreboard at the end counts each
-member's finds. A right guess schedules the guesser's own card of that question (once per table),
-unless the table is practice. The events are delivered to the seated members' WebSockets by
-`club.events`: on PostgreSQL each event is also sent with NOTIFY in the transaction that stores
-it, so every `serve` process hears it the moment it is committed.
+Every guess at a table is an event row (who, which word, whether it answered a question), and so
+is every member sitting down (with who sits now) and the end; the first member to find a word is
+credited with it, and the scoreboard at the end counts each member's finds. A right guess
+schedules the guesser's own card of that question (once per table), unless the table is practice.
+The events are delivered to the seated members' WebSockets by `club.events`: on PostgreSQL each
+event is also sent with NOTIFY in the transaction that stores it, so every `serve` process hears
+it the moment it is committed.
 """
 
 from __future__ import annotations
@@ -130,13 +131,24 @@ def _seated(tx: Tx, table_id: int, member_id: int) -> float:
     return float(row[0])
 
 
-def join(db: ClubDatabase, member_id: int, table_id: int, now: float) -> None:
+def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float) -> dict[str, Any] | None:
+    """Seat the member: the `join` event every seated member is sent (who sits now), or None when they sat already."""
     with db.transaction() as tx:
         _keys, _owner, _practice, closed = _table(tx, table_id)
         if closed is not None:
             raise Refused(409, f"table {table_id} is over")
-        tx.run("INSERT INTO table_seats (table_id, member_id, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-               (table_id, member_id, now))
+        if tx.run("INSERT INTO table_seats (table_id, member_id, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                  (table_id, member_id, now)) != 1:
+            return None
+        body = {"type": "join", "member": name, "seated": _seated_names(tx, table_id)}
+        return _event(tx, db.postgres, table_id, body, now)
+
+
+def _seated_names(tx: Tx, table_id: int) -> list[str]:
+    """Who sits at the table, in the order they sat down."""
+    rows = tx.rows("SELECT m.name FROM table_seats s JOIN members m ON m.id = s.member_id WHERE s.table_id = ? "
+                   "ORDER BY s.joined, m.name", (table_id,))
+    return [name for (name,) in rows]
 
 
 def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict[str, Any]:
@@ -146,13 +158,12 @@ def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict
         _seated(tx, table_id, member_id)
         finds = tx.rows("SELECT f.word, f.alphagram, m.name FROM table_finds f JOIN members m ON m.id = f.member_id "
                         "WHERE f.table_id = ? ORDER BY f.at, f.word", (table_id,))
-        seated = tx.rows("SELECT m.name FROM table_seats s JOIN members m ON m.id = s.member_id WHERE s.table_id = ? "
-                         "ORDER BY s.joined, m.name", (table_id,))
+        seated = _seated_names(tx, table_id)
         last = tx.one("SELECT max(id) FROM table_events WHERE table_id = ?", (table_id,))
     wall = walls.of(table_id, keys_json)
     return {"table": table_id, "alphagrams": list(wall.keys), "answers": {k: len(v) for k, v in wall.answers.items()},
             "found": [{"word": w, "alphagram": a, "member": m} for w, a, m in finds],
-            "seated": [name for (name,) in seated], "practice": practice, "over": closed is not None,
+            "seated": seated, "practice": practice, "over": closed is not None,
             "scoreboard": _scoreboard(finds), "last_event": int(last[0]) if last and last[0] is not None else 0}
 
 

@@ -67,15 +67,20 @@ async function refreshBoard() {
 }
 
 async function refreshTables() {
+  const open = await api("GET", "/api/tables");
   const body = $("tables").tBodies[0];
-  body.replaceChildren();
-  for (const t of await api("GET", "/api/tables")) {
+  body.replaceChildren();  // (after the await: two refreshes at once never both add their rows)
+  for (const t of open) {
     const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}`, `${t.seated} seated`]);
     const td = document.createElement("td");
-    const join = document.createElement("button");
-    join.textContent = "Join";
-    join.onclick = () => joinTable(t.table).catch((e) => notice(e.message));
-    td.append(join);
+    if (t.table === table) {
+      td.textContent = "your table";
+    } else {
+      const join = document.createElement("button");
+      join.textContent = "Join";
+      join.onclick = () => joinTable(t.table).then(refreshTables).catch((e) => notice(e.message));
+      td.append(join);
+    }
     tr.append(td);
   }
 }
@@ -165,6 +170,10 @@ function showEvent(event) {
     line.textContent = `${event.member}: ${event.word}${event.correct ? "" : " ✗"}`;
     if (!event.correct) line.className = "wrong";
     if (event.correct) addFound($("table-wall"), event.alphagram, event.word);
+  } else if (event.type === "join") {
+    line.textContent = `${event.member} sat down`;
+    $("seated").textContent = event.seated.join(", ");
+    refreshTables().catch((e) => notice(e.message));
   } else if (event.type === "end") {
     line.textContent = "the table is over";
     const body = $("scoreboard").tBodies[0];
@@ -189,7 +198,10 @@ async function joinTable(id) {
   if (socket) socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/api/tables/${id}/events`);
-  socket.onmessage = (message) => showEvent(JSON.parse(message.data));
+  socket.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    if (event.table === table) showEvent(event);  // (not one still on its way from a table left)
+  };
   $("table-guess").focus();
 }
 
