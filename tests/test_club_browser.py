@@ -111,7 +111,9 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
 
 
 def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: Browser) -> None:
-    """Bob sitting down shows on ann's page (who sits, the table list's count); each sees the other's guess."""
+    """Bob sitting down shows on ann's page (who sits, the table list's count); each sees the other's guess;
+    when the table ends, its End and guess box are off, it leaves the table lists, and the scoreboard counts
+    every seated member, one who found nothing with 0."""
     base, club = live
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
@@ -137,7 +139,11 @@ def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: B
     expect(ann.locator("#table-log")).to_contain_text(f"bob: {word}")
     expect(ann.locator(f"#table-wall .cell[data-key={key}] .found")).to_contain_text(word)
     ann.click("#end-table")
-    expect(bob.locator("#scoreboard")).to_contain_text("bob")
+    for page in (ann, bob):
+        expect(page.locator("#scoreboard tbody tr")).to_have_text(["bob1 found", "ann0 found"])
+        expect(page.locator("#end-table")).to_be_disabled()
+        expect(page.locator("#table-guess")).to_be_disabled()
+        expect(page.locator("#tables tbody tr")).to_have_count(0)  # the table is over: nothing to join
     assert errors == []
 
 

@@ -1,8 +1,9 @@
 """Shared walls over WebSocket, on SQLite and on a real PostgreSQL: a member opens a table, others join,
 each seat and every guess reach every seated member with who sits and who found what, the scoreboard at
-the end; the guesser's card scheduled unless the table is practice; the socket refused without a
-session, from another site, or at a table not joined; and on PostgreSQL a seat and a guess made through
-one server process reaching a member connected to another (LISTEN/NOTIFY)."""
+the end (every seated member, 0 for none found); the guesser's card scheduled unless the table is
+practice; the socket refused without a session, from another site, or at a table not joined; and on
+PostgreSQL a seat and a guess made through one server process reaching a member connected to another
+(LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def test_a_shared_wall_from_open_to_scoreboard(club: Club, clients: list[TestCli
         assert ann_ws.receive_json()["correct"] is False and bob_ws.receive_json()["correct"] is False
         assert bob.post(f"/api/tables/{table}/end", headers=bob_h).status_code == 403  # ann opened it
         ended = ann.post(f"/api/tables/{table}/end", headers=ann_h).json()
-        assert ended["scoreboard"] == [{"member": "bob", "found": 1}]
+        assert ended["scoreboard"] == [{"member": "bob", "found": 1}, {"member": "ann", "found": 0}]
         for socket in (ann_ws, bob_ws):
             closing = socket.receive_json()
             assert closing["type"] == "end" and closing["scoreboard"] == ended["scoreboard"]

@@ -2,7 +2,7 @@
 
 Every guess at a table is an event row (who, which word, whether it answered a question), and so
 is every member sitting down (with who sits now) and the end; the first member to find a word is
-credited with it, and the scoreboard at the end counts each member's finds. A right guess
+credited with it, and the scoreboard at the end counts each seated member's finds. A right guess
 schedules the guesser's own card of that question (once per table), unless the table is practice.
 The events are delivered to the seated members' WebSockets by `club.events`: on PostgreSQL each
 event is also sent with NOTIFY in the transaction that stores it, so every `serve` process hears
@@ -164,11 +164,12 @@ def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict
     return {"table": table_id, "alphagrams": list(wall.keys), "answers": {k: len(v) for k, v in wall.answers.items()},
             "found": [{"word": w, "alphagram": a, "member": m} for w, a, m in finds],
             "seated": seated, "practice": practice, "over": closed is not None,
-            "scoreboard": _scoreboard(finds), "last_event": int(last[0]) if last and last[0] is not None else 0}
+            "scoreboard": _scoreboard(finds, seated), "last_event": int(last[0]) if last and last[0] is not None else 0}
 
 
-def _scoreboard(finds: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    counts: dict[str, int] = {}
+def _scoreboard(finds: list[tuple[Any, ...]], seated: list[str]) -> list[dict[str, Any]]:
+    """Each seated member's finds (0 for one who found none), most first."""
+    counts = dict.fromkeys(seated, 0)
     for _word, _key, name in finds:
         counts[name] = counts.get(name, 0) + 1
     return [{"member": name, "found": found} for name, found in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
@@ -218,7 +219,8 @@ def finish(db: ClubDatabase, member_id: int, table_id: int, now: float) -> dict[
             raise Refused(409, f"table {table_id} is over")
         finds = tx.rows("SELECT f.word, f.alphagram, m.name FROM table_finds f JOIN members m ON m.id = f.member_id "
                         "WHERE f.table_id = ?", (table_id,))
-        return _event(tx, db.postgres, table_id, {"type": "end", "scoreboard": _scoreboard(finds)}, now)
+        scoreboard = _scoreboard(finds, _seated_names(tx, table_id))
+        return _event(tx, db.postgres, table_id, {"type": "end", "scoreboard": scoreboard}, now)
 
 
 def events_after(db: ClubDatabase, member_id: int, table_id: int, after: int) -> list[dict[str, Any]]:

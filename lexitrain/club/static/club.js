@@ -179,6 +179,9 @@ function showEvent(event) {
     const body = $("scoreboard").tBodies[0];
     body.replaceChildren();
     for (const s of event.scoreboard) row(body, [s.member, `${s.found} found`]);
+    $("end-table").disabled = true;
+    $("table-guess").disabled = true;
+    refreshTables().catch((e) => notice(e.message));
   }
   $("table-log").prepend(line);
 }
@@ -195,6 +198,9 @@ async function joinTable(id) {
     return c;
   }));
   $("table-log").replaceChildren();
+  $("scoreboard").tBodies[0].replaceChildren();
+  $("end-table").disabled = false;
+  $("table-guess").disabled = false;
   if (socket) socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/api/tables/${id}/events`);
