@@ -88,6 +88,7 @@ def join(page: Page, base: str, club: object, name: str) -> None:
 
 
 def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser) -> None:
+    """Each guess's verdict shows beside the guess box (a wrong one is no page-wide alert)."""
     base, club = live
     errors: list[str] = []
     page = new_page(browser, errors)
@@ -97,12 +98,18 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
     first = page.locator("#challenge-wall .cell").first
     key = first.get_attribute("data-key")
     assert key is not None
+    page.fill("#guess", "zzz")
+    page.press("#guess", "Enter")
+    expect(page.locator("#guess-verdict")).to_have_text("ZZZ: not an answer")
+    expect(page.locator("#notice")).to_be_hidden()
     for word in sorted(ORACLE[key]):
         page.fill("#guess", word.lower())
         page.press("#guess", "Enter")
         expect(first.locator(".found")).to_contain_text(word)
+        expect(page.locator("#guess-verdict")).to_have_text(f"{word}: right")
     page.click("#finish")
     expect(page.locator("#result")).to_contain_text("Score 1 /")
+    expect(page.locator("#guess-verdict")).to_be_empty()
     expect(page.locator("#board tbody tr")).to_have_count(1)
     expect(page.locator("#board tbody tr").first).to_contain_text("ann")
     page.reload()  # the session (and its CSRF token) survives a reload

@@ -128,6 +128,12 @@ $("join-form").onsubmit = async (event) => {
   } catch (e) { notice(e.message); }
 };
 
+// The verdict on the last challenge guess, beside the guess box (empty to clear it).
+function verdict(text, kind) {
+  $("guess-verdict").textContent = text || "";
+  $("guess-verdict").className = kind || "";
+}
+
 $("start").onclick = async () => {
   try {
     const got = await api("GET", `/api/challenge?kind=${encodeURIComponent($("kind").value)}`);
@@ -136,6 +142,7 @@ $("start").onclick = async () => {
     $("guess").classList.remove("hidden");
     $("finish").classList.remove("hidden");
     $("result").textContent = `${got.kind}, ${got.date}: ${got.alphagrams.length} alphagrams`;
+    verdict("");
     $("guess").focus();
   } catch (e) { notice(e.message); }
 };
@@ -148,7 +155,7 @@ $("guess").onkeydown = async (event) => {
   try {
     const said = await api("POST", "/api/challenge/guess", {attempt, word});
     if (said.correct) addFound($("challenge-wall"), said.alphagram, word.toUpperCase());
-    else notice(`${word.toUpperCase()}: not an answer`);
+    verdict(`${word.toUpperCase()}: ${said.correct ? "right" : "not an answer"}`, said.correct ? "right" : "wrong");
   } catch (e) { notice(e.message); }
 };
 
@@ -159,6 +166,7 @@ $("finish").onclick = async () => {
     $("guess").classList.add("hidden");
     $("finish").classList.add("hidden");
     $("result").textContent = `Score ${done.score} / ${done.total} in ${done.seconds} s`;
+    verdict("");
     await refreshBoard();
     await refreshStudy();
   } catch (e) { notice(e.message); }
