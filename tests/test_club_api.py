@@ -30,11 +30,12 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_keys
 from lexitrain.study.store import ProgressStore
 from lexitrain.study.records.transfer import export_progress, import_progress
-from study_helpers import WORDS
+from study_helpers import WORDS, anagram_oracle
 from web_helpers import Clock
 
 PASSWORD = "correct horse battery"
 KIND = "threes"
+ORACLE = anagram_oracle()
 
 
 @pytest.fixture
@@ -90,7 +91,8 @@ def test_sign_up_log_in_play_and_the_leaderboard(club: Club, lex: Lexicon) -> No
                      headers={"x-csrf-token": ann_csrf})
     assert wrong.json() == {"correct": False, "alphagram": None}
     total = len(got["alphagrams"])
-    assert play(ann, ann_csrf, club, lex, 3, 40) == {"score": 3, "total": total, "seconds": 40.0}
+    missed = {key: sorted(ORACLE[key]) for key in got["alphagrams"][3:]}  # each unsolved one's answers
+    assert play(ann, ann_csrf, club, lex, 3, 40) == {"score": 3, "total": total, "seconds": 40.0, "missed": missed}
     assert play(bob, bob_csrf, club, lex, 3, 25)["score"] == 3
     board = bob.get(f"/api/leaderboard?kind={KIND}&date={club.today().isoformat()}")
     assert board.json() == [{"member": "bob", "score": 3, "total": total, "seconds": 25.0},

@@ -88,7 +88,8 @@ def join(page: Page, base: str, club: object, name: str) -> None:
 
 
 def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser) -> None:
-    """Each guess's verdict shows beside the guess box (a wrong one is no page-wide alert)."""
+    """Each guess's verdict shows beside the guess box (a wrong one is no page-wide alert); after Finish
+    every unsolved cell shows the answers it missed."""
     base, club = live
     errors: list[str] = []
     page = new_page(browser, errors)
@@ -110,6 +111,12 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
     page.click("#finish")
     expect(page.locator("#result")).to_contain_text("Score 1 /")
     expect(page.locator("#guess-verdict")).to_be_empty()
+    keys = page.locator("#challenge-wall .cell").evaluate_all("cells => cells.map((c) => c.dataset.key)")
+    expect(page.locator("#challenge-wall .cell .missed")).to_have_count(len(keys) - 1)
+    expect(first.locator(".missed")).to_have_count(0)
+    for other in keys[1:]:  # each unsolved cell shows its answers
+        missed = page.locator(f"#challenge-wall .cell[data-key={other}] .missed")
+        expect(missed).to_have_text(" ".join(sorted(ORACLE[other])))
     expect(page.locator("#board tbody tr")).to_have_count(1)
     expect(page.locator("#board tbody tr").first).to_contain_text("ann")
     page.reload()  # the session (and its CSRF token) survives a reload

@@ -159,7 +159,9 @@ def test_the_leaderboard_ranks_first_attempts_by_score_then_time(db: ClubDatabas
     sets = ch.ChallengeSets(lex)
     total = sets.get(KIND, DAY).total
     ann, bob, cy = join(db, "ann"), join(db, "bob"), join(db, "cy")
-    assert play(db, sets, ann, lex, 2, NOW, 30) == ch.Result(2, total, 30.0)
+    first = play(db, sets, ann, lex, 2, NOW, 30)
+    assert (first.score, first.total, first.seconds) == (2, total, 30.0)
+    assert list(first.missed) == list(sets.get(KIND, DAY).keys[2:])  # every question not solved, in order
     play(db, sets, bob, lex, 2, NOW, 20)
     play(db, sets, cy, lex, 3, NOW, 90)
     play(db, sets, ann, lex, total, NOW + 100, 5)  # a retake: shown apart, never ranked

@@ -87,12 +87,16 @@ class ChallengeSets:
 
 @dataclass(frozen=True)
 class Result:
+    """A finished attempt: its score and time, and each question not counted with the answers not found."""
+
     score: int
     total: int
     seconds: float
+    missed: dict[str, tuple[str, ...]]
 
     def to_json(self) -> dict[str, Any]:
-        return {"score": self.score, "total": self.total, "seconds": round(self.seconds, 3)}
+        return {"score": self.score, "total": self.total, "seconds": round(self.seconds, 3),
+                "missed": {key: list(words) for key, words in self.missed.items()}}
 
 
 def open_attempt(db: ClubDatabase, member_id: int, lexicon: str, chosen: ChallengeSet, now: float) -> int:
@@ -145,8 +149,8 @@ def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int
 
 def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, lexicon: str,
            now: float) -> Result:
-    """End the attempt: its score and time, the misses recorded, and the member's cards owed to their
-    store (`club.owed`: scheduled there by `settle` just after)."""
+    """End the attempt: its score and time, the answers missed, the misses recorded, and the member's cards
+    owed to their store (`club.owed`: scheduled there by `settle` just after)."""
     with db.transaction() as tx:
         kind, day, started = _attempt(tx, member_id, attempt_id)
         chosen = sets.get(kind, date.fromisoformat(day))
@@ -160,7 +164,9 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
                 [(member_id, lexicon, key, now) for key in chosen.keys if not right[key]])
         owe(tx, member_id, lexicon, f"club challenge {kind} {day}", started,
             [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
-    return Result(score, chosen.total, max(0.0, now - started))
+    missed = {key: tuple(w for w in chosen.answers[key] if w not in found.get(key, ())) for key in chosen.keys
+              if not right[key]}
+    return Result(score, chosen.total, max(0.0, now - started), missed)
 
 
 def leaderboard(db: ClubDatabase, lexicon: str, kind: str, day: date, retakes: bool = False) -> list[dict[str, Any]]:

@@ -32,8 +32,10 @@ function cell(key, found) {
   return div;
 }
 
+function cellOf(wall, key) { return [...wall.children].find((c) => c.dataset.key === key); }
+
 function addFound(wall, key, word) {
-  const target = [...wall.children].find((c) => c.dataset.key === key);
+  const target = cellOf(wall, key);
   if (!target) return;
   const words = target.querySelector(".found");
   const list = words.textContent ? words.textContent.split(" ") : [];
@@ -167,6 +169,15 @@ $("finish").onclick = async () => {
     $("finish").classList.add("hidden");
     $("result").textContent = `Score ${done.score} / ${done.total} in ${done.seconds} s`;
     verdict("");
+    for (const [key, words] of Object.entries(done.missed)) {  // each unsolved cell shows what it missed
+      const target = cellOf($("challenge-wall"), key);
+      if (!target) continue;
+      const missed = document.createElement("div");
+      missed.className = "missed";
+      missed.textContent = words.join(" ");
+      target.classList.add("unsolved");
+      target.append(missed);
+    }
     await refreshBoard();
     await refreshStudy();
   } catch (e) { notice(e.message); }
