@@ -223,8 +223,8 @@ def test_the_session_cookie_is_httponly_lax_and_secure_behind_tls(club: Club) ->
 
 def test_logging_out_ends_the_session(club: Club) -> None:
     ann, csrf = member(club, "ann")
-    assert ann.get("/api/session").json() == {"member": "ann", "csrf": csrf, "admin": False}
-    assert client(club).get("/api/session").json() == {"member": None}
+    assert ann.get("/api/session").json() == {"member": "ann", "csrf": csrf, "admin": False, "lexicon": club.lex.name}
+    assert client(club).get("/api/session").json() == {"member": None, "lexicon": club.lex.name}
     assert ann.delete("/api/session", headers={"x-csrf-token": csrf}).status_code == 200
     assert ann.get("/api/cards").status_code == 401
 

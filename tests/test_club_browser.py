@@ -79,21 +79,22 @@ def join(page: Page, base: str, club: object, name: str) -> None:
 
     invite = make_invite(club.db, club.clock())  # type: ignore[attr-defined]
     page.goto(base + "/")
-    form = page.locator("#join-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("input[name=invite]").fill(invite)
-    form.locator("button").click()
+    form = page.locator("#join-form")  # (each field found by its visible label)
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Password (8+ characters)").fill(PASSWORD)
+    form.get_by_label("Invitation code").fill(invite)
+    form.get_by_role("button", name="Join").click()
     expect(page.locator("#who")).to_have_text(name)
 
 
 def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser) -> None:
-    """Each guess's verdict shows beside the guess box (a wrong one is no page-wide alert); after Finish
-    every unsolved cell shows the answers it missed."""
+    """The header names the club's lexicon; each guess's verdict shows beside the guess box (a wrong one is
+    no page-wide alert); after Finish every unsolved cell shows the answers it missed; Log out ends the session."""
     base, club = live
     errors: list[str] = []
     page = new_page(browser, errors)
     join(page, base, club, "ann")
+    expect(page.locator("#lexicon")).to_have_text(club.lex.name)  # type: ignore[attr-defined]
     page.select_option("#kind", "threes")
     page.click("#start")
     first = page.locator("#challenge-wall .cell").first
@@ -121,6 +122,13 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
     expect(page.locator("#board tbody tr").first).to_contain_text("ann")
     page.reload()  # the session (and its CSRF token) survives a reload
     expect(page.locator("#who")).to_have_text("ann")
+    expect(page.locator("#due-count")).not_to_be_empty()  # (the page's last read done: none answers 401 after)
+    page.get_by_role("button", name="Log out").click()
+    expect(page.locator("#login")).to_be_visible()
+    expect(page.locator("#who")).to_be_empty()
+    page.reload()  # the session is over on the server too
+    expect(page.locator("#login")).to_be_visible()
+    expect(page.locator("#club")).to_be_hidden()
     assert errors == []
 
 

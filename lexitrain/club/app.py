@@ -181,13 +181,14 @@ async def log_in(request: Request) -> Response:
 
 async def session(request: Request) -> Response:
     """Who this session is, and its CSRF token (the page's after a reload; no other site can read it);
-    `{"member": null}` without one (a visitor: the page shows the login)."""
+    `{"member": null}` without one (a visitor: the page shows the login). Either way, the club's lexicon."""
     club = club_of(request)
     token = request.cookies.get(COOKIE)
     found = None if not token else await _run(members.session_member, club.db, token, club.clock())
     if found is None:
-        return JSONResponse({"member": None})
-    return JSONResponse({"member": found[0].name, "csrf": found[1], "admin": found[0].admin})
+        return JSONResponse({"member": None, "lexicon": club.lex.name})
+    return JSONResponse({"member": found[0].name, "csrf": found[1], "admin": found[0].admin,
+                         "lexicon": club.lex.name})
 
 
 #: The page's own files, and what a browser may do with them: nothing from elsewhere, never in a frame.

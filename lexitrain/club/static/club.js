@@ -101,6 +101,7 @@ async function refreshStudy() {
 async function loggedIn(session) {
   me = session;
   $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
+  $("log-out").classList.remove("hidden");
   $("login").classList.add("hidden");
   $("club").classList.remove("hidden");
   await refreshBoard();
@@ -127,6 +128,13 @@ $("join-form").onsubmit = async (event) => {
     await api("POST", "/api/session", {name: body.name, password: body.password});
     notice("");
     await loggedIn(await api("GET", "/api/session"));
+  } catch (e) { notice(e.message); }
+};
+
+$("log-out").onclick = async () => {
+  try {
+    await api("DELETE", "/api/session");
+    location.reload();  // (the page starts again as a visitor's: the login)
   } catch (e) { notice(e.message); }
 };
 
@@ -272,4 +280,7 @@ $("study-answer").onkeydown = async (event) => {
 
 $("kind").onchange = () => refreshBoard().catch((e) => notice(e.message));
 
-api("GET", "/api/session").then((session) => session.member && loggedIn(session)).catch((e) => notice(e.message));
+api("GET", "/api/session").then((session) => {
+  $("lexicon").textContent = session.lexicon;
+  return session.member && loggedIn(session);
+}).catch((e) => notice(e.message));
