@@ -7,8 +7,11 @@ PostgreSQL a seat and a guess made through one server process reaching a member 
 
 from __future__ import annotations
 
+import threading
+import time
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,9 +20,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from lexitrain.club import tables
 from lexitrain.club.app import Club, create_app
-from lexitrain.club.database import ClubDatabase
-from lexitrain.club.members import make_invite
+from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.club.members import Member, make_invite, sign_up
 from lexitrain.lexicon.lexicon import Lexicon
 from study_helpers import WORDS, anagram_oracle
 
@@ -98,6 +102,53 @@ def test_a_shared_wall_from_open_to_scoreboard(club: Club, clients: list[TestCli
     state = ann.get(f"/api/tables/{table}").json()
     assert state["over"] and state["found"] == [{"word": first_word, "alphagram": KEYS[0], "member": "bob"}]
 
+
+
+def test_two_members_sitting_down_at_once_each_see_the_other(club: Club, clients: list[TestClient],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob sits down while carol's seat is taken but not yet committed: he waits for her (the table's row is
+    locked), so his event's `seated` has her and hers does not have him; without the lock each would leave
+    the other out. PostgreSQL only: SQLite's writers already take turns from their BEGIN IMMEDIATE."""
+    if not club.db.postgres:
+        pytest.skip("SQLite's transactions take turns from their BEGIN IMMEDIATE")
+    (ann, ann_h), = [seat(club, "ann")]
+    clients.append(ann)
+    table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()["table"]
+    now = club.clock()
+    carol, bob = (sign_up(club.db, name, PASSWORD, make_invite(club.db, now), now) for name in ("carol", "bob"))
+    paused, go = threading.Event(), threading.Event()
+    seated_names = tables._seated_names
+
+    def carol_pauses(tx: Tx, table_id: int) -> list[str]:  # (between taking her seat and reading who sits)
+        if threading.current_thread().name == "carol":
+            paused.set()
+            assert go.wait(30)
+        return seated_names(tx, table_id)
+
+    monkeypatch.setattr(tables, "_seated_names", carol_pauses)
+    events: dict[str, dict[str, Any] | None] = {}
+
+    def sit(member: Member, at: float) -> None:
+        events[member.name] = tables.join(club.db, member.id, member.name, table, at)
+
+    first = threading.Thread(target=sit, args=(carol, now + 1), name="carol")
+    first.start()
+    assert paused.wait(30)
+    second = threading.Thread(target=sit, args=(bob, now + 2), name="bob")
+    second.start()
+    deadline = time.monotonic() + 30
+    while second.is_alive() and time.monotonic() < deadline:  # until bob is done, or waits on a lock
+        with club.db.transaction() as tx:
+            row = tx.one("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                         "AND wait_event_type = 'Lock'")
+        if row is not None and row[0]:
+            break
+        time.sleep(0.01)
+    go.set()
+    first.join()
+    second.join()
+    assert events["carol"] is not None and events["carol"]["seated"] == ["ann", "carol"]
+    assert events["bob"] is not None and events["bob"]["seated"] == ["ann", "carol", "bob"]
 
 
 def test_the_socket_is_refused_without_a_session_from_another_site_or_unseated(club: Club,

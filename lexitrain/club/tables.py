@@ -132,10 +132,12 @@ def _seated(tx: Tx, table_id: int, member_id: int) -> float:
 
 
 def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float) -> dict[str, Any] | None:
-    """Seat the member: the `join` event every seated member is sent (who sits now), or None when they sat already."""
+    """Seat the member: the `join` event every seated member is sent (who sits now), or None when they sat
+    already. The open table's row is locked first (a conditional UPDATE), so two members sitting down at
+    once, or one as the table ends, take turns: each event's `seated` has every seat taken before it."""
     with db.transaction() as tx:
-        _keys, _owner, _practice, closed = _table(tx, table_id)
-        if closed is not None:
+        if tx.run("UPDATE club_tables SET closed = closed WHERE id = ? AND closed IS NULL", (table_id,)) != 1:
+            _table(tx, table_id)  # (404 when there is no such table)
             raise Refused(409, f"table {table_id} is over")
         if tx.run("INSERT INTO table_seats (table_id, member_id, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                   (table_id, member_id, now)) != 1:
