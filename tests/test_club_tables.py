@@ -203,3 +203,49 @@ def test_a_guess_through_one_process_reaches_a_member_on_another(club_target: st
         for web in clients:
             web.__exit__(None, None, None)
         clients.clear()
+
+
+
+def test_a_member_who_closes_the_socket_is_let_go_at_once(club: Club, clients: list[TestClient]) -> None:
+    """A tab closed at a table that sends nothing more (ended, or quiet) frees its socket's handler at once,
+    on a real server (uvicorn; the test client cancels a handler itself): it waited for the table's next
+    event, so an ended table held every socket of it until the server stopped."""
+    import socket as sockets
+
+    import uvicorn
+    from websockets.sync.client import connect
+
+    ann, ann_h = seat(club, "ann")
+    clients.append(ann)
+    table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()["table"]
+    app = create_app(club)
+    listening = sockets.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        cookie = "; ".join(f"{name}={value}" for name, value in ann.cookies.items())
+        port = listening.getsockname()[1]
+        subscribers = app.state.hub._subscribers
+
+        def held() -> bool:
+            return bool(subscribers.get(table))
+
+        with connect(f"ws://127.0.0.1:{port}/api/tables/{table}/events", additional_headers={"cookie": cookie}):
+            assert _within(10, held)
+        assert _within(10, lambda: not held()), "the closed socket's handler still waits for the table's events"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def _within(seconds: float, check: Any) -> bool:
+    """Whether CHECK() comes true within SECONDS."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

@@ -411,15 +411,31 @@ async def table_events(socket: WebSocket) -> None:
         for event in missed:
             sent.add(event["id"])
             await socket.send_json(event)
-        while True:
-            event = await queue.get()
-            if event["id"] not in sent:
-                sent.add(event["id"])
-                await socket.send_json(event)
+        closed = asyncio.create_task(_until_closed(socket))
+        try:
+            while True:
+                coming = asyncio.ensure_future(queue.get())
+                await asyncio.wait({coming, closed}, return_when=asyncio.FIRST_COMPLETED)
+                if not coming.done():  # the member went away (a tab closed): nothing more to send
+                    coming.cancel()
+                    return
+                event = coming.result()
+                if event["id"] not in sent:
+                    sent.add(event["id"])
+                    await socket.send_json(event)
+        finally:
+            closed.cancel()
     except WebSocketDisconnect:
         pass
     finally:
         hub.unsubscribe(table, queue)
+
+
+async def _until_closed(socket: WebSocket) -> None:
+    """Return when the client closes the socket: a member who leaves is let go at once, not at the table's
+    next event (an ended table has none: its sockets were held until the server stopped)."""
+    while (await socket.receive())["type"] != "websocket.disconnect":
+        pass
 
 
 async def refused(request: Request, exc: Exception) -> Response:
