@@ -72,7 +72,7 @@ def test_a_shared_wall_from_open_to_scoreboard(club: Club, clients: list[TestCli
     assert bob.post(f"/api/tables/{table}/guess", json={"word": "X"}, headers=bob_h).status_code == 403
     assert [t["seated"] for t in bob.get("/api/tables").json()] == [1]
     joined = bob.post(f"/api/tables/{table}/join", headers=bob_h).json()
-    assert joined["seated"] == ["ann", "bob"] and joined["found"] == []
+    assert joined["seated"] == ["ann", "bob"] and joined["found"] == [] and joined["owner"] == "ann"
     first_word = sorted(ORACLE[KEYS[0]])[0]
     with ann.websocket_connect(f"/api/tables/{table}/events") as ann_ws, \
             bob.websocket_connect(f"/api/tables/{table}/events") as bob_ws:

@@ -154,10 +154,12 @@ def _seated_names(tx: Tx, table_id: int) -> list[str]:
 
 
 def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict[str, Any]:
-    """The wall as a seated member sees it: the alphagrams, what was found by whom, who sits, the scoreboard."""
+    """The wall as a seated member sees it: the alphagrams, what was found by whom, who sits, who opened it
+    (who may end it), the scoreboard."""
     with db.transaction() as tx:
-        keys_json, _owner, practice, closed = _table(tx, table_id)
+        keys_json, owner_id, practice, closed = _table(tx, table_id)
         _seated(tx, table_id, member_id)
+        owner = tx.one("SELECT name FROM members WHERE id = ?", (owner_id,))
         finds = tx.rows("SELECT f.word, f.alphagram, m.name FROM table_finds f JOIN members m ON m.id = f.member_id "
                         "WHERE f.table_id = ? ORDER BY f.at, f.word", (table_id,))
         seated = _seated_names(tx, table_id)
@@ -165,7 +167,7 @@ def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict
     wall = walls.of(table_id, keys_json)
     return {"table": table_id, "alphagrams": list(wall.keys), "answers": {k: len(v) for k, v in wall.answers.items()},
             "found": [{"word": w, "alphagram": a, "member": m} for w, a, m in finds],
-            "seated": seated, "practice": practice, "over": closed is not None,
+            "seated": seated, "owner": owner[0] if owner else None, "practice": practice, "over": closed is not None,
             "scoreboard": _scoreboard(finds, seated), "last_event": int(last[0]) if last and last[0] is not None else 0}
 
 

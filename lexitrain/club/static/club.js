@@ -227,6 +227,7 @@ async function joinTable(id) {
   $("table-log").replaceChildren();
   $("scoreboard").tBodies[0].replaceChildren();
   $("end-table").disabled = false;
+  $("end-table").classList.toggle("hidden", state.owner !== me.member);  // (only the member who opened it ends it)
   $("table-guess").disabled = false;
   if (socket) socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
