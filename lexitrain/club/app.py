@@ -13,7 +13,6 @@ processes over one PostgreSQL serve one club.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import time
@@ -44,7 +43,6 @@ from lexitrain.study.drills.challenge import parse_day
 
 LOG = logging.getLogger(__name__)
 COOKIE = "lexitrain_club"
-CSRF_HEADER = "x-csrf-token"
 #: Largest JSON body taken (an uploaded progress export is the big one).
 MAX_BODY = 64 << 20
 
@@ -132,15 +130,14 @@ def member_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def checked(request: Request) -> Response:
         club = club_of(request)
         token = request.cookies.get(COOKIE)
-        found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+        found = await _run(members.session_member, club.db, token, club.clock())
         if found is None:
             return error(401, "log in first (POST /api/session)")
         member, csrf = found
         if request.headers.get("sec-fetch-site") == "cross-site":  # (a browser on another site: even a GET
             return error(403, "requests from other sites are refused")  # here may start an attempt's clock)
         if request.method not in ("GET", "HEAD"):
-            sent = request.headers.get(CSRF_HEADER, "")
-            if not sent or not hmac.compare_digest(sent.encode(), csrf.encode()):
+            if not members.csrf_matches(request.headers.get(members.CSRF_HEADER), csrf):
                 return error(403, "missing or wrong X-CSRF-Token (POST /api/session returns it as csrf)")
         return await handler(request, club, member)
 
@@ -184,7 +181,7 @@ async def session(request: Request) -> Response:
     `{"member": null}` without one (a visitor: the page shows the login). Either way, the club's lexicon."""
     club = club_of(request)
     token = request.cookies.get(COOKIE)
-    found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+    found = await _run(members.session_member, club.db, token, club.clock())
     if found is None:
         return JSONResponse({"member": None, "lexicon": club.lex.name})
     return JSONResponse({"member": found[0].name, "csrf": found[1], "admin": found[0].admin,
@@ -387,7 +384,7 @@ async def table_events(socket: WebSocket) -> None:
         await socket.close(code=4403)
         return
     token = socket.cookies.get(COOKIE)
-    found = None if not token else await _run(members.session_member, club.db, token, club.clock())
+    found = await _run(members.session_member, club.db, token, club.clock())
     if found is None:
         await socket.close(code=4401)
         return

@@ -22,7 +22,6 @@ member on one process for /study (by the session cookie); the club's own routes 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -47,8 +46,7 @@ if TYPE_CHECKING:
 
 #: The members whose study apps (and open rounds) a process keeps at once.
 MOST_OPEN = 8
-#: The header and the form field a write carries its CSRF token in.
-CSRF_HEADER = "x-csrf-token"
+#: The form field a write carries its CSRF token in (a script sends members.CSRF_HEADER).
 CSRF_FIELD = "csrf"
 
 
@@ -77,8 +75,7 @@ class MemberStudy:
             return
         request = Request(scope)
         token = request.cookies.get(self.cookie)
-        found = None if not token else await run_in_threadpool(members.session_member, self.club.db, token,
-                                                               self.club.clock())
+        found = await run_in_threadpool(members.session_member, self.club.db, token, self.club.clock())
         if found is None:
             if request.method in SAFE_METHODS and "text/html" in request.headers.get("accept", ""):
                 await RedirectResponse("/", status_code=303, headers=HEADERS)(scope, receive, send)
@@ -91,12 +88,12 @@ class MemberStudy:
             return
         receive = capped(receive)
         if request.method not in SAFE_METHODS:
-            sent = request.headers.get(CSRF_HEADER)
+            sent = request.headers.get(members.CSRF_HEADER)
             if sent is None:
                 body = await _whole_body(receive)
                 sent = await _form_token(scope, body)
                 receive = _replay(body)
-            if not sent or not hmac.compare_digest(sent.encode(), csrf.encode()):
+            if not members.csrf_matches(sent, csrf):
                 await _refuse(403, "missing or wrong CSRF token (X-CSRF-Token, or the form's csrf field)",
                               scope, receive, send)
                 return

@@ -11,6 +11,7 @@ password or not, which is what slows a guessing flood.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 SHORTEST_PASSWORD = 8
 LONGEST_PASSWORD = 1024  # (argon2 would take any length; a bound keeps a request's cost bounded)
 SESSION_DAYS = 30
+#: The header a write carries its session's CSRF token in (`POST /api/session` returns it as `csrf`).
+CSRF_HEADER = "x-csrf-token"
 #: Failed logins allowed per name, and per address, within the window before logins are refused.
 FAILURES_PER_NAME = 5
 FAILURES_PER_ADDRESS = 20
@@ -161,14 +164,22 @@ def _verified(hashed: str | None, password: str) -> bool:
         return False
 
 
-def session_member(db: ClubDatabase, token: str, now: float) -> tuple[Member, str] | None:
-    """The member a session cookie belongs to and the session's CSRF token, or None (unknown, expired)."""
+def session_member(db: ClubDatabase, token: str | None, now: float) -> tuple[Member, str] | None:
+    """The member a session cookie belongs to and the session's CSRF token, or None (no cookie, unknown,
+    expired)."""
+    if not token:
+        return None
     with db.reading() as tx:
         row = tx.one("SELECT m.id, m.name, m.admin, l.csrf FROM logins l JOIN members m ON m.id = l.member_id "
                      "WHERE l.token_hash = ? AND l.expires > ?", (digest(token), now))
     if row is None:
         return None
     return Member(int(row[0]), str(row[1]), bool(row[2])), str(row[3])
+
+
+def csrf_matches(sent: str | None, csrf: str) -> bool:
+    """Whether a write carries its session's CSRF token (compared in constant time)."""
+    return bool(sent) and hmac.compare_digest(str(sent).encode(), csrf.encode())
 
 
 def log_out(db: ClubDatabase, token: str) -> None:

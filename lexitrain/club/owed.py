@@ -21,20 +21,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from typing import Any
 
 from lexitrain.club.database import ClubDatabase, Tx
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling, scheduling_for
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling, load_scheduling, scheduling_for
 from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
 from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
 
 #: The mode of the sessions and answers the club gives a member's store.
 MODE = "club"
-#: A card's scheduling columns in the club's old `member_cards` table.
-_OLD_CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct",
-                    "incorrect", "streak", "added")
+#: A card's scheduling columns in the club's old `member_cards` table: a store card's, less its id and names.
+_OLD_CARD_FIELDS = tuple(f.name for f in fields(CardRow) if f.name not in ("id", "lexicon", "kind", "key"))
 
 
 @dataclass(frozen=True)
@@ -102,23 +101,25 @@ def pay(store: ProgressStore, debt: Debt) -> int:
     """Schedule a debt's cards in the store, in one transaction, unless they are there already; how many."""
     with store.transaction():
         session = store.merge_session(MODE, debt.lexicon, debt.source, debt.started, debt.at, complete=True)
+        general = load_scheduling(store)
         paid = 0
         for kind, key, right in debt.answers:
             if not store.has_answer(session, kind, key, debt.at):
-                review(store, session, debt.lexicon, kind, key, GOOD if right else AGAIN, "", debt.at)
+                review(store, general, session, debt.lexicon, kind, key, GOOD if right else AGAIN, "", debt.at)
                 paid += 1
         store.end_session(session, debt.at, complete=True)
     return paid
 
 
-def review(store: ProgressStore, session: int, lexicon: str, kind: str, key: str, rating: int, given: str,
-           at: float) -> CardRow:
-    """Schedule a card by a grade as the local app does (the member's own scheduling, the card's deck's
-    retention) and keep the answer; the card as scheduled. In the caller's store transaction."""
+def review(store: ProgressStore, general: Scheduling, session: int, lexicon: str, kind: str, key: str, rating: int,
+           given: str, at: float) -> CardRow:
+    """Schedule a card by a grade as the local app does (GENERAL: the member's own scheduling,
+    `load_scheduling`, read once by the caller; the card's deck's retention) and keep the answer; the
+    card as scheduled. In the caller's store transaction."""
     card_id = store.ensure_card(lexicon, kind, key, at)
     before = store.card(card_id)
     when = max(at, before.last_review or at)  # (a debt settled late never schedules before the card's last review)
-    scheduling = scheduling_for(store, card_id, load_scheduling(store))
+    scheduling = scheduling_for(store, card_id, general)
     after = scheduling.grade(before, rating, datetime.fromtimestamp(when, timezone.utc))
     store.save_card(after)
     store.record_answer(AnswerRow(session_id=session, mode=MODE, card_id=card_id, kind=kind, key=key, given=given,

@@ -24,7 +24,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
 from lexitrain.study.store import CardRow, ProgressStore
 
 #: The most questions one request hands out.
@@ -103,7 +103,7 @@ def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, 
             raise Moved(kind, key)
         today = day_start(datetime.fromtimestamp(now, timezone.utc)).timestamp()
         session = store.merge_session(MODE, lex.name, SOURCE, today, now, complete=True)
-        after = review(store, session, lex.name, kind, key, grade, given, now)
+        after = review(store, load_scheduling(store), session, lex.name, kind, key, grade, given, now)
         store.end_session(session, now, complete=True)
     return {"correct": grade != AGAIN, "right": list(check.right), "wrong": list(check.wrong),
             "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(after)}
