@@ -521,6 +521,28 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     assert binary.status_code == 400 and "not a text file" in binary.text
 
 
+def test_a_list_with_a_word_not_in_the_lexicon_is_refused_at_upload_naming_it(client, app_ctx, make_lexicon):
+    """The upload says which line is not a word (not Play later, naming a command-line flag and a path); nothing
+    is kept. A list played in another lexicon that lacks some of its words says so in the same words."""
+    refused = client.post("/lists", data={"name": "typos"}, headers=PAGE,
+                          files={"file": ("typos.txt", "RETAINS\n# my comment\nsaltier\nRETIANS\nQI\nXYZZY\n", "text/plain")})
+    assert refused.status_code == 400
+    assert "list &#39;typos&#39;: line 4: RETIANS and line 6: XYZZY are not words of webtest" in refused.text
+    assert "typos" not in client.get("/").text  # nothing kept
+    json_error = client.post("/lists", data={"name": "typos"}, files={"file": ("t.txt", "RETIANS\n", "text/plain")})
+    assert one_line_error(json_error, 400) == "list 'typos': line 1: RETIANS is not a word of webtest"
+    many = "".join(f"ZZ{letter}\n" for letter in "ABCDEFGHIJKL")
+    error = one_line_error(client.post("/lists", data={"name": "many"}, files={"file": ("m.txt", many, "text/plain")}), 400)
+    assert error.startswith("list 'many': line 1: ZZA, line 2: ZZB") and error.endswith("(and 7 more) are not words of webtest")
+    make_lexicon(["RETAINS", "QI"], name="other")  # a lexicon without SALTIER
+    up = client.post("/lists", data={"name": "mine"}, files={"file": ("m.txt", "RETAINS\nSALTIER\n", "text/plain")},
+                     follow_redirects=False)
+    assert up.status_code == 303
+    later = client.post("/wall", data={"source": "upload", "value": "mine", "lexicon": "other"}, headers=PAGE)
+    assert later.status_code == 400 and "list &#39;mine&#39;: line 2: SALTIER is not a word of other" in later.text
+    assert "--skip-invalid" not in later.text and "word-lists" not in later.text
+
+
 def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx):
     def cards() -> list[tuple]:
         return app_ctx.store.conn.execute("SELECT * FROM cards ORDER BY id").fetchall()

@@ -118,6 +118,8 @@ async def wall_start(request: Request) -> Response:
 
     def start() -> str:
         lex = ctx.lex(lexicon)
+        if source == "upload":  # (kept for the lexicon of its upload: this one may lack some of its words)
+            word_lists.check_list(lex, value, chosen["word_file"])
         try:
             session = request_.start(ctx.store, lex)
         except LexitrainError:
@@ -142,7 +144,7 @@ async def list_upload(request: Request) -> Response:
     data = await upload.read()
     name = _field(form, "name").strip() or Path(upload.filename or "").stem
     ctx = context(request)
-    path = await ctx.offload.write(lambda: word_lists.save_list(ctx.lists_home(), name, data))
+    path = await ctx.offload.write(lambda: word_lists.save_list(ctx.lists_home(), name, data, ctx.lex()))
     return redirect(request, f"/?uploaded={quote(path.stem)}#lists")
 
 

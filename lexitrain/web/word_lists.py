@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.search.word_files import words_of_text
 from lexitrain.study.store import ProgressStore
 
 #: The largest list read or kept (1 MB holds some 100,000 words).
@@ -25,6 +26,8 @@ MAX_BYTES = 1 << 20
 FOLDER = "word-lists"
 #: A list's name: letters, digits, spaces, dots, dashes and underscores, up to 60 of them.
 NAME = re.compile(r"[\w][\w .-]{0,59}")
+#: The lines not words that an error names (the rest are counted).
+MOST_NAMED = 5
 
 
 def checked_path(text: str) -> Path:
@@ -55,16 +58,20 @@ def list_folder(home: Path) -> Path:
     return home / FOLDER
 
 
-def save_list(home: Path, name: str, data: bytes) -> Path:
-    """Keep an uploaded list under its name (replacing one of that name); the file it is kept in."""
+def save_list(home: Path, name: str, data: bytes, lex: Lexicon) -> Path:
+    """Keep an uploaded list under its name (replacing one of that name); the file it is kept in. A list with a
+    line that is not a word of LEX is refused, naming the line and the word: the player fixes the typo now,
+    not when the list is played."""
     name = name.strip()
     if not NAME.fullmatch(name):
         raise LexitrainError("a list's name: up to 60 letters, digits, spaces, dots, dashes or underscores")
     if not data.strip():
         raise LexitrainError(f"list {name!r}: the file is empty")
-    if len(data) > MAX_BYTES or not _is_text(data):
+    text = _text(data) if len(data) <= MAX_BYTES else None
+    if text is None:
         raise LexitrainError(f"list {name!r}: not a text file of words (larger than {MAX_BYTES // 1024} KB, "
                              "binary, or not UTF-8)")
+    check_words(lex, name, text)
     folder = list_folder(home)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.txt"
@@ -82,6 +89,29 @@ def saved_lists(home: Path) -> dict[str, Path]:
     return {path.stem: path for path in sorted(folder.glob("*.txt")) if NAME.fullmatch(path.stem)}
 
 
+def check_words(lex: Lexicon, name: str, text: str) -> None:
+    """Every word of a list's text is a word of LEX, else a one-line error naming the list and the lines that
+    are not (the first MOST_NAMED of them, and how many more)."""
+    bad = [(number, word) for number, word in words_of_text(text) if word not in lex]
+    if not bad:
+        return
+    named = [f"line {number}: {word}" for number, word in bad[:MOST_NAMED]]
+    if len(bad) == 1:
+        said = f"{named[0]} is not a word"
+    elif len(bad) == 2:
+        said = f"{named[0]} and {named[1]} are not words"
+    else:
+        more = f" (and {len(bad) - MOST_NAMED} more)" if len(bad) > MOST_NAMED else ""
+        said = f"{', '.join(named)}{more} are not words"
+    raise LexitrainError(f"list {name!r}: {said} of {lex.name}")
+
+
+def check_list(lex: Lexicon, name: str, path: Path) -> None:
+    """An uploaded list's words checked against the lexicon it is about to be played in (`check_words`): a list
+    kept for one lexicon may be played in another."""
+    check_words(lex, name, _text(path.read_bytes()) or "")
+
+
 def list_path(home: Path, name: str) -> Path:
     """An uploaded list's file, or a one-line error naming the lists there are."""
     lists = saved_lists(home)
@@ -92,18 +122,17 @@ def list_path(home: Path, name: str) -> Path:
 
 
 def _is_text(data: bytes) -> bool:
-    """UTF-8 (or UTF-16 with its byte-order mark, as Windows saves lists) with no NUL nor other control bytes."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError:
-            return False
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return False
-    return not any(ord(c) < 32 and c not in "\t\n\r\f" for c in text)
+    return _text(data) is not None
+
+
+def _text(data: bytes) -> str | None:
+    """The text of UTF-8 (or UTF-16 with its byte-order mark, as Windows saves lists) with no NUL nor other
+    control bytes; None for anything else."""
+    try:
+        text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    return None if any(ord(c) < 32 and c not in "\t\n\r\f" for c in text) else text
 
 
 @dataclass(frozen=True)
@@ -140,4 +169,4 @@ def missed_list(home: Path, lex: Lexicon, name: str, alphagrams: list[str]) -> P
     if not alphagrams:
         raise LexitrainError(f"list {name!r}: nothing was missed the last time it was played")
     words = sorted({word for key in alphagrams for word in lex.anagrams(key)})
-    return save_list(home, f"{name[:50]} - missed", "".join(f"{w}\n" for w in words).encode())
+    return save_list(home, f"{name[:50]} - missed", "".join(f"{w}\n" for w in words).encode(), lex)
