@@ -236,4 +236,12 @@ def test_each_member_studies_their_own_cards_in_the_local_apps_pages(live, brows
     expect(bob.locator("h1")).to_contain_text("Progress in")
     expect(bob.locator("#per-day")).to_have_count(0)  # "No answers yet."
     assert bob.request.get(wall).status == 404  # ann's wall is not bob's to see
+    ann.get_by_role("navigation").get_by_role("link", name="Club").click()  # the way back to the club's page
+    expect(ann).to_have_url(base + "/")
+    expect(ann.locator("#who")).to_have_text("ann")
+    bob.get_by_role("navigation").get_by_role("button", name="Log out").click()  # a log-out in /study too
+    expect(bob.locator("#login")).to_be_visible()
+    expect(bob).to_have_url(base + "/")
+    bob.goto(base + "/study/stats")  # the session is over: the club's login again
+    expect(bob.locator("#login")).to_be_visible()
     assert errors == []

@@ -29,7 +29,9 @@ def test_every_study_page_opens_for_a_member_with_the_clubs_root_and_their_token
         page = ann.get(path)
         assert page.status_code == 200, (path, page.text[:200])
         assert 'data-base="/study"' in page.text and f'data-csrf="{csrf}"' in page.text, path
-        assert not re.search(r'(href|action|src)="/(?!study)', page.text), path  # every link stays under /study
+        # every link stays under /study, but the way back to the club's page and its log-out
+        assert not re.search(r'(href|action|src)="/(?!study)', page.text.replace('<a class="club" href="/">', "")), path
+        assert '<a class="club" href="/">Club</a>' in page.text and 'data-log-out="/api/session"' in page.text, path
     assert ann.get("/study/static/common.js").status_code == 200
     home = ann.get("/study/").text
     assert csrf_of(home) == csrf and 'value="file"' not in home  # the server's files are not offered

@@ -521,6 +521,12 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     assert binary.status_code == 400 and "not a text file" in binary.text
 
 
+def test_the_local_apps_pages_offer_no_club_and_no_log_out(client):
+    for path in ("/", "/review", "/stats", "/challenge"):
+        page = client.get(path).text
+        assert 'class="club"' not in page and "data-log-out" not in page, path
+
+
 def test_a_list_with_a_word_not_in_the_lexicon_is_refused_at_upload_naming_it(client, app_ctx, make_lexicon):
     """The upload says which line is not a word (not Play later, naming a command-line flag and a path); nothing
     is kept. A list played in another lexicon that lacks some of its words says so in the same words."""

@@ -117,7 +117,7 @@ class MemberStudy:
             store = open_store()
             lexicon = str(store.setting("lexicon", self.club.lex.name))
             ctx = Context(store, lexicon, clock=self.club.clock, open_store=open_store,
-                          home=self.stores.home(member_id), on_this_machine=False, readers=1,
+                          home=self.stores.home(member_id), on_this_machine=False, readers=1, club_page="/",
                           _lexicons=self._lexicons, _lexicons_lock=self._lexicons_lock)
         except BaseException:
             self._give_back(member_id)

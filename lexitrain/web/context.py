@@ -71,6 +71,9 @@ class Context:
     #: whether the player is on this machine: a wall from a file by its path, the saved searches (a club
     #: member is not: the server's files are not theirs)
     on_this_machine: bool = True
+    #: where the club that serves this app has its own page (a link back to it, and its log-out); None for the
+    #: local app
+    club_page: str | None = None
     readers: int = READERS
     _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
     _started: OrderedDict[str, str] = field(default_factory=OrderedDict)  # a start form's nonce -> its round
@@ -219,4 +222,4 @@ class Context:
 
     def page_context(self, store: ProgressStore) -> dict[str, Any]:
         """What every page template is given."""
-        return {"preferences": self.preferences(store), "lexicon": self.lexicon}
+        return {"preferences": self.preferences(store), "lexicon": self.lexicon, "club_page": self.club_page}

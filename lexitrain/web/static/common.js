@@ -165,6 +165,17 @@ for (const form of document.querySelectorAll("form[data-drop]")) {
   });
 }
 
+// On a club, the header's Log out ends the member's session (the club's own route, outside /study), then goes
+// to the club's page, which shows its login.
+for (const button of document.querySelectorAll("button[data-log-out]")) {
+  button.addEventListener("click", lexitrain.guarded(async () => {
+    const response = await fetch(button.dataset.logOut, { method: "DELETE",
+      headers: { "Accept": "application/json", "X-CSRF-Token": document.body.dataset.csrf } });
+    if (!response.ok && response.status !== 401) return lexitrain.say("could not log out (" + response.status + ")");
+    window.location.assign(button.dataset.then);
+  }));
+}
+
 // A form that starts something is sent once: a second click while it is on its way does nothing.
 for (const form of document.querySelectorAll("form[data-once]")) {
   form.addEventListener("submit", (event) => {
