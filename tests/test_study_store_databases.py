@@ -23,7 +23,8 @@ import pytest
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study.records.transfer import export_progress, import_progress
-from lexitrain.study.store import SCHEMA_VERSION, AnswerRow, CardRow, DueMove, Filters, ProgressStore, StoredPosition
+from lexitrain.study.store import (SCHEMA_VERSION, AnswerRow, CardMoved, CardRow, DueMove, Filters, GivenAnswer,
+                                   ProgressStore, StoredPosition)
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc).timestamp()
 DAY = 86400.0
@@ -299,6 +300,43 @@ def test_an_answer_is_taken_back_exactly_unless_the_card_was_answered_since(open
     other.save_card(left)
     store.take_back_answer(answer_id, left, made_card=False)
     assert store.card(card.id) == card and store.answers_since("quiz", "enable", 0) == (0, 0)
+
+
+def test_a_graded_answer_is_kept_whole_through_the_one_funnel_and_refused_on_a_card_moved_since_shown(open_store):
+    """`grade_card`: the card made if asked, graded by the rule handed in, saved, and the answer recorded, in one
+    commit; two devices shown the same card (its last review then) answer it: the first is kept, the second is
+    refused with nothing written; a rule that fails writes nothing; a late answer is never scheduled before the
+    card's last review."""
+    phone, laptop = open_store(), open_store()
+    session = phone.start_session("quiz", "enable", "test", T0)
+    good = Scheduling().grade
+
+    def answer(given: str, correct: bool) -> GivenAnswer:
+        return GivenAnswer(session, "quiz", "enable", "anagram", "AB", given, correct, 900, GOOD if correct else AGAIN)
+
+    first = phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), make_card=True, at=T0)
+    assert first.made_card and first.before is not None and first.before.state == 0
+    assert first.after == phone.card(first.before.id) and first.after.last_review == T0
+    again = laptop.grade_card(answer("AB", True), None, make_card=True, at=T0 + 1)  # (no rule: the card stays)
+    assert not again.made_card and again.after is None and laptop.card(first.before.id) == first.after
+    shown = phone.card(first.before.id).last_review  # both devices show the card now
+    laptop.grade_card(answer("BA", False), lambda card, when: good(card, AGAIN, when), card_id=first.before.id,
+                      shown=shown, at=T0 + DAY)
+    with pytest.raises(CardMoved):
+        phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), card_id=first.before.id,
+                         shown=shown, at=T0 + DAY + 5)
+    moved = laptop.card(first.before.id)
+    assert moved.last_review == T0 + DAY and moved.incorrect == 1 and moved.correct == 1
+
+    def broken(card: CardRow, when: datetime) -> CardRow:
+        raise LexitrainError("no rule")
+
+    with pytest.raises(LexitrainError, match="no rule"):
+        phone.grade_card(answer("AB", True), broken, card_id=moved.id)
+    late = phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), card_id=moved.id,
+                            at=T0 + 10)  # kept late: scheduled from its last review, not before it
+    assert late.after is not None and late.after.last_review == T0 + DAY and late.at == T0 + 10
+    assert [row.at for row in phone.card_reviews(moved.id)] == [T0, T0 + 1, T0 + DAY, T0 + 10]
 
 
 def test_a_due_date_moved_in_bulk_never_overwrites_an_answer_given_after_the_read(open_store):

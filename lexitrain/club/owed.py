@@ -4,8 +4,8 @@ A member's cards are in their progress store (`study.store`: a file of theirs on
 schema of theirs on PostgreSQL), a database apart from the club's, so a club write that schedules
 cards (a challenge's finish, a shared wall's find) cannot write them in its own transaction. It
 writes the debt instead (`owe`: the answers, in the club's transaction, so a finish and its debt
-stand or fall together), and `settle` schedules them in the store as the local app's answers, in a
-session of mode `club`, and deletes the debt: before the member's cards are next read, and when a
+stand or fall together), and `settle` keeps them in the store as every answer is kept
+(`ProgressStore.grade_card`), in a session of mode `club`, and deletes the debt: before the member's cards are next read, and when a
 server starts (`club.app.Club`), not on the write's own path, which stays as quick as the club's
 database alone (the first settling of a member makes their store). Cards the club kept in its own tables before
 (`member_cards` and `member_reviews`, a club made by an earlier lexitrain) are settled the same way:
@@ -22,13 +22,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
-from datetime import datetime, timezone
 from typing import Any
 
 from lexitrain.club.database import ClubDatabase, Tx
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling, load_scheduling, scheduling_for
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling, rescheduling
 from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
-from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
+from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
 
 #: The mode of the sessions and answers the club gives a member's store.
 MODE = "club"
@@ -105,27 +104,12 @@ def pay(store: ProgressStore, debt: Debt) -> int:
         paid = 0
         for kind, key, right in debt.answers:
             if not store.has_answer(session, kind, key, debt.at):
-                review(store, general, session, debt.lexicon, kind, key, GOOD if right else AGAIN, "", debt.at)
+                rating = GOOD if right else AGAIN
+                store.grade_card(GivenAnswer(session, MODE, debt.lexicon, kind, key, "", right, rating=rating),
+                                 rescheduling(store, general, rating), make_card=True, at=debt.at)
                 paid += 1
         store.end_session(session, debt.at, complete=True)
     return paid
-
-
-def review(store: ProgressStore, general: Scheduling, session: int, lexicon: str, kind: str, key: str, rating: int,
-           given: str, at: float) -> CardRow:
-    """Schedule a card by a grade as the local app does (GENERAL: the member's own scheduling,
-    `load_scheduling`, read once by the caller; the card's deck's retention) and keep the answer; the
-    card as scheduled. In the caller's store transaction."""
-    card_id = store.ensure_card(lexicon, kind, key, at)
-    before = store.card(card_id)
-    when = max(at, before.last_review or at)  # (a debt settled late never schedules before the card's last review)
-    scheduling = scheduling_for(store, card_id, general)
-    after = scheduling.grade(before, rating, datetime.fromtimestamp(when, timezone.utc))
-    store.save_card(after)
-    store.record_answer(AnswerRow(session_id=session, mode=MODE, card_id=card_id, kind=kind, key=key, given=given,
-                                  correct=rating != AGAIN, was_new=before.state == 0, before=before, at=at, ms=None,
-                                  rating=rating))
-    return after
 
 
 def _debts(db: ClubDatabase, member_id: int) -> list[Debt]:

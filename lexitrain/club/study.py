@@ -3,7 +3,7 @@
 The cards are the member's study store's, the ones `/study` and an exported backup hold, so the
 club's page, a phone and the member's own app study one deck. The questions are the local app's:
 each card's question kind builds it from the club's lexicon and checks the answer line, and the
-answer is scheduled as the local app schedules it (`club.owed.review`). Nothing is held between
+answer is kept as every answer is (`ProgressStore.grade_card`). Nothing is held between
 requests, so any `serve` process takes the next answer: a question carries its card's last review
 as it was shown (`reviewed`), and the answer names it back. The answer is checked against the card
 read again in the store's writing transaction, and scheduled only if the card's last review is
@@ -19,13 +19,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 from lexitrain.club.members import Refused
-from lexitrain.club.owed import MODE, review
+from lexitrain.club.owed import MODE
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
-from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling, rescheduling
+from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, ProgressStore
 
 #: The most questions one request hands out.
 MOST = 50
@@ -95,15 +95,19 @@ def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, 
     if rating is None and check.refused is not None:
         raise Refused(400, check.refused)
     grade = check_rating(rating) if rating is not None else (GOOD if check.correct else AGAIN)
-    with store.transaction():
-        card = store.find_card(lex.name, kind, key)
-        if card is None:
-            raise Refused(404, f"you have no card {kind}:{key}")
-        if card.last_review != reviewed:
-            raise Moved(kind, key)
-        today = day_start(datetime.fromtimestamp(now, timezone.utc)).timestamp()
-        session = store.merge_session(MODE, lex.name, SOURCE, today, now, complete=True)
-        after = review(store, load_scheduling(store), session, lex.name, kind, key, grade, given, now)
-        store.end_session(session, now, complete=True)
+    card = store.find_card(lex.name, kind, key)
+    if card is None:
+        raise Refused(404, f"you have no card {kind}:{key}")
+    today = day_start(datetime.fromtimestamp(now, timezone.utc)).timestamp()
+    try:
+        with store.transaction():
+            session = store.merge_session(MODE, lex.name, SOURCE, today, now, complete=True)
+            kept = store.grade_card(GivenAnswer(session, MODE, lex.name, kind, key, given, grade != AGAIN, rating=grade),
+                                    rescheduling(store, load_scheduling(store), grade), card_id=card.id,
+                                    shown=reviewed, at=now)
+            store.end_session(session, now, complete=True)
+    except CardMoved:
+        raise Moved(kind, key) from None
+    assert kept.after is not None
     return {"correct": grade != AGAIN, "right": list(check.right), "wrong": list(check.wrong),
-            "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(after)}
+            "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(kept.after)}

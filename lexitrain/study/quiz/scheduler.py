@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store import CardRow, ProgressStore
+from lexitrain.study.store import CardRow, ProgressStore, Reschedule
 from lexitrain.study.store.clock import utc_now
 
 if TYPE_CHECKING:
@@ -186,3 +186,14 @@ def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> S
         if own is not None:
             scheduling = replace(scheduling, parameters=own)
     return scheduling
+
+
+def rescheduling(store: ProgressStore, general: Scheduling, rating: int) -> Reschedule:
+    """The rule an answer graded RATING reschedules its card by (`ProgressStore.grade_card`): GENERAL, the
+    player's scheduling (`load_scheduling`), with the card's deck's own retention and parameters."""
+    check_rating(rating)
+
+    def reschedule(card: CardRow, when: datetime) -> CardRow:
+        return scheduling_for(store, card.id, general).grade(card, rating, when)
+
+    return reschedule

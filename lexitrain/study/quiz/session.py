@@ -29,9 +29,9 @@ from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.paths import data_folder
 from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, StoredFacts, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
-from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, NEW, RATINGS, Scheduling, check_rating, scheduling_for,
-                                             to_datetime, utc_now)
-from lexitrain.study.store import AnswerRow, CardRow, ProgressStore
+from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, RATINGS, Scheduling, check_rating, rescheduling,
+                                             scheduling_for, to_datetime, utc_now)
+from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
 
 
 class Refused(LexitrainError):
@@ -287,30 +287,19 @@ class Session:
 
     def _record(self, question: Question, text: str, check: Check, timed_out: bool, seconds: float,
                 rating: int | None = None) -> Outcome:
-        """Save one scored answer and reschedule its card, in one transaction."""
+        """Save one scored answer and reschedule its card, in one transaction (`ProgressStore.grade_card`)."""
         correct = check.correct and not timed_out if rating is None else check_rating(rating) != AGAIN
         if rating is None and self.grader is not None:
             rating = self.grader(question.kind, seconds) if correct else AGAIN
         card_id = self._card_ids.get(question.id)
-        store = self.store
-        with store.transaction():
-            now = utc_now()  # once the write lock is held: answers to a card are timed in the order they are saved
-            before = after = None
-            made = False
-            if card_id is None and self.scheduling is not None:  # a quiz question becomes a card when answered
-                made = store.find_card(self.lex.name, question.kind, question.key) is None
-                card_id = store.ensure_card(self.lex.name, question.kind, question.key, now.timestamp())
-            if card_id is not None:
-                before = store.card(card_id)
-                if self.scheduling is not None:
-                    scheduling = scheduling_for(store, card_id, self.scheduling)  # its deck's retention
-                    after = scheduling.grade(before, rating or (GOOD if correct else AGAIN), now)
-                    store.save_card(after)
-            answer_id = store.record_answer(AnswerRow(
-                session_id=self.id, mode=self.mode, card_id=card_id, kind=question.kind, key=question.key,
-                given=text, correct=correct, was_new=before is not None and before.state == NEW, before=before,
-                at=now.timestamp(), ms=int(seconds * 1000), rating=rating))
-        outcome = Outcome(question, check, correct, timed_out, seconds, answer_id, after, rating, made_card=made)
+        reschedule = None if self.scheduling is None else rescheduling(
+            self.store, self.scheduling, rating or (GOOD if correct else AGAIN))
+        kept = self.store.grade_card(
+            GivenAnswer(self.id, self.mode, self.lex.name, question.kind, question.key, text, correct,
+                        int(seconds * 1000), rating),
+            reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
+        outcome = Outcome(question, check, correct, timed_out, seconds, kept.answer_id, kept.after, rating,
+                          made_card=kept.made_card)
         self.outcomes.append(outcome)
         self.summary.questions += 1
         self.summary.correct += int(correct)

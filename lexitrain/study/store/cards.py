@@ -85,11 +85,17 @@ class Cards(StoreConnection):
 
     def ensure_card(self, lexicon: str, kind: str, key: str, now: float) -> int:
         """The id of a card, created new if it is not there yet."""
-        self.conn.execute("INSERT INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                          (lexicon, kind, key, now))
+        return self.made_card(lexicon, kind, key, now)[0]
+
+    def made_card(self, lexicon: str, kind: str, key: str, now: float) -> tuple[int, bool]:
+        """The id of a card, created new if it is not there yet, and whether it was created now."""
+        row = self.conn.execute("INSERT INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING "
+                                "RETURNING id", (lexicon, kind, key, now)).fetchone()
+        if row is not None:
+            return int(row[0]), True
         return int(self.conn.execute(
             "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
-        ).fetchone()[0])
+        ).fetchone()[0]), False
 
     def card(self, card_id: int) -> CardRow:
         row = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Self, Seque
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.store import backups
+from lexitrain.study.store.clock import utc_now
 from lexitrain.study.store.integrity import damaged_message, quick_check, refuse_if_damaged
 from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, migrate_postgres, schema_version
 
@@ -337,8 +338,6 @@ def take_daily_backup(conn: sqlite3.Connection, path: Path) -> None:
 
 def _local_now() -> datetime:
     """Local time (backups are named and kept by the day), by the store's one clock (LEXITRAIN_NOW pins it)."""
-    from lexitrain.study.store.clock import utc_now
-
     return utc_now().astimezone().replace(tzinfo=None)
 
 

@@ -1,0 +1,98 @@
+"""The one way a graded answer is kept: the card graded now and the answer recorded, in one commit.
+
+Every graded answer, whichever face or round gives it (a quiz, the daily drill, a wall, the club's
+challenge finish and shared-wall finds, a member's review from any device), goes through
+`grade_card`. Inside one write transaction it reads the card (making it first where asked), checks
+that it is still as the player was shown it (`shown`: its last review then; a card answered
+elsewhere since is refused with `CardMoved`, nothing written), reschedules it by the caller's rule
+(the scheduler is a floor above the store: the rule is handed in), saves it and records the answer.
+A card is never scheduled before its last review (an answer kept late, a club's debt paid after a
+review elsewhere, is scheduled from that review).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Final
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store.answers import AnswerRow, Answers
+from lexitrain.study.store.cards import CardRow, Cards
+from lexitrain.study.store.clock import utc_now
+
+#: The card after an answer, from the card before it and the moment it is graded at.
+Reschedule = Callable[[CardRow, datetime], CardRow]
+
+
+class _Unchecked(Enum):
+    UNCHECKED = "unchecked"
+
+
+#: `shown` for an answer whose card is not compared with what was shown (the answer grades it as it is now).
+UNCHECKED: Final = _Unchecked.UNCHECKED
+
+
+class CardMoved(LexitrainError):
+    """The card was answered (or rescheduled) since it was shown: nothing was written."""
+
+
+@dataclass(frozen=True)
+class GivenAnswer:
+    """One answer to keep: to which card (by lexicon, kind and key), in which session, what was given and
+    its verdict, how long it took (None: not timed) and the grade (None: checked only)."""
+
+    session_id: int
+    mode: str
+    lexicon: str
+    kind: str
+    key: str
+    given: str
+    correct: bool
+    ms: int | None = None
+    rating: int | None = None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An answer as kept: its id, its card before and after (None: no card, or not rescheduled), whether
+    it made the card, and when it was given."""
+
+    answer_id: int
+    before: CardRow | None
+    after: CardRow | None
+    made_card: bool
+    at: float
+
+
+class Graded(Cards, Answers):
+    def grade_card(self, answer: GivenAnswer, reschedule: Reschedule | None, *, card_id: int | None = None,
+                   make_card: bool = False, shown: float | None | _Unchecked = UNCHECKED,
+                   at: float | None = None) -> Kept:
+        """Keep one answer and reschedule its card (by RESCHEDULE; None: the card is left as it is), in one
+        transaction. The card is CARD_ID's, else with MAKE_CARD the answer's (made if new), else none (a
+        practice question). SHOWN: the card's last review as the player was shown it (CardMoved when it is
+        not that now). AT: when it was given (None: now, read once the write lock is held, so the answers
+        to a card are timed in the order they are kept)."""
+        with self.transaction():
+            now = utc_now().timestamp() if at is None else at
+            made = False
+            if card_id is None and make_card:
+                card_id, made = self.made_card(answer.lexicon, answer.kind, answer.key, now)
+            before = after = None
+            if card_id is not None:
+                before = self.card(card_id)
+                if shown is not UNCHECKED and before.last_review != shown:
+                    raise CardMoved(f"the card {answer.kind}:{answer.key} was answered elsewhere since it was shown; "
+                                    "nothing was recorded")
+                if reschedule is not None:
+                    when = max(now, before.last_review or now)
+                    after = reschedule(before, datetime.fromtimestamp(when, timezone.utc))
+                    self.save_card(after)
+            answer_id = self.record_answer(AnswerRow(
+                session_id=answer.session_id, mode=answer.mode, card_id=card_id, kind=answer.kind, key=answer.key,
+                given=answer.given, correct=answer.correct, was_new=before is not None and before.state == 0,
+                before=before, at=now, ms=answer.ms, rating=answer.rating))
+        return Kept(answer_id, before, after, made, now)
