@@ -12,15 +12,16 @@ import pytest
 
 from lexitrain.engine import movegen
 from lexitrain.engine.dawg import dawg_for
-from lexitrain.engine.exchanges import tiles_in_bag
+from lexitrain.engine.exchanges import tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.replay import replay
-from lexitrain.engine.simulation import (CompiledChooser, LeaveCents, Playouts, PythonChooser, SimSetup,
-                                         position_setup, simulate)
+from lexitrain.engine.simulation import (CompiledChooser, Inferred, LeaveCents, Playouts, PythonChooser, SimSetup,
+                                         open_playouts, position_setup, simulate)
 from lexitrain.engine.win_probability import WinModel, load_win_model, win_path
+from lexitrain.errors import LexitrainError
 from lexitrain.tiles import Rack, load_tile_set
 from tests.cli_runner import run
 
@@ -235,3 +236,37 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
                for t in solved)
     shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
     assert "win probability lost (costliest:" in shown.stdout and "simulated in" in shown.stdout
+
+
+@compiled_only
+def test_an_inferred_leave_starts_the_opponents_rack_in_every_deal(enable, real_games: Path) -> None:
+    """With an inference the opponent's rack starts with a leave drawn from it (two late letters three times
+    in four, three early ones once), filled from the rest; every deal is still the unseen tiles, and the same
+    seed deals the same."""
+    setup = q_setup(enable, real_games)
+    unseen = unseen_tiles(setup.board, setup.rack)
+    present = [t for t in range(26) if unseen.counts[t]]
+    e, r, s, q, z = present[:3] + present[-2:]
+    qz, ers = [0] * 27, [0] * 27
+    qz[q] = qz[z] = 1
+    ers[e] = ers[r] = ers[s] = 1
+    inferred = Inferred.of([(qz, 3.0), (ers, 1.0)])
+    plain = open_playouts(setup)
+    playouts = open_playouts(SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, setup.candidates,
+                                      setup.plies, None, setup.engine, inferred))
+    for i in range(400):
+        deal = playouts.deal(7, i)
+        assert sorted(deal) == sorted(plain.deal(7, i)) and deal == playouts.deal(7, i)
+        assert tuple(sorted(deal[:2])) == (q, z) or tuple(sorted(deal[:3])) == (e, r, s)
+    share_qz = sum(tuple(playouts.deal(7, i)[:2]) == (q, z) for i in range(400)) / 400
+    assert 0.68 < share_qz < 0.82
+    assert simulate(playouts.setup, 20, seed=3).rows != simulate(plain.setup, 20, seed=3).rows
+
+
+def test_an_inferred_leave_must_be_unseen_tiles(enable, real_games: Path) -> None:
+    setup = q_setup(enable, real_games)
+    zz = [0] * 27
+    zz[ENGLISH.letters.index("Q")] = 1  # on the mover's rack
+    with pytest.raises(LexitrainError, match="inferred leave"):
+        open_playouts(SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, setup.candidates,
+                               setup.plies, None, setup.engine, Inferred.of([(zz, 1.0)])))

@@ -1,7 +1,9 @@
 """Monte Carlo simulation: each candidate played out a few turns over random draws, as Quackle and Macondo do.
 
 One *iteration* deals the unseen tiles once at random (the opponent's rack
-first, unless the position gives it, then the bag in order) and plays every
+first, unless the position gives it, then the bag in order; with an
+inference from the opponent's last move, `Inferred`, their rack starts with
+a leave drawn from it and is filled from the rest) and plays every
 candidate out on that same deal: the candidate, then `plies` more moves, each
 side making its move of best equity (exchanges and the pass included) and
 drawing from the front of the bag. A playout is worth its spread (the
@@ -30,6 +32,7 @@ the move `equity.best_candidate` makes (its `equity_order`, ties included).
 
 from __future__ import annotations
 
+import bisect
 import math
 import multiprocessing
 import random
@@ -180,6 +183,30 @@ class CompiledChooser:
         return Choice(PASS, None, None, 0, move.equity)
 
 
+class Inferred(NamedTuple):
+    """The opponent's leaves, as inferred from their last move (`engine.inference`): each leave's
+    tiles (blanks as the tile after the letters) and the running total of their probabilities."""
+
+    leaves: tuple[tuple[int, ...], ...]
+    cumulative: tuple[float, ...]
+
+    @staticmethod
+    def of(weighted: Sequence[tuple[Sequence[int], float]]) -> Inferred:
+        """From (counts by tile, blanks last; weight) pairs."""
+        leaves, running, total = [], [], 0.0
+        for counts, weight in weighted:
+            if weight > 0:
+                total += weight
+                leaves.append(tuple(t for t, n in enumerate(counts) for _ in range(n)))
+                running.append(total)
+        if not leaves:
+            raise LexitrainError("the inference gave no leave to draw the opponent's rack from")
+        return Inferred(tuple(leaves), tuple(r / total for r in running))
+
+    def pick(self, rng: random.Random) -> tuple[int, ...]:
+        return self.leaves[min(bisect.bisect_left(self.cumulative, rng.random()), len(self.leaves) - 1)]
+
+
 @dataclass(frozen=True)
 class SimSetup:
     """What a simulation needs, small enough to hand to worker processes."""
@@ -192,6 +219,7 @@ class SimSetup:
     plies: int = DEFAULT_PLIES
     opponent: Rack | None = None  # the opponent's rack, when the position gives it
     engine: str = "compiled"
+    inferred: Inferred | None = None  # else the opponent's rack starts with a leave drawn from these
 
 
 @dataclass
@@ -270,6 +298,11 @@ class Playouts:
         else:
             self.opponent = None
         self.unseen = [i for i, n in enumerate(unseen.counts) for _ in range(n)] + [self.letters] * unseen.blanks
+        if setup.inferred is not None:
+            held = [*unseen.counts, unseen.blanks]
+            if setup.opponent is not None or any(leave.count(t) > held[t] for leave in setup.inferred.leaves
+                                                 for t in set(leave)):
+                raise LexitrainError("an inferred leave holds tiles the position does not leave unseen")
         self.bag_before = len(self.unseen) - (0 if self.opponent is not None else min(RACK_SIZE, len(self.unseen)))
         self.prepared = [self._prepare(c) for c in setup.candidates]
 
@@ -291,10 +324,18 @@ class Playouts:
         return _Prepared(squares, counts, given, candidate.score, cents, out)
 
     def deal(self, seed: int, iteration: int) -> list[int]:
-        """The unseen tiles in the order iteration `iteration` deals them (the same for every candidate)."""
+        """The unseen tiles in the order iteration `iteration` deals them (the same for every candidate);
+        with an inference, the opponent's rack starts with a leave drawn from it, the rest shuffled."""
         order = list(self.unseen)
-        random.Random(f"{seed}/{iteration}").shuffle(order)
-        return order
+        rng = random.Random(f"{seed}/{iteration}")
+        if self.setup.inferred is None:
+            rng.shuffle(order)
+            return order
+        leave = self.setup.inferred.pick(rng)
+        for t in leave:
+            order.remove(t)
+        rng.shuffle(order)
+        return [*leave, *order]
 
     def iteration(self, seed: int, iteration: int) -> list[tuple[int, int, float]]:
         """Every candidate played out on one deal: (equity in cents, spread, win) each."""
@@ -521,9 +562,11 @@ def default_engine() -> str:
 
 def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int], generator: MoveGenerator,
                    model: LeaveValues, *, opponent: Rack | None = None, candidates: int = DEFAULT_CANDIDATES,
-                   plies: int = DEFAULT_PLIES, engine: str | None = None) -> SimSetup:
+                   plies: int = DEFAULT_PLIES, engine: str | None = None, inferred: Inferred | None = None
+                   ) -> SimSetup:
     """A simulation of the position: the top `candidates` moves by equity for `rack`,
-    the bag worked out from the board (and the opponent's rack, when known)."""
+    the bag worked out from the board (and the opponent's rack, when known; or with the
+    opponent's rack started by a leave inferred from their last move)."""
     if candidates < 1:
         raise LexitrainError("--candidates must be at least 1")
     if plies < 1:
@@ -536,4 +579,4 @@ def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int]
     plays = generator.plays(board, rack)
     spread = (scores[0] - scores[1]) if len(scores) > 1 else 0
     return SimSetup(lexicon, board, rack, spread, tuple(sim_candidates(model, rack, plays, bag, candidates)),
-                    plies, opponent, engine or default_engine())
+                    plies, opponent, engine or default_engine(), inferred)
