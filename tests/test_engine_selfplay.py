@@ -5,6 +5,7 @@ the exhaustive leave table numbers every leave once."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from lexitrain.engine import movegen
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import dawg_for
-from lexitrain.engine.equity import EquityPlayer
+from lexitrain.engine.equity import EquityPlayer, tie_draws
 from lexitrain.engine.game import self_play
 from lexitrain.engine.leave import load_leave_model
 from lexitrain.engine.leave_table import LONGEST, LeaveTable, every_leave, leave_index, leave_ways, load_table
@@ -33,9 +34,11 @@ def random_table(seed: int, points: int = 20) -> LeaveTable:
     return LeaveTable(ENGLISH, values, load_leave_model(ENGLISH))
 
 
-def reference_moves(enable, table: LeaveTable, seed: int) -> tuple[list[tuple[str, int, str]], list[int]]:
+def reference_moves(enable, table: LeaveTable, seed: int,
+                    draw_ties: bool = False) -> tuple[list[tuple[str, int, str]], list[int]]:
+    player = EquityPlayer(table, tie_draws(seed) if draw_ties else None)
     game, _ = self_play(Board(enable.layout, enable.tiles), MoveGenerator(dawg_for(enable), engine="python"), seed,
-                        policies=(EquityPlayer(table),))
+                        policies=(player,))
     moves = [(m.kind, m.score, m.play.format(enable.tiles) if m.play else "-" + enable.tiles.spell(m.exchanged))
              for m in game.history]
     return moves, [p.score for p in game.players]
@@ -64,6 +67,41 @@ def test_shipped_table_games_match_the_reference(enable) -> None:
     record = SelfPlayer(MoveGenerator(dawg_for(enable)), enable.layout, table).play(3)
     moves, scores = reference_moves(enable, table, 3)
     assert [(t.kind, t.score, t.move) for t in record.turns] == moves and record.scores == scores
+
+
+def test_drawn_ties_play_the_reference_game(enable) -> None:
+    from lexitrain.engine.leave_table import load_leaves
+
+    table = load_leaves(ENGLISH)
+    assert isinstance(table, LeaveTable)
+    fast = SelfPlayer(MoveGenerator(dawg_for(enable)), enable.layout, table)
+    differs = 0
+    for seed in (3, 4):
+        record = fast.play(seed, draw_ties=True)
+        moves, scores = reference_moves(enable, table, seed, draw_ties=True)
+        assert [(t.kind, t.score, t.move) for t in record.turns] == moves and record.scores == scores
+        differs += [t.move for t in record.turns] != [t.move for t in fast.play(seed).turns]
+    assert differs  # a tie was drawn otherwise than the first by placement
+
+
+def test_the_opening_bingo_is_drawn_evenly_among_its_anagrams(enable) -> None:
+    """On an empty board the nine anagrams of AEINRST tie at 66 in six places each: the first by
+    placement is always ANESTRI, and tickets 0 to 53 draw each of the 54 plays once."""
+    from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.tiles import Rack
+
+    table = load_leaves(ENGLISH)
+    assert isinstance(table, LeaveTable)
+    generator, board = MoveGenerator(dawg_for(enable)), Board(enable.layout, enable.tiles)
+    rack = Rack.parse(ENGLISH, "AEINRST")
+    first = generator.best_by_equity(board, rack, table, 86, True).play
+    assert first is not None and first.format(ENGLISH) == "8B ANESTRI"
+    drawn = [generator.best_by_equity(board, rack, table, 86, True, ticket).play for ticket in range(54)]
+    assert len({p.format(ENGLISH) for p in drawn if p is not None}) == 54
+    words = Counter(p.word(ENGLISH) for p in drawn if p is not None)
+    assert words == {w: 6 for w in ("ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA",
+                                    "STAINER", "STEARIN")}
+    assert all(p is not None and p.score == 66 for p in drawn)
 
 
 def test_the_shipped_table_records_its_training_and_values_leaves_as_players_do() -> None:

@@ -15,7 +15,7 @@ def best(graph: memoryview, letters: int, squares: list[int], rows: int, cols: i
          across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
          counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int,
          centre: int, cls: type[P], table: object, ways: object, longest: int,
-         whole_value: int, bag_empty: bool, may_exchange: bool) -> tuple[int, int, int, int, P | None]: ...
+         whole_value: int, bag_empty: bool, may_exchange: bool, ticket: int = ...) -> tuple[int, int, int, int, P | None]: ...
 
 from typing import Callable
 

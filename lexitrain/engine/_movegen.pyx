@@ -14,6 +14,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 
 from array import array
@@ -87,6 +88,7 @@ cdef struct Found:
     int length
     uint64_t through
     long score
+    uint32_t rem                       # the rack slots it keeps (kept only for the plays tied at the best)
     unsigned char tiles[MAX_LINE]
 
 
@@ -102,6 +104,24 @@ cdef struct Left:
     int group
     int length
     int tiles[MAX_RACK]
+
+
+cdef int _placement_order(const void* a, const void* b) noexcept nogil:
+    """qsort's order of two plays of equal equity and score: row, column, across before down,
+    then their tiles (as ScoredPlay.key() orders them)."""
+    cdef const Found* x = <const Found*>a
+    cdef const Found* y = <const Found*>b
+    cdef int n
+    if x.row != y.row:
+        return -1 if x.row < y.row else 1
+    if x.col != y.col:
+        return -1 if x.col < y.col else 1
+    if x.down != y.down:
+        return 1 if x.down else -1
+    for n in range(min(x.length, y.length)):
+        if x.tiles[n] != y.tiles[n]:
+            return -1 if x.tiles[n] < y.tiles[n] else 1
+    return x.length - y.length
 
 
 cdef class _Search:
@@ -147,6 +167,7 @@ cdef class _Search:
     cdef long best_equity, best_score
     cdef Found best_play
     cdef uint32_t best_rem
+    cdef bint keep_ties                # keep in `found` every play tied with the best (see `best`'s draw)
     cdef int down_from                 # the first play found going down
     cdef bint live                     # a LiveBoard's: `need` and `ahead` kept up to date by set_square
 
@@ -639,11 +660,15 @@ cdef class _Search:
 
     # -- extending right ------------------------------------------------------
     cdef int record(self, int length, uint64_t through, long score, uint32_t rem) except -1:
+        if self.choosing:
+            return self.consider(length, through, score, rem)
+        self.push(length, through, score, rem)
+        return 0
+
+    cdef Found* push(self, int length, uint64_t through, long score, uint32_t rem) except NULL:
+        """Append the play in `word` to the plays found."""
         cdef Found* play
         cdef int n
-        if self.choosing:
-            self.consider(length, through, score, rem)
-            return 0
         if self.n_found == self.cap_found:
             self.cap_found *= 2
             play = <Found*>PyMem_Realloc(self.found, self.cap_found * sizeof(Found))
@@ -653,13 +678,15 @@ cdef class _Search:
         play = &self.found[self.n_found]
         play.row = self.at_row
         play.col = self.at_col
+        play.down = self.down
         play.length = length
         play.through = through
         play.score = score
+        play.rem = rem
         for n in range(length):
             play.tiles[n] = <unsigned char>self.word[n]
         self.n_found += 1
-        return 0
+        return play
 
     cdef bint beats_best(self, int length, long equity, long score):
         """Does the play in `word` come before the best so far? Higher equity,
@@ -682,12 +709,18 @@ cdef class _Search:
                 return self.word[n] < best.tiles[n]
         return length < best.length
 
-    cdef void consider(self, int length, uint64_t through, long score, uint32_t rem):
-        """Keep the play in `word` if it is the best so far."""
+    cdef int consider(self, int length, uint64_t through, long score, uint32_t rem) except -1:
+        """Keep the play in `word` if it is the best so far (and with `keep_ties`, in `found`
+        if its equity and score are the best's: the plays tied, whatever their placement)."""
         cdef long equity = score * 100 + self.leave[rem]
         cdef int n
+        if self.keep_ties and (not self.have_best or equity > self.best_equity
+                               or equity == self.best_equity and score >= self.best_score):
+            if self.have_best and (equity > self.best_equity or score > self.best_score):
+                self.n_found = 0
+            self.push(length, through, score, rem)
         if not self.beats_best(length, equity, score):
-            return
+            return 0
         self.have_best = True
         self.best_equity = equity
         self.best_score = score
@@ -700,6 +733,16 @@ cdef class _Search:
         self.best_play.through = through
         for n in range(length):
             self.best_play.tiles[n] = <unsigned char>self.word[n]
+        return 0
+
+    cdef void draw_tie(self, long long ticket):
+        """Make the best play the tied play number `ticket` modulo their count, the tied plays
+        in placement order (as equity.best_candidate draws them)."""
+        if self.n_found < 2:
+            return
+        qsort(self.found, self.n_found, sizeof(Found), _placement_order)
+        self.best_play = self.found[ticket % self.n_found]
+        self.best_rem = self.best_play.rem
 
     cdef object best_as(self, object cls):
         """The best play kept by `consider`, as an instance of `cls`."""
@@ -1081,7 +1124,7 @@ cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):
 def best(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
          tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
          int centre, object cls, const short[::1] table, const int[::1] ways, int longest,
-         long whole_value, bint bag_empty, bint may_exchange):
+         long whole_value, bint bag_empty, bint may_exchange, long long ticket=-1):
     """The move of best equity, found without making a play object for every
     candidate: (kind, equity, slots kept, leave index, play), kind 0 a play
     (`play` an instance of `cls`), 1 an exchange, 2 a pass; equity in
@@ -1094,7 +1137,11 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
     fewest tiles, then in set order. While the bag holds tiles a leave of
     up to `longest` tiles is worth its `table` entry (hundredths; `ways`
     numbers the leaves, see engine/leave_table.py), the whole rack when it
-    is longer `whole_value`; with the bag empty, minus twice its points."""
+    is longer `whole_value`; with the bag empty, minus twice its points.
+
+    A `ticket` (0 or more) draws among the plays tied at the best equity and
+    score instead: the one numbered `ticket` modulo their count, in placement
+    order (engine/selfplay.py draws the tickets from the game's seed)."""
     cdef int in_rack = sum(counts) + blanks, types = letters + 1, t, n
     cdef int kept[MAX_LETTERS + 1]
     cdef uint32_t rem, whole, given, low
@@ -1125,8 +1172,12 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
         else:
             s.leave[rem] = whole_value
     s.choosing = True
+    s.keep_ties = ticket >= 0
+    s.n_found = 0
     if in_rack:
         _search(s, squares, rows, cols, across, down, centre)
+        if s.keep_ties:
+            s.draw_tie(ticket)
     # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles
     if may_exchange and in_rack:
         for rem in range(whole):

@@ -9,10 +9,18 @@ out next. Equal equities are ordered by score, then plays before exchanges
 before the pass, then by placement (row, column, direction, tiles) or
 exchange (fewest tiles, in tile-set order), so the order never depends on
 how the generator happened to find the plays.
+
+That last order is no preference: it would have self-play put down the
+alphabetically first anagram every time (ANESTRI for each of the nine bingos
+of AEINRST on an empty board). Given a ticket, a number drawn for the turn,
+the best move is instead drawn among the plays tied at its equity and score:
+the one numbered `ticket` modulo their count, in that order (`tie_draws`
+gives a game's tickets from its seed; the compiled search draws the same).
 """
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG
@@ -127,26 +135,40 @@ def rank_by_equity(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], 
 
 
 def best_candidate(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, *,
-                   exchange_limit: int = EXCHANGE_LIMIT) -> Candidate:
-    """The first of `rank_by_equity` (exchanges and the pass included), without ranking every play."""
+                   exchange_limit: int = EXCHANGE_LIMIT, ticket: int | None = None) -> Candidate:
+    """The first of `rank_by_equity` (exchanges and the pass included), without ranking every play;
+    given a `ticket`, a play drawn among those tied with it (see the module's docstring)."""
     values = play_leave_values(model, rack, plays, bag)
     equities = [round(p.score + v, 2) for p, v in zip(plays, values)]
     top = max(equities, default=None)
     tied = [Candidate(e, p.score, v, PLAY, p) for p, v, e in zip(plays, values, equities) if e == top]
     others = candidates(model, rack, (), bag, exchange_limit=exchange_limit)
-    return min(tied + others, key=equity_order)
+    best = min(tied + others, key=equity_order)
+    if ticket is None or best.kind != PLAY:
+        return best
+    drawn = sorted((c for c in tied if c.score == best.score), key=equity_order)
+    return drawn[ticket % len(drawn)]
+
+
+def tie_draws(seed: int) -> random.Random:
+    """The tickets of game `seed`, one a turn (`getrandbits(32)`), apart from its bag's draws."""
+    return random.Random(f"ties of game {seed}")
 
 
 class EquityPlayer:
-    """A self-play policy (see `engine.game.self_play`): makes the move of best equity."""
+    """A self-play policy (see `engine.game.self_play`): makes the move of best equity; given
+    `ties` (`tie_draws`), draws among tied plays with a ticket a turn."""
 
-    def __init__(self, model: LeaveValues) -> None:
+    def __init__(self, model: LeaveValues, ties: random.Random | None = None) -> None:
         self.model = model
+        self.ties = ties
 
     def __call__(self, game: Game, plays: list[ScoredPlay]) -> Move:
         tiles = game.board.tiles
         rack = Rack.of(tiles, game.current.rack)
-        best = best_candidate(self.model, rack, plays, len(game.bag), exchange_limit=game.rules.exchange_limit)
+        ticket = None if self.ties is None else self.ties.getrandbits(32)
+        best = best_candidate(self.model, rack, plays, len(game.bag), exchange_limit=game.rules.exchange_limit,
+                              ticket=ticket)
         if best.play is not None:
             return game.play(best.play)
         if best.exchanged is not None:

@@ -155,10 +155,11 @@ class MoveGenerator:
 
 
     def best_by_equity(self, board: Board, rack: Rack, table: LeaveTable, bag: int,
-                       may_exchange: bool) -> BestMove:
+                       may_exchange: bool, ticket: int | None = None) -> BestMove:
         """The move of best equity under the leave table (plays, every exchange
         when `may_exchange`, the pass), chosen in C without listing the plays:
-        what `equity.best_candidate` chooses, much faster (the compiled search only)."""
+        what `equity.best_candidate` chooses (with the same `ticket`), much faster
+        (the compiled search only)."""
         if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
             raise LexitrainError("the best move by equity needs the compiled move generator")
         layout = board.layout
@@ -167,7 +168,8 @@ class MoveGenerator:
         return BestMove(*compiled.best(self.dawg.data, self.dawg.letters, board.squares, board.rows, board.cols,
                                        _premiums(layout, False), _premiums(layout, True), _tile_points(board.tiles),
                                        rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre, ScoredPlay,
-                                       table.values, table.ways, LONGEST, whole, bag == 0, may_exchange))
+                                       table.values, table.ways, LONGEST, whole, bag == 0, may_exchange,
+                                       -1 if ticket is None else ticket))
 
 
 class BestMove(NamedTuple):

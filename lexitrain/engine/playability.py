@@ -2,11 +2,19 @@
 
 Every word a play forms counts once (the main word and each cross word),
 with the points it scored there (the bingo bonus with the main word), over
-games of fast self-play (`selfplay.py`). The games are cut into
+games of fast self-play (`selfplay.py`). Plays tied at the best equity and
+score are drawn among with the game's seed, so a word's count is its own and
+not the tie-break's (on an empty board the nine anagrams of AEINRST tie at
+66: taking the first by placement counted ANESTRI ten times as often as
+STEARIN). The games are cut into
 chunks of consecutive seeds, and each chunk's counts depend on its seeds
 alone, so the totals are the same however the chunks were run: in this
 process, on every core (`multiprocessing`), or on a Dask cluster given its
 scheduler's address (`dask.distributed`, the optional `dask` extra).
+How steady the figures are is measured on the games themselves: the chunks
+split into two halves of disjoint games (even and odd chunks), and for the
+most played words of each length, Spearman's rank correlation of their plays
+in one half against the other (`stability`).
 Everything a worker needs travels with the work (`Setup`: the word graph's
 records, the tile set, the board and the leave table), so a worker on
 another machine needs lexitrain installed, not the lexicon.
@@ -17,8 +25,8 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from typing import Any
 
@@ -39,6 +47,11 @@ CHUNK = 50
 #: called after each chunk with (games played, games asked)
 Progress = Callable[[int, int], None]
 
+#: the most played words of a length whose order `stability` compares
+TOP = 1000
+#: the halves' Spearman from which a length's ranks are read as meaningful
+STEADY = 0.9
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -55,13 +68,43 @@ class Setup:
 
 @dataclass
 class Count:
-    """What the games counted: plays and points scored per word, the games and how long they took."""
+    """What the games counted: plays and points scored per word, the plays in the even and in the odd
+    chunks of games (two halves of disjoint games), the games and how long they took."""
 
     plays: Counter[str]
     points: Counter[str]
     games: int
     seconds: float
     where: str
+    halves: tuple[Counter[str], Counter[str]]
+
+
+@dataclass(frozen=True)
+class Steadiness:
+    """How alike two halves of disjoint games rank the most played words of one length: `words`
+    compared (each half's top `TOP` of the length, fewer where fewer were played), Spearman's rank
+    correlation of those words' plays in the half that chose them against the other (the mean of
+    the two ways), how many of each half's top words are in the other's, and the plays over all
+    the games of the `words`-th most played word. The words are chosen by one half, not by the
+    whole count: chosen by the whole count, a word played once is played in one half only, and
+    among rare words the halves would seem to disagree by construction, noise read as a negative
+    correlation; chosen by one half, noise reads as 0."""
+
+    length: int
+    words: int
+    spearman: float
+    overlap: int
+    last_plays: int
+
+    def games_for(self, games: int, target: float = STEADY) -> int | None:
+        """About how many games would bring the halves' Spearman to `target`: read as the reliability
+        of half the games, r = v / (v + n), the counting noise n against the spread v of the words'
+        true figures, n falls as 1 / games; None while r is too small to say."""
+        if self.spearman >= target:
+            return games
+        if self.spearman < 0.05:
+            return None
+        return round(games * ((1 - self.spearman) / self.spearman) / ((1 - target) / target))
 
 
 #: plays and points scored per word, over some games
@@ -87,6 +130,40 @@ def chunks(games: int, seed: int, chunk: int = CHUNK) -> list[tuple[int, int]]:
 _player: list[tuple[Setup, SelfPlayer]] = []
 
 
+def stability(halves: tuple[Mapping[str, int], Mapping[str, int]], length: Callable[[str], int],
+              top: int = TOP) -> dict[int, Steadiness]:
+    """The halves' agreement on each length's top words (see `Steadiness`), by length; a length
+    needs at least three words played in each half to be measured."""
+    import pandas as pd
+
+    total = Counter(halves[0])
+    total.update(halves[1])
+    by_length: dict[int, list[str]] = {}
+    for word, n in total.items():
+        if n > 0:
+            by_length.setdefault(length(word), []).append(word)
+    out: dict[int, Steadiness] = {}
+    for size, words in sorted(by_length.items()):
+        firsts = [_most_played(half, words, top) for half in halves]
+        if min(len(first) for first in firsts) < 3:
+            continue
+        rhos = []
+        for chose, other, first in ((halves[0], halves[1], firsts[0]), (halves[1], halves[0], firsts[1])):
+            a = pd.Series([chose.get(w, 0) for w in first], dtype=float)
+            b = pd.Series([other.get(w, 0) for w in first], dtype=float)
+            rho = a.rank().corr(b.rank())
+            rhos.append(0.0 if rho != rho else float(rho))  # NaN: one half's plays all equal
+        compared = min(top, len(words))
+        out[size] = Steadiness(size, compared, round(sum(rhos) / 2, 3), len(set(firsts[0]) & set(firsts[1])),
+                               sorted(total[w] for w in words)[-compared])
+    return out
+
+
+def _most_played(plays: Mapping[str, int], words: list[str], top: int) -> list[str]:
+    """The `top` words most played in `plays` (ties by word), of those played at all."""
+    return [word for _, word in sorted((-plays.get(word, 0), word) for word in words if plays.get(word, 0) > 0)[:top]]
+
+
 def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Tally:
     """Plays of each word, and the points it scored, in the games of seeds [start, stop)."""
     if not _player or _player[0][0] is not setup:
@@ -97,7 +174,7 @@ def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Tally:
     plays: Counter[str] = Counter()
     points: Counter[str] = Counter()
     for seed in range(*seeds):
-        for word, scored in player.play(seed, words=True).words:
+        for word, scored in player.play(seed, words=True, draw_ties=True).words:
             plays[word] += 1
             points[word] += scored
     return plays, points
@@ -119,14 +196,16 @@ def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None
         where = f"{jobs} process{'es' if jobs > 1 else ''}"
     total: Counter[str] = Counter()
     scored: Counter[str] = Counter()
+    halves: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
     done = 0
     for (start, stop), (plays, points) in results:
         total.update(plays)
         scored.update(points)
+        halves[(start - work[0][0]) // chunk % 2].update(plays)
         done += stop - start
         if progress is not None:
             progress(done, games)
-    return Count(total, scored, games, time.perf_counter() - started, where)
+    return Count(total, scored, games, time.perf_counter() - started, where, halves)
 
 
 def _on_cores(setup: Setup, work: list[tuple[int, int]], jobs: int) -> Iterator[tuple[tuple[int, int], Tally]]:
@@ -173,9 +252,13 @@ def count_and_store(lex: Lexicon, games: int, seed: int = 0, jobs: int | None = 
 
     setup = setup_for(lex)
     count = count_plays(setup, games, seed, jobs, scheduler, progress)
-    playability.write(lex.folder, count.plays, count.points, lambda word: len(lex.tiles.encode(word)),
-                      figures_meta(lex, count, seed))
+    playability.write(lex.folder, count.plays, count.points, tile_length(lex), figures_meta(lex, count, seed))
     return count
+
+
+def tile_length(lex: Lexicon) -> Callable[[str], int]:
+    """A word's length in the lexicon's tiles (a CH tile is one)."""
+    return lambda word: len(lex.tiles.encode(word))
 
 
 def figures_meta(lex: Lexicon, count: Count, seed: int) -> dict[str, Any]:
@@ -185,8 +268,10 @@ def figures_meta(lex: Lexicon, count: Count, seed: int) -> dict[str, Any]:
         "games": count.games, "seed": seed, "seconds": round(count.seconds, 1), "where": count.where,
         "lexicon": lex.name, "content_hash": lex.content_hash,
         "counted": "every word each play forms (main and cross words), equity player vs itself",
+        "ties": "drawn among the plays tied at the best equity and score, with the game's seed",
         "scored": "the points each word scored where it was formed, the bingo bonus with the main word",
         "leaves": (f"exhaustive table ({leaves.trained.get('games', '?')} training games)"
                    if isinstance(leaves, LeaveTable) else "the 40-feature model's values"),
         "plays": sum(count.plays.values()), "words": len(count.plays),
+        "stability": {str(n): asdict(steady) for n, steady in stability(count.halves, tile_length(lex)).items()},
     }

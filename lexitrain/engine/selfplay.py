@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import BLANK_FLAG, LETTER_MASK, Board
+from lexitrain.engine.equity import tie_draws
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange
 from lexitrain.engine.leave_table import LeaveTable
 from lexitrain.engine.movegen import EXCHANGE, PASS, PLAY, MoveGenerator
@@ -67,9 +68,11 @@ class SelfPlayer:
         self.tiles = table.tiles
 
     def play(self, seed: int, words: bool = False, max_turns: int = MAX_TURNS,
-             second: LeaveTable | None = None) -> GameRecord:
+             second: LeaveTable | None = None, draw_ties: bool = False) -> GameRecord:
         """One game from `seed` (the same as `game.self_play(..., seed, policies=(EquityPlayer(table),))`);
-        with `second`, the player moving second values leaves by that table instead (a match of two tables)."""
+        with `second`, the player moving second values leaves by that table instead (a match of two tables);
+        with `draw_ties`, each turn's play is drawn among those tied at the best equity and score (as
+        `EquityPlayer(table, tie_draws(seed))` draws it) instead of the first of them by placement."""
         tiles = self.tiles
         tables = (self.table, second or self.table)
         letters = tiles.letters
@@ -80,6 +83,7 @@ class SelfPlayer:
         scores = record.scores
         turn = zero_turns = 0
         over = False
+        ties = tie_draws(seed) if draw_ties else None
         for _ in range(max_turns):
             if over:
                 break
@@ -87,7 +91,8 @@ class SelfPlayer:
             rack = Rack.of(tiles, rack_list)
             in_bag = len(bag)
             best = self.generator.best_by_equity(board, rack, tables[turn], in_bag,
-                                                 can_exchange(in_bag, EXCHANGE_LIMIT))
+                                                 can_exchange(in_bag, EXCHANGE_LIMIT),
+                                                 None if ties is None else ties.getrandbits(32))
             if best.kind == PLAY:
                 play = best.play
                 assert play is not None
