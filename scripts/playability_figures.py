@@ -4,10 +4,10 @@ Plays blocks of --block games (block b with seed --seed + b, engine/playability.
 tied plays drawn among with each game's seed) on --jobs processes until --games are
 played or --minutes have passed. The figures are the sum over every block;
 stability is measured as `lexicon playability` measures it (engine/playability.py's
-`stability`): the games split into two halves (the even and the odd chunks of each
-block, disjoint games), and for the top 1,000 words of each length by the whole
-count, Spearman's rank correlation of their plays in one half against the other,
-and how many of the top 1,000 of one half are in the top 1,000 of the other. Writes
+`stability`): the games split into two halves (the games of even and of odd seed),
+and for each half's top 1,000 words of each length, Spearman's rank correlation of
+their plays in that half against the other (the mean of the two ways), and how many
+of the top 1,000 of one half are in the top 1,000 of the other. Writes
 lexicons/playability/<lexicon>.tsv (its header records the games, seeds, time and
 these figures), which the compiler stores into ENABLE's build, after every block,
 so a run stopped loses one block at most; each word's plays in the even half go in
@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lexitrain.engine.playability import CHUNK, Count, Steadiness, count_plays, figures_meta, setup_for  # noqa: E402
+from lexitrain.engine.playability import Count, Steadiness, count_plays, figures_meta, setup_for  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.lexicon.lexicon import Lexicon  # noqa: E402
 from lexitrain.lexicon.playability import read_shipped, shipped_dir, write_shipped  # noqa: E402
@@ -49,8 +49,6 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true", help="carry on from the figures in --out")
     args = parser.parse_args()
-    if args.block % (2 * CHUNK):
-        sys.exit(f"--block {args.block}: a multiple of {2 * CHUNK} (even and odd chunks of {CHUNK} games)")
     lex = open_lexicon(args.lexicon)
     out = args.out or shipped_dir() / f"{lex.name}.tsv"
     setup = setup_for(lex)

@@ -43,10 +43,13 @@ def test_the_command_stores_what_the_games_played_and_search_orders_and_filters_
     expected: Counter[str] = Counter()
     scored: Counter[str] = Counter()
     for number in range(6):
-        for word, points in player.play(3 * 10**9 + number, words=True).words:
+        for word, points in player.play(3 * 10**9 + number, words=True, draw_ties=True).words:
             expected[word] += 1
             scored[word] += points
     assert report["plays"] == sum(expected.values()) and report["words"] == len(expected)
+    # how steady the ranks are, by length: the halves' Spearman and the games that would make it 0.9
+    assert {"words", "spearman", "top_overlap", "games_for_0.9"} <= set(report["stability"]["2"])
+    assert -1 <= report["stability"]["2"]["spearman"] <= 1
     assert open_lexicon("cel").points_per_game() == {word: points / 6 for word, points in scored.items()}
     twos = sorted((w for w in expected if len(w) == 2), key=lambda w: (-expected[w], w))
     found = run("search", "-l", "cel", "--length", "2", "--order", "playability", "--words").stdout.split()
@@ -83,10 +86,39 @@ def test_a_local_dask_cluster_counts_what_plain_processes_count(enable) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_dask = count_plays(setup, 6, seed=5, scheduler=cluster.scheduler_address, chunk=2)
     assert here.plays == processes.plays == on_dask.plays and sum(here.plays.values()) > 50
+    assert here.halves == processes.halves == on_dask.halves  # the games of even and of odd seed, however run
+    assert here.halves[0] + here.halves[1] == here.plays
     assert here.points == processes.points == on_dask.points and here.points.keys() == here.plays.keys()
     assert on_dask.where.startswith("dask ") and processes.where == "2 processes"
     other = count_plays(setup, 6, seed=6, jobs=1, chunk=2)
     assert other.plays != here.plays  # another seed, other games
+
+
+def test_stability_reads_noise_as_zero_and_a_clear_order_as_steady() -> None:
+    """Two halves of counts drawn at random (Poisson, numpy's seeded generator): words of one
+    true rate read about 0 whatever their counts (chosen by the whole count, rare words' halves
+    would disagree by construction and read negative); words of well spread rates read near 1;
+    the games needed are estimated only once the words compared are played often enough."""
+    import numpy as np
+
+    from lexitrain.engine.playability import stability
+
+    rng = np.random.default_rng(35)
+    words = [f"W{i:04d}" for i in range(1500)]
+    for rate, expect in ((0.7, (-0.15, 0.15)), (3.0, (-0.15, 0.15))):
+        halves = tuple({w: int(n) for w, n in zip(words, rng.poisson(rate, len(words)))} for _ in range(2))
+        steady = stability(halves, lambda word: 5)[5]
+        assert expect[0] < steady.spearman < expect[1], (rate, steady)
+        assert steady.words == 1000
+    rates = np.linspace(5, 400, len(words))
+    halves = tuple({w: int(n) for w, n in zip(words, rng.poisson(rates))} for _ in range(2))
+    steady = stability(halves, lambda word: 7)[7]
+    assert steady.spearman > 0.95 and steady.games_for(1000) == 1000
+    noisy = tuple({w: int(n) for w, n in zip(words, rng.poisson(rates / 20))} for _ in range(2))
+    rough = stability(noisy, lambda word: 7)[7]
+    assert 0.3 < rough.spearman < 0.9 and rough.games_for(1000) is not None and rough.games_for(1000) > 1000
+    rare = tuple({w: int(n) for w, n in zip(words, rng.poisson(rates / 400))} for _ in range(2))
+    assert stability(rare, lambda word: 7)[7].games_for(1000) is None  # the 1,000th word played too rarely to say
 
 
 def test_an_unreachable_scheduler_is_one_line(enable) -> None:

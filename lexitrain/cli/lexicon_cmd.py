@@ -189,8 +189,8 @@ def playability(
     json_out: Json = False,
 ) -> None:
     """Count how often the equity player plays each word in self-play and store it in the lexicon
-    (for `search --order playability` and `--playability 1-500`)."""
-    from lexitrain.engine.playability import count_and_store
+    (for `search --order playability` and `--playability 1-500`); say how steady the ranks are."""
+    from lexitrain.engine.playability import STEADY, count_and_store, stability, tile_length
     from lexitrain.lexicon.catalog import open_lexicon
 
     if games < 1:
@@ -207,14 +207,27 @@ def playability(
     else:
         count = count_and_store(lex, games, seed, jobs, scheduler)
     per_thousand = 1000 * count.seconds / count.games
+    steady = stability(count.halves, tile_length(lex))
     if json_out:
         emit_json({"lexicon": lex.name, "games": count.games, "seed": seed, "seconds": round(count.seconds, 2),
                    "where": count.where, "plays": sum(count.plays.values()), "words": len(count.plays),
-                   "seconds_per_1000_games": round(per_thousand, 2)})
+                   "seconds_per_1000_games": round(per_thousand, 2),
+                   "stability": {str(n): {"words": figures.words, "spearman": figures.spearman,
+                                          "top_overlap": figures.overlap,
+                                          f"games_for_{STEADY}": figures.games_for(count.games)}
+                                 for n, figures in steady.items()}})
         return
     typer.echo(f"{lex.name}: {count.games:,} games on {count.where} in {count.seconds:.1f} s "
                f"({per_thousand:.1f} s per 1,000), {sum(count.plays.values()):,} words played, "
                f"{len(count.plays):,} different; stored")
+    typer.echo(f"How steady the ranks are: the games split in two halves, Spearman's correlation of the "
+               f"most played words' ranks in one half against the other (1 the same order, 0 noise; "
+               f"{STEADY} or more reads as meaningful):")
+    for n, figures in steady.items():
+        needed = figures.games_for(count.games)
+        verdict = ("steady" if figures.spearman >= STEADY else
+                   f"about {needed:,} games for {STEADY}" if needed else "too few plays to say: far more games")
+        typer.echo(f"  {n:>2} letters: {figures.spearman:6.3f} over the top {figures.words:,} ({verdict})")
 
 
 @lexicon_app.command("remove")

@@ -11,13 +11,13 @@ chunks of consecutive seeds, and each chunk's counts depend on its seeds
 alone, so the totals are the same however the chunks were run: in this
 process, on every core (`multiprocessing`), or on a Dask cluster given its
 scheduler's address (`dask.distributed`, the optional `dask` extra).
-How steady the figures are is measured on the games themselves: the chunks
-split into two halves of disjoint games (even and odd chunks), and for the
-most played words of each length, Spearman's rank correlation of their plays
-in one half against the other (`stability`).
 Everything a worker needs travels with the work (`Setup`: the word graph's
 records, the tile set, the board and the leave table), so a worker on
 another machine needs lexitrain installed, not the lexicon.
+How steady the figures are is measured on the games themselves: the games
+split into two halves (the games of even and of odd seed), and for the
+most played words of each length, Spearman's rank correlation of their plays
+in one half against the other (`stability`).
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ Progress = Callable[[int, int], None]
 TOP = 1000
 #: the halves' Spearman from which a length's ranks are read as meaningful
 STEADY = 0.9
+#: the fewest plays of the last word compared for `Steadiness.games_for` to estimate from
+MEASURED = 10
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,8 @@ class Setup:
 
 @dataclass
 class Count:
-    """What the games counted: plays and points scored per word, the plays in the even and in the odd
-    chunks of games (two halves of disjoint games), the games and how long they took."""
+    """What the games counted: plays and points scored per word, the plays in the games of even and
+    of odd seed (two halves of disjoint games), the games and how long they took."""
 
     plays: Counter[str]
     points: Counter[str]
@@ -99,16 +101,17 @@ class Steadiness:
     def games_for(self, games: int, target: float = STEADY) -> int | None:
         """About how many games would bring the halves' Spearman to `target`: read as the reliability
         of half the games, r = v / (v + n), the counting noise n against the spread v of the words'
-        true figures, n falls as 1 / games; None while r is too small to say."""
+        true figures, n falls as 1 / games; None while r is too small, or the words compared too
+        rarely played (the last fewer than MEASURED times), to say."""
         if self.spearman >= target:
             return games
-        if self.spearman < 0.05:
+        if self.spearman < 0.05 or self.last_plays < MEASURED:
             return None
         return round(games * ((1 - self.spearman) / self.spearman) / ((1 - target) / target))
 
 
-#: plays and points scored per word, over some games
-Tally = tuple[Counter[str], Counter[str]]
+#: plays per word in the games of even and of odd seed, and points scored per word, over some games
+Tally = tuple[Counter[str], Counter[str], Counter[str]]
 
 
 def setup_for(lex: Lexicon) -> Setup:
@@ -171,13 +174,14 @@ def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Tally:
         dawg = Dawg(records, setup.tiles, setup.name)
         _player[:] = [(setup, SelfPlayer(MoveGenerator(dawg), setup.layout, setup.leaves))]
     player = _player[0][1]
-    plays: Counter[str] = Counter()
+    halves: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
     points: Counter[str] = Counter()
     for seed in range(*seeds):
+        half = halves[seed % 2]
         for word, scored in player.play(seed, words=True, draw_ties=True).words:
-            plays[word] += 1
+            half[word] += 1
             points[word] += scored
-    return plays, points
+    return halves[0], halves[1], points
 
 
 def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None, scheduler: str | None = None,
@@ -198,10 +202,11 @@ def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None
     scored: Counter[str] = Counter()
     halves: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
     done = 0
-    for (start, stop), (plays, points) in results:
-        total.update(plays)
+    for (start, stop), (even, odd, points) in results:
+        for half, plays in zip(halves, (even, odd)):
+            half.update(plays)
+            total.update(plays)
         scored.update(points)
-        halves[(start - work[0][0]) // chunk % 2].update(plays)
         done += stop - start
         if progress is not None:
             progress(done, games)

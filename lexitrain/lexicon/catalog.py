@@ -20,16 +20,17 @@ if TYPE_CHECKING:  # compiling loads numpy: `judge` and `anagram` open a compile
 
 DEFAULT_LEXICON = "enable"
 
-#: Free lists shipped in lexicons/wordlists, compiled on first use, with their definitions from
-#: WordNet in lexicons/definitions (scripts/gen_wordnet_definitions.py). A new `revision`
-#: (new definitions, new shipped playability figures) compiles a player's copy again on its next use.
+#: Free lists shipped in lexicons/wordlists, compiled on first use, with their definitions in
+#: lexicons/definitions (the short words our own, the rest from WordNet; scripts/gen_wordnet_definitions.py).
+#: A new `revision` (new definitions, new shipped playability figures) compiles a player's copy again
+#: on its next use.
+_DEFINED = ("definitions: the twos and threes lexitrain's own (short_words.txt), the rest from Princeton "
+            "WordNet 3.0 (see LICENSE-WordNet-3.0.txt)")
 EMBEDDED: dict[str, dict[str, str]] = {
-    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "points-2",
-               "credit": "ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); "
-                         "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
-    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "wordnet-1",
-            "credit": "CEL, MIT licence (see LICENSE-CEL-MIT.txt); "
-                      "definitions from Princeton WordNet 3.0 (see LICENSE-WordNet-3.0.txt)"},
+    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "short-words-1",
+               "credit": f"ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); {_DEFINED}"},
+    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "short-words-1",
+            "credit": f"CEL, MIT licence (see LICENSE-CEL-MIT.txt); {_DEFINED}"},
 }
 
 
