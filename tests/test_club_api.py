@@ -308,3 +308,27 @@ def test_a_personal_kind_and_a_bad_date_are_one_line_400s(club: Club) -> None:
     bad = ann.get(f"/api/leaderboard?kind={KIND}&date=yesterday")
     assert bad.status_code == 400 and "YYYY-MM-DD" in bad.json()["error"]
     assert date.fromisoformat(ann.get(f"/api/challenge?kind={KIND}").json()["date"]) == club.today()
+
+
+BAD_BODIES = [b"{not json", b"[1, 2]", b'{"name": "ann\\ud800", "password": "correct horse battery"}',
+              b'{"name": NaN}', b'{"name": ' + b"[" * 40 + b"]" * 40 + b"}"]
+
+
+@pytest.mark.parametrize("bad", BAD_BODIES, ids=["not-json", "not-an-object", "lone-surrogate", "nan", "deep"])
+def test_a_bad_body_gets_the_same_one_line_400_from_the_club_and_the_local_app(club: Club, lex: Lexicon,
+                                                                               bad: bytes) -> None:
+    """One edge (`web.edge`) reads every body: a login with a lone surrogate was a 500 on the club and a 400 in
+    the local app; now the club's login, a route of a member's /study and the local app's own say the same."""
+    from lexitrain.web.app import create_app as local_app
+    from lexitrain.web.context import Context
+
+    ann, csrf = member(club, "ann")
+    with ProgressStore() as store, TestClient(local_app(Context(store, lex.name, secret="k", hosts=frozenset(
+            {"testserver"}))), headers={"origin": "http://testserver"}) as local:
+        assert local.get("/?key=k").status_code == 200
+        said = local.post("/api/wall/x/guess", content=bad)
+    assert said.status_code == 400 and said.headers["content-type"] == "application/json"
+    for web, path, headers in ((client(club), "/api/session", {}),
+                               (ann, "/study/api/wall/x/guess", {"x-csrf-token": csrf})):
+        answer = web.post(path, content=bad, headers=headers)
+        assert (answer.status_code, answer.json()) == (400, said.json()), path

@@ -13,7 +13,7 @@ import pytest
 from lexitrain.club import challenges as ch
 from lexitrain.club import members, owed
 from lexitrain.club.database import SCHEMA_VERSION, ClubDatabase
-from lexitrain.club.members import Refused
+from lexitrain.web.edge import Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.store import ProgressStore

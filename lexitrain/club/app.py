@@ -1,19 +1,17 @@
-"""`lexitrain serve`'s HTTP face: the club's JSON API (docs/club.md), members' sessions and CSRF.
+"""`lexitrain serve`'s HTTP face: the club's JSON API (docs/club.md) and each member's /study, behind one edge.
 
-Every route but sign-up and login needs a session cookie (401 without one); every write but those
-two also needs the session's CSRF token in `X-CSRF-Token` (403 when missing or wrong), and any
-request a browser says came from another site (`Sec-Fetch-Site: cross-site`) is refused, since
-`GET /api/challenge` starts an attempt's clock and a SameSite=Lax cookie rides along a link. A member's
-routes act only on that member's rows: their attempts, their cards, their progress; asking for
-another member's is 403 (cards) or 404 (an attempt, whose existence is not told). The app keeps
-nothing between requests but caches of what never changes (the day's challenge sets), so several
-processes over one PostgreSQL serve one club.
+The club's app stands behind the edge every face shares (`web.edge`), with the club's door
+(`club.door`): every route but the public ones needs a member's session (401 without one), every
+write a member makes carries the session's CSRF token (403 when missing or wrong), and a request a
+browser says came from another site is refused. A member's routes act only on that member's rows:
+their attempts, their cards, their progress; asking for another member's is 403 (cards) or 404 (an
+attempt, whose existence is not told). The app keeps nothing between requests but caches of what
+never changes (the day's challenge sets), so several processes over one PostgreSQL serve one club.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -23,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -36,15 +34,21 @@ from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.database import ClubDatabase
 from lexitrain.club.member_stores import MemberStores
 from lexitrain.club.member_study import MemberStudy
-from lexitrain.club.members import Member, Refused
-from lexitrain.errors import LexitrainError
+from lexitrain.club.door import COOKIE, ClubDoor
+from lexitrain.club.members import LONGEST_PASSWORD, Member
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
+from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, visitor, whole
 
 LOG = logging.getLogger(__name__)
-COOKIE = "lexitrain_club"
 #: Largest JSON body taken (an uploaded progress export is the big one).
 MAX_BODY = 64 << 20
+#: The longest card key and answer line /api/study takes (a position's CGP; every word of a list typed as one).
+LONGEST_KEY = 1000
+LONGEST_ANSWER = 20_000
+#: The routes anyone may ask, logged in or not (method, path): the page, signing up, logging in, who this is.
+PUBLIC = frozenset({("GET", "/"), ("HEAD", "/"), ("GET", "/club.js"), ("POST", "/api/members"),
+                    ("POST", "/api/session"), ("GET", "/api/session")})
 
 
 class Club:
@@ -62,6 +66,7 @@ class Club:
         self.clock = clock
         self.public_url = public_url
         self.secure = bool(public_url and public_url.startswith("https://"))
+        self.door = ClubDoor(db, clock, PUBLIC)
 
     def today(self) -> date:
         return parse_day(None)
@@ -85,37 +90,6 @@ class Club:
                 LOG.warning("member %s: reviews owed to their progress store not paid yet: %s", member_id, exc)
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, "the request is too large")
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise Refused(400, "the body must be a JSON object")
-    return data
-
-
-def text(data: dict[str, Any], name: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str):
-        raise Refused(400, f"{name!r} is missing or not a string")
-    return value
-
-
-def number(data: dict[str, Any], name: str) -> int:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused(400, f"{name!r} is missing or not a whole number")
-    return value
-
-
 def club_of(request: Request) -> Club:
     club: Club = request.app.state.club
     return club
@@ -125,21 +99,10 @@ Handler = Callable[[Request, Club, Member], Awaitable[Response]]
 
 
 def member_route(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """The handler, behind the session check (401) and, for a write, the CSRF check (403)."""
+    """The handler, given the member the edge let in (their session and any write's CSRF token checked there)."""
 
     async def checked(request: Request) -> Response:
-        club = club_of(request)
-        token = request.cookies.get(COOKIE)
-        found = await _run(members.session_member, club.db, token, club.clock())
-        if found is None:
-            return error(401, "log in first (POST /api/session)")
-        member, csrf = found
-        if request.headers.get("sec-fetch-site") == "cross-site":  # (a browser on another site: even a GET
-            return error(403, "requests from other sites are refused")  # here may start an attempt's clock)
-        if request.method not in ("GET", "HEAD"):
-            if not members.csrf_matches(request.headers.get(members.CSRF_HEADER), csrf):
-                return error(403, "missing or wrong X-CSRF-Token (POST /api/session returns it as csrf)")
-        return await handler(request, club, member)
+        return await handler(request, club_of(request), visitor(request).who)
 
     return checked
 
@@ -160,16 +123,16 @@ async def _run(function: Callable[..., Any], *args: Any) -> Any:
 
 
 async def sign_up(request: Request) -> Response:
-    club, data = club_of(request), await body(request)
-    member = await _run(members.sign_up, club.db, text(data, "name"), text(data, "password"), text(data, "invite"),
+    club, data = club_of(request), await read_json(request)
+    member = await _run(members.sign_up, club.db, text(data, "name"), text(data, "password", LONGEST_PASSWORD), text(data, "invite"),
                         club.clock())
     return JSONResponse({"member": member.name}, status_code=201)
 
 
 async def log_in(request: Request) -> Response:
-    club, data = club_of(request), await body(request)
+    club, data = club_of(request), await read_json(request)
     address = request.client.host if request.client else "unknown"
-    login = await _run(members.log_in, club.db, text(data, "name"), text(data, "password"), address, club.clock())
+    login = await _run(members.log_in, club.db, text(data, "name"), text(data, "password", LONGEST_PASSWORD), address, club.clock())
     response = JSONResponse({"member": login.member.name, "csrf": login.csrf})
     response.set_cookie(COOKIE, login.token, max_age=members.SESSION_DAYS * 86400, httponly=True, samesite="lax",
                         secure=club.secure, path="/")
@@ -180,8 +143,7 @@ async def session(request: Request) -> Response:
     """Who this session is, and its CSRF token (the page's after a reload; no other site can read it);
     `{"member": null}` without one (a visitor: the page shows the login). Either way, the club's lexicon."""
     club = club_of(request)
-    token = request.cookies.get(COOKIE)
-    found = await _run(members.session_member, club.db, token, club.clock())
+    found = await club.door.session(request)
     if found is None:
         return JSONResponse({"member": None, "lexicon": club.lex.name})
     return JSONResponse({"member": found[0].name, "csrf": found[1], "admin": found[0].admin,
@@ -219,15 +181,15 @@ async def challenge(request: Request, club: Club, member: Member) -> Response:
 
 
 async def guess(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
-    correct, key = await _run(ch.guess, club.db, club.sets, member.id, number(data, "attempt"), text(data, "word"),
+    data = await read_json(request)
+    correct, key = await _run(ch.guess, club.db, club.sets, member.id, whole(data, "attempt"), text(data, "word"),
                               club.clock())
     return JSONResponse({"correct": correct, "alphagram": key})
 
 
 async def finish(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
-    result = await _run(ch.finish, club.db, club.sets, member.id, number(data, "attempt"), club.lex.name, club.clock())
+    data = await read_json(request)
+    result = await _run(ch.finish, club.db, club.sets, member.id, whole(data, "attempt"), club.lex.name, club.clock())
     return JSONResponse(result.to_json())
 
 
@@ -276,15 +238,15 @@ async def study_due(request: Request, club: Club, member: Member) -> Response:
 
 
 async def study_answer(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
-    rating = None if data.get("rating") is None else number(data, "rating")
+    data = await read_json(request)
+    rating = None if data.get("rating") is None else whole(data, "rating")
     if "reviewed" not in data:
         raise Refused(400, "'reviewed' is missing (the card's last_review as shown, null for a new card)")
     reviewed = data["reviewed"]
     if reviewed is not None and (isinstance(reviewed, bool) or not isinstance(reviewed, (int, float))):
         raise Refused(400, "'reviewed' is not a number or null")
     return JSONResponse(await _run(_with_store, club, member.id, study.answer, club.lex, text(data, "kind"),
-                                   text(data, "key"), text(data, "answer"), reviewed, club.clock(), rating))
+                                   text(data, "key", LONGEST_KEY), text(data, "answer", LONGEST_ANSWER), reviewed, club.clock(), rating))
 
 
 async def invite(request: Request, club: Club, member: Member) -> Response:
@@ -292,9 +254,9 @@ async def invite(request: Request, club: Club, member: Member) -> Response:
 
 
 async def reset_password(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
+    data = await read_json(request)
     name = request.path_params["name"]
-    await _run(members.reset_password, club.db, name, text(data, "password"))
+    await _run(members.reset_password, club.db, name, text(data, "password", LONGEST_PASSWORD))
     return JSONResponse({"member": name, "reset": True})
 
 
@@ -307,7 +269,7 @@ async def download_progress(request: Request, club: Club, member: Member) -> Res
 
 async def upload_progress(request: Request, club: Club, member: Member) -> Response:
     """A local export merged whole into the member's store (cards, decks, answers, plans...): what it took."""
-    data = await body(request)
+    data = await read_json(request)
     return JSONResponse(await _run(club.stores.merge, member.id, data))
 
 
@@ -329,7 +291,7 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
 
 
 async def open_table(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
+    data = await read_json(request)
     keys = await _run(tables.list_keys, club.lex, club.sets, club.db, data, club.today(), club.clock())
     table = await _run(tables.open_table, club.db, member.id, club.lex.name, keys, data.get("practice") is True,
                        club.clock())
@@ -360,7 +322,7 @@ async def table_state(request: Request, club: Club, member: Member) -> Response:
 
 
 async def table_guess(request: Request, club: Club, member: Member) -> Response:
-    data = await body(request)
+    data = await read_json(request)
     event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
                        text(data, "word"), club.lex.name, club.clock())
     club.hubs.committed(event)
@@ -383,8 +345,7 @@ async def table_events(socket: WebSocket) -> None:
     if origin is not None and origin.rstrip("/") not in allowed:
         await socket.close(code=4403)
         return
-    token = socket.cookies.get(COOKIE)
-    found = await _run(members.session_member, club.db, token, club.clock())
+    found = await club.door.session(socket)
     if found is None:
         await socket.close(code=4401)
         return
@@ -435,21 +396,6 @@ async def _until_closed(socket: WebSocket) -> None:
         pass
 
 
-async def refused(request: Request, exc: Exception) -> Response:
-    status = exc.status if isinstance(exc, Refused) else 400
-    return error(status, " ".join(str(exc).split()))
-
-
-async def http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    messages = {404: "no such route", 405: "method not allowed here"}
-    return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
-
-
-async def failed(request: Request, exc: Exception) -> Response:
-    return error(500, f"internal error ({type(exc).__name__})")
-
-
 ROUTES = [
     Route("/", page, methods=["GET"]),
     Route("/club.js", script, methods=["GET"]),
@@ -487,7 +433,7 @@ TICK_SECONDS = 2.0
 
 def create_app(club: Club) -> Starlette:
     """The club's routes, and each member's study (the local app's pages and JSON) under /study."""
-    study = MemberStudy(club, COOKIE)
+    study = MemberStudy(club.stores, club.lex, club.clock, club.settle)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -509,7 +455,7 @@ def create_app(club: Club) -> Starlette:
         await hub.stop()
 
     app = Starlette(routes=[*ROUTES, Mount("/study", app=study)], lifespan=lifespan,
-                    exception_handlers={LexitrainError: refused, HTTPException: http_error, Exception: failed})
+                    middleware=[Middleware(Edge, door=club.door, max_body=MAX_BODY)], exception_handlers=handlers())
     app.state.club = club
     app.state.study = study
     return app

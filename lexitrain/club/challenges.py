@@ -21,11 +21,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from lexitrain.club.database import ClubDatabase, Tx
-from lexitrain.club.members import Refused
 from lexitrain.club.owed import owe
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_items, check_kind
 from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.web.edge import Refused
 
 #: How many of the week's most missed alphagrams the club's toughies wall asks.
 TOUGHIES = 50

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lexitrain.club.members import Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.records.transfer import backup_data, merge_backup
 from lexitrain.study.store import ProgressStore
+from lexitrain.web.edge import Refused
 
 
 class MemberStores:

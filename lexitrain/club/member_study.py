@@ -7,10 +7,10 @@ local app (the daily drill and reviews, walls, challenges, positions, lists, sta
 the app made for them alone (`web.context.Context` over their store), so a round, a list or a card
 of another member is never within reach: there is no route that names a member.
 
-The local app's launch secret is replaced by the club's session (a page without one is sent to the
-club's page to log in; the JSON is 401), and every write must carry the session's CSRF token, in
-the X-CSRF-Token header (the pages' scripts send it) or a form's `csrf` field (the pages' forms
-carry it). The server's own files are not a member's: a wall from a file by its path and the
+The local app's launch key is replaced by the club's door at the club's edge (`club.door`): a page
+without a session is sent to the club's page to log in (the JSON is 401), and every write must carry
+the session's CSRF token, in the X-CSRF-Token header (the pages' scripts send it) or a form's `csrf`
+field (the pages' forms carry it). The server's own files are not a member's: a wall from a file by its path and the
 server's saved searches are refused; uploaded lists are kept in the member's own folder.
 
 A member's app holds their open rounds (a review, a wall) in this process, as `lexitrain web` does:
@@ -24,45 +24,43 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from lexitrain.club import members
-from lexitrain.errors import LexitrainError
+from lexitrain.club.member_stores import MemberStores
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.web.app import ROUTES, create_app
 from lexitrain.web.context import Context
-from lexitrain.web.guard import HEADERS, MAX_BODY, SAFE_METHODS, capped, with_headers
+from lexitrain.web.edge import visitor
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.routing import BaseRoute
-    from starlette.types import Message, Receive, Scope, Send
-
-    from lexitrain.club.app import Club
+    from starlette.types import Receive, Scope, Send
 
 #: The members whose study apps (and open rounds) a process keeps at once.
 MOST_OPEN = 8
-#: The form field a write carries its CSRF token in (a script sends members.CSRF_HEADER).
-CSRF_FIELD = "csrf"
 
 
 class MemberStudy:
-    """The ASGI app mounted at /study: the member's session and CSRF checked, then their own app."""
+    """The ASGI app mounted at /study, behind the club's edge: the member it let in gets their own app."""
 
-    def __init__(self, club: Club, cookie: str, most_open: int = MOST_OPEN) -> None:
-        """`cookie`: the name of the club's session cookie."""
-        self.club = club
-        self.cookie = cookie
-        self.stores = club.stores
+    def __init__(self, stores: MemberStores, lex: Lexicon, clock: Callable[[], float],
+                 settle: Callable[[int], None], most_open: int = MOST_OPEN) -> None:
+        """STORES: the members' stores; LEX: the club's lexicon (a member's until they choose another);
+        SETTLE: pays what the club owes a member's store (`Club.settle`), before each of their requests."""
+        self.stores = stores
+        self.lex = lex
+        self.clock = clock
+        self.settle = settle
         self.most_open = most_open
         self._apps: OrderedDict[int, tuple[Context, Starlette]] = OrderedDict()
         self._busy: dict[int, int] = {}
         self._lock = threading.Lock()
-        self._lexicons: dict[str, Any] = {club.lex.name: club.lex}  # shared: a lexicon is opened once
+        self._lexicons: dict[str, Any] = {lex.name: lex}  # shared: a lexicon is opened once
         self._lexicons_lock = threading.Lock()
 
     @property
@@ -73,35 +71,11 @@ class MemberStudy:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
-        request = Request(scope)
-        token = request.cookies.get(self.cookie)
-        found = await run_in_threadpool(members.session_member, self.club.db, token, self.club.clock())
-        if found is None:
-            if request.method in SAFE_METHODS and "text/html" in request.headers.get("accept", ""):
-                await RedirectResponse("/", status_code=303, headers=HEADERS)(scope, receive, send)
-            else:
-                await _refuse(401, "log in first (POST /api/session)", scope, receive, send)
-            return
-        member, csrf = found
-        if request.headers.get("sec-fetch-site") == "cross-site":
-            await _refuse(403, "requests from other sites are refused", scope, receive, send)
-            return
-        receive = capped(receive)
-        if request.method not in SAFE_METHODS:
-            sent = request.headers.get(members.CSRF_HEADER)
-            if sent is None:
-                body = await _whole_body(receive)
-                sent = await _form_token(scope, body)
-                receive = _replay(body)
-            if not members.csrf_matches(sent, csrf):
-                await _refuse(403, "missing or wrong CSRF token (X-CSRF-Token, or the form's csrf field)",
-                              scope, receive, send)
-                return
-        scope.setdefault("state", {})["csrf"] = csrf
-        await run_in_threadpool(self.club.settle, member.id)  # (what the club's challenge and walls owe their store)
+        member = visitor(Request(scope)).who  # (the club's edge let them in: their session and CSRF token checked)
+        await run_in_threadpool(self.settle, member.id)  # (what the club's challenge and walls owe their store)
         ctx, app = await run_in_threadpool(self._take, member.id)
         try:
-            await app(scope, receive, with_headers(send))
+            await app(scope, receive, send)
         finally:
             self._give_back(member.id)
 
@@ -115,8 +89,8 @@ class MemberStudy:
         try:
             open_store = self.stores.opener(member_id)
             store = open_store()
-            lexicon = str(store.setting("lexicon", self.club.lex.name))
-            ctx = Context(store, lexicon, clock=self.club.clock, open_store=open_store,
+            lexicon = str(store.setting("lexicon", self.lex.name))
+            ctx = Context(store, lexicon, clock=self.clock, open_store=open_store,
                           home=self.stores.home(member_id), on_this_machine=False, readers=1, club_page="/",
                           _lexicons=self._lexicons, _lexicons_lock=self._lexicons_lock)
         except BaseException:
@@ -169,47 +143,3 @@ class MemberStudy:
             made, self._apps = list(self._apps.values()), OrderedDict()
         for ctx, _ in made:
             ctx.close()
-
-
-async def _refuse(status: int, message: str, scope: Scope, receive: Receive, send: Send) -> None:
-    response: Response = JSONResponse({"error": message}, status_code=status, headers=HEADERS)
-    await response(scope, receive, send)
-
-
-async def _whole_body(receive: Receive) -> bytes:
-    parts: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            raise LexitrainError("the request ended before its body")
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(parts)
-
-
-async def _form_token(scope: Scope, body: bytes) -> str | None:
-    """The `csrf` field of a form's body (URL-encoded, or multipart: an uploaded list)."""
-    kind = Request(scope).headers.get("content-type", "")
-    if kind.startswith("application/x-www-form-urlencoded"):
-        values = parse_qs(body.decode("latin-1"), max_num_fields=1000).get(CSRF_FIELD)
-        return values[0] if values else None
-    if kind.startswith("multipart/form-data") and len(body) <= MAX_BODY:
-        form = await Request(scope, _replay(body)).form()
-        value = form.get(CSRF_FIELD)
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _replay(body: bytes) -> Receive:
-    """A receive that hands the body read already to the app, then waits as the server's would."""
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.Event().wait()  # (the server's receive waits for the client to go away)
-        return {"type": "http.disconnect"}
-
-    return receive

@@ -11,7 +11,6 @@ password or not, which is what slows a guessing flood.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lexitrain.club.database import ClubDatabase, Tx
 from lexitrain.errors import LexitrainError
+from lexitrain.web.edge import Refused
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -27,20 +27,10 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 SHORTEST_PASSWORD = 8
 LONGEST_PASSWORD = 1024  # (argon2 would take any length; a bound keeps a request's cost bounded)
 SESSION_DAYS = 30
-#: The header a write carries its session's CSRF token in (`POST /api/session` returns it as `csrf`).
-CSRF_HEADER = "x-csrf-token"
 #: Failed logins allowed per name, and per address, within the window before logins are refused.
 FAILURES_PER_NAME = 5
 FAILURES_PER_ADDRESS = 20
 FAILURE_WINDOW = 15 * 60.0
-
-
-class Refused(LexitrainError):
-    """A request the club turns down; `status` is the HTTP status that says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -175,11 +165,6 @@ def session_member(db: ClubDatabase, token: str | None, now: float) -> tuple[Mem
     if row is None:
         return None
     return Member(int(row[0]), str(row[1]), bool(row[2])), str(row[3])
-
-
-def csrf_matches(sent: str | None, csrf: str) -> bool:
-    """Whether a write carries its session's CSRF token (compared in constant time)."""
-    return bool(sent) and hmac.compare_digest(str(sent).encode(), csrf.encode())
 
 
 def log_out(db: ClubDatabase, token: str) -> None:

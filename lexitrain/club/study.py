@@ -18,7 +18,6 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
-from lexitrain.club.members import Refused
 from lexitrain.club.owed import MODE
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
@@ -26,6 +25,7 @@ from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling, rescheduling
 from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, ProgressStore
+from lexitrain.web.edge import Refused
 
 #: The most questions one request hands out.
 MOST = 50

@@ -19,11 +19,11 @@ from typing import Any
 
 from lexitrain.club.challenges import ChallengeSets, toughies
 from lexitrain.club.database import ClubDatabase, Tx
-from lexitrain.club.members import Refused
 from lexitrain.club.owed import owe
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.web.edge import Refused
 
 #: The channel every process LISTENs on (PostgreSQL).
 CHANNEL = "lexitrain_tables"

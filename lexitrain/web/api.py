@@ -1,16 +1,14 @@
 """The JSON the pages' scripts speak: walls, reviews and positions, each an open round by id.
 
-Every body is one JSON object; a field missing or of the wrong type, an
-unknown round, or a request the core refuses is a 4xx with a one-line
-`{"error": ...}`, never a 500.
+Every body is one JSON object, read and checked at the edge (`web.edge`); a field missing or of the
+wrong type, an unknown round, or a request the core refuses is a 4xx with a one-line `{"error": ...}`,
+never a 500.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
-import re
 from typing import Any, Callable, TypeVar
 
 from starlette.requests import Request
@@ -26,57 +24,15 @@ from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.quiz.round import Round
 from lexitrain.study.quiz.session import Outcome, Refused
 from lexitrain.study.drills.wall import Wall, word_facts
-from lexitrain.web.context import Conflict, Context
-from lexitrain.web.guard import HEADERS
+from lexitrain.web.context import Context
+from lexitrain.web.edge import Conflict, flag, read_json, reply, text, whole
 
-MAX_TEXT = 200
-#: A UTF-16 half on its own: JSON may spell one ("\ud800"), no text can hold it.
-SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
-
-
-class BadRequest(LexitrainError):
-    """A body the app cannot read (answered with 400)."""
 
 
 def context(request: Request) -> Context:
     ctx: Context = request.app.state.ctx
     return ctx
-
-
-def reply(data: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status, headers=HEADERS)
-
-
-async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object: strict JSON (no NaN), no lone surrogate in any string, not nested deep."""
-    raw = await request.body()
-
-    def no_constant(name: str) -> None:
-        raise ValueError(name)
-
-    try:
-        data = json.loads(raw or b"{}", parse_constant=no_constant)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise BadRequest("the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise BadRequest("the body must be a JSON object")
-    if not _clean(data):
-        raise BadRequest("the body holds text that is not Unicode (a lone surrogate)")
-    return data
-
-
-def _clean(value: Any, depth: int = 0) -> bool:
-    """No lone surrogate in any key or string (nor nesting past 20 levels, far beyond any request)."""
-    if depth > 20:
-        return False
-    if isinstance(value, str):
-        return SURROGATE.search(value) is None
-    if isinstance(value, dict):
-        return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_clean(v, depth + 1) for v in value)
-    return True
 
 
 async def lane(request: Request, work: Callable[[], T]) -> T:
@@ -88,29 +44,6 @@ def token(ctx: Context, *parts: object) -> str:
     """The token of one question (or one round) on show: a request naming it answers that showing only,
     so a second submit of the same answer finds the next question on show and is refused (409)."""
     return hmac.new(ctx.secret.encode(), ":".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()[:16]
-
-
-def text(data: dict[str, Any], name: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str):
-        raise BadRequest(f"{name!r} must be a string")
-    if len(value) > MAX_TEXT:
-        raise BadRequest(f"{name!r} is longer than {MAX_TEXT} characters")
-    return value
-
-
-def flag(data: dict[str, Any], name: str) -> bool:
-    value = data.get(name)
-    if not isinstance(value, bool):
-        raise BadRequest(f"{name!r} must be true or false")
-    return value
-
-
-def whole(data: dict[str, Any], name: str) -> int:
-    value = data.get(name)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadRequest(f"{name!r} must be a whole number")
-    return value
 
 
 # -- walls -------------------------------------------------------------------------
@@ -138,7 +71,7 @@ def _this_round(ctx: Context, ident: str, wall: Wall, data: dict[str, Any]) -> N
 
 
 async def wall_guess(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     word = text(data, "word")
 
     def guess() -> dict[str, Any]:
@@ -150,7 +83,7 @@ async def wall_guess(request: Request) -> JSONResponse:
 
 
 async def wall_give_up(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
     def give_up() -> dict[str, Any]:
         wall = _wall(ctx, ident)
@@ -163,7 +96,7 @@ async def wall_give_up(request: Request) -> JSONResponse:
 
 
 async def wall_next(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
     def next_round() -> dict[str, Any]:
         wall = _wall(ctx, ident)
@@ -175,7 +108,7 @@ async def wall_next(request: Request) -> JSONResponse:
 
 
 async def wall_mark(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     question, correct = text(data, "id"), flag(data, "correct")
 
     def mark() -> dict[str, Any]:
@@ -268,7 +201,7 @@ def answered(ctx: Context, ident: str, drill: Round, question: Question, line: s
 
 
 async def review_answer(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     line = text(data, "text")
 
     def answer() -> dict[str, Any]:
@@ -282,7 +215,7 @@ async def review_reveal(request: Request) -> JSONResponse:
     """The answer of the question on show, recording nothing (the player grades next): the
     words' facts, and what an empty line is checked to (a position's top plays, whether the word
     shown is valid and how a phony was made)."""
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
     def reveal() -> dict[str, Any]:
         drill = _drill(ctx, ident)
@@ -294,7 +227,7 @@ async def review_reveal(request: Request) -> JSONResponse:
 
 
 async def review_grade(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     rating = whole(data, "rating")
 
     def grade() -> dict[str, Any]:
@@ -324,7 +257,7 @@ def undone(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> dict
 
 
 async def review_undo(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
     def undo() -> dict[str, Any]:
         return {**undone(ctx, ident, _drill(ctx, ident), data), "today": today(ctx)}
@@ -361,7 +294,7 @@ def board_json(ctx: Context, question: Question) -> dict[str, Any]:
 
 async def position_start(request: Request) -> JSONResponse:
     """A round of positions, judged `by` score (the default), equity, a simulation or the endgame solver."""
-    ctx, data = context(request), await body(request)
+    ctx, data = context(request), await read_json(request)
     by = text(data, "by") if "by" in data else "score"
 
     def start() -> dict[str, Any]:
@@ -374,7 +307,7 @@ async def position_start(request: Request) -> JSONResponse:
 async def position_play(request: Request) -> JSONResponse:
     """A play in GCG notation: an illegal one is refused with its reason and the position stays;
     a legal one is recorded (top score or not) and the verdict shows the top plays."""
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     play = text(data, "play")
 
     def answer() -> dict[str, Any]:
@@ -385,7 +318,7 @@ async def position_play(request: Request) -> JSONResponse:
 
 
 async def position_undo(request: Request) -> JSONResponse:
-    ctx, ident, data = context(request), request.path_params["ident"], await body(request)
+    ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     return reply(await lane(request, lambda: undone(ctx, ident, _drill(ctx, ident), data)))
 
 

@@ -29,20 +29,13 @@ from lexitrain.study.quiz.session import Summary
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stats import StatsReport
 from lexitrain.study.store import ProgressStore
+from lexitrain.web.edge import NotFound
 from lexitrain.web.offload import READERS, Offload
 
 #: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
 OPEN_LIMIT = 16
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
-
-
-class NotFound(LexitrainError):
-    """A round, page or thing that is not there (answered with 404)."""
-
-
-class Conflict(LexitrainError):
-    """A request for a question or round no longer on show: a second submit (answered with 409)."""
 
 
 class Finishing(Protocol):
