@@ -337,7 +337,7 @@ def main() -> None:
     os.environ.setdefault("LEXITRAIN_HOME", tempfile.mkdtemp(prefix="bench-club-"))
 
     from lexitrain.club.challenges import ChallengeSets
-    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.store import ClubDatabase
     from lexitrain.club.members import make_admin, make_invite, sign_up
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills.challenge import parse_day

@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route
 
 from lexitrain.club import app as club_app
 from lexitrain.club.app import COOKIE, Club, create_app
-from lexitrain.club.database import ClubDatabase
+from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_study import MemberStudy
 from lexitrain.club.members import FAILURES_PER_NAME, make_admin, make_invite
 from lexitrain.lexicon.lexicon import Lexicon
@@ -177,7 +177,7 @@ def test_a_request_a_browser_says_came_from_another_site_is_refused(club: Club) 
     assert linked.status_code == 403
     assert ann.get(f"/api/leaderboard?kind={KIND}").json() == []
     with club.db.transaction() as tx:
-        assert tx.one("SELECT count(*) FROM attempts")[0] == 0  # type: ignore[index]
+        assert tx.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
     assert ann.get(f"/api/challenge?kind={KIND}", headers={"sec-fetch-site": "same-origin"}).status_code == 200
 
 
@@ -237,7 +237,7 @@ def test_passwords_are_never_stored_or_logged_in_clear(club: Club, caplog: pytes
     client(club).post("/api/session", json={"name": "ann", "password": "a wrong guess"})
     with club.db.transaction() as tx:
         stored = " ".join(str(value) for table in ("members", "invites", "logins", "login_failures")
-                          for row in tx.rows(f"SELECT * FROM {table}") for value in row)
+                          for row in tx.conn.execute(f"SELECT * FROM {table}").fetchall() for value in row)
     logged = caplog.text + " ".join(str(record.args) for record in caplog.records)
     for secret in (PASSWORD, "second secret", "a wrong guess"):
         assert secret not in stored and secret not in logged
@@ -254,8 +254,8 @@ def test_an_admin_resets_a_password_and_removes_a_member_with_their_export(club:
     assert removed.status_code == 200 and len(removed.json()["cards"]) == len(club.sets.get(KIND, club.today()).keys)
     assert client(club).post("/api/session", json={"name": "ann", "password": "new password"}).status_code == 401
     with club.db.transaction() as tx:
-        assert tx.one("SELECT count(*) FROM owed_reviews")[0] == 0  # type: ignore[index]
-        assert tx.one("SELECT count(*) FROM attempts")[0] == 0  # type: ignore[index]
+        assert tx.conn.execute("SELECT count(*) FROM owed_reviews").fetchone()[0] == 0
+        assert tx.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
     assert admin.delete("/api/admin/members/ann", headers={"x-csrf-token": csrf}).status_code == 404
 
 

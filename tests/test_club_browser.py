@@ -43,7 +43,7 @@ def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
     import uvicorn
 
     from lexitrain.club.app import Club, create_app
-    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.store import ClubDatabase
 
     lex = make_lexicon(sorted(WORDS))
     with ClubDatabase(str(tmp_path / "club.sqlite")) as db:

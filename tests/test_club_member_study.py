@@ -102,15 +102,15 @@ def test_a_removed_members_store_goes_with_them(club: Club) -> None:
     assert [(a["mode"], a["key"]) for a in removed.json()["answers"]] == [("daily", question["prompt"])]
     if club.db.postgres:
         with club.db.transaction() as tx:
-            assert tx.one("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
-                          (f"member_{ann_id}",)) == (0,)
+            assert tx.conn.execute("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
+                                   (f"member_{ann_id}",)).fetchone() == (0,)
     else:
         assert not (club.stores.folder / f"member_{ann_id}").exists()
 
 
 def _member_id(club: Club, name: str) -> int:
     with club.db.transaction() as tx:
-        row = tx.one("SELECT id FROM members WHERE name = ?", (name,))
+        row = tx.conn.execute("SELECT id FROM members WHERE name = ?", (name,)).fetchone()
     assert row is not None
     return int(row[0])
 

@@ -12,7 +12,7 @@ import pytest
 
 from lexitrain.club import challenges as ch
 from lexitrain.club import members, owed
-from lexitrain.club.database import SCHEMA_VERSION, ClubDatabase
+from lexitrain.club.store import SCHEMA_VERSION, ClubDatabase
 from lexitrain.web.edge import Refused
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -46,9 +46,50 @@ def test_migrations_run_once_and_a_newer_schema_is_refused(club_target: str) -> 
     with ClubDatabase(club_target) as db:  # (opened again: nothing re-created, ann still there)
         assert members.member_named(db, "ann") is not None
         with db.transaction() as tx:
-            tx.run("UPDATE club_schema SET version = ?", (SCHEMA_VERSION + 1,))
+            tx.conn.execute("UPDATE club_schema SET version = ?", (SCHEMA_VERSION + 1,))
     with pytest.raises(LexitrainError, match="newer lexitrain"):
         ClubDatabase(club_target)
+
+
+def test_a_club_made_before_its_flags_were_integers_is_upgraded_by_the_one_runner_keeping_every_value(
+        club_target: str, lex: Lexicon) -> None:
+    """The club's tables are made by the store's migration runner in the store's dialect: a club at version 4
+    (its flags BOOLEAN on PostgreSQL) is upgraded in place, the flags now the integers 0 and 1 the dialect binds
+    a Python bool as, and a second first attempt still refused by the index made again."""
+    import sqlite3
+    from pathlib import Path
+
+    from lexitrain.club.store.schema import MIGRATIONS
+    from lexitrain.study.store.migrations import VersionTable, upgrade
+
+    if club_target.startswith("postgresql"):
+        import psycopg
+
+        from lexitrain.study.store.postgres import PostgresConnection
+
+        old = PostgresConnection(psycopg.connect(club_target), "public")
+        true, false = "TRUE", "FALSE"
+    else:
+        old = sqlite3.connect(Path(club_target), isolation_level=None)  # type: ignore[assignment]
+        true, false = "1", "0"
+    upgrade(old, "postgresql" if club_target.startswith("postgresql") else "sqlite", MIGRATIONS[:4],
+            VersionTable("club_schema"), "the old club")
+    old.execute(f"INSERT INTO members (name, password, admin, joined) VALUES ('ann', 'x', {true}, 1)")
+    old.execute(f"INSERT INTO members (name, password, admin, joined) VALUES ('bob', 'x', {false}, 1)")
+    old.execute(f"INSERT INTO attempts (member_id, lexicon, kind, date, total, started, finished, score, retake) "
+                f"VALUES (1, '{lex.name}', '{KIND}', '{DAY.isoformat()}', 23, 1, 2, 3, {false})")
+    old.close()
+    with ClubDatabase(club_target) as db:
+        assert [members.member_named(db, n).admin for n in ("ann", "bob")] == [True, False]  # type: ignore[union-attr]
+        with db.reading() as store:
+            assert store.conn.execute("SELECT version FROM club_schema").fetchone()[0] == SCHEMA_VERSION
+            if db.postgres:
+                assert store.conn.execute("SELECT data_type FROM information_schema.columns WHERE table_schema = "
+                                          "'public' AND table_name = 'attempts' AND column_name = 'retake'"
+                                          ).fetchone()[0] == "bigint"
+            assert store.add_attempt((1, lex.name, KIND, DAY.isoformat()), 23, 5, retake=False) is None
+            assert store.add_attempt((1, lex.name, KIND, DAY.isoformat()), 23, 5, retake=True) is not None
+        assert ch.leaderboard(db, lex.name, KIND, DAY) == [{"member": "ann", "score": 3, "total": 23, "seconds": 1.0}]
 
 
 def test_an_invitation_lets_one_member_in_once(db: ClubDatabase) -> None:
@@ -99,8 +140,8 @@ def test_passwords_and_secrets_are_stored_only_as_hashes(db: ClubDatabase) -> No
     login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
     with db.transaction() as tx:
         stored = [str(value) for table in ("members", "invites", "logins", "login_failures")
-                  for row in tx.rows(f"SELECT * FROM {table}") for value in row]
-        password = tx.one("SELECT password FROM members WHERE name = 'ann'")
+                  for row in tx.conn.execute(f"SELECT * FROM {table}").fetchall() for value in row]
+        password = tx.conn.execute("SELECT password FROM members WHERE name = 'ann'").fetchone()
     assert password is not None and str(password[0]).startswith("$argon2id$")
     for secret in (PASSWORD, code, login.token):
         assert not any(secret in value for value in stored)
@@ -193,7 +234,7 @@ def test_two_devices_opening_the_day_at_once_share_one_official_attempt(db: Club
     retake = ch.open_attempt(db, ann.id, lex.name, chosen, NOW + 10)
     assert retake != opened[0]
     with db.transaction() as tx:
-        rows = tx.rows("SELECT id, retake FROM attempts ORDER BY id")
+        rows = tx.conn.execute("SELECT id, retake FROM attempts ORDER BY id").fetchall()
     assert [(i, bool(flag)) for i, flag in rows] == [(opened[0], False), (retake, True)]
 
 

@@ -297,10 +297,10 @@ def test_cards_an_earlier_lexitrain_kept_in_the_club_move_into_the_members_store
               "correct": 0, "streak": 0}
     def old_rows() -> None:
         with club.db.transaction() as tx:
-            tx.run(f"INSERT INTO member_cards (member_id, lexicon, kind, key, {', '.join(old_state)}) "
+            tx.conn.execute(f"INSERT INTO member_cards (member_id, lexicon, kind, key, {', '.join(old_state)}) "
                    f"VALUES (?, ?, ?, ?, {', '.join('?' * len(old_state))})", (ann_id, lex.name, "anagram", "AET",
                                                                              *old_state.values()))
-            tx.run("INSERT INTO member_reviews (member_id, lexicon, kind, key, source, given, correct, rating, at, "
+            tx.conn.execute("INSERT INTO member_reviews (member_id, lexicon, kind, key, source, given, correct, rating, at, "
                    "before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (ann_id, lex.name, "anagram", "AET", "study", "ate eat eta tea", True, GOOD, 500_000.0,
                     json.dumps(before)))

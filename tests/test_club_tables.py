@@ -22,7 +22,8 @@ with warnings.catch_warnings():
 
 from lexitrain.club import tables
 from lexitrain.club.app import Club, create_app
-from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.club.store import ClubDatabase
+from lexitrain.club.store.shared_walls import SharedWalls
 from lexitrain.club.members import Member, make_invite, sign_up
 from lexitrain.lexicon.lexicon import Lexicon
 from study_helpers import WORDS, anagram_oracle
@@ -117,15 +118,15 @@ def test_two_members_sitting_down_at_once_each_see_the_other(club: Club, clients
     now = club.clock()
     carol, bob = (sign_up(club.db, name, PASSWORD, make_invite(club.db, now), now) for name in ("carol", "bob"))
     paused, go = threading.Event(), threading.Event()
-    seated_names = tables._seated_names
+    seated_names = SharedWalls.seated_names
 
-    def carol_pauses(tx: Tx, table_id: int) -> list[str]:  # (between taking her seat and reading who sits)
+    def carol_pauses(store: SharedWalls, table_id: int) -> list[str]:  # (between taking her seat and reading who sits)
         if threading.current_thread().name == "carol":
             paused.set()
             assert go.wait(30)
-        return seated_names(tx, table_id)
+        return seated_names(store, table_id)
 
-    monkeypatch.setattr(tables, "_seated_names", carol_pauses)
+    monkeypatch.setattr(SharedWalls, "seated_names", carol_pauses)
     events: dict[str, dict[str, Any] | None] = {}
 
     def sit(member: Member, at: float) -> None:
@@ -139,8 +140,8 @@ def test_two_members_sitting_down_at_once_each_see_the_other(club: Club, clients
     deadline = time.monotonic() + 30
     while second.is_alive() and time.monotonic() < deadline:  # until bob is done, or waits on a lock
         with club.db.transaction() as tx:
-            row = tx.one("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                         "AND wait_event_type = 'Lock'")
+            row = tx.conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                         "AND wait_event_type = 'Lock'").fetchone()
         if row is not None and row[0]:
             break
         time.sleep(0.01)

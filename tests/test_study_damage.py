@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from lexitrain.study.store import AnswerRow, ProgressStore
-from lexitrain.study.store.migrations import MIGRATIONS, _statements
+from lexitrain.study.store.migrations import MIGRATIONS, statements
 from study_helpers import small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run, unprivileged
 
@@ -149,7 +149,7 @@ def old_file(path: Path, version: int) -> None:
     """A progress file as lexitrain wrote it at schema `version`, with one session in it."""
     conn = sqlite3.connect(path)
     for script in MIGRATIONS[:version]:
-        for statement in _statements(script):
+        for statement in statements(script):
             conn.execute(statement)
     conn.execute("INSERT INTO sessions (mode, lexicon, source, started) VALUES ('quiz', 'small', 'old', 1)")
     conn.execute(f"PRAGMA user_version = {version}")

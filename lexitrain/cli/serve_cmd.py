@@ -36,7 +36,7 @@ def serve(
                                  param_hint="--database")
 
     from lexitrain.club.app import Club
-    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.store import ClubDatabase
     from lexitrain.club.server import serve as run
     from lexitrain.lexicon.catalog import open_lexicon
 
@@ -52,7 +52,7 @@ def serve(
 def invite(database: str = Database) -> None:
     """Print a one-time invitation code for a new member."""
 
-    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.store import ClubDatabase
     from lexitrain.club.members import make_invite
 
     with ClubDatabase(database, pool_size=1) as db:
@@ -62,7 +62,7 @@ def invite(database: str = Database) -> None:
 @serve_app.command("admin")
 def admin(name: str = typer.Argument(..., help="The member to make an admin."), database: str = Database) -> None:
     """Make a member an admin (they may invite, reset passwords and remove members)."""
-    from lexitrain.club.database import ClubDatabase
+    from lexitrain.club.store import ClubDatabase
     from lexitrain.club.members import make_admin
 
     with ClubDatabase(database, pool_size=1) as db:

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from lexitrain.club import challenges as ch
 from lexitrain.club import members, owed, study, tables
 from lexitrain.club.events import Hub, Hubs
-from lexitrain.club.database import ClubDatabase
+from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_stores import MemberStores
 from lexitrain.club.member_study import MemberStudy
 from lexitrain.club.door import COOKIE, ClubDoor
@@ -58,7 +58,7 @@ class Club:
     def __init__(self, db: ClubDatabase, lex: Lexicon, public_url: str | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.db = db
-        self.stores = MemberStores(db.target, db.postgres)
+        self.stores = MemberStores(db)
         self.lex = lex
         self.sets = ch.ChallengeSets(lex)
         self.walls = tables.Walls(lex)

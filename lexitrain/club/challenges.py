@@ -8,9 +8,8 @@ first attempt of a kind and day is the one the leaderboard ranks; later ones are
 
 Finishing schedules the member's own card for every question (right when all its answers were
 found) with the same FSRS scheduling as the local app, and records each miss for the club's wall
-of toughies. A guess and a finish on one attempt never interleave: both first touch the attempt's
-row with a conditional UPDATE (a row lock on PostgreSQL, the write lock on SQLite), so a guess
-either lands before the finish counts the guesses or is refused after it.
+of toughies. A guess and a finish on one attempt never interleave: both first lock the attempt's row
+(`club.store.attempts`), so a guess either lands before the finish counts the guesses or is refused after it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.club.owed import owe
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_items, check_kind
@@ -103,33 +102,30 @@ def open_attempt(db: ClubDatabase, member_id: int, lexicon: str, chosen: Challen
     """The member's unfinished attempt at this set, or a new one: their first of the day is official,
     any later one a retake. The unique index on first attempts decides a race (two devices asking at
     once): the loser is handed the winner's attempt while it is unfinished, never a second one."""
-    day = chosen.day.isoformat()
-    which = (member_id, lexicon, chosen.kind, day)
-    with db.transaction() as tx:
-        row = tx.one("SELECT id FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? AND date = ? "
-                     "AND finished IS NULL ORDER BY id DESC LIMIT 1", which)
-        if row is not None:
-            return int(row[0])
-        insert = ("INSERT INTO attempts (member_id, lexicon, kind, date, total, started, retake) "
-                  "VALUES (?, ?, ?, ?, ?, ?, {retake}) ON CONFLICT DO NOTHING RETURNING id")
-        row = tx.one(insert.format(retake="FALSE"), (*which, chosen.total, now))
-        if row is None:
-            first = tx.one("SELECT id, finished FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? "
-                           "AND date = ? AND NOT retake", which)
-            assert first is not None
-            row = first if first[1] is None else tx.one(insert.format(retake="TRUE"), (*which, chosen.total, now))
-        assert row is not None
-        return int(row[0])
+    which = (member_id, lexicon, chosen.kind, chosen.day.isoformat())
+    with db.transaction() as store:
+        found = store.unfinished_attempt(which)
+        if found is not None:
+            return found
+        made = store.add_attempt(which, chosen.total, now, retake=False)
+        if made is not None:
+            return made
+        first = store.first_attempt(which)
+        assert first is not None
+        if not first[1]:
+            return first[0]
+        retake = store.add_attempt(which, chosen.total, now, retake=True)
+        assert retake is not None
+        return retake
 
 
-def _attempt(tx: Tx, member_id: int, attempt_id: int) -> tuple[str, str, float]:
+def _attempt(store: ClubStore, member_id: int, attempt_id: int) -> tuple[str, str, float]:
     """Lock the member's unfinished attempt (see the module's docstring); its kind, date and start.
     Another member's attempt is 404, as an unknown one is (its existence is not told); a finished one 409."""
-    row = tx.one("UPDATE attempts SET total = total WHERE id = ? AND member_id = ? AND finished IS NULL "
-                 "RETURNING kind, date, started", (attempt_id, member_id))
-    if row is not None:
-        return str(row[0]), str(row[1]), float(row[2])
-    if tx.one("SELECT 1 FROM attempts WHERE id = ? AND member_id = ?", (attempt_id, member_id)) is None:
+    found = store.lock_attempt(member_id, attempt_id)
+    if found is not None:
+        return found
+    if not store.has_attempt(member_id, attempt_id):
         raise Refused(404, f"no attempt {attempt_id} of yours")
     raise Refused(409, f"attempt {attempt_id} is finished")
 
@@ -138,12 +134,11 @@ def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int
           now: float) -> tuple[bool, str | None]:
     """Whether the word answers a question of the attempt's set, and that question's key."""
     word = word.strip().upper()
-    with db.transaction() as tx:
-        kind, day, _started = _attempt(tx, member_id, attempt_id)
+    with db.transaction() as store:
+        kind, day, _started = _attempt(store, member_id, attempt_id)
         key = sets.get(kind, date.fromisoformat(day)).question_of.get(word)
         if key is not None:
-            tx.run("INSERT INTO guesses (attempt_id, word, alphagram, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                   (attempt_id, word, key, now))
+            store.add_guess(attempt_id, word, key, now)
     return key is not None, key
 
 
@@ -151,18 +146,17 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
            now: float) -> Result:
     """End the attempt: its score and time, the answers missed, the misses recorded, and the member's cards
     owed to their store (`club.owed`: scheduled there by `settle` just after)."""
-    with db.transaction() as tx:
-        kind, day, started = _attempt(tx, member_id, attempt_id)
+    with db.transaction() as store:
+        kind, day, started = _attempt(store, member_id, attempt_id)
         chosen = sets.get(kind, date.fromisoformat(day))
         found: dict[str, set[str]] = {}
-        for word, key in tx.rows("SELECT word, alphagram FROM guesses WHERE attempt_id = ?", (attempt_id,)):
+        for word, key in store.guesses(attempt_id):
             found.setdefault(key, set()).add(word)
         right = {key: set(chosen.answers[key]) <= found.get(key, set()) for key in chosen.keys}
         score = sum(right.values())
-        tx.run("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
-        tx.many("INSERT INTO misses (member_id, lexicon, alphagram, at) VALUES (?, ?, ?, ?)",
-                [(member_id, lexicon, key, now) for key in chosen.keys if not right[key]])
-        owe(tx, member_id, lexicon, f"club challenge {kind} {day}", started,
+        store.finish_attempt(attempt_id, now, score)
+        store.add_misses(member_id, lexicon, [key for key in chosen.keys if not right[key]], now)
+        owe(store, member_id, lexicon, f"club challenge {kind} {day}", started,
             [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
     missed = {key: tuple(w for w in chosen.answers[key] if w not in found.get(key, ())) for key in chosen.keys
               if not right[key]}
@@ -171,26 +165,20 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
 
 def leaderboard(db: ClubDatabase, lexicon: str, kind: str, day: date, retakes: bool = False) -> list[dict[str, Any]]:
     """The finished first attempts (or the retakes) of a kind and day: most right first, then quickest."""
-    with db.transaction() as tx:
-        rows = tx.rows("SELECT m.name, a.score, a.total, a.finished - a.started FROM attempts a "
-                       "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? AND a.date = ? "
-                       "AND a.finished IS NOT NULL AND a.retake = ? ORDER BY a.score DESC, a.finished - a.started, "
-                       "m.name", (lexicon, kind, day.isoformat(), retakes))
-    return [{"member": name, "score": int(score), "total": int(total), "seconds": round(float(seconds), 3)}
+    with db.reading() as store:
+        rows = store.finished_attempts(lexicon, kind, day.isoformat(), retakes)
+    return [{"member": name, "score": score, "total": total, "seconds": round(seconds, 3)}
             for name, score, total, seconds in rows]
 
 
 def medals(db: ClubDatabase, lexicon: str, kind: str) -> list[dict[str, Any]]:
     """Each member's gold, silver and bronze over every day of a kind (ties in score and time share a place)."""
-    with db.transaction() as tx:
-        rows = tx.rows("SELECT a.date, m.name, a.score, a.finished - a.started FROM attempts a "
-                       "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? "
-                       "AND a.finished IS NOT NULL AND NOT a.retake ORDER BY a.date, a.score DESC, "
-                       "a.finished - a.started", (lexicon, kind))
+    with db.reading() as store:
+        rows = store.first_attempts_by_day(lexicon, kind)
     counts: dict[str, dict[str, int]] = {}
     boards: dict[str, list[tuple[str, int, float]]] = {}
     for day, name, score, seconds in rows:
-        boards.setdefault(day, []).append((name, int(score), round(float(seconds), 3)))
+        boards.setdefault(day, []).append((name, score, round(seconds, 3)))
     for board in boards.values():
         place = 0
         for index, (name, score, seconds) in enumerate(board):
@@ -205,8 +193,6 @@ def medals(db: ClubDatabase, lexicon: str, kind: str) -> list[dict[str, Any]]:
 def toughies(db: ClubDatabase, lexicon: str, now: float, limit: int = TOUGHIES) -> list[dict[str, Any]]:
     """The alphagrams the club's members missed most in the last seven days, most missed first."""
     since = now - timedelta(days=7).total_seconds()
-    with db.transaction() as tx:
-        rows = tx.rows("SELECT alphagram, count(*), count(DISTINCT member_id) FROM misses WHERE lexicon = ? AND at >= ? "
-                       "GROUP BY alphagram ORDER BY count(*) DESC, alphagram LIMIT ?", (lexicon, since, limit))
-    return [{"alphagram": key, "misses": int(misses), "members": int(members)} for key, misses, members in rows]
-
+    with db.reading() as store:
+        rows = store.most_missed(lexicon, since, limit)
+    return [{"alphagram": key, "misses": misses, "members": members} for key, misses, members in rows]

@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 
 from lexitrain.club import members
-from lexitrain.club.database import ClubDatabase
+from lexitrain.club.store import ClubDatabase
 from lexitrain.club.members import Member
 from lexitrain.web.edge import SAFE_METHODS, Visitor, error
 

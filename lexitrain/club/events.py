@@ -11,15 +11,12 @@ right moment; an event seen twice (the catch-up and the live one) is sent once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import logging
+import threading
 from typing import Any
 
-from lexitrain.club.database import ClubDatabase
-from lexitrain.club.tables import CHANNEL
-
-log = logging.getLogger(__name__)
+from lexitrain.club.store import ClubDatabase
+from lexitrain.club.store.shared_walls import CHANNEL
 
 
 class Hubs:
@@ -42,7 +39,8 @@ class Hub:
     def __init__(self, db: ClubDatabase) -> None:
         self.db = db
         self._subscribers: dict[int, set[asyncio.Queue[dict[str, Any]]]] = {}
-        self._listener: asyncio.Task[None] | None = None
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def subscribe(self, table_id: int) -> asyncio.Queue[dict[str, Any]]:
@@ -67,29 +65,21 @@ class Hub:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        if self.db.postgres:
-            ready = asyncio.Event()
-            self._listener = asyncio.create_task(self._listen(ready))
-            await asyncio.wait_for(ready.wait(), 30)
+        if self.db.pool is not None:
+            ready = threading.Event()
+            self._listener = threading.Thread(target=self._listen, args=(ready,), name="lexitrain-events", daemon=True)
+            self._listener.start()
+            await asyncio.get_running_loop().run_in_executor(None, ready.wait, 30)
 
     async def stop(self) -> None:
-        self._loop = None
+        self._stop.set()
         if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+            await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 5)
+        self._loop = None
 
-    async def _listen(self, ready: asyncio.Event) -> None:
-        """LISTEN on a connection of this process's own, reconnecting if the server drops it."""
-        import psycopg
-
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.db.target, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    ready.set()
-                    async for note in conn.notifies():
-                        self._deliver(json.loads(note.payload))
-            except psycopg.OperationalError as exc:  # (the server restarted: listen again)
-                log.warning("table events: connection lost (%s); listening again", exc)
-                await asyncio.sleep(1.0)
+    def _listen(self, ready: threading.Event) -> None:
+        """LISTEN on one connection of the process's pool, held while the app runs (listening again if the
+        server drops it)."""
+        assert self.db.pool is not None
+        for payload in self.db.pool.notifications(CHANNEL, self._stop, on_listening=ready.set):
+            self.deliver(json.loads(payload))

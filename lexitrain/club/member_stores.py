@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lexitrain.club.store import ClubDatabase
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.records.transfer import backup_data, merge_backup
@@ -25,14 +26,15 @@ from lexitrain.web.edge import Refused
 class MemberStores:
     """Where each member's progress store is, and how it is opened, exported, merged into and removed."""
 
-    def __init__(self, target: str, postgres: bool) -> None:
-        self.target = target
-        self.postgres = postgres
-        if postgres:
-            database = re.sub(r"\W", "_", target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
+    def __init__(self, db: ClubDatabase) -> None:
+        self.db = db
+        self.target = db.target
+        self.postgres = db.postgres
+        if db.postgres:
+            database = re.sub(r"\W", "_", db.target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
             self.folder = data_home() / "club" / database  # (uploaded lists, on the serving machine)
         else:
-            path = Path(target)
+            path = Path(db.target)
             self.folder = path.with_name(f"{path.stem}-members")
 
     def home(self, member_id: int) -> Path:
@@ -78,11 +80,8 @@ class MemberStores:
 
     def remove(self, member_id: int) -> None:
         """Delete the member's store and folder (the member is being removed)."""
-        if self.postgres:
-            import psycopg
-
+        if self.db.pool is not None:
             from lexitrain.study.store.postgres import member_schema
 
-            with psycopg.connect(self.target, autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA IF EXISTS {member_schema(member_id)} CASCADE")
+            self.db.pool.drop_schema(member_schema(member_id))
         shutil.rmtree(self.folder / f"member_{int(member_id)}", ignore_errors=True)

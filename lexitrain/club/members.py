@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.club.store import ClubDatabase
 from lexitrain.errors import LexitrainError
 from lexitrain.web.edge import Refused
 
@@ -78,8 +78,8 @@ def check_password(password: str) -> str:
 def make_invite(db: ClubDatabase, now: float) -> str:
     """A new one-time invitation code (only its digest is stored)."""
     code = secrets.token_urlsafe(12)
-    with db.transaction() as tx:
-        tx.run("INSERT INTO invites (code_hash, made) VALUES (?, ?)", (digest(code), now))
+    with db.reading() as store:
+        store.add_invite(digest(code), now)
     return code
 
 
@@ -88,51 +88,39 @@ def sign_up(db: ClubDatabase, name: str, password: str, invite: str, now: float)
     too (409, and the invitation stays unused)."""
     check_name(name)
     hashed = _hasher().hash(check_password(password))
-    with db.transaction() as tx:
-        if tx.run("UPDATE invites SET used = ? WHERE code_hash = ? AND used IS NULL", (now, digest(invite))) != 1:
+    with db.transaction() as store:
+        if not store.use_invite(digest(invite), now):
             raise Refused(403, "this invitation is unknown or was used already")
-        row = tx.one("INSERT INTO members (name, password, joined) VALUES (?, ?, ?) ON CONFLICT DO NOTHING "
-                     "RETURNING id", (name, hashed, now))
-        if row is None:
+        member_id = store.add_member(name, hashed, now, digest(invite))
+        if member_id is None:
             raise Refused(409, f"the name {name!r} is taken")
-        tx.run("UPDATE invites SET used_by = ? WHERE code_hash = ?", (row[0], digest(invite)))
-    return Member(int(row[0]), name, admin=False)
+    return Member(member_id, name, admin=False)
 
 
 def make_admin(db: ClubDatabase, name: str) -> None:
-    with db.transaction() as tx:
-        if tx.run("UPDATE members SET admin = TRUE WHERE name = ?", (name,)) != 1:
+    with db.reading() as store:
+        if not store.set_admin(name):
             raise LexitrainError(f"no member named {name!r}")
 
 
 def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float) -> Login:
     """A new session for the right name and password; wrong is 401, too many failures lately 429."""
     since = now - FAILURE_WINDOW
-    with db.transaction() as tx:
-        by_name, by_address = _failures(tx, name, address, since)
-        row = tx.one("SELECT id, name, admin, password FROM members WHERE name = ?", (name,))
+    with db.reading() as store:
+        by_name, by_address = store.login_failures(name[:64], address, since)
+        found = store.member_with_password(name)
     if by_name >= FAILURES_PER_NAME or by_address >= FAILURES_PER_ADDRESS:
         raise Refused(429, "too many failed logins: wait a few minutes and try again")
-    if not _verified(row[3] if row else None, password):
-        with db.transaction() as tx:
-            tx.run("INSERT INTO login_failures (name, address, at) VALUES (?, ?, ?)", (name[:64], address, now))
-            tx.run("DELETE FROM login_failures WHERE at < ?", (since,))
+    if not _verified(found[1] if found else None, password):
+        with db.reading() as store:
+            store.add_login_failure(name[:64], address, now, since)
         raise Refused(401, "wrong name or password")
-    assert row is not None
-    member = Member(int(row[0]), str(row[1]), bool(row[2]))
+    assert found is not None
+    member = Member(*found[0])
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
-    with db.transaction() as tx:
-        tx.run("INSERT INTO logins (token_hash, member_id, csrf, expires) VALUES (?, ?, ?, ?)",
-               (digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0))
-        tx.run("DELETE FROM logins WHERE expires < ?", (now,))
+    with db.reading() as store:
+        store.add_login(digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0, now)
     return Login(member, token, csrf)
-
-
-def _failures(tx: Tx, name: str, address: str, since: float) -> tuple[int, int]:
-    row = tx.one("SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE address = ?) FROM login_failures "
-                 "WHERE at >= ? AND (name = ? OR address = ?)", (name[:64], address, since, name[:64], address))
-    assert row is not None
-    return int(row[0]), int(row[1])
 
 
 #: Verified against when the name is unknown, so a wrong name takes as long as a wrong password.
@@ -159,37 +147,32 @@ def session_member(db: ClubDatabase, token: str | None, now: float) -> tuple[Mem
     expired)."""
     if not token:
         return None
-    with db.reading() as tx:
-        row = tx.one("SELECT m.id, m.name, m.admin, l.csrf FROM logins l JOIN members m ON m.id = l.member_id "
-                     "WHERE l.token_hash = ? AND l.expires > ?", (digest(token), now))
-    if row is None:
-        return None
-    return Member(int(row[0]), str(row[1]), bool(row[2])), str(row[3])
+    with db.reading() as store:
+        found = store.session(digest(token), now)
+    return None if found is None else (Member(*found[0]), found[1])
 
 
 def log_out(db: ClubDatabase, token: str) -> None:
-    with db.transaction() as tx:
-        tx.run("DELETE FROM logins WHERE token_hash = ?", (digest(token),))
+    with db.reading() as store:
+        store.end_login(digest(token))
 
 
 def reset_password(db: ClubDatabase, name: str, password: str) -> None:
     """A new password, set by an admin; the member's sessions end."""
     hashed = _hasher().hash(check_password(password))
-    with db.transaction() as tx:
-        row = tx.one("UPDATE members SET password = ? WHERE name = ? RETURNING id", (hashed, name))
-        if row is None:
+    with db.reading() as store:
+        if not store.set_password(name, hashed):
             raise Refused(404, f"no member named {name!r}")
-        tx.run("DELETE FROM logins WHERE member_id = ?", (row[0],))
 
 
 def member_named(db: ClubDatabase, name: str) -> Member | None:
-    with db.transaction() as tx:
-        row = tx.one("SELECT id, name, admin FROM members WHERE name = ?", (name,))
-    return None if row is None else Member(int(row[0]), str(row[1]), bool(row[2]))
+    with db.reading() as store:
+        found = store.member_named(name)
+    return None if found is None else Member(*found)
 
 
 def remove(db: ClubDatabase, member_id: int) -> None:
     """Delete a member and everything of theirs in the club's tables (their progress store goes next:
     `club.member_study`)."""
-    with db.transaction() as tx:
-        tx.run("DELETE FROM members WHERE id = ?", (member_id,))
+    with db.reading() as store:
+        store.remove_member(member_id)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from lexitrain.club.database import ClubDatabase, Tx
+from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling, rescheduling
 from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
 from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
@@ -48,30 +48,24 @@ class Debt:
     at: float
 
 
-def owe(tx: Tx, member_id: int, lexicon: str, source: str, started: float,
+def owe(store: ClubStore, member_id: int, lexicon: str, source: str, started: float,
         answers: Iterable[tuple[str, str, bool]], now: float) -> None:
     """Record, in the club write's own transaction, the answers it owes the member's store."""
-    given = [[kind, key, bool(right)] for kind, key, right in answers]
+    given: list[list[Any]] = [[kind, key, bool(right)] for kind, key, right in answers]
     if given:
-        tx.run("INSERT INTO owed_reviews (member_id, lexicon, source, started, answers, at) VALUES (?, ?, ?, ?, ?, ?)",
-               (member_id, lexicon, source, started, json.dumps(given), now))
+        store.add_debt(member_id, lexicon, source, started, given, now)
 
 
 def anything_owed(db: ClubDatabase, member_id: int) -> bool:
     """Whether the club owes the member's store anything (one cheap read before opening the store)."""
-    with db.transaction() as tx:
-        row = tx.one("SELECT EXISTS (SELECT 1 FROM owed_reviews WHERE member_id = ?) "
-                     "OR EXISTS (SELECT 1 FROM member_cards WHERE member_id = ?) "
-                     "OR EXISTS (SELECT 1 FROM member_reviews WHERE member_id = ?)", (member_id,) * 3)
-    return bool(row and row[0])
+    with db.reading() as store:
+        return store.anything_owed(member_id)
 
 
 def members_owed(db: ClubDatabase) -> list[int]:
     """The members the club owes something (settled when a server starts: a crash may have left a debt)."""
-    with db.transaction() as tx:
-        rows = tx.rows("SELECT member_id FROM owed_reviews UNION SELECT member_id FROM member_cards "
-                       "UNION SELECT member_id FROM member_reviews ORDER BY 1")
-    return [int(row[0]) for row in rows]
+    with db.reading() as store:
+        return store.members_owed()
 
 
 def settle(db: ClubDatabase, store: ProgressStore, member_id: int,
@@ -86,13 +80,12 @@ def settle(db: ClubDatabase, store: ProgressStore, member_id: int,
     paid = 0
     if old is not None:
         paid += int(merge_backup(store, old, "the club's earlier cards")["cards"])
-        with db.transaction() as tx:
-            tx.run("DELETE FROM member_cards WHERE member_id = ?", (member_id,))
-            tx.run("DELETE FROM member_reviews WHERE member_id = ?", (member_id,))
+        with db.reading() as club:
+            club.forget_old_cards(member_id)
     for debt in debts:
         paid += pay(store, debt)
-        with db.transaction() as tx:
-            tx.run("DELETE FROM owed_reviews WHERE id = ?", (debt.id,))
+        with db.reading() as club:
+            club.forget_debt(debt.id)
     return paid
 
 
@@ -113,21 +106,16 @@ def pay(store: ProgressStore, debt: Debt) -> int:
 
 
 def _debts(db: ClubDatabase, member_id: int) -> list[Debt]:
-    with db.transaction() as tx:
-        rows = tx.rows("SELECT id, lexicon, source, started, answers, at FROM owed_reviews WHERE member_id = ? "
-                       "ORDER BY id", (member_id,))
-    return [Debt(int(i), lexicon, source, float(started), [(k, key, bool(r)) for k, key, r in json.loads(answers)],
-                 float(at)) for i, lexicon, source, started, answers, at in rows]
+    with db.reading() as store:
+        return [Debt(*row) for row in store.debts(member_id)]
 
 
 def _old_cards(db: ClubDatabase, member_id: int) -> dict[str, Any] | None:
     """The member's cards and reviews in the club's old tables, as a `progress export` file's contents
     (None: there are none)."""
-    with db.transaction() as tx:
-        cards = tx.rows(f"SELECT lexicon, kind, key, {', '.join(_OLD_CARD_FIELDS)} FROM member_cards "
-                        "WHERE member_id = ? ORDER BY lexicon, kind, key", (member_id,))
-        reviews = tx.rows("SELECT lexicon, kind, key, source, given, correct, rating, at, before FROM member_reviews "
-                          "WHERE member_id = ? ORDER BY id", (member_id,))
+    with db.transaction() as store:
+        cards = store.old_cards(member_id, _OLD_CARD_FIELDS)
+        reviews = store.old_reviews(member_id)
     if not cards and not reviews:
         return None
     sessions: dict[tuple[str, str], dict[str, Any]] = {}

@@ -59,7 +59,7 @@ class SqlConnection(Protocol):
 
 
 class StoreConnection:
-    """An open progress database: the connection and its transactions.
+    """An open database of lexitrain's (a progress store, or a club's tables): the connection and its transactions.
 
     The store's methods are each one short transaction of their own (an
     answer is committed the moment it is given, so a killed process loses
@@ -69,25 +69,47 @@ class StoreConnection:
     wraps them in `transaction()`.
     """
 
+    #: Whether a write transaction on PostgreSQL first takes its schema's lock, so the writers of one player's
+    #: store queue as a SQLite file's do (a club's tables are written by conditional statements instead).
+    SERIALIZED_WRITES = True
+
     def __init__(self, path: Path | None = None, read_only: bool = False,
-                 postgres: PostgresConnection | None = None) -> None:
+                 postgres: PostgresConnection | None = None, made: bool = False,
+                 borrowed: sqlite3.Connection | None = None) -> None:
         """Open the progress file; `read_only` (to export it) never writes to it or beside it where it
         need not, so a home on a read-only disk can still be backed up. With `postgres`, the store is
-        that connection's schema instead (made or upgraded now)."""
+        that connection's schema instead (made or upgraded now, unless `made`: a pool made it). With
+        `borrowed`, the store is an SQLite connection someone else opened and closes (PATH names it)."""
         self._postgres = postgres
+        self._borrowed = borrowed is not None
         #: the connection, for the store's own modules (and tests' checks): callers use the methods
         self.conn: SqlConnection
         if postgres is not None:
             self.path = Path(f"postgresql:{postgres.schema}")  # (what messages name)
             self.conn, self._backup_due = postgres, False
             try:
-                migrate_postgres(postgres)
+                if not made:
+                    self.upgrade()
             except BaseException:
                 postgres.close()
                 raise
             return
+        if borrowed is not None:
+            self.path = path or Path("?")
+            self.conn, self._backup_due = borrowed, False
+            return
         self.path = path or progress_path()
         self.conn, self._backup_due = (_open_read_only(self.path), False) if read_only else _open(self.path)
+
+    def upgrade(self) -> None:
+        """Make or upgrade the store's schema on PostgreSQL (a file is upgraded as it opens)."""
+        assert self._postgres is not None
+        migrate_postgres(self._postgres)
+
+    def lock_schema(self) -> None:
+        """(PostgreSQL) Queue behind the schema's other lockers until the transaction ends (an upgrade)."""
+        assert self._postgres is not None
+        self._postgres.lock_writes()
 
     @property
     def dialect(self) -> str:
@@ -125,7 +147,8 @@ class StoreConnection:
         if self._backup_due and isinstance(self.conn, sqlite3.Connection):
             self._backup_due = False
             take_daily_backup(self.conn, self.path)
-        self.conn.close()
+        if not self._borrowed:
+            self.conn.close()
 
     def data_version(self) -> int:
         """A value that moves whenever another connection (of any process) commits a change: what a
@@ -162,7 +185,8 @@ class StoreConnection:
             return
         if self._postgres is not None:
             conn.execute("BEGIN")
-            self._postgres.lock_writes()
+            if self.SERIALIZED_WRITES:
+                self._postgres.lock_writes()
         else:
             conn.execute("BEGIN IMMEDIATE")
         try:
@@ -294,6 +318,21 @@ def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
     return conn, backup_due
 
 
+def connect_file(path: Path, what: str) -> sqlite3.Connection:
+    """A plain connection to an SQLite database of lexitrain's other than a progress file (a club's tables):
+    WAL, a busy timeout, foreign keys, the store's `floor`; a file that cannot be opened is one line naming WHAT."""
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        _add_floor(conn)
+    except sqlite3.DatabaseError as exc:
+        raise LexitrainError(f"{path}: cannot open {what} ({exc})") from None
+    _use_wal(conn, path, what)
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
 def _add_floor(conn: sqlite3.Connection) -> None:
     """floor(), which the store's statements share with PostgreSQL, where SQLite was built without
     its math functions."""
@@ -399,7 +438,7 @@ def _refuse_empty_beside_backups(path: Path) -> None:
         )
 
 
-def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
+def _use_wal(conn: sqlite3.Connection, path: Path, what: str = "the progress database") -> None:
     """Switch a new database to WAL. The switch needs every other connection
     out of the file, and SQLite does not wait for that as it does for writes,
     so two processes starting on a new database at once retry here."""
@@ -412,5 +451,5 @@ def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 conn.close()
-                raise LexitrainError(f"{path}: cannot open the progress database ({exc})") from None
+                raise LexitrainError(f"{path}: cannot open {what} ({exc})") from None
             time.sleep(0.02)

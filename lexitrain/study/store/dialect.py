@@ -1,6 +1,6 @@
-"""The progress store on PostgreSQL: the one place where its SQL differs from SQLite's.
+"""The one SQL dialect of lexitrain's databases: the one place where PostgreSQL's SQL differs from SQLite's.
 
-The store's statements are written once, for SQLite, in the part of SQL both databases
+The statements (the progress store's, the club's) are written once, for SQLite, in the part of SQL both databases
 share (`ON CONFLICT`, `RETURNING`, `IS NOT DISTINCT FROM`, `CASE`, `floor`). What is left is
 spelled for PostgreSQL here, by rules small enough to read at a glance:
 
@@ -11,7 +11,12 @@ spelled for PostgreSQL here, by rules small enough to read at a glance:
   and `json_valid(column)` asks only that there is one (on PostgreSQL every JSON value the store
   keeps was written by `json.dumps`);
 - the migrations' types: `id INTEGER PRIMARY KEY` (SQLite's row id) is an identity column,
-  `INTEGER` a `BIGINT`, `REAL` a `DOUBLE PRECISION`.
+  `INTEGER` a `BIGINT`, `REAL` a `DOUBLE PRECISION`; a column's type changed (`ALTER COLUMN ... TYPE`)
+  is PostgreSQL's alone: SQLite has no such statement, and its columns hold any type (a club's flags,
+  once BOOLEAN there, are the integers 0 and 1 everywhere, as the store's are).
+
+Both the progress store and the club's tables are spelled by these rules, on one connection class
+(`study.store.postgres`) and one migration runner (`study.store.migrations.upgrade`).
 
 Everything else (the transaction style, the schema version, backups) is the connection's business
 (`study.store.connection` and `study.store.postgres`).
@@ -26,6 +31,7 @@ _ID_LIST = re.compile(r"SELECT value FROM json_each\(\?\)")
 _JSON_COMPARED = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\) = \?")
 _JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _JSON_VALID = re.compile(r"json_valid\(([\w.]+)\)")
+_CHANGED_TYPE = re.compile(r"\bALTER\s+COLUMN\b.*\bTYPE\b", re.IGNORECASE | re.DOTALL)
 
 
 @lru_cache(maxsize=512)
@@ -37,6 +43,13 @@ def postgres_sql(sql: str) -> str:
     sql = _JSON_FIELD.sub(r"(CAST(\1 AS JSONB) -> '\2')", sql)
     sql = _JSON_VALID.sub(r"(\1 IS NOT NULL)", sql)
     return sql.replace("%", "%%").replace("?", "%s")
+
+
+def ddl(statement: str, dialect: str) -> str | None:
+    """A migration's statement as the dialect takes it (None: it has nothing to do there)."""
+    if dialect == "postgresql":
+        return postgres_ddl(statement)
+    return None if _CHANGED_TYPE.search(statement) else statement
 
 
 def postgres_ddl(statement: str) -> str:

@@ -1,8 +1,9 @@
-"""The progress database's schema, one versioned migration at a time.
+"""The progress database's schema, one versioned migration at a time, and the one migration runner.
 
 `PRAGMA user_version` holds the number of migrations applied (on PostgreSQL,
 the schema's `store_version` table; the same migrations make the same tables
-there, their types spelled by `study.store.dialect`). Each entry of
+there, their types spelled by `study.store.dialect`). `upgrade` runs them, and
+the club's own tables' (`club.store.schema`) too. Each entry of
 MIGRATIONS upgrades the schema from version i to i + 1; the missing ones run
 in one transaction with their version bumps, so an upgrade either happens
 whole or not at all. A migration, once released, is never edited: real files were made by
@@ -12,12 +13,15 @@ it; a change to a table is a new migration, in SQL both databases take.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.store.dialect import ddl
 
 if TYPE_CHECKING:
+    from lexitrain.study.store.connection import SqlConnection
     from lexitrain.study.store.postgres import PostgresConnection
 
 #: Version 1: cards, plans and their queue, sessions, answers, challenges, settings.
@@ -184,51 +188,89 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return UserVersion().read(conn)
 
 
 def migrate(conn: sqlite3.Connection, path: Path) -> None:
-    """Apply the missing migrations and their version bumps in one transaction."""
-    conn.execute("BEGIN IMMEDIATE")
+    """Bring a progress file's schema up to date (see `upgrade`)."""
     try:
-        for number in range(schema_version(conn), SCHEMA_VERSION):  # another process may have upgraded it
-            for statement in _statements(MIGRATIONS[number]):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number + 1}")
+        upgrade(conn, "sqlite", MIGRATIONS, UserVersion(), str(path))
     except sqlite3.DatabaseError as exc:
-        conn.execute("ROLLBACK")
         reason = "disk full" if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL else str(exc)
         raise LexitrainError(f"{path}: could not upgrade the progress database ({reason}); it was left "
                              "as it was") from None
-    conn.execute("COMMIT")
 
 
 def migrate_postgres(conn: PostgresConnection) -> None:
-    """Make or upgrade a store's schema on PostgreSQL in one transaction, under the schema's write lock
-    (two processes opening a member's store at once upgrade it once); refuse a newer one."""
-    conn.execute("BEGIN")
-    try:
-        conn.lock_writes()
-        conn.execute("CREATE TABLE IF NOT EXISTS store_version (version BIGINT NOT NULL)")
-        row = conn.execute("SELECT version FROM store_version").fetchone()
-        version = 0 if row is None else int(row[0])
-        if version > SCHEMA_VERSION:
-            raise LexitrainError(f"{conn.schema} was written by a newer lexitrain (schema {version}, this one reads "
-                                 f"up to {SCHEMA_VERSION}); it was left untouched: upgrade lexitrain to use it")
-        for number in range(version, SCHEMA_VERSION):
-            for statement in _statements(MIGRATIONS[number]):
-                conn.execute_ddl(statement)
+    """Make or upgrade a store's schema on PostgreSQL (see `upgrade`)."""
+    upgrade(conn, "postgresql", MIGRATIONS, VersionTable("store_version"), conn.schema, lock=conn.lock_writes)
+
+
+class Versions(Protocol):
+    """Where a database keeps the number of migrations applied to it."""
+
+    def read(self, conn: SqlConnection) -> int: ...
+
+    def write(self, conn: SqlConnection, version: int) -> None: ...
+
+
+class UserVersion:
+    """SQLite's own header field (a player's progress file)."""
+
+    def read(self, conn: SqlConnection) -> int:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def write(self, conn: SqlConnection, version: int) -> None:
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+
+
+class VersionTable:
+    """A table of one row (a store on PostgreSQL: `store_version`; a club's database: `club_schema`)."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def read(self, conn: SqlConnection) -> int:
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (version INTEGER NOT NULL)")
+        row = conn.execute(f"SELECT version FROM {self.table}").fetchone()
         if row is None:
-            conn.execute("INSERT INTO store_version (version) VALUES (?)", (SCHEMA_VERSION,))
-        elif version < SCHEMA_VERSION:
-            conn.execute("UPDATE store_version SET version = ?", (SCHEMA_VERSION,))
+            conn.execute(f"INSERT INTO {self.table} (version) VALUES (0)")
+        return 0 if row is None else int(row[0])
+
+    def write(self, conn: SqlConnection, version: int) -> None:
+        conn.execute(f"UPDATE {self.table} SET version = ?", (version,))
+
+
+def upgrade(conn: SqlConnection, dialect: str, scripts: Sequence[str], versions: Versions, name: str,
+            lock: Callable[[], None] | None = None) -> None:
+    """Apply the scripts not applied yet, and their version, in one transaction: the one migration runner
+    of every database lexitrain keeps (a player's progress, a member's schema, a club's tables). LOCK
+    (PostgreSQL) is taken first, so two processes opening one database at once upgrade it once (SQLite's
+    BEGIN IMMEDIATE does that on a file). A database written by a newer lexitrain (NAME in the message)
+    is refused, untouched."""
+    conn.execute("BEGIN IMMEDIATE" if dialect == "sqlite" else "BEGIN")
+    try:
+        if lock is not None:
+            lock()
+        version = versions.read(conn)  # (another process may have upgraded it meanwhile)
+        if version > len(scripts):
+            raise LexitrainError(f"{name} was written by a newer lexitrain (schema {version}, this one reads "
+                                 f"up to {len(scripts)}); it was left untouched: upgrade lexitrain to use it")
+        for number in range(version, len(scripts)):
+            for statement in statements(scripts[number], dialect):
+                conn.execute(statement)
+        if version < len(scripts):
+            versions.write(conn, len(scripts))
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
 
 
-def _statements(script: str) -> list[str]:
-    """Split a migration script into statements (executescript would commit early)."""
+def statements(script: str, dialect: str = "sqlite") -> list[str]:
+    """A migration script's statements, spelled for the dialect (`study.store.dialect`): split, as
+    executescript would commit early, and its comments left out."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    spelled = (ddl(s.strip(), dialect) for s in "\n".join(lines).split(";") if s.strip())
+    return [s for s in spelled if s is not None]

@@ -1,4 +1,4 @@
-"""A progress store on PostgreSQL: one schema per player, behind the connection the store's modules use.
+"""A progress store on PostgreSQL: one schema per player, behind the connection the store's modules use; the pool.
 
 A club keeps each member's progress store in a schema of its own (`member_<id>`), with the same
 tables, made by the same migrations, as a player's SQLite file. The connection's `search_path` is
@@ -14,12 +14,17 @@ Python bool is the 0 or 1 the store's integer flags hold). Numbers PostgreSQL co
 A store's write transaction takes the schema's advisory lock first: the writers of one member queue
 as a SQLite file's do behind `BEGIN IMMEDIATE` (a read-then-write inside it sees nothing move), and
 two members never wait for each other. Readers never wait (PostgreSQL's snapshots, as SQLite's WAL).
+
+A server process lends these connections from one bounded pool (`PostgresPool`), shared by the club's
+own tables and every member's store, each checkout set to one schema; schemas are made and dropped there.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -28,7 +33,7 @@ from psycopg.types.numeric import Int8Dumper
 from psycopg.pq import TransactionStatus
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.dialect import postgres_ddl, postgres_sql
+from lexitrain.study.store.dialect import postgres_sql
 
 #: A member's schema: `member_` and their id (a name that needs no quoting).
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -38,22 +43,32 @@ def member_schema(member_id: int) -> str:
     return f"member_{int(member_id)}"
 
 
+def configure(conn: psycopg.Connection[Any]) -> None:
+    """Make a connection speak the dialect: autocommit (a store says BEGIN itself), values bound on the client
+    as SQLite would take them, numbers read back as SQLite gives them (a pool's every new connection)."""
+    conn.autocommit = True
+    conn.cursor_factory = psycopg.ClientCursor
+    conn.adapters.register_loader("numeric", _PlainNumberLoader)
+    conn.adapters.register_dumper(bool, _BoolAsIntDumper)
+
+
 class PostgresConnection:
-    """One PostgreSQL connection (autocommit: the store says BEGIN itself), its search path one schema."""
+    """One PostgreSQL connection, its search path one schema: a connection of its own (owned: closed with
+    the store), or one a pool lends for a while (`PostgresPool.connection`)."""
 
     dialect = "postgresql"
 
-    def __init__(self, conn: psycopg.Connection[Any], schema: str) -> None:
-        """The store owns CONN from now on: it is closed as the store closes."""
+    def __init__(self, conn: psycopg.Connection[Any], schema: str, owned: bool = True) -> None:
+        """The store owns CONN (unless OWNED is False: a pool's, given back after): it is closed as the store
+        closes. Its own connection's schema is made here if need be (a pool makes its schemas itself)."""
         if not _SCHEMA.match(schema):
             raise LexitrainError(f"{schema!r} is not a progress store's schema name")
         self.schema = schema
         self._raw = conn
-        conn.autocommit = True
-        conn.cursor_factory = psycopg.ClientCursor
-        conn.adapters.register_loader("numeric", _PlainNumberLoader)
-        conn.adapters.register_dumper(bool, _BoolAsIntDumper)
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        self.owned = owned
+        if owned:
+            configure(conn)
+            conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
         conn.execute(f"SET search_path TO {schema}")
 
     @property
@@ -76,9 +91,6 @@ class PostgresConnection:
                 raise BadValue(str(exc)) from None
             return max(cursor.rowcount, 0)
 
-    def execute_ddl(self, statement: str) -> None:
-        self._raw.execute(postgres_ddl(statement).replace("%", "%%"))
-
     def lock_writes(self) -> None:
         """Queue behind this schema's other writers until the transaction ends (see the module's docstring)."""
         self._raw.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
@@ -91,7 +103,85 @@ class PostgresConnection:
         return int(row[0])
 
     def close(self) -> None:
-        self._raw.close()  # (a transaction left open is rolled back by the server)
+        if self.owned:
+            self._raw.close()  # (a transaction left open is rolled back by the server)
+
+
+class PostgresPool:
+    """One bounded pool of connections to one PostgreSQL database, for everything a server process keeps
+    there: the club's own tables (schema `public`) and every member's store (a schema each). A checkout sets
+    the connection's search path to the one schema asked for, so however many members are active, the
+    process never holds more than SIZE connections. A member's schema is made (and upgraded) here, the first
+    time this process lends a connection to it, and dropped here (`drop_schema`)."""
+
+    def __init__(self, url: str, size: int, wait: float = 30.0) -> None:
+        from psycopg_pool import ConnectionPool
+
+        try:
+            psycopg.connect(url, connect_timeout=10).close()  # (the pool itself would only time out, its reason logged)
+        except psycopg.Error as exc:
+            raise LexitrainError(f"cannot connect to {redacted(url)}: {' '.join(str(exc).split())}") from None
+        self.url = url
+        self.size = size
+        self._pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=wait, configure=configure,
+                                    kwargs={"autocommit": True})
+        self._pool.open(wait=True, timeout=wait)
+        self._made: set[str] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def connection(self, schema: str, make: Callable[[PostgresConnection], None] | None = None
+                   ) -> Iterator[PostgresConnection]:
+        """A pooled connection whose search path is SCHEMA until it is given back (at the block's end);
+        MAKE makes or upgrades the schema, the first time this process uses it."""
+        with self._pool.connection() as raw:
+            if make is not None and schema not in self._made:
+                raw.execute(f"CREATE SCHEMA IF NOT EXISTS {_checked(schema)}")
+                make(PostgresConnection(raw, schema, owned=False))
+                with self._lock:
+                    self._made.add(schema)
+            yield PostgresConnection(raw, schema, owned=False)
+
+    def drop_schema(self, schema: str) -> None:
+        """Delete a schema and everything in it (a member removed)."""
+        with self._pool.connection() as raw:
+            raw.execute(f"DROP SCHEMA IF EXISTS {_checked(schema)} CASCADE")
+        with self._lock:
+            self._made.discard(schema)
+
+    def notifications(self, channel: str, stop: threading.Event, poll: float = 1.0,
+                      on_listening: Callable[[], None] | None = None) -> Iterator[str]:
+        """The payloads NOTIFYed on CHANNEL, as they come, until STOP is set (checked every POLL seconds), on a
+        connection of the pool held for it (a lost connection is replaced, after a pause); ON_LISTENING is
+        called each time it listens."""
+        while not stop.is_set():
+            try:
+                with self._pool.connection() as raw:
+                    raw.execute(f"LISTEN {_checked(channel)}")
+                    if on_listening is not None:
+                        on_listening()
+                    try:
+                        while not stop.is_set():
+                            for note in raw.notifies(timeout=poll):
+                                yield note.payload
+                    finally:
+                        raw.execute(f"UNLISTEN {_checked(channel)}")
+            except psycopg.OperationalError:  # (the server restarted: listen again)
+                stop.wait(poll)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def _checked(name: str) -> str:
+    if not _SCHEMA.match(name):
+        raise LexitrainError(f"{name!r} is not a plain name")
+    return name
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 class BadValue(ValueError):

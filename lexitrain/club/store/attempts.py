@@ -1,0 +1,87 @@
+"""The daily challenge's attempts and their guesses, the misses the toughies count: the statements.
+
+A guess and a finish on one attempt never interleave: both first touch the attempt's row with a
+conditional UPDATE (`lock_attempt`: a row lock on PostgreSQL, the write lock on SQLite), so a guess either
+lands before the finish counts the guesses or is refused after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lexitrain.study.store.connection import StoreConnection
+
+#: (member, lexicon, kind, date): whose attempt at which set.
+Which = tuple[int, str, str, str]
+
+
+class Attempts(StoreConnection):
+    def unfinished_attempt(self, which: Which) -> int | None:
+        """The member's latest unfinished attempt at the set."""
+        row = self.conn.execute("SELECT id FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? AND date = ? "
+                                "AND finished IS NULL ORDER BY id DESC LIMIT 1", which).fetchone()
+        return None if row is None else int(row[0])
+
+    def add_attempt(self, which: Which, total: int, now: float, retake: bool) -> int | None:
+        """A new attempt's id; None when it would be a second first attempt (the unique index on first attempts
+        decides a race between two devices)."""
+        row = self.conn.execute("INSERT INTO attempts (member_id, lexicon, kind, date, total, started, retake) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                                (*which, total, now, int(retake))).fetchone()
+        return None if row is None else int(row[0])
+
+    def first_attempt(self, which: Which) -> tuple[int, bool] | None:
+        """The member's first attempt at the set, and whether it is finished."""
+        row = self.conn.execute("SELECT id, finished FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? "
+                                "AND date = ? AND retake = 0", which).fetchone()
+        return None if row is None else (int(row[0]), row[1] is not None)
+
+    def lock_attempt(self, member_id: int, attempt_id: int) -> tuple[str, str, float] | None:
+        """Lock the member's unfinished attempt until the transaction ends; its kind, date and start (None: no such
+        unfinished attempt of theirs)."""
+        row = self.conn.execute("UPDATE attempts SET total = total WHERE id = ? AND member_id = ? AND finished IS NULL "
+                                "RETURNING kind, date, started", (attempt_id, member_id)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), float(row[2]))
+
+    def has_attempt(self, member_id: int, attempt_id: int) -> bool:
+        return self.conn.execute("SELECT 1 FROM attempts WHERE id = ? AND member_id = ?",
+                                 (attempt_id, member_id)).fetchone() is not None
+
+    def add_guess(self, attempt_id: int, word: str, key: str, now: float) -> None:
+        self.conn.execute("INSERT INTO guesses (attempt_id, word, alphagram, at) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT DO NOTHING", (attempt_id, word, key, now))
+
+    def guesses(self, attempt_id: int) -> list[tuple[str, str]]:
+        """(word, alphagram) of every right guess of an attempt."""
+        return [(str(w), str(k)) for w, k in self.conn.execute(
+            "SELECT word, alphagram FROM guesses WHERE attempt_id = ?", (attempt_id,)).fetchall()]
+
+    def finish_attempt(self, attempt_id: int, now: float, score: int) -> None:
+        self.conn.execute("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
+
+    def add_misses(self, member_id: int, lexicon: str, keys: Iterable[str], now: float) -> None:
+        self._run_many("INSERT INTO misses (member_id, lexicon, alphagram, at) VALUES (?, ?, ?, ?)",
+                       [(member_id, lexicon, key, now) for key in keys])
+
+    def finished_attempts(self, lexicon: str, kind: str, day: str, retakes: bool) -> list[tuple[str, int, int, float]]:
+        """(member, score, total, seconds) of the finished first attempts (or retakes) of a set: most right first,
+        then quickest, then by name."""
+        return [(str(n), int(s), int(t), float(sec)) for n, s, t, sec in self.conn.execute(
+            "SELECT m.name, a.score, a.total, a.finished - a.started FROM attempts a "
+            "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? AND a.date = ? "
+            "AND a.finished IS NOT NULL AND a.retake = ? ORDER BY a.score DESC, a.finished - a.started, "
+            "m.name", (lexicon, kind, day, int(retakes))).fetchall()]
+
+    def first_attempts_by_day(self, lexicon: str, kind: str) -> list[tuple[str, str, int, float]]:
+        """(date, member, score, seconds) of every finished first attempt of a kind: by day, best first."""
+        return [(str(d), str(n), int(s), float(sec)) for d, n, s, sec in self.conn.execute(
+            "SELECT a.date, m.name, a.score, a.finished - a.started FROM attempts a "
+            "JOIN members m ON m.id = a.member_id WHERE a.lexicon = ? AND a.kind = ? "
+            "AND a.finished IS NOT NULL AND a.retake = 0 ORDER BY a.date, a.score DESC, "
+            "a.finished - a.started", (lexicon, kind)).fetchall()]
+
+    def most_missed(self, lexicon: str, since: float, limit: int) -> list[tuple[str, int, int]]:
+        """(alphagram, misses, members who missed it) since a time, most missed first."""
+        return [(str(k), int(m), int(n)) for k, m, n in self.conn.execute(
+            "SELECT alphagram, count(*), count(DISTINCT member_id) FROM misses WHERE lexicon = ? AND at >= ? "
+            "GROUP BY alphagram ORDER BY count(*) DESC, alphagram LIMIT ?", (lexicon, since, limit)).fetchall()]
