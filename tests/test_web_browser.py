@@ -151,9 +151,10 @@ def cli(*args: str, stdin: str = "") -> str:
 
 
 def start_wall(page: Page, live: Live, conditions: str, minutes: str = "5", restart: bool = False,
-               practice: bool = False) -> None:
+               practice: bool = False, source: str = "search") -> None:
     """Start a wall from the home page's form, by keyboard."""
     page.goto(live.url("/"))
+    page.get_by_label("Source").select_option(source)
     page.get_by_label("Conditions, list, saved search or file").fill(conditions)
     if restart:
         page.get_by_label("start afresh").check()
@@ -188,6 +189,8 @@ def overflowing(page: Page) -> list[str]:
             if (style.textOverflow === "ellipsis" && node.title) continue;
             if (node.scrollWidth > node.clientWidth + 1 && style.display !== "inline")
                 out.push(node.tagName + "." + node.className + ": " + node.textContent.slice(0, 40));
+            else if (node.matches(".cell") && node.scrollHeight > node.clientHeight + 1)  // (its words cut off below)
+                out.push("a cell's bottom: " + node.textContent.slice(0, 40));
         }
         return out;
     }""")
@@ -230,6 +233,12 @@ def test_a_wrong_word_an_already_found_word_then_give_up_and_read_the_solutions(
     expect(page.locator("#playing")).to_be_visible()
     give_up.click()
     expect(page.locator("#result")).to_have_text("Given up. Correct: 0 / 2 (0%)")
+    expect(page.get_by_role("timer")).to_be_empty()  # no time left standing there as if the clock still ran
+    expect(page.get_by_role("textbox", name="Guess")).to_be_hidden()  # nothing left to guess
+    key = page.locator("#solutions-key")  # what the rows' colours and the dots mean
+    expect(key).to_contain_text("missed")
+    expect(key).to_contain_text("a wrong guess")
+    expect(key).to_contain_text("inner hook")
     rows = page.locator("table#solutions tbody tr")
     expect(rows.filter(has_text="NASTIER")).to_have_class(re.compile("tried"))  # a wrong guess was made there
     expect(rows.filter(has_text="SALTIER")).to_have_class(re.compile("unsolved"))
@@ -290,6 +299,62 @@ def test_on_a_phone_every_cell_is_reached_by_scrolling_and_nothing_overflows(pag
     expect(cells.last).to_be_in_viewport()
     head = page.locator(".wall-head").bounding_box()
     assert head is not None and head["height"] < 60  # the title on one line, not five
+    # the timer and the guess box stay in view while the cells scroll under them
+    expect(page.get_by_role("timer")).to_be_in_viewport()
+    expect(page.get_by_role("textbox", name="Guess")).to_be_in_viewport()
+    last = cells.last.bounding_box()
+    box = page.get_by_role("textbox", name="Guess").bounding_box()
+    assert last is not None and box is not None and box["y"] + box["height"] <= last["y"]  # above the cells, not on them
+    guess(page, sorted(ORACLE[cells.last.get_attribute("data-alphagram")])[0])  # typed with the last cell in view
+    expect(cells.last.locator(".found")).not_to_be_empty()
+
+
+def many_words_wall(page: Page, live: Live, tmp_path: Path) -> None:
+    """A 50-cell wall (49 twos and threes, and RETAINS with its 9 anagrams, ENTRAILS with its 4) from a word file."""
+    short = sorted(min(words) for key, words in ORACLE.items() if len(key) <= 3)  # (one word of each alphagram)
+    words = short[:48] + ["RETAINS", "ENTRAILS"]
+    mine = tmp_path / "many.txt"
+    mine.write_text("\n".join(words) + "\n", encoding="utf-8")
+    start_wall(page, live, str(mine), source="file")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1000, 600), (1920, 1080)])
+def test_a_cell_with_many_words_found_shows_them_all_and_tall_cells_have_tall_tiles(
+        page: Page, live: Live, tmp_path: Path, size: tuple[int, int]):
+    """A solved cell of nine words and a cell with three of its four words found keep every word inside the cell
+    (at 1000x600 they were cut off below); the tiles of a cell fill a good part of its height (on a desktop they
+    were small in tall cells)."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    many_words_wall(page, live, tmp_path)
+    cells = page.locator(".cell")
+    expect(cells).to_have_count(50)
+    ratios = cells.evaluate_all("""cs => cs.map((c) => c.querySelector('.letter').getBoundingClientRect().height
+                                                  / c.getBoundingClientRect().height)""")
+    assert min(ratios) >= 0.4, ratios
+    for word in sorted(ORACLE["AEINRST"]):
+        guess(page, word)
+    for word in sorted(ORACLE["AEILNRST"])[:3]:
+        guess(page, word)
+    expect(cell(page, "AEINRST")).to_have_attribute("data-solved", "true")
+    for key, found in (("AEINRST", sorted(ORACLE["AEINRST"])), ("AEILNRST", sorted(ORACLE["AEILNRST"])[:3])):
+        words = cell(page, key).locator(".found li")
+        expect(words).to_have_text(found)
+        outer = cell(page, key).bounding_box()
+        for word in words.all():
+            inner = word.bounding_box()
+            assert outer is not None and inner is not None
+            assert outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5, key
+            assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5, key
+        sizes = words.evaluate_all("ws => ws.map((w) => parseFloat(getComputedStyle(w).fontSize))")
+        assert min(sizes) >= 9, sizes  # still readable
+    assert not overflowing(page), overflowing(page)
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    give_up = page.get_by_role("button", name="Give up")  # (decided now: no later test's counts see its answers)
+    give_up.click()
+    expect(give_up).to_have_text("Are you sure?")
+    give_up.click()
+    expect(page.locator("#result")).to_contain_text("Given up.", timeout=30_000)
 
 
 def test_a_finished_walls_solutions_fit_a_phone_and_show_no_empty_column(page: Page, live: Live):
@@ -302,6 +367,9 @@ def test_a_finished_walls_solutions_fit_a_phone_and_show_no_empty_column(page: P
     table = page.locator("table#solutions")
     expect(table).to_be_visible()
     assert table.locator("thead th:visible").all_inner_texts() == ["Prob.", "Alphagram", "Word", "Definition"]
+    ranks = [r for r in table.locator("td.num:visible").all_inner_texts() if r]  # sevens and eights: each its length's
+    assert ranks and all(re.fullmatch(r"[78]s #\d+", r) for r in ranks), ranks
+    assert {r.split()[0] for r in ranks} == {"7s", "8s"}
     assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")  # nothing off to the side
     shown = [table.locator("td.definition", has_text="more salty"), *table.get_by_role("button").all()]
     assert len(shown) == 10  # a mark button for each of the nine questions

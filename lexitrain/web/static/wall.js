@@ -12,6 +12,9 @@
   const timer = document.getElementById("timer");
   const giveUp = document.getElementById("give-up");
   const base = "/api/wall/" + ident;
+  const guessRow = document.getElementById("guess-row");
+  //: the smallest a cell's words are shrunk to, to fit it (px)
+  const SMALLEST_WORDS = 9;
 
   let state = null;
   let deadline = null; // performance.now() at which the page's clock reaches 0
@@ -26,6 +29,7 @@
     node.tabIndex = -1;
     node.dataset.alphagram = cell.alphagram;
     node.dataset.solved = String(cell.solved);
+    node.dataset.found = String(cell.found.length > 0);
     node.dataset.id = cell.id;
     if (!shown.has(cell.id)) shown.set(cell.id, cell.tiles.slice());
     const left = cell.answers - cell.found.length;
@@ -79,6 +83,22 @@
     const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
     grid.style.setProperty("--rows", String(Math.max(5, Math.ceil(state.round.cells.length / columns))));
     grid.replaceChildren(...state.round.cells.map(drawCell));
+    // every cell is as tall as the grid's rows make it (not as its contents): measured once, its letters sized by it
+    const first = grid.firstElementChild;
+    if (first) grid.style.setProperty("--cell-h", first.getBoundingClientRect().height + "px");
+    for (const node of grid.children) fitWords(node);
+  }
+
+  // A cell's words made smaller until the cell holds them all (a laptop's cell is a tenth of the wall's height,
+  // and a question may have nine words): never below SMALLEST_WORDS, never on a phone, where a cell grows.
+  function fitWords(node) {
+    const found = node.querySelector(".found");
+    if (!found.children.length) return;
+    let size = parseFloat(getComputedStyle(found).fontSize);
+    while (node.scrollHeight > node.clientHeight + 1 && size > SMALLEST_WORDS) {
+      size = Math.max(SMALLEST_WORDS, size - 0.5);
+      found.style.fontSize = size + "px";
+    }
   }
 
   function clockText(seconds) {
@@ -111,6 +131,7 @@
     document.body.classList.toggle("playing", !round.ended);
     if (round.ended) return showEnd();
     document.getElementById("playing").hidden = false;
+    guessRow.hidden = false;
     document.getElementById("end").hidden = true;
     deadline = state.time_left === null ? null : performance.now() + state.time_left * 1000;
     if (deadline === null) timer.textContent = "untimed";
@@ -122,8 +143,9 @@
     deadline = null;
     const round = state.round;
     document.getElementById("playing").hidden = true;
+    guessRow.hidden = true;
     document.getElementById("end").hidden = false;
-    timer.textContent = round.timed_out ? "0:00" : timer.textContent;
+    timer.textContent = round.timed_out ? "0:00" : ""; // (the result says how it ended: no time left standing)
     timer.classList.remove("warning");
     const percent = round.questions ? Math.round((100 * round.correct) / round.questions) : 0;
     const unscored = round.cells.filter((c) => !c.decided).length;
@@ -144,6 +166,8 @@
     document.getElementById("missed-file").textContent = file ? "Missed words saved to " + file : "";
     const body = document.querySelector("#solutions tbody");
     body.replaceChildren();
+    // a rank is its length's: where a round mixes lengths each says which ("7s #12"), else 1, 2 would read as a tie
+    const mixed = new Set((state.solutions || []).map((q) => q.tiles.length)).size > 1;
     for (const question of state.solutions || []) {
       question.words.forEach((facts, i) => {
         // the alphagram's rank once, as `lexitrain search` prints it (a blank's answers have several)
@@ -157,7 +181,8 @@
             { id: question.id, correct: !question.correct, round: state.round.token }).then(show).catch((e) => say(e.message))));
           alphagram.append(button);
         }
-        const row = lexitrain.answerRow(facts, [el("td", "num", ranked ? facts.probability || "" : ""), alphagram]);
+        const rank = !ranked || !facts.probability ? "" : mixed ? question.tiles.length + "s #" + facts.probability : facts.probability;
+        const row = lexitrain.answerRow(facts, [el("td", "num", rank), alphagram]);
         row.classList.add(question.correct ? "solved" : question.wrong ? "tried" : question.decided ? "unsolved" : "unscored");
         if (facts.found) row.classList.add("found-word");
         row.dataset.alphagram = question.alphagram;
@@ -234,6 +259,12 @@
       event.preventDefault();
       event.returnValue = "";
     }
+  });
+
+  let resized = null; // a window resized: the grid drawn again to its new columns and cells (once it settles)
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { if (state && state.round && !state.round.ended) drawGrid(); }, 150);
   });
 
   setInterval(tickClock, 200);
