@@ -94,6 +94,22 @@ def test_a_local_dask_cluster_counts_what_plain_processes_count(enable) -> None:
     assert other.plays != here.plays  # another seed, other games
 
 
+def test_the_shipped_figures_count_words_not_the_tie_break() -> None:
+    """ENABLE's shipped figures were counted with tied plays drawn: the nine anagrams of AEINRST,
+    which tie wherever one fits, are played about alike (ANESTRI was counted 519 times and STEARIN
+    48 when the first by placement took every tie), and the header says how steady each length is."""
+    from lexitrain.lexicon.playability import read_shipped, shipped_dir
+
+    meta, plays, points, even = read_shipped(shipped_dir() / "enable.tsv")
+    assert "drawn" in meta["ties"] and points is not None and even is not None
+    anagrams = [plays[w] for w in ("ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA",
+                                   "STAINER", "STEARIN")]
+    assert 1 / 2 <= plays["ANESTRI"] / plays["STEARIN"] <= 2 and max(anagrams) <= 3 * min(anagrams)
+    steady = meta["stability"]
+    assert steady["2"]["spearman"] > 0.99 and steady["3"]["spearman"] > 0.95
+    assert all(-1 <= steady[str(n)]["spearman"] <= 1 for n in range(2, 9))
+
+
 def test_stability_reads_noise_as_zero_and_a_clear_order_as_steady() -> None:
     """Two halves of counts drawn at random (Poisson, numpy's seeded generator): words of one
     true rate read about 0 whatever their counts (chosen by the whole count, rare words' halves

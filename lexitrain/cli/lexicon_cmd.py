@@ -226,7 +226,7 @@ def playability(
     for n, figures in steady.items():
         needed = figures.games_for(count.games)
         verdict = ("steady" if figures.spearman >= STEADY else
-                   f"about {needed:,} games for {STEADY}" if needed else "too few plays to say: far more games")
+                   f"about {needed:,} games for {STEADY}" if needed else "too few plays yet to estimate")
         typer.echo(f"  {n:>2} letters: {figures.spearman:6.3f} over the top {figures.words:,} ({verdict})")
 
 
