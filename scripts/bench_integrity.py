@@ -1,12 +1,14 @@
 """Time the damage check and the daily backup at 100,000 cards, and `daily`'s first question.
 
 Prints medians (milliseconds):
-- `PRAGMA quick_check` on the progress file (run before every upgrade, import, export,
-  bulk reschedule, and at the day's first open);
-- the rolling backup (SQLite's backup API into backups/);
+- `PRAGMA quick_check` on the progress file (run at the day's first open, before anything else);
+- `PRAGMA integrity_check`, the full check that also compares every index with its table (run
+  beside the command at an open an hour after the last, writes held until it passes; before every
+  upgrade, import, export and bulk reschedule; on every backup's copy);
+- the rolling backup (SQLite's backup API into backups/, its copy checked in full);
 - `lexitrain daily --jsonl`: from starting the process to its first question line, on a day
-  already checked, and on the day's first open (the check included; the backup is taken as
-  the store closes, after the drill). Python runs as an installed lexitrain runs, its modules'
+  already checked, and on the day's first open (quick_check included, the full check running
+  beside it; the backup is taken as the store closes, after the drill). Python runs as an installed lexitrain runs, its modules'
   bytecode cached (compiled once here): with PYTHONDONTWRITEBYTECODE set, as in some sandboxes,
   every start compiles every module from source again, some 75 ms more; `--no-bytecode`
   measures that way.
@@ -74,7 +76,7 @@ def main() -> None:
 
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.store import ProgressStore, backups
-    from lexitrain.study.store.integrity import quick_check
+    from lexitrain.study.store.integrity import full_check, quick_check
 
     lex = open_lexicon("enable")
     progress = home / "progress.sqlite"
@@ -85,12 +87,16 @@ def main() -> None:
     size = progress.stat().st_size
     print(f"store: {CARDS:,} cards, {PAST_ANSWERS:,} past answers, {size / 1e6:.1f} MB")
     with ProgressStore() as store:
-        checks, copies, check_cpu, copy_cpu = [], [], [], []
+        checks, copies, check_cpu, copy_cpu, fulls, full_cpu = [], [], [], [], [], []
         for run in range(args.runs):
             t0, c0 = time.perf_counter(), time.process_time()
             assert quick_check(store.conn) is None
             checks.append(time.perf_counter() - t0)
             check_cpu.append(time.process_time() - c0)
+            t0, c0 = time.perf_counter(), time.process_time()
+            assert full_check(store.conn) is None
+            fulls.append(time.perf_counter() - t0)
+            full_cpu.append(time.process_time() - c0)
             t0, c0 = time.perf_counter(), time.process_time()
             copy = backups.take(store.conn, progress, datetime(2000, 1, 1 + run))
             copies.append(time.perf_counter() - t0)
@@ -98,7 +104,8 @@ def main() -> None:
             copy.unlink()
     # (CPU time too: on a loaded machine the wall time is mostly waiting for a core)
     print(f"quick_check:                 median {median_ms(checks)} wall, {median_ms(check_cpu)} CPU  over {args.runs}")
-    print(f"rolling backup (backup API): median {median_ms(copies)} wall, {median_ms(copy_cpu)} CPU  over {args.runs}")
+    print(f"integrity_check:             median {median_ms(fulls)} wall, {median_ms(full_cpu)} CPU  over {args.runs}")
+    print(f"rolling backup, copy checked: median {median_ms(copies)} wall, {median_ms(copy_cpu)} CPU  over {args.runs}")
     base = datetime.now(timezone.utc) + timedelta(days=30 + int(time.time()) % 5000)  # days no earlier run used
     checked_today, first_open = [], []
     for run in range(args.runs):

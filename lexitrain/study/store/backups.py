@@ -4,7 +4,8 @@ On the first use of each day (the file passed `quick_check` as it opened) a
 copy is made as the file is closed, with SQLite's online backup API, a consistent snapshot even while
 another drill writes, into `backups/` beside it, and copies more than a week
 old are removed; an upgrade of the schema is always preceded by a copy of its
-own (kept a week too). `lexitrain progress backups` lists them, and
+own (kept a week too). Every copy passes SQLite's full check before it is kept (a copy is
+the file as it was, so a damaged one is the file damaged): damage is never copied. `lexitrain progress backups` lists them, and
 `lexitrain progress import FILE` restores one (it merges: the more recent
 state of each card wins).
 """
@@ -17,6 +18,9 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.store.integrity import damaged_message, forget_checked, full_check, mark_checked
 
 FOLDER = "backups"
 #: How long the automatic copies are kept.
@@ -58,7 +62,8 @@ def taken_today(progress: Path, now: datetime) -> bool:
 
 def take(conn: sqlite3.Connection, progress: Path, now: datetime, reason: str = "") -> Path:
     """Copy the open database (a snapshot, by SQLite's backup API) into the backups folder;
-    the copy is written beside its final name and moved there whole."""
+    the copy is written beside its final name, checked in full, and moved there whole. A damaged
+    copy is removed and the damage raised (LexitrainError)."""
     target_folder = folder(progress)
     target_folder.mkdir(parents=True, exist_ok=True)
     name = f"{progress.stem}-{now.strftime(_STAMP)}{'-' + reason if reason else ''}.sqlite"
@@ -68,9 +73,15 @@ def take(conn: sqlite3.Connection, progress: Path, now: datetime, reason: str = 
     try:
         conn.backup(copy)
         copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+        problem = full_check(copy)
     finally:
         copy.close()
+    if problem is not None:
+        partial.unlink(missing_ok=True)
+        forget_checked(progress, target_folder)
+        raise LexitrainError(damaged_message(progress, f"{problem}; found as a backup was taken, which was not kept"))
     partial.replace(target)
+    mark_checked(progress, target_folder, now)
     return target
 
 

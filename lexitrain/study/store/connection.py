@@ -24,7 +24,8 @@ from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.store import backups
 from lexitrain.study.store.clock import utc_now
-from lexitrain.study.store.integrity import damaged_message, quick_check, refuse_if_damaged
+from lexitrain.study.store.integrity import (UNDECODABLE, FullCheck, WriteGate, checked_since, damaged_message,
+                                             mark_checked, quick_check, refuse_if_damaged)
 from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, migrate_postgres, schema_version
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class StoreConnection:
         `borrowed`, the store is an SQLite connection someone else opened and closes (PATH names it)."""
         self._postgres = postgres
         self._borrowed = borrowed is not None
+        self._gate: WriteGate | None = None
         #: the connection, for the store's own modules (and tests' checks): callers use the methods
         self.conn: SqlConnection
         if postgres is not None:
@@ -99,7 +101,7 @@ class StoreConnection:
             self.conn, self._backup_due = borrowed, False
             return
         self.path = path or progress_path()
-        self.conn, self._backup_due = (_open_read_only(self.path), False) if read_only else _open(self.path)
+        self.conn, self._backup_due, self._gate = (_open_read_only if read_only else _open)(self.path)
 
     def upgrade(self) -> None:
         """Make or upgrade the store's schema on PostgreSQL (a file is upgraded as it opens)."""
@@ -121,7 +123,11 @@ class StoreConnection:
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
         """An SQLite error on the way out becomes one line: a full disk is said so (never called
-        damage), damage found mid-use is named, anything else is this database failing to write."""
+        damage), damage found mid-use is named, anything else is this database failing to write.
+        Damage the full check found is said even when nothing failed (a command that only read)."""
+        if self._gate is not None and self._gate.settle() is not None:
+            self._backup_due = False
+            self.close()  # (raises the damage)
         full = isinstance(exc, sqlite3.Error) and disk_full(exc, self.path.parent)
         damaged = isinstance(exc, sqlite3.DatabaseError) and not full and not self._healthy()
         failed = isinstance(exc, sqlite3.OperationalError) and any(
@@ -143,12 +149,18 @@ class StoreConnection:
 
     def close(self) -> None:
         """Close the file; the day's rolling backup is taken now, when the day's check at the open
-        found it sound (here, not at the open, so the first question is not kept waiting)."""
-        if self._backup_due and isinstance(self.conn, sqlite3.Connection):
-            self._backup_due = False
-            take_daily_backup(self.conn, self.path)
-        if not self._borrowed:
-            self.conn.close()
+        found it sound (here, not at the open, so the first question is not kept waiting). The full
+        check begun at the open is waited for: a damaged file is said so (LexitrainError), never copied."""
+        damage = None if self._gate is None else self._gate.settle()
+        try:
+            if self._backup_due and damage is None and isinstance(self.conn, sqlite3.Connection):
+                self._backup_due = False
+                take_daily_backup(self.conn, self.path)
+        finally:
+            if not self._borrowed:
+                self.conn.close()
+        if damage is not None:
+            raise LexitrainError(damaged_message(self.path, damage))
 
     def data_version(self) -> int:
         """A value that moves whenever another connection (of any process) commits a change: what a
@@ -162,7 +174,7 @@ class StoreConnection:
         return not isinstance(self.conn, sqlite3.Connection) or quick_check(self.conn) is None
 
     def check_integrity(self, before: str) -> None:
-        """Refuse (one line, naming the rescue) a file SQLite's quick_check finds damaged; `before`
+        """Refuse (one line, naming the rescue) a file SQLite's full check finds damaged; `before`
         names what would have run (an export, an import, a bulk reschedule). PostgreSQL checks its
         own pages (and a club backs it up with pg_dump), so there is nothing to check here."""
         if isinstance(self.conn, sqlite3.Connection):
@@ -272,9 +284,10 @@ def _savepoint(conn: SqlConnection) -> Iterator[None]:
     conn.execute("RELEASE inner_part")
 
 
-def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
+def _open(path: Path) -> tuple[sqlite3.Connection, bool, WriteGate | None]:
     """Open (creating or upgrading) the database; refuse newer or damaged files, and an empty
-    one with what may be the player's progress beside it. Whether the day's backup is due."""
+    one with what may be the player's progress beside it. Whether the day's backup is due, and
+    the gate that holds the writes while a full check runs (None when one passed lately)."""
     exists = path.exists() and path.stat().st_size > 0
     if path.exists() and not exists:
         _refuse_empty_beside_backups(path)
@@ -286,18 +299,19 @@ def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
         version = schema_version(conn)
         if exists:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as failure:
         conn.close()
-        if disk_full(exc, path.parent):
+        error = _as_database_error(failure)
+        if disk_full(error, path.parent):
             raise LexitrainError(f"disk full: {path} could not be opened (it is not damaged and was left "
                                  "untouched); free some space and run again") from None
-        if not _damage(exc):  # e.g. a read-only folder: SQLite cannot make the files beside the database
+        if not _damage(error):  # e.g. a read-only folder: SQLite cannot make the files beside the database
             raise LexitrainError(
-                f"{path}: cannot open the progress database ({exc}); it was left untouched: make sure "
+                f"{path}: cannot open the progress database ({error}); it was left untouched: make sure "
                 f"{path.parent} can be written (or point LEXITRAIN_HOME at a folder that can), and run again"
             ) from None
         raise LexitrainError(
-            f"{path} is damaged or not a lexitrain progress database ({exc}); it was left untouched: save what "
+            f"{path} is damaged or not a lexitrain progress database ({error}); it was left untouched: save what "
             "can still be read with `lexitrain progress rescue FILE.json`, move it aside, and import that (or a "
             "backup: `lexitrain progress backups`) with `lexitrain progress import`"
         ) from None
@@ -313,9 +327,25 @@ def _open(path: Path) -> tuple[sqlite3.Connection, bool]:
     backup_due = exists and _look_after(conn, path, version)
     _use_wal(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
+    gate = _watch(conn, path) if exists else None
     if version < SCHEMA_VERSION:
         migrate(conn, path)
-    return conn, backup_due
+    return conn, backup_due, gate
+
+
+def _watch(conn: sqlite3.Connection, path: Path) -> WriteGate | None:
+    """Start the full check beside the command when the last one that passed is CHECK_EVERY old;
+    the gate holds the connection's writes until it passes."""
+    now, folder = _local_now(), backups.folder(path)
+    if checked_since(path, folder, now):
+        return None
+    return WriteGate(conn, FullCheck.start(path, lambda: mark_checked(path, folder, now)))
+
+
+def _as_database_error(failure: sqlite3.DatabaseError | UnicodeDecodeError) -> sqlite3.DatabaseError:
+    """SQLite's complaint; a schema whose bytes are not text (Python cannot decode SQLite's message
+    naming them) is damage too."""
+    return sqlite3.DatabaseError(UNDECODABLE) if isinstance(failure, UnicodeDecodeError) else failure
 
 
 def connect_file(path: Path, what: str) -> sqlite3.Connection:
@@ -357,6 +387,9 @@ def _look_after(conn: sqlite3.Connection, path: Path, version: int) -> bool:
         return True
     try:
         backups.take(conn, path, _local_now(), f"before-upgrade-v{version}")
+    except LexitrainError:  # (the copy was damaged)
+        conn.close()
+        raise
     except (OSError, sqlite3.Error) as exc:
         conn.close()
         raise LexitrainError(f"{path}: no backup could be made before upgrading it ({exc}); it was left "
@@ -380,12 +413,12 @@ def _local_now() -> datetime:
     return utc_now().astimezone().replace(tzinfo=None)
 
 
-def _open_read_only(path: Path) -> sqlite3.Connection:
+def _open_read_only(path: Path) -> tuple[sqlite3.Connection, bool, WriteGate | None]:
     """Open the file to read it only (an export): without writing to the folder where SQLite can
     (`mode=ro`), else as an immutable file, unless answers wait in its `-wal` beside it. A file not
     there yet, or one to upgrade first, is opened as usual."""
     if not (path.exists() and path.stat().st_size > 0):
-        return _open(path)[0]
+        return _open(path)
     error: sqlite3.DatabaseError | None = None
     for query in ("mode=ro", "mode=ro&immutable=1"):
         if "immutable" in query and _waiting_in_wal(path):
@@ -396,13 +429,13 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
             _add_floor(conn)
             version = schema_version(conn)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.DatabaseError as exc:
-            error = exc
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            error = _as_database_error(exc)
             continue
         if version == SCHEMA_VERSION:
-            return conn
+            return conn, False, None  # (an export checks the file in full first)
         conn.close()
-        return _open(path)[0]  # newer: refused there; older: upgraded there (which needs a writable folder)
+        return _open(path)  # newer: refused there; older: upgraded there (which needs a writable folder)
     if error is not None and _damage(error):
         raise LexitrainError(f"{path} is damaged or not a lexitrain progress database ({error}); it was left "
                              "untouched: save what can be read with `lexitrain progress rescue FILE.json`") from None

@@ -5,7 +5,9 @@ the rows before and after are sound. So each table is read whole if it can
 be, and otherwise range by range of row ids, halving a range that fails down
 to the single rows that cannot be read, which are counted, never guessed at.
 A copy of the file is read (a copy cut short padded to its length), the file itself never written; `study.transfer.rescue`
-turns the rows into a backup `progress import` takes.
+turns the rows into a backup `progress import` takes. The copy is read with SQLite's schema errors
+let pass (`writable_schema`, never written): a damaged index's name or statement would
+otherwise refuse the whole file, though no table read here goes through an index.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.store.integrity import UNDECODABLE
 
 TABLES = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions", "settings")
 #: Row ids are probed this far past the last one read when the table's largest cannot be read.
@@ -88,10 +91,12 @@ def _open_read_only(copy: Path, path: Path) -> sqlite3.Connection:
     """The copy, read-only and immutable (no lock, no `-shm` made beside it); errors name the original."""
     try:
         conn = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        conn.execute("PRAGMA writable_schema = ON")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        reason = UNDECODABLE if isinstance(exc, UnicodeDecodeError) else exc
         raise LexitrainError(f"{path}: nothing can be read (not an SQLite database, or its first page is "
-                             f"damaged: {exc})") from None
+                             f"damaged: {reason})") from None
     return conn
 
 
