@@ -24,11 +24,12 @@ def data_home() -> Path:
     """The user's data folder: compiled lexicons, progress, saved searches.
 
     `LEXITRAIN_HOME` overrides the platform's user data directory so tests
-    (and people with several set-ups) never touch the real one.
+    (and people with several set-ups) never touch the real one; a relative one (or one starting
+    with `~`) is taken from the folder the command runs in (the home folder), made absolute at once.
     """
     override = os.environ.get("LEXITRAIN_HOME")
     if override:
-        home = Path(override)
+        home = Path(override).expanduser().resolve()
     else:
         from platformdirs import user_data_dir
 

@@ -34,10 +34,10 @@ def test_a_full_disk_is_said_so_and_keeps_what_was_saved(small, home, monkeypatc
     opened = connection._open
 
     def full(path):  # the database may grow no more: SQLite answers SQLITE_FULL, as on a full disk
-        conn, backup_due = opened(path)
+        conn, backup_due, gate = opened(path)
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
-        return conn, backup_due
+        return conn, backup_due, gate
 
     monkeypatch.setattr(connection, "_open", full)
     records = []
@@ -196,3 +196,19 @@ def test_damage_is_still_called_damage(small, home):
     one_clear_line(run("daily", "--jsonl", "--lexicon", "small", input=""), "damaged", "left untouched")
     with pytest.raises(sqlite3.DatabaseError):
         sqlite3.connect(path).execute("SELECT * FROM sqlite_master").fetchall()
+
+
+def test_a_relative_data_home_is_taken_from_the_folder_the_command_runs_in(small, home, tmp_path, monkeypatch):
+    """Before, `daily` and `stats` failed with a traceback (a relative path has no file URI)."""
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LEXITRAIN_HOME", "home")
+    drill = run("daily", "--lexicon", "small", "--jsonl", input="AA\n")
+    assert drill.exit_code == 0, drill.stderr
+    assert of("summary", lines(drill.stdout))[0]["questions"] == 1
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("LEXITRAIN_HOME", "../home")
+    stats = run("stats", "--lexicon", "small", "--json")
+    assert stats.exit_code == 0, stats.stderr
+    assert sum(day["answers"] for day in stats.json()["reviews_per_day"]) == 1
+    assert run("progress", "backups", "--json").json()[0]["file"].startswith(str(home))
