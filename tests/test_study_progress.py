@@ -135,6 +135,62 @@ def test_a_damaged_backup_imports_nothing(history, tmp_path, damage, message):
         assert store.conn.execute("SELECT count(*) FROM cards").fetchone()[0] == 0
 
 
+#: Crafted values an import let in before: keys and fields lexitrain never writes, lexicon names no
+#: lexicon can have (or another spelling of one here), kinds and settings lexitrain does not have.
+UNKNOWN = [
+    (lambda d: d.update(cardz=[]), "'cardz' is not a key of a lexitrain progress file"),
+    (lambda d: d["cards"][0].update(colour="red"), "cards #1: 'colour' is not a field of its cards"),
+    (lambda d: d["sessions"][0].update(owner="eve"), "sessions #1: 'owner' is not a field of its sessions"),
+    (lambda d: d["answers"][0].update(bonus=5), "answers #1: 'bonus' is not a field of its answers"),
+    (lambda d: d["answers"][0]["before"].update(extra=1), "answers #1: before: 'extra' is not a field of a card"),
+    (lambda d: d["decks"].append({"lexicon": "small", "name": "d", "retention": None, "new_per_day": None,
+                                  "reviews_per_day": None, "hidden": True}), "decks #1: 'hidden' is not a field"),
+    (lambda d: d["cards"][0].update(lexicon="../../etc"), "cards #1: lexicon '../../etc' is not a lexicon's name"),
+    (lambda d: d["cards"][0].update(lexicon="SMALL"), "cards #1: lexicon 'SMALL' is spelled 'small' here"),
+    (lambda d: d["sessions"][0].update(lexicon="Enable"), "sessions #1: lexicon 'Enable' is spelled 'enable' here"),
+    (lambda d: d["answers"][0].update(lexicon="no such"), "answers #1: lexicon 'no such' is not a lexicon's name"),
+    (lambda d: d["cards"][0].update(kind="bogus"), "cards #1: kind 'bogus' is not a question kind"),
+    (lambda d: d["answers"][0].update(kind="bogus"), "answers #1: kind 'bogus' is not a question kind"),
+    (lambda d: d["settings"].update(colour="red"), "settings: 'colour' is not a setting lexitrain has"),
+    (lambda d: d["settings"].update({"limit:newz": 5}), "settings: 'limit:newz' is not a setting"),
+    (lambda d: d["settings"].update(lexicon="../x"), "settings: lexicon: lexicon '../x' is not a lexicon's name"),
+    (lambda d: d["settings"].update(lexicon="SMALL"), "settings: lexicon: lexicon 'SMALL' is spelled 'small' here"),
+    (lambda d: d["settings"].update(daily_order="random"), "settings: daily_order is 'random' (expected due or points)"),
+    (lambda d: d["settings"].update({"display:tiles": "yes"}), "settings: display:tiles is 'yes'"),
+    (lambda d: d["settings"].update({"display:letter_order": 7}), "settings: display:letter_order is 7"),
+    (lambda d: d["settings"].update({"display:sparkles": True}), "settings: 'display:sparkles' is not a setting"),
+    (lambda d: d["settings"].update(fsrs_parameters="fast"), "settings: fsrs_parameters is 'fast'"),
+    (lambda d: d["settings"].update(fsrs_parameters={"general": [1, 2]}), "settings: fsrs_parameters is {'general': [1, 2]}"),
+    (lambda d: d["settings"].update({"positions:daily:small": {"per_day": -1}}), "settings: positions:daily:small is"),
+    (lambda d: d["settings"].update({"positions:daily:small": {"per_day": 2, "filters": {"colour": 1}}}),
+     "settings: positions:daily:small is"),
+    (lambda d: d["settings"].update({"positions:daily:x/y": {"per_day": 2}}), "settings: positions:daily:x/y: lexicon 'x/y'"),
+    (lambda d: d["settings"].update({"plan:small": "first"}), "settings: plan:small is 'first' (expected a plan's id)"),
+]
+
+
+def test_an_unknown_key_field_lexicon_kind_or_setting_is_refused_by_name(history, tmp_path):
+    """Before, 15 such crafted values were merged: a daily plan's unknown filter then broke every `daily`."""
+    backup = tmp_path / "backup.json"
+    assert run("progress", "export", str(backup)).exit_code == 0
+    exported = backup.read_text()
+    with ProgressStore() as store:
+        store.conn.execute("DELETE FROM answers")
+        store.conn.execute("DELETE FROM cards")
+    for craft, message in UNKNOWN:
+        data = json.loads(exported)
+        craft(data)
+        backup.write_text(json.dumps(data))
+        result = run("progress", "import", str(backup))
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, (message, result.stderr)
+        assert message in result.stderr and "nothing was imported" in result.stderr, (message, result.stderr)
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT count(*) FROM cards").fetchone()[0] == 0
+        assert store.setting("colour") is None
+    backup.write_text(exported)
+    assert run("progress", "import", str(backup)).exit_code == 0  # the export itself passes every check
+
+
 def test_export_needs_a_file_name(tmp_path):
     for target in ("", str(tmp_path)):
         result = run("progress", "export", target)

@@ -125,7 +125,7 @@ def write_history(store: ProgressStore, seed: int = 7) -> None:
     store.move_cards(ids[::3], deck.id)
     plan = store.queue_plan("enable", "threes", [{"list": "threes"}], ids[:40], T0)
     store.set_setting("mode", "fsrs")
-    store.set_setting("active_plans", [plan])
+    store.set_setting("plan:enable", plan)
     scheduling = Scheduling()
     for day in range(30):
         now = T0 + day * DAY + 3600
@@ -166,7 +166,7 @@ def write_history(store: ProgressStore, seed: int = 7) -> None:
 def everything_read(store: ProgressStore) -> dict[str, object]:
     """What every read method of the store says about the history (lists with no order of their own sorted)."""
     now = T0 + 31 * DAY
-    plans = store.setting("active_plans")
+    plan = store.setting("plan:enable")
     deck = store.deck("enable", "threes")
     assert deck is not None
     ids = sorted(card.id for card in store.studied_cards("enable"))
@@ -198,8 +198,8 @@ def everything_read(store: ProgressStore) -> dict[str, object]:
         "deck_sizes": store.deck_sizes("enable"),
         "deck_answers": store.deck_answers_since("daily", "enable", T0),
         "deck_limits": store.has_deck_limits("enable"),
-        "plan": store.plan(plans[0]),
-        "new_cards": store.new_cards(plans[0], 10, skip=frozenset(ids[:2])),
+        "plan": store.plan(plan),
+        "new_cards": store.new_cards(plan, 10, skip=frozenset(ids[:2])),
         "leased": store.leased_by_others("drill-1", T0 + 35 * DAY),
         "lease_counts": store.lease_counts(frozenset(ids[:12]), "enable"),
         "state_counts": sorted(store.state_counts("enable")),

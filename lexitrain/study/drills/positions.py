@@ -32,6 +32,7 @@ from lexitrain.study.quiz.kinds.position import KIND, describe, new_generator, r
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.decks import check_daily_limit
 from lexitrain.study.store import CardRow, Filters, ProgressStore, StoredPosition
+from lexitrain.study.store.positions import DAILY_POSITIONS
 
 @dataclass
 class ImportReport:
@@ -202,17 +203,15 @@ def daily_key(lex: Lexicon, day: date, min_score: int = 30) -> str:
 
 # -- the daily drill ---------------------------------------------------------------
 
-DAILY_SETTING = "positions:daily"
-
 
 def daily_plan(store: ProgressStore, lexicon: str) -> dict[str, Any]:
     """How many new positions a day's drill holds and which filters pick them ({"per_day": 0} = none)."""
-    return store.setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": 0, "filters": {}})
+    return store.setting(f"{DAILY_POSITIONS}:{lexicon}", {"per_day": 0, "filters": {}})
 
 
 def set_daily_plan(store: ProgressStore, lexicon: str, per_day: int, filters: Filters) -> None:
     check_daily_limit("--per-day", per_day)
-    store.set_setting(f"{DAILY_SETTING}:{lexicon}", {"per_day": per_day, "filters": asdict(filters)})
+    store.set_setting(f"{DAILY_POSITIONS}:{lexicon}", {"per_day": per_day, "filters": asdict(filters)})
 
 
 def next_daily_position(store: ProgressStore, lexicon: str, since: float, now: float,

@@ -5,19 +5,31 @@ store would take as it is (a card state of 7, a negative stability, a due
 date of "tomorrow", a daily limit of "ten") breaks `daily` on every later
 run. So the whole file is checked first, list by list and row by row, and the
 first bad value is named by where it is (`cards #12: state is 7 (expected 0 to
-3)`); only a file that passes is merged.
+3)`); only a file that passes is merged. Nothing unknown gets in either: a key or
+field lexitrain never writes, a question kind or a setting lexitrain does not
+have, a lexicon name no lexicon can have or another spelling of one here
+(names compare without case: the cards would split in two), each named. A
+lexicon not built here yet is let in: a backup is restored on a new machine
+before its NWL or CSW is built.
 """
 
 from __future__ import annotations
 
 import json
-
 import math
+from dataclasses import fields
 from typing import Any, Callable
 
-from lexitrain.study.quiz.preferences import WAIT_AFTER_LAST
-from lexitrain.study.quiz.scheduler import LEITNER_DAYS, MODES
+from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.catalog import known_lexicons
+from lexitrain.lexicon.store import check_name
+from lexitrain.study.quiz.kinds.base import kind_names
+from lexitrain.study.quiz.preferences import PREFIX as DISPLAY, Preferences, WAIT_AFTER_LAST
+from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, LEITNER_DAYS, MODES
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, DAILY_ORDERS
+from lexitrain.study.store import CardRow
 from lexitrain.study.store.connection import SQL_INT_MAX
+from lexitrain.study.store.positions import DAILY_POSITIONS, Filters
 
 
 class BadBackup(Exception):
@@ -98,6 +110,10 @@ _PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
                      ("name", "text", False, _NOT_EMPTY, "a name")]
 _LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SESSION, "answers": _ANSWER,
                                  "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN}
+#: Fields a list's rows hold beside those checked above (an answer's card before it, a plan's steps).
+_UNCHECKED = {"answers": {"before"}, "plans": {"spec"}}
+#: A backup file's keys.
+_KEYS = {"format", "version", "exported", "settings", *_LISTS}
 #: Fields an older backup may lack (the merge gives them their old meaning).
 _OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"), ("answers", "late_mark"),
              ("challenges", "retake"), ("positions", "analysis")}
@@ -108,24 +124,45 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
     "leech": ("int", _POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
     "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", _NOT_EMPTY, "a lexicon's name"),
     WAIT_AFTER_LAST: ("bool", _ANY, "true or false"),
+    DAILY_ORDER_SETTING: ("text", lambda v: v in DAILY_ORDERS, " or ".join(DAILY_ORDERS)),
+    FSRS_PARAMETERS: ("object", lambda v: _fsrs_parameters(v), 'FSRS parameters ({"general": [...] or null, "decks": {...}})'),
+    **{DISPLAY + f.name: ("bool" if f.type in (bool, "bool") else "text", _ANY, "true or false" if f.type in (bool, "bool")
+                          else "text") for f in fields(Preferences)},
+}
+#: Settings named after a lexicon (`NAME:LEXICON`): a plan's id (set again with `study plan`, not merged),
+#: the daily positions.
+_LEXICON_SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
+    "plan": ("int", _ANY, "a plan's id"),
+    DAILY_POSITIONS: ("object", lambda v: _daily_positions(v), 'a daily plan ({"per_day": 0 or more, "filters": {...}})'),
 }
 
 
 def check_backup(data: dict[str, Any]) -> None:
     """Raise BadBackup naming the first bad list, row, value or reference; return if all is well."""
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise BadBackup(f"{_named(unknown)} is not a key of a lexitrain progress file")
+    lexicons, kinds = {name.casefold(): name for name in known_lexicons()}, set(kind_names())
     settings = data.get("settings", {})
     if not isinstance(settings, dict):
         raise BadBackup('"settings" is not an object')
     for name, value in settings.items():
-        if name in _SETTINGS:
-            kind, in_range, expected = _SETTINGS[name]
-            if not _of_type(value, kind) or not in_range(value):
-                raise BadBackup(f"settings: {name} is {value!r} (expected {expected})", ("settings", name))
+        _check_setting(name, value, lexicons)
     for name, rules in _LISTS.items():
         rows = data.get(name, [])
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise BadBackup(f'"{name}" is not a list of objects')
+        known = {rule[0] for rule in rules} | _UNCHECKED.get(name, set())
         for number, row in enumerate(rows, start=1):
+            unknown = sorted(set(row) - known)
+            if unknown:
+                raise BadBackup(f"{name} #{number}: {_named(unknown)} is not a field of its {name}", (name, number))
+            problem = None if row.get("lexicon") is None else _lexicon_problem(row["lexicon"], lexicons)
+            if problem:
+                raise BadBackup(f"{name} #{number}: {problem}", (name, number))
+            if name in ("cards", "answers") and row.get("kind") not in kinds:
+                raise BadBackup(f"{name} #{number}: kind {row.get('kind')!r} is not a question kind lexitrain has",
+                                (name, number))
             for field, kind, nullable, in_range, expected in rules:
                 if field not in row:
                     if (name, field) in _OPTIONAL:
@@ -143,7 +180,69 @@ def check_backup(data: dict[str, Any]) -> None:
     _check_references(data)
 
 
+def _check_setting(name: Any, value: Any, lexicons: dict[str, str]) -> None:
+    """A setting lexitrain has, of its type and in its range; one named after a lexicon, of a lexicon here."""
+    rule = _SETTINGS.get(name)
+    if rule is None and isinstance(name, str) and ":" in name:
+        family, _, lexicon = name.rpartition(":")
+        if family in _LEXICON_SETTINGS:
+            problem = _lexicon_problem(lexicon, lexicons)
+            if problem:
+                raise BadBackup(f"settings: {name}: {problem}", ("settings", name))
+            rule = _LEXICON_SETTINGS[family]
+    if rule is None:
+        raise BadBackup(f"settings: {name!r} is not a setting lexitrain has", ("settings", name))
+    kind, in_range, expected = rule
+    if not _of_type(value, kind) or not in_range(value):
+        raise BadBackup(f"settings: {name} is {value!r} (expected {expected})", ("settings", name))
+    problem = _lexicon_problem(value, lexicons) if name == "lexicon" else None
+    if problem:
+        raise BadBackup(f"settings: lexicon: {problem}", ("settings", name))
+
+
+def _fsrs_parameters(value: dict[str, Any]) -> bool:
+    """{"general": FSRS's parameters or null, "decks": {deck id: parameters}}, as `study optimize` saves them."""
+    import fsrs
+
+    count = len(fsrs.scheduler.DEFAULT_PARAMETERS)
+
+    def parameters(values: Any) -> bool:
+        return isinstance(values, list) and len(values) == count and all(_of_type(v, "number") for v in values)
+
+    decks = value.get("decks", {})
+    return (set(value) <= {"general", "decks"} and (value.get("general") is None or parameters(value["general"]))
+            and isinstance(decks, dict) and all(key.isdigit() and parameters(v) for key, v in decks.items()))
+
+
+def _daily_positions(value: dict[str, Any]) -> bool:
+    """{"per_day": 0 or more, "filters": {a filter of the position quiz: value}}."""
+    filters = value.get("filters", {})
+    known = {f.name: f.type for f in fields(Filters)}
+    return (set(value) <= {"per_day", "filters"} and _of_type(value.get("per_day"), "int") and value["per_day"] >= 0
+            and isinstance(filters, dict) and set(filters) <= set(known)
+            and all(v is None or _of_type(v, "bool" if "bool" in str(known[k]) else "int" if "int" in str(known[k])
+                                          else "text") for k, v in filters.items()))
+
+
+def _lexicon_problem(name: Any, lexicons: dict[str, str]) -> str | None:
+    """Why NAME cannot be a lexicon's here (LEXICONS: the known ones by their folded name), or None."""
+    if not isinstance(name, str):
+        return f"lexicon {name!r} is not a lexicon's name"
+    try:
+        check_name(name)
+    except LexitrainError:
+        return f"lexicon {name!r} is not a lexicon's name (letters, digits, '-' and '_', up to 64)"
+    here = lexicons.get(name.casefold(), name)
+    return None if here == name else f"lexicon {name!r} is spelled {here!r} here (names compare without case)"
+
+
+def _named(names: list[str]) -> str:
+    return ", ".join(repr(name) for name in names)
+
+
 def _of_type(value: Any, kind: str) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
     if kind == "bool":
         return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
     if isinstance(value, bool):
@@ -177,6 +276,9 @@ def _check_before(before: Any, where: str, number: int) -> None:
     """An answer's card-before (what an override redoes from) holds a card's values."""
     if not isinstance(before, dict):
         raise BadBackup(f"{where} is {before!r} (expected a card)", ("answers", number))
+    unknown = sorted(set(before) - {f.name for f in fields(CardRow)})
+    if unknown:
+        raise BadBackup(f"{where}: {_named(unknown)} is not a field of a card", ("answers", number))
     for field, kind, nullable, in_range, expected in _CARD:
         if field in ("deck", "suspended"):
             continue

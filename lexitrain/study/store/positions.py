@@ -15,6 +15,8 @@ from lexitrain.study.store.connection import StoreConnection, sql_int
 #: The columns a stored position is saved and backed up with (its id is local).
 POSITION_FIELDS = ("lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo", "blank",
                    "margin", "top_rank", "plays", "added", "analysis")
+#: The setting (DAILY_POSITIONS:LEXICON) that holds the daily drill's new positions: {"per_day", "filters"}.
+DAILY_POSITIONS = "positions:daily"
 
 
 @dataclass(frozen=True)
