@@ -101,6 +101,16 @@ def test_a_write_from_another_origin_is_refused(client):
     assert client.post("/api/review").status_code == 200
 
 
+def test_a_write_with_no_origin_is_refused_as_a_foreign_one_is(app_ctx):
+    """Browsers send an Origin with every POST; before, a write without one (any program that has the
+    cookie, or a page whose browser was told to leave it out) was let through."""
+    with TestClient(create_app(app_ctx)) as bare:
+        assert bare.get("/?key=s3cret").status_code == 200
+        assert "own pages" in one_line_error(bare.post("/api/review"), 403)
+        assert "own pages" in one_line_error(bare.post("/api/review", headers={"sec-fetch-site": "same-origin"}), 403)
+        assert bare.post("/api/review", headers=SAME_ORIGIN).status_code == 200
+
+
 # -- bad input ------------------------------------------------------------------------
 
 
@@ -240,6 +250,22 @@ def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):
     assert one_line_error(client.post(f"/api/review/{first['id']}/grade", json=on_question(graded, rating=9)), 400)
     typed = client.post(f"/api/review/{first['id']}/answer", json=on_question(graded, text="ZZZ")).json()
     assert typed["last"]["correct"] is False and typed["last"]["words"]  # the answers with their facts
+
+
+def test_a_review_started_and_left_unanswered_leaves_no_session(client, app_ctx):
+    """Before, every start of the reviews page added a sessions row, answered or not (the soak's 556
+    drill sessions held a few hundred empty ones); the row is made by the round's first answer."""
+    def sessions() -> int:
+        return app_ctx.store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    for _ in range(3):
+        assert client.post("/api/review").json()["question"] is not None
+        assert client.get("/review").status_code == 200
+    assert sessions() == 0
+    first = client.post("/api/review").json()
+    client.post(f"/api/review/{first['id']}/grade", json=on_question(first, rating=3))
+    assert sessions() == 1
+    assert app_ctx.store.conn.execute("SELECT count(*) FROM sessions WHERE id NOT IN "
+                                      "(SELECT session_id FROM answers)").fetchone()[0] == 0
 
 
 def test_undo_takes_a_review_back_once_and_refuses_when_its_card_moved(client, app_ctx):

@@ -7,9 +7,10 @@ sets it as a cookie (HttpOnly, SameSite=Strict) and sends the browser on
 without it, and from then on every request, pages and assets alike, must
 carry the cookie. Every request must name the app's own address in its Host
 header (a page of another name that resolves here, DNS rebinding, is refused
-even with the cookie); requests that change anything (POST) must also come
-from the app's own origin. The rest of the way in (the body's bound, the
-headers, the errors) is the edge every face shares (`web.edge`).
+even with the cookie); requests that change anything (POST) must also name
+the app's own origin in their Origin header (one without it is refused as a
+foreign one is). The rest of the way in (the body's bound, the headers, the
+errors) is the edge every face shares (`web.edge`).
 """
 
 from __future__ import annotations
@@ -52,10 +53,8 @@ class LaunchKey:
 
 
 def _same_origin(request: Request) -> bool:
-    """A write from the app's own pages: its Origin is this host (browsers send one with every POST);
-    without one, the browser's Sec-Fetch-Site must not say it came from elsewhere."""
-    origin = request.headers.get("origin")
-    if origin is None:
-        return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+    """A write from the app's own pages: its Origin is this host. Browsers send an Origin with every
+    POST, so a write without one (another program, a tool that leaves it out) is refused as a foreign
+    one is."""
     host = request.headers.get("host", "")
-    return origin in (f"http://{host}", f"https://{host}")
+    return request.headers.get("origin") in (f"http://{host}", f"https://{host}")
