@@ -140,3 +140,35 @@ def test_search_quiz_asks_in_the_probability_order_of_its_blanks(blanks: int, en
         f"SELECT alphagram FROM alphagrams WHERE length = 7 AND alphagram_rank{blanks} <= 6 "
         f"ORDER BY alphagram_rank{blanks}, alphagram")]
     assert asked == ranked
+
+
+def test_a_round_that_answers_nothing_leaves_no_session_and_a_failed_first_answer_none_either(small, monkeypatch):
+    """The sessions row is made with the round's first answer, in its transaction (a challenge's attempt,
+    kept at its start, still names its session at once)."""
+    from lexitrain.study.quiz.session import Item, Session
+    from lexitrain.study.quiz.scheduler import Scheduling
+    from lexitrain.study.store import ProgressStore
+
+    assert of("summary", quiz("--length", "7"))[0]["questions"] == 0
+    assert run("daily", "--jsonl", "--lexicon", "small", input="").exit_code == 0
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
+        session = Session(store, small, "quiz", "test", [Item("anagram", "AEINRST")], Scheduling())
+        question = next(session.questions())
+        real = store.grade_card
+
+        def failing(*args, **kwargs):
+            real(*args, **kwargs)
+            raise OSError("the disk went away after the answer was written")
+        monkeypatch.setattr(store, "grade_card", failing)
+        with pytest.raises(OSError):
+            session.answer(question, "RETAINS")
+        assert store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
+        assert store.conn.execute("SELECT count(*) FROM answers").fetchone()[0] == 0
+        monkeypatch.setattr(store, "grade_card", real)
+        session.answer(question, "RETAINS")
+        session.finish(save_missed=False)
+        assert store.conn.execute("SELECT count(*) FROM sessions WHERE ended IS NOT NULL").fetchone()[0] == 1
+    assert run("challenge", "--jsonl", "--lexicon", "small", input="").exit_code == 0
+    with ProgressStore() as store:
+        assert store.conn.execute("SELECT count(*) FROM sessions WHERE mode = 'challenge'").fetchone()[0] == 1

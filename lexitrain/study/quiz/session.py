@@ -168,6 +168,8 @@ class Session:
         kinds: Iterable[QuestionKind] = (),
     ) -> None:
         """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
+        self._id = session_id
+        self._opening = (mode, lex.name, source, utc_now().timestamp())
         self.store = store
         self.lex = lex
         self.mode = mode
@@ -182,8 +184,6 @@ class Session:
         self.started = clock()
         self.asked_at = self.started
         self.resumed = session_id is not None  # a face may say how to start afresh instead
-        self.id = session_id if session_id is not None else store.start_session(mode, lex.name, source,
-                                                                                utc_now().timestamp())
         self.summary = Summary()
         self._asked_all = False  # every planned question was asked (and the face came back for more)
         self._finished = False
@@ -192,6 +192,14 @@ class Session:
         self._kinds: dict[str, QuestionKind] = {}
         for kind in kinds:  # instances made with options of their own
             self._kinds[kind.name] = self._bound(kind)
+
+    @property
+    def id(self) -> int:
+        """The session's row: made by its first answer (in the answer's transaction), or when something
+        is first kept under it (a challenge's attempt), so a round that answers nothing leaves no row."""
+        if self._id is None:
+            self._id = self.store.start_session(*self._opening)
+        return self._id
 
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""
@@ -294,10 +302,17 @@ class Session:
         card_id = self._card_ids.get(question.id)
         reschedule = None if self.scheduling is None else rescheduling(
             self.store, self.scheduling, rating or (GOOD if correct else AGAIN))
-        kept = self.store.grade_card(
-            GivenAnswer(self.id, self.mode, self.lex.name, question.kind, question.key, text, correct,
-                        int(seconds * 1000), rating),
-            reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
+        unstarted = self._id is None
+        try:
+            with self.store.transaction():
+                kept = self.store.grade_card(
+                    GivenAnswer(self.id, self.mode, self.lex.name, question.kind, question.key, text, correct,
+                                int(seconds * 1000), rating),
+                    reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
+        except BaseException:
+            if unstarted:
+                self._id = None  # (the row went with the answer's transaction)
+            raise
         outcome = Outcome(question, check, correct, timed_out, seconds, kept.answer_id, kept.after, rating,
                           made_card=kept.made_card)
         self.outcomes.append(outcome)
@@ -371,7 +386,8 @@ class Session:
         asking = [words for words in (self.kind(q.kind).asking_words(q) for q in missed) if words is not None]
         if asking and save_missed:
             self.summary.missed_list = str(save_missed_list(self.mode, asking))
-        self.store.end_session(self.id, utc_now().timestamp(), complete=self._asked_all or self.summary.timed_out)
+        if self._id is not None:
+            self.store.end_session(self._id, utc_now().timestamp(), complete=self._asked_all or self.summary.timed_out)
         if self.closing is not None:
             self.summary.details.update(self.closing(self.summary))
         return self.summary
