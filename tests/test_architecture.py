@@ -27,7 +27,7 @@ DOC = PACKAGE.parent / "docs" / "architecture.md"
 #: Each top-level part and its level: a module may import only its own part or lower levels.
 LEVELS = {
     "errors": -1,  # the one error type: every part may raise it (paths too, for a data folder it cannot make)
-    "paths": 0,
+    "paths": 0, "children": 0,
     "tiles": 1, "layouts": 1,
     "lexicon": 2,
     "search": 3,

@@ -126,3 +126,51 @@ def test_a_read_only_home_is_one_line(home: Path, tmp_path: Path) -> None:
     finally:
         home.chmod(0o755)
         (home / "lexicons").chmod(0o755)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie nobody has reaped yet counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc to find a build's workers")
+def test_a_build_killed_alone_takes_its_workers_with_it(home: Path, tmp_path: Path) -> None:
+    """kill -9 of the build process only (not its group): before, its forked worker ran on, holding
+    the build folder's lock, so the next build could not remove the folder. The worker is held stopped
+    here so that it cannot simply finish its job first."""
+    build = _lexitrain(home, "lexicon", "build", str(ENABLE_LIST), "--name", "big")
+    workers: list[int] = []
+    try:
+        folder = _wait_for_build_folder(home, build)
+        deadline = time.monotonic() + 60
+        while not workers and time.monotonic() < deadline and build.poll() is None:
+            workers = _children(build.pid)
+            time.sleep(0.005)
+        assert workers, "the build started no worker"
+        for worker in workers:
+            os.kill(worker, signal.SIGSTOP)
+        os.kill(build.pid, signal.SIGKILL)
+        build.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while not all(_gone(worker) for worker in workers) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert all(_gone(worker) for worker in workers)
+    finally:
+        for worker in workers:
+            if not _gone(worker):
+                os.kill(worker, signal.SIGKILL)
+        if build.poll() is None:
+            os.killpg(build.pid, signal.SIGKILL)
+    made = run("lexicon", "build", str(_small_list(tmp_path)), "--name", "small")
+    assert made.exit_code == 0, made.stderr
+    assert not folder.exists() and _builds(home) == []

@@ -29,6 +29,7 @@ from typing import Callable, Mapping, NamedTuple
 import marisa_trie
 import numpy as np
 
+from lexitrain.children import end_with_parent
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, playability, store
@@ -264,8 +265,10 @@ class _Children:
             job()
             return
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: do the job, report any failure, never return
+            end_with_parent(parent)
             os.close(read_end)
             status = 0
             try:

@@ -14,17 +14,15 @@ Three places to run it:
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
 import tempfile
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from lexitrain.children import end_with_parent
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.sheets.request import SheetRequest, build_sheet
 from lexitrain.sheets.write import write_sheet
@@ -65,7 +63,7 @@ class Offload:
         with self._lock:
             if self._sheets is None:
                 self._sheets = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                   initializer=_die_with_parent, initargs=(os.getpid(),))
+                                                   initializer=end_with_parent, initargs=(os.getpid(),))
         return await _run_in_process(self._sheets, request, lexicon)
 
     def close(self) -> None:
@@ -94,18 +92,6 @@ async def _run(executor: Executor, work: Callable[[], T]) -> T:
 
 async def _run_in_process(executor: ProcessPoolExecutor, request: SheetRequest, lexicon: str) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(executor, render_sheet, request, lexicon)
-
-
-def _die_with_parent(parent: int) -> None:
-    """The sheet process ends when the app's process (PARENT) does, even one killed outright (Linux's
-    PR_SET_PDEATHSIG; elsewhere the app's stopping ends it); one whose app died while it started ends now."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
-        except OSError:  # no glibc: the app's stopping still ends it
-            pass
-    if os.getppid() != parent:
-        os._exit(0)
 
 
 def render_sheet(request: SheetRequest, lexicon: str) -> bytes:
