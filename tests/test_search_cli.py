@@ -153,7 +153,7 @@ def test_big_results_print_as_plain_columns(enable):
     assert lines[0].split() == ["Prob", "Alphagram", "Word", "Definition"]  # ENABLE's from WordNet
     aahs = next(line for line in lines if " AAHS" in line)
     assert aahs.split()[2] == "AAHS·"  # AAH is a word: inner back hook, and no hooks
-    assert aahs.split()[3:5] == ["AAH,", "to"]  # an inflection reads its base's definition
+    assert aahs.split()[3:5] == ["AAH,", "an"]  # an inflection reads its base's definition (the noun's first)
 
 
 def test_spanish_hooks_show_multi_letter_tiles(make_lexicon):
