@@ -12,7 +12,7 @@ from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console, warn
 from lexitrain.cli.root import click_exceptions
-from lexitrain.cli.sim_cmd import default_threads, run_simulation
+from lexitrain.cli.sim_cmd import INFER_HELP, LAST_PLAY_HELP, default_threads, inferred_rack, run_simulation
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from lexitrain.engine.cgp import Position
     from lexitrain.engine.equity import Candidate
     from lexitrain.engine.gcg import Game
+    from lexitrain.engine.simulation import Inferred
     from lexitrain.engine.play import ScoredPlay
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.tiles import Rack, TileSet
@@ -76,6 +77,9 @@ def best(
     exchanges: bool = typer.Option(False, "--exchanges", help="Also list every exchange the bag allows and a pass."),
     iterations: int = typer.Option(300, "--iterations", help="With --by sim or win: playouts of each candidate."),
     seed: Optional[int] = typer.Option(None, "--seed", help="With --by sim or win: the seed of the random draws."),
+    infer: bool = typer.Option(False, "--infer", help="With --by sim or win: " + INFER_HELP.replace(
+        "with --gcg, the turn before --turn; with --cgp, --last-play", "--last-play")),
+    last_play: Optional[str] = typer.Option(None, "--last-play", help=LAST_PLAY_HELP.replace(" and --cgp", "")),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
@@ -96,8 +100,13 @@ def best(
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
     held = Rack.parse(lex.tiles, rack, in_play=True)
     limit = None if all_ else DEFAULT_TOP if top is None else top
+    if (infer or last_play is not None) and by not in ("sim", "win"):
+        raise LexitrainError("--infer and --last-play go with --by sim or --by win")
     if by in ("sim", "win"):
-        _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out)
+        inferred = inferred_rack(lex, position.board, held, last_play) if infer else None
+        if last_play is not None and not infer:
+            raise LexitrainError("--last-play goes with --infer")
+        _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out, inferred)
         return
     plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
@@ -124,7 +133,7 @@ def best(
 
 
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
-                        seed: int | None, json_out: bool) -> None:
+                        seed: int | None, json_out: bool, inferred: Inferred | None = None) -> None:
     """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
@@ -134,9 +143,12 @@ def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: st
 
     tiles = position.board.tiles
     opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else ""
+    if opponent and inferred is not None:
+        raise LexitrainError("--infer reads the opponent's rack, which the CGP gives: leave it out of the CGP")
     setup = position_setup(lex.name, position.board, held, position.scores, MoveGenerator(dawg_for(lex)),
                            load_leaves(tiles), candidates=max(DEFAULT_CANDIDATES, limit or 0),
-                           opponent=Rack.parse(tiles, opponent, in_play=True) if opponent else None)
+                           opponent=Rack.parse(tiles, opponent, in_play=True) if opponent else None,
+                           inferred=inferred)
     report = run_simulation(setup, iterations, seed, default_threads(), None)
     rows = report.rows if by == "win" else sorted(report.rows, key=lambda r: (-r.equity, r.index))
     out = []

@@ -1,0 +1,86 @@
+"""`lexitrain infer`: the leaves the opponent may have kept after their last move (engine/inference.py)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from lexitrain.cli.engine_input import cgp_lexicon, read_position
+from lexitrain.cli.options import Json, Lexicon, lexicon_given
+from lexitrain.cli.output import emit_json
+from lexitrain.errors import LexitrainError
+
+#: infer (`lexitrain.cli.app` adds it to the root).
+commands = typer.Typer()
+
+#: leaves the terminal lists without --top
+SHOWN = 20
+
+
+@commands.command("infer")
+def infer(
+    *,
+    ctx: typer.Context,
+    cgp: str = typer.Option(..., "--cgp", help="The position before the opponent's move, as a CGP line with the "
+                            "rack field empty (the opponent's rack is what is inferred)."),
+    last_play: str = typer.Option(..., "--last-play", help="The opponent's move: a play in GCG notation as `gcg show` "
+                                  "prints it (8D QUITE, H8 QUIT.) or `exchange N`."),
+    rack: Optional[str] = typer.Option(None, "--rack", help="Your own tiles (not in the opponent's rack); also "
+                                       "read from the CGP's second rack."),
+    top: Optional[int] = typer.Option(None, "--top", help=f"List only the N likeliest leaves (the terminal shows "
+                                      f"{SHOWN}; --json all of them, which sum to 1)."),
+    samples: Optional[int] = typer.Option(None, "--samples", help="Leaves weighed when there are too many to weigh "
+                                          "every one (default 4000)."),
+    seed: int = typer.Option(1, "--seed", help="Seed of those draws: the same seed gives the same answer."),
+    lexicon: Lexicon,
+    json_out: Json = False,
+) -> None:
+    """How likely each leave is that the opponent kept after their last move, given the board and your rack."""
+    from lexitrain.engine.cgp import check_tile_counts
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.inference import (EXHAUSTIVE, SAMPLES, LastMove, infer as read_rack, load_inference_model,
+                                            tile_chances)
+    from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.tiles import Rack
+
+    if top is not None and top < 1:
+        raise LexitrainError("--top must be at least 1")
+    if samples is not None and samples < 1:
+        raise LexitrainError("--samples must be at least 1")
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
+    tiles = lex.tiles
+    if position.rack:
+        raise LexitrainError("the CGP's rack field is the opponent's rack, which infer works out: leave it empty "
+                             "(put your own tiles in --rack)")
+    written = position.racks[1] if len(position.racks) > 1 else ""
+    if rack is not None and written and Rack.parse(tiles, rack).counts != Rack.parse(tiles, written).counts:
+        raise LexitrainError(f"--rack {rack.upper()} and the CGP's second rack {written} differ: give one of them")
+    mine = Rack.parse(tiles, rack if rack is not None else written, "--rack", in_play=True)
+    position.racks = ["", tiles.spell(mine.names())]
+    check_tile_counts(position)
+    move = LastMove.parse(last_play, position.board)
+    leaves = load_leaves(tiles)
+    result = read_rack(position.board, move, mine, MoveGenerator(dawg_for(lex)), leaves, load_inference_model(tiles),
+                       exhaustive=EXHAUSTIVE if samples is None else min(EXHAUSTIVE, samples),
+                       samples=SAMPLES if samples is None else samples, seed=seed)
+    if json_out:
+        data = result.to_json(top)
+        data["tiles"] = tile_chances(result)
+        emit_json(data)
+        return
+    shown = result.leaves[:top or SHOWN]
+    typer.echo(f"{'probability':>11}  leave")
+    for leave, p in shown:
+        typer.echo(f"{100 * p:>10.2f}%  {result.spell(leave) or '-'}")
+    more = len(result.leaves) - len(shown)
+    if more > 0:
+        typer.echo(f"{'':>11}  ... {more} more leaves, {100 * sum(p for _, p in result.leaves[len(shown):]):.1f}% "
+                   "together")
+    held = [c for c in tile_chances(result) if abs(c["probability"] - c["random"]) >= 0.02]
+    if held:
+        typer.echo("holds at least one, against a random draw: " + ", ".join(
+            f"{c['tile']} {100 * c['probability']:.0f}% ({100 * c['random']:.0f}%)" for c in held))
+    typer.echo(f"{result.method}; {result.positions} racks weighed"
+               + ("" if result.exhaustive else f", the listed leaves about {100 * result.covered:.0f}% of the whole"))
