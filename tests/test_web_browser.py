@@ -910,3 +910,60 @@ def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live
     overflowing = page.evaluate("() => [...document.querySelectorAll('#sim-table td')]"
                                 ".filter((c) => c.scrollWidth > c.clientWidth).length")
     assert overflowing == 0
+
+
+def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, live: Live):
+    """A read-rack card among the reviews: what it asks and the opponent's move above the board (the move's
+    squares marked), the answer's help under it; a leave of the wrong size is refused on the page; the
+    verdict names the leave kept and the inference's figures, and its table lists the likeliest leaves."""
+    from lexitrain.engine.board import Board
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.inference import LastMove, load_inference_model
+    from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.play import Play
+    from lexitrain.engine.rules import check_play
+    from lexitrain.lexicon.catalog import open_lexicon
+    from lexitrain.study.quiz.kinds.read_rack import make_card
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.tiles import Rack
+
+    lex = open_lexicon(NAME)
+    board = Board(lex.layout, lex.tiles)
+    play = check_play(board, Play.parse("8D QUITE", lex.tiles))
+    with ProgressStore() as store:
+        key = make_card(store, lex, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
+                        load_inference_model(lex.tiles), board, LastMove(play=play), play.score,
+                        Rack.parse(lex.tiles, "AEINRST"), (0, play.score), Rack.parse(lex.tiles, "RS"), "test")
+        assert key is not None
+        with store.transaction():
+            card = store.card(store.ensure_cards(NAME, [("read-rack", key)], 0)[0])
+            card.state, card.due = 1, 1.0  # due long ago: the first card shown
+            store.save_card(card)
+    try:
+        page.goto(live.url("/review"))
+        box = page.get_by_label("Answer")
+        expect(box).to_be_focused()
+        expect(page.locator("#which")).to_contain_text("read-rack")
+        expect(page.locator("#prompt")).to_contain_text("What did your opponent keep?")
+        expect(page.locator("#prompt")).to_contain_text("Your opponent played 8D QUITE for 48, keeping 2 tiles.")
+        expect(page.locator("#prompt td.last")).to_have_count(5)
+        expect(page.locator("#answers-count")).to_have_text("the 2 tiles they kept (? for a blank)")
+        box.fill("RST")
+        box.press("Enter")
+        expect(page.locator("#refused")).to_have_text("they kept 2 tiles: name 2")
+        box.fill("rs")
+        box.press("Enter")
+        expect(page.locator("#verdict")).to_contain_text("They kept RS.")
+        expect(page.locator("#verdict")).to_contain_text("The inference gives RS")
+        expect(page.locator("#plays thead th")).to_have_text(["leave", "inference"])
+        expect(page.locator("#plays tbody tr")).to_have_count(8)
+        assert not overflowing(page), overflowing(page)
+        folder = os.environ.get("LEXITRAIN_SCREENSHOTS")
+        if folder:
+            page.screenshot(path=str(Path(folder) / "web-read-rack.png"), full_page=True)
+    finally:
+        with ProgressStore() as store, store.transaction():
+            card = store.card(store.ensure_cards(NAME, [("read-rack", key)], 0)[0])
+            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
+            store.save_card(card)

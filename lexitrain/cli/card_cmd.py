@@ -297,12 +297,15 @@ def from_games(
                                        "is not a top-scoring one."),
     endgame_time: float = typer.Option(0.0, "--endgame-time", help="Solve every turn with the bag empty, at most "
                                        "this many seconds each (0: none): an endgame card where it is solved exactly."),
+    read_rack: bool = typer.Option(False, "--read-rack", help="Also a read-rack card for each opponent's move that "
+                                   "kept 1 to 3 tiles: what did they keep? (judged against their recorded rack, "
+                                   "where the game has it, and the engine's inference)."),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
     """Cards from your games: missed bingos as anagram cards, costly turns as position cards,
     phonies played as valid-or-phony cards; with --sim-iterations and --endgame-time, best-play
-    and endgame cards too; new ones are due now (`quiz --due`). A file that
+    and endgame cards too; with --read-rack, read-the-rack cards; new ones are due now (`quiz --due`). A file that
     does not read or lacks the player is skipped and named (exit 1 when anything was skipped).
     The cards go to the games' lexicon (their #lexicon) when it is compiled here; a game in
     another is refused unless --lexicon is given."""
@@ -310,7 +313,7 @@ def from_games(
 
     store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
     with store, _analysis_progress(sim_iterations or endgame_time) as progress:
-        found = cards_from_games(store, lex, files, player, points, sim_iterations, endgame_time, progress)
+        found = cards_from_games(store, lex, files, player, points, sim_iterations, endgame_time, progress, read_rack)
     if json_out:
         emit_json({**found.to_json(), "lexicon": lex.name})
     else:

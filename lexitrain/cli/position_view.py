@@ -44,14 +44,20 @@ def ask_position(rnd: Round, question: Question) -> Outcome | None:
     after `!undo`, the answer taken back (its question is then on show again)."""
     session = rnd.session
     console = stdout_console()
-    position = parse_cgp(question.info["cgp"], session.lex.tiles, session.lex.layout)
-    console.print(f"\n{rnd.number}. {ASKED.get(question.info.get('by', ''), 'top play')}?", style="bold")
-    console.print(render_board(position.board))
+    info = question.info
+    position = parse_cgp(info["cgp"], session.lex.tiles, session.lex.layout)
+    asks = info.get("asks") or f"{ASKED.get(info.get('by', ''), 'top play')}?"
+    console.print(f"\n{rnd.number}. {asks}", style="bold")
+    console.print(render_board(position.board, {(r, c) for r, c in info.get("highlight", ())}))
+    if info.get("note"):
+        console.print(info["note"], highlight=False)
     you, other = (position.scores + [0, 0])[:2]
     theirs = f"   the opponent holds {position.racks[1]}" if len(position.racks) > 1 and position.racks[1] else ""
     console.print(f"rack {position.rack}   score {you} to {other}{theirs}", style="bold", highlight=False)
+    if info.get("answer_help"):
+        console.print(f"type {info['answer_help']}", style="dim", highlight=False)
     while True:
-        line = read_terminal_line("play> ", session.answer_time_left)
+        line = read_terminal_line("play> " if "answer_help" not in info else "> ", session.answer_time_left)
         if isinstance(line, TimedOut):
             outcome = rnd.time_out()
             break
@@ -67,7 +73,8 @@ def ask_position(rnd: Round, question: Question) -> Outcome | None:
             outcome = rnd.answer(line.strip())
             break
         except Refused as refused:
-            typer.secho(f"  illegal: {refused}; try again (empty line = pass)", fg="red")
+            typer.secho(f"  {refused}; try again" if "answer_help" in info else
+                        f"  illegal: {refused}; try again (empty line = pass)", fg="red")
     _show_verdict(outcome)
     return outcome
 
@@ -85,6 +92,9 @@ def _undo(rnd: Round) -> Outcome | None:
 
 def _show_verdict(outcome: Outcome) -> None:
     v = outcome.check.details
+    if "verdict" in v:  # the kind says it in its own lines, and a table
+        _show_lines(outcome, v)
+        return
     if v.get("by") in ("sim", "endgame"):
         _show_analysis(outcome, v)
         return
@@ -98,6 +108,20 @@ def _show_verdict(outcome: Outcome) -> None:
     for n, play in enumerate(v["top"], start=1):
         equity = f"{play['equity']:>7.2f} " if "equity" in play else ""
         typer.echo(f"  {n}. {equity}{play['score']:>4}  {play['position']:<4} {play['tiles']:<16} {play['word']}")
+
+
+def _show_lines(outcome: Outcome, v: dict[str, Any]) -> None:
+    """A verdict the kind wrote: its lines (right or not, in colour), then its table."""
+    colour = "green" if outcome.correct else "yellow"
+    lines = v["verdict"] or [f"no answer: {' or '.join(outcome.question.expected)}"]
+    for line in lines:
+        typer.secho(f"  {line}", fg=colour)
+    table = v.get("table")
+    if table and table.get("rows"):
+        widths = [max(len(str(c)) for c in column) for column in zip(table["columns"], *table["rows"])]
+        typer.echo("     " + "  ".join(str(c).ljust(w) for c, w in zip(table["columns"], widths)))
+        for n, row in enumerate(table["rows"], start=1):
+            typer.echo(f"  {n:>2}. " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
 
 
 def _show_analysis(outcome: Outcome, v: dict[str, Any]) -> None:

@@ -127,7 +127,10 @@ def _timing(outcome: Outcome, question_time: float | None) -> list[str]:
 
 
 def _play_verdict(details: dict[str, Any]) -> list[str]:
-    """Why a play was not the answer: its illegality, or its score against the top one."""
+    """Why a play was not the answer: its illegality, or its score against the top one (or what the kind
+    said, when it wrote its own verdict lines)."""
+    if isinstance(details.get("verdict"), list):
+        return [str(line) for line in details["verdict"]]
     if details.get("reason"):
         return [str(details["reason"])]
     if details.get("score") is not None and details.get("top_score") is not None:

@@ -11,7 +11,10 @@ to (`sim_iterations`, `endgame_seconds`), a turn with tiles in the bag is
 simulated and becomes a `best-play` card when the simulation's best play is
 not a top-scoring one, and a turn with the bag empty is solved and becomes an
 `endgame` card when solved exactly in the time given; their analyses are kept
-with the positions (`lexitrain.study.quiz.kinds.analysed`). Cards
+with the positions (`lexitrain.study.quiz.kinds.analysed`). Asked to
+(`read_rack`), each opponent's move that kept one to three tiles, read by the
+player from their recorded rack, becomes a `read-rack` card: what did they
+keep (the reading kept with the position, `kinds/read_rack.py`). Cards
 new to the store are put in learning, due now, so the next `quiz --due` or
 daily drill asks them; cards already studied keep their schedule. A file that
 does not read, uses another tile set or lacks the player is skipped and named.
@@ -23,11 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from lexitrain.engine.analysis import Analyst
+from lexitrain.engine.analysis import Analyst, find_player
 from lexitrain.engine.cgp import to_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.inference import load_inference_model
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
@@ -35,6 +39,7 @@ from lexitrain.lexicon.catalog import compiled_match
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.quiz.kinds import analysed as an
+from lexitrain.study.quiz.kinds import read_rack as rr
 from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
 from lexitrain.study.store import ProgressStore
@@ -43,7 +48,7 @@ from lexitrain.tiles import Rack
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
 #: the kinds of card made, in the order they are reported
-KINDS = ("anagram", "position", "valid-or-phony", "best-play", "endgame")
+KINDS = ("anagram", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
 
 
 @dataclass
@@ -74,9 +79,10 @@ class GameCards:
 
 def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], player: str | None = None,
                      points: int = DEFAULT_POINTS, sim_iterations: int = 0, endgame_seconds: float = 0.0,
-                     progress: Progress = quiet) -> GameCards:
+                     progress: Progress = quiet, read_rack: bool = False) -> GameCards:
     """Analyse the games (the turns of `player` only, when given) and add their cards to the store;
-    with `sim_iterations` / `endgame_seconds`, also the best-play and endgame cards (analyses kept)."""
+    with `sim_iterations` / `endgame_seconds`, also the best-play and endgame cards (analyses kept);
+    with `read_rack`, the read-rack cards (the opponent's moves `player` read)."""
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
     if sim_iterations < 0 or endgame_seconds < 0:
@@ -95,6 +101,11 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
         named = (game.lexicon or "").strip()
         if named and compiled_match(named) != lex.name:
             found.notes.append(f"{path}: recorded in {named}, its words judged by {lex.name}")
+        if read_rack:
+            nick = find_player(game, player) if player is not None else None
+            for key in rr.cards_from_game(store, lex, game, nick, analyst.generator, analyst.model,
+                                          load_inference_model(lex.tiles), str(path)):
+                found.add(rr.KIND, key)
         for turn in report.turns:
             found.turns += 1
             for bingo in turn.missed_bingos:

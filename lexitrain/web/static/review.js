@@ -25,12 +25,17 @@
         + today.new_done + " new"));
   }
 
-  // The answer shown: a position's top plays, or the words with their hooks and definitions.
-  function answers(words, top) {
-    const board = top !== undefined;
+  // After an answer: the words' facts, or a position's top plays, or the table the kind sent (`table`).
+  function answers(words, top, table) {
+    const board = top !== undefined || table !== undefined;
     document.getElementById("words-part").hidden = board;
     document.getElementById("plays").hidden = !board;
-    document.querySelector("#plays tbody").replaceChildren(...lexitrain.playRows(top || []));
+    const head = table ? table.columns : ["Position", "Word", "Score"];
+    document.querySelector("#plays thead tr").replaceChildren(...head.map((name, i) =>
+      el("th", !table && i === 2 ? "num" : "", name)));
+    document.querySelector("#plays tbody").replaceChildren(...(table
+      ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
+      : lexitrain.playRows(top || [])));
     document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
     lexitrain.hideEmptyColumns(document.getElementById("answers"));
   }
@@ -60,15 +65,17 @@
     const choice = question.hint === "choice"; // a word shown, one of its choices typed (valid or phony?)
     const prompt = document.getElementById("prompt");
     prompt.classList.toggle("with-board", question.hint === "board");
-    if (question.hint === "board") { // a position card: the board, then the rack
+    if (question.hint === "board") { // a position card: what it asks, the board (a move on it marked), the rack
       const table = el("table", "board");
       table.append(...lexitrain.boardRows(question.board));
+      for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
       const rack = el("div", "letters rack");
-      prompt.replaceChildren(table, rack);
+      const said = [question.asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
+      prompt.replaceChildren(...said, table, rack);
       letters(rack, Array.from(question.board.rack));
     } else letters(prompt, Array.from(choice ? question.word : question.prompt));
     document.getElementById("answers-count").textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
-      : question.hint === "board" ? "the top play, in GCG notation (8D QUITE across, H8 QUITE down)"
+      : question.hint === "board" ? question.answer_help || "the top play, in GCG notation (8D QUITE across, H8 QUITE down)"
       : question.answers + (question.answers === 1 ? " answer" : " answers");
     box.value = "";
     refused.textContent = "";
@@ -80,7 +87,8 @@
     const line = document.getElementById("verdict");
     line.className = "verdict " + (outcome.correct ? "right" : "missed");
     const head = outcome.correct ? "Right" : "Missed";
-    line.textContent = hint === "board" ? lexitrain.playVerdict(outcome)
+    line.textContent = Array.isArray(outcome.verdict) ? (outcome.verdict.join(". ") || "No answer") + "."
+      : hint === "board" ? lexitrain.playVerdict(outcome)
       : hint === "choice" ? head + ": " + outcome.verdict
       : head + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
         + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
@@ -106,7 +114,7 @@
       asking.hidden = true;
       shownPart.hidden = false;
       verdict(state.last, hint);
-      answers(state.last.words, hint === "board" ? state.last.top : undefined);
+      answers(state.last.words, hint === "board" ? state.last.top : undefined, state.last.table);
       next.hidden = false;
       next.focus();
     } catch (e) { say(e.message); }
@@ -122,9 +130,11 @@
       next.hidden = true;
       const hint = state.question.hint;
       const line = document.getElementById("verdict");
-      line.textContent = (hint === "choice" ? shown.details.verdict + ". " : "") + "How well did you know it?";
+      const said = Array.isArray(shown.details.verdict) ? shown.details.verdict.join(". ") + ". "
+        : hint === "choice" ? shown.details.verdict + ". " : "";
+      line.textContent = said + "How well did you know it?";
       line.className = "verdict";
-      answers(shown.words, hint === "board" ? shown.details.top : undefined);
+      answers(shown.words, hint === "board" ? shown.details.top : undefined, shown.details.table);
       grading.querySelector(".good").focus();
     } catch (e) { say(e.message); }
   });

@@ -26,7 +26,11 @@ from lexitrain.study.store import ProgressStore
 
 #: Rendering hints: how a face shows a question and reads its answer.
 LETTERS = "letters"  # a prompt of letters or a word; the answer is words, which a face may check as they are typed
-BOARD = "board"  # a board and a rack from `info["cgp"]`; the answer is one play in GCG notation
+BOARD = "board"  # a board and a rack from `info["cgp"]`; the answer is a play in GCG notation (or `answer_help`'s)
+#: What a `board` question may add, and a face shows when it does: `info["asks"]` (the question, for "the top
+#: play?"), `info["note"]` (a line about the position), `info["highlight"]` (squares [row, col] to mark) and
+#: `info["answer_help"]` (what to type, for a play); a check's `details["verdict"]` (its lines, for a play's
+#: score and rank) and `details["table"]` ({"columns", "rows"}, for the top plays).
 CHOICE = "choice"  # a word shown (`info["word"]`); the answer is one of `info["choices"]`
 
 
