@@ -16,7 +16,7 @@ from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.exchanges import unseen_tiles
-from lexitrain.engine.gcg import CHALLENGE_BONUS, EXCHANGE, PASS, PLAY, TIME_PENALTY, WITHDRAWN, Event, Game, read_gcg
+from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay, format_position
 from lexitrain.engine.replay import replay
@@ -74,32 +74,6 @@ def take_from_bag(bag: Bag, tiles: list[str]) -> None:
     left.subtract(tiles)
     assert all(n >= 0 for n in left.values()), f"the bag has not got {tiles}"
     bag.contents = list(left.elements())
-
-
-def event_text(event: Event) -> str:
-    """The move of a GCG `>` line as the file writes it."""
-    if event.kind == PLAY:
-        return f"{event.position} {event.tiles}"
-    texts = {WITHDRAWN: "--", PASS: "-", CHALLENGE_BONUS: "(challenge)", TIME_PENALTY: "(time)"}
-    if event.kind == EXCHANGE:
-        return f"-{event.tiles}"
-    return texts.get(event.kind, f"({event.tiles})")
-
-
-def write_gcg(game: Game) -> str:
-    """The game as GCG text (UTF-8; pragmas first, notes after their move), to read back."""
-    lines = ["#character-encoding UTF-8"]
-    for i, p in enumerate(game.players, start=1):
-        lines.append(f"#player{i} {p.nick} {p.name}")
-    for name, value in game.pragmas.items():
-        if name != "character-encoding":
-            lines.append(f"#{name} {value}".rstrip())
-    lines.extend(f"#note {n}" for n in game.notes)
-    for e in game.events:
-        text = f">{e.player}: {e.rack} {event_text(e)} {e.score:+d} {e.cumulative}"
-        lines.append(text + (f" {e.extra}" if e.extra else ""))
-        lines.extend(f"#note {n}" for n in e.notes)
-    return "\n".join(lines) + "\n"
 
 
 def play_from_tiles(board: Board, placed: list[tuple[int, int, int]]) -> Play:

@@ -13,13 +13,13 @@ from lexitrain.engine.dawg import dawg_from_codes
 from lexitrain.engine.game import Game, Rules, self_play
 from lexitrain.engine.gcg import (
     CHALLENGE_BONUS, END_RACK, EXCHANGE, PASS, PLAY, TIME_PENALTY, WITHDRAWN, Event, GCGError, Player, Game as Record,
-    parse_gcg,
+    parse_gcg, write_gcg,
 )
 from lexitrain.engine.play import Play
 from lexitrain.engine.rules import IllegalPlay
 from lexitrain.layouts import load_layout
 from lexitrain.tiles import load_tile_set
-from tests.engine_helpers import take_from_bag, write_gcg
+from tests.engine_helpers import take_from_bag
 
 ENGLISH = load_tile_set("english")
 SPANISH = load_tile_set("spanish")

@@ -494,7 +494,7 @@ def gcg_analyze(
     for _, r in reports:
         for t in r.turns:
             by_player.setdefault(t.player, []).append(t)
-    summary = {p: summarise(turns) for p, turns in by_player.items()}
+    summary = {p: summarise(turns, sim) for p, turns in by_player.items()}
     if report is not None:
         from lexitrain.sheets.game_report import write_report
 
@@ -558,8 +558,12 @@ def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, di
 def _summary_line(player: str, s: dict[str, Any]) -> str:
     simulated = (f", {100 * s['win_lost']:.1f}% win probability lost (costliest: "
                  f"{', '.join(s['costliest_by_win']) or 'none'})") if s.get("win_lost") else ""
+    mistakes = s["mistakes"]
+    index = (f"; Mistake Index {s['mistake_index']:g}{' a game' if s['games'] > 1 else ''} ({mistakes['small']} small, "
+             f"{mistakes['medium']} medium, {mistakes['large']} large), estimated rating {s['estimated_rating']}"
+             f"{'' if s['judged_by'].startswith('simulation') else ' (judged by equity: --sim judges by phase)'}")
     return (f"{player}: {counted(s['turns'], 'turn')}, {s['top_plays_found']} best by equity, "
             f"{s['points_given_up']} points and {s['equity_given_up']:.1f} equity given up, "
             f"{counted(s['missed_bingo_turns'], 'turn')} with a missed bingo, "
             f"{s['phonies_played']} phonies ({s['phonies_stood']} stood), {s['valid_challenged_off']} valid "
-            f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes{simulated}")
+            f"plays challenged off, {s['exchanges']} exchanges, {s['passes']} passes{simulated}{index}")

@@ -18,6 +18,16 @@ loss); with one tile in the bag the pre-endgame, the play made and the top
 candidates by score against every draw. Each has a time limit, so a game is
 still analysed in well under a minute; an answer not proved in that time is
 the best found, and `win_method` says so.
+
+Every solved turn is also sized as a mistake and the player's Mistake Index
+and estimated rating are summed up from them, by the method Macondo's
+analyser publishes (`mistakes.py`). With `--sim` each turn is judged as that
+method asks, by phase: the simulation while more than one tile is in the bag
+(with `late_plies` plies once seven or fewer are), the pre-endgame with one,
+the exact endgame with none. Without it the judge is static: each move's
+equity (score plus the leave's value) read as a chance of winning through the
+win probability model (`win_probability.py`), the opponent to move with the
+tiles unseen; `judged_by` in the summary says which judged.
 """
 
 from __future__ import annotations
@@ -35,12 +45,15 @@ from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, r
 from lexitrain.engine.exchanges import kept_after, tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
 from lexitrain.engine.leave import LeaveValues, leave_after
+from lexitrain.engine.mistakes import (ENDGAME, NONE, PRE_ENDGAME, SIMULATION, decided, estimated_rating,
+                                       mistake_index, mistake_size)
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.preendgame import solve_preendgame
 from lexitrain.engine.replay import Turn, detect_tile_set, replay
 from lexitrain.engine.rules import apply_play, invalid_words
 from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
+from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
@@ -50,6 +63,10 @@ TOP = 5
 COSTLIEST = 3
 #: how a turn with one tile in the bag is judged when the move made is not a play (the pre-endgame tries plays)
 SIMULATED_TO_THE_END = "simulation (to the end of the game)"
+#: the judges of a summary's Mistake Index
+BY_SIMULATION, BY_EQUITY = "simulation, pre-endgame and endgame", "equity through the win probability model"
+#: a simulated equity lost counts as points only above this (Macondo's: half a point)
+EQUITY_NOISE = 0.5
 
 
 @dataclass(frozen=True)
@@ -60,6 +77,7 @@ class SimOptions:
     candidates: int = 8
     iterations: int = 150
     plies: int = 2
+    late_plies: int = 4  # plies once the bag holds seven tiles or fewer (the early pre-endgame)
     seed: int = 1
     threads: int = 1
     stop: int | None = 95
@@ -94,6 +112,12 @@ class TurnReport:
     win_lost: float = 0.0  # what the move lost against it
     best_by_win: dict[str, Any] = field(default_factory=dict)
     win_method: str = ""  # simulation, or how turns near the end were judged
+    bag: int = 0  # tiles in the bag before the turn
+    phase: str = ""  # what judged the mistake: simulation, pre-endgame or endgame (mistakes.py)
+    spread_lost: float = 0.0  # points lost where points decide (the endgame; tied or decided win chances)
+    points_lost: float = 0.0  # points the move gave up against the best, by its judge (equity, simulated equity,
+    #                           the endgame's spread, the pre-endgame's expected spread)
+    mistake: str = NONE  # small, medium, large, or "" (none)
 
     @property
     def phony_stood(self) -> bool:
@@ -115,8 +139,10 @@ class GameReport:
     players: list[str]
     turns: list[TurnReport]
 
+    simulated: bool = False
+
     def summary(self, player: str | None = None) -> dict[str, Any]:
-        return summarise([t for t in self.turns if player is None or t.player == player])
+        return summarise([t for t in self.turns if player is None or t.player == player], self.simulated)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.source, "players": self.players,
@@ -124,9 +150,13 @@ class GameReport:
                 "turns": [t.to_json() for t in self.turns]}
 
 
-def summarise(turns: Sequence[TurnReport]) -> dict[str, Any]:
-    """The totals of a player's turns (one game or many)."""
+def summarise(turns: Sequence[TurnReport], simulated: bool = False) -> dict[str, Any]:
+    """The totals of a player's turns (one game or many): the Mistake Index is per game (the mean over
+    several), and the estimated rating is the one that index suggests."""
     solved = [t for t in turns if not t.note]
+    games = sorted({t.game for t in turns})
+    per_game = [mistake_index([t.mistake for t in solved if t.game == g]) for g in games]
+    index = round(sum(per_game) / len(per_game), 2) if per_game else 0.0
     return {
         "turns": len(turns), "solved": len(solved),
         "plays": sum(t.kind == PLAY for t in turns), "exchanges": sum(t.kind == EXCHANGE for t in turns),
@@ -140,6 +170,11 @@ def summarise(turns: Sequence[TurnReport]) -> dict[str, Any]:
         "costliest": [f"{t.game} turn {t.turn}" for t in costliest(solved)],
         "win_lost": round(sum(t.win_lost for t in solved), 4),
         "costliest_by_win": [f"{t.game} turn {t.turn}" for t in costliest_by_win(solved)],
+        "games": len(games),
+        "mistakes": {size: sum(t.mistake == size for t in solved) for size in ("small", "medium", "large")},
+        "mistake_index": index, "mistake_index_by_game": dict(zip(games, per_game)),
+        "estimated_rating": estimated_rating(index),
+        "judged_by": BY_SIMULATION if simulated else BY_EQUITY,
     }
 
 
@@ -164,6 +199,7 @@ class Analyst:
         self.tiles = tiles
         self.generator = MoveGenerator(words)
         self.sim = sim
+        self.win: WinModel = load_win_model(tiles)
         self.seconds = 0.0  # spent simulating
 
     def game(self, game: Game, player: str | None = None) -> GameReport:
@@ -182,7 +218,7 @@ class Analyst:
                 turns.append(turn)
         if self.sim is not None:
             self.simulate(reports, turns, [events[t.event_line].tiles for t in turns])
-        return GameReport(game.source, [p.nick for p in game.players], reports)
+        return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None)
 
     def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str]) -> None:
         """Each solved turn simulated (the top candidates and the move made); its win probability lost."""
@@ -196,9 +232,11 @@ class Analyst:
             rack = Rack.parse(self.tiles, report.rack)
             if tiles_in_bag(turn.board, [report.rack]) <= 1 and self.solve_end(report, turn, rack):
                 continue
+            bag = tiles_in_bag(turn.board, [report.rack])
             setup = position_setup(options.lexicon, turn.board, rack, turn.scores, self.generator, self.model,
-                                   candidates=options.candidates, plies=options.plies)
-            made = self._made(turn, rack, given, tiles_in_bag(turn.board, [report.rack]))
+                                   candidates=options.candidates,
+                                   plies=options.plies if bag > RACK_SIZE else max(options.plies, options.late_plies))
+            made = self._made(turn, rack, given, bag)
             listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
             if not listed:
                 setup = SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, (*setup.candidates, made),
@@ -215,6 +253,13 @@ class Analyst:
                                   "win": round(best.win, 4), "sim_equity": round(best.equity, 2)}
             bag = tiles_in_bag(setup.board, [report.rack])
             report.win_method = SIMULATED_TO_THE_END if bag <= 1 else "simulation"
+            report.phase = SIMULATION
+            lost = best.equity - mine.equity
+            report.points_lost = round(max(0.0, lost), 2)
+            tied = best.index == mine.index or abs(best.win - mine.win) < 1e-9
+            report.spread_lost = round(lost) if lost > EQUITY_NOISE and (tied or decided(best.win, mine.win)) else 0
+            report.mistake = NONE if best.index == index else mistake_size(SIMULATION, report.win_lost,
+                                                                           report.spread_lost, best.win, mine.win)
         self.seconds += time.perf_counter() - started
 
     def solve_end(self, report: TurnReport, turn: Turn, rack: Rack) -> bool:
@@ -250,6 +295,10 @@ class Analyst:
             report.best_by_win = {**_move_json(best_move, self.tiles), "win": report.win_best, "value": best_value}
             exact = best.exact and made_exact
             report.win_method = "endgame" if exact else f"endgame (best found in {seconds:g} s, not proved)"
+            report.phase = ENDGAME
+            report.spread_lost = report.points_lost = max(0, best_value - made_value)
+            report.mistake = mistake_size(ENDGAME, 0.0, report.spread_lost,
+                                          blown=report.win < report.win_best)
         else:  # one tile in the bag: the pre-endgame, over the play made and the top plays by score
             if made_play is None or unseen.size != RACK_SIZE + 1:
                 return False
@@ -268,8 +317,33 @@ class Analyst:
                                   "expected": round(top.expected, 2)}
             report.win_method = ("pre-endgame" if result.wins_proved and made.decided else
                                  f"pre-endgame (best found in {self.sim.preendgame_seconds:g} s, not proved)")
+            report.phase = PRE_ENDGAME
+            report.points_lost = round(max(0.0, top.expected - made.expected), 2)
+            report.win_lost = round(max(0.0, report.win_best - report.win), 4)
+            tied = abs(top.wins / top.unseen - made.wins / made.unseen) < 1e-6
+            report.spread_lost = round(max(0.0, top.expected - made.expected), 1) if tied else 0.0
+            report.mistake = mistake_size(PRE_ENDGAME, report.win_lost, report.spread_lost)
         report.win_lost = round(max(0.0, report.win_best - report.win), 4)
         return True
+
+    def judge_statically(self, report: TurnReport, turn: Turn, rack: Rack, top_equity: float) -> None:
+        """Without simulation: each move's equity read as a chance of winning (the opponent to move, ahead
+        by the spread the equity leaves them, with the tiles unseen), the best candidate's against the move
+        made's; the phase by the tiles in the bag, the endgame sized by the equity lost in points."""
+        assert report.equity is not None
+        spread = turn.scores[0] - turn.scores[1]
+        unseen = unseen_tiles(turn.board, rack).size
+        made = 1 - self.win.win(-(spread + report.equity), unseen)
+        best = 1 - self.win.win(-(spread + top_equity), unseen)
+        report.win, report.win_best = round(made, 4), round(best, 4)
+        report.win_lost = round(max(0.0, best - made), 4)
+        report.best_by_win = {**report.top_by_equity[0], "win": report.win_best}
+        report.win_method = "equity"
+        report.points_lost = report.equity_given_up
+        report.phase = ENDGAME if not report.bag else PRE_ENDGAME if report.bag == 1 else SIMULATION
+        if report.phase == ENDGAME or decided(best, made):
+            report.spread_lost = report.equity_given_up if report.equity_given_up > EQUITY_NOISE else 0.0
+        report.mistake = mistake_size(report.phase, report.win_lost, report.spread_lost, best, made)
 
     def _made(self, turn: Turn, rack: Rack, exchanged: str, bag: int) -> Candidate:
         """The move made as a candidate (a play taken back or unplaceable kept the rack, as a pass)."""
@@ -323,6 +397,9 @@ class Analyst:
                 kept = kept_after(rack, given) if given is not None and _holds(rack, given) else rack
             report.equity = leave_value(self.model, kept, bag)
         report.equity_given_up = round(max(0.0, top_equity - report.equity), 2)
+        report.bag = bag
+        if self.sim is None:
+            self.judge_statically(report, turn, rack, top_equity)
         played_bingo = turn.play is not None and turn.play.tile_count == RACK_SIZE and not turn.withdrawn
         if not played_bingo:
             report.missed_bingos = missed_bingos(plays, tiles)

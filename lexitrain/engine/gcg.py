@@ -11,7 +11,8 @@ and any other `#name value`) and move lines:
     >nick: RACK (time) -10 43          time penalty
     >nick:  (ABC) +10 63               end of game: the opponent's rack (or `-` own rack)
 
-Errors name the file and line. Replaying onto a board is in `replay.py`.
+Errors name the file and line; `write_gcg` writes a game back (what `lexitrain
+play` saves). Replaying onto a board is in `replay.py`.
 """
 
 from __future__ import annotations
@@ -184,3 +185,30 @@ def _parse_event(line: str, where: str, number: int) -> Event:
     else:
         raise GCGError(f"{where}: cannot read the move {first!r}")
     return event
+
+
+def event_text(event: Event) -> str:
+    """The move of a `>` line as the file writes it: `8D QUITE`, `--`, `-ABC`, `-`, `(challenge)`, `(ABC)`."""
+    if event.kind == PLAY:
+        return f"{event.position} {event.tiles}"
+    if event.kind == EXCHANGE:
+        return f"-{event.tiles}"
+    texts = {WITHDRAWN: "--", PASS: "-", CHALLENGE_BONUS: "(challenge)", TIME_PENALTY: "(time)"}
+    return texts.get(event.kind, f"({event.tiles})")
+
+
+def write_gcg(game: Game) -> str:
+    """The game as GCG text (UTF-8; pragmas first, each note after its move), as `read_gcg` reads it back
+    and other GCG programs read it: only the pragmas they know, scores signed (`+48`, `-24`)."""
+    lines = ["#character-encoding UTF-8"]
+    for i, p in enumerate(game.players, start=1):
+        lines.append(f"#player{i} {p.nick} {p.name}")
+    for name, value in game.pragmas.items():
+        if name != "character-encoding":
+            lines.append(f"#{name} {value}".rstrip())
+    lines.extend(f"#note {n}" for n in game.notes)
+    for e in game.events:
+        text = f">{e.player}: {e.rack} {event_text(e)} {e.score:+d} {e.cumulative}"
+        lines.append(text + (f" {e.extra}" if e.extra else ""))
+        lines.extend(f"#note {n}" for n in e.notes)
+    return "\n".join(lines) + "\n"
