@@ -139,18 +139,17 @@ def board_to_cgp(board: Board) -> str:
     for r in range(board.rows):
         out = ""
         gap = 0
+        run: list[str] = []  # the tiles since the last gap, spelled together (L L is not the LL tile)
         for c in range(board.cols):
             tile = board.get(r, c)
             if tile == EMPTY:
                 gap += 1
                 continue
             if gap:
-                out += str(gap)
-                gap = 0
-            text = tile_text(board.tiles, tile)
-            out += f"[{text}]" if len(text) > 1 else text
-        if gap:
-            out += str(gap)
+                out += board.tiles.spell(run) + str(gap)
+                run, gap = [], 0
+            run.append(tile_text(board.tiles, tile))
+        out += board.tiles.spell(run) + (str(gap) if gap else "")
         rows.append(out)
     return "/".join(rows)
 
