@@ -25,7 +25,7 @@ from lexitrain.club import app as club_app
 from lexitrain.club.app import COOKIE, Club, create_app
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_study import MemberStudy
-from lexitrain.club.members import FAILURES_PER_NAME, make_admin, make_invite
+from lexitrain.club.members import FIRST_WAIT, FREE_CHECKS_PER_NAME, make_admin, make_invite
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_keys
 from lexitrain.study.store import ProgressStore
@@ -203,13 +203,19 @@ def test_a_member_never_reaches_another_members_data(club: Club, lex: Lexicon) -
     assert len(ann.get("/api/cards").json()) > 0
 
 
-def test_a_login_flood_is_slowed(club: Club) -> None:
-    member(club, "ann")
+def test_a_login_flood_is_slowed_and_locks_no_member_out(club: Club) -> None:
+    ann, _ = member(club, "ann")  # (ann's own browser: it has logged in)
     flood = client(club)
     codes = [flood.post("/api/session", json={"name": "ann", "password": f"guess {n}"}).status_code
-             for n in range(FAILURES_PER_NAME + 3)]
-    assert codes == [401] * FAILURES_PER_NAME + [429] * 3
-    assert flood.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 429
+             for n in range(FREE_CHECKS_PER_NAME + 3)]
+    assert codes == [401] * FREE_CHECKS_PER_NAME + [429] * 3
+    refused = flood.post("/api/session", json={"name": "ann", "password": PASSWORD})
+    assert refused.status_code == 429 and "try again in 30 seconds" in refused.json()["error"]
+    assert ann.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 200
+    assert isinstance(club.clock, Clock)
+    club.clock.now += FIRST_WAIT
+    assert flood.post("/api/session", json={"name": "ann", "password": "guess again"}).status_code == 401
+    assert flood.post("/api/session", json={"name": "ann", "password": "and again"}).status_code == 429
 
 
 def test_the_session_cookie_is_httponly_lax_and_secure_behind_tls(club: Club) -> None:
@@ -236,7 +242,7 @@ def test_passwords_are_never_stored_or_logged_in_clear(club: Club, caplog: pytes
     admin.post("/api/admin/members/ann/password", json={"password": "second secret"}, headers={"x-csrf-token": csrf})
     client(club).post("/api/session", json={"name": "ann", "password": "a wrong guess"})
     with club.db.transaction() as tx:
-        stored = " ".join(str(value) for table in ("members", "invites", "logins", "login_failures")
+        stored = " ".join(str(value) for table in ("members", "invites", "logins", "login_throttle", "devices")
                           for row in tx.conn.execute(f"SELECT * FROM {table}").fetchall() for value in row)
     logged = caplog.text + " ".join(str(record.args) for record in caplog.records)
     for secret in (PASSWORD, "second secret", "a wrong guess"):

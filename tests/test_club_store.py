@@ -139,7 +139,7 @@ def test_passwords_and_secrets_are_stored_only_as_hashes(db: ClubDatabase) -> No
     members.sign_up(db, "ann", PASSWORD, code, NOW)
     login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
     with db.transaction() as tx:
-        stored = [str(value) for table in ("members", "invites", "logins", "login_failures")
+        stored = [str(value) for table in ("members", "invites", "logins", "login_throttle", "devices")
                   for row in tx.conn.execute(f"SELECT * FROM {table}").fetchall() for value in row]
         password = tx.conn.execute("SELECT password FROM members WHERE name = 'ann'").fetchone()
     assert password is not None and str(password[0]).startswith("$argon2id$")
@@ -157,16 +157,30 @@ def test_a_session_names_its_member_until_logged_out(db: ClubDatabase) -> None:
     assert members.session_member(db, login.token, NOW + 1) is None
 
 
-def test_wrong_passwords_are_401_then_the_name_is_throttled(db: ClubDatabase) -> None:
+def test_wrong_passwords_are_401_then_each_further_check_waits_longer(db: ClubDatabase) -> None:
+    """Five checks free, then one after 30 s, 1 min, 2 min... up to 15 min: a delay that grows, never a lock."""
     join(db, "ann")
-    for _ in range(members.FAILURES_PER_NAME):
+    at = NOW
+    for _ in range(members.FREE_CHECKS_PER_NAME):
         with pytest.raises(Refused) as wrong:
-            members.log_in(db, "ann", "not the password", "10.0.0.1", NOW)
+            members.log_in(db, "ann", "not the password", "10.0.0.1", at)
         assert wrong.value.status == 401
-    with pytest.raises(Refused) as flood:  # the right password too, while the window lasts
-        members.log_in(db, "ann", PASSWORD, "10.0.0.2", NOW + 1)
-    assert flood.value.status == 429
-    assert members.log_in(db, "ann", PASSWORD, "10.0.0.2", NOW + members.FAILURE_WINDOW + 1).member.name == "ann"
+    waits = []
+    wait = members.FIRST_WAIT
+    for _ in range(7):
+        with pytest.raises(Refused) as early:  # the right password too, before the wait is over
+            members.log_in(db, "ann", PASSWORD, "10.0.0.2", at + wait - 1)
+        assert early.value.status == 429 and "try again in" in str(early.value)
+        with pytest.raises(Refused) as wrong:
+            members.log_in(db, "ann", "not the password", "10.0.0.3", at + wait)
+        assert wrong.value.status == 401
+        waits.append(wait)
+        at, wait = at + wait, min(wait * 2, members.LONGEST_WAIT)
+    assert waits == [30, 60, 120, 240, 480, 900, 900]
+    assert members.log_in(db, "ann", PASSWORD, "10.0.0.2", at + wait).member.name == "ann"
+    with pytest.raises(Refused) as fresh:  # a success starts the name's count again: five checks free
+        members.log_in(db, "ann", "not the password", "10.0.0.2", at + wait + 1)
+    assert fresh.value.status == 401
 
 
 def test_an_unknown_name_is_the_same_401(db: ClubDatabase) -> None:

@@ -26,6 +26,9 @@ def serve(
     public_url: str = typer.Option(None, "--public-url", help="The address members use, e.g. https://club.example.org "
                                    "(https: session cookies are sent over TLS only)."),
     pool: int = typer.Option(10, "--pool", help="Most PostgreSQL connections this process holds."),
+    trusted_proxy: list[str] = typer.Option([], "--trusted-proxy", help="The address (or network, e.g. 10.0.0.0/8) "
+                                            "of a reverse proxy whose X-Forwarded-For names the client; repeat for "
+                                            "several. Without it, a request's address is its connection's own."),
     lexicon: Lexicon,
 ) -> None:
     """Serve the club (see `serve invite` and `serve admin` to let members in)."""
@@ -45,7 +48,7 @@ def serve(
         club = Club(db, lex, public_url=public_url, clock=time.time)
         club.sets.get("sevens", club.today())  # (today's usual set worked out before the first member asks)
         run(club, host, port, lambda link: typer.echo(f"lexitrain serve: {link} ({lex.name}, {db.dialect}; "
-                                                      "Ctrl-C stops it)"))
+                                                      "Ctrl-C stops it)"), trusted_proxy)
 
 
 @serve_app.command("invite")

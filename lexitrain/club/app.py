@@ -46,6 +46,8 @@ MAX_BODY = 64 << 20
 #: The longest card key and answer line /api/study takes (a position's CGP; every word of a list typed as one).
 LONGEST_KEY = 1000
 LONGEST_ANSWER = 20_000
+#: The cookie a browser the member logged in from carries (sent with logins only): its password checks are its own.
+DEVICE_COOKIE = "lexitrain_device"
 #: The routes anyone may ask, logged in or not (method, path): the page, signing up, logging in, who this is.
 PUBLIC = frozenset({("GET", "/"), ("HEAD", "/"), ("GET", "/club.js"), ("POST", "/api/members"),
                     ("POST", "/api/session"), ("GET", "/api/session")})
@@ -89,6 +91,30 @@ class Club:
             except Exception as exc:  # (any failure: that member's debt is kept whatever it was)
                 LOG.warning("member %s: reviews owed to their progress store not paid yet: %s", member_id, exc)
 
+    def remove_member(self, member_id: int, let_go: Callable[[int], None] = lambda member_id: None) -> dict[str, Any]:
+        """Remove a member: their whole progress (what the admin is handed), then, in one transaction, every row
+        of theirs in the club's tables, then their store and folder (uploaded lists too). A removal cut short
+        after its transaction is finished by `finish_removals` as the next server starts; the member's id is
+        never given again either way. LET_GO closes whatever of theirs this process holds open (their study)
+        before their store goes."""
+        self.settle(member_id)
+        whole = self.stores.export(member_id)  # (read before anything is deleted)
+        members.remove(self.db, member_id, self.clock())
+        let_go(member_id)
+        self.finish_removal(member_id)
+        return whole
+
+    def finish_removal(self, member_id: int) -> None:
+        self.stores.remove(member_id)
+        members.end_removal(self.db, member_id)
+
+    def finish_removals(self) -> None:
+        """A server starting: finish every removal a crash cut short, and give no new member an id under which a
+        store or folder is still found (one an earlier lexitrain left behind)."""
+        for member_id in members.unfinished_removals(self.db):
+            self.finish_removal(member_id)
+        members.give_ids_above(self.db, self.stores.highest_id())
+
 
 def club_of(request: Request) -> Club:
     club: Club = request.app.state.club
@@ -131,11 +157,14 @@ async def sign_up(request: Request) -> Response:
 
 async def log_in(request: Request) -> Response:
     club, data = club_of(request), await read_json(request)
-    address = request.client.host if request.client else "unknown"
-    login = await _run(members.log_in, club.db, text(data, "name"), text(data, "password", LONGEST_PASSWORD), address, club.clock())
+    address = request.client.host if request.client else "unknown"  # (a proxy's forwarded one only if trusted: server.py)
+    login = await _run(members.log_in, club.db, text(data, "name"), text(data, "password", LONGEST_PASSWORD), address,
+                       club.clock(), request.cookies.get(DEVICE_COOKIE))
     response = JSONResponse({"member": login.member.name, "csrf": login.csrf})
     response.set_cookie(COOKIE, login.token, max_age=members.SESSION_DAYS * 86400, httponly=True, samesite="lax",
                         secure=club.secure, path="/")
+    response.set_cookie(DEVICE_COOKIE, login.device, max_age=members.DEVICE_DAYS * 86400, httponly=True,
+                        samesite="strict", secure=club.secure, path="/api/session")
     return response
 
 
@@ -283,11 +312,7 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
     if removed is None:
         raise Refused(404, f"no member named {name!r}")
     await _run(study.close_member, removed.id)  # their open rounds saved before their store is read
-    await _run(club.settle, removed.id)
-    whole = await _run(club.stores.export, removed.id)  # (read before anything is deleted)
-    await _run(members.remove, club.db, removed.id)
-    await _run(study.forget, removed.id)
-    return JSONResponse(whole)
+    return JSONResponse(await _run(club.remove_member, removed.id, study.close_member))
 
 
 async def open_table(request: Request, club: Club, member: Member) -> Response:
@@ -437,6 +462,7 @@ def create_app(club: Club) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await _run(club.finish_removals)
         await _run(club.settle_everyone)
         hub = app.state.hub = Hub(club.db)
         await hub.start()

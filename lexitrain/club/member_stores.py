@@ -79,9 +79,18 @@ class MemberStores:
             raise Refused(400, str(exc)) from None
 
     def remove(self, member_id: int) -> None:
-        """Delete the member's store and folder (the member is being removed)."""
+        """Delete the member's store, then their folder (their uploaded lists): the member is being removed."""
         if self.db.pool is not None:
             from lexitrain.study.store.postgres import member_schema
 
             self.db.pool.drop_schema(member_schema(member_id))
-        shutil.rmtree(self.folder / f"member_{int(member_id)}", ignore_errors=True)
+        folder = self.folder / f"member_{int(member_id)}"
+        for name in ("progress.sqlite", "progress.sqlite-wal", "progress.sqlite-shm", "progress.sqlite-journal"):
+            (folder / name).unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def highest_id(self) -> int:
+        """The highest member id a folder (and so perhaps a store) is kept under, 0 for none."""
+        found = [int(folder.name.removeprefix("member_")) for folder in self.folder.glob("member_*")
+                 if folder.name.removeprefix("member_").isdigit()]
+        return max(found, default=0)

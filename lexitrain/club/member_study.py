@@ -131,12 +131,6 @@ class MemberStudy:
         if made is not None:
             made[0].close()
 
-    def forget(self, member_id: int) -> None:
-        """Delete a member's store (the member is being removed), closing their app first if it was opened
-        again meanwhile."""
-        self.close_member(member_id)
-        self.stores.remove(member_id)
-
     def close(self) -> None:
         """The server is stopping: every member's open rounds saved."""
         with self._lock:

@@ -3,9 +3,15 @@
 Passwords are kept only as argon2id hashes (argon2-cffi); invitation codes and session tokens only
 as SHA-256 digests, so a copy of the database lets no one in. A session is a random token in an
 HttpOnly cookie plus a CSRF token the member's writes send back in a header; both live in the
-database, so any `serve` process recognises them. Failed logins are counted per name and per
-address over a window: past the limit, logins are refused (429) until the window moves on, right
-password or not, which is what slows a guessing flood.
+database, so any `serve` process recognises them.
+
+The throttle counts password checks, before each is made, in the database (one statement per count, so
+checks racing each other are counted one by one, whichever process serves them): per name and per client
+address. Past their free checks, each further one waits, first FIRST_WAIT, then twice as long each time up
+to LONGEST_WAIT (429 until then): forty guesses at once get five argon2 checks of a name, and a guessing
+flood slows to one check every fifteen minutes. No one can lock a member out: a browser the member logged in
+from carries a cookie (`lexitrain_device`) whose checks are counted on their own, so failures of others, of
+the name or from the same address, never delay them. A member id is never given twice.
 """
 
 from __future__ import annotations
@@ -27,10 +33,16 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 SHORTEST_PASSWORD = 8
 LONGEST_PASSWORD = 1024  # (argon2 would take any length; a bound keeps a request's cost bounded)
 SESSION_DAYS = 30
-#: Failed logins allowed per name, and per address, within the window before logins are refused.
-FAILURES_PER_NAME = 5
-FAILURES_PER_ADDRESS = 20
-FAILURE_WINDOW = 15 * 60.0
+#: How long a browser the member logged in from is known by its cookie.
+DEVICE_DAYS = 365
+#: Password checks a name (or a member's known browser) and a client address have before each further one waits.
+FREE_CHECKS_PER_NAME = 5
+FREE_CHECKS_PER_ADDRESS = 20
+#: The first wait past them; each further check doubles it, up to the longest.
+FIRST_WAIT = 30.0
+LONGEST_WAIT = 15 * 60.0
+#: Checks last made this long ago are forgotten (the count starts again).
+FORGET_AFTER = 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -42,11 +54,13 @@ class Member:
 
 @dataclass(frozen=True)
 class Login:
-    """A new session: the cookie's value (given once, never stored) and its CSRF token."""
+    """A new session: the cookie's value (given once, never stored), its CSRF token, and the browser's cookie
+    (`device`: the one it sent when it is this member's already, else a new one)."""
 
     member: Member
     token: str
     csrf: str
+    device: str
 
 
 def digest(secret: str) -> str:
@@ -103,24 +117,36 @@ def make_admin(db: ClubDatabase, name: str) -> None:
             raise LexitrainError(f"no member named {name!r}")
 
 
-def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float) -> Login:
-    """A new session for the right name and password; wrong is 401, too many failures lately 429."""
-    since = now - FAILURE_WINDOW
-    with db.reading() as store:
-        by_name, by_address = store.login_failures(name[:64], address, since)
+def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float, device: str | None = None) -> Login:
+    """A new session for the right name and password; wrong is 401. The check is counted first (see the
+    module's docstring): against the member's own browser when DEVICE is its cookie, else against the name and
+    the ADDRESS; one that must wait is 429, saying how long, and no password is checked."""
+    name = name[:64]
+    with db.transaction() as store:
+        known = device is not None and store.device_of(digest(device), name)
+        keys = [(f"device:{digest(device)}", FREE_CHECKS_PER_NAME)] if known and device is not None else [
+            (f"name:{name}", FREE_CHECKS_PER_NAME), (f"address:{address}", FREE_CHECKS_PER_ADDRESS)]
+        for key, free in keys:
+            if not store.reserve_check(key, now, free, FIRST_WAIT, LONGEST_WAIT, now - FORGET_AFTER):
+                wait = max(0.0, (store.next_check(key) or now) - now)
+                raise Refused(429, f"too many wrong passwords lately: try again in {_duration(wait)}")
         found = store.member_with_password(name)
-    if by_name >= FAILURES_PER_NAME or by_address >= FAILURES_PER_ADDRESS:
-        raise Refused(429, "too many failed logins: wait a few minutes and try again")
     if not _verified(found[1] if found else None, password):
-        with db.reading() as store:
-            store.add_login_failure(name[:64], address, now, since)
         raise Refused(401, "wrong name or password")
     assert found is not None
     member = Member(*found[0])
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
-    with db.reading() as store:
+    browser = device if known and device is not None else secrets.token_urlsafe(24)
+    with db.transaction() as store:
+        store.forget_checks(keys[0][0])
         store.add_login(digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0, now)
-    return Login(member, token, csrf)
+        store.add_device(digest(browser), member.id, now)
+    return Login(member, token, csrf, browser)
+
+
+def _duration(seconds: float) -> str:
+    whole = max(1, round(seconds))
+    return f"{whole} seconds" if whole < 120 else f"{round(whole / 60)} minutes"
 
 
 #: Verified against when the name is unknown, so a wrong name takes as long as a wrong password.
@@ -171,8 +197,25 @@ def member_named(db: ClubDatabase, name: str) -> Member | None:
     return None if found is None else Member(*found)
 
 
-def remove(db: ClubDatabase, member_id: int) -> None:
-    """Delete a member and everything of theirs in the club's tables (their progress store goes next:
-    `club.member_study`)."""
+def remove(db: ClubDatabase, member_id: int, now: float) -> None:
+    """Delete a member and everything of theirs in the club's tables, in one transaction that also notes that
+    their store is still to be deleted (`end_removal` once it is; a server starting finishes what a crash left)."""
     with db.reading() as store:
-        store.remove_member(member_id)
+        store.remove_member(member_id, now)
+
+
+def end_removal(db: ClubDatabase, member_id: int) -> None:
+    """The removed member's store and folder are gone: nothing of the removal is left to do."""
+    with db.reading() as store:
+        store.end_removal(member_id)
+
+
+def unfinished_removals(db: ClubDatabase) -> list[int]:
+    with db.reading() as store:
+        return store.removals()
+
+
+def give_ids_above(db: ClubDatabase, highest: int) -> None:
+    """Never give a member id at or below HIGHEST (a member's store or folder is there under it)."""
+    with db.reading() as store:
+        store.give_ids_above(highest)

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import socket
-from typing import Callable
+from typing import Callable, Sequence
 
 from lexitrain.club.app import Club, create_app
-from lexitrain.web.server import listen
+from lexitrain.web.server import listen, slow_clients_bounded
 
 __all__ = ["listen", "serve"]
 
+#: Connections served at once (a club's members, their tables' sockets, and a proxy's own).
+CONNECTIONS = 1000
 
-def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None]) -> None:
-    """Run the club's app until interrupted; `on_ready` is told the address once it listens. Behind a
-    reverse proxy, its X-Forwarded-Proto and -For are believed from this machine only (uvicorn's default)."""
+
+def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None], trusted_proxies: Sequence[str] = ()) -> None:
+    """Run the club's app until interrupted; `on_ready` is told the address once it listens. A client's address
+    (what the login throttle counts) is the connection's own, unless it comes from one of TRUSTED_PROXIES
+    (addresses or networks, `lexitrain serve --trusted-proxy`): then its X-Forwarded-For and -Proto are believed.
+    (uvicorn's default believed them from 127.0.0.1, so any program on the machine could name any address.)"""
     import uvicorn
 
     sock = listen(host, port)
@@ -26,5 +31,6 @@ def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None]) -> 
                 on_ready(f"http://{host}:{bound}/")
 
     config = uvicorn.Config(create_app(club), log_level="warning", access_log=False, lifespan="on",
-                            proxy_headers=True)
+                            proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
+                            **slow_clients_bounded(CONNECTIONS))
     Server(config).run(sockets=[sock])

@@ -4,8 +4,9 @@ The link with the launch's key never goes on a command line (any local user
 reads those with `ps`): the browser is handed a launch file instead, as
 Jupyter does, readable by the player alone, that sends it on to the link.
 A connection that sends no request head within HEAD_SECONDS is closed, as is
-one idle past KEEP_ALIVE_SECONDS, and at most CONNECTIONS are served at once; stopping waits at most
-STOP_SECONDS for the requests under way.
+one idle past KEEP_ALIVE_SECONDS, a head is at most HEAD_BYTES, and at most CONNECTIONS are served at
+once; stopping waits at most STOP_SECONDS for the requests under way (the club's server the same:
+`slow_clients_bounded`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 LOCAL = "127.0.0.1"
 HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 5
+#: The largest request head taken (h11's bound on what it buffers before a head is complete).
+HEAD_BYTES = 16 * 1024
 CONNECTIONS = 100
 #: How long stopping waits for requests still being answered (a sheet being made is abandoned).
 STOP_SECONDS = 5
@@ -94,7 +97,6 @@ def serve(ctx: Context, sock: socket.socket, on_ready: Callable[[], None] | None
 def server(ctx: Context, on_ready: Callable[[], None] | None = None) -> uvicorn.Server:
     """The app's uvicorn server, ready to run on a socket (ON_READY is called once it listens)."""
     import uvicorn
-    from uvicorn.protocols.http.h11_impl import H11Protocol
 
     from lexitrain.web.app import create_app
 
@@ -104,9 +106,25 @@ def server(ctx: Context, on_ready: Callable[[], None] | None = None) -> uvicorn.
             if on_ready is not None and self.started:
                 on_ready()
 
-    class Protocol(H11Protocol):
-        """uvicorn's HTTP/1.1, closing a connection whose request head has not come in HEAD_SECONDS."""
+    config = uvicorn.Config(create_app(ctx), log_level="warning", access_log=False, lifespan="on",
+                            **slow_clients_bounded(CONNECTIONS))
+    return Server(config)
 
+
+def slow_clients_bounded(connections: int) -> dict[str, Any]:
+    """uvicorn's settings (both faces) bounding what a slow or idle client holds: the request head timed
+    (HEAD_SECONDS, which uvicorn does not do) and bounded (HEAD_BYTES), an idle connection closed after
+    KEEP_ALIVE_SECONDS, at most CONNECTIONS served at once (503 past them). A body is bounded and timed by
+    the edge (`web.edge`)."""
+    return {"http": _timed_heads(), "timeout_keep_alive": KEEP_ALIVE_SECONDS, "limit_concurrency": connections,
+            "timeout_graceful_shutdown": STOP_SECONDS, "h11_max_incomplete_event_size": HEAD_BYTES}
+
+
+def _timed_heads() -> type:
+    """uvicorn's HTTP/1.1, closing a connection whose request head has not come in HEAD_SECONDS."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedHeads(H11Protocol):
         head_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: Any) -> None:
@@ -135,10 +153,8 @@ def server(ctx: Context, on_ready: Callable[[], None] | None = None) -> uvicorn.
 
         def _too_slow(self) -> None:
             self.head_timer = None
-            if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
+            upgraded = self.transport.get_protocol() is not self  # (a WebSocket now: its protocol's own)
+            if not upgraded and (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
                 self.transport.close()
 
-    config = uvicorn.Config(create_app(ctx), log_level="warning", access_log=False, lifespan="on",
-                            http=Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=CONNECTIONS,
-                            timeout_graceful_shutdown=STOP_SECONDS)
-    return Server(config)
+    return TimedHeads

@@ -175,8 +175,39 @@ ALTER TABLE member_reviews ALTER COLUMN correct TYPE BIGINT USING CASE WHEN corr
 CREATE UNIQUE INDEX attempts_first ON attempts (member_id, lexicon, kind, date) WHERE retake = 0;
 """
 
+#: Nothing of a member outlives them, and no guessing flood can lock one out:
+#: - `member_ids`: the last member id given (never given again, though its member is removed: a new member must
+#:   never find a removed one's store under the same id);
+#: - `removals`: a removal committed whose store and folder are not yet deleted (finished by the next start);
+#: - `login_throttle`: the password checks of each name, known browser and address (`club.members`): how many since
+#:   the last success, the wait now in force and when the next may come; `login_failures` goes;
+#: - `devices`: the browsers a member logged in from (a cookie's digest), whose checks are counted apart from their
+#:   name's, so failures of others never delay them.
+TRUST = """
+CREATE TABLE member_ids (last BIGINT NOT NULL);
+INSERT INTO member_ids (last) SELECT coalesce(max(id), 0) FROM members;
+CREATE TABLE removals (
+    member_id BIGINT PRIMARY KEY,
+    at DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE login_throttle (
+    key TEXT PRIMARY KEY,
+    checks BIGINT NOT NULL,
+    wait DOUBLE PRECISION NOT NULL,
+    next_at DOUBLE PRECISION NOT NULL,
+    last DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE devices (
+    token_hash TEXT PRIMARY KEY,
+    member_id BIGINT NOT NULL REFERENCES members (id) ON DELETE CASCADE,
+    made DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX devices_member ON devices (member_id);
+DROP TABLE login_failures;
+"""
+
 #: One list for both databases; a released migration is never edited, a change is a new one. (Their `{id}`,
 #: spelled by the club's own runner once, is the dialect's `id INTEGER PRIMARY KEY`, which spells the same.)
-MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS]
+MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST]
 SCHEMA_VERSION = len(MIGRATIONS)
 
