@@ -22,10 +22,11 @@ move with the other player's whole rack) in games the fit never weighed
 (--held-out-after N: the games that have no move among the file's first N,
 the fit weighed the first 1,699), the reader knowing its own whole rack.
 --every K reads every K-th position only (the same K-th of each set's list,
-a time cap on a shared machine). Printed beside the figures: the median rank
+a time cap on a shared machine; the sets are read in turn, so a run stopped by
+--minutes has read each alike). Printed beside the figures: the median rank
 of the real leave and the median CPU time of a reading.
 
-    nice -n 10 python scripts/bench_inference.py [--samples 4000] [--every K]
+    nice -n 10 python scripts/bench_inference.py [--samples 4000] [--every K] [--minutes M]
         [--selfplay /tmp/infer-fit/games.jsonl --held-out-after 1699]
 """
 
@@ -159,6 +160,7 @@ def main() -> None:
     parser.add_argument("--exhaustive", type=int, default=EXHAUSTIVE)
     parser.add_argument("--limit", type=int, default=0, help="read only the first N positions (0: all)")
     parser.add_argument("--every", type=int, default=1, help="read every K-th position of each set only")
+    parser.add_argument("--minutes", type=float, default=0, help="stop reading after this long (0: read all)")
     parser.add_argument("--selfplay", type=Path, help="fit_inference.py's games.jsonl: read its held-out games too")
     parser.add_argument("--held-out-after", type=int, default=1699,
                         help="with --selfplay: the games with a move among the file's first N were fitted on")
@@ -171,11 +173,11 @@ def main() -> None:
     found = positions(args.lexicon)
     if args.selfplay:
         found += selfplay_positions(args.lexicon, args.selfplay, args.held_out_after)
-    if args.every > 1:
-        by_set: dict[str, list[dict]] = defaultdict(list)
-        for f in found:
-            by_set[f["set"]].append(f)
-        found = [f for listed in by_set.values() for f in listed[::args.every]]
+    by_set: dict[str, list[dict]] = defaultdict(list)
+    for f in found:
+        by_set[f["set"]].append(f)
+    lists = [listed[::args.every] for listed in by_set.values()]  # the sets taken in turn: a stopped run has all
+    found = [f for i in range(max(map(len, lists))) for listed in lists if i < len(listed) for f in listed[i:i + 1]]
     if args.limit:
         found = found[:args.limit]
     print(f"{len(found)} positions ({sum('play' in f for f in found)} plays, "
@@ -183,6 +185,7 @@ def main() -> None:
           f"{model.floor:g} ({model.trained.get('positions', '?')} self-play positions); {load()}", flush=True)
     started, cpu = time.perf_counter(), time.process_time()
     rows: dict[str, list[tuple[float, float, bool, bool, int, float]]] = defaultdict(list)
+    skipped = 0
     for n, f in enumerate(found, start=1):
         reading_cpu = time.process_time()
         known = Rack.parse(lex.tiles, f["known"]) if f["known"] else Rack.parse(lex.tiles, "")
@@ -193,7 +196,7 @@ def main() -> None:
             result = reader.read(args.exhaustive, args.samples)
             mine = result.probability(f["kept"])
             chance = reader.drawn_chance(f["kept"])
-            random_in_top = math.log(chance) >= random_top(reader.pool, reader.size) - 1e-9
+            random_in_top = chance > 0 and math.log(chance) >= random_top(reader.pool, reader.size) - 1e-9
             kind = "plays"
         else:
             reader_x = ExchangeReader(f["board"], f["exchanged"], known, generator, leaves, model)
@@ -202,14 +205,20 @@ def main() -> None:
             pool = reader_x.unseen
             size = reader_x.size - reader_x.given
             chance = math.prod(math.comb(c, k) for c, k in zip(pool, f["kept"])) / math.comb(sum(pool), size)
-            random_in_top = math.log(chance) >= random_top(pool, size) - 1e-9
+            random_in_top = chance > 0 and math.log(chance) >= random_top(pool, size) - 1e-9
             kind = "exchanges"
+        if chance == 0:  # the record contradicts itself (a leave the reader's own tiles make impossible)
+            skipped += 1
+            continue
         rank = 1 + sum(1 for leave, p in result.leaves if p > mine * (1 + 1e-9) and leave != f["kept"])
         log_mine = math.log(mine) if mine > 0 else -math.inf
         reading_cpu = time.process_time() - reading_cpu
         real = "self-play" if f["set"].startswith("self-play") else "real games"
         for group in (f["set"], f"all {kind}, {real}"):
             rows[group].append((log_mine, math.log(chance), rank <= TOP, random_in_top, rank, reading_cpu))
+        if args.minutes and time.perf_counter() - started > 60 * args.minutes:
+            print(f"stopped after {args.minutes:g} minutes: {n} of {len(found)} positions read", flush=True)
+            break
         if n % 100 == 0:
             print(f"  {n} read, {time.perf_counter() - started:.0f} s; {load()}", flush=True)
     print(f"\n{'positions':<26} {'n':>5}  {'log-lik, inference':>20} {'log-lik, random':>18} {'gain':>15}  "
@@ -225,6 +234,8 @@ def main() -> None:
               f"{gain:>+7.3f} +- {gain_se:.3f}  {100 * top[0]:>9.1f}% +- {100 * top[1]:.1f} "
               f"{100 * rtop[0]:>7.1f}% +- {100 * rtop[1]:.1f} {statistics.median(v[4] for v in values):>11g} "
               f"{1000 * statistics.median(v[5] for v in values):>7.0f} ms" + (f"  ({zero} at probability 0)" if zero else ""))
+    if skipped:
+        print(f"{skipped} positions left out: the leave recorded is impossible beside the reader's recorded tiles")
     print(f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU; {load()}")
 
 
