@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexitrain.engine import endgame as endgame_module
+from lexitrain.engine import engines
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
 from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, Move, Solution, solve
@@ -35,7 +36,7 @@ POOL = "AEINORSTZQ"
 GAMES = Path(__file__).parent / "data" / "gcg"
 ENGINES = [
     "python",
-    pytest.param("compiled", marks=pytest.mark.skipif(endgame_module.compiled is None,
+    pytest.param("compiled", marks=pytest.mark.skipif(engines.compiled_movegen is None,
                                                       reason="compiled endgame search not built")),
 ]
 
@@ -170,7 +171,7 @@ def test_real_boards_with_two_tiles_a_side_match_brute_force(enable, engine: str
 
 def test_both_searches_agree_on_real_endgames(enable) -> None:
     """Four tiles against three on real boards, where the brute force would take too long."""
-    if endgame_module.compiled is None:
+    if engines.compiled_movegen is None:
         pytest.skip("compiled endgame search not built")
     dawg = dawg_for(enable)
     for board, mine, theirs in real_endgames(enable.tiles, 4):

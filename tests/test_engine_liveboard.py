@@ -42,14 +42,13 @@ def late_boards() -> tuple[tuple[int, ...], ...]:
 
 
 def generate(dawg: Dawg, board: Board, counts: tuple[int, ...], blanks: int, live: object | None = None) -> bytes:
-    layout = board.layout
-    centre = layout.center[0] * board.cols + layout.center[1]
     if live is not None:
         return live.find_flat(counts, blanks).tobytes()  # type: ignore[attr-defined]
-    return compiled.find_flat(dawg.data, dawg.letters, board.squares, board.rows, board.cols,
-                              movegen._premiums(layout, False), movegen._premiums(layout, True),
-                              movegen._tile_points(board.tiles), counts, blanks, layout.bingo_bonus, RACK_SIZE,
-                              centre).tobytes()
+    return compiled.find_flat(setting(dawg, board), board.squares, counts, blanks).tobytes()
+
+
+def setting(dawg: Dawg, board: Board) -> object:
+    return movegen.compiled_setting(dawg, board.layout, board.tiles)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -60,11 +59,7 @@ def test_live_board_lists_find_flats_plays_after_any_changes(enable, board_index
     tiles = enable.tiles
     start = late_boards()[board_index]
     board = Board(load_layout("standard"), tiles, list(start))
-    layout = board.layout
-    live = compiled.LiveBoard(dawg.data, dawg.letters, list(board.squares), board.rows, board.cols,
-                              movegen._premiums(layout, False), movegen._premiums(layout, True),
-                              movegen._tile_points(tiles), layout.bingo_bonus, RACK_SIZE,
-                              layout.center[0] * board.cols + layout.center[1])
+    live = compiled.LiveBoard(setting(dawg, board), list(board.squares))
     letter = st.integers(0, tiles.size - 1)
     for _ in range(data.draw(st.integers(1, 12), label="changes")):
         k = data.draw(st.integers(0, len(board.squares) - 1), label="square")
@@ -86,11 +81,7 @@ def test_live_board_lists_find_flats_plays_after_any_changes(enable, board_index
 def test_live_board_on_an_empty_board_plays_through_the_centre(enable) -> None:
     dawg = dawg_for(enable)
     board = Board(load_layout("standard"), enable.tiles)
-    layout = board.layout
-    live = compiled.LiveBoard(dawg.data, dawg.letters, list(board.squares), board.rows, board.cols,
-                              movegen._premiums(layout, False), movegen._premiums(layout, True),
-                              movegen._tile_points(enable.tiles), layout.bingo_bonus, RACK_SIZE,
-                              layout.center[0] * board.cols + layout.center[1])
+    live = compiled.LiveBoard(setting(dawg, board), list(board.squares))
     counts = Rack.parse(enable.tiles, "RETAINS").counts
     found = generate(dawg, board, counts, 0, live)
     assert found == generate(dawg, board, counts, 0)

@@ -36,7 +36,7 @@ def new_root_app() -> typer.Typer:
 
 def version_text() -> str:
     """`lexitrain 0.1.0 (move generator: compiled)`: which search this install runs."""
-    from lexitrain.engine.movegen import default_engine
+    from lexitrain.engine.engines import default_engine
 
     engine = "compiled" if default_engine() == "compiled" else "pure Python"
     return f"lexitrain {__version__} (move generator: {engine})"

@@ -39,7 +39,6 @@ cdef extern from *:
 import time
 
 from lexitrain.engine.endgame import EXACT_DEPTH, INFINITY, MAX_ZERO_TURNS, PLAYS_LIMIT, OutOfTime, Zobrist, rack_value
-from lexitrain.engine.movegen import _premiums, _tile_points
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import RACK_SIZE
 
@@ -213,11 +212,6 @@ cdef class Search:
     cdef object board
     cdef list squares
     cdef int cols, rows, letters, n_squares
-    cdef object graph
-    cdef int graph_letters
-    cdef tuple across, down
-    cdef list points_table
-    cdef int bingo, centre
     cdef int points[MAX_SLOTS]
     cdef uint64_t* zsquare      # [square * 256 + tile]
     cdef uint64_t zrack[2][MAX_SLOTS][17]
@@ -259,15 +253,6 @@ cdef class Search:
         self.letters = tiles.size
         if self.letters + 1 > MAX_SLOTS or self.n_squares > MAX_SQUARES:
             raise ValueError("outside the compiled endgame search's limits")
-        dawg = generator.dawg
-        self.graph = dawg.data
-        self.graph_letters = dawg.letters
-        layout = board.layout
-        self.across = _premiums(layout, False)
-        self.down = _premiums(layout, True)
-        self.points_table = _tile_points(tiles)
-        self.bingo = layout.bingo_bonus
-        self.centre = layout.center[0] * board.cols + layout.center[1]
         for letter in range(self.letters):
             self.points[letter] = tiles.points[letter]
         self.points[self.letters] = 0
@@ -288,8 +273,7 @@ cdef class Search:
         for n in range(MAX_ZERO_TURNS + 1):
             self.zzero[n] = zobrist.zero[n]
         self.cache = {}
-        self.live = _movegen.LiveBoard(self.graph, self.graph_letters, self.squares, self.rows, self.cols,
-                                       self.across, self.down, self.points_table, self.bingo, RACK_SIZE, self.centre)
+        self.live = _movegen.LiveBoard(generator.setting(board), self.squares)
         for k in range(self.n_squares):
             self.live_tile[k] = self.squares[k]
             self.is_dirty[k] = 0

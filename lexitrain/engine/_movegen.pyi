@@ -1,41 +1,35 @@
 """Types of the compiled search (lexitrain/engine/_movegen.pyx)."""
 
+from typing import Any, Callable
+
 LIMITS: dict[str, int]
 
-from typing import Any, TypeVar
+class Setting:
+    """What every search of one game shares: the word graph, the board's shape and premiums, the tiles' points."""
+    def __init__(self, graph: memoryview, letters: int, rows: int, cols: int,
+                 across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
+                 bingo: int, rack_size: int, centre: int, cls: type) -> None: ...
 
-P = TypeVar("P")
-
-def find(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
-         across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-         counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int,
-         centre: int, cls: type[P]) -> list[P]: ...
-
-def best(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
-         across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-         counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int,
-         centre: int, cls: type[P], table: object, ways: object, longest: int,
-         whole_value: int, bag_empty: bool, may_exchange: bool, ticket: int = ...) -> tuple[int, int, int, int, P | None]: ...
-
-from typing import Callable
+class TableLeaves:
+    """The exhaustive leave table as the search reads it."""
+    def __init__(self, values: Any, ways: Any, longest: int) -> None: ...
 
 class LeaveTable:
     """Leave values in hundredths, remembered in C; a leave not seen before is asked of `value(counts, blanks)`."""
     def __init__(self, value: Callable[[tuple[int, ...], int], int], points: list[int], size: int = ...) -> None: ...
 
-def best_valued(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
-                across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-                counts: list[int], bingo: int, rack_size: int, centre: int, cls: type[P], leaves: LeaveTable,
-                bag: int, exchange: bool) -> tuple[int, P | None, tuple[int, ...] | None, int, int]: ...
+def find(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int) -> list[Any]: ...
 
-def find_flat(graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
-              across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-              counts: tuple[int, ...], blanks: int, bingo: int, rack_size: int, centre: int) -> Any: ...
+def find_flat(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int) -> Any: ...
+
+def best(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int, leaves: TableLeaves, bag: int,
+         may_exchange: bool, whole_value: int = ..., ticket: int = ...) -> tuple[int, int, int, int, Any]: ...
+
+def best_valued(setting: Setting, squares: list[int], counts: list[int], leaves: LeaveTable, bag: int,
+                exchange: bool) -> tuple[int, Any, tuple[int, ...] | None, int, int]: ...
 
 class LiveBoard:
     """A board kept ready for move generation while tiles come and go (see _movegen.pyx)."""
-    def __init__(self, graph: memoryview, letters: int, squares: list[int], rows: int, cols: int,
-                 across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-                 bingo: int, rack_size: int, centre: int) -> None: ...
+    def __init__(self, setting: Setting, squares: list[int]) -> None: ...
     def set(self, k: int, t: int) -> None: ...
     def find_flat(self, counts: tuple[int, ...], blanks: int) -> Any: ...

@@ -106,6 +106,57 @@ cdef struct Left:
     int tiles[MAX_RACK]
 
 
+cdef class Setting:
+    """What every search of one game shares, made once: the word graph (a Dawg's
+    32-bit records and its letter count), the board's shape, its premiums both
+    ways (along the rows, and along the columns as rows of the transpose), the
+    points by tile number (256 entries: a blank's, `| BLANK_FLAG`, are 0), the
+    bingo bonus, the rack size, the centre square (for the first play) and the
+    class the plays are made of (ScoredPlay: row, col, down, letters, through, score)."""
+
+    cdef object graph                  # the memoryview the search points into, kept alive
+    cdef const uint32_t* g
+    cdef int letters
+    cdef uint32_t full
+    cdef int rows, cols, size, centre, bingo, rack_size
+    cdef int points[2 * BLANK_FLAG]
+    cdef int* lm[2]                    # [transposed][square]: letter multipliers
+    cdef int* wm[2]                    # word multipliers
+    cdef object cls
+
+    def __cinit__(self):
+        self.lm[0] = self.lm[1] = self.wm[0] = self.wm[1] = NULL
+
+    def __init__(self, const uint32_t[::1] graph not None, int letters, int rows, int cols, tuple across,
+                 tuple down, list points, int bingo, int rack_size, int centre, object cls):
+        cdef int k, t
+        if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE:
+            raise ValueError("outside the compiled search's limits")
+        self.graph = graph
+        self.g = &graph[0]
+        self.letters = letters
+        self.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+        self.rows, self.cols, self.size = rows, cols, rows * cols
+        self.centre, self.bingo, self.rack_size, self.cls = centre, bingo, rack_size, cls
+        for k in range(2 * BLANK_FLAG):
+            self.points[k] = points[k]
+        for t in range(2):
+            self.lm[t] = <int*>PyMem_Malloc(self.size * sizeof(int))
+            self.wm[t] = <int*>PyMem_Malloc(self.size * sizeof(int))
+            if self.lm[t] == NULL or self.wm[t] == NULL:
+                raise MemoryError()
+            premiums = down if t else across
+            for k in range(self.size):
+                self.lm[t][k] = premiums[0][k]
+                self.wm[t][k] = premiums[1][k]
+
+    def __dealloc__(self):
+        cdef int t
+        for t in range(2):
+            PyMem_Free(self.lm[t])
+            PyMem_Free(self.wm[t])
+
+
 cdef int _placement_order(const void* a, const void* b) noexcept nogil:
     """qsort's order of two plays of equal equity and score: row, column, across before down,
     then their tiles (as ScoredPlay.key() orders them)."""
@@ -361,15 +412,15 @@ cdef class _Search:
         return 0
 
     # -- one direction --------------------------------------------------------
-    cdef void load_line(self, list squares, bint transposed, list lm, list wm):
+    cdef void load_line(self, list squares, bint transposed, Setting st):
         """The board as rows to search along: itself, or its transpose for down plays."""
         cdef int r, c, k
         for r in range(self.rows):
             for c in range(self.cols):
                 k = r * self.cols + c
                 self.sq[k] = <int>squares[c * self.rows + r] if transposed else <int>squares[k]
-                self.lm[k] = <int>lm[k]
-                self.wm[k] = <int>wm[k]
+        memcpy(self.lm, st.lm[1 if transposed else 0], self.size * sizeof(int))
+        memcpy(self.wm, st.wm[1 if transposed else 0], self.size * sizeof(int))
 
     cdef void cross_checks(self):
         """Per empty square with tiles above or below: the letters that make the
@@ -943,36 +994,35 @@ cdef class _Search:
         return 0
 
 
-cdef _Search _prepare(const uint32_t[::1] graph, int letters, list squares, int rows, int cols, list points,
-                      counts, int blanks, int bingo, int rack_size):
-    """A search over the graph, board and rack given, its word starts made."""
+cdef _Search _prepare(Setting st, counts, int blanks, int rows, int cols):
+    """A search over the setting's graph, for a board of `rows` x `cols` (the setting's, or its transpose)
+    and the rack given, its word starts made."""
     cdef _Search s = _Search()
-    cdef int size = rows * cols, in_rack = sum(counts) + blanks, k
-    if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE or in_rack > MAX_RACK:
+    cdef int size = rows * cols, in_rack = sum(counts) + blanks
+    if in_rack > MAX_RACK:
         raise ValueError("outside the compiled search's limits")
-    s.g = &graph[0]
-    s.letters = letters
-    s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+    s.g = st.g
+    s.letters = st.letters
+    s.full = st.full
     s.rows, s.cols, s.size = rows, cols, size
-    s.allocate(size, in_rack)
-    for k in range(2 * BLANK_FLAG):
-        s.points[k] = points[k]
-    s.bingo = bingo
-    s.rack_size = rack_size
+    s.allocate(size, max(in_rack, 1))
+    memcpy(s.points, st.points, sizeof(s.points))
+    s.bingo = st.bingo
+    s.rack_size = st.rack_size
     s.set_rack(counts, blanks)
     s.left_parts(min(in_rack - 1, max(rows, cols) - 1))
     return s
 
 
-cdef void _search(_Search s, list squares, int rows, int cols, tuple across, tuple down, int centre):
+cdef void _search(_Search s, Setting st, list squares):
     """Run the search both ways (across only on an empty board, from the centre)."""
-    cdef int k, longest = min(s.in_rack - 1, max(rows, cols) - 1)
-    s.load_line(squares, False, across[0], across[1])
+    cdef int k, longest = min(s.in_rack - 1, max(st.rows, st.cols) - 1)
+    s.load_line(squares, False, st)
     if all(t == EMPTY for t in squares):
         for k in range(s.size):
             s.cmask[k] = s.full
             s.cscore[k] = -1
-            s.anchor[k] = k == centre
+            s.anchor[k] = k == st.centre
         s.lines(False, longest)
         s.down_from = s.n_found
         return
@@ -980,40 +1030,32 @@ cdef void _search(_Search s, list squares, int rows, int cols, tuple across, tup
     s.find_anchors()
     s.lines(False, longest)
     s.down_from = s.n_found  # the plays found from here on go down
-    s.rows, s.cols = cols, rows
-    s.load_line(squares, True, down[0], down[1])
+    s.rows, s.cols = st.cols, st.rows
+    s.load_line(squares, True, st)
     s.cross_checks()
     s.find_anchors()
     s.lines(True, longest)
 
 
-def find(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
-         tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
-         int centre, object cls) -> list:
-    """Every legal play, best first, as movegen's pure search lists them, as
-    instances of `cls` (ScoredPlay: row, col, down, letters, through, score).
-
-    `graph` is a Dawg's data (32-bit records), `across` and `down` the
-    (letter, word) premium lists of the board and of its transpose, `points`
-    the points by tile number (256 entries), `counts` and `blanks` the rack,
-    `centre` the flat index of the centre square (for an empty board)."""
+def find(Setting setting not None, list squares, counts, int blanks) -> list:
+    """Every legal play on the board `squares` (tile numbers by flat square, EMPTY where none) for the rack
+    `counts` (by letter) and `blanks`, best first, as movegen's pure search lists them, as instances of the
+    setting's class."""
     cdef _Search s
     if sum(counts) + blanks == 0:
         return []
-    s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
-    _search(s, squares, rows, cols, across, down, centre)
-    return s.plays(cls, s.down_from)
+    s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    _search(s, setting, squares)
+    return s.plays(setting.cls, s.down_from)
 
 
-def find_flat(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
-              tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
-              int centre):
+def find_flat(Setting setting not None, list squares, counts, int blanks):
     """`find`'s plays in the same order, packed in an array of ints (see _Search.flat)."""
     cdef _Search s
     if sum(counts) + blanks == 0:
         return array("i")
-    s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
-    _search(s, squares, rows, cols, across, down, centre)
+    s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    _search(s, setting, squares)
     return s.flat(s.down_from)
 
 
@@ -1025,20 +1067,17 @@ cdef class LiveBoard:
     `find_flat` costs the search for words alone. Its plays are find_flat's
     for the same board and rack, in the same order."""
     cdef _Search across_s, down_s
-    cdef object graph
+    cdef Setting setting
     cdef int rows, cols, size, filled, centre
 
-    def __init__(self, const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
-                 tuple across, tuple down, list points, int bingo, int rack_size, int centre):
+    def __init__(self, Setting setting not None, list squares):
         cdef int k
-        if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE:
-            raise ValueError("outside the compiled search's limits")
-        self.graph = graph  # the search points into it
-        self.rows, self.cols, self.size, self.centre = rows, cols, rows * cols, centre
-        self.across_s = self._side(graph, letters, points, bingo, rack_size, rows, cols)
-        self.down_s = self._side(graph, letters, points, bingo, rack_size, cols, rows)
-        self.across_s.load_line(squares, False, across[0], across[1])
-        self.down_s.load_line(squares, True, down[0], down[1])
+        self.setting = setting  # the searches point into its graph
+        self.rows, self.cols, self.size, self.centre = setting.rows, setting.cols, setting.size, setting.centre
+        self.across_s = self._side(setting, setting.rows, setting.cols)
+        self.down_s = self._side(setting, setting.cols, setting.rows)
+        self.across_s.load_line(squares, False, setting)
+        self.down_s.load_line(squares, True, setting)
         for s in (self.across_s, self.down_s):
             (<_Search>s).cross_checks()
             (<_Search>s).find_anchors()
@@ -1047,19 +1086,16 @@ cdef class LiveBoard:
             (<_Search>s).live = True
         self.filled = sum(1 for k in range(self.size) if squares[k] != EMPTY)
 
-    cdef _Search _side(self, const uint32_t[::1] graph, int letters, list points, int bingo, int rack_size,
-                       int rows, int cols):
+    cdef _Search _side(self, Setting st, int rows, int cols):
         cdef _Search s = _Search()
-        cdef int k
-        s.g = &graph[0]
-        s.letters = letters
-        s.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
+        s.g = st.g
+        s.letters = st.letters
+        s.full = st.full
         s.rows, s.cols, s.size = rows, cols, rows * cols
         s.allocate(rows * cols, MAX_RACK)
-        for k in range(2 * BLANK_FLAG):
-            s.points[k] = points[k]
-        s.bingo = bingo
-        s.rack_size = rack_size
+        memcpy(s.points, st.points, sizeof(s.points))
+        s.bingo = st.bingo
+        s.rack_size = st.rack_size
         return s
 
     def set(self, int k, int t):
@@ -1121,13 +1157,26 @@ cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):
     return index
 
 
-def best(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
-         tuple across, tuple down, list points, counts, int blanks, int bingo, int rack_size,
-         int centre, object cls, const short[::1] table, const int[::1] ways, int longest,
-         long whole_value, bint bag_empty, bint may_exchange, long long ticket=-1):
-    """The move of best equity, found without making a play object for every
-    candidate: (kind, equity, slots kept, leave index, play), kind 0 a play
-    (`play` an instance of `cls`), 1 an exchange, 2 a pass; equity in
+cdef class TableLeaves:
+    """The exhaustive leave table as the search reads it (see engine/leave_table.py): a value in
+    hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`."""
+
+    cdef object values_ref, ways_ref   # the arrays the views point into, kept alive
+    cdef const short[::1] values
+    cdef const int[::1] ways
+    cdef int longest
+
+    def __init__(self, const short[::1] values not None, const int[::1] ways not None, int longest):
+        self.values_ref, self.ways_ref = values, ways
+        self.values, self.ways, self.longest = values, ways, longest
+
+
+def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, int bag,
+         bint may_exchange, long whole_value=0, long long ticket=-1):
+    """The move of best equity for the rack `counts` (by letter) and `blanks` on the board `squares`, found
+    without making a play object for every candidate, with `bag` tiles in the bag (`may_exchange`: it allows
+    an exchange): (kind, equity, slots kept, leave index, play), kind 0 a play
+    (`play` an instance of the setting's class), 1 an exchange, 2 a pass; equity in
     hundredths of a point; the slots kept a mask over the rack's tiles in
     set order, blanks last (for an exchange, the tiles kept); the leave
     index the kept tiles' place in `table` (-1 when they are not in it).
@@ -1142,6 +1191,7 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
     A `ticket` (0 or more) draws among the plays tied at the best equity and
     score instead: the one numbered `ticket` modulo their count, in placement
     order (engine/selfplay.py draws the tickets from the game's seed)."""
+    cdef int letters = setting.letters, longest = leaves.longest
     cdef int in_rack = sum(counts) + blanks, types = letters + 1, t, n
     cdef int kept[MAX_LETTERS + 1]
     cdef uint32_t rem, whole, given, low
@@ -1150,7 +1200,10 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
     cdef int given_counts[MAX_LETTERS + 1]
     cdef int best_counts[MAX_LETTERS + 1]
     cdef bint better
-    cdef _Search s = _prepare(graph, letters, squares, rows, cols, points, counts, blanks, bingo, rack_size)
+    cdef const short[::1] table = leaves.values
+    cdef const int[::1] ways = leaves.ways
+    cdef bint bag_empty = bag == 0
+    cdef _Search s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
     whole = s.whole
     s.leave = <long*>PyMem_Malloc((whole + 1) * sizeof(long))
     if s.leave == NULL:
@@ -1175,7 +1228,7 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
     s.keep_ties = ticket >= 0
     s.n_found = 0
     if in_rack:
-        _search(s, squares, rows, cols, across, down, centre)
+        _search(s, setting, squares)
         if s.keep_ties:
             s.draw_tie(ticket)
     # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles
@@ -1213,7 +1266,7 @@ def best(const uint32_t[::1] graph not None, int letters, list squares, int rows
                 kept[s.slot_tile[n]] += 1
                 size += 1
         index = _leave_index(kept, types, ways, longest) if size <= longest and not bag_empty else -1
-        return (0, s.best_equity, s.best_rem, index, s.best_as(cls))
+        return (0, s.best_equity, s.best_rem, index, s.best_as(setting.cls))
     if best_given >= 0 and s.leave[whole] <= best_exchange:
         memset(kept, 0, types * sizeof(int))
         for n in range(in_rack):
@@ -1334,18 +1387,17 @@ cdef bint _prefix(uint32_t part, uint32_t run):
     return (part & (part + 1)) == 0
 
 
-def best_valued(const uint32_t[::1] graph not None, int letters, list squares, int rows, int cols,
-                tuple across, tuple down, list points, list counts, int bingo, int rack_size, int centre,
-                object cls, LeaveTable leaves not None, int bag, bint exchange) -> tuple:
+def best_valued(Setting setting not None, list squares, list counts, LeaveTable leaves not None, int bag,
+                bint exchange) -> tuple:
     """The move of best equity, as `best` chooses it, with every leave valued
     through `leaves` (any leave model, asked once per leave) instead of a
     table: (kind, play, given, score, leave) for the rack `counts` (by tile,
-    blanks last): kind 0 a play (of `cls`), 1 an exchange (`given` the tiles
+    blanks last): kind 0 a play (of the setting's class), 1 an exchange (`given` the tiles
     put back, counts by tile with blanks last), 2 the pass; `leave` the value
     of the tiles kept, in hundredths. `exchange`: the bag allows one."""
+    cdef int letters = setting.letters
     cdef int in_rack = sum(counts), k, blanks = counts[letters]
-    cdef _Search s = _prepare(graph, letters, squares, rows, cols, points, counts[:letters], blanks, bingo,
-                              rack_size)
+    cdef _Search s = _prepare(setting, counts[:letters], blanks, setting.rows, setting.cols)
     cdef uint32_t rem, given, top = 0
     cdef long top_cents = 0, hold
     cdef int kind = -1
@@ -1357,7 +1409,7 @@ def best_valued(const uint32_t[::1] graph not None, int letters, list squares, i
         s.leave[rem] = leaves.kept(rem, s.slot_tile, in_rack, letters, bag)
     s.choosing = True
     if in_rack:
-        _search(s, squares, rows, cols, across, down, centre)
+        _search(s, setting, squares)
     if s.have_best:
         kind = 0
     if exchange and in_rack:
@@ -1379,5 +1431,5 @@ def best_valued(const uint32_t[::1] graph not None, int letters, list squares, i
     if kind == 1:
         return (1, None, tuple([count_bits(top & s.slots[k]) for k in range(letters)])
                 + (count_bits(top & s.blank_slots),), 0, top_cents)
-    play = s.best_as(cls)
+    play = s.best_as(setting.cls)
     return (0, play, None, s.best_score, s.best_equity - 100 * s.best_score)

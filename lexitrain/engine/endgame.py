@@ -13,7 +13,7 @@ answer is the best line of the deepest depth finished, marked inexact.
 
 Two searches do this: the one below in pure Python, the reference the tests
 compare, and the same algorithm compiled (`_endgame.pyx`), used where built,
-with what only saves time added (an incremental board for the move
+(engine/engines.py says which runs), with what only saves time added (an incremental board for the move
 generator, a finer move order, two-entry table buckets: see its docstring).
 Both ask the move generator for plays, once per board and rack: a side's
 plays come only from its own rack, and the same board and rack come back
@@ -22,21 +22,19 @@ across transpositions and across the depths of the deepening.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
+from lexitrain.engine.engines import chosen_engine, compiled_endgame
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import Rack
 
 
-#: the two searches, as for the move generator
-ENGINES = ("compiled", "python")
 #: scoreless turns in a row that end a game
 MAX_ZERO_TURNS = 6
 #: bounds no value reaches
@@ -77,12 +75,6 @@ class Solution:
     @property
     def play(self) -> Move:
         return self.sequence[0] if self.sequence else None
-
-
-def default_engine() -> str:
-    if compiled is None or os.environ.get("LEXITRAIN_ENGINE") == "python":
-        return "python"
-    return "compiled"
 
 
 def rack_value(tiles_points: Sequence[int], counts: Sequence[int]) -> int:
@@ -348,13 +340,8 @@ def best_line(search: Searcher, value: int, depth: int, zero: int) -> list[Move]
 def new_search(endgame: Endgame, generator: MoveGenerator, deadline: float | None,
                engine: str | None = None) -> Searcher:
     """A search of `endgame` (the compiled one unless `engine` says otherwise), stopping at `deadline`."""
-    engine = engine or default_engine()
-    if engine not in ENGINES:
-        raise LexitrainError(f"unknown endgame search {engine!r} (known: {', '.join(ENGINES)})")
-    if engine == "compiled" and compiled is None:
-        raise LexitrainError("the compiled endgame search is not built in this install (no C compiler?)")
-    if engine == "compiled":
-        return compiled.Search(endgame, generator, deadline)
+    if chosen_engine(engine, "endgame search") == "compiled":
+        return compiled_endgame().Search(endgame, generator, deadline)
     return PythonSearch(endgame, generator, deadline)
 
 
@@ -400,11 +387,3 @@ def describe(move: Move, board: Board) -> dict[str, object]:
     if move is None:
         return {"position": "-", "word": "(pass)", "score": 0}
     return {"position": move.position, "word": move.word(board.tiles), "score": move.score}
-
-
-# last: the compiled search imports this module's constants and Zobrist keys
-try:
-    from lexitrain.engine import _endgame as compiled
-except ImportError:  # built without a C compiler: the pure Python search only
-    compiled = None  # type: ignore[assignment]
-

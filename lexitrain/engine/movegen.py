@@ -10,14 +10,15 @@ listed once, as across.
 
 Two searches do this: the one below in pure Python, and the same algorithm
 compiled to C (`_movegen.pyx`), built by `pip install .` where a C compiler
-is found. Both list the same plays in the same order; a generator uses the
-compiled one when it is there (`LEXITRAIN_ENGINE=python` picks the other).
+is found. Both list the same plays in the same order; engine/engines.py
+says which runs. The compiled calls take the game's `Setting` (the graph,
+the board's shape and premiums, the tiles' points: `compiled_setting`) and
+the board and rack of the moment.
 """
 
 from __future__ import annotations
 
 import gc
-import os
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -26,26 +27,12 @@ from typing import NamedTuple
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
 from lexitrain.engine.crosschecks import CrossMemo, cross_checks
 from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.engines import chosen_engine, compiled_movegen as compiled
 from lexitrain.engine.leave_table import LONGEST, LeaveTable
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import PREMIUMS, BoardLayout
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
-
-try:
-    from lexitrain.engine import _movegen as compiled
-except ImportError:  # built without a C compiler: the pure Python search only
-    compiled = None  # type: ignore[assignment]
-
-#: the two searches, by the name `lexitrain --version` and the tests use
-ENGINES = ("compiled", "python")
-
-
-def default_engine() -> str:
-    """The compiled search where it was built, unless LEXITRAIN_ENGINE=python."""
-    if compiled is None or os.environ.get("LEXITRAIN_ENGINE") == "python":
-        return "python"
-    return "compiled"
 
 Found = tuple[int, int, bool, tuple[int, ...], int, int]  # row, col, down, letters, through, score (as ScoredPlay)
 #: run of board tiles -> {DAWG node: which of its letters lead through the run,
@@ -72,12 +59,7 @@ class MoveGenerator:
 
     def __init__(self, dawg: Dawg, cross_limit: int = CROSS_LIMIT, through_limit: int = THROUGH_LIMIT,
                  engine: str | None = None) -> None:
-        engine = engine or default_engine()
-        if engine not in ENGINES:
-            raise LexitrainError(f"unknown move generator {engine!r} (known: {', '.join(ENGINES)})")
-        if engine == "compiled" and compiled is None:
-            raise LexitrainError("the compiled move generator is not built in this install (no C compiler?)")
-        self.engine = engine
+        self.engine = chosen_engine(engine, "move generator")
         self.dawg = dawg
         self.cross_limit = cross_limit
         self.through_limit = through_limit
@@ -147,11 +129,11 @@ class MoveGenerator:
                 and max(board.rows, board.cols) <= limits["line"] and rack.size <= limits["rack"])
 
     def _plays_compiled(self, board: Board, rack: Rack) -> list[ScoredPlay]:
-        layout = board.layout
-        centre = layout.center[0] * board.cols + layout.center[1]
-        return compiled.find(self.dawg.data, self.dawg.letters, board.squares, board.rows, board.cols,
-                             _premiums(layout, False), _premiums(layout, True), _tile_points(board.tiles),
-                             rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre, ScoredPlay)
+        return compiled.find(self.setting(board), board.squares, rack.counts, rack.blanks)
+
+    def setting(self, board: Board) -> compiled.Setting:
+        """The compiled search's setting for this graph and the board's layout and tiles."""
+        return compiled_setting(self.dawg, board.layout, board.tiles)
 
 
     def best_by_equity(self, board: Board, rack: Rack, table: LeaveTable, bag: int,
@@ -162,14 +144,32 @@ class MoveGenerator:
         (the compiled search only)."""
         if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
             raise LexitrainError("the best move by equity needs the compiled move generator")
-        layout = board.layout
-        centre = layout.center[0] * board.cols + layout.center[1]
         whole = table.hundredths(rack.counts, rack.blanks) if rack.size > LONGEST and bag else 0
-        return BestMove(*compiled.best(self.dawg.data, self.dawg.letters, board.squares, board.rows, board.cols,
-                                       _premiums(layout, False), _premiums(layout, True), _tile_points(board.tiles),
-                                       rack.counts, rack.blanks, layout.bingo_bonus, RACK_SIZE, centre, ScoredPlay,
-                                       table.values, table.ways, LONGEST, whole, bag == 0, may_exchange,
+        return BestMove(*compiled.best(self.setting(board), board.squares, rack.counts, rack.blanks,
+                                       table_leaves(table), bag, may_exchange, whole,
                                        -1 if ticket is None else ticket))
+
+
+@lru_cache(maxsize=16)
+def compiled_setting(dawg: Dawg, layout: BoardLayout, tiles: TileSet) -> compiled.Setting:
+    """What every compiled search over this graph, board and tile set shares, made once."""
+    centre = layout.center[0] * layout.cols + layout.center[1]
+    return compiled.Setting(dawg.data, dawg.letters, layout.rows, layout.cols, _premiums(layout, False),
+                            _premiums(layout, True), _tile_points(tiles), layout.bingo_bonus, RACK_SIZE, centre,
+                            ScoredPlay)
+
+
+_table_leaves: dict[int, tuple[LeaveTable, compiled.TableLeaves]] = {}
+
+
+def table_leaves(table: LeaveTable) -> compiled.TableLeaves:
+    """The leave table as the compiled search reads it, made once per table."""
+    kept = _table_leaves.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_table_leaves) >= 16:
+            _table_leaves.clear()
+        kept = _table_leaves[id(table)] = (table, compiled.TableLeaves(table.values, table.ways, LONGEST))
+    return kept[1]
 
 
 class BestMove(NamedTuple):

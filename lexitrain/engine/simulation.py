@@ -47,8 +47,8 @@ from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
 from lexitrain.engine.leave import LeaveModel, LeaveValues
 from lexitrain.engine.leave_table import load_leaves
-from lexitrain.engine.movegen import MoveGenerator, compiled
-from lexitrain.engine.movegen import _premiums, _tile_points, default_engine as movegen_engine
+from lexitrain.engine.engines import chosen_engine, compiled_movegen as compiled, default_engine as default_engine
+from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
@@ -138,17 +138,10 @@ class CompiledChooser:
 
     def __init__(self, board: Board, generator: MoveGenerator, leaves: LeaveCents,
                  exchange_limit: int = EXCHANGE_LIMIT) -> None:
-        if compiled is None or not hasattr(compiled, "best_valued"):
-            raise LexitrainError("the compiled simulation is not built in this install (no C compiler?)")
-
-        layout = board.layout
+        chosen_engine("compiled", "simulation")
         self.board = board.copy()
         self.generator = generator
-        self.args = (generator.dawg.data, generator.dawg.letters)
-        self.shape = (board.rows, board.cols, _premiums(layout, False), _premiums(layout, True),
-                      _tile_points(board.tiles))
-        self.bingo = layout.bingo_bonus
-        self.centre = layout.center[0] * board.cols + layout.center[1]
+        self.setting = generator.setting(board)
         self.leaves = leaves
         self.by_table = getattr(generator, "best_by_equity", None) if not isinstance(leaves.model, LeaveModel) else None
         self.table = leaves.table(list(board.tiles.points)) if self.by_table is None else None
@@ -157,11 +150,9 @@ class CompiledChooser:
     def choose(self, squares: list[int], counts: list[int], bag: int) -> Choice:
         if self.by_table is not None:
             return self._by_table(squares, counts, bag)
-        rows, cols, across, down, points = self.shape
         assert self.table is not None
-        return Choice._make(compiled.best_valued(
-            self.args[0], self.args[1], squares, rows, cols, across, down, points, counts, self.bingo, RACK_SIZE,
-            self.centre, ScoredPlay, self.table, bag, bag >= self.exchange_limit))
+        return Choice._make(compiled.best_valued(self.setting, squares, counts, self.table, bag,
+                                                 bag >= self.exchange_limit))
 
     def _by_table(self, squares: list[int], counts: list[int], bag: int) -> Choice:
         """The leave table's search: its kept tiles (a mask over the rack's tiles in set order, blanks last)
@@ -343,67 +334,108 @@ class Playouts:
         return [self.playout(p, order) for p in self.prepared]
 
     def playout(self, start: _Prepared, order: list[int]) -> tuple[int, int, float]:
-        letters, points = self.letters, self.points
+        """One candidate played out on one deal: (equity in cents, spread, win)."""
+        game = self._after_candidate(start, order)
+        for _ in range(self.setup.plies if not game.over else 0):
+            choice = self.chooser.choose(game.squares, game.racks[game.player], game.left)
+            self._make(game, choice)
+            if game.over:
+                break
+            game.player ^= 1
+        return self._result(game)
+
+    def _after_candidate(self, start: _Prepared, order: list[int]) -> _Game:
+        """The game just after the candidate: the opponent's rack (the position's, or the deal's first
+        tiles), the bag the rest of the deal, the mover's rack filled from its front, the tiles an
+        exchange put back at its end; over if the candidate went out."""
         if self.opponent is not None:
             them = list(self.opponent)
             bag = list(order)
         else:
-            them = [0] * (letters + 1)
+            them = [0] * (self.letters + 1)
             for t in order[:RACK_SIZE]:
                 them[t] += 1
             bag = order[RACK_SIZE:]
-        squares = list(start.squares)
-        racks = [list(start.leave), them]
-        drawn = 0  # tiles taken off the front of the bag
-        spread = start.score
-        mover_tiles = sum(start.leave)
-        for t in bag[drawn:drawn + RACK_SIZE - mover_tiles]:
-            racks[0][t] += 1
-        drawn = min(len(bag), RACK_SIZE - mover_tiles)
+        game = _Game(list(start.squares), [list(start.leave), them], bag, spread=start.score,
+                     last_cents=start.cents, player=1)
+        game.draw(game.racks[0], RACK_SIZE - sum(start.leave))
         bag.extend(start.given)
-        last, last_cents = 0, start.cents
-        player = 1
-        over = start.out and not any(racks[0])
-        if over:
-            spread += 2 * sum(n * p for n, p in zip(them, points))
-        for _ in range(self.setup.plies if not over else 0):
-            rack = racks[player]
-            left = len(bag) - drawn
-            choice = self.chooser.choose(squares, rack, left)
-            sign = 1 if player == 0 else -1
-            if choice.kind == PLAY:
-                assert choice.play is not None
-                for r, c, t in choice.play.placed():
-                    squares[r * self.setup.board.cols + c] = t
-                    rack[letters if t >= BLANK_FLAG else t] -= 1
-                need = min(RACK_SIZE - sum(rack), left)
-                for t in bag[drawn:drawn + need]:
-                    rack[t] += 1
-                drawn += need
-            elif choice.kind == EXCHANGE:
-                assert choice.given is not None
-                put_back = [i for i, n in enumerate(choice.given) for _ in range(n)]
-                for t in put_back:
-                    rack[t] -= 1
-                for t in bag[drawn:drawn + len(put_back)]:
-                    rack[t] += 1
-                drawn += len(put_back)
-                bag.extend(put_back)
-            spread += sign * choice.score
-            last, last_cents = player, choice.leave
-            if choice.kind == PLAY and not any(rack):
-                spread += sign * 2 * sum(n * p for n, p in zip(racks[1 - player], points))
-                over = True
-                break
-            player ^= 1
-        if over:
+        if start.out and not any(game.racks[0]):
+            game.spread += 2 * self._points(them)
+            game.over = True
+        return game
+
+    def _make(self, game: _Game, choice: Choice) -> None:
+        """The side to move makes its choice: a play put down and its tiles drawn (going out ends the game,
+        with twice the other rack's points), or an exchange; its score and leave are counted."""
+        rack = game.racks[game.player]
+        sign = 1 if game.player == 0 else -1
+        if choice.kind == PLAY:
+            assert choice.play is not None
+            cols = self.setup.board.cols
+            for r, c, t in choice.play.placed():
+                game.squares[r * cols + c] = t
+                rack[self.letters if t >= BLANK_FLAG else t] -= 1
+            game.draw(rack, RACK_SIZE - sum(rack))
+        elif choice.kind == EXCHANGE:
+            assert choice.given is not None
+            put_back = [i for i, n in enumerate(choice.given) for _ in range(n)]
+            for t in put_back:
+                rack[t] -= 1
+            game.draw(rack, len(put_back))
+            game.bag.extend(put_back)
+        game.spread += sign * choice.score
+        game.last, game.last_cents = game.player, choice.leave
+        if choice.kind == PLAY and not any(rack):
+            game.spread += sign * 2 * self._points(game.racks[1 - game.player])
+            game.over = True
+
+    def _result(self, game: _Game) -> tuple[int, int, float]:
+        """A playout's (equity in cents, spread, win): a finished game is won, drawn or lost outright; else
+        the spread plus the value of the last mover's leave (theirs counted against), and the win model's
+        chance at that spread with the tiles the mover cannot see."""
+        spread = game.spread
+        if game.over:
             total = self.setup.spread + spread
             return spread * 100, spread, 1.0 if total > 0 else 0.5 if total == 0 else 0.0
-        cents = spread * 100 + (last_cents if last == 0 else -last_cents)
-        unseen = len(bag) - drawn + sum(racks[1 - player])
+        cents = spread * 100 + (game.last_cents if game.last == 0 else -game.last_cents)
+        unseen = game.left + sum(game.racks[1 - game.player])
         ahead = (self.setup.spread * 100 + cents) / 100
-        chance = self.win.win(ahead if player == 0 else -ahead, unseen)
-        return cents, spread, chance if player == 0 else 1.0 - chance
+        chance = self.win.win(ahead if game.player == 0 else -ahead, unseen)
+        return cents, spread, chance if game.player == 0 else 1.0 - chance
+
+    def _points(self, rack: list[int]) -> int:
+        return sum(n * p for n, p in zip(rack, self.points))
+
+
+@dataclass(slots=True)
+class _Game:
+    """A playout under way: the board, both racks (counts by tile, blanks last; the candidate's side
+    first), the bag in drawing order and how much of its front is drawn, the spread so far (the
+    candidate's side's points less the opponent's), the side to move, the last mover and the value of
+    the tiles it kept, and whether the game is over."""
+
+    squares: list[int]
+    racks: list[list[int]]
+    bag: list[int]
+    drawn: int = 0
+    spread: int = 0
+    player: int = 0
+    last: int = 0
+    last_cents: int = 0
+    over: bool = False
+
+    @property
+    def left(self) -> int:
+        """Tiles still in the bag."""
+        return len(self.bag) - self.drawn
+
+    def draw(self, rack: list[int], wanted: int) -> None:
+        """Up to `wanted` tiles from the front of the bag onto `rack`."""
+        take = max(0, min(wanted, self.left))
+        for t in self.bag[self.drawn:self.drawn + take]:
+            rack[t] += 1
+        self.drawn += take
 
 
 # -- running iterations, in this process or in workers ---------------------------
@@ -552,12 +584,6 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
         rows.append(SimRow(setup.candidates[k], k, done, sum(tally.equity[k]) / done / 100,
                            sum(tally.spread[k]) / done, math.fsum(tally.win[k]) / done))
     return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started)
-
-
-def default_engine() -> str:
-    """The compiled chooser where it was built, unless LEXITRAIN_ENGINE=python asks for the reference."""
-
-    return "compiled" if movegen_engine() == "compiled" and hasattr(compiled, "best") else "python"
 
 
 def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int], generator: MoveGenerator,
