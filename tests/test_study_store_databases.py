@@ -67,7 +67,7 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opene
 def test_a_new_store_has_every_table_at_the_current_version_and_reopening_changes_nothing(open_store):
     store = open_store()
     tables = {"cards", "plans", "plan_queue", "sessions", "answers", "challenges", "settings", "positions",
-              "card_leases", "decks"}
+              "card_leases", "decks", "rounds", "word_lists"}
     if store.dialect == "sqlite":
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         found = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -206,13 +206,25 @@ def test_a_long_list_continues_round_after_round_then_its_missed_list(client):
     assert "still going" in one_line_error(client.post(f"/api/wall/{ident}/next", json=on_round(client, ident)), 400)
 
 
-def test_a_round_left_open_when_the_app_stops_keeps_every_answer_given(app_ctx):
+def test_a_wall_left_open_when_the_app_stops_is_found_again_by_the_next_launch(app_ctx, clock):
+    """Open rounds are rows of the store: a restarted `lexitrain web` (a new launch on the same progress file)
+    finds the wall with every word found, its clock running on; finishing it there keeps every answer."""
     with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
         client.get("/?key=s3cret")
         ident = start_wall(client)
         client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
         client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "RETAINS"}))
-    assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1), ("AEINRST", "RETAINS", 0)]
+        before = client.get(f"/api/wall/{ident}").json()
+    assert sorted(answers(app_ctx.store)) == [("AEILRST", "SALTIER", 1)]  # (decided: its only word found)
+    clock.now += 30
+    again = Context(ProgressStore(app_ctx.store.path), NAME, clock=clock, secret="other", hosts=frozenset({"testserver"}))
+    with TestClient(create_app(again), headers=SAME_ORIGIN) as client:
+        client.get("/?key=other")
+        after = client.get(f"/api/wall/{ident}").json()
+        assert after["round"]["cells"] == before["round"]["cells"] and after["time_left"] == before["time_left"] - 30
+        assert "RETAINS" in next(c for c in after["round"]["cells"] if c["alphagram"] == "AEINRST")["found"]
+        client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
+    assert ("AEINRST", "RETAINS", 0) in answers(app_ctx.store)
 
 
 def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(client, app_ctx):

@@ -311,7 +311,7 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
     removed = await _run(members.member_named, club.db, name)
     if removed is None:
         raise Refused(404, f"no member named {name!r}")
-    await _run(study.close_member, removed.id)  # their open rounds saved before their store is read
+    await _run(study.finish_rounds, removed.id)  # their open rounds finished (so saved) before their store is read
     return JSONResponse(await _run(club.remove_member, removed.id, study.close_member))
 
 

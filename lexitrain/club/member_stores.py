@@ -4,14 +4,16 @@ A member's cards, decks, plans, walls and answers are in a progress store of the
 app's (`study.store`): on an SQLite club a file in the member's folder beside the club's database,
 on PostgreSQL a schema of their own in the club's database (`study.store.postgres`), which the
 connection alone sees. The member's study (`/study`), the club's study routes and what the club owes
-a member (`club.owed`) all open it here.
+a member (`club.owed`) all open it here, for one request at a time: on PostgreSQL every member's store
+is reached through the process's one bounded pool (`study.store.postgres.PostgresPool`).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.study.records.transfer import backup_data, merge_backup
 from lexitrain.study.store import ProgressStore
+from lexitrain.study.store.migrations import migrate_postgres
 from lexitrain.web.edge import Refused
 
 
@@ -43,25 +46,19 @@ class MemberStores:
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 
-    def opener(self, member_id: int) -> Callable[[], ProgressStore]:
-        """Opens a new connection to the member's store (made the first time)."""
-        if not self.postgres:
-            path = self.home(member_id) / "progress.sqlite"
-            return lambda: ProgressStore(path)
-        from lexitrain.study.store.postgres import PostgresConnection, member_schema
+    @contextmanager
+    def open(self, member_id: int) -> Iterator[ProgressStore]:
+        """The member's store (made the first time) for the block: on PostgreSQL a connection the process's pool
+        lends, its search path the member's schema (given back after: a member holds none between requests);
+        on SQLite their file, opened and closed again."""
+        if self.db.pool is None:
+            with ProgressStore(self.home(member_id) / "progress.sqlite") as store:
+                yield store
+            return
+        from lexitrain.study.store.postgres import member_schema
 
-        schema, url = member_schema(member_id), self.target
-
-        def open_postgres() -> ProgressStore:
-            import psycopg
-
-            return ProgressStore(postgres=PostgresConnection(psycopg.connect(url), schema))
-
-        return open_postgres
-
-    def open(self, member_id: int) -> ProgressStore:
-        """A new connection to the member's store (made the first time): close it (`with`) when done."""
-        return self.opener(member_id)()
+        with self.db.pool.connection(member_schema(member_id), make=migrate_postgres) as connection:
+            yield ProgressStore(postgres=connection, made=True)
 
     def export(self, member_id: int) -> dict[str, Any]:
         """The member's store as a `progress export` file's contents."""

@@ -13,10 +13,11 @@ the session's CSRF token, in the X-CSRF-Token header (the pages' scripts send it
 field (the pages' forms carry it). The server's own files are not a member's: a wall from a file by its path and the
 server's saved searches are refused; uploaded lists are kept in the member's own folder.
 
-A member's app holds their open rounds (a review, a wall) in this process, as `lexitrain web` does:
-the MOST_OPEN members who used it last keep theirs open, and an older one's rounds are finished (so
-saved) when another member needs the room. Behind several `serve` processes, a proxy keeps a
-member on one process for /study (by the session cookie); the club's own routes need no such thing.
+A member's open rounds (a review, a wall) and uploaded lists are rows of their store, as the local app's
+are: any `serve` process answers any request of theirs, a process killed loses no answer acknowledged,
+and a restarted one carries every round on. Their app here holds no connection: each piece of work
+borrows their store (on PostgreSQL from the process's one pool) and gives it back, on threads every
+member shares; the MOST_OPEN members who used it last keep their apps (caches only).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -32,6 +35,8 @@ from starlette.requests import Request
 
 from lexitrain.club.member_stores import MemberStores
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.drills import open_rounds
+from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import ROUTES, create_app
 from lexitrain.web.context import Context
 from lexitrain.web.edge import visitor
@@ -41,8 +46,11 @@ if TYPE_CHECKING:
     from starlette.routing import BaseRoute
     from starlette.types import Receive, Scope, Send
 
-#: The members whose study apps (and open rounds) a process keeps at once.
-MOST_OPEN = 8
+#: The members whose study apps a process keeps at once (an app holds no connection and no open round: its
+#: caches, the statistics counted, are what letting one go loses).
+MOST_OPEN = 32
+#: Threads that run every member's study work at once (each borrows a connection while it works).
+WORKERS = 8
 
 
 class MemberStudy:
@@ -62,6 +70,7 @@ class MemberStudy:
         self._lock = threading.Lock()
         self._lexicons: dict[str, Any] = {lex.name: lex}  # shared: a lexicon is opened once
         self._lexicons_lock = threading.Lock()
+        self._workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="lexitrain-study")
 
     @property
     def routes(self) -> list[BaseRoute]:
@@ -72,27 +81,29 @@ class MemberStudy:
         if scope["type"] != "http":
             return
         member = visitor(Request(scope)).who  # (the club's edge let them in: their session and CSRF token checked)
-        await run_in_threadpool(self.settle, member.id)  # (what the club's challenge and walls owe their store)
+        lexicon = await run_in_threadpool(self._ready, member.id)
         ctx, app = await run_in_threadpool(self._take, member.id)
+        ctx.lexicon = lexicon  # (their choice, whichever process they made it on)
         try:
             await app(scope, receive, send)
         finally:
             self._give_back(member.id)
 
+    def _ready(self, member_id: int) -> str:
+        """Pay what the club's challenge and walls owe the member's store; their lexicon."""
+        self.settle(member_id)
+        with self.stores.open(member_id) as store:
+            return str(store.setting("lexicon", self.lex.name))
+
     def _take(self, member_id: int) -> tuple[Context, Starlette]:
-        """The member's app, made on first use; the least recently used idle ones past MOST_OPEN closed."""
+        """The member's app, made on first use; the least recently used idle ones past MOST_OPEN let go."""
         with self._lock:
             self._busy[member_id] = self._busy.get(member_id, 0) + 1
             if member_id in self._apps:
                 self._apps.move_to_end(member_id)
                 return self._apps[member_id]
         try:
-            open_store = self.stores.opener(member_id)
-            store = open_store()
-            lexicon = str(store.setting("lexicon", self.lex.name))
-            ctx = Context(store, lexicon, clock=self.clock, open_store=open_store,
-                          home=self.stores.home(member_id), on_this_machine=False, readers=1, club_page="/",
-                          _lexicons=self._lexicons, _lexicons_lock=self._lexicons_lock)
+            ctx = self._context(member_id)
         except BaseException:
             self._give_back(member_id)
             raise
@@ -108,6 +119,27 @@ class MemberStudy:
             old.close()
         return made
 
+    def _context(self, member_id: int) -> Context:
+        """A member's app's launch: every piece of work borrows their store for itself, on threads all members
+        share. The statistics are counted again when the store changed: PostgreSQL's snapshot says so through
+        any connection, an SQLite file's data_version through one that never writes (the app's own)."""
+
+        @contextmanager
+        def lend() -> Iterator[ProgressStore]:
+            with self.stores.open(member_id) as store:
+                yield store
+
+        def changes() -> int:
+            with lend() as store:
+                return store.data_version()
+
+        file = None if self.stores.postgres else self.stores.home(member_id) / "progress.sqlite"
+        return Context(None, self.lex.name, clock=self.clock, lend=lend, shared=self._workers,
+                       open_store=None if file is None else (lambda: ProgressStore(file)),
+                       changes=changes if file is None else None, home=self.stores.home(member_id),
+                       on_this_machine=False, club_page="/", _lexicons=self._lexicons,
+                       _lexicons_lock=self._lexicons_lock)
+
     def _give_back(self, member_id: int) -> None:
         with self._lock:
             self._busy[member_id] -= 1
@@ -115,25 +147,32 @@ class MemberStudy:
                 del self._busy[member_id]
 
     async def tick(self) -> None:
-        """End every open member's rounds whose time ran out (the club's clock task calls it)."""
+        """End the open rounds whose time ran out of the members this process served lately (the club's clock
+        task calls it; any other's ends at their next request)."""
         with self._lock:
             open_now = [ctx for ctx, _ in self._apps.values()]
         for ctx in open_now:
             try:
-                await ctx.offload.write(ctx.tick_all)
-            except RuntimeError:  # (closed meanwhile: another member needed the room, its rounds saved)
+                await ctx.offload.write(ctx.tick)
+            except RuntimeError:  # (let go meanwhile)
                 pass
 
+    def finish_rounds(self, member_id: int) -> None:
+        """Finish every open round of a member (so every answer given on it is kept): they are being removed."""
+        with self.stores.open(member_id) as store:
+            open_rounds.finish_all(store, self.lex, self.clock)
+
     def close_member(self, member_id: int) -> None:
-        """Close a member's app if this process holds it: their open rounds are finished, so saved."""
+        """Let a member's app go if this process holds it (they are being removed; their rounds were finished)."""
         with self._lock:
             made = self._apps.pop(member_id, None)
         if made is not None:
             made[0].close()
 
     def close(self) -> None:
-        """The server is stopping: every member's open rounds saved."""
+        """The server is stopping: the members' apps let go (their open rounds stay, to be carried on)."""
         with self._lock:
             made, self._apps = list(self._apps.values()), OrderedDict()
         for ctx, _ in made:
             ctx.close()
+        self._workers.shutdown(wait=True)

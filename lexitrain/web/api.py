@@ -7,8 +7,9 @@ never a 500.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable, TypeVar
 
 from starlette.requests import Request
@@ -21,13 +22,17 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.requests import DailyRequest, PositionQuizRequest
 from lexitrain.study.quiz.kinds.base import BOARD, Question
 from lexitrain.study.quiz.kinds.position import read_position
+from lexitrain.study.drills import open_rounds
+from lexitrain.study.drills.open_rounds import NoSuchRound, OpenRound
+from lexitrain.study.drills.wall import Wall, word_facts
 from lexitrain.study.quiz.round import Round
 from lexitrain.study.quiz.session import Outcome, Refused
-from lexitrain.study.drills.wall import Wall, word_facts
+from lexitrain.study.store import ProgressStore
 from lexitrain.web.context import Context
-from lexitrain.web.edge import Conflict, flag, read_json, reply, text, whole
+from lexitrain.web.edge import Conflict, NotFound, flag, read_json, reply, text, whole
 
 T = TypeVar("T")
+W = TypeVar("W", Wall, Round)
 
 
 def context(request: Request) -> Context:
@@ -35,24 +40,29 @@ def context(request: Request) -> Context:
     return ctx
 
 
-async def lane(request: Request, work: Callable[[], T]) -> T:
-    """Run WORK in the launch's lane (it touches open rounds or writes the store)."""
+async def lane(request: Request, work: Callable[[ProgressStore], T]) -> T:
+    """Run WORK in the launch's lane with a store (it writes the store: an open round's every request does)."""
     return await context(request).offload.write(work)
 
 
-def token(ctx: Context, *parts: object) -> str:
-    """The token of one question (or one round) on show: a request naming it answers that showing only,
-    so a second submit of the same answer finds the next question on show and is refused (409)."""
-    return hmac.new(ctx.secret.encode(), ":".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()[:16]
+@contextmanager
+def opened(ctx: Context, store: ProgressStore, ident: str, kind: type[W], noun: str) -> Iterator[OpenRound[W]]:
+    """The open round of that id, for one request, saved as the block ends (404 when there is none)."""
+    try:
+        with open_rounds.opened(store, ctx.lex, ident, kind, noun, ctx.clock) as found:
+            yield found
+    except NoSuchRound as exc:
+        raise NotFound(str(exc)) from None
 
 
 # -- walls -------------------------------------------------------------------------
 
 
-def wall_state(ctx: Context, ident: str, wall: Wall) -> dict[str, Any]:
+def wall_state(opened: OpenRound[Wall]) -> dict[str, Any]:
+    wall = opened.thing
     state = wall.state()
     if state["round"] is not None:
-        state["round"]["token"] = token(ctx, ident, "round", state["round"]["number"])
+        state["round"]["token"] = opened.token("round", state["round"]["number"])
         if state["round"]["ended"]:
             state["solutions"] = wall.solutions()
     return state
@@ -60,24 +70,29 @@ def wall_state(ctx: Context, ident: str, wall: Wall) -> dict[str, Any]:
 
 async def wall_get(request: Request) -> JSONResponse:
     ctx, ident = context(request), request.path_params["ident"]
-    return reply(await lane(request, lambda: wall_state(ctx, ident, _wall(ctx, ident))))
+
+    def get(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            return wall_state(wall)
+
+    return reply(await lane(request, get))
 
 
-def _this_round(ctx: Context, ident: str, wall: Wall, data: dict[str, Any]) -> None:
+def _this_round(opened: OpenRound[Wall], data: dict[str, Any]) -> Wall:
     """The request names the round on show by its token, else it is a stale or second submit (409)."""
-    sent = text(data, "round")
-    if wall.round is None or not hmac.compare_digest(sent, token(ctx, ident, "round", wall.round.number)):
+    sent, wall = text(data, "round"), opened.thing
+    if wall.round is None or not hmac.compare_digest(sent, opened.token("round", wall.round.number)):
         raise Conflict("that round is over: the wall has moved on (a second submit?)")
+    return wall
 
 
 async def wall_guess(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     word = text(data, "word")
 
-    def guess() -> dict[str, Any]:
-        wall = _wall(ctx, ident)
-        _this_round(ctx, ident, wall, data)
-        return {"guess": wall.guess(word).to_json(), **wall_state(ctx, ident, wall)}
+    def guess(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            return {"guess": _this_round(wall, data).guess(word).to_json(), **wall_state(wall)}
 
     return reply(await lane(request, guess))
 
@@ -85,12 +100,12 @@ async def wall_guess(request: Request) -> JSONResponse:
 async def wall_give_up(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
-    def give_up() -> dict[str, Any]:
-        wall = _wall(ctx, ident)
-        _this_round(ctx, ident, wall, data)
-        if wall.round is not None and not wall.round.ended:
-            wall.give_up()
-        return wall_state(ctx, ident, wall)
+    def give_up(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            shown = _this_round(wall, data)
+            if shown.round is not None and not shown.round.ended:
+                shown.give_up()
+            return wall_state(wall)
 
     return reply(await lane(request, give_up))
 
@@ -98,11 +113,10 @@ async def wall_give_up(request: Request) -> JSONResponse:
 async def wall_next(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
-    def next_round() -> dict[str, Any]:
-        wall = _wall(ctx, ident)
-        _this_round(ctx, ident, wall, data)  # a double click on "next round" starts one round, not two
-        wall.start_round()
-        return wall_state(ctx, ident, wall)
+    def next_round(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            _this_round(wall, data).start_round()  # a double click on "next round" starts one round, not two
+            return wall_state(wall)
 
     return reply(await lane(request, next_round))
 
@@ -111,31 +125,28 @@ async def wall_mark(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     question, correct = text(data, "id"), flag(data, "correct")
 
-    def mark() -> dict[str, Any]:
-        wall = _wall(ctx, ident)
-        _this_round(ctx, ident, wall, data)
-        cell = next((c for c in wall.round.cells if c.question.id == question), None) if wall.round else None
-        if cell is not None and cell.outcome is not None and cell.outcome.correct == correct:
-            raise Conflict(f"{question!r} is already marked {'correct' if correct else 'missed'} (a second submit?)")
-        wall.mark(question, correct)
-        return wall_state(ctx, ident, wall)
+    def mark(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            shown = _this_round(wall, data)
+            cell = next((c for c in shown.round.cells if c.question.id == question), None) if shown.round else None
+            if cell is not None and cell.outcome is not None and cell.outcome.correct == correct:
+                raise Conflict(f"{question!r} is already marked {'correct' if correct else 'missed'} (a second submit?)")
+            shown.mark(question, correct)
+            return wall_state(wall)
 
     return reply(await lane(request, mark))
-
-
-def _wall(ctx: Context, ident: str) -> Wall:
-    return ctx.opened(ident, Wall, "wall")
 
 
 # -- reviews -----------------------------------------------------------------------
 
 
-def question_json(ctx: Context, ident: str, drill: Round) -> dict[str, Any] | None:
+def question_json(ctx: Context, opened: OpenRound[Round]) -> dict[str, Any] | None:
+    drill = opened.thing
     question = drill.question
     if question is None:
         return None
     data = {**question.to_json(), "number": drill.number, "hint": question.hint,
-            "token": token(ctx, ident, drill.number, question.id)}
+            "token": opened.token(drill.number, question.id)}
     if question.hint == BOARD:
         data["board"] = board_json(ctx, question)
     return data
@@ -156,24 +167,26 @@ def outcome_json(lex: Lexicon, outcome: Outcome) -> dict[str, Any]:
     return {**outcome.to_json(), "words": words_json(lex, outcome.question)}
 
 
-def drill_state(ctx: Context, ident: str, drill: Round) -> dict[str, Any]:
+def drill_state(ctx: Context, opened: OpenRound[Round]) -> dict[str, Any]:
     """The round as the page shows it; a round with no question left is finished (and so saved) here."""
+    drill = opened.thing
     if drill.question is None:
         drill.finish()
-    data: dict[str, Any] = {"id": ident, "title": drill.session.title, "question": question_json(ctx, ident, drill),
+    data: dict[str, Any] = {"id": opened.ident, "title": drill.session.title, "question": question_json(ctx, opened),
                             "last": outcome_json(drill.session.lex, drill.last) if drill.last else None}
     if drill.summary is not None:
         data["summary"] = drill.summary.to_json()
     return data
 
 
-def on_show(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> Question:
+def on_show(opened: OpenRound[Round], data: dict[str, Any]) -> Question:
     """The question the request names (its id and token): the one on show, else 409 (a second
     submit, a held key, another tab): nothing is recorded for a question the player did not see."""
     question_id, sent = text(data, "question"), text(data, "token")
+    drill = opened.thing
     question = drill.question
     if question is None or question.id != question_id \
-            or not hmac.compare_digest(sent, token(ctx, ident, drill.number, question.id)):
+            or not hmac.compare_digest(sent, opened.token(drill.number, question.id)):
         raise Conflict("that question was answered already: the next one is on show (a second submit?)")
     return question
 
@@ -181,32 +194,33 @@ def on_show(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> Que
 async def review_start(request: Request) -> JSONResponse:
     ctx = context(request)
 
-    def start() -> dict[str, Any]:
-        drill = Round(DailyRequest().start(ctx.store, ctx.lex()))
-        ident = ctx.keep(drill)
-        return {**drill_state(ctx, ident, drill), "today": today(ctx)}
+    def start(store: ProgressStore) -> dict[str, Any]:
+        drill = open_rounds.open_drill(store, ctx.lex(), DailyRequest(), ctx.clock)
+        return {**drill_state(ctx, drill), "today": today(ctx, store)}
 
     return reply(await lane(request, start))
 
 
-def answered(ctx: Context, ident: str, drill: Round, question: Question, line: str) -> dict[str, Any]:
+def answered(ctx: Context, opened: OpenRound[Round], line: str) -> dict[str, Any]:
     """Record an answer line and move on; a line the question does not take (an illegal play, a
     valid-or-phony answer other than v or p) is refused with its reason, nothing recorded, the
     same question still on show. A refusal is part of the game, so it is no HTTP error."""
     try:
-        drill.answer(line)  # `question` is the one on show (checked by its token)
+        opened.thing.answer(line)  # the question on show (checked by its token)
     except Refused as exc:
-        return {**drill_state(ctx, ident, drill), "refused": str(exc)}
-    return drill_state(ctx, ident, drill)
+        return {**drill_state(ctx, opened), "refused": str(exc)}
+    return drill_state(ctx, opened)
 
 
 async def review_answer(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     line = text(data, "text")
 
-    def answer() -> dict[str, Any]:
-        drill = _drill(ctx, ident)
-        return {**answered(ctx, ident, drill, on_show(ctx, ident, drill, data), line), "today": today(ctx)}
+    def answer(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            on_show(drill, data)
+            state = answered(ctx, drill, line)
+        return {**state, "today": today(ctx, store)}
 
     return reply(await lane(request, answer))
 
@@ -217,11 +231,12 @@ async def review_reveal(request: Request) -> JSONResponse:
     shown is valid and how a phony was made)."""
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
-    def reveal() -> dict[str, Any]:
-        drill = _drill(ctx, ident)
-        question = on_show(ctx, ident, drill, data)
-        return {"id": question.id, "words": words_json(drill.session.lex, question),
-                "details": drill.session.check(question, "").details}
+    def reveal(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            question = on_show(drill, data)
+            session = drill.thing.session
+            return {"id": question.id, "words": words_json(session.lex, question),
+                    "details": session.check(question, "").details}
 
     return reply(await lane(request, reveal))
 
@@ -230,50 +245,50 @@ async def review_grade(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     rating = whole(data, "rating")
 
-    def grade() -> dict[str, Any]:
-        drill = _drill(ctx, ident)
-        on_show(ctx, ident, drill, data)
-        drill.grade(rating)
-        return {**drill_state(ctx, ident, drill), "today": today(ctx)}
+    def grade(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            on_show(drill, data)
+            drill.thing.grade(rating)
+            state = drill_state(ctx, drill)
+        return {**state, "today": today(ctx, store)}
 
     return reply(await lane(request, grade))
 
 
-def undone(ctx: Context, ident: str, drill: Round, data: dict[str, Any]) -> dict[str, Any]:
+def undone(ctx: Context, opened: OpenRound[Round], data: dict[str, Any]) -> dict[str, Any]:
     """Take the last scored answer back (`Session.undo`, as `!undo` does in the terminal) and show
     its question again. The request names the question on show (its token), so a second submit of
     the same undo is refused (409) rather than taking back one more; so is an undo with nothing to
     take back, and one whose card was answered since in another drill (the card stays as it is)."""
+    drill = opened.thing
     if drill.question is None:
         raise Conflict("this round is over: nothing to take back")
-    on_show(ctx, ident, drill, data)
+    on_show(opened, data)
     try:
         taken = drill.undo()
     except LexitrainError as exc:
         raise Conflict(str(exc)) from None
     if taken is None:
         raise Conflict("nothing to take back: no answer given yet in this round")
-    return {**drill_state(ctx, ident, drill), "undone": {"id": taken.question.id, "prompt": taken.question.prompt}}
+    return {**drill_state(ctx, opened), "undone": {"id": taken.question.id, "prompt": taken.question.prompt}}
 
 
 async def review_undo(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
 
-    def undo() -> dict[str, Any]:
-        return {**undone(ctx, ident, _drill(ctx, ident), data), "today": today(ctx)}
+    def undo(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            state = undone(ctx, drill, data)
+        return {**state, "today": today(ctx, store)}
 
     return reply(await lane(request, undo))
 
 
-def today(ctx: Context) -> dict[str, int]:
+def today(ctx: Context, store: ProgressStore) -> dict[str, int]:
     """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
-    state = DailyRequest().status(ctx.store, ctx.lex())
+    state = DailyRequest().status(store, ctx.lex())
     return {"new_done": state.new_done, "reviews_done": state.reviews_done, "new_left": state.new_left,
             "reviews_left": state.reviews_left, "due_now": state.due_now, "due_later_today": state.due_later_today}
-
-
-def _drill(ctx: Context, ident: str) -> Round:
-    return ctx.opened(ident, Round, "review or position round")
 
 
 # -- positions -----------------------------------------------------------------------
@@ -297,9 +312,9 @@ async def position_start(request: Request) -> JSONResponse:
     ctx, data = context(request), await read_json(request)
     by = text(data, "by") if "by" in data else "score"
 
-    def start() -> dict[str, Any]:
-        drill = Round(PositionQuizRequest(limit=10, by=by).start(ctx.store, ctx.lex()))
-        return drill_state(ctx, ctx.keep(drill), drill)
+    def start(store: ProgressStore) -> dict[str, Any]:
+        return drill_state(ctx, open_rounds.open_drill(store, ctx.lex(), PositionQuizRequest(limit=10, by=by),
+                                                       ctx.clock))
 
     return reply(await lane(request, start))
 
@@ -310,16 +325,21 @@ async def position_play(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
     play = text(data, "play")
 
-    def answer() -> dict[str, Any]:
-        drill = _drill(ctx, ident)
-        return answered(ctx, ident, drill, on_show(ctx, ident, drill, data), play)
+    def answer(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            on_show(drill, data)
+            return answered(ctx, drill, play)
 
     return reply(await lane(request, answer))
 
 
 async def position_undo(request: Request) -> JSONResponse:
     ctx, ident, data = context(request), request.path_params["ident"], await read_json(request)
-    return reply(await lane(request, lambda: undone(ctx, ident, _drill(ctx, ident), data)))
+    def undo(store: ProgressStore) -> dict[str, Any]:
+        with opened(ctx, store, ident, Round, "review or position round") as drill:
+            return undone(ctx, drill, data)
+
+    return reply(await lane(request, undo))
 
 
 ROUTES = [

@@ -43,7 +43,7 @@ def create_app(ctx: Context, guarded: bool = True) -> Starlette:
         async def clock() -> None:
             while True:
                 await asyncio.sleep(TICK_SECONDS)
-                await ctx.offload.write(ctx.tick_all)
+                await ctx.offload.write(ctx.tick)
 
         ticking = asyncio.create_task(clock())
         yield

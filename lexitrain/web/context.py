@@ -1,11 +1,10 @@
-"""What every request of one launch shares: the progress store, the lexicons, the clock, the open rounds.
+"""What every request of one launch shares: the progress store, the lexicons, the clock, the statistics.
 
-The open rounds and the store's writing connection belong to the lane
-(offload.py): handlers hand their work to it, so two tabs driving the app at
-once take turns there, and each answer is still its own transaction (other
-lexitrain processes share the file through SQLite's locks, as two terminal
-quizzes do). Pages read through the readers' own connections, and the
-statistics are counted again only when the store has changed.
+Handlers hand their work to the lane or the readers (offload.py), each given a store for the work: the
+local app's threads keep connections of their own, a club's members borrow one from the pool per piece
+of work. Open rounds are rows of the store (`study.drills.open_rounds`), not this launch's: any process
+answers their next request, a restart finds them, and the rounds' clock is wall-clock seconds, the same
+in every process. The statistics are counted again only when the store has changed.
 """
 
 from __future__ import annotations
@@ -13,53 +12,47 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable
 
-from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.drills import open_rounds
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
-from lexitrain.study.quiz.session import Summary
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stats import StatsReport
 from lexitrain.study.store import ProgressStore
-from lexitrain.web.edge import NotFound
-from lexitrain.web.offload import READERS, Offload
+from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
 
-#: Rounds kept open at once; opening one more finishes (and so saves) the oldest.
-OPEN_LIMIT = 16
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
 
 
-class Finishing(Protocol):
-    def finish(self) -> Summary: ...
-
-
-T = TypeVar("T", bound=Finishing)
-
-
 @dataclass
 class Context:
-    """One launch of the app."""
+    """One launch of the app (a club: one member's app)."""
 
-    store: ProgressStore
+    store: ProgressStore | None  # the launch's store (the local app: the player's file; a club's member: None)
     lexicon: str  # the lexicon pages use (the `--lexicon` given, else the study lexicon)
-    clock: Callable[[], float] = time.monotonic  # the rounds' clock (tests move an injected one)
+    clock: Callable[[], float] = time.time  # the rounds' clock: wall-clock seconds (tests move an injected one)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     #: the Host headers the app answers (its address and port): a page of another name that resolves
     #: here (DNS rebinding) is refused even with the cookie
     hosts: frozenset[str] = frozenset()
     launch_file: Path | None = None  # the page the browser was opened on, removed as the app stops
-    #: opens another connection to the store (readers', statistics'); default: the store's file again
+    #: opens another connection to the store (each thread's own); default: the store's file again
     open_store: Callable[[], ProgressStore] | None = None
-    #: the folder of the player's uploaded lists (default: the data folder)
+    #: lends the store a piece of work uses (a club: a pooled connection); default: each thread's own connection
+    lend: Lend | None = None
+    #: threads shared with other members' apps (a club's); default: a lane and readers of its own
+    shared: Executor | None = None
+    #: what moves whenever the store changes (default: SQLite's data_version on a connection that never writes)
+    changes: Callable[[], int] | None = None
+    #: the folder of the player's uploaded lists before they were kept in the store (default: the data folder)
     home: Path | None = None
     #: whether the player is on this machine: a wall from a file by its path, the saved searches (a club
     #: member is not: the server's files are not theirs)
@@ -68,8 +61,6 @@ class Context:
     #: local app
     club_page: str | None = None
     readers: int = READERS
-    _open: OrderedDict[str, Finishing] = field(default_factory=OrderedDict)
-    _started: OrderedDict[str, str] = field(default_factory=OrderedDict)  # a start form's nonce -> its round
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)
@@ -79,19 +70,19 @@ class Context:
     _stats_counter: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lexitrain-stats"))
     _stats_watch: ProgressStore | None = None
-    _stats_count: ProgressStore | None = None
+    _threads: ThreadStores | None = None
 
     def __post_init__(self) -> None:
-        if self.open_store is None:
+        if self.open_store is None and self.store is not None:
             path = self.store.path
             self.open_store = lambda: ProgressStore(path)
+        if self.lend is None:
+            assert self.open_store is not None, "a launch needs its store, or a way to open or lend it"
+            self._threads = ThreadStores(self.open_store)
+            self.lend = self._threads.lend
         if self.home is None:
             self.home = data_home()
-        self.offload = Offload(self.open_store, self.readers)
-
-    def another_store(self) -> ProgressStore:
-        assert self.open_store is not None
-        return self.open_store()
+        self.offload = Offload(self.lend, self.readers, self.shared)
 
     def lists_home(self) -> Path:
         assert self.home is not None
@@ -112,8 +103,7 @@ class Context:
         """The statistics of a lexicon (with its coverage and, where it has the figures, the points per
         game the player's words cover) and whether they hold every answer given.
 
-        They are counted again only when the store has changed (SQLite's data_version, on a connection
-        that never writes, moves with every other connection's commit), on a thread of their own, one
+        They are counted again only when the store has changed (`changes`), on a thread of their own, one
         count at a time, which the requests arriving meanwhile share. A page waits WAIT seconds for a
         new count (None: as long as it takes) and is otherwise given the last one, marked not fresh:
         at 100,000 cards a count takes a few hundred milliseconds (1.5-2.5 s with the points), and a
@@ -133,25 +123,34 @@ class Context:
         so the first Stats page finds them counted instead of waiting for the whole count."""
         self._latest_count(self.lex(lexicon))
 
+    def _version(self) -> int:
+        """A value that moves whenever the store changes."""
+        if self.changes is not None:
+            return self.changes()
+        if self._stats_watch is None:
+            assert self.open_store is not None
+            self._stats_watch = self.open_store()
+        return self._stats_watch.data_version()
+
     def _latest_count(self, lex: Lexicon) -> tuple[tuple[int, StatsReport] | None, Future[StatsReport] | None]:
         """The last count of the lexicon's statistics, and the count under way when that one is not of the
         store as it is now (started here if none is)."""
         with self._stats_lock:
-            if self._stats_watch is None:
-                self._stats_watch = self.another_store()
-                self._stats_count = self.another_store()
-            version = self._stats_watch.data_version()
+            version = self._version()
             done = self._stats.get(lex.name)
             if done is not None and done[0] == version:
                 return done, None
             pending = self._stats_pending.get(lex.name)
             if pending is None or pending[0] != version:
-                count_store = self._stats_count
-                assert count_store is not None
-                future = self._stats_counter.submit(partial(st.compute, points=True), count_store, lex.name, lex)
+                future = self._stats_counter.submit(self._count, lex)
                 pending = self._stats_pending[lex.name] = (version, future)
                 future.add_done_callback(partial(self._counted, lex.name, version))
         return done, pending[1]
+
+    def _count(self, lex: Lexicon) -> StatsReport:
+        assert self.lend is not None
+        with self.lend() as store:
+            return st.compute(store, lex.name, lex, points=True)
 
     def _counted(self, name: str, version: int, future: Future[StatsReport]) -> None:
         if future.exception() is None:
@@ -159,59 +158,21 @@ class Context:
                 if name not in self._stats or self._stats[name][0] < version:
                     self._stats[name] = (version, future.result())
 
-    def keep(self, thing: Finishing) -> str:
-        """Hold a round open under a new id (the oldest is finished past OPEN_LIMIT)."""
-        while len(self._open) >= OPEN_LIMIT:
-            _, oldest = self._open.popitem(last=False)
-            oldest.finish()
-        ident = secrets.token_urlsafe(9)
-        self._open[ident] = thing
-        return ident
-
-    def once(self, nonce: str, start: Callable[[], str]) -> str:
-        """The round a start form made (by its nonce, NONCE): a second submit of the same form (a double
-        click, a reload of the post) finds the round the first one started instead of starting another."""
-        ident = self._started.get(nonce) if nonce else None
-        if ident is not None and ident in self._open:
-            return ident
-        ident = start()
-        if nonce:
-            self._started[nonce] = ident
-            while len(self._started) > OPEN_LIMIT * 4:
-                self._started.popitem(last=False)
-        return ident
-
-    def opened(self, ident: str, kind: type[T], noun: str) -> T:
-        """The open round of that id and kind; else a 404 naming it as the player knows it (NOUN)."""
-        thing = self._open.get(ident)
-        if not isinstance(thing, kind):
-            raise NotFound(f"no open {noun} {ident!r} (it may have ended when the app restarted)")
-        return thing
-
-    def tick_all(self) -> None:
-        """End every open round whose time has run out (in the lane, every few seconds): a wall left
-        mid-round -- the tab closed, the machine asleep -- is decided by its clock, not by its next request."""
-        for thing in list(self._open.values()):
-            tick = getattr(thing, "tick", None)
-            if tick is not None:
-                tick()
-
-    def finish_all(self) -> None:
-        """Close every open round, saving its open questions (the server is stopping; in the lane)."""
-        while self._open:
-            _, thing = self._open.popitem()
-            thing.finish()
+    def tick(self, store: ProgressStore) -> None:
+        """End every open round whose time has run out (every few seconds, in the lane)."""
+        open_rounds.tick(store, self.lex, self.clock)
 
     def close(self) -> None:
-        """The server is stopping: every open round saved, the lane, readers and sheet process ended."""
+        """The server is stopping (or a club's member's app is let go): its threads and connections ended. Its
+        open rounds are rows of the store: they stay open, to be carried on."""
         if self.launch_file is not None:
             self.launch_file.unlink(missing_ok=True)
-        self.offload.write_now(self.finish_all)
         self.offload.close()
         self._stats_counter.shutdown(wait=True)
-        for store in (self._stats_watch, self._stats_count):
-            if store is not None:
-                store.close()
+        if self._stats_watch is not None:
+            self._stats_watch.close()
+        if self._threads is not None:
+            self._threads.close()
 
     def page_context(self, store: ProgressStore) -> dict[str, Any]:
         """What every page template is given."""

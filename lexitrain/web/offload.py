@@ -2,11 +2,14 @@
 
 Three places to run it:
 
-- the lane: one thread that holds the open rounds and writes the progress store, in the
-  order the requests came (a guess waits only for other answers, each a few milliseconds,
-  and every answer is still its own transaction);
-- the readers: threads that read the store through connections of their own (pages,
-  statistics); SQLite's WAL lets them read while the lane writes;
+- the lane: one thread that writes the progress store (an open round's every request does: the
+  round is a row of the store), in the order the requests came (a guess waits only for other
+  answers, each a few milliseconds, and every answer is still its own transaction);
+- the readers: threads that read the store (pages, statistics); SQLite's WAL lets them read
+  while the lane writes;
+  both are given a store for the work: the local app's threads each keep a connection of their
+  own (`ThreadStores`); a club's members share threads and borrow a pooled connection per piece
+  of work, so no member holds one between requests;
 - the sheet process: a PDF can take 40 s of CPU, so it is made in a process of its own,
   holding neither the loop nor the interpreter lock the lane needs.
 """
@@ -18,7 +21,9 @@ import multiprocessing
 import os
 import tempfile
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -31,32 +36,67 @@ from lexitrain.study.store import ProgressStore
 T = TypeVar("T")
 #: Threads that read the store at once (the machine's cores, at least 2).
 READERS = 2
+#: Where a request's store comes from: a block holding a connection to it (`with lend() as store:`).
+Lend = Callable[[], AbstractContextManager[ProgressStore]]
 
 
-class Offload:
-    """The lane, the readers and the sheet process of one launch, over one progress store."""
+class ThreadStores:
+    """Each thread's own connection to one progress store, opened on first use and kept until `close` (the local
+    app's lane, readers and statistics: one player, a few threads)."""
 
-    def __init__(self, open_store: Callable[[], ProgressStore], readers: int = READERS) -> None:
-        """`open_store` opens another connection to the launch's store (a reader's own)."""
+    def __init__(self, open_store: Callable[[], ProgressStore]) -> None:
         self._open_store = open_store
-        self._lane = ThreadPoolExecutor(1, thread_name_prefix="lexitrain-lane")
-        self._readers = ThreadPoolExecutor(readers, thread_name_prefix="lexitrain-read")
-        self._sheets: ProcessPoolExecutor | None = None
         self._local = threading.local()
         self._stores: list[ProgressStore] = []
         self._lock = threading.Lock()
 
-    async def write(self, work: Callable[[], T]) -> T:
-        """Run in the lane: anything that touches the open rounds or writes the store."""
-        return await _run(self._lane, work)
+    @contextmanager
+    def lend(self) -> Iterator[ProgressStore]:
+        store: ProgressStore | None = getattr(self._local, "store", None)
+        if store is None:
+            store = self._open_store()
+            self._local.store = store
+            with self._lock:
+                self._stores.append(store)
+        yield store
 
-    def write_now(self, work: Callable[[], T]) -> T:
-        """Run in the lane and wait (outside the event loop: the server stopping)."""
-        return self._lane.submit(work).result()
+    def close(self) -> None:
+        with self._lock:
+            stores, self._stores = self._stores, []
+        for store in stores:
+            store.close()
+
+
+class Offload:
+    """Where a launch's blocking work runs: the lane and the readers (threads of its own, or threads a club's
+    members share), each with a store lent for the work, and the sheet process."""
+
+    def __init__(self, lend: Lend, readers: int = READERS, shared: Executor | None = None) -> None:
+        """LEND: the store a piece of work is given; SHARED: threads to run on instead of a lane and READERS of
+        its own (a club's members: each request's store is lent from the pool, and the store's own write lock
+        makes a member's writes take turns)."""
+        self.lend = lend
+        self._own = shared is None
+        self._lane: Executor = shared or ThreadPoolExecutor(1, thread_name_prefix="lexitrain-lane")
+        self._readers: Executor = shared or ThreadPoolExecutor(readers, thread_name_prefix="lexitrain-read")
+        self._sheets: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    async def write(self, work: Callable[[ProgressStore], T]) -> T:
+        """Run in the lane: anything that writes the store (an open round's every request does)."""
+        return await _run(self._lane, lambda: self._lent(work))
+
+    def write_now(self, work: Callable[[ProgressStore], T]) -> T:
+        """Run in the lane and wait (outside the event loop)."""
+        return self._lane.submit(self._lent, work).result()
 
     async def read(self, work: Callable[[ProgressStore], T]) -> T:
-        """Run on a reader thread, with that thread's own connection to the store."""
-        return await _run(self._readers, lambda: work(self._reader()))
+        """Run on a reader thread, with a store of its own."""
+        return await _run(self._readers, lambda: self._lent(work))
+
+    def _lent(self, work: Callable[[ProgressStore], T]) -> T:
+        with self.lend() as store:
+            return work(store)
 
     async def sheet(self, request: SheetRequest, lexicon: str) -> bytes:
         """A PDF sheet made in the sheet process (started on first use)."""
@@ -67,23 +107,13 @@ class Offload:
         return await _run_in_process(self._sheets, request, lexicon)
 
     def close(self) -> None:
-        self._lane.shutdown(wait=True)
-        self._readers.shutdown(wait=True)
+        if self._own:
+            self._lane.shutdown(wait=True)
+            self._readers.shutdown(wait=True)
         if self._sheets is not None:  # a sheet still being made is abandoned: its process is ended, not waited for
             for process in list((self._sheets._processes or {}).values()):
                 process.terminate()
             self._sheets.shutdown(wait=False, cancel_futures=True)
-        for store in self._stores:
-            store.close()
-
-    def _reader(self) -> ProgressStore:
-        store: ProgressStore | None = getattr(self._local, "store", None)
-        if store is None:
-            store = self._open_store()
-            self._local.store = store
-            with self._lock:
-                self._stores.append(store)
-        return store
 
 
 async def _run(executor: Executor, work: Callable[[], T]) -> T:

@@ -27,13 +27,14 @@ from lexitrain.search.saved import saved_searches
 from lexitrain.sheets.request import SheetRequest
 from lexitrain.study.drills import challenge as ch
 from lexitrain.study.drills.requests import ChallengeRequest, DailyRequest, DueWallRequest, QuizRequest, Words
+from lexitrain.study.drills import open_rounds
 from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.study.quiz.preferences import Preferences, save_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
-from lexitrain.web.api import context
+from lexitrain.web.api import context, opened
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500
@@ -116,23 +117,20 @@ async def wall_start(request: Request) -> Response:
     lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
     nonce = _field(form, "nonce")
 
-    def start() -> str:
+    def start(store: ProgressStore) -> str:
         lex = ctx.lex(lexicon)
         if source == "upload":  # (kept for the lexicon of its upload: this one may lack some of its words)
             word_lists.check_list(lex, value, chosen["word_file"])
         try:
-            session = request_.start(ctx.store, lex)
+            return open_rounds.open_wall(store, lex, request_, ctx.clock, size=size, seconds=seconds, nonce=nonce)
         except LexitrainError:
             if source != "file":
                 raise
             raise LexitrainError(  # (the core's reason may quote a line of a file that is not the player's)
                 f"word file {value!r}: no wall can be made of it in {lex.name} (lines that are not words of "
                 "it, or no words at all): upload it as a list to see which lines") from None
-        wall = Wall(session, size=size, seconds=seconds, clock=ctx.clock)
-        wall.start_round()
-        return ctx.keep(wall)
 
-    return redirect(request, f"/wall/{await ctx.offload.write(lambda: ctx.once(nonce, start))}")
+    return redirect(request, f"/wall/{await ctx.offload.write(start)}")
 
 
 async def list_upload(request: Request) -> Response:
@@ -144,7 +142,7 @@ async def list_upload(request: Request) -> Response:
     data = await upload.read()
     name = _field(form, "name").strip() or Path(upload.filename or "").stem
     ctx = context(request)
-    path = await ctx.offload.write(lambda: word_lists.save_list(ctx.lists_home(), name, data, ctx.lex()))
+    path = await ctx.offload.write(lambda store: word_lists.save_list(ctx.lists_home(), name, data, ctx.lex()))
     return redirect(request, f"/?uploaded={quote(path.stem)}#lists")
 
 
@@ -154,26 +152,25 @@ async def list_missed(request: Request) -> Response:
     form = await request.form()
     name = _field(form, "name")
 
-    def start() -> str:
+    def start(store: ProgressStore) -> str:
         lex = ctx.lex()
-        record = word_lists.list_record(ctx.store, lex.name, name, word_lists.list_path(ctx.lists_home(), name))
+        record = word_lists.list_record(store, lex.name, name, word_lists.list_path(ctx.lists_home(), name))
         path = word_lists.missed_list(ctx.lists_home(), lex, name, record.missed_last_time)
-        wall = Wall(QuizRequest(Words(word_file=path), restart=True).start(ctx.store, lex), clock=ctx.clock,
-                    seconds=DEFAULT_MINUTES * 60)
-        wall.start_round()
-        return ctx.keep(wall)
+        return open_rounds.open_wall(store, lex, QuizRequest(Words(word_file=path), restart=True), ctx.clock,
+                                     seconds=DEFAULT_MINUTES * 60, nonce=_field(form, "nonce"))
 
-    return redirect(request, f"/wall/{await ctx.offload.write(lambda: ctx.once(_field(form, 'nonce'), start))}")
+    return redirect(request, f"/wall/{await ctx.offload.write(start)}")
 
 
 async def wall_page(request: Request) -> Response:
     ctx = context(request)
     ident = request.path_params["ident"]
 
-    def page() -> Response:
-        wall = ctx.opened(ident, Wall, "wall")
-        return render(request, ctx.store, "wall.html", ident=ident, title=wall.session.title,
-                      letter_order=ctx.preferences(ctx.store).letter_order)
+    def page(store: ProgressStore) -> Response:
+        with opened(ctx, store, ident, Wall, "wall") as wall:
+            title = wall.thing.session.title
+        return render(request, store, "wall.html", ident=ident, title=title,
+                      letter_order=ctx.preferences(store).letter_order)
 
     return await ctx.offload.write(page)
 
@@ -195,10 +192,8 @@ async def challenge_start(request: Request) -> Response:
     form = await request.form()
     request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
 
-    def start() -> str:
-        wall = Wall(request_.start(ctx.store, ctx.lex()), clock=ctx.clock, missed_round=False)
-        wall.start_round()
-        return ctx.keep(wall)
+    def start(store: ProgressStore) -> str:
+        return open_rounds.open_wall(store, ctx.lex(), request_, ctx.clock, missed_round=False)
 
     return redirect(request, f"/wall/{await ctx.offload.write(start)}")
 
@@ -308,12 +303,12 @@ async def settings_save(request: Request) -> Response:
                               letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")),
                               contrast=bool(form.get("contrast")))
 
-    def save() -> None:
+    def save(store: ProgressStore) -> None:
         lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
-        save_preferences(ctx.store, lex, preferences)
-        ctx.store.set_setting("lexicon", lex.name)
+        save_preferences(store, lex, preferences)
+        store.set_setting("lexicon", lex.name)
         if order is not None:
-            ctx.store.set_setting(DAILY_ORDER_SETTING, order)
+            store.set_setting(DAILY_ORDER_SETTING, order)
         ctx.lexicon = lex.name
 
     await ctx.offload.write(save)

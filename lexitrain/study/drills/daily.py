@@ -19,7 +19,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -158,26 +159,51 @@ def new_holder() -> str:
     return uuid.uuid4().hex
 
 
-def drill(store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None,
-          stakes: Stakes | None = None) -> Iterator[Item]:
-    """Today's questions, one at a time, each chosen after the previous answer was saved.
+class Drill:
+    """Today's questions, one at a time, each chosen after the previous answer was saved (an iterator of items).
 
-    A card handed out but left unanswered (its question could not be built)
-    is skipped for the rest of the session instead of being offered forever.
-    Each card is leased to this drill (`holder`) as it is picked, in the same
-    transaction, so another drill running at once never asks it too; the lease
-    is given back when the next card is picked (and by `release` at the end).
+    A card handed out but left unanswered (its question could not be built) is skipped for the rest of
+    the session instead of being offered forever. Each card is leased to this drill (`holder`) as it is
+    picked, in the same transaction, so another drill running at once never asks it too; the lease is
+    given back when the next card is picked (and by `release` at the end). `saved` says where it is, so a
+    round carried on by another request or process picks on from there (`Drill(..., saved=...)`).
     """
-    plan = active_plan(store, lex)
-    holder = holder or new_holder()
-    skip: set[int] = set()
-    while True:
-        card = pick(store, lex.name, plan.id, limits, holder, frozenset(skip), stakes)
+
+    def __init__(self, store: ProgressStore, lex: Lexicon, limits: Limits, holder: str | None = None,
+                 stakes: Stakes | None = None, saved: dict[str, Any] | None = None) -> None:
+        self.store = store
+        self.lex = lex
+        self.limits = limits
+        self.stakes = stakes
+        self.holder = holder or new_holder()
+        self.skip: set[int] = set()
+        self._handed: tuple[int, float | None] | None = None  # the last card handed out, and its last review then
+        if saved is not None:
+            self.holder, self.skip = saved["holder"], set(saved["skip"])
+            self._handed = None if saved["handed"] is None else (saved["handed"][0], saved["handed"][1])
+        self._plan_id: int | None = None
+
+    def __iter__(self) -> Drill:
+        return self
+
+    def __next__(self) -> Item:
+        if self._handed is not None:
+            card_id, last_review = self._handed
+            if self.store.card(card_id).last_review == last_review:  # (not answered: its question was not asked)
+                self.skip.add(card_id)
+        if self._plan_id is None:
+            self._plan_id = active_plan(self.store, self.lex).id
+        card = pick(self.store, self.lex.name, self._plan_id, self.limits, self.holder, frozenset(self.skip),
+                    self.stakes)
         if card is None:
-            return
-        yield Item(card.kind, card.key, card.id)
-        if store.card(card.id).last_review == card.last_review:
-            skip.add(card.id)
+            self._handed = None
+            raise StopIteration
+        self._handed = (card.id, card.last_review)
+        return Item(card.kind, card.key, card.id)
+
+    def saved(self) -> dict[str, Any]:
+        return {"holder": self.holder, "skip": sorted(self.skip),
+                "handed": None if self._handed is None else list(self._handed)}
 
 
 def pick(store: ProgressStore, lexicon: str, plan_id: int, limits: Limits, holder: str,

@@ -11,7 +11,7 @@ their own request, `lexitrain.sheets.request.SheetRequest`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,7 +32,7 @@ from lexitrain.study.quiz.kinds.position import EQUITY, PositionKind, check_orde
 from lexitrain.study.quiz.kinds.whole_list import source_key
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
-from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers
+from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers, saved_plan
 from lexitrain.study.quiz.sources import question_keys, question_results
 from lexitrain.study.records.cards import leeches
 from lexitrain.study.store import Filters, ProgressStore
@@ -44,9 +44,12 @@ WHOLE_LIST = "whole-list"
 
 
 class StudyRequest(Protocol):
-    """Anything a face can start a session from."""
+    """Anything a face can start a session from, and make again to carry a saved one on (`Session.saved`: a
+    round kept in the store between requests, `study.drills.open_rounds`)."""
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session: ...
+
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session: ...
 
 
 def check_grading(flashcard: bool, speed_grades: bool) -> None:
@@ -226,19 +229,22 @@ class QuizRequest:
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
         title = f"{self.described()} · {_questions(len(items))} · {lex.name}"
         resumed = None if isinstance(self.source, Due) or self.restart else _unfinished_round(store, lex, source, items)
-        closing = None
-        if resumed is not None:
-            session_id, left = resumed
-            answered = len(items) - len(left)
-            title += f" · resumed: {answered} answered, {len(left)} left"
-            items, total = left, len(items)
+        if resumed is None:
+            return self._session(store, lex, source, items, title)
+        session_id, left = resumed
+        answered = len(items) - len(left)
+        session = self._session(store, lex, source, left, f"{title} · resumed: {answered} answered, {len(left)} left",
+                                session_id)
+        session.summary.details["resumed"] = {"answered_before": answered, "round_questions": len(items)}
+        return session
 
-            def closing(summary: Summary) -> dict[str, Any]:
-                return {"resumed": {"answered_before": answered, "round_questions": total}}
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
+        return self._session(store, lex, "", saved_plan(saved), "", saved["id"])
 
+    def _session(self, store: ProgressStore, lex: Lexicon, source: str, items: list[Item], title: str,
+                 session_id: int | None = None) -> Session:
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       order=self.order, timers=self.timers(), title=title, closing=closing,
-                       session_id=None if resumed is None else resumed[0],
+                       order=self.order, timers=self.timers(), title=title, session_id=session_id,
                        grader=speed_grader(store, self.speed_grades))
 
 
@@ -276,19 +282,25 @@ class DailyRequest:
 
     def start(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The drill, each card picked after the previous answer is saved; the summary adds the day's counts."""
+        return self._session(store, lex)
+
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
+        return self._session(store, lex, saved)
+
+    def _session(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any] | None = None) -> Session:
         limits = daily.load_limits(store)
-        holder = daily.new_holder()
         stakes = daily.load_stakes(store, lex)
+        drill = daily.Drill(store, lex, limits, stakes=stakes, saved=None if saved is None else saved["picked"])
 
         def closing(summary: Summary) -> dict[str, Any]:
-            daily.release(store, holder)
+            daily.release(store, drill.holder)
             state = daily.status(store, lex, limits)
             return {"new_today": state.new_done, "reviews_today": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left}
 
-        return Session(store, lex, daily.MODE, "daily", daily.drill(store, lex, limits, holder, stakes),
-                       load_scheduling(store), order=self.order, closing=closing,
-                       grader=speed_grader(store, self.speed_grades),
+        return Session(store, lex, daily.MODE, "daily", drill, load_scheduling(store), order=self.order,
+                       closing=closing, grader=speed_grader(store, self.speed_grades),
+                       session_id=None if saved is None else saved["id"],
                        title=f"daily drill ({lex.name}): up to {limits.new} new, {limits.reviews} reviews"
                              + (", points first" if stakes else ""))
 
@@ -310,13 +322,23 @@ class DueWallRequest:
                                  f"today's {limits.reviews} reviews are done or held by another drill "
                                  f"({state.due_now} due): `lexitrain study set --reviews N` raises the limit")
 
+        session = self._session(store, lex, [Item(c.kind, c.key, c.id) for c in cards], holder)
+        session.title = f"the cards due ({lex.name}): {len(cards)} within today's limit of {limits.reviews} reviews"
+        return session
+
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
+        return self._session(store, lex, saved_plan(saved), saved["notes"]["holder"], saved["id"])
+
+    def _session(self, store: ProgressStore, lex: Lexicon, items: list[Item], holder: str,
+                 session_id: int | None = None) -> Session:
         def closing(summary: Summary) -> dict[str, Any]:
             daily.release(store, holder)
             return {}
 
-        return Session(store, lex, daily.MODE, "due", [Item(c.kind, c.key, c.id) for c in cards],
-                       load_scheduling(store), closing=closing,
-                       title=f"the cards due ({lex.name}): {len(cards)} within today's limit of {limits.reviews} reviews")
+        session = Session(store, lex, daily.MODE, "due", items, load_scheduling(store), closing=closing,
+                          session_id=session_id)
+        session.notes["holder"] = holder
+        return session
 
 
 @dataclass(frozen=True)
@@ -339,6 +361,15 @@ class ChallengeRequest:
         adds the date, kind, lexicon and the personal best (after this attempt)."""
         day = self.date()
         items = challenge.challenge_items(lex, day, self.kind, store)
+        session = self._session(store, lex, items)
+        challenge.start(store, session.id, lex, day, self.kind, len(items))
+        return session
+
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
+        return self._session(store, lex, saved_plan(saved), saved["id"])
+
+    def _session(self, store: ProgressStore, lex: Lexicon, items: list[Item], session_id: int | None = None) -> Session:
+        day = self.date()
         timers = Timers(round=challenge.check_kind(self.kind).seconds if self.timed else None)
 
         def closing(summary: Summary) -> dict[str, Any]:
@@ -349,8 +380,8 @@ class ChallengeRequest:
                     "set": set_hash(items)}
 
         session = Session(store, lex, challenge.MODE, f"challenge {self.kind} {day}", items, None, timers=timers,
-                          closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams")
-        challenge.start(store, session.id, lex, day, self.kind, len(items))
+                          closing=closing, title=f"challenge {self.kind} {day} ({lex.name}): {len(items)} alphagrams",
+                          session_id=session_id)
         return session
 
 
@@ -399,8 +430,16 @@ class PositionQuizRequest:
             items = [Item(pos.KIND, p.cgp) for p in found]
             source = "positions"
         by = f", by {self.by}" if self.by == EQUITY else ""
+        return self._session(store, lex, source, items, f"{source} ({_questions(len(items))}, {lex.name}{by})")
+
+    def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
+        return self._session(store, lex, "", saved_plan(saved), "", saved["id"])
+
+    def _session(self, store: ProgressStore, lex: Lexicon, source: str, items: list[Item], title: str,
+                 session_id: int | None = None) -> Session:
+        kinds = [] if self.by in KIND_BY else [PositionKind(by=self.by)]
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
-                       title=f"{source} ({_questions(len(items))}, {lex.name}{by})", kinds=[PositionKind(by=self.by)])
+                       title=title, kinds=kinds, session_id=session_id)
 
     def _analysed(self, store: ProgressStore, lex: Lexicon) -> Session:
         """The positions analysed `by` a simulation or the endgame solver (made by `study from-games`),
@@ -413,11 +452,41 @@ class PositionQuizRequest:
             raise LexitrainError(f"no position analysed by {self.by} is stored for {lex.name} that matches "
                                  f"(`lexitrain study from-games GAMES {MADE_BY[self.by]}` makes them)")
         items = [Item(kind, p.cgp) for p in found]
-        return Session(store, lex, "quiz", f"positions by {self.by}", items,
-                       load_scheduling(store) if self.schedule else None,
-                       title=f"{kind} positions ({_questions(len(items))}, {lex.name}, by {self.by})")
+        return self._session(store, lex, f"positions by {self.by}", items,
+                             f"{kind} positions ({_questions(len(items))}, {lex.name}, by {self.by})")
 
 
 def _questions(count: int) -> str:
     """`1 question`, `20 questions`: a title's count."""
     return f"{count} question{'' if count == 1 else 's'}"
+
+
+#: The study requests (and what they are made of) a saved round names, by class name.
+_SAVED_KINDS: dict[str, type] = {}
+
+
+def request_saved(request: Any) -> Any:
+    """A study request as an open round keeps it (`request_from_saved` makes it again): JSON's types only."""
+    if is_dataclass(request) and not isinstance(request, type):
+        return {"$": type(request).__name__, **{f.name: request_saved(getattr(request, f.name)) for f in fields(request)}}
+    if isinstance(request, Path):
+        return {"$": "Path", "path": str(request)}
+    if isinstance(request, (list, tuple)):
+        return [request_saved(value) for value in request]
+    return request
+
+
+def request_from_saved(data: Any) -> Any:
+    """The study request `request_saved` kept (lists read back as the tuples the requests hold)."""
+    if isinstance(data, dict):
+        name = data["$"]
+        if name == "Path":
+            return Path(data["path"])
+        if not _SAVED_KINDS:
+            _SAVED_KINDS.update({cls.__name__: cls for cls in (QuizRequest, Words, WholeList, Due, Leeches, DailyRequest,
+                                                               DueWallRequest, ChallengeRequest, PositionQuizRequest,
+                                                               Filters)})
+        return _SAVED_KINDS[name](**{k: request_from_saved(v) for k, v in data.items() if k != "$"})
+    if isinstance(data, list):
+        return tuple(request_from_saved(value) for value in data)
+    return data

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
 from lexitrain.errors import LexitrainError
@@ -103,6 +103,11 @@ class Round:
         return sum(1 for c in self.cells if c.outcome is not None and c.outcome.correct)
 
 
+#: What a round of the wall is, but for its cells.
+_ROUND_FIELDS = ("number", "first", "last", "total", "missed_pass", "deadline", "ended", "timed_out", "gave_up", "left",
+                 "elsewhere")
+
+
 class Wall:
     """A session asked as walls of up to `size` questions, each round `seconds` long (None: untimed)."""
 
@@ -123,18 +128,53 @@ class Wall:
         self.items: list[Item] = list(session.items)
         self.missed_round = missed_round
         self.taken = 0  # items of the list handed to rounds so far
-        self.rounds: list[Round] = []
+        self.round: Round | None = None  # the round on the wall (the last one started)
+        self.rounds_played = 0
+        self.right: set[str] = set()  # questions of the list decided right (marked so included)
         self.missed: list[Question] = []  # questions of the list decided wrong, for the missed rounds
         self.missed_list: list[Question] | None = None  # what the missed rounds ask, fixed when they start
         self.missed_taken = 0  # questions of the missed list handed to rounds so far
         self.summary: Summary | None = None  # set when the wall is done
         self._index: dict[str, Cell] = {}  # expected word -> the open cell it answers
 
-    # -- rounds -------------------------------------------------------------------
+    # -- kept between requests ---------------------------------------------------------
 
-    @property
-    def round(self) -> Round | None:
-        return self.rounds[-1] if self.rounds else None
+    def saved(self) -> dict[str, Any]:
+        """What carries the wall on in another request or process (its session's too): JSON's types only. The
+        round on the wall is kept whole; of the rounds before it, what the missed rounds need."""
+        current = self.round
+        return {"taken": self.taken, "rounds_played": self.rounds_played, "right": sorted(self.right),
+                "missed": [q.saved() for q in self.missed],
+                "missed_list": None if self.missed_list is None else [q.saved() for q in self.missed_list],
+                "missed_taken": self.missed_taken, "summary": None if self.summary is None else asdict(self.summary),
+                "session": self.session.saved(), "round": None if current is None else {
+                    **{name: getattr(current, name) for name in _ROUND_FIELDS},
+                    "cells": [{"question": c.question.saved(), "shown_at": c.shown_at, "tiles": list(c.tiles),
+                               "found": c.found, "wrong": c.wrong,
+                               "outcome": None if c.outcome is None else c.outcome.saved()} for c in current.cells]}}
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Carry on where `saved` was taken (the wall made again over its session made again by its request)."""
+        self.session.restore(saved["session"])
+        self.taken, self.rounds_played, self.right = saved["taken"], saved["rounds_played"], set(saved["right"])
+        self.missed = [Question.from_saved(q) for q in saved["missed"]]
+        self.missed_list = None if saved["missed_list"] is None else [Question.from_saved(q)
+                                                                      for q in saved["missed_list"]]
+        self.missed_taken = saved["missed_taken"]
+        self.summary = None if saved["summary"] is None else Summary(**saved["summary"])
+        kept = saved["round"]
+        if kept is None:
+            return
+        going = not kept["ended"]
+        cells = [Cell(self.session.rebuilt(c["question"]) if going and c["outcome"] is None
+                      else Question.from_saved(c["question"]), c["shown_at"], tuple(c["tiles"]), list(c["found"]),
+                      c["wrong"], None if c["outcome"] is None else Outcome.from_saved(c["outcome"]))
+                 for c in kept["cells"]]
+        self.round = Round(cells=cells, **{name: kept[name] for name in _ROUND_FIELDS})
+        if going:
+            self._index = {word: cell for cell in cells for word in cell.question.expected}
+
+    # -- rounds -------------------------------------------------------------------
 
     @property
     def done(self) -> bool:
@@ -173,12 +213,12 @@ class Wall:
             first, total, missed_pass = self.missed_taken + 1, len(self.missed_list), True
             chunk = self.missed_list[self.missed_taken: self.missed_taken + self.size]
             self.missed_taken += len(chunk)
-            cells = [self._cell(q) for q in chunk]
+            cells = [self._cell(self.session.rebuilt(q.saved())) for q in chunk]
             elsewhere, last = 0, self.missed_taken
         deadline = None if self.seconds is None else self.clock() + self.seconds
-        wall_round = Round(len(self.rounds) + 1, first, last, total, missed_pass, cells, deadline,
-                           elsewhere=elsewhere)
-        self.rounds.append(wall_round)
+        self.rounds_played += 1
+        wall_round = Round(self.rounds_played, first, last, total, missed_pass, cells, deadline, elsewhere=elsewhere)
+        self.round = wall_round
         self._index = {word: cell for cell in cells for word in cell.question.expected}
         if not cells:  # nothing in that part of the list could be asked (e.g. words no longer valid)
             self._end_round()
@@ -266,6 +306,8 @@ class Wall:
         if cell is None or cell.outcome is None:
             raise LexitrainError(f"{question_id!r} is not a decided question of this round")
         cell.outcome = self.session.override(cell.outcome, correct)
+        if not current.missed_pass:
+            (self.right.add if cell.outcome.correct else self.right.discard)(cell.question.id)
         return cell
 
     # -- what a face shows ------------------------------------------------------------
@@ -316,8 +358,11 @@ class Wall:
         """Record a question's answer (the words found in it) the moment it is decided."""
         self.session.asked_at = cell.shown_at  # its time counts from when it was put on the wall
         cell.outcome = self.session.answer(cell.question, " ".join(cell.found))
-        if not cell.outcome.correct and not self._current().missed_pass:
-            self.missed.append(cell.question)
+        if not self._current().missed_pass:
+            if cell.outcome.correct:
+                self.right.add(cell.question.id)
+            else:
+                self.missed.append(cell.question)
 
     def _end_round(self) -> None:
         current = self._current()
@@ -331,9 +376,7 @@ class Wall:
 
     def _missed_now(self) -> list[Question]:
         """The list's questions still missed (a question marked correct since has left it)."""
-        right = {c.question.id for r in self.rounds if not r.missed_pass for c in r.cells
-                 if c.outcome is not None and c.outcome.correct}
-        return [q for q in self.missed if q.id not in right]
+        return [q for q in self.missed if q.id not in self.right]
 
     def _spells(self, question: Question, word: str) -> bool:
         """Does the word use exactly the question's tiles (a blank standing for any one)?"""

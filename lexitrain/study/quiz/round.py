@@ -16,7 +16,8 @@ again; the question that was on show comes back after it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import Question
@@ -62,7 +63,9 @@ def reorder_order(line: str) -> str | None:
 class Round:
     """A session asked one question at a time: the question on show, the last outcome, the summary once finished."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, saved: dict[str, Any] | None = None) -> None:
+        """A new round of SESSION (its first question shown), or with SAVED (`Round.saved`, the session carried on
+        too) the round as it was when saved: its question on show, the last outcome, what an undo put back."""
         self.session = session
         self._questions: Iterator[Question] = iter(session.questions())
         self._again: list[tuple[Question, int]] = []  # questions put back by an undo, the next one last
@@ -70,7 +73,21 @@ class Round:
         self.question: Question | None = None
         self.last: Outcome | None = None
         self.summary: Summary | None = None
-        self._advance()
+        if saved is None:
+            self._advance()
+            return
+        self.number = saved["number"]
+        self.question = None if saved["question"] is None else session.rebuilt(saved["question"])
+        self.last = None if saved["last"] is None else Outcome.from_saved(saved["last"])
+        self.summary = None if saved["summary"] is None else Summary(**saved["summary"])
+        self._again = [(session.rebuilt(question), number) for question, number in saved["again"]]
+
+    def saved(self) -> dict[str, Any]:
+        """What carries the round on in another request or process (with `Session.saved`): JSON's types only."""
+        return {"number": self.number, "question": None if self.question is None else self.question.saved(),
+                "last": None if self.last is None else self.last.saved(),
+                "summary": None if self.summary is None else asdict(self.summary),
+                "again": [[question.saved(), number] for question, number in self._again]}
 
     def _advance(self) -> None:
         """Show the next question (a daily drill picks it after the last answer was saved); None when none is left."""

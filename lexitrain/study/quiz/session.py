@@ -22,7 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, runtime_checkable
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
@@ -41,6 +41,14 @@ class Refused(LexitrainError):
 
 #: Shuffles tried for one that differs from the letters on screen (AAB has only three orders).
 SHUFFLE_TRIES = 8
+
+
+@runtime_checkable
+class SavedPlan(Protocol):
+    """Planned questions picked one at a time (the daily drill's) that say where they are, so a round carried on
+    elsewhere picks on from there (`Session.saved`: a list's place is the session's own `taken`)."""
+
+    def saved(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,20 @@ class Outcome:
         if self.late_mark is not None:
             data["late_mark"] = self.late_mark
         return data
+
+    def saved(self) -> dict[str, Any]:
+        """The outcome whole, as an open round keeps it between two requests."""
+        return {"question": self.question.saved(), "check": self.check.saved(), "correct": self.correct,
+                "timed_out": self.timed_out, "seconds": self.seconds, "answer_id": self.answer_id,
+                "card": None if self.card is None else asdict(self.card), "rating": self.rating,
+                "late_mark": self.late_mark, "made_card": self.made_card}
+
+    @classmethod
+    def from_saved(cls, data: dict[str, Any]) -> Outcome:
+        return cls(Question.from_saved(data["question"]), Check.from_saved(data["check"]), data["correct"],
+                   data["timed_out"], data["seconds"], data["answer_id"],
+                   None if data["card"] is None else CardRow(**data["card"]), data["rating"], data["late_mark"],
+                   data["made_card"])
 
 
 def card_json(card: CardRow) -> dict[str, Any]:
@@ -185,6 +207,8 @@ class Session:
         self.asked_at = self.started
         self.resumed = session_id is not None  # a face may say how to start afresh instead
         self.summary = Summary()
+        self.taken = 0  # planned questions of a list handed out so far
+        self.notes: dict[str, Any] = {}  # what the request that made it keeps with it, to make it again (JSON)
         self._asked_all = False  # every planned question was asked (and the face came back for more)
         self._finished = False
         self.outcomes: list[Outcome] = []
@@ -200,6 +224,31 @@ class Session:
         if self._id is None:
             self._id = self.store.start_session(*self._opening)
         return self._id
+
+    def saved(self) -> dict[str, Any]:
+        """What carries the session on in another request (or process), beside what made it (its study request,
+        which makes it again): its clocks, counts, answers so far and place in its plan (JSON's types only)."""
+        return {"id": self._id, "title": self.title, "started": self.started, "asked_at": self.asked_at,
+                "taken": self.taken, "summary": asdict(self.summary), "asked_all": self._asked_all,
+                "finished": self._finished, "outcomes": [o.saved() for o in self.outcomes],
+                "card_ids": self._card_ids, "resumed": self.resumed, "notes": self.notes,
+                "plan": [[i.kind, i.key, i.card_id] for i in self.items] if isinstance(self.items, Sequence) else None,
+                "picked": self.items.saved() if isinstance(self.items, SavedPlan) else None}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Carry on where `saved` was taken (the session made again by its request, with the same id and plan)."""
+        self.title, self.notes = data["title"], dict(data["notes"])
+        self.started, self.asked_at, self.taken = data["started"], data["asked_at"], data["taken"]
+        self.summary = Summary(**data["summary"])
+        self._asked_all, self._finished, self.resumed = data["asked_all"], data["finished"], data["resumed"]
+        self.outcomes = [Outcome.from_saved(o) for o in data["outcomes"]]
+        self._card_ids = dict(data["card_ids"])
+
+    def rebuilt(self, data: dict[str, Any]) -> Question:
+        """A question kept by `Question.saved`, built again by this session's kind (so it can be checked again,
+        and a kind that keeps something for it has it), its prompt as it was shown."""
+        built = self.kind(data["kind"]).build(self.lex, data["key"], self.order)
+        return built if built.prompt == data["prompt"] else replace(built, prompt=data["prompt"])
 
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""
@@ -219,8 +268,9 @@ class Session:
         return self.timers.round - (self.clock() - self.started)
 
     def questions(self) -> Iterator[Question]:
-        """The questions in order, until the list or the round time runs out."""
-        for item in self.items:
+        """The questions in order, until the list or the round time runs out (a list's from where it was: a
+        round carried on elsewhere goes on with its next question)."""
+        for item in self._planned():
             left = self.time_left()
             if left is not None and left <= 0:
                 self.summary.timed_out = True
@@ -229,6 +279,14 @@ class Session:
             if question is not None:
                 yield question
         self._asked_all = True  # (a face that stops the round never asks for the question after the last)
+
+    def _planned(self) -> Iterator[Item]:
+        if isinstance(self.items, Sequence):
+            while self.taken < len(self.items):
+                self.taken += 1
+                yield self.items[self.taken - 1]
+        else:
+            yield from self.items
 
     def ask(self, item: Item) -> Question | None:
         """Build one planned question and start its clock (None if it cannot be built)."""
@@ -410,3 +468,8 @@ def save_missed_list(mode: str, asking: list[tuple[str, ...]]) -> Path:
         path = lists_dir() / f"missed-{mode}-{stamp}-{number}.txt"
     path.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
     return path
+
+
+def saved_plan(saved: dict[str, Any]) -> list[Item]:
+    """The planned questions of a list a saved session kept (`Session.saved`)."""
+    return [Item(kind, key, card_id) for kind, key, card_id in saved["plan"]]

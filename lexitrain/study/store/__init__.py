@@ -3,8 +3,8 @@
 Every statement on the progress database lives in this package, behind
 methods named for what they do, one module per idea (the connection and its
 transactions, the migrations, cards, answers, plans, challenges, positions,
-settings, backups, the drills' leases on cards, and `graded`: the one way a graded
-answer is kept); `ProgressStore` is all of them on one connection.
+settings, backups, the drills' leases on cards, `graded`: the one way a graded
+answer is kept, and `rounds`: open rounds and uploaded lists); `ProgressStore` is all of them on one connection.
 
 Each method is one short transaction of its own: an answer is committed the
 moment it is given, so a killed process loses nothing already answered.
@@ -27,15 +27,16 @@ from lexitrain.study.store.graded import UNCHECKED, CardMoved, GivenAnswer, Grad
 from lexitrain.study.store.migrations import SCHEMA_VERSION
 from lexitrain.study.store.plans import PlanRow, Plans
 from lexitrain.study.store.positions import POSITION_FIELDS, Filters, Positions, StoredPosition
+from lexitrain.study.store.rounds import Rounds, SavedRound
 from lexitrain.study.store.settings import Settings
 from lexitrain.study.store.transfer import Transfer
 
 __all__ = [
     "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "UNCHECKED", "AnswerRow", "Attempt", "CardMoved",
     "CardRow", "DeckRow", "DueMove", "Filters", "GivenAnswer", "Kept", "PlanRow", "ProgressStore", "Reschedule",
-    "ReviewRow", "StoredPosition", "backups", "progress_path",
+    "ReviewRow", "SavedRound", "StoredPosition", "backups", "progress_path",
 ]
 
 
-class ProgressStore(Graded, Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare):
+class ProgressStore(Graded, Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare, Rounds):
     """An open progress database. Use as a context manager or call close()."""

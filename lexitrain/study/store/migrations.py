@@ -182,8 +182,33 @@ POSITION_ANALYSES = """
 ALTER TABLE positions ADD COLUMN analysis TEXT;
 """
 
+#: The open rounds (a wall, a review, a position round) as rows, so any process carries one on and a
+#: restarted one finds it: its kind, lexicon and everything to carry it on (`state`, JSON), the start form's
+#: nonce (a second submit finds the round), when its clock runs out, and when it ended (kept a while, so its
+#: page shows its end); and the word lists a player uploaded, by name, as uploaded.
+OPEN_ROUNDS_AND_LISTS = """
+CREATE TABLE rounds (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    lexicon TEXT NOT NULL,
+    state TEXT NOT NULL,
+    nonce TEXT,
+    deadline REAL,
+    opened REAL NOT NULL,
+    touched REAL NOT NULL,
+    closed REAL
+);
+CREATE UNIQUE INDEX rounds_nonce ON rounds (nonce) WHERE nonce IS NOT NULL;
+CREATE INDEX rounds_open ON rounds (touched) WHERE closed IS NULL;
+CREATE TABLE word_lists (
+    name TEXT PRIMARY KEY,
+    words TEXT NOT NULL,
+    added REAL NOT NULL
+);
+"""
+
 MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END,
-                         LATE_MARKS, POSITION_ANALYSES]
+                         LATE_MARKS, POSITION_ANALYSES, OPEN_ROUNDS_AND_LISTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

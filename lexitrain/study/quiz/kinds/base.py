@@ -59,6 +59,18 @@ class Question:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "prompt": self.prompt, "answers": len(self.expected), **self.info}
 
+    def saved(self) -> dict[str, Any]:
+        """The question whole, as an open round keeps it between two requests (JSON's types only)."""
+        return {"kind": self.kind, "key": self.key, "prompt": self.prompt, "expected": list(self.expected),
+                "info": self.info, "hint": self.hint, "about": list(self.about), "withheld": self.withheld}
+
+    @classmethod
+    def from_saved(cls, data: dict[str, Any]) -> Question:
+        """A question kept by `saved`, as it was (to be looked at; one to check again is built again by its kind:
+        `Session.rebuilt`)."""
+        return cls(data["kind"], data["key"], data["prompt"], tuple(data["expected"]), dict(data["info"]), data["hint"],
+                   tuple(data["about"]), dict(data["withheld"]))
+
 
 @dataclass(frozen=True)
 class Check:
@@ -71,6 +83,16 @@ class Check:
     duplicates: tuple[str, ...] = ()
     details: dict[str, Any] = field(default_factory=dict)  # kind-specific, added to the result line
     refused: str | None = None  # why the answer is not one the question takes (an illegal play): ask again
+
+    def saved(self) -> dict[str, Any]:
+        return {"correct": self.correct, "right": list(self.right), "wrong": list(self.wrong),
+                "missing": list(self.missing), "duplicates": list(self.duplicates), "details": self.details,
+                "refused": self.refused}
+
+    @classmethod
+    def from_saved(cls, data: dict[str, Any]) -> Check:
+        return cls(data["correct"], tuple(data["right"]), tuple(data["wrong"]), tuple(data["missing"]),
+                   tuple(data["duplicates"]), dict(data["details"]), data["refused"])
 
 
 class QuestionKind(Protocol):
