@@ -82,6 +82,8 @@ def test_a_wall_from_the_servers_files_is_refused_and_an_uploaded_list_is_the_me
                         follow_redirects=False)
     assert uploaded.status_code == 303 and uploaded.headers["location"].startswith("/study/?uploaded=mine")
     assert "mine" in ann.get("/study/").text and ">mine<" not in bob.get("/study/").text
+    with club.stores.open(_member_id(club, "ann")) as store:  # a row of her store, not a file of the server's
+        assert store.word_list_names() == ["mine"] and store.word_list("mine") == "AB\nBA\n"
     wall = ann.post("/study/wall", data={"source": "upload", "value": "mine", "csrf": csrf}, follow_redirects=False)
     assert wall.status_code == 303 and wall.headers["location"].startswith("/study/wall/")
     assert ann.get(wall.headers["location"]).status_code == 200

@@ -559,6 +559,33 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     assert binary.status_code == 400 and "not a text file" in binary.text
 
 
+def test_an_uploaded_list_is_a_row_of_the_store_and_an_earlier_lists_file_is_moved_in(tmp_path, clock):
+    """A list lives in the player's store (no file in the data folder: any process of a club plays it); a list an
+    earlier lexitrain kept as a file is in the store once the app opens it, a list of the same name kept there stays."""
+    make_web_lexicon(tmp_path)
+    from lexitrain.paths import data_home
+
+    folder = data_home() / "word-lists"
+    folder.mkdir(parents=True)
+    (folder / "old sevens.txt").write_text("RETAINS\nSALTIER\n", encoding="utf-8")
+    (folder / "kept.txt").write_text("QI\n", encoding="utf-8")
+    with ProgressStore() as store:
+        store.keep_word_list("kept", "RETAINS\n", 1.0)
+        ctx = Context(store, NAME, clock=clock, secret="s3cret", hosts=frozenset({"testserver"}))
+        with TestClient(create_app(ctx), headers=SAME_ORIGIN) as client:
+            assert client.get("/?key=s3cret").status_code == 200
+            assert store.word_list_names() == ["kept", "old sevens"]
+            assert store.word_list("old sevens") == "RETAINS\nSALTIER\n" and store.word_list("kept") == "RETAINS\n"
+            up = client.post("/lists", data={"name": "new"}, files={"file": ("n.txt", "QI\n", "text/plain")},
+                             follow_redirects=False)
+            assert up.status_code == 303 and store.word_list("new") == "QI\n"
+            assert not (folder / "new.txt").exists()
+            ident = start_wall(client, "old sevens", source="upload", minutes="0")
+            cells = {c["alphagram"] for c in client.get(f"/api/wall/{ident}").json()["round"]["cells"]}
+            assert cells == {"AEINRST", "AEILRST"}
+        ctx.close()
+
+
 def test_the_local_apps_pages_offer_no_club_and_no_log_out(client):
     for path in ("/", "/review", "/stats", "/challenge"):
         page = client.get(path).text

@@ -35,16 +35,15 @@ class MemberStores:
         self.postgres = db.postgres
         if db.postgres:
             database = re.sub(r"\W", "_", db.target.rsplit("/", 1)[-1].split("?", 1)[0]) or "club"
-            self.folder = data_home() / "club" / database  # (uploaded lists, on the serving machine)
+            self.folder = data_home() / "club" / database  # (where an earlier lexitrain kept uploaded lists)
         else:
             path = Path(db.target)
             self.folder = path.with_name(f"{path.stem}-members")
 
     def home(self, member_id: int) -> Path:
-        """The member's own folder: their uploaded lists (and, on SQLite, their progress file)."""
-        folder = self.folder / f"member_{int(member_id)}"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
+        """The member's own folder: on SQLite, where their progress file is (an earlier lexitrain kept their
+        uploaded lists there, on PostgreSQL too: they are moved into the store when it is first opened)."""
+        return self.folder / f"member_{int(member_id)}"
 
     @contextmanager
     def open(self, member_id: int) -> Iterator[ProgressStore]:
@@ -52,6 +51,7 @@ class MemberStores:
         lends, its search path the member's schema (given back after: a member holds none between requests);
         on SQLite their file, opened and closed again."""
         if self.db.pool is None:
+            self.home(member_id).mkdir(parents=True, exist_ok=True)
             with ProgressStore(self.home(member_id) / "progress.sqlite") as store:
                 yield store
             return

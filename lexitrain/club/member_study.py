@@ -11,7 +11,7 @@ The local app's launch key is replaced by the club's door at the club's edge (`c
 without a session is sent to the club's page to log in (the JSON is 401), and every write must carry
 the session's CSRF token, in the X-CSRF-Token header (the pages' scripts send it) or a form's `csrf`
 field (the pages' forms carry it). The server's own files are not a member's: a wall from a file by its path and the
-server's saved searches are refused; uploaded lists are kept in the member's own folder.
+server's saved searches are refused; uploaded lists are rows of the member's own store.
 
 A member's open rounds (a review, a wall) and uploaded lists are rows of their store, as the local app's
 are: any `serve` process answers any request of theirs, a process killed loses no answer acknowledged,

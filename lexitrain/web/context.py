@@ -26,6 +26,7 @@ from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stats import StatsReport
 from lexitrain.study.store import ProgressStore
+from lexitrain.web import word_lists
 from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
 
 #: How long a page waits for the statistics to be counted again before it shows the last count.
@@ -80,13 +81,9 @@ class Context:
             assert self.open_store is not None, "a launch needs its store, or a way to open or lend it"
             self._threads = ThreadStores(self.open_store)
             self.lend = self._threads.lend
-        if self.home is None:
-            self.home = data_home()
         self.offload = Offload(self.lend, self.readers, self.shared)
-
-    def lists_home(self) -> Path:
-        assert self.home is not None
-        return self.home
+        with self.lend() as store:
+            word_lists.adopt_list_files(store, self.home or data_home())
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""

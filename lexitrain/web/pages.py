@@ -75,9 +75,7 @@ async def home(request: Request) -> Response:
     def page(store: ProgressStore) -> Response:
         lex = ctx.lex()
         state = DailyRequest().status(store, lex)
-        home_ = ctx.lists_home()
-        records = [word_lists.list_record(store, lex.name, name, path)
-                   for name, path in word_lists.saved_lists(home_).items()]
+        records = [word_lists.list_record(store, lex.name, name) for name in store.word_list_names()]
         sources = SOURCES if ctx.on_this_machine else tuple(s for s in SOURCES if s not in ("file", "saved"))
         return render(request, store, "home.html", state=state, lists=sorted(builtin_lists()),
                       saved=saved_searches() if ctx.on_this_machine else {}, words=lex.word_count, sources=sources,
@@ -103,8 +101,8 @@ async def wall_start(request: Request) -> Response:
         raise LexitrainError(f"the {source} source reads this server's files: upload the list instead")
     if source == "file":  # a path on this machine: only a regular text file of bounded size is read
         chosen: dict[str, Any] = {"word_file": word_lists.checked_path(value)}
-    elif source == "upload":
-        chosen = {"word_file": word_lists.list_path(ctx.lists_home(), value)}
+    elif source == "upload":  # (its words checked again when played: another lexicon may lack some of them)
+        chosen = {"upload": value}
     else:
         by_source: dict[str, dict[str, Any]] = {"search": {"query": value}, "list": {"builtin": value},
                                                 "saved": {"saved": value}}
@@ -119,8 +117,6 @@ async def wall_start(request: Request) -> Response:
 
     def start(store: ProgressStore) -> str:
         lex = ctx.lex(lexicon)
-        if source == "upload":  # (kept for the lexicon of its upload: this one may lack some of its words)
-            word_lists.check_list(lex, value, chosen["word_file"])
         try:
             return open_rounds.open_wall(store, lex, request_, ctx.clock, size=size, seconds=seconds, nonce=nonce)
         except LexitrainError:
@@ -142,8 +138,8 @@ async def list_upload(request: Request) -> Response:
     data = await upload.read()
     name = _field(form, "name").strip() or Path(upload.filename or "").stem
     ctx = context(request)
-    path = await ctx.offload.write(lambda store: word_lists.save_list(ctx.lists_home(), name, data, ctx.lex()))
-    return redirect(request, f"/?uploaded={quote(path.stem)}#lists")
+    kept = await ctx.offload.write(lambda store: word_lists.save_list(store, name, data, ctx.lex(), ctx.clock()))
+    return redirect(request, f"/?uploaded={quote(kept)}#lists")
 
 
 async def list_missed(request: Request) -> Response:
@@ -154,9 +150,9 @@ async def list_missed(request: Request) -> Response:
 
     def start(store: ProgressStore) -> str:
         lex = ctx.lex()
-        record = word_lists.list_record(store, lex.name, name, word_lists.list_path(ctx.lists_home(), name))
-        path = word_lists.missed_list(ctx.lists_home(), lex, name, record.missed_last_time)
-        return open_rounds.open_wall(store, lex, QuizRequest(Words(word_file=path), restart=True), ctx.clock,
+        record = word_lists.list_record(store, lex.name, name)
+        missed = word_lists.missed_list(store, lex, name, record.missed_last_time, ctx.clock())
+        return open_rounds.open_wall(store, lex, QuizRequest(Words(upload=missed), restart=True), ctx.clock,
                                      seconds=DEFAULT_MINUTES * 60, nonce=_field(form, "nonce"))
 
     return redirect(request, f"/wall/{await ctx.offload.write(start)}")

@@ -4,8 +4,9 @@ The app may be driven by anyone who holds its key, so a path typed into the
 word-file box is read only if it is a regular file of at most MAX_BYTES that
 is text, and an error about it names the path and the reason, never a line
 of the file (the file may be someone else's, /etc/passwd). An uploaded list
-is the player's own: it is kept as a text file in the data folder under the
-name given, and played like any word file.
+is the player's own: it is kept in their progress store under the name given
+(`Words(upload=NAME)` plays it), so every process of a club serves it and no
+server path ever names it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.search.word_files import words_of_text
+from lexitrain.search.word_files import listed_words
+from lexitrain.study.drills.requests import Words
 from lexitrain.study.store import ProgressStore
 
 #: The largest list read or kept (1 MB holds some 100,000 words).
@@ -26,8 +28,6 @@ MAX_BYTES = 1 << 20
 FOLDER = "word-lists"
 #: A list's name: letters, digits, spaces, dots, dashes and underscores, up to 60 of them.
 NAME = re.compile(r"[\w][\w .-]{0,59}")
-#: The lines not words that an error names (the rest are counted).
-MOST_NAMED = 5
 
 
 def checked_path(text: str) -> Path:
@@ -54,14 +54,10 @@ def checked_path(text: str) -> Path:
     return path
 
 
-def list_folder(home: Path) -> Path:
-    return home / FOLDER
-
-
-def save_list(home: Path, name: str, data: bytes, lex: Lexicon) -> Path:
-    """Keep an uploaded list under its name (replacing one of that name); the file it is kept in. A list with a
-    line that is not a word of LEX is refused, naming the line and the word: the player fixes the typo now,
-    not when the list is played."""
+def save_list(store: ProgressStore, name: str, data: bytes, lex: Lexicon, now: float) -> str:
+    """Keep an uploaded list in the player's store under its name (replacing one of that name); the name. A list
+    with a line that is not a word of LEX is refused, naming the line and the word: the player fixes the typo
+    now, not when the list is played."""
     name = name.strip()
     if not NAME.fullmatch(name):
         raise LexitrainError("a list's name: up to 60 letters, digits, spaces, dots, dashes or underscores")
@@ -71,54 +67,23 @@ def save_list(home: Path, name: str, data: bytes, lex: Lexicon) -> Path:
     if text is None:
         raise LexitrainError(f"list {name!r}: not a text file of words (larger than {MAX_BYTES // 1024} KB, "
                              "binary, or not UTF-8)")
-    check_words(lex, name, text)
-    folder = list_folder(home)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.txt"
-    partial = folder / f".{name}.part"
-    partial.write_bytes(data)
-    partial.replace(path)  # a list is never half-written
-    return path
+    if not listed_words(lex, name, text):
+        raise LexitrainError(f"list {name!r}: no words in it (one word a line; # starts a comment)")
+    store.keep_word_list(name, text, now)
+    return name
 
 
-def saved_lists(home: Path) -> dict[str, Path]:
-    """The uploaded lists by name."""
-    folder = list_folder(home)
+def adopt_list_files(store: ProgressStore, home: Path) -> None:
+    """Lists an earlier lexitrain kept as files in the data folder (`word-lists/NAME.txt`) are kept in the store,
+    under their names, the first time the app opens it after (a list of that name already there stays)."""
+    folder = home / FOLDER
     if not folder.is_dir():
-        return {}
-    return {path.stem: path for path in sorted(folder.glob("*.txt")) if NAME.fullmatch(path.stem)}
-
-
-def check_words(lex: Lexicon, name: str, text: str) -> None:
-    """Every word of a list's text is a word of LEX, else a one-line error naming the list and the lines that
-    are not (the first MOST_NAMED of them, and how many more)."""
-    bad = [(number, word) for number, word in words_of_text(text) if word not in lex]
-    if not bad:
         return
-    named = [f"line {number}: {word}" for number, word in bad[:MOST_NAMED]]
-    if len(bad) == 1:
-        said = f"{named[0]} is not a word"
-    elif len(bad) == 2:
-        said = f"{named[0]} and {named[1]} are not words"
-    else:
-        more = f" (and {len(bad) - MOST_NAMED} more)" if len(bad) > MOST_NAMED else ""
-        said = f"{', '.join(named)}{more} are not words"
-    raise LexitrainError(f"list {name!r}: {said} of {lex.name}")
-
-
-def check_list(lex: Lexicon, name: str, path: Path) -> None:
-    """An uploaded list's words checked against the lexicon it is about to be played in (`check_words`): a list
-    kept for one lexicon may be played in another."""
-    check_words(lex, name, _text(path.read_bytes()) or "")
-
-
-def list_path(home: Path, name: str) -> Path:
-    """An uploaded list's file, or a one-line error naming the lists there are."""
-    lists = saved_lists(home)
-    if name not in lists:
-        known = ", ".join(lists) or "none yet: upload one on the home page"
-        raise LexitrainError(f"no uploaded list {name!r} (lists: {known})")
-    return lists[name]
+    known = set(store.word_list_names())
+    for path in sorted(folder.glob("*.txt")):
+        text = _text(path.read_bytes()) if path.stat().st_size <= MAX_BYTES else None
+        if NAME.fullmatch(path.stem) and path.stem not in known and text is not None:
+            store.keep_word_list(path.stem, text, path.stat().st_mtime)
 
 
 def _is_text(data: bytes) -> bool:
@@ -153,20 +118,22 @@ class ListRecord:
         return self.right / self.answered if self.answered else None
 
 
-def list_record(store: ProgressStore, lexicon: str, name: str, path: Path) -> ListRecord:
-    """A list's record in a lexicon (its walls' sessions are named after its file)."""
-    attempts = store.source_attempts(lexicon, str(path))
+def list_record(store: ProgressStore, lexicon: str, name: str) -> ListRecord:
+    """A list's record in a lexicon (its walls' sessions are named after it: `Words(upload=NAME).text()`)."""
+    source = Words(upload=name).text()
+    attempts = store.source_attempts(lexicon, source)
     finished = [ended - started for _, started, ended, answered, _ in attempts if ended is not None and answered]
-    misses = store.source_misses(lexicon, str(path))
+    misses = store.source_misses(lexicon, source)
     last = max((session for session, _, _, answered, _ in attempts if answered), default=None)
     return ListRecord(name, sum(1 for a in attempts if a[3]), sum(a[3] for a in attempts), sum(a[4] for a in attempts),
                       min(finished, default=None), [(key, times) for key, times, _ in misses],
                       [key for key, _, session in misses if session == last])
 
 
-def missed_list(home: Path, lex: Lexicon, name: str, alphagrams: list[str]) -> Path:
-    """An uploaded list of the words of the alphagrams missed last time (`NAME - missed`), to play in one click."""
+def missed_list(store: ProgressStore, lex: Lexicon, name: str, alphagrams: list[str], now: float) -> str:
+    """An uploaded list of the words of the alphagrams missed last time (`NAME - missed`), to play in one click;
+    its name."""
     if not alphagrams:
         raise LexitrainError(f"list {name!r}: nothing was missed the last time it was played")
     words = sorted({word for key in alphagrams for word in lex.anagrams(key)})
-    return save_list(home, f"{name[:50]} - missed", "".join(f"{w}\n" for w in words).encode(), lex)
+    return save_list(store, f"{name[:50]} - missed", "".join(f"{w}\n" for w in words).encode(), lex, now)

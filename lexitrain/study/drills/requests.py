@@ -19,8 +19,10 @@ from typing import Any, Protocol
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.search.execute import rows_for_words
 from lexitrain.search.query import check_search_given, parse_query
 from lexitrain.search.sources import SkipReport, described_source, source_blanks
+from lexitrain.search.word_files import listed_words
 from lexitrain.study.drills import challenge, daily, positions as pos
 from lexitrain.study.drills.challenge import not_after_today, parse_day
 from lexitrain.study.drills.challenge_sets import set_hash
@@ -41,6 +43,8 @@ from lexitrain.study.store import Filters, ProgressStore
 ALL_DUE = 1_000_000
 #: The kind of `--whole`: every word of the source typed as one question.
 WHOLE_LIST = "whole-list"
+#: How a session played from an uploaded list names its source (`upload:NAME`: a list's record reads it).
+UPLOAD = "upload:"
 
 
 class StudyRequest(Protocol):
@@ -63,9 +67,9 @@ def speed_grader(store: ProgressStore, wanted: bool) -> Grader | None:
 
 @dataclass(frozen=True)
 class Words:
-    """Words to quiz on: a search, a saved search, a built-in list or a word file (the search
-    layer checks, as it reads them, that one is given), narrowed by search `conditions` typed on
-    the command (`--length 7 --probability 1-100`; alone they are the source). `skip_invalid`
+    """Words to quiz on: a search, a saved search, a built-in list, a word file or a list the player uploaded into
+    their store (the search layer checks, as it reads them, that one is given), narrowed by search `conditions`
+    typed on the command (`--length 7 --probability 1-100`; alone they are the source). `skip_invalid`
     leaves out the words of a word file that are not in the lexicon."""
 
     query: str | None = None
@@ -74,21 +78,27 @@ class Words:
     word_file: Path | None = None
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
+    upload: str | None = None  # the name of a list kept in the store (`ProgressStore.word_list`)
 
     def __post_init__(self) -> None:
         check_search_given(self.query)
         if self.skip_invalid and self.word_file is None:
             raise LexitrainError("--skip-invalid goes with --file FILE")
+        if self.upload is not None and (self.conditions or any(
+                value is not None for value in (self.query, self.saved, self.builtin, self.word_file))):
+            raise LexitrainError("an uploaded list is a source of its own: no other source or condition with it")
         if self.conditions:
             parse_query(self.conditions)  # a mistyped condition is refused before anything starts
 
     @property
     def given(self) -> bool:
         return bool(self.conditions) or any(
-            value is not None for value in (self.query, self.saved, self.builtin, self.word_file))
+            value is not None for value in (self.query, self.saved, self.builtin, self.word_file, self.upload))
 
     def text(self) -> str:
         """The source as the session's title and record name it (conditions after what they narrow)."""
+        if self.upload is not None:
+            return f"{UPLOAD}{self.upload}"
         named = self.query or self.saved or self.builtin or (str(self.word_file) if self.word_file else "")
         if not self.conditions:
             return named
@@ -98,6 +108,8 @@ class Words:
     def described(self) -> str:
         """The source in words, for a title a player reads (`words of 7 to 8 letters`, a list's own title);
         as typed where words say nothing (a search of settings alone)."""
+        if self.upload is not None:
+            return self.upload
         return described_source(query=self.query, saved=self.saved, builtin=self.builtin, word_file=self.word_file,
                                 conditions=self.conditions) or self.text()
 
@@ -214,6 +226,11 @@ class QuizRequest:
                 kind_keys = [(WHOLE_LIST, source_key(lex, query=words.query, saved=words.saved, builtin=words.builtin,
                                                      word_file=words.word_file))]
                 source = kind_keys[0][1]
+            case Words(upload=str(name)):
+                rows = rows_for_words(lex, listed_words(lex, name, uploaded_text(store, name)))
+                kind_keys = [(self.kind_name, key) for key in question_keys(
+                    new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum, not self.as_listed, 2)]
+                source = self.source.text()
             case Words() as words:
                 report = (skipped or _unreported) if words.skip_invalid else None
                 rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
@@ -246,6 +263,15 @@ class QuizRequest:
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
                        order=self.order, timers=self.timers(), title=title, session_id=session_id,
                        grader=speed_grader(store, self.speed_grades))
+
+
+def uploaded_text(store: ProgressStore, name: str) -> str:
+    """An uploaded list's text, or a one-line error naming the lists there are."""
+    text = store.word_list(name)
+    if text is None:
+        known = ", ".join(store.word_list_names()) or "none yet: upload one on the home page"
+        raise LexitrainError(f"no uploaded list {name!r} (lists: {known})")
+    return text
 
 
 def _unreported(lines: list[str]) -> None:

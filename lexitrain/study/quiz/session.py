@@ -228,7 +228,8 @@ class Session:
     def saved(self) -> dict[str, Any]:
         """What carries the session on in another request (or process), beside what made it (its study request,
         which makes it again): its clocks, counts, answers so far and place in its plan (JSON's types only)."""
-        return {"id": self._id, "title": self.title, "started": self.started, "asked_at": self.asked_at,
+        return {"id": self._id, "opening": list(self._opening), "title": self.title, "started": self.started,
+                "asked_at": self.asked_at,
                 "taken": self.taken, "summary": asdict(self.summary), "asked_all": self._asked_all,
                 "finished": self._finished, "outcomes": [o.saved() for o in self.outcomes],
                 "card_ids": self._card_ids, "resumed": self.resumed, "notes": self.notes,
@@ -236,7 +237,10 @@ class Session:
                 "picked": self.items.saved() if isinstance(self.items, SavedPlan) else None}
 
     def restore(self, data: dict[str, Any]) -> None:
-        """Carry on where `saved` was taken (the session made again by its request, with the same id and plan)."""
+        """Carry on where `saved` was taken (the session made again by its request, with the same id and plan; a
+        session with no row yet makes it, at its first answer, as it would have been made where it started)."""
+        mode, lexicon, source, at = data["opening"]
+        self._opening = (mode, lexicon, source, at)
         self.title, self.notes = data["title"], dict(data["notes"])
         self.started, self.asked_at, self.taken = data["started"], data["asked_at"], data["taken"]
         self.summary = Summary(**data["summary"])

@@ -4,7 +4,8 @@ Every statement on the progress database lives in this package, behind
 methods named for what they do, one module per idea (the connection and its
 transactions, the migrations, cards, answers, plans, challenges, positions,
 settings, backups, the drills' leases on cards, `graded`: the one way a graded
-answer is kept, and `rounds`: open rounds and uploaded lists); `ProgressStore` is all of them on one connection.
+answer is kept, `rounds`: open rounds, and `word_lists`: uploaded lists);
+`ProgressStore` is all of them on one connection.
 
 Each method is one short transaction of its own: an answer is committed the
 moment it is given, so a killed process loses nothing already answered.
@@ -30,6 +31,7 @@ from lexitrain.study.store.positions import POSITION_FIELDS, Filters, Positions,
 from lexitrain.study.store.rounds import Rounds, SavedRound
 from lexitrain.study.store.settings import Settings
 from lexitrain.study.store.transfer import Transfer
+from lexitrain.study.store.word_lists import WordLists
 
 __all__ = [
     "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "UNCHECKED", "AnswerRow", "Attempt", "CardMoved",
@@ -38,5 +40,6 @@ __all__ = [
 ]
 
 
-class ProgressStore(Graded, Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare, Rounds):
+class ProgressStore(Graded, Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare,
+                    Rounds, WordLists):
     """An open progress database. Use as a context manager or call close()."""

@@ -1,4 +1,4 @@
-"""Open rounds (a wall, a review, a position round) and uploaded word lists, as rows of the player's store.
+"""Open rounds (a wall, a review, a position round), as rows of the player's store.
 
 A round is saved after every request that changes it, in that request's transaction (with the answers it
 records), so any process answers its next request, a process killed loses no answer acknowledged, and a
@@ -61,15 +61,3 @@ class Rounds(StoreConnection):
         """Delete the rounds that ended before a time (their answers stay); how many."""
         return int(self.conn.execute("DELETE FROM rounds WHERE closed IS NOT NULL AND closed < ?",
                                      (ended_before,)).rowcount)
-
-    def keep_word_list(self, name: str, words: str, now: float) -> None:
-        """Keep an uploaded list under its name (one of that name is replaced)."""
-        self.conn.execute("INSERT INTO word_lists (name, words, added) VALUES (?, ?, ?) ON CONFLICT (name) "
-                          "DO UPDATE SET words = excluded.words, added = excluded.added", (name, words, now))
-
-    def word_list(self, name: str) -> str | None:
-        row = self.conn.execute("SELECT words FROM word_lists WHERE name = ?", (name,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def word_list_names(self) -> list[str]:
-        return [str(row[0]) for row in self.conn.execute("SELECT name FROM word_lists ORDER BY name").fetchall()]
