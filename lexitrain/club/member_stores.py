@@ -76,7 +76,7 @@ class MemberStores:
             raise Refused(400, str(exc)) from None
 
     def remove(self, member_id: int) -> None:
-        """Delete the member's store, then their folder (their uploaded lists): the member is being removed."""
+        """Delete the member's store (on SQLite its file, then their folder): the member is being removed."""
         if self.db.pool is not None:
             from lexitrain.study.store.postgres import member_schema
 
