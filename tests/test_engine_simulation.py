@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -234,8 +235,17 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
     assert all(0 <= t["win"] <= t["win_best"] <= 1 and "expected" in t["best_by_win"] for t in pre)
     assert all(t["win_method"] in ("simulation", "endgame", "pre-endgame") or "not proved" in t["win_method"]
                for t in solved)
+    # the opponent's rack is read from their move before the turn: a tile play or an exchange, never at the start
+    simulated = [t for t in solved if t["win_method"] == "simulation"]
+    assert not turns[0]["inferred"] and sum(t["inferred"] for t in simulated) >= len(simulated) - 2
     shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
-    assert "win probability lost (costliest:" in shown.stdout and "simulated in" in shown.stdout
+    assert "win probability lost (costliest:" in shown.stdout
+    read = re.search(r"simulated in [0-9.]+ s; the opponent's rack read from their last move on (\d+) of (\d+) "
+                     r"simulated turns", shown.stdout)
+    assert read and 0 < int(read[1]) <= int(read[2])
+    plain = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely", "--no-infer",
+                "--json").json()
+    assert not any(t["inferred"] for t in plain["games"][0]["turns"])
 
 
 @compiled_only

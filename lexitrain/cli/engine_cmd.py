@@ -462,6 +462,8 @@ def gcg_analyze(
     seed: int = typer.Option(1, "--seed", help="With --sim: the seed of the random draws."),
     threads: int = typer.Option(os.cpu_count() or 1, "--threads", show_default=False,
                                 help="With --sim: processes (default: every core)."),
+    infer: bool = typer.Option(True, "--infer/--no-infer", help="With --sim: draw the opponent's rack from what "
+                               "their move before the turn says of it (a tile play or an exchange; else at random)."),
     json_out: Json = False,
 ) -> None:
     """Each turn solved again: top plays by score and equity, what the move gave up, missed bingos, phonies."""
@@ -487,7 +489,8 @@ def gcg_analyze(
             notes.append(note)
         if name not in analysts:
             lex = open_lexicon(name)
-            options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads) if sim else None
+            options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads,
+                                 infer=infer) if sim else None
             analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, options)
         reports.append((name, analysts[name].game(game, player)))
     by_player: dict[str, list[TurnReport]] = {}
@@ -511,7 +514,10 @@ def gcg_analyze(
         return
     _print_analysis(reports, summary, notes)
     if sim:
-        typer.echo(f"simulated in {seconds:.1f} s")
+        simulated = [t for _, r in reports for t in r.turns if t.win_method == "simulation"]
+        read = sum(t.inferred for t in simulated)
+        typer.echo(f"simulated in {seconds:.1f} s; the opponent's rack read from their last move on {read} of "
+                   f"{len(simulated)} simulated turns" if infer else f"simulated in {seconds:.1f} s")
     if report is not None:
         typer.echo(f"report written to {report}")
 

@@ -33,17 +33,18 @@ tiles unseen; `judged_by` in the summary says which judged.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
-from lexitrain.engine.board import BLANK_FLAG
+from lexitrain.engine.board import BLANK_FLAG, Board
 from lexitrain.engine.cgp import Position, to_cgp
 from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.endgame import Endgame, rack_value, solve
 from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
 from lexitrain.engine.exchanges import kept_after, tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
+from lexitrain.engine.inference import LastMove, infer, load_inference_model
 from lexitrain.engine.leave import LeaveValues, leave_after
 from lexitrain.engine.mistakes import (ENDGAME, NONE, PRE_ENDGAME, SIMULATION, decided, estimated_rating,
                                        mistake_index, mistake_size)
@@ -61,6 +62,8 @@ from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 TOP = 5
 #: turns per game a report draws as a board (those that gave up the most equity)
 COSTLIEST = 3
+#: leaves the inference weighs at most for each simulated turn (every leave when there are no more)
+INFER_SAMPLES = 1000
 #: how a turn with one tile in the bag is judged when the move made is not a play (the pre-endgame tries plays)
 SIMULATED_TO_THE_END = "simulation (to the end of the game)"
 #: the judges of a summary's Mistake Index
@@ -81,6 +84,7 @@ class SimOptions:
     seed: int = 1
     threads: int = 1
     stop: int | None = 95
+    infer: bool = True  # the opponent's rack drawn from what their last move says of it, where it is a play or exchange
     endgame_seconds: float = 2.0  # each endgame solved (the best line, then the move made)
     preendgame_seconds: float = 6.0  # each pre-endgame
 
@@ -118,6 +122,7 @@ class TurnReport:
     points_lost: float = 0.0  # points the move gave up against the best, by its judge (equity, simulated equity,
     #                           the endgame's spread, the pre-endgame's expected spread)
     mistake: str = NONE  # small, medium, large, or "" (none)
+    inferred: bool = False  # simulated with the opponent's rack read from their last move (`engine/inference.py`)
 
     @property
     def phony_stood(self) -> bool:
@@ -212,21 +217,28 @@ class Analyst:
         events = {e.line: e for e in game.events}
         reports = []
         turns = []
+        reads: list[tuple[Board, LastMove] | None] = []
+        last = None
         for turn in replay(game, self.tiles):
             if nick is None or turn.player == nick:
                 reports.append(self.turn(game.source, turn, events[turn.event_line].tiles))
                 turns.append(turn)
+                reads.append(_last_move(last, turn, events[last.event_line].tiles) if last is not None else None)
+            last = turn
         if self.sim is not None:
-            self.simulate(reports, turns, [events[t.event_line].tiles for t in turns])
+            self.simulate(reports, turns, [events[t.event_line].tiles for t in turns], reads)
         return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None)
 
-    def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str]) -> None:
-        """Each solved turn simulated (the top candidates and the move made); its win probability lost."""
+    def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str],
+                 reads: list[tuple[Board, LastMove] | None]) -> None:
+        """Each solved turn simulated (the top candidates and the move made); its win probability lost.
+        Where the opponent's move before it was a tile play or an exchange (`reads`), their rack is drawn
+        from what that move says of it (`SimOptions.infer`)."""
         assert self.sim is not None
         started = time.perf_counter()
         options = self.sim
         jobs: list[tuple[TurnReport, int, SimSetup]] = []
-        for report, turn, given in zip(reports, turns, exchanged):
+        for report, turn, given, read in zip(reports, turns, exchanged, reads):
             if report.note:
                 continue
             rack = Rack.parse(self.tiles, report.rack)
@@ -239,8 +251,14 @@ class Analyst:
             made = self._made(turn, rack, given, bag)
             listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
             if not listed:
-                setup = SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, (*setup.candidates, made),
-                                 setup.plies, setup.opponent, setup.engine)
+                setup = replace(setup, candidates=(*setup.candidates, made))
+            if options.infer and read is not None:
+                try:
+                    reading = infer(read[0], read[1], rack, self.generator, self.model,
+                                    load_inference_model(self.tiles), samples=INFER_SAMPLES, exhaustive=INFER_SAMPLES)
+                    setup, report.inferred = replace(setup, inferred=reading.inferred()), True
+                except LexitrainError:
+                    pass  # a move the board and the rack leave impossible (a misrecorded game): a random rack
             jobs.append((report, listed[0] if listed else len(setup.candidates) - 1, setup))
         results = simulate_many([j[2] for j in jobs], options.iterations, options.seed, threads=options.threads,
                                 stop=options.stop)
@@ -404,6 +422,18 @@ class Analyst:
         if not played_bingo:
             report.missed_bingos = missed_bingos(plays, tiles)
         return report
+
+
+def _last_move(last: Turn, turn: Turn, given: str) -> tuple[Board, LastMove] | None:
+    """The opponent's move before `turn` as the inference reads it (a tile play not taken back, or an
+    exchange of a known count), with the board before it; None when there is none to read."""
+    if last.player == turn.player:
+        return None
+    if last.kind == PLAY and last.play is not None and not last.withdrawn:
+        return last.board, LastMove(play=last.play)
+    if last.kind == EXCHANGE and given:
+        return last.board, LastMove(exchanged=int(given) if given.isdigit() else len(given))
+    return None
 
 
 def _outcome(final_spread: int) -> float:
