@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from lexitrain.club import app as club_app
 from lexitrain.club.app import COOKIE, Club, create_app
@@ -99,9 +100,51 @@ def test_sign_up_log_in_play_and_the_leaderboard(club: Club, lex: Lexicon) -> No
                             {"member": "ann", "score": 3, "total": total, "seconds": 40.0}]
     assert ann.get(f"/api/leaderboard?kind={KIND}&date=2020-01-01").json() == []
     assert ann.get(f"/api/medals?kind={KIND}").json()[0] == {"member": "bob", "gold": 1, "silver": 0, "bronze": 0}
+    assert ann.get("/api/toughies").json() == []  # today's misses are alphagrams of today's ranked sets
+    club.clock.now += 86400  # the next day: yesterday's misses are the club's toughies
     assert {row["alphagram"] for row in ann.get("/api/toughies").json()} == set(got["alphagrams"][3:])
     cards = ann.get("/api/cards?member=ann").json()
     assert len(cards) == total and sum(card["correct"] for card in cards) == 3
+
+
+def test_an_attempt_is_the_walls_state_and_its_time_is_the_servers(club: Club, lex: Lexicon) -> None:
+    """GET /api/challenge/ID is the attempt as the wall draws it (the local wall's shape): the set's cells, the
+    words found so far (a reload finds them), the time left by the club's clock. A guess after the kind's time is
+    refused (409) and the attempt is finished at its deadline; one left running is ranked once its time is up."""
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    got = ann.get(f"/api/challenge?kind={KIND}").json()
+    chosen = club.sets.get(KIND, club.today())
+    key = next(k for k in got["alphagrams"] if len(ORACLE[k]) >= 2)
+    word = sorted(ORACLE[key])[0]
+    ann.post("/api/challenge/guess", json={"attempt": got["attempt"], "word": word}, headers={"x-csrf-token": ann_csrf})
+    assert isinstance(club.clock, Clock)
+    club.clock.now += 30
+    wall = ann.get(f"/api/challenge/{got['attempt']}").json()
+    cells = wall["round"]["cells"]
+    assert [c["alphagram"] for c in cells] == got["alphagrams"]
+    found = {c["alphagram"]: c["found"] for c in cells if c["found"]}
+    assert found == {key: [word]} and not wall["round"]["ended"] and wall["done"] is False
+    assert wall["time_left"] == chosen.seconds - 30 == 90  # (the threes' two minutes)
+    assert all(c["answers"] == len(ORACLE[c["alphagram"]]) and c["tiles"] == list(c["alphagram"]) for c in cells)
+    assert "solutions" not in wall  # (nothing of the answers before the end)
+    assert bob.get(f"/api/challenge/{got['attempt']}").status_code == 404  # another member's: not told it exists
+    club.clock.now += 100  # past the deadline
+    late = ann.post("/api/challenge/guess", json={"attempt": got["attempt"], "word": sorted(ORACLE[key])[1]},
+                    headers={"x-csrf-token": ann_csrf})
+    assert late.status_code == 409 and "the time is up" in late.json()["error"]
+    over = ann.get(f"/api/challenge/{got['attempt']}").json()
+    assert over["round"]["ended"] and over["round"]["timed_out"] and over["ended_how"] == "Time is up."
+    assert {c["alphagram"]: c["found"] for c in over["round"]["cells"] if c["found"]} == {key: [word]}
+    solutions = {s["alphagram"]: s for s in over["solutions"]}
+    assert [w["word"] for w in solutions[key]["words"]] == sorted(ORACLE[key])
+    assert [w["found"] for w in solutions[key]["words"]] == [True] + [False] * (len(ORACLE[key]) - 1)
+    bob_got = bob.get(f"/api/challenge?kind={KIND}").json()
+    club.clock.now += 500  # bob's tab closed mid-attempt: ranked when its time is up, with what he found
+    board = ann.get(f"/api/leaderboard?kind={KIND}").json()
+    assert board == [{"member": "ann", "score": 0, "total": chosen.total, "seconds": chosen.seconds},
+                     {"member": "bob", "score": 0, "total": chosen.total, "seconds": chosen.seconds}]
+    assert bob.get(f"/api/challenge/{bob_got['attempt']}").json()["round"]["timed_out"]
 
 
 def test_a_used_invite_is_403_and_a_wrong_password_401(club: Club) -> None:
@@ -123,6 +166,8 @@ def app_routes(club: Club) -> list[tuple[str, Route]]:
     for route in create_app(club).routes:
         if isinstance(route, Route):
             found.append((route.path, route))
+        elif isinstance(route, Mount) and isinstance(route.app, StaticFiles):  # (the wall's script, a file of them)
+            found.append((route.path + "/wall.js", Route(route.path + "/wall.js", club_app.page, methods=["GET"])))
         elif isinstance(route, Mount):
             assert isinstance(route.app, MemberStudy)
             found += [(route.path + inner.path, inner) for inner in route.app.routes if isinstance(inner, Route)]
@@ -137,7 +182,7 @@ def _requests(club: Club) -> list[tuple[str, str, dict]]:
                 path == "/api/session" and "DELETE" not in (route.methods or ())):
             continue
         assert route.methods is not None
-        path = path.replace("{name}", "ann").replace("{table}", "1").replace("{ident}", "x1")
+        path = path.replace("{name}", "ann").replace("{table}", "1").replace("{ident}", "x1").replace("{attempt}", "1")
         for method in route.methods - {"HEAD"}:
             found.append((method, path, {"attempt": 1, "word": "AB", "password": "another password",
                                          "alphagrams": ["AB"], "kind": "anagram", "key": "AB", "answer": "BA",

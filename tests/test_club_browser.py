@@ -12,11 +12,13 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from study_helpers import WORDS, anagram_oracle
+from web_helpers import overflowing
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
@@ -36,6 +38,22 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 pytestmark = pytest.mark.timeout(300)
 ORACLE = anagram_oracle()
 PASSWORD = "correct horse battery"
+DEFINED = "the word"
+HOOKED = ["TENS", "ACTS", "AIRS", "EARS", "ARTS", "EATS", "TEAS", "ANTS", "TINS", "AGES", "ACES", "AIDS", "AILS"]
+
+
+def word_row(page: Page, word: str):
+    """The row of a word in a wall's solutions (its inner-hook dots aside)."""
+    return page.locator("table#solutions tbody tr").filter(
+        has=page.locator(".word", has_text=re.compile(rf"^·?{word}·?$")))
+
+
+def guess(page: Page, word: str) -> None:
+    """A word typed into the wall's guess box, sent with Enter, its answer awaited."""
+    box = page.get_by_role("textbox", name="Guess")
+    box.type(word.lower())  # (the box upper-cases as it goes)
+    with page.expect_response(lambda response: "/guess" in response.url):
+        box.press("Enter")
 
 
 @pytest.fixture
@@ -45,7 +63,8 @@ def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
     from lexitrain.club.app import Club, create_app
     from lexitrain.club.store import ClubDatabase
 
-    lex = make_lexicon(sorted(WORDS))
+    # a definition each, and a few fours that hook onto the threes
+    lex = make_lexicon([f"{word} {DEFINED} {word.lower()}" for word in sorted(WORDS + HOOKED)])
     with ClubDatabase(str(tmp_path / "club.sqlite")) as db:
         club = Club(db, lex)
         sock = socket.create_server(("127.0.0.1", 0))
@@ -87,39 +106,69 @@ def join(page: Page, base: str, club: object, name: str) -> None:
     expect(page.locator("#who")).to_have_text(name)
 
 
-def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser) -> None:
-    """The header names the club's lexicon; each guess's verdict shows beside the guess box (a wrong one is
-    no page-wide alert); after Finish every unsolved cell shows the answers it missed; Log out ends the session."""
+def test_join_play_the_challenge_on_the_wall_and_see_the_leaderboard(live, browser: Browser) -> None:
+    """Today's challenge is played on the local app's wall: its timer counting down, the counts, each guess's
+    verdict beside the box, a solved cell marked with its words; a reload mid-challenge restores every word
+    found; give up takes two clicks, and the end shows the solutions with each word's definition and hooks, the
+    unsolved rows red. The header names the club's lexicon; Log out ends the session."""
     base, club = live
     errors: list[str] = []
     page = new_page(browser, errors)
     join(page, base, club, "ann")
     expect(page.locator("#lexicon")).to_have_text(club.lex.name)  # type: ignore[attr-defined]
     page.select_option("#kind", "threes")
-    page.click("#start")
-    first = page.locator("#challenge-wall .cell").first
-    key = first.get_attribute("data-key")
-    assert key is not None
-    page.fill("#guess", "zzz")
-    page.press("#guess", "Enter")
-    expect(page.locator("#guess-verdict")).to_have_text("ZZZ: not an answer")
-    expect(page.locator("#notice")).to_be_hidden()
-    for word in sorted(ORACLE[key]):
-        page.fill("#guess", word.lower())
-        page.press("#guess", "Enter")
-        expect(first.locator(".found")).to_contain_text(word)
-        expect(page.locator("#guess-verdict")).to_have_text(f"{word}: right")
-    page.click("#finish")
-    expect(page.locator("#result")).to_contain_text("Score 1 /")
-    expect(page.locator("#guess-verdict")).to_be_empty()
-    keys = page.locator("#challenge-wall .cell").evaluate_all("cells => cells.map((c) => c.dataset.key)")
-    expect(page.locator("#challenge-wall .cell .missed")).to_have_count(len(keys) - 1)
-    expect(first.locator(".missed")).to_have_count(0)
-    for other in keys[1:]:  # each unsolved cell shows its answers
-        missed = page.locator(f"#challenge-wall .cell[data-key={other}] .missed")
-        expect(missed).to_have_text(" ".join(sorted(ORACLE[other])))
+    page.get_by_role("button", name="Play today's challenge").click()
+    expect(page).to_have_url(re.compile(r"/challenge/\d+$"))
+    chosen = club.sets.get("threes", club.today())  # type: ignore[attr-defined]
+    words = sum(len(chosen.answers[key]) for key in chosen.keys)
+    cells = page.locator(".cell")
+    expect(cells).to_have_count(chosen.total)
+    assert cells.evaluate_all("cs => cs.map((c) => c.dataset.alphagram)") == list(chosen.keys)  # the day's set
+    expect(page.get_by_role("timer")).to_have_text(re.compile(r"^[12]:\d\d$"))  # the threes' two minutes, running
+    expect(page.locator("#counts")).to_have_text(f"0/{words} words")
+    expect(page.locator("#progress")).to_have_text("ranked")
+    key = next(k for k in chosen.keys if len(ORACLE[k]) >= 2)  # a question of two answers or more
+    first, *rest = sorted(ORACLE[key])
+    guess(page, "zzz")
+    expect(page.locator("#last-guess")).to_have_text("ZZZ ✗")
+    guess(page, first)
+    expect(page.locator("#last-guess")).to_have_text(f"{first} ✓")
+    cell = page.locator(f'.cell[data-alphagram="{key}"]')
+    expect(cell.locator(".found li")).to_have_text([first])
+    expect(cell.locator(".chip")).to_have_text(str(len(rest)))  # the answers left
+    expect(page.locator("#counts")).to_have_text(f"1/{words} words")
+    guess(page, first)
+    expect(page.locator("#last-guess")).to_have_text(f"{first}: found already")
+    page.reload()  # mid-challenge: every word found comes back, the clock still running
+    expect(cell.locator(".found li")).to_have_text([first])
+    expect(page.locator("#counts")).to_have_text(f"1/{words} words")
+    expect(page.get_by_role("timer")).to_have_text(re.compile(r"^[01]:\d\d$"))
+    for word in rest:
+        guess(page, word)
+    expect(cell).to_have_attribute("data-solved", "true")  # marked solved, its words in its tiles' place
+    expect(cell.locator(".found li")).to_have_text([first, *rest])
+    give_up = page.get_by_role("button", name="Give up")
+    give_up.click()
+    expect(give_up).to_have_text("Are you sure?")  # the first click only asks
+    expect(page.locator("#playing")).to_be_visible()
+    give_up.click()
+    expect(page.locator("#result")).to_have_text(re.compile(
+        rf"^Given up after 0:\d\d\. Correct: 1 / {chosen.total} \(\d+%\)$"))
+    rows = page.locator("table#solutions tbody tr")
+    expect(rows).to_have_count(words)
+    expect(word_row(page, first)).not_to_have_class(re.compile("unsolved"))
+    other = next(k for k in chosen.keys if k != key)
+    missed_row = word_row(page, sorted(ORACLE[other])[0])
+    expect(missed_row).to_have_class(re.compile("unsolved"))
+    expect(missed_row.locator("td.definition")).to_have_text(f"{DEFINED} {sorted(ORACLE[other])[0].lower()}")
+    hooked = next(w for k in chosen.keys for w in sorted(ORACLE[k]) if club.lex.row(w)["back_hooks"])  # type: ignore[attr-defined]
+    expect(word_row(page, hooked).locator("td.hooks:not(.front)")).to_have_text(
+        club.lex.row(hooked)["back_hooks"])  # type: ignore[attr-defined]
+    expect(page.get_by_role("button", name="Mark correct")).to_have_count(0)  # (a ranked attempt is as played)
+    page.get_by_role("link", name="Done: back to the club").click()
     expect(page.locator("#board tbody tr")).to_have_count(1)
     expect(page.locator("#board tbody tr").first).to_contain_text("ann")
+    expect(page.locator("#board tbody tr").first).to_contain_text(f"1 / {chosen.total}")
     page.reload()  # the session (and its CSRF token) survives a reload
     expect(page.locator("#who")).to_have_text("ann")
     expect(page.locator("#due-count")).not_to_be_empty()  # (the page's last read done: none answers 401 after)
@@ -132,42 +181,149 @@ def test_join_play_the_challenge_and_see_the_leaderboard(live, browser: Browser)
     assert errors == []
 
 
-def test_two_members_at_one_shared_wall_see_each_others_guesses(live, browser: Browser) -> None:
-    """Bob sitting down shows on ann's page (who sits, the table list's count); each sees the other's guess;
-    when the table ends, its End and guess box are off, it leaves the table lists, and the scoreboard counts
-    every seated member, one who found nothing with 0."""
+SIZES = {"laptop": (1280, 800), "small": (1000, 600), "phone": (390, 844)}
+
+
+def shot(page: Page, folder: Path, name: str) -> None:
+    """A screenshot to look at: into LEXITRAIN_SCREENSHOTS when set, else the test's own folder."""
+    where = Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or folder)
+    page.screenshot(path=str(where / f"club-{name}.png"), full_page=page.viewport_size != {"width": 390, "height": 844})
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_challenge_wall_fits_every_screen(live, browser: Browser, tmp_path: Path, size: str) -> None:
+    """Today's twos (50 cells) at 1280x800 and 1000x600 all on screen, nothing cut off, a solved cell of two
+    words whole; on a phone the timer and the guess box stay in view while the cells scroll; the solutions at
+    the end fit too."""
+    base, club = live
+    width, height = SIZES[size]
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.set_viewport_size({"width": width, "height": height})
+    join(page, base, club, "ann")
+    page.select_option("#kind", "twos")
+    page.get_by_role("button", name="Play today's challenge").click()
+    chosen = club.sets.get("twos", club.today())  # type: ignore[attr-defined]
+    cells = page.locator(".cell")
+    expect(cells).to_have_count(chosen.total)
+    assert chosen.total == 50
+    solved = [key for key in chosen.keys if len(ORACLE[key]) >= 2][:3] + list(chosen.keys[-2:])
+    for key in solved:
+        for word in sorted(ORACLE[key]):
+            guess(page, word)
+    for key in solved:
+        expect(page.locator(f'.cell[data-alphagram="{key}"]')).to_have_attribute("data-solved", "true")
+    words = sum(len(chosen.answers[key]) for key in chosen.keys)
+    found = sum(len(ORACLE[key]) for key in solved)
+    expect(page.locator("#counts")).to_have_text(f"{found}/{words} words")
+    assert not overflowing(page), overflowing(page)
+    shot(page, tmp_path, f"challenge-{size}")
+    if size == "phone":
+        cells.last.scroll_into_view_if_needed()
+        shot(page, tmp_path, f"challenge-{size}-scrolled")
+        expect(cells.last).to_be_in_viewport()
+        expect(page.get_by_role("timer")).to_be_in_viewport()
+        expect(page.get_by_role("textbox", name="Guess")).to_be_in_viewport()
+    else:
+        boxes = cells.evaluate_all("cs => cs.map((c) => c.getBoundingClientRect().toJSON())")
+        assert all(b["top"] >= 0 and b["bottom"] <= height and b["right"] <= width for b in boxes)
+    give_up = page.get_by_role("button", name="Give up")
+    give_up.click()
+    give_up.click()
+    expect(page.locator("table#solutions")).to_be_visible()
+    assert not overflowing(page), overflowing(page)
+    shot(page, tmp_path, f"challenge-end-{size}")
+    assert errors == []
+
+
+def test_the_challenges_time_running_out_ends_it_on_the_servers_word(live, browser: Browser) -> None:
+    """The page's clock reaches 0 and asks the club, whose clock is final: the attempt ends at its deadline
+    with what was found in time, and is ranked."""
+    base, club = live
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    join(page, base, club, "bob")
+    page.clock.install()
+    page.select_option("#kind", "threes")
+    page.get_by_role("button", name="Play today's challenge").click()
+    chosen = club.sets.get("threes", club.today())  # type: ignore[attr-defined]
+    expect(page.locator(".cell")).to_have_count(chosen.total)
+    key = chosen.keys[0]
+    for word in sorted(ORACLE[key]):
+        guess(page, word)
+    expect(page.locator(f'.cell[data-alphagram="{key}"]')).to_have_attribute("data-solved", "true")
+    club.clock = lambda: time.time() + 2 * chosen.seconds  # type: ignore[attr-defined]  (its time is up)
+    page.clock.run_for(int(chosen.seconds * 1000) + 1000)
+    expect(page.locator("#result")).to_have_text(re.compile(rf"^Time is up\. Correct: 1 / {chosen.total} "))
+    expect(page.get_by_role("timer")).to_have_text("0:00")
+    from lexitrain.club.challenges import leaderboard
+
+    board = leaderboard(club.db, club.sets, club.lex.name, "threes", date.today(), club.clock())  # type: ignore[attr-defined]
+    assert [(row["member"], row["score"], row["seconds"]) for row in board] == [("bob", 1, chosen.seconds)]
+    assert errors == []
+
+
+def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Browser, tmp_path: Path) -> None:
+    """A table is played on the local app's wall: ann (at 1280x800) opens it, bob (on a phone) joins from the
+    club's page; bob sitting down joins ann's counts; each one's find shows in the other's cell as it is made
+    (the other's words apart, who found it in its title); a reload finds every word found; only ann, who
+    opened it, ends it (two clicks), and both see the end: the scoreboard and the solutions."""
     base, club = live
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
+    ann.set_viewport_size({"width": 1280, "height": 800})
+    bob.set_viewport_size({"width": 390, "height": 844})
     join(ann, base, club, "ann")
     join(bob, base, club, "bob")
     ann.select_option("#kind", "threes")
-    ann.click("#open-table")
-    expect(ann.locator("#table")).to_be_visible()
-    expect(ann.locator("#tables tbody tr")).to_have_text(re.compile(r"1 seated\s*your table"))
+    ann.get_by_role("button", name="Open a table on today's set").click()
+    expect(ann).to_have_url(re.compile(r"/tables/\d+$"))
+    chosen = club.sets.get("threes", club.today())  # type: ignore[attr-defined]
+    expect(ann.locator(".cell")).to_have_count(chosen.total)
+    expect(ann.locator("#progress")).to_have_text("ann's table · ann 0")
+    words = sum(len(chosen.answers[key]) for key in chosen.keys)
+    expect(ann.locator("#counts")).to_have_text(f"0/{words} words")
     bob.reload()
     bob.locator("#tables").get_by_role("button", name="Join").click()
-    expect(bob.locator("#seated")).to_have_text("ann, bob")
-    expect(ann.locator("#seated")).to_have_text("ann, bob")
-    expect(ann.locator("#table-log")).to_contain_text("bob sat down")
-    expect(ann.locator("#tables tbody tr")).to_contain_text("2 seated")
-    expect(bob.locator("#tables tbody tr")).to_have_text(re.compile(r"2 seated\s*your table"))
-    expect(bob.locator("#tables").get_by_role("button", name="Join")).to_have_count(0)
-    expect(bob.locator("#end-table")).to_be_hidden()  # (only ann, who opened it, ends it)
-    expect(ann.locator("#end-table")).to_be_visible()
-    key = bob.locator("#table-wall .cell").first.get_attribute("data-key")
-    assert key is not None
-    word = sorted(ORACLE[key])[0]
-    bob.fill("#table-guess", word)
-    bob.press("#table-guess", "Enter")
-    expect(ann.locator("#table-log")).to_contain_text(f"bob: {word}")
-    expect(ann.locator(f"#table-wall .cell[data-key={key}] .found")).to_contain_text(word)
-    ann.click("#end-table")
+    expect(bob).to_have_url(ann.url)
+    expect(bob.locator(".cell")).to_have_count(chosen.total)
+    expect(ann.locator("#progress")).to_have_text("ann's table · ann 0 · bob 0")  # bob sat down
+    expect(bob.get_by_role("button", name="End the table")).to_have_count(0)  # (only ann ends it)
+    key = next(k for k in chosen.keys if len(ORACLE[k]) >= 2)
+    first, second = sorted(ORACLE[key])[:2]
+    guess(bob, first)
+    expect(bob.locator("#last-guess")).to_have_text(f"{first} ✓")
+    theirs = ann.locator(f'.cell[data-alphagram="{key}"] .found li')
+    expect(theirs).to_have_text([first])  # bob's find, on ann's wall as it is made
+    expect(theirs).to_have_class("theirs")
+    expect(theirs).to_have_attribute("title", "found by bob")
+    expect(ann.locator("#progress")).to_have_text("ann's table · bob 1 · ann 0")
+    expect(ann.locator("#counts")).to_have_text(f"1/{words} words")
+    guess(ann, first)
+    expect(ann.locator("#last-guess")).to_have_text(f"{first}: found already")
+    guess(ann, second)
+    expect(ann.locator("#last-guess")).to_have_text(f"{second} ✓")
+    expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li')).to_have_text([first, second])
+    expect(bob.locator("#counts")).to_have_text(f"2/{words} words")
+    bob.reload()  # every word found comes back, with who found it
+    expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li')).to_have_text([first, second])
+    expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li.theirs')).to_have_text([second])
+    expect(bob.locator("#progress")).to_have_text("ann's table · ann 1 · bob 1")
+    assert not overflowing(ann) and not overflowing(bob), (overflowing(ann), overflowing(bob))
+    shot(ann, tmp_path, "table-laptop")
+    shot(bob, tmp_path, "table-phone")
+    end = ann.get_by_role("button", name="End the table")
+    end.click()
+    expect(end).to_have_text("Are you sure?")
+    end.click()
     for page in (ann, bob):
-        expect(page.locator("#scoreboard tbody tr")).to_have_text(["bob1 found", "ann0 found"])
-        expect(page.locator("#table-guess")).to_be_disabled()
-        expect(page.locator("#tables tbody tr")).to_have_count(0)  # the table is over: nothing to join
-    expect(ann.locator("#end-table")).to_be_disabled()
+        expect(page.locator("#result")).to_have_text(re.compile(r"^The table is over: ann 1 · bob 1\. Correct: "))
+        expect(page.locator("table#solutions")).to_be_visible()
+        expect(word_row(page, first)).not_to_have_class(re.compile("unsolved"))
+        expect(page.get_by_role("textbox", name="Guess")).to_be_hidden()
+    shot(bob, tmp_path, "table-end-phone")
+    bob.get_by_role("link", name="Done: back to the club").click()
+    expect(bob.locator("#tables tbody tr")).to_have_count(0)  # the table is over: nothing to join
     assert errors == []
 
 
@@ -181,9 +337,13 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
     page.select_option("#kind", "threes")
     page.click("#start")
     total = club.sets.get("threes", club.today()).total  # type: ignore[attr-defined]
-    expect(page.locator("#challenge-wall .cell")).to_have_count(total)
-    page.click("#finish")
-    expect(page.locator("#result")).to_contain_text("Score 0 /")
+    expect(page.locator(".cell")).to_have_count(total)
+    give_up = page.get_by_role("button", name="Give up")
+    give_up.click()
+    expect(give_up).to_have_text("Are you sure?")
+    give_up.click()
+    expect(page.locator("#result")).to_contain_text("Correct: 0 /")
+    page.get_by_role("link", name="Done: back to the club").click()
     club.clock = lambda: time.time() + 86400  # type: ignore[attr-defined]  (a day later)
     page.click("#study-start")
     expect(page.locator("#due-count")).to_have_text(f"{total} due")

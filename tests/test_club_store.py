@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -89,7 +89,7 @@ def test_a_club_made_before_its_flags_were_integers_is_upgraded_by_the_one_runne
                                           ).fetchone()[0] == "bigint"
             assert store.add_attempt((1, lex.name, KIND, DAY.isoformat()), 23, 5, retake=False) is None
             assert store.add_attempt((1, lex.name, KIND, DAY.isoformat()), 23, 5, retake=True) is not None
-        assert ch.leaderboard(db, lex.name, KIND, DAY) == [{"member": "ann", "score": 3, "total": 23, "seconds": 1.0}]
+        assert ch.leaderboard(db, ch.ChallengeSets(lex), lex.name, KIND, DAY, NOW) == [{"member": "ann", "score": 3, "total": 23, "seconds": 1.0}]
 
 
 def test_an_invitation_lets_one_member_in_once(db: ClubDatabase) -> None:
@@ -220,10 +220,10 @@ def test_the_leaderboard_ranks_first_attempts_by_score_then_time(db: ClubDatabas
     play(db, sets, bob, lex, 2, NOW, 20)
     play(db, sets, cy, lex, 3, NOW, 90)
     play(db, sets, ann, lex, total, NOW + 100, 5)  # a retake: shown apart, never ranked
-    board = ch.leaderboard(db, lex.name, KIND, DAY)
+    board = ch.leaderboard(db, sets, lex.name, KIND, DAY, NOW)
     assert [(row["member"], row["score"], row["seconds"]) for row in board] == [
         ("cy", 3, 90.0), ("bob", 2, 20.0), ("ann", 2, 30.0)]
-    assert [row["member"] for row in ch.leaderboard(db, lex.name, KIND, DAY, retakes=True)] == ["ann"]
+    assert [row["member"] for row in ch.leaderboard(db, sets, lex.name, KIND, DAY, NOW, retakes=True)] == ["ann"]
     assert ch.medals(db, lex.name, KIND)[0] == {"member": "cy", "gold": 1, "silver": 0, "bronze": 0}
 
 
@@ -294,10 +294,12 @@ def test_finishing_owes_the_members_own_cards_and_feeds_the_toughies(db: ClubDat
     assert all(card.due is not None and card.last_review == NOW + 10 for card in cards.values())
     assert owed.members_owed(db) == []
     play(db, sets, bob, lex, 2, NOW, 10)
-    wall = ch.toughies(db, lex.name, NOW + 60)
+    today = datetime.fromtimestamp(NOW).date()
+    assert ch.toughies(db, lex.name, today) == []  # today's misses are of today's ranked sets: not shown today
+    wall = ch.toughies(db, lex.name, today + timedelta(days=1))
     missed_by_both = {row["alphagram"] for row in wall if row["members"] == 2}
     assert missed_by_both == set(chosen.keys[2:])
-    assert ch.toughies(db, lex.name, NOW + 8 * 86400) == []
+    assert ch.toughies(db, lex.name, today + timedelta(days=8)) == []  # (the seven days before today)
 
 
 def test_a_guess_racing_a_finish_is_counted_or_refused_never_lost(db: ClubDatabase, lex: Lexicon) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from study_helpers import anagram_oracle
-from web_helpers import ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
+from web_helpers import ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon, overflowing
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
@@ -174,26 +174,6 @@ def guess(page: Page, word: str) -> None:
 
 def cell(page: Page, alphagram: str):
     return page.locator(f'.cell[data-alphagram="{alphagram}"]')
-
-
-def overflowing(page: Page) -> list[str]:
-    """Elements whose text runs out of their box, and a page wider than the window."""
-    return page.evaluate("""() => {
-        const out = [];
-        if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push("the page scrolls sideways");
-        const cells = ".cell, .cell *, td, th, button, #last-guess, h1, nav a, .letter, .forecast > span";  // (a chart's)
-        for (const node of document.querySelectorAll(cells)) {
-            if (node.offsetParent === null) continue;
-            if (node.closest(".scroll") && !node.matches("td, th")) continue;
-            const style = getComputedStyle(node);  // (a line cut with an ellipsis on purpose has its title)
-            if (style.textOverflow === "ellipsis" && node.title) continue;
-            if (node.scrollWidth > node.clientWidth + 1 && style.display !== "inline")
-                out.push(node.tagName + "." + node.className + ": " + node.textContent.slice(0, 40));
-            else if (node.matches(".cell") && node.scrollHeight > node.clientHeight + 1)  // (its words cut off below)
-                out.push("a cell's bottom: " + node.textContent.slice(0, 40));
-        }
-        return out;
-    }""")
 
 
 # -- the word wall ---------------------------------------------------------------------------

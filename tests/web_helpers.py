@@ -4,6 +4,7 @@ a client holding the launch's cookie."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.compile import compile_lexicon
@@ -12,6 +13,9 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.positions import ImportReport, from_cgp_file, store_positions
 from lexitrain.study.store import ProgressStore
 from study_helpers import WORDS
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 NAME = "webtest"
 #: A definition that must show as text, never run.
@@ -51,3 +55,24 @@ def make_web_lexicon(folder: Path) -> Lexicon:
         store_positions(store, lex, from_cgp_file(lex, cgp, report), report)
     assert not report.skipped
     return lex
+
+
+def overflowing(page: Page) -> list[str]:
+    """Elements whose text runs out of their box, and a page wider than the window (a browser test's page: the
+    local app's or a club's)."""
+    return page.evaluate("""() => {
+        const out = [];
+        if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push("the page scrolls sideways");
+        const cells = ".cell, .cell *, td, th, button, #last-guess, h1, nav a, .letter, .forecast > span";  // (a chart's)
+        for (const node of document.querySelectorAll(cells)) {
+            if (node.offsetParent === null) continue;
+            if (node.closest(".scroll") && !node.matches("td, th")) continue;
+            const style = getComputedStyle(node);  // (a line cut with an ellipsis on purpose has its title)
+            if (style.textOverflow === "ellipsis" && node.title) continue;
+            if (node.scrollWidth > node.clientWidth + 1 && style.display !== "inline")
+                out.push(node.tagName + "." + node.className + ": " + node.textContent.slice(0, 40));
+            else if (node.matches(".cell") && node.scrollHeight > node.clientHeight + 1)  // (its words cut off below)
+                out.push("a cell's bottom: " + node.textContent.slice(0, 40));
+        }
+        return out;
+    }""")

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
-from lexitrain.club import members, owed, study, tables
+from lexitrain.club import members, owed, study, tables, wall_pages
 from lexitrain.club.events import Hub, Hubs
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_stores import MemberStores
@@ -38,6 +39,7 @@ from lexitrain.club.door import COOKIE, ClubDoor
 from lexitrain.club.members import LONGEST_PASSWORD, Member
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
+from lexitrain.web.app import STATIC as WEB_STATIC
 from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, visitor, whole
 
 LOG = logging.getLogger(__name__)
@@ -71,7 +73,8 @@ class Club:
         self.door = ClubDoor(db, clock, PUBLIC)
 
     def today(self) -> date:
-        return parse_day(None)
+        """The club's day, by its clock (whose sets are today's, ranked)."""
+        return datetime.fromtimestamp(self.clock()).date()
 
     def settle(self, member_id: int) -> None:
         """Pay what the club owes the member's store (`club.owed`), if anything: called before their cards
@@ -209,6 +212,19 @@ async def challenge(request: Request, club: Club, member: Member) -> Response:
                          "alphagrams": list(chosen.keys)})
 
 
+async def challenge_page(request: Request, club: Club, member: Member) -> Response:
+    """The member's attempt on the wall (the local app's page and script over `challenge_wall`)."""
+    attempt = wall_pages.ident(request, "attempt", "attempt")
+    return await wall_pages.wall_page(request, club.stores, member, club.lex.name, "challenge", attempt,
+                                      lambda: ch.attempt_title(club.db, club.sets, member.id, attempt))
+
+
+async def challenge_wall(request: Request, club: Club, member: Member) -> Response:
+    """The member's attempt as the wall draws it (an attempt whose time has run out finished first)."""
+    attempt = wall_pages.ident(request, "attempt", "attempt")
+    return JSONResponse(await _run(ch.attempt_wall, club.db, club.sets, member.id, attempt, club.clock()))
+
+
 async def guess(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     correct, key = await _run(ch.guess, club.db, club.sets, member.id, whole(data, "attempt"), text(data, "word"),
@@ -231,7 +247,8 @@ async def leaderboard(request: Request, club: Club, member: Member) -> Response:
     kind = request.query_params.get("kind", "sevens")
     ch.check_kind(kind)
     retakes = request.query_params.get("retakes") == "1"
-    return JSONResponse(await _run(ch.leaderboard, club.db, club.lex.name, kind, _day(request, club), retakes))
+    return JSONResponse(await _run(ch.leaderboard, club.db, club.sets, club.lex.name, kind, _day(request, club),
+                                   club.clock(), retakes))
 
 
 async def medals(request: Request, club: Club, member: Member) -> Response:
@@ -241,7 +258,7 @@ async def medals(request: Request, club: Club, member: Member) -> Response:
 
 
 async def toughies(request: Request, club: Club, member: Member) -> Response:
-    return JSONResponse(await _run(ch.toughies, club.db, club.lex.name, club.clock()))
+    return JSONResponse(await _run(ch.toughies, club.db, club.lex.name, club.today()))
 
 
 async def cards(request: Request, club: Club, member: Member) -> Response:
@@ -346,6 +363,13 @@ async def table_state(request: Request, club: Club, member: Member) -> Response:
     return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, _table_id(request)))
 
 
+async def table_page(request: Request, club: Club, member: Member) -> Response:
+    """A seated member's table on the wall (the local app's page and script over `table_state`'s `wall`)."""
+    table = _table_id(request)
+    return await wall_pages.wall_page(request, club.stores, member, club.lex.name, "table", table,
+                                      lambda: tables.title(club.db, member.id, table))
+
+
 async def table_guess(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
@@ -429,6 +453,8 @@ ROUTES = [
     Route("/api/session", session, methods=["GET"]),
     Route("/api/session", member_route(log_out), methods=["DELETE"]),
     Route("/api/challenge", member_route(challenge), methods=["GET"]),
+    Route("/api/challenge/{attempt}", member_route(challenge_wall), methods=["GET"]),
+    Route("/challenge/{attempt}", member_route(challenge_page), methods=["GET"]),
     Route("/api/challenge/guess", member_route(guess), methods=["POST"]),
     Route("/api/challenge/finish", member_route(finish), methods=["POST"]),
     Route("/api/leaderboard", member_route(leaderboard), methods=["GET"]),
@@ -442,6 +468,7 @@ ROUTES = [
     Route("/api/tables", member_route(open_table), methods=["POST"]),
     Route("/api/tables", member_route(list_tables), methods=["GET"]),
     Route("/api/tables/{table}", member_route(table_state), methods=["GET"]),
+    Route("/tables/{table}", member_route(table_page), methods=["GET"]),
     Route("/api/tables/{table}/join", member_route(join_table), methods=["POST"]),
     Route("/api/tables/{table}/guess", member_route(table_guess), methods=["POST"]),
     Route("/api/tables/{table}/end", member_route(end_table), methods=["POST"]),
@@ -449,6 +476,7 @@ ROUTES = [
     Route("/api/admin/invites", admin_route(invite), methods=["POST"]),
     Route("/api/admin/members/{name}", admin_route(remove_member), methods=["DELETE"]),
     Route("/api/admin/members/{name}/password", admin_route(reset_password), methods=["POST"]),
+    Mount(wall_pages.STATIC, StaticFiles(directory=WEB_STATIC), name="static"),  # (the wall's script and style)
 ]
 
 

@@ -6,24 +6,35 @@ checked against the set's answers. A question counts when every one of its answe
 the score is the questions counted, the time from the attempt's start to its finish. A member's
 first attempt of a kind and day is the one the leaderboard ranks; later ones are retakes.
 
+An attempt has the kind's time (as `lexitrain challenge` has it), from its start: the server's clock is
+final. A guess after the time is up finishes the attempt at its deadline and is refused, and an attempt
+left running (a tab closed) is finished at its deadline when it is next read: by its member, or by the
+leaderboard of its day, so it is ranked with what was found in time.
+
 Finishing schedules the member's own card for every question (right when all its answers were
 found) with the same FSRS scheduling as the local app, and records each miss for the club's wall
 of toughies. A guess and a finish on one attempt never interleave: both first lock the attempt's row
 (`club.store.attempts`), so a guess either lands before the finish counts the guesses or is refused after it.
+
+The member plays an attempt on the wall every face shares (`attempt_wall`: the local app's wall, its
+template and its script); today's sets are ranked, so they are never shown but in the member's ranked
+attempt (see docs/club.md): the club's toughies leave today's misses out.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from lexitrain.club.store import ClubDatabase, ClubStore
+from lexitrain.club.store.attempts import AttemptRow
 from lexitrain.club.owed import owe
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import challenge_items, check_kind
-from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.drills.wall import cell_view, round_view, solutions_view, tiles_of
+from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.web.edge import Refused
 
 #: How many of the week's most missed alphagrams the club's toughies wall asks.
@@ -43,10 +54,16 @@ class ChallengeSet:
     answers: dict[str, tuple[str, ...]]
     question_kind: dict[str, str]
     question_of: dict[str, str]
+    questions: dict[str, Question]
 
     @property
     def total(self) -> int:
         return len(self.keys)
+
+    @property
+    def seconds(self) -> float:
+        """The attempt's time: the kind's (`lexitrain challenge`'s round time)."""
+        return float(check_kind(self.kind).seconds)
 
 
 class ChallengeSets:
@@ -73,15 +90,16 @@ class ChallengeSets:
         answers: dict[str, tuple[str, ...]] = {}
         kinds: dict[str, str] = {}
         question_of: dict[str, str] = {}
+        questions: dict[str, Question] = {}
         keys = []
         for item in challenge_items(self.lex, day, kind):
-            question = new_kind(item.kind).build(self.lex, item.key)
+            question = questions[item.key] = new_kind(item.kind).build(self.lex, item.key)
             keys.append(item.key)
             answers[item.key] = question.expected
             kinds[item.key] = item.kind
             for word in question.expected:
                 question_of.setdefault(word, item.key)
-        return ChallengeSet(kind, day, tuple(keys), answers, kinds, question_of)
+        return ChallengeSet(kind, day, tuple(keys), answers, kinds, question_of, questions)
 
 
 @dataclass(frozen=True)
@@ -132,39 +150,139 @@ def _attempt(store: ClubStore, member_id: int, attempt_id: int) -> tuple[str, st
 
 def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, word: str,
           now: float) -> tuple[bool, str | None]:
-    """Whether the word answers a question of the attempt's set, and that question's key."""
+    """Whether the word answers a question of the attempt's set, and that question's key. After the attempt's
+    time the attempt is finished at its deadline and the guess refused (409)."""
     word = word.strip().upper()
     with db.transaction() as store:
-        kind, day, _started = _attempt(store, member_id, attempt_id)
-        key = sets.get(kind, date.fromisoformat(day)).question_of.get(word)
-        if key is not None:
-            store.add_guess(attempt_id, word, key, now)
+        kind, day, started = _attempt(store, member_id, attempt_id)
+        chosen = sets.get(kind, date.fromisoformat(day))
+        late = now >= started + chosen.seconds
+        if late:
+            _finish(store, chosen, member_id, attempt_id, sets.lex.name, started, started + chosen.seconds)
+        else:
+            key = chosen.question_of.get(word)
+            if key is not None:
+                store.add_guess(attempt_id, word, key, now)
+    if late:
+        raise Refused(409, f"attempt {attempt_id}: the time is up (its {chosen.seconds:g} seconds ran out)")
     return key is not None, key
 
 
 def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, lexicon: str,
            now: float) -> Result:
-    """End the attempt: its score and time, the answers missed, the misses recorded, and the member's cards
-    owed to their store (`club.owed`: scheduled there by `settle` just after)."""
+    """End the attempt (at its deadline if that came first): its score and time, the answers missed, the misses
+    recorded, and the member's cards owed to their store (`club.owed`: scheduled there by `settle` just after)."""
     with db.transaction() as store:
         kind, day, started = _attempt(store, member_id, attempt_id)
         chosen = sets.get(kind, date.fromisoformat(day))
-        found: dict[str, set[str]] = {}
-        for word, key in store.guesses(attempt_id):
-            found.setdefault(key, set()).add(word)
-        right = {key: set(chosen.answers[key]) <= found.get(key, set()) for key in chosen.keys}
-        score = sum(right.values())
-        store.finish_attempt(attempt_id, now, score)
-        store.add_misses(member_id, lexicon, [key for key in chosen.keys if not right[key]], now)
-        owe(store, member_id, lexicon, f"club challenge {kind} {day}", started,
-            [(chosen.question_kind[key], key, ok) for key, ok in right.items()], now)
+        return _finish(store, chosen, member_id, attempt_id, lexicon, started, min(now, started + chosen.seconds))
+
+
+def _finish(store: ClubStore, chosen: ChallengeSet, member_id: int, attempt_id: int, lexicon: str, started: float,
+            at: float) -> Result:
+    """Finish a locked attempt at a time (`finish`)."""
+    found: dict[str, set[str]] = {}
+    for word, key in store.guesses(attempt_id):
+        found.setdefault(key, set()).add(word)
+    right = {key: set(chosen.answers[key]) <= found.get(key, set()) for key in chosen.keys}
+    score = sum(right.values())
+    store.finish_attempt(attempt_id, at, score)
+    store.add_misses(member_id, lexicon, [key for key in chosen.keys if not right[key]], at)
+    owe(store, member_id, lexicon, f"club challenge {chosen.kind} {chosen.day.isoformat()}", started,
+        [(chosen.question_kind[key], key, ok) for key, ok in right.items()], at)
     missed = {key: tuple(w for w in chosen.answers[key] if w not in found.get(key, ())) for key in chosen.keys
               if not right[key]}
-    return Result(score, chosen.total, max(0.0, now - started), missed)
+    return Result(score, chosen.total, max(0.0, at - started), missed)
 
 
-def leaderboard(db: ClubDatabase, lexicon: str, kind: str, day: date, retakes: bool = False) -> list[dict[str, Any]]:
-    """The finished first attempts (or the retakes) of a kind and day: most right first, then quickest."""
+def finish_overdue(db: ClubDatabase, sets: ChallengeSets, lexicon: str, kind: str, day: date, now: float) -> None:
+    """Finish, each at its deadline, the set's attempts whose time has run out (a tab closed mid-attempt): what
+    was found in time is ranked."""
+    chosen = sets.get(kind, day)
+    with db.reading() as store:
+        overdue = store.unfinished_attempts(lexicon, kind, day.isoformat(), now - chosen.seconds)
+    for attempt_id, member_id in overdue:
+        try:
+            finish(db, sets, member_id, attempt_id, lexicon, now)
+        except Refused:  # (finished meanwhile, by its member or another server)
+            pass
+
+
+def attempt_wall(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, now: float) -> dict[str, Any]:
+    """The member's attempt as the wall draws it (`study.drills.wall`'s shape): its cells with the words found, the
+    time left, and once it is over how it ended and the solutions. An attempt whose time has run out is finished
+    first, at its deadline. Another member's attempt is 404, as an unknown one is."""
+    row = _attempt_row(db, member_id, attempt_id)
+    chosen = sets.get(row.kind, date.fromisoformat(row.date))
+    if row.finished is None and now >= row.started + chosen.seconds:
+        try:
+            finish(db, sets, member_id, attempt_id, sets.lex.name, now)
+        except Refused:  # (finished meanwhile, on another device)
+            pass
+        row = _attempt_row(db, member_id, attempt_id)
+    with db.reading() as store:
+        guessed = store.guesses(attempt_id)
+    return _wall_view(sets.lex, chosen, row, guessed, now)
+
+
+def attempt_title(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int) -> str:
+    """What the member's attempt is, for its page's title (404: not theirs, or none)."""
+    row = _attempt_row(db, member_id, attempt_id)
+    return _title(row.kind, row.date)
+
+
+def _title(kind: str, day: str) -> str:
+    """(The lexicon is in the page's header.)"""
+    return f"{check_kind(kind).title} · {day}"
+
+
+def _attempt_row(db: ClubDatabase, member_id: int, attempt_id: int) -> AttemptRow:
+    with db.reading() as store:
+        row = store.attempt(member_id, attempt_id)
+    if row is None:
+        raise Refused(404, f"no attempt {attempt_id} of yours")
+    return row
+
+
+def _wall_view(lex: Lexicon, chosen: ChallengeSet, row: AttemptRow, guessed: list[tuple[str, str]],
+               now: float) -> dict[str, Any]:
+    found: dict[str, list[str]] = {}
+    for word, key in guessed:
+        found.setdefault(key, []).append(word)
+    deadline = row.started + chosen.seconds
+    ended = row.finished is not None
+    views = []
+    for key in chosen.keys:
+        question = chosen.questions[key]
+        words = found.get(key, [])
+        views.append((question, cell_view(question, tiles_of(lex, question), words,
+                                          correct=len(words) == len(question.expected) if ended else None)))
+    cells = [view for _, view in views]
+    timed_out = ended and row.finished is not None and row.finished >= deadline
+    solved = all(cell["solved"] for cell in cells)
+    state: dict[str, Any] = {
+        "title": _title(chosen.kind, chosen.day.isoformat()), "done": ended,
+        "has_next": False, "time_left": None if ended else max(0.0, deadline - now), "counts_wrong": False,
+        "about": "a retake: not ranked" if row.retake else "ranked",
+        "round": round_view(cells, ended=ended, timed_out=timed_out, gave_up=ended and not timed_out and not solved)}
+    if row.finished is not None:
+        took = _clock(row.finished - row.started)
+        state["ended_how"] = "Time is up." if timed_out else f"Solved in {took}." if solved else f"Given up after {took}."
+        state["solutions"] = solutions_view(lex, views)
+    return state
+
+
+def _clock(seconds: float) -> str:
+    whole = max(0, round(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def leaderboard(db: ClubDatabase, sets: ChallengeSets, lexicon: str, kind: str, day: date, now: float,
+                retakes: bool = False) -> list[dict[str, Any]]:
+    """The finished first attempts (or the retakes) of a kind and day: most right first, then quickest. An attempt
+    whose time has run out is finished first (at its deadline), so a member who left it is ranked too."""
+    if kind not in PERSONAL:
+        finish_overdue(db, sets, lexicon, kind, day, now)
     with db.reading() as store:
         rows = store.finished_attempts(lexicon, kind, day.isoformat(), retakes)
     return [{"member": name, "score": score, "total": total, "seconds": round(seconds, 3)}
@@ -190,9 +308,12 @@ def medals(db: ClubDatabase, lexicon: str, kind: str) -> list[dict[str, Any]]:
                   key=lambda m: (-m["gold"], -m["silver"], -m["bronze"], m["member"]))
 
 
-def toughies(db: ClubDatabase, lexicon: str, now: float, limit: int = TOUGHIES) -> list[dict[str, Any]]:
-    """The alphagrams the club's members missed most in the last seven days, most missed first."""
-    since = now - timedelta(days=7).total_seconds()
+def toughies(db: ClubDatabase, lexicon: str, today: date, limit: int = TOUGHIES) -> list[dict[str, Any]]:
+    """The alphagrams the club's members missed most in the seven days before today, most missed first. Today's
+    misses are left out: they are alphagrams of today's ranked sets, which a member who has not played them must
+    not see."""
+    start = datetime.combine(today, time()).astimezone().timestamp()
+    since = start - timedelta(days=7).total_seconds()
     with db.reading() as store:
-        rows = store.most_missed(lexicon, since, limit)
+        rows = store.most_missed(lexicon, since, start, limit)
     return [{"alphagram": key, "misses": misses, "members": members} for key, misses, members in rows]

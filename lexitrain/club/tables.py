@@ -7,6 +7,9 @@ schedules the guesser's own card of that question (once per table), unless the t
 The events are delivered to the seated members' WebSockets by `club.events`: on PostgreSQL each
 event is also sent with NOTIFY in the transaction that stores it (`club.store.shared_walls`), so every
 `serve` process hears it the moment it is committed.
+
+A table is played on the wall every face shares: `state` carries the table as the local app's wall script
+draws it (`wall`: its cells with each word found and who found it), and the page follows the events.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from lexitrain.club.store.shared_walls import TableRow
 from lexitrain.club.owed import owe
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.drills.wall import cell_view, round_view, solutions_view, tiles_of
+from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.web.edge import Refused
 
 KIND = "anagram"
@@ -37,6 +41,7 @@ class Wall:
     keys: tuple[str, ...]
     answers: dict[str, tuple[str, ...]]
     question_of: dict[str, str]
+    questions: dict[str, Question]
 
 
 class Walls:
@@ -50,12 +55,14 @@ class Walls:
     def make(self, keys: list[str]) -> Wall:
         answers: dict[str, tuple[str, ...]] = {}
         question_of: dict[str, str] = {}
+        questions: dict[str, Question] = {}
         kind = new_kind(KIND)
         for key in keys:
-            answers[key] = kind.build(self.lex, key).expected
+            questions[key] = kind.build(self.lex, key)
+            answers[key] = questions[key].expected
             for word in answers[key]:
                 question_of.setdefault(word, key)
-        return Wall(tuple(keys), answers, question_of)
+        return Wall(tuple(keys), answers, question_of, questions)
 
     def of(self, table_id: int, keys_json: str) -> Wall:
         with self._lock:
@@ -86,7 +93,7 @@ def list_keys(lex: Lexicon, sets: ChallengeSets, db: ClubDatabase, asked: dict[s
         chosen = sets.get(asked["challenge"], day)
         keys = [key for key in chosen.keys if chosen.question_kind[key] == KIND]
     elif asked.get("toughies") is True:
-        keys = [row["alphagram"] for row in toughies(db, lex.name, now)]
+        keys = [row["alphagram"] for row in toughies(db, lex.name, day)]
     else:
         raise Refused(400, 'give "alphagrams": [...], "challenge": KIND or "toughies": true')
     keys = list(dict.fromkeys(key for key in keys if kind.build(lex, key).expected))
@@ -139,19 +146,57 @@ def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float)
 
 def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict[str, Any]:
     """The wall as a seated member sees it: the alphagrams, what was found by whom, who sits, who opened it
-    (who may end it), the scoreboard."""
+    (who may end it), the scoreboard, and all of it as the wall script draws it (`wall`)."""
     with db.transaction() as store:
         keys_json, owner_id, practice, closed = _table(store, table_id)
         _seated(store, table_id, member_id)
         owner = store.member_name(owner_id)
+        me = store.member_name(member_id)
         finds = store.finds(table_id)
         seated = store.seated_names(table_id)
         last = store.last_event(table_id)
     wall = walls.of(table_id, keys_json)
+    over = closed is not None
+    scoreboard = _scoreboard(finds, seated)
+    shown = _wall_view(walls.lex, wall, finds, over)
+    shown.update({"title": f"Table {table_id}", "about": f"{owner}'s table" + (" · practice" if practice else ""),
+                  "me": me, "seated": seated, "give_up": "End the table" if owner == me else None,
+                  "last_event": last})
+    if over:
+        shown["ended_how"] = "The table is over: " + " · ".join(f"{s['member']} {s['found']}" for s in scoreboard) + "."
     return {"table": table_id, "alphagrams": list(wall.keys), "answers": {k: len(v) for k, v in wall.answers.items()},
             "found": [{"word": w, "alphagram": a, "member": m} for w, a, m in finds],
-            "seated": seated, "owner": owner, "practice": practice, "over": closed is not None,
-            "scoreboard": _scoreboard(finds, seated), "last_event": last}
+            "seated": seated, "owner": owner, "practice": practice, "over": over,
+            "scoreboard": scoreboard, "last_event": last, "wall": shown}
+
+
+def _wall_view(lex: Lexicon, wall: Wall, finds: list[tuple[str, str, str]], over: bool) -> dict[str, Any]:
+    """The table's wall in `study.drills.wall`'s shape: each cell's words found, in order, and who found each
+    (`found_by`); once the table is over, the solutions."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for word, key, name in finds:
+        found.setdefault(key, []).append((word, name))
+    views = []
+    for key in wall.keys:
+        question = wall.questions[key]
+        words = found.get(key, [])
+        view = cell_view(question, tiles_of(lex, question), [w for w, _ in words],
+                         correct=len(words) == len(question.expected) if over else None)
+        view["found_by"] = dict(words)
+        views.append((question, view))
+    shown: dict[str, Any] = {"done": over, "has_next": False, "time_left": None, "counts_wrong": False,
+                             "round": round_view([view for _, view in views], ended=over, gave_up=over)}
+    if over:
+        shown["solutions"] = solutions_view(lex, views)
+    return shown
+
+
+def title(db: ClubDatabase, member_id: int, table_id: int) -> str:
+    """The table's page title, for a seated member (404: no such table; 403: not seated)."""
+    with db.reading() as store:
+        _table(store, table_id)
+        _seated(store, table_id, member_id)
+    return f"Table {table_id}"
 
 
 def _scoreboard(finds: list[tuple[str, str, str]], seated: list[str]) -> list[dict[str, Any]]:

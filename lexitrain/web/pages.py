@@ -51,12 +51,19 @@ DEFAULT_MINUTES = 5.0
 
 
 def render(request: Request, store: ProgressStore, name: str, status: int = 200, **values: Any) -> Response:
-    """A page (made off the event loop: the template reads the player's preferences from STORE). Its links
-    start with `root` (the app's own path: "" for `lexitrain web`, "/study" on a club), and its forms carry
-    `csrf` (the club member's token; the local app needs none)."""
+    """A page of the app (made off the event loop: the template reads the player's preferences from STORE)."""
+    return render_page(request, name, status, **context(request).page_context(store), root=root(request), **values)
+
+
+def render_page(request: Request, name: str, status: int = 200, *, root: str, **values: Any) -> Response:
+    """A page from a template, for the local app or a club (which shows the wall of its challenge and tables
+    with this app's template and script). Its links start with `root` (the app's own path: "" for `lexitrain
+    web`, "/study" on a club), its scripts and style come from `static` (ROOT/static unless given), and its
+    forms carry `csrf` (the club member's token; the local app needs none). VALUES hold the rest of what
+    every page is given (`Context.page_context`: preferences, lexicon, club_page) and the page's own."""
     return TEMPLATES.TemplateResponse(
-        request, name, {**context(request).page_context(store), "root": root(request),
-                        "csrf": request.scope.get("state", {}).get("csrf", ""), **values}, status_code=status)
+        request, name, {"static": f"{root}/static", "csrf": request.scope.get("state", {}).get("csrf", ""),
+                        "root": root, **values}, status_code=status)
 
 
 def root(request: Request) -> str:

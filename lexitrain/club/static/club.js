@@ -2,9 +2,6 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let me = null;   // {member, csrf, admin}
-let attempt = null;
-let table = null;
-let socket = null;
 let studying = null;  // the question on show: {kind, key, card: {last_review, ...}}
 
 function notice(text) { $("notice").textContent = text || ""; }
@@ -16,33 +13,6 @@ async function api(method, path, body) {
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
   return data;
-}
-
-function cell(key, found) {
-  const div = document.createElement("div");
-  div.className = "cell";
-  div.dataset.key = key;
-  const tiles = document.createElement("span");
-  tiles.className = "tiles";
-  tiles.textContent = key;
-  const words = document.createElement("div");
-  words.className = "found";
-  words.textContent = (found || []).join(" ");
-  div.append(tiles, words);
-  return div;
-}
-
-function cellOf(wall, key) { return [...wall.children].find((c) => c.dataset.key === key); }
-
-function addFound(wall, key, word) {
-  const target = cellOf(wall, key);
-  if (!target) return;
-  const words = target.querySelector(".found");
-  const list = words.textContent ? words.textContent.split(" ") : [];
-  if (!list.includes(word)) list.push(word);
-  words.textContent = list.join(" ");
-  const needed = Number(target.dataset.answers || 0);
-  if (needed && list.length >= needed) target.classList.add("done");
 }
 
 function row(tbody, values) {
@@ -68,21 +38,19 @@ async function refreshBoard() {
                                           : "none missed yet";
 }
 
+// The open tables, each joined (or, for one the member sits at, opened again) on its wall page.
 async function refreshTables() {
   const open = await api("GET", "/api/tables");
   const body = $("tables").tBodies[0];
   body.replaceChildren();  // (after the await: two refreshes at once never both add their rows)
   for (const t of open) {
-    const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}`, `${t.seated} seated`]);
+    const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}${t.practice ? " (practice)" : ""}`,
+                          `${t.seated} seated`]);
     const td = document.createElement("td");
-    if (t.table === table) {
-      td.textContent = "your table";
-    } else {
-      const join = document.createElement("button");
-      join.textContent = "Join";
-      join.onclick = () => joinTable(t.table).then(refreshTables).catch((e) => notice(e.message));
-      td.append(join);
-    }
+    const join = document.createElement("button");
+    join.textContent = "Join";
+    join.onclick = () => joinTable(t.table).catch((e) => notice(e.message));
+    td.append(join);
     tr.append(td);
   }
 }
@@ -138,125 +106,26 @@ $("log-out").onclick = async () => {
   } catch (e) { notice(e.message); }
 };
 
-// The verdict on the last challenge guess, beside the guess box (empty to clear it).
-function verdict(text, kind) {
-  $("guess-verdict").textContent = text || "";
-  $("guess-verdict").className = kind || "";
-}
-
+// Today's challenge: the member's attempt of the kind (the open one, or a new one), played on its wall page.
 $("start").onclick = async () => {
   try {
+    localStorage.setItem(KIND_KEPT, $("kind").value);
     const got = await api("GET", `/api/challenge?kind=${encodeURIComponent($("kind").value)}`);
-    attempt = got.attempt;
-    $("challenge-wall").replaceChildren(...got.alphagrams.map((key) => cell(key)));
-    $("guess").classList.remove("hidden");
-    $("finish").classList.remove("hidden");
-    $("result").textContent = `${got.kind}, ${got.date}: ${got.alphagrams.length} alphagrams`;
-    verdict("");
-    $("guess").focus();
+    location.assign(`/challenge/${got.attempt}`);
   } catch (e) { notice(e.message); }
 };
 
-$("guess").onkeydown = async (event) => {
-  if (event.key !== "Enter" || !attempt) return;
-  const word = event.target.value.trim();
-  event.target.value = "";
-  if (!word) return;
-  try {
-    const said = await api("POST", "/api/challenge/guess", {attempt, word});
-    if (said.correct) addFound($("challenge-wall"), said.alphagram, word.toUpperCase());
-    verdict(`${word.toUpperCase()}: ${said.correct ? "right" : "not an answer"}`, said.correct ? "right" : "wrong");
-  } catch (e) { notice(e.message); }
-};
-
-$("finish").onclick = async () => {
-  try {
-    const done = await api("POST", "/api/challenge/finish", {attempt});
-    attempt = null;
-    $("guess").classList.add("hidden");
-    $("finish").classList.add("hidden");
-    $("result").textContent = `Score ${done.score} / ${done.total} in ${done.seconds} s`;
-    verdict("");
-    for (const [key, words] of Object.entries(done.missed)) {  // each unsolved cell shows what it missed
-      const target = cellOf($("challenge-wall"), key);
-      if (!target) continue;
-      const missed = document.createElement("div");
-      missed.className = "missed";
-      missed.textContent = words.join(" ");
-      target.classList.add("unsolved");
-      target.append(missed);
-    }
-    await refreshBoard();
-    await refreshStudy();
-  } catch (e) { notice(e.message); }
-};
-
-function showEvent(event) {
-  const line = document.createElement("div");
-  if (event.type === "guess") {
-    line.textContent = `${event.member}: ${event.word}${event.correct ? "" : " ✗"}`;
-    if (!event.correct) line.className = "wrong";
-    if (event.correct) addFound($("table-wall"), event.alphagram, event.word);
-  } else if (event.type === "join") {
-    line.textContent = `${event.member} sat down`;
-    $("seated").textContent = event.seated.join(", ");
-    refreshTables().catch((e) => notice(e.message));
-  } else if (event.type === "end") {
-    line.textContent = "the table is over";
-    const body = $("scoreboard").tBodies[0];
-    body.replaceChildren();
-    for (const s of event.scoreboard) row(body, [s.member, `${s.found} found`]);
-    $("end-table").disabled = true;
-    $("table-guess").disabled = true;
-    refreshTables().catch((e) => notice(e.message));
-  }
-  $("table-log").prepend(line);
-}
-
+// A table: sit down (again is harmless), then play it on its wall page.
 async function joinTable(id) {
-  const state = await api("POST", `/api/tables/${id}/join`);
-  table = id;
-  $("table").classList.remove("hidden");
-  $("table-id").textContent = id;
-  $("seated").textContent = state.seated.join(", ");
-  $("table-wall").replaceChildren(...state.alphagrams.map((key) => {
-    const c = cell(key);
-    c.dataset.answers = state.answers[key];
-    return c;
-  }));
-  $("table-log").replaceChildren();
-  $("scoreboard").tBodies[0].replaceChildren();
-  $("end-table").disabled = false;
-  $("end-table").classList.toggle("hidden", state.owner !== me.member);  // (only the member who opened it ends it)
-  $("table-guess").disabled = false;
-  if (socket) socket.close();
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/tables/${id}/events`);
-  socket.onmessage = (message) => {
-    const event = JSON.parse(message.data);
-    if (event.table === table) showEvent(event);  // (not one still on its way from a table left)
-  };
-  $("table-guess").focus();
+  await api("POST", `/api/tables/${id}/join`);
+  location.assign(`/tables/${id}`);
 }
 
 $("open-table").onclick = async () => {
   try {
     const opened = await api("POST", "/api/tables", {challenge: $("kind").value});
-    await joinTable(opened.table);
-    await refreshTables();
+    location.assign(`/tables/${opened.table}`);
   } catch (e) { notice(e.message); }
-};
-
-$("table-guess").onkeydown = async (event) => {
-  if (event.key !== "Enter" || table === null) return;
-  const word = event.target.value.trim();
-  event.target.value = "";
-  if (!word) return;
-  try { await api("POST", `/api/tables/${table}/guess`, {word}); } catch (e) { notice(e.message); }
-};
-
-$("end-table").onclick = async () => {
-  try { await api("POST", `/api/tables/${table}/end`); } catch (e) { notice(e.message); }
 };
 
 $("study-start").onclick = async () => {
@@ -279,7 +148,13 @@ $("study-answer").onkeydown = async (event) => {
   await refreshStudy().catch((e) => notice(e.message));
 };
 
-$("kind").onchange = () => refreshBoard().catch((e) => notice(e.message));
+// The kind chosen last (on this browser) is the one shown again: back from a challenge, its leaderboard.
+const KIND_KEPT = "lexitrain-club-kind";
+if (localStorage.getItem(KIND_KEPT)) $("kind").value = localStorage.getItem(KIND_KEPT);
+$("kind").onchange = () => {
+  localStorage.setItem(KIND_KEPT, $("kind").value);
+  refreshBoard().catch((e) => notice(e.message));
+};
 
 api("GET", "/api/session").then((session) => {
   $("lexicon").textContent = session.lexicon;

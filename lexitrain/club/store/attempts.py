@@ -8,11 +8,24 @@ lands before the finish counts the guesses or is refused after it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from lexitrain.study.store.connection import StoreConnection
 
 #: (member, lexicon, kind, date): whose attempt at which set.
 Which = tuple[int, str, str, str]
+
+
+class AttemptRow(NamedTuple):
+    """An attempt as stored: its set (kind and date), its start, its finish and score (None: still going), and
+    whether it is a retake (the first attempt of a set is the ranked one)."""
+
+    kind: str
+    date: str
+    started: float
+    finished: float | None
+    score: int | None
+    retake: bool
 
 
 class Attempts(StoreConnection):
@@ -43,6 +56,19 @@ class Attempts(StoreConnection):
                                 "RETURNING kind, date, started", (attempt_id, member_id)).fetchone()
         return None if row is None else (str(row[0]), str(row[1]), float(row[2]))
 
+    def attempt(self, member_id: int, attempt_id: int) -> AttemptRow | None:
+        """The member's attempt (None: no such attempt of theirs)."""
+        row = self.conn.execute("SELECT kind, date, started, finished, score, retake FROM attempts "
+                                "WHERE id = ? AND member_id = ?", (attempt_id, member_id)).fetchone()
+        return None if row is None else AttemptRow(str(row[0]), str(row[1]), float(row[2]),
+                                                   None if row[3] is None else float(row[3]), row[4], bool(row[5]))
+
+    def unfinished_attempts(self, lexicon: str, kind: str, day: str, started_before: float) -> list[tuple[int, int]]:
+        """(attempt, member) of the set's unfinished attempts started before a time (their time has run out)."""
+        return [(int(a), int(m)) for a, m in self.conn.execute(
+            "SELECT id, member_id FROM attempts WHERE lexicon = ? AND kind = ? AND date = ? AND finished IS NULL "
+            "AND started < ?", (lexicon, kind, day, started_before)).fetchall()]
+
     def has_attempt(self, member_id: int, attempt_id: int) -> bool:
         return self.conn.execute("SELECT 1 FROM attempts WHERE id = ? AND member_id = ?",
                                  (attempt_id, member_id)).fetchone() is not None
@@ -52,9 +78,9 @@ class Attempts(StoreConnection):
                           "ON CONFLICT DO NOTHING", (attempt_id, word, key, now))
 
     def guesses(self, attempt_id: int) -> list[tuple[str, str]]:
-        """(word, alphagram) of every right guess of an attempt."""
+        """(word, alphagram) of every right guess of an attempt, in the order they were made."""
         return [(str(w), str(k)) for w, k in self.conn.execute(
-            "SELECT word, alphagram FROM guesses WHERE attempt_id = ?", (attempt_id,)).fetchall()]
+            "SELECT word, alphagram FROM guesses WHERE attempt_id = ? ORDER BY at, word", (attempt_id,)).fetchall()]
 
     def finish_attempt(self, attempt_id: int, now: float, score: int) -> None:
         self.conn.execute("UPDATE attempts SET finished = ?, score = ? WHERE id = ?", (now, score, attempt_id))
@@ -80,8 +106,9 @@ class Attempts(StoreConnection):
             "AND a.finished IS NOT NULL AND a.retake = 0 ORDER BY a.date, a.score DESC, "
             "a.finished - a.started", (lexicon, kind)).fetchall()]
 
-    def most_missed(self, lexicon: str, since: float, limit: int) -> list[tuple[str, int, int]]:
-        """(alphagram, misses, members who missed it) since a time, most missed first."""
+    def most_missed(self, lexicon: str, since: float, until: float, limit: int) -> list[tuple[str, int, int]]:
+        """(alphagram, misses, members who missed it) from a time until another, most missed first."""
         return [(str(k), int(m), int(n)) for k, m, n in self.conn.execute(
             "SELECT alphagram, count(*), count(DISTINCT member_id) FROM misses WHERE lexicon = ? AND at >= ? "
-            "GROUP BY alphagram ORDER BY count(*) DESC, alphagram LIMIT ?", (lexicon, since, limit)).fetchall()]
+            "AND at < ? GROUP BY alphagram ORDER BY count(*) DESC, alphagram LIMIT ?",
+            (lexicon, since, until, limit)).fetchall()]

@@ -17,6 +17,10 @@ injected, so a test moves time instead of waiting) and its deadline is final:
 a guess after it ends the round instead of counting. Faces only show the
 wall's state and pass on what the player types; "mark missed / mark correct"
 on the end screen is the session's override.
+
+What a face draws of a wall (`cell_view`, `round_view`, `solutions_view`) is one shape whoever keeps the
+round: this module's `Wall`, and the club's challenge attempts and shared tables, which keep theirs in the
+club's database; the one page script (web/static/wall.js) draws them all.
 """
 
 from __future__ import annotations
@@ -59,14 +63,8 @@ class Cell:
         return len(self.found) == len(self.question.expected)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "id": self.question.id, "alphagram": self.question.key, "prompt": self.question.prompt,
-            "tiles": list(self.tiles), "answers": len(self.question.expected), "found": list(self.found), "solved": self.solved,
-            "wrong": self.wrong, "decided": self.outcome is not None,
-        }
-        if self.outcome is not None:
-            data["correct"] = self.outcome.correct
-        return data
+        return cell_view(self.question, self.tiles, self.found, wrong=self.wrong,
+                         correct=None if self.outcome is None else self.outcome.correct)
 
 
 @dataclass(frozen=True)
@@ -319,13 +317,10 @@ class Wall:
         data: dict[str, Any] = {"title": self.session.title, "done": self.done, "has_next": self.has_next(),
                                 "round": None, "time_left": self.time_left()}
         if current is not None:
-            data["round"] = {
-                "number": current.number, "first": current.first, "last": current.last, "total": current.total,
-                "missed_pass": current.missed_pass, "ended": current.ended, "timed_out": current.timed_out,
-                "gave_up": current.gave_up, "left": current.left, "correct": current.correct,
-                "questions": len(current.cells), "elsewhere": current.elsewhere,
-                "cells": [c.to_json() for c in current.cells],
-            }
+            data["round"] = round_view(
+                [c.to_json() for c in current.cells], number=current.number, first=current.first, last=current.last,
+                total=current.total, missed_pass=current.missed_pass, ended=current.ended,
+                timed_out=current.timed_out, gave_up=current.gave_up, left=current.left, elsewhere=current.elsewhere)
         if self.summary is not None:
             data["summary"] = self.summary.to_json()
         return data
@@ -333,12 +328,7 @@ class Wall:
     def solutions(self) -> list[dict[str, Any]]:
         """The end screen's table: every question of the round with each answer's facts
         (probability, hooks, inner hooks, lexicon symbols, definition) and how it went."""
-        current = self._current()
-        facts = word_facts(self.session.lex, [w for c in current.cells for w in c.question.expected])
-        return [{
-            **cell.to_json(),
-            "words": [{**facts[w], "found": w in cell.found} for w in cell.question.expected],
-        } for cell in current.cells]
+        return solutions_view(self.session.lex, [(cell.question, cell.to_json()) for cell in self._current().cells])
 
     # -- inside -------------------------------------------------------------------
 
@@ -348,11 +338,7 @@ class Wall:
         return self.round
 
     def _cell(self, question: Question) -> Cell:
-        try:
-            tiles = tuple(self.session.lex.tiles.tokenize(question.prompt))
-        except ValueError:  # a prompt that is not tiles (none of the built-in kinds)
-            tiles = tuple(question.prompt)
-        return Cell(question, self.clock(), tiles)
+        return Cell(question, self.clock(), tiles_of(self.session.lex, question))
 
     def _decide(self, cell: Cell) -> None:
         """Record a question's answer (the words found in it) the moment it is decided."""
@@ -389,6 +375,48 @@ class Wall:
         blanks = have.pop(BLANK, 0)
         return sum(used.values()) == sum(have.values()) + blanks and sum((used - have).values()) <= blanks \
             and not (have - used)
+
+
+def tiles_of(lex: Lexicon, question: Question) -> tuple[str, ...]:
+    """A question's prompt as tiles, for a face to reorder (multi-letter tiles whole)."""
+    try:
+        return tuple(lex.tiles.tokenize(question.prompt))
+    except ValueError:  # a prompt that is not tiles (none of the built-in kinds)
+        return tuple(question.prompt)
+
+
+def cell_view(question: Question, tiles: Sequence[str], found: Sequence[str], *, wrong: int = 0,
+              correct: bool | None = None) -> dict[str, Any]:
+    """One question of a wall as a face draws it: its tiles, how many answers it has and the words found in it,
+    the wrong guesses that spelled its tiles, and once it is decided (`correct` not None) whether it was right."""
+    data: dict[str, Any] = {
+        "id": question.id, "alphagram": question.key, "prompt": question.prompt, "tiles": list(tiles),
+        "answers": len(question.expected), "found": list(found), "solved": len(found) == len(question.expected),
+        "wrong": wrong, "decided": correct is not None,
+    }
+    if correct is not None:
+        data["correct"] = correct
+    return data
+
+
+def round_view(cells: list[dict[str, Any]], *, number: int = 1, first: int = 1, last: int | None = None,
+               total: int | None = None, missed_pass: bool = False, ended: bool = False, timed_out: bool = False,
+               gave_up: bool = False, left: bool = False, elsewhere: int = 0) -> dict[str, Any]:
+    """A round of a wall as a face draws it: its cells (`cell_view`), its place in its list (a round that is
+    the whole list by default), how it ended and how many of its questions were right."""
+    return {"number": number, "first": first, "last": len(cells) if last is None else last,
+            "total": len(cells) if total is None else total, "missed_pass": missed_pass, "ended": ended,
+            "timed_out": timed_out, "gave_up": gave_up, "left": left,
+            "correct": sum(1 for c in cells if c.get("correct")), "questions": len(cells), "elsewhere": elsewhere,
+            "cells": cells}
+
+
+def solutions_view(lex: Lexicon, cells: Sequence[tuple[Question, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The end screen's table: each question's cell (`cell_view`) with every answer's facts (probability, hooks,
+    inner hooks, lexicon symbols, definition) and whether it was found."""
+    facts = word_facts(lex, [w for question, _ in cells for w in question.expected])
+    return [{**view, "words": [{**facts[w], "found": w in view["found"]} for w in question.expected]}
+            for question, view in cells]
 
 
 def word_facts(lex: Lexicon, words: Sequence[str]) -> dict[str, dict[str, Any]]:

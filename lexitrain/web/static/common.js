@@ -2,17 +2,23 @@
 // What every page's script shares: JSON calls to the app, and drawing letters and words as text (never as HTML).
 
 const lexitrain = {
+  // A JSON call to the app (on a club the app lives under /study: the page's data-base).
   async api(method, path, data, keepalive) {
+    return lexitrain.call(document.body.dataset.base || "", method, path, data, keepalive);
+  },
+
+  // A JSON call to BASE + PATH; a write carries the club member's CSRF token (the page's data-csrf). An error
+  // answer is thrown as its one line, with its `status`.
+  async call(base, method, path, data, keepalive) {
     const options = { method, headers: { "Accept": "application/json" }, keepalive: !!keepalive };
     if (data !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(data);
     }
-    // On a club the app lives under /study and a write carries the member's CSRF token.
     if (document.body.dataset.csrf) options.headers["X-CSRF-Token"] = document.body.dataset.csrf;
-    const response = await fetch((document.body.dataset.base || "") + path, options);
+    const response = await fetch(base + path, options);
     const body = await response.json().catch(() => ({ error: "the app sent no JSON (" + response.status + ")" }));
-    if (!response.ok) throw new Error(body.error || ("error " + response.status));
+    if (!response.ok) throw Object.assign(new Error(body.error || ("error " + response.status)), { status: response.status });
     return body;
   },
 

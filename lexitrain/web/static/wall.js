@@ -1,20 +1,109 @@
 "use strict";
-// The word wall's page: draws the state the app sends, passes on each guess, keeps the page's clock.
-// What a guess answers, when a question is decided and when the round ends is the app's to say.
+// The word wall's page: draws the state its source sends, passes on each guess, keeps the page's clock.
+// What a guess answers, when a question is decided and when the round ends is the server's to say.
+// The source is one of three small adapters (SOURCES): a round of the app's (`lexitrain web`, a club
+// member's /study), a club member's challenge attempt, a club's shared table.
 (() => {
-  const { api, el, letters, say, guarded } = lexitrain;
+  const { el, letters, say, guarded } = lexitrain;
   const root = document.getElementById("wall");
-  const ident = root.dataset.ident;
   const customOrder = Array.from(root.dataset.order || "");
   const grid = document.getElementById("grid");
   const guessBox = document.getElementById("guess");
   const lastGuess = document.getElementById("last-guess");
   const timer = document.getElementById("timer");
   const giveUp = document.getElementById("give-up");
-  const base = "/api/wall/" + ident;
   const guessRow = document.getElementById("guess-row");
   //: the smallest a cell's words are shrunk to, to fit it (px)
   const SMALLEST_WORDS = 9;
+  //: the most cells a wall holds on one laptop screen; a longer one (a club's bingo marathon) scrolls
+  const ONE_SCREEN = 50;
+
+  // A club's JSON (its own routes, not the app's under /study); a 409 is the attempt or table over.
+  const club = (method, path, data) => lexitrain.call("", method, path, data);
+  const over = (e) => e.status === 409;
+
+  // Each source: load() the state; guess(word, token) {verdict, state} (the whole wall again) or {verdict,
+  // alphagram} (a word found, drawn here); giveUp() the state; and where the source has them: next() and
+  // mark(id, correct) (an app's round), live(onEvent) (a table's finds as they come), finishWhenSolved.
+  const SOURCES = {
+    round(ident) {
+      const base = "/api/wall/" + ident;
+      const on = (fields) => Object.assign({}, fields || {}, { round: state.round.token });
+      return {
+        load: () => lexitrain.api("GET", base),
+        async guess(word, token) {
+          const answer = await lexitrain.api("POST", base + "/guess", { word, round: token });
+          return { verdict: answer.guess.verdict, state: answer };
+        },
+        giveUp: () => lexitrain.api("POST", base + "/give-up", on()),
+        next: () => lexitrain.api("POST", base + "/next", on()),
+        mark: (id, correct) => lexitrain.api("POST", base + "/mark", on({ id, correct })),
+      };
+    },
+
+    challenge(ident) {
+      const attempt = Number(ident);
+      const load = () => club("GET", "/api/challenge/" + attempt);
+      return {
+        load,
+        async guess(word) {
+          try {
+            const said = await club("POST", "/api/challenge/guess", { attempt, word });
+            return { verdict: said.correct ? "correct" : "wrong", alphagram: said.alphagram };
+          } catch (e) {
+            if (over(e)) return { verdict: "ended", state: await load() }; // (its time ran out: the server ended it)
+            throw e;
+          }
+        },
+        async giveUp() {
+          await club("POST", "/api/challenge/finish", { attempt }).catch((e) => { if (!over(e)) throw e; });
+          return load();
+        },
+        finishWhenSolved: true, // (the attempt's time stops when its last word is found)
+      };
+    },
+
+    table(ident) {
+      const load = async () => (await club("GET", "/api/tables/" + ident)).wall;
+      return {
+        load,
+        async guess(word) {
+          try {
+            const said = await club("POST", "/api/tables/" + ident + "/guess", { word });
+            // (settled: the table says whether it was the first find, whichever of this reply and its event
+            // reaches the page first)
+            return { verdict: !said.correct ? "wrong" : said.first ? "correct" : "already", alphagram: said.alphagram,
+              settled: true };
+          } catch (e) {
+            if (over(e)) return { verdict: "ended", state: await load() };
+            throw e;
+          }
+        },
+        async giveUp() { // (the owner's: the table ends for everyone seated)
+          await club("POST", "/api/tables/" + ident + "/end").catch((e) => { if (!over(e)) throw e; });
+          return load();
+        },
+        // The table's events as they happen, over its socket (again after a drop, from the last one seen).
+        live(onEvent) {
+          let after = state.last_event || 0;
+          const open = () => {
+            const scheme = location.protocol === "https:" ? "wss" : "ws";
+            const socket = new WebSocket(scheme + "://" + location.host + "/api/tables/" + ident + "/events?after=" + after);
+            socket.onmessage = (message) => {
+              const event = JSON.parse(message.data);
+              after = Math.max(after, event.id);
+              onEvent(event);
+            };
+            socket.onclose = (closing) => {
+              if (closing.code < 4000 && !(state && state.round && state.round.ended)) setTimeout(open, 1000);
+            };
+          };
+          open();
+        },
+      };
+    },
+  };
+  const source = SOURCES[root.dataset.source || "round"](root.dataset.ident);
 
   let state = null;
   let deadline = null; // performance.now() at which the page's clock reaches 0
@@ -39,7 +128,15 @@
     node.append(chip, tiles);
     letters(tiles, shown.get(cell.id));
     const found = el("ul", "found");
-    found.append(...cell.found.map((w) => el("li", "", w)));
+    found.append(...cell.found.map((word) => {
+      const item = el("li", "", word);
+      const by = cell.found_by && cell.found_by[word]; // (at a table: who found it, the others' words apart)
+      if (by) {
+        item.title = "found by " + by;
+        if (by !== state.me) item.className = "theirs";
+      }
+      return item;
+    }));
     node.append(found);
     if (!cell.solved) {
       node.title = "click to shuffle";
@@ -112,24 +209,51 @@
     timer.textContent = clockText(left);
     timer.classList.toggle("warning", left <= 10);
     if (left <= 0 && !asking) {
-      asking = true; // the page's clock says 0: the app's clock is final
-      api("GET", base).then(show).catch((e) => say(e.message)).finally(() => { asking = false; });
+      asking = true; // the page's clock says 0: the server's clock is final
+      source.load().then(show).catch((e) => say(e.message)).finally(() => { asking = false; });
     }
+  }
+
+  // Who has found how many words at a table (each seated member, 0 for one who found none), most first.
+  function scores() {
+    const counts = new Map((state.seated || []).map((name) => [name, 0]));
+    for (const cell of state.round.cells) {
+      for (const word of cell.found) {
+        const by = cell.found_by && cell.found_by[word];
+        if (by) counts.set(by, (counts.get(by) || 0) + 1);
+      }
+    }
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, n]) => name + " " + n).join(" · ");
+  }
+
+  // The head's line: where the round is in its list (an app's round), or what the club's wall is, and at a
+  // table who found how many; the guess row's counts.
+  function drawCounts() {
+    const round = state.round;
+    const progress = state.about === undefined
+      ? (round.missed_pass ? "missed list: " : "") + "questions " + round.first + "–" + round.last + " of " + round.total
+        + (round.elsewhere ? " (" + round.elsewhere + " of them a board or a word to judge: left for Reviews)" : "")
+      : state.about + (state.seated ? " · " + scores() : "");
+    document.getElementById("progress").textContent = progress;
+    const found = round.cells.reduce((n, c) => n + c.found.length, 0);
+    const words = round.cells.reduce((n, c) => n + c.answers, 0);
+    const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
+    document.getElementById("counts").textContent = found + "/" + words + " words"
+      + (state.counts_wrong === false ? "" : " · " + wrong + " wrong");
   }
 
   function show(next) {
     state = next;
     const round = state.round;
     if (!round) return;
-    document.getElementById("progress").textContent = (round.missed_pass ? "missed list: " : "")
-      + "questions " + round.first + "–" + round.last + " of " + round.total
-      + (round.elsewhere ? " (" + round.elsewhere + " of them a board or a word to judge: left for Reviews)" : "");
-    const found = round.cells.reduce((n, c) => n + c.found.length, 0);
-    const words = round.cells.reduce((n, c) => n + c.answers, 0);
-    const wrong = round.cells.reduce((n, c) => n + c.wrong, 0);
-    document.getElementById("counts").textContent = found + "/" + words + " words · " + wrong + " wrong";
-    document.body.classList.toggle("playing", !round.ended);
+    drawCounts();
+    const fits = round.cells.length <= ONE_SCREEN;
+    document.body.classList.toggle("playing", !round.ended && fits);
+    document.body.classList.toggle("playing-long", !round.ended && !fits);
     if (round.ended) return showEnd();
+    giveUp.hidden = state.give_up === null;
+    giveUp.textContent = state.give_up || "Give up";
+    giveUp.setAttribute("aria-label", giveUp.textContent); // (its name while it asks "Are you sure?" too)
     document.getElementById("playing").hidden = false;
     guessRow.hidden = false;
     document.getElementById("end").hidden = true;
@@ -149,7 +273,8 @@
     timer.classList.remove("warning");
     const percent = round.questions ? Math.round((100 * round.correct) / round.questions) : 0;
     const unscored = round.cells.filter((c) => !c.decided).length;
-    const how = round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : round.left ? "Stopped: the page was left. " : "Solved. ";
+    const how = state.ended_how ? state.ended_how + " "
+      : round.timed_out ? "Time is up. " : round.gave_up ? "Given up. " : round.left ? "Stopped: the page was left. " : "Solved. ";
     document.getElementById("result").textContent = how + "Correct: " + round.correct + " / " + round.questions + " (" + percent + "%)"
       + (unscored ? "; " + unscored + " never answered, not scored" : "");
     const next = document.getElementById("next");
@@ -174,11 +299,11 @@
         const ranked = i === 0 || facts.alphagram !== question.words[i - 1].alphagram;
         // the question's mark button under its alphagram: no column of its own to push off a phone's screen
         const alphagram = el("td", "alphagram", i === 0 ? question.prompt : "");
-        if (i === 0 && question.decided) {
+        if (i === 0 && question.decided && source.mark) {
           const button = el("button", "quiet mark", question.correct ? "Mark missed" : "Mark correct");
           button.type = "button";
-          button.addEventListener("click", guarded(() => api("POST", base + "/mark",
-            { id: question.id, correct: !question.correct, round: state.round.token }).then(show).catch((e) => say(e.message))));
+          button.addEventListener("click", guarded(() => source.mark(question.id, !question.correct).then(show)
+            .catch((e) => say(e.message))));
           alphagram.append(button);
         }
         const rank = !ranked || !facts.probability ? "" : mixed ? question.tiles.length + "s #" + facts.probability : facts.probability;
@@ -192,10 +317,25 @@
     lexitrain.hideEmptyColumns(document.getElementById("solutions"));
   }
 
+  // A word found (by this member, or at a table by anyone): into its cell; false when it was there already.
+  function found(alphagram, word, by) {
+    const cell = state.round.cells.find((c) => c.alphagram === alphagram);
+    if (!cell || cell.found.includes(word)) return false;
+    cell.found.push(word);
+    if (cell.found_by) cell.found_by[word] = by;
+    cell.solved = cell.found.length === cell.answers;
+    return true;
+  }
+
+  function redraw() {
+    drawCounts();
+    drawGrid();
+  }
+
   // Guesses typed fast go one after another, in order, each naming the round it was typed in.
   let guesses = Promise.resolve();
   function submit() {
-    const word = guessBox.value.trim();
+    const word = guessBox.value.trim().toUpperCase();
     guessBox.value = "";
     if (!word || !state || !state.round) return;
     const round = state.round.token;
@@ -204,11 +344,16 @@
 
   async function send(word, round) {
     try {
-      const answer = await api("POST", base + "/guess", { word, round });
-      const verdict = answer.guess.verdict;
+      const answer = await source.guess(word, round);
+      let verdict = answer.verdict;
+      if (answer.state) show(answer.state);
+      else if (verdict === "correct" && !found(answer.alphagram, word, state.me) && !answer.settled) verdict = "already";
       lastGuess.className = verdict;
       lastGuess.textContent = word + ({ correct: " ✓", already: ": found already", wrong: " ✗", ended: ": the time is up" })[verdict];
-      show(answer);
+      if (!answer.state && verdict === "correct") {
+        redraw();
+        if (source.finishWhenSolved && state.round.cells.every((c) => c.solved)) show(await source.giveUp());
+      }
     } catch (e) {
       say(e.message);
     }
@@ -229,22 +374,22 @@
   });
 
   giveUp.addEventListener("click", () => {
+    const label = state.give_up || "Give up";
     if (sure === null) {
       giveUp.textContent = "Are you sure?";
-      sure = setTimeout(() => { giveUp.textContent = "Give up"; sure = null; }, 3000);
+      sure = setTimeout(() => { giveUp.textContent = label; sure = null; }, 3000);
       return;
     }
     clearTimeout(sure);
     sure = null;
-    giveUp.textContent = "Give up";
+    giveUp.textContent = label;
     quit();
   });
-  const quit = guarded(() => api("POST", base + "/give-up", { round: state.round.token }).then(show)
-    .catch((e) => say(e.message)));
+  const quit = guarded(() => source.giveUp().then(show).catch((e) => say(e.message)));
 
   document.getElementById("next").addEventListener("click", guarded(async () => {
     try {
-      const next = await api("POST", base + "/next", { round: state.round.token });
+      const next = await source.next();
       shown.clear();
       lastGuess.textContent = "";
       show(next);
@@ -252,7 +397,21 @@
     } catch (e) { say(e.message); }
   }));
 
-  // A reload or a tab closed leaves the round as it is: the app keeps it, and its clock (or the app
+  // A table's events: a word found by anyone goes into its cell, a member sitting down joins the scores, and
+  // the end shows the solutions (the server's state, read again).
+  function live(event) {
+    if (!state || !state.round || state.round.ended) return;
+    if (event.type === "guess" && event.correct) {
+      if (found(event.alphagram, event.word, event.member)) redraw();
+    } else if (event.type === "join") {
+      state.seated = event.seated;
+      drawCounts();
+    } else if (event.type === "end") {
+      source.load().then(show).catch((e) => say(e.message));
+    }
+  }
+
+  // A reload or a tab closed leaves the round as it is: the server keeps it, and its clock (or the app
   // stopping) decides it; going away from a live timed round asks first.
   window.addEventListener("beforeunload", (event) => {
     if (state && state.round && !state.round.ended && deadline !== null) {
@@ -268,5 +427,9 @@
   });
 
   setInterval(tickClock, 200);
-  api("GET", base).then((first) => { show(first); guessBox.focus(); }).catch((e) => say(e.message));
+  source.load().then((first) => {
+    show(first);
+    guessBox.focus();
+    if (source.live) source.live(live);
+  }).catch((e) => say(e.message));
 })();
