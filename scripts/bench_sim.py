@@ -1,15 +1,25 @@
-"""Simulation throughput on mid-game positions of the real games, and its speed-up on more cores.
+"""Simulation throughput on mid-game positions of the real games, on one process and on several.
 
-One position per game of tests/data/gcg (the first turn with 38 to 56 tiles
-in the bag and a full recorded rack), up to --positions games; each
-simulated with --candidates (15) candidates, --plies (2) plies and
+One position per distinct board of tests/data/gcg (the first turn of a game
+with 38 to 56 tiles in the bag and a full recorded rack; the folder holds
+copies of some games, and a board met before is skipped), up to --positions;
+each simulated with --candidates (15) candidates, --plies (2) plies and
 --iterations (500) iterations (an iteration plays every candidate out once)
 in one process. Prints iterations per second per position, their median,
 min and max, by the wall clock and by the process's CPU time (the better
-guide on a busy machine), and the ratio to Quackle's 74 iterations/s
-measured on this machine (issue 24); then the same simulations on
---threads processes for the speed-up (wall clock). The machine's load (os.getloadavg) is printed with the
-figures: a shared machine slows everything.
+guide on a busy machine).
+
+Then the first --speedup-positions positions again on 1 and on --threads
+processes, the two runs interleaved (each goes first half the time): the
+speed-up by the wall clock (start-up included), and by CPU time (every
+process's, the workers' included) how much of the work the extra processes
+add: on an idle machine the wall-clock speed-up is at most --threads times
+one run's CPU time over the several runs' total. The machine's load
+(os.getloadavg) is printed with every figure: a shared machine slows everything.
+
+No other engine is built here, so nothing is divided by another engine's
+figure: the issue's (MAGPIE 717 iterations/s as it ships, Quackle 74) were
+measured on other days and are printed beside ours for orientation only.
 
 With `--infer` each position is also simulated with the opponent's rack drawn from
 the inference of their move before it (`sim --infer`; positions whose previous turn is
@@ -45,8 +55,8 @@ from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack  # noqa: E402
 
 GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"
-QUACKLE = 74.0  # iterations/s, median over the same kind of positions (issue 24)
-MAGPIE = 290.0
+#: iterations/s measured on other days (issues 24 and 37), printed for orientation, never divided by
+OTHER_DAYS = "Quackle 74 (issue 24), MAGPIE 717 as it ships with its word map (issue 37)"
 #: the CPU time of each inference `positions(..., infer=True)` made
 inference_seconds: list[float] = []
 
@@ -70,9 +80,10 @@ def positions(lexicon: str, count: int, candidates: int, plies: int, engine: str
             if len(rack) != 7 or not 38 <= tiles_in_bag(t.board, [rack]) <= 56:
                 continue
             last = turns[n - 1] if n else None
-            if infer and (last is None or last.player == t.player or last.play is None or last.withdrawn
-                          or board_to_cgp(t.board) in seen):
-                continue  # (the folder holds copies of some games: each board once)
+            if board_to_cgp(t.board) in seen:
+                break  # the folder holds copies of some games: each board once
+            if infer and (last is None or last.player == t.player or last.play is None or last.withdrawn):
+                continue
             seen.add(board_to_cgp(t.board))
             try:
                 held = Rack.parse(lex.tiles, rack, in_play=True)
@@ -136,22 +147,37 @@ def main() -> None:
     for what, figures in (("wall clock", rates), ("CPU time", cpu_rates)):
         median = statistics.median(figures)
         print(f"one process, {what}: median {median:.1f} iterations/s ({median * args.candidates:.0f} playouts/s), "
-              f"min {min(figures):.1f}, max {max(figures):.1f}; {median / QUACKLE:.2f}x Quackle's {QUACKLE:.0f}, "
-              f"{median / MAGPIE:.2f}x MAGPIE's {MAGPIE:.0f}; {load()}", flush=True)
-    if args.threads < 2:
-        return
-    ratios = []
-    for name, setup in chosen[:args.speedup_positions]:
-        times = []
-        for threads in (1, args.threads):
-            start = time.perf_counter()
+              f"min {min(figures):.1f}, max {max(figures):.1f}; {load()}", flush=True)
+    print(f"(not measured here, for orientation only: {OTHER_DAYS})", flush=True)
+    if args.threads >= 2:
+        compare_threads(chosen[:args.speedup_positions], args)
+
+
+def _cpu() -> float:
+    """This process's CPU time and its finished children's (a simulation's workers are joined when it ends)."""
+    usage = os.times()
+    return usage.user + usage.system + usage.children_user + usage.children_system
+
+
+def compare_threads(chosen: list[tuple[str, SimSetup]], args: argparse.Namespace) -> None:
+    """Each position on 1 and on `args.threads` processes, interleaved: wall-clock and CPU-time figures."""
+    speedups, shares = [], []
+    for n, (name, setup) in enumerate(chosen):
+        wall, cpu = {}, {}
+        open_playouts(setup)  # the lexicon opened before either run times anything
+        for threads in (1, args.threads) if n % 2 == 0 else (args.threads, 1):
+            start, used = time.perf_counter(), _cpu()
             simulate(setup, args.iterations, args.seed, threads=threads)
-            times.append(time.perf_counter() - start)
-        ratios.append(times[0] / times[1])
-        print(f"  {name:<52} {times[0]:6.2f} s on 1, {times[1]:6.2f} s on {args.threads}: {ratios[-1]:.2f}x",
-              flush=True)
-    print(f"{args.threads} processes: median speed-up {statistics.median(ratios):.2f}x over one "
-          f"(process start-up included); {load()}")
+            wall[threads], cpu[threads] = time.perf_counter() - start, _cpu() - used
+        speedups.append(wall[1] / wall[args.threads])
+        shares.append(cpu[1] / cpu[args.threads])
+        print(f"  {name:<52} {args.iterations / wall[1]:6.1f} it/s on 1, {args.iterations / wall[args.threads]:6.1f} "
+              f"on {args.threads} (wall): {speedups[-1]:.2f}x; CPU {cpu[1]:.2f} s on 1, {cpu[args.threads]:.2f} s on "
+              f"{args.threads}; {load()}", flush=True)
+    ceiling = args.threads * statistics.median(shares)
+    print(f"{args.threads} processes against one: median speed-up {statistics.median(speedups):.2f}x by the wall "
+          f"clock (start-up included; needs {args.threads} idle cores); the work costs {1 / statistics.median(shares):.2f}x "
+          f"the CPU time of one process, so an idle machine gives at most {ceiling:.2f}x; {load()}", flush=True)
 
 
 def compare_inference(args: argparse.Namespace, engine: str) -> None:

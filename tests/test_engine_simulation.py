@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,24 @@ def test_an_inferred_leave_must_be_unseen_tiles(enable, real_games: Path) -> Non
     with pytest.raises(LexitrainError, match="inferred leave"):
         open_playouts(SimSetup(setup.lexicon, setup.board, setup.rack, setup.spread, setup.candidates,
                                setup.plies, None, setup.engine, Inferred.of([(zz, 1.0)])))
+
+
+@compiled_only
+def test_sim_stop_prunes_the_candidates_that_cannot_catch_up(enable, real_games: Path) -> None:
+    """With a stop rule, a candidate the leader is ahead of at that confidence is played out no more: its row
+    keeps exactly the figures a simulation of it alone over that many iterations gives (every candidate sees the
+    same deals), the leader has every iteration, and two processes give the same report as one."""
+    turn = replay(read_gcg(real_games / Q_GAME), enable.tiles)[11]
+    setup = position_setup("enable", turn.board, Rack.parse(ENGLISH, turn.rack.upper()), turn.scores,
+                           MoveGenerator(dawg_for(enable)), load_leaves(ENGLISH), candidates=8)
+    report = simulate(setup, 256, seed=4, stop=95)
+    figures = [(r.index, r.iterations, r.equity, r.spread, r.win) for r in report.rows]
+    assert figures == [(r.index, r.iterations, r.equity, r.spread, r.win)
+                       for r in simulate(setup, 256, seed=4, stop=95, threads=2).rows]
+    pruned = [r for r in report.rows if r.iterations < report.iterations]
+    assert pruned and all(r.iterations % 32 == 0 for r in pruned)
+    assert report.rows[0].iterations == report.iterations
+    assert all(r.iterations == report.iterations for r in report.rows[:len(report.rows) - len(pruned)])
+    alone = pruned[-1]
+    again = simulate(replace(setup, candidates=(alone.candidate,)), alone.iterations, seed=4).rows[0]
+    assert (again.equity, again.spread, again.win) == (alone.equity, alone.spread, alone.win)

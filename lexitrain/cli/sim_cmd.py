@@ -141,8 +141,9 @@ def sim(
     candidates: int = typer.Option(15, "--candidates", help="How many moves to simulate (the top by equity)."),
     plies: int = typer.Option(2, "--plies", help="Moves played out after each candidate."),
     iterations: int = typer.Option(500, "--iterations", help="Playouts of each candidate (at most, with --stop)."),
-    stop: Optional[int] = typer.Option(None, "--stop", help="Stop early once the leader is ahead of every other "
-                                       "candidate at this confidence: 95, 98 or 99 (%)."),
+    stop: Optional[int] = typer.Option(None, "--stop", help="Prune the candidates the leader is ahead of at "
+                                       "this confidence, 95, 98 or 99 (%), as it goes; stop when the leader alone "
+                                       "is left."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the random draws: the same seed gives the "
                                        "same result, whatever --threads."),
     threads: int = typer.Option(default_threads(), "--threads", help="Processes to play out in (default: every "
@@ -178,5 +179,8 @@ def sim(
                    f"{move:<22} {row['leave'] or '-'}")
     how = "stopped at " + report.stopped if report.stopped.startswith("confidence") else "all run"
     drawn = "; the opponent's rack drawn from their last move's inference" if inferred is not None else ""
+    pruned = sum(1 for r in report.rows if r.iterations < report.iterations)
+    if pruned:
+        how += f"; {pruned} pruned early, each with its own iterations"
     typer.echo(f"{report.iterations} iterations of {len(report.rows)} candidates, {report.plies} plies "
                f"({how}), {report.seconds:.1f} s{drawn}")

@@ -19,9 +19,13 @@ and the same whatever the order: iteration i's deal comes from `(seed, i)`
 alone, workers play blocks of iterations, and the main process adds their
 results up in iteration order, so `--seed` gives the same figures whatever
 the number of processes. The stop rule (`stop`: 95, 98 or 99) is checked
-every `CHECK_EVERY` iterations: the leader (best win, then equity) is ahead
-of every other candidate with that one-sided confidence, by a paired test on
-the per-iteration differences (every candidate sees the same deals).
+every `CHECK_EVERY` iterations: a candidate the leader (best win, then
+equity) is ahead of with that one-sided confidence, by a paired test on the
+per-iteration differences (every candidate sees the same deals), cannot
+catch up and is pruned: it is played out no more, and keeps the figures of
+the iterations it had. The simulation stops when the leader alone is left.
+Workers take small blocks of iterations as they free up, so a slow deal does
+not hold the other process idle.
 
 Two choosers pick the moves in a playout: `PythonChooser` (the move
 generator's list, valued in Python: the reference) and `CompiledChooser`
@@ -56,8 +60,10 @@ from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.tiles import BLANK, RACK_SIZE, Rack, TileSet
 
-#: iterations between stop checks and progress reports (a fixed number, so the stop is the same for any threads)
+#: iterations between stop checks (a fixed number, so the stop is the same for any threads)
 CHECK_EVERY = 32
+#: iterations a worker process plays per task (small: the processes share a round's work evenly)
+TASK_ITERATIONS = 4
 #: one-sided normal quantiles of the stop rule's confidence levels
 CONFIDENCE = {95: 1.6449, 98: 2.0537, 99: 2.3263}
 DEFAULT_CANDIDATES = 15
@@ -328,10 +334,14 @@ class Playouts:
         rng.shuffle(order)
         return [*leave, *order]
 
-    def iteration(self, seed: int, iteration: int) -> list[tuple[int, int, float]]:
-        """Every candidate played out on one deal: (equity in cents, spread, win) each."""
+    def iteration(self, seed: int, iteration: int, active: Sequence[int] | None = None
+                  ) -> list[tuple[int, int, float]]:
+        """Every candidate (or those numbered in `active`) played out on one deal: (equity in cents, spread,
+        win) each."""
         order = self.deal(seed, iteration)
-        return [self.playout(p, order) for p in self.prepared]
+        if active is None:
+            return [self.playout(p, order) for p in self.prepared]
+        return [self.playout(self.prepared[k], order) for k in active]
 
     def playout(self, start: _Prepared, order: list[int]) -> tuple[int, int, float]:
         """One candidate played out on one deal: (equity in cents, spread, win)."""
@@ -455,10 +465,6 @@ def open_playouts(setup: SimSetup) -> Playouts:
     return Playouts(setup, *found)
 
 
-def _start_worker(setup: SimSetup) -> None:
-    _worker["playouts"] = open_playouts(setup)
-
-
 def _simulate_one(task: tuple[SimSetup, int, int, int | None]) -> SimReport:
     setup, iterations, seed, stop = task
     return simulate(setup, iterations, seed, stop=stop, playouts=open_playouts(setup))
@@ -481,33 +487,60 @@ def simulate_many(setups: Sequence[SimSetup], iterations: int, seed: int, *, thr
     return out
 
 
-def _run_block(task: tuple[int, int, int]) -> list[list[tuple[int, int, float]]]:
-    seed, first, last = task
+def _run_block(task: tuple[int, int, int, tuple[int, ...]]) -> list[list[tuple[int, int, float]]]:
+    seed, first, last, active = task
     playouts: Playouts = _worker["playouts"]
-    return [playouts.iteration(seed, i) for i in range(first, last)]
+    return [playouts.iteration(seed, i, active) for i in range(first, last)]
 
 
 @dataclass
 class _Tally:
-    equity: list[list[int]] = field(default_factory=list)  # by candidate, per iteration
-    spread: list[list[int]] = field(default_factory=list)
-    win: list[list[float]] = field(default_factory=list)
+    """Each candidate's results, one per iteration it was played out in (every iteration until it is pruned)."""
+
+    equity: list[list[int]]
+    spread: list[list[int]]
+    win: list[list[float]]
+    active: list[int]  # the candidates still played out, by number
+
+    @staticmethod
+    def of(candidates: int) -> _Tally:
+        return _Tally([[] for _ in range(candidates)], [[] for _ in range(candidates)],
+                      [[] for _ in range(candidates)], list(range(candidates)))
 
     def add(self, results: list[tuple[int, int, float]]) -> None:
-        if not self.equity:
-            self.equity = [[] for _ in results]
-            self.spread = [[] for _ in results]
-            self.win = [[] for _ in results]
-        for k, (e, s, w) in enumerate(results):
+        """One iteration's results, one per active candidate."""
+        for k, (e, s, w) in zip(self.active, results):
             self.equity[k].append(e)
             self.spread[k].append(s)
             self.win[k].append(w)
 
+    def means(self, k: int) -> tuple[float, float]:
+        n = max(1, len(self.equity[k]))
+        return math.fsum(self.win[k]) / n, sum(self.equity[k]) / n
+
     def order(self) -> list[int]:
-        """Candidates best first: mean win, then mean equity, then their equity order."""
-        n = len(self.equity[0]) if self.equity else 1
-        return sorted(range(len(self.equity)), key=lambda k: (-math.fsum(self.win[k]) / n,
-                                                             -sum(self.equity[k]) / n, k))
+        """Candidates best first: those still played out, then the pruned; each by mean win, then mean equity,
+        then their equity order."""
+        def key(k: int) -> tuple[bool, float, float, int]:
+            win, equity = self.means(k)
+            return k not in self.active, -win, -equity, k
+        return sorted(range(len(self.equity)), key=key)
+
+    def prune(self, level: int) -> None:
+        """Stop playing out the candidates the leader is ahead of at `level`% (win, else equity where the wins
+        never differ)."""
+        z = CONFIDENCE[level]
+        leader = self.order()[0]
+        kept = [leader]
+        for k in self.active:
+            if k == leader:
+                continue
+            verdict = _ahead(self.win[leader], self.win[k], z)
+            if verdict is None:
+                verdict = _ahead(self.equity[leader], self.equity[k], z)
+            if not verdict:
+                kept.append(k)
+        self.active = sorted(kept)
 
 
 def _ahead(a: Sequence[float], b: Sequence[float], z: float) -> bool | None:
@@ -523,23 +556,10 @@ def _ahead(a: Sequence[float], b: Sequence[float], z: float) -> bool | None:
     return mean / math.sqrt(variance / n) > z
 
 
-def confident(tally: _Tally, level: int) -> bool:
-    """Whether the leader is ahead of every other candidate at `level`% (win, else equity where wins tie)."""
-    z = CONFIDENCE[level]
-    order = tally.order()
-    leader = order[0]
-    for k in order[1:]:
-        verdict = _ahead(tally.win[leader], tally.win[k], z)
-        if verdict is None:
-            verdict = _ahead(tally.equity[leader], tally.equity[k], z)
-        if not verdict:
-            return False
-    return True
-
-
 def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, stop: int | None = None,
              progress: Progress = quiet, playouts: Playouts | None = None) -> SimReport:
-    """Play out every candidate `iterations` times (fewer when `stop` is reached), in `threads` processes."""
+    """Play out every candidate `iterations` times (the pruned ones fewer, all fewer when `stop` is reached),
+    in `threads` processes."""
 
     if not setup.candidates:
         raise LexitrainError("nothing to simulate: the position has no candidate move")
@@ -548,41 +568,49 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     if iterations < 1 or setup.plies < 1 or threads < 1:
         raise LexitrainError("iterations, plies and threads must each be at least 1")
     started = time.perf_counter()
-    tally = _Tally()
+    tally = _Tally.of(len(setup.candidates))
     done = 0
     stopped = "iterations"
+    if playouts is None:
+        playouts = open_playouts(setup)
     pool = None
     if threads > 1:
-        pool = multiprocessing.get_context("fork").Pool(threads, _start_worker, (setup,))
-    elif playouts is None:
-        playouts = open_playouts(setup)
+        _worker["playouts"] = playouts  # the workers are forked with it: nothing to open again
+        pool = multiprocessing.get_context("fork").Pool(threads)
     try:
         while done < iterations:
-            block = min(CHECK_EVERY, iterations - done)
+            block = min(CHECK_EVERY if stop is not None else iterations, iterations - done)
+            active = tuple(tally.active)
             if pool is not None:
-                share = -(-block // threads)
-                tasks = [(seed, a, min(a + share, done + block)) for a in range(done, done + block, share)]
-                for results in pool.map(_run_block, tasks):
+                tasks = [(seed, a, min(a + TASK_ITERATIONS, done + block), active)
+                         for a in range(done, done + block, TASK_ITERATIONS)]
+                for k, results in enumerate(pool.imap(_run_block, tasks)):
                     for row in results:
                         tally.add(row)
+                    progress("simulating", min(done + (k + 1) * TASK_ITERATIONS, done + block), iterations)
             else:
-                assert playouts is not None
                 for i in range(done, done + block):
-                    tally.add(playouts.iteration(seed, i))
+                    tally.add(playouts.iteration(seed, i, active))
+                    if (i + 1) % CHECK_EVERY == 0:
+                        progress("simulating", i + 1, iterations)
             done += block
             progress("simulating", done, iterations)
-            if stop is not None and done < iterations and len(setup.candidates) > 1 and confident(tally, stop):
-                stopped = f"confidence {stop}"
-                break
+            if stop is not None and done < iterations and len(tally.active) > 1:
+                tally.prune(stop)
+                if len(tally.active) == 1:
+                    stopped = f"confidence {stop}"
+                    break
     finally:
         if pool is not None:
             pool.terminate()
+        _worker.pop("playouts", None)
     if stop is not None and len(setup.candidates) == 1:
         stopped = "one candidate"
     rows = []
     for k in tally.order():
-        rows.append(SimRow(setup.candidates[k], k, done, sum(tally.equity[k]) / done / 100,
-                           sum(tally.spread[k]) / done, math.fsum(tally.win[k]) / done))
+        n = len(tally.equity[k])
+        rows.append(SimRow(setup.candidates[k], k, n, sum(tally.equity[k]) / n / 100,
+                           sum(tally.spread[k]) / n, math.fsum(tally.win[k]) / n))
     return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started)
 
 
