@@ -51,7 +51,13 @@ HEAVY = ("pandas", "matplotlib", "fpdf", "starlette", "numpy")
 LAZY_LIBRARIES = {*HEAVY, "psycopg", "psycopg_pool", "argon2", "distributed", "dask", "torch", "uvicorn", "jinja2",
                   "fsrs", "fsrs_rs_python", "multipart"}
 
-_SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|REPLACE|PRAGMA)\b")
+_SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|REPLACE|PRAGMA)\b", re.IGNORECASE)
+#: A statement of any kind, on any table (the club's modules outside club/store have none), in any case.
+_STATEMENT = re.compile(r"\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+(OR\s+\w+\s+)?INTO\b|\bUPDATE\s+\S+\s+SET\b|"
+                        r"\bDELETE\s+FROM\b|\b(CREATE|DROP|ALTER)\s+(TABLE|SCHEMA|INDEX|VIEW|DATABASE)\b|"
+                        r"\b(LISTEN|NOTIFY|PRAGMA|TRUNCATE)\s+\w", re.IGNORECASE)
+#: Schemas made and dropped: only in the one SQL layer, study/store (the pool makes and drops members' schemas).
+_SCHEMA_STATEMENT = re.compile(r"\b(CREATE|DROP|ALTER)\s+SCHEMA\b", re.IGNORECASE)
 _CREATED = re.compile(r"\bCREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)
 
 
@@ -61,8 +67,13 @@ def tables_created(path: Path) -> tuple[str, ...]:
 
 
 def _table_names(tables: tuple[str, ...]) -> re.Pattern[str]:
+    """A table named after the word that names one, however spelled: any case, quoted ("members", `members`,
+    [members]) or with its schema (public.members)."""
     names = "|".join(sorted(tables, key=len, reverse=True))
-    return re.compile(rf"\b(FROM|JOIN|INTO|UPDATE|TABLE|EXISTS)\s+({names})\b", re.IGNORECASE)
+    quote = r"[\"`\[]?"
+    unquote = r"[\"`\]]?"
+    return re.compile(rf"\b(FROM|JOIN|INTO|UPDATE|TABLE|EXISTS)\s+({quote}\w+{unquote}\.)?{quote}({names}){unquote}(?!\w)",
+                      re.IGNORECASE)
 
 
 LEXICON_COLUMNS = re.compile(r"\b(alphagram_rank|probability_rank|combinations)[012]\b")
@@ -144,8 +155,22 @@ def imported_parts(path: Path, root: Path = PACKAGE) -> set[str]:
 
 
 def strings(path: Path) -> list[tuple[int, str]]:
-    return [(node.lineno, node.value) for node in ast.walk(tree(path))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    """Every string of a module but its docstrings, an f-string with each of its holes spelled `{...}` (so
+    `f"SELECT * FROM {name}"` is SQL on a table it names whatever NAME holds)."""
+    module = tree(path)
+    docstrings = {id(node.body[0].value) for node in ast.walk(module)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    inside_fstrings = {id(part) for node in ast.walk(module) if isinstance(node, ast.JoinedStr) for part in node.values}
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.JoinedStr):
+            found.append((node.lineno, "".join(part.value if isinstance(part, ast.Constant) else "{...}"
+                                               for part in node.values)))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and id(node) not in inside_fstrings):
+            found.append((node.lineno, node.value))
+    return found
 
 
 # -- the checks, each a function of the source tree, so the probes can run it on a copy ----------------------
@@ -187,10 +212,11 @@ def floor_offences(root: Path = PACKAGE) -> list[str]:
     return offences
 
 
-def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
-    """Module -> the modules it imports when it runs (lazy imports included, type-only ones not)."""
+def graph(root: Path = PACKAGE, typing_too: bool = False) -> dict[str, set[str]]:
+    """Module -> the modules it imports when it runs (lazy imports included), and with TYPING_TOO those it
+    imports for the type checker alone."""
     names = {module_name(p, root) for p in modules(root)}
-    return {module_name(p, root): {i.target for i in imports(p, root) if i.runs and i.target in names}
+    return {module_name(p, root): {i.target for i in imports(p, root) if (i.runs or typing_too) and i.target in names}
             - {module_name(p, root)} for p in modules(root)}
 
 
@@ -224,7 +250,9 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def cycle_offences(root: Path = PACKAGE) -> list[str]:
-    return [" <-> ".join(group) for group in circles(graph(root))]
+    """Circles of imports, those the type checker alone follows counted too: a type-only import is no way
+    round a circle, which says two modules are one idea or one is cut wrong."""
+    return [" <-> ".join(group) for group in circles(graph(root, typing_too=True))]
 
 
 def progress_sql_offences(root: Path = PACKAGE) -> list[str]:
@@ -232,6 +260,69 @@ def progress_sql_offences(root: Path = PACKAGE) -> list[str]:
     pattern = _table_names(tables_created(store / "migrations.py"))
     return [f"{path.relative_to(root).as_posix()}:{line}" for path in modules(root) if store not in path.parents
             for line, text in strings(path) if _SQL.search(text) and pattern.search(text)]
+
+
+def club_sql_offences(root: Path = PACKAGE) -> list[str]:
+    """SQL on the club's tables outside club/store, and any SQL statement at all in the club's other modules."""
+    store = root / "club" / "store"
+    pattern = _table_names(tables_created(store / "schema.py"))
+    return [f"{path.relative_to(root).as_posix()}:{line}" for path in modules(root) if store not in path.parents
+            for line, text in strings(path)
+            if (_SQL.search(text) and pattern.search(text)) or (part(path, root) == "club" and _STATEMENT.search(text))]
+
+
+def schema_offences(root: Path = PACKAGE) -> list[str]:
+    """Schemas are made and dropped in the one SQL layer (study/store) only."""
+    store = root / "study" / "store"
+    return [f"{path.relative_to(root).as_posix()}:{line}" for path in modules(root) if store not in path.parents
+            for line, text in strings(path) if _SCHEMA_STATEMENT.search(text)]
+
+
+def dynamic_import_offences(root: Path = PACKAGE) -> list[str]:
+    """An import the guard cannot read (importlib.import_module, __import__) of a lexitrain module hides an edge of
+    the graph: refused, but for a package loading its own modules by name (`f"{__package__}.{name}"`, the
+    question kinds' registry) and a library's module named outright."""
+    offences = []
+    for path in modules(root):
+        for node in ast.walk(tree(path)):
+            if not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if called not in ("importlib.import_module", "import_module", "__import__", "importlib.__import__"):
+                continue
+            named = node.args[0] if node.args else None
+            library = (isinstance(named, ast.Constant) and isinstance(named.value, str)
+                       and not named.value.startswith(("lexitrain", ".")) and not node.args[1:])
+            own_package = (isinstance(named, ast.JoinedStr) and named.values
+                           and ast.unparse(named.values[0]).startswith("{__package__}"))
+            if not (library or own_package):
+                offences.append(f"{path.relative_to(root).as_posix()}:{node.lineno} imports by {called}")
+    return offences
+
+
+#: Reading a request's body: the HTTP edge's (web/edge.py) alone, so a bad body gets the same error on every face.
+_BODY_READS = {"json", "body", "stream"}
+#: The store's ways to keep an answer but the one funnel (`grade_card`): a face never calls them (the core's
+#: sessions and rounds do).
+_ANSWER_WRITES = {"record_answer", "take_back_answer", "mark_answer", "mark_late"}
+
+
+def face_offences(root: Path = PACKAGE) -> list[str]:
+    """A face (cli, web, club) that reads a request's body itself (not through web/edge.py) or keeps an answer by
+    one of the store's own writes instead of a session, a round or `grade_card`."""
+    offences = []
+    for path in modules(root):
+        where = path.relative_to(root).as_posix()
+        if part(path, root) not in FACES or where == "web/edge.py":
+            continue
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                owner = ast.unparse(node.func.value)
+                if node.func.attr in _BODY_READS and owner.split(".")[-1] in ("request", "req", "websocket"):
+                    offences.append(f"{where}:{node.lineno} reads a body ({owner}.{node.func.attr})")
+                elif node.func.attr in _ANSWER_WRITES:
+                    offences.append(f"{where}:{node.lineno} keeps an answer itself ({node.func.attr})")
+    return offences
 
 
 def lexicon_sql_offences(root: Path = PACKAGE) -> list[str]:
@@ -378,6 +469,20 @@ def test_only_the_lexicon_knows_its_tables() -> None:
     assert not lexicon_sql_offences(), "the lexicon's tables named outside lexicon/"
 
 
+def test_the_clubs_sql_lives_in_its_store() -> None:
+    assert {"members", "attempts", "club_tables", "owed_reviews"} <= set(tables_created(PACKAGE / "club" / "store" / "schema.py"))
+    assert not club_sql_offences(), "SQL on the club's tables outside club/store"
+    assert not schema_offences(), "a schema made or dropped outside study/store"
+
+
+def test_no_import_hides_from_the_guard() -> None:
+    assert not dynamic_import_offences()
+
+
+def test_a_face_neither_reads_bodies_nor_keeps_answers_itself() -> None:
+    assert not face_offences()
+
+
 def test_every_module_is_named_in_the_architecture() -> None:
     assert not unnamed_modules()
 
@@ -463,11 +568,31 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
     _append(root / "search" / "hooks.py", "\n\ndef _back():\n    from lexitrain.search import racks\n    return racks\n")
     _append(root / "search" / "racks.py", "\nfrom lexitrain.search import hooks  # noqa: E402\n")
     assert "lexitrain.search.hooks <-> lexitrain.search.racks" in cycle_offences(root)
+    _append(root / "club" / "tables.py", "\nfrom typing import TYPE_CHECKING  # noqa: E402\n\nif TYPE_CHECKING:\n"
+            "    from lexitrain.club.app import Club\n")
+    assert any("lexitrain.club.app" in o and "lexitrain.club.tables" in o for o in cycle_offences(root))
     _append(root / "study" / "records" / "stats.py", "\nfrom lexitrain.study.drills import daily  # noqa: E402\n")
     assert any(o.startswith("study/records/stats.py") and "drills.daily" in o for o in floor_offences(root))
     _append(root / "search" / "racks.py", "\nimport numpy  # noqa: E402\n")
     result, _ = started(["anagram", "RETAINS"], tmp_path / "modules.json", tmp_path)
     assert "numpy" in result["heavy"]  # type: ignore[operator]
+    assert not (club_sql_offences(root) or schema_offences(root) or dynamic_import_offences(root) or face_offences(root))
+    tables_py = root / "club" / "tables.py"
+    for probe in ('\n\ndef _peek(db):\n    return db.execute("select name from Members").fetchall()\n',
+                  '\n\ndef _peek(db):\n    return db.execute(\'SELECT id FROM "public"."attempts"\').fetchall()\n',
+                  '\n\ndef _peek(db, table):\n    return db.execute(f"delete from {table} where id = 1")\n'):
+        _append(tables_py, probe)
+        assert f"club/tables.py:{_last_line(tables_py)}" in club_sql_offences(root), probe
+    _append(root / "engine" / "bag.py", '\n\ndef _members(db):\n    return db.execute(f"SELECT * FROM guesses WHERE id = {1}")\n')
+    assert f"engine/bag.py:{_last_line(root / 'engine' / 'bag.py')}" in club_sql_offences(root)
+    _append(tables_py, '\n\ndef _drop(db):\n    db.execute("DROP SCHEMA member_1 CASCADE")\n')
+    assert f"club/tables.py:{_last_line(tables_py)}" in schema_offences(root)
+    _append(tables_py, '\n\ndef _sneak():\n    import importlib\n    return importlib.import_module("lexitrain.club.app")\n')
+    assert dynamic_import_offences(root) == [f"club/tables.py:{_last_line(tables_py)} imports by importlib.import_module"]
+    _append(tables_py, '\n\nasync def _read(request):\n    return await request.json()\n')
+    assert face_offences(root) == [f"club/tables.py:{_last_line(tables_py)} reads a body (request.json)"]
+    _append(tables_py, '\n\ndef _keep(store, row):\n    return store.record_answer(row)\n')
+    assert f"club/tables.py:{_last_line(tables_py)} keeps an answer itself (record_answer)" in face_offences(root)
     (root / "study" / "records" / "ghost.py").write_text('"""Named nowhere."""\n', encoding="utf-8")
     assert unnamed_modules(root, tmp_path / "docs" / "architecture.md") == ["study/records/ghost.py"]
 

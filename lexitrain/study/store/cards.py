@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.connection import SqlConnection, StoreConnection
+from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.migrations import SqlConnection
 
 CARD_COLUMNS = (
     "id, lexicon, kind, key, state, step, stability, difficulty, due, last_review, "

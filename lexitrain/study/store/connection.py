@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Self, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Self, Sequence
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
@@ -26,7 +26,7 @@ from lexitrain.study.store import backups
 from lexitrain.study.store.clock import utc_now
 from lexitrain.study.store.integrity import (UNDECODABLE, FullCheck, WriteGate, checked_since, damaged_message,
                                              mark_checked, quick_check, refuse_if_damaged)
-from lexitrain.study.store.migrations import SCHEMA_VERSION, migrate, migrate_postgres, schema_version
+from lexitrain.study.store.migrations import SCHEMA_VERSION, SqlConnection, migrate, migrate_postgres, schema_version
 
 if TYPE_CHECKING:
     from lexitrain.study.store.postgres import PostgresConnection
@@ -46,17 +46,6 @@ def sql_int(value: int) -> int:
 
 def progress_path() -> Path:
     return data_home() / FILE_NAME
-
-
-class SqlConnection(Protocol):
-    """What the store's modules use of a connection: an `sqlite3.Connection`, or a `PostgresConnection`."""
-
-    @property
-    def in_transaction(self) -> bool: ...
-
-    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
-
-    def close(self) -> None: ...
 
 
 class StoreConnection:

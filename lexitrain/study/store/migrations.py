@@ -15,14 +15,25 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.dialect import ddl
 
 if TYPE_CHECKING:
-    from lexitrain.study.store.connection import SqlConnection
     from lexitrain.study.store.postgres import PostgresConnection
+
+class SqlConnection(Protocol):
+    """What the store's modules use of a connection: an `sqlite3.Connection`, or a `PostgresConnection` (here,
+    where the migrations need it first; `study.store.connection` opens them)."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+
+    def close(self) -> None: ...
+
 
 #: Version 1: cards, plans and their queue, sessions, answers, challenges, settings.
 CORE_TABLES = """
