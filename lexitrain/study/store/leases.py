@@ -23,11 +23,11 @@ class Leases(StoreConnection):
         """(new cards, reviews) of a lexicon among leased cards: what other drills have on screen."""
         if not card_ids:
             return 0, 0
-        new, total = self.conn.execute(
-            "SELECT COALESCE(SUM(CASE WHEN state = 0 THEN 1 ELSE 0 END), 0), count(*) FROM cards "
-            "WHERE lexicon = ? AND id IN (SELECT value FROM json_each(?))",
-            (lexicon, json.dumps(sorted(card_ids)))).fetchone()
-        return int(new), int(total) - int(new)
+        states = [int(state) for state, of in self.conn.execute(  # (by id alone: a few cards, each by its key)
+            "SELECT state, lexicon FROM cards WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(card_ids)),)).fetchall() if of == lexicon]
+        new = states.count(0)
+        return new, len(states) - new
 
     def lease_card(self, card_id: int, holder: str, until: float) -> None:
         """Hold a card until a time (a lease that ran out, or the holder's own, is taken over)."""
