@@ -10,13 +10,16 @@ client on the same machine), errors, requests per second, and whether the leader
     python scripts/bench_club.py                   # 200 members, ENABLE sevens
     python scripts/bench_club.py --members 50 --think 0.5 --lexicon small
     python scripts/bench_club.py --profile /tmp/club-profile   # where the serve processes spend their time
+    python scripts/bench_club.py --kill            # kill -9 one process half-way: its members carry on
 
 The machine's load (`uptime`) is printed with the figures: on a shared machine they are noisy.
 `--profile` samples every serve process with py-spy (`pip install py-spy`) while the members play, and
 prints, over all samples of the processes' busy threads, the share of each function's own time and of
 a few things a guess could wait on (the database driver, the thread hand-off, argon2, JSON).
 
-Pass criteria of issue 25: guess p95 <= 50 ms, 0 errors, leaderboard exact.
+Pass criteria of issue 25: guess p95 <= 50 ms, 0 errors, leaderboard exact; of issue 32: PostgreSQL's
+connections (read from `pg_stat_activity` every 0.2 s) never above the pools' size, and with `--kill` the
+same with one process killed half-way (only the requests in flight there fail, and are sent again).
 """
 
 from __future__ import annotations
@@ -81,17 +84,40 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def play(base: str, name: str, kind: str, known_share: float, think: float, seed: int,
+class Failover:
+    """A member's way to the servers, as a round-robin proxy sends them: their requests go to one process; a
+    request that process cannot answer (killed with `kill -9` half-way) is an in-flight failure, counted, and
+    the member carries on through the next process, with the same session."""
+
+    def __init__(self, bases: list[str], first: int, dead: set[str], in_flight: list[str]) -> None:
+        self.bases, self.at, self.dead, self.in_flight = bases, first % len(bases), dead, in_flight
+
+    async def send(self, web: httpx.AsyncClient, method: str, path: str, **kwargs: object) -> httpx.Response:
+        import httpx
+
+        for _ in range(len(self.bases)):
+            base = self.bases[self.at]
+            try:
+                return await web.request(method, base + path, **kwargs)  # type: ignore[arg-type]
+            except httpx.TransportError:
+                if base not in self.dead:
+                    raise
+                self.in_flight.append(f"{method} {path}")
+                self.at = (self.at + 1) % len(self.bases)
+        raise httpx.ConnectError("no server left")
+
+
+async def play(way: Failover, name: str, kind: str, known_share: float, think: float, seed: int,
                answers: dict[str, tuple[str, ...]], latencies: list[float], errors: list[str], ready: list[str],
-               start: asyncio.Event, logins: asyncio.Semaphore) -> tuple[str, int]:
+               start: asyncio.Event, logins: asyncio.Semaphore, planned: list[int]) -> tuple[str, int]:
     """One member's attempt; their expected score."""
     import httpx
 
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, timeout=120.0, limits=KEEP_ALIVE) as web:
+    async with httpx.AsyncClient(timeout=120.0, limits=KEEP_ALIVE) as web:
         try:
             async with logins:  # (a login is an argon2 hash: a few at a time, as members arrive)
-                login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+                login = await way.send(web, "POST", "/api/session", json={"name": name, "password": PASSWORD})
         except httpx.HTTPError as exc:
             errors.append(f"{name} login {type(exc).__name__}")
             ready.append(name)
@@ -105,7 +131,7 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
         await start.wait()
         await asyncio.sleep(rng.random() * think)  # (members do not press Enter in the same millisecond)
         try:
-            got = await web.get(f"/api/challenge?kind={kind}")
+            got = await way.send(web, "GET", f"/api/challenge?kind={kind}")
         except httpx.HTTPError as exc:
             errors.append(f"{name} challenge {type(exc).__name__}")
             return name, -1
@@ -117,18 +143,20 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
         words = [word for key in known for word in answers[key]]
         words += ["QXZJVKW"] * max(1, len(words) // 10)
         rng.shuffle(words)
+        planned.append(len(words))
         for word in words:
             await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
             began = time.perf_counter()
             try:
-                said = await web.post("/api/challenge/guess", json={"attempt": attempt, "word": word}, headers=csrf)
+                said = await way.send(web, "POST", "/api/challenge/guess", json={"attempt": attempt, "word": word},
+                                      headers=csrf)
             except httpx.HTTPError as exc:
                 errors.append(f"{name} guess {type(exc).__name__}")
                 continue
             latencies.append(time.perf_counter() - began)
             if said.status_code != 200 or said.json()["correct"] != (word != "QXZJVKW"):
                 errors.append(f"{name} guess {word} {said.status_code} {said.text[:80]}")
-        done = await web.post("/api/challenge/finish", json={"attempt": attempt}, headers=csrf)
+        done = await way.send(web, "POST", "/api/challenge/finish", json={"attempt": attempt}, headers=csrf)
         if done.status_code != 200:
             errors.append(f"{name} finish {done.status_code}")
         elif done.json()["score"] != len(known):
@@ -137,22 +165,68 @@ async def play(base: str, name: str, kind: str, known_share: float, think: float
 
 
 async def run_members(bases: list[str], names: list[str], args: argparse.Namespace, answers: dict[str, tuple[str, ...]],
-                      on_start: Callable[[], None]) -> tuple[list[float], list[str], dict[str, int], float]:
-    """Every member's attempt, all started together once every login is done (`on_start` then)."""
+                      on_start: Callable[[], None], kill: Callable[[], str] | None = None,
+                      ) -> tuple[list[float], list[str], dict[str, int], float, list[str]]:
+    """Every member's attempt, all started together once every login is done (`on_start` then); with KILL, the
+    first process killed once half the guesses are made (KILL kills it and names its base). Also the requests
+    that were in flight at the killed process."""
     latencies: list[float] = []
     errors: list[str] = []
     ready: list[str] = []
+    planned: list[int] = []
+    dead: set[str] = set()
+    in_flight: list[str] = []
     start = asyncio.Event()
     logins = asyncio.Semaphore(8)
-    tasks = [asyncio.create_task(play(bases[i % len(bases)], name, args.kind, args.known, args.think, args.seed + i,
-                                      answers, latencies, errors, ready, start, logins)) for i, name in enumerate(names)]
+    tasks = [asyncio.create_task(play(Failover(bases, i, dead, in_flight), name, args.kind, args.known, args.think,
+                                      args.seed + i, answers, latencies, errors, ready, start, logins, planned))
+             for i, name in enumerate(names)]
     while len(ready) < len(names) and not all(task.done() for task in tasks):  # logins before the clock
         await asyncio.sleep(0.2)
     on_start()
     began = time.perf_counter()
     start.set()
+    if kill is not None:
+        while (len(planned) < len(names) or len(latencies) < sum(planned) / 2) and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.05)
+        dead.add(kill())
     expected = dict(await asyncio.gather(*tasks))
-    return latencies, errors, expected, time.perf_counter() - began
+    return latencies, errors, expected, time.perf_counter() - began, in_flight
+
+
+class Connections:
+    """How many connections the club's database holds, sampled every few tenths of a second from
+    `pg_stat_activity` (the sampler's own left out) on a thread of its own; the most seen."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        import psycopg
+
+        self.most = 0
+        self.lost = ""  # why sampling stopped early, if it did
+        self._stop = threading.Event()
+        self._conn = psycopg.connect(url, autocommit=True)
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        import psycopg
+
+        while not self._stop.wait(0.2):
+            try:
+                row = self._conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                         "AND pid <> pg_backend_pid()").fetchone()
+            except psycopg.OperationalError as exc:  # (the server restarted under us: say so, and stop sampling)
+                self.lost = " ".join(str(exc).split())
+                return
+            self.most = max(self.most, int(row[0]) if row else 0)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        self._conn.close()
+        return self.most
 
 
 async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str, tuple[str, ...]], think: float,
@@ -170,10 +244,21 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
     words = [word for key in answers for word in answers[key]]
     rng.shuffle(words)
     clients = []
+    kept: list[str] = []  # the members logged in, in their clients' order
     for i, name in enumerate(names):
         web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0, limits=KEEP_ALIVE)
         login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
+        if login.status_code != 200:  # (e.g. the login throttle, after the challenge's logins from this address)
+            errors.append(f"{name} wall login {login.status_code} {login.text[:80]}")
+            await web.aclose()
+            continue
         clients.append((web, {"x-csrf-token": login.json()["csrf"]}))
+        kept.append(name)
+    names = kept
+    if len(clients) < 2:
+        for web, _ in clients:
+            await web.aclose()
+        return [], errors, 0
     owner, owner_h = clients[0]
     table = (await owner.post("/api/tables", json={"challenge": kind}, headers=owner_h)).json()["table"]
     for web, headers in clients[1:]:
@@ -326,9 +411,15 @@ def main() -> None:
     parser.add_argument("--wall-think", type=float, default=2.0, help="mean seconds between a wall member's guesses")
     parser.add_argument("--wall-seconds", type=float, default=30.0, help="how long the wall is played")
     parser.add_argument("--profile", type=Path, help="sample the serve processes with py-spy into this folder")
+    parser.add_argument("--pool", type=int, default=10, help="each serve process's --pool (its most connections)")
+    parser.add_argument("--kill", action="store_true",
+                        help="kill -9 the first serve process once half the guesses are made: its members carry on "
+                             "through the others (as a round-robin proxy sends them), only in-flight requests fail")
     args = parser.parse_args()
     if not 1 <= args.members <= 1000 or not 1 <= args.servers <= 8 or not 1 <= args.wall <= args.members:
         raise SystemExit("--members 1-1000, --servers 1-8, --wall 1-members")
+    if args.kill and args.servers < 2:
+        raise SystemExit("--kill needs --servers 2 or more")
     if not 0 < args.wall_seconds <= 600:
         raise SystemExit("--wall-seconds: above 0, at most 600")
     bin_dir = binaries()
@@ -361,7 +452,7 @@ def main() -> None:
         for port in ports:
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "lexitrain", "serve", "--database", url, "--port", str(port),
-                 "--lexicon", lex.name, "--pool", "10"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+                 "--lexicon", lex.name, "--pool", str(args.pool)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         for port, process in zip(ports, servers):
             wait_for(port, process)
         bases = [f"http://127.0.0.1:{port}" for port in ports]
@@ -371,15 +462,24 @@ def main() -> None:
             if args.profile:
                 profilers.extend(start_profiles([process.pid for process in servers], args.profile))
 
+        def kill() -> str:
+            servers[0].kill()  # (SIGKILL: nothing of it runs on)
+            servers[0].wait(10)
+            return bases[0]
+
+        connections = Connections(url)
         load_before = os.getloadavg()
-        latencies, errors, expected, seconds = asyncio.run(run_members(bases, names, args, answers, on_start))
+        latencies, errors, expected, seconds, in_flight = asyncio.run(
+            run_members(bases, names, args, answers, on_start, kill if args.kill else None))
         load_after = os.getloadavg()
         if args.profile:
             stop_profiles(profilers, args.profile)
         errors += check_board(bases[-1], names[0], args.kind, day.isoformat(), expected)
-        delays, wall_errors, guesses = asyncio.run(wall(bases, names[:args.wall], args.kind, answers, args.wall_think,
+        alive = bases[1:] if args.kill else bases
+        delays, wall_errors, guesses = asyncio.run(wall(alive, names[:args.wall], args.kind, answers, args.wall_think,
                                                         args.seed, args.wall_seconds))
         load_wall = os.getloadavg()
+        most_connections = connections.stop()
     finally:
         for process in servers:
             process.terminate()
@@ -394,19 +494,28 @@ def main() -> None:
           f"{lex.name} ({len(answers)} questions); think {args.think} s; {seconds:.1f} s of play")
     print(f"guesses {len(ms)}: median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
           f"max {max(ms):.1f} ms; {len(ms) / seconds:.0f} guesses/s")
+    if args.kill:
+        print(f"serve process 1 of {args.servers} killed (kill -9) half-way: {len(in_flight)} requests in flight there "
+              f"failed and were sent again to another process" + (f" ({in_flight[:3]})" if in_flight else ""))
     print(f"errors {len(errors)}" + (f": {errors[:5]}" if errors else ""))
     print("leaderboard " + ("exact" if not any("leaderboard" in e for e in errors) else "WRONG"))
     print(f"load average before {load_before[0]:.1f}, after {load_after[0]:.1f} ({os.cpu_count()} cores)")
     verdict = not errors and percentile(ms, 0.95) <= 50
     print("PASS" if verdict else "FAIL", "(p95 <= 50 ms, 0 errors, leaderboard exact)")
-    delivered = [d * 1000 for d in delays]
-    print(f"shared wall: {args.wall} members on {args.servers} processes, {guesses} guesses in {args.wall_seconds:.0f} s, "
-          f"{len(delivered)} deliveries: median {statistics.median(delivered):.1f} ms, "
+    delivered = [d * 1000 for d in delays] or [float("nan")]
+    print(f"shared wall: {args.wall} members on {len(alive)} processes, {guesses} guesses in {args.wall_seconds:.0f} s, "
+          f"{len(delays)} deliveries: median {statistics.median(delivered):.1f} ms, "
           f"p95 {percentile(delivered, 0.95):.1f} ms, max {max(delivered):.1f} ms; errors {len(wall_errors)}"
           + (f": {wall_errors[:3]}" if wall_errors else "") + f"; load average after {load_wall[0]:.1f}")
-    wall_verdict = not wall_errors and percentile(delivered, 0.95) <= 200
+    wall_verdict = bool(delays) and not wall_errors and percentile(delivered, 0.95) <= 200
     print("PASS" if wall_verdict else "FAIL", "(every guess reaches every member, p95 <= 200 ms)")
-    sys.exit(0 if verdict and wall_verdict else 1)
+    bound = args.pool * args.servers
+    pool_verdict = most_connections <= bound
+    print(f"PostgreSQL connections (pg_stat_activity, sampled every 0.2 s): at most {most_connections}, the pools' "
+          f"size {args.servers} x {args.pool} = {bound}" + (f" (sampling stopped: {connections.lost})"
+                                                            if connections.lost else ""))
+    print("PASS" if pool_verdict else "FAIL", "(never more connections than the pools hold)")
+    sys.exit(0 if verdict and wall_verdict and pool_verdict else 1)
 
 
 if __name__ == "__main__":
