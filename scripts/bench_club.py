@@ -84,6 +84,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def member_address(index: int) -> dict[str, str]:
+    """The member's own address, as the proxy in front of the servers says it (`X-Forwarded-For`, believed from
+    127.0.0.1: `--trusted-proxy`): the login throttle counts password checks per address, and members do not all
+    log in from one."""
+    return {"x-forwarded-for": f"10.{index // 250 % 250}.{index % 250}.1"}
+
+
 class Failover:
     """A member's way to the servers, as a round-robin proxy sends them: their requests go to one process; a
     request that process cannot answer (killed with `kill -9` half-way) is an in-flight failure, counted, and
@@ -91,6 +98,7 @@ class Failover:
 
     def __init__(self, bases: list[str], first: int, dead: set[str], in_flight: list[str]) -> None:
         self.bases, self.at, self.dead, self.in_flight = bases, first % len(bases), dead, in_flight
+        self.address = member_address(first)
 
     async def send(self, web: httpx.AsyncClient, method: str, path: str, **kwargs: object) -> httpx.Response:
         import httpx
@@ -114,7 +122,7 @@ async def play(way: Failover, name: str, kind: str, known_share: float, think: f
     import httpx
 
     rng = random.Random(seed)
-    async with httpx.AsyncClient(timeout=120.0, limits=KEEP_ALIVE) as web:
+    async with httpx.AsyncClient(timeout=120.0, limits=KEEP_ALIVE, headers=way.address) as web:
         try:
             async with logins:  # (a login is an argon2 hash: a few at a time, as members arrive)
                 login = await way.send(web, "POST", "/api/session", json={"name": name, "password": PASSWORD})
@@ -246,7 +254,8 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
     clients = []
     kept: list[str] = []  # the members logged in, in their clients' order
     for i, name in enumerate(names):
-        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0, limits=KEEP_ALIVE)
+        web = httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=120.0, limits=KEEP_ALIVE,
+                                headers=member_address(i))
         login = await web.post("/api/session", json={"name": name, "password": PASSWORD})
         if login.status_code != 200:  # (e.g. the login throttle, after the challenge's logins from this address)
             errors.append(f"{name} wall login {login.status_code} {login.text[:80]}")
@@ -452,7 +461,8 @@ def main() -> None:
         for port in ports:
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "lexitrain", "serve", "--database", url, "--port", str(port),
-                 "--lexicon", lex.name, "--pool", str(args.pool)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+                 "--lexicon", lex.name, "--pool", str(args.pool), "--trusted-proxy", "127.0.0.1"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         for port, process in zip(ports, servers):
             wait_for(port, process)
         bases = [f"http://127.0.0.1:{port}" for port in ports]
