@@ -160,88 +160,120 @@ def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGene
     if unseen.size < 2:
         raise LexitrainError("a pre-endgame needs the opponent's rack and one tile in the bag")
     started = time.monotonic()
-    deadline = None if seconds is None else started + seconds
     if plays is None:
         plays = generator.plays(board, rack)
         if candidates is not None:
             plays = plays[:candidates]
-    draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
-    counts = [n for _, n in draws]
-    letters = [BLANK if tile < 0 else board.tiles.letters[tile] for tile, _ in draws]
-    keep = {p.key() for p in decide}
-    solving: list[_Play] = []
-    for play in plays:
-        after = board.copy()
-        apply_play(after, play)
-        left = leave_after(rack, play)
-        # the opponent moves first, holding the unseen tiles but the one drawn
-        solving.append(_Play(play, [Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile))) for tile, _ in draws]))
-    search: Searcher | None = None
-    reached: list[_Play] = []
-    wins_seconds: float | None = None
-
-    def searched(endgame: Endgame, depth: int, alpha: int, beta: int) -> int:
-        """The opponent's value of an endgame within (alpha, beta), fail-soft."""
-        nonlocal search
-        if search is None:
-            search = new_search(endgame, generator, deadline, engine)
-        else:
-            search.reset(endgame, deadline)
-        return search.root(depth, alpha, beta)[0]
-
-    def known(p: _Play) -> PlayOutcome:
-        """What is known of a play so far: its wins proved or bounded, its values."""
-        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, spread))
-                                         for letter, count, value, low, high
-                                         in zip(letters, counts, p.value, p.low, p.high)), spread)
-
+    solver = _Solver(board, rack, unseen, generator, started, seconds, spread, engine, plays, decide)
     try:
-        for p in solving:  # 1. one ply deep
-            p.value = [p.play.score - searched(e, 1, -INFINITY, INFINITY) for e in p.endgames]
-            reached.append(p)
-        # 2. the outcomes: the most estimated wins first; among as many, the plays
-        # placing most tiles (the endgames after them are smallest, so a best play
-        # is proved soonest), then the highest estimated value
-        reached.sort(key=lambda p: (-known(p).wins, -p.play.tile_count, -known(p).expected))
-        threshold = -spread  # the play wins a draw whose value is above it
+        solver.estimate()
+        best_wins = solver.prove_wins()
+        solver.prove_values(best_wins)
+    except OutOfTime:
+        pass
+    return solver.report()
+
+
+class _Solver:
+    """One pre-endgame solved in steps: every play estimated one ply deep, then each draw's outcome proved
+    (cut where a play cannot win more draws than the best), then the exact values of the plays that may win
+    as many; `report` is what is known when it ends or runs out of time."""
+
+    def __init__(self, board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator, started: float,
+                 seconds: float | None, spread: int, engine: str | None, plays: Sequence[ScoredPlay],
+                 decide: Collection[ScoredPlay]) -> None:
+        self.started = started
+        self.deadline = None if seconds is None else self.started + seconds
+        self.generator = generator
+        self.engine = engine
+        self.spread = spread
+        self.plays = plays
+        draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
+        self.draws = range(len(draws))
+        self.counts = [n for _, n in draws]
+        self.letters = [BLANK if tile < 0 else board.tiles.letters[tile] for tile, _ in draws]
+        self.keep = {p.key() for p in decide}
+        self.solving: list[_Play] = []
+        for play in plays:
+            after = board.copy()
+            apply_play(after, play)
+            left = leave_after(rack, play)
+            # the opponent moves first, holding the unseen tiles but the one drawn
+            self.solving.append(_Play(play, [Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile)))
+                                             for tile, _ in draws]))
+        self.search: Searcher | None = None
+        self.reached: list[_Play] = []
+        self.wins_seconds: float | None = None
+
+    def searched(self, endgame: Endgame, depth: int, alpha: int, beta: int) -> int:
+        """The opponent's value of an endgame within (alpha, beta), fail-soft."""
+        if self.search is None:
+            self.search = new_search(endgame, self.generator, self.deadline, self.engine)
+        else:
+            self.search.reset(endgame, self.deadline)
+        return self.search.root(depth, alpha, beta)[0]
+
+    def known(self, p: _Play) -> PlayOutcome:
+        """What is known of a play so far: its wins proved or bounded, its values."""
+        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, self.spread))
+                                         for letter, count, value, low, high
+                                         in zip(self.letters, self.counts, p.value, p.low, p.high)), self.spread)
+
+    def estimate(self) -> None:
+        """1. Every play one ply deep."""
+        for p in self.solving:
+            p.value = [p.play.score - self.searched(e, 1, -INFINITY, INFINITY) for e in p.endgames]
+            self.reached.append(p)
+
+    def prove_wins(self) -> float:
+        """2. The outcomes, the most estimated wins first; among as many, the plays placing most tiles (the
+        endgames after them are smallest, so a best play is proved soonest), then the highest estimated
+        value. Returns the most wins proved."""
+        known = self.known
+        self.reached.sort(key=lambda p: (-known(p).wins, -p.play.tile_count, -known(p).expected))
+        threshold = -self.spread  # the play wins a draw whose value is above it
         best_wins = -1.0
-        for p in reached:
-            full = p.play.key() in keep
-            for d in sorted(range(len(draws)), key=lambda d: p.value[d]):  # likeliest losses first
+        for p in self.reached:
+            full = p.play.key() in self.keep
+            for d in sorted(self.draws, key=lambda d: p.value[d]):  # likeliest losses first
                 if not full and known(p).wins_at_most <= best_wins:
                     break  # cut: it cannot win more draws than the best
-                opponent = searched(p.endgames[d], PROOF_DEPTH, p.play.score - threshold - 1,
-                                    p.play.score - threshold + 1)
+                opponent = self.searched(p.endgames[d], PROOF_DEPTH, p.play.score - threshold - 1,
+                                         p.play.score - threshold + 1)
                 _bound(p, d, p.play.score - opponent, threshold - 1, threshold + 1)
             if known(p).decided:
                 best_wins = max(best_wins, known(p).wins)
-        wins_seconds = time.monotonic() - started
-        # 3. the exact values of the plays that may win as many, the likeliest best first
-        top = [p for p in reached if known(p).wins_at_most >= best_wins]
+        self.wins_seconds = time.monotonic() - self.started
+        return best_wins
+
+    def prove_values(self, best_wins: float) -> None:
+        """3. The exact values of the plays that may win as many, the likeliest best first."""
+        known = self.known
+        top = [p for p in self.reached if known(p).wins_at_most >= best_wins]
         top.sort(key=lambda p: -known(p).expected)
         best_sum = -INFINITY
         for p in top:
-            for d in sorted(range(len(draws)), key=lambda d: p.value[d]):
-                if known(p).wins_at_most < best_wins or sum(map(mul, counts, p.high)) <= best_sum:
+            for d in sorted(self.draws, key=lambda d: p.value[d]):
+                if known(p).wins_at_most < best_wins or sum(map(mul, self.counts, p.high)) <= best_sum:
                     break  # fewer wins, or no higher expected value: its values stay bounds
                 if p.low[d] < p.high[d]:
-                    _bound(p, d, p.play.score - searched(p.endgames[d], PROOF_DEPTH, -INFINITY, INFINITY),
+                    _bound(p, d, p.play.score - self.searched(p.endgames[d], PROOF_DEPTH, -INFINITY, INFINITY),
                            -INFINITY, INFINITY)
             if known(p).exact and known(p).wins == best_wins:
-                best_sum = max(best_sum, sum(map(mul, counts, p.value)))
-    except OutOfTime:
-        pass
-    out = [known(p) for p in reached]
-    # at equal wins a play whose wins are proved goes before one whose are partly
-    # estimated; at equal expected values, an exact one first
-    out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
-    # with no play to make there is nothing to prove (the side to move can only pass)
-    wins_proved = len(out) == len(plays) and (not out or out[0].decided and all(
-        o.wins_at_most <= out[0].wins for o in out[1:]))
-    exact = wins_proved and (not out or out[0].exact and all(
-        o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:]))
-    return PreEndgame(tuple(out), exact, time.monotonic() - started, len(plays), wins_proved,
-                      wins_seconds if wins_proved else None)
+                best_sum = max(best_sum, sum(map(mul, self.counts, p.value)))
+
+    def report(self) -> PreEndgame:
+        """What is known: at equal wins a play whose wins are proved goes before one whose are partly
+        estimated; at equal expected values, an exact one first."""
+        out = [self.known(p) for p in self.reached]
+        out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
+        # with no play to make there is nothing to prove (the side to move can only pass)
+        wins_proved = len(out) == len(self.plays) and (not out or out[0].decided and all(
+            o.wins_at_most <= out[0].wins for o in out[1:]))
+        exact = wins_proved and (not out or out[0].exact and all(
+            o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:]))
+        return PreEndgame(tuple(out), exact, time.monotonic() - self.started, len(self.plays), wins_proved,
+                          self.wins_seconds if wins_proved else None)
 
 
 def _share(result: str | None) -> float:
