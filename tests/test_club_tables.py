@@ -229,7 +229,7 @@ def test_a_member_who_closes_the_socket_is_let_go_at_once(club: Club, clients: l
             time.sleep(0.01)
         cookie = "; ".join(f"{name}={value}" for name, value in ann.cookies.items())
         port = listening.getsockname()[1]
-        subscribers = app.state.hub._subscribers
+        subscribers = app.state.hub._seats
 
         def held() -> bool:
             return bool(subscribers.get(table))

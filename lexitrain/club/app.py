@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
 from lexitrain.club import members, owed, study, tables, wall_pages
-from lexitrain.club.events import Hub, Hubs
+from lexitrain.club.events import CATCH_UP, ENDED, Hub, Hubs
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_stores import MemberStores
 from lexitrain.club.member_study import MemberStudy
@@ -40,7 +40,7 @@ from lexitrain.club.members import LONGEST_PASSWORD, Member
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
 from lexitrain.web.app import STATIC as WEB_STATIC
-from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, visitor, whole
+from lexitrain.web.edge import Edge, NotFound, Refused, error, handlers, read_json, text, visitor, whole, whole_text
 
 LOG = logging.getLogger(__name__)
 #: Largest JSON body taken (an uploaded progress export is the big one).
@@ -102,7 +102,7 @@ class Club:
         before their store goes."""
         self.settle(member_id)
         whole = self.stores.export(member_id)  # (read before anything is deleted)
-        members.remove(self.db, member_id, self.clock())
+        self.hubs.committed(members.remove(self.db, member_id, self.clock()))  # (their sockets closed)
         let_go(member_id)
         self.finish_removal(member_id)
         return whole
@@ -198,7 +198,7 @@ async def script(request: Request) -> Response:
 
 
 async def log_out(request: Request, club: Club, member: Member) -> Response:
-    await _run(members.log_out, club.db, request.cookies[COOKIE])
+    club.hubs.committed(await _run(members.log_out, club.db, request.cookies[COOKIE]))  # (its sockets closed)
     response = JSONResponse({"member": member.name, "logged_out": True})
     response.delete_cookie(COOKIE, path="/")
     return response
@@ -276,10 +276,7 @@ def _with_store(club: Club, member_id: int, read: Callable[..., Any], *args: Any
 
 
 async def study_due(request: Request, club: Club, member: Member) -> Response:
-    try:
-        limit = int(request.query_params.get("limit", "1"))
-    except ValueError:
-        raise Refused(400, "limit must be a whole number") from None
+    limit = whole_text(request.query_params.get("limit"), "limit", 1)
     return JSONResponse(await _run(_with_store, club, member.id, study.due, club.lex, club.clock(), limit))
 
 
@@ -302,7 +299,7 @@ async def invite(request: Request, club: Club, member: Member) -> Response:
 async def reset_password(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     name = request.path_params["name"]
-    await _run(members.reset_password, club.db, name, text(data, "password", LONGEST_PASSWORD))
+    club.hubs.committed(await _run(members.reset_password, club.db, name, text(data, "password", LONGEST_PASSWORD)))
     return JSONResponse({"member": name, "reset": True})
 
 
@@ -345,10 +342,7 @@ async def list_tables(request: Request, club: Club, member: Member) -> Response:
 
 
 def _table_id(request: Request) -> int:
-    try:
-        return int(request.path_params["table"])
-    except ValueError:
-        raise Refused(404, "no such table") from None
+    return whole_text(request.path_params["table"], "a table's id", 0, NotFound)
 
 
 async def join_table(request: Request, club: Club, member: Member) -> Response:
@@ -373,7 +367,7 @@ async def table_page(request: Request, club: Club, member: Member) -> Response:
 async def table_guess(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
-                       text(data, "word"), club.lex.name, club.clock())
+                       text(data, "word", tables.LONGEST_GUESS), club.lex.name, club.clock())
     club.hubs.committed(event)
     return JSONResponse({k: event[k] for k in ("id", "correct", "alphagram", "first")})
 
@@ -386,63 +380,96 @@ async def end_table(request: Request, club: Club, member: Member) -> Response:
 
 async def table_events(socket: WebSocket) -> None:
     """A seated member's live table: first the events after `?after=N` (default all), then each as it comes.
-    Refused (closed with 4401/4403/4404) without a session, from another site, or for a table not joined."""
+    Refused (accepted, then closed with 4401, 4403 or 4404, as docs/club.md says) without a session, from
+    another site (a browser's Origin, an empty one included), or for a table not joined; closed with 4401
+    the moment its session ends (a logout, a password reset, a removal), in whichever process."""
     club: Club = socket.app.state.club
     origin = socket.headers.get("origin")
     host = socket.headers.get("host", "")
-    allowed = {f"http://{host}", f"https://{host}", (club.public_url or "").rstrip("/")}
-    if origin is not None and origin.rstrip("/") not in allowed:
-        await socket.close(code=4403)
-        return
+    allowed = {f"http://{host}", f"https://{host}", *([club.public_url.rstrip("/")] if club.public_url else [])}
+    token = socket.cookies.get(COOKIE)
     found = await club.door.session(socket)
-    if found is None:
-        await socket.close(code=4401)
-        return
-    member = found[0]
     try:
-        table = int(socket.path_params["table"])
-        after = int(socket.query_params.get("after", "0"))
-    except ValueError:
-        await socket.close(code=4404)
-        return
+        table = whole_text(socket.path_params["table"], "a table's id", 0)
+        after = whole_text(socket.query_params.get("after"), "after", 0)
+    except Refused:
+        table = after = -1
+    if origin is not None and origin.rstrip("/") not in allowed:
+        await _refuse(socket, 4403)
+    elif found is None or token is None:
+        await _refuse(socket, 4401)
+    elif table < 0:
+        await _refuse(socket, 4404)
+    else:
+        await _follow(socket, club, found[0], members.digest(token), table, after)
+
+
+async def _refuse(socket: WebSocket, code: int) -> None:
+    """A close code the page can read (closing before accepting is an HTTP 403, whatever the reason)."""
+    await socket.accept()
+    await socket.close(code=code)
+
+
+async def _follow(socket: WebSocket, club: Club, member: Member, session: str, table: int, after: int) -> None:
     hub: Hub = socket.app.state.hub
-    queue = hub.subscribe(table)
+    seat = hub.seat(table, member.id, session)  # (before reading: nothing committed from now on is missed)
+    sent: set[int] = set()
     try:
-        try:
-            missed = await _run(tables.events_after, club.db, member.id, table, after)
-        except Refused as refused:
-            await socket.close(code=4000 + refused.status)
-            return
+        missed = await _catch_up(club, member, session, table, after)
         await socket.accept()
-        sent = set()
+        if isinstance(missed, int):
+            await socket.close(code=missed)
+            return
         for event in missed:
             sent.add(event["id"])
             await socket.send_json(event)
         closed = asyncio.create_task(_until_closed(socket))
         try:
             while True:
-                coming = asyncio.ensure_future(queue.get())
+                coming = asyncio.ensure_future(seat.queue.get())
                 await asyncio.wait({coming, closed}, return_when=asyncio.FIRST_COMPLETED)
                 if not coming.done():  # the member went away (a tab closed): nothing more to send
                     coming.cancel()
                     return
-                event = coming.result()
-                if event["id"] not in sent:
-                    sent.add(event["id"])
-                    await socket.send_json(event)
+                notice = coming.result()
+                if notice == CATCH_UP:  # (the process listens again after a lost connection)
+                    caught = await _catch_up(club, member, session, table, max(sent, default=after))
+                elif notice == ENDED:
+                    caught = 4401
+                else:
+                    caught = [notice] if isinstance(notice, dict) else []
+                if isinstance(caught, int):
+                    await socket.close(code=caught)
+                    return
+                for event in caught:
+                    if event["id"] not in sent:
+                        sent.add(event["id"])
+                        await socket.send_json(event)
         finally:
             closed.cancel()
     except WebSocketDisconnect:
         pass
     finally:
-        hub.unsubscribe(table, queue)
+        hub.leave(seat)
+
+
+async def _catch_up(club: Club, member: Member, session: str, table: int, after: int) -> list[dict[str, Any]] | int:
+    """The table's events after AFTER, if the session still stands and the member sits there; else the close
+    code."""
+    if await _run(members.session_of, club.db, session, club.clock()) != member.id:
+        return 4401
+    try:
+        return list(await _run(tables.events_after, club.db, member.id, table, after))
+    except Refused as refused:
+        return 4000 + refused.status
 
 
 async def _until_closed(socket: WebSocket) -> None:
     """Return when the client closes the socket: a member who leaves is let go at once, not at the table's
-    next event (an ended table has none: its sockets were held until the server stopped)."""
-    while (await socket.receive())["type"] != "websocket.disconnect":
-        pass
+    next event (an ended table has none: its sockets were held until the server stopped). The page sends
+    nothing on it, so a client that sends anything is closed (1008), its frames never piling up."""
+    if (await socket.receive())["type"] == "websocket.receive":
+        await socket.close(code=1008)
 
 
 ROUTES = [

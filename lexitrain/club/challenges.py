@@ -171,9 +171,18 @@ def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int
 def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, lexicon: str,
            now: float) -> Result:
     """End the attempt (at its deadline if that came first): its score and time, the answers missed, the misses
-    recorded, and the member's cards owed to their store (`club.owed`: scheduled there by `settle` just after)."""
+    recorded, and the member's cards owed to their store (`club.owed`: scheduled there by `settle` just after).
+    Finishing it again (a retry whose first answer was lost) answers the same result and changes nothing."""
     with db.transaction() as store:
-        kind, day, started = _attempt(store, member_id, attempt_id)
+        locked = store.lock_attempt(member_id, attempt_id)  # (see the module's docstring)
+        if locked is None:  # (finished already, perhaps by a retry at once elsewhere: read after its commit)
+            done = store.attempt(member_id, attempt_id)
+            if done is None or done.finished is None or done.score is None:
+                raise Refused(404, f"no attempt {attempt_id} of yours")
+            found = _found(store.guesses(attempt_id))
+            return _result(sets.get(done.kind, date.fromisoformat(done.date)), found, done.score,
+                           done.finished - done.started)
+        kind, day, started = locked
         chosen = sets.get(kind, date.fromisoformat(day))
         return _finish(store, chosen, member_id, attempt_id, lexicon, started, min(now, started + chosen.seconds))
 
@@ -181,18 +190,28 @@ def finish(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: in
 def _finish(store: ClubStore, chosen: ChallengeSet, member_id: int, attempt_id: int, lexicon: str, started: float,
             at: float) -> Result:
     """Finish a locked attempt at a time (`finish`)."""
-    found: dict[str, set[str]] = {}
-    for word, key in store.guesses(attempt_id):
-        found.setdefault(key, set()).add(word)
+    found = _found(store.guesses(attempt_id))
     right = {key: set(chosen.answers[key]) <= found.get(key, set()) for key in chosen.keys}
     score = sum(right.values())
     store.finish_attempt(attempt_id, at, score)
     store.add_misses(member_id, lexicon, [key for key in chosen.keys if not right[key]], at)
     owe(store, member_id, lexicon, f"club challenge {chosen.kind} {chosen.day.isoformat()}", started,
         [(chosen.question_kind[key], key, ok) for key, ok in right.items()], at)
+    return _result(chosen, found, score, at - started)
+
+
+def _found(guesses: list[tuple[str, str]]) -> dict[str, set[str]]:
+    """Each question's right answers given."""
+    found: dict[str, set[str]] = {}
+    for word, key in guesses:
+        found.setdefault(key, set()).add(word)
+    return found
+
+
+def _result(chosen: ChallengeSet, found: dict[str, set[str]], score: int, seconds: float) -> Result:
     missed = {key: tuple(w for w in chosen.answers[key] if w not in found.get(key, ())) for key in chosen.keys
-              if not right[key]}
-    return Result(score, chosen.total, max(0.0, at - started), missed)
+              if not set(chosen.answers[key]) <= found.get(key, set())}
+    return Result(score, chosen.total, max(0.0, seconds), missed)
 
 
 def finish_overdue(db: ClubDatabase, sets: ChallengeSets, lexicon: str, kind: str, day: date, now: float) -> None:

@@ -1,11 +1,14 @@
-"""Table events to the WebSockets of one `serve` process, whichever process stored them.
+"""Table events to the WebSockets of one `serve` process, whichever process stored them, and sessions
+ended (a logout, a password reset, a removal) to the sockets they opened.
 
-On PostgreSQL every event is NOTIFYed in the transaction that stores it (`club.tables`), and each
-process LISTENs on one connection of its own: an event reaches every process when it is committed,
-and each hands it to its own sockets seated at that table. On SQLite there is one process, so the
-route that stored an event hands it over itself, after the commit. A socket that connects late
-first reads the events it missed from the database, so nothing depends on being connected at the
-right moment; an event seen twice (the catch-up and the live one) is sent once.
+On PostgreSQL every event and every ended session is NOTIFYed in the transaction that stores it
+(`club.store.shared_walls.announce`), and each process LISTENs on one connection of its own: a notice
+reaches every process when it is committed, and each hands it to its own sockets. On SQLite there is
+one process, so the route that stored it hands it over itself, after the commit. A socket that connects
+late first reads the events it missed from the database; and when the LISTEN connection is lost (the
+server restarted), every socket reads again, once the process listens anew, what was committed
+meanwhile (and whether its session still stands), so no event is lost on the way. An event seen twice
+(read and heard) is sent once.
 """
 
 from __future__ import annotations
@@ -13,10 +16,27 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.store.shared_walls import CHANNEL
+
+#: What a seat's queue is handed besides an event: read the table again (the process listens anew, after
+#: a lost connection), or close (the socket's session ended).
+CATCH_UP = "catch up"
+ENDED = "ended"
+Notice = dict[str, Any] | str
+
+
+@dataclass(eq=False)
+class Seat:
+    """One socket at a table: whose session it is (its token's digest) and the queue its handler drains."""
+
+    table: int
+    member: int
+    session: str
+    queue: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
 
 
 class Hubs:
@@ -26,42 +46,56 @@ class Hubs:
         self.db = db
         self.live: list[Hub] = []
 
-    def committed(self, event: dict[str, Any]) -> None:
-        """An event this process stored, now committed: SQLite's only way out (PostgreSQL's comes by NOTIFY)."""
-        if not self.db.postgres:
+    def committed(self, notice: dict[str, Any] | None) -> None:
+        """A notice (an event, a session ended) this process stored, now committed: SQLite's only way out
+        (PostgreSQL's comes by NOTIFY)."""
+        if notice is not None and not self.db.postgres:
             for hub in list(self.live):
-                hub.deliver(event)
+                hub.deliver(notice)
 
 
 class Hub:
-    """One app's subscribers, per table: each an asyncio queue its socket drains, on the app's event loop."""
+    """One app's seats, per table, on the app's event loop."""
 
     def __init__(self, db: ClubDatabase) -> None:
         self.db = db
-        self._subscribers: dict[int, set[asyncio.Queue[dict[str, Any]]]] = {}
+        self._seats: dict[int, set[Seat]] = {}
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._listened = 0
 
-    def subscribe(self, table_id: int) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._subscribers.setdefault(table_id, set()).add(queue)
-        return queue
+    def seat(self, table_id: int, member_id: int, session: str) -> Seat:
+        taken = Seat(table_id, member_id, session)
+        self._seats.setdefault(table_id, set()).add(taken)
+        return taken
 
-    def unsubscribe(self, table_id: int, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        seated = self._subscribers.get(table_id, set())
-        seated.discard(queue)
+    def leave(self, seat: Seat) -> None:
+        seated = self._seats.get(seat.table, set())
+        seated.discard(seat)
         if not seated:
-            self._subscribers.pop(table_id, None)
+            self._seats.pop(seat.table, None)
 
-    def deliver(self, event: dict[str, Any]) -> None:
-        """Hand an event to this hub's sockets at its table (from any thread)."""
+    def deliver(self, notice: dict[str, Any]) -> None:
+        """Hand a notice to this hub's sockets it concerns (from any thread)."""
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._deliver, event)
+            self._loop.call_soon_threadsafe(self._deliver, notice)
 
-    def _deliver(self, event: dict[str, Any]) -> None:
-        for queue in self._subscribers.get(int(event["table"]), ()):
-            queue.put_nowait(event)
+    def _deliver(self, notice: dict[str, Any]) -> None:
+        ended = notice.get("ended")
+        if isinstance(ended, dict):
+            for seated in self._seats.values():
+                for seat in seated:
+                    if seat.member == ended.get("member") or seat.session == ended.get("session"):
+                        seat.queue.put_nowait(ENDED)
+            return
+        for seat in self._seats.get(int(notice["table"]), ()):
+            seat.queue.put_nowait(notice)
+
+    def _catch_up(self) -> None:
+        for seated in self._seats.values():
+            for seat in seated:
+                seat.queue.put_nowait(CATCH_UP)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -79,7 +113,14 @@ class Hub:
 
     def _listen(self, ready: threading.Event) -> None:
         """LISTEN on one connection of the process's pool, held while the app runs (listening again if the
-        server drops it)."""
+        server drops it, and then every socket catches up on what was committed meanwhile)."""
         assert self.db.pool is not None
-        for payload in self.db.pool.notifications(CHANNEL, self._stop, on_listening=ready.set):
+        for payload in self.db.pool.notifications(CHANNEL, self._stop, on_listening=lambda: self._listening(ready)):
             self.deliver(json.loads(payload))
+
+    def _listening(self, ready: threading.Event) -> None:
+        self._listened += 1
+        if self._listened == 1:
+            ready.set()
+        elif self._loop is not None:
+            self._loop.call_soon_threadsafe(self._catch_up)

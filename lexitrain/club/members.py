@@ -20,7 +20,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lexitrain.club.store import ClubDatabase
 from lexitrain.errors import LexitrainError
@@ -178,17 +178,28 @@ def session_member(db: ClubDatabase, token: str | None, now: float) -> tuple[Mem
     return None if found is None else (Member(*found[0]), found[1])
 
 
-def log_out(db: ClubDatabase, token: str) -> None:
+def session_of(db: ClubDatabase, session: str, now: float) -> int | None:
+    """The member of the session whose token has this digest (None: it ended or expired): a socket's session
+    checked again."""
     with db.reading() as store:
-        store.end_login(digest(token))
+        found = store.session(session, now)
+    return None if found is None else found[0][0]
 
 
-def reset_password(db: ClubDatabase, name: str, password: str) -> None:
-    """A new password, set by an admin; the member's sessions end."""
+def log_out(db: ClubDatabase, token: str) -> dict[str, Any]:
+    """End the session: the notice that closes the sockets it opened (`club.events`)."""
+    with db.reading() as store:
+        return store.end_login(digest(token))
+
+
+def reset_password(db: ClubDatabase, name: str, password: str) -> dict[str, Any]:
+    """A new password, set by an admin; the member's sessions end: the notice that closes their sockets."""
     hashed = _hasher().hash(check_password(password))
     with db.reading() as store:
-        if not store.set_password(name, hashed):
-            raise Refused(404, f"no member named {name!r}")
+        ended = store.set_password(name, hashed)
+    if ended is None:
+        raise Refused(404, f"no member named {name!r}")
+    return ended
 
 
 def member_named(db: ClubDatabase, name: str) -> Member | None:
@@ -197,11 +208,12 @@ def member_named(db: ClubDatabase, name: str) -> Member | None:
     return None if found is None else Member(*found)
 
 
-def remove(db: ClubDatabase, member_id: int, now: float) -> None:
+def remove(db: ClubDatabase, member_id: int, now: float) -> dict[str, Any]:
     """Delete a member and everything of theirs in the club's tables, in one transaction that also notes that
-    their store is still to be deleted (`end_removal` once it is; a server starting finishes what a crash left)."""
+    their store is still to be deleted (`end_removal` once it is; a server starting finishes what a crash left).
+    The notice that closes their sockets."""
     with db.reading() as store:
-        store.remove_member(member_id, now)
+        return store.remove_member(member_id, now)
 
 
 def end_removal(db: ClubDatabase, member_id: int) -> None:

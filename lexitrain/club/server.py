@@ -12,6 +12,8 @@ __all__ = ["listen", "serve"]
 
 #: Connections served at once (a club's members, their tables' sockets, and a proxy's own).
 CONNECTIONS = 1000
+#: The largest WebSocket message taken (the page sends none on a table's socket: `club.app`).
+WEBSOCKET_MESSAGE = 4096
 
 
 def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None], trusted_proxies: Sequence[str] = ()) -> None:
@@ -32,5 +34,5 @@ def serve(club: Club, host: str, port: int, on_ready: Callable[[str], None], tru
 
     config = uvicorn.Config(create_app(club), log_level="warning", access_log=False, lifespan="on",
                             proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
-                            **slow_clients_bounded(CONNECTIONS))
+                            ws_max_size=WEBSOCKET_MESSAGE, **slow_clients_bounded(CONNECTIONS))
     Server(config).run(sockets=[sock])

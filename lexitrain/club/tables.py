@@ -32,6 +32,15 @@ from lexitrain.web.edge import Refused
 
 KIND = "anagram"
 LARGEST = 500  # most questions a table takes
+#: The longest guess a table takes (a word of the lexicon, typed).
+LONGEST_GUESS = 32
+#: A member's guesses at a table: at most GUESSES_PER_ANSWER per answer on the wall (and SPARE_GUESSES), and
+#: no faster than MEMBER_RATE a second once MEMBER_BURST are spent; a table's, from all its seats, no faster
+#: than TABLE_RATE a second after TABLE_BURST. Past them a guess is refused (429), neither stored nor sent.
+GUESSES_PER_ANSWER = 4
+SPARE_GUESSES = 100
+MEMBER_RATE, MEMBER_BURST = 3.0, 20.0
+TABLE_RATE, TABLE_BURST = 40.0, 200.0
 
 
 @dataclass(frozen=True)
@@ -209,14 +218,28 @@ def _scoreboard(finds: list[tuple[str, str, str]], seated: list[str]) -> list[di
 
 def guess(db: ClubDatabase, walls: Walls, member_id: int, name: str, table_id: int, word: str, lexicon: str,
           now: float) -> dict[str, Any]:
-    """A seated member's guess: the event every seated member is sent (`correct`, `alphagram`, `first`)."""
-    word = word.strip().upper()[:64]
+    """A seated member's guess: the event every seated member is sent (`correct`, `alphagram`, `first`). The
+    table's row is locked first, so its events are numbered in the order they commit (a socket catching up
+    after an id misses nothing); a guess past the limits above is refused, neither stored nor sent."""
+    word = word.strip().upper()
+    if len(word) > LONGEST_GUESS:
+        raise Refused(400, f"a guess is at most {LONGEST_GUESS} letters")
     with db.transaction() as store:
-        keys_json, _owner, practice, closed = _table(store, table_id)
+        taken = store.take_table_guess(table_id, now, TABLE_RATE, TABLE_BURST)
+        if taken is None:
+            if _table(store, table_id)[3] is not None:
+                raise Refused(409, f"table {table_id} is over")
+            _seated(store, table_id, member_id)
+            raise Refused(429, f"table {table_id} takes no more guesses this second: try again")
+        keys_json, practice = taken
         joined = _seated(store, table_id, member_id)
-        if closed is not None:
-            raise Refused(409, f"table {table_id} is over")
-        key = walls.of(table_id, keys_json).question_of.get(word)
+        wall = walls.of(table_id, keys_json)
+        most = GUESSES_PER_ANSWER * sum(len(words) for words in wall.answers.values()) + SPARE_GUESSES
+        if not store.take_seat_guess(table_id, member_id, now, MEMBER_RATE, MEMBER_BURST, most):
+            if store.seat_guesses(table_id, member_id) >= most:
+                raise Refused(429, f"you have made {most} guesses at table {table_id}, the most a member makes")
+            raise Refused(429, "guessing too fast: wait a moment")
+        key = wall.question_of.get(word)
         first = False
         if key is not None:
             first = store.add_find(table_id, word, key, member_id, now)

@@ -55,6 +55,8 @@ CSRF_FIELD = "csrf"
 SURROGATE = re.compile("[\ud800-\udfff]")
 #: Nesting past this in a body is refused (far beyond any request's).
 DEEPEST = 20
+#: The largest whole number a route takes (an id, a count): what a database's 64-bit integer holds.
+LARGEST_WHOLE = (1 << 63) - 1
 
 
 class Refused(LexitrainError):
@@ -144,9 +146,20 @@ def flag(data: dict[str, Any], name: str) -> bool:
 
 def whole(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadRequest(f"{name!r} must be a whole number")
+    if not isinstance(value, int) or isinstance(value, bool) or abs(value) > LARGEST_WHOLE:
+        raise BadRequest(f"{name!r} must be a whole number (of at most 19 digits)")
     return value
+
+
+def whole_text(value: str | None, name: str, default: int,
+               missing: Callable[[str], Refused] = BadRequest) -> int:
+    """A whole number from 0 to LARGEST_WHOLE spelled in a path or a query (DEFAULT when absent); else MISSING's
+    refusal (a 400, or a 404 for a path's id)."""
+    if value is None:
+        return default
+    if not (value.isascii() and value.isdigit()) or len(value) > 19 or int(value) > LARGEST_WHOLE:
+        raise missing(f"{name} must be a whole number, not {value[:40]!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,9 @@ they are kept. A write that reads first is one conditional statement.
 
 from __future__ import annotations
 
+from typing import Any
+
+from lexitrain.club.store.shared_walls import announce
 from lexitrain.study.store.connection import StoreConnection
 
 #: A member as read: id, name, whether an admin.
@@ -97,30 +100,35 @@ class Membership(StoreConnection):
             "WHERE l.token_hash = ? AND l.expires > ?", (token_hash, now)).fetchone()
         return None if row is None else ((int(row[0]), str(row[1]), bool(row[2])), str(row[3]))
 
-    def end_login(self, token_hash: str) -> None:
-        self.conn.execute("DELETE FROM logins WHERE token_hash = ?", (token_hash,))
+    def end_login(self, token_hash: str) -> dict[str, Any]:
+        """End a session: the notice that closes its sockets (`club.events`)."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM logins WHERE token_hash = ?", (token_hash,))
+            return announce(self, {"ended": {"session": token_hash}})
 
-    def set_password(self, name: str, password_hash: str) -> bool:
-        """A member's new password, their sessions ended; whether there is one of that name."""
+    def set_password(self, name: str, password_hash: str) -> dict[str, Any] | None:
+        """A member's new password, their sessions ended: the notice that closes their sockets (None: there is no
+        member of that name)."""
         with self.transaction():
             row = self.conn.execute("UPDATE members SET password = ? WHERE name = ? RETURNING id",
                                     (password_hash, name)).fetchone()
             if row is None:
-                return False
+                return None
             self.conn.execute("DELETE FROM logins WHERE member_id = ?", (row[0],))
-            return True
+            return announce(self, {"ended": {"member": int(row[0])}})
 
     def member_named(self, name: str) -> MemberRow | None:
         row = self.conn.execute("SELECT id, name, admin FROM members WHERE name = ?", (name,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), bool(row[2]))
 
-    def remove_member(self, member_id: int, now: float) -> None:
+    def remove_member(self, member_id: int, now: float) -> dict[str, Any]:
         """Delete a member and everything of theirs in the club's tables, noting that their store is still to be
-        deleted: both in one transaction."""
+        deleted: both in one transaction. The notice that closes their sockets."""
         with self.transaction():
             self.conn.execute("INSERT INTO removals (member_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                               (member_id, now))
             self.conn.execute("DELETE FROM members WHERE id = ?", (member_id,))
+            return announce(self, {"ended": {"member": member_id}})
 
     def end_removal(self, member_id: int) -> None:
         """The removed member's store and folder are gone."""

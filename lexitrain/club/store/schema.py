@@ -206,8 +206,19 @@ CREATE INDEX devices_member ON devices (member_id);
 DROP TABLE login_failures;
 """
 
+#: Shared walls' guesses bounded, counted in the guess's own conditional UPDATE (`club.tables`): each seat's
+#: guesses so far, and each seat's and each table's allowance of guesses (a bucket refilled with time) and when
+#: it was last refilled.
+TABLE_LIMITS = """
+ALTER TABLE table_seats ADD COLUMN guesses BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE table_seats ADD COLUMN allowance DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE table_seats ADD COLUMN refilled DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE club_tables ADD COLUMN allowance DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE club_tables ADD COLUMN refilled DOUBLE PRECISION NOT NULL DEFAULT 0;
+"""
+
 #: One list for both databases; a released migration is never edited, a change is a new one. (Their `{id}`,
 #: spelled by the club's own runner once, is the dialect's `id INTEGER PRIMARY KEY`, which spells the same.)
-MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST]
+MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST, TABLE_LIMITS]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,8 +1,9 @@
 """Shared walls' tables: the table, who sits at it, the words found, the questions each member answered, and
 every event (a guess, a member sitting down, the end) as it is sent to the seated members: the statements.
 
-On PostgreSQL an event is also NOTIFYed in the transaction that stores it (`add_event`), so every
-`serve` process hears it the moment it is committed (`study.store.postgres.PostgresPool.notifications`).
+On PostgreSQL an event is also NOTIFYed in the transaction that stores it (`announce`), so every
+`serve` process hears it the moment it is committed (`study.store.postgres.PostgresPool.notifications`);
+so is a session ended (`club.store.membership`), which closes the sockets it opened.
 """
 
 from __future__ import annotations
@@ -16,6 +17,14 @@ from lexitrain.study.store.connection import StoreConnection
 CHANNEL = "lexitrain_tables"
 #: A table as read: its keys (JSON), owner, whether practice, when it closed (None: open).
 TableRow = tuple[str, int, bool, float | None]
+
+
+def announce(store: StoreConnection, notice: dict[str, Any]) -> dict[str, Any]:
+    """On PostgreSQL, NOTIFY every process of NOTICE when the caller's transaction commits (`club.events`); the
+    notice (SQLite's one process hands it to its sockets itself after the commit)."""
+    if store.dialect == "postgresql":
+        store.conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, json.dumps(notice)))
+    return notice
 
 
 class SharedWalls(StoreConnection):
@@ -46,6 +55,29 @@ class SharedWalls(StoreConnection):
         once, or as it ends, take turns."""
         return self.conn.execute("UPDATE club_tables SET closed = closed WHERE id = ? AND closed IS NULL",
                                  (table_id,)).rowcount == 1
+
+    def take_table_guess(self, table_id: int, now: float, rate: float, burst: float) -> tuple[str, bool] | None:
+        """Lock an open table's row until the transaction ends (so a table's events are numbered in the order
+        they commit) and take a guess from its allowance (refilled at RATE a second, up to BURST): its keys and
+        whether practice; None when it is not open or its allowance is spent."""
+        fill, fill_params, enough, enough_params = _allowance(now, rate, burst)
+        row = self.conn.execute(f"UPDATE club_tables SET {fill} WHERE id = ? AND closed IS NULL AND {enough} "
+                                "RETURNING keys, practice", (*fill_params, table_id, *enough_params)).fetchone()
+        return None if row is None else (str(row[0]), bool(row[1]))
+
+    def take_seat_guess(self, table_id: int, member_id: int, now: float, rate: float, burst: float,
+                        most: int) -> bool:
+        """Count a seated member's guess if they have one left (fewer than MOST so far) and their allowance
+        (refilled at RATE a second, up to BURST) holds one; whether it does."""
+        fill, fill_params, enough, enough_params = _allowance(now, rate, burst)
+        return self.conn.execute(f"UPDATE table_seats SET guesses = guesses + 1, {fill} WHERE table_id = ? "
+                                 f"AND member_id = ? AND guesses < ? AND {enough}",
+                                 (*fill_params, table_id, member_id, most, *enough_params)).rowcount == 1
+
+    def seat_guesses(self, table_id: int, member_id: int) -> int:
+        row = self.conn.execute("SELECT guesses FROM table_seats WHERE table_id = ? AND member_id = ?",
+                                (table_id, member_id)).fetchone()
+        return 0 if row is None else int(row[0])
 
     def close_table(self, table_id: int, now: float) -> bool:
         """Close an open table; whether it was open."""
@@ -98,13 +130,18 @@ class SharedWalls(StoreConnection):
         """Store an event (on PostgreSQL also NOTIFY it: delivered to every process when this commits); the event."""
         row = self.conn.execute("INSERT INTO table_events (table_id, at, body) VALUES (?, ?, ?) RETURNING id",
                                 (table_id, now, json.dumps(body))).fetchone()
-        event = {"id": int(row[0]), "table": table_id, "at": now, **body}
-        if self.dialect == "postgresql":
-            self.conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, json.dumps(event)))
-        return event
+        return announce(self, {"id": int(row[0]), "table": table_id, "at": now, **body})
 
     def events_after(self, table_id: int, after: int) -> list[dict[str, Any]]:
         """A table's events after an id, in order."""
         return [{"id": int(i), "table": table_id, "at": at, **json.loads(body)} for i, at, body in self.conn.execute(
             "SELECT id, at, body FROM table_events WHERE table_id = ? AND id > ? ORDER BY id",
             (table_id, after)).fetchall()]
+
+
+def _allowance(now: float, rate: float, burst: float) -> tuple[str, tuple[float, ...], str, tuple[float, ...]]:
+    """A row's allowance of guesses (columns `allowance`, `refilled`), refilled at RATE a second up to BURST:
+    the SET that spends one (and notes the refill) and the WHERE that it holds one, with their parameters."""
+    level = "allowance + (? - refilled) * ?"
+    return (f"allowance = CASE WHEN {level} > ? THEN ? ELSE {level} END - 1, refilled = ?",
+            (now, rate, burst, burst, now, rate, now), f"{level} >= 1", (now, rate))
