@@ -39,12 +39,17 @@ from lexitrain.club.door import COOKIE, ClubDoor
 from lexitrain.club.members import LONGEST_PASSWORD, Member
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
+from lexitrain.web import edge
 from lexitrain.web.app import STATIC as WEB_STATIC
-from lexitrain.web.edge import Edge, NotFound, Refused, error, handlers, read_json, text, visitor, whole, whole_text
+from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, visitor, whole, whole_text
 
 LOG = logging.getLogger(__name__)
-#: Largest JSON body taken (an uploaded progress export is the big one).
-MAX_BODY = 64 << 20
+#: Largest body a route of the club takes, unless BODY_BOUNDS says otherwise (the edge refuses it as it streams
+#: past): a login or a sign-up, asked before anyone is known, takes a few KB; an uploaded progress export
+#: (a member's only) the most; a member's /study the local app's own bound (an uploaded word list).
+MAX_BODY = 64 << 10
+BODY_BOUNDS = {("POST", "/api/session"): 4 << 10, ("POST", "/api/members"): 4 << 10,
+               ("POST", "/api/progress"): 64 << 20, ("*", "/study/"): edge.MAX_BODY}
 #: The longest card key and answer line /api/study takes (a position's CGP; every word of a list typed as one).
 LONGEST_KEY = 1000
 LONGEST_ANSWER = 20_000
@@ -342,7 +347,7 @@ async def list_tables(request: Request, club: Club, member: Member) -> Response:
 
 
 def _table_id(request: Request) -> int:
-    return whole_text(request.path_params["table"], "a table's id", 0, NotFound)
+    return wall_pages.ident(request, "table", "table")
 
 
 async def join_table(request: Request, club: Club, member: Member) -> Response:
@@ -536,7 +541,7 @@ def create_app(club: Club) -> Starlette:
         await hub.stop()
 
     app = Starlette(routes=[*ROUTES, Mount("/study", app=study)], lifespan=lifespan,
-                    middleware=[Middleware(Edge, door=club.door, max_body=MAX_BODY)], exception_handlers=handlers())
+                    middleware=[Middleware(Edge, door=club.door, max_body=MAX_BODY, bounds=BODY_BOUNDS)], exception_handlers=handlers())
     app.state.club = club
     app.state.study = study
     return app

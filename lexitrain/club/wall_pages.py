@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from lexitrain.club.member_stores import MemberStores
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
-from lexitrain.web.edge import CSP, Refused
+from lexitrain.web.edge import CSP, NotFound, whole_text
 from lexitrain.web.pages import render_page
 
 if TYPE_CHECKING:
@@ -36,10 +36,8 @@ def preferences(stores: MemberStores, member: Member) -> Preferences:
 
 
 def ident(request: Request, name: str, noun: str) -> int:
-    try:
-        return int(request.path_params[name])
-    except ValueError:
-        raise Refused(404, f"no such {noun}") from None
+    """The id the path names (a whole number a database holds), else 404."""
+    return whole_text(request.path_params[name], noun, 0, lambda _why: NotFound(f"no such {noun}"))
 
 
 async def wall_page(request: Request, stores: MemberStores, member: Member, lexicon: str, source: str,

@@ -17,7 +17,7 @@ import asyncio
 import hmac
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
@@ -51,8 +51,9 @@ MAX_TEXT = 200
 #: The header a write carries its CSRF token in, and the form field a form carries it in.
 CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf"
-#: A UTF-16 half on its own: JSON may spell one ("\ud800"), no text can hold it.
-SURROGATE = re.compile("[\ud800-\udfff]")
+#: A UTF-16 half on its own (JSON may spell one, "\ud800", no text can hold it) and a NUL (no field holds
+#: one, and PostgreSQL's text cannot).
+UNTEXT = re.compile("[\ud800-\udfff\x00]")
 #: Nesting past this in a body is refused (far beyond any request's).
 DEEPEST = 20
 #: The largest whole number a route takes (an id, a count): what a database's 64-bit integer holds.
@@ -111,16 +112,16 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     if not _clean(data):
-        raise BadRequest("the body holds text that is not Unicode (a lone surrogate) or is nested too deep")
+        raise BadRequest("the body holds text that is not Unicode (a lone surrogate), a NUL, or is nested too deep")
     return data
 
 
 def _clean(value: Any, depth: int = 0) -> bool:
-    """No lone surrogate in any key or string, nor nesting past DEEPEST levels."""
+    """No lone surrogate or NUL in any key or string, nor nesting past DEEPEST levels."""
     if depth > DEEPEST:
         return False
     if isinstance(value, str):
-        return SURROGATE.search(value) is None
+        return UNTEXT.search(value) is None
     if isinstance(value, dict):
         return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
     if isinstance(value, list):
@@ -184,28 +185,47 @@ def visitor(request: Request) -> Visitor:
     return found
 
 
-class Edge:
-    """ASGI middleware: the body's bound, the face's door, the CSRF token of a write, the security headers."""
+#: A face's routes' own body bounds: (method, path) to the most bytes; a path ending in "/" (with method "*" for
+#: any) bounds everything under it (a mounted app).
+Bounds = Mapping[tuple[str, str], int]
 
-    def __init__(self, app: ASGIApp, door: Door, max_body: int = MAX_BODY) -> None:
+
+class Edge:
+    """ASGI middleware: the body's bound, the face's door, the CSRF token of a write, the security headers.
+    Each route's body is bounded by its entry in BOUNDS, else by MAX_BODY: a route anyone may ask (a login)
+    takes a small one, before its door has said who asks."""
+
+    def __init__(self, app: ASGIApp, door: Door, max_body: int = MAX_BODY, bounds: Bounds | None = None) -> None:
         self.app = app
         self.door = door
         self.max_body = max_body
+        self.bounds = dict(bounds or {})
+
+    def bound(self, method: str, path: str) -> int:
+        """The largest body the route at PATH takes for METHOD."""
+        found = self.bounds.get((method, path))
+        if found is not None:
+            return found
+        for (asked, under), bound in self.bounds.items():
+            if under.endswith("/") and path.startswith(under) and asked in ("*", method):
+                return bound
+        return self.max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        limit = self.bound(request.method, request.url.path)
         length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > self.max_body:  # refused before a byte of it is read
-            await too_large(self.max_body)(scope, receive, send)
+        if not length.isdigit() or int(length) > limit:  # refused before a byte of it is read
+            await too_large(limit)(scope, receive, send)
             return
         admitted = await self.door.admit(request)
         if isinstance(admitted, Response):
             await with_headers_set(admitted)(scope, receive, send)
             return
-        receive = capped(receive, self.max_body)
+        receive = capped(receive, limit)
         if admitted.csrf is not None and request.method not in SAFE_METHODS:
             sent = request.headers.get(CSRF_HEADER)
             if sent is None:
@@ -232,7 +252,11 @@ def csrf_matches(sent: str | None, csrf: str) -> bool:
 
 
 def too_large(limit: int) -> JSONResponse:
-    return error(413, f"the request's body is larger than {limit // 1024} KB")
+    return error(413, f"the request's body is larger than {_size(limit)}")
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
 
 
 def with_headers_set(response: Response) -> Response:
@@ -271,7 +295,7 @@ def capped(receive: Receive, limit: int = MAX_BODY) -> Receive:
             received += len(message.get("body", b""))
             complete = not message.get("more_body", False)
             if received > limit:
-                raise HTTPException(413, f"the request's body is larger than {limit // 1024} KB")
+                raise HTTPException(413, f"the request's body is larger than {_size(limit)}")
         return message
 
     return capped

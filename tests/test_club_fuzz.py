@@ -1,0 +1,256 @@
+"""Every route the club's app lists (read from the app, its members' /study included: a route added later is
+tried too), asked as nobody, as another member and with hostile bodies, paths and queries, on SQLite and on
+a real PostgreSQL: never a 5xx, never a traceback in the log, every refusal one line. Before, 128 of some
+12,000 such requests were 500s with tracebacks ({"alphagrams": ["A1"]}, ids over 2^63 on SQLite, deeply
+nested JSON even at the login, lone surrogates, a NUL on PostgreSQL). And a body past its route's bound is
+refused as it streams, before authentication too, without the server's memory growing with it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket as sockets
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from starlette.routing import Mount, Route, WebSocketRoute
+
+from lexitrain.club import members
+from lexitrain.club.app import Club, create_app
+from lexitrain.club.store import ClubDatabase
+from lexitrain.lexicon.lexicon import Lexicon
+from test_club_api import KIND, PASSWORD
+from test_club_tables import KEYS, lex  # noqa: F401  (a fixture)
+from web_helpers import Clock
+
+pytestmark = pytest.mark.timeout(900)
+
+#: Values of the wrong type, size or spelling for any field a route reads.
+HOSTILE_VALUES: list[Any] = [None, True, 0, -1, 2 ** 63, -(2 ** 70), 1.5, 1e300, "", "x" * 5000, "A1", "\x00",
+                             "AB\x00C", "\u202e", "ÅÉ", [], ["A1"], [1, None], {}, {"a": 1}, [[["deep"]]]]
+#: Every field name a club or /study route reads from a JSON body (a field a route reads that is not here is
+#: still sent the generic body's own value; these get every hostile value in turn).
+FIELDS = ["name", "password", "invite", "attempt", "word", "alphagrams", "challenge", "toughies", "practice",
+          "kind", "key", "answer", "reviewed", "rating", "words", "guess", "given", "play", "token", "correct",
+          "seconds", "source", "lexicon", "count", "order", "deck", "csrf", "cards", "answers", "settings"]
+#: Whole bodies no route can read.
+HOSTILE_BODIES: list[bytes] = [
+    b"", b"not json", b"[1, 2]", b'"text"', b"null", b"{", b"NaN", b'{"a": NaN}', b'{"a": Infinity}',
+    b"[" * 100_000 + b"]" * 100_000, b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+    b'{"name": "\\ud800", "word": "\\udfff", "password": "\\ud83d"}', b'{"\\ud800": 1}',
+    b'{"word": "\\u0000", "name": "a\\u0000b", "alphagrams": ["\\u0000"]}', "{\"word\": \"é\"}".encode("latin-1"),
+    b"\xff\xfe\x00\x00", b'{"attempt": 99999999999999999999999999, "word": "AB"}',
+    b'{"attempt": 1e999, "word": "AB"}', b'{"alphagrams": ["A1", "??", "' + b"Z" * 3000 + b'"]}',
+]
+#: Path parameters, and query values, of the wrong spelling.
+HOSTILE_PATH = ["0", "-1", str(2 ** 63), str(2 ** 64), "1e3", "abc", "%00", "x" * 300, "%ED%A0%80", "..%2F..", " "]
+QUERY_NAMES = ["kind", "date", "limit", "member", "retakes", "after", "key", "q", "lexicon", "length", "page"]
+
+
+@pytest.fixture
+def club(club_target: str, lex: Lexicon) -> Iterator[Club]:
+    with ClubDatabase(club_target) as db:
+        yield Club(db, lex, clock=Clock())
+
+
+def asker(club: Club, name: str | None = None, admin: bool = False) -> tuple[TestClient, str]:
+    """A client of the club's app whose server errors are answered, not raised (what a member's browser sees),
+    logged in as NAME (a new member), or nobody; its CSRF token."""
+    web = TestClient(create_app(club), raise_server_exceptions=False)
+    if name is None:
+        return web, ""
+    invite = members.make_invite(club.db, club.clock())
+    assert web.post("/api/members", json={"name": name, "password": PASSWORD, "invite": invite}).status_code == 201
+    if admin:
+        members.make_admin(club.db, name)
+    login = web.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert login.status_code == 200
+    return web, str(login.json()["csrf"])
+
+
+def every_route(club: Club) -> list[tuple[str, Any]]:
+    """(path, route) of every route of the club's app, mounted apps' routes under their mount's path."""
+    found: list[tuple[str, Any]] = []
+
+    def walk(prefix: str, routes: list[Any]) -> None:
+        for route in routes:
+            if isinstance(route, (Route, WebSocketRoute)):
+                found.append((prefix + route.path, route))
+            elif isinstance(route, Mount):
+                inner = getattr(route.app, "routes", None)
+                if inner is None:  # (static files)
+                    found.append((prefix + route.path + "/x", route))
+                else:
+                    walk(prefix + route.path, list(inner))
+
+    walk("", list(create_app(club).routes))
+    return found
+
+
+class Tally:
+    """What was asked and answered: requests, routes, and every 5xx or traceback, named."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.routes: set[str] = set()
+        self.failures: list[str] = []
+
+    def check(self, what: str, answer: Any) -> None:
+        self.requests += 1
+        text = answer.text
+        if answer.status_code >= 500 or "Traceback" in text or 'File "' in text:
+            self.failures.append(f"{what}: {answer.status_code} {text[:200]!r}")
+        elif answer.status_code >= 400 and answer.headers.get("content-type", "").startswith("application/json"):
+            error = answer.json().get("error", "")
+            if not isinstance(error, str) or "\n" in error:
+                self.failures.append(f"{what}: not one line: {error!r}")
+
+
+def spelled(path: str, values: dict[str, str]) -> str:
+    for name, value in values.items():
+        path = path.replace("{" + name + "}", value)
+    return path
+
+
+def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Club, caplog: pytest.LogCaptureFixture,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    caplog.set_level(logging.WARNING)
+    ann, ann_csrf = asker(club, "ann")
+    bob, bob_csrf = asker(club, "bob")
+    admin, admin_csrf = asker(club, "root", admin=True)
+    nobody, _ = asker(club)
+    asker(club, "carl")  # (whom the admin's routes name: reset, then removed)
+    # ann's own things for the others to reach for: an attempt, a table, a wall of her study
+    attempt = ann.get(f"/api/challenge?kind={KIND}").json()["attempt"]
+    table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers={"x-csrf-token": ann_csrf}).json()["table"]
+    tally = Tally()
+    mine = {"name": "carl", "table": str(table), "attempt": str(attempt), "ident": "x1", "path": "club.js"}
+    routes = every_route(club)
+    assert len(routes) >= 21 + 27
+    for path, route in routes:
+        if isinstance(route, WebSocketRoute):
+            continue  # (tests/test_club_live.py: the socket's refusals)
+        methods = sorted((getattr(route, "methods", None) or {"GET"}) - {"HEAD"})
+        tally.routes.add(path)
+        for method in methods:
+            url = spelled(path, mine)
+            generic = {"attempt": attempt, "word": "AB", "name": "ann", "password": "x" * 12, "alphagrams": KEYS,
+                       "kind": "anagram", "key": "AB", "answer": "BA", "reviewed": None, "invite": "nope"}
+            askers = [(nobody, ""), (bob, bob_csrf), (admin, admin_csrf)]
+            for web, csrf in askers:  # as nobody, as another member, as an admin (ann's things, not theirs)
+                headers = {"x-csrf-token": csrf} if csrf else {}
+                body = None if method == "GET" else generic
+                tally.check(f"{method} {url} as {'someone' if csrf else 'nobody'}",
+                            web.request(method, url, json=body, headers=headers))
+            for value in HOSTILE_PATH:  # the path's own parameters misspelled (by an admin too: the admin's routes)
+                if "{" in path:
+                    bad = spelled(path, {name: value for name in ("name", "table", "attempt", "ident", "path")})
+                    for web, csrf in ((bob, bob_csrf), (admin, admin_csrf)):
+                        tally.check(f"{method} {bad}", web.request(method, bad, json=None if method == "GET" else
+                                                                   {**generic, "password": "long enough"},
+                                                                   headers={"x-csrf-token": csrf}))
+            if method == "GET":
+                for name in QUERY_NAMES:
+                    for value in ["", "x" * 3000, "%00", "-1", str(2 ** 64), "2026-02-30", "%ED%A0%80", "sevens"]:
+                        tally.check(f"GET {url}?{name}={value[:20]}",
+                                    bob.get(f"{url}?{name}={value}", headers={"accept": "application/json"}))
+                continue
+            for raw in HOSTILE_BODIES:  # bodies no route can read, as a member and (before any door) as nobody
+                for web, csrf in ((bob, bob_csrf), (nobody, "")):
+                    tally.check(f"{method} {url} body {raw[:30]!r}",
+                                web.request(method, url, content=raw,
+                                            headers={"content-type": "application/json", "x-csrf-token": csrf}))
+            # every field of the wrong type, size or spelling: each hostile value in every field at once, then
+            # each field alone with values in turn (every field meets several)
+            bodies = [dict.fromkeys(FIELDS, value) for value in HOSTILE_VALUES]
+            bodies += [{**generic, field: HOSTILE_VALUES[(index * 7 + turn) % len(HOSTILE_VALUES)]}
+                       for index, field in enumerate(FIELDS) for turn in range(3)]
+            for body in bodies:
+                tally.check(f"{method} {url} {str(body)[:60]}",
+                            bob.request(method, url, content=json.dumps(body).encode(),
+                                        headers={"content-type": "application/json", "x-csrf-token": bob_csrf}))
+            for form in ({"csrf": bob_csrf, "name": "\x00", "words": "A1\n" * 50},
+                         {"csrf": bob_csrf, "kind": ["a", "b"], "count": "-5", "source": "../../etc/passwd"}):
+                tally.check(f"{method} {url} form", bob.request(method, url, data=form))
+            tally.check(f"{method} {url} upload", bob.request(method, url, data={"csrf": bob_csrf, "name": "x"},
+                                                              files={"file": ("x.txt", b"\xff\xfe\x00garbage\n" * 100)}))
+    logged = [f"{record.name}: {record.getMessage()[:200]}" for record in caplog.records
+              if record.levelno >= logging.ERROR or record.exc_info]
+    with capsys.disabled():
+        print(f"\nfuzz ({club.db.dialect}): {tally.requests} requests over {len(tally.routes)} routes, "
+              f"{len(tally.failures)} 5xx or tracebacks, {len(logged)} errors logged")
+    assert tally.failures == [] and logged == [], (tally.failures[:20], logged[:20])
+    assert tally.requests > 4000
+
+
+def vm_peak(pid: int) -> int:
+    """The process's peak resident memory (VmHWM), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+def stream(port: int, path: str, megabytes: int, headers: str = "") -> bytes:
+    """A chunked body of MEGABYTES sent as fast as the server takes it; what the server answered."""
+    chunk = b"[" * (1 << 20)
+    with sockets.create_connection(("127.0.0.1", port), timeout=60) as conn:
+        conn.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{headers}"
+                     "Transfer-Encoding: chunked\r\n\r\n".encode())
+        try:
+            for _ in range(megabytes):
+                conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            conn.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # (refused as it streamed: the server closed the connection)
+        try:
+            return conn.recv(4096)
+        except ConnectionResetError:
+            return b""
+
+
+def test_a_huge_chunked_body_is_refused_as_it_streams_in_bounded_memory(tmp_path: Path, lex: Lexicon) -> None:
+    """1 GB to the login (before any authentication) and 256 MB to a member's largest route, streamed to a real
+    `lexitrain serve`: each refused (413) once past its route's bound, and the server's peak memory grows by
+    far less than what was sent."""
+    database = tmp_path / "club.sqlite"
+    with ClubDatabase(str(database)) as db:
+        members.sign_up(db, "ann", "correct horse battery", members.make_invite(db, 1.0), 1.0)
+    process = subprocess.Popen([sys.executable, "-m", "lexitrain", "serve", "--database", str(database), "--lexicon",
+                                lex.name, "--port", "0"], text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, env={**os.environ})
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "lexitrain serve: http://" in line, process.stderr.read() if process.stderr else line
+        port = int(line.split()[2].rstrip("/").rsplit(":", 1)[1])
+        import httpx
+
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as web:
+            login = web.post("/api/session", json={"name": "ann", "password": "correct horse battery"})
+            assert login.status_code == 200
+            cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
+            csrf = login.json()["csrf"]
+        before = vm_peak(process.pid)
+        began = time.perf_counter()
+        assert b" 413 " in stream(port, "/api/session", 1024)
+        assert b" 413 " in stream(port, "/api/progress", 256, f"Cookie: {cookie}\r\nX-CSRF-Token: {csrf}\r\n")
+        grown = vm_peak(process.pid) - before
+        assert grown < 100 << 20, f"the server's peak memory grew by {grown >> 20} MB"
+        assert time.perf_counter() - began < 60
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
