@@ -19,7 +19,7 @@ from lexitrain.engine.dawg import Dawg
 from lexitrain.engine.exchanges import can_exchange
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Placement, ScoredPlay
-from lexitrain.engine.rules import IllegalPlay, apply_play, check_play, invalid_words
+from lexitrain.engine.rules import IllegalPlay, apply_play, check_play, invalid_words, words_formed
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import BLANK, RACK_SIZE, Rack
 
@@ -28,7 +28,9 @@ CHALLENGE_RULES = ("double", "single", "5pt", "10pt", "void")
 
 @dataclass
 class Rules:
-    challenge: str = "double"  # double: a failed challenge loses the turn; single: free; 5pt/10pt: bonus to the player; void: phonies refused
+    #: double: a failed challenge loses the turn; single: free; 5pt/10pt: a bonus to the player for each word
+    #: of the play challenged (WESPA's rule); void: phonies are refused, nothing is challenged
+    challenge: str = "double"
     tournament: bool = True  # going out: +2x opponents' racks; else home: +sum, each other -own
     exchange_limit: int = 7  # tiles needed in the bag to exchange (0 = any time)
     max_zero_turns: int = 6
@@ -57,6 +59,8 @@ class Move:
     drawn: list[str] = field(default_factory=list)
     phony: list[str] = field(default_factory=list)  # words not in the lexicon
     exchanged: list[str] = field(default_factory=list)  # tiles put back by an exchange
+    words: int = 0  # words a tile play formed (what a 5- or 10-point challenge penalty counts)
+    zero_turns_before: int = 0  # scoreless turns in a row before it, restored when a phony comes off
 
 
 class Game:
@@ -93,12 +97,14 @@ class Game:
         resolved = check_play(self.board, play, self.rack_text(),
                               self.lexicon if self.rules.challenge == "void" else None)
         phony = invalid_words(self.board, resolved, self.lexicon)
+        words = len(words_formed(self.board, resolved))
         rack_before = list(player.rack)
         for _, _, tile in resolved.placed():
             text = tile_text(self.board.tiles, tile)
             player.rack.remove(BLANK if text != text.upper() else text)
         apply_play(self.board, resolved)
-        move = Move(self.turn, "play", resolved.score, resolved, rack_before, self.bag.draw(RACK_SIZE - len(player.rack)), phony)
+        move = Move(self.turn, "play", resolved.score, resolved, rack_before, self.bag.draw(RACK_SIZE - len(player.rack)),
+                    phony, words=words, zero_turns_before=self.zero_turns)
         player.rack.extend(move.drawn)
         player.score += move.score
         self.zero_turns = 0 if move.score else self.zero_turns + 1
@@ -157,13 +163,13 @@ class Game:
             self._take_back(last)
             move = Move(last.player, "challenged-off", -last.score, last.play)
             self.history.append(move)
-            self.zero_turns += 1
+            self.zero_turns = last.zero_turns_before + 1
             self._check_zero_turns()
             return move
         self._check_not_over()
         rule = self.rules.challenge
         if rule in ("5pt", "10pt"):
-            bonus = 5 if rule == "5pt" else 10
+            bonus = (5 if rule == "5pt" else 10) * last.words
             self.players[last.player].score += bonus
             move = Move(last.player, "challenge-bonus", bonus)
             self.history.append(move)

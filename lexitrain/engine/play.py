@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from lexitrain.engine.board import BLANK_FLAG, Board, column_index, column_name, tile_number, tile_text
 from lexitrain.errors import LexitrainError
-from lexitrain.tiles import TileSet
+from lexitrain.tiles import BLANK, TileSet
 
 #: a square of a parsed play whose letter is not known until it meets a board
 UNKNOWN = -2
@@ -41,6 +41,15 @@ def parse_position(text: str) -> tuple[int, int, bool]:
 
 def format_position(row: int, col: int, down: bool) -> str:
     return f"{column_name(col)}{row + 1}" if down else f"{row + 1}{column_name(col)}"
+
+
+def letter_case(answer: str, rack: str) -> str:
+    """The play with its tiles in capitals when it has more lowercase letters than the rack
+    has blanks (lowercase could only mean blanks it cannot play): `8d quite` is 8D QUITE then."""
+    parts = answer.split()
+    if len(parts) != 2 or sum(1 for c in parts[1] if c.islower()) <= rack.count(BLANK):
+        return answer
+    return f"{parts[0]} {parts[1].upper()}"
 
 
 class Placement:
