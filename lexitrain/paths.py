@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from lexitrain.errors import LexitrainError
 
@@ -50,3 +53,47 @@ def _folder(path: Path) -> Path:
         raise LexitrainError(f"the data folder {path} {what}: point LEXITRAIN_HOME at a folder you can write "
                              "(or move what is in the way), and run again") from None
     return path
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a text file whole or not at all: into a temporary file beside it, then moved into place
+    (a reader sees the old file or the new one, never half of one). A one-line error when it cannot."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise LexitrainError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def lock_file(path: Path, wait: bool = True) -> int:
+    """An open descriptor of PATH holding its exclusive lock (flock); -1 where it is held elsewhere
+    (WAIT False) or the system has no flock (Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return -1
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return -1
+    return fd
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold PATH's lock (waiting for it) while the block runs: one process at a time reads and writes
+    what it guards."""
+    fd = lock_file(path)
+    try:
+        yield
+    finally:
+        if fd >= 0:
+            os.close(fd)

@@ -140,3 +140,39 @@ def test_gcg_analyze_gives_each_player_an_index_and_a_rating(enable: Lexicon, re
         assert summary["mistake_index"] == pytest.approx(0.2 * small + 0.5 * medium + 1.0 * large)
         assert summary["estimated_rating"] == estimated_rating(summary["mistake_index"])
 
+
+def test_a_leak_profile_adds_up_and_makes_the_weeks_study(enable: Lexicon) -> None:
+    """Games of a deliberately weak player (the Beginner in the player's chair) against the Club bot: every
+    leak has one kind, the kinds add up to the total, and the study makes due cards of the top kinds."""
+    from lexitrain.engine.bots import Bot, level
+    from lexitrain.engine.match import BOT, Settings, bot_line
+    from lexitrain.study.drills.play import PlayedGame
+    from lexitrain.study.quiz.scheduler import utc_now
+    from lexitrain.study.records.leak_cards import leak_study
+    from lexitrain.study.records.leaks import KINDS, Analysts, leak_profile, saved_analyses
+    from lexitrain.study.store import ProgressStore
+
+    weak = Bot(level(1), enable)
+    with ProgressStore() as store:
+        for number in range(3):
+            game = PlayedGame.start(store, enable, Settings("enable", 3, "double", 0, 40 + number, first=number != 1))
+            while not game.finished:
+                game.bot_step() if game.to_move == BOT else game.player_line(bot_line(game.match, weak, 41 + number))
+        games = saved_analyses(Analysts(sim=False))
+        assert len(games) == 3 and all(g.player == "you" for g in games)
+        profile = leak_profile(games)
+        data = profile.to_json()
+        assert data["games"] == 3 and {k["kind"] for k in data["kinds"]} == set(KINDS)
+        assert sum(k["win_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["win_per_game"], abs=0.06)
+        assert sum(k["points_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["points_per_game"],
+                                                                                 abs=0.6)
+        assert sum(k["count"] for k in data["kinds"]) == data["total"]["leaks"] == len(profile.leaks) > 5
+        assert all(x.win >= 0 and x.points >= 0 for x in profile.leaks)
+        again = leak_profile(saved_analyses(Analysts(sim=False)))  # the analyses kept are read back the same
+        assert again.to_json()["total"] == data["total"]
+        study = leak_study(store, profile, kinds=2, sim_iterations=16, endgame_seconds=1)
+        assert study.added > 0 and len(study.kinds) == 2
+        assert [k["kind"] for k in study.kinds] == profile.ranked_kinds()[:2]
+        due = store.conn.execute("SELECT count(*) FROM cards WHERE lexicon = 'enable' AND due <= ?",
+                                 (utc_now().timestamp(),)).fetchone()[0]
+        assert due >= study.added

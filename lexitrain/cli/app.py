@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli import (card_cmd, engine_cmd, infer_cmd, lexicon_cmd, positions_cmd, search_cmd, serve_cmd,
-                           sheet_cmd, sim_cmd, study_cmd, web_cmd)
+from lexitrain.cli import (card_cmd, engine_cmd, infer_cmd, lexicon_cmd, play_cmd, positions_cmd, search_cmd,
+                           serve_cmd, sheet_cmd, sim_cmd, study_cmd, web_cmd)
 from lexitrain.cli.root import new_root_app, run
 
 #: In the order `lexitrain --help` lists them: look words up, study, solve
@@ -27,6 +27,7 @@ COMMANDS: tuple[typer.Typer, ...] = (
     sim_cmd.commands,  # sim
     infer_cmd.commands,  # infer
     engine_cmd.gcg_app,
+    play_cmd.commands,  # play, bots, games
     sheet_cmd.commands,  # sheet
     web_cmd.commands,  # web
     serve_cmd.serve_app,  # serve, serve invite, serve admin

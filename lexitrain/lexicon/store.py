@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_folder
+from lexitrain.paths import data_folder, lock_file
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
@@ -92,24 +92,8 @@ def new_build_dir(name: str) -> Path:
     check_build_name(name)
     remove_stale_builds()
     folder = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=lexicons_dir()))
-    _held[folder] = _lock(folder / BUILD_LOCK, wait=True)
+    _held[folder] = lock_file(folder / BUILD_LOCK, wait=True)
     return folder
-
-
-def _lock(path: Path, wait: bool) -> int:
-    """An open descriptor of PATH holding its exclusive lock; -1 where it is held elsewhere
-    (WAIT False) or the system has no flock (Windows: nothing is removed there)."""
-    try:
-        import fcntl
-    except ImportError:
-        return -1
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return -1
-    return fd
 
 
 def _release(folder: Path) -> None:
@@ -129,7 +113,7 @@ def remove_stale_builds() -> list[str]:
             continue
         lock = folder / BUILD_LOCK
         if lock.exists():
-            fd = _lock(lock, wait=False)
+            fd = lock_file(lock, wait=False)
             if fd < 0:
                 continue  # a build is running in it now
             os.close(fd)

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from lexitrain.engine.board import EMPTY, column_name, is_blank, tile_text
+from lexitrain.engine.board import EMPTY, Board, column_name, is_blank, tile_text
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.requests import DailyRequest, PositionQuizRequest
@@ -295,16 +295,20 @@ def today(ctx: Context, store: ProgressStore) -> dict[str, int]:
 
 
 def board_json(ctx: Context, question: Question) -> dict[str, Any]:
-    """The board as the page draws it: each square's premium, tile and whether a blank plays it."""
+    """A position question's board as the page draws it, with the rack (and the opponent's, when given)."""
     position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
-    board = position.board
+    opponent = position.racks[1] if len(position.racks) > 1 else ""
+    return {**board_view(position.board), "rack": position.rack, "opponent": opponent}
+
+
+def board_view(board: Board, marked: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> dict[str, Any]:
+    """A board as the pages draw it (`lexitrain.boardRows`): each square's premium, tile, whether a blank plays
+    it, and whether it is MARKED (the last play's squares)."""
     rows = [[{"premium": board.premium(r, c) if board.get(r, c) == EMPTY else "",
               "tile": "" if board.get(r, c) == EMPTY else tile_text(board.tiles, board.get(r, c)),
-              "blank": board.get(r, c) != EMPTY and is_blank(board.get(r, c))}
+              "blank": board.get(r, c) != EMPTY and is_blank(board.get(r, c)), "last": (r, c) in marked}
              for c in range(board.cols)] for r in range(board.rows)]
-    opponent = position.racks[1] if len(position.racks) > 1 else ""
-    return {"columns": [column_name(c) for c in range(board.cols)], "rows": rows, "rack": position.rack,
-            "opponent": opponent}
+    return {"columns": [column_name(c) for c in range(board.cols)], "rows": rows}
 
 
 async def position_start(request: Request) -> JSONResponse:

@@ -31,6 +31,7 @@ from lexitrain.study.drills import open_rounds
 from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.study.quiz.preferences import Preferences, save_preferences
 from lexitrain.study.records import stats as st
+from lexitrain.study.records.leaks import Analysts, leak_profile, saved_analyses
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
@@ -273,6 +274,7 @@ async def stats_page(request: Request) -> Response:
         points_weeks = report.points.dated_weeks() if report.points else []
         due = _due_figures(report)
         return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
+                      leaks=_leaks(report.lexicon), studied=request.query_params.get("studied"),
                       forecast=st.shown_forecast(report), week=st.shown_forecast(report, 7),
                       total_due=due["total"], hardest=report.hardest.to_dict("records"),
                       coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),
@@ -281,6 +283,13 @@ async def stats_page(request: Request) -> Response:
                       points_weeks=points_weeks, most_points=max([1.0] + [covered for _, covered in points_weeks]))
 
     return await ctx.offload.read(page)
+
+
+def _leaks(lexicon: str) -> dict[str, Any] | None:
+    """The leak profile of the finished games against the bots in this lexicon (None: none finished yet);
+    a game not analysed yet is analysed by equity now and kept."""
+    games = [g for g in saved_analyses(Analysts(sim=False)) if g.lexicon == lexicon]
+    return leak_profile(games).to_json() if games else None
 
 
 def _due_figures(report: st.StatsReport) -> dict[str, int]:

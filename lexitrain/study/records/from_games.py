@@ -120,13 +120,13 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
     for number, (where, cgp) in enumerate(analysed, start=1):
-        _analyse(store, lex, where, cgp, sim_iterations, endgame_seconds, found)
+        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found)
         progress("analysing turns", number, len(analysed))
-    _add_cards(store, lex, found)
+    add_due_cards(store, lex, found)
     return found
 
 
-def _analyse(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
+def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
              found: GameCards) -> None:
     """Simulate a turn with tiles in the bag, or solve one with the bag empty (the opponent's rack, the unseen
     tiles, written into the position), and keep the position and its card when it teaches something."""
@@ -155,8 +155,8 @@ def _analyse(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_itera
         found.add(kind, to_cgp(position))
 
 
-def _add_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:
-    """Store the cards; those new to the store go into learning, due now."""
+def add_due_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:
+    """Store the cards found; those new to the store go into learning, due now (the leak study's too)."""
     now = utc_now().timestamp()
     wanted = [(kind, key) for kind in KINDS for key in found.keys[kind]]
     with store.transaction():

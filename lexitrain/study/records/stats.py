@@ -7,13 +7,14 @@ that the rest of the CLI starts quickly.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.records.coverage import LengthCoverage, coverage
 from lexitrain.study.records.stakes import Covered, covered
@@ -29,6 +30,8 @@ FORECAST_DAYS = 30
 HISTORY_DAYS = 30
 HARDEST = 10
 COVERAGE_ALWAYS = (7, 8)  # lengths whose coverage is shown even when nothing is known yet
+#: the kind of question tile tracking asks (study/quiz/kinds/tile_tracking.py)
+TRACKING_KIND = "tile-tracking"
 
 
 @dataclass
@@ -42,6 +45,7 @@ class StatsReport:
     retention_30: float | None
     coverage: list[LengthCoverage] = field(default_factory=list)  # per length, the bingo draws known
     points: Covered | None = None  # the points per game the known words cover, and how it grew
+    tracking: Tracking | None = None  # tile tracking in games against the bots, tile by tile
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,7 +58,45 @@ class StatsReport:
             "hardest": self.hardest.to_dict("records"),
             "coverage": {str(c.length): c.to_json() for c in self.coverage},
             **({"points": self.points.to_json()} if self.points is not None else {}),
+            **({"tile_tracking": asdict(self.tracking)} if self.tracking is not None else {}),
         }
+
+
+@dataclass(frozen=True)
+class Tracking:
+    """How well the player tracked tiles when asked (`play --hide-unseen`): over every answer, the unseen
+    tiles named right, and the mean of each answer's score (right over unseen and wrong together)."""
+
+    asked: int
+    exact: int  # answers with every tile right and none too many
+    tiles: int
+    tiles_right: int
+    mean_score: float
+    last_score: float
+
+
+def tracking(store: ProgressStore, lex: Lexicon) -> Tracking | None:
+    """The tile tracking figures of a lexicon's answers (None when none was asked); each answer judged again
+    from its key (the position, which holds the answer) by the kind that asked it."""
+    answers = store.kind_answers(lex.name, TRACKING_KIND)
+    if not answers:
+        return None
+    kind = new_kind(TRACKING_KIND)
+    scores, exact, tiles, right = [], 0, 0, 0
+    for key, given, _ in answers:
+        try:
+            check = kind.check(kind.build(lex, key), given)
+        except LexitrainError:
+            continue  # a position this lexicon cannot read (another tile set): not counted
+        if check.refused is not None:
+            continue
+        scores.append(float(check.details["score"]))
+        exact += check.correct
+        tiles += int(check.details["tiles"])
+        right += int(check.details["tiles_right"])
+    if not scores:
+        return None
+    return Tracking(len(scores), exact, tiles, right, round(sum(scores) / len(scores), 4), scores[-1])
 
 
 def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, points: bool = False) -> StatsReport:
@@ -102,7 +144,8 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
     reviews, right, recent_reviews, recent_right = store.review_tally(lexicon, since_at)
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
                        share((recent_reviews, recent_right)), by_length,
-                       _points_covered(store, lex, now) if points and lex is not None else None)
+                       _points_covered(store, lex, now) if points and lex is not None else None,
+                       tracking(store, lex) if lex is not None else None)
 
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
@@ -169,6 +212,10 @@ def render_text(report: StatsReport) -> list[str]:
         lines.append(f"points at stake: the words you know cover {p.now:.1f} of the {p.lexicon_points:.1f} points "
                      f"a game holds ({p.share:.1%}, counting each by how likely you are to recall it now)")
         lines.append("  week by week: " + "  ".join(f"{day[5:]}:{covered:.1f}" for day, covered in p.dated_weeks()))
+    if report.tracking is not None:
+        t = report.tracking
+        lines.append(f"tile tracking: {t.asked} asked, {t.exact} exactly right; {t.tiles_right} of {t.tiles} unseen "
+                     f"tiles named ({t.mean_score:.0%} a time on average, {t.last_score:.0%} the last time)")
     if len(report.hardest):
         lines.append("hardest alphagrams: " + "  ".join(
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))

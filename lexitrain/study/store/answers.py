@@ -159,6 +159,12 @@ class Answers(StoreConnection):
             (since, since, lexicon)).fetchone()
         return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
+    def kind_answers(self, lexicon: str, kind: str) -> list[tuple[str, str, float]]:
+        """(key, given, when) of every answer of one kind in a lexicon's sessions, oldest first (tile tracking's)."""
+        return self.conn.execute(
+            "SELECT a.key, a.given, a.at FROM answers a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.lexicon = ? AND a.kind = ? ORDER BY a.at, a.id", (lexicon, kind)).fetchall()
+
     def source_attempts(self, lexicon: str, source: str) -> list[tuple[int, float, float | None, int, int]]:
         """(session id, started, ended, answers, right) of every session on one source in a lexicon, oldest
         first: a list's attempts."""

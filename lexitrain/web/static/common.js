@@ -81,10 +81,10 @@ const lexitrain = {
       row.append(lexitrain.el("th", "", r + 1));
       squares.forEach((square, c) => {
         const name = data.columns[c] + (r + 1);
-        const cell = lexitrain.el("td", "square " + (square.tile ? "tile" + (square.blank ? " blank" : "") : square.premium),
-          square.tile || square.premium);
+        const cell = lexitrain.el("td", "square " + (square.tile ? "tile" + (square.blank ? " blank" : "") : square.premium)
+          + (square.last ? " last" : ""), square.tile || square.premium);
         cell.dataset.square = name;
-        cell.title = name + (square.blank ? " (a blank)" : "");
+        cell.title = name + (square.blank ? " (a blank)" : "") + (square.last ? " (the last play)" : "");
         if (onSquare) cell.addEventListener("click", () => onSquare(r, c));
         row.append(cell);
       });

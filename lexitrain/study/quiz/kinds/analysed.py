@@ -34,13 +34,13 @@ from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
-from lexitrain.engine.play import Play, ScoredPlay
+from lexitrain.engine.play import Play, ScoredPlay, letter_case
 from lexitrain.engine.rules import apply_play, check_play, listed_play
 from lexitrain.engine.simulation import position_setup, simulate
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
-from lexitrain.study.quiz.kinds.position import describe, letter_case, read_position
+from lexitrain.study.quiz.kinds.position import describe, read_position
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet

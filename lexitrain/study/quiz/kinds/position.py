@@ -34,14 +34,14 @@ from lexitrain.engine.equity import play_equity, rank_by_equity
 from lexitrain.engine.exchanges import tiles_in_bag
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
-from lexitrain.engine.play import Play, ScoredPlay
+from lexitrain.engine.play import Play, ScoredPlay, letter_case
 from lexitrain.engine.rules import RACK_SIZE, check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import WordRow
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.store import StoredPosition
-from lexitrain.tiles import BLANK, Rack
+from lexitrain.tiles import Rack
 
 KIND = "position"
 TOP_SHOWN = 5
@@ -146,15 +146,6 @@ def solve_position(lex: Lexicon, cgp: str, generator: MoveGenerator, by: str = S
     ranked = rank_by_equity(model, held, plays, bag, exchanges=False)
     return Solved(position.board, position.rack, [c.play for c in ranked if c.play is not None], generator.dawg,
                   [c.equity for c in ranked], lambda play: play_equity(model, held, play, bag).equity)
-
-
-def letter_case(answer: str, rack: str) -> str:
-    """The play with its tiles in capitals when it has more lowercase letters than the rack
-    has blanks (lowercase could only mean blanks it cannot play): `8d quite` is 8D QUITE then."""
-    parts = answer.split()
-    if len(parts) != 2 or sum(1 for c in parts[1] if c.islower()) <= rack.count(BLANK):
-        return answer
-    return f"{parts[0]} {parts[1].upper()}"
 
 
 def judge(solved: Solved, answer: str) -> dict[str, Any]:

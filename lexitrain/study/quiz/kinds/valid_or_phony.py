@@ -4,7 +4,7 @@ Keyed by the word shown: a phony a player put down in a game (`study
 from-games`) is its own key. To be drilled on its own, the kind draws
 plausible phonies from real words: the key `~WORD` of a word from a search or
 a list shows either WORD itself or a string one step from it that the lexicon
-lacks, either a wrong inflection (-S, -ED, -ING, -ER added as English adds
+lacks, either a wrong inflection (`lexicon/phonies.py`) (-S, -ED, -ING, -ER added as English adds
 them, or one ending swapped for another) or one letter changed for a common
 one of its kind (vowel for vowel, consonant for consonant). Which, and the
 string drawn, are seeded by WORD, so a card always shows the same string and
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.phonies import inflections
 from lexitrain.lexicon.rows import WordRow
 from lexitrain.study.quiz.kinds.base import CHOICE, Check, Question, register_kind
 
@@ -27,8 +28,6 @@ VALID, PHONY = "VALID", "PHONY"
 #: what a player may type for each verdict
 ANSWERS = {"V": VALID, "VALID": VALID, "Y": VALID, "YES": VALID, "GOOD": VALID,
            "P": PHONY, "PHONY": PHONY, "PHONEY": PHONY, "N": PHONY, "NO": PHONY, "X": PHONY}
-#: endings a wrong inflection swaps for one another
-ENDINGS = ("S", "ES", "ED", "ING", "ER", "EST")
 #: the mark of a key asking a phony drawn from a word
 DRAWN = "~"
 #: the longest phony drawn, in tiles (a board's width)
@@ -40,18 +39,6 @@ COMMON = 3
 def _seed(word: str) -> random.Random:
     """A generator seeded by the word alone (SHA-256: the same on every run and machine)."""
     return random.Random(int.from_bytes(hashlib.sha256(f"valid-or-phony|{word}".encode()).digest()[:8], "big"))
-
-
-def inflections(word: str) -> list[str]:
-    """A word already inflected with one of its endings swapped for another; any other
-    inflected as English would if it could be: -S (-ES after a hiss or an O), -ED, -ING, -ER
-    (a final E dropped first)."""
-    ends = [end for end in ENDINGS if word.endswith(end) and len(word) > len(end) + 2]
-    if ends:
-        return [word[: -len(end)] + other for end in ends for other in ENDINGS if other != end]
-    stem = word[:-1] if word.endswith("E") else word
-    return [word + ("ES" if word.endswith(("X", "Z", "CH", "SH", "O")) else "S"),
-            stem + "ED", stem + "ING", stem + "ER"]
 
 
 def letter_changes(lex: Lexicon, word: str) -> list[str]:

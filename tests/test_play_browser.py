@@ -1,0 +1,76 @@
+"""The Play page in a real browser (the live server, browser and tab of test_web_browser.py): a game started
+from the form, a play typed onto the board square by square, the bot answering, the rack rearranged, both
+clocks, the game to its end and its review."""
+
+from __future__ import annotations
+
+import re
+
+from lexitrain.engine.board import Board, is_blank, tile_number, tile_text
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.tiles import Rack
+from test_web_browser import Live, Page, browser, expect, home, live, page  # noqa: F401  (the fixtures)
+from web_helpers import NAME
+
+
+def test_a_game_on_the_play_page_to_its_end(page: Page, live: Live) -> None:
+    lex = open_lexicon(NAME)
+    generator = MoveGenerator(dawg_for(lex))
+    page.goto(live.url("/play"))
+    page.get_by_label("Bot").select_option("4")
+    page.get_by_label("Minutes each (0: untimed)").fill("10")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r".*/play/\d{4}-\d{2}-\d{2}-\d{6}-expert"))
+    name = page.url.rsplit("/", 1)[1].split("?")[0]
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    typed = dragged = False
+    for _ in range(80):
+        expect(page.locator("#status")).not_to_have_text(re.compile("thinking"), timeout=60_000)
+        if page.locator("#finished").is_visible():
+            break
+        state = page.request.get(f"{live.base}/api/play/{name}").json()
+        if state["to_move"] != "player":
+            continue
+        if not dragged and len(state["rack"]) > 1:  # the rack rearranged by dragging: the order is the page's
+            before = page.locator("#rack .letter").all_inner_texts()
+            page.locator("#rack .letter").nth(0).drag_to(page.locator("#rack .letter").nth(len(before) - 1))
+            after = page.locator("#rack .letter").all_inner_texts()
+            assert sorted(after) == sorted(before) and after != before or len(set(before)) == 1
+            dragged = True
+        board = Board(lex.layout, lex.tiles)
+        for r, row in enumerate(state["board"]["rows"]):
+            for c, square in enumerate(row):
+                if square["tile"]:
+                    board.set(r, c, tile_number(lex.tiles, square["tile"]))
+        plays = generator.plays(board, Rack.parse(lex.tiles, state["rack"]))
+        turn = state["turn"]
+        if plays and not typed and not any(is_blank(t) for _, _, t in plays[0].placed()):
+            play = plays[0]  # typed onto the board: its first square clicked (twice to go down), then its letters
+            r, c, _ = play.placed()[0]
+            square = page.locator(f'[data-square="{state["board"]["columns"][c]}{r + 1}"]')
+            square.click()
+            if play.down:
+                square.click()
+            for _, _, tile in play.placed():
+                page.keyboard.press(tile_text(lex.tiles, tile))
+            expect(page.get_by_label("Your move")).to_have_value(play.format(lex.tiles))
+            expect(page.locator("td.pending")).to_have_count(play.tile_count)
+            page.keyboard.press("Enter")
+            typed = True
+        elif plays:
+            page.get_by_label("Your move").fill(plays[0].format(lex.tiles))
+            page.get_by_role("button", name="Play", exact=True).click()
+        else:
+            page.get_by_role("button", name="Pass").click()
+        expect(page.locator("#log li").first).to_be_visible()
+        page.wait_for_function(f"() => !document.getElementById('finished').hidden || "
+                               f"document.getElementById('status').textContent === 'Your move'", timeout=60_000)
+        if typed and state["turn"] == turn and page.locator("td.last").count():
+            assert page.locator("td.last").count() >= 1  # the last play marked
+    expect(page.locator("#result")).to_have_text(re.compile(r"Game over: \d+ to \d+"))
+    assert typed, "no play was typed onto the board"
+    page.get_by_role("link", name="This game turn by turn").click()
+    expect(page.locator("#mistake-index")).to_be_visible()
+    expect(page.locator("#rating")).to_have_text(re.compile(r"^\d{3,4}$"))

@@ -1,0 +1,199 @@
+"""`lexitrain play --jsonl`, `bots`, `games` and `leaks` as a program driving them sees them.
+
+The games are played through a real process and its pipes, the player's side
+making the top-scoring play of each position it is sent (read from the turn
+line's CGP, as any driving program would)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lexitrain.engine.cgp import parse_cgp
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.replay import replay
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.records.stats import compute
+from lexitrain.study.store import ProgressStore
+from lexitrain.tiles import Rack
+from tests.cli_runner import run
+
+TURN_KEYS = {"turn", "cgp", "rack", "scores", "clock", "unseen"}
+
+
+class Driver:
+    """`lexitrain play --jsonl ARGS` in a process of its own: lines out, lines in."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen([sys.executable, "-m", "lexitrain", "play", "--jsonl", *args],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True)
+        self.lines: list[dict[str, Any]] = []
+
+    def read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        text = self.process.stdout.readline()
+        assert text, f"no line: {self.process.stderr.read() if self.process.stderr else ''}"
+        line = json.loads(text)
+        self.lines.append(line)
+        return line
+
+    def send(self, text: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=60)
+
+
+def top_play(line: dict[str, Any], lex: Lexicon, generator: MoveGenerator) -> str:
+    position = parse_cgp(line["cgp"], lex.tiles, lex.layout)
+    plays = generator.plays(position.board, Rack.parse(lex.tiles, line["rack"]))
+    return plays[0].format(lex.tiles) if plays else "pass"
+
+
+def unseen_of(line: dict[str, Any], lex: Lexicon) -> str:
+    position = parse_cgp(line["cgp"], lex.tiles, lex.layout)
+    return lex.tiles.spell(unseen_tiles(position.board, Rack.parse(lex.tiles, line["rack"])).names())
+
+
+def play_to_the_end(driver: Driver, lex: Lexicon, track: str = "right") -> dict[str, Any]:
+    generator = MoveGenerator(dawg_for(lex))
+    while True:
+        line = driver.read()
+        if "end" in line:
+            return line["end"]
+        if "track" in line:  # the position on show, the tiles asked for
+            assert set(line["track"]) == {"turn", "cgp", "rack", "count"}
+            driver.send(unseen_of(line["track"], lex) if track == "right" else "AEIOU")
+            continue
+        if "turn" in line:
+            driver.send(top_play(line, lex, generator))
+
+
+def test_a_game_as_json_lines_to_the_end_and_its_record(enable: Lexicon, home: Path) -> None:
+    driver = Driver("--bot", "3", "--seed", "8", "--clock", "25", "--lexicon", "enable")
+    first = None
+    while first is None:
+        line = driver.read()
+        if "turn" in line:
+            first = line
+    assert set(first) == TURN_KEYS  # exactly these keys
+    assert first["scores"][0] == 0 and first["clock"][0] in (1500, 1499) and first["unseen"] == unseen_of(first, enable)
+    driver.send("8D ZZZZZZZ")  # not on the rack: one error line, the same turn again
+    assert "error" in driver.read() and set(driver.lines[-1]) == {"error"}
+    again = driver.read()
+    assert again == {**first, "clock": again["clock"]}
+    driver.send("challenge" if first["turn"] == 1 else "pass nonsense")
+    assert "error" in driver.read()
+    driver.read()
+    generator = MoveGenerator(dawg_for(enable))
+    driver.send(top_play(driver.lines[-1], enable, generator))
+    end = play_to_the_end(driver, enable)
+    assert driver.close() == 0
+    bots = [line for line in driver.lines if "bot" in line]
+    assert bots and all({"bot", "score"} <= set(line) for line in bots)
+    turns = [line for line in driver.lines if "turn" in line]
+    assert all(set(line) == TURN_KEYS for line in turns)
+    assert set(end) == {"scores", "winner", "gcg"} and end["winner"] in ("you", "Club", "draw")
+    record = read_gcg(Path(end["gcg"]))
+    totals: dict[str, int] = {}
+    for event in record.events:
+        totals[event.player] = event.cumulative
+    assert [totals["you"], totals["Club"]] == end["scores"]  # the saved game replays to the same final scores
+    assert all(t.ok for t in replay(record, enable.tiles) if t.kind == "play")
+    verify = run("gcg", "verify", end["gcg"], "--json")
+    assert verify.exit_code == 0 and verify.json()["ok"]
+    games = run("games", "--json").json()
+    assert [g["gcg"] for g in games] == [end["gcg"]] and games[0]["finished"] and games[0]["scores"] == end["scores"]
+    # the engine's other tools take the new game as they take any recorded game
+    analysed = run("gcg", "analyze", end["gcg"], "--player", "you", "--json")
+    assert analysed.exit_code == 0 and analysed.json()["players"]["you"]["turns"] > 5
+    cards = run("study", "from-games", end["gcg"], "--player", "you", "--json")
+    assert cards.exit_code == 0 and cards.json()["games"] == 1
+    imported = run("positions", "import", end["gcg"], "--json")
+    assert imported.exit_code == 0, imported.stderr
+
+
+def test_a_game_put_away_goes_on_with_resume(enable: Lexicon) -> None:
+    generator = MoveGenerator(dawg_for(enable))
+    driver = Driver("--bot", "4", "--seed", "12", "--clock", "0", "--lexicon", "enable")
+    turns = 0
+    while turns < 3:
+        line = driver.read()
+        if "turn" in line:
+            turns += 1
+            if turns < 3:
+                driver.send(top_play(line, enable, generator))
+    stopped = driver.lines[-1]
+    assert driver.close() == 0  # the end of input puts the game away
+    games = run("games", "--json").json()
+    assert len(games) == 1 and not games[0]["finished"]
+    resumed = Driver("--resume")
+    line = resumed.read()
+    assert line["turn"] == stopped["turn"] and line["cgp"] == stopped["cgp"] and line["rack"] == stopped["rack"]
+    resumed.send(top_play(line, enable, generator))
+    end = play_to_the_end(resumed, enable)
+    assert resumed.close() == 0 and Path(end["gcg"]).name == Path(games[0]["gcg"]).name
+    assert run("games", "--json").json()[0]["finished"]
+    nothing = run("play", "--resume")
+    assert nothing.exit_code == 1 and "no unfinished game" in nothing.stderr
+
+
+@pytest.mark.parametrize("track", ["right", "wrong"])
+def test_tile_tracking_asks_before_the_bag_empties_and_keeps_the_score(enable: Lexicon, track: str) -> None:
+    driver = Driver("--bot", "3", "--seed", "30", "--hide-unseen", "--lexicon", "enable")
+    play_to_the_end(driver, enable, track)
+    assert driver.close() == 0
+    assert all(set(line) == TURN_KEYS - {"unseen"} for line in driver.lines if "turn" in line)
+    tracked = [line["tracked"] for line in driver.lines if "tracked" in line]
+    assert tracked, "never asked for the unseen tiles"
+    assert all(t["score"] == (1.0 if track == "right" else t["score"]) for t in tracked)
+    if track == "wrong":
+        assert all(t["score"] < 1 and t["tiles_right"] <= 5 for t in tracked)
+    with ProgressStore() as store:
+        report = compute(store, "enable", enable)
+    assert report.tracking is not None and report.tracking.asked == len(tracked)
+    assert report.tracking.tiles == sum(t["tiles"] for t in tracked)
+    assert report.tracking.mean_score == pytest.approx(sum(t["score"] for t in tracked) / len(tracked), abs=1e-3)
+    assert "tile tracking:" in "\n".join(run("stats").stdout.splitlines())
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    for args, said in ((["--bot", "9"], "choose a level from 1"), (["--challenge", "triple"], "choose one of"),
+                       (["--clock", "-3"], "give minutes per player"), (["--game", "x"], "--game goes with --resume")):
+        result = run("play", *args)
+        assert result.exit_code == 1 and said in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_ladder_as_json() -> None:
+    rows = run("bots", "--json").json()
+    assert [r["level"] for r in rows] == sorted(r["level"] for r in rows) and len(rows) >= 5
+    assert all({"level", "name", "description", "mean_score", "win_vs_equity"} <= set(r) for r in rows)
+    measured = [r for r in rows if r["mean_score"] is not None]
+    if measured:  # the shipped figures rise with the level
+        assert [r["mean_score"] for r in measured] == sorted(r["mean_score"] for r in measured)
+        assert [r["win_vs_equity"] for r in measured] == sorted(r["win_vs_equity"] for r in measured)
+
+
+def test_leaks_of_games_from_elsewhere(enable: Lexicon, real_games: Path) -> None:
+    path = next(real_games.glob("*doug_v_emely.gcg"))
+    data = run("leaks", str(path), "--player", "doug", "--json").json()
+    total = data["total"]["win_per_game"]
+    assert total > 0 and data["games"] == 1
+    assert sum(k["win_per_game"] for k in data["kinds"]) == pytest.approx(total, abs=0.05)
+    assert sum(k["points_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["points_per_game"], abs=0.6)
+    assert Counter(k["kind"] for k in data["kinds"]).most_common(1)[0][1] == 1
+    assert run("leaks", str(path)).exit_code == 1

@@ -1,0 +1,154 @@
+"""The Play pages over HTTP (Starlette's TestClient): a game to the end in ENABLE, its record, stale and bad
+requests, two programs on one game, tile tracking, the review, and the leaks on the Stats page."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lexitrain.engine.board import Board, tile_number
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.drills.play import PlayedGame
+from lexitrain.study.records.saved_games import GameMoved, named_game
+from lexitrain.study.store import ProgressStore
+from lexitrain.tiles import Rack
+from lexitrain.web.app import create_app
+from lexitrain.web.context import Context
+
+SAME_ORIGIN = {"origin": "http://testserver"}
+
+
+@pytest.fixture
+def client(enable: Lexicon) -> Iterator[TestClient]:
+    with ProgressStore() as store:
+        ctx = Context(store, "enable", secret="s3cret", hosts=frozenset({"testserver"}))
+        with TestClient(create_app(ctx), headers=SAME_ORIGIN) as client:
+            assert client.get("/?key=s3cret").status_code == 200
+            yield client
+
+
+def start(client: TestClient, **fields: str) -> str:
+    response = client.post("/play", data={"level": "3", "clock": "25", **fields}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def top_play(state: dict[str, Any], lex: Lexicon, generator: MoveGenerator) -> str:
+    board = Board(lex.layout, lex.tiles)
+    for r, row in enumerate(state["board"]["rows"]):
+        for c, square in enumerate(row):
+            if square["tile"]:
+                board.set(r, c, tile_number(lex.tiles, square["tile"]))
+    plays = generator.plays(board, Rack.parse(lex.tiles, state["rack"]))
+    return plays[0].format(lex.tiles) if plays else "pass"
+
+
+def play_out(client: TestClient, name: str, lex: Lexicon, tiles: str | None = None) -> dict[str, Any]:
+    generator = MoveGenerator(dawg_for(lex))
+    state = client.get(f"/api/play/{name}").json()
+    while not state["finished"]:
+        if state["to_move"] == "bot":
+            state = client.post(f"/api/play/{name}/bot", json={"turn": state["turn"]}).json()
+        elif state["track"]:
+            state = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": tiles or ""}).json()
+            assert "tracked" in state, state
+        else:
+            state = client.post(f"/api/play/{name}/move",
+                                json={"turn": state["turn"], "line": top_play(state, lex, generator)}).json()
+            assert "refused" not in state, state
+    return state
+
+
+def test_a_game_in_the_browser_to_the_end_and_reviewed(client: TestClient, enable: Lexicon) -> None:
+    assert "Play the engine" in client.get("/play").text
+    name = start(client)
+    assert client.get(f"/play/{name}").status_code == 200
+    state = client.get(f"/api/play/{name}").json()
+    assert {"board", "rack", "scores", "clock", "turn", "to_move", "log", "unseen"} <= set(state)
+    assert state["clock"] == [1500, 1500] or state["clock"][0] <= 1500
+    end = play_out(client, name, enable)
+    assert end["end"]["winner"] in ("you", "Club", "draw") and end["end"]["scores"] == end["scores"]
+    record = read_gcg(Path(end["end"]["gcg"]))
+    totals: dict[str, int] = {}
+    for event in record.events:
+        totals[event.player] = event.cumulative
+    assert [totals["you"], totals["Club"]] == end["scores"]
+    theirs = [m for m in end["log"] if not m["mine"] and m["move"].startswith("-")]
+    assert all(m["move"].endswith(" tiles") for m in theirs)  # the bot's exchanged tiles are not shown
+    review = client.get(f"/games/{name}").text
+    assert "Mistake Index" in review and "estimated rating" in review
+    assert client.post(f"/api/play/{name}/move", json={"turn": end["turn"], "line": "pass"}).json().get("refused")
+    stats = client.get("/stats").text
+    assert "Leaks: what your mistakes cost" in stats and 'id="leak-kinds"' in stats
+    made = client.post("/leaks/study", data={}, follow_redirects=False)
+    assert made.status_code == 303 and "studied=" in made.headers["location"]
+
+
+def test_stale_bad_and_foreign_requests(client: TestClient, enable: Lexicon) -> None:
+    name = start(client, clock="0")
+    state = client.get(f"/api/play/{name}").json()
+    if state["to_move"] == "bot":
+        state = client.post(f"/api/play/{name}/bot", json={"turn": state["turn"]}).json()
+    refused = client.post(f"/api/play/{name}/move", json={"turn": state["turn"], "line": "8D ZZZZZZZ"}).json()
+    assert "not on the rack" in refused["refused"] and refused["turn"] == state["turn"]
+    stale = client.post(f"/api/play/{name}/move", json={"turn": state["turn"] + 5, "line": "pass"})
+    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
+    for bad in ("../../etc/passwd", "nope", "2026-12-06-000000-..x"):
+        response = client.get(f"/api/play/{bad}")
+        assert response.status_code == 404 and "Traceback" not in response.text
+    assert client.post(f"/api/play/{name}/move", json={"turn": "x", "line": "pass"}).status_code == 400
+    assert client.post("/play", data={"level": "9"}).status_code == 400
+
+
+def test_two_programs_on_one_game_cannot_overwrite_each_others_moves(client: TestClient, enable: Lexicon) -> None:
+    name = start(client, clock="0")
+    with ProgressStore() as store:
+        elsewhere = PlayedGame.resume(store, named_game(name))  # the terminal has it open
+        if elsewhere.to_move == "bot":
+            elsewhere.bot_step()
+        state = client.get(f"/api/play/{name}").json()
+        before = named_game(name).read_text(encoding="utf-8")
+        web = client.post(f"/api/play/{name}/move", json={"turn": state["turn"], "line": "pass"})
+        assert web.status_code == 200
+        after_web = named_game(name).read_text(encoding="utf-8")
+        assert after_web != before
+        with pytest.raises(GameMoved, match="played on elsewhere"):
+            elsewhere.player_line("pass")
+        assert named_game(name).read_text(encoding="utf-8") == after_web  # the web's move stands
+
+
+def test_tile_tracking_through_the_page(client: TestClient, enable: Lexicon) -> None:
+    name = start(client, hide_unseen="1", clock="0")
+    state = client.get(f"/api/play/{name}").json()
+    assert "unseen" not in state and state["hide_unseen"]
+    generator = MoveGenerator(dawg_for(enable))
+    tracked = 0
+    while not state["finished"] and not tracked:
+        if state["to_move"] == "bot":
+            state = client.post(f"/api/play/{name}/bot", json={"turn": state["turn"]}).json()
+        elif state["track"]:
+            refused = client.post(f"/api/play/{name}/move", json={"turn": state["turn"], "line": "pass"}).json()
+            assert "first name the unseen tiles" in refused["refused"]
+            bad = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": "A1"}).json()
+            assert bad["refused"]
+            state = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": "EEE"}).json()
+            assert 0 < state["tracked"]["tiles_right"] <= 3 and state["tracked"]["score"] < 1
+            tracked += 1
+        else:
+            state = client.post(f"/api/play/{name}/move",
+                                json={"turn": state["turn"], "line": top_play(state, enable, generator)}).json()
+    assert tracked
+    with ProgressStore() as store:
+        rows = store.kind_answers("enable", "tile-tracking")
+    assert len(rows) == 1 and rows[0][1] == "EEE"
