@@ -15,7 +15,11 @@ is printed beside the figures; `--write` stores them where `lexitrain bots`
 reads them (lexicons/bots/ladder.json).
 
     nice -n 10 python scripts/bench_bots.py [--games 200] [--games-at 4=600,5=600] [--levels 1,2,3,4,5]
-        [--jobs 2] [--write]
+        [--jobs 2] [--minutes M] [--write]
+
+With `--minutes` the run stops dispatching games after M minutes and reports the games played (the
+cheap levels' games are dealt first, the simulation player's last, so a capped run on a busy machine
+still measures the whole ladder below it in full).
 
 The two top levels play more games by default: the simulation player is only a few points and per cent
 better than the equity player, and their step needs the smaller standard errors to show.
@@ -108,6 +112,7 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(str(r.level) for r in LEVELS))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=36)
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this many minutes of wall time")
     parser.add_argument("--write", action="store_true", help=f"store the figures in {FIGURES}")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
@@ -120,6 +125,7 @@ def main() -> None:
           f"{args.jobs} processes; {load()}", flush=True)
     tasks = [(rung, n, args.seed * 1_000_000 + rung * 10_000 + n) for n in range(max(counts.values()))
              for rung in levels if n < counts[rung]]
+    tasks.sort(key=lambda task: level(task[0]).sim is not None)  # the simulation player's (slow) games last
     results: dict[int, list[tuple[int, int]]] = {r: [] for r in levels}
     cpu: dict[int, float] = {r: 0.0 for r in levels}
     started = time.perf_counter()
@@ -129,6 +135,11 @@ def main() -> None:
             cpu[rung] += seconds
             if done % 100 == 0:
                 print(f"  {done}/{len(tasks)} games, {time.perf_counter() - started:.0f} s; {load()}", flush=True)
+            if args.minutes is not None and time.perf_counter() - started > 60 * args.minutes:
+                print(f"  stopped at {args.minutes:g} minutes: {done} of {len(tasks)} games played", flush=True)
+                pool.terminate()
+                break
+    levels = [r for r in levels if results[r]]
     figures = {r: summary(results[r]) for r in levels}
     for r in levels:
         f = figures[r]

@@ -95,6 +95,22 @@ def test_a_game_in_the_browser_to_the_end_and_reviewed(client: TestClient, enabl
     assert made.status_code == 303 and "studied=" in made.headers["location"]
 
 
+def test_a_challenge_lost_is_named_in_the_review(client: TestClient, enable: Lexicon) -> None:
+    """The record has a lost double challenge as a pass (as Macondo writes it); the review says what it was."""
+    name = start(client, clock="0")
+    generator = MoveGenerator(dawg_for(enable))
+    state = client.get(f"/api/play/{name}").json()
+    while state["to_move"] == "bot" or not state["log"]:  # the bot's first play, then the player's turn
+        state = (client.post(f"/api/play/{name}/bot", json={"turn": state["turn"]}) if state["to_move"] == "bot" else
+                 client.post(f"/api/play/{name}/move", json={"turn": state["turn"],
+                                                             "line": top_play(state, enable, generator)})).json()
+    state = client.post(f"/api/play/{name}/move", json={"turn": state["turn"], "line": "challenge"}).json()
+    assert "refused" not in state, state
+    play_out(client, name, enable)
+    review = client.get(f"/games/{name}").text
+    assert review.count("challenge (lost the turn)") == 1
+
+
 def test_stale_bad_and_foreign_requests(client: TestClient, enable: Lexicon) -> None:
     name = start(client, clock="0")
     state = client.get(f"/api/play/{name}").json()

@@ -740,6 +740,14 @@ def test_every_page_without_errors_or_text_overflowing(page: Page, live: Live, v
     page.goto(live.url("/position"))
     expect(page.locator("#rack .letter")).to_have_count(7)
     look("position")
+    page.goto(live.url("/play"))
+    expect(page.locator("#new-game")).to_be_visible()
+    look("play-start")
+    page.get_by_label("Bot").select_option("3")
+    page.get_by_role("button", name="Start the game").click()  # the game page: board, rack, clocks, the moves
+    expect(page.locator("#rack .letter")).to_have_count(7)
+    expect(page.locator("#status")).to_have_text("Your move", timeout=60_000)
+    look("play")
     assert not problems, problems
 
 

@@ -196,11 +196,11 @@ def _run_terminal(played: Any, resumed: bool) -> None:
     mine, theirs = end["scores"]
     verdict = "you win" if end["winner"] == match.settings.player else "a draw" if end["winner"] == "draw" else \
         f"{rung.name} wins"
-    typer.secho(f"game over: {mine} to {theirs}, {verdict}", bold=True)
-    for event in match.events:
+    for event in match.events:  # the end's adjustments, counted in the final scores below
         if event.kind in ("end-rack", "time"):
             whose = "you" if event.player == match.settings.player else rung.name
             typer.echo(f"  {whose}: {'time penalty' if event.kind == 'time' else 'rack'} {event.score:+d}")
+    typer.secho(f"game over: {mine} to {theirs}, {verdict}", bold=True)
     typer.echo(f"saved as {end['gcg']}; see what it cost: lexitrain gcg analyze {end['gcg']} --player "
                f"{match.settings.player} --sim, then lexitrain leaks")
 

@@ -235,7 +235,7 @@ async def review_page(request: Request) -> Response:
         analysed = analysed_saved_game(saved, record, Analysts(sim, threads=1))
         summary = analysed.report["summary"].get(saved.settings.player, {})
         return render(request, store, "game_review.html", saved=saved, analysed=analysed, summary=summary,
-                      turns=analysed.report["turns"])
+                      turns=analysed.report["turns"], challenges_lost=analysed.challenges_lost())
 
     return await ctx.offload.read(page)
 

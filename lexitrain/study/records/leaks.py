@@ -48,7 +48,7 @@ from lexitrain.engine.gcg import CHALLENGE_BONUS, PASS, PLAY, TIME_PENALTY, Game
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.match import LOST_CHALLENGE
 from lexitrain.engine.play import Play
-from lexitrain.engine.replay import replay
+from lexitrain.engine.replay import Turn, replay
 from lexitrain.engine.rules import IllegalPlay, check_play, invalid_words, word_text, words_formed
 from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
@@ -105,6 +105,11 @@ class AnalysedGame:
     judged_by: str
     report: dict[str, Any]  # GameReport.to_json()
     record: Record
+
+    def challenges_lost(self) -> set[int]:
+        """The player's turns that were a challenge lost (the review names them: the record has a pass)."""
+        lex = open_lexicon(self.lexicon)
+        return lost_challenge_turns(self.record, replay(self.record, lex.tiles, lexicon=dawg_for(lex)), self.player)
 
 
 @dataclass
@@ -239,16 +244,21 @@ def saved_analyses(analysts: Analysts, progress: Progress = quiet) -> list[Analy
 # -- the leaks of one game -------------------------------------------------------------------
 
 
+def lost_challenge_turns(record: Record, turns: list[Turn], player: str) -> set[int]:
+    """The turns of PLAYER's that were a challenge lost under the double rule (a pass noted so)."""
+    by_line = {t.event_line: t for t in turns}
+    return {by_line[e.line].number for e in record.events
+            if e.kind == PASS and e.player == player and LOST_CHALLENGE in e.notes and e.line in by_line}
+
+
 def game_leaks(game: AnalysedGame, lex: Lexicon, win: WinModel) -> list[Leak]:
     """Every leak of the player's in one analysed game (see the module's docstring)."""
     tiles = lex.tiles
     words = dawg_for(lex)
     record = game.record
     turns = replay(record, tiles, lexicon=words)
-    by_line = {t.event_line: t for t in turns}
     reports = {t["turn"]: t for t in game.report["turns"]}
-    lost_challenges = {by_line[e.line].number for e in record.events
-                       if e.kind == PASS and e.player == game.player and LOST_CHALLENGE in e.notes and e.line in by_line}
+    lost_challenges = lost_challenge_turns(record, turns, game.player)
     challenged = {number: _words_before(turns, number, lex) for number in lost_challenges}
     out: list[Leak] = []
 
