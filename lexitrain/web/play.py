@@ -22,8 +22,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from lexitrain.engine.bots import LEVELS
-from lexitrain.engine.gcg import END_RACK, EXCHANGE, TIME_PENALTY, event_text
-from lexitrain.engine.match import PLAYER, RULES, Settings, challenge_rule, rule_name
+from lexitrain.engine.gcg import END_RACK, EXCHANGE, PASS, TIME_PENALTY, event_text
+from lexitrain.engine.match import LOST_CHALLENGE, PLAYER, RULES, Settings, challenge_rule, rule_name
 from lexitrain.errors import LexitrainError
 from lexitrain.study.drills.play import PlayedGame
 from lexitrain.study.quiz.session import Refused
@@ -74,11 +74,13 @@ def state(game: PlayedGame) -> dict[str, Any]:
 
 
 def _logged(game: PlayedGame, event: Any) -> dict[str, Any]:
-    """One move of the log: who, what (the bot's exchanged tiles as their count), points and total."""
+    """One move of the log: who, what (the bot's exchanged tiles as their count, a pass in words), points and total."""
     mine = event.player == game.match.settings.player
     move = event_text(event)
     if event.kind == EXCHANGE and not mine:
         move = f"-{len(game.match.tiles.tokenize(event.tiles))} tiles"
+    if event.kind == PASS:  # (the record's `-`)
+        move = "challenge (lost the turn)" if LOST_CHALLENGE in event.notes else "pass"
     if event.kind == END_RACK:
         move = f"rack {move}"
     if event.kind == TIME_PENALTY:

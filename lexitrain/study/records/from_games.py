@@ -47,8 +47,8 @@ from lexitrain.tiles import Rack
 
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
-#: the kinds of card made, in the order they are reported
-KINDS = ("anagram", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
+#: the kinds of card made, in the order they are reported (hooks cards come from the leak study alone)
+KINDS = ("anagram", "hooks", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
 
 
 @dataclass
