@@ -138,8 +138,8 @@ async def play_track(request: Request) -> JSONResponse:
     ctx, name, data = context(request), request.path_params["name"], await read_json(request)
     tiles = text(data, "tiles")
 
-    def track() -> dict[str, Any]:
-        game = _open(ctx.store, name)
+    def track(store: ProgressStore) -> dict[str, Any]:
+        game = _open(store, name)
         _this_turn(game, data)
         if game.tracking_question() is None:
             raise Conflict("no unseen tiles are asked for now")
@@ -246,11 +246,11 @@ async def leaks_study(request: Request) -> Response:
     """The week's study from the leak profile: the top kinds' words and positions as cards, due now."""
     ctx = context(request)
 
-    def study() -> int:
+    def study(store: ProgressStore) -> int:
         games = [g for g in saved_analyses(Analysts(sim=False)) if g.lexicon == ctx.lexicon]
         if not games:
             raise LexitrainError("no finished games to study from yet: play one first")
-        return leak_study(ctx.store, leak_profile(games)).added
+        return leak_study(store, leak_profile(games)).added
 
     added = await ctx.offload.write(study)
     return redirect(request, f"/stats?studied={added}#leaks")
