@@ -11,24 +11,33 @@ load average beside each:
   interpreter per run, so nothing is cached in memory);
 - compiled size on disk.
 
-Run: python scripts/bench_lexicon.py [--runs N]
+With `--against REV`, compares instead the whole-process build of ENABLE, as a
+plain list and with its WordNet definitions (as the embedded lexicon is
+compiled), by this tree and by commit REV (exported and its compiled modules
+built in a temporary folder), the two interleaved run by run so that the load
+falls on both alike; prints each one's medians and the ratios.
+
+Run: python scripts/bench_lexicon.py [--runs N] [--against REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENABLE = ROOT / "lexicons" / "wordlists" / "enable1.txt"
+DEFINITIONS = ROOT / "lexicons" / "definitions" / "wordnet_enable.txt"
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -41,9 +50,43 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def whole_process_build(source: Path, name: str, home: str) -> tuple[float, float]:
-    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(ROOT)}
-    return timed([sys.executable, "-m", "lexitrain", "lexicon", "build", str(source), "--name", name, "--quiet"], env)
+def whole_process_build(source: Path, name: str, home: str, tree: Path = ROOT,
+                        definitions: Path | None = None) -> tuple[float, float]:
+    env = {**os.environ, "LEXITRAIN_HOME": home, "PYTHONPATH": str(tree)}
+    extra = ["--definitions", str(definitions)] if definitions else []
+    return timed([sys.executable, "-m", "lexitrain", "lexicon", "build", str(source), "--name", name, "--quiet",
+                  *extra], env)
+
+
+def exported(rev: str, folder: Path) -> Path:
+    """Commit REV's tree written into FOLDER, its compiled modules built in place (as an install builds them)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], check=True,
+                             capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder, check=True,
+                   capture_output=True)
+    return folder
+
+
+def compare_with(rev: str, runs: int) -> None:
+    """ENABLE compiled by REV and by this tree, interleaved (ABBA...), plain and with its definitions."""
+    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryDirectory() as home:
+        trees = {rev: exported(rev, Path(scratch)), "this tree": ROOT}
+        cases = {"plain list": None, "with definitions": DEFINITIONS}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(t, c): [] for t in trees for c in cases}
+        for run in range(runs):
+            order = list(trees) if run % 2 == 0 else list(trees)[::-1]
+            for tree in order:
+                for case, definitions in cases.items():
+                    times[tree, case].append(whole_process_build(ENABLE, "enable-bench", home, trees[tree],
+                                                                 definitions))
+        for case in cases:
+            for tree in trees:
+                print(f"compile ENABLE, {case}, {tree}: {medians(times[tree, case], 'within 10% of ' + rev)}")
+            old, new = (statistics.median(c for _, c in times[tree, case]) for tree in trees)
+            old_wall, new_wall = (statistics.median(w for w, _ in times[tree, case]) for tree in trees)
+            print(f"  ratio this tree / {rev}: CPU {new / old:.3f}, wall {new_wall / old_wall:.3f}")
 
 
 def medians(runs: list[tuple[float, float]], target: str) -> str:
@@ -95,8 +138,13 @@ def synthetic_list(path: Path, count: int, seed: int = 1) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", metavar="REV", help="compare ENABLE's compile with commit REV's, interleaved")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f} (2 cores)")
+    if args.against:
+        compare_with(args.against, args.runs)
+        print(f"load average while measuring: {os.getloadavg()[0]:.2f} (2 cores)")
+        return
     with tempfile.TemporaryDirectory() as home:
         # "enable" is the name of the shipped build, which `lexicon build` keeps for itself
         enable = [whole_process_build(ENABLE, "enable-bench", home) for _ in range(args.runs)]

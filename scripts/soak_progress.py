@@ -17,7 +17,7 @@ Then it prints the counts of each operation and four figures that must all be 0:
 - rows lost: answers reported to the drills and the web page but not in the file;
 - tracebacks: in any command's or the server's stderr.
 
-Run: python scripts/soak_progress.py [--seconds 300] [--drills 8] [--lexicon-home DIR] [--daily-order points]
+Run: python scripts/soak_progress.py [--seconds 300] [--drills 8] [--lexicon-home DIR] [--daily-order points-per-game]
 (--lexicon-home: a LEXITRAIN_HOME with the lexicon compiled, to skip compiling it; --daily-order
 points: the drills and the web reviews take the cards by points at stake.)
 """
@@ -273,7 +273,7 @@ def main() -> None:
     parser.add_argument("--lexicon", default="enable")
     parser.add_argument("--plan", type=int, default=3000, help="cards in the plan of sevens (default 3000)")
     parser.add_argument("--lexicon-home", type=Path, help="a LEXITRAIN_HOME with the lexicon compiled")
-    parser.add_argument("--daily-order", choices=("due", "points"), default="due",
+    parser.add_argument("--daily-order", choices=("due", "points-per-game"), default="due",
                         help="the drills' order (points: ranked by points at stake, outside the transactions)")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="soak-progress-"))

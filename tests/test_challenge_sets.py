@@ -118,7 +118,9 @@ def test_a_shared_score_verifies_on_the_same_words_under_another_name(make_lexic
     make_lexicon([w.lower() for w in reversed(WORDS)], name="renamed")
     make_lexicon(WORDS + ["ZA", "ABDUCTS"], name="different")  # a third seven
     day = "2026-03-01"
-    assert run("challenge", "--share", "--lexicon", "small", "--date", day).exit_code == 1  # nothing played yet
+    unplayed = run("challenge", "--share", "--lexicon", "small", "--date", day)  # nothing played yet
+    assert unplayed.exit_code == 1  # and the hint plays it in the lexicon asked for (it dropped `-l small`)
+    assert unplayed.stderr.strip().endswith(f"(play it: lexitrain challenge --kind sevens --date {day} -l small)")
     _play("small", day, right=True, stop_after=1)  # unfinished: not the official attempt
     summary = _play("small", day, right=False)  # the first finished attempt: 0 of 2
     _play("small", day, right=True)  # a retake: 2 of 2, not shared

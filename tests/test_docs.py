@@ -99,3 +99,11 @@ def test_search_page_word_examples_match_the_output(enable):
                 assert word in output, f"{command.strip()}: {word} is not in its output"
                 checked += 1
     assert checked >= 4
+
+
+def test_the_guide_says_lexitrain_has_playability_figures():
+    """docs/guide.md said Zyzzyva's playability conditions were missing "as lexitrain has no playability
+    figures", while ENABLE ships them and `lexicon playability` counts them for any list."""
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "no playability figures" not in guide
+    assert "lexitrain lexicon playability NAME --games N" in guide and "playability order" in guide

@@ -184,8 +184,12 @@ def test_best_by_equity_adds_equity_and_leave_only_when_asked(enable) -> None:
         assert r["equity"] == round(r["score"] + m.value(rack(r["leave"])), 2)
     assert run("best", "--cgp", MID_GAME, "--by", "equity", "--all", "--json").json() == rows
     text = run("best", "--cgp", MID_GAME, "--by", "equity", "--top", "3").stdout.splitlines()
-    assert len(text) == 3 and text[0].split()[:4] == [f"{rows[0]['equity']:.2f}", str(rows[0]["score"]),
+    assert text[0].split() == ["Equity", "Score", "Pos", "Tiles", "Word", "Leave"]  # a header names the columns
+    assert len(text) == 4 and text[1].split()[:4] == [f"{rows[0]['equity']:.2f}", str(rows[0]["score"]),
                                                       rows[0]["position"], rows[0]["tiles"]]
+    assert text[1].split()[-1] == (rows[0]["leave"] or "-")
+    by_score = run("best", "--cgp", MID_GAME, "--top", "2").stdout.splitlines()
+    assert by_score[0].split() == ["Score", "Pos", "Tiles", "Word"] and len(by_score) == 3
 
 
 def test_best_by_score_with_exchanges_keeps_the_plays_in_score_order(enable) -> None:

@@ -139,6 +139,21 @@ def test_terminal_shows_each_answer_marked_with_hooks_symbols_and_definition(def
     assert not any(line.startswith("    missed") and "CATS" in line for line in out)
 
 
+def test_a_hooks_question_with_nothing_to_find_shows_the_word_and_its_inner_hooks(make_lexicon):
+    """A hooks question on a word that takes no hooks printed nothing after the answer: ·NAE· was never shown."""
+    make_lexicon(["NAE a Scots no", "AE one", "NA no"], name="scots")
+    result = run("quiz", "--kind", "hooks", "--search", "--pattern NAE", "--no-schedule", "--lexicon", "scots",
+                 input="\n\n")
+    out = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(out) if line.endswith("right: nothing to find"))
+    assert out[at + 1].split() == ["·NAE·", "a", "Scots", "no"]  # the word, its inner hooks either side, its definition
+    missed = run("quiz", "--kind", "hooks", "--search", "--pattern NAE", "--no-schedule", "--lexicon", "scots",
+                 "--jsonl", "--feedback", input="NAES\n")
+    fb = of("result", lines(missed.stdout))[0]["feedback"]
+    assert fb["nothing_to_find"] and fb["reasons"] == ["not words in scots: NAES"]
+    assert [(a["word"], a["inner_front"], a["inner_back"]) for a in fb["answers"]] == [("NAE", True, True)]
+
+
 def test_jsonl_feedback_is_added_to_the_result_line_when_asked(defined):
     asked = run("quiz", "--search", "--anagram ACST", "--no-schedule", "--lexicon", "defs", "--jsonl", "--feedback",
                 input="cats act\n")

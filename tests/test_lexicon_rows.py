@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.rows import Between, Contains, Hook, OneOf, RankBetween
+from lexitrain.lexicon.rows import Between, Defined, Hook, OneOf, RankBetween, Symbol, definition_words
 
 DESIGN_COUNTS = dict(zip(range(2, 16), [96, 972, 3903, 8636, 15232, 23109, 28420, 24873, 20302, 15504, 11358,
                                         7827, 5127, 3192]))
@@ -63,9 +63,32 @@ def test_symbols_and_definitions(make_lexicon):
     def words(*conditions):
         return sorted(r["word"] for r in lex.rows(conditions))
 
-    assert words(Contains("symbols", "+")) == ["EMU", "ZAX"]
-    assert words(Contains("symbols", "+", negate=True)) == ["CAT", "DOG"]
-    assert words(Contains("definition", "PET")) == ["CAT", "DOG"]  # any case
-    assert words(Contains("definition", "100%")) == ["DOG"]  # % and _ are letters here, not wildcards
-    assert words(Contains("definition", "a_")) == ["EMU"]
+    assert words(Symbol("+")) == ["EMU", "ZAX"]
+    assert words(Symbol("+", negate=True)) == ["CAT", "DOG"]
+    assert words(Defined("PET")) == ["CAT", "DOG"]  # any case
+    assert words(Defined("100%")) == ["DOG"]  # the words of the text; % and _ are no wildcards
+    assert words(Defined("bird a")) == ["EMU"]  # every word, in any order
+    assert words(Defined('"tool" OR pet')) == []  # the index's query syntax is not read: OR is a word here
+    assert words(Defined("pe")) == ["CAT", "DOG"] and words(Defined("et")) == []  # a word's beginning, not its middle
     assert lex.row("CAT")["definition"] == "a pet [n]"
+
+
+def test_definition_search_matches_a_brute_force_over_enable(enable):
+    """`Defined` through the full-text index finds exactly the words whose definition has a word
+    beginning with each word of the text, as a scan of every definition finds them."""
+    defined = [(word, definition.casefold()) for word, definition in
+               enable.db.execute("SELECT word, definition FROM words WHERE definition != ''")]
+
+    def scanned(text: str) -> list[str]:
+        wanted = [w.casefold() for w in definition_words(text)]
+        return sorted(word for word, definition in defined
+                      if all(w in definition for w in wanted)  # (quick) then word by word
+                      and all(any(t.startswith(w) for t in definition_words(definition)) for w in wanted))
+
+    for text in ("fish", "FISH", "sea fish", "fishe", "strigine", "abc xyz", "carni", "tree-like"):
+        indexed = sorted(r["word"] for r in enable.rows([Defined(text)]))
+        assert indexed == scanned(text), text
+    fours = {r["word"]: r["definition"] for r in enable.rows([Between("length", 4, 4), Defined("fish")])}
+    assert {"CARP", "DACE", "SHAD", "HIND"} <= set(fours)  # HIND: "... spotted fishes ..."
+    assert "FUGU" not in fours  # "a blowfish": fish only in the middle of a word
+    assert all("fish" in definition.casefold() for definition in fours.values())

@@ -1,7 +1,7 @@
 """Points first: words ordered, and cards studied, by the points a game holds in them.
 
-Self-play counts what each word scored; `search --order points` ranks words by it; with
-`study set --daily-order points` the daily drill asks first the card whose study gains the
+Self-play counts what each word scored; `search --order points-per-game` ranks words by it; with
+`study set --daily-order points-per-game` the daily drill asks first the card whose study gains the
 most points per minute (its words' points, how likely the player is to miss it now, how long
 an answer takes); `stats` shows the points per game the known words cover, week by week.
 """
@@ -45,24 +45,35 @@ def test_each_word_a_play_forms_carries_its_points_and_they_add_up_to_the_score(
 
 def test_search_orders_by_points_a_game_holds(enable) -> None:
     points = enable.points_per_game()
-    result = run("search", "--length", "2-3", "--order", "points", "--words")
+    result = run("search", "--length", "2-3", "--order", "points-per-game", "--words")
     assert result.exit_code == 0, result.stderr
     words = result.stdout.split()
     held = [points.get(w, 0.0) for w in words]
     assert held == sorted(held, reverse=True) and held[0] > 1  # the best two or three holds points every game
     assert {len(w) for w in words[:40]} == {2, 3}  # one order whatever the length
     assert words[:2] == ["XI", "QAT"] and words.index("CWM") > 400  # the X and Q dumps first; CWM hardly ever
-    table = run("search", "--length", "2", "--order", "points", "--limit", "2").stdout.splitlines()
+    table = run("search", "--length", "2", "--order", "points-per-game", "--limit", "2").stdout.splitlines()
     assert table[0].split()[-2:] == ["Pts/game", "Definition"]  # the figure the order is by, beside each word
     assert table[1].split()[2] == "XI" and f"{points['XI']:.2f}" in table[1].split()
-    listed = json.loads(run("search", "--length", "2", "--order", "points", "--limit", "2", "--json").stdout)
-    twos = run("search", "--length", "2", "--order", "points", "--limit", "2", "--words").stdout.split()
+    listed = json.loads(run("search", "--length", "2", "--order", "points-per-game", "--limit", "2", "--json").stdout)
+    twos = run("search", "--length", "2", "--order", "points-per-game", "--limit", "2", "--words").stdout.split()
     assert [(w["word"], w["points_per_game"]) for w in listed] == [(w, round(points[w], 4)) for w in twos]
+    old = run("search", "--length", "2", "--order", "points", "--limit", "2", "--json")  # the older spelling
+    assert json.loads(old.stdout) == listed
+    assert "|points-per-game" in run("search", "--help").stdout  # the order named for what it counts...
+    faces = run("search", "--length", "2", "--points", "9-", "--words").stdout.split()  # ...not --points, face value
+    assert faces == ["AX", "EX", "JO", "OX", "XI", "XU"]
+
+
+def test_the_web_search_form_names_the_order_points_per_game() -> None:
+    from lexitrain.web.pages import ORDERS
+
+    assert "points-per-game" in ORDERS and "points" not in ORDERS
 
 
 def test_figures_counted_before_points_say_so_in_one_line(small) -> None:
     playability.write(small.folder, {"AA": 3}, None, len, {"games": 1})  # as an older build stored them
-    result = run("search", "-l", "small", "--length", "2", "--order", "points")
+    result = run("search", "-l", "small", "--length", "2", "--order", "points-per-game")
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert "counted before points" in result.stderr and "lexicon playability small" in result.stderr
 
@@ -72,7 +83,7 @@ def test_lexicon_playability_stores_points(small) -> None:
     assert result.exit_code == 0, result.stderr
     points = open_lexicon("small").points_per_game()
     assert points and all(value > 0 for value in points.values())
-    ordered = run("search", "-l", "small", "--length", "2-8", "--order", "points", "--words", "--limit", "3")
+    ordered = run("search", "-l", "small", "--length", "2-8", "--order", "points-per-game", "--words", "--limit", "3")
     assert ordered.stdout.split() == sorted(points, key=lambda w: -points[w])[:3]
 
 
@@ -145,9 +156,10 @@ def test_an_anagram_cards_words_read_per_alphagram_are_those_its_question_shows(
 def test_new_cards_by_points_per_minute(two_cards) -> None:
     assert _first_question() == _key(RARE)  # the plan's order
     bad = run("study", "set", "--daily-order", "score")
-    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1 and "due or points" in bad.stderr
-    assert run("study", "set", "--daily-order", "points").exit_code == 0
-    assert "points per minute" in run("study", "show").stdout
+    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1 and "due or points-per-game" in bad.stderr
+    assert run("study", "set", "--daily-order", "points-per-game").exit_code == 0
+    assert "points per game per minute" in run("study", "show").stdout
+    assert json.loads(run("study", "show", "--json").stdout)["daily_order"] == "points-per-game"
     assert _first_question() == _key(PLAYED)
     assert run("study", "set", "--daily-order", "due").exit_code == 0
     assert _first_question() == _key(RARE)

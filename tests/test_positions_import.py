@@ -95,7 +95,27 @@ def test_a_game_in_a_lexicon_not_compiled_here_is_refused_unless_lexicon_is_give
     both = tmp_path / "both.cgp"
     both.write_text(f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;\n{EMPTY} AEINRST/ 0/0 0\n", encoding="utf-8")
     mixed = run("positions", "import", str(both))
-    assert mixed.exit_code == 1 and "both.cgp:1 is in nwl2023 but" in mixed.stderr and "both.cgp:2 in enable" in mixed.stderr
+    assert mixed.exit_code == 1 and mixed.stderr.count("\n") == 1
+    assert "both.cgp:2 is in enable, the others in nwl2023: import it apart" in mixed.stderr
+
+
+def test_a_file_in_another_lexicon_is_skipped_and_the_others_imported(enable, real_games):
+    """`positions import tests/data/gcg/*.gcg` imported nothing when one file was in another lexicon,
+    though its help says such a file is skipped: now the rest are imported, that one named."""
+    csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"  # #lexicon CSW21
+    plain = [real_games / "quackle__quackle__test__positions__preendgame.gcg",  # no #lexicon: the study lexicon's
+             real_games / "domino14__macondo__gcgio__testdata__vs_frentz.gcg"]
+    result = run("positions", "import", str(plain[0]), str(csw), str(plain[1]))
+    assert result.exit_code == 1 and "Traceback" not in result.stderr  # something was skipped: said, exit 1
+    assert result.stderr.splitlines() == [f"warning: skipped {csw} is recorded in CSW21, which is not compiled here "
+                                          "(lexicons here: cel, enable): build it with `lexitrain lexicon build FILE "
+                                          "--name CSW21`, or give --lexicon to judge it by another"]
+    stored = run("positions", "list", "--limit", "1000", "--json").json()
+    assert stored and {p["source"].split(":")[0] for p in stored} == set(map(str, plain))
+    assert result.stdout == f"{len(stored)} positions added from 2 files (0 already stored)\n"
+    cards = run("study", "from-games", str(plain[0]), str(csw), "--json")  # the same rule for cards from games
+    assert cards.exit_code == 1 and cards.json()["games"] == 1 and cards.json()["lexicon"] == "enable"
+    assert cards.json()["skipped"][0].startswith(f"{csw} is recorded in CSW21, which is not compiled here")
 
 
 def test_a_gcg_that_does_not_parse_is_skipped_and_named(enable, real_games, tmp_path):
@@ -158,7 +178,7 @@ def test_bad_cgp_lines_are_skipped_with_file_and_line(enable, tmp_path):
     assert err[1] == f"warning: skipped {path}:3: the player to move has an empty rack"
     assert err[2] == f"warning: skipped {path}:4: 3 blanks on the board and racks, but the english set has 2"
     assert err[3].startswith(f"warning: skipped {path}:5: CGP needs 4 fields")
-    assert "1 positions added" in result.stdout
+    assert "1 position added" in result.stdout  # (it said "1 positions")
 
 
 def test_impossible_tile_counts_are_refused():

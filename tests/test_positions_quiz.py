@@ -30,7 +30,7 @@ def import_cgp(tmp_path: Path, *cgps: str) -> None:
     path.write_text("# positions for the quiz\n" + "\n".join(cgps) + "\n", encoding="utf-8")
     result = run("positions", "import", str(path), "--lexicon", "small")
     assert result.exit_code == 0, result.stderr
-    assert f"{len(cgps)} positions added" in result.stdout
+    assert f"{len(cgps)} position{'s' if len(cgps) > 1 else ''} added" in result.stdout
 
 
 def quiz(*answers: str, extra: tuple[str, ...] = ()) -> list[dict]:

@@ -253,3 +253,21 @@ def test_a_definition_search_in_a_lexicon_without_definitions_says_so(make_lexic
     assert quiz.exit_code == 1 and "bare has no definitions, so nothing matches it" in quiz.stderr
     defined = run("search", "--definition", "feline", "-l", "defined", "--words")
     assert defined.stdout == "CAT\n" and defined.stderr == ""
+
+
+def test_the_options_the_neighbours_take_are_taken_here_too(make_lexicon, tmp_path):
+    """`search -d`, `search --saved` and `quiz --load` were refused while judge/anagram/hooks take -d, quiz and
+    sheet take --saved, and search takes --load."""
+    make_lexicon(["QAT an evergreen shrub [n]", "QATS QAT, an evergreen shrub [n]", "ZAX a tool [n]"], name="defs")
+    listed = run("search", "--length", "3", "-l", "defs", "--words", "-d")
+    assert listed.exit_code == 0 and listed.stdout.splitlines() == ["QAT an evergreen shrub [n]", "ZAX a tool [n]"]
+    assert run("search", "--length", "3", "-l", "defs", "--words").stdout.split() == ["QAT", "ZAX"]  # as before
+    built = tmp_path / "threes.txt"
+    built.write_text(listed.stdout, encoding="utf-8")  # `WORD definition` lines: a list `lexicon build` reads
+    assert run("lexicon", "build", str(built), "--name", "threes").exit_code == 0
+    assert run("define", "ZAX", "-l", "threes").stdout.strip().endswith("a tool [n]")
+    assert run("search", "--length", "3", "-l", "defs", "--save", "threes").exit_code == 0
+    assert run("search", "--saved", "threes", "-l", "defs", "--words").stdout.split() == ["QAT", "ZAX"]
+    quizzed = run("quiz", "--load", "threes", "-l", "defs", "--jsonl", "--no-schedule", input="")
+    assert quizzed.exit_code == 0 and '"question"' in quizzed.stdout
+    assert run("sheet", "anagrams", "--load", "threes", "-l", "defs", "--out", str(tmp_path / "t.csv")).exit_code == 0

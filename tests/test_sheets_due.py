@@ -123,10 +123,12 @@ def test_the_due_sheet_prints_the_questions_it_is_handed(enable) -> None:
         SheetRequest("twos", query="--length 2")
 
 
-def test_a_due_position_prints_on_one_line_without_a_font_warning(enable, home: Path, tmp_path: Path,
-                                                                  monkeypatch) -> None:
+def test_a_due_position_prints_its_board_without_a_font_warning(enable, home: Path, tmp_path: Path,
+                                                                 monkeypatch) -> None:
     """A position card's prompt was the board with its line breaks: fpdf warned on stderr that the
-    font lacks a glyph for '\\n', and the board ran together on one line."""
+    font lacks a glyph for '\\n', and the board ran together on one line; then it was the board's CGP
+    on one line, no board a player could read. Now the board is drawn under the question, and kept
+    on a question sheet, where its top play is left out."""
     import os
     import subprocess
     import sys
@@ -139,4 +141,12 @@ def test_a_due_position_prints_on_one_line_without_a_font_warning(enable, home: 
                           capture_output=True, text=True, timeout=120)
     assert made.returncode == 0 and made.stderr == "", made.stderr
     text = " ".join(page_texts(out)[0].split())
-    assert f"position: KEMMEZN, top-scoring play, on {board}" in text and "9A MEZE" in text
+    assert "position: KEMMEZN, top-scoring play" in text and "9A MEZE" in text and board not in text
+    grid = " ".join(" ".join(chr(65 + c) for c in range(15)).split())
+    assert grid in text and "8 3W · · B A A L S · · · 2L · · 3W" in text  # column letters; row 8: tiles, premiums
+    asked = tmp_path / "asked.pdf"
+    made = subprocess.run([sys.executable, "-m", "lexitrain", "sheet", "due", "--questions-only", "--out", str(asked)],
+                          env=os.environ, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    text = " ".join(page_texts(asked)[0].split())
+    assert "position: KEMMEZN" in text and "B A A L S" in text and "MEZE" not in text

@@ -159,3 +159,14 @@ def test_a_merge_never_drops_a_schedule_and_says_what_it_merged_how(history, tmp
         assert store.find_card("small", "anagram", "AB").last_review == (NOW + timedelta(days=5)).timestamp()
     text = run("progress", "import", str(backup)).stdout
     assert "0 cards added, 0 newer in the backup, 0 scheduled there and new here; 5 kept as they are here" in text
+
+
+def test_one_card_moved_reads_in_the_singular(small, tmp_path, monkeypatch):
+    """`progress export` and `progress import` said "1 cards", "1 answers", "(1 cards added, ...)"."""
+    assert run("quiz", "--list", "twos", "--lexicon", "small", "--jsonl", "--limit", "1", input="x\n").exit_code == 0
+    backup = tmp_path / "one.json"
+    said = run("progress", "export", str(backup)).stdout
+    assert said.startswith("exported 1 card, 1 answer and 0 positions to ")
+    monkeypatch.setenv("LEXITRAIN_HOME", str(tmp_path / "elsewhere"))
+    taken = run("progress", "import", str(backup)).stdout
+    assert taken.startswith("imported 1 card, 1 answer and 0 positions from ") and "(1 card added, " in taken

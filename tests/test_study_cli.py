@@ -76,6 +76,8 @@ def test_plan_settings_and_show(small):
     all_twos = run("study", "plan", "--length", "2", "--lexicon", "small", "--json").json()["cards"]
     every = run("study", "plan", "--length", "2", "--top", "99999999999999999999", "--lexicon", "small", "--json")
     assert every.exit_code == 0 and every.json()["cards"] == all_twos  # more than there are: all of them, no crash
+    said = run("study", "set", "--new", "2", "--reviews", "1").stdout  # it said "2 new and 1 reviews a day"
+    assert said.startswith("2 new cards and 1 review a day; leitner scheduling")
 
 
 def test_bad_settings_are_clear_errors(small):

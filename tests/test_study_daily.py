@@ -112,8 +112,9 @@ def test_one_review_is_counted_in_the_singular(small, monkeypatch):
     status = run("daily", "--status", "--lexicon", "small").stdout.strip()
     assert status == ("small: 0 reviews and 0 new cards left today (done 1 review, 0 new); "
                       "1 review more falls due later today")  # (the review missed, in its relearning step)
-    done = run("daily", "--lexicon", "small", input="").stdout.strip()
-    assert done.startswith("nothing left today in small: 1 review and 0 new cards done;")
+    done = run("daily", "--lexicon", "small", input="").stdout.strip()  # as --status says: not "tomorrow"
+    assert done == ("nothing left now in small: 1 review and 0 new cards done; 1 review more falls due later today "
+                    "(run `lexitrain daily` again then) (`lexitrain daily --status`)")
 
 
 def test_second_run_same_day_resumes(small, monkeypatch):
@@ -129,8 +130,9 @@ def test_second_run_same_day_resumes(small, monkeypatch):
     assert of("question", third) == [] and of("summary", third)[0]["questions"] == 0
     done = run("daily", "--lexicon", "small", input="")  # at the terminal: a plain line, no empty round
     assert done.exit_code == 0
-    assert done.stdout.strip() == ("nothing left today in small: 0 reviews and 6 new cards done; "
-                                   "more are due tomorrow (`lexitrain daily --status`)")
+    assert done.stdout.strip() == ("nothing left now in small: 0 reviews and 6 new cards done; 6 reviews more fall "
+                                   "due later today (run `lexitrain daily` again then) (`lexitrain daily --status`)")
+    # (it said "more are due tomorrow": the six cards are in their learning steps, due again in minutes)
 
 
 def test_leitner_mode_uses_zyzzyva_schedule(small, monkeypatch):

@@ -109,7 +109,7 @@ def test_suspend_unsuspend_move_and_delete(small):
     assert card("AD")["deck"] is None and card("AE")["deck"] == "later"
     deleted = ok("study", "deck", "later", "--delete", "--json").json()
     assert deleted == {"deleted": "later", "cards": 1} and card("AE")["deck"] is None
-    assert ok("study", "delete", "AE").stdout.strip() == "deleted 1 cards"
+    assert ok("study", "delete", "AE").stdout.strip() == "deleted 1 card"  # (it said "1 cards")
     gone = run("study", "card", "AE", "--lexicon", "small")
     assert gone.exit_code == 1 and "no card anagram:AE in small" in gone.stderr
     history = ok("stats", "--json").json()["reviews_per_day"]

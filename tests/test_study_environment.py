@@ -171,10 +171,35 @@ def test_a_zero_byte_progress_file_alone_starts_afresh(small, home):
     assert of("summary", lines(result.stdout))[0]["questions"] == 1
 
 
-def test_a_removed_study_lexicon_says_how_to_pick_another(small, make_lexicon):
+def test_removing_the_study_lexicon_holding_cards_is_refused_then_every_command_still_works(enable, small,
+                                                                                           make_lexicon):
+    """`lexicon remove` of the study lexicon holding cards said nothing, then every command failed."""
+    make_lexicon(["AA", "AB", "ABA"], name="mine")
+    assert run("study", "set", "--lexicon", "mine").exit_code == 0
+    assert run("quiz", "--list", "twos", "--jsonl", input="AA\n").exit_code == 0  # a card in mine
+    refused = run("lexicon", "remove", "MINE")
+    one_clear_line(refused, "lexicon mine holds 1 card and is your study lexicon", "--force", "the cards are kept")
+    assert run("lexicon", "list", "--json").json()  # nothing removed
+    assert run("judge", "ABA", "--json").json() == {"ABA": True}
+    removed = run("lexicon", "remove", "mine", "--force")
+    assert removed.exit_code == 0 and removed.stdout.splitlines() == [
+        "removed mine",
+        "your study lexicon is now enable (`lexitrain study set --lexicon NAME` picks another); "
+        "its 1 card is kept for when you compile it again"]
+    for command in (["judge", "QAT"], ["daily", "--status"], ["search", "--length", "2"], ["stats", "--json"],
+                    ["study", "cards"], ["quiz", "--list", "twos", "--jsonl", "--limit", "1"]):
+        result = run(*command, input="")
+        assert result.exit_code == 0 and "Traceback" not in result.stderr, (command, result.stderr)
+    assert run("study", "show", "--json").json()["lexicon"] == "enable"
+    make_lexicon(["AA", "AB", "ABA"], name="mine")  # compiled again: its card is there
+    assert run("study", "cards", "--lexicon", "mine", "--json").json()["cards"] == 1
+    assert run("lexicon", "remove", "small").stdout == "removed small\n"  # no cards, not studied: no fuss
+
+
+def test_a_lost_study_lexicon_says_how_to_pick_another(small, make_lexicon, home):
     make_lexicon(["AA", "AB", "ABA"], name="gone")
     assert run("study", "set", "--lexicon", "gone").exit_code == 0
-    assert run("lexicon", "remove", "gone").exit_code == 0
+    (home / "lexicons" / "gone.json").unlink()  # its files lost (another program, a disk), not `lexicon remove`
     for command in (["daily", "--jsonl"], ["quiz", "--list", "twos", "--jsonl"], ["stats", "--json"],
                     ["positions", "list"], ["study", "card", "AA"], ["study", "cards"], ["study", "leeches"],
                     ["study", "tournament", "2099-01-01", "--retention", "0.9"]):

@@ -151,3 +151,19 @@ def test_terminal_flashcards(small):
     assert "1/1 known" in result.stdout
     assert stored("AB").correct == 1
     assert stored("AB").due > (NOW + timedelta(days=1)).timestamp()
+    due = datetime.fromtimestamp(stored("AB").due, timezone.utc).astimezone()  # said in words, not ISO 8601
+    days = (due.date() - NOW.astimezone().date()).days
+    assert f"graded easy; next due in {days} days ({due:%a} {due.day} {due:%b})" in result.stdout
+    assert "T" not in result.stdout.split("next due", 1)[1].split("\n", 1)[0]
+
+
+def test_when_a_card_is_next_due_reads_in_words() -> None:
+    from lexitrain.cli.output import when_text
+
+    now = datetime(2026, 3, 1, 10, 0).astimezone()
+    assert when_text(now + timedelta(seconds=20), now) == "now"
+    assert when_text(now + timedelta(minutes=1), now) == f"in 1 minute ({now + timedelta(minutes=1):%H:%M})"
+    assert when_text(now + timedelta(minutes=10), now) == f"in 10 minutes ({now + timedelta(minutes=10):%H:%M})"
+    assert when_text(now + timedelta(hours=5), now) == "in 5 hours (15:00)"
+    assert when_text(now + timedelta(days=1), now) == "tomorrow (Mon 2 Mar)"
+    assert when_text(now + timedelta(days=12), now) == "in 12 days (Fri 13 Mar)"

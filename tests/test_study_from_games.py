@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from lexitrain.lexicon.catalog import open_lexicon
@@ -43,10 +44,19 @@ def test_from_games_turns_what_the_player_missed_into_due_cards(enable, real_gam
 def test_the_terminal_asks_a_phony_card_as_one_choice(enable, real_games) -> None:
     run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--points", "100")
     shown = run("quiz", "--due", input="REUNIFY\nmaybe\nv\np\n\n").stdout
-    assert "YAS   valid / phony?" in shown and "answer v (valid) or p (phony)" in shown  # maybe: asked again
+    assert "YAS   valid (v) / phony (p)?" in shown  # how to answer "phony" said with the question
+    assert "answer v (valid) or p (phony)" in shown  # maybe: asked again
     assert "missed: YAS is a phony" in shown and "yes: QI is a phony" in shown
     assert "missed:" not in shown.split("yes: QI is a phony")[1]  # a right choice is not called missed
     assert "2/3 right" in shown
+
+
+def test_a_round_that_opens_on_a_word_to_judge_says_how_to_answer_it(enable) -> None:
+    """The valid-or-phony header said "type words ... empty line = next question": nothing of "phony"."""
+    shown = run("quiz", "--kind", "valid-or-phony", "--search", "--anagram AEINRST", "--limit", "2", "--no-schedule",
+                input="p\nv\n").stdout.splitlines()
+    assert shown[1].startswith("type v (valid) or p (phony) for each word shown, then Enter")
+    assert "type words" not in "\n".join(shown)
 
 
 def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_games) -> None:
@@ -55,6 +65,11 @@ def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_game
     assert result.exit_code == 1
     assert "skipped" in result.stderr and "polish tiles" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout.startswith("1 game, 13 turns analysed against enable")
+    made = result.stdout.split(": ", 1)[1].strip()  # each kind counted, no "(0 new, due now; 5 already cards)"
+    assert re.fullmatch(r"(\d+ [a-z-]+ cards?(, )?)+ \((\d+ new, due now|none new)(; (1 was a card|\d+ were cards) "
+                        r"already)?\)", made), made
+    again = run("study", "from-games", str(real_games / DOUG), "--player", "doug").stdout  # the same game again
+    assert again.strip().endswith(" were cards already)") and "(none new; " in again
     csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"
     cards = run("study", "cards", "--json").json()["cards"]
     refused = run("study", "from-games", str(csw), "--json")  # CSW21 is not compiled here: no phony cards made

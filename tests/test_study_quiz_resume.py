@@ -30,6 +30,15 @@ def test_a_stopped_round_resumes_where_it_stopped(small):
     assert of("question", fresh)[0]["id"] == everything[0] and "resumed" not in of("summary", fresh)[0]
 
 
+def test_a_resumed_round_numbers_its_questions_on_from_where_it_stopped(small):
+    """A resumed quiz numbered its questions from 1 again: the third question of the round is 3."""
+    assert quiz("--list", "twos", answers=["", ""])  # two answered, then stopped
+    shown = run("quiz", "--list", "twos", "--lexicon", "small", input="\n").stdout
+    assert "resumed: 2 answered" in shown
+    numbers = re.findall(r"^(\d+)\. ", shown, re.MULTILINE)
+    assert numbers and numbers[0] == "3", shown
+
+
 def test_a_round_that_reached_its_end_is_not_resumed(small):
     """Every question answered (here a round of two), or the round's time up: the round is over,
     and the next quiz on that source, even a longer one, starts a new round."""

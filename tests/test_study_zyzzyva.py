@@ -63,7 +63,8 @@ def test_import_maps_boxes_to_fsrs(small, tmp_path, monkeypatch):
     ])
     result = run("progress", "import-zyzzyva", str(db), "--lexicon", "small", "--json")
     assert result.exit_code == 0, result.stderr
-    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1, "damaged": 0, "lexicon": "small",
+    assert result.json() == {"questions": 4, "imported": 3, "kept": 0, "skipped": 1, "damaged": 0,
+                             "outside_the_cardbox": 0, "lexicon": "small",
                              "skipped_questions": [{"question": "QQQQQQQ", "why": "QQQQQQQ has no anagrams in small"}],
                              "merged": []}
     with ProgressStore() as store:

@@ -485,11 +485,13 @@ def test_settings_are_kept_in_the_progress_database(client, app_ctx):
     twice = client.post("/settings", data={"lexicon": NAME, "letter_order": "AA"}, headers=PAGE)
     assert twice.status_code == 400 and "A given twice" in twice.text
     assert '<option value="due" selected>' in client.get("/settings").text
-    points = client.post("/settings", data={"lexicon": NAME, "daily_order": "points"})
-    assert points.status_code == 200 and '<option value="points" selected>' in points.text
-    assert app_ctx.store.setting("daily_order") == "points"  # the daily drill's order, as `study set --daily-order`
+    points = client.post("/settings", data={"lexicon": NAME, "daily_order": "points-per-game"})
+    assert points.status_code == 200 and '<option value="points-per-game" selected>' in points.text
+    assert app_ctx.store.setting("daily_order") == "points-per-game"  # the drill's order, as `study set --daily-order`
+    app_ctx.store.set_setting("daily_order", "points")  # as an older lexitrain kept it: read as points per game
+    assert '<option value="points-per-game" selected>' in client.get("/settings").text
     wrong = client.post("/settings", data={"lexicon": NAME, "daily_order": "score"}, headers=PAGE)
-    assert wrong.status_code == 400 and "due or points" in wrong.text
+    assert wrong.status_code == 400 and "due or points-per-game" in wrong.text
 
 
 # -- the command ---------------------------------------------------------------------------------

@@ -80,16 +80,19 @@ def deck(
             if json_out:
                 emit_json({"deleted": name, "cards": freed})
             else:
-                typer.echo(f"deck {name} deleted; its {freed} cards are in no deck now")
+                typer.echo(f"deck {name} deleted; its {counted(freed, 'card')} {'is' if freed == 1 else 'are'} in no "
+                           "deck now")
             return
         saved = decks.save(store, lex.name, name, decks.DeckSettings(retention, new, reviews))
     if json_out:
         emit_json({"name": saved.name, "retention": saved.retention, "new_per_day": saved.new_per_day,
                    "reviews_per_day": saved.reviews_per_day})
     else:
-        typer.echo(f"deck {saved.name}: retention {saved.retention or 'general'}, "
-                   f"{'general' if saved.new_per_day is None else saved.new_per_day} new and "
-                   f"{'general' if saved.reviews_per_day is None else saved.reviews_per_day} reviews a day")
+        new_text = ("the general number of new cards" if saved.new_per_day is None
+                    else counted(saved.new_per_day, "new card"))
+        review_text = ("the general number of reviews" if saved.reviews_per_day is None
+                       else counted(saved.reviews_per_day, "review"))
+        typer.echo(f"deck {saved.name}: retention {saved.retention or 'general'}, {new_text} and {review_text} a day")
 
 
 @study_app.command("decks")
@@ -105,9 +108,10 @@ def decks_(*, lexicon: Lexicon, json_out: Json = False) -> None:
         emit_json(rows)
         return
     for row in rows:
-        limits = ", ".join(f"{row[k]} {label} a day" for k, label in (("new_per_day", "new"),
-                                                                      ("reviews_per_day", "reviews")) if row[k] is not None)
-        typer.echo(f"{row['name'] or '(no deck)'}: {row['cards']} cards ({row['suspended']} suspended), "
+        limits = ", ".join(f"{counted(row[k], label)} a day" for k, label in (("new_per_day", "new card"),
+                                                                              ("reviews_per_day", "review"))
+                           if row[k] is not None)
+        typer.echo(f"{row['name'] or '(no deck)'}: {counted(row['cards'], 'card')} ({row['suspended']} suspended), "
                    f"retention {row['retention']}" + (f", {limits}" if limits else ""))
 
 
@@ -140,7 +144,7 @@ def _suspend(cards: Optional[list[str]], kind: Optional[str], search: Optional[s
         if cards or search is not None or not leeches:
             chosen += _selected(store, lex, cards, kind, search)
         changed = store.set_suspended((c.id for c in chosen), suspended)
-    typer.echo(f"{'suspended' if suspended else 'unsuspended'} {changed} cards "
+    typer.echo(f"{'suspended' if suspended else 'unsuspended'} {counted(changed, 'card')} "
                f"({len({c.id for c in chosen}) - changed} were already)")
 
 
@@ -182,7 +186,7 @@ def delete(
     store, lex = _open(lexicon)
     with store:
         deleted = store.delete_cards(c.id for c in _selected(store, lex, cards, kind, search))
-    typer.echo(f"deleted {deleted} cards")
+    typer.echo(f"deleted {counted(deleted, 'card')}")
 
 
 @study_app.command("card")
@@ -229,8 +233,8 @@ def cards_(*, lexicon: Lexicon, json_out: Json = False) -> None:
     if json_out:
         emit_json(data)
         return
-    typer.echo(f"{lex.name}: {data['cards']} cards: " + ", ".join(f"{n} {s}" for s, n in data["by_state"].items())
-               + f"; {data['suspended']} suspended, {data['leeches']} leeches")
+    typer.echo(f"{lex.name}: {counted(data['cards'], 'card')}: " + ", ".join(f"{n} {s}" for s, n in data["by_state"].items())
+               + f"; {data['suspended']} suspended, {counted(data['leeches'], 'leech', 'leeches')}")
     typer.echo("Leitner boxes (by interval): " + "  ".join(
         f"{box} ({days}d+): {n}" for (box, n), days in zip(data["by_box"].items(), data["box_days"])))
 
@@ -281,7 +285,7 @@ def tournament(
         first = min(plan.per_day, default=plan.day)  # today: the first day a card may be moved to
         span = "to today, the tournament's day" if first == plan.day else \
             f"over the {counted(plan.days, 'day')} before {plan.day}"
-        typer.echo(f"{plan.moved} cards pulled forward {span} "
+        typer.echo(f"{counted(plan.moved, 'card')} pulled forward {span} "
                    f"({plan.at_risk} predicted below {retention:.0%}, {plan.at_risk - plan.moved} already due in time)")
 
 
@@ -307,13 +311,16 @@ def from_games(
     phonies played as valid-or-phony cards; with --sim-iterations and --endgame-time, best-play
     and endgame cards too; with --read-rack, read-the-rack cards; new ones are due now (`quiz --due`). A file that
     does not read or lacks the player is skipped and named (exit 1 when anything was skipped).
-    The cards go to the games' lexicon (their #lexicon) when it is compiled here; a game in
-    another is refused unless --lexicon is given."""
+    The cards go to the lexicon most games name (their #lexicon) when it is compiled here, the
+    study lexicon for a game that names none; a game in another is skipped and named, unless
+    --lexicon is given to judge every game by one."""
     from lexitrain.study.records.from_games import cards_from_games
 
-    store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
+    name, files, left_out = files_lexicon(files, lexicon, lexicon_given(ctx))
+    store, lex = _open(name)
     with store, _analysis_progress(sim_iterations or endgame_time) as progress:
         found = cards_from_games(store, lex, files, player, points, sim_iterations, endgame_time, progress, read_rack)
+    found.skipped[:0] = left_out
     if json_out:
         emit_json({**found.to_json(), "lexicon": lex.name})
     else:
@@ -321,10 +328,12 @@ def from_games(
             warn(f"skipped {reason}")
         for note in found.notes:
             warn(note)
-        made = ", ".join(f"{len(keys)} {kind}" for kind, keys in found.keys.items())
+        made = ", ".join(counted(len(keys), f"{kind} card") for kind, keys in found.keys.items()) or "no cards"
+        fates = [f"{found.added} new, due now" if found.added else "none new"]
+        if found.known:
+            fates.append(f"{found.known} {'was a card' if found.known == 1 else 'were cards'} already")
         typer.echo(f"{counted(found.games, 'game')}, {counted(found.turns, 'turn')} analysed against {lex.name}: "
-                   f"{made} cards "
-                   f"({found.added} new, due now; {found.known} already cards)")
+                   f"{made} ({'; '.join(fates)})")
         if found.unsolved:
             typer.echo(f"{counted(found.unsolved, 'endgame')} of {found.endgames} not solved exactly within "
                        f"{endgame_time:g} s: no card (a longer --endgame-time may solve them)")

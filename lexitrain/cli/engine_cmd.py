@@ -117,8 +117,10 @@ def best(
             return
         if not plays:
             typer.echo(f"no legal play with {rack}")
+            return
+        typer.echo(f"{'Score':>5}  {'Pos':<4} {'Tiles':<16} Word")
         for p in plays:
-            typer.echo(f"{p.score:>4}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+            typer.echo(f"{p.score:>5}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
         return
     ranked = _ranked(position, tiles, held, plays, by, exchanges)[:limit]
     if json_out:
@@ -126,10 +128,12 @@ def best(
         return
     if not ranked:
         typer.echo(f"no legal play with {rack}")
+        return
+    typer.echo(f"{'Equity':>7} {'Score':>5}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
     for c in ranked:
         word = c.word(tiles) or ("(exchange)" if c.exchanged is not None else "(pass)")
-        typer.echo(f"{c.equity:>7.2f} {c.score:>4}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
-                   f"leave {tiles.spell(c.leave(held).names()) or '-'}")
+        typer.echo(f"{c.equity:>7.2f} {c.score:>5}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
+                   f"{tiles.spell(c.leave(held).names()) or '-'}")
 
 
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
@@ -159,10 +163,11 @@ def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: st
     if json_out:
         emit_json(out)
         return
+    typer.echo(f"{'Win':>6} {'Equity':>7} {'Score':>5}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
     for row, r in zip(out, rows):
         word = row["word"] or ("(exchange)" if r.candidate.exchanged is not None else "(pass)")
-        typer.echo(f"{100 * row['win']:>5.1f}% {row['equity']:>7.2f} {row['score']:>4}  {row['position']:<4} "
-                   f"{row['tiles']:<16} {word:<16} leave {row['leave'] or '-'}")
+        typer.echo(f"{100 * row['win']:>5.1f}% {row['equity']:>7.2f} {row['score']:>5}  {row['position']:<4} "
+                   f"{row['tiles']:<16} {word:<16} {row['leave'] or '-'}")
 
 
 @commands.command("score")

@@ -12,12 +12,14 @@ from lexitrain.study.quiz.feedback import AnswerNote, Feedback
 
 
 def show_feedback(feedback: Feedback) -> None:
-    if feedback.correct:
+    if feedback.correct and feedback.nothing_to_find:
+        typer.secho("  right: nothing to find", fg="green")
+    elif feedback.correct:
         if feedback.answers:  # (a phony judged rightly has no word to name)
             typer.secho(f"  right: {' '.join(a.row['word'] for a in feedback.answers)}", fg="green")
     else:
         typer.secho(f"  missed: {'; '.join(feedback.reasons)}", fg="yellow")
-    for note, line in zip(feedback.answers, note_lines(feedback.answers, marks=True)):
+    for note, line in zip(feedback.answers, note_lines(feedback.answers, marks=not feedback.nothing_to_find)):
         typer.secho(f"    {line}", fg=None if note.found else "yellow")
 
 

@@ -25,11 +25,12 @@ import typer
 
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
 from lexitrain.cli.feedback_view import note_lines
+from lexitrain.cli.output import when_text
 from lexitrain.cli.quiz_ui import undo_json, read_answer, result_json
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.feedback import word_notes
 from lexitrain.study.quiz.kinds.base import LETTERS, Question
-from lexitrain.study.quiz.scheduler import RATINGS
+from lexitrain.study.quiz.scheduler import RATINGS, to_datetime, utc_now
 from lexitrain.study.quiz.round import STOP, UNDO, Round, command
 from lexitrain.study.quiz.session import Session, Summary
 
@@ -109,8 +110,8 @@ def run_terminal(session: Session) -> Summary:
             if rating is None:
                 typer.echo(f"  {line.strip()!r} is no grade")
         outcome = rnd.grade(rating, given.strip())
-        due = outcome.to_json().get("card", {}).get("due")
-        typer.echo(f"  graded {outcome.to_json()['rating']}" + (f"; next due {due}" if due else ""))
+        due = to_datetime(outcome.card.due) if outcome.card is not None else None
+        typer.echo(f"  graded {outcome.to_json()['rating']}" + (f"; next due {when_text(due, utc_now())}" if due else ""))
     return _finish_terminal(rnd)
 
 

@@ -8,6 +8,7 @@ its parameters with `*` (they are passed by name anyway).
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -65,36 +66,56 @@ def file_lexicon(named: str | None, lexicon: str, given: bool, where: str, refus
     return lexicon, f"{where}: words checked against {lexicon}: its lexicon {named} is not compiled here"
 
 
-def files_lexicon(files: list[Path], lexicon: str, given: bool) -> str:
-    """The one lexicon to store cards or positions from FILES in: --lexicon when typed, else
-    the compiled lexicon the files name (a GCG's `#lexicon`, a CGP line's `lex`), else
-    LEXICON. Refused in one line, before anything is stored, when a file names a lexicon not
-    compiled here or the files name different ones. A file that does not read is left for
-    the command to skip and name.
+def files_lexicon(files: list[Path], lexicon: str, given: bool) -> tuple[str, list[Path], list[str]]:
+    """The one lexicon to store cards or positions from FILES in, the files to read, and why the
+    others are left out. With --lexicon typed, that one and every file. Else the lexicon most of
+    the files ask for: the compiled one a GCG's `#lexicon` or a CGP line's `lex` names, LEXICON
+    (the player's) for a file that names none; a file asking for another, or naming a lexicon
+    not compiled here, is left out with the reason, and the others are still read. Refused in
+    one line when every file is left out. A file that does not read is left for the command
+    to skip and name.
     """
+    from lexitrain.lexicon.catalog import compiled_match
+
+    if given:
+        return lexicon, list(files), []
+    asked: dict[Path, list[tuple[str, str, str | None]]] = {}  # file -> (where, named, compiled match) of each
+    for path in files:
+        try:
+            asked[path] = [(where, named, compiled_match(named) if named else lexicon)
+                           for where, named in _lexicons_named(path)]
+        except (LexitrainError, OSError, UnicodeDecodeError):
+            continue
+    votes = Counter(match for wanted in asked.values() for _, _, match in wanted if match is not None)
+    chosen = votes.most_common(1)[0][0] if votes else lexicon  # (a tie goes to the file first given)
+    kept, left_out = [], []
+    for path in files:
+        odd = next(((where, named, match) for where, named, match in asked.get(path, []) if match != chosen), None)
+        if odd is None:
+            kept.append(path)
+        elif odd[2] is None:  # not compiled here: file_lexicon's refusal says what to do
+            try:
+                file_lexicon(odd[1], lexicon, False, odd[0], refuse=True)
+            except LexitrainError as exc:
+                left_out.append(str(exc))
+        else:
+            left_out.append(f"{odd[0]} is in {odd[2]}, the others in {chosen}: import it apart, "
+                            "or give --lexicon to judge them all by one")
+    if not kept:
+        raise LexitrainError(left_out[0])
+    return chosen, kept, left_out
+
+
+def _lexicons_named(path: Path) -> list[tuple[str, str]]:
+    """(where, lexicon named or "") of a recorded game, or of each CGP line of any other file."""
     from lexitrain.engine.cgp import parse_cgp_ops
     from lexitrain.engine.gcg import read_gcg
 
-    if given:
-        return lexicon
-    chosen: dict[str, str] = {}  # lexicon -> the first file (or line) that asks for it
-    for path in files:
-        try:
-            if path.suffix.lower() == ".gcg":
-                named = [(str(path), read_gcg(path).lexicon)]
-            else:
-                lines = path.read_text(encoding="utf-8").splitlines()
-                named = [(f"{path}:{number}", parse_cgp_ops(line).get("lex")) for number, line in enumerate(lines, 1)
-                         if line.strip() and not line.lstrip().startswith("#")]
-        except (LexitrainError, OSError, UnicodeDecodeError):
-            continue
-        for where, name in named:
-            chosen.setdefault(file_lexicon(name, lexicon, False, where, refuse=True)[0], where)
-    if len(chosen) > 1:
-        first, second = list(chosen.items())[:2]
-        raise LexitrainError(f"{first[1]} is in {first[0]} but {second[1]} in {second[0]}: "
-                             "import them apart, or give --lexicon to judge them all by one")
-    return next(iter(chosen), lexicon)
+    if path.suffix.lower() == ".gcg":
+        return [(str(path), (read_gcg(path).lexicon or "").strip())]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [(f"{path}:{number}", (parse_cgp_ops(line).get("lex") or "").strip())
+            for number, line in enumerate(lines, 1) if line.strip() and not line.lstrip().startswith("#")]
 
 
 def open_study_lexicon(name: str) -> LexiconData:

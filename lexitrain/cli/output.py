@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from typing import Any, TYPE_CHECKING
 
 import typer
+
+from lexitrain.wording import counted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,9 +22,19 @@ def emit_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """`1 card`, `2 cards`: a count a player reads without stumbling on `1 days` (`1 entry`, `2 entries`)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+def when_text(moment: datetime, now: datetime) -> str:
+    """When MOMENT comes, as a player reads it in their own time: `in 10 minutes (14:32)`,
+    `in 5 hours (19:05)`, `tomorrow (Sun 7 Dec)`, `in 12 days (Thu 18 Dec)`; `now` for a moment past."""
+    seconds = (moment - now).total_seconds()
+    local, today = moment.astimezone(), now.astimezone().date()
+    if seconds < 60:
+        return "now"
+    if local.date() == today:
+        minutes = round(seconds / 60)
+        span = counted(minutes, "minute") if minutes < 60 else counted(round(minutes / 60), "hour")
+        return f"in {span} ({local:%H:%M})"
+    days = (local.date() - today).days
+    return f"{'tomorrow' if days == 1 else f'in {days} days'} ({local:%a} {local.day} {local:%b})"
 
 
 def warn(message: str) -> None:

@@ -55,7 +55,7 @@ def _report(report: ImportReport, json_out: bool, what: str) -> None:
     else:
         for reason in report.skipped:
             warn(f"skipped {reason}")
-        typer.echo(f"{report.added} positions added from {what} ({report.known} already stored)")
+        typer.echo(f"{counted(report.added, 'position')} added from {what} ({report.known} already stored)")
 
 
 @positions_app.command("import")
@@ -69,13 +69,15 @@ def import_(
     """Store the position before every turn of recorded games (with the rack the player had),
     or every CGP line of a file. A file or line that does not read is skipped and named;
     the rest are still imported (exit 1 when anything was skipped). They are stored in the
-    lexicon the files name (a game's #lexicon, a CGP's lex) when it is compiled here; one
-    in another is refused unless --lexicon is given."""
+    lexicon most files name (a game's #lexicon, a CGP's lex) when it is compiled here, the
+    study lexicon for a file that names none; a file in another is skipped and named,
+    unless --lexicon is given to judge every file by one."""
     from lexitrain.study.drills import positions as pos
 
-    store, lex = _open(files_lexicon(files, lexicon, lexicon_given(ctx)))
+    name, files, left_out = files_lexicon(files, lexicon, lexicon_given(ctx))
+    store, lex = _open(name)
     with store:
-        report = pos.ImportReport()
+        report = pos.ImportReport(skipped=left_out)
         games = [f for f in files if f.suffix.lower() == ".gcg"]
         found = pos.from_games(lex, games, report)
         for path in files:

@@ -138,10 +138,15 @@ def _finish_jsonl(rnd: Round) -> Summary:
 def run_terminal(session: Session, notes: Notes | None = None) -> Summary:
     """Interactive quiz: every word checked as typed, found words kept, answers listed after."""
     typer.echo(session.title + (" (--restart starts afresh)" if session.resumed else ""))
-    typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
-               "correct / missed, !undo = take the last answer back, !quit = stop")
-    typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")
     rnd = Round(session)
+    first = rnd.question
+    if first is not None and first.hint == CHOICE:  # the round opens on a word to judge: say how
+        typer.echo(f"type {_choice_keys(first)} for each word shown, then Enter; !c / !m = mark last correct / "
+                   "missed, !undo = take the last answer back, !quit = stop")
+    else:
+        typer.echo("type words (several a line is fine); empty line = next question, !c / !m = mark last "
+                   "correct / missed, !undo = take the last answer back, !quit = stop")
+        typer.echo("!s (or ,) shuffles the letters, !order puts them back (!order vowels-first, consonants-first ...)")
     while True:
         while (question := rnd.question) is not None:
             try:
@@ -285,7 +290,7 @@ def _ask_board(rnd: Round, question: Question) -> Outcome | None:
 
 def _ask_choice(rnd: Round, question: Question) -> Outcome | None:
     """A word shown and one choice typed (v or p); a line that is no choice is refused and asked again."""
-    choices = " / ".join(question.info.get("choices", ()))
+    choices = " / ".join(f"{choice} ({choice[0]})" for choice in question.info.get("choices", ()))
     typer.secho(f"\n{rnd.number}. {question.info.get('word', question.prompt)}   {choices}?", bold=True)
     while True:
         line = _answer_line(rnd, "> ")
@@ -303,6 +308,11 @@ def _ask_choice(rnd: Round, question: Question) -> Outcome | None:
         typer.secho(f"  yes: {outcome.check.details.get('verdict', '')}", fg="green")
     _show_outcome(rnd.session, outcome)
     return outcome
+
+
+def _choice_keys(question: Question) -> str:
+    """`v (valid) or p (phony)`: the keys a choice question takes, each its choice's first letter."""
+    return " or ".join(f"{choice[0]} ({choice})" for choice in question.info.get("choices", ()))
 
 
 #: How the terminal asks a question, by its rendering hint (one it does not know: as typed words).

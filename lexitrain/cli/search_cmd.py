@@ -240,15 +240,19 @@ Conditions (put --not- before one to turn it round; give any one again to add to
   --anagrams N-M   --vowels N-M   --points N-M   --unique-letters N-M
   --group type1-sevens|type2-sevens|type3-sevens|type1-eights|type2-eights|type3-eights|
           eights-from-seven-stems|high-fives|hook-words|front-hooks|back-hooks
-  --in-lexicon NAME   --in-word-list FILE   --symbol S   --definition TEXT
+  --in-lexicon NAME   --in-word-list FILE   --symbol S
+  --definition WORDS   (words beginning so in the definition: fish finds fish, fishes)
   --part-of-speech n|v|adj|adv|...    --lexicon NAME
 
 \b
 Order and limits:
-  --order alphabetical|probability|alphagram|length|random|playability|points   --seed N
-  (points: the points a game of self-play holds in the word, the most first, whatever the length)
+  --order alphabetical|probability|alphagram|length|random|playability|points-per-game   --seed N
+  (points-per-game: the points a game of self-play holds in the word, the most first, whatever
+  the length; --points N-M is the face value of its tiles)
   --limit N   --limit-probability 1-100 (or --limit-probability-lax)  (Zyzzyva's, last)
-Saved searches: --save NAME [--replace], --load NAME; `lexitrain searches` lists them.
+Saved searches: --save NAME [--replace], --load NAME (or --saved NAME); `lexitrain searches` lists them.
+The table and --json carry each word's definition; with --words, -d (--definitions) makes each line
+`WORD definition`, a word list with definitions as `lexicon build` and Zyzzyva read one.
 """
 
 #: Typer settings for a command that reads search conditions from its extra arguments
@@ -264,8 +268,10 @@ def search(
     words_out: bool = typer.Option(False, "--words", help="One word per line, for piping."),
     save: Optional[str] = typer.Option(None, "--save", help="Save these conditions under a name."),
     replace: bool = typer.Option(False, "--replace", help="With --save: replace a search saved under that name."),
-    load: Optional[str] = typer.Option(None, "--load", help="Start from a saved search (more conditions AND on)."),
+    load: Optional[str] = typer.Option(None, "--load", "--saved", help="Start from a saved search (more conditions "
+                                       "AND on)."),
     builtin: Optional[str] = typer.Option(None, "--list", help="Start from a built-in list (twos, top-sevens, ...)."),
+    definitions: Definitions = False,
 ) -> None:
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search.execute import run_search, search_notes
@@ -292,7 +298,7 @@ def search(
         save_search(save, query.text(), replace=replace)
     for note in search_notes(lex, query):
         warn(note)
-    if json_out and query.order == "points":  # the figure the order is by, as the table's Pts/game column
+    if json_out and query.order == "points-per-game":  # the figure the order is by, as the table's Pts/game column
         points = lex.points_per_game()
         emit_json([{**row, "points_per_game": round(points.get(row["word"], 0.0), 4)} for row in rows])
     elif json_out:
@@ -300,10 +306,11 @@ def search(
     elif csv_out:
         _write_csv(rows)
     elif words_out:
-        sys.stdout.write("".join(r["word"] + "\n" for r in rows))
+        sys.stdout.write("".join(f"{r['word']} {r['definition']}".rstrip() + "\n" if definitions else r["word"] + "\n"
+                                 for r in rows))
     else:
         _print_table(rows, query.probability_by, query.blanks,
-                     lex.points_per_game() if query.order == "points" else None)
+                     lex.points_per_game() if query.order == "points-per-game" else None)
     if save is not None and not (json_out or csv_out or words_out):
         typer.echo(f"saved as {save!r}", err=True)
 
@@ -387,7 +394,7 @@ def _table_cells(
     """Zyzzyva-like: alphagram and rank once per group, hooks either side, inner-hook dots.
 
     The rank shown is the one the search used (`--blanks`), so it matches the range asked for;
-    with `points` (the search ordered by them), the points a game holds in each word beside it.
+    with `points` (the search ordered by points per game), the points a game holds in each word beside it.
     """
     ranks: Literal["alphagram_ranks", "probability_ranks"] = (
         "alphagram_ranks" if probability_by == "alphagram" else "probability_ranks")
@@ -414,7 +421,7 @@ def _table_cells(
 #: (the columns after the back hooks have none).
 _RIGHT = (0, 2)
 _STYLES = ("2", "36", "32", "1", "32")
-#: the column of the points a game holds in a word (`--order points`)
+#: the column of the points a game holds in a word (`--order points-per-game`)
 POINTS_HEADER = "Pts/game"
 
 

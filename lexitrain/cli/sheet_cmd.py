@@ -32,7 +32,7 @@ def sheet(
     kind: str = typer.Argument(..., help=f"What to print: {', '.join(KINDS)}."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .pdf, .html, .csv or .md."),
     query: Optional[str] = typer.Option(None, "--query", "--search", "-q", help='Search conditions, e.g. "--length 7 --probability 1-500".'),
-    saved: Optional[str] = typer.Option(None, "--saved", help="A saved search by name."),
+    saved: Optional[str] = typer.Option(None, "--saved", "--load", help="A saved search by name."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list by name (twos, top-sevens, ...)."),
     word_file: Optional[Path] = typer.Option(None, "--words", "--file", help="A file of words, one a line."),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="--words: leave out (and list) the words "
@@ -111,8 +111,9 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
 def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
     """A due card as its quiz asks it, with what its kind prints on a sheet."""
     from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.study.quiz.kinds.base import new_kind
+    from lexitrain.study.quiz.kinds.base import BOARD, new_kind
 
     kind = new_kind(card.kind)
     question = kind.build(lex, card.key)
-    return DueQuestion(card.due or 0.0, kind.sheet_prompt(question), len(question.expected), kind.sheet_words(question))
+    return DueQuestion(card.due or 0.0, kind.sheet_prompt(question), len(question.expected), kind.sheet_words(question),
+                       question.info["cgp"] if question.hint == BOARD else "")

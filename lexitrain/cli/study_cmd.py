@@ -63,7 +63,7 @@ def quiz(
     subject: Optional[str] = typer.Argument(None, help="`position`: the position quiz (options: "
                                             "`lexitrain positions quiz --help`)."),
     query: Optional[str] = typer.Option(None, "--search", help="A search, e.g. \"--length 7 --probability 1-100\"."),
-    saved: Optional[str] = typer.Option(None, "--saved", help="A saved search."),
+    saved: Optional[str] = typer.Option(None, "--saved", "--load", help="A saved search."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="--file: leave out (and list) the words "
@@ -145,17 +145,23 @@ def daily(
             if json_out:
                 emit_json(data)
             else:
-                n = state.due_later_today
-                later = f"; {counted(n, 'review')} more {'falls' if n == 1 else 'fall'} due later today" if n else ""
+                later = f"; {_due_later(state.due_later_today)}" if state.due_later_today else ""
                 typer.echo(f"{lex.name}: {counted(state.reviews_left, 'review')} and "
                            f"{counted(state.new_left, 'new card')} left today "
                            f"(done {counted(state.reviews_done, 'review')}, {state.new_done} new){later}")
             return
         if not jsonl and state.nothing_left:
-            typer.echo(f"nothing left today in {lex.name}: {counted(state.reviews_done, 'review')} and "
-                       f"{counted(state.new_done, 'new card')} done; more are due tomorrow (`lexitrain daily --status`)")
+            more = (f"{_due_later(state.due_later_today)} (run `lexitrain daily` again then)" if state.due_later_today
+                    else "more are due tomorrow")
+            typer.echo(f"nothing left {'now' if state.due_later_today else 'today'} in {lex.name}: {counted(state.reviews_done, 'review')} and "
+                       f"{counted(state.new_done, 'new card')} done; {more} (`lexitrain daily --status`)")
             return
         _run(request.start(store, lex), jsonl, feedback=feedback, flashcard=flashcard)
+
+
+def _due_later(n: int) -> str:
+    """The reviews still to fall due today (cards in their learning steps), as both daily lines say it."""
+    return f"{counted(n, 'review')} more {'falls' if n == 1 else 'fall'} due later today"
 
 
 @commands.command("challenge")
@@ -258,7 +264,7 @@ def plan(
     ctx: typer.Context,
     builtin: list[str] = typer.Option([], "--list", help="Built-in list (repeatable, studied in order)."),
     queries: list[str] = typer.Option([], "--search", help="A search (repeatable)."),
-    saved: list[str] = typer.Option([], "--saved", help="A saved search (repeatable)."),
+    saved: list[str] = typer.Option([], "--saved", "--load", help="A saved search (repeatable)."),
     files: list[Path] = typer.Option([], "--file", help="A word file (repeatable)."),
     lengths: list[str] = typer.Option([], "--length", help="All alphagrams of a length, most probable first "
                                       "(with search conditions, or as a range N-M: a search condition)."),
@@ -304,7 +310,7 @@ def plan(
     if json_out:
         emit_json({"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps})
     else:
-        typer.echo(f"study plan {info.name}: {info.cards} cards, {info.waiting} new to learn")
+        typer.echo(f"study plan {info.name}: {counted(info.cards, 'card')}, {info.waiting} new to learn")
 
 
 def _conditions_step(conditions: list[str], lengths: list[str], top: Optional[int]) -> str:
@@ -333,7 +339,7 @@ def set_(
                                                    "does (default: go on at once)."),
     daily_order: Optional[str] = typer.Option(None, "--daily-order", help="The daily drill's order: due (the most "
                                               "overdue review first, new cards in the plan's order; the default) or "
-                                              "points (each the card whose study gains the most points per game per "
+                                              "points-per-game (each the card whose study gains the most points per game per "
                                               "minute: how often its words are played, what they score, how likely "
                                               "you are to miss it now)."),
     json_out: Json = False,
@@ -358,7 +364,7 @@ def set_(
         if daily_order is not None:
             from lexitrain.study.records.stakes import check_daily_order
 
-            check_daily_order(daily_order)
+            daily_order = check_daily_order(daily_order)
         for setting, value in (("limit:new", new), ("limit:reviews", reviews), ("mode", mode),
                                ("retention", retention), ("lexicon", lexicon), ("leech", leech),
                                (WAIT_AFTER_LAST, wait_after_last), (DAILY_ORDER_SETTING, daily_order)):
@@ -376,7 +382,7 @@ def show(*, lexicon: Lexicon, json_out: Json = False) -> None:
 
 def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None = None) -> None:
     from lexitrain.study.quiz.scheduler import load_scheduling
-    from lexitrain.study.records.stakes import DAILY_ORDER_SETTING
+    from lexitrain.study.records.stakes import POINTS_FIRST, daily_order
     from lexitrain.study.records.cards import leech_threshold
     from lexitrain.study.drills.daily import load_limits
     from lexitrain.study.drills.plans import active_plan
@@ -387,7 +393,7 @@ def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None
                             "fsrs_parameters": "own" if scheduling.parameters else "default",
                             "lexicon": store.setting("lexicon", "enable"), "leech": leech_threshold(store),
                             "wait_after_last": bool(store.setting(WAIT_AFTER_LAST, False)),
-                            "daily_order": store.setting(DAILY_ORDER_SETTING, "due")}
+                            "daily_order": daily_order(store)}
     if lex is not None:
         info = active_plan(store, lex)
         data["plan"] = {"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps}
@@ -395,14 +401,16 @@ def _show_settings(store: ProgressStore, json_out: bool, lex: LexiconData | None
         emit_json(data)
         return
     own = " (your own FSRS parameters)" if scheduling.parameters else ""
-    typer.echo(f"{limits.new} new and {limits.reviews} reviews a day; {scheduling.mode} scheduling{own}, "
+    typer.echo(f"{counted(limits.new, 'new card')} and {counted(limits.reviews, 'review')} a day; "
+               f"{scheduling.mode} scheduling{own}, "
                f"retention {scheduling.retention}; lexicon {data['lexicon']}; leech after {data['leech']} misses")
     if data["wait_after_last"]:
         typer.echo("the terminal quiz waits for Enter once every answer is found")
-    if data["daily_order"] == "points":
-        typer.echo("the daily drill asks first the cards whose study gains the most points per minute")
+    if data["daily_order"] == POINTS_FIRST:
+        typer.echo("the daily drill asks first the cards whose study gains the most points per game per minute")
     if "plan" in data:
-        typer.echo(f"plan {data['plan']['name']}: {data['plan']['cards']} cards, {data['plan']['new']} new to learn")
+        typer.echo(f"plan {data['plan']['name']}: {counted(data['plan']['cards'], 'card')}, {data['plan']['new']} new "
+                   "to learn")
 
 
 @study_app.command("optimize")
@@ -526,7 +534,8 @@ def export(file: Path = typer.Argument(..., help="JSON file to write."), json_ou
     if json_out:
         emit_json({"file": str(file), **counts})
         return
-    typer.echo(f"exported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions to {file}")
+    typer.echo(f"exported {counted(counts['cards'], 'card')}, {counted(counts['answers'], 'answer')} and "
+               f"{counted(counts['positions'], 'position')} to {file}")
 
 
 @progress_app.command("import")
@@ -544,8 +553,9 @@ def import_(
         emit_json({"file": str(file), **counts})
         return
     merged = counts["merged"]
-    typer.echo(f"imported {counts['cards']} cards, {counts['answers']} answers and {counts['positions']} positions "
-               f"from {file} ({merged['added']} cards added, {merged['backup_newer']} newer in the backup, "
+    typer.echo(f"imported {counted(counts['cards'], 'card')}, {counted(counts['answers'], 'answer')} and "
+               f"{counted(counts['positions'], 'position')} from {file} ({counted(merged['added'], 'card')} added, "
+               f"{merged['backup_newer']} newer in the backup, "
                f"{merged['scheduled_over_new']} scheduled there and new here; {merged['kept_here']} kept as they are "
                "here)")
 
@@ -583,8 +593,8 @@ def rescue_(
         emit_json(report)
         return
     saved = report["saved"]
-    typer.echo(f"rescued {saved['cards']} cards, {saved['answers']} answers, {saved['sessions']} sessions and "
-               f"{saved['positions']} positions to {file}")
+    typer.echo(f"rescued {counted(saved['cards'], 'card')}, {counted(saved['answers'], 'answer')}, "
+               f"{counted(saved['sessions'], 'session')} and {counted(saved['positions'], 'position')} to {file}")
     lost = {name: n for name, n in report["unreadable"].items() if n}
     if lost or report["tables_lost"] or report["left_out"]:
         parts = [f"{n} unreadable {name} rows" for name, n in lost.items()]
@@ -600,14 +610,16 @@ def import_zyzzyva(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="A Zyzzyva quiz database, e.g. .../quiz/data/NWL2023/Anagrams.db."),
     lexicon: Lexicon,
-    kind: str = typer.Option("anagram", "--kind", help="Question kind of that cardbox (anagram, hooks, ...)."),
+    kind: Optional[str] = typer.Option(None, "--kind", help="Question kind of that cardbox (anagram, hooks, ...; "
+                                       "default: the quiz type its file names, Hooks.db hooks, else anagram)."),
     json_out: Json = False,
 ) -> None:
     """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes), in the lexicon its folder
     names (Zyzzyva keeps .../NWL2023/Anagrams.db) when that is compiled here, else --lexicon.
     Every question left out is named with the reason."""
-    from lexitrain.study.records.zyzzyva import import_cardbox
+    from lexitrain.study.records.zyzzyva import cardbox_kind, import_cardbox
 
+    kind = kind or cardbox_kind(file, default="anagram")
     name, hint = _cardbox_lexicon(file, lexicon, lexicon_given(ctx))
     with _store() as store:
         lex = _lexicon(name)
@@ -624,7 +636,9 @@ def import_zyzzyva(
         notes.append(f"{report.kept} already studied here, kept as they are")
     if report.merged:
         notes.append(f"{counted(len(report.merged), 'case duplicate')} merged")
-    notes.append(f"{len(report.skipped) - report.damaged} not in {lex.name}")
+    notes.append(f"{len(report.skipped) - report.damaged - report.outside} not in {lex.name}")
+    if report.outside:
+        notes.append(f"{report.outside} out of the cardbox (quiz statistics only)")
     if report.damaged:
         notes.append(f"{report.damaged} damaged rows left out")
     typer.echo(f"imported {report.imported} of {counted(report.questions, 'question')} from {file} "

@@ -6,7 +6,7 @@ Zyzzyva orders and filters by it. The figures are counted by the engine
 least once, its plays, the points it scored in them, and its rank among the
 words of its length (1 the most played; ties by word). A word never played
 has no row and no rank. The points over the games counted are the points a
-game holds for a player who knows the word: `search --order points` and
+game holds for a player who knows the word: `search --order points-per-game` and
 study by points at stake (study/records/stakes.py) read them. Figures counted
 before points were (an older shipped file) have NULL points.
 The file is written whole beside the tables and renamed into place, so a

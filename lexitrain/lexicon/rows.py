@@ -10,6 +10,7 @@ negated. New kinds of condition join the `Condition` union.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any, Literal, TypedDict, Union
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.playability import DATABASE as PLAYABILITY
+from lexitrain.lexicon.schema import DEFINITIONS_INDEX
 
 CountFact = Literal["length", "anagrams", "vowels", "points"]
 RankPer = Literal["alphagram", "word"]
@@ -99,12 +101,29 @@ class Hook:
 
 
 @dataclass(frozen=True)
-class Contains:
-    """Lexicon symbols holding this text exactly, or a definition holding it in any case."""
+class Symbol:
+    """The lexicon symbols hold this text exactly."""
 
-    fact: TextFact
     text: str
     negate: bool = False
+
+
+@dataclass(frozen=True)
+class Defined:
+    """The definition has a word beginning with each word of TEXT, in any order and case
+    (`fish` finds fish, fishes and fishing, not selfish), through the definitions' full-text index."""
+
+    text: str
+    negate: bool = False
+
+
+#: what the full-text index counts as a word (its unicode61 tokenizer: letters and digits)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def definition_words(text: str) -> list[str]:
+    """The words of a definition search's TEXT, as the full-text index reads them."""
+    return _WORD.findall(text)
 
 
 @dataclass(frozen=True)
@@ -132,7 +151,7 @@ class AnyOf:
     negate: bool = False
 
 
-Condition = Union[Between, RankBetween, PlayabilityBetween, Hook, Contains, OneOf, PartOfSpeech, AnyOf]
+Condition = Union[Between, RankBetween, PlayabilityBetween, Hook, Symbol, Defined, OneOf, PartOfSpeech, AnyOf]
 
 _ROW_SQL = """
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
@@ -219,10 +238,14 @@ def _clause(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) ->
                 [condition.low, condition.high])
     if isinstance(condition, Hook):
         return _HOOKS[condition.side], []
-    if isinstance(condition, Contains):
-        if condition.fact == "symbols":
-            return "instr(w.symbols, ?) > 0", [condition.text]
-        return "w.definition LIKE ? ESCAPE '\\'", [f"%{_like_escape(condition.text)}%"]
+    if isinstance(condition, Symbol):
+        return "instr(w.symbols, ?) > 0", [condition.text]
+    if isinstance(condition, Defined):
+        words = definition_words(condition.text)
+        if not words:
+            return "0", []
+        match = " ".join(f'"{word}"*' for word in words)  # each a prefix; all of them (FTS5's implicit AND)
+        return f"w.rowid IN (SELECT rowid FROM {DEFINITIONS_INDEX} WHERE {DEFINITIONS_INDEX} MATCH ?)", [match]
     if isinstance(condition, PartOfSpeech):
         tag = _like_escape(condition.tag)
         return ("w.definition LIKE ? ESCAPE '\\' OR w.definition LIKE ? ESCAPE '\\'",

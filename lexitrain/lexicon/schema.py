@@ -1,10 +1,14 @@
-"""The SQLite layout of a compiled lexicon (docs/formats.md describes it for users).
+"""The SQLite layout of a compiled lexicon (docs/formats.md describes it for users), written with sqlite-utils.
 
-Two files, `words.sqlite` (tables words and meta) and `alphagrams.sqlite`
-(table alphagrams), so the compiler can write both at once on two cores; a
-reader opens the first, attaches the second, and joins them as one database.
-A third, `playability.sqlite`, is attached when the lexicon has playability
-figures (lexicon/playability.py).
+Two files, `words.sqlite` (tables words and meta, and `words_fts`, a full-text index
+of the definitions) and `alphagrams.sqlite` (table alphagrams), so the compiler can
+write both at once on two cores; a reader opens the first, attaches the second, and
+joins them as one database. A third, `playability.sqlite`, is attached when the
+lexicon has playability figures (lexicon/playability.py). sqlite-utils makes the
+tables with their types, the indexes and the full-text index, so a player can open
+a compiled lexicon with sqlite-utils or Datasette and search its definitions there
+too; the rows go in through its connection with one `executemany` per table
+(its `insert_all` checks every value for JSON and took 2.3 times as long for ENABLE).
 """
 
 from __future__ import annotations
@@ -12,96 +16,93 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexitrain.lexicon import playability
 
-SCHEMA_VERSION = 3  # 2: words and alphagrams in two files; 3: definitions stored with their links written out
+if TYPE_CHECKING:  # slow to import (it loads pandas where pandas is installed): only a build writes with it
+    import sqlite_utils
+
+SCHEMA_VERSION = 4  # 2: two files; 3: definitions with their links written out; 4: sqlite-utils, words_fts
 WORDS_FILE = "words.sqlite"
 ALPHAGRAMS_FILE = "alphagrams.sqlite"
+#: the full-text index of `words.definition` (sqlite-utils' name for it: `<table>_fts`)
+DEFINITIONS_INDEX = "words_fts"
 
-WORD_COLUMNS = (
-    "word", "alphagram", "length", "definition", "front_hooks", "back_hooks",
-    "inner_front", "inner_back", "points", "vowels", "symbols",
-    "probability_rank0", "probability_rank1", "probability_rank2",
-)
-ALPHAGRAM_COLUMNS = (
-    "alphagram", "length", "anagrams", "combinations0", "combinations1", "combinations2",
-    "alphagram_rank0", "alphagram_rank1", "alphagram_rank2",
-)
-
-_WORDS_TABLES = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE words (
-    word TEXT PRIMARY KEY,      -- as players write it, uppercase
-    alphagram TEXT NOT NULL,    -- tiles in tile-set order, multi-letter tiles bracketed
-    length INTEGER NOT NULL,    -- in tiles, not characters
-    definition TEXT NOT NULL,
-    front_hooks TEXT NOT NULL,  -- tiles that make a word in front, in tile order
-    back_hooks TEXT NOT NULL,
-    inner_front INTEGER NOT NULL,  -- 1 if the word minus its first tile is a word
-    inner_back INTEGER NOT NULL,   -- 1 if the word minus its last tile is a word
-    points INTEGER NOT NULL,
-    vowels INTEGER NOT NULL,
-    symbols TEXT NOT NULL,      -- lexicon symbols from --compare
-    probability_rank0 INTEGER NOT NULL,  -- per word within its length, 0/1/2 blanks
-    probability_rank1 INTEGER NOT NULL,
-    probability_rank2 INTEGER NOT NULL
-) WITHOUT ROWID;
-"""
-_WORDS_INDEXES = """
-CREATE INDEX words_alphagram ON words (alphagram);
-CREATE INDEX words_length_rank ON words (length, probability_rank2);
-"""
-_ALPHAGRAMS_TABLE = """
-CREATE TABLE alphagrams (
-    alphagram TEXT PRIMARY KEY,
-    length INTEGER NOT NULL,
-    anagrams INTEGER NOT NULL,  -- how many words it makes
-    combinations0 INTEGER NOT NULL,  -- exact draws with 0/1/2 blanks (text if > 2^63)
-    combinations1 INTEGER NOT NULL,
-    combinations2 INTEGER NOT NULL,
-    alphagram_rank0 INTEGER NOT NULL,  -- per alphagram within its length, 0/1/2 blanks
-    alphagram_rank1 INTEGER NOT NULL,
-    alphagram_rank2 INTEGER NOT NULL
-) WITHOUT ROWID;
-"""
-_ALPHAGRAMS_INDEXES = """
-CREATE INDEX alphagrams_length_rank ON alphagrams (length, alphagram_rank2);
-"""
+#: column -> type, in the order the compiler hands rows over
+WORD_TYPES: dict[str, type] = {
+    "word": str,  # as players write it, uppercase
+    "alphagram": str,  # tiles in tile-set order, multi-letter tiles bracketed
+    "length": int,  # in tiles, not characters
+    "definition": str,
+    "front_hooks": str,  # tiles that make a word in front, in tile order
+    "back_hooks": str,
+    "inner_front": int,  # 1 if the word minus its first tile is a word
+    "inner_back": int,  # 1 if the word minus its last tile is a word
+    "points": int,
+    "vowels": int,
+    "symbols": str,  # lexicon symbols from --compare
+    "probability_rank0": int,  # per word within its length, 0/1/2 blanks
+    "probability_rank1": int,
+    "probability_rank2": int,
+}
+ALPHAGRAM_TYPES: dict[str, type] = {
+    "alphagram": str,
+    "length": int,
+    "anagrams": int,  # how many words it makes
+    "combinations0": int,  # exact draws with 0/1/2 blanks (text if > 2^63)
+    "combinations1": int,
+    "combinations2": int,
+    "alphagram_rank0": int,  # per alphagram within its length, 0/1/2 blanks
+    "alphagram_rank1": int,
+    "alphagram_rank2": int,
+}
+#: every table the two files hold (only lexicon/ names them: tests/test_architecture.py)
+TABLES = ("meta", "words", DEFINITIONS_INDEX, "alphagrams")
+WORD_COLUMNS = tuple(WORD_TYPES)
+ALPHAGRAM_COLUMNS = tuple(ALPHAGRAM_TYPES)
 
 
 def write_words(folder: Path, rows: Iterable[tuple], meta: dict[str, str]) -> None:
-    """Create words.sqlite in a build folder."""
-    _write(folder / WORDS_FILE, _WORDS_TABLES, _WORDS_INDEXES, {
-        "meta": (("key", "value"), meta.items()),
-        "words": (WORD_COLUMNS, rows),
-    })
+    """Create words.sqlite in a build folder: the words, their indexes, the definitions' full-text index."""
+    db = _database(folder / WORDS_FILE)
+    try:
+        db.table("meta").insert_all(({"key": key, "value": value} for key, value in meta.items()), pk="key", not_null={"value"})
+        words = _fill(db, "words", WORD_TYPES, rows)
+        words.create_index(["alphagram"], "words_alphagram")
+        words.create_index(["length", "probability_rank2"], "words_length_rank")
+        words.enable_fts(["definition"])
+    finally:
+        db.close()
 
 
 def write_alphagrams(folder: Path, rows: Iterable[tuple]) -> None:
     """Create alphagrams.sqlite in a build folder."""
-    _write(folder / ALPHAGRAMS_FILE, _ALPHAGRAMS_TABLE, _ALPHAGRAMS_INDEXES, {
-        "alphagrams": (ALPHAGRAM_COLUMNS, rows),
-    })
-
-
-def _write(
-    path: Path, tables: str, indexes: str, data: dict[str, tuple[tuple[str, ...], Iterable]]
-) -> None:
-    conn = sqlite3.connect(path)
+    db = _database(folder / ALPHAGRAMS_FILE)
     try:
-        conn.execute("PRAGMA journal_mode=OFF")  # a failed build folder is thrown away
-        conn.execute("PRAGMA synchronous=OFF")
-        conn.execute("PRAGMA cache_size=-131072")  # 128 MB: the tables and their index sorts stay in memory
-        conn.execute("PRAGMA temp_store=MEMORY")
-        conn.executescript(tables)
-        with conn:
-            for table, (columns, rows) in data.items():
-                marks = ", ".join("?" * len(columns))
-                conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
-        conn.executescript(indexes)
+        _fill(db, "alphagrams", ALPHAGRAM_TYPES, rows).create_index(["length", "alphagram_rank2"], "alphagrams_length_rank")
     finally:
-        conn.close()
+        db.close()
+
+
+def _database(path: Path) -> sqlite_utils.Database:
+    import sqlite_utils
+
+    db = sqlite_utils.Database(path)
+    db.execute("PRAGMA journal_mode=OFF")  # a failed build folder is thrown away
+    db.execute("PRAGMA synchronous=OFF")
+    db.execute("PRAGMA cache_size=-131072")  # 128 MB: the tables and their index sorts stay in memory
+    db.execute("PRAGMA temp_store=MEMORY")
+    return db
+
+
+def _fill(db: sqlite_utils.Database, name: str, types: dict[str, type], rows: Iterable[tuple]) -> sqlite_utils.db.Table:
+    """Table NAME keyed by its first column, every column NOT NULL, holding ROWS."""
+    table = db.create_table(name, types, pk=next(iter(types)), not_null=set(types))
+    columns = ", ".join(types)
+    with db.conn:
+        db.conn.executemany(f"INSERT INTO {name} ({columns}) VALUES ({', '.join('?' * len(types))})", rows)
+    return table
 
 
 def connect(folder: Path) -> sqlite3.Connection:

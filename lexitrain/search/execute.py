@@ -23,8 +23,8 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import (
-    Between, Condition as RowCondition, Contains, CountFact, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
-    PlayabilityBetween, RankBetween, TextFact, WordRow,
+    Between, Condition as RowCondition, CountFact, Defined, Hook, HookSide, KeyFact, OneOf, PartOfSpeech,
+    PlayabilityBetween, RankBetween, Symbol, TextFact, WordRow,
 )
 from lexitrain.search import corpus, groups
 from lexitrain.search.anagrams import anagram_codes
@@ -37,8 +37,6 @@ Test = Callable[[str], bool]
 
 #: Conditions on a stored count, and the count.
 _COUNTS: dict[str, CountFact] = {"length": "length", "anagrams": "anagrams", "vowels": "vowels", "points": "points"}
-#: Conditions a stored text must hold.
-_TEXTS: dict[str, Literal["symbols", "definition"]] = {"symbol": "symbols", "definition": "definition"}
 #: Flags and the hook each asks for (with tiles, the hook flags list words instead).
 _HOOKS: dict[str, HookSide] = {
     "front-hook": "front", "back-hook": "back", "inner-front": "inner_front", "inner-back": "inner_back",
@@ -48,7 +46,7 @@ _HOOKS: dict[str, HookSide] = {
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     """Every word meeting all conditions of any group, ordered, probability-limited, then limited.
     A query without conditions finds every word."""
-    if query.order in ("playability", "points") or any(c.name == "playability" for g in query.groups for c in g):
+    if query.order in ("playability", "points-per-game") or any(c.name == "playability" for g in query.groups for c in g):
         lex.require_playability()  # a lexicon without figures: say so in one line
     found: dict[str, WordRow] = {}
     for group in query.groups or ((),):
@@ -179,8 +177,10 @@ def _stored(condition: Condition, query: Query) -> RowCondition | None:
         return PlayabilityBetween(value[0], value[1], negate=negate)
     if name in _HOOKS and value is True:
         return Hook(_HOOKS[name], negate=negate)
-    if name in _TEXTS:
-        return Contains(_TEXTS[name], value, negate=negate)
+    if name == "symbol":
+        return Symbol(value, negate=negate)
+    if name == "definition":
+        return Defined(value, negate=negate)
     if name == "part-of-speech":
         return PartOfSpeech(value, negate=negate)
     if name == "in-word-list":
@@ -302,7 +302,7 @@ def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]
         ranks = lex.playability_ranks()
         last = len(ranks) + 1
         return sorted(rows, key=lambda r: (r["length"], ranks.get(r["word"], last), r["probability_rank"], word(r)))
-    if query.order == "points":  # the most points a game holds first, whatever the length; never played last
+    if query.order == "points-per-game":  # the most points a game holds first, whatever the length; never played last
         points = lex.points_per_game()
         return sorted(rows, key=lambda r: (-points.get(r["word"], 0.0), r["probability_rank"], word(r)))
     if query.order == "alphagram":

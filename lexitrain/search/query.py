@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.rows import RankPer
+from lexitrain.lexicon.rows import RankPer, definition_words
 from lexitrain.search.groups import check_group
 
 Range = tuple[int, int]
-ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability", "points")
+ORDERS = ("alphabetical", "probability", "alphagram", "length", "random", "playability", "points-per-game")
+#: older spellings of a choice, still read: `--order points` was the points per game, which `--points` is not
+CHOICE_ALIASES = {"order": {"points": "points-per-game"}}
 PROBABILITY_BY = ("alphagram", "word")
 UNBOUNDED = 10**9
 OR = "--or"
@@ -63,7 +65,7 @@ CONDITIONS: dict[str, str] = {
     "in-lexicon": "text",
     "in-word-list": "file",
     "symbol": "text",
-    "definition": "text",
+    "definition": "words",
     "part-of-speech": "pos",
 }
 ALIASES = {"build": "subanagram"}
@@ -164,7 +166,7 @@ def described_search(query: Query) -> str:
     (`words of 7 to 8 letters, by probability, at most 100`), for a search's results."""
     parts = [described(query)] if query.has_conditions else []
     if query.order != Query().order:
-        parts.append(f"by {query.order}")
+        parts.append(f"by {query.order.replace('-', ' ')}")
     if query.limit is not None:
         parts.append(f"at most {query.limit}")
     return ", ".join(parts)
@@ -346,6 +348,8 @@ def _value(option: str, kind: str, raw: str) -> Any:
         return check_group(text.lower())
     if kind == "pos":
         return part_of_speech(text, option)
+    if kind == "words" and not definition_words(text):
+        raise LexitrainError(f"{option} {raw!r}: give a word to look for in the definitions, e.g. {option} fish")
     if kind == "file":
         return str(Path(text).expanduser().absolute())
     if kind == "consists":
@@ -379,6 +383,7 @@ def _setting(option: str, name: str, kind: str, raw: str) -> Any:
             raise LexitrainError(f"{option} {raw!r}: expected a whole number") from None
     if kind == "choice":
         choice = raw.lower()
+        choice = CHOICE_ALIASES.get(name, {}).get(choice, choice)
         if choice not in _CHOICES[name]:
             raise LexitrainError(f"{option} {raw!r}: expected one of {', '.join(_CHOICES[name])}")
         return choice

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 
+from lexitrain.engine.board import Board, column_name
+from lexitrain.engine.cgp import parse_cgp
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon, diff
 from lexitrain.lexicon.rows import WordRow
@@ -44,6 +46,10 @@ ANAGRAM_HEAD = (
     Column("answers", 0.6, "R"),
 )
 DUE_HEAD = (Column("question", 3.0, "L", bold=True), Column("answers", 0.6, "R"))
+#: a position card: the question and its top play (left out on a question sheet), its board below
+POSITION_HEAD = (Column("question", 3.0, "L", bold=True), Column("top play", 2.0, "R", answer=True))
+#: how an empty premium square is printed on a board (a tile: its letter, a blank's lowercase)
+PREMIUM_MARKS = {"": "·", "DL": "2L", "TL": "3L", "QL": "4L", "DW": "2W", "TW": "3W", "QW": "4W"}
 #: `--definitions`: each word's definition after its symbols, wrapped at spaces.
 DEFINITION = Column("definition", 3.0, "L", prose=True)
 STEM_HEAD = (Column("stem", 3.0, "L", bold=True), Column("count", 1.0, "R"))
@@ -57,7 +63,8 @@ class DueQuestion:
     due: float  # when the scheduler asks it (POSIX seconds); overdue ones print under today
     prompt: str  # as printed, e.g. "AEINRST" or "hooks: CARE"
     answers: int  # how many answers the question expects
-    words: tuple[str, ...]  # the words printed with their hooks (a hooks card: its one word)
+    words: tuple[str, ...]  # the words printed with their hooks (a hooks card: its one word); a position's top plays
+    cgp: str = ""  # a position card's position: its board is printed under it
 
 
 def today() -> str:
@@ -219,17 +226,40 @@ def due(
             f"no cards of {lex.name} are due in the next {days} days, so there is nothing to print (no file written)"
         )
     by_day: dict[date, list[Group]] = {}
+    boards_by_day: dict[tuple[date, int], list[Group]] = {}  # position cards, by day and board width
     for question in due_questions:
         day = datetime.fromtimestamp(max(question.due, now.timestamp()), timezone.utc).date()
-        by_day.setdefault(day, []).append(_due_group(lex, question, definitions))
-    sections = [
-        Section(f"{day:%a %d %b %Y}{' and overdue' if day == now.date() else ''} ({len(groups)})",
-                DUE_HEAD, _word_columns(HOOK_COLUMNS, definitions), groups)
-        for day, groups in by_day.items()
-    ]
+        if question.cgp:
+            board = parse_cgp(question.cgp, lex.tiles, lex.layout).board
+            boards_by_day.setdefault((day, board.cols), []).append(_position_group(question, board))
+        else:
+            by_day.setdefault(day, []).append(_due_group(lex, question, definitions))
+    sections = []
+    for day in sorted({*by_day, *(d for d, _ in boards_by_day)}):
+        named = f"{day:%a %d %b %Y}{' and overdue' if day == now.date() else ''}"
+        if day in by_day:
+            sections.append(Section(f"{named} ({len(by_day[day])})", DUE_HEAD, _word_columns(HOOK_COLUMNS, definitions),
+                                    by_day[day]))
+        for (on, cols), groups in boards_by_day.items():
+            if on == day:
+                sections.append(Section(f"{named}: positions ({len(groups)})", POSITION_HEAD, _board_columns(cols),
+                                        groups))
     _check_defined(lex, sections, definitions)
     return Sheet(title, lex.name, now.date().isoformat(), _with_questions(sections, questions, key),
                  columns=2 if definitions else 3)
+
+
+def _board_columns(cols: int) -> tuple[Column, ...]:
+    return (Column("row", 0.8, "R"), *(Column(column_name(c), 1.0, "C", bold=True) for c in range(cols)))
+
+
+def _position_group(question: DueQuestion, board: Board) -> Group:
+    """A position card: its question and top play, then its board (column letters, row numbers,
+    tiles, and the premium squares still empty), kept on a question sheet."""
+    letters = ("", *(column_name(c) for c in range(board.cols)))
+    rows = [(str(r + 1), *(board.text_at(r, c) or PREMIUM_MARKS.get(board.premium(r, c), "·") for c in range(board.cols)))
+            for r in range(board.rows)]
+    return Group(head=(question.prompt, " or ".join(question.words[:2])), rows=[letters, *rows], asked_rows=True)
 
 
 def _due_group(lex: Lexicon, question: DueQuestion, definitions: bool) -> Group:

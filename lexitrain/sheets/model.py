@@ -37,6 +37,7 @@ class Group:
     head: tuple[str, ...] | None = None
     rows: list[tuple[str, ...]] = field(default_factory=list)
     write_lines: int = 0
+    asked_rows: bool = False  # the rows are part of the question (a position's board): a question sheet keeps them
 
 
 @dataclass
@@ -76,14 +77,20 @@ class Sheet:
 def questions_only(section: Section, title: str) -> Section:
     """The same section with its answers left out, for the player to write in.
 
-    Groups with a head keep the head and get one ruled line per answer row;
-    groups without one keep their rows with the answer fields blank.
+    Groups with a head keep the head (its answer fields blank) and get one ruled line per
+    answer row, or, where the rows are part of the question (a board), keep them and get
+    one ruled line; groups without a head keep their rows with the answer fields blank.
     """
     keep = [not c.answer for c in section.row_columns]
+    head_keep = [not c.answer for c in section.head_columns]
     groups = []
     for group in section.groups:
         if group.head is not None:
-            groups.append(Group(head=group.head, write_lines=len(group.rows)))
+            head = tuple(v if k else "" for v, k in zip(group.head, head_keep))
+            if group.asked_rows:
+                groups.append(Group(head=head, rows=group.rows, write_lines=1, asked_rows=True))
+            else:
+                groups.append(Group(head=head, write_lines=len(group.rows)))
         else:
             rows = [tuple(v if k else "" for v, k in zip(row, keep)) for row in group.rows]
             groups.append(Group(rows=rows))

@@ -100,7 +100,7 @@ class SheetRequest:
         if self.title:
             return self.title
         if self.kind == "due" and self.days != DEFAULT_DAYS:
-            return f"Due in the next {self.days} days"
+            return "Due in the next day" if self.days == 1 else f"Due in the next {self.days} days"
         about = described_source(query=self.query, saved=self.saved, builtin=self.builtin,
                                  word_file=self.word_file, conditions=self.conditions)
         if self.builtin is not None:

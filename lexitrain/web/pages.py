@@ -32,7 +32,7 @@ from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.study.quiz.preferences import Preferences, save_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.leaks import Analysts, leak_profile, saved_analyses
-from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order, daily_order
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
@@ -99,8 +99,8 @@ async def wall_start(request: Request) -> Response:
     file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
     ctx = context(request)
     form = await request.form()
-    source = _field(form, "source") or "search"
-    value = _field(form, "value").strip()
+    source = form_field(form, "source") or "search"
+    value = form_field(form, "value").strip()
     if source not in SOURCES:
         raise LexitrainError(f"unknown source {source!r} (use {', '.join(SOURCES)})")
     if source != "due" and not value:
@@ -119,9 +119,9 @@ async def wall_start(request: Request) -> Response:
     seconds = _minutes(form) * 60 or None
     size = _size(form)
     request_: QuizRequest | DueWallRequest = DueWallRequest(size) if source == "due" else QuizRequest(
-        Words(**chosen), restart=_field(form, "start") == "restart", schedule=not practice)
-    lexicon = _field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
-    nonce = _field(form, "nonce")
+        Words(**chosen), restart=form_field(form, "start") == "restart", schedule=not practice)
+    lexicon = form_field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
+    nonce = form_field(form, "nonce")
 
     def start(store: ProgressStore) -> str:
         lex = ctx.lex(lexicon)
@@ -144,7 +144,7 @@ async def list_upload(request: Request) -> Response:
     if isinstance(upload, str) or upload is None:
         raise LexitrainError("choose a file of words to upload")
     data = await upload.read()
-    name = _field(form, "name").strip() or Path(upload.filename or "").stem
+    name = form_field(form, "name").strip() or Path(upload.filename or "").stem
     ctx = context(request)
     kept = await ctx.offload.write(lambda store: word_lists.save_list(store, name, data, ctx.lex(), ctx.clock()))
     return redirect(request, f"/?uploaded={quote(kept)}#lists")
@@ -154,14 +154,14 @@ async def list_missed(request: Request) -> Response:
     """A wall of the words missed the last time a list was played ("NAME - missed"), in one click."""
     ctx = context(request)
     form = await request.form()
-    name = _field(form, "name")
+    name = form_field(form, "name")
 
     def start(store: ProgressStore) -> str:
         lex = ctx.lex()
         record = word_lists.list_record(store, lex.name, name)
         missed = word_lists.missed_list(store, lex, name, record.missed_last_time, ctx.clock())
         return open_rounds.open_wall(store, lex, QuizRequest(Words(upload=missed), restart=True), ctx.clock,
-                                     seconds=DEFAULT_MINUTES * 60, nonce=_field(form, "nonce"))
+                                     seconds=DEFAULT_MINUTES * 60, nonce=form_field(form, "nonce"))
 
     return redirect(request, f"/wall/{await ctx.offload.write(start)}")
 
@@ -194,7 +194,7 @@ async def challenge_page(request: Request) -> Response:
 async def challenge_start(request: Request) -> Response:
     ctx = context(request)
     form = await request.form()
-    request_ = ChallengeRequest(_field(form, "kind") or ChallengeRequest().kind, _field(form, "date") or None)
+    request_ = ChallengeRequest(form_field(form, "kind") or ChallengeRequest().kind, form_field(form, "date") or None)
 
     def start(store: ProgressStore) -> str:
         return open_rounds.open_wall(store, ctx.lex(), request_, ctx.clock, missed_round=False)
@@ -301,7 +301,7 @@ def _due_figures(report: st.StatsReport) -> dict[str, int]:
 async def settings_page(request: Request) -> Response:
     def page(store: ProgressStore) -> Response:
         return render(request, store, "settings.html", lexicons=known_lexicons(),
-                      saved=request.query_params.get("saved"), daily_order=store.setting(DAILY_ORDER_SETTING, "due"))
+                      saved=request.query_params.get("saved"), daily_order=daily_order(store))
 
     return await context(request).offload.read(page)
 
@@ -309,10 +309,10 @@ async def settings_page(request: Request) -> Response:
 async def settings_save(request: Request) -> Response:
     ctx = context(request)
     form = await request.form()
-    name = _field(form, "lexicon").strip() or ctx.lexicon
-    order = check_daily_order(_field(form, "daily_order")) if form.get("daily_order") is not None else None
+    name = form_field(form, "lexicon").strip() or ctx.lexicon
+    order = check_daily_order(form_field(form, "daily_order")) if form.get("daily_order") is not None else None
     preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
-                              letter_order=_field(form, "letter_order"), symbols=bool(form.get("symbols")),
+                              letter_order=form_field(form, "letter_order"), symbols=bool(form.get("symbols")),
                               contrast=bool(form.get("contrast")))
 
     def save(store: ProgressStore) -> None:
@@ -327,13 +327,13 @@ async def settings_save(request: Request) -> Response:
     return redirect(request, "/settings?saved=1")
 
 
-def _field(form: FormData, name: str) -> str:
+def form_field(form: FormData, name: str) -> str:
     value = form.get(name)
     return value if isinstance(value, str) else ""
 
 
 def _minutes(form: FormData) -> float:
-    text = _field(form, "minutes").strip()
+    text = form_field(form, "minutes").strip()
     try:
         minutes = float(text) if text else DEFAULT_MINUTES
     except ValueError:
@@ -344,7 +344,7 @@ def _minutes(form: FormData) -> float:
 
 
 def _size(form: FormData) -> int:
-    text = _field(form, "size").strip()
+    text = form_field(form, "size").strip()
     try:
         size = int(text) if text else SIZE
     except ValueError:

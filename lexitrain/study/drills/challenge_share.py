@@ -83,7 +83,7 @@ def share(store: ProgressStore, lex: Lexicon, day: date, kind: str) -> SharedSco
     attempt = official_attempt(store, lex.name, day, kind)
     if attempt is None:
         raise LexitrainError(f"no finished {kind} challenge on {day} in {lex.name} to share "
-                             f"(play it: lexitrain challenge --kind {kind} --date {day})")
+                             f"(play it: lexitrain challenge --kind {kind} --date {day} -l {lex.name})")
     return SharedScore(day, kind, attempt.score, attempt.total, attempt.seconds,
                        set_hash(challenge_items(lex, day, kind)))
 

@@ -1,7 +1,7 @@
 """The daily drill: today's due reviews, then new cards from the active plan.
 
 By default the most overdue review comes first and new cards come in the
-plan's order; with `study set --daily-order points`, each is the one whose
+plan's order; with `study set --daily-order points-per-game`, each is the one whose
 study gains the most points per game per minute (records/stakes.py), by a
 ranking of the due and the new cards the drill makes outside its
 transactions every few minutes, each pick taking the best still eligible.
@@ -26,7 +26,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.positions import next_daily_position
 from lexitrain.study.records.decks import check_daily_limit, full_decks
-from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, Stakes
+from lexitrain.study.records.stakes import POINTS_FIRST, Stakes, daily_order
 from lexitrain.study.drills.plans import active_plan
 from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
 from lexitrain.study.quiz.session import Item
@@ -59,7 +59,7 @@ def load_limits(store: ProgressStore) -> Limits:
 
 def load_stakes(store: ProgressStore, lex: Lexicon) -> Stakes | None:
     """What ranks the drill's cards when the player asked for points first (None: the usual order)."""
-    if store.setting(DAILY_ORDER_SETTING, "due") != "points":
+    if daily_order(store) != POINTS_FIRST:
         return None
     try:
         return Stakes(store, lex, load_scheduling(store))

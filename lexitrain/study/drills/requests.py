@@ -38,6 +38,7 @@ from lexitrain.study.quiz.session import Grader, Item, Session, Summary, Timers,
 from lexitrain.study.quiz.sources import question_keys, question_results
 from lexitrain.study.records.cards import leeches
 from lexitrain.study.store import Filters, ProgressStore
+from lexitrain.wording import counted
 
 #: `--due` with no `--limit` asks every due card (the store asks for a number).
 ALL_DUE = 1_000_000
@@ -251,7 +252,7 @@ class QuizRequest:
         session_id, left = resumed
         answered = len(items) - len(left)
         session = self._session(store, lex, source, left, f"{title} · resumed: {answered} answered, {len(left)} left",
-                                session_id)
+                                session_id, answered)
         session.summary.details["resumed"] = {"answered_before": answered, "round_questions": len(items)}
         return session
 
@@ -259,9 +260,11 @@ class QuizRequest:
         return self._session(store, lex, "", saved_plan(saved), "", saved["id"])
 
     def _session(self, store: ProgressStore, lex: Lexicon, source: str, items: list[Item], title: str,
-                 session_id: int | None = None) -> Session:
+                 session_id: int | None = None, answered_before: int = 0) -> Session:
+        """`answered_before`: of a round resumed, the questions answered before (a face numbers on from there)."""
         return Session(store, lex, "quiz", source, items, load_scheduling(store) if self.schedule else None,
                        order=self.order, timers=self.timers(), title=title, session_id=session_id,
+                       answered_before=answered_before,
                        grader=speed_grader(store, self.speed_grades))
 
 
@@ -484,7 +487,7 @@ class PositionQuizRequest:
 
 def _questions(count: int) -> str:
     """`1 question`, `20 questions`: a title's count."""
-    return f"{count} question{'' if count == 1 else 's'}"
+    return counted(count, "question")
 
 
 #: The study requests (and what they are made of) a saved round names, by class name.

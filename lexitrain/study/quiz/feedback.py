@@ -55,8 +55,9 @@ class Feedback:
     """The feedback on one answered question.
 
     `answers` are the expected answers that are words of the lexicon, in the
-    question's order (a position's answer is a play, which has none);
-    `reasons` say, one phrase each, why a missed question counted as missed
+    question's order (a position's answer is a play, which has none), or, for a
+    question with `nothing_to_find` (a word that takes no hooks), the word asked
+    about; `reasons` say, one phrase each, why a missed question counted as missed
     (empty when it counted as right).
     """
 
@@ -66,11 +67,12 @@ class Feedback:
     wrong: tuple[WrongAnswer, ...]
     missing: tuple[str, ...]
     reasons: tuple[str, ...]
+    nothing_to_find: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "correct": self.correct, "answers": [a.to_json() for a in self.answers],
                 "wrong": [w.to_json() for w in self.wrong], "missing": list(self.missing),
-                "reasons": list(self.reasons)}
+                "reasons": list(self.reasons), "nothing_to_find": self.nothing_to_find}
 
 
 def word_notes(lex: Lexicon, words: Iterable[str], found: Collection[str] = ()) -> list[AnswerNote]:
@@ -96,9 +98,12 @@ def feedback(lex: Lexicon, outcome: Outcome, question_time: float | None = None)
         return Feedback(question.id, outcome.correct, tuple(word_notes(lex, shown, shown if outcome.correct else ())),
                         (), (), reasons)
     answers = word_notes(lex, question.expected, set(check.right))
+    if not question.expected:  # nothing to find (a word with no hooks): the word asked about, with its facts
+        answers = word_notes(lex, question.words_shown, question.words_shown if outcome.correct else ())
     wrong = tuple(WrongAnswer(word, word in lex) for word in check.wrong)
     return Feedback(question.id, outcome.correct, tuple(answers), wrong, tuple(check.missing),
-                    () if outcome.correct else _reasons(lex, outcome, wrong, question_time))
+                    () if outcome.correct else _reasons(lex, outcome, wrong, question_time),
+                    nothing_to_find=not question.expected)
 
 
 def _reasons(lex: Lexicon, outcome: Outcome, wrong: tuple[WrongAnswer, ...], question_time: float | None) -> tuple[str, ...]:

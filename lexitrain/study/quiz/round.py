@@ -69,7 +69,7 @@ class Round:
         self.session = session
         self._questions: Iterator[Question] = iter(session.questions())
         self._again: list[tuple[Question, int]] = []  # questions put back by an undo, the next one last
-        self.number = 0
+        self.number = session.answered_before  # a resumed round numbers on from where it stopped
         self.question: Question | None = None
         self.last: Outcome | None = None
         self.summary: Summary | None = None

@@ -187,9 +187,11 @@ class Session:
         closing: Closing | None = None,
         grader: Grader | None = None,
         session_id: int | None = None,
+        answered_before: int = 0,
         kinds: Iterable[QuestionKind] = (),
     ) -> None:
-        """`session_id`: carry on a stored session (a round resumed) instead of starting one."""
+        """`session_id`: carry on a stored session (a round resumed) instead of starting one, which had
+        answered `answered_before` of its questions (a face numbers the rest on from there)."""
         self._id = session_id
         self._opening = (mode, lex.name, source, utc_now().timestamp())
         self.store = store
@@ -206,6 +208,7 @@ class Session:
         self.started = clock()
         self.asked_at = self.started
         self.resumed = session_id is not None  # a face may say how to start afresh instead
+        self.answered_before = answered_before
         self.summary = Summary()
         self.taken = 0  # planned questions of a list handed out so far
         self.notes: dict[str, Any] = {}  # what the request that made it keeps with it, to make it again (JSON)

@@ -155,3 +155,17 @@ def counts(store: ProgressStore, lexicon: str) -> dict[str, Any]:
     return {"lexicon": lexicon, "cards": sum(by_state.values()), "by_state": by_state, "suspended": suspended,
             "by_box": {str(box): n for box, n in enumerate(boxes)},
             "box_days": list(LEITNER_DAYS), "leeches": len(leeches(store, lexicon))}
+
+
+@dataclass(frozen=True)
+class LexiconUse:
+    """What the progress store holds of a lexicon: its cards, and whether it is the study lexicon."""
+
+    cards: int
+    studied: bool
+
+
+def lexicon_use(store: ProgressStore, lexicon: str) -> LexiconUse:
+    """How much removing LEXICON would leave without its words (names compared without case, as lexicons are)."""
+    cards = sum(n for _, _, n in store.state_counts(lexicon))
+    return LexiconUse(cards, str(store.setting("lexicon", "")).casefold() == lexicon.casefold())

@@ -9,7 +9,7 @@ those points times the chance the player would miss it now (1 - FSRS's
 retrievability; a new card is missed for sure), over the minutes an answer
 to it takes (its own answers' mean, else the player's mean for its kind, else
 DEFAULT_SECONDS). The daily drill ranks cards so when the player asks
-(`study set --daily-order points`); `stats` adds up the points per game the
+(`study set --daily-order points-per-game`); `stats` adds up the points per game the
 player's known words cover.
 """
 
@@ -33,7 +33,10 @@ from lexitrain.tiles import BLANK
 DEFAULT_SECONDS = 15.0
 #: the daily drill's orders: due reviews most overdue first and new cards in the plan's order,
 #: or both by the points studying them gains per minute
-DAILY_ORDERS = ("due", "points")
+DAILY_ORDERS = ("due", "points-per-game")
+POINTS_FIRST = DAILY_ORDERS[1]
+#: the spelling of points first before it said what it counts (kept in older settings, still typed)
+_OLD_POINTS_FIRST = "points"
 DAILY_ORDER_SETTING = "daily_order"
 #: how far back `stats` shows the points covered, week by week
 GROWTH_WEEKS = 8
@@ -50,9 +53,17 @@ _taught: dict[tuple[str, str, str], tuple[str, ...]] = {}
 
 
 def check_daily_order(order: str) -> str:
+    """ORDER as stored: one of DAILY_ORDERS (`points`, the older spelling, read as points per game)."""
+    order = POINTS_FIRST if order == _OLD_POINTS_FIRST else order
     if order not in DAILY_ORDERS:
         raise LexitrainError(f"--daily-order {order!r}: use {' or '.join(DAILY_ORDERS)}")
     return order
+
+
+def daily_order(store: ProgressStore) -> str:
+    """The daily drill's order the player chose (due unless they asked for points per game first)."""
+    order = str(store.setting(DAILY_ORDER_SETTING, DAILY_ORDERS[0]))
+    return POINTS_FIRST if order == _OLD_POINTS_FIRST else order
 
 
 class Stakes:

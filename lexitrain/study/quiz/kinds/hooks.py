@@ -25,7 +25,9 @@ class HooksKind(WordKind):
         word = key.upper()
         if word not in lex:
             raise LexitrainError(f"{key} is not a word in {lex.name}")
-        return Question(self.name, word, word, tuple(hook_words(lex, word)), {"length": len(word)})
+        hooked = tuple(hook_words(lex, word))
+        # a word that takes no hooks: after the answer, its own facts (its inner hooks, ·NAE·) are shown
+        return Question(self.name, word, word, hooked, {"length": len(word)}, about=() if hooked else (word,))
 
     def check(self, question: Question, answer: str) -> Check:
         words, repeats = answer_words(answer)

@@ -239,10 +239,9 @@ class PositionKind:
         return None
 
     def sheet_prompt(self, question: Question) -> str:
-        """One line (a sheet row holds no board): the rack, what is asked, and the board as CGP
-        rows, which `lexitrain best --cgp` reads back."""
+        """One line: the rack and what is asked (the due sheet prints the board under it, from `info["cgp"]`)."""
         asked = "top play by equity" if question.info.get("by") == EQUITY else "top-scoring play"
-        return f"{self.name}: {question.info['rack']}, {asked}, on {question.key.split()[0]}"
+        return f"{self.name}: {question.info['rack']}, {asked}"
 
     def sheet_words(self, question: Question) -> tuple[str, ...]:
         return question.expected
