@@ -15,6 +15,7 @@ import typer
 
 from lexitrain.cli.options import Json, Lexicon, default_lexicon
 from lexitrain.cli.output import emit_json, warn
+from lexitrain.cli.root import click_exceptions
 from lexitrain.errors import LexitrainError
 
 #: judge, define, anagram, hooks and search (`lexitrain.cli.app` adds them to the root).
@@ -47,10 +48,16 @@ def _facts_text(facts: dict[str, Any]) -> str:
 @commands.command()
 def judge(
     *,
-    words: list[str] = typer.Argument(..., help="Words to check."),
+    ctx: typer.Context,
+    words: Optional[list[str]] = typer.Argument(None, help="Words to check (spaces or commas between them)."),
     lexicon: Lexicon,
     secret: bool = typer.Option(False, "--secret", help="Only say whether the whole play is valid, not which word failed "
                                 "(with --json: {\"valid\": bool} instead of {\"WORD\": bool, ...})."),
+    kiosk: bool = typer.Option(False, "--kiosk", help="The club night's word judge on this terminal, full screen: "
+                               "the players type a play, it says VALID or NOT VALID in large letters for the whole "
+                               "play, clears after 15 s and logs every judgement; it closes only to the host's key "
+                               "(chosen as it starts)."),
+    clear_after: float = typer.Option(15.0, "--clear-after", help="With --kiosk: seconds a verdict stays up."),
     definitions: Definitions = False,
     json_out: Json = False,
 ) -> None:
@@ -59,26 +66,41 @@ def judge(
     With --definitions, --json gives {"WORD": {"valid", "symbols", "definition"}, ...}.
     """
     from lexitrain.lexicon.catalog import open_lexicon
+    from lexitrain.search.judging import BlankTyped, judge_play, words_typed
 
+    if kiosk:
+        if words or secret or definitions or json_out:
+            raise LexitrainError("--kiosk takes no words and no other option but --lexicon: the players type them")
+        from lexitrain.cli.kiosk import run_kiosk
+
+        if not 1 <= clear_after <= 600:
+            raise LexitrainError(f"--clear-after {clear_after:g}: give 1 to 600 seconds")
+        run_kiosk(open_lexicon(lexicon), clear_after)
+        return
+    if not words:
+        raise click_exceptions().UsageError("Missing argument 'words'. Give the words of a play (lexitrain judge QAT ZAX), or "
+                               "--kiosk for the club's word judge.", ctx)
     for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
         if not word.strip():
             raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
     if secret and definitions:
         raise LexitrainError("--definitions would tell which word is not valid: not with --secret")
-    words = [word.strip() for word in words]  # ' cat ' pasted from elsewhere is CAT
+    try:
+        typed = words_typed(words)  # ' cat ' pasted from elsewhere is CAT; `qat,zax` two words
+    except BlankTyped as exc:
+        raise LexitrainError(f"{exc} (`lexitrain search --pattern '{exc.word}'` lists the words it could be)") from None
     lex = open_lexicon(lexicon)
-    verdicts = {word.upper(): word in lex for word in words}
-    valid = all(verdicts.values())
+    judgement = judge_play(lex, typed)
     if definitions:
-        _judge_with_definitions(lex, list(verdicts), json_out)
+        _judge_with_definitions(lex, typed, json_out)
     elif json_out:
-        emit_json({"valid": valid} if secret else verdicts)
+        emit_json({"valid": judgement.valid} if secret else judgement.verdicts)
     elif secret:
-        typer.echo(f"The play is {'VALID' if valid else 'NOT valid'} in {lexicon}")
+        typer.echo(f"The play is {'VALID' if judgement.valid else 'NOT valid'} in {lex.name}")
     else:
-        for word, ok in verdicts.items():
+        for word, ok in judgement.verdicts.items():
             typer.echo(f"{word:<16} {'valid' if ok else 'NOT valid'}")
-    if not valid:
+    if not judgement.valid:
         raise typer.Exit(1)
 
 

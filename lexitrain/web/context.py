@@ -173,4 +173,5 @@ class Context:
 
     def page_context(self, store: ProgressStore) -> dict[str, Any]:
         """What every page template is given."""
-        return {"preferences": self.preferences(store), "lexicon": self.lexicon, "club_page": self.club_page}
+        return {"preferences": self.preferences(store), "lexicon": self.lexicon, "club_page": self.club_page,
+                "on_this_machine": self.on_this_machine}
