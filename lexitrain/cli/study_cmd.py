@@ -616,7 +616,8 @@ def import_zyzzyva(
 ) -> None:
     """Turn a Zyzzyva cardbox into FSRS cards (and Leitner boxes), in the lexicon its folder
     names (Zyzzyva keeps .../NWL2023/Anagrams.db) when that is compiled here, else --lexicon.
-    Every question left out is named with the reason."""
+    Every question left out is named with the reason. (`lexitrain import zyzzyva DIR` brings
+    a whole Zyzzyva folder: every cardbox, its lexicons, searches and quizzes.)"""
     from lexitrain.study.records.zyzzyva import cardbox_kind, import_cardbox
 
     kind = kind or cardbox_kind(file, default="anagram")

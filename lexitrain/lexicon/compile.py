@@ -16,6 +16,7 @@ done, and the alphagram table and trie by the build itself.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shutil
@@ -132,6 +133,7 @@ def _compile(
             manifest = {
                 "name": name,
                 "source": str(Path(source).resolve()),
+                "source_sha256": hashlib.sha256(Path(source).read_bytes()).hexdigest(),  # the list's very bytes
                 "tiles": tiles.name,
                 **own_tiles,
                 "board": layout.name,

@@ -1,8 +1,9 @@
-"""Read a word list: plain words, or Zyzzyva-style `WORD definition` lines."""
+"""Read a word list: plain words, or Zyzzyva-style `WORD definition` lines (or Zyzzyva's database of one)."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,23 @@ class WordList:
     definitions: dict[str, str] = field(default_factory=dict)  # code -> definition
     warnings: list[str] = field(default_factory=list)
     duplicates: int = 0  # lines repeating a word already read (kept once, their definitions joined)
+
+
+def zyzzyva_database_lines(path: Path) -> list[str]:
+    """The `WORD definition` lines of the lexicon database Zyzzyva makes of a word list
+    (`lexicons/NAME.db`, its table `words` holding each word and its definition), in word order."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("SELECT word, definition FROM words ORDER BY word").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise LexitrainError(f"{path}: not a lexicon database Zyzzyva made ({exc})") from None
+    lines = [f"{word} {definition or ''}".rstrip() for word, definition in rows if isinstance(word, str) and word]
+    if not lines:
+        raise LexitrainError(f"{path}: its words table holds no words")
+    return lines
 
 
 def read_text(path: Path, what: str = "a word list") -> str:
