@@ -155,7 +155,7 @@ UNKNOWN = [
     (lambda d: d["settings"].update({"limit:newz": 5}), "settings: 'limit:newz' is not a setting"),
     (lambda d: d["settings"].update(lexicon="../x"), "settings: lexicon: lexicon '../x' is not a lexicon's name"),
     (lambda d: d["settings"].update(lexicon="SMALL"), "settings: lexicon: lexicon 'SMALL' is spelled 'small' here"),
-    (lambda d: d["settings"].update(daily_order="random"), "settings: daily_order is 'random' (expected due or points)"),
+    (lambda d: d["settings"].update(daily_order="random"), "settings: daily_order is 'random' (expected due or points-per-game)"),
     (lambda d: d["settings"].update({"display:tiles": "yes"}), "settings: display:tiles is 'yes'"),
     (lambda d: d["settings"].update({"display:letter_order": 7}), "settings: display:letter_order is 7"),
     (lambda d: d["settings"].update({"display:sparkles": True}), "settings: 'display:sparkles' is not a setting"),
@@ -189,6 +189,10 @@ def test_an_unknown_key_field_lexicon_kind_or_setting_is_refused_by_name(history
         assert store.setting("colour") is None
     backup.write_text(exported)
     assert run("progress", "import", str(backup)).exit_code == 0  # the export itself passes every check
+    older = json.loads(exported)
+    older["settings"]["daily_order"] = "points"  # points first as lexitrain spelled it before points-per-game
+    backup.write_text(json.dumps(older))
+    assert run("progress", "import", str(backup)).exit_code == 0
 
 
 def test_export_needs_a_file_name(tmp_path):

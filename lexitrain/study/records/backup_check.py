@@ -26,7 +26,7 @@ from lexitrain.lexicon.store import check_name
 from lexitrain.study.quiz.kinds.base import kind_names
 from lexitrain.study.quiz.preferences import PREFIX as DISPLAY, Preferences, WAIT_AFTER_LAST
 from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, LEITNER_DAYS, MODES
-from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, DAILY_ORDERS
+from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, DAILY_ORDERS, is_daily_order
 from lexitrain.study.store import CardRow
 from lexitrain.study.store.connection import SQL_INT_MAX
 from lexitrain.study.store.positions import DAILY_POSITIONS, Filters
@@ -124,7 +124,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
     "leech": ("int", _POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
     "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", _NOT_EMPTY, "a lexicon's name"),
     WAIT_AFTER_LAST: ("bool", _ANY, "true or false"),
-    DAILY_ORDER_SETTING: ("text", lambda v: v in DAILY_ORDERS, " or ".join(DAILY_ORDERS)),
+    DAILY_ORDER_SETTING: ("text", is_daily_order, " or ".join(DAILY_ORDERS)),
     FSRS_PARAMETERS: ("object", lambda v: _fsrs_parameters(v), 'FSRS parameters ({"general": [...] or null, "decks": {...}})'),
     **{DISPLAY + f.name: ("bool" if f.type in (bool, "bool") else "text", _ANY, "true or false" if f.type in (bool, "bool")
                           else "text") for f in fields(Preferences)},

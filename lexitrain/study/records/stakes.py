@@ -60,6 +60,12 @@ def check_daily_order(order: str) -> str:
     return order
 
 
+def is_daily_order(value: object) -> bool:
+    """VALUE names a daily order as a setting may hold it: today's spelling or the older `points`
+    (a backup made before keeps it)."""
+    return value in DAILY_ORDERS or value == _OLD_POINTS_FIRST
+
+
 def daily_order(store: ProgressStore) -> str:
     """The daily drill's order the player chose (due unless they asked for points per game first)."""
     order = str(store.setting(DAILY_ORDER_SETTING, DAILY_ORDERS[0]))
