@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import typer
 
-from lexitrain.cli import (card_cmd, engine_cmd, import_cmd, infer_cmd, lexicon_cmd, play_cmd, positions_cmd, search_cmd,
-                           serve_cmd, sheet_cmd, sim_cmd, study_cmd, web_cmd)
+from lexitrain.cli import (card_cmd, engine_cmd, import_cmd, infer_cmd, lexicon_cmd, play_cmd, positions_cmd,
+                           search_cmd, serve_cmd, sheet_cmd, sim_cmd, study_cmd, web_cmd)
 from lexitrain.cli.root import new_root_app, run
 
 #: In the order `lexitrain --help` lists them: look words up, study, solve

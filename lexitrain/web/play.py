@@ -33,7 +33,7 @@ from lexitrain.study.records.saved_games import GameMoved, named_game, read_save
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import board_view, context
 from lexitrain.web.edge import BadRequest, Conflict, NotFound, read_json, reply, text, whole
-from lexitrain.web.pages import _field, redirect, render
+from lexitrain.web.pages import form_field, redirect, render
 
 #: the longest clock a page may ask for, in minutes
 MOST_MINUTES = 180
@@ -192,13 +192,13 @@ async def play_start(request: Request) -> Response:
     ctx = context(request)
     form = await request.form()
     try:
-        level = int(_field(form, "level") or "3")
-        minutes = float(_field(form, "clock") or "25")
+        level = int(form_field(form, "level") or "3")
+        minutes = float(form_field(form, "clock") or "25")
     except ValueError:
         raise BadRequest("the level and the clock are numbers") from None
     if not 0 <= minutes <= MOST_MINUTES:
         raise BadRequest(f"the clock: 0 (untimed) to {MOST_MINUTES} minutes")
-    asked = _field(form, "challenge") or None
+    asked = form_field(form, "challenge") or None
 
     def start(store: ProgressStore) -> str:
         lex = ctx.lex()
