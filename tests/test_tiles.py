@@ -98,7 +98,9 @@ def test_a_blank_where_a_word_is_expected_is_a_one_line_error(make_lexicon, args
     result = run(*args, "--lexicon", "small", "--json")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.endswith("'?' is a blank, not a letter: a word has letters only\n")
-    assert run("judge", "AB?", "--lexicon", "small", "--json").json() == {"AB?": False}
+    judged = run("judge", "AB?", "--lexicon", "small", "--json")  # a judge judges words as played: refused, not false
+    assert judged.exit_code == 1 and judged.stdout == "" and judged.stderr.count("\n") == 1
+    assert "? stands for any letter" in judged.stderr and "search --pattern 'AB?'" in judged.stderr
 
 
 
