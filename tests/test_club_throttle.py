@@ -80,6 +80,16 @@ def test_a_flood_of_names_from_one_address_is_slowed_by_the_address(db: ClubData
     assert slowed.value.status == 429
 
 
+def test_members_logging_in_from_one_address_are_never_slowed(db: ClubDatabase) -> None:
+    """A club's room behind one address: right passwords cost the address nothing (before, the twenty-first
+    login from it waited)."""
+    names = [f"member{number}" for number in range(members.FREE_CHECKS_PER_ADDRESS + 5)]
+    for name in names:
+        members.sign_up(db, name, PASSWORD, members.make_invite(db, NOW), NOW)
+    for name in names:
+        assert members.log_in(db, name, PASSWORD, "10.4.0.1", NOW).member.name == name
+
+
 def test_a_members_own_browser_is_never_delayed_by_a_flood(db: ClubDatabase) -> None:
     """The flood of ann's name from ann's own address: the name and the address both wait, yet the browser ann
     logged in from before (its cookie) gets its own five checks."""

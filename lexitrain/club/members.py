@@ -139,6 +139,8 @@ def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float,
     browser = device if known and device is not None else secrets.token_urlsafe(24)
     with db.transaction() as store:
         store.forget_checks(keys[0][0])
+        for key, _free in keys[1:]:  # (a right password costs its address nothing: a club's room shares one)
+            store.give_back_check(key)
         store.add_login(digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0, now)
         store.add_device(digest(browser), member.id, now)
     return Login(member, token, csrf, browser)

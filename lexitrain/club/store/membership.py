@@ -73,6 +73,10 @@ class Membership(StoreConnection):
         row = self.conn.execute("SELECT next_at FROM login_throttle WHERE key = ?", (key,)).fetchone()
         return None if row is None else float(row[0])
 
+    def give_back_check(self, key: str) -> None:
+        """A check of KEY that succeeded: no longer counted."""
+        self.conn.execute("UPDATE login_throttle SET checks = checks - 1 WHERE key = ? AND checks > 0", (key,))
+
     def forget_checks(self, key: str) -> None:
         """A success: KEY's checks are counted from none again."""
         self.conn.execute("DELETE FROM login_throttle WHERE key = ?", (key,))
