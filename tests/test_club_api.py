@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import warnings
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from httpx import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -145,6 +147,39 @@ def test_an_attempt_is_the_walls_state_and_its_time_is_the_servers(club: Club, l
     assert board == [{"member": "ann", "score": 0, "total": chosen.total, "seconds": chosen.seconds},
                      {"member": "bob", "score": 0, "total": chosen.total, "seconds": chosen.seconds}]
     assert bob.get(f"/api/challenge/{bob_got['attempt']}").json()["round"]["timed_out"]
+
+
+def test_todays_ranked_set_is_shown_to_no_member_before_their_ranked_attempt_is_over(club: Club) -> None:
+    """/study's daily challenge on today's set and a table on it are refused (403) to a member whose ranked attempt
+    is not over (not made, or still running); once it is over (finished, or its time run out) they open; other
+    days are open for practice."""
+    assert isinstance(club.clock, Clock)
+    club.clock.now = time.time()  # (the club's day is the local app's today)
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    chosen = club.sets.get(KIND, club.today())
+
+    def study_challenge(web: TestClient, csrf: str, day: str = "") -> Response:
+        return web.post("/study/challenge", data={"kind": KIND, "date": day, "csrf": csrf}, follow_redirects=False)
+
+    refused = study_challenge(ann, ann_csrf)
+    assert refused.status_code == 403 and "ranked challenge" in refused.json()["error"]
+    yesterday = (club.today() - timedelta(days=1)).isoformat()
+    assert study_challenge(ann, ann_csrf, yesterday).status_code == 303  # earlier days: practice
+    assert ann.post("/api/tables", json={"challenge": KIND}, headers={"x-csrf-token": ann_csrf}).status_code == 403
+    got = ann.get(f"/api/challenge?kind={KIND}").json()  # her ranked attempt, still running
+    assert study_challenge(ann, ann_csrf).status_code == 403
+    ann.post("/api/challenge/finish", json={"attempt": got["attempt"]}, headers={"x-csrf-token": ann_csrf})
+    assert study_challenge(ann, ann_csrf).status_code == 303  # over: today's set opens for practice
+    opened = ann.post("/api/tables", json={"challenge": KIND}, headers={"x-csrf-token": ann_csrf})
+    assert opened.status_code == 201
+    table = opened.json()["table"]
+    joined = bob.post(f"/api/tables/{table}/join", headers={"x-csrf-token": bob_csrf})
+    assert joined.status_code == 403 and "ranked challenge" in joined.json()["error"]
+    assert bob.get(f"/api/tables/{table}").status_code == 403  # (not seated: nothing of it shown)
+    bob.get(f"/api/challenge?kind={KIND}")  # bob's ranked attempt, left running past its time
+    club.clock.now += chosen.seconds + 1
+    assert bob.post(f"/api/tables/{table}/join", headers={"x-csrf-token": bob_csrf}).status_code == 200
 
 
 def test_a_used_invite_is_403_and_a_wrong_password_401(club: Club) -> None:

@@ -116,6 +116,9 @@ def test_join_play_the_challenge_on_the_wall_and_see_the_leaderboard(live, brows
     page = new_page(browser, errors)
     join(page, base, club, "ann")
     expect(page.locator("#lexicon")).to_have_text(club.lex.name)  # type: ignore[attr-defined]
+    study_challenge(page, base)  # today's ranked set is not shown in /study before the ranked attempt
+    expect(page.get_by_text("today's threes is the club's ranked challenge")).to_be_visible()
+    page.goto(base + "/")
     page.select_option("#kind", "threes")
     page.get_by_role("button", name="Play today's challenge").click()
     expect(page).to_have_url(re.compile(r"/challenge/\d+$"))
@@ -169,7 +172,10 @@ def test_join_play_the_challenge_on_the_wall_and_see_the_leaderboard(live, brows
     expect(page.locator("#board tbody tr")).to_have_count(1)
     expect(page.locator("#board tbody tr").first).to_contain_text("ann")
     expect(page.locator("#board tbody tr").first).to_contain_text(f"1 / {chosen.total}")
-    page.reload()  # the session (and its CSRF token) survives a reload
+    study_challenge(page, base)  # the ranked attempt over, /study opens today's set for practice
+    expect(page).to_have_url(re.compile(r"/study/wall/"))
+    expect(page.locator(".cell")).to_have_count(chosen.total)
+    page.goto(base + "/")
     expect(page.locator("#who")).to_have_text("ann")
     expect(page.locator("#due-count")).not_to_be_empty()  # (the page's last read done: none answers 401 after)
     page.get_by_role("button", name="Log out").click()
@@ -236,6 +242,25 @@ def test_the_challenge_wall_fits_every_screen(live, browser: Browser, tmp_path: 
     assert errors == []
 
 
+def study_challenge(page: Page, base: str) -> None:
+    """Today's threes started from the member's /study challenge page."""
+    page.goto(base + "/study/challenge")
+    page.get_by_label("Kind").select_option("threes")
+    page.get_by_role("button", name="Start the challenge").click()
+
+
+def ranked_attempt_over(club: object, name: str, kind: str) -> None:
+    """The member's ranked attempt at today's set of KIND, made and finished (given up at once)."""
+    from lexitrain.club import challenges as ch
+    from lexitrain.club.members import member_named
+
+    member = member_named(club.db, name)  # type: ignore[attr-defined]
+    assert member is not None
+    chosen = club.sets.get(kind, club.today())  # type: ignore[attr-defined]
+    attempt = ch.open_attempt(club.db, member.id, club.lex.name, chosen, club.clock())  # type: ignore[attr-defined]
+    ch.finish(club.db, club.sets, member.id, attempt, club.lex.name, club.clock())  # type: ignore[attr-defined]
+
+
 def test_the_challenges_time_running_out_ends_it_on_the_servers_word(live, browser: Browser) -> None:
     """The page's clock reaches 0 and asks the club, whose clock is final: the attempt ends at its deadline
     with what was found in time, and is ranked."""
@@ -276,6 +301,9 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     join(ann, base, club, "ann")
     join(bob, base, club, "bob")
     ann.select_option("#kind", "threes")
+    ann.get_by_role("button", name="Open a table on today's set").click()  # (today's set: not before her ranked attempt)
+    expect(ann.locator("#notice")).to_contain_text("today's threes is the club's ranked challenge")
+    ranked_attempt_over(club, "ann", "threes")
     ann.get_by_role("button", name="Open a table on today's set").click()
     expect(ann).to_have_url(re.compile(r"/tables/\d+$"))
     chosen = club.sets.get("threes", club.today())  # type: ignore[attr-defined]
@@ -284,6 +312,9 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     words = sum(len(chosen.answers[key]) for key in chosen.keys)
     expect(ann.locator("#counts")).to_have_text(f"0/{words} words")
     bob.reload()
+    bob.locator("#tables").get_by_role("button", name="Join").click()
+    expect(bob.locator("#notice")).to_contain_text("today's threes is the club's ranked challenge")
+    ranked_attempt_over(club, "bob", "threes")
     bob.locator("#tables").get_by_role("button", name="Join").click()
     expect(bob).to_have_url(ann.url)
     expect(bob.locator(".cell")).to_have_count(chosen.total)

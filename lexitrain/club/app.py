@@ -337,8 +337,9 @@ async def remove_member(request: Request, club: Club, member: Member) -> Respons
 async def open_table(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     keys = await _run(tables.list_keys, club.lex, club.sets, club.db, data, club.today(), club.clock())
+    on_set = (data["challenge"], club.today()) if isinstance(data.get("challenge"), str) else None
     table = await _run(tables.open_table, club.db, member.id, club.lex.name, keys, data.get("practice") is True,
-                       club.clock())
+                       club.clock(), on_set)
     return JSONResponse({"table": table, "alphagrams": keys}, status_code=201)
 
 
@@ -518,7 +519,9 @@ TICK_SECONDS = 2.0
 
 def create_app(club: Club) -> Starlette:
     """The club's routes, and each member's study (the local app's pages and JSON) under /study."""
-    study = MemberStudy(club.stores, club.lex, club.clock, club.settle)
+    study = MemberStudy(club.stores, club.lex, club.clock, club.settle,
+                        lambda member_id, lexicon, kind, day: ch.study_gate(club.db, member_id, lexicon, kind, day,
+                                                                            club.clock()))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -227,6 +227,29 @@ def finish_overdue(db: ClubDatabase, sets: ChallengeSets, lexicon: str, kind: st
             pass
 
 
+def ranked_over(store: ClubStore, member_id: int, lexicon: str, kind: str, day: date, now: float) -> bool:
+    """Whether the member's ranked attempt at the set is over (finished, or its time run out): till then the set is
+    shown to them nowhere else, not in /study's challenge, not at a table."""
+    row = store.ranked_attempt((member_id, lexicon, kind, day.isoformat()))
+    return row is not None and (row.finished is not None or now >= row.started + check_kind(kind).seconds)
+
+
+def check_unseen(store: ClubStore, member_id: int, lexicon: str, kind: str, day: date, now: float) -> None:
+    """Refuse (403) today's ranked set of a kind to a member whose ranked attempt at it is not over; other days,
+    and the personal kinds, are anyone's to practise."""
+    if kind in PERSONAL or day != datetime.fromtimestamp(now).date():
+        return
+    if not ranked_over(store, member_id, lexicon, kind, day, now):
+        raise Refused(403, f"today's {kind} is the club's ranked challenge: its set is shown to you once your ranked "
+                           f"attempt is over (play it on the club's page first)")
+
+
+def study_gate(db: ClubDatabase, member_id: int, lexicon: str, kind: str, day: date, now: float) -> None:
+    """`check_unseen` for /study's daily challenge."""
+    with db.reading() as store:
+        check_unseen(store, member_id, lexicon, kind, day, now)
+
+
 def attempt_wall(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, now: float) -> dict[str, Any]:
     """The member's attempt as the wall draws it (`study.drills.wall`'s shape): its cells with the words found, the
     time left, and once it is over how it ended and the solutions. An attempt whose time has run out is finished

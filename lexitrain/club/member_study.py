@@ -28,6 +28,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import date
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -57,9 +59,12 @@ class MemberStudy:
     """The ASGI app mounted at /study, behind the club's edge: the member it let in gets their own app."""
 
     def __init__(self, stores: MemberStores, lex: Lexicon, clock: Callable[[], float],
-                 settle: Callable[[int], None], most_open: int = MOST_OPEN) -> None:
+                 settle: Callable[[int], None], gate: Callable[[int, str, str, date], None] | None = None,
+                 most_open: int = MOST_OPEN) -> None:
         """STORES: the members' stores; LEX: the club's lexicon (a member's until they choose another);
-        SETTLE: pays what the club owes a member's store (`Club.settle`), before each of their requests."""
+        SETTLE: pays what the club owes a member's store (`Club.settle`), before each of their requests;
+        GATE(member, lexicon, kind, day) refuses a daily challenge the member may not see yet (today's ranked set)."""
+        self.gate = gate
         self.stores = stores
         self.lex = lex
         self.clock = clock
@@ -138,7 +143,8 @@ class MemberStudy:
                        open_store=None if file is None else (lambda: ProgressStore(file)),
                        changes=changes if file is None else None, home=self.stores.home(member_id),
                        on_this_machine=False, club_page="/", _lexicons=self._lexicons,
-                       _lexicons_lock=self._lexicons_lock)
+                       _lexicons_lock=self._lexicons_lock,
+                       challenge_gate=None if self.gate is None else partial(self.gate, member_id))
 
     def _give_back(self, member_id: int) -> None:
         with self._lock:

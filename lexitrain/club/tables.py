@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lexitrain.club.challenges import ChallengeSets, toughies
+from lexitrain.club.challenges import ChallengeSets, check_unseen, toughies
 from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.club.store.shared_walls import TableRow
 from lexitrain.club.owed import owe
@@ -113,9 +113,15 @@ def list_keys(lex: Lexicon, sets: ChallengeSets, db: ClubDatabase, asked: dict[s
     return keys
 
 
-def open_table(db: ClubDatabase, member_id: int, lexicon: str, keys: list[str], practice: bool, now: float) -> int:
+def open_table(db: ClubDatabase, member_id: int, lexicon: str, keys: list[str], practice: bool, now: float,
+               on_set: tuple[str, date] | None = None) -> int:
+    """A new table, its opener seated. ON_SET: the challenge set (kind, day) it is opened on, kept with it: today's
+    ranked set is refused (403) to a member whose ranked attempt at it is not over, the opener included."""
     with db.reading() as store:
-        return store.add_table(lexicon, member_id, keys, practice, now)
+        if on_set is not None:
+            check_unseen(store, member_id, lexicon, on_set[0], on_set[1], now)
+        return store.add_table(lexicon, member_id, keys, practice, now,
+                               None if on_set is None else (on_set[0], on_set[1].isoformat()))
 
 
 def open_tables(db: ClubDatabase, lexicon: str) -> list[dict[str, Any]]:
@@ -148,6 +154,9 @@ def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float)
         if not store.lock_open_table(table_id):
             _table(store, table_id)  # (404 when there is no such table)
             raise Refused(409, f"table {table_id} is over")
+        on_set = store.table_set(table_id)
+        if on_set is not None:  # (a table on today's ranked set: for those whose ranked attempt is over)
+            check_unseen(store, member_id, on_set[0], on_set[1], date.fromisoformat(on_set[2]), now)
         if not store.seat(table_id, member_id, now):
             return None
         return store.add_event(table_id, {"type": "join", "member": name, "seated": store.seated_names(table_id)}, now)

@@ -14,6 +14,7 @@ import threading
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -62,6 +63,9 @@ class Context:
     #: local app
     club_page: str | None = None
     readers: int = READERS
+    #: (a club's) refuses a daily challenge (lexicon, kind, day) the player may not see yet: today's ranked set
+    #: before their ranked attempt at it is over
+    challenge_gate: Callable[[str, str, date], None] | None = None
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)

@@ -197,6 +197,8 @@ async def challenge_start(request: Request) -> Response:
     request_ = ChallengeRequest(form_field(form, "kind") or ChallengeRequest().kind, form_field(form, "date") or None)
 
     def start(store: ProgressStore) -> str:
+        if ctx.challenge_gate is not None:  # (a club's: today's ranked set only after the ranked attempt)
+            ctx.challenge_gate(ctx.lex().name, request_.kind, request_.date())
         return open_rounds.open_wall(store, ctx.lex(), request_, ctx.clock, missed_round=False)
 
     return redirect(request, f"/wall/{await ctx.offload.write(start)}")

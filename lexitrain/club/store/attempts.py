@@ -63,6 +63,13 @@ class Attempts(StoreConnection):
         return None if row is None else AttemptRow(str(row[0]), str(row[1]), float(row[2]),
                                                    None if row[3] is None else float(row[3]), row[4], bool(row[5]))
 
+    def ranked_attempt(self, which: Which) -> AttemptRow | None:
+        """The member's first attempt at the set (the ranked one), if they have made it."""
+        row = self.conn.execute("SELECT kind, date, started, finished, score, retake FROM attempts WHERE member_id = ? "
+                                "AND lexicon = ? AND kind = ? AND date = ? AND retake = 0", which).fetchone()
+        return None if row is None else AttemptRow(str(row[0]), str(row[1]), float(row[2]),
+                                                   None if row[3] is None else float(row[3]), row[4], bool(row[5]))
+
     def unfinished_attempts(self, lexicon: str, kind: str, day: str, started_before: float) -> list[tuple[int, int]]:
         """(attempt, member) of the set's unfinished attempts started before a time (their time has run out)."""
         return [(int(a), int(m)) for a, m in self.conn.execute(

@@ -217,8 +217,15 @@ ALTER TABLE club_tables ADD COLUMN allowance DOUBLE PRECISION NOT NULL DEFAULT 0
 ALTER TABLE club_tables ADD COLUMN refilled DOUBLE PRECISION NOT NULL DEFAULT 0;
 """
 
+#: A table opened on a challenge's set says which (kind and day): today's ranked set is shown only to a member whose
+#: ranked attempt at it is over.
+TABLE_SETS = """
+ALTER TABLE club_tables ADD COLUMN set_kind TEXT;
+ALTER TABLE club_tables ADD COLUMN set_date TEXT;
+"""
+
 #: One list for both databases; a released migration is never edited, a change is a new one. (Their `{id}`,
 #: spelled by the club's own runner once, is the dialect's `id INTEGER PRIMARY KEY`, which spells the same.)
-MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST, TABLE_LIMITS]
+MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST, TABLE_LIMITS, TABLE_SETS]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -28,12 +28,14 @@ def announce(store: StoreConnection, notice: dict[str, Any]) -> dict[str, Any]:
 
 
 class SharedWalls(StoreConnection):
-    def add_table(self, lexicon: str, owner_id: int, keys: list[str], practice: bool, now: float) -> int:
-        """A new table, its owner seated."""
+    def add_table(self, lexicon: str, owner_id: int, keys: list[str], practice: bool, now: float,
+                  on_set: tuple[str, str] | None = None) -> int:
+        """A new table, its owner seated; ON_SET: the challenge set (kind, date) it was opened on."""
+        kind, day = on_set or (None, None)
         with self.transaction():
-            row = self.conn.execute("INSERT INTO club_tables (lexicon, owner_id, keys, practice, opened) "
-                                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                                    (lexicon, owner_id, json.dumps(keys), int(practice), now)).fetchone()
+            row = self.conn.execute("INSERT INTO club_tables (lexicon, owner_id, keys, practice, opened, set_kind, "
+                                    "set_date) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                    (lexicon, owner_id, json.dumps(keys), int(practice), now, kind, day)).fetchone()
             self.conn.execute("INSERT INTO table_seats (table_id, member_id, joined) VALUES (?, ?, ?)",
                               (row[0], owner_id, now))
             return int(row[0])
@@ -49,6 +51,12 @@ class SharedWalls(StoreConnection):
         row = self.conn.execute("SELECT keys, owner_id, practice, closed FROM club_tables WHERE id = ?",
                                 (table_id,)).fetchone()
         return None if row is None else (str(row[0]), int(row[1]), bool(row[2]), row[3])
+
+    def table_set(self, table_id: int) -> tuple[str, str, str] | None:
+        """(lexicon, kind, date) of the challenge set a table was opened on (None: another list)."""
+        row = self.conn.execute("SELECT lexicon, set_kind, set_date FROM club_tables WHERE id = ? "
+                                "AND set_kind IS NOT NULL", (table_id,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
     def lock_open_table(self, table_id: int) -> bool:
         """Lock an open table's row until the transaction ends (whether it is open): members sitting down at
