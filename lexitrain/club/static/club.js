@@ -27,7 +27,13 @@ async function refreshBoard() {
   const board = await api("GET", `/api/leaderboard?kind=${encodeURIComponent(kind)}`);
   const body = $("board").tBodies[0];
   body.replaceChildren();
-  board.forEach((entry, i) => row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`, entry.seconds]));
+  $("board-kind").textContent = kind;
+  board.forEach((entry, i) => {
+    const whole = Math.round(entry.seconds);  // (the time as the wall's clock shows it, m:ss)
+    const tr = row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`,
+                          `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`]);
+    if (me && entry.member === me.member) tr.className = "mine";
+  });
   const medals = $("medals").tBodies[0];
   medals.replaceChildren();
   for (const m of await api("GET", `/api/medals?kind=${encodeURIComponent(kind)}`)) {
