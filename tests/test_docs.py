@@ -35,7 +35,7 @@ def _shown_commands(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/guide.md", "docs/study.md", "docs/search.md",
-                                  "docs/sheets.md", "docs/positions.md", "docs/club.md", "docs/play.md"])
+                                  "docs/sheets.md", "docs/positions.md", "docs/club.md", "docs/play.md", "docs/sync.md"])
 def test_commands_shown_parse_as_written(page: str):
     """Each command a page shows is accepted by the CLI (options exist, required ones given);
     synopses with [optional parts] are left out."""

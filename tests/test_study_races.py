@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from lexitrain.study.drills import backlog
-from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.scheduler import GOOD, Scheduling
 from lexitrain.study.quiz.session import Item, Session
 from lexitrain.study.store import CardRow, ProgressStore
 from study_helpers import anagram_oracle, small  # noqa: F401  (small is a fixture)
@@ -104,6 +104,8 @@ def test_an_answer_given_while_the_tournament_plan_is_made_wins(overdue, monkeyp
 
 
 def test_an_override_does_not_undo_an_answer_given_since_in_another_drill(small, monkeypatch):
+    """`!c` on an answer after another drill answered the card again: the later answer stands, and the card
+    is what both answers make of it with the first one right (as if it had been typed right)."""
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     with ProgressStore() as store:
         card_id = store.ensure_card("small", "anagram", "ENT", NOW.timestamp())
@@ -115,7 +117,11 @@ def test_an_override_does_not_undo_an_answer_given_since_in_another_drill(small,
         assert later.correct == 1 and later.incorrect == 1
         changed = session.override(outcome, True)  # `!c` on the first answer, after the second
         assert changed.correct
-        assert store.card(card_id) == later  # the later answer's schedule stands
+        fresh = store.card(store.ensure_card("small", "anagram", "OTHER", NOW.timestamp()))
+        both_right = Scheduling().grade(Scheduling().grade(replace(fresh, key="ENT"), GOOD, NOW), GOOD,
+                                        NOW + timedelta(minutes=5))
+        assert store.card(card_id) == replace(both_right, id=card_id, added=later.added)
+        assert store.card(card_id).correct == 2 and store.card(card_id).last_review == later.last_review
         assert [review.correct for review in store.card_reviews(card_id)] == [True, True]  # the verdict is changed
 
 

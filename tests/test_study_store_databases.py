@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,8 +22,10 @@ from pathlib import Path
 import pytest
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.replay import Rescheduling, replay_card, rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study.records.transfer import export_progress, import_progress
+from tests.test_study_store_migrations import make_v7
 from lexitrain.study.store import (SCHEMA_VERSION, AnswerRow, CardMoved, CardRow, DueMove, Filters, GivenAnswer,
                                    ProgressStore, StoredPosition)
 
@@ -67,7 +70,8 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opene
 def test_a_new_store_has_every_table_at_the_current_version_and_reopening_changes_nothing(open_store):
     store = open_store()
     tables = {"cards", "plans", "plan_queue", "sessions", "answers", "challenges", "settings", "positions",
-              "card_leases", "decks", "rounds", "word_lists"}
+              "card_leases", "decks", "rounds", "word_lists", "schedulings", "answer_changes", "card_events",
+              "change_seq", "sync_peers", "tombstones", "saved_searches"}
     if store.dialect == "sqlite":
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         found = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -84,22 +88,30 @@ def test_a_new_store_has_every_table_at_the_current_version_and_reopening_change
 def test_both_databases_make_the_same_columns(open_store):
     """The same migrations: every table has the same columns, in the same order, on both."""
     store = open_store()
-    for table in ("cards", "answers", "sessions", "challenges", "positions", "decks", "plans", "card_leases"):
+    for table in EXPECTED_COLUMNS:
         cursor = store.conn.execute(f"SELECT * FROM {table} WHERE 1 = 0")
         assert [d[0] for d in cursor.description] == EXPECTED_COLUMNS[table], table
 
 
 EXPECTED_COLUMNS = {
     "cards": ["id", "lexicon", "kind", "key", "state", "step", "stability", "difficulty", "due", "last_review",
-              "cardbox", "correct", "incorrect", "streak", "added", "deck_id", "suspended"],
+              "cardbox", "correct", "incorrect", "streak", "added", "deck_id", "suspended", "placed", "placed_seq"],
     "answers": ["id", "session_id", "mode", "card_id", "kind", "key", "given", "correct", "was_new", "before", "at",
-                "ms", "rating", "late_mark"],
-    "sessions": ["id", "mode", "lexicon", "source", "started", "ended", "complete"],
-    "challenges": ["session_id", "date", "kind", "lexicon", "score", "total", "seconds", "completed", "retake"],
+                "ms", "rating", "late_mark", "uid", "scheduling", "seq"],
+    "schedulings": ["id", "spec"],
+    "answer_changes": ["uid", "answer", "what", "value", "at", "seq"],
+    "card_events": ["uid", "lexicon", "kind", "key", "what", "at", "body", "seq"],
+    "change_seq": ["seq", "store"],
+    "sync_peers": ["peer", "store", "sent", "received", "synced"],
+    "sessions": ["id", "mode", "lexicon", "source", "started", "ended", "complete", "seq", "taken"],
+    "challenges": ["session_id", "date", "kind", "lexicon", "score", "total", "seconds", "completed", "retake", "seq"],
     "positions": ["id", "lexicon", "cgp", "source", "top_score", "top_play", "top_word", "top_length", "bingo",
-                  "blank", "margin", "top_rank", "plays", "added", "analysis"],
-    "decks": ["id", "lexicon", "name", "retention", "new_per_day", "reviews_per_day", "created"],
-    "plans": ["id", "lexicon", "name", "spec", "cards", "created"],
+                  "blank", "margin", "top_rank", "plays", "added", "analysis", "seq"],
+    "decks": ["id", "lexicon", "name", "retention", "new_per_day", "reviews_per_day", "created", "changed", "seq"],
+    "plans": ["id", "lexicon", "name", "spec", "cards", "created", "changed", "seq"],
+    "settings": ["name", "value", "changed", "seq"],
+    "tombstones": ["what", "name", "changed", "seq"],
+    "saved_searches": ["name", "conditions", "changed", "seq"],
     "card_leases": ["card_id", "holder", "until"],
 }
 
@@ -142,13 +154,13 @@ def write_history(store: ProgressStore, seed: int = 7) -> None:
                 store.save_card(after)
                 store.record_answer(AnswerRow(session, mode, card_id, before.kind, before.key, before.key.lower(),
                                               correct, before.state == 0, before, at, rng.randrange(800, 200_000),
-                                              rating=GOOD if correct else AGAIN))
+                                              rating=GOOD if correct else AGAIN, uid=f"{rng.getrandbits(128):032x}"))
         practice = store.record_answer(AnswerRow(session, mode, None, "anagram", "ZZZ", "zzz", False, False, None,
-                                                 now + 99, 500))
+                                                 now + 99, 500, uid=f"{rng.getrandbits(128):032x}"))
         if day % 5 == 0:
-            store.mark_answer(practice, True)
+            store.mark_answer(practice, True, now + 99)
         if mode == "challenge":
-            store.mark_late(practice, False)
+            store.mark_late(practice, False, now + 99)
             store.finish_challenge(session, 75.5, completed=day != 5)
         store.end_session(session, now + 100, complete=day % 4 != 1)
     store.set_suspended(ids[5:9], True)
@@ -224,7 +236,8 @@ def everything_read(store: ProgressStore) -> dict[str, object]:
 _SQLITE_READS: dict[str, object] = {}
 
 
-def test_the_same_history_reads_the_same_through_every_method(open_store, tmp_path):
+def test_the_same_history_reads_the_same_through_every_method(open_store, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXITRAIN_NOW", "2026-04-01T12:00:00+00:00")  # (when settings and decks last changed)
     store = open_store()
     write_history(store)
     reads = everything_read(store)
@@ -283,60 +296,72 @@ def test_a_transaction_commits_whole_or_not_at_all_and_an_inner_failure_undoes_o
 
 
 def test_an_answer_is_taken_back_exactly_unless_the_card_was_answered_since(open_store):
+    """An undo: the answer's row goes, its retraction is kept (it travels), and the card is made again from
+    what is left: as it was before the answer. Refused, nothing changed, when the card was answered since."""
     store, other = open_store(), open_store()
     card = store.card(store.ensure_card("enable", "anagram", "AB", T0))
     session = store.start_session("quiz", "enable", "test", T0)
-    left = replace(card, state=2, due=T0 + DAY, last_review=T0, correct=1)
-    with store.transaction():
-        store.save_card(left)
-        answer_id = store.record_answer(AnswerRow(session, "quiz", card.id, "anagram", "AB", "AB", True, True, card,
-                                                  T0, 100))
-    assert store.card_still_as_answered(answer_id)
-    other.save_card(replace(left, due=T0 + 2 * DAY, last_review=T0 + 5, correct=2))  # another drill answered it
-    assert not store.card_still_as_answered(answer_id)
+
+    def answer(into: ProgressStore, at: float) -> tuple[CardRow, int]:
+        kept = into.grade_card(GivenAnswer(session, "quiz", "enable", "anagram", "AB", "AB", True, 100, GOOD),
+                               rescheduling(into, Scheduling(), GOOD), card_id=card.id, at=at)
+        assert kept.after is not None
+        return kept.after, kept.answer_id
+
+    left, first = answer(store, T0)
+    later, second = answer(other, T0 + 5)  # another drill answered it
     with pytest.raises(LexitrainError, match="answered again since"):
-        store.take_back_answer(answer_id, left, made_card=False)
-    assert store.card(card.id).correct == 2 and store.answers_since("quiz", "enable", 0) == (1, 0)
-    other.save_card(left)
-    store.take_back_answer(answer_id, left, made_card=False)
-    assert store.card(card.id) == card and store.answers_since("quiz", "enable", 0) == (0, 0)
+        store.take_back_answer(first, left, made_card=False, at=T0 + 9)
+    assert store.card(card.id) == later and store.answers_since("quiz", "enable", 0) == (1, 1)
+    taken = store.answer_uid(second)
+    with store.transaction():
+        store.take_back_answer(second, later, made_card=False, at=T0 + 9)
+        replay_card(store, card.id)
+    assert store.card(card.id) == left and store.answers_since("quiz", "enable", 0) == (1, 0)
+    assert store.has_answer_uid(taken)  # (its retraction: the answer is never taken again from another store)
 
 
 def test_a_graded_answer_is_kept_whole_through_the_one_funnel_and_refused_on_a_card_moved_since_shown(open_store):
     """`grade_card`: the card made if asked, graded by the rule handed in, saved, and the answer recorded, in one
     commit; two devices shown the same card (its last review then) answer it: the first is kept, the second is
-    refused with nothing written; a rule that fails writes nothing; a late answer is never scheduled before the
-    card's last review."""
+    refused with nothing written; a rule that fails writes nothing; an answer kept late takes its place in
+    time: the card is made again from its answers in time order."""
     phone, laptop = open_store(), open_store()
     session = phone.start_session("quiz", "enable", "test", T0)
-    good = Scheduling().grade
 
     def answer(given: str, correct: bool) -> GivenAnswer:
         return GivenAnswer(session, "quiz", "enable", "anagram", "AB", given, correct, 900, GOOD if correct else AGAIN)
 
-    first = phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), make_card=True, at=T0)
+    first = phone.grade_card(answer("AB", True), rescheduling(phone, Scheduling(), GOOD), make_card=True, at=T0)
     assert first.made_card and first.before is not None and first.before.state == 0
     assert first.after == phone.card(first.before.id) and first.after.last_review == T0
     again = laptop.grade_card(answer("AB", True), None, make_card=True, at=T0 + 1)  # (no rule: the card stays)
     assert not again.made_card and again.after is None and laptop.card(first.before.id) == first.after
     shown = phone.card(first.before.id).last_review  # both devices show the card now
-    laptop.grade_card(answer("BA", False), lambda card, when: good(card, AGAIN, when), card_id=first.before.id,
+    laptop.grade_card(answer("BA", False), rescheduling(laptop, Scheduling(), AGAIN), card_id=first.before.id,
                       shown=shown, at=T0 + DAY)
     with pytest.raises(CardMoved):
-        phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), card_id=first.before.id,
+        phone.grade_card(answer("AB", True), rescheduling(phone, Scheduling(), GOOD), card_id=first.before.id,
                          shown=shown, at=T0 + DAY + 5)
     moved = laptop.card(first.before.id)
     assert moved.last_review == T0 + DAY and moved.incorrect == 1 and moved.correct == 1
 
-    def broken(card: CardRow, when: datetime) -> CardRow:
-        raise LexitrainError("no rule")
+    class Broken(Rescheduling):
+        def __call__(self, card: CardRow, when: datetime) -> CardRow:
+            raise LexitrainError("no rule")
 
     with pytest.raises(LexitrainError, match="no rule"):
-        phone.grade_card(answer("AB", True), broken, card_id=moved.id)
-    late = phone.grade_card(answer("AB", True), lambda card, when: good(card, GOOD, when), card_id=moved.id,
-                            at=T0 + 10)  # kept late: scheduled from its last review, not before it
-    assert late.after is not None and late.after.last_review == T0 + DAY and late.at == T0 + 10
-    assert [row.at for row in phone.card_reviews(moved.id)] == [T0, T0 + 1, T0 + DAY, T0 + 10]
+        phone.grade_card(answer("AB", True), Broken(phone, Scheduling(), GOOD), card_id=moved.id)
+    assert len(phone.card_reviews(moved.id)) == 3  # (nothing written)
+    late = phone.grade_card(answer("AB", True), rescheduling(phone, Scheduling(), GOOD), card_id=moved.id,
+                            at=T0 + 10)  # kept late: in its place, before the miss
+    in_time_order = first.before
+    for rating, at in ((GOOD, T0), (GOOD, T0 + 10), (AGAIN, T0 + DAY)):
+        in_time_order = Scheduling().grade(in_time_order, rating, datetime.fromtimestamp(at, timezone.utc))
+    assert late.after == in_time_order == phone.card(moved.id) and late.at == T0 + 10
+    assert late.after.correct == 2 and late.after.incorrect == 1 and late.after.last_review == T0 + DAY
+    assert sorted(row.at for row in phone.card_reviews(moved.id)) == [T0, T0 + 1, T0 + 10, T0 + DAY]
+    assert [row.before.correct for row in sorted(phone.card_reviews(moved.id), key=lambda r: r.at)] == [0, 1, 1, 2]
 
 
 def test_a_due_date_moved_in_bulk_never_overwrites_an_answer_given_after_the_read(open_store):
@@ -348,7 +373,7 @@ def test_a_due_date_moved_in_bulk_never_overwrites_an_answer_given_after_the_rea
         store.save_card(replace(store.card(card_id), state=2, due=T0, last_review=T0 - DAY, stability=3.0))
     read = [store.card(card_id) for card_id in ids]
     drill.save_card(replace(read[1], due=T0 + 9 * DAY, last_review=T0 + 60))
-    moved = store.move_due_dates(DueMove(c.id, c.due, c.last_review, T0 + DAY) for c in read)
+    moved = store.move_due_dates((DueMove(c.id, c.due, c.last_review, T0 + DAY) for c in read), T0)
     assert moved == 2
     assert [store.card(card_id).due for card_id in ids] == [T0 + DAY, T0 + 9 * DAY, T0 + DAY]
 
@@ -435,3 +460,32 @@ def test_a_backup_with_a_value_postgres_cannot_hold_is_refused_whole_in_one_line
     with pytest.raises(LexitrainError, match=r"^the upload: damaged progress file .*NUL.*nothing was imported$"):
         merge_backup(store, data, "the upload")
     assert store.export_rows()["cards"] == [] and store.export_rows()["answers"] == []
+
+
+def test_a_members_store_of_version_7_upgrades_on_postgresql_as_a_file_does(postgres_cluster, tmp_path):
+    """A club's member store made before answers had ids is upgraded like a player's file: the same ids
+    from the same answers, the same `set` events, every card as it was."""
+    import psycopg
+
+    from lexitrain.study.store.postgres import PostgresConnection
+
+    url = postgres_cluster.create_database(f"store_{uuid.uuid4().hex[:12]}")
+    raw = PostgresConnection(psycopg.connect(url), "member_7")
+    make_v7(raw.execute, raw.execute, "postgresql")
+    raw.execute("CREATE TABLE store_version (version BIGINT NOT NULL)")
+    raw.execute("INSERT INTO store_version (version) VALUES (7)")
+    raw.close()
+    path = tmp_path / "file.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    make_v7(conn.execute, conn.execute)
+    conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    with ProgressStore(postgres=PostgresConnection(psycopg.connect(url), "member_7")) as member, ProgressStore(path) as file:
+        assert [r[0] for r in member.conn.execute("SELECT uid FROM answers ORDER BY id")] == \
+            [r[0] for r in file.conn.execute("SELECT uid FROM answers ORDER BY id")]
+        events = "SELECT uid, lexicon, kind, key, what, at, body FROM card_events ORDER BY uid"
+        assert member.conn.execute(events).fetchall() == file.conn.execute(events).fetchall()
+        before = member.scheduled_cards()
+        with member.transaction():
+            assert [replay_card(member, card.id) for card in before] == before
+        assert member.last_seq() == file.last_seq() == 7

@@ -7,14 +7,18 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.drills.positions import Filters, StoredPosition
+from lexitrain.study.quiz.replay import replay_card
+from lexitrain.study.records.sync import StorePeer, sync
 from lexitrain.study.store import SCHEMA_VERSION, ProgressStore
-from lexitrain.study.store.migrations import CORE_TABLES
+from lexitrain.study.store.migrations import CORE_TABLES, MIGRATIONS, statements
+from lexitrain.study.store.uids import legacy_answer_uid
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -124,3 +128,54 @@ def test_a_damaged_file_is_refused_untouched(home):
     with pytest.raises(LexitrainError, match="damaged or not a lexitrain progress database"):
         ProgressStore()
     assert path.read_bytes() == before
+
+
+def make_v7(run: Callable[[str], object], insert: Callable[[str, tuple], object], dialect: str = "sqlite") -> None:
+    """A version-7 store (before answers had ids), with a little history: a card answered three times (twice
+    at one pinned moment), a card given a schedule by a cardbox import and never answered, a new card, a
+    practice answer. RUN makes a table (spelled for DIALECT); INSERT adds a row."""
+    for migration in MIGRATIONS[:7]:
+        assert isinstance(migration, str)
+        for statement in statements(migration, dialect):
+            run(statement)
+    insert("INSERT INTO cards (lexicon, kind, key, state, step, stability, difficulty, due, last_review, cardbox, "
+           "correct, incorrect, streak, added) VALUES ('enable', 'anagram', 'AB', 2, NULL, 3.5, 5.2, 900000, 600000, "
+           "2, 2, 1, 2, 1000)", ())
+    insert("INSERT INTO cards (lexicon, kind, key, state, due, cardbox, correct, added) "
+           "VALUES ('enable', 'hooks', 'CARE', 2, 800000, 4, 5, 1000)", ())
+    insert("INSERT INTO cards (lexicon, kind, key, added) VALUES ('enable', 'anagram', 'QI', 1000)", ())
+    insert("INSERT INTO sessions (mode, lexicon, source, started, ended, complete) "
+           "VALUES ('quiz', 'enable', 'twos', 1000, 2000, 1)", ())
+    for at, correct in ((500000, 0), (600000, 1), (600000, 1)):
+        insert("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, at, ms) "
+               "VALUES (1, 'quiz', 1, 'anagram', 'AB', 'AB', ?, 0, ?, 900)", (correct, float(at)))
+    insert("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, at, ms) "
+           "VALUES (1, 'quiz', NULL, 'anagram', 'ZZ', 'ZZ', 0, 0, 650000.5, 900)", ())
+
+
+def test_a_version_7_file_gets_ids_made_from_its_answers_and_every_card_stays_as_it_was(home, tmp_path):
+    """The upgrade to numbered history: each old answer's id is made from what it is (two files holding
+    the same answers name them alike, so a sync takes none twice); each card with a schedule keeps it as
+    a `set` event, so making any card again from its history changes nothing."""
+    stores = []
+    for name in ("laptop", "copy"):
+        path = tmp_path / f"{name}.sqlite"
+        conn = sqlite3.connect(path, isolation_level=None)
+        make_v7(conn.execute, conn.execute)
+        conn.execute("PRAGMA user_version = 7")
+        conn.close()
+        stores.append(ProgressStore(path))
+    laptop, copy = stores
+    uids = [row[0] for row in laptop.conn.execute("SELECT uid FROM answers ORDER BY id")]
+    assert uids == [row[0] for row in copy.conn.execute("SELECT uid FROM answers ORDER BY id")]
+    assert uids[:3] == [legacy_answer_uid("quiz", "enable", "twos", 1000.0, "anagram", "AB", at, repeat)
+                        for at, repeat in ((500000.0, 0), (600000.0, 0), (600000.0, 1))]
+    assert len(set(uids)) == 4 and laptop.store_id() != copy.store_id()
+    events = laptop.conn.execute("SELECT key, what, at FROM card_events ORDER BY key").fetchall()
+    assert events == [("AB", "set", 600000.0), ("CARE", "set", 1000.0)]  # (QI is new: it has no schedule to keep)
+    before = {card.key: card for card in laptop.scheduled_cards()}
+    with laptop.transaction():
+        for card in laptop.scheduled_cards():
+            assert replay_card(laptop, card.id) == before[card.key]
+    assert sync(laptop, StorePeer(copy), "copy").to_json() == {"sent": 0, "received": 0, "cards": 0}
+    assert laptop.last_seq() == 7  # four answers, one session, two events

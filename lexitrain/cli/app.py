@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from lexitrain.cli import (card_cmd, engine_cmd, import_cmd, infer_cmd, lexicon_cmd, play_cmd, positions_cmd,
-                           search_cmd, serve_cmd, sheet_cmd, sim_cmd, study_cmd, web_cmd)
+                           search_cmd, serve_cmd, sheet_cmd, sim_cmd, study_cmd, sync_cmd, web_cmd)
 from lexitrain.cli.root import new_root_app, run
 
 #: In the order `lexitrain --help` lists them: look words up, study, solve
@@ -23,6 +23,7 @@ COMMANDS: tuple[typer.Typer, ...] = (
     study_cmd.study_app,  # (card_cmd adds its card and deck commands to it)
     study_cmd.progress_app,
     import_cmd.import_app,  # import zyzzyva
+    sync_cmd.commands,  # sync
     positions_cmd.positions_app,
     engine_cmd.commands,  # best, score
     sim_cmd.commands,  # sim

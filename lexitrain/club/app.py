@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lexitrain.club import challenges as ch
-from lexitrain.club import members, owed, study, tables, wall_pages
+from lexitrain.club import members, owed, study, sync, tables, wall_pages
 from lexitrain.club.events import CATCH_UP, ENDED, Hub, Hubs
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.member_stores import MemberStores
@@ -297,6 +297,25 @@ async def study_answer(request: Request, club: Club, member: Member) -> Response
                                    text(data, "key", LONGEST_KEY), text(data, "answer", LONGEST_ANSWER), reviewed, club.clock(), rating))
 
 
+async def sync_identity(request: Request, club: Club, member: Member) -> Response:
+    return JSONResponse(await _run(_with_store, club, member.id, sync.identity))
+
+
+async def sync_push(request: Request, club: Club, member: Member) -> Response:
+    data = await read_json(request)
+    return JSONResponse(await _run(_with_store, club, member.id, sync.push, data))
+
+
+async def sync_changes(request: Request, club: Club, member: Member) -> Response:
+    query = request.query_params
+    return JSONResponse(await _run(_with_store, club, member.id, sync.changes, query.get("since"), query.get("limit")))
+
+
+async def sync_done(request: Request, club: Club, member: Member) -> Response:
+    data = await read_json(request)
+    return JSONResponse(await _run(_with_store, club, member.id, sync.done, data))
+
+
 async def invite(request: Request, club: Club, member: Member) -> Response:
     return JSONResponse({"invite": await _run(members.make_invite, club.db, club.clock())}, status_code=201)
 
@@ -498,6 +517,10 @@ ROUTES = [
     Route("/api/study/answer", member_route(study_answer), methods=["POST"]),
     Route("/api/progress", member_route(download_progress), methods=["GET"]),
     Route("/api/progress", member_route(upload_progress), methods=["POST"]),
+    Route("/api/sync", member_route(sync_identity), methods=["GET"]),
+    Route("/api/sync/push", member_route(sync_push), methods=["POST"]),
+    Route("/api/sync/changes", member_route(sync_changes), methods=["GET"]),
+    Route("/api/sync/done", member_route(sync_done), methods=["POST"]),
     Route("/api/tables", member_route(open_table), methods=["POST"]),
     Route("/api/tables", member_route(list_tables), methods=["GET"]),
     Route("/api/tables/{table}", member_route(table_state), methods=["GET"]),

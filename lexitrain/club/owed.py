@@ -25,7 +25,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lexitrain.club.store import ClubDatabase, ClubStore
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling, rescheduling
+from lexitrain.study.quiz.replay import rescheduling
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling
 from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
 from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
 

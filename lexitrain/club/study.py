@@ -23,7 +23,8 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling, rescheduling
+from lexitrain.study.quiz.replay import rescheduling
+from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
 from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, ProgressStore
 from lexitrain.web.edge import Refused
 

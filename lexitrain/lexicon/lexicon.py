@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -257,8 +258,6 @@ class Lexicon:
 def content_hash(tiles_name: str, codes: Iterable[str]) -> str:
     """SHA-256 of a tile set's name and word codes (in plain string order): equal
     for the same words and tiles compiled under any name, from any file."""
-    import hashlib
-
     text = tiles_name + "\n" + "".join(f"{code}\n" for code in sorted(codes))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -21,12 +21,12 @@ from lexitrain.search.query import migrate_renamed
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
-def _path() -> Path:
-    return data_home() / "searches.json"
+def _path(home: Path | None = None) -> Path:
+    return (home or data_home()) / "searches.json"
 
 
-def _read() -> dict[str, str]:
-    path = _path()
+def _read(home: Path | None = None) -> dict[str, str]:
+    path = _path(home)
     if not path.is_file():
         return {}
     try:
@@ -38,12 +38,12 @@ def _read() -> dict[str, str]:
     searches = {str(k): str(v) for k, v in data.items()}
     migrated = {name: migrate_renamed(text) for name, text in searches.items()}
     if migrated != searches:
-        _write(migrated)
+        _write(migrated, home)
     return migrated
 
 
-def _write(searches: dict[str, str]) -> None:
-    path = _path()
+def _write(searches: dict[str, str], home: Path | None = None) -> None:
+    path = _path(home)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".searches-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(searches, fh, ensure_ascii=False, indent=2, sort_keys=True)
@@ -91,6 +91,15 @@ def delete_search(name: str) -> None:
     _write(searches)
 
 
-def saved_searches() -> dict[str, str]:
-    """Every saved search, by name in order."""
-    return dict(sorted(_read().items()))
+def saved_searches(home: Path | None = None) -> dict[str, str]:
+    """Every saved search (of this home, or of the home folder HOME), by name in order."""
+    return dict(sorted(_read(home).items()))
+
+
+def replace_searches(searches: dict[str, str], home: Path | None = None) -> None:
+    """Keep exactly these saved searches (what a sync made of this home's and another's, in this home or
+    the home folder HOME), written whole."""
+    for name in searches:
+        _check_name(name)
+    if searches != _read(home):
+        _write(searches, home)

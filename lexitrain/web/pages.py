@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import secrets
 import shlex
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 from pathlib import Path
 from typing import Any
 
 from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -32,7 +33,10 @@ from lexitrain.study.drills.wall import SIZE, Wall
 from lexitrain.study.quiz.preferences import Preferences, save_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.leaks import Analysts, leak_profile, saved_analyses
+from lexitrain.study.records.club_link import ClubLink, LoginNeeded, saved_links
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order, daily_order
+from lexitrain.study.records.stats import synced_line
+from lexitrain.study.records.sync import sync_home, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
@@ -89,9 +93,38 @@ async def home(request: Request) -> Response:
                       saved=saved_searches() if ctx.on_this_machine else {}, words=lex.word_count, sources=sources,
                       minutes=DEFAULT_MINUTES,
                       size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9),
-                      records=records, uploaded=request.query_params.get("uploaded"))
+                      records=records, uploaded=request.query_params.get("uploaded"),
+                      syncs=[synced_line(status) for status in sync_status(store)],
+                      clubs=saved_links() if ctx.on_this_machine else [], synced=request.query_params.get("synced"))
 
     return await ctx.offload.read(page)
+
+
+async def sync_now(request: Request) -> Response:
+    """The local app's Sync: this home with the club it keeps a session with (`lexitrain sync`); what it did,
+    or why not, said on the home page."""
+    ctx = context(request)
+    if not ctx.on_this_machine:
+        raise HTTPException(404)
+    form = await request.form()
+    chosen = _field(form, "club")
+
+    def run() -> str:
+        for club, member in saved_links():
+            if f"{member} on {club}" == chosen:
+                link = ClubLink(club, member)
+                try:
+                    done = sync_home(ctx.store, link, link.name)
+                except LoginNeeded:
+                    return (f"the session as {member} on {club} has ended: run lexitrain sync {club} --name {member} "
+                            "once in a terminal to log in again")
+                except LexitrainError as exc:
+                    return str(exc)
+                return done.said(chosen)
+        return f"no session is kept with {chosen}"
+
+    said = await ctx.offload.write(run)
+    return redirect(request, "/?" + urlencode({"synced": said}))
 
 
 async def wall_start(request: Request) -> Response:
@@ -371,4 +404,5 @@ ROUTES = [
     Route("/stats", stats_page, methods=["GET"]),
     Route("/settings", settings_page, methods=["GET"]),
     Route("/settings", settings_save, methods=["POST"]),
+    Route("/sync", sync_now, methods=["POST"]),
 ]

@@ -37,8 +37,9 @@ def postpone(store: ProgressStore, lexicon: str, scheduling: Scheduling, days: i
     if count is not None and count <= 0:  # a negative slice would postpone all but the last few
         raise LexitrainError("--count must be at least 1")
     rated = _overdue(store, lexicon, scheduling)[: count if count is not None else None]
-    due = (utc_now() + timedelta(days=days)).timestamp()
-    return store.move_due_dates(DueMove(card.id, card.due, card.last_review, due) for _, card in rated)
+    now = utc_now()
+    due = (now + timedelta(days=days)).timestamp()
+    return store.move_due_dates((DueMove(card.id, card.due, card.last_review, due) for _, card in rated), now.timestamp())
 
 
 def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: int) -> tuple[int, int]:
@@ -49,6 +50,6 @@ def spread(store: ProgressStore, lexicon: str, scheduling: Scheduling, per_day: 
         raise LexitrainError("--per-day must be at least 1")
     rated = list(reversed(_overdue(store, lexicon, scheduling)))
     now = utc_now().timestamp()
-    store.move_due_dates(DueMove(card.id, card.due, card.last_review, now + (index // per_day) * DAY)
-                         for index, (_, card) in enumerate(rated) if index >= per_day)
+    store.move_due_dates((DueMove(card.id, card.due, card.last_review, now + (index // per_day) * DAY)
+                          for index, (_, card) in enumerate(rated) if index >= per_day), now)
     return len(rated), (len(rated) + per_day - 1) // per_day

@@ -85,8 +85,8 @@ def prepare(store: ProgressStore, lexicon: str, day_text: str, retention: float)
     dates = [today.date() + timedelta(days=d) for d in range(days)]
     due_on = [now.timestamp()] + [_midnight(today, d) for d in dates[1:]]  # today's share is due at once
     offsets = [index * days // len(moving) for index in range(len(moving))]
-    store.move_due_dates(DueMove(card_id, due, last_review, due_on[offset])
-                         for (card_id, due, last_review), offset in zip(moving, offsets))
+    store.move_due_dates((DueMove(card_id, due, last_review, due_on[offset])
+                          for (card_id, due, last_review), offset in zip(moving, offsets)), now.timestamp())
     taken = Counter(offsets)
     per_day = {d.isoformat(): taken[offset] for offset, d in enumerate(dates)}
     return TournamentPlan(day.isoformat(), retention, days, len(at_risk), len(moving), per_day)

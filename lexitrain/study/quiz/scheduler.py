@@ -7,17 +7,27 @@ times are UTC. The Leitner mode moves a card back to box 0 on Again, keeps it
 in its box on Hard, moves it up one box on Good and two on Easy, with
 Zyzzyva's schedule. Both keep the other's fields up to date, so a player can
 switch modes without losing history.
+
+An answer schedules the same way wherever and whenever it is graded: FSRS spreads review intervals
+by a small random fuzz, and here its draw is made from the answer itself (the card and the moment
+it was given), so that replaying a card's answers on another machine (`replay.py`, the sync) gives
+every due date again to the second. `Scheduling.spec` is the way of scheduling as data: each answer
+keeps the one in force (`study.store.history`), and it travels with the answer.
 """
 
 from __future__ import annotations
 
+import contextvars
+import hashlib
+import json
+import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store import CardRow, ProgressStore, Reschedule
+from lexitrain.study.store import CardRow, ProgressStore
 from lexitrain.study.store.clock import utc_now
 
 if TYPE_CHECKING:
@@ -68,6 +78,27 @@ class Scheduling:
         if not 0.7 <= self.retention <= 0.99:
             raise LexitrainError(f"desired retention {self.retention} is outside 0.70-0.99")
 
+    def spec(self) -> dict[str, Any]:
+        """This way of scheduling as plain data (what an answer keeps of it, `from_spec` reads back)."""
+        return {"mode": self.mode, "retention": self.retention,
+                "parameters": None if self.parameters is None else list(self.parameters)}
+
+    @staticmethod
+    def from_spec(spec: Any) -> Scheduling:
+        """The way of scheduling a `spec` describes; a one-line error for one that is not one."""
+        if not isinstance(spec, dict) or set(spec) != {"mode", "retention", "parameters"}:
+            raise LexitrainError(f"not a way of scheduling: {str(spec)[:80]!r}")
+        parameters = spec["parameters"]
+        if parameters is not None and (not isinstance(parameters, list) or not 1 <= len(parameters) <= 64 or not all(
+                isinstance(p, (int, float)) and not isinstance(p, bool) and abs(p) < 1e6 for p in parameters)):
+            raise LexitrainError(f"FSRS parameters {str(parameters)[:80]!r}: expected a list of numbers")
+        retention = spec["retention"]
+        if isinstance(retention, bool) or not isinstance(retention, (int, float)):
+            raise LexitrainError(f"desired retention {retention!r} is not a number")
+        if not isinstance(spec["mode"], str):
+            raise LexitrainError(f"scheduling mode {spec['mode']!r} is not a name")
+        return Scheduling(spec["mode"], float(retention), None if parameters is None else tuple(map(float, parameters)))
+
     def review(self, card: CardRow, correct: bool, now: datetime) -> CardRow:
         """The card after one typed answer at `now`: right is Good, wrong is Again."""
         return self.grade(card, GOOD if correct else AGAIN, now)
@@ -80,7 +111,12 @@ class Scheduling:
         correct = check_rating(rating) != AGAIN
         scheduler = _fsrs_scheduler(self.retention, self.parameters)
         before = _to_fsrs(card, now)
-        after, _log = scheduler.review_card(before, fsrs.Rating(rating), now)
+        _draw_fuzz_from_answers(fsrs)
+        seeded = _FUZZ_SEED.set(f"{card.lexicon}\x1f{card.kind}\x1f{card.key}\x1f{now.timestamp()!r}")
+        try:
+            after, _log = scheduler.review_card(before, fsrs.Rating(rating), now)
+        finally:
+            _FUZZ_SEED.reset(seeded)
         box = min(card.cardbox + _BOX_STEPS[rating], len(LEITNER_DAYS) - 1) if correct else 0
         if self.mode == "leitner":
             due = now + timedelta(days=LEITNER_DAYS[box])
@@ -142,6 +178,32 @@ class ForgettingCurve:
         return np.where(known, (1 + self.factor * days / safe) ** self.decay, 0.0)
 
 
+def scheduling_id(spec: dict[str, Any]) -> str:
+    """The name a way of scheduling is kept under: a digest of its spec, the same on every machine."""
+    text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+#: The answer being graded (its card and moment), whose fuzz draw `_answer_draw` makes.
+_FUZZ_SEED: contextvars.ContextVar[str | None] = contextvars.ContextVar("fuzz_seed", default=None)
+
+
+def _answer_draw() -> float:
+    """A number in [0, 1) for FSRS's fuzz: drawn from the answer being graded (the same answer, the
+    same draw, on any machine), or at random outside a grade."""
+    seed = _FUZZ_SEED.get()
+    if seed is None:
+        return random.random()
+    return int.from_bytes(hashlib.blake2b(seed.encode(), digest_size=8).digest(), "big") / 2**64
+
+
+def _draw_fuzz_from_answers(fsrs: Any) -> None:
+    """FSRS draws its interval fuzz from `fsrs.scheduler.random`: make it `_answer_draw` (once; a test
+    that fixes the draw itself is left alone)."""
+    if fsrs.scheduler.random is random.random:
+        fsrs.scheduler.random = _answer_draw
+
+
 @lru_cache(maxsize=8)
 def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None) -> fsrs.Scheduler:
     import fsrs
@@ -186,14 +248,3 @@ def scheduling_for(store: ProgressStore, card_id: int, general: Scheduling) -> S
         if own is not None:
             scheduling = replace(scheduling, parameters=own)
     return scheduling
-
-
-def rescheduling(store: ProgressStore, general: Scheduling, rating: int) -> Reschedule:
-    """The rule an answer graded RATING reschedules its card by (`ProgressStore.grade_card`): GENERAL, the
-    player's scheduling (`load_scheduling`), with the card's deck's own retention and parameters."""
-    check_rating(rating)
-
-    def reschedule(card: CardRow, when: datetime) -> CardRow:
-        return scheduling_for(store, card.id, general).grade(card, rating, when)
-
-    return reschedule

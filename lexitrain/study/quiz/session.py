@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, runtime_checkable
 
@@ -29,8 +28,8 @@ from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.paths import data_folder
 from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, StoredFacts, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
-from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, RATINGS, Scheduling, check_rating, rescheduling,
-                                             scheduling_for, to_datetime, utc_now)
+from lexitrain.study.quiz.replay import replay_card, rescheduling
+from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, RATINGS, Scheduling, check_rating, to_datetime, utc_now)
 from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
 
 
@@ -391,27 +390,22 @@ class Session:
         return self.answer(question, text, rating)
 
     def override(self, outcome: Outcome, correct: bool) -> Outcome:
-        """Mark an answer correct (a typo) or missed (a guess): rescore it, and reschedule its card
-        from before the answer, unless the card was answered since (in another drill): that answer
-        stands, and only this one's verdict changes. A challenge's answer marked after the challenge
+        """Mark an answer correct (a typo) or missed (a guess): rescore it, and make its card again from
+        its history with the new verdict (`replay`: an answer given to it since, in another drill, stands
+        and is graded again from the card as this verdict leaves it). A challenge's answer marked after the challenge
         ended keeps its verdict: the mark is recorded beside it (`late_mark`), and neither the
         attempt nor the personal best changes."""
         if self.mode == CHALLENGE and self._over():  # the official attempt is what was typed in time
-            self.store.mark_late(outcome.answer_id, correct)
+            self.store.mark_late(outcome.answer_id, correct, utc_now().timestamp())
             marked = replace(outcome, late_mark=correct)
             self.outcomes[self.outcomes.index(outcome)] = marked
             return marked
         if outcome.correct == correct:
             return outcome
         with self.store.transaction():
-            before, at = self.store.answer_before(outcome.answer_id)
-            after = None
-            if (before is not None and self.scheduling is not None
-                    and self.store.card_still_as_answered(outcome.answer_id)):
-                scheduling = scheduling_for(self.store, before.id, self.scheduling)
-                after = scheduling.review(before, correct, datetime.fromtimestamp(at, utc_now().tzinfo))
-                self.store.save_card(after)
-            self.store.mark_answer(outcome.answer_id, correct)
+            self.store.mark_answer(outcome.answer_id, correct, utc_now().timestamp())
+            card_id = self.store.answer_card(outcome.answer_id)
+            after = None if card_id is None or self.scheduling is None else replay_card(self.store, card_id)
         self.summary.correct += 1 if correct else -1
         changed = Outcome(outcome.question, outcome.check, correct, outcome.timed_out, outcome.seconds,
                           outcome.answer_id, after or outcome.card, made_card=outcome.made_card)
@@ -426,13 +420,16 @@ class Session:
                 or (planned is not None and len(self.outcomes) >= planned))
 
     def undo(self, outcome: Outcome) -> None:
-        """Take a scored answer back exactly: its row, its card as it was before (a card it made
-        is gone again) and so the day's counts, and the round's counts. Refused (a one-line
+        """Take a scored answer back exactly: its row (its retraction kept, to travel), its card as it
+        was before (a card it made is gone again) and so the day's counts, and the round's counts. Refused (a one-line
         error, nothing changed) when the card was answered again since, in another drill, and in the
         daily challenge, whose attempt is what was typed."""
         if self.mode == CHALLENGE:
             raise LexitrainError("the daily challenge's answers stand: no undo (mark one with !c / !m)")
-        self.store.take_back_answer(outcome.answer_id, outcome.card, outcome.made_card)
+        with self.store.transaction():
+            self.store.take_back_answer(outcome.answer_id, outcome.card, outcome.made_card, utc_now().timestamp())
+            if outcome.card is not None and not outcome.made_card:
+                replay_card(self.store, outcome.card.id)  # (as it was before the answer, when it was the latest)
         self.outcomes.remove(outcome)
         self.summary.questions -= 1
         self.summary.correct -= int(outcome.correct)

@@ -25,11 +25,12 @@ from lexitrain.lexicon.catalog import known_lexicons
 from lexitrain.lexicon.store import check_name
 from lexitrain.study.quiz.kinds.base import kind_names
 from lexitrain.study.quiz.preferences import PREFIX as DISPLAY, Preferences, WAIT_AFTER_LAST
-from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, LEITNER_DAYS, MODES
+from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, LEITNER_DAYS, MODES, Scheduling, scheduling_id
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, DAILY_ORDERS, is_daily_order
 from lexitrain.study.store import CardRow
 from lexitrain.study.store.connection import SQL_INT_MAX
 from lexitrain.study.store.positions import DAILY_POSITIONS, Filters
+from lexitrain.study.store.uids import UID
 
 
 class BadBackup(Exception):
@@ -88,6 +89,8 @@ _ANSWER: list[Rule] = [
     ("correct", "bool", False, _ANY, "true or false"), ("was_new", "bool", False, _ANY, "true or false"),
     ("at", "number", False, _NOT_NEGATIVE, "a time after 1970"), ("ms", "int", True, _NOT_NEGATIVE, "0 or more"),
     ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"), ("late_mark", "bool", True, _ANY, "true or false"),
+    ("uid", "text", True, lambda v: UID.fullmatch(v) is not None, "32 hex digits"),
+    ("scheduling", "text", True, lambda v: UID.fullmatch(v) is not None, "a way of scheduling's id"),
 ]
 _CHALLENGE: list[Rule] = [
     ("session", "int", False, _ANY, "a session's id"), ("date", "text", False, _NOT_EMPTY, "a date"),
@@ -113,10 +116,10 @@ _LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SE
 #: Fields a list's rows hold beside those checked above (an answer's card before it, a plan's steps).
 _UNCHECKED = {"answers": {"before"}, "plans": {"spec"}}
 #: A backup file's keys.
-_KEYS = {"format", "version", "exported", "settings", *_LISTS}
+_KEYS = {"format", "version", "exported", "settings", "schedulings", *_LISTS}
 #: Fields an older backup may lack (the merge gives them their old meaning).
 _OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete"), ("answers", "rating"), ("answers", "late_mark"),
-             ("challenges", "retake"), ("positions", "analysis")}
+             ("answers", "uid"), ("answers", "scheduling"), ("challenges", "retake"), ("positions", "analysis")}
 
 #: The settings the study commands read as numbers or names: (type, in range, what is expected).
 _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
@@ -177,6 +180,7 @@ def check_backup(data: dict[str, Any]) -> None:
     for number, answer in enumerate(data.get("answers", []), start=1):
         if answer["before"] is not None:
             _check_before(answer["before"], f"answers #{number}: before", number)
+    check_schedulings(data.get("schedulings", {}))
     _check_references(data)
 
 
@@ -240,6 +244,24 @@ def _named(names: list[str]) -> str:
     return ", ".join(repr(name) for name in names)
 
 
+def check_setting(name: str, value: Any) -> None:
+    """A setting lexitrain has, of its type and in its range (one taken from another store by a sync)."""
+    _check_setting(name, value, {name.casefold(): name for name in known_lexicons()})
+
+
+def check_schedulings(ways: Any) -> None:
+    """Every way of scheduling is one (`Scheduling.from_spec`), kept under its own digest."""
+    if not isinstance(ways, dict):
+        raise BadBackup('"schedulings" is not an object')
+    for way, spec in ways.items():
+        try:
+            Scheduling.from_spec(spec)
+        except LexitrainError as exc:
+            raise BadBackup(f"schedulings {str(way)[:40]!r}: {exc}", ("schedulings", str(way))) from None
+        if scheduling_id(spec) != way:
+            raise BadBackup(f"schedulings {str(way)[:40]!r}: not the id of its spec", ("schedulings", str(way)))
+
+
 def _of_type(value: Any, kind: str) -> bool:
     if kind == "object":
         return isinstance(value, dict)
@@ -300,6 +322,16 @@ def _check_references(data: dict[str, Any]) -> None:
         for number, row in enumerate(data.get(name, []), start=1):
             if row["session"] not in sessions:
                 raise BadBackup(f"{name} #{number}: session {row['session']} is not in the file", (name, number))
+    ways = data.get("schedulings", {})
+    uids: set[str] = set()
+    for number, answer in enumerate(data.get("answers", []), start=1):
+        if answer.get("scheduling") is not None and answer["scheduling"] not in ways:
+            raise BadBackup(f"answers #{number}: way of scheduling {answer['scheduling']} is not in the file",
+                            ("answers", number))
+        if answer.get("uid") is not None:
+            if answer["uid"] in uids:
+                raise BadBackup(f"answers #{number}: id {answer['uid']} is listed twice", ("answers", number))
+            uids.add(answer["uid"])
     decks = {(deck["lexicon"], deck["name"]) for deck in data.get("decks", [])}
     for number, card in enumerate(data.get("cards", []), start=1):
         if card.get("deck") is not None and (card["lexicon"], card["deck"]) not in decks:

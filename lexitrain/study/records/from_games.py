@@ -41,6 +41,7 @@ from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.quiz.kinds import analysed as an
 from lexitrain.study.quiz.kinds import read_rack as rr
 from lexitrain.study.quiz.kinds.position import read_position
+from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
 from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import Rack
@@ -166,5 +167,5 @@ def add_due_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:
                 found.known += 1
                 continue
             card.state, card.step, card.due = LEARNING, 0, now
-            store.save_card(card)
+            set_schedule(store, card, now)
             found.added += 1

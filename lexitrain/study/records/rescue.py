@@ -59,6 +59,10 @@ def _leave_out_what_cannot_be_restored(data: dict[str, Any]) -> dict[str, int]:
     for card in data["cards"]:
         if card.get("deck") is not None and (card.get("lexicon"), card["deck"]) not in decks:
             card["deck"] = None
+    ways = data["schedulings"]
+    for answer in data["answers"]:  # (a way of scheduling lost: the answer stays, graded by none)
+        if answer.get("scheduling") is not None and answer["scheduling"] not in ways:
+            answer["scheduling"] = None
     sessions = {session.get("id") for session in data["sessions"]}
     for name in ("answers", "challenges"):
         kept = [row for row in data[name] if row.get("session") in sessions]
@@ -73,8 +77,8 @@ def _leave_out_what_cannot_be_restored(data: dict[str, Any]) -> dict[str, int]:
             if exc.where is None:
                 raise LexitrainError(f"the rows read cannot make a backup ({exc})") from None
             name, place = exc.where
-            if name == "settings":
-                data["settings"].pop(place)
+            if name in ("settings", "schedulings"):
+                data[name].pop(place)
             else:
                 del data[name][int(place) - 1]
             dropped[name] = dropped.get(name, 0) + 1

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
-from lexitrain.study.quiz.scheduler import load_scheduling, utc_now
+from lexitrain.study.quiz.scheduler import load_scheduling, to_datetime, utc_now
 from lexitrain.study.records.coverage import LengthCoverage, coverage
 from lexitrain.study.records.stakes import Covered, covered
+from lexitrain.study.records.sync import SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class StatsReport:
     coverage: list[LengthCoverage] = field(default_factory=list)  # per length, the bingo draws known
     points: Covered | None = None  # the points per game the known words cover, and how it grew
     tracking: Tracking | None = None  # tile tracking in games against the bots, tile by tile
+    syncs: list[SyncStatus] = field(default_factory=list)  # when the store last synced with each other, what waits
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class StatsReport:
             "coverage": {str(c.length): c.to_json() for c in self.coverage},
             **({"points": self.points.to_json()} if self.points is not None else {}),
             **({"tile_tracking": asdict(self.tracking)} if self.tracking is not None else {}),
+            "sync": [status.to_json() for status in self.syncs],
         }
 
 
@@ -145,7 +148,7 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
                        share((recent_reviews, recent_right)), by_length,
                        _points_covered(store, lex, now) if points and lex is not None else None,
-                       tracking(store, lex) if lex is not None else None)
+                       tracking(store, lex) if lex is not None else None, sync_status(store))
 
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
@@ -219,7 +222,17 @@ def render_text(report: StatsReport) -> list[str]:
     if len(report.hardest):
         lines.append("hardest alphagrams: " + "  ".join(
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))
+    lines += [synced_line(status) for status in report.syncs]
     return lines
+
+
+def synced_line(status: SyncStatus) -> str:
+    """When a store last synced with another, and what waits to go, in words."""
+    moment = to_datetime(status.synced)
+    when = "not finished yet" if moment is None else f"last on {moment.astimezone():%Y-%m-%d at %H:%M}"
+    waiting = "nothing waits to go" if not status.waiting else (
+        f"{status.waiting} answer{'s' if status.waiting != 1 else ''} wait{'s' if status.waiting == 1 else ''} to go")
+    return f"synced with {status.label}: {when}; {waiting}"
 
 
 def _nothing_yet(ax: Any, text: str) -> None:

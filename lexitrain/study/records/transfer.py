@@ -11,7 +11,11 @@ and merges: a card takes the incoming state if it was reviewed more recently
 there, or has a schedule there and none here (never answered), answers and
 sessions already present are not doubled, so importing twice changes nothing;
 a deck already here keeps its settings, a card goes into the deck the backup
-puts it in, and a card suspended there is suspended here.
+puts it in, and a card suspended there is suspended here. Each answer carries its stable id and the
+way of scheduling that graded it (`schedulings`: each by its id), so an answer imported here is the
+same answer a sync later brings (never counted twice); an answer of a backup written before answers
+had ids gets the id its store gave it (`legacy_answer_uid`). A card the import gives a schedule, or
+graded answers, keeps its schedule as a `set` event of the import's moment (`replay.set_schedule`).
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.records.backup_check import BadBackup, check_backup
+from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
+from lexitrain.study.store.uids import legacy_answer_uid
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
@@ -53,12 +59,13 @@ def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """A backup file's contents from the store's rows (`export_rows`)."""
     lexicon_of = {card["id"]: card["lexicon"] for card in rows["cards"]}
     deck_names = {deck["id"]: deck["name"] for deck in rows["decks"]}
+    used = {a["scheduling"] for a in rows["answers"] if a["scheduling"] is not None}
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported": utc_now().isoformat(),
         "settings": {setting["name"]: setting["value"] for setting in rows["settings"]},
-        "cards": [{**{k: v for k, v in card.items() if k not in ("id", "deck_id")},
+        "cards": [{**{k: v for k, v in card.items() if k not in ("id", "deck_id", "placed", "placed_seq")},
                    "deck": deck_names.get(card["deck_id"]), "suspended": bool(card["suspended"])}
                   for card in rows["cards"]],
         "decks": [{k: deck[k] for k in _DECK_FIELDS} for deck in rows["decks"]],
@@ -69,7 +76,9 @@ def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "key": a["key"], "given": a["given"], "correct": bool(a["correct"]), "was_new": bool(a["was_new"]),
             "before": a["before"], "at": a["at"], "ms": a["ms"], "rating": a["rating"],
             "late_mark": None if a.get("late_mark") is None else bool(a["late_mark"]),
+            "uid": a["uid"], "scheduling": a["scheduling"],
         } for a in rows["answers"]],
+        "schedulings": {way["id"]: json.loads(way["spec"]) for way in rows["schedulings"] if way["id"] in used},
         "challenges": [{"session": ch["session_id"], **{k: ch[k] for k in _CHALLENGE_FIELDS}} for ch in rows["challenges"]],
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
         "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
@@ -174,17 +183,27 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
                                                  bool(s.get("complete", False)))  # (not in older backups)
                     for s in data["sessions"]}
         added = 0
-        for answer in data["answers"]:
+        ways = data.get("schedulings", {})
+        graded: set[int] = set()
+        for answer, uid in zip(data["answers"], _answer_uids(data)):
             session_id = sessions[answer["session"]]
-            if store.has_answer(session_id, answer["kind"], answer["key"], answer["at"]):
+            if store.has_answer_uid(uid) or store.has_answer(session_id, answer["kind"], answer["key"], answer["at"]):
                 continue
             card_id = ids.get((answer["lexicon"], answer["kind"], answer["key"])) if answer["lexicon"] else None
             before = CardRow(**{**answer["before"], "id": card_id}) if answer["before"] else None
+            way = answer.get("scheduling")
+            if way is not None and card_id is not None:
+                store.keep_scheduling(way, ways[way])
+                graded.add(card_id)
             store.record_answer(AnswerRow(
                 session_id=session_id, mode=answer["mode"], card_id=card_id, kind=answer["kind"], key=answer["key"],
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
-                at=answer["at"], ms=answer["ms"], rating=answer.get("rating"), late_mark=answer.get("late_mark")))
+                at=answer["at"], ms=answer["ms"], rating=answer.get("rating"), late_mark=answer.get("late_mark"),
+                uid=uid, scheduling=way if card_id is not None else None))
             added += 1
+        now = utc_now().timestamp()
+        for card_id in graded - set(merged.pop("set")):  # (the schedule kept here stands: the import's verdict)
+            set_schedule(store, store.card(card_id), now)
         store.add_challenges([{"session_id": sessions[ch["session"]],
                                **{k: ch[k] if k in ch else _CHALLENGE_DEFAULTS[k] for k in _CHALLENGE_FIELDS}}
                               for ch in data["challenges"]])
@@ -196,7 +215,24 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
         return {"cards": updated, "answers": added, "positions": added_positions, "merged": merged}
 
 
-def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], dict[str, int]]:
+def _answer_uids(data: dict[str, Any]) -> list[str]:
+    """Each answer's stable id: its own, or (a backup from before answers had ids) the one its store gave it."""
+    sessions = {s["id"]: s for s in data["sessions"]}
+    repeats: dict[tuple[Any, ...], int] = {}
+    uids = []
+    for answer in data["answers"]:
+        if answer.get("uid") is not None:
+            uids.append(answer["uid"])
+            continue
+        session = sessions[answer["session"]]
+        name = (session["mode"], session["lexicon"], session["source"], session["started"], answer["kind"],
+                answer["key"], answer["at"])
+        repeats[name] = repeats.get(name, -1) + 1
+        uids.append(legacy_answer_uid(*name, repeat=repeats[name]))
+    return uids
+
+
+def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple[str, str, str], int], dict[str, Any]]:
     """The local card id of every (lexicon, kind, key) the backup names, and how each card merged.
 
     A card not here yet is made with the backup's state whole (when it was added included), so a
@@ -214,7 +250,7 @@ def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple
             if store.find_card(lexicon, kind, key) is None:
                 made.add((lexicon, kind, key))
             ids[(lexicon, kind, key)] = store.ensure_card(lexicon, kind, key, added.get((lexicon, kind, key), now))
-    merged = {"added": 0, "backup_newer": 0, "scheduled_over_new": 0, "kept_here": 0}
+    merged: dict[str, Any] = {"added": 0, "backup_newer": 0, "scheduled_over_new": 0, "kept_here": 0, "set": []}
     for incoming in cards:
         name = (incoming["lexicon"], incoming["kind"], incoming["key"])
         here = store.card(ids[name])
@@ -227,7 +263,8 @@ def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple
         else:
             merged["kept_here"] += 1
             continue
-        store.save_card(CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}))
+        set_schedule(store, CardRow(id=ids[name], **{f: incoming[f] for f in _CARD_FIELDS}), now)
+        merged["set"].append(ids[name])
         merged[how] += 1
     return ids, merged
 

@@ -28,6 +28,7 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import LEARNING, LEITNER_DAYS, utc_now
 from lexitrain.study.store import CardRow, ProgressStore
 
@@ -171,6 +172,6 @@ def import_cardbox(store: ProgressStore, lex: Lexicon, path: Path, kind: str = "
             if card.state != 0:
                 report.kept += 1
                 continue
-            store.save_card(card_state(row, card, now))
+            set_schedule(store, card_state(row, card, now), now)
             report.imported += 1
     return report

@@ -22,6 +22,7 @@ from lexitrain.study.store.card_care import CardCare, ReviewRow
 from lexitrain.study.store.cards import CardRow, Cards, DueMove
 from lexitrain.study.store.challenges import Attempt, Challenges
 from lexitrain.study.store.connection import BUSY_SECONDS, FILE_NAME, progress_path
+from lexitrain.study.store.exchange import PeerRow, Taken, Exchange
 from lexitrain.study.store.leases import Leases
 from lexitrain.study.store.decks import DeckRow, Decks
 from lexitrain.study.store.graded import UNCHECKED, CardMoved, GivenAnswer, Graded, Kept, Reschedule
@@ -35,11 +36,11 @@ from lexitrain.study.store.word_lists import WordLists
 
 __all__ = [
     "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "UNCHECKED", "AnswerRow", "Attempt", "CardMoved",
-    "CardRow", "DeckRow", "DueMove", "Filters", "GivenAnswer", "Kept", "PlanRow", "ProgressStore", "Reschedule",
-    "ReviewRow", "SavedRound", "StoredPosition", "backups", "progress_path",
+    "CardRow", "DeckRow", "DueMove", "Filters", "GivenAnswer", "Kept", "PeerRow", "PlanRow", "ProgressStore", "Reschedule",
+    "ReviewRow", "SavedRound", "StoredPosition", "Taken", "backups", "progress_path",
 ]
 
 
-class ProgressStore(Graded, Cards, Answers, Plans, Challenges, Positions, Settings, Transfer, Leases, Decks, CardCare,
-                    Rounds, WordLists):
+class ProgressStore(Graded, Exchange, Cards, Answers, Transfer, CardCare, Decks, Plans, Positions, Challenges, Settings,
+                    Leases, Rounds, WordLists):
     """An open progress database. Use as a context manager or call close()."""

@@ -1,17 +1,21 @@
 """Sessions and their answers: what was asked, what was given, when, and the card before.
 
 An answer is written the moment it is given and the daily drill counts
-today's answers before every question (scripts/bench_study.py).
+today's answers before every question (scripts/bench_study.py). Each answer has an id made where it
+was given (`uid`), and names the way of scheduling it was graded by (`scheduling`): what a card's
+schedule is made of (`history`). A change to an answer after it was given (a mark, an undo) is kept
+as a record of its own beside it, so that it travels as the answer does.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.cards import CARD_COLUMNS, CardRow, write_card_state
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.cards import CARD_COLUMNS, CardRow
+from lexitrain.study.store.history import History, before_json
+from lexitrain.study.store.uids import new_uid
 
 
 @dataclass(frozen=True)
@@ -31,73 +35,82 @@ class AnswerRow:
     ms: int | None
     rating: int | None = None  # the grade given (1 Again ... 4 Easy); None: checked only, no grade
     late_mark: bool | None = None  # a challenge answer marked correct/missed after the challenge ended
+    uid: str | None = None  # its stable id (None: one is made as it is recorded)
+    scheduling: str | None = None  # the way of scheduling that graded it (`history`); None: it moved no card
 
 
 #: the longest an answer counts as taking, in ms: longer, the player was away
 IDLE_MS = 120_000
 
 
-class Answers(StoreConnection):
+class Answers(History):
     def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
-        return int(self.conn.execute("INSERT INTO sessions (mode, lexicon, source, started) VALUES (?, ?, ?, ?) "
-                                     "RETURNING id", (mode, lexicon, source, now)).fetchone()[0])
+        with self.transaction():
+            return int(self.conn.execute("INSERT INTO sessions (mode, lexicon, source, started, seq) VALUES (?, ?, ?, ?, ?) "
+                                         "RETURNING id", (mode, lexicon, source, now, self._next_seq())).fetchone()[0])
 
     def end_session(self, session_id: int, now: float, complete: bool = False) -> None:
         """Close a session; `complete`: its round reached its end (not stopped before it)."""
-        self.conn.execute("UPDATE sessions SET ended = ?, complete = ? WHERE id = ?", (now, int(complete), session_id))
+        with self.transaction():
+            self.conn.execute("UPDATE sessions SET ended = ?, complete = ?, seq = ? WHERE id = ?",
+                              (now, int(complete), self._next_seq(), session_id))
 
     def record_answer(self, answer: AnswerRow) -> int:
-        """Save an answer; its id."""
-        return int(self.conn.execute(
-            "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, rating, "
-            "late_mark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
-             int(answer.correct), int(answer.was_new),
-             None if answer.before is None else json.dumps(asdict(answer.before)), answer.at, answer.ms,
-             answer.rating, None if answer.late_mark is None else int(answer.late_mark)),
-        ).fetchone()[0])
+        """Save an answer (numbered as this store's latest change); its id."""
+        with self.transaction():
+            return int(self.conn.execute(
+                "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, "
+                "rating, late_mark, uid, scheduling, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
+                 int(answer.correct), int(answer.was_new),
+                 None if answer.before is None else before_json(answer.before), answer.at, answer.ms,
+                 answer.rating, None if answer.late_mark is None else int(answer.late_mark), answer.uid or new_uid(),
+                 answer.scheduling, self._next_seq()),
+            ).fetchone()[0])
 
     def answer_before(self, answer_id: int) -> tuple[CardRow | None, float]:
         """The card as it was before an answer (None if it was no card's), and when the answer was given."""
         before, at = self.conn.execute("SELECT before, at FROM answers WHERE id = ?", (answer_id,)).fetchone()
         return (None if before is None else CardRow(**json.loads(before))), float(at)
 
-    def card_still_as_answered(self, answer_id: int) -> bool:
-        """Whether the answer's card is still as that answer left it: no answer since (here, or
-        merged from a backup) has reviewed it, so redoing its scheduling loses nothing."""
-        row = self.conn.execute(
-            "SELECT 1 FROM answers a JOIN cards c ON c.id = a.card_id WHERE a.id = ? AND c.last_review IS NOT DISTINCT FROM a.at",
-            (answer_id,)).fetchone()
-        return row is not None
+    def answer_card(self, answer_id: int) -> int | None:
+        """The id of the card an answer was given to (None: no card's)."""
+        row = self.conn.execute("SELECT card_id FROM answers WHERE id = ?", (answer_id,)).fetchone()
+        return None if row is None else row[0]
 
-    def mark_late(self, answer_id: int, correct: bool) -> None:
-        """Keep a mark given after a challenge ended, beside the answer's verdict (which stays)."""
-        self.conn.execute("UPDATE answers SET late_mark = ? WHERE id = ?", (int(correct), answer_id))
-
-    def take_back_answer(self, answer_id: int, left: CardRow | None, made_card: bool) -> None:
-        """Undo an answer exactly, in one transaction: its row deleted and its card as it was before
-        (deleted if the answer made it). `left` is the card as the answer left it (None: the answer
-        did not touch it); a card changed since (answered again elsewhere) is refused, nothing undone."""
+    def mark_late(self, answer_id: int, correct: bool, at: float) -> None:
+        """Keep a mark given (at `at`) after a challenge ended, beside the answer's verdict (which stays)."""
         with self.transaction():
-            row = self.conn.execute("SELECT card_id, before FROM answers WHERE id = ?", (answer_id,)).fetchone()
+            uid = self.answer_uid(answer_id)
+            self.add_answer_change(uid, "late", int(correct), at)
+            self._settle_answer(uid)
+
+    def take_back_answer(self, answer_id: int, left: CardRow | None, made_card: bool, at: float) -> None:
+        """Take an answer back (at `at`): its row deleted, its retraction kept (`history`), the card it
+        made deleted; the caller makes the card it scheduled again from what is left (`replay`), in its
+        transaction. `left` is the card as the answer left it (None: the answer did not touch it); a
+        card changed since (answered again elsewhere) is refused, nothing undone."""
+        with self.transaction():
+            row = self.conn.execute("SELECT card_id, uid FROM answers WHERE id = ?", (answer_id,)).fetchone()
             if row is None:
                 raise LexitrainError("that answer is no longer in the progress database: nothing to take back")
-            card_id, before = row
+            card_id, uid = row
             if card_id is not None and left is not None:
                 now = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()
                 if now is None or CardRow(*now) != left:
                     raise LexitrainError("the card was answered again since (in another drill): it stays as it is")
+            self.add_answer_change(uid, "retract", None, at)
             self.conn.execute("DELETE FROM answers WHERE id = ?", (answer_id,))
-            if card_id is None or left is None:
-                return
-            if made_card:
+            if card_id is not None and left is not None and made_card:
                 self.conn.execute("DELETE FROM cards WHERE id = ?", (card_id,))
-            elif before is not None:
-                write_card_state(self.conn, CardRow(**json.loads(before)))
 
-    def mark_answer(self, answer_id: int, correct: bool) -> None:
-        """Change an answer's verdict (the player's "mark correct" / "mark missed"); a grade it had no longer holds."""
-        self.conn.execute("UPDATE answers SET correct = ?, rating = NULL WHERE id = ?", (int(correct), answer_id))
+    def mark_answer(self, answer_id: int, correct: bool, at: float) -> None:
+        """Change an answer's verdict (the player's "mark correct" / "mark missed", at `at`); a grade it had
+        no longer holds. The caller makes its card again (`replay`)."""
+        with self.transaction():
+            uid = self.answer_uid(answer_id)
+            self.add_answer_change(uid, "mark", int(correct), at)
+            self._settle_answer(uid)
 
     def answers_since(self, mode: str, lexicon: str, since: float, kind: str | None = None) -> tuple[int, int]:
         """(new cards introduced, reviews done) in sessions of `mode` since a time (of one kind, if given)."""
@@ -196,10 +209,11 @@ class Answers(StoreConnection):
 
     def last_session_answers(self, mode: str, lexicon: str, source: str) -> tuple[int, set[tuple[str, str]]] | None:
         """The latest session of a mode on a source in a lexicon, and the (kind, key) it answered (a round to
-        resume); None when there is none, or when its round reached its end."""
+        resume); None when there is none, or when its round reached its end. Sessions a sync took from
+        another store are not looked at: a round is resumed only where it was played."""
         row = self.conn.execute(
-            "SELECT id, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? ORDER BY id DESC LIMIT 1",
-            (mode, lexicon, source),
+            "SELECT id, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? AND taken = 0 "
+            "ORDER BY id DESC LIMIT 1", (mode, lexicon, source),
         ).fetchone()
         if row is None or row[1]:
             return None

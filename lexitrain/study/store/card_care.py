@@ -1,4 +1,5 @@
-"""Looking after cards one by one or in bulk: suspend, delete, look up, count, find leeches.
+"""Looking after cards one by one or in bulk: delete, look up, count, find leeches (a card's place,
+its deck and whether it is suspended, is `decks`').
 
 Raw SQL: a card lookup (scripts/bench_study.py: within 5 ms with 100,000
 cards) and the answer times a speed grade reads run while a player waits.
@@ -11,7 +12,9 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from lexitrain.study.store.cards import CARD_COLUMNS, CardRow
-from lexitrain.study.store.connection import StoreConnection, sql_int
+from lexitrain.study.store.clock import utc_now
+from lexitrain.study.store.connection import sql_int
+from lexitrain.study.store.history import History
 
 
 @dataclass(frozen=True)
@@ -31,16 +34,22 @@ def _ids(card_ids: Iterable[int]) -> str:
     return json.dumps(sorted(set(card_ids)))
 
 
-class CardCare(StoreConnection):
-    def set_suspended(self, card_ids: Iterable[int], suspended: bool) -> int:
-        """Suspend cards (never asked, kept as they are) or take them back; how many changed."""
-        return self.conn.execute(
-            "UPDATE cards SET suspended = ? WHERE id IN (SELECT value FROM json_each(?)) AND suspended != ?",
-            (int(suspended), _ids(card_ids), int(suspended))).rowcount
+class CardCare(History):
+    def delete_cards(self, card_ids: Iterable[int], at: float | None = None) -> int:
+        """Forget cards (at `at`, else now): their schedule and plan places go, each card's `forget` event is kept
+        (`history`: it travels, and an answer given before it never brings the card back); their answers
+        stay in the history (as answers to no card, like practice). How many were deleted."""
+        ids = sorted(set(card_ids))
+        at = utc_now().timestamp() if at is None else at
+        with self.transaction():
+            for lexicon, kind, key in self.conn.execute(
+                    "SELECT lexicon, kind, key FROM cards WHERE id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(ids),)).fetchall():
+                self.add_card_event(lexicon, kind, key, "forget", at, {})
+            return self.drop_cards(ids)
 
-    def delete_cards(self, card_ids: Iterable[int]) -> int:
-        """Forget cards: their schedule and plan places go; their answers stay in the history
-        (as answers to no card, like practice). How many were deleted."""
+    def drop_cards(self, card_ids: Iterable[int]) -> int:
+        """Delete cards forgotten (inside `transaction()`): their answers become answers to no card; how many."""
         ids = _ids(card_ids)
         with self.transaction():
             self.conn.execute("UPDATE answers SET card_id = NULL WHERE card_id IN (SELECT value FROM json_each(?))",

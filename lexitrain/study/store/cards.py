@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.history import History
 from lexitrain.study.store.migrations import SqlConnection
+from lexitrain.study.store.uids import new_uid
 
 CARD_COLUMNS = (
     "id, lexicon, kind, key, state, step, stability, difficulty, due, last_review, "
@@ -78,7 +79,7 @@ def write_card_state(conn: SqlConnection, card: CardRow) -> None:
     )
 
 
-class Cards(StoreConnection):
+class Cards(History):
     def ensure_cards(self, lexicon: str, kind_keys: Iterable[tuple[str, str]], now: float) -> list[int]:
         """Card ids for these (kind, key) pairs, creating new cards as needed."""
         with self.transaction():
@@ -149,10 +150,11 @@ class Cards(StoreConnection):
             if card.state != 0:
                 self.conn.execute("DELETE FROM plan_queue WHERE card_id = ?", (card.id,))
 
-    def move_due_dates(self, moves: Iterable[DueMove]) -> int:
+    def move_due_dates(self, moves: Iterable[DueMove], at: float) -> int:
         """Set when cards are due, and nothing else about them (their memory state stays), each only
         if it is still as it was read (due and last review): a card answered (or moved) since keeps
-        what that answer gave it. How many moved.
+        what that answer gave it. Each move is kept as the card's `due` event (`history`), made at `at`.
+        How many moved.
 
         One transaction, in id order, with a page cache large enough to hold a big batch's changes
         until the commit (the tournament reschedule of 100,000 cards: 1.6 s -> 0.5 s for 20,000 moved).
@@ -162,6 +164,12 @@ class Cards(StoreConnection):
         with self.transaction():
             if len(rows) > _BIG_BATCH and self.dialect == "sqlite":
                 self.conn.execute(f"PRAGMA cache_size = {_BIG_CACHE_KIB}")
+            numbers = self._next_seqs(len(rows))
+            self._run_many(
+                "INSERT INTO card_events (uid, lexicon, kind, key, what, at, body, seq) SELECT ?, lexicon, kind, key, "
+                "'due', ?, ?, ? FROM cards WHERE id = ? AND due IS NOT DISTINCT FROM ? AND last_review IS NOT DISTINCT FROM ?",
+                [(new_uid(), at, json.dumps({"due": due, "last_review": last_review}, sort_keys=True), number, card_id,
+                  read_due, last_review) for (due, card_id, read_due, last_review), number in zip(rows, numbers)])
             return self._run_many("UPDATE cards SET due = ? WHERE id = ? AND due IS NOT DISTINCT FROM ? "
                                   "AND last_review IS NOT DISTINCT FROM ?", rows)
 

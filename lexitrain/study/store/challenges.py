@@ -34,23 +34,25 @@ class Attempt:
 class Challenges(StoreConnection):
     def start_challenge(self, session_id: int, day: str, kind: str, lexicon: str, total: int) -> None:
         """Open an attempt (day as YYYY-MM-DD) for a session of `total` questions."""
-        self.conn.execute(
-            "INSERT INTO challenges (session_id, date, kind, lexicon, total) VALUES (?, ?, ?, ?, ?)",
-            (session_id, day, kind, lexicon, total),
-        )
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO challenges (session_id, date, kind, lexicon, total, seq) VALUES (?, ?, ?, ?, ?, ?)",
+                (session_id, day, kind, lexicon, total, self._next_seq()),
+            )
 
     def finish_challenge(self, session_id: int, seconds: float, completed: bool) -> None:
         """Close an attempt: its time, whether it was finished, its score from the saved answers, and
         whether it is a retake (another attempt of that day, lexicon and kind was finished before it).
         One statement, so of two attempts finishing at once exactly one is the official one."""
-        self.conn.execute(
-            "UPDATE challenges SET seconds = ?, completed = ?, "
-            "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?), "
-            "retake = CASE WHEN EXISTS (SELECT 1 FROM challenges other WHERE other.lexicon = challenges.lexicon "
-            "AND other.kind = challenges.kind AND other.date = challenges.date AND other.completed = 1 "
-            "AND other.session_id != challenges.session_id) THEN 1 ELSE 0 END WHERE session_id = ?",
-            (seconds, int(completed), session_id, session_id),
-        )
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE challenges SET seconds = ?, completed = ?, seq = ?, "
+                "score = (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE session_id = ?), "
+                "retake = CASE WHEN EXISTS (SELECT 1 FROM challenges other WHERE other.lexicon = challenges.lexicon "
+                "AND other.kind = challenges.kind AND other.date = challenges.date AND other.completed = 1 "
+                "AND other.session_id != challenges.session_id) THEN 1 ELSE 0 END WHERE session_id = ?",
+                (seconds, int(completed), self._next_seq(), session_id, session_id),
+            )
 
     def is_retake(self, session_id: int) -> bool:
         """Whether a closed attempt was finished after that day's official one."""

@@ -210,6 +210,17 @@ class StoreConnection:
         finally:
             self.conn.execute("COMMIT")
 
+    def _next_seq(self) -> int:
+        """The next number of this store's changes (inside `transaction()`): every change that travels
+        (an answer, a change to one, a card's event) is numbered as it is made or taken, in order, so that
+        a sync asks another store only for what came after the last number it has (`study.store.exchange`)."""
+        return int(self.conn.execute("UPDATE change_seq SET seq = seq + 1 RETURNING seq").fetchone()[0])
+
+    def _next_seqs(self, count: int) -> range:
+        """The next `count` numbers of this store's changes at once (inside `transaction()`)."""
+        last = int(self.conn.execute("UPDATE change_seq SET seq = seq + ? RETURNING seq", (count,)).fetchone()[0])
+        return range(last - count + 1, last + 1)
+
     def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         """Run one statement for each row (inside `transaction()`); how many rows it changed in all."""
         if self._postgres is not None:

@@ -5,26 +5,40 @@ challenge finish and shared-wall finds, a member's review from any device), goes
 `grade_card`. Inside one write transaction it reads the card (making it first where asked), checks
 that it is still as the player was shown it (`shown`: its last review then; a card answered
 elsewhere since is refused with `CardMoved`, nothing written), reschedules it by the caller's rule
-(the scheduler is a floor above the store: the rule is handed in), saves it and records the answer.
-A card is never scheduled before its last review (an answer kept late, a club's debt paid after a
-review elsewhere, is scheduled from that review).
+(the scheduler is a floor above the store: the rule is handed in), saves it and records the answer
+with its id and the way of scheduling in force (`history`: what the card's schedule is made of).
+An answer that is not the card's latest fact (kept late: a club's debt paid after a review elsewhere,
+a clock behind another machine's) is recorded in its place in time, and the card is made again from
+its history by the rule (`Reschedule.remake`), so the card is what its answers in time order make
+of it, whichever order they were kept in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Final
+from typing import Any, Final, Protocol
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.answers import AnswerRow, Answers
 from lexitrain.study.store.cards import CardRow, Cards
 from lexitrain.study.store.clock import utc_now
 
-#: The card after an answer, from the card before it and the moment it is graded at.
-Reschedule = Callable[[CardRow, datetime], CardRow]
+class Reschedule(Protocol):
+    """How an answer reschedules its card (the scheduler's, a floor above: `study.quiz.replay.rescheduling`)."""
+
+    def __call__(self, card: CardRow, when: datetime) -> CardRow:
+        """The card after the answer, from the card before it and the moment it was given."""
+        ...
+
+    def way(self, card: CardRow) -> tuple[str, dict[str, Any]]:
+        """The way of scheduling in force for the card: its id and spec (kept with the answer)."""
+        ...
+
+    def remake(self, card_id: int) -> CardRow:
+        """The card made again from its history, and saved (in the caller's transaction)."""
+        ...
 
 
 class _Unchecked(Enum):
@@ -53,6 +67,7 @@ class GivenAnswer:
     correct: bool
     ms: int | None = None
     rating: int | None = None
+    uid: str | None = None  # its stable id (None: one is made as it is kept)
 
 
 @dataclass(frozen=True)
@@ -82,17 +97,25 @@ class Graded(Cards, Answers):
             if card_id is None and make_card:
                 card_id, made = self.made_card(answer.lexicon, answer.kind, answer.key, now)
             before = after = None
+            way = None
+            in_order = True
             if card_id is not None:
                 before = self.card(card_id)
                 if shown is not UNCHECKED and before.last_review != shown:
                     raise CardMoved(f"the card {answer.kind}:{answer.key} was answered elsewhere since it was shown; "
                                     "nothing was recorded")
                 if reschedule is not None:
-                    when = max(now, before.last_review or now)
-                    after = reschedule(before, datetime.fromtimestamp(when, timezone.utc))
-                    self.save_card(after)
+                    way = self.keep_scheduling(*reschedule.way(before))
+                    latest = self.latest_fact(before)
+                    in_order = latest is None or latest < now
+                    if in_order:
+                        after = reschedule(before, datetime.fromtimestamp(now, timezone.utc))
+                        self.save_card(after)
             answer_id = self.record_answer(AnswerRow(
                 session_id=answer.session_id, mode=answer.mode, card_id=card_id, kind=answer.kind, key=answer.key,
                 given=answer.given, correct=answer.correct, was_new=before is not None and before.state == 0,
-                before=before, at=now, ms=answer.ms, rating=answer.rating))
+                before=before, at=now, ms=answer.ms, rating=answer.rating, uid=answer.uid, scheduling=way))
+            if not in_order:
+                assert reschedule is not None and card_id is not None
+                after = reschedule.remake(card_id)
         return Kept(answer_id, before, after, made, now)

@@ -7,18 +7,22 @@ the club's own tables' (`club.store.schema`) too. Each entry of
 MIGRATIONS upgrades the schema from version i to i + 1; the missing ones run
 in one transaction with their version bumps, so an upgrade either happens
 whole or not at all. A migration, once released, is never edited: real files were made by
-it; a change to a table is a new migration, in SQL both databases take.
+it; a change to a table is a new migration, in SQL both databases take; a step SQL cannot say (ids made by a digest) is a function of the
+connection, run in the same transaction.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.dialect import ddl
+from lexitrain.study.store.uids import digest_uid, legacy_answer_uid, new_uid
 
 if TYPE_CHECKING:
     from lexitrain.study.store.postgres import PostgresConnection
@@ -224,8 +228,148 @@ DUE_COUNTS = """
 CREATE INDEX cards_due_counted ON cards (lexicon, due) WHERE due IS NOT NULL AND suspended = 0;
 """
 
-MIGRATIONS: list[str] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS, ROUNDS_AT_THEIR_END,
-                         LATE_MARKS, POSITION_ANALYSES, OPEN_ROUNDS_AND_LISTS, DUE_COUNTS]
+#: Version 10: what a card's schedule is made of, kept so that it travels (`study.store.history`) and is
+#: made again the same anywhere (`study.quiz.replay`): each answer's stable id and the way of scheduling
+#: in force when it was given (`schedulings`: a spec by its digest; NULL: the answer moved no card, or
+#: was given before version 10), the changes made to answers after (a mark, a late mark, a retraction: an
+#: undo), the events of a card that are no answer (its state set by an import, its due date moved, the
+#: card forgotten), and a number for every change, in the order this store made or took it (`seq`,
+#: from `change_seq`, beside the store's own random id): what a sync has sent to and taken from another
+#: store is told by these numbers (`sync_peers`, kept by the store that starts the sync). A session taken
+#: from another store is `taken`: a round is resumed only where it was played.
+HISTORY_TABLES = """
+ALTER TABLE answers ADD COLUMN uid TEXT;
+ALTER TABLE answers ADD COLUMN scheduling TEXT;
+ALTER TABLE answers ADD COLUMN seq INTEGER;
+ALTER TABLE sessions ADD COLUMN seq INTEGER;
+ALTER TABLE sessions ADD COLUMN taken INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX sessions_seq ON sessions (seq);
+CREATE TABLE schedulings (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
+CREATE TABLE answer_changes (uid TEXT PRIMARY KEY, answer TEXT NOT NULL, what TEXT NOT NULL, value INTEGER,
+    at REAL NOT NULL, seq INTEGER NOT NULL);
+CREATE INDEX answer_changes_answer ON answer_changes (answer);
+CREATE INDEX answer_changes_seq ON answer_changes (seq);
+CREATE TABLE card_events (uid TEXT PRIMARY KEY, lexicon TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,
+    what TEXT NOT NULL, at REAL NOT NULL, body TEXT NOT NULL, seq INTEGER NOT NULL);
+CREATE INDEX card_events_card ON card_events (lexicon, kind, key, at);
+CREATE INDEX card_events_seq ON card_events (seq);
+CREATE TABLE change_seq (seq INTEGER NOT NULL, store TEXT NOT NULL);
+CREATE TABLE sync_peers (peer TEXT PRIMARY KEY, store TEXT, sent INTEGER NOT NULL, received INTEGER NOT NULL,
+    synced REAL)
+"""
+
+#: A card's scheduling fields (a CardRow's, less its id, names and when it was added).
+SCHEDULE_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "cardbox", "correct",
+                   "incorrect", "streak")
+#: Rows read and written at a time by `number_the_history` (a home of a million answers upgrades in bounded memory).
+_CHUNK = 20_000
+
+
+def number_the_history(conn: Any) -> None:
+    """Version 11: every answer stored before version 10 gets its id from what it is (`legacy_answer_uid`),
+    and its number in the order it was stored; every card with a schedule gets a `set` event holding it,
+    at its latest answer or review, so that making a card again from its history starts from the
+    schedule it has now (an answer given before version 10 kept no way of scheduling to be graded again by)."""
+    repeats = {(s, k, key, at) for s, k, key, at, _ in conn.execute(
+        "SELECT session_id, kind, key, at, count(*) FROM answers GROUP BY session_id, kind, key, at "
+        "HAVING count(*) > 1").fetchall()}
+    seen: Counter[tuple[Any, ...]] = Counter()
+    last = 0
+    while True:
+        rows = conn.execute(
+            "SELECT a.id, a.session_id, COALESCE(s.mode, a.mode), COALESCE(s.lexicon, ''), COALESCE(s.source, ''), "
+            "COALESCE(s.started, 0), a.kind, a.key, a.at FROM answers a LEFT JOIN sessions s ON s.id = a.session_id "
+            "WHERE a.id > ? ORDER BY a.id LIMIT ?", (last, _CHUNK)).fetchall()
+        if not rows:
+            break
+        named = []
+        for answer_id, session_id, mode, lexicon, source, started, kind, key, at in rows:
+            repeat = 0
+            if (session_id, kind, key, at) in repeats:
+                repeat = seen[(session_id, kind, key, at)]
+                seen[(session_id, kind, key, at)] += 1
+            named.append((legacy_answer_uid(mode, lexicon, source, started, kind, key, at, repeat), answer_id))
+        conn.executemany("UPDATE answers SET uid = ?, seq = id WHERE id = ?", named)
+        last = rows[-1][0]
+    number = int(conn.execute("SELECT COALESCE(max(id), 0) FROM answers").fetchone()[0])
+    conn.execute("UPDATE sessions SET seq = ? + id", (number,))
+    number += int(conn.execute("SELECT COALESCE(max(id), 0) FROM sessions").fetchone()[0])
+    last = 0
+    while True:
+        cards = conn.execute(
+            f"SELECT c.id, c.lexicon, c.kind, c.key, {', '.join('c.' + f for f in SCHEDULE_FIELDS)}, c.added, "
+            "(SELECT max(a.at) FROM answers a WHERE a.card_id = c.id) FROM cards c WHERE c.id > ? AND "
+            "(c.state != 0 OR c.step IS NOT NULL OR c.stability IS NOT NULL OR c.difficulty IS NOT NULL "
+            "OR c.due IS NOT NULL OR c.last_review IS NOT NULL OR c.cardbox != 0 OR c.correct != 0 "
+            "OR c.incorrect != 0 OR c.streak != 0) ORDER BY c.id LIMIT ?", (last, _CHUNK)).fetchall()
+        if not cards:
+            break
+        events = []
+        for card_id, lexicon, kind, key, *schedule, added, answered in cards:
+            body = json.dumps(dict(zip(SCHEDULE_FIELDS, schedule)), sort_keys=True)
+            at = max(float(added), schedule[5] or 0.0, answered or 0.0)
+            number += 1
+            events.append((digest_uid("set", lexicon, kind, key, at, body), lexicon, kind, key, at, body, number))
+        conn.executemany("INSERT INTO card_events (uid, lexicon, kind, key, what, at, body, seq) "
+                         "VALUES (?, ?, ?, ?, 'set', ?, ?, ?)", events)
+        last = cards[-1][0]
+    conn.execute("INSERT INTO change_seq (seq, store) VALUES (?, ?)", (number, new_uid()))
+    conn.execute("CREATE UNIQUE INDEX answers_uid ON answers (uid)")
+    conn.execute("CREATE INDEX answers_seq ON answers (seq)")
+
+
+#: Version 12: the rest of what is the player's travels as well, each change numbered as it is made and
+#: each row with when it last changed, so that where two stores changed the same thing the latest change
+#: wins: settings, decks (a deck deleted leaves a tombstone), a card's place (its deck and whether it is
+#: suspended: `placed`), plans, the daily challenge's attempts, stored positions, and saved searches
+#: (a copy of searches.json's, kept as the sync finds them changed; NULL conditions: deleted).
+PLAYERS_THINGS = """
+ALTER TABLE settings ADD COLUMN changed REAL NOT NULL DEFAULT 0;
+ALTER TABLE settings ADD COLUMN seq INTEGER;
+ALTER TABLE decks ADD COLUMN changed REAL NOT NULL DEFAULT 0;
+ALTER TABLE decks ADD COLUMN seq INTEGER;
+ALTER TABLE cards ADD COLUMN placed REAL NOT NULL DEFAULT 0;
+ALTER TABLE cards ADD COLUMN placed_seq INTEGER;
+ALTER TABLE plans ADD COLUMN changed REAL NOT NULL DEFAULT 0;
+ALTER TABLE plans ADD COLUMN seq INTEGER;
+ALTER TABLE challenges ADD COLUMN seq INTEGER;
+ALTER TABLE positions ADD COLUMN seq INTEGER;
+CREATE TABLE tombstones (what TEXT NOT NULL, name TEXT NOT NULL, changed REAL NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY (what, name));
+CREATE TABLE saved_searches (name TEXT PRIMARY KEY, conditions TEXT, changed REAL NOT NULL, seq INTEGER NOT NULL);
+CREATE INDEX settings_seq ON settings (seq);
+CREATE INDEX decks_seq ON decks (seq);
+CREATE INDEX cards_placed_seq ON cards (placed_seq) WHERE placed_seq IS NOT NULL;
+CREATE INDEX plans_seq ON plans (seq);
+CREATE INDEX challenges_seq ON challenges (seq);
+CREATE INDEX positions_seq ON positions (seq);
+CREATE INDEX tombstones_seq ON tombstones (seq);
+CREATE INDEX saved_searches_seq ON saved_searches (seq)
+"""
+
+
+def number_the_players_things(conn: Any) -> None:
+    """Version 13: what version 12 numbers, numbered once for what is there already (after every change
+    numbered so far), so that a first sync sends it: settings, decks, cards in a deck or suspended, plans,
+    attempts, positions."""
+    number = int(conn.execute("SELECT seq FROM change_seq").fetchone()[0])
+    for table, key, where in (("settings", "name", ""), ("decks", "id", ""), ("plans", "id", ""),
+                              ("challenges", "session_id", ""), ("positions", "id", "")):
+        ids = [row[0] for row in conn.execute(f"SELECT {key} FROM {table} {where} ORDER BY {key}").fetchall()]
+        conn.executemany(f"UPDATE {table} SET seq = ? WHERE {key} = ?", [(number + n, k) for n, k in enumerate(ids, 1)])
+        number += len(ids)
+    placed = [row[0] for row in conn.execute(
+        "SELECT id FROM cards WHERE deck_id IS NOT NULL OR suspended != 0 ORDER BY id").fetchall()]
+    conn.executemany("UPDATE cards SET placed_seq = ? WHERE id = ?", [(number + n, k) for n, k in enumerate(placed, 1)])
+    number += len(placed)
+    conn.execute("UPDATE change_seq SET seq = ?", (number,))
+
+
+#: A migration: SQL statements, or a step of Python given the connection (in the same transaction).
+Migration = str | Callable[[Any], None]
+MIGRATIONS: list[Migration] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS,
+                               ROUNDS_AT_THEIR_END, LATE_MARKS, POSITION_ANALYSES, OPEN_ROUNDS_AND_LISTS, DUE_COUNTS,
+                               HISTORY_TABLES, number_the_history, PLAYERS_THINGS, number_the_players_things]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -283,12 +427,13 @@ class VersionTable:
         conn.execute(f"UPDATE {self.table} SET version = ?", (version,))
 
 
-def upgrade(conn: SqlConnection, dialect: str, scripts: Sequence[str], versions: Versions, name: str,
+def upgrade(conn: SqlConnection, dialect: str, scripts: Sequence[Migration], versions: Versions, name: str,
             lock: Callable[[], None] | None = None) -> None:
     """Apply the scripts not applied yet, and their version, in one transaction: the one migration runner
     of every database lexitrain keeps (a player's progress, a member's schema, a club's tables). LOCK
     (PostgreSQL) is taken first, so two processes opening one database at once upgrade it once (SQLite's
-    BEGIN IMMEDIATE does that on a file). A database written by a newer lexitrain (NAME in the message)
+    BEGIN IMMEDIATE does that on a file). A script is SQL or a step of Python given the connection.
+    A database written by a newer lexitrain (NAME in the message)
     is refused, untouched."""
     conn.execute("BEGIN IMMEDIATE" if dialect == "sqlite" else "BEGIN")
     try:
@@ -299,7 +444,11 @@ def upgrade(conn: SqlConnection, dialect: str, scripts: Sequence[str], versions:
             raise LexitrainError(f"{name} was written by a newer lexitrain (schema {version}, this one reads "
                                  f"up to {len(scripts)}); it was left untouched: upgrade lexitrain to use it")
         for number in range(version, len(scripts)):
-            for statement in statements(scripts[number], dialect):
+            script = scripts[number]
+            if callable(script):
+                script(conn)
+                continue
+            for statement in statements(script, dialect):
                 conn.execute(statement)
         if version < len(scripts):
             versions.write(conn, len(scripts))

@@ -23,18 +23,25 @@ class PlanRow:
 
 class Plans(StoreConnection):
     def queue_plan(self, lexicon: str, name: str, steps: list[dict[str, Any]], card_ids: list[int],
-                   now: float) -> int:
-        """Store plan NAME (replacing one of that name) and queue its cards still new, in order; its id."""
+                   now: float, changed: float | None = None) -> int:
+        """Store plan NAME (replacing one of that name; CHANGED: when, else NOW) and queue its cards still new,
+        in order; its id."""
         with self.transaction():
             self.conn.execute("DELETE FROM plans WHERE lexicon = ? AND name = ?", (lexicon, name))  # and its queue
             plan_id = self._insert(
-                "plans", {"lexicon": lexicon, "name": name, "spec": json.dumps(steps), "cards": len(card_ids), "created": now})
+                "plans", {"lexicon": lexicon, "name": name, "spec": json.dumps(steps), "cards": len(card_ids), "created": now,
+                          "changed": now if changed is None else changed, "seq": self._next_seq()})
             new = {row[0] for row in self.conn.execute(
                 "SELECT id FROM cards WHERE state = 0 AND id IN (SELECT value FROM json_each(?))",
                 (json.dumps(card_ids),))}
             self._run_many("INSERT INTO plan_queue (plan_id, position, card_id) VALUES (?, ?, ?)",
                            [(plan_id, position, card_id) for position, card_id in enumerate(card_ids) if card_id in new])
         return plan_id
+
+    def plan_named(self, lexicon: str, name: str) -> int | None:
+        """The id of a lexicon's plan of that name (None: there is none)."""
+        row = self.conn.execute("SELECT id FROM plans WHERE lexicon = ? AND name = ?", (lexicon, name)).fetchone()
+        return None if row is None else int(row[0])
 
     def plan(self, plan_id: int) -> PlanRow | None:
         row = self.conn.execute("SELECT name, spec, cards FROM plans WHERE id = ?", (plan_id,)).fetchone()

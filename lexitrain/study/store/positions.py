@@ -95,10 +95,15 @@ class Positions(StoreConnection):
         those already stored, except that one stored without an analysis takes the row's; how many were new."""
         with self.transaction():
             rows = list(rows)
-            added = self._insert_all("positions", rows, POSITION_FIELDS)
+            added = self._run_many(
+                f"INSERT INTO positions ({', '.join(POSITION_FIELDS)}, seq) VALUES ({', '.join('?' * len(POSITION_FIELDS))}, ?) "
+                "ON CONFLICT DO NOTHING", [(*(row.get(name) for name in POSITION_FIELDS), number)
+                                           for row, number in zip(rows, self._next_seqs(len(rows)))])
+            analysed = [row for row in rows if row.get("analysis")]
             self._run_many(
-                "UPDATE positions SET analysis = ? WHERE lexicon = ? AND cgp = ? AND analysis IS NULL",
-                [(row["analysis"], row["lexicon"], row["cgp"]) for row in rows if row.get("analysis")])
+                "UPDATE positions SET analysis = ?, seq = ? WHERE lexicon = ? AND cgp = ? AND analysis IS NULL",
+                [(row["analysis"], number, row["lexicon"], row["cgp"])
+                 for row, number in zip(analysed, self._next_seqs(len(analysed)))])
             return added
 
     def store_analysed_position(self, lexicon: str, position: StoredPosition, now: float) -> None:

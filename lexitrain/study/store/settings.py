@@ -1,11 +1,19 @@
-"""The player's settings: named JSON values (scheduling mode, daily limits, active plans ...)."""
+"""The player's settings: named JSON values (scheduling mode, daily limits, active plans ...).
+
+Each keeps when it last changed and is numbered as a change (a sync sends it; where two stores changed
+one setting, the latest change wins: `exchange`)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from lexitrain.study.store.clock import utc_now
 from lexitrain.study.store.connection import StoreConnection
+
+
+def _now(changed: float | None) -> float:
+    return utc_now().timestamp() if changed is None else changed
 
 
 class Settings(StoreConnection):
@@ -14,10 +22,12 @@ class Settings(StoreConnection):
         row = self.conn.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return default if row is None else json.loads(row[0])
 
-    def set_setting(self, name: str, value: Any) -> None:
+    def set_setting(self, name: str, value: Any, changed: float | None = None) -> None:
+        """Set a setting (CHANGED: when; None: now)."""
         with self.transaction():
-            self.conn.execute("INSERT INTO settings (name, value) VALUES (?, ?) "
-                              "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, json.dumps(value)))
+            self.conn.execute("INSERT INTO settings (name, value, changed, seq) VALUES (?, ?, ?, ?) "
+                              "ON CONFLICT (name) DO UPDATE SET value = excluded.value, changed = excluded.changed, "
+                              "seq = excluded.seq", (name, json.dumps(value), _now(changed), self._next_seq()))
 
     def all_settings(self) -> dict[str, Any]:
         return {name: json.loads(value) for name, value in self.conn.execute("SELECT name, value FROM settings")}
@@ -25,5 +35,6 @@ class Settings(StoreConnection):
     def add_settings(self, values: dict[str, Any]) -> None:
         """Set the settings not set yet (an imported backup's), leaving those already set as they are."""
         with self.transaction():
-            self._insert_all("settings", ({"name": name, "value": json.dumps(value)} for name, value in values.items()),
-                             ("name", "value"))
+            for name, value in values.items():
+                if self.conn.execute("SELECT 1 FROM settings WHERE name = ?", (name,)).fetchone() is None:
+                    self.set_setting(name, value)

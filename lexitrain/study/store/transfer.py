@@ -9,17 +9,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lexitrain.study.store.connection import StoreConnection
+from lexitrain.study.store.history import History
 
 
-class Transfer(StoreConnection):
+class Transfer(History):
     def export_rows(self) -> dict[str, list[dict[str, Any]]]:
-        """Every row of cards, sessions, answers (in order), challenges, plans, positions, decks and
-        settings, as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
+        """Every row of cards, sessions, answers (in order), challenges, plans, positions, decks, the ways
+        of scheduling and settings, as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
         read in one read transaction: one snapshot, whatever other drills write meanwhile."""
         with self.snapshot():
             rows = {name: self._table_rows(name)
-                    for name in ("cards", "sessions", "challenges", "plans", "positions", "decks", "answers")}
+                    for name in ("cards", "sessions", "challenges", "plans", "positions", "decks", "answers", "schedulings")}
             rows["settings"] = [{"name": name, "value": json.loads(value)}
                                 for name, value in self.conn.execute("SELECT name, value FROM settings")]
         for answer in rows["answers"]:
@@ -39,7 +39,7 @@ class Transfer(StoreConnection):
                 return int(row[0])
             return self._insert(
                 "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended,
-                             "complete": int(complete)})
+                             "complete": int(complete), "seq": self._next_seq()})
 
     def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
         """Whether the session holds an answer to this card given at that time."""

@@ -1,0 +1,211 @@
+"""A home's link to the member's store on a club, over HTTPS: the other store of `lexitrain sync`.
+
+The link speaks the club's sync calls (`club.sync`: plain JSON, the member's session cookie, and the
+session's CSRF token on a write) and keeps the session in the home (`club-sessions.json`, readable by
+the player alone), so the password is asked once; `forget` ends the session on the club (it can no
+longer be used from anywhere) and deletes it here. A password goes only over HTTPS (or to this
+machine itself: a club served on localhost for a try). What the link sent and received is counted
+in bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from lexitrain.errors import LexitrainError
+from lexitrain.paths import data_home
+
+#: The header a write carries the session's CSRF token in (the club's `members.CSRF_HEADER`).
+CSRF_HEADER = "X-CSRF-Token"
+#: How long a call may take before the club is taken for unreachable.
+TIMEOUT_SECONDS = 120.0
+#: The largest answer read from a club (a page of changes is a few megabytes).
+MOST_BYTES = 256 << 20
+_LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+
+
+class LoginNeeded(LexitrainError):
+    """No session kept for this club and member, or the club no longer takes it: log in (once)."""
+
+
+@dataclass(frozen=True)
+class Session:
+    cookie: str  # name=value, as the club set it
+    csrf: str
+
+
+def club_address(url: str) -> str:
+    """A club's address as the link uses it: http(s)://host[:port][/path], no trailing slash; a one-line
+    error for one that is not, or for plain http to another machine (the password would travel in clear)."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise LexitrainError(f"{url!r} is not a club's address (expected e.g. https://club.example.org)")
+    if parts.scheme == "http" and parts.hostname not in _LOOPBACK:
+        raise LexitrainError(f"{url}: a club is reached over https:// (a password sent over http:// travels in clear)")
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def peer_name(url: str, member: str) -> str:
+    """What a home calls the member's store on a club (its sync's numbers are kept under it)."""
+    return f"{club_address(url)}#{member}"
+
+
+class ClubLink:
+    """The member's store on a club (a sync's `Peer`), reached with the session kept in the home."""
+
+    def __init__(self, url: str, member: str) -> None:
+        self.url = club_address(url)
+        self.member = member
+        self.sent_bytes = 0
+        self.received_bytes = 0
+        self.session = _sessions().get(self.name)
+
+    @property
+    def name(self) -> str:
+        return peer_name(self.url, self.member)
+
+    def log_in(self, password: str) -> None:
+        """Start a session on the club (one line if the club refuses the name or password) and keep it here."""
+        raw, headers = self._call("POST", "/api/session", {"name": self.member, "password": password}, anonymous=True)
+        cookie = _session_cookie(headers.get_all("Set-Cookie") or [])
+        if cookie is None or not isinstance(raw.get("csrf"), str):
+            raise LexitrainError(f"{self.url}: the club's login answered without a session: is this a lexitrain club?")
+        self.session = Session(cookie, raw["csrf"])
+        kept = _sessions()
+        kept[self.name] = self.session
+        _save_sessions(kept)
+
+    def forget(self) -> bool:
+        """End the session on the club (if it still holds it) and delete it here; whether one was kept."""
+        if self.session is None:
+            return False
+        try:
+            self._call("DELETE", "/api/session", None)
+        except LoginNeeded:
+            pass  # (the club had ended it already)
+        kept = _sessions()
+        kept.pop(self.name, None)
+        _save_sessions(kept)
+        self.session = None
+        return True
+
+    def identity(self) -> dict[str, Any]:
+        answer = self._call("GET", "/api/sync", None)[0]
+        if not isinstance(answer.get("store"), str) or not isinstance(answer.get("last"), int):
+            raise LexitrainError(f"{self.url}: the club's sync answered {str(answer)[:80]!r}: is this a lexitrain club?")
+        return answer
+
+    def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
+        return self._call("POST", "/api/sync/push", {"since": since, "page": page})[0]
+
+    def changes(self, since: int, limit: int) -> dict[str, Any]:
+        return self._call("GET", f"/api/sync/changes?since={int(since)}&limit={int(limit)}", None)[0]
+
+    def done(self, home: str, label: str, through: int) -> None:
+        self._call("POST", "/api/sync/done", {"home": home, "label": label[:100], "through": through})
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None,
+              anonymous: bool = False) -> tuple[dict[str, Any], Any]:
+        """One call to the club (in the member's session unless ANONYMOUS): its JSON answer and headers; a
+        refusal or a failure as one line."""
+        using = None if anonymous else self.session
+        if not anonymous and using is None:
+            raise LoginNeeded(f"{self.url}: not logged in as {self.member}")
+        data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if using is not None:
+            request.add_header("Cookie", using.cookie)
+            request.add_header(CSRF_HEADER, using.csrf)
+        self.sent_bytes += len(data or b"")
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
+                raw = response.read(MOST_BYTES + 1)
+                headers = response.headers
+        except urllib.error.HTTPError as exc:
+            message = _error_message(exc)
+            if exc.code == 401 and using is not None:
+                raise LoginNeeded(f"{self.url}: the session as {self.member} has ended ({message})") from None
+            raise LexitrainError(f"{self.url}: {message} ({exc.code})") from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise LexitrainError(f"{self.url}: cannot reach the club ({reason}); nothing more was sent") from None
+        self.received_bytes += len(raw)
+        if len(raw) > MOST_BYTES:
+            raise LexitrainError(f"{self.url}: the club's answer is larger than {MOST_BYTES >> 20} MB")
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            raise LexitrainError(f"{self.url}{path}: the club did not answer JSON: is this a lexitrain club?") from None
+        if not isinstance(answer, dict):
+            raise LexitrainError(f"{self.url}{path}: the club answered {str(answer)[:60]!r}, not an object")
+        return answer, headers
+
+
+def saved_links() -> list[tuple[str, str]]:
+    """(club address, member) of every session kept in this home."""
+    return [(name.rsplit("#", 1)[0], name.rsplit("#", 1)[1]) for name in sorted(_sessions())]
+
+
+def _error_message(exc: urllib.error.HTTPError) -> str:
+    try:
+        said = json.loads(exc.read(64 << 10))
+        return str(said.get("error", exc.reason)) if isinstance(said, dict) else str(exc.reason)
+    except (ValueError, OSError):
+        return str(exc.reason)
+
+
+def _session_cookie(headers: list[str]) -> str | None:
+    for header in headers:
+        cookie = SimpleCookie()
+        try:
+            cookie.load(header)
+        except CookieError:
+            continue
+        for name, morsel in cookie.items():
+            if morsel.value:
+                return f"{name}={morsel.value}"
+    return None
+
+
+def _sessions_path() -> Path:
+    return data_home() / "club-sessions.json"
+
+
+def _sessions() -> dict[str, Session]:
+    path = _sessions_path()
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise LexitrainError(f"{path}: the kept club sessions cannot be read ({exc}); delete it and log in "
+                             "again") from None
+    if not isinstance(kept, dict):
+        return {}
+    return {name: Session(str(s.get("cookie", "")), str(s.get("csrf", ""))) for name, s in kept.items()
+            if isinstance(s, dict)}
+
+
+def _save_sessions(kept: dict[str, Session]) -> None:
+    """Write the sessions readable by the player alone, replacing the file whole."""
+    path = _sessions_path()
+    tmp = path.with_name(path.name + ".tmp")
+    text = json.dumps({name: {"cookie": s.cookie, "csrf": s.csrf} for name, s in kept.items()}, indent=1)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise LexitrainError(f"{path}: cannot keep the club session ({exc.strerror or exc})") from None

@@ -1,0 +1,534 @@
+"""One player's progress in two stores made one, both ways, never losing an answer (`lexitrain sync`).
+
+What is true is what was done: the answers (each with the id it was given where it was given, and the
+way of scheduling in force then), the changes made to them after (marks, retractions: an undo), and a
+card's events that are no answer (`study.store.history`). A card's schedule is what those make of it
+(`study.quiz.replay`). So two stores are made one by the union of their facts: each takes what it lacks
+(an answer it has, or has taken back, is never taken again) and makes again every card whose facts
+changed. Whichever store syncs first, and however often, two stores that have synced hold the same
+facts and so the same cards, and the same cards as one store that had been given every answer in time
+order.
+
+What each has to send the other is found by numbers, not by comparing everything: a store numbers each
+change as it makes or takes it (`study.store.exchange`), and the store that starts a sync keeps the
+last of its own numbers the other has taken (`sent`) and the last of the other's it has taken
+(`received`). A sync is two passes over pages of changes, each page taken in one transaction:
+
+1. push: the changes numbered here after `sent`; the other takes each page and says how far its own
+   numbers reach when nothing else came between (then what it numbered is this page: `received` moves
+   past it, so it is not sent back); `sent` moves once the other has taken the page;
+2. pull: the other's changes numbered after `received`, taken here; `received` moves in the same
+   transaction (and `sent` past what this store numbered taking them, when nothing else came between).
+
+A sync cut anywhere (either store killed, the network gone) leaves each store as it was before a page
+or as after it, and its numbers with it; the next sync sends again what may not have been taken, which
+the other takes as nothing. A page is checked whole before anything of it is written: a damaged or
+foreign one is refused in one line, nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from lexitrain.errors import LexitrainError
+from lexitrain.study.quiz.kinds.base import new_kind
+from lexitrain.study.quiz.replay import replay_card
+from lexitrain.search.saved import replace_searches, saved_searches
+from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, to_datetime, utc_now
+from lexitrain.study.records.backup_check import BadBackup, check_schedulings, check_setting
+from lexitrain.study.store import PeerRow, ProgressStore
+from lexitrain.study.store.connection import FILE_NAME
+from lexitrain.study.store.exchange import PAGE, CardName, FactKey
+from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
+from lexitrain.study.store.uids import UID
+
+FORMAT = "lexitrain-changes"
+VERSION = 1
+#: The longest text a page's row may hold (an answer line, a key, a source's name).
+LONGEST_TEXT = 10_000
+#: Settings that stay in their store: the default lexicon names one compiled on that machine.
+LOCAL_SETTINGS = frozenset({"lexicon"})
+#: The setting naming a lexicon's active plan (by its id here; by its name as it travels).
+PLAN_SETTING = "plan:"
+#: Between the steps of a sync, the name of the step just done (a test stops a sync there).
+Step = Callable[[str], None]
+
+
+class Peer(Protocol):
+    """The other store of a sync: the club's store of the member over HTTP, or another store here."""
+
+    def identity(self) -> dict[str, Any]:
+        """{"store": its id, "last": its latest number}."""
+        ...
+
+    def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
+        """Take a page of this store's changes; {"answers": new there, "cards": changed there, "through": its
+        latest number when nothing but this page came after `since`, else None}."""
+        ...
+
+    def changes(self, since: int, limit: int) -> dict[str, Any]:
+        """A page of its changes numbered after `since`."""
+        ...
+
+    def done(self, home: str, label: str, through: int) -> None:
+        """Note that the store HOME (called LABEL: its machine's name) took this store's changes up to THROUGH
+        (what the other store shows of when it last synced, and what waits to go)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Synced:
+    """What a sync did: answers the other store took, answers taken here, cards changed here."""
+
+    sent: int
+    received: int
+    cards: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"sent": self.sent, "received": self.received, "cards": self.cards}
+
+    def said(self, other: str) -> str:
+        """What the sync with OTHER did, in words."""
+        def answers(n: int) -> str:
+            return f"{n} answer{'' if n == 1 else 's'}"
+
+        return (f"synced with {other}: sent {answers(self.sent)}, received {answers(self.received)}; "
+                f"{self.cards} card{'' if self.cards == 1 else 's'} rescheduled here")
+
+
+def sync(store: ProgressStore, peer: Peer, name: str, step: Step | None = None, label: str | None = None) -> Synced:
+    """Make this store and PEER one (see the module's note); NAME is what this store calls the peer, LABEL
+    what the peer may call this store (its machine's name)."""
+    step = step or (lambda _: None)
+    remote = peer.identity()
+    row = store.peer(name)
+    if row is None or row.store != remote["store"]:  # (first time, or another store behind the name: all of it)
+        row = PeerRow(name, remote["store"], 0, 0, None)
+    if remote["last"] < row.received:  # (the other store went back: restored from a backup)
+        row = replace(row, received=0)
+    step("identified")
+    sent = received = cards = 0
+    while True:
+        page = page_since(store, row.sent, PAGE)
+        if _empty(page):
+            row = replace(row, sent=page["through"])
+            break
+        reply = peer.take(page, row.received)
+        step("pushed")
+        row = replace(row, sent=page["through"], received=row.received if reply["through"] is None else reply["through"])
+        with store.transaction():
+            store.save_peer(row)
+        sent += int(reply["answers"])
+        step("saved")
+        if not page["more"]:
+            break
+    while True:
+        page = peer.changes(row.received, PAGE)
+        check_page(page, "the other store's changes")
+        if page["store"] != row.store:
+            raise LexitrainError(f"the other store's changes come from another store ({page['store']}, not "
+                                 f"{row.store}): nothing was taken")
+        step("pulled")
+        with store.transaction():
+            before = store.last_seq()
+            taken, changed = _take(store, page)
+            row = replace(row, received=page["through"], sent=store.last_seq() if before == row.sent else row.sent)
+            store.save_peer(row)
+        received += taken
+        cards += changed
+        step("taken")
+        if not page["more"]:
+            break
+    with store.transaction():
+        store.save_peer(replace(row, synced=utc_now().timestamp()))
+    peer.done(store.store_id(), label or platform.node() or "a home", row.received)
+    return Synced(sent, received, cards)
+
+
+@dataclass(frozen=True)
+class SyncStatus:
+    """When this store last synced with another, and how many of its answers wait to go there."""
+
+    peer: str  # what this store calls the other: a club's address and member name, or "home NAME"
+    synced: float | None
+    waiting: int
+
+    def to_json(self) -> dict[str, Any]:
+        moment = to_datetime(self.synced)
+        return {"with": self.label, "synced": None if moment is None else moment.isoformat(), "waiting": self.waiting}
+
+    @property
+    def label(self) -> str:
+        """The other store as a player names it: `ann on https://club.example.org`, or `the home laptop`."""
+        if "#" in self.peer:
+            club, member = self.peer.rsplit("#", 1)
+            return f"{member} on {club}"
+        return "the home " + self.peer.removeprefix("home ")
+
+
+def sync_status(store: ProgressStore) -> list[SyncStatus]:
+    """Each store this one syncs with, the latest first: when, and the answers waiting to go there."""
+    return [SyncStatus(row.peer, row.synced, store.unsent_answers(row.sent)) for row in store.peers()]
+
+
+def take_page(store: ProgressStore, page: Any, since: int | None = None, name: str = "the page") -> dict[str, Any]:
+    """Take a page another store sent (checked first: one line and nothing written if it is damaged),
+    in one transaction; what it changed here, and this store's latest number when nothing but the page
+    was numbered after `since` (None: something was, or no `since` was given)."""
+    check_page(page, name)
+    with store.transaction():
+        before = store.last_seq()
+        answers, cards = _take(store, page)
+        through = store.last_seq() if since is not None and before == since else None
+    return {"answers": answers, "cards": cards, "through": through}
+
+
+def page_document(page: dict[str, Any]) -> dict[str, Any]:
+    """A page of changes as it travels (its format and version first)."""
+    return {"format": FORMAT, "version": VERSION, **page}
+
+
+def page_since(store: ProgressStore, since: int, limit: int = PAGE) -> dict[str, Any]:
+    """A page of this store's changes after number SINCE, as it travels: settings that name a plan or a deck
+    by this store's ids name them by what they are (the other store's ids differ); the player's default
+    lexicon stays (it names a lexicon compiled on this machine)."""
+    page = store.changes_since(since, limit)
+    page["settings"] = [{**setting, "value": value} for setting in page["settings"]
+                        if (value := _setting_out(store, setting["name"], setting["value"])) is not None]
+    return page_document(page)
+
+
+def _setting_out(store: ProgressStore, name: str, value: Any) -> Any:
+    """A setting's value as it travels (None: it does not travel)."""
+    if name in LOCAL_SETTINGS:
+        return None
+    if name.startswith(PLAN_SETTING):
+        plan = store.plan(value) if isinstance(value, int) else None
+        return None if plan is None else plan.name
+    if name == FSRS_PARAMETERS and isinstance(value, dict):
+        decks = {}
+        for deck_id, parameters in value.get("decks", {}).items():
+            deck = store.deck_by_id(int(deck_id))
+            if deck is not None:
+                decks[json.dumps([deck.lexicon, deck.name])] = parameters
+        return {**value, "decks": decks}
+    return value
+
+
+def _setting_in(store: ProgressStore, name: str, value: Any) -> Any:
+    """A travelling setting's value as this store keeps it (None: it names a plan or deck not here)."""
+    if name.startswith(PLAN_SETTING):
+        return store.plan_named(name[len(PLAN_SETTING):], value) if isinstance(value, str) else None
+    if name == FSRS_PARAMETERS and isinstance(value, dict):
+        decks = {}
+        for named, parameters in value.get("decks", {}).items():
+            lexicon, deck_name = json.loads(named)
+            deck = store.deck(lexicon, deck_name)
+            if deck is not None:
+                decks[str(deck.id)] = parameters
+        return {**value, "decks": decks}
+    return value
+
+
+def _take(store: ProgressStore, page: dict[str, Any]) -> tuple[int, int]:
+    """Keep a checked page and make again each card whose facts it changed (inside a transaction):
+    (answers new here, cards whose schedule changed). Settings are taken last (they may name the page's
+    plans and decks)."""
+    taken = store.take_changes(page)
+    for setting in page["settings"]:
+        if setting["name"] not in LOCAL_SETTINGS:
+            value = _setting_in(store, setting["name"], setting["value"])
+            if value is not None:
+                store.take_setting(setting["name"], value, setting["changed"])
+    return taken.answers, remake(store, taken.cards)
+
+
+def sync_home(store: ProgressStore, peer: Peer, name: str) -> Synced:
+    """A home's sync with the club (what `lexitrain sync` and the local app's Sync run): the home's saved
+    searches noted as changes first, written back from what the sync made of them after."""
+    note_searches(store)
+    done = sync(store, peer, name)
+    write_searches(store)
+    return done
+
+
+def sync_homes(store: ProgressStore, folder: Path) -> Synced:
+    """This home and the home in FOLDER (another player's home folder of the same player: a second
+    account, a USB stick, a synced folder) made one, as with the club: that home is the other store, and
+    the saved searches of both are noted first and written back after."""
+    path = folder / FILE_NAME
+    if not path.is_file():
+        raise LexitrainError(f"{folder}: no lexitrain home there (no {FILE_NAME})")
+    if path.resolve() == store.path.resolve():
+        raise LexitrainError(f"{folder} is this home: nothing to sync")
+    with ProgressStore(path) as other:
+        note_searches(store)
+        note_searches(other, folder)
+        done = sync(store, StorePeer(other), f"home {folder.resolve()}", label=str(store.path.parent.resolve()))
+        write_searches(other, folder)
+        write_searches(store)
+    return done
+
+
+def note_searches(store: ProgressStore, home: Path | None = None) -> None:
+    """Note in the store each change made to a home's saved searches (searches.json, this home's or the
+    home folder HOME's) since the last sync, as made now, so that it travels: a search added or changed,
+    or deleted."""
+    kept = store.kept_searches()
+    file = saved_searches(home)
+    now = utc_now().timestamp()
+    with store.transaction():
+        for name, text in file.items():
+            known, when = kept.get(name, (None, 0.0))
+            if known != text:
+                store.take_search(name, text, max(now, when + 0.001))
+        for name, (known, when) in kept.items():
+            if known is not None and name not in file:
+                store.take_search(name, None, max(now, when + 0.001))
+
+
+def write_searches(store: ProgressStore, home: Path | None = None) -> None:
+    """A home's saved searches (this home's, or the home folder HOME's) as the store now knows them (after
+    a sync took another's)."""
+    replace_searches({name: conditions for name, (conditions, _) in sorted(store.kept_searches().items())
+                      if conditions is not None}, home)
+
+
+def remake(store: ProgressStore, names: dict[CardName, FactKey]) -> int:
+    """Make these cards again from their facts, each from the earliest that changed; how many changed
+    schedule (a card forgotten counts)."""
+    changed = 0
+    for name, since in sorted(names.items()):
+        card = store.find_card(*name)
+        if card is None:
+            continue
+        made = replay_card(store, card.id, since)
+        changed += made is None or schedule_of(made) != schedule_of(card)
+    return changed
+
+
+def _empty(page: dict[str, Any]) -> bool:
+    return not any(page[name] for name in _LISTS)
+
+
+class StorePeer:
+    """Another store in this process as a sync's peer (the club serves a member's store the same way)."""
+
+    def __init__(self, store: ProgressStore) -> None:
+        self.store = store
+
+    def identity(self) -> dict[str, Any]:
+        return {"store": self.store.store_id(), "last": self.store.last_seq()}
+
+    def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
+        return take_page(self.store, page, since)
+
+    def changes(self, since: int, limit: int) -> dict[str, Any]:
+        return page_since(self.store, since, limit)
+
+    def done(self, home: str, label: str, through: int) -> None:
+        note_home(self.store, home, label, through)
+
+
+def note_home(store: ProgressStore, home: str, label: str, through: int) -> None:
+    """Note in STORE that the home HOME (machine LABEL) took its changes up to THROUGH, now (what STORE took
+    of HOME's, when it synced with it itself, stays)."""
+    with store.transaction():
+        known = store.peer(f"home {label}")
+        received = known.received if known is not None and known.store == home else 0
+        store.save_peer(PeerRow(f"home {label}", home, through, received, utc_now().timestamp()))
+
+
+def check_page(page: Any, name: str) -> None:
+    """Refuse (one line naming NAME and the first bad value) a page that is not lexitrain's changes, is of a
+    newer version, or holds a value or reference a store would not take."""
+    try:
+        _check(page)
+    except BadBackup as exc:
+        raise LexitrainError(f"{name}: damaged or foreign changes ({exc}); nothing was written") from None
+
+
+Rule = tuple[str, Callable[[Any], bool], str]
+
+
+def _check(page: Any) -> None:
+    if not isinstance(page, dict) or page.get("format") != FORMAT:
+        raise BadBackup(f'not lexitrain\'s changes (no "format": "{FORMAT}")')
+    if not isinstance(page.get("version"), int) or page["version"] > VERSION:
+        raise BadBackup(f"written by a newer lexitrain (version {page.get('version')!r}): upgrade this one")
+    for field, ok, expected in _PAGE:
+        if field not in page or not ok(page[field]):
+            raise BadBackup(f"{field} is {str(page.get(field))[:60]!r} (expected {expected})")
+    check_schedulings(page["schedulings"])
+    for list_name, rules in _LISTS.items():
+        for number, row in enumerate(page[list_name], start=1):
+            if not isinstance(row, dict):
+                raise BadBackup(f"{list_name} #{number} is not an object")
+            for field, ok, expected in rules:
+                if field not in row or not ok(row[field]):
+                    raise BadBackup(f"{list_name} #{number}: {field} is {str(row.get(field))[:60]!r} (expected {expected})")
+    sessions = {s["id"] for s in page["sessions"]}
+    known = _known_kinds({a["kind"] for a in page["answers"]})
+    for number, answer in enumerate(page["answers"], start=1):
+        if answer["session"] not in sessions:
+            raise BadBackup(f"answers #{number}: session {answer['session']} is not in the page")
+        if answer["scheduling"] is not None and answer["scheduling"] not in page["schedulings"]:
+            raise BadBackup(f"answers #{number}: way of scheduling {answer['scheduling']} is not in the page")
+        if answer["kind"] not in known:
+            raise BadBackup(f"answers #{number}: kind {answer['kind']!r} is not one this lexitrain asks")
+    for number, change in enumerate(page["changes"], start=1):
+        if (change["what"] == "retract") != (change["value"] is None):
+            raise BadBackup(f"changes #{number}: value {change['value']!r} for a {change['what']}")
+    for number, event in enumerate(page["events"], start=1):
+        _check_event(event, number)
+    for number, attempt in enumerate(page["attempts"], start=1):
+        if attempt["session"] not in sessions:
+            raise BadBackup(f"attempts #{number}: session {attempt['session']} is not in the page")
+    for setting in page["settings"]:
+        _check_setting(setting["name"], setting["value"])
+
+
+def _check_setting(name: str, value: Any) -> None:
+    """A setting as it travels: a plan named by its name, a deck's FSRS parameters by [lexicon, deck]
+    (`_setting_out`), every other as a backup holds it."""
+    if name.startswith(PLAN_SETTING):
+        check_setting(name, 1)  # (the setting's name, a lexicon's)
+        if not _text(200)(value):
+            raise BadBackup(f"settings: {name} is {str(value)[:60]!r} (expected a plan's name)")
+        return
+    if name == FSRS_PARAMETERS and isinstance(value, dict) and isinstance(value.get("decks"), dict):
+        decks = value["decks"]
+        for named in decks:
+            try:
+                lexicon, deck = json.loads(named)
+            except (ValueError, TypeError):
+                raise BadBackup(f"settings: {name}: {str(named)[:60]!r} is not [lexicon, deck]") from None
+            if not (_text(100)(lexicon) and _text(200)(deck)):
+                raise BadBackup(f"settings: {name}: {str(named)[:60]!r} is not [lexicon, deck]")
+        value = {**value, "decks": {str(n): parameters for n, parameters in enumerate(decks.values(), 1)}}
+    check_setting(name, value)
+
+
+def _known_kinds(kinds: set[str]) -> set[str]:
+    """Those of KINDS this lexitrain asks (each looked up alone: a page names one or two)."""
+    known = set()
+    for kind in kinds:
+        try:
+            new_kind(kind)
+        except LexitrainError:
+            continue
+        known.add(kind)
+    return known
+
+
+def _text(longest: int = LONGEST_TEXT, empty: bool = False) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and len(v) <= longest and (empty or v.strip() != "") and "\x00" not in v
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v < 1e11
+
+
+def _whole(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _maybe(ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or ok(v)
+
+
+def _uid(v: Any) -> bool:
+    return isinstance(v, str) and UID.fullmatch(v) is not None
+
+
+def _flag(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _pairs(v: Any) -> bool:
+    """A plan's cards: [kind, key] pairs."""
+    return isinstance(v, list) and all(isinstance(pair, list) and len(pair) == 2 and _text(40)(pair[0])
+                                       and _text(500)(pair[1]) for pair in v)
+
+
+_SEQ = _whole(0, 2**62)
+_SEARCH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_LISTS: dict[str, list[Rule]] = {
+    "sessions": [("id", _SEQ, "a number"), ("mode", _text(40), "a mode"), ("lexicon", _text(100), "a lexicon's name"),
+                 ("source", _text(empty=True), "text"), ("started", _number, "a time"),
+                 ("ended", _maybe(_number), "a time or null"), ("complete", _flag, "true or false")],
+    "answers": [("uid", _uid, "32 hex digits"), ("session", _SEQ, "a session of the page"), ("mode", _text(40), "a mode"),
+                ("kind", _text(40), "a kind"), ("key", _text(500), "a question's key"),
+                ("given", _text(empty=True), "text"), ("correct", _flag, "true or false"), ("at", _number, "a time"),
+                ("ms", _maybe(_whole(0, 2**62)), "0 or more"), ("rating", _maybe(_whole(1, 4)), "1 to 4"),
+                ("late_mark", _maybe(_flag), "true, false or null"), ("scheduling", _maybe(_uid), "a way of scheduling's id"),
+                ("card", _flag, "true or false")],
+    "changes": [("uid", _uid, "32 hex digits"), ("answer", _uid, "an answer's id"),
+                ("what", lambda v: v in CHANGES, " or ".join(CHANGES)), ("value", _maybe(_whole(0, 1)), "0, 1 or null"),
+                ("at", _number, "a time")],
+    "events": [("uid", _uid, "32 hex digits"), ("lexicon", _text(100), "a lexicon's name"), ("kind", _text(40), "a kind"),
+               ("key", _text(500), "a question's key"), ("what", lambda v: v in EVENT_ORDER, " or ".join(EVENT_ORDER)),
+               ("at", _number, "a time"), ("body", lambda v: isinstance(v, dict), "an object")],
+    "settings": [("name", _text(200), "a setting's name"), ("value", lambda v: True, "a value"),
+                 ("changed", _number, "a time")],
+    "decks": [("lexicon", _text(100), "a lexicon's name"), ("name", _text(200), "a deck's name"),
+              ("retention", _maybe(lambda v: _number(v) and 0 < v < 1), "between 0 and 1"),
+              ("new_per_day", _maybe(_whole(0, 2**62)), "0 or more"),
+              ("reviews_per_day", _maybe(_whole(0, 2**62)), "0 or more"), ("created", _number, "a time"),
+              ("changed", _number, "a time")],
+    "places": [("lexicon", _text(100), "a lexicon's name"), ("kind", _text(40), "a kind"),
+               ("key", _text(500), "a question's key"), ("deck", _maybe(_text(200)), "a deck's name or null"),
+               ("suspended", _flag, "true or false"), ("changed", _number, "a time")],
+    "tombstones": [("what", lambda v: v == "deck", "deck"),
+                   ("name", lambda v: isinstance(v, list) and len(v) == 2 and all(_text(200)(x) for x in v),
+                    "[lexicon, name]"), ("changed", _number, "a time")],
+    "plans": [("lexicon", _text(100), "a lexicon's name"), ("name", _text(200), "a plan's name"),
+              ("spec", lambda v: isinstance(v, list) and all(isinstance(step, dict) for step in v), "a list of steps"),
+              ("cards", _whole(0, 2**62), "0 or more"), ("created", _number, "a time"), ("changed", _number, "a time"),
+              ("queue", _pairs, "[kind, key] pairs")],
+    "attempts": [("session", _SEQ, "a session of the page"), ("date", _text(10), "a date"), ("kind", _text(40), "a kind"),
+                 ("lexicon", _text(100), "a lexicon's name"), ("total", _whole(1, 2**62), "1 or more"),
+                 ("seconds", _number, "0 or more"), ("completed", _flag, "true or false")],
+    "positions": [("lexicon", _text(100), "a lexicon's name"), ("cgp", _text(2000), "a CGP line"),
+                  ("source", _text(empty=True), "text"), ("top_score", _whole(0, 10_000), "0 or more"),
+                  ("top_play", _text(200, empty=True), "a play"), ("top_word", _text(100, empty=True), "a word"),
+                  ("top_length", _whole(0, 100), "0 or more"), ("bingo", _whole(0, 1), "0 or 1"),
+                  ("blank", _whole(0, 1), "0 or 1"), ("margin", _whole(-10_000, 10_000), "a number"),
+                  ("top_rank", _maybe(_whole(1, 2**62)), "1 or more"), ("plays", _whole(0, 2**62), "0 or more"),
+                  ("added", _number, "a time"), ("analysis", _maybe(_text(1 << 20)), "an analysis as JSON text")],
+    "searches": [("name", lambda v: isinstance(v, str) and _SEARCH_NAME.fullmatch(v) is not None, "a search's name"),
+                 ("conditions", _maybe(_text(2000, empty=True)), "a search's conditions or null"),
+                 ("changed", _number, "a time")],
+}
+_PAGE: list[Rule] = [
+    ("store", _uid, "a store's id"), ("through", _SEQ, "a change's number"), ("more", _flag, "true or false"),
+    ("schedulings", lambda v: isinstance(v, dict), "an object"),
+    *((name, lambda v: isinstance(v, list), "a list") for name in _LISTS),
+]
+#: A schedule's fields (`SCHEDULE_FIELDS`), as a `set` event holds them.
+_SCHEDULE: list[Rule] = [
+    ("state", _whole(0, 3), "0 to 3"), ("step", _maybe(_whole(0, 1000)), "0 or more"),
+    ("stability", _maybe(lambda v: _number(v) and v > 0), "more than 0"),
+    ("difficulty", _maybe(lambda v: _number(v) and 1 <= v <= 10), "1 to 10"), ("due", _maybe(_number), "a time"),
+    ("last_review", _maybe(_number), "a time"), ("cardbox", _whole(0, 10), "0 to 10"),
+    ("correct", _whole(0, 2**62), "0 or more"), ("incorrect", _whole(0, 2**62), "0 or more"),
+    ("streak", _whole(-2**62, 2**62), "a number"),
+]
+
+
+def _check_event(event: dict[str, Any], number: int) -> None:
+    body = event["body"]
+    rules = {"set": _SCHEDULE, "due": [("due", _number, "a time"), ("last_review", _maybe(_number), "a time")],
+             "forget": []}[event["what"]]
+    if set(body) != {field for field, _, _ in rules}:
+        raise BadBackup(f"events #{number}: a {event['what']} holds {sorted(body)} (expected {sorted(f for f, _, _ in rules)})")
+    for field, ok, expected in rules:
+        if not ok(body[field]):
+            raise BadBackup(f"events #{number}: {field} is {str(body[field])[:60]!r} (expected {expected})")

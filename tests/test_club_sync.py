@@ -1,0 +1,191 @@
+"""`lexitrain sync` against a real club (`lexitrain serve`'s app on uvicorn, SQLite and PostgreSQL): a member's
+two homes and their store on the club made one, through the command a player runs; the sync routes behind
+the member's session and CSRF token, each member's own store only, a damaged page refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lexitrain.club.app import Club, create_app
+from lexitrain.club.store import ClubDatabase
+from lexitrain.club.members import member_named
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.quiz.scheduler import Scheduling
+from lexitrain.study.quiz.session import Item, Session
+from lexitrain.study.records.sync import StorePeer
+from lexitrain.study.store import ProgressStore
+from lexitrain.study.store.history import schedule_of
+from study_helpers import WORDS, anagram_oracle
+from test_club_api import PASSWORD, member
+from tests.cli_runner import run
+
+ORACLE = anagram_oracle()
+T0 = datetime(2026, 3, 2, 7, 0, tzinfo=timezone.utc).timestamp()
+MINUTE = 60.0
+
+
+@pytest.fixture
+def lex(make_lexicon) -> Lexicon:
+    return make_lexicon(sorted(WORDS))
+
+
+@pytest.fixture
+def live(club_target: str, lex: Lexicon) -> Iterator[tuple[str, Club]]:
+    """The club served for real (uvicorn on a free port), as `lexitrain serve` serves it."""
+    import uvicorn
+
+    with ClubDatabase(club_target) as db:
+        club = Club(db, lex)
+        sock = socket.create_server(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(create_app(club), log_level="warning", lifespan="on"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", club
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def study(home: Path, lex: Lexicon, answers: list[tuple[str, bool, float]]) -> None:
+    """Answer anagram cards in a home as `lexitrain quiz` does: each (alphagram, right, moment)."""
+    with ProgressStore(home / "progress.sqlite") as store:
+        for key, right, at in answers:
+            os.environ["LEXITRAIN_NOW"] = datetime.fromtimestamp(at, timezone.utc).isoformat()
+            session = Session(store, lex, "quiz", "anagrams", [Item("anagram", key)], Scheduling())
+            for question in session.questions():
+                session.answer(question, " ".join(sorted(ORACLE[key])) if right else "WRONG")
+            session.finish(save_missed=False)
+    os.environ.pop("LEXITRAIN_NOW", None)
+
+
+def sync(home: Path, url: str, password: Path, monkeypatch: pytest.MonkeyPatch, *more: str) -> Any:
+    """`lexitrain sync URL --name ann --password-file F --json` in a home; its JSON."""
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    result = run("sync", url, "--name", "ann", "--password-file", str(password), "--json", *more)
+    assert result.exit_code == 0, result.stderr
+    return result.json()
+
+
+def cards(store: ProgressStore) -> dict[str, dict[str, Any]]:
+    return {card.key: schedule_of(card) for card in store.studied_cards("small")}
+
+
+def uids(store: ProgressStore) -> set[str]:
+    return {row[0] for row in store.conn.execute("SELECT uid FROM answers")}
+
+
+def test_two_homes_and_the_club_end_as_one_through_lexitrain_sync(live, lex, tmp_path, monkeypatch):
+    """Laptop and phone answer some of the same cards offline at interleaved times; ann also studies on the
+    club (`/api/study`); each home syncs (laptop, phone, laptop): every answer once everywhere, every card
+    the same everywhere and as one home given every answer in time order; then nothing moves."""
+    url, club = live
+    ann, csrf = member(club, "ann")
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    laptop, phone, one = tmp_path / "laptop", tmp_path / "phone", tmp_path / "one"
+    for folder in (laptop, phone, one):
+        folder.mkdir()
+    keys = sorted(ORACLE)[:5]
+    given = [(keys[n % 5], n % 3 != 0, T0 + n * 37 * MINUTE) for n in range(24)]  # (each card on both homes)
+    study(laptop, lex, given[0::2])
+    study(phone, lex, given[1::2])
+    first = sync(laptop, url, password, monkeypatch)
+    assert first == {"sent": 12, "received": 0, "cards": 0}
+    second = sync(phone, url, password, monkeypatch)
+    assert second == {"sent": 12, "received": 12, "cards": 5}
+    third = sync(laptop, url, password, monkeypatch)
+    assert third == {"sent": 0, "received": 12, "cards": 5}
+    study(one, lex, given)  # (one home, every answer in time order)
+    with ProgressStore(laptop / "progress.sqlite") as a, ProgressStore(phone / "progress.sqlite") as b, \
+            ProgressStore(one / "progress.sqlite") as c, club.stores.open(member_named(club.db, "ann").id) as on_club:
+        assert cards(a) == cards(b) == cards(on_club) == cards(c) and len(cards(a)) == 5
+        assert uids(a) == uids(b) == uids(on_club) and len(uids(a)) == 24
+    for home in (laptop, phone):
+        assert sync(home, url, password, monkeypatch) == {"sent": 0, "received": 0, "cards": 0}
+    # an answer on the club's own page travels home
+    question = ann.get("/api/study?limit=1").json()["questions"]
+    assert question, "a card of ann's is due on the club"
+    shown = question[0]
+    said = ann.post("/api/study/answer", json={"kind": shown["kind"], "key": shown["key"], "answer": "WRONG",
+                                               "reviewed": shown["card"]["last_review"]}, headers={"x-csrf-token": csrf})
+    assert said.status_code == 200, said.text
+    assert sync(laptop, url, password, monkeypatch) == {"sent": 0, "received": 1, "cards": 1}
+    with ProgressStore(laptop / "progress.sqlite") as a:
+        card = a.find_card("small", "anagram", shown["key"])
+        assert card is not None and schedule_of(card) == {k: v for k, v in said.json()["card"].items()
+                                                          if k in schedule_of(card)}
+
+
+def test_the_password_is_asked_once_and_forget_ends_the_session_on_the_club(live, lex, tmp_path, monkeypatch):
+    url, club = live
+    member(club, "ann")
+    home = tmp_path / "player"
+    home.mkdir()
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    asked = run("sync", url, "--name", "ann", input=PASSWORD + "\n")  # (typed at the prompt, not echoed)
+    assert asked.exit_code == 0, asked.stderr
+    assert "password for ann on" in asked.stdout and "sent 0 answers, received 0 answers" in asked.stdout
+    kept = home / "club-sessions.json"
+    assert oct(kept.stat().st_mode & 0o777) == "0o600" and PASSWORD not in kept.read_text()
+    again = run("sync", "--json")  # (no password, no address: the one club a session is kept with)
+    assert again.exit_code == 0 and again.json() == {"sent": 0, "received": 0, "cards": 0}
+    cookie = json.loads(kept.read_text())[f"{url}#ann"]["cookie"]
+    web = TestClient(create_app(club))
+    assert web.get("/api/sync", headers={"cookie": cookie}).status_code == 200
+    forgot = run("sync", "--forget")
+    assert forgot.exit_code == 0 and f"forgot the session as ann on {url}" in forgot.stdout
+    assert web.get("/api/sync", headers={"cookie": cookie}).status_code == 401  # revoked on the club, not only here
+    assert run("sync", "--json").exit_code == 1  # (nothing kept: the address and name are asked for)
+    wrong = run("sync", url, "--name", "ann", input="not the password\n")
+    assert wrong.exit_code == 1 and "error:" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_the_sync_routes_need_the_members_session_and_csrf_and_reach_only_their_store(club_target, lex, tmp_path):
+    with ClubDatabase(club_target) as db:
+        club = Club(db, lex)
+        ann, ann_csrf = member(club, "ann")
+        bob, bob_csrf = member(club, "bob")
+        nobody = TestClient(create_app(club))
+        with ProgressStore(tmp_path / "home.sqlite") as home:
+            session = Session(home, lex, "quiz", "x", [Item("anagram", sorted(ORACLE)[0])], Scheduling())
+            for question in session.questions():
+                session.answer(question, "WRONG")
+            page = StorePeer(home).changes(0, 100)
+        assert nobody.get("/api/sync").status_code == 401
+        assert nobody.get("/api/sync/changes?since=0").status_code == 401
+        assert nobody.post("/api/sync/push", json={"since": 0, "page": page}).status_code == 401
+        assert ann.post("/api/sync/push", json={"since": 0, "page": page}).status_code == 403  # (no CSRF token)
+        assert ann.post("/api/sync/push", json={"since": 0, "page": page},
+                        headers={"x-csrf-token": bob_csrf}).status_code == 403  # (bob's token)
+        took = ann.post("/api/sync/push", json={"since": 0, "page": page}, headers={"x-csrf-token": ann_csrf})
+        assert took.status_code == 200 and took.json()["answers"] == 1
+        assert ann.get("/api/sync").json()["store"] != bob.get("/api/sync").json()["store"]
+        assert bob.get("/api/sync/changes?since=0").json()["answers"] == []  # (ann's answer is ann's alone)
+        assert len(ann.get("/api/sync/changes?since=0").json()["answers"]) == 1
+        damaged = {**page, "answers": [{**page["answers"][0], "uid": "not an id"}]}
+        said = bob.post("/api/sync/push", json={"since": 0, "page": damaged}, headers={"x-csrf-token": bob_csrf})
+        assert said.status_code == 400 and "answers #1: uid" in said.json()["error"]
+        assert bob.get("/api/sync").json()["last"] == 0  # (nothing written)
+        for query in ("since=abc", "since=-1", "since=1&limit=0", "since=1&limit=99999999999999999999999", "",
+                      "since=" + "9" * 5000):
+            bad = ann.get(f"/api/sync/changes?{query}")
+            assert bad.status_code == 400 and "\n" not in bad.json()["error"], query
+        for body in ({}, {"since": "0", "page": page}, {"since": 0}, {"since": 0, "page": []}):
+            bad = ann.post("/api/sync/push", json=body, headers={"x-csrf-token": ann_csrf})
+            assert bad.status_code == 400, body
