@@ -173,6 +173,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
     shutil.copyfile(home, mine)
     cluster = None
     server = None
+    db = None
     try:
         if database == "postgresql":
             bin_dir = binaries()
@@ -182,9 +183,9 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
             target = cluster.create_database("club")
         else:
             target = str(folder / "club.sqlite")
-        with ClubDatabase(target, pool_size=2) as db:
-            member = sign_up(db, MEMBER, PASSWORD, make_invite(db, time.time()), time.time())
-        stores = MemberStores(target, database == "postgresql")
+        db = ClubDatabase(target, pool_size=2)
+        member = sign_up(db, MEMBER, PASSWORD, make_invite(db, time.time()), time.time())
+        stores = MemberStores(db)
         started = time.perf_counter()
         if database == "postgresql":
             copy_to_postgres(mine, target, member.id)
@@ -235,6 +236,8 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
+        if db is not None:
+            db.close()
         if cluster is not None:
             cluster.stop()
 

@@ -189,3 +189,33 @@ def test_the_sync_routes_need_the_members_session_and_csrf_and_reach_only_their_
         for body in ({}, {"since": "0", "page": page}, {"since": 0}, {"since": 0, "page": []}):
             bad = ann.post("/api/sync/push", json=body, headers={"x-csrf-token": ann_csrf})
             assert bad.status_code == 400, body
+
+
+def test_the_local_apps_sync_button_syncs_with_the_club_the_home_keeps_a_session_with(live, lex, home, tmp_path,
+                                                                                       monkeypatch):
+    """The local app's home page says when the home last synced, offers a Sync button for the club a
+    session is kept with (made once by `lexitrain sync`), and the button syncs: the phone's answer arrives."""
+    from lexitrain.web.app import create_app
+    from lexitrain.web.context import Context
+
+    url, club = live
+    member(club, "ann")
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    phone = tmp_path / "phone"
+    phone.mkdir()
+    keys = sorted(ORACLE)[:2]
+    study(home, lex, [(keys[0], True, T0)])
+    assert sync(home, url, password, monkeypatch) == {"sent": 1, "received": 0, "cards": 0}
+    study(phone, lex, [(keys[1], False, T0 + MINUTE)])
+    assert sync(phone, url, password, monkeypatch) == {"sent": 1, "received": 1, "cards": 1}
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    with ProgressStore() as store, TestClient(create_app(Context(store, "small", secret="s3cret",
+                                                                 hosts=frozenset({"testserver"}))),
+                                              headers={"origin": "http://testserver"}) as web:
+        page = web.get("/?key=s3cret").text
+        assert f"Sync with ann on {url}" in page and f"ann on {url}" in page
+        synced = web.post("/sync", data={"club": f"ann on {url}"}, headers={"accept": "text/html"})
+        assert synced.status_code == 200, synced.text
+        assert f"Synced with ann on {url}: sent 0 answers, received 1 answer; 1 card rescheduled here." in synced.text
+        assert store.find_card("small", "anagram", keys[1]) is not None
