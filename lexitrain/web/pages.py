@@ -109,12 +109,12 @@ async def sync_now(request: Request) -> Response:
     form = await request.form()
     chosen = _field(form, "club")
 
-    def run() -> str:
+    def run(store: ProgressStore) -> str:
         for club, member in saved_links():
             if f"{member} on {club}" == chosen:
                 link = ClubLink(club, member)
                 try:
-                    done = sync_home(ctx.store, link, link.name)
+                    done = sync_home(store, link, link.name)
                 except LoginNeeded:
                     return (f"the session as {member} on {club} has ended: run lexitrain sync {club} --name {member} "
                             "once in a terminal to log in again")
