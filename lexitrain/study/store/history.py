@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from lexitrain.study.store.connection import StoreConnection
 from lexitrain.study.store.migrations import SCHEDULE_FIELDS
 from lexitrain.study.store.uids import new_uid
-
-if TYPE_CHECKING:  # (cards.py's Cards stands on History)
-    from lexitrain.study.store.cards import CardRow
 
 #: A card's events, and how an event sorts among the facts given at the same moment: answers first,
 #: then a due date moved, then a state set or the card forgotten (the state after that moment's answers).
@@ -57,13 +54,13 @@ class CardEvent:
     body: dict[str, Any]
 
 
-def before_json(card: CardRow) -> str:
+def before_json(card: object) -> str:
     """A card as an answer keeps it (`before`): its fields as JSON, in order (as quick as it gets: a card made
     again from its history compares this with what each of its answers kept)."""
     return json.dumps(vars(card))
 
 
-def schedule_of(card: CardRow) -> dict[str, Any]:
+def schedule_of(card: object) -> dict[str, Any]:
     """A card's schedule as a `set` event holds it."""
     return {name: getattr(card, name) for name in SCHEDULE_FIELDS}
 
@@ -84,7 +81,7 @@ class History(StoreConnection):
                 specs[sid] = json.loads(row[0])
         return specs
 
-    def card_history(self, card: CardRow) -> tuple[list[AnswerFact], list[CardEvent]]:
+    def card_history(self, card: Any) -> tuple[list[AnswerFact], list[CardEvent]]:
         """A card's answers and events, as they are kept (in no particular order)."""
         answers = [AnswerFact(int(i), uid, float(at), bool(correct), rating, scheduling, before, bool(was_new))
                    for i, uid, at, correct, rating, scheduling, before, was_new in self.conn.execute(
@@ -97,7 +94,7 @@ class History(StoreConnection):
             "SELECT uid, what, at, body FROM card_events WHERE lexicon = ? AND kind = ? AND key = ?",
             (lexicon, kind, key))]
 
-    def latest_fact(self, card: CardRow) -> float | None:
+    def latest_fact(self, card: Any) -> float | None:
         """When the card's latest answer or event was (None: it has none): an answer given after it
         schedules the card from its state as it is; one given before must make it again."""
         row = self.conn.execute(
@@ -143,7 +140,7 @@ class History(StoreConnection):
     def answer_uid(self, answer_id: int) -> str:
         return str(self.conn.execute("SELECT uid FROM answers WHERE id = ?", (answer_id,)).fetchone()[0])
 
-    def rewrite_befores(self, rows: Iterable[tuple[CardRow, int]]) -> None:
+    def rewrite_befores(self, rows: Iterable[tuple[Any, int]]) -> None:
         """Keep the card as it was before each answer (and whether it was new then), where a card made again
         from its history found it otherwise (inside `transaction()`)."""
         self._run_many("UPDATE answers SET before = ?, was_new = ? WHERE id = ?",
