@@ -107,7 +107,7 @@ async def sync_now(request: Request) -> Response:
     if not ctx.on_this_machine:
         raise HTTPException(404)
     form = await request.form()
-    chosen = _field(form, "club")
+    chosen = form_field(form, "club")
 
     def run(store: ProgressStore) -> str:
         for club, member in saved_links():
