@@ -137,7 +137,7 @@ def test_a_2mb_body_is_refused_before_it_is_read(live):
             f"Origin: http://{address}\r\nContent-Type: application/json\r\nContent-Length: {2 * 1024 * 1024}\r\n\r\n")
     began = time.monotonic()
     answer = raw(address, head.encode())  # not a byte of the body is sent: the answer comes anyway
-    assert answer.startswith(b"HTTP/1.1 413") and b"larger than 1024 KB" in answer
+    assert answer.startswith(b"HTTP/1.1 413") and b"larger than 1 MB" in answer
     assert time.monotonic() - began < 3
 
 
