@@ -76,9 +76,11 @@ def test_the_judge_page_judges_plays_and_keeps_the_players_on_it(page: Page, liv
     page.get_by_label("Host's key").fill("club-8")
     page.get_by_role("button", name="Stop the judge").click()
     expect(page.get_by_text("that is not the host key")).to_be_visible()  # (the key's form stays open)
+    page.wait_for_load_state()  # the refusal's page whole before its field is filled
     page.get_by_label("Host's key").fill(KEY)
+    expect(page.get_by_label("Host's key")).to_have_value(KEY)
     page.get_by_role("button", name="Stop the judge").click()
-    expect(page).to_have_url(f"{live.base}/")
+    expect(page).to_have_url(f"{live.base}/", timeout=20_000)  # the key's hash is checked: slow on a loaded machine
     page.goto(f"{live.base}/search")
     expect(page).to_have_url(f"{live.base}/search")
     logged = (live.home / "judge.log").read_text(encoding="utf-8").splitlines()
