@@ -23,7 +23,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -38,6 +37,8 @@ from typing import Any, Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from postgres_cluster import Cluster, binaries  # noqa: E402
+
+from bench_club import free_port, wait_for  # noqa: E402  (the one way a bench starts a club)
 
 PASSWORD = "bench password 1"
 MEMBER = "player"
@@ -200,7 +201,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
         port = free_port()
         server = subprocess.Popen([sys.executable, "-m", "lexitrain", "serve", "--database", target, "--port", str(port),
                                    "--lexicon", LEXICON], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wait_for(port, server)
+        wait_for(port, server, seconds=300.0)
         url = f"http://127.0.0.1:{port}"
         with stores.open(member.id) as club, ProgressStore(mine) as store:
             store.save_peer(PeerRow(peer_name(url, MEMBER), club.store_id(), store.last_seq(), club.last_seq(), None))
@@ -310,25 +311,6 @@ def _rows(source: sqlite3.Connection, table: str, columns: list[str]) -> Iterato
         if not rows:
             return
         yield from rows
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 300.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"serve on {port} stopped: {process.stderr.read().decode() if process.stderr else ''}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"serve on {port} did not start within {seconds:.0f} s")
 
 
 if __name__ == "__main__":
