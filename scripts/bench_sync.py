@@ -192,6 +192,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
             copy_to_postgres(mine, target, member.id)
         else:
             store_path = stores.home(member.id) / "progress.sqlite"
+            store_path.parent.mkdir(parents=True, exist_ok=True)  # (the club makes it at the store's first opening)
             shutil.copyfile(home, store_path)
             conn = sqlite3.connect(store_path, isolation_level=None)
             conn.execute("UPDATE change_seq SET store = ?", (new_uid(),))

@@ -132,6 +132,51 @@ def test_two_homes_and_the_club_end_as_one_through_lexitrain_sync(live, lex, tmp
                                                           if k in schedule_of(card)}
 
 
+def test_uploaded_lists_travel_both_ways_a_removal_too_and_a_damaged_one_from_the_club_is_refused(live, lex, tmp_path,
+                                                                                                    monkeypatch):
+    """A list uploaded at home (larger than the club's ordinary 64 KB bodies: a page of a sync goes whole) and one
+    uploaded on the club's /study reach the other side through `lexitrain sync`; one removed on the club is removed at
+    home by the next sync; a list damaged on the club (a control character) is refused at home in one line, and
+    nothing of the page is written there."""
+    url, club = live
+    ann, csrf = member(club, "ann")
+    ann_id = member_named(club.db, "ann").id
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    home = tmp_path / "laptop"
+    home.mkdir()
+    words = sorted(WORDS)
+    big = "".join(f"{words[n % len(words)]}\n" for n in range(20_000))  # (some 100 KB)
+    with ProgressStore(home / "progress.sqlite") as store:
+        store.keep_word_list("everything", big, T0)
+    uploaded = ann.post("/study/lists", data={"name": "on the club", "csrf": csrf},
+                        files={"file": ("c.txt", "".join(f"{w}\n" for w in words[:3]).encode())}, follow_redirects=False)
+    assert uploaded.status_code == 303, uploaded.text
+    assert sync(home, url, password, monkeypatch) == {"sent": 0, "received": 0, "cards": 0}
+    with ProgressStore(home / "progress.sqlite") as store, club.stores.open(ann_id) as on_club:
+        assert store.word_list_names() == on_club.word_list_names() == ["everything", "on the club"]
+        assert on_club.word_list("everything") == big and store.list_versions() == on_club.list_versions()
+    assert "everything" in ann.get("/study/").text  # (playable on the club's own page)
+    removed = ann.post("/study/lists/remove", data={"name": "on the club", "csrf": csrf}, follow_redirects=False)
+    assert removed.status_code == 303 and "removed=on" in removed.headers["location"]
+    assert ann.post("/study/lists/remove", data={"name": "on the club", "csrf": csrf}).status_code == 404
+    sync(home, url, password, monkeypatch)
+    with ProgressStore(home / "progress.sqlite") as store:
+        assert store.word_list_names() == ["everything"]
+        last = store.last_seq()
+    with club.stores.open(ann_id) as on_club:
+        on_club.keep_word_list("damaged", "QI\n", T0)
+        with on_club.transaction():
+            on_club.conn.execute("UPDATE word_lists SET words = ? WHERE name = 'damaged'", ("QI\x01ZA\n",))
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    refused = run("sync", url, "--name", "ann", "--password-file", str(password), "--json")
+    assert refused.exit_code == 1 and "Traceback" not in refused.stderr
+    said = [line for line in refused.stderr.splitlines() if line.strip()]
+    assert len(said) == 1 and "lists #1: the words of 'damaged' are not a list's text" in said[0], refused.stderr
+    with ProgressStore(home / "progress.sqlite") as store:
+        assert store.last_seq() == last and store.word_list_names() == ["everything"]  # (nothing written)
+
+
 def test_the_password_is_asked_once_and_forget_ends_the_session_on_the_club(live, lex, tmp_path, monkeypatch):
     url, club = live
     member(club, "ann")

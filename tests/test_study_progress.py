@@ -72,7 +72,7 @@ def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     again = run("progress", "import", str(backup))
     assert "imported 0 cards, 0 answers and 0 positions" in again.stdout
     assert run("progress", "import", str(backup), "--json").json() == {
-        "file": str(backup), "cards": 0, "answers": 0, "positions": 0,
+        "file": str(backup), "cards": 0, "answers": 0, "positions": 0, "lists": 0,
         "merged": {"added": 0, "backup_newer": 0, "scheduled_over_new": 0, "kept_here": 6}}
     with ProgressStore() as store:
         for (kind, key), before in original.items():

@@ -407,3 +407,177 @@ def test_two_home_folders_sync_directly_with_lexitrain_sync_home(tmp_path, monke
         assert answers(one) == answers(two) and len(answers(one)) == 20
     refused = run("sync", "--home", str(tmp_path / "nowhere"))
     assert refused.exit_code == 1 and "no lexitrain home there" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def lists(store: ProgressStore) -> dict[str, str]:
+    """Each uploaded list a player sees in a store, by name: its words."""
+    return {name: store.word_list(name) or "" for name in store.word_list_names()}
+
+
+def test_uploaded_lists_travel_the_latest_change_wins_and_a_removal_travels(tmp_path):
+    """A list uploaded on either side reaches the other; a list changed on both sides ends as its latest change
+    everywhere (the same moment: both sides choose alike); a removal travels, and a home that still holds an
+    older copy does not bring the list back; a list uploaded again after its removal comes back."""
+    laptop, phone, club = (ProgressStore(tmp_path / f"{n}.sqlite") for n in ("laptop", "phone", "club"))
+    laptop.keep_word_list("top sevens", "AEINRST\nAEINRSU\n", T0)
+    club.keep_word_list("jqxz", "QI\nZA\n", T0 + 60)
+    for home in (laptop, phone, laptop):
+        sync(home, StorePeer(club), "club")
+    assert lists(laptop) == lists(phone) == lists(club) == {"top sevens": "AEINRST\nAEINRSU\n", "jqxz": "QI\nZA\n"}
+    laptop.keep_word_list("top sevens", "AEINRST\n", T0 + HOUR)
+    club.keep_word_list("top sevens", "AEINRSU\n", T0 + 2 * HOUR)  # (later: it wins, whichever syncs first)
+    phone.keep_word_list("jqxz", "QI\n", T0 + 3 * HOUR)
+    laptop.keep_word_list("tie", "AB\n", T0 + 4 * HOUR)
+    phone.keep_word_list("tie", "BA\n", T0 + 4 * HOUR)
+    for home in (phone, laptop, phone):
+        sync(home, StorePeer(club), "club")
+    assert lists(laptop) == lists(phone) == lists(club)
+    assert lists(club)["top sevens"] == "AEINRSU\n" and lists(club)["jqxz"] == "QI\n"
+    assert lists(club)["tie"] in ("AB\n", "BA\n")
+    assert club.remove_word_list("jqxz", T0 + 5 * HOUR) and not club.remove_word_list("never kept", T0)
+    sync(laptop, StorePeer(club), "club")
+    assert "jqxz" not in lists(laptop) and "jqxz" in lists(phone)
+    sync(phone, StorePeer(club), "club")  # (the phone's older copy does not bring it back)
+    assert "jqxz" not in lists(phone) and "jqxz" not in lists(club)
+    phone.keep_word_list("jqxz", "ZA\n", T0 + 6 * HOUR)
+    for home in (phone, laptop):
+        sync(home, StorePeer(club), "club")
+    assert lists(laptop) == lists(phone) == lists(club) and lists(club)["jqxz"] == "ZA\n"
+    for home in (laptop, phone, laptop):
+        assert sync(home, StorePeer(club), "club").to_json() == {"sent": 0, "received": 0, "cards": 0}
+    assert laptop.list_versions() == phone.list_versions() == club.list_versions()
+    for store in (laptop, phone, club):
+        store.close()
+
+
+def test_a_list_made_on_a_machine_whose_clock_is_behind_still_replaces_the_one_it_replaces(tmp_path):
+    laptop, club = ProgressStore(tmp_path / "laptop.sqlite"), ProgressStore(tmp_path / "club.sqlite")
+    club.keep_word_list("mine", "QI\n", T0 + DAY)
+    sync(laptop, StorePeer(club), "club")
+    laptop.keep_word_list("mine", "ZA\n", T0)  # (the laptop's clock a day behind: still the latest change)
+    sync(laptop, StorePeer(club), "club")
+    assert lists(club) == lists(laptop) == {"mine": "ZA\n"}
+
+
+def test_many_large_lists_go_in_pages_a_damaged_or_foreign_list_is_refused_with_nothing_written(tmp_path,
+                                                                                                   monkeypatch):
+    laptop, club = ProgressStore(tmp_path / "laptop.sqlite"), ProgressStore(tmp_path / "club.sqlite")
+    monkeypatch.setattr("lexitrain.study.store.exchange.PAGE_CHARS", 3000)
+    big = "".join(f"{''.join(random.Random(n).choices('ABCDEFG', k=7))}\n" for n in range(250))  # (2,000 characters)
+    for n in range(5):
+        club.keep_word_list(f"list {n}", big, T0 + n)
+    page = StorePeer(club).changes(0, 100)
+    assert [v["name"] for v in page["lists"]] == ["list 0"] and page["more"]  # (a second list would pass 3,000)
+    sync(laptop, StorePeer(club), "club")
+    assert lists(laptop) == lists(club) and len(lists(laptop)) == 5
+    fresh = ProgressStore(tmp_path / "fresh.sqlite")
+    version = page["lists"][0]
+    for bad, said in (({**version, "words": "QI\x00ZA\n"}, "lists #1: the words of 'list 0' are not a list's text"),
+                      ({**version, "words": "X" * (1 << 20) + "\n"}, "lists #1: the words of 'list 0'"),
+                      ({**version, "name": "../etc/passwd"}, "lists #1: name is '../etc/passwd' (expected a list's name)"),
+                      ({**version, "uid": "7"}, "lists #1: uid is '7' (expected 32 hex digits)"),
+                      ({**version, "words": 7}, "lists #1: words is '7'"),
+                      ({key: value for key, value in version.items() if key != "changed"}, "lists #1: changed is 'None'")):
+        with pytest.raises(LexitrainError, match="damaged or foreign") as refused:
+            take_page(fresh, {**page, "lists": [bad]}, name="the club's changes")
+        assert said in str(refused.value) and "\n" not in str(refused.value), said
+        assert lists(fresh) == {} and fresh.last_seq() == 0 and answers(fresh) == {}  # nothing written
+    with pytest.raises(LexitrainError, match="newer lexitrain"):  # (a lexitrain of another day's page format)
+        take_page(fresh, {**page, "version": 3})
+    old = {key: value for key, value in page.items() if key != "lists"}
+    assert take_page(fresh, {**old, "version": 1})["answers"] == 0 and lists(fresh) == {}  # (version 1: no lists)
+    for store in (laptop, club, fresh):
+        store.close()
+
+
+def test_lists_kept_before_they_travelled_are_numbered_at_the_upgrade_and_sent_by_the_first_sync(tmp_path):
+    """A store of version 13 (lists kept, no ids): each list gets an id made from what it is, changed when it was
+    added, and a number after every change, so the first sync sends it."""
+    import sqlite3
+
+    from lexitrain.study.store.migrations import MIGRATIONS, statements
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN")
+    for migration in MIGRATIONS[:13]:
+        if isinstance(migration, str):
+            for statement in statements(migration):
+                conn.execute(statement)
+        else:
+            migration(conn)
+    conn.execute("INSERT INTO word_lists (name, words, added) VALUES ('old one', 'QI\nZA\n', ?)", (T0,))
+    conn.execute("PRAGMA user_version = 13")
+    conn.execute("COMMIT")
+    conn.close()
+    with ProgressStore(path) as old, ProgressStore(tmp_path / "club.sqlite") as club:
+        assert [(v.name, v.changed) for v in old.list_versions()] == [("old one", T0)]
+        assert old.last_seq() == 1
+        sync(old, StorePeer(club), "club")
+        assert lists(club) == {"old one": "QI\nZA\n"} and club.list_versions() == old.list_versions()
+
+
+def test_a_progress_export_carries_the_lists_and_an_import_takes_the_latest_of_each(tmp_path):
+    from lexitrain.study.records.transfer import export_progress, import_progress
+
+    laptop, other = ProgressStore(tmp_path / "laptop.sqlite"), ProgressStore(tmp_path / "other.sqlite")
+    laptop.keep_word_list("mine", "QI\nZA\n", T0)
+    laptop.keep_word_list("gone", "AB\n", T0)
+    laptop.remove_word_list("gone", T0 + 60)
+    other.keep_word_list("gone", "BA\n", T0 - DAY)  # (older than the removal: removed by the import)
+    other.keep_word_list("mine", "XI\n", T0 + DAY)  # (newer than the backup's: it stays)
+    export_progress(laptop, tmp_path / "backup.json")
+    taken = import_progress(other, tmp_path / "backup.json")
+    assert taken["lists"] == 1 and lists(other) == {"mine": "XI\n"}
+    assert import_progress(other, tmp_path / "backup.json")["lists"] == 0  # (a second import changes nothing)
+    fresh = ProgressStore(tmp_path / "fresh.sqlite")
+    import_progress(fresh, tmp_path / "backup.json")
+    assert lists(fresh) == {"mine": "QI\nZA\n"} and fresh.list_versions() == laptop.list_versions()
+    import json
+
+    data = json.loads((tmp_path / "backup.json").read_text())
+    data["lists"].append(dict(data["lists"][0]))
+    (tmp_path / "twice.json").write_text(json.dumps(data))
+    with pytest.raises(LexitrainError, match="lists #3: the list 'gone' is listed twice"):
+        import_progress(fresh, tmp_path / "twice.json")
+    for store in (laptop, other, fresh):
+        store.close()
+
+
+@st.composite
+def list_histories(draw: st.DrawFn) -> list[tuple[str, int, Any]]:
+    """Lists uploaded (two names, a few texts, at moments that may tie) and removed on either home or the club,
+    and syncs of either home with the club or with the other home."""
+    return draw(st.lists(st.one_of(
+        st.tuples(st.just("upload"), st.integers(0, 2), st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(
+            ["QI\n", "ZA\n", "QI\nZA\n"]), st.integers(0, 20))),
+        st.tuples(st.just("remove"), st.integers(0, 2), st.tuples(st.sampled_from(["a", "b"]), st.integers(0, 20))),
+        st.tuples(st.just("sync"), st.integers(0, 1), st.sampled_from(["club", "home"]))), min_size=1, max_size=30))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(list_histories())
+def test_any_history_of_lists_ends_with_every_store_holding_each_lists_latest_version(history):
+    with tempfile.TemporaryDirectory() as folder:
+        stores = [ProgressStore(Path(folder) / f"{n}.sqlite") for n in ("laptop", "phone", "club")]
+        for what, where, detail in history:
+            if what == "upload":
+                name, words, minute = detail
+                stores[where].keep_word_list(name, words, T0 + minute * 60.0)
+            elif what == "remove":
+                name, minute = detail
+                stores[where].remove_word_list(name, T0 + minute * 60.0)
+            elif detail == "club":
+                sync(stores[where], StorePeer(stores[2]), "club")
+            else:
+                sync(stores[where], StorePeer(stores[1 - where]), "home other")
+        made = {(v.name, v.uid): v for store in stores for v in store.list_versions()}
+        for home in (0, 1, 0):
+            sync(stores[home], StorePeer(stores[2]), "club")
+        latest = {}
+        for version in sorted(made.values(), key=lambda v: (v.changed, v.uid)):
+            latest[version.name] = version
+        assert stores[0].list_versions() == stores[1].list_versions() == stores[2].list_versions() == sorted(
+            latest.values(), key=lambda v: v.name)
+        for store in stores:
+            store.close()

@@ -588,6 +588,34 @@ def test_an_uploaded_list_is_a_row_of_the_store_and_an_earlier_lists_file_is_mov
         ctx.close()
 
 
+def test_a_list_removed_on_home_is_gone_its_removal_kept_and_an_earlier_file_of_it_not_moved_in_again(tmp_path, clock):
+    """Remove (on Your lists) takes the list off home and keeps its removal (to travel by sync); a list an earlier
+    lexitrain kept as a file, removed, stays removed when the app opens again; removing one not there is a 404."""
+    make_web_lexicon(tmp_path)
+    from lexitrain.paths import data_home
+
+    folder = data_home() / "word-lists"
+    folder.mkdir(parents=True)
+    (folder / "old sevens.txt").write_text("RETAINS\nSALTIER\n", encoding="utf-8")
+    with ProgressStore() as store:
+        for launch in range(2):
+            ctx = Context(store, NAME, clock=clock, secret="s3cret", hosts=frozenset({"testserver"}))
+            with TestClient(create_app(ctx), headers=SAME_ORIGIN) as client:
+                home = client.get("/?key=s3cret").text
+                if launch == 0:
+                    assert 'data-list="old sevens"' in home and "/lists/remove" in home
+                    gone = client.post("/lists/remove", data={"name": "old sevens"}, follow_redirects=False)
+                    assert gone.status_code == 303 and gone.headers["location"] == "/?removed=old%20sevens#lists"
+                    said = client.get(gone.headers["location"]).text
+                    assert "List “old sevens” removed" in said and 'data-list="old sevens"' not in said
+                    again = client.post("/lists/remove", data={"name": "old sevens"}, headers=PAGE)
+                    assert again.status_code == 404 and "no uploaded list &#39;old sevens&#39;" in again.text
+                else:
+                    assert 'data-list="old sevens"' not in home and store.word_list_names() == []
+            ctx.close()
+        assert [(v.name, v.words) for v in store.list_versions()] == [("old sevens", None)]
+
+
 def test_the_local_apps_pages_offer_no_club_and_no_log_out(client):
     for path in ("/", "/review", "/stats", "/challenge"):
         page = client.get(path).text

@@ -525,7 +525,8 @@ def stats(
 
 @progress_app.command("export")
 def export(file: Path = typer.Argument(..., help="JSON file to write."), json_out: Json = False) -> None:
-    """Write all progress (cards, answers, plans, settings, challenge history, stored positions) to a JSON file."""
+    """Write all progress (cards, answers, plans, settings, challenge history, stored positions, uploaded lists) to a
+    JSON file."""
     from lexitrain.study.store import ProgressStore
     from lexitrain.study.records.transfer import export_progress
 
@@ -535,7 +536,8 @@ def export(file: Path = typer.Argument(..., help="JSON file to write."), json_ou
         emit_json({"file": str(file), **counts})
         return
     typer.echo(f"exported {counted(counts['cards'], 'card')}, {counted(counts['answers'], 'answer')} and "
-               f"{counted(counts['positions'], 'position')} to {file}")
+               f"{counted(counts['positions'], 'position')} to {file}"
+               + (f", with {counted(counts['lists'], 'uploaded list')}" if counts["lists"] else ""))
 
 
 @progress_app.command("import")
@@ -557,7 +559,8 @@ def import_(
                f"{counted(counts['positions'], 'position')} from {file} ({counted(merged['added'], 'card')} added, "
                f"{merged['backup_newer']} newer in the backup, "
                f"{merged['scheduled_over_new']} scheduled there and new here; {merged['kept_here']} kept as they are "
-               "here)")
+               "here)" + (f", with {counted(counts['lists'], 'uploaded list')} (new, or changed later there)"
+                          if counts["lists"] else ""))
 
 
 @progress_app.command("backups")

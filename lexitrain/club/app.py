@@ -39,6 +39,7 @@ from lexitrain.club.door import COOKIE, ClubDoor
 from lexitrain.club.members import LONGEST_PASSWORD, Member
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.challenge import parse_day
+from lexitrain.study.store.exchange import PAGE_BYTES
 from lexitrain.web import edge
 from lexitrain.web.app import STATIC as WEB_STATIC
 from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, visitor, whole, whole_text
@@ -46,10 +47,12 @@ from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, 
 LOG = logging.getLogger(__name__)
 #: Largest body a route of the club takes, unless BODY_BOUNDS says otherwise (the edge refuses it as it streams
 #: past): a login or a sign-up, asked before anyone is known, takes a few KB; an uploaded progress export
-#: (a member's only) the most; a member's /study the local app's own bound (an uploaded word list).
+#: (a member's only) the most, then a page of a home's changes (`lexitrain sync`); a member's /study the local app's
+#: own bound (an uploaded word list).
 MAX_BODY = 64 << 10
 BODY_BOUNDS = {("POST", "/api/session"): 4 << 10, ("POST", "/api/members"): 4 << 10,
-               ("POST", "/api/progress"): 64 << 20, ("*", "/study/"): edge.MAX_BODY}
+               ("POST", "/api/progress"): 64 << 20, ("POST", "/api/sync/push"): PAGE_BYTES + (64 << 10),
+               ("*", "/study/"): edge.MAX_BODY}
 #: The longest card key and answer line /api/study takes (a position's CGP; every word of a list typed as one).
 LONGEST_KEY = 1000
 LONGEST_ANSWER = 20_000

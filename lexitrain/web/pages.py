@@ -40,6 +40,7 @@ from lexitrain.study.records.sync import sync_home, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
+from lexitrain.web.edge import NotFound
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500
@@ -94,6 +95,7 @@ async def home(request: Request) -> Response:
                       minutes=DEFAULT_MINUTES,
                       size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9),
                       records=records, uploaded=request.query_params.get("uploaded"),
+                      removed=request.query_params.get("removed"),
                       syncs=[synced_line(status) for status in sync_status(store)],
                       clubs=saved_links() if ctx.on_this_machine else [], synced=request.query_params.get("synced"))
 
@@ -181,6 +183,15 @@ async def list_upload(request: Request) -> Response:
     ctx = context(request)
     kept = await ctx.offload.write(lambda store: word_lists.save_list(store, name, data, ctx.lex(), ctx.clock()))
     return redirect(request, f"/?uploaded={quote(kept)}#lists")
+
+
+async def list_remove(request: Request) -> Response:
+    """A list removed (here, and by the next sync in the player's other homes and on the club)."""
+    ctx = context(request)
+    name = form_field(await request.form(), "name")
+    if not await ctx.offload.write(lambda store: store.remove_word_list(name, ctx.clock())):
+        raise NotFound(f"no uploaded list {name!r}")
+    return redirect(request, f"/?removed={quote(name)}#lists")
 
 
 async def list_missed(request: Request) -> Response:
@@ -394,6 +405,7 @@ ROUTES = [
     Route("/wall", wall_start, methods=["POST"]),
     Route("/lists", list_upload, methods=["POST"]),
     Route("/lists/missed", list_missed, methods=["POST"]),
+    Route("/lists/remove", list_remove, methods=["POST"]),
     Route("/wall/{ident}", wall_page, methods=["GET"]),
     Route("/challenge", challenge_page, methods=["GET"]),
     Route("/challenge", challenge_start, methods=["POST"]),

@@ -12,7 +12,6 @@ server path ever names it.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,12 +21,11 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.word_files import listed_words
 from lexitrain.study.drills.requests import Words
 from lexitrain.study.store import ProgressStore
+from lexitrain.study.store.word_lists import CONTROL, LIST_NAME
 
 #: The largest list read or kept (1 MB holds some 100,000 words).
 MAX_BYTES = 1 << 20
 FOLDER = "word-lists"
-#: A list's name: letters, digits, spaces, dots, dashes and underscores, up to 60 of them.
-NAME = re.compile(r"[\w][\w .-]{0,59}")
 
 
 def checked_path(text: str) -> Path:
@@ -59,7 +57,7 @@ def save_list(store: ProgressStore, name: str, data: bytes, lex: Lexicon, now: f
     with a line that is not a word of LEX is refused, naming the line and the word: the player fixes the typo
     now, not when the list is played."""
     name = name.strip()
-    if not NAME.fullmatch(name):
+    if not LIST_NAME.fullmatch(name):
         raise LexitrainError("a list's name: up to 60 letters, digits, spaces, dots, dashes or underscores")
     if not data.strip():
         raise LexitrainError(f"list {name!r}: the file is empty")
@@ -75,14 +73,15 @@ def save_list(store: ProgressStore, name: str, data: bytes, lex: Lexicon, now: f
 
 def adopt_list_files(store: ProgressStore, home: Path) -> None:
     """Lists an earlier lexitrain kept as files in the data folder (`word-lists/NAME.txt`) are kept in the store,
-    under their names, the first time the app opens it after (a list of that name already there stays)."""
+    under their names, the first time the app opens it after (a list of that name already there, or removed, stays
+    as it is)."""
     folder = home / FOLDER
     if not folder.is_dir():
         return
-    known = set(store.word_list_names())
+    known = {version.name for version in store.list_versions()}  # (a list removed since is not brought back)
     for path in sorted(folder.glob("*.txt")):
         text = _text(path.read_bytes()) if path.stat().st_size <= MAX_BYTES else None
-        if NAME.fullmatch(path.stem) and path.stem not in known and text is not None:
+        if LIST_NAME.fullmatch(path.stem) and path.stem not in known and text is not None:
             store.keep_word_list(path.stem, text, path.stat().st_mtime)
 
 
@@ -97,7 +96,7 @@ def _text(data: bytes) -> str | None:
         text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
     except UnicodeDecodeError:
         return None
-    return None if any(ord(c) < 32 and c not in "\t\n\r\f" for c in text) else text
+    return None if CONTROL.search(text) else text
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from lexitrain.study.store import CardRow
 from lexitrain.study.store.connection import SQL_INT_MAX
 from lexitrain.study.store.positions import DAILY_POSITIONS, Filters
 from lexitrain.study.store.uids import UID
+from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
 
 
 class BadBackup(Exception):
@@ -111,8 +112,14 @@ _POSITION: list[Rule] = [
 ]
 _PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
                      ("name", "text", False, _NOT_EMPTY, "a name")]
+_WORD_LIST: list[Rule] = [
+    ("name", "text", False, lambda v: LIST_NAME.fullmatch(v) is not None, "a list's name"),
+    ("uid", "text", False, lambda v: UID.fullmatch(v) is not None, "32 hex digits"),
+    ("words", "text", True, words_ok, f"a list's words (no control characters, at most {MOST_LIST_CHARS:,})"),
+    ("changed", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+]
 _LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SESSION, "answers": _ANSWER,
-                                 "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN}
+                                 "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN, "lists": _WORD_LIST}
 #: Fields a list's rows hold beside those checked above (an answer's card before it, a plan's steps).
 _UNCHECKED = {"answers": {"before"}, "plans": {"spec"}}
 #: A backup file's keys.
@@ -312,7 +319,8 @@ def _check_before(before: Any, where: str, number: int) -> None:
 
 
 def _check_references(data: dict[str, Any]) -> None:
-    """Every session an answer or challenge names is in the file (once); every deck a card names too."""
+    """Every session an answer or challenge names is in the file (once); every deck a card names too; a list
+    once."""
     sessions: set[int] = set()
     for number, session in enumerate(data.get("sessions", []), start=1):
         if session["id"] in sessions:
@@ -332,6 +340,11 @@ def _check_references(data: dict[str, Any]) -> None:
             if answer["uid"] in uids:
                 raise BadBackup(f"answers #{number}: id {answer['uid']} is listed twice", ("answers", number))
             uids.add(answer["uid"])
+    names: set[str] = set()
+    for number, version in enumerate(data.get("lists", []), start=1):
+        if version["name"] in names:
+            raise BadBackup(f"lists #{number}: the list {version['name']!r} is listed twice", ("lists", number))
+        names.add(version["name"])
     decks = {(deck["lexicon"], deck["name"]) for deck in data.get("decks", [])}
     for number, card in enumerate(data.get("cards", []), start=1):
         if card.get("deck") is not None and (card["lexicon"], card["deck"]) not in decks:

@@ -48,9 +48,12 @@ from lexitrain.study.store.connection import FILE_NAME
 from lexitrain.study.store.exchange import PAGE, CardName, FactKey
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
 from lexitrain.study.store.uids import UID
+from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
 
 FORMAT = "lexitrain-changes"
-VERSION = 1
+#: 2: word lists travel (a page of version 1 holds none; a lexitrain of version 1 refuses a page of 2 rather than
+#: take it without its lists and move past them).
+VERSION = 2
 #: The longest text a page's row may hold (an answer line, a key, a source's name).
 LONGEST_TEXT = 10_000
 #: Settings that stay in their store: the default lexicon names one compiled on that machine.
@@ -363,6 +366,8 @@ def _check(page: Any) -> None:
         raise BadBackup(f'not lexitrain\'s changes (no "format": "{FORMAT}")')
     if not isinstance(page.get("version"), int) or page["version"] > VERSION:
         raise BadBackup(f"written by a newer lexitrain (version {page.get('version')!r}): upgrade this one")
+    if page["version"] < 2:
+        page.setdefault("lists", [])
     for field, ok, expected in _PAGE:
         if field not in page or not ok(page[field]):
             raise BadBackup(f"{field} is {str(page.get(field))[:60]!r} (expected {expected})")
@@ -393,6 +398,10 @@ def _check(page: Any) -> None:
             raise BadBackup(f"attempts #{number}: session {attempt['session']} is not in the page")
     for setting in page["settings"]:
         _check_setting(setting["name"], setting["value"])
+    for number, version in enumerate(page["lists"], start=1):
+        if version["words"] is not None and not words_ok(version["words"]):
+            raise BadBackup(f"lists #{number}: the words of {version['name']!r} are not a list's text (control "
+                            f"characters, or more than {MOST_LIST_CHARS:,} characters)")
 
 
 def _check_setting(name: str, value: Any) -> None:
@@ -506,6 +515,9 @@ _LISTS: dict[str, list[Rule]] = {
     "searches": [("name", lambda v: isinstance(v, str) and _SEARCH_NAME.fullmatch(v) is not None, "a search's name"),
                  ("conditions", _maybe(_text(2000, empty=True)), "a search's conditions or null"),
                  ("changed", _number, "a time")],
+    "lists": [("name", lambda v: isinstance(v, str) and LIST_NAME.fullmatch(v) is not None, "a list's name"),
+              ("uid", _uid, "32 hex digits"), ("words", _maybe(lambda v: isinstance(v, str) and v.strip() != ""),
+                                                 "a list's words or null"), ("changed", _number, "a time")],
 }
 _PAGE: list[Rule] = [
     ("store", _uid, "a store's id"), ("through", _SEQ, "a change's number"), ("more", _flag, "true or false"),

@@ -5,7 +5,8 @@ answers, challenge history, settings, the stored positions of the position
 quiz (a position card's key is its CGP line, but the quiz draws from the
 positions table) and, for reference, the plans' steps (a plan is set again
 with `study plan`), the decks (by name, with their settings) and each card's
-deck and suspension, and each answer's grade. An export is one snapshot of a
+deck and suspension, each answer's grade, and the uploaded word lists (each list's latest version, a removal
+too: the later version of a list wins on import, as in a sync). An export is one snapshot of a
 sound file; an import checks every value and reference first (`backup_check`)
 and merges: a card takes the incoming state if it was reviewed more recently
 there, or has a schedule there and none here (never answered), answers and
@@ -35,6 +36,7 @@ from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
 from lexitrain.study.store.uids import legacy_answer_uid
+from lexitrain.study.store.word_lists import ListVersion
 
 FORMAT = "lexitrain-progress"
 VERSION = 1
@@ -52,7 +54,8 @@ def export_progress(store: ProgressStore, path: Path) -> dict[str, int]:
     store.check_integrity("the export")
     data = backup_data(store.export_rows())
     write_backup(data, path)
-    return {"cards": len(data["cards"]), "answers": len(data["answers"]), "positions": len(data["positions"])}
+    return {"cards": len(data["cards"]), "answers": len(data["answers"]), "positions": len(data["positions"]),
+            "lists": sum(version["words"] is not None for version in data["lists"])}
 
 
 def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -82,6 +85,7 @@ def backup_data(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "challenges": [{"session": ch["session_id"], **{k: ch[k] for k in _CHALLENGE_FIELDS}} for ch in rows["challenges"]],
         "plans": [{k: plan[k] for k in ("lexicon", "name", "spec")} for plan in rows["plans"]],
         "positions": [{k: p[k] for k in POSITION_FIELDS} for p in rows["positions"]],
+        "lists": rows["lists"],
     }
 
 
@@ -211,8 +215,10 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
         added_positions = store.add_positions(data.get("positions", []))
         # plan ids are local: a plan is set again with `study plan`
         store.add_settings({name: value for name, value in data["settings"].items() if not name.startswith("plan:")})
+        # backups from before lists travelled have none; a list's latest version wins, a removal included
+        lists = sum(store.take_list_version(ListVersion(**version)) for version in data.get("lists", []))
         updated = merged["added"] + merged["backup_newer"] + merged["scheduled_over_new"]
-        return {"cards": updated, "answers": added, "positions": added_positions, "merged": merged}
+        return {"cards": updated, "answers": added, "positions": added_positions, "lists": lists, "merged": merged}
 
 
 def _answer_uids(data: dict[str, Any]) -> list[str]:

@@ -26,9 +26,16 @@ from lexitrain.study.store.decks import Decks, deck_name
 from lexitrain.study.store.plans import Plans
 from lexitrain.study.store.positions import Positions
 from lexitrain.study.store.history import EVENT_ORDER
+from lexitrain.study.store.word_lists import ListVersion, WordLists
 
 #: The most changes a page holds (a first sync of a large home takes several).
 PAGE = 5000
+#: The most characters of text a page holds beyond its first change (a word list is up to a megabyte, a position's
+#: analysis too: a page of many is cut short, and the rest follow in the next pages), so that a page stays within
+#: what the club takes in one request (`PAGE_BYTES`).
+PAGE_CHARS = 4 << 20
+#: The largest page as it travels (JSON, every character escaped at worst): the bound of the club's push route.
+PAGE_BYTES = 32 << 20
 #: A card named by what it is.
 CardName = tuple[str, str, str]
 #: Where a fact sorts among a card's facts: (moment, answers before events, id).
@@ -43,6 +50,7 @@ class Taken:
     changes: int = 0
     events: int = 0
     sessions: int = 0
+    lists: int = 0
     cards: dict[CardName, FactKey] = field(default_factory=dict)  # each card, and the earliest of its facts taken
 
     def changed(self, name: CardName, key: FactKey) -> None:
@@ -61,7 +69,7 @@ class PeerRow:
     synced: float | None
 
 
-class Exchange(Cards, Decks, Plans, Positions):
+class Exchange(Cards, Decks, Plans, Positions, WordLists):
     def store_id(self) -> str:
         """This store's own id (random, made with its history's numbers)."""
         return str(self.conn.execute("SELECT store FROM change_seq").fetchone()[0])
@@ -88,6 +96,8 @@ class Exchange(Cards, Decks, Plans, Positions):
             rows.sort(key=lambda row: row[0])
             more = len(rows) > limit
             rows = rows[:limit]
+            cut = _page_cut(rows)
+            more, rows = more or cut < len(rows), rows[:cut]
             lists: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _NUMBERED}
             for _, name, row in rows:
                 lists[name].append(row)
@@ -120,7 +130,9 @@ class Exchange(Cards, Decks, Plans, Positions):
                 "plans": plans,
                 "attempts": [{**dict(zip(_ATTEMPT_FIELDS, row)), "completed": bool(row[6])} for row in lists["attempts"]],
                 "positions": [dict(zip(_POSITION_FIELDS, row)) for row in lists["positions"]],
-                "searches": [dict(zip(("name", "conditions", "changed"), row)) for row in lists["searches"]]}
+                "searches": [dict(zip(("name", "conditions", "changed"), row)) for row in lists["searches"]],
+                "lists": [ListVersion(name, uid, None if removed else words, changed).to_json()
+                          for name, uid, words, removed, changed in lists["lists"]]}
 
     def take_changes(self, page: dict[str, Any]) -> Taken:
         """Keep what a page (checked) holds that is not here yet, in one transaction, numbering each as
@@ -183,6 +195,8 @@ class Exchange(Cards, Decks, Plans, Positions):
             self._take_positions(page["positions"])
             for search in page["searches"]:
                 self.take_search(search["name"], search["conditions"], search["changed"])
+            for version in page["lists"]:
+                taken.lists += self.take_list_version(ListVersion(**version))
         return taken
 
     def take_setting(self, name: str, value: Any, changed: float) -> bool:
@@ -361,7 +375,20 @@ _NUMBERED = {
     "attempts": (f"SELECT seq, session_id, {', '.join(_ATTEMPT_FIELDS[1:])} FROM challenges", "seq"),
     "positions": (f"SELECT seq, {', '.join(_POSITION_FIELDS)} FROM positions", "seq"),
     "searches": ("SELECT seq, name, conditions, changed FROM saved_searches", "seq"),
+    "lists": ("SELECT seq, name, uid, words, removed, changed FROM word_lists", "seq"),
 }
+
+
+def _page_cut(rows: list[tuple[int, str, tuple[Any, ...]]]) -> int:
+    """How many of a page's rows (in order) to send: all, unless their text passes PAGE_CHARS (the first row
+    always goes, so a page is never empty)."""
+    chars = 0
+    for number, (_, _, row) in enumerate(rows):
+        size = sum(len(value) for value in row if isinstance(value, str))
+        if number and chars + size > PAGE_CHARS:
+            return number
+        chars += size
+    return len(rows)
 
 
 def _answer(row: tuple[Any, ...]) -> dict[str, Any]:

@@ -365,11 +365,37 @@ def number_the_players_things(conn: Any) -> None:
     conn.execute("UPDATE change_seq SET seq = ?", (number,))
 
 
+#: Version 14: uploaded word lists travel as the rest of the player's things do: each version of a list has an
+#: id made where it was uploaded (`uid`), when it was made (`changed`: the latest change of a list wins, the
+#: same moment by id), whether it is a removal (`removed`: its words gone, its row kept so the removal
+#: travels) and its change's number (`seq`).
+LISTS_TRAVEL = """
+ALTER TABLE word_lists ADD COLUMN uid TEXT;
+ALTER TABLE word_lists ADD COLUMN changed REAL NOT NULL DEFAULT 0;
+ALTER TABLE word_lists ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE word_lists ADD COLUMN seq INTEGER;
+CREATE INDEX word_lists_seq ON word_lists (seq)
+"""
+
+
+def number_the_lists(conn: Any) -> None:
+    """Version 15: the lists kept before version 14, numbered after every change so far (a first sync sends
+    them), each with an id made from what it is (the same list kept in two stores, one restored from the
+    other's backup, is named alike) and changed when it was added."""
+    number = int(conn.execute("SELECT seq FROM change_seq").fetchone()[0])
+    rows = conn.execute("SELECT name, words, added FROM word_lists ORDER BY name").fetchall()
+    conn.executemany("UPDATE word_lists SET uid = ?, changed = ?, seq = ? WHERE name = ?",
+                     [(digest_uid("list", name, words, float(added)), float(added), number + n, name)
+                      for n, (name, words, added) in enumerate(rows, 1)])
+    conn.execute("UPDATE change_seq SET seq = ?", (number + len(rows),))
+
+
 #: A migration: SQL statements, or a step of Python given the connection (in the same transaction).
 Migration = str | Callable[[Any], None]
 MIGRATIONS: list[Migration] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS,
                                ROUNDS_AT_THEIR_END, LATE_MARKS, POSITION_ANALYSES, OPEN_ROUNDS_AND_LISTS, DUE_COUNTS,
-                               HISTORY_TABLES, number_the_history, PLAYERS_THINGS, number_the_players_things]
+                               HISTORY_TABLES, number_the_history, PLAYERS_THINGS, number_the_players_things,
+                               LISTS_TRAVEL, number_the_lists]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

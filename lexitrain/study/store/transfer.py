@@ -10,18 +10,20 @@ import json
 from typing import Any
 
 from lexitrain.study.store.history import History
+from lexitrain.study.store.word_lists import WordLists
 
 
-class Transfer(History):
+class Transfer(History, WordLists):
     def export_rows(self) -> dict[str, list[dict[str, Any]]]:
         """Every row of cards, sessions, answers (in order), challenges, plans, positions, decks, the ways
-        of scheduling and settings, as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
+        of scheduling, settings and word lists (each list's latest version, removals too), as column -> value (answers' `before` and plans' `spec` decoded from their JSON), all
         read in one read transaction: one snapshot, whatever other drills write meanwhile."""
         with self.snapshot():
             rows = {name: self._table_rows(name)
                     for name in ("cards", "sessions", "challenges", "plans", "positions", "decks", "answers", "schedulings")}
             rows["settings"] = [{"name": name, "value": json.loads(value)}
                                 for name, value in self.conn.execute("SELECT name, value FROM settings")]
+            rows["lists"] = [version.to_json() for version in self.list_versions()]
         for answer in rows["answers"]:
             answer["before"] = json.loads(answer["before"]) if answer["before"] else None
         for plan in rows["plans"]:
