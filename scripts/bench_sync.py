@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -165,6 +166,27 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
     from lexitrain.club.member_stores import MemberStores
     from lexitrain.club.members import make_invite, sign_up
     from lexitrain.study.records.club_link import ClubLink, peer_name
+
+    class CountedLink(ClubLink):
+        """The link to the club, counting the changes of each kind in the pages it carries (what the bytes were)."""
+
+        def __init__(self, url: str, member: str) -> None:
+            super().__init__(url, member)
+            self.pushed: Counter[str] = Counter()
+            self.pulled: Counter[str] = Counter()
+
+        def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
+            self.pushed.update({name: len(rows) for name, rows in page.items() if isinstance(rows, (list, dict))})
+            return super().take(page, since)
+
+        def changes(self, since: int, limit: int) -> dict[str, Any]:
+            page = super().changes(since, limit)
+            self.pulled.update({name: len(rows) for name, rows in page.items() if isinstance(rows, (list, dict))})
+            return page
+
+        @staticmethod
+        def said(counts: Counter[str]) -> str:
+            return ", ".join(f"{n} {name}" for name, n in sorted(counts.items()) if n) or "nothing"
     from lexitrain.study.records.sync import sync
     from lexitrain.study.store import PeerRow, ProgressStore
     from lexitrain.study.store.uids import new_uid
@@ -206,7 +228,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
         url = f"http://127.0.0.1:{port}"
         with stores.open(member.id) as club, ProgressStore(mine) as store:
             store.save_peer(PeerRow(peer_name(url, MEMBER), club.store_id(), store.last_seq(), club.last_seq(), None))
-        link = ClubLink(url, MEMBER)
+        link = CountedLink(url, MEMBER)
         link.log_in(PASSWORD)
         rng = random.Random(args.seed + 1)
         rounds = []
@@ -219,6 +241,8 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
                     now += DAY
             with ProgressStore(mine) as store:
                 link.sent_bytes = link.received_bytes = 0
+                link.pushed.clear()
+                link.pulled.clear()
                 wall, cpu = time.perf_counter(), time.process_time()
                 done = sync(store, link, link.name)
                 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -229,6 +253,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
                   f"sent {row['sent_bytes'] / 1024:.0f} KB, received {row['received_bytes'] / 1024:.0f} KB; "
                   f"answers sent {done.sent}, received {done.received}, cards {done.cards}  "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
+            print(f"    pushed {link.said(link.pushed)}; pulled {link.said(link.pulled)}", flush=True)
             if new and (done.sent != new or done.received != new):
                 raise SystemExit(f"expected {new} answers each way, got {done.to_json()}")
         with stores.open(member.id) as club, ProgressStore(mine) as store:

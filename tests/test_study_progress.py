@@ -59,7 +59,7 @@ def test_stats_tables_and_plot(history, tmp_path):
 def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     backup = tmp_path / "backup.json"
     assert run("progress", "export", str(backup), "--json").json() == {
-        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0, "lists": 0}
     data = json.loads(backup.read_text())
     assert data["format"] == "lexitrain-progress" and len(data["cards"]) == 6 and len(data["answers"]) == 18
     with ProgressStore() as store:
@@ -256,7 +256,7 @@ def test_export_to_a_missing_folder(tmp_path):
 def test_a_damaged_backup_imports_nothing_at_all(history, home, tmp_path):
     backup = tmp_path / "backup.json"
     assert run("progress", "export", str(backup), "--json").json() == {
-        "file": str(backup), "cards": 6, "answers": 18, "positions": 0}
+        "file": str(backup), "cards": 6, "answers": 18, "positions": 0, "lists": 0}
     data = json.loads(backup.read_text())
     data["cards"].append({**data["cards"][0], "key": "ELOPS"})  # a card that is new here ...
     del data["answers"][-1]["at"]  # ... in a file damaged further on

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import new_kind
-from lexitrain.study.quiz.replay import replay_card
+from lexitrain.study.quiz.replay import replay_cards
 from lexitrain.search.saved import replace_searches, saved_searches
 from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, to_datetime, utc_now
 from lexitrain.study.records.backup_check import BadBackup, check_schedulings, check_setting
@@ -305,16 +305,11 @@ def write_searches(store: ProgressStore, home: Path | None = None) -> None:
 
 
 def remake(store: ProgressStore, names: dict[CardName, FactKey]) -> int:
-    """Make these cards again from their facts, each from the earliest that changed; how many changed
-    schedule (a card forgotten counts)."""
-    changed = 0
-    for name, since in sorted(names.items()):
-        card = store.find_card(*name)
-        if card is None:
-            continue
-        made = replay_card(store, card.id, since)
-        changed += made is None or schedule_of(made) != schedule_of(card)
-    return changed
+    """Make these cards again from their facts, each from the earliest that changed (together: `replay_cards`);
+    how many changed schedule (a card forgotten counts)."""
+    ids = store.card_ids_named(names)
+    made = replay_cards(store, {card_id: names[name] for name, card_id in ids.items()})
+    return sum(state is None or schedule_of(state) != schedule_of(card) for card, state in made.values())
 
 
 def _empty(page: dict[str, Any]) -> bool:

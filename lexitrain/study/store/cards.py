@@ -69,14 +69,19 @@ def among_clause(among: list[int] | None, table: str = "") -> tuple[str, tuple[s
     return f"{table + '.' if table else ''}id IN (SELECT value FROM json_each(?)) AND ", (json.dumps(among),)
 
 
+#: A card's scheduling state and counters written (its id, lexicon, kind and key stay), given `_state_row(card)`.
+_WRITE_STATE = ("UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
+                "cardbox = ?, correct = ?, incorrect = ?, streak = ? WHERE id = ?")
+
+
+def _state_row(card: CardRow) -> tuple[object, ...]:
+    return (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review, card.cardbox,
+            card.correct, card.incorrect, card.streak, card.id)
+
+
 def write_card_state(conn: SqlConnection, card: CardRow) -> None:
     """Write a card's scheduling state and counters (its id, lexicon, kind and key stay)."""
-    conn.execute(
-        "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, "
-        "cardbox = ?, correct = ?, incorrect = ?, streak = ? WHERE id = ?",
-        (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review,
-         card.cardbox, card.correct, card.incorrect, card.streak, card.id),
-    )
+    conn.execute(_WRITE_STATE, _state_row(card))
 
 
 class Cards(History):
@@ -98,6 +103,45 @@ class Cards(History):
         return int(self.conn.execute(
             "SELECT id FROM cards WHERE lexicon = ? AND kind = ? AND key = ?", (lexicon, kind, key)
         ).fetchone()[0]), False
+
+    def make_cards(self, made: Iterable[tuple[str, str, str, float]]) -> dict[tuple[str, str, str], int]:
+        """The ids of these cards (lexicon, kind, key; when one not there yet is added), made where they are not
+        there yet, at once (a page of a sync names a thousand; the first time a card is named, its moment)."""
+        first: dict[tuple[str, str, str], float] = {}
+        for lexicon, kind, key, added in made:
+            first.setdefault((lexicon, kind, key), added)
+        with self.transaction():
+            self._run_many("INSERT INTO cards (lexicon, kind, key, added) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           [(*name, added) for name, added in first.items()])
+            return self.card_ids_named(first)
+
+    def card_ids_named(self, names: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
+        """The ids of those of these cards (lexicon, kind, key) that are here, read at once (a statement a lexicon)."""
+        wanted = set(names)
+        found = {}
+        for lexicon in sorted({lexicon for lexicon, _, _ in wanted}):
+            keys = sorted({key for lex, _, key in wanted if lex == lexicon})
+            for card_id, kind, key in self.conn.execute(
+                    "SELECT id, kind, key FROM cards WHERE lexicon = ? AND key IN (SELECT CAST(value AS TEXT) FROM "
+                    "json_each(?))", (lexicon, json.dumps(keys))):
+                if (lexicon, kind, key) in wanted:
+                    found[(lexicon, kind, key)] = int(card_id)
+        return found
+
+    def card_rows(self, card_ids: Iterable[int]) -> list[CardRow]:
+        """These cards (those that are here), by id, read at once."""
+        return [CardRow(*row) for row in self.conn.execute(
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (json.dumps(sorted(set(card_ids))),))]
+
+    def save_cards(self, cards: list[CardRow]) -> None:
+        """Write these cards' scheduling states and counters at once (`save_card`'s, for a thousand cards)."""
+        with self.transaction():
+            self._run_many(_WRITE_STATE, [_state_row(card) for card in cards])
+            begun = [card.id for card in cards if card.state != 0]
+            if begun:
+                self.conn.execute("DELETE FROM plan_queue WHERE card_id IN (SELECT value FROM json_each(?))",
+                                  (json.dumps(begun),))
 
     def card(self, card_id: int) -> CardRow:
         row = self.conn.execute(f"SELECT {CARD_COLUMNS} FROM cards WHERE id = ?", (card_id,)).fetchone()

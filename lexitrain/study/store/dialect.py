@@ -6,7 +6,8 @@ spelled for PostgreSQL here, by rules small enough to read at a glance:
 
 - placeholders: `?` becomes psycopg's `%s` (a literal `%` doubled);
 - SQLite's planner hints (`NOT INDEXED`, `CROSS JOIN` to fix a join order) are dropped;
-- a JSON list of ids, `SELECT value FROM json_each(?)`, is read with `json_array_elements_text`;
+- a JSON list of ids, `SELECT value FROM json_each(?)`, is read with `json_array_elements_text` (as numbers), and a
+  JSON list of texts, `SELECT CAST(value AS TEXT) FROM json_each(?)`, the same way (as texts);
 - `json_extract(column, '$.name')` is `->` on the column as JSONB (`->>` when compared to a value),
   and `json_valid(column)` asks only that there is one (on PostgreSQL every JSON value the store
   keeps was written by `json.dumps`);
@@ -28,6 +29,7 @@ import re
 from functools import lru_cache
 
 _ID_LIST = re.compile(r"SELECT value FROM json_each\(\?\)")
+_TEXT_LIST = re.compile(r"SELECT CAST\(value AS TEXT\) FROM json_each\(\?\)")
 _JSON_COMPARED = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\) = \?")
 _JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _JSON_VALID = re.compile(r"json_valid\(([\w.]+)\)")
@@ -39,6 +41,7 @@ def postgres_sql(sql: str) -> str:
     """A statement of the store, as PostgreSQL (through psycopg) takes it."""
     sql = sql.replace(" NOT INDEXED", "").replace(" CROSS JOIN ", " JOIN ")
     sql = _ID_LIST.sub("SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))", sql)
+    sql = _TEXT_LIST.sub("SELECT value FROM json_array_elements_text(CAST(? AS JSON))", sql)
     sql = _JSON_COMPARED.sub(r"(CAST(\1 AS JSONB) ->> '\2') = ?", sql)
     sql = _JSON_FIELD.sub(r"(CAST(\1 AS JSONB) -> '\2')", sql)
     sql = _JSON_VALID.sub(r"(\1 IS NOT NULL)", sql)
