@@ -1,18 +1,26 @@
 """The Play page in a real browser (the live server, browser and tab of test_web_browser.py): a game started
 from the form, a play typed onto the board square by square, the bot answering, the rack rearranged, both
-clocks, the game to its end and its review."""
+clocks, the game to its end and its review; a finished game's review on a phone."""
 
 from __future__ import annotations
 
 import re
 
-from lexitrain.engine.board import Board, is_blank, tile_number, tile_text
+import os
+from pathlib import Path
+
+from lexitrain.engine.board import is_blank, tile_text
 from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.match import Settings, challenge_rule
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.drills.play import PlayedGame
+from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import Rack
+from test_play_web import plays_of
 from test_web_browser import Live, Page, browser, expect, home, live, page  # noqa: F401  (the fixtures)
-from web_helpers import NAME
+from web_helpers import NAME, overflowing
 
 
 def test_a_game_on_the_play_page_to_its_end(page: Page, live: Live) -> None:
@@ -41,12 +49,7 @@ def test_a_game_on_the_play_page_to_its_end(page: Page, live: Live) -> None:
             after = page.locator("#rack .letter").all_inner_texts()
             assert sorted(after) == sorted(before) and after != before or len(set(before)) == 1
             dragged = True
-        board = Board(lex.layout, lex.tiles)
-        for r, row in enumerate(state["board"]["rows"]):
-            for c, square in enumerate(row):
-                if square["tile"]:
-                    board.set(r, c, tile_number(lex.tiles, square["tile"]))
-        plays = generator.plays(board, Rack.parse(lex.tiles, state["rack"]))
+        plays = plays_of(state, lex, generator)
         turn = state["turn"]
         if plays and not typed and not any(is_blank(t) for _, _, t in plays[0].placed()):
             play = plays[0]  # typed onto the board: its first square clicked (twice to go down), then its letters
@@ -76,3 +79,41 @@ def test_a_game_on_the_play_page_to_its_end(page: Page, live: Live) -> None:
     page.get_by_role("link", name="This game turn by turn").click()
     expect(page.locator("#mistake-index")).to_be_visible()
     expect(page.locator("#rating")).to_have_text(re.compile(r"^\d{3,4}$"))
+
+
+def finished_game(lex: Lexicon) -> str:
+    """A game against the Beginner played to its end beside the server (the player's top play each turn), as the
+    Play page would have saved it: its name."""
+    generator = MoveGenerator(dawg_for(lex))
+    with ProgressStore() as store:
+        game = PlayedGame.start(store, lex, Settings(lex.name, 1, challenge_rule(None, lex.name), 0, seed=5))
+        while not game.finished:
+            if game.to_move == "bot":
+                game.bot_step()
+            else:
+                plays = generator.plays(game.match.game.board, Rack.parse(lex.tiles, game.match.rack()))
+                game.player_line(plays[0].format(lex.tiles) if plays else "pass")
+        return game.name
+
+
+def test_a_games_review_fits_a_phone(page: Page, live: Live) -> None:
+    """The turn-by-turn review: a table of nine columns on a laptop; on a phone each turn a few lines, each value
+    named, and nothing scrolls sideways (it did: the table was wider than the phone)."""
+    name = finished_game(open_lexicon(NAME))
+    folder = os.environ.get("LEXITRAIN_SCREENSHOTS")
+    for size, (width, height) in {"phone": (390, 844), "laptop": (1280, 800), "small": (1000, 600)}.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(live.url(f"/games/{name}"))
+        expect(page.locator("#mistake-index")).to_be_visible()
+        turns = page.locator("#turns tbody tr")
+        expect(turns.first).to_be_visible()
+        assert not overflowing(page), overflowing(page)
+        sideways = page.locator("#turns").evaluate("(t) => t.parentElement.scrollWidth - t.parentElement.clientWidth")
+        assert sideways <= 1, f"the review scrolls sideways by {sideways}px at {width}x{height}"
+        you = turns.first.locator("td").nth(2)
+        expect(you).to_be_visible()
+        label = you.evaluate("(td) => getComputedStyle(td, '::before').content")
+        assert (label == '"You "') == (size == "phone"), label  # a phone names each value; a table has its heads
+        expect(page.get_by_role("columnheader", name="Win % lost")).to_be_visible(visible=size != "phone")
+        if folder:
+            page.screenshot(path=str(Path(folder) / f"web-game-review-{size}.png"), full_page=True)

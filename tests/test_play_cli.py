@@ -7,6 +7,7 @@ line's CGP, as any driving program would)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -169,6 +170,99 @@ def test_tile_tracking_asks_before_the_bag_empties_and_keeps_the_score(enable: L
     assert report.tracking.tiles == sum(t["tiles"] for t in tracked)
     assert report.tracking.mean_score == pytest.approx(sum(t["score"] for t in tracked) / len(tracked), abs=1e-3)
     assert "tile tracking:" in "\n".join(run("stats").stdout.splitlines())
+
+
+def test_a_move_typed_at_the_tile_tracking_question_is_refused_and_asked_again(enable: Lexicon) -> None:
+    """A program sends its move where the unseen tiles are asked: one error line naming the question, the same
+    question again, nothing scored; then the tiles are scored as ever."""
+    generator = MoveGenerator(dawg_for(enable))
+    driver = Driver("--bot", "3", "--seed", "30", "--hide-unseen", "--lexicon", "enable")
+    asked = None
+    while asked is None:
+        line = driver.read()
+        assert "end" not in line, "never asked for the unseen tiles"
+        if "track" in line:
+            asked = line["track"]
+        elif "turn" in line:
+            driver.send(top_play(line, enable, generator))
+    for move in (top_play(asked, enable, generator), "pass", "exchange AE", "challenge"):
+        driver.send(move)
+        refused = driver.read()
+        assert set(refused) == {"error"} and "is a move: first name the" in refused["error"], refused
+        assert f"the {asked['count']} tiles you cannot see" in refused["error"]
+        assert driver.read() == {"track": asked}  # the same question again
+    driver.send(unseen_of(asked, enable))
+    assert driver.read()["tracked"]["score"] == 1.0
+    driver.close()
+    with ProgressStore() as store:
+        assert len(store.kind_answers("enable", "tile-tracking")) == 1  # the moves were never scored
+
+
+def test_the_terminal_asks_for_the_unseen_tiles_unmistakably_and_refuses_a_move(enable: Lexicon) -> None:
+    """`lexitrain play --hide-unseen` in a terminal (a pseudo-terminal): the question says it comes before the
+    move; a move typed there gets one red line and the question again; the tiles typed then are scored; quit
+    puts the game away."""
+    terminal = Terminal("play", "--bot", "1", "--seed", "30", "--hide-unseen", "--clock", "0", "--lexicon", "enable")
+    try:
+        while True:
+            said = terminal.until(r"your move> |the (\d+) unseen tiles> ")
+            if said.endswith("tiles> "):
+                break
+            terminal.send("pass")
+        count = int(re.findall(r"the (\d+) unseen tiles> ", said)[-1])
+        assert f"TILE TRACKING, before your move: which {count} tiles can you not see" in said
+        terminal.send("8D QUITE")
+        again = terminal.until(r"the \d+ unseen tiles> ")
+        assert f"'8D QUITE' is a move: first name the {count} tiles you cannot see" in again
+        assert "TILE TRACKING, before your move" in again  # asked again, whole
+        terminal.send("AEIOU")
+        assert re.search(rf"\d+ of {count} right", terminal.until(r"your move> "))
+        terminal.send("quit")
+        assert "saved: go on with `lexitrain play --resume`" in terminal.until(r"--resume`")
+    finally:
+        terminal.close()
+    with ProgressStore() as store:
+        assert [answer for _, answer, *_ in store.kind_answers("enable", "tile-tracking")] == ["AEIOU"]
+
+
+class Terminal:
+    """`lexitrain ARGS` on a pseudo-terminal, read until a prompt shows, lines typed."""
+
+    def __init__(self, *args: str) -> None:
+        import os
+        import pty
+
+        self.fd, child = pty.openpty()
+        self.process = subprocess.Popen([sys.executable, "-m", "lexitrain", *args], stdin=child, stdout=child,
+                                        stderr=child, close_fds=True, env={**os.environ, "NO_COLOR": "1"})
+        os.close(child)
+        self.seen = ""
+
+    def until(self, pattern: str, seconds: float = 120) -> str:
+        """Everything shown since the last prompt waited for, up to and with the next match of PATTERN."""
+        import os
+        import select
+        import time
+
+        end = time.monotonic() + seconds
+        while not (found := re.search(pattern, self.seen)):
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, end - time.monotonic()))
+            assert ready, f"waited {seconds} s for {pattern!r}; the screen ends: {self.seen[-500:]!r}"
+            self.seen += os.read(self.fd, 65536).decode("utf-8", "replace").replace("\r", "")
+        shown, self.seen = self.seen[:found.end()], self.seen[found.end():]
+        return shown
+
+    def send(self, line: str) -> None:
+        import os
+
+        os.write(self.fd, (line + "\n").encode())
+
+    def close(self) -> None:
+        import os
+
+        self.process.kill()
+        self.process.wait(timeout=30)
+        os.close(self.fd)
 
 
 def test_bad_options_are_one_line_errors() -> None:

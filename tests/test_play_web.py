@@ -3,6 +3,7 @@ requests, two programs on one game, tile tracking, the review, and the leaks on 
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from lexitrain.engine.board import Board, tile_number
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.play import ScoredPlay
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.play import PlayedGame
 from lexitrain.study.records.saved_games import GameMoved, named_game
@@ -56,13 +58,18 @@ def start(client: TestClient, **fields: str) -> str:
     return response.headers["location"].rsplit("/", 1)[1]
 
 
-def top_play(state: dict[str, Any], lex: Lexicon, generator: MoveGenerator) -> str:
+def plays_of(state: dict[str, Any], lex: Lexicon, generator: MoveGenerator) -> list[ScoredPlay]:
+    """Every play of the player's rack on the board a Play page's state draws, the top-scoring first."""
     board = Board(lex.layout, lex.tiles)
     for r, row in enumerate(state["board"]["rows"]):
         for c, square in enumerate(row):
             if square["tile"]:
                 board.set(r, c, tile_number(lex.tiles, square["tile"]))
-    plays = generator.plays(board, Rack.parse(lex.tiles, state["rack"]))
+    return generator.plays(board, Rack.parse(lex.tiles, state["rack"]))
+
+
+def top_play(state: dict[str, Any], lex: Lexicon, generator: MoveGenerator) -> str:
+    plays = plays_of(state, lex, generator)
     return plays[0].format(lex.tiles) if plays else "pass"
 
 
@@ -103,6 +110,14 @@ def test_a_game_in_the_browser_to_the_end_and_reviewed(client: TestClient, enabl
     assert client.post(f"/api/play/{name}/move", json={"turn": end["turn"], "line": "pass"}).json().get("refused")
     stats = client.get("/stats").text
     assert "Leaks: what your mistakes cost" in stats and 'id="leak-kinds"' in stats
+    # the home page lined up the daily plan's cards (ENABLE's twos, threes, sevens and eights): none is the
+    # player's new card, studied or made by the game (Stats said "1784 new" after one game)
+    states = re.search(r'<table id="by-state">.*?</table>', stats, re.S)
+    assert states is not None
+    heads = re.findall(r"<th[^>]*>([^<]+)</th>", states.group(0))
+    cells = dict(zip(heads, re.findall(r"<td[^>]*>([^<]+)</td>", states.group(0))))
+    assert cells["new"] == "0" and int(cells["in your plan"].replace(",", "")) > 1000, cells
+    assert "more wait in your study plan" in stats
     made = client.post("/leaks/study", data={}, follow_redirects=False)
     assert made.status_code == 303 and "studied=" in made.headers["location"]
 
@@ -171,6 +186,8 @@ def test_tile_tracking_through_the_page(client: TestClient, enable: Lexicon, see
             assert "first name the unseen tiles" in refused["refused"]
             bad = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": "A1"}).json()
             assert bad["refused"]
+            move = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": "8D QUITE"}).json()
+            assert "'8D QUITE' is a move: first name the" in move["refused"] and move["track"]  # asked again
             state = client.post(f"/api/play/{name}/track", json={"turn": state["turn"], "tiles": "EEE"}).json()
             assert 0 < state["tracked"]["tiles_right"] <= 3 and state["tracked"]["score"] < 1
             tracked += 1

@@ -56,6 +56,31 @@ def test_stats_tables_and_plot(history, tmp_path):
     assert bad.exit_code == 1 and "PNG" in bad.stderr
 
 
+def test_stats_count_a_plans_waiting_cards_apart_from_new_ones(small, monkeypatch):
+    """A fresh home's daily drill lines up its plan's cards the first time it is looked at (the web app's home
+    does, before anything is studied: a player who had played one game saw "1784 new" on Stats). Stats counts
+    them apart, as waiting in the plan, and its new cards are the player's own (cards from a game) not yet
+    answered; a card of the plan answered leaves the waiting ones for learning."""
+    from lexitrain.study.drills.requests import DailyRequest
+    from lexitrain.study.records.stats import compute, render_text
+
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    with ProgressStore() as store:
+        lined_up = DailyRequest().status(store, small).new_waiting  # (what the home page shows: the plan made)
+        assert lined_up > 0
+        report = compute(store, small.name, small)
+        assert report.by_state == {"new": 0, "learning": 0, "review": 0, "relearning": 0}
+        assert report.waiting == lined_up and report.to_json()["cards_waiting_in_plans"] == lined_up
+        assert render_text(report)[0] == (f"small: 0 new, 0 learning, 0 review, 0 relearning; {lined_up:,} more wait "
+                                          "in your study plan (the daily drill introduces a few a day)")
+        store.ensure_cards(small.name, [("hooks", "CARE")], NOW.timestamp())  # a card of the player's own
+    study(small, monkeypatch, NOW, {"ENT": True})  # a card of the plan answered
+    with ProgressStore() as store:
+        report = compute(store, small.name, small)
+    assert report.by_state["new"] == 1 and report.by_state["learning"] + report.by_state["review"] == 1
+    assert report.waiting == lined_up - 1  # (ENT, a three, was one of the plan's)
+
+
 def test_export_import_round_trip(history, home, tmp_path, monkeypatch):
     backup = tmp_path / "backup.json"
     assert run("progress", "export", str(backup), "--json").json() == {

@@ -161,8 +161,11 @@ def _run_terminal(played: Any, resumed: bool) -> None:
             shown = (match.turn_number, len(match.events))
         question = played.tracking_question()
         if question is not None:
-            line = read_terminal_line(f"tile tracking: name the {question.info['count']} tiles you cannot see> ")
-            if not isinstance(line, str):
+            count = question.info["count"]
+            typer.secho(f"TILE TRACKING, before your move: which {count} tiles can you not see (the bag and "
+                        f"{rung.name}'s rack)? Type them all, e.g. AEEINRST?; your move comes after.", bold=True)
+            line = read_terminal_line(f"the {count} unseen tiles> ")
+            if not isinstance(line, str) or line.strip().lower() in ("quit", "q", "!quit"):
                 break
             try:
                 outcome = played.track(line)

@@ -48,12 +48,16 @@ class StatsReport:
     points: Covered | None = None  # the points per game the known words cover, and how it grew
     tracking: Tracking | None = None  # tile tracking in games against the bots, tile by tile
     syncs: list[SyncStatus] = field(default_factory=list)  # when the store last synced with each other, what waits
+    #: new cards waiting in a study plan's queue, never shown (not in `by_state`: a fresh home's plan makes its
+    #: twos, threes, sevens and eights at once, and a player who has studied nothing has no new cards of theirs)
+    waiting: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
             "lexicon": self.lexicon,
             "reviews_per_day": self.per_day.to_dict("records"),
             "cards_by_state": self.by_state,
+            "cards_waiting_in_plans": self.waiting,
             "retention": self.retention,
             "retention_30_days": self.retention_30,
             "forecast": self.forecast.to_dict("records"),
@@ -126,6 +130,8 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
 
     states = store.cards_by_state(lexicon)
     by_state = {name: states.get(state, 0) for state, name in STATE_NAMES.items()}
+    waiting = store.waiting_in_plans(lexicon)
+    by_state["new"] -= waiting  # (new: cards of the player's making or already introduced, not yet answered)
 
     due = [0] * FORECAST_DAYS
     due[0], coming = store.due_per_quarter_hour(lexicon, _midnight(today + timedelta(days=1)),
@@ -148,7 +154,7 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
     return StatsReport(lexicon, per_day, by_state, forecast, hardest, share((reviews, right)),
                        share((recent_reviews, recent_right)), by_length,
                        _points_covered(store, lex, now) if points and lex is not None else None,
-                       tracking(store, lex) if lex is not None else None, sync_status(store))
+                       tracking(store, lex) if lex is not None else None, sync_status(store), waiting)
 
 
 def _points_covered(store: ProgressStore, lex: Lexicon, now: datetime) -> Covered | None:
@@ -196,7 +202,9 @@ def shown_forecast(report: StatsReport, days: int = FORECAST_DAYS) -> list[DueDa
 
 def render_text(report: StatsReport) -> list[str]:
     """The report as plain lines for the terminal."""
-    lines = [f"{report.lexicon}: " + ", ".join(f"{n} {name}" for name, n in report.by_state.items())]
+    lines = [f"{report.lexicon}: " + ", ".join(f"{n:,} {name}" for name, n in report.by_state.items())
+             + (f"; {report.waiting:,} more wait in your study plan (the daily drill introduces a few a day)"
+                if report.waiting else "")]
     retention = "n/a" if report.retention is None else f"{report.retention:.0%}"
     recent = "n/a" if report.retention_30 is None else f"{report.retention_30:.0%}"
     lines.append(f"retention on reviews: {retention} overall, {recent} in the last {HISTORY_DAYS} days")

@@ -38,6 +38,13 @@ class Plans(StoreConnection):
                            [(plan_id, position, card_id) for position, card_id in enumerate(card_ids) if card_id in new])
         return plan_id
 
+    def waiting_in_plans(self, lexicon: str) -> int:
+        """How many of a lexicon's cards wait in a study plan's queue, never shown yet (made with the plan, not by
+        the player's study: the statistics count them apart from the cards being learned)."""
+        return int(self.conn.execute(
+            "SELECT count(*) FROM cards c WHERE c.lexicon = ? AND c.state = 0 "
+            "AND EXISTS (SELECT 1 FROM plan_queue q WHERE q.card_id = c.id)", (lexicon,)).fetchone()[0])
+
     def plan_named(self, lexicon: str, name: str) -> int | None:
         """The id of a lexicon's plan of that name (None: there is none)."""
         row = self.conn.execute("SELECT id FROM plans WHERE lexicon = ? AND name = ?", (lexicon, name)).fetchone()

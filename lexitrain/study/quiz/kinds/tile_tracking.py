@@ -9,7 +9,10 @@ empties). An answer is tiles as typed (`AEEIRST?`, spaces and case ignored,
 right (as many times as it is unseen), each one more is wrong, each unseen one
 not named is missing; the score is the tiles right over the unseen ones and
 the wrong ones together, so naming every tile of the set scores no better than
-tracking. It is practice, not a card: no search or list makes its keys.
+tracking. A line shaped like a move (a square such as 8D, `pass`, `exchange ABC`,
+`challenge`, a `.` or `-`) is refused, never scored: it was typed for the turn
+that waits behind the question. It is practice, not a card: no search or list
+makes its keys.
 """
 
 from __future__ import annotations
@@ -46,6 +49,17 @@ def tracked(names: Sequence[str], unseen: Sequence[str]) -> tuple[list[str], lis
     return right, wrong, missing
 
 
+#: the first words of a player's lines that are moves or commands, never tiles
+MOVE_WORDS = frozenset({"pass", "exchange", "challenge", "swap", "quit", "help"})
+
+
+def move_shaped(answer: str) -> bool:
+    """Whether an answer line is a move (or a command) rather than tiles: a square's digits, a word of
+    MOVE_WORDS first, a `.` for a tile on the board or a `-` (an exchange, a pass)."""
+    words = answer.split()
+    return bool(words) and (words[0].lower() in MOVE_WORDS or any(c.isdigit() or c in ".-" for c in answer))
+
+
 class TileTrackingKind:
     name = "tile-tracking"
     description = "a position of one of your games: name every tile you cannot see (the bag and the opponent's rack)"
@@ -73,6 +87,10 @@ class TileTrackingKind:
                         {"cgp": key, "rack": position.rack, "count": unseen.size}, hint=LETTERS)
 
     def check(self, question: Question, answer: str) -> Check:
+        if move_shaped(answer):
+            return Check(False, (), (), (), refused=(
+                f"{' '.join(answer.split())!r} is a move: first name the {question.info['count']} tiles you cannot "
+                "see (the bag and your opponent's rack, e.g. AEEINRST?), then make your move"))
         tiles_text = "".join(answer.split())
         rack = question.info["rack"]
         expected = question.expected[0]
