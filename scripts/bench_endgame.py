@@ -7,7 +7,10 @@ rack of the side to move, the opponent holding every unseen tile. The first
 figure in issue 24), by the compiled search unless `--engine python`.
 Prints each position's time, whether it was proved, its value and nodes;
 then how many were solved within the limit, the median over those solved
-and over all (a position not solved counts as the limit), and the worst.
+and over all (a position not solved counts as the limit), the worst, the
+total, and whether every value proved equals the one the previous exact
+solver proved (scripts/bench_endgame_reference.json; a difference is named
+and makes the exit status 1).
 
 `--preendgame N` also times the one-tile-in-the-bag solver on N positions:
 the turn before the bag empties in each game (one unseen tile more than the
@@ -27,6 +30,7 @@ figures taken while others run are slower than a quiet machine's.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -44,6 +48,7 @@ from lexitrain.tiles import RACK_SIZE  # noqa: E402
 from tests.engine_helpers import recorded_endgames  # noqa: E402  (the tests' real endgames)
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
+REFERENCE = Path(__file__).with_name("bench_endgame_reference.json")
 
 
 def main() -> None:
@@ -59,9 +64,11 @@ def main() -> None:
     lex = open_lexicon("enable")
     generator = MoveGenerator(dawg_for(lex))
     positions = recorded_endgames(args.games, lex.tiles, 0)[: args.count]
+    reference = json.loads(REFERENCE.read_text())["values"]
     times = []
     solved = []
     cpus = []
+    compared, differ = 0, []
     for name, board, mine, theirs, _ in positions:
         started, cpu = time.monotonic(), time.process_time()
         solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine)
@@ -70,6 +77,10 @@ def main() -> None:
         cpus.append(cpu)
         if solution.exact:
             solved.append(spent)
+            if name in reference:
+                compared += 1
+                if reference[name] != solution.value:
+                    differ.append(f"{name}: {solution.value:+d}, the previous solver {reference[name]:+d}")
         first = solution.play
         play = f"{first.position} {first.word(lex.tiles)}" if first is not None else "(pass)"
         print(f"{name[:48]:<48} {mine.size}v{theirs.size} {spent:7.2f} s (cpu {cpu:6.2f} s) "
@@ -81,8 +92,11 @@ def main() -> None:
         print(f"median among those solved: {statistics.median(solved):.2f} s, worst solved {max(solved):.2f} s")
     if times:
         print(f"median over all (unsolved counted as {args.limit:.0f} s): {statistics.median(times):.2f} s")
+        print(f"total (unsolved counted as {args.limit:.0f} s): {sum(times):.1f} s")
         print(f"CPU time (this process's share of the machine): median {statistics.median(cpus):.2f} s, "
-              f"worst {max(cpus):.2f} s")
+              f"worst {max(cpus):.2f} s, total {sum(cpus):.1f} s")
+    print(f"values equal to the previous exact solver's: {compared - len(differ)} of {compared} both proved"
+          + ("" if not differ else " -- DIFFERENT: " + "; ".join(differ)))
     if args.preendgame:
         from lexitrain.engine.preendgame import solve_preendgame
 
@@ -112,6 +126,8 @@ def main() -> None:
                   f"of {len(pre)}, median {statistics.median(best_times):.2f} s")
             print(f"CPU time per position: median {statistics.median(pre_cpus):.2f} s, worst {max(pre_cpus):.2f} s")
     print("load at end: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
+    if differ:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -248,3 +248,24 @@ def test_cli_refuses_a_bag_that_is_not_empty(enable) -> None:
     assert "1 tile is in the bag" in result.stderr
     assert "Traceback" not in result.stderr
     assert run("endgame", "--cgp", cgp, "--time", "0").exit_code != 0
+
+
+def test_threat_bound_cuts_and_keeps_the_value(enable) -> None:
+    """The compiled search proves plays worse without searching them where the
+    opponent may go out whatever they do (`threatened`); on real boards with
+    three tiles against two its value is still the brute force's, and both
+    ways of proving (the deepening and the search straight to the end) agree."""
+    if engines.compiled_movegen is None:
+        pytest.skip("compiled endgame search not built")
+    dawg = dawg_for(enable)
+    threatened = 0
+    for board, mine, theirs in real_endgames(enable.tiles, 3):
+        endgame = Endgame(board, (first_tiles(mine, 3), first_tiles(theirs, 2)))
+        expected = brute_force(board, endgame.racks, 0, dawg)
+        search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+        assert endgame_module.prove(search)[0] == expected
+        threatened += search.threatened
+        direct = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+        assert direct.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY) == (
+            expected, True)
+    assert threatened > 0

@@ -6,7 +6,10 @@ from lexitrain.engine.play import ScoredPlay
 
 class Search:
     nodes: int
+    node_limit: int
     horizon: int
+    generated: int
+    threatened: int
     sizes: list[int]
     values: list[int]
     def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None) -> None: ...

@@ -14,7 +14,10 @@ only save time:
   tiles they place plus 15 a tile; a node one move from the horizon is
   valued without visiting its children: by its best play going out and the
   play of the highest score plus points placed (its exact worth there);
-- the table keeps two entries a bucket, the deepest searched and the latest.
+- the table keeps two entries a bucket, the deepest searched and the latest;
+- where the opponent (four tiles or fewer) can go out, a play that leaves the
+  squares of such a play alone is bounded without a search: at most its score
+  less the opponent's going out (`threat_bound`), often enough to refute it.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -38,7 +41,8 @@ cdef extern from *:
 
 import time
 
-from lexitrain.engine.endgame import EXACT_DEPTH, INFINITY, MAX_ZERO_TURNS, PLAYS_LIMIT, OutOfTime, Zobrist, rack_value
+from lexitrain.engine.endgame import (EXACT_DEPTH, INFINITY, MAX_ZERO_TURNS, PLAYS_LIMIT, OutOfNodes, OutOfTime,
+                                      Zobrist, rack_value)
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import RACK_SIZE
 
@@ -60,6 +64,9 @@ cdef enum:
     RACK_TILES = 16     # most tiles a play places
     ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
     TILE_WEIGHT = 15    # points a tile placed adds to a play's place in the order (see Moves.load)
+    THREATS = 4         # the opponent's plays going out whose reach is worked out (see Search.threat_bound)
+    THREAT_TILES = 4    # ... when the opponent holds at most this many tiles
+    ZONE_WORDS = 8      # 64-bit words of a threat's reach: boards of up to 512 squares
 
 
 cdef struct Entry:
@@ -104,6 +111,8 @@ cdef class Moves:
     cdef int* record   # where play i starts in `flat`
     cdef object flat
     cdef list listed
+    cdef int n_zone    # plays going out whose reach `zone` holds (-1: not worked out yet)
+    cdef uint64_t zone[THREATS][ZONE_WORDS]  # the squares a play must leave alone for play j to stay as it is
 
     def __cinit__(self):
         self.score = NULL
@@ -112,6 +121,7 @@ cdef class Moves:
         self.square = NULL
         self.tile = NULL
         self.record = NULL
+        self.n_zone = -1
 
     def __dealloc__(self):
         PyMem_Free(self.score)
@@ -230,7 +240,11 @@ cdef class Search:
     cdef char is_dirty[MAX_SQUARES]
     cdef int n_dirty
     cdef public long nodes
+    cdef public long node_limit  # stop (OutOfNodes) past this many positions; 0: no limit
     cdef public long horizon
+    cdef public long generated   # move generations (cache misses)
+    cdef public long threatened  # plays proved worse by the opponent's going out without a search
+    cdef bint zoned              # the board is small enough for threat zones
     cdef object deadline
     cdef int start_zero
 
@@ -279,7 +293,11 @@ cdef class Search:
             self.is_dirty[k] = 0
         self.n_dirty = 0
         self.nodes = 0
+        self.node_limit = 0
         self.horizon = 0
+        self.generated = 0
+        self.threatened = 0
+        self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
 
     def reset(self, endgame, deadline):
@@ -385,6 +403,7 @@ cdef class Search:
         counts = tuple([self.rack[p][letter] for letter in range(self.letters)])
         self.sync()
         flat = self.live.find_flat(counts, self.rack[p][self.letters])
+        self.generated += 1
         moves = Moves()
         moves.load(flat, self.cols, self.size[p], self.points)
         if len(self.cache) >= PLAYS_LIMIT:
@@ -479,15 +498,76 @@ cdef class Search:
             self.unmake_index(p, moves, i)
         return score - rest
 
+    cdef void zone_out(self, Moves moves):
+        """Work out the reach of the first THREATS plays of `moves` going out (on this
+        board, the one they were found on): the squares they fill and, from each, the
+        first empty square in each of the four directions past the tiles there. A
+        play filling none of those squares leaves such a play legal and scoring the
+        same: the words it forms and their squares are unchanged."""
+        cdef int j, q, k, r, c, rr, cc, d
+        cdef int dr[4]
+        cdef int dc[4]
+        dr[0], dr[1], dr[2], dr[3] = -1, 1, 0, 0
+        dc[0], dc[1], dc[2], dc[3] = 0, 0, -1, 1
+        moves.n_zone = min(moves.n_out, THREATS)
+        for j in range(moves.n_zone):
+            memset(moves.zone[j], 0, sizeof(moves.zone[j]))
+            for q in range(moves.first[j], moves.first[j + 1]):
+                k = moves.square[q]
+                moves.zone[j][k >> 6] |= (<uint64_t>1) << (k & 63)
+                r, c = k // self.cols, k % self.cols
+                for d in range(4):
+                    rr, cc = r + dr[d], c + dc[d]
+                    while 0 <= rr < self.rows and 0 <= cc < self.cols and self.squares[rr * self.cols + cc] != EMPTY:
+                        rr += dr[d]
+                        cc += dc[d]
+                    if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                        k = rr * self.cols + cc
+                        moves.zone[j][k >> 6] |= (<uint64_t>1) << (k & 63)
+
+    cdef Moves threats(self, int other):
+        """The opponent's plays here, their reach worked out, if some go out; else None."""
+        cdef Moves threat
+        if not self.zoned or self.size[other] > THREAT_TILES:
+            return None
+        threat = self.moves_of(other)
+        if threat.n_zone < 0:
+            self.zone_out(threat)
+        return threat if threat.n_zone else None
+
+    cdef int threat_bound(self, int p, Moves moves, int i, Moves threat, int zero):
+        """A bound on the value for p of play i (or PASS) without searching it: the
+        opponent, to move next, may still go out with the best of its threats that the
+        play leaves alone, which ends the game: p gets at most the play's score less that
+        score and twice p's rack after the play. INFINITY where no threat is left."""
+        cdef int j, q, k
+        cdef bint hit
+        if i == PASS:
+            if zero + 1 >= MAX_ZERO_TURNS:
+                return INFINITY  # the pass ends the game: its value is known at once anyway
+            return -threat.score[0] - 2 * self.value[p]
+        for j in range(threat.n_zone):
+            hit = False
+            for q in range(moves.first[i], moves.first[i + 1]):
+                k = moves.square[q]
+                if threat.zone[j][k >> 6] >> (k & 63) & 1:
+                    hit = True
+                    break
+            if not hit:
+                return moves.score[i] - threat.score[j] - 2 * (self.value[p] - (moves.gain[i] - moves.score[i]))
+        return INFINITY
+
     cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) except? -999999:
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry* e = self.probe(key)
-        cdef Moves moves
+        cdef Moves moves, threat
         self.nodes += 1
         if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
             raise OutOfTime()
+        if self.node_limit and self.nodes > self.node_limit:
+            raise OutOfNodes()
         if e != NULL:
             first = e.move
             if e.depth >= depth and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
@@ -504,6 +584,7 @@ cdef class Search:
             return self.last_move(p, moves, zero, key)
         if first >= moves.n:
             first = NO_MOVE  # a hash collision
+        threat = self.threats(other)
         best = -INFINITY
         best_move = NO_MOVE
         count = moves.n + 1  # every play, then the pass
@@ -517,7 +598,11 @@ cdef class Search:
                         continue
             else:
                 i = n if n < moves.n else PASS
-            if best == -INFINITY:
+            if threat is not None and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]) \
+                    and self.threat_bound(p, moves, i, threat, zero) <= alpha:
+                value = self.threat_bound(p, moves, i, threat, zero)  # proved no better: the opponent goes out
+                self.threatened += 1
+            elif best == -INFINITY:
                 value = self.child(p, moves, i, depth, alpha, beta, zero)
             else:  # a null window first: most moves only need proving worse
                 value = self.child(p, moves, i, depth, alpha, alpha + 1, zero)

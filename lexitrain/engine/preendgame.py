@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Collection, Sequence
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.endgame import EXACT_DEPTH, INFINITY, Endgame, OutOfTime, Searcher, new_search
+from lexitrain.engine.endgame import INFINITY, Endgame, OutOfTime, Searcher, new_search, prove
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
@@ -46,8 +46,6 @@ from lexitrain.engine.rules import apply_play
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import BLANK, Rack, TileSet
 
-#: a depth no endgame reaches: a search to it follows every line to the game's end
-PROOF_DEPTH = EXACT_DEPTH - 1
 WIN, TIE, LOSS = "win", "tie", "loss"
 
 
@@ -205,13 +203,16 @@ class _Solver:
         self.reached: list[_Play] = []
         self.wins_seconds: float | None = None
 
-    def searched(self, endgame: Endgame, depth: int, alpha: int, beta: int) -> int:
-        """The opponent's value of an endgame within (alpha, beta), fail-soft."""
+    def searched(self, endgame: Endgame, alpha: int, beta: int, depth: int | None = None) -> int:
+        """The opponent's value of an endgame within (alpha, beta), fail-soft: searched `depth` plies deep,
+        or else proved to the end of every line."""
         if self.search is None:
             self.search = new_search(endgame, self.generator, self.deadline, self.engine)
         else:
             self.search.reset(endgame, self.deadline)
-        return self.search.root(depth, alpha, beta)[0]
+        if depth is not None:
+            return self.search.root(depth, alpha, beta)[0]
+        return prove(self.search, alpha, beta)[0]
 
     def known(self, p: _Play) -> PlayOutcome:
         """What is known of a play so far: its wins proved or bounded, its values."""
@@ -222,7 +223,7 @@ class _Solver:
     def estimate(self) -> None:
         """1. Every play one ply deep."""
         for p in self.solving:
-            p.value = [p.play.score - self.searched(e, 1, -INFINITY, INFINITY) for e in p.endgames]
+            p.value = [p.play.score - self.searched(e, -INFINITY, INFINITY, depth=1) for e in p.endgames]
             self.reached.append(p)
 
     def prove_wins(self) -> float:
@@ -238,8 +239,7 @@ class _Solver:
             for d in sorted(self.draws, key=lambda d: p.value[d]):  # likeliest losses first
                 if not full and known(p).wins_at_most <= best_wins:
                     break  # cut: it cannot win more draws than the best
-                opponent = self.searched(p.endgames[d], PROOF_DEPTH, p.play.score - threshold - 1,
-                                         p.play.score - threshold + 1)
+                opponent = self.searched(p.endgames[d], p.play.score - threshold - 1, p.play.score - threshold + 1)
                 _bound(p, d, p.play.score - opponent, threshold - 1, threshold + 1)
             if known(p).decided:
                 best_wins = max(best_wins, known(p).wins)
@@ -257,7 +257,7 @@ class _Solver:
                 if known(p).wins_at_most < best_wins or sum(map(mul, self.counts, p.high)) <= best_sum:
                     break  # fewer wins, or no higher expected value: its values stay bounds
                 if p.low[d] < p.high[d]:
-                    _bound(p, d, p.play.score - self.searched(p.endgames[d], PROOF_DEPTH, -INFINITY, INFINITY),
+                    _bound(p, d, p.play.score - self.searched(p.endgames[d], -INFINITY, INFINITY),
                            -INFINITY, INFINITY)
             if known(p).exact and known(p).wins == best_wins:
                 best_sum = max(best_sum, sum(map(mul, self.counts, p.value)))
