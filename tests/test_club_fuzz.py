@@ -15,12 +15,16 @@ import socket as sockets
 import subprocess
 import sys
 import time
+import tracemalloc
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -32,6 +36,7 @@ from lexitrain.club import members
 from lexitrain.club.app import Club, create_app
 from lexitrain.club.store import ClubDatabase
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.web.edge import parsed_size
 from test_club_api import KIND, PASSWORD
 from test_club_tables import KEYS, lex  # noqa: F401  (a fixture)
 from web_helpers import Clock
@@ -222,10 +227,9 @@ def stream(port: int, path: str, megabytes: int, headers: str = "") -> bytes:
             return b""
 
 
-def test_a_huge_chunked_body_is_refused_as_it_streams_in_bounded_memory(tmp_path: Path, lex: Lexicon) -> None:
-    """1 GB to the login (before any authentication) and 256 MB to a member's largest route, streamed to a real
-    `lexitrain serve`: each refused (413) once past its route's bound, and the server's peak memory grows by
-    far less than what was sent."""
+@contextmanager
+def serving(tmp_path: Path, lex: Lexicon) -> Iterator[tuple[int, str, str, int]]:
+    """A real `lexitrain serve` on SQLite with member ann logged in: its port, ann's cookie and CSRF token, its pid."""
     database = tmp_path / "club.sqlite"
     with ClubDatabase(str(database)) as db:
         members.sign_up(db, "ann", "correct horse battery", members.make_invite(db, 1.0), 1.0)
@@ -243,14 +247,71 @@ def test_a_huge_chunked_body_is_refused_as_it_streams_in_bounded_memory(tmp_path
             login = web.post("/api/session", json={"name": "ann", "password": "correct horse battery"})
             assert login.status_code == 200
             cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
-            csrf = login.json()["csrf"]
-        before = vm_peak(process.pid)
-        began = time.perf_counter()
-        assert b" 413 " in stream(port, "/api/session", 1024)
-        assert b" 413 " in stream(port, "/api/progress", 256, f"Cookie: {cookie}\r\nX-CSRF-Token: {csrf}\r\n")
-        grown = vm_peak(process.pid) - before
-        assert grown < 100 << 20, f"the server's peak memory grew by {grown >> 20} MB"
-        assert time.perf_counter() - began < 60
+        yield port, cookie, str(login.json()["csrf"]), process.pid
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_a_huge_chunked_body_is_refused_as_it_streams_in_bounded_memory(tmp_path: Path, lex: Lexicon) -> None:
+    """1 GB to the login (before any authentication) and 256 MB to a member's largest route, streamed to a real
+    `lexitrain serve`: each refused (413) once past its route's bound, and the server's peak memory grows by
+    far less than what was sent."""
+    with serving(tmp_path, lex) as (port, cookie, csrf, pid):
+        before = vm_peak(pid)
+        began = time.perf_counter()
+        assert b" 413 " in stream(port, "/api/session", 1024)
+        assert b" 413 " in stream(port, "/api/progress", 256, f"Cookie: {cookie}\r\nX-CSRF-Token: {csrf}\r\n")
+        grown = vm_peak(pid) - before
+        assert grown < 100 << 20, f"the server's peak memory grew by {grown >> 20} MB"
+        assert time.perf_counter() - began < 60
+
+
+#: What a body of many tiny elements may add to the server's peak memory: the body itself (held, and joined
+#: from its chunks), and nothing of what parsing it would build.
+ELEMENTS_BODY_MB = 48
+ELEMENTS_GROWTH_MB = 160
+
+
+def test_a_body_of_many_tiny_elements_is_refused_before_it_is_parsed(tmp_path: Path, lex: Lexicon) -> None:
+    """48 MB of `[{},{},...]` to the member's progress upload (under its 64 MB bound) would parse to some 16 million
+    dicts, over 1 GB: refused (413, one line) before it is parsed, the server's peak memory growing by less than
+    ELEMENTS_GROWTH_MB; and the same body small enough to parse is read (refused for what it says, 400)."""
+    with serving(tmp_path, lex) as (port, cookie, csrf, pid):
+        import httpx
+
+        body = b"[" + b"{}," * (ELEMENTS_BODY_MB * (1 << 20) // 3) + b"{}]"
+        before = vm_peak(pid)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as web:
+            headers = {"cookie": cookie, "x-csrf-token": csrf, "content-type": "application/json"}
+            refused = web.post("/api/progress", content=body, headers=headers)
+            grown = vm_peak(pid) - before
+            small = web.post("/api/progress", content=b"[" + b"{}," * 1000 + b"{}]", headers=headers)
+        assert refused.status_code == 413, refused.text[:200]
+        assert refused.json() == {"error": "the request's body would take more than 128 MB of memory to read "
+                                           "(too many elements for its size)"}
+        assert grown < ELEMENTS_GROWTH_MB << 20, f"the server's peak memory grew by {grown >> 20} MB"
+        assert small.status_code == 400 and small.json() == {"error": "the body must be a JSON object"}
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=6),
+    max_leaves=30)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON_VALUES, st.integers(min_value=1, max_value=300))
+def test_parsed_size_is_never_less_than_what_parsing_takes(value: Any, copies: int) -> None:
+    """The edge's reckoning of a body's parsed memory (what it refuses by) is an upper bound of what json.loads
+    really allocates at its peak (tracemalloc), whatever the values: a body is never let through on an under-count."""
+    raw = json.dumps([value] * copies, ensure_ascii=copies % 2 == 0).encode()
+    tracemalloc.start()
+    try:
+        parsed = json.loads(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    del parsed
+    assert parsed_size(raw) + 2048 >= peak

@@ -6,7 +6,8 @@ the door (the face's own: the local app's launch key in `web.guard`, a club memb
 `club.door`) says who is asking or turns the request away; a write from someone whose door hands them
 a CSRF token must carry it (the `X-CSRF-Token` header, or a form's `csrf` field), else 403; every
 answer carries the security headers. A route reads its JSON body with `read_json` and its fields with
-`text`, `whole`, `flag`, so the same bad body gets the same one-line 400 from either face; anything the
+`text`, `whole`, `flag`, so the same bad body gets the same one-line 400 from either face (and one that would
+parse to more memory than MAX_PARSED, a 413, before it is parsed); anything the
 core refuses (LexitrainError) is a 4xx with one line (`Refused` says which status), a route or method
 that is not there a 404 or 405, and anything else a 500 with one line: never a traceback.
 """
@@ -56,6 +57,19 @@ CSRF_FIELD = "csrf"
 UNTEXT = re.compile("[\ud800-\udfff\x00]")
 #: Nesting past this in a body is refused (far beyond any request's).
 DEEPEST = 20
+#: The most memory a JSON body may take once parsed, as `parsed_size` reckons it before parsing: a body under
+#: its byte bound can still parse to many times its size (`[{},{},...]`: each `{},` of 3 bytes becomes a
+#: dict of 64 bytes and its list slot), so it is refused (413) before json.loads builds it.
+MAX_PARSED = 128 << 20
+#: What `parsed_size` counts per byte that may start a container, an element or a text: an empty dict 64 bytes
+#: and its slot in a list, an empty list 56 and its slot, an element or entry with its value (a float 24, a slot 8;
+#: a dict entry and its share of the table's slack), a text's header (49) for its two quotes.
+PARSED_COST = {b"{": 72, b"[": 64, b",": 32, b":": 56, b'"': 26}
+#: And per byte of the body, for the texts' characters while they are built and once built: ASCII 1 byte a
+#: character; a text with a character past U+00FF 2 bytes each (an escape `\\uXXXX` may spell one), past U+FFFF 4.
+TEXT_COST = {"ascii": 2, "wide": 4, "widest": 8}
+WIDEST = re.compile(rb"[\xf0-\xff]|\\u[dD][89abAB]")
+WIDE = re.compile(rb"[\x80-\xff]|\\u")
 #: The largest whole number a route takes (an id, a count): what a database's 64-bit integer holds.
 LARGEST_WHOLE = (1 << 63) - 1
 
@@ -99,8 +113,12 @@ def reply(data: Any, status: int = 200) -> JSONResponse:
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object: strict JSON (no NaN), no lone surrogate in any string, not nested deep."""
+    """The request's JSON object: strict JSON (no NaN), no lone surrogate in any string, not nested deep, and
+    not more to hold once parsed than MAX_PARSED (refused as too large before it is parsed)."""
     raw = await request.body()
+    if parsed_size(raw) > MAX_PARSED:
+        raise Refused(413, f"the request's body would take more than {_size(MAX_PARSED)} of memory to read "
+                           "(too many elements for its size)")
 
     def no_constant(name: str) -> None:
         raise ValueError(name)
@@ -114,6 +132,13 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not _clean(data):
         raise BadRequest("the body holds text that is not Unicode (a lone surrogate), a NUL, or is nested too deep")
     return data
+
+
+def parsed_size(raw: bytes) -> int:
+    """An upper bound of the memory json.loads takes to build RAW's values (bytes), from counting the bytes that
+    start each container, element and text (inside texts too: an over-count never lets too much through)."""
+    width = "widest" if WIDEST.search(raw) else "wide" if WIDE.search(raw) else "ascii"
+    return TEXT_COST[width] * len(raw) + sum(cost * raw.count(byte) for byte, cost in PARSED_COST.items())
 
 
 def _clean(value: Any, depth: int = 0) -> bool:
