@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.club.store.attempts import AttemptRow
@@ -66,13 +66,37 @@ class ChallengeSet:
         return float(check_kind(self.kind).seconds)
 
 
+class Started(NamedTuple):
+    """What never changes of an attempt once made: whose it is, its set, its start."""
+
+    member_id: int
+    kind: str
+    day: str
+    started: float
+
+
 class ChallengeSets:
-    """The sets of the club's lexicon, worked out once per process (they are fixed by lexicon, kind and day)."""
+    """The sets of the club's lexicon, worked out once per process (they are fixed by lexicon, kind and day), and
+    the attempts at them this process has seen (`started`: what never changes of each), so that a guess reads
+    nothing before it is stored."""
+
+    #: How many attempts' unchanging facts a process keeps (a club's day of members, several times over).
+    ATTEMPTS_KEPT = 20_000
 
     def __init__(self, lex: Lexicon) -> None:
         self.lex = lex
         self._sets: dict[tuple[str, date], ChallengeSet] = {}
+        self._started: dict[int, Started] = {}
         self._lock = threading.Lock()
+
+    def started(self, attempt_id: int) -> Started | None:
+        return self._started.get(attempt_id)
+
+    def note_started(self, attempt_id: int, facts: Started) -> None:
+        with self._lock:
+            self._started[attempt_id] = facts
+            if len(self._started) > self.ATTEMPTS_KEPT:
+                del self._started[next(iter(self._started))]
 
     def get(self, kind: str, day: date) -> ChallengeSet:
         check_kind(kind)
@@ -151,10 +175,21 @@ def _attempt(store: ClubStore, member_id: int, attempt_id: int) -> tuple[str, st
 def guess(db: ClubDatabase, sets: ChallengeSets, member_id: int, attempt_id: int, word: str,
           now: float) -> tuple[bool, str | None]:
     """Whether the word answers a question of the attempt's set, and that question's key. After the attempt's
-    time the attempt is finished at its deadline and the guess refused (409)."""
+    time the attempt is finished at its deadline and the guess refused (409). An attempt this process has seen
+    before, in its time, takes the guess in one statement (`guess_while_open`); anything else (a first guess, a
+    guess late or refused, a word found already) goes the whole way, in a transaction."""
     word = word.strip().upper()
+    known = sets.started(attempt_id)
+    if known is not None and known.member_id == member_id:
+        chosen = sets.get(known.kind, date.fromisoformat(known.day))
+        if now < known.started + chosen.seconds:
+            key = chosen.question_of.get(word)
+            with db.reading() as store:
+                if store.guess_while_open(member_id, attempt_id, word, key, now):
+                    return key is not None, key
     with db.transaction() as store:
         kind, day, started = _attempt(store, member_id, attempt_id)
+        sets.note_started(attempt_id, Started(member_id, kind, day, started))
         chosen = sets.get(kind, date.fromisoformat(day))
         late = now >= started + chosen.seconds
         if late:

@@ -80,6 +80,20 @@ class Attempts(StoreConnection):
         return self.conn.execute("SELECT 1 FROM attempts WHERE id = ? AND member_id = ?",
                                  (attempt_id, member_id)).fetchone() is not None
 
+    def guess_while_open(self, member_id: int, attempt_id: int, word: str, key: str | None, now: float) -> bool:
+        """A guess in one statement, outside any transaction: a right one (KEY: the question it answers) stored,
+        a wrong one only checked; whether the member's attempt was unfinished (and the right word not found
+        before). On PostgreSQL the attempt's row is share-locked as it is read, so a guess waits for a finish
+        under way (which locks it: `lock_attempt`) and is then refused, never stored after the finish counted
+        the guesses; on SQLite the statement holds the file's write lock."""
+        if key is None:
+            return self.conn.execute("SELECT 1 FROM attempts WHERE id = ? AND member_id = ? AND finished IS NULL",
+                                     (attempt_id, member_id)).fetchone() is not None
+        share = " FOR SHARE" if self.dialect == "postgresql" else ""
+        return self.conn.execute("INSERT INTO guesses (attempt_id, word, alphagram, at) SELECT id, ?, ?, ? FROM attempts "
+                                 f"WHERE id = ? AND member_id = ? AND finished IS NULL{share} ON CONFLICT DO NOTHING "
+                                 "RETURNING attempt_id", (word, key, now, attempt_id, member_id)).fetchone() is not None
+
     def add_guess(self, attempt_id: int, word: str, key: str, now: float) -> None:
         self.conn.execute("INSERT INTO guesses (attempt_id, word, alphagram, at) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT DO NOTHING", (attempt_id, word, key, now))
