@@ -8,6 +8,7 @@ connections from its one bounded pool."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -96,7 +97,7 @@ def servers(club_url: tuple[str, str]) -> Iterator[list[Serve]]:
         serve.stop()
 
 
-def member_on(servers: list[Serve], club_url: str) -> tuple[list[httpx.Client], str]:
+def member_on(servers: list[Serve], club_url: str, name: str = "ann") -> tuple[list[httpx.Client], str]:
     """A member signed up and logged in once: a client for each process, all with that one session cookie."""
     import time as clock
 
@@ -106,8 +107,8 @@ def member_on(servers: list[Serve], club_url: str) -> tuple[list[httpx.Client], 
     with ClubDatabase(club_url, pool_size=1) as db:
         invite = make_invite(db, clock.time())
     first = httpx.Client(base_url=servers[0].base, timeout=60)
-    assert first.post("/api/members", json={"name": "ann", "password": PASSWORD, "invite": invite}).status_code == 201
-    login = first.post("/api/session", json={"name": "ann", "password": PASSWORD})
+    assert first.post("/api/members", json={"name": name, "password": PASSWORD, "invite": invite}).status_code == 201
+    login = first.post("/api/session", json={"name": name, "password": PASSWORD})
     assert login.status_code == 200, login.text
     others = [httpx.Client(base_url=serve.base, timeout=60, cookies=first.cookies) for serve in servers[1:]]
     return [first, *others], login.json()["csrf"]
@@ -197,5 +198,38 @@ def test_a_process_holds_no_more_connections_than_its_pool_however_many_requests
             assert client.post("/study/api/review", json={}, headers={"x-csrf-token": csrf}).status_code in (200, 400)
     with psycopg.connect(url, autocommit=True) as conn:
         counted = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                               "AND pid <> pg_backend_pid()").fetchone()
+                               "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchone()
     assert counted is not None and 0 < counted[0] <= 2 * POOL, counted
+
+
+def test_a_tables_events_and_a_logout_reach_the_sockets_of_the_other_process(servers: list[Serve],
+                                                                              club_url: tuple[str, str]) -> None:
+    """Two members at a table, each through another process: a guess made through one reaches the other's socket
+    on the other process (PostgreSQL by NOTIFY; SQLite, which has none, by each process looking for others'
+    commits every 0.2 s), and a logout made through the first closes that socket (4401) at once."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    (ann, _), ann_csrf = member_on(servers, club_url[0], "ann")
+    (_, bob), bob_csrf = member_on(servers, club_url[0], "bob")
+    opened = ann.post("/api/tables", json={"alphagrams": ["AET", "ANT"]}, headers={"x-csrf-token": ann_csrf})
+    assert opened.status_code == 201, opened.text
+    table = opened.json()["table"]
+    assert bob.post(f"/api/tables/{table}/join", headers={"x-csrf-token": bob_csrf}).status_code == 200
+    cookie = "; ".join(f"{k}={v}" for k, v in bob.cookies.items())
+    with connect(f"ws://127.0.0.1:{servers[1].port}/api/tables/{table}/events",
+                 additional_headers={"cookie": cookie}, open_timeout=30) as socket:
+        seen = [json.loads(socket.recv(timeout=30))["type"]]  # (bob's own join, read as the socket opens)
+        began = time.monotonic()
+        assert ann.post(f"/api/tables/{table}/guess", json={"word": "TEA"},
+                        headers={"x-csrf-token": ann_csrf}).json()["correct"]
+        while "guess" not in seen:
+            event = json.loads(socket.recv(timeout=30))
+            seen.append(event["type"])
+        assert event["member"] == "ann" and event["word"] == "TEA" and time.monotonic() - began < 10
+        bob_there = httpx.Client(base_url=servers[0].base, timeout=60, cookies=bob.cookies)
+        assert bob_there.delete("/api/session", headers={"x-csrf-token": bob_csrf}).status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                socket.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401

@@ -553,7 +553,7 @@ def create_app(club: Club) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await _run(club.finish_removals)
         await _run(club.settle_everyone)
-        hub = app.state.hub = Hub(club.db)
+        hub = app.state.hub = Hub(club.db, club.clock)
         await hub.start()
         club.hubs.live.append(hub)
 

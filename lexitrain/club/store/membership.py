@@ -104,6 +104,17 @@ class Membership(StoreConnection):
             "WHERE l.token_hash = ? AND l.expires > ?", (token_hash, now)).fetchone()
         return None if row is None else ((int(row[0]), str(row[1]), bool(row[2])), str(row[3]))
 
+    def live_sessions(self, token_hashes: list[str], now: float) -> set[str]:
+        """Which of these sessions (their tokens' digests) still stand: not ended, not expired, their member not
+        removed."""
+        found: set[str] = set()
+        for start in range(0, len(token_hashes), 500):
+            part = token_hashes[start:start + 500]
+            found.update(str(row[0]) for row in self.conn.execute(
+                "SELECT l.token_hash FROM logins l JOIN members m ON m.id = l.member_id WHERE l.expires > ? AND "
+                f"l.token_hash IN ({', '.join('?' * len(part))})", (now, *part)).fetchall())
+        return found
+
     def end_login(self, token_hash: str) -> dict[str, Any]:
         """End a session: the notice that closes its sockets (`club.events`)."""
         with self.transaction():

@@ -134,6 +134,17 @@ class SharedWalls(StoreConnection):
         row = self.conn.execute("SELECT max(id) FROM table_events WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if row is None or row[0] is None else int(row[0])
 
+    def commits_seen(self) -> int:
+        """SQLite: a number that moves whenever another connection (of this process or another) commits to the
+        club's file (`PRAGMA data_version`), read on this connection."""
+        row = self.conn.execute("PRAGMA data_version").fetchone()
+        return int(row[0])
+
+    def newest_event(self) -> int:
+        """The id of the newest event of any table (0: none)."""
+        row = self.conn.execute("SELECT max(id) FROM table_events").fetchone()
+        return 0 if row is None or row[0] is None else int(row[0])
+
     def add_event(self, table_id: int, body: dict[str, Any], now: float) -> dict[str, Any]:
         """Store an event (on PostgreSQL also NOTIFY it: delivered to every process when this commits); the event."""
         row = self.conn.execute("INSERT INTO table_events (table_id, at, body) VALUES (?, ?, ?) RETURNING id",
