@@ -152,3 +152,49 @@ def addresses_believed(base: str) -> bool:
 def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(club_server) -> None:
     assert not addresses_believed(club_server())  # before, uvicorn believed any local program
     assert addresses_believed(club_server("--trusted-proxy", "127.0.0.1"))
+
+
+def test_a_process_computes_at_most_two_password_hashes_at_once(db: ClubDatabase,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each argon2id hash takes 64 MiB while it runs: twelve logins at once (right and wrong passwords) never
+    have more than HASHES_AT_ONCE hashed together (eight at once took a serve process past 450 MB), and every
+    one of them is answered."""
+    names = [f"member{i}" for i in range(6)]
+    for name in names:
+        members.sign_up(db, name, PASSWORD, members.make_invite(db, NOW), NOW)
+    from argon2 import PasswordHasher
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+    verify = PasswordHasher.verify
+
+    def counted(self: PasswordHasher, hashed: str, password: str) -> bool:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.05)
+            return verify(self, hashed, password)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(PasswordHasher, "verify", counted)
+    answers: list[int] = []
+    tries = [(name, password) for name in names for password in (PASSWORD, "wrong password")]
+
+    def one(index: int) -> None:
+        name, password = tries[index]
+        try:
+            members.log_in(db, name, password, f"10.0.0.{index}", NOW)
+            answers.append(200)
+        except Refused as refused:
+            answers.append(refused.status)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(tries))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == members.HASHES_AT_ONCE
+    assert sorted(answers) == [200] * 6 + [401] * 6

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,10 @@ FIRST_WAIT = 30.0
 LONGEST_WAIT = 15 * 60.0
 #: Checks last made this long ago are forgotten (the count starts again).
 FORGET_AFTER = 24 * 3600.0
+#: argon2id hashes a process computes at once (each takes 64 MiB while it runs: eight members logging in at
+#: once took a process past 450 MB); the others wait their turn.
+HASHES_AT_ONCE = 2
+_HASHING = threading.BoundedSemaphore(HASHES_AT_ONCE)
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,8 @@ def sign_up(db: ClubDatabase, name: str, password: str, invite: str, now: float)
     """A new member, using up the invitation: an unknown or used one is refused (403), a taken name
     too (409, and the invitation stays unused)."""
     check_name(name)
-    hashed = _hasher().hash(check_password(password))
+    with _HASHING:
+        hashed = _hasher().hash(check_password(password))
     with db.transaction() as store:
         if not store.use_invite(digest(invite), now):
             raise Refused(403, "this invitation is unknown or was used already")
@@ -159,15 +165,16 @@ def _verified(hashed: str | None, password: str) -> bool:
     from argon2.exceptions import InvalidHashError, VerificationError
 
     hasher = _hasher()
-    if hashed is None:
-        if not _DUMMY_HASH:
-            _DUMMY_HASH.append(hasher.hash(secrets.token_urlsafe(16)))
-        hashed = _DUMMY_HASH[0]
-        password = password + "\0"  # (never equal to the dummy's random password)
-    try:
-        return bool(hasher.verify(hashed, password))
-    except (VerificationError, InvalidHashError):
-        return False
+    with _HASHING:
+        if hashed is None:
+            if not _DUMMY_HASH:
+                _DUMMY_HASH.append(hasher.hash(secrets.token_urlsafe(16)))
+            hashed = _DUMMY_HASH[0]
+            password = password + "\0"  # (never equal to the dummy's random password)
+        try:
+            return bool(hasher.verify(hashed, password))
+        except (VerificationError, InvalidHashError):
+            return False
 
 
 def session_member(db: ClubDatabase, token: str | None, now: float) -> tuple[Member, str] | None:
@@ -196,7 +203,8 @@ def log_out(db: ClubDatabase, token: str) -> dict[str, Any]:
 
 def reset_password(db: ClubDatabase, name: str, password: str) -> dict[str, Any]:
     """A new password, set by an admin; the member's sessions end: the notice that closes their sockets."""
-    hashed = _hasher().hash(check_password(password))
+    with _HASHING:
+        hashed = _hasher().hash(check_password(password))
     with db.reading() as store:
         ended = store.set_password(name, hashed)
     if ended is None:
