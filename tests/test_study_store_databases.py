@@ -10,6 +10,7 @@ the races forced by a barrier between a read and its write.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sqlite3
 import threading
@@ -23,7 +24,7 @@ import pytest
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.replay import Rescheduling, replay_card, rescheduling
-from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
+from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, HARD, Scheduling
 from lexitrain.study.records.transfer import export_progress, import_progress
 from tests.test_study_store_migrations import make_v7
 from lexitrain.study.store import (SCHEMA_VERSION, AnswerRow, CardMoved, CardRow, DueMove, Filters, GivenAnswer,
@@ -71,7 +72,7 @@ def test_a_new_store_has_every_table_at_the_current_version_and_reopening_change
     store = open_store()
     tables = {"cards", "plans", "plan_queue", "sessions", "answers", "challenges", "settings", "positions",
               "card_leases", "decks", "rounds", "word_lists", "schedulings", "answer_changes", "card_events",
-              "change_seq", "sync_peers", "tombstones", "saved_searches"}
+              "change_seq", "sync_peers", "tombstones", "saved_searches", "due_days"}
     if store.dialect == "sqlite":
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         found = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -489,3 +490,74 @@ def test_a_members_store_of_version_7_upgrades_on_postgresql_as_a_file_does(post
         with member.transaction():
             assert [replay_card(member, card.id) for card in before] == before
         assert member.last_seq() == file.last_seq() == 7
+
+
+def due_by_counting(store: ProgressStore, lexicon: str, moment: float) -> int:
+    """The cards due by MOMENT, counted from the cards themselves (what the kept days must always say)."""
+    return int(store.conn.execute("SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? "
+                                  "AND suspended = 0", (lexicon, moment)).fetchone()[0])
+
+
+def assert_due_counts_kept(store: ProgressStore) -> None:
+    """`due_count` (read from the days the database keeps) equals counting the cards, at every due date there is,
+    just before and after each, and at each day's start and middle; and the days kept are the cards' own."""
+    dues = [float(row[0]) for row in store.conn.execute("SELECT DISTINCT due FROM cards WHERE due IS NOT NULL")]
+    days = {math.floor(due / DAY) for due in dues}
+    moments = sorted({m for due in dues for m in (due - 0.5, due, due + 0.5)}
+                     | {day * DAY + offset for day in days for offset in (0.0, DAY / 2, DAY - 0.001)})
+    for lexicon in ("enable", "cel"):
+        assert [store.due_count(lexicon, m) for m in moments] == [due_by_counting(store, lexicon, m) for m in moments]
+    kept = "SELECT lexicon, day, cards FROM due_days ORDER BY lexicon, day"
+    counted = ("SELECT lexicon, CAST(floor(due / 86400) AS INTEGER) AS day, count(*) FROM cards "
+               "WHERE due IS NOT NULL AND suspended = 0 GROUP BY lexicon, day ORDER BY lexicon, day")
+    assert [tuple(r) for r in store.conn.execute(kept)] == [tuple(r) for r in store.conn.execute(counted)]
+
+
+def test_the_due_counts_kept_are_the_cards_own_after_answers_undos_suspensions_and_day_changes(open_store, tmp_path):
+    """The day's counts are read from what the database keeps as cards move (`due_days`, kept by triggers on every
+    write of a card), not counted again on every page: after answers over a week of days (each grade, cards made
+    by their answer, two lexicons), undos, suspensions and their end, deletions, due dates moved in bulk (one to
+    a day's very start) and a backup imported into another store, the kept counts are the cards' own, at every
+    moment around every due date and day boundary."""
+    store = open_store()
+    rng = random.Random(32)
+    words = ["AB", "AD", "AE", "AG", "AH", "AI", "AL", "AM", "AN", "AR", "AS", "AT", "AW", "AX", "AY", "BA", "BE",
+             "BI", "BO", "BY", "DE", "DO", "ED", "EF", "EH", "EL", "EM", "EN", "ER", "ES", "ET", "EX", "FA", "GO"]
+    ids = store.ensure_cards("enable", [("anagram", w) for w in words], T0)
+    ids += store.ensure_cards("cel", [("anagram", w) for w in words[:12]], T0)
+    scheduling = Scheduling()
+    session = store.start_session("daily", "enable", "test", T0)
+    for day in range(7):
+        last = None
+        for n in range(20):
+            at = T0 + day * DAY + n * 1800.0  # (half-hourly from noon: answers cross midnight too)
+            rating = rng.choice((AGAIN, HARD, GOOD, EASY))
+            if n == 7:  # a card made by its answer
+                word = f"Z{day}"
+                answer = GivenAnswer(session, "daily", "enable", "anagram", word, word, True, 900, rating)
+                last = store.grade_card(answer, rescheduling(store, scheduling, rating), make_card=True, at=at)
+                continue
+            card = store.card(rng.choice(ids))
+            answer = GivenAnswer(session, "daily", card.lexicon, card.kind, card.key, card.key, rating != AGAIN, 900,
+                                 rating)
+            last = store.grade_card(answer, rescheduling(store, scheduling, rating), card_id=card.id, at=at)
+        assert last is not None and last.after is not None
+        with store.transaction():  # the day's last answer taken back (an undo: the card made again as it was)
+            store.take_back_answer(last.answer_id, last.after, last.made_card, at + 60)
+            if not last.made_card:
+                replay_card(store, last.after.id)
+        store.set_suspended(rng.sample(ids, 4), True, T0 + day * DAY)
+        store.set_suspended(rng.sample(ids, 3), False, T0 + day * DAY)
+        assert_due_counts_kept(store)
+    assert due_by_counting(store, "enable", T0 + 7 * DAY) > 0 and due_by_counting(store, "cel", T0 + 7 * DAY) > 0
+    store.delete_cards(ids[:3], T0 + 8 * DAY)
+    scheduled = [store.card(card_id) for card_id in ids[3:20] if store.card(card_id).due is not None]
+    moves = [DueMove(c.id, c.due, c.last_review, T0 + (9 + n % 3) * DAY + n * 60.0) for n, c in enumerate(scheduled)]
+    moves[0] = moves[0]._replace(due=math.floor(T0 / DAY + 10) * DAY)  # (at midnight UTC: the day's first moment)
+    assert store.move_due_dates(moves, T0 + 8 * DAY) == len(moves)
+    assert_due_counts_kept(store)
+    export_progress(store, tmp_path / "backup.json")
+    other = open_store("member_2")
+    import_progress(other, tmp_path / "backup.json")
+    assert_due_counts_kept(other)
+    assert other.due_count("enable", T0 + 12 * DAY) == store.due_count("enable", T0 + 12 * DAY) > 0

@@ -83,7 +83,7 @@ class DayStatus:
     new_done: int
     reviews_done: int
     due_now: int
-    new_waiting: int
+    new_waiting: int  # counted up to the day's room for new cards (all that `new_left` needs)
     limits: Limits
     due_later_today: int = 0  # not due yet, but before midnight (cards in their learning steps)
 
@@ -192,7 +192,7 @@ class Drill:
             if self.store.card(card_id).last_review == last_review:  # (not answered: its question was not asked)
                 self.skip.add(card_id)
         if self._plan_id is None:
-            self._plan_id = active_plan(self.store, self.lex).id
+            self._plan_id = active_plan(self.store, self.lex, waiting_up_to=0).id
         card = pick(self.store, self.lex.name, self._plan_id, self.limits, self.holder, frozenset(self.skip),
                     self.stakes)
         if card is None:
@@ -249,10 +249,10 @@ def release(store: ProgressStore, holder: str) -> None:
 
 
 def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
-    """What today's drill still holds."""
-    plan = active_plan(store, lex)
+    """What today's drill still holds (the plan's new cards counted only as far as the day has room for them)."""
     now = utc_now()
     new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
+    plan = active_plan(store, lex, waiting_up_to=max(0, limits.new - new_done))
     due_now = store.due_count(lex.name, now.timestamp())
     due_today = store.due_count(lex.name, day_end(now).timestamp())
     return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits, max(0, due_today - due_now))

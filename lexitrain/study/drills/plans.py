@@ -80,11 +80,12 @@ def plan_info(store: ProgressStore, plan_id: int) -> PlanRow:
     return plan
 
 
-def active_plan(store: ProgressStore, lex: Lexicon) -> PlanRow:
-    """The lexicon's active plan; on first use, the default plan is set up."""
+def active_plan(store: ProgressStore, lex: Lexicon, waiting_up_to: int | None = None) -> PlanRow:
+    """The lexicon's active plan (its waiting cards counted up to WAITING_UP_TO: `Plans.plan`); on first use, the
+    default plan is set up."""
     plan_id = store.setting(f"plan:{lex.name}")
     if plan_id is not None:
-        plan = store.plan(plan_id)
+        plan = store.plan(plan_id, waiting_up_to)
         if plan is not None:
             return plan
     return set_plan(store, lex, DEFAULT_PLAN_NAME, DEFAULT_PLAN)

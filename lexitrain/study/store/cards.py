@@ -7,6 +7,7 @@ These statements run for every question asked and answered
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
@@ -21,6 +22,8 @@ CARD_COLUMNS = (
 )
 
 
+#: The days `due_days` counts the due cards by (UTC days since the epoch).
+DAY_SECONDS = 86_400
 #: A batch of due dates this large gets a page cache of 64 MiB (SQLite's default is 2 MiB) for its connection.
 _BIG_BATCH = 1000
 _BIG_CACHE_KIB = -65536
@@ -182,10 +185,14 @@ class Cards(History):
         return [CardRow(*r) for r in rows]
 
     def due_count(self, lexicon: str, now: float) -> int:
-        """How many cards are due by `now` (suspended ones left out)."""
+        """How many cards are due by `now` (suspended ones left out): those of the days before now's, as the
+        database keeps them (`due_days`), and those of now's own day so far, on the due index (a few rows read,
+        however many cards are due)."""
+        day = math.floor(now / DAY_SECONDS)
         return int(self.conn.execute(
-            "SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due <= ? AND suspended = 0",
-            (lexicon, now)).fetchone()[0])
+            "SELECT (SELECT COALESCE(sum(cards), 0) FROM due_days WHERE lexicon = ? AND day < ?) + "
+            "(SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due >= ? AND due <= ? "
+            "AND suspended = 0)", (lexicon, day, lexicon, day * DAY_SECONDS, now)).fetchone()[0])
 
     def save_card(self, card: CardRow) -> None:
         """Write a card's scheduling state and counters; a card no longer new leaves its plan's queue."""

@@ -390,12 +390,67 @@ def number_the_lists(conn: Any) -> None:
     conn.execute("UPDATE change_seq SET seq = ?", (number + len(rows),))
 
 
+#: Version 16: the cards due on each day (UTC days since the epoch, per lexicon; suspended cards left out), kept
+#: by the database itself on every write of a card (triggers, whichever statement moves a card: an answer, an undo,
+#: a sync, an import, a suspension), so the day's counts a review page shows after every answer are read from a
+#: few rows (`Cards.due_count`: the days before today's, and today's own cards on the due index) instead of
+#: counting every card due (at 100,000 cards, 1.6 ms a count, two a page, more as the backlog grows).
+DUE_DAYS_TABLE = """
+CREATE TABLE due_days (
+    lexicon TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    cards INTEGER NOT NULL,
+    PRIMARY KEY (lexicon, day)
+)
+"""
+#: Which cards the days count, and a card's day (the same expression in both dialects).
+_COUNTED = "{row}.due IS NOT NULL AND {row}.suspended = 0"
+_DAY = "CAST(floor({row}.due / 86400) AS INTEGER)"
+_LEAVES = ("UPDATE due_days SET cards = cards - 1 WHERE lexicon = OLD.lexicon AND day = {day}; "
+           "DELETE FROM due_days WHERE lexicon = OLD.lexicon AND day = {day} AND cards = 0;")
+_JOINS = ("INSERT INTO due_days (lexicon, day, cards) VALUES (NEW.lexicon, {day}, 1) "
+          "ON CONFLICT (lexicon, day) DO UPDATE SET cards = due_days.cards + 1;")
+#: An update moves a card between days only when one of these changed.
+_MOVED = ("OLD.lexicon IS DISTINCT FROM NEW.lexicon OR OLD.suspended IS DISTINCT FROM NEW.suspended "
+          "OR floor(OLD.due / 86400) IS DISTINCT FROM floor(NEW.due / 86400)")
+
+
+def keep_due_days(conn: Any) -> None:
+    """Version 16: the `due_days` table, filled from the cards, and the triggers that keep it (`DUE_DAYS_TABLE`).
+    Triggers are spelled apart for each database (a trigger's body holds `;`, and PostgreSQL's is a function)."""
+    dialect = getattr(conn, "dialect", "sqlite")
+    for statement in statements(DUE_DAYS_TABLE, dialect):
+        conn.execute(statement)
+    old, new = (f"({_COUNTED.format(row=row)})" for row in ("OLD", "NEW"))
+    leaves, joins = _LEAVES.format(day=_DAY.format(row="OLD")), _JOINS.format(day=_DAY.format(row="NEW"))
+    conn.execute(f"INSERT INTO due_days (lexicon, day, cards) SELECT lexicon, {_DAY.format(row='cards')}, count(*) "
+                 f"FROM cards WHERE {_COUNTED.format(row='cards')} GROUP BY 1, 2")
+    if dialect == "sqlite":
+        moved = _MOVED.replace("IS DISTINCT FROM", "IS NOT")
+        conn.execute(f"CREATE TRIGGER due_days_added AFTER INSERT ON cards WHEN {new} BEGIN {joins} END")
+        conn.execute(f"CREATE TRIGGER due_days_deleted AFTER DELETE ON cards WHEN {old} BEGIN {leaves} END")
+        conn.execute(f"CREATE TRIGGER due_days_left AFTER UPDATE OF lexicon, due, suspended ON cards "
+                     f"WHEN {old} AND ({moved}) BEGIN {leaves} END")
+        conn.execute(f"CREATE TRIGGER due_days_joined AFTER UPDATE OF lexicon, due, suspended ON cards "
+                     f"WHEN {new} AND ({moved}) BEGIN {joins} END")
+        return
+    # (the function reads the schema it was made in, whatever the search path of the connection that fires it)
+    conn.execute(
+        "CREATE FUNCTION due_days_kept() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $body$ "
+        f"BEGIN IF TG_OP <> 'INSERT' AND {old} THEN {leaves} END IF; "
+        f"IF TG_OP <> 'DELETE' AND {new} THEN {joins} END IF; RETURN NULL; END $body$")
+    conn.execute("CREATE TRIGGER due_days_added_or_deleted AFTER INSERT OR DELETE ON cards "
+                 "FOR EACH ROW EXECUTE FUNCTION due_days_kept()")
+    conn.execute(f"CREATE TRIGGER due_days_moved AFTER UPDATE OF lexicon, due, suspended ON cards FOR EACH ROW "
+                 f"WHEN ({_MOVED}) EXECUTE FUNCTION due_days_kept()")
+
+
 #: A migration: SQL statements, or a step of Python given the connection (in the same transaction).
 Migration = str | Callable[[Any], None]
 MIGRATIONS: list[Migration] = [CORE_TABLES, POSITIONS_TABLE, RETAKES_AND_LEASES, DECKS_AND_CARD_FLAGS,
                                ROUNDS_AT_THEIR_END, LATE_MARKS, POSITION_ANALYSES, OPEN_ROUNDS_AND_LISTS, DUE_COUNTS,
                                HISTORY_TABLES, number_the_history, PLAYERS_THINGS, number_the_players_things,
-                               LISTS_TRAVEL, number_the_lists]
+                               LISTS_TRAVEL, number_the_lists, keep_due_days]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -50,12 +50,19 @@ class Plans(StoreConnection):
         row = self.conn.execute("SELECT id FROM plans WHERE lexicon = ? AND name = ?", (lexicon, name)).fetchone()
         return None if row is None else int(row[0])
 
-    def plan(self, plan_id: int) -> PlanRow | None:
+    def plan(self, plan_id: int, waiting_up_to: int | None = None) -> PlanRow | None:
+        """A plan, its new cards waiting counted (only up to WAITING_UP_TO, where that is all the caller needs:
+        the day's drill, which asks after every answer, has room for a few new cards of the tens of thousands
+        a big plan holds)."""
         row = self.conn.execute("SELECT name, spec, cards FROM plans WHERE id = ?", (plan_id,)).fetchone()
         if row is None:
             return None
-        waiting = self.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
-        return PlanRow(plan_id, row[0], json.loads(row[1]), row[2], waiting)
+        if waiting_up_to is None:
+            waiting = self.conn.execute("SELECT count(*) FROM plan_queue WHERE plan_id = ?", (plan_id,)).fetchone()[0]
+        else:
+            waiting = self.conn.execute("SELECT count(*) FROM (SELECT 1 FROM plan_queue WHERE plan_id = ? LIMIT ?) AS q",
+                                        (plan_id, waiting_up_to)).fetchone()[0]
+        return PlanRow(plan_id, row[0], json.loads(row[1]), row[2], int(waiting))
 
     def new_cards(self, plan_id: int, limit: int, skip: frozenset[int] = frozenset(),
                   skip_decks: frozenset[int] = frozenset(), among: list[int] | None = None) -> list[CardRow]:
