@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from lexitrain.errors import LexitrainError
+from lexitrain.study.drills import open_rounds
 from lexitrain.study.drills.requests import DailyRequest, QuizRequest, Words
 from lexitrain.study.quiz.round import Round, command
+from lexitrain.study.quiz.session import KEPT_OUTCOMES
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, lines, of, right_answer, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -137,3 +139,44 @@ def test_flashcard_undo_shows_the_card_again(small):
     assert of("undo", out) == [{"id": questions[0]["id"], "number": 1}]
     assert [r["rating"] for r in of("result", out)] == ["again", "easy"]  # the first taken back
     assert out[-1]["summary"]["questions"] == 1
+
+
+def test_a_long_round_keeps_its_state_small_takes_back_its_latest_answers_and_still_lists_every_miss(small):
+    """An open round's state is loaded and saved by every request, so it must not grow with every answer: the
+    session keeps its latest KEPT_OUTCOMES answers whole (what undo, one after another, reaches) and of the
+    earlier ones only the missed questions. After 36 answers the saved state is no bigger than after 12;
+    the latest answers are taken back one by one, then the undo says why it takes no more; the finished
+    round's summary still names every question missed, the first ones included."""
+    clock = lambda: 1000.0  # noqa: E731
+
+    def lexicons(name: str | None) -> object:
+        return small
+
+    with ProgressStore() as store:
+        ident = open_rounds.open_drill(store, small, QuizRequest(Words(builtin="twos"), limit=36), clock).ident
+        sizes, missed = [], []
+        for n in range(36):
+            with open_rounds.opened(store, lexicons, ident, Round, "round", clock) as opened:
+                question = opened.thing.current()
+                if n % 4 == 0:
+                    missed.append(question.id)
+                    opened.thing.answer("ZZ")
+                else:
+                    opened.thing.answer(right_answer(question.to_json(), ORACLE))
+            saved = store.saved_round(ident)
+            assert saved is not None
+            sizes.append(len(saved.state))
+        assert max(sizes[12:]) < sizes[11] * 1.25, sizes
+        with open_rounds.opened(store, lexicons, ident, Round, "round", clock) as opened:
+            taken = [opened.thing.undo() for _ in range(KEPT_OUTCOMES)]
+            assert all(outcome is not None for outcome in taken)
+        assert _answers(store) == 36 - KEPT_OUTCOMES
+        with open_rounds.opened(store, lexicons, ident, Round, "round", clock) as opened:
+            assert opened.thing.undo() is None
+            assert opened.thing.nothing_to_undo() == \
+                f"nothing more to take back: a round takes back its last {KEPT_OUTCOMES} answers"
+            summary = opened.thing.finish()
+        assert summary.questions == 36 - KEPT_OUTCOMES
+        assert summary.missed == [q for q in missed if q in summary.missed] and missed[0] in summary.missed
+        assert len(summary.missed) == len([q for n, q in enumerate(missed) if 4 * n < 36 - KEPT_OUTCOMES])
+        assert summary.missed_list is not None

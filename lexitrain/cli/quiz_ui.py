@@ -262,7 +262,7 @@ def _undo_terminal(rnd: Round) -> None:
         typer.echo(f"  {exc}")
         return
     if taken is None:
-        typer.echo("  no answer to take back yet")
+        typer.echo(f"  {rnd.nothing_to_undo()}")
         return
     typer.echo(f"  took back your answer to {taken.question.prompt}: it is asked again")
     raise Undone

@@ -269,7 +269,7 @@ def undone(ctx: Context, opened: OpenRound[Round], data: dict[str, Any]) -> dict
     except LexitrainError as exc:
         raise Conflict(str(exc)) from None
     if taken is None:
-        raise Conflict("nothing to take back: no answer given yet in this round")
+        raise Conflict(drill.nothing_to_undo())
     return {**drill_state(ctx, opened), "undone": {"id": taken.question.id, "prompt": taken.question.prompt}}
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import Question
-from lexitrain.study.quiz.session import Outcome, Session, Summary
+from lexitrain.study.quiz.session import KEPT_OUTCOMES, Outcome, Session, Summary
 
 STOP = "!quit"
 UNDO = "!undo"
@@ -136,7 +136,8 @@ class Round:
 
     def undo(self) -> Outcome | None:
         """Take the last scored answer back (`!undo`) and show its question again; the answer taken
-        back, or None when there is none to take (nothing answered yet, or the round finished)."""
+        back, or None when there is none to take (nothing answered yet, the round finished, or the
+        last KEPT_OUTCOMES answers taken back already: `nothing_to_undo` says which)."""
         if self.last is None or self.summary is not None:
             return None
         taken = self.last
@@ -147,6 +148,15 @@ class Round:
         self.last = self.session.outcomes[-1] if self.session.outcomes else None
         self._advance()
         return taken
+
+    def nothing_to_undo(self) -> str:
+        """Why `undo` took nothing back (a round takes back its latest answers, one after another, as far as the
+        session keeps them whole: `KEPT_OUTCOMES`)."""
+        if self.summary is not None:
+            return "this round is over: nothing to take back"
+        if self.session.summary.questions == 0:
+            return "nothing to take back: no answer given yet in this round"
+        return f"nothing more to take back: a round takes back its last {KEPT_OUTCOMES} answers"
 
     def finish(self) -> Summary:
         """End the round (once): the question on show stays unscored."""
