@@ -313,3 +313,44 @@ def test_cards_an_earlier_lexitrain_kept_in_the_club_move_into_the_members_store
     assert owed.members_owed(club.db) == []
     old_rows()  # (as if the process died before deleting them)
     assert ann.get("/api/cards").json() == cards and len(answers(club)) == 1 and owed.members_owed(club.db) == []
+
+
+def sessions(club: Club, ann_id: int) -> list[tuple[Any, ...]]:
+    """(mode, source, started, ended, complete, answers) of every session row in the member's store, by id."""
+    with club.stores.open(ann_id) as store:
+        return [tuple(row) for row in store.conn.execute(
+            "SELECT s.mode, s.source, s.started, s.ended, s.complete, (SELECT count(*) FROM answers a "
+            "WHERE a.session_id = s.id) FROM sessions s ORDER BY s.id").fetchall()]
+
+
+def test_the_clubs_answers_keep_their_session_rows_by_the_one_mechanism_and_never_an_empty_one(
+        club: Club, lex: Lexicon) -> None:
+    """The club keeps a member's answers as the local app does: the session's row made by its first answer, in
+    that answer's transaction (`grade_card` given the session's `Opening`), never by the club itself. An
+    answer refused (its card moved since it was shown) leaves no row; the day's study answers share one row,
+    its end the latest answer; a debt paid twice has one row and one set of answers; no row is empty."""
+    ann_id, asked = due_question(club, lex)  # (the challenge's finish paid: its own session, with its answers)
+    kind, key, reviewed = asked["kind"], asked["key"], asked["card"]["last_review"]
+    assert [(row[0], row[1].split()[1], row[-1] > 0) for row in sessions(club, ann_id)] == [("club", "challenge", True)]
+    wall_finds(club, ann_id, kind, key)  # (the card moved: the study answer shown before is refused)
+    after_find = sessions(club, ann_id)
+    with club.stores.open(ann_id) as store, pytest.raises(Moved):
+        study.answer(store, lex, kind, key, "zzz", reviewed, club.clock())
+    assert sessions(club, ann_id) == after_find  # (no row for the refused answer)
+    with club.stores.open(ann_id) as store:
+        due = study.due(store, lex, club.clock(), limit=3)["questions"]
+        for question in due:
+            club.clock.now += 60  # type: ignore[attr-defined]
+            study.answer(store, lex, question["kind"], question["key"], "zzz", question["card"]["last_review"],
+                         club.clock())
+    rows = sessions(club, ann_id)
+    assert rows[:-1] == after_find and rows[-1][:2] == ("club", "club study")
+    assert rows[-1][3:] == (club.clock(), 1, len(due)) and rows[-1][2] <= club.clock() - 180
+    with club.db.transaction() as tx:  # a debt paid twice (a crash between the store's commit and its deletion)
+        owed.owe(tx, ann_id, lex.name, "club table 3", club.clock() - 30, [(kind, key, True)], club.clock())
+    (debt,) = owed._debts(club.db, ann_id)
+    with club.stores.open(ann_id) as store:
+        assert owed.pay(store, debt) == 1 and owed.pay(store, debt) == 0
+    last = sessions(club, ann_id)[-1]
+    assert last == ("club", "club table 3", club.clock() - 30, club.clock(), 1, 1)
+    assert all(row[-1] > 0 for row in sessions(club, ann_id))

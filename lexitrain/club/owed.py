@@ -28,7 +28,7 @@ from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.study.quiz.replay import rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, load_scheduling
 from lexitrain.study.records.transfer import FORMAT, VERSION, merge_backup
-from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
+from lexitrain.study.store import CardRow, GivenAnswer, Opening, ProgressStore
 
 #: The mode of the sessions and answers the club gives a member's store.
 MODE = "club"
@@ -91,18 +91,19 @@ def settle(db: ClubDatabase, store: ProgressStore, member_id: int,
 
 
 def pay(store: ProgressStore, debt: Debt) -> int:
-    """Schedule a debt's cards in the store, in one transaction, unless they are there already; how many."""
+    """Schedule a debt's cards in the store, in one transaction, unless they are there already; how many. Its
+    session is the one its source and start name (made by its first answer, as every session is: `Opening`)."""
+    session = Opening(MODE, debt.lexicon, debt.source, debt.started, shared=True, ended=debt.at, complete=True)
     with store.transaction():
-        session = store.merge_session(MODE, debt.lexicon, debt.source, debt.started, debt.at, complete=True)
         general = load_scheduling(store)
         paid = 0
         for kind, key, right in debt.answers:
-            if not store.has_answer(session, kind, key, debt.at):
+            found = store.found_session(session)  # (paid before, or one of its answers just now: they are there)
+            if found is None or not store.has_answer(found, kind, key, debt.at):
                 rating = GOOD if right else AGAIN
                 store.grade_card(GivenAnswer(session, MODE, debt.lexicon, kind, key, "", right, rating=rating),
                                  rescheduling(store, general, rating), make_card=True, at=debt.at)
                 paid += 1
-        store.end_session(session, debt.at, complete=True)
     return paid
 
 

@@ -25,7 +25,7 @@ from lexitrain.study.drills.daily import day_start
 from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.study.quiz.replay import rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
-from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, ProgressStore
+from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, Opening, ProgressStore
 from lexitrain.web.edge import Refused
 
 #: The most questions one request hands out.
@@ -33,7 +33,8 @@ MOST = 50
 #: Due cards read past the limit, to stand in for those the lexicon cannot ask (e.g. a position's card
 #: uploaded from the local app, or a word no longer in the lexicon).
 SPARE = 50
-#: The session a day's answers here are kept in (one a day, named by the day's start).
+#: The session a day's answers here are kept in (one a day, named by the day's start, made by its first answer
+#: as every session is: `Opening`).
 SOURCE = "club study"
 #: What holds a card shown here, beside the leases of the member's own rounds (`/study`).
 HOLDER = "club study"
@@ -100,13 +101,11 @@ def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, 
     if card is None:
         raise Refused(404, f"you have no card {kind}:{key}")
     today = day_start(datetime.fromtimestamp(now, timezone.utc)).timestamp()
+    day = Opening(MODE, lex.name, SOURCE, today, shared=True, ended=now, complete=True)  # (made by its first answer)
     try:
-        with store.transaction():
-            session = store.merge_session(MODE, lex.name, SOURCE, today, now, complete=True)
-            kept = store.grade_card(GivenAnswer(session, MODE, lex.name, kind, key, given, grade != AGAIN, rating=grade),
-                                    rescheduling(store, load_scheduling(store), grade), card_id=card.id,
-                                    shown=reviewed, at=now)
-            store.end_session(session, now, complete=True)
+        kept = store.grade_card(GivenAnswer(day, MODE, lex.name, kind, key, given, grade != AGAIN, rating=grade),
+                                rescheduling(store, load_scheduling(store), grade), card_id=card.id, shown=reviewed,
+                                at=now)
     except CardMoved:
         raise Moved(kind, key) from None
     assert kept.after is not None

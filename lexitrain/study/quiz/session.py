@@ -30,7 +30,7 @@ from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKi
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.replay import replay_card, rescheduling
 from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, RATINGS, Scheduling, check_rating, to_datetime, utc_now)
-from lexitrain.study.store import CardRow, GivenAnswer, ProgressStore
+from lexitrain.study.store import CardRow, GivenAnswer, Opening, ProgressStore
 
 
 class Refused(LexitrainError):
@@ -197,7 +197,7 @@ class Session:
         """`session_id`: carry on a stored session (a round resumed) instead of starting one, which had
         answered `answered_before` of its questions (a face numbers the rest on from there)."""
         self._id = session_id
-        self._opening = (mode, lex.name, source, utc_now().timestamp())
+        self._opening = Opening(mode, lex.name, source, utc_now().timestamp())
         self.store = store
         self.lex = lex
         self.mode = mode
@@ -230,13 +230,15 @@ class Session:
         """The session's row: made by its first answer (in the answer's transaction), or when something
         is first kept under it (a challenge's attempt), so a round that answers nothing leaves no row."""
         if self._id is None:
-            self._id = self.store.start_session(*self._opening)
+            self._id = self.store.session_for(self._opening)
         return self._id
 
     def saved(self) -> dict[str, Any]:
         """What carries the session on in another request (or process), beside what made it (its study request,
         which makes it again): its clocks, counts, answers so far and place in its plan (JSON's types only)."""
-        return {"id": self._id, "opening": list(self._opening), "title": self.title, "started": self.started,
+        opening = self._opening
+        return {"id": self._id, "opening": [opening.mode, opening.lexicon, opening.source, opening.started],
+                "title": self.title, "started": self.started,
                 "asked_at": self.asked_at,
                 "taken": self.taken, "summary": asdict(self.summary), "asked_all": self._asked_all,
                 "finished": self._finished, "outcomes": [o.saved() for o in self.outcomes],
@@ -249,7 +251,7 @@ class Session:
         """Carry on where `saved` was taken (the session made again by its request, with the same id and plan; a
         session with no row yet makes it, at its first answer, as it would have been made where it started)."""
         mode, lexicon, source, at = data["opening"]
-        self._opening = (mode, lexicon, source, at)
+        self._opening = Opening(mode, lexicon, source, at)
         self.title, self.notes = data["title"], dict(data["notes"])
         self.started, self.asked_at, self.taken = data["started"], data["asked_at"], data["taken"]
         self.summary = Summary(**data["summary"])
@@ -375,17 +377,11 @@ class Session:
         card_id = self._card_ids.get(question.id)
         reschedule = None if self.scheduling is None else rescheduling(
             self.store, self.scheduling, rating or (GOOD if correct else AGAIN))
-        unstarted = self._id is None
-        try:
-            with self.store.transaction():
-                kept = self.store.grade_card(
-                    GivenAnswer(self.id, self.mode, self.lex.name, question.kind, question.key, text, correct,
-                                int(seconds * 1000), rating),
-                    reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
-        except BaseException:
-            if unstarted:
-                self._id = None  # (the row went with the answer's transaction)
-            raise
+        kept = self.store.grade_card(  # (the session's row made with its first answer)
+            GivenAnswer(self._opening if self._id is None else self._id, self.mode, self.lex.name, question.kind,
+                        question.key, text, correct, int(seconds * 1000), rating),
+            reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
+        self._id = kept.session_id
         outcome = Outcome(question, check, correct, timed_out, seconds, kept.answer_id, kept.after, rating,
                           made_card=kept.made_card)
         self.outcomes.append(outcome)

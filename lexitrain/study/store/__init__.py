@@ -17,7 +17,7 @@ PostgreSQL schema (`study.store.postgres`) with the same tables and methods.
 """
 
 from lexitrain.study.store import backups
-from lexitrain.study.store.answers import AnswerRow, Answers
+from lexitrain.study.store.answers import AnswerRow, Answers, Opening
 from lexitrain.study.store.card_care import CardCare, ReviewRow
 from lexitrain.study.store.cards import CardRow, Cards, DueMove
 from lexitrain.study.store.challenges import Attempt, Challenges
@@ -36,7 +36,7 @@ from lexitrain.study.store.word_lists import WordLists
 
 __all__ = [
     "BUSY_SECONDS", "FILE_NAME", "POSITION_FIELDS", "SCHEMA_VERSION", "UNCHECKED", "AnswerRow", "Attempt", "CardMoved",
-    "CardRow", "DeckRow", "DueMove", "Filters", "GivenAnswer", "Kept", "PeerRow", "PlanRow", "ProgressStore", "Reschedule",
+    "CardRow", "DeckRow", "DueMove", "Filters", "GivenAnswer", "Kept", "Opening", "PeerRow", "PlanRow", "ProgressStore", "Reschedule",
     "ReviewRow", "SavedRound", "StoredPosition", "Taken", "backups", "progress_path",
 ]
 

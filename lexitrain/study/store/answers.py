@@ -43,17 +43,64 @@ class AnswerRow:
 IDLE_MS = 120_000
 
 
+@dataclass(frozen=True)
+class Opening:
+    """A session as it starts: its mode, lexicon, source and start. Its row is made by its first answer, in the
+    answer's transaction (`Graded.grade_card`), or when something else is first kept under it (a challenge's
+    attempt), so a session that answers nothing leaves no row. A `shared` opening is one session for every
+    opening alike, found again and never made twice (the club's day of study, a debt the club pays twice), its
+    end (ENDED, COMPLETE) moved on to the latest given."""
+
+    mode: str
+    lexicon: str
+    source: str
+    started: float
+    shared: bool = False
+    ended: float | None = None
+    complete: bool = False
+
+
 class Answers(History):
     def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
-        with self.transaction():
-            return int(self.conn.execute("INSERT INTO sessions (mode, lexicon, source, started, seq) VALUES (?, ?, ?, ?, ?) "
-                                         "RETURNING id", (mode, lexicon, source, now, self._next_seq())).fetchone()[0])
+        return self.session_for(Opening(mode, lexicon, source, now))
 
-    def end_session(self, session_id: int, now: float, complete: bool = False) -> None:
+    def session_for(self, opening: Opening) -> int:
+        """The row of the session OPENING starts: made now (a shared one: found first, and its end moved on)."""
+        with self.transaction():
+            found = self._session_row(opening) if opening.shared else None
+            if found is not None:
+                session_id, ended, complete = found
+                ends = [e for e in (ended, opening.ended) if e is not None]
+                latest = (max(ends) if ends else None, bool(complete) or opening.complete)
+                if latest != (ended, bool(complete)):
+                    self.end_session(session_id, latest[0], latest[1])
+                return int(session_id)
+            return int(self.conn.execute(
+                "INSERT INTO sessions (mode, lexicon, source, started, ended, complete, seq) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id", (opening.mode, opening.lexicon, opening.source, opening.started, opening.ended,
+                                 int(opening.complete), self._next_seq())).fetchone()[0])
+
+    def found_session(self, opening: Opening) -> int | None:
+        """The row of a shared session OPENING starts, if it has one yet (None: nothing was kept under it)."""
+        found = self._session_row(opening)
+        return None if found is None else int(found[0])
+
+    def _session_row(self, opening: Opening) -> tuple[int, float | None, int] | None:
+        row = self.conn.execute("SELECT id, ended, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? "
+                                "AND started = ?", (opening.mode, opening.lexicon, opening.source, opening.started)
+                                ).fetchone()
+        return None if row is None else (int(row[0]), row[1], int(row[2]))
+
+    def end_session(self, session_id: int, now: float | None, complete: bool = False) -> None:
         """Close a session; `complete`: its round reached its end (not stopped before it)."""
         with self.transaction():
             self.conn.execute("UPDATE sessions SET ended = ?, complete = ?, seq = ? WHERE id = ?",
                               (now, int(complete), self._next_seq(), session_id))
+
+    def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
+        """Whether the session holds an answer to this card given at that time."""
+        return self.conn.execute("SELECT 1 FROM answers WHERE session_id = ? AND kind = ? AND key = ? AND at = ?",
+                                 (session_id, kind, key, at)).fetchone() is not None
 
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer (numbered as this store's latest change); its id."""

@@ -2,9 +2,10 @@
 
 Every graded answer, whichever face or round gives it (a quiz, the daily drill, a wall, the club's
 challenge finish and shared-wall finds, a member's review from any device), goes through
-`grade_card`. Inside one write transaction it reads the card (making it first where asked), checks
-that it is still as the player was shown it (`shown`: its last review then; a card answered
-elsewhere since is refused with `CardMoved`, nothing written), reschedules it by the caller's rule
+`grade_card`. Inside one write transaction it makes the answer's session row if this is its first answer
+(`Opening`: a session, local or the club's, that answers nothing leaves no row), reads the card (making it
+first where asked), checks that it is still as the player was shown it (`shown`: its last review then; a
+card answered elsewhere since is refused with `CardMoved`, nothing written), reschedules it by the caller's rule
 (the scheduler is a floor above the store: the rule is handed in), saves it and records the answer
 with its id and the way of scheduling in force (`history`: what the card's schedule is made of).
 An answer that is not the card's latest fact (kept late: a club's debt paid after a review elsewhere,
@@ -21,7 +22,7 @@ from enum import Enum
 from typing import Any, Final, Protocol
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.store.answers import AnswerRow, Answers
+from lexitrain.study.store.answers import AnswerRow, Answers, Opening
 from lexitrain.study.store.cards import CardRow, Cards
 from lexitrain.study.store.clock import utc_now
 
@@ -55,10 +56,11 @@ class CardMoved(LexitrainError):
 
 @dataclass(frozen=True)
 class GivenAnswer:
-    """One answer to keep: to which card (by lexicon, kind and key), in which session, what was given and
-    its verdict, how long it took (None: not timed) and the grade (None: checked only)."""
+    """One answer to keep: to which card (by lexicon, kind and key), in which session (its id, or how it opens:
+    its row is made with this answer), what was given and its verdict, how long it took (None: not timed) and
+    the grade (None: checked only)."""
 
-    session_id: int
+    session: int | Opening
     mode: str
     lexicon: str
     kind: str
@@ -73,13 +75,14 @@ class GivenAnswer:
 @dataclass(frozen=True)
 class Kept:
     """An answer as kept: its id, its card before and after (None: no card, or not rescheduled), whether
-    it made the card, and when it was given."""
+    it made the card, when it was given, and its session's row."""
 
     answer_id: int
     before: CardRow | None
     after: CardRow | None
     made_card: bool
     at: float
+    session_id: int
 
 
 class Graded(Cards, Answers):
@@ -93,6 +96,7 @@ class Graded(Cards, Answers):
         to a card are timed in the order they are kept)."""
         with self.transaction():
             now = utc_now().timestamp() if at is None else at
+            session_id = answer.session if isinstance(answer.session, int) else self.session_for(answer.session)
             made = False
             if card_id is None and make_card:
                 card_id, made = self.made_card(answer.lexicon, answer.kind, answer.key, now)
@@ -112,10 +116,10 @@ class Graded(Cards, Answers):
                         after = reschedule(before, datetime.fromtimestamp(now, timezone.utc))
                         self.save_card(after)
             answer_id = self.record_answer(AnswerRow(
-                session_id=answer.session_id, mode=answer.mode, card_id=card_id, kind=answer.kind, key=answer.key,
+                session_id=session_id, mode=answer.mode, card_id=card_id, kind=answer.kind, key=answer.key,
                 given=answer.given, correct=answer.correct, was_new=before is not None and before.state == 0,
                 before=before, at=now, ms=answer.ms, rating=answer.rating, uid=answer.uid, scheduling=way))
             if not in_order:
                 assert reschedule is not None and card_id is not None
                 after = reschedule.remake(card_id)
-        return Kept(answer_id, before, after, made, now)
+        return Kept(answer_id, before, after, made, now, session_id)

@@ -43,11 +43,6 @@ class Transfer(History, WordLists):
                 "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended,
                              "complete": int(complete), "seq": self._next_seq()})
 
-    def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
-        """Whether the session holds an answer to this card given at that time."""
-        return self.conn.execute("SELECT 1 FROM answers WHERE session_id = ? AND kind = ? AND key = ? AND at = ?",
-                                 (session_id, kind, key, at)).fetchone() is not None
-
     def add_challenges(self, attempts: list[dict[str, Any]]) -> None:
         """Save challenge attempts (challenges' columns), keeping any already stored for their session."""
         with self.transaction():
