@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -122,13 +123,23 @@ def bench_coverage(store, lex, runs: int = 5) -> None:
           f"median {median_ms(samples)}  over {runs}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=300, help="timed picks and answers")
-    parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled (default: a fresh temporary one)")
+def bench_arguments(doc: str, prefix: str, runs: int, runs_help: str,
+                    more: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.Namespace:
+    """A store benchmark's options (--runs, --home and MORE), LEXITRAIN_HOME set to its home (by default a fresh
+    temporary one, named from PREFIX)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=runs, help=runs_help)
+    parser.add_argument("--home", help="LEXITRAIN_HOME to use (default: a fresh temporary one)")
+    if more is not None:
+        more(parser)
     args = parser.parse_args()
-    home = args.home or tempfile.mkdtemp(prefix="bench-study-")
-    os.environ["LEXITRAIN_HOME"] = home
+    os.environ["LEXITRAIN_HOME"] = args.home = args.home or tempfile.mkdtemp(prefix=prefix)
+    return args
+
+
+def main() -> None:
+    args = bench_arguments(__doc__, "bench-study-", 300, "timed picks and answers")
+    home = args.home
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.drills import challenge as ch
     from lexitrain.study.quiz.kinds.base import new_kind
