@@ -5,6 +5,7 @@ behind the club's session and CSRF; another member's rounds out of reach, the se
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -215,3 +216,33 @@ def test_a_removed_member_gets_back_what_their_open_wall_saves_as_it_closes(club
     removed = clients["root"].delete("/api/admin/members/ann", headers={"x-csrf-token": tokens["root"]})
     assert removed.status_code == 200, removed.text
     assert [(a["key"], a["given"], a["correct"]) for a in removed.json()["answers"]] == [("ENT", "NET", 0)]
+
+
+def test_right_after_an_answer_the_study_home_and_stats_show_the_due_counts_of_the_members_store(
+        club: Club, lex: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A member's review graded Again on the club (due again in a minute): /study's home and /study/stats show at
+    once the cards due today that the statistics of their store count (what `lexitrain stats` counts on a
+    home), though the whole statistics are still being counted again (slowed here, as at 100,000 cards)."""
+    from lexitrain.web import context
+
+    counted = context.st.compute
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(1.0)
+        return counted(*args, **kwargs)
+
+    monkeypatch.setattr(context.st, "compute", slow)
+    ann, csrf = member(club, "ann")
+    assert "<td>all 30 days</td><td class=\"num\">0</td>" in ann.get("/study/stats").text  # (the first count)
+    drill = ann.post("/study/api/review", json={}, headers={"x-csrf-token": csrf}).json()
+    question = drill["question"]
+    graded = ann.post(f"/study/api/review/{drill['id']}/grade", headers={"x-csrf-token": csrf},
+                      json={"rating": 1, "question": question["id"], "token": question["token"]})
+    assert graded.status_code == 200, graded.text
+    with club.stores.open(_member_id(club, "ann")) as store:
+        today = counted(store, lex.name, lex).forecast.to_dict("records")[0]
+    assert today["due"] == 1
+    stats = ann.get("/study/stats").text
+    assert 'id="counting"' in stats and f'<tr><td>{today["date"]}</td><td class="num">1</td></tr>' in stats
+    home = re.search(r"Today: (\d+) reviews due now.*?(\d+) later today", ann.get("/study/").text, re.S)
+    assert home is not None and int(home.group(1)) + int(home.group(2)) == today["due"]

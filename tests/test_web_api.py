@@ -4,7 +4,9 @@ going through to the same progress store the CLI reads."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -25,6 +27,7 @@ from lexitrain.web.app import create_app
 from lexitrain.web.context import Context
 from web_helpers import DEFINITIONS, ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
 from study_helpers import WORDS, anagram_oracle
+from tests.cli_runner import run
 
 ORACLE = anagram_oracle()
 SAME_ORIGIN = {"origin": "http://testserver"}
@@ -682,3 +685,34 @@ def test_a_wall_of_due_cards_honours_the_days_limit_and_leases_its_cards_from_th
     client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
     assert DailyRequest().status(store, app_ctx.lex()).reviews_done == 3  # counted as the day's reviews
     assert "reviews are done" in client.post("/wall", data={"source": "due"}, headers=PAGE).text
+
+
+def test_right_after_an_answer_every_page_shows_the_due_counts_lexitrain_stats_gives(client, app_ctx, monkeypatch):
+    """The whole statistics are counted again apart after every change (at 100,000 cards for a second and more,
+    slowed so here), and a page shows the last count meanwhile; but the due counts on /stats, the review page
+    and the home page are read as the store is now, so right after an answer (a card due again in minutes)
+    they are what `lexitrain stats --json` and the day's drill say."""
+    from lexitrain.web import context
+
+    counted = context.st.compute
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(1.0)
+        return counted(*args, **kwargs)
+
+    monkeypatch.setattr(context.st, "compute", slow)
+    before = re.search(r"<td>all 30 days</td><td class=\"num\">(\d+)</td>", client.get("/stats").text)
+    assert before is not None and int(before.group(1)) == 0  # (the first count waited for: nothing due yet)
+    first = client.post("/api/review").json()
+    graded = client.post(f"/api/review/{first['id']}/grade", json=on_question(first, rating=1)).json()
+    assert graded["today"]["due_later_today"] + graded["today"]["due_now"] == 1  # (Again: due in a minute)
+    stats = json.loads(run("stats", "--json", "--lexicon", NAME).stdout)
+    today = stats["forecast"][0]
+    assert today["due"] == 1 and sum(day["due"] for day in stats["forecast"]) == 1
+    page = client.get("/stats").text
+    assert 'id="counting"' in page  # (the rest of the page is a count behind)
+    assert f'<tr><td>{today["date"]}</td><td class="num">1</td></tr>' in page
+    assert '<tr><td>all 30 days</td><td class="num">1</td></tr>' in page
+    assert "1 due in all 30 days" in client.get("/review").text
+    home = re.search(r"Today: (\d+) reviews due now.*?(\d+) later today", client.get("/").text, re.S)
+    assert home is not None and int(home.group(1)) + int(home.group(2)) == today["due"]

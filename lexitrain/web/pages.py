@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import shlex
+from dataclasses import replace
 from urllib.parse import quote, urlencode
 from pathlib import Path
 from typing import Any
@@ -252,7 +253,7 @@ async def review_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        report = ctx.stats()[0]
+        report = _due_now(store, ctx.stats()[0])
         return render(request, store, "review.html", forecast=st.shown_forecast(report), **_due_figures(report))
 
     return await ctx.offload.read(page)
@@ -316,6 +317,7 @@ async def stats_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         report, fresh = ctx.stats()
+        report = _due_now(store, report)
         per_day = report.per_day.to_dict("records")
         points_weeks = report.points.dated_weeks() if report.points else []
         due = _due_figures(report)
@@ -336,6 +338,13 @@ def _leaks(lexicon: str) -> dict[str, Any] | None:
     a game not analysed yet is analysed by equity now and kept."""
     games = [g for g in saved_analyses(Analysts(sim=False)) if g.lexicon == lexicon]
     return leak_profile(games).to_json() if games else None
+
+
+def _due_now(store: ProgressStore, report: st.StatsReport) -> st.StatsReport:
+    """The report with its due forecast read as the store is now (a few milliseconds: the rest of a report is
+    counted again apart, and may be a count behind), so a page shows the same due counts as `lexitrain stats`
+    and the day's drill right after an answer."""
+    return replace(report, forecast=st.forecast(store, report.lexicon))
 
 
 def _due_figures(report: st.StatsReport) -> dict[str, int]:

@@ -377,10 +377,11 @@ class Session:
         card_id = self._card_ids.get(question.id)
         reschedule = None if self.scheduling is None else rescheduling(
             self.store, self.scheduling, rating or (GOOD if correct else AGAIN))
-        kept = self.store.grade_card(  # (the session's row made with its first answer)
-            GivenAnswer(self._opening if self._id is None else self._id, self.mode, self.lex.name, question.kind,
-                        question.key, text, correct, int(seconds * 1000), rating),
-            reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
+        with self.store.transaction():  # (the session's row made with its first answer, or with none)
+            kept = self.store.grade_card(
+                GivenAnswer(self._opening if self._id is None else self._id, self.mode, self.lex.name, question.kind,
+                            question.key, text, correct, int(seconds * 1000), rating),
+                reschedule, card_id=card_id, make_card=card_id is None and self.scheduling is not None)
         self._id = kept.session_id
         outcome = Outcome(question, check, correct, timed_out, seconds, kept.answer_id, kept.after, rating,
                           made_card=kept.made_card)

@@ -238,11 +238,10 @@ class Cards(History):
     def due_per_quarter_hour(self, lexicon: str, since: float, until: float) -> tuple[int, list[tuple[int, int]]]:
         """(cards due before `since`; (quarter-hour number since the epoch, cards due) from it until
         `until`) of a lexicon's scheduled cards, suspended ones left out as the drills leave them out
-        (found on the due index; 44 against 5 ms at 100,000 cards for reading each card's flag)."""
-        overdue = self.conn.execute("SELECT count(*) FROM cards WHERE lexicon = ? AND due IS NOT NULL AND due < ? "
-                                    "AND suspended = 0",
-                                    (lexicon, since)).fetchone()[0]
-        return int(overdue), self.conn.execute(
+        (found on the due index; 44 against 5 ms at 100,000 cards for reading each card's flag; those before
+        SINCE from the days the store keeps)."""
+        overdue = self.due_count(lexicon, math.nextafter(since, -math.inf))  # (due before SINCE: by the days kept)
+        return overdue, self.conn.execute(
             "SELECT CAST(floor(due / 900) AS INTEGER) AS q, count(*) FROM cards "
             "WHERE lexicon = ? AND due IS NOT NULL AND due >= ? AND due < ? AND suspended = 0 GROUP BY q", (lexicon, since, until)
         ).fetchall()
