@@ -8,8 +8,9 @@ app's threads included) and of the wall time, and the same for an answer deep in
 target (32): each under 10 ms of CPU at 100,000 cards; the last line says PASS or FAIL.
 
 With --postgres the same requests run, interleaved round by round, on a member's store in a throw-away
-PostgreSQL cluster (the club's kind of store), filled the same way; its lines add the CPU time the cluster's
-own processes spent on each request (read from /proc), which the process's own CPU time does not hold.
+PostgreSQL cluster (the club's kind of store), holding the same rows (copied from the SQLite store, table by
+table: filling it answer by answer takes half an hour on a loaded machine); its lines add the CPU time the
+cluster's own processes spent on each request (read from /proc), which the process's own CPU time does not hold.
 
 The store is filled as scripts/bench_study.py fills it (100,000 ENABLE cards, 60,000 reviewed, due over the
 last and next two months; 100,000 past answers), with the default 20 new cards a day (the reviews due come
@@ -130,7 +131,7 @@ class Face:
             wall_ms = [s * 1000 for s in self.wall[name]]
             under = statistics.median(ms) < TARGET_MS
             met = met and under
-            server = (f" | server CPU median {statistics.median(self.server[name]) * 1000:6.2f} ms"
+            server = (f" | server CPU mean {statistics.mean(self.server[name]) * 1000:6.2f} ms"  # (10 ms ticks)
                       if self.postmaster else "")
             print(f"  {name:22s} CPU median {statistics.median(ms):6.2f} ms, p95 {p95(ms):6.2f} ms | wall median "
                   f"{statistics.median(wall_ms):6.2f} ms, p95 {p95(wall_ms):6.2f} ms{server}  "
@@ -138,10 +139,31 @@ class Face:
         return met
 
 
+def copy_rows(source: Any, target: Any) -> None:
+    """Every row of the SQLite store SOURCE into the empty PostgreSQL store TARGET (the same tables, columns in the
+    same order), table by table in the order they were made, in one transaction; each identity column's sequence
+    set past its rows, then the tables analysed. The kept due days are made by the cards' own triggers."""
+    tables = [name for (name,) in source.conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'due_days' "
+        "ORDER BY rowid")]
+    with target.transaction():
+        for table in tables:
+            target.conn.execute(f"DELETE FROM {table}")
+            rows = source.conn.execute(f"SELECT * FROM {table}").fetchall()
+            if rows:
+                target._run_many(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        for table, column in target.conn.execute(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND is_identity = 'YES'").fetchall():
+            target.conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                                f"(SELECT COALESCE(max({column}), 0) + 1 FROM {table}), false)")
+    target.conn.execute("ANALYZE")  # (as autovacuum would soon: the planner's figures of the rows copied in)
+
+
 @contextmanager
-def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, postmaster: int | None = None
-              ) -> Iterator[Face]:
-    """The local app on a store filled with 100,000 cards (filled here if it is empty)."""
+def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, postmaster: int | None = None,
+              rows_of: Any = None) -> Iterator[Face]:
+    """The local app on a store of 100,000 cards: filled here if it is empty, or given the rows of ROWS_OF."""
     from lexitrain.web.app import create_app
     from lexitrain.web.context import Context
 
@@ -152,7 +174,7 @@ def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, pos
     store = open_store()
     if store.due_count(lex.name, time.time() + 86400 * 365) == 0:
         started = time.perf_counter()
-        fill(store, lex)
+        copy_rows(rows_of, store) if rows_of is not None else fill(store, lex)
         print(f"{name}: store filled with {CARDS:,} cards in {time.perf_counter() - started:.1f} s")
     store.set_setting("limit:reviews", 1000 * runs)
     store.set_setting("limit:new", 20)
@@ -204,7 +226,8 @@ def main() -> None:
         faces = [stack.enter_context(local_app(ProgressStore, lex, "SQLite", args.runs))]
         if args.postgres:
             open_store, postmaster = stack.enter_context(postgres_store())
-            faces.append(stack.enter_context(local_app(open_store, lex, "PostgreSQL", args.runs, postmaster)))
+            sqlite = stack.enter_context(ProgressStore())
+            faces.append(stack.enter_context(local_app(open_store, lex, "PostgreSQL", args.runs, postmaster, sqlite)))
         print(f"load average before: {load()}")
         for _ in range(args.runs):  # (interleaved: every store sees the same load)
             for face in faces:
