@@ -150,3 +150,28 @@ def test_out_of_time_every_play_has_a_value_for_every_draw(enable) -> None:
     assert all(o.unseen == 8 for o in result.plays)
     assert not result.exact or result.wins_proved  # proved best only where the wins are proved
     assert not result.wins_proved or result.plays[0].decided
+
+
+def test_a_stopped_search_puts_the_best_proved_play_first_and_names_what_may_beat_it() -> None:
+    """The issue's real position, as the solver knew it when time ran out: two plays win all eight
+    draws; one's values were exact (+10.5 expected), the other's only proved wins, its values the
+    bounds the proofs at the spread left (-3.75 expected; its true value was +18.0). The exact one
+    is first (the best proved), and the other is named as a play that may still beat it: the answer
+    is not proved best."""
+    from lexitrain.engine.play import ScoredPlay
+    from lexitrain.engine.preendgame import INFINITY, Draw, PlayOutcome, may_be_better, ranked
+
+    spread = -4
+    proved = PlayOutcome(ScoredPlay(7, 3, False, (0, 4), 0, 10), tuple(
+        Draw(t, 1, v, True, "win", v, v) for t, v in zip("ABCDEFGH", (8, 9, 10, 10, 11, 11, 12, 13))), spread)
+    bounded = PlayOutcome(ScoredPlay(3, 7, True, (19, 4), 0, 18), tuple(
+        Draw(t, 1, v, False, "win", 5, INFINITY) for t, v in zip("ABCDEFGH", (5, 5, 5, 5, -12, -12, -12, -14))),
+        spread)
+    assert proved.expected == 10.5 and bounded.expected == -3.75 and bounded.decided and bounded.wins == 8
+    assert bounded.expected_at_least == 5 and bounded.expected_at_most is None
+    first, second = ranked([bounded, proved])
+    assert first is proved and second is bounded
+    assert may_be_better([first, second]) == (bounded,)
+    # once the other's values are bounded at or below +10.5 it can no longer beat it
+    capped = PlayOutcome(bounded.play, tuple(Draw(d.tile, 1, 10, False, "win", 5, 10) for d in bounded.draws), spread)
+    assert may_be_better([proved, capped]) == ()

@@ -315,11 +315,14 @@ def preendgame(
     rows = [{"position": o.play.position, "word": o.play.word(tiles), "score": o.play.score,
              "expected": round(o.expected, 2), "wins": o.wins, "wins_at_most": o.wins_at_most,
              "decided": o.decided, "draws": o.unseen, "exact": o.exact,
+             "expected_at_least": _rounded(o.expected_at_least), "expected_at_most": _rounded(o.expected_at_most),
              "outcomes": [{"tile": d.tile, "count": d.count, "value": d.value, "exact": d.exact, "result": d.result}
                           for d in o.draws]}
             for o in result.plays]
     if json_out:
         emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
+                   "may_be_better": [{"position": o.play.position, "word": o.play.word(tiles)}
+                                     for o in result.may_be_better],
                    "candidates": result.candidates, "seconds": round(result.seconds, 3)})
         return
     proof = ("no play: the only move is to pass" if not rows else
@@ -328,11 +331,23 @@ def preendgame(
              if result.wins_proved else "NOT proved: time ran out")
     typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} against each of the {unseen.size} "
                f"unseen tiles ({proof}; {result.seconds:.2f} s)")
-    for row in rows:
+    if result.may_be_better:
+        typer.echo(f"not proved: {counted(len(result.may_be_better), 'play')} winning as many may have a higher "
+                   "expected value (marked *)")
+    rivals = {o.play.key() for o in result.may_be_better}
+    for o, row in zip(result.plays, rows):
         wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
-        note = "" if row["exact"] else "  (wins proved, value not exact)" if row["decided"] else "  (partly searched)"
+        low, high = row["expected_at_least"], row["expected_at_most"]
+        bounds = "" if low is None and high is None else (
+            f", proved {'' if low is None else f'{low:+.2f} <= '}value{'' if high is None else f' <= {high:+.2f}'}")
+        note = "" if row["exact"] else f"  (wins proved, value not exact{bounds})" if row["decided"] \
+            else "  (partly searched)"
         typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
-                   f"{row['word']:<16} {row['score']:>4}{note}")
+                   f"{row['word']:<16} {row['score']:>4}{note}{' *' if o.play.key() in rivals else ''}")
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
 
 
 @gcg_app.command("verify")

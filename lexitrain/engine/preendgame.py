@@ -64,6 +64,8 @@ class Draw:
     value: int
     exact: bool
     result: str | None = None
+    low: int = -INFINITY  # the value's proved bounds (INFINITY: none)
+    high: int = INFINITY
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,20 @@ class PlayOutcome:
     def exact(self) -> bool:
         return all(d.exact for d in self.draws)
 
+    @property
+    def expected_at_least(self) -> float | None:
+        """The lowest expected value the proofs leave it (None: a draw has no lower bound)."""
+        if any(d.low <= -INFINITY for d in self.draws):
+            return None
+        return sum(d.low * d.count for d in self.draws) / self.unseen
+
+    @property
+    def expected_at_most(self) -> float | None:
+        """The highest expected value the proofs leave it (None: a draw has no upper bound)."""
+        if any(d.high >= INFINITY for d in self.draws):
+            return None
+        return sum(d.high * d.count for d in self.draws) / self.unseen
+
     def _estimate(self, draw: Draw) -> str:
         margin = self.spread + draw.value
         return WIN if margin > 0 else TIE if margin == 0 else LOSS
@@ -127,6 +143,9 @@ class PreEndgame:
     candidates: int  # plays there were to try (those not reached in time are left out)
     wins_proved: bool = False
     wins_seconds: float | None = None  # when the wins were proved (None: they were not)
+    #: where the first play's expected value is exact but not proved best: the plays that may still beat it
+    #: (as many wins possible, and no bound keeping their expected value at or below the first's)
+    may_be_better: tuple[PlayOutcome, ...] = ()
 
 
 @dataclass
@@ -136,6 +155,7 @@ class _Play:
     play: ScoredPlay
     endgames: list[Endgame]
     value: list[int] = field(default_factory=list)  # per draw: exact, a bound, or the estimate
+    estimate: float = 0.0  # the expected value one ply deep (the order in which values are proved)
     low: list[int] = field(init=False)  # per draw: proved bounds on the value
     high: list[int] = field(init=False)
 
@@ -216,7 +236,8 @@ class _Solver:
 
     def known(self, p: _Play) -> PlayOutcome:
         """What is known of a play so far: its wins proved or bounded, its values."""
-        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, self.spread))
+        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, self.spread),
+                                              low, high)
                                          for letter, count, value, low, high
                                          in zip(self.letters, self.counts, p.value, p.low, p.high)), self.spread)
 
@@ -224,6 +245,7 @@ class _Solver:
         """1. Every play one ply deep."""
         for p in self.solving:
             p.value = [p.play.score - self.searched(e, -INFINITY, INFINITY, depth=1) for e in p.endgames]
+            p.estimate = sum(map(mul, self.counts, p.value)) / sum(self.counts)
             self.reached.append(p)
 
     def prove_wins(self) -> float:
@@ -250,7 +272,10 @@ class _Solver:
         """3. The exact values of the plays that may win as many, the likeliest best first."""
         known = self.known
         top = [p for p in self.reached if known(p).wins_at_most >= best_wins]
-        top.sort(key=lambda p: -known(p).expected)
+        # by the one-ply estimate: the values pass 2 left are bounds at the spread's threshold, which say
+        # nothing of how far above it a play's draws are won (one real position put a play worth +18.0
+        # at -3.75 by them, behind one worth +10.5)
+        top.sort(key=lambda p: (-p.estimate, -p.play.tile_count))
         best_sum = -INFINITY
         for p in top:
             for d in sorted(self.draws, key=lambda d: p.value[d]):
@@ -263,17 +288,31 @@ class _Solver:
                 best_sum = max(best_sum, sum(map(mul, self.counts, p.value)))
 
     def report(self) -> PreEndgame:
-        """What is known: at equal wins a play whose wins are proved goes before one whose are partly
-        estimated; at equal expected values, an exact one first."""
-        out = [self.known(p) for p in self.reached]
-        out.sort(key=lambda o: (-o.wins, not o.decided, -o.expected, not o.exact))
+        """What is known, in `ranked` order; the plays that may still beat the first."""
+        out = ranked([self.known(p) for p in self.reached])
         # with no play to make there is nothing to prove (the side to move can only pass)
         wins_proved = len(out) == len(self.plays) and (not out or out[0].decided and all(
             o.wins_at_most <= out[0].wins for o in out[1:]))
-        exact = wins_proved and (not out or out[0].exact and all(
-            o.wins_at_most < out[0].wins or _ceiling(o) <= out[0].expected for o in out[1:]))
+        rivals = may_be_better(out)
+        exact = wins_proved and (not out or out[0].exact and not rivals)
         return PreEndgame(tuple(out), exact, time.monotonic() - self.started, len(self.plays), wins_proved,
-                          self.wins_seconds if wins_proved else None)
+                          self.wins_seconds if wins_proved else None, rivals if wins_proved else ())
+
+
+def may_be_better(out: list[PlayOutcome]) -> tuple[PlayOutcome, ...]:
+    """Where the first play's expected value is exact: the plays that may still beat it (as many wins
+    possible, and no proved bound keeping their expected value at or below the first's)."""
+    if not out or not out[0].exact:
+        return ()
+    return tuple(o for o in out[1:] if o.wins_at_most >= out[0].wins and _ceiling(o) > out[0].expected)
+
+
+def ranked(outcomes: list[PlayOutcome]) -> list[PlayOutcome]:
+    """The plays best first: most wins (at equal wins, a play whose wins are proved first), then a play
+    whose expected value is exact before one whose is not, then by expected value. So when time runs
+    out the first play is the best proved, never one whose value is partly an estimate (which may be
+    far off either way: the plays that may be better are `PreEndgame.may_be_better`)."""
+    return sorted(outcomes, key=lambda o: (-o.wins, not o.decided, not o.exact, -o.expected))
 
 
 def _share(result: str | None) -> float:
@@ -305,16 +344,9 @@ def _result(low: int, high: int, spread: int) -> str | None:
 
 
 def _ceiling(o: PlayOutcome) -> float:
-    """The highest expected value the proofs leave a play: a draw not exact
-    counts at its value where that is proved an upper bound (a loss), else
-    as no bound at all."""
-    total = 0.0
-    for d in o.draws:
-        if d.exact or d.result == LOSS:
-            total += d.value * d.count
-        else:
-            return float(INFINITY)
-    return total / o.unseen
+    """The highest expected value the proofs leave a play (INFINITY where a draw has no upper bound)."""
+    at_most = o.expected_at_most
+    return float(INFINITY) if at_most is None else at_most
 
 
 def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
