@@ -227,8 +227,11 @@ def test_the_sync_routes_need_the_members_session_and_csrf_and_reach_only_their_
         said = bob.post("/api/sync/push", json={"since": 0, "page": damaged}, headers={"x-csrf-token": bob_csrf})
         assert said.status_code == 400 and "answers #1: uid" in said.json()["error"]
         assert bob.get("/api/sync").json()["last"] == 0  # (nothing written)
+        first, last = took.json()["taken"]  # (the numbers ann's store gave what it took)
+        assert ann.get(f"/api/sync/changes?since=0&skip={first}-{last}").json()["answers"] == []  # (not sent back)
         for query in ("since=abc", "since=-1", "since=1&limit=0", "since=1&limit=99999999999999999999999", "",
-                      "since=" + "9" * 5000):
+                      "since=" + "9" * 5000, "since=0&skip=5-2", "since=0&skip=x", "since=0&skip=" + ",".join(["1-2"] * 40),
+                      "since=0&skip=0-1"):
             bad = ann.get(f"/api/sync/changes?{query}")
             assert bad.status_code == 400 and "\n" not in bad.json()["error"], query
         for body in ({}, {"since": "0", "page": page}, {"since": 0}, {"since": 0, "page": []}):

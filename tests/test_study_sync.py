@@ -168,6 +168,43 @@ def test_a_sync_killed_at_any_step_is_finished_by_the_next(tmp_path, stop_at, mo
     assert sync(laptop, StorePeer(club), "club").to_json() == {"sent": 0, "received": 0, "cards": 0}
 
 
+class Tallied(StorePeer):
+    """The club's store as a peer, tallying the answers its pages carry back; `old`: a lexitrain before pages of
+    version 2, whose push says nothing of the numbers it used."""
+
+    def __init__(self, store: ProgressStore, old: bool = False) -> None:
+        super().__init__(store)
+        self.old, self.pulled = old, 0
+
+    def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
+        reply = super().take(page, since)
+        return {key: value for key, value in reply.items() if key != "taken"} if self.old else reply
+
+    def changes(self, since: int, limit: int, skip: Any = ()) -> dict[str, Any]:
+        page = super().changes(since, limit, () if self.old else skip)
+        self.pulled += len(page["answers"])
+        return page
+
+
+def test_what_a_home_sent_is_not_sent_back_to_it(tmp_path, monkeypatch):
+    """Both sides answered since the last sync: the club numbers its own answers, then the home's as it takes
+    them; the pull brings the club's own alone, not the home's back (over several pages too). A club that does
+    not say which numbers it used sends them back, taken as nothing: the same end."""
+    monkeypatch.setattr("lexitrain.study.records.sync.PAGE", 7)
+    for old in (False, True):
+        laptop, club = ProgressStore(tmp_path / f"{old}-laptop.sqlite"), ProgressStore(tmp_path / f"{old}-club.sqlite")
+        peer = Tallied(club, old)
+        for n in range(20):
+            give(laptop if n % 2 else club, Given(KEYS[n % 4], T0 + n * HOUR, GOOD if n % 3 else AGAIN))
+        done = sync(laptop, peer, "club")
+        assert (done.sent, done.received) == (10, 10)
+        assert peer.pulled == (20 if old else 10)  # (the laptop's own ten come back only from an old club)
+        assert cards(laptop) == cards(club) and answers(laptop) == answers(club) and len(answers(club)) == 20
+        assert sync(laptop, peer, "club").to_json() == {"sent": 0, "received": 0, "cards": 0}
+        laptop.close()
+        club.close()
+
+
 def test_a_damaged_or_foreign_page_is_refused_in_one_line_with_nothing_written(tmp_path):
     laptop, club = ProgressStore(tmp_path / "laptop.sqlite"), ProgressStore(tmp_path / "club.sqlite")
     give(club, Given("AB", T0, GOOD))
@@ -581,3 +618,4 @@ def test_any_history_of_lists_ends_with_every_store_holding_each_lists_latest_ve
             latest.values(), key=lambda v: v.name)
         for store in stores:
             store.close()
+

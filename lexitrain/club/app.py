@@ -311,7 +311,8 @@ async def sync_push(request: Request, club: Club, member: Member) -> Response:
 
 async def sync_changes(request: Request, club: Club, member: Member) -> Response:
     query = request.query_params
-    return JSONResponse(await _run(_with_store, club, member.id, sync.changes, query.get("since"), query.get("limit")))
+    return JSONResponse(await _run(_with_store, club, member.id, sync.changes, query.get("since"), query.get("limit"),
+                                   query.get("skip")))
 
 
 async def sync_done(request: Request, club: Club, member: Member) -> Response:

@@ -9,7 +9,9 @@ browser can speak them as the command does:
 - `POST /api/sync/push` `{"since": N, "page": {...}}`: a page of the home's changes, checked whole and
   taken in one transaction (a damaged page: 400, nothing written); what it added, and the store's
   latest number when nothing but this page came after N;
-- `GET /api/sync/changes?since=N&limit=M`: a page of the store's changes numbered after N;
+- `GET /api/sync/changes?since=N&limit=M&skip=A-B,...`: a page of the store's changes numbered after N, less
+  the answers, changes and events numbered A to B (what it took of this home's pages in this sync, as the
+  push answered: `taken`);
 - `POST /api/sync/done` `{"home": ID, "label": NAME, "through": N}`: the home (its store's id, its
   machine's name) took the store's changes up to N: what `/study` shows of when the member last synced,
   and of the answers given on the club that wait to go.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lexitrain.study.records.sync import FORMAT, VERSION, StorePeer, note_home, take_page
+from lexitrain.study.records.sync import FORMAT, MOST_SKIPPED, VERSION, StorePeer, note_home, take_page
 from lexitrain.study.store import ProgressStore
 from lexitrain.study.store.exchange import PAGE
 from lexitrain.study.store.uids import UID
@@ -45,11 +47,29 @@ def push(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
     return take_page(store, data["page"], since, "the pushed changes")
 
 
-def changes(store: ProgressStore, since: str | None, limit: str | None) -> dict[str, Any]:
-    """A page of the store's changes numbered after SINCE, at most LIMIT (both as the query gives them)."""
+def changes(store: ProgressStore, since: str | None, limit: str | None, skip: str | None = None) -> dict[str, Any]:
+    """A page of the store's changes numbered after SINCE, at most LIMIT, less the facts numbered in the ranges
+    SKIP (all as the query gives them)."""
     after = _number("since", since, 0, _MOST)
     most = PAGE if limit is None else _number("limit", limit, 1, PAGE)
-    return StorePeer(store).changes(after, most)
+    return StorePeer(store).changes(after, most, _ranges(skip))
+
+
+def _ranges(text: str | None) -> list[tuple[int, int]]:
+    """`A-B,C-D` as ranges of change numbers (at most MOST_SKIPPED of them)."""
+    if not text:
+        return []
+    parts = text.split(",")
+    if len(parts) > MOST_SKIPPED:
+        raise Refused(400, f"'skip' names more than {MOST_SKIPPED} ranges")
+    ranges = []
+    for part in parts:
+        first, _, last = part.partition("-")
+        low, high = _number("skip", first, 1, _MOST), _number("skip", last, 1, _MOST)
+        if low > high:
+            raise Refused(400, f"'skip': {part[:40]!r} is not a range (first-last)")
+        ranges.append((low, high))
+    return ranges
 
 
 def done(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:

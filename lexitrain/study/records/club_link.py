@@ -15,6 +15,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -106,8 +107,10 @@ class ClubLink:
     def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
         return self._call("POST", "/api/sync/push", {"since": since, "page": page})[0]
 
-    def changes(self, since: int, limit: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/sync/changes?since={int(since)}&limit={int(limit)}", None)[0]
+    def changes(self, since: int, limit: int, skip: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
+        ranges = ",".join(f"{int(first)}-{int(last)}" for first, last in skip)
+        return self._call("GET", f"/api/sync/changes?since={int(since)}&limit={int(limit)}"
+                          + (f"&skip={ranges}" if ranges else ""), None)[0]
 
     def done(self, home: str, label: str, through: int) -> None:
         self._call("POST", "/api/sync/done", {"home": home, "label": label[:100], "through": through})

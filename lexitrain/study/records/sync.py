@@ -32,7 +32,7 @@ import json
 import math
 import platform
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -60,6 +60,9 @@ LONGEST_TEXT = 10_000
 LOCAL_SETTINGS = frozenset({"lexicon"})
 #: The setting naming a lexicon's active plan (by its id here; by its name as it travels).
 PLAN_SETTING = "plan:"
+#: The most ranges of its own facts a store asks the other not to send back (a sync pushing more pages than this
+#: gets the rest back, taken as nothing).
+MOST_SKIPPED = 32
 #: Between the steps of a sync, the name of the step just done (a test stops a sync there).
 Step = Callable[[str], None]
 
@@ -73,11 +76,13 @@ class Peer(Protocol):
 
     def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
         """Take a page of this store's changes; {"answers": new there, "cards": changed there, "through": its
-        latest number when nothing but this page came after `since`, else None}."""
+        latest number when nothing but this page came after `since`, else None, "taken": the first and last of
+        its numbers taking the page used (None: none; a lexitrain before 2 does not say)}."""
         ...
 
-    def changes(self, since: int, limit: int) -> dict[str, Any]:
-        """A page of its changes numbered after `since`."""
+    def changes(self, since: int, limit: int, skip: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
+        """A page of its changes numbered after `since`, less the facts numbered in the ranges SKIP (this store
+        sent them)."""
         ...
 
     def done(self, home: str, label: str, through: int) -> None:
@@ -118,6 +123,7 @@ def sync(store: ProgressStore, peer: Peer, name: str, step: Step | None = None, 
         row = replace(row, received=0)
     step("identified")
     sent = received = cards = 0
+    echoed: list[tuple[int, int]] = []  # (the other store's numbers for what it took of this one's: not sent back)
     while True:
         page = page_since(store, row.sent, PAGE)
         if _empty(page):
@@ -129,11 +135,13 @@ def sync(store: ProgressStore, peer: Peer, name: str, step: Step | None = None, 
         with store.transaction():
             store.save_peer(row)
         sent += int(reply["answers"])
+        if isinstance(reply.get("taken"), list) and len(echoed) < MOST_SKIPPED:
+            echoed.append((int(reply["taken"][0]), int(reply["taken"][1])))
         step("saved")
         if not page["more"]:
             break
     while True:
-        page = peer.changes(row.received, PAGE)
+        page = peer.changes(row.received, PAGE, echoed)
         check_page(page, "the other store's changes")
         if page["store"] != row.store:
             raise LexitrainError(f"the other store's changes come from another store ({page['store']}, not "
@@ -189,8 +197,9 @@ def take_page(store: ProgressStore, page: Any, since: int | None = None, name: s
     with store.transaction():
         before = store.last_seq()
         answers, cards = _take(store, page)
-        through = store.last_seq() if since is not None and before == since else None
-    return {"answers": answers, "cards": cards, "through": through}
+        after = store.last_seq()
+        through = after if since is not None and before == since else None
+    return {"answers": answers, "cards": cards, "through": through, "taken": [before + 1, after] if after > before else None}
 
 
 def page_document(page: dict[str, Any]) -> dict[str, Any]:
@@ -198,11 +207,12 @@ def page_document(page: dict[str, Any]) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, **page}
 
 
-def page_since(store: ProgressStore, since: int, limit: int = PAGE) -> dict[str, Any]:
-    """A page of this store's changes after number SINCE, as it travels: settings that name a plan or a deck
-    by this store's ids name them by what they are (the other store's ids differ); the player's default
-    lexicon stays (it names a lexicon compiled on this machine)."""
-    page = store.changes_since(since, limit)
+def page_since(store: ProgressStore, since: int, limit: int = PAGE, skip: Sequence[tuple[int, int]] = ()
+               ) -> dict[str, Any]:
+    """A page of this store's changes after number SINCE (less the facts numbered in the ranges SKIP), as it
+    travels: settings that name a plan or a deck by this store's ids name them by what they are (the other
+    store's ids differ); the player's default lexicon stays (it names a lexicon compiled on this machine)."""
+    page = store.changes_since(since, limit, skip)
     page["settings"] = [{**setting, "value": value} for setting in page["settings"]
                         if (value := _setting_out(store, setting["name"], setting["value"])) is not None]
     return page_document(page)
@@ -328,8 +338,8 @@ class StorePeer:
     def take(self, page: dict[str, Any], since: int) -> dict[str, Any]:
         return take_page(self.store, page, since)
 
-    def changes(self, since: int, limit: int) -> dict[str, Any]:
-        return page_since(self.store, since, limit)
+    def changes(self, since: int, limit: int, skip: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
+        return page_since(self.store, since, limit, skip)
 
     def done(self, home: str, label: str, through: int) -> None:
         note_home(self.store, home, label, through)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from lexitrain.study.store.cards import Cards
 from lexitrain.study.store.decks import Decks, deck_name
@@ -82,17 +82,30 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
         """How many answers this store numbered after `since` (made or taken here since then)."""
         return int(self.conn.execute("SELECT count(*) FROM answers WHERE seq > ?", (since,)).fetchone()[0])
 
-    def changes_since(self, since: int, limit: int = PAGE) -> dict[str, Any]:
+    def changes_since(self, since: int, limit: int = PAGE, skip: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
         """The changes numbered after `since`, at most `limit` of them, oldest first, read in one snapshot:
         {"store", "through" (the number this page reaches), "more", and a list of each kind of change
         (`_NUMBERED`), with "sessions" (those the page's answers and attempts are in, and those started or
-        ended in it) and "schedulings" (those the page's answers were graded by)}."""
+        ended in it) and "schedulings" (those the page's answers were graded by)}. SKIP: ranges of numbers
+        (first, last) whose answers, changes to answers and card events the asking store sent itself (this
+        store numbered them taking its pages): they are not sent back (those facts are the same everywhere)."""
         with self.snapshot():
             store, last = self.conn.execute("SELECT store, seq FROM change_seq").fetchone()
-            rows: list[tuple[int, str, tuple[Any, ...]]] = []
+            wheres = {}
             for name, (sql, seq) in _NUMBERED.items():
+                ranges = list(skip) if name in _FACTS else []
+                wheres[name] = (f"{sql} WHERE {seq} > ?" + "".join(f" AND {seq} NOT BETWEEN ? AND ?" for _ in ranges),
+                                (since, *(number for pair in ranges for number in pair)), seq)
+            # (which kinds have changes to send, asked at once: a club's database is a round trip away, and a sync
+            # of a few answers has two or three kinds of change, not thirteen)
+            present = {str(row[0]) for row in self.conn.execute(" UNION ALL ".join(
+                f"SELECT '{name}' WHERE EXISTS ({where})" for name, (where, _, _) in wheres.items()),
+                [value for where, values, _ in wheres.values() for value in values])}
+            rows: list[tuple[int, str, tuple[Any, ...]]] = []
+            for name in present:
+                where, values, seq = wheres[name]
                 rows += [(int(row[0]), name, row[1:]) for row in self.conn.execute(
-                    f"{sql} WHERE {seq} > ? ORDER BY {seq} LIMIT ?", (since, limit + 1))]
+                    f"{where} ORDER BY {seq} LIMIT ?", (*values, limit + 1))]
             rows.sort(key=lambda row: row[0])
             more = len(rows) > limit
             rows = rows[:limit]
@@ -395,6 +408,11 @@ _NUMBERED = {
     "searches": ("SELECT seq, name, conditions, changed FROM saved_searches", "seq"),
     "lists": ("SELECT seq, name, uid, words, removed, changed FROM word_lists", "seq"),
 }
+
+
+#: The kinds of change that are facts, the same in every store that holds them (by id): a store that sent one
+#: need not be sent it back.
+_FACTS = frozenset({"answers", "changes", "events"})
 
 
 def _page_cut(rows: list[tuple[int, str, tuple[Any, ...]]]) -> int:
