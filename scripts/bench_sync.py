@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -72,18 +72,51 @@ def main() -> None:
         build_home(home, args.cards, args.answers, args.seed)
         print(f"built {home.name}: {args.cards:,} cards, {args.answers:,} answers in {time.perf_counter() - started:.0f} s "
               f"({home.stat().st_size / 1e6:.0f} MB)", flush=True)
+    check_home(home)
     results: dict[str, list[dict[str, Any]]] = {}
     for database in args.databases.split(","):
         results[database] = bench(database, home, work, args)
     print(f"\nload (1, 5, 15 min) at the end: {tuple(round(x, 1) for x in os.getloadavg())}")
-    print(f"{'club':<11} {'sync s':>7} {'cpu s':>6} {'KB sent':>8} {'KB recv':>8} {'answers sent/recv':>18} {'cards':>6}")
+    print(f"{'club':<11} {'sync s':>7} {'cpu s: home':>11} {'club':>5} {'KB sent':>8} {'KB recv':>8} "
+          f"{'answers sent/recv':>18} {'cards':>6}")
     for database, rounds in results.items():
         timed = rounds[:-1]
-        print(f"{database:<11} {median(timed, 'seconds'):>7.2f} {median(timed, 'cpu'):>6.2f} "
+        print(f"{database:<11} {median(timed, 'seconds'):>7.2f} {median(timed, 'cpu'):>11.2f} "
+              f"{median(timed, 'club_cpu'):>5.2f} "
               f"{median(timed, 'sent_bytes') / 1024:>8.0f} {median(timed, 'received_bytes') / 1024:>8.0f} "
               f"{median(timed, 'sent'):>8.0f}/{median(timed, 'received'):<9.0f} {median(timed, 'cards'):>6.0f}"
               f"   (medians of {len(timed)}; nothing new: {rounds[-1]['seconds']:.2f} s, "
               f"{(rounds[-1]['sent_bytes'] + rounds[-1]['received_bytes']) / 1024:.1f} KB)")
+
+
+def serving_cpu(server: subprocess.Popen[bytes], cluster: Cluster | None) -> float:
+    """CPU seconds the club has used so far: its `serve` process, and on PostgreSQL the cluster's processes (the
+    server, its live backends, and those ended, which the server's own count holds)."""
+    used = _cpu(server.pid)
+    if cluster is not None:
+        postmaster = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+        used += _cpu(postmaster) + sum(_cpu(pid) for pid in _children(postmaster))
+    return used
+
+
+def _cpu(pid: int) -> float:
+    """A process's CPU seconds, its ended children's included (/proc/PID/stat: utime, stime, cutime, cstime)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def median(rounds: list[dict[str, Any]], field: str) -> float:
@@ -106,9 +139,6 @@ def build_home(path: Path, cards: int, answers: int, seed: int) -> None:
     conn.execute("BEGIN")
     conn.execute("INSERT INTO schedulings (id, spec) VALUES (?, ?)", (way, json.dumps(scheduling.spec(), sort_keys=True)))
     days = int(YEARS * 365)
-    conn.executemany("INSERT INTO sessions (id, mode, lexicon, source, started, ended, complete, seq) "
-                     "VALUES (?, 'daily', ?, 'daily', ?, ?, 1, ?)",
-                     [(d + 1, LEXICON, START + d * DAY, START + d * DAY + 3600, answers + d + 1) for d in range(days)])
     keys = _keys(cards)
     share = [rng.expovariate(1.0) for _ in range(cards)]  # (some cards answered far more often than others)
     scale = answers / sum(share)
@@ -134,9 +164,29 @@ def build_home(path: Path, cards: int, answers: int, seed: int) -> None:
         if len(answer_rows) >= 50_000:
             _write(conn, card_rows, answer_rows)
     _write(conn, card_rows, answer_rows)
-    conn.execute("UPDATE change_seq SET seq = ?", (answers + days,))
+    # (numbered after the answers as they came out: a card answered at least once, the total is not quite ANSWERS)
+    conn.executemany("INSERT INTO sessions (id, mode, lexicon, source, started, ended, complete, seq) "
+                     "VALUES (?, 'daily', ?, 'daily', ?, ?, 1, ?)",
+                     [(d + 1, LEXICON, START + d * DAY, START + d * DAY + 3600, answer_id + d + 1) for d in range(days)])
+    conn.execute("UPDATE change_seq SET seq = ?", (answer_id + days,))
     conn.execute("COMMIT")
     conn.close()
+
+
+def check_home(path: Path) -> None:
+    """Refuse a home whose changes are numbered past its counter or twice: the first syncs would send those changes
+    again (bench_sync before 2026-12-06 numbered its sessions and counter by the answers asked for, not those
+    made: 3,548 answers of 1,004,460 were numbered past it, and the first rounds sent 4,548, then 2,545 answers,
+    1,218 then 704 KB, before the third sent the 1,000 new alone, 248 KB)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    counter = conn.execute("SELECT seq FROM change_seq").fetchone()[0]
+    numbered, distinct, highest = conn.execute(
+        "SELECT count(*), count(DISTINCT seq), COALESCE(max(seq), 0) FROM (SELECT seq FROM answers UNION ALL "
+        "SELECT seq FROM sessions) AS numbered").fetchone()
+    conn.close()
+    if highest > counter or distinct < numbered:
+        raise SystemExit(f"{path}: changes numbered up to {highest} ({numbered - distinct} numbers given twice), its "
+                         f"counter at {counter}: built by an older bench_sync; delete it to build it again")
 
 
 def _write(conn: sqlite3.Connection, cards: list[tuple[Any, ...]], answers: list[tuple[Any, ...]]) -> None:
@@ -179,8 +229,8 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
             self.pushed.update({name: len(rows) for name, rows in page.items() if isinstance(rows, (list, dict))})
             return super().take(page, since)
 
-        def changes(self, since: int, limit: int) -> dict[str, Any]:
-            page = super().changes(since, limit)
+        def changes(self, since: int, limit: int, skip: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
+            page = super().changes(since, limit, skip)
             self.pulled.update({name: len(rows) for name, rows in page.items() if isinstance(rows, (list, dict))})
             return page
 
@@ -243,13 +293,15 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
                 link.sent_bytes = link.received_bytes = 0
                 link.pushed.clear()
                 link.pulled.clear()
-                wall, cpu = time.perf_counter(), time.process_time()
+                wall, cpu, club_cpu = time.perf_counter(), time.process_time(), serving_cpu(server, cluster)
                 done = sync(store, link, link.name)
                 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            row = {"seconds": wall, "cpu": cpu, "sent_bytes": link.sent_bytes, "received_bytes": link.received_bytes,
-                   **done.to_json()}
+                club_cpu = serving_cpu(server, cluster) - club_cpu
+            row = {"seconds": wall, "cpu": cpu, "club_cpu": club_cpu, "sent_bytes": link.sent_bytes,
+                   "received_bytes": link.received_bytes, **done.to_json()}
             rounds.append(row)
-            print(f"  round {number + 1}{' (nothing new)' if not new else ''}: {wall:.2f} s, cpu {cpu:.2f} s, "
+            print(f"  round {number + 1}{' (nothing new)' if not new else ''}: {wall:.2f} s, cpu home {cpu:.2f} s, "
+                  f"club {club_cpu:.2f} s, "
                   f"sent {row['sent_bytes'] / 1024:.0f} KB, received {row['received_bytes'] / 1024:.0f} KB; "
                   f"answers sent {done.sent}, received {done.received}, cards {done.cards}  "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
