@@ -354,3 +354,32 @@ def test_the_clubs_answers_keep_their_session_rows_by_the_one_mechanism_and_neve
     last = sessions(club, ann_id)[-1]
     assert last == ("club", "club table 3", club.clock() - 30, club.clock(), 1, 1)
     assert all(row[-1] > 0 for row in sessions(club, ann_id))
+
+
+def test_two_devices_answering_two_cards_at_once_on_a_new_day_make_its_session_once(club: Club, lex: Lexicon) -> None:
+    """The day's first two study answers, from two devices at once (a barrier between reading the cards and
+    answering): the day's session row is made by whichever answer's transaction comes first, under the store's
+    write lock, and found by the other: one row, both answers in it."""
+    ann_id, _ = due_question(club, lex)
+    with club.stores.open(ann_id) as store:
+        shown = study.due(store, lex, club.clock(), limit=2)["questions"]
+    assert len(shown) == 2
+    barrier = threading.Barrier(2, timeout=30)
+    errors: list[BaseException] = []
+
+    def device(question: dict[str, Any]) -> None:
+        try:
+            with club.stores.open(ann_id) as store:
+                barrier.wait()
+                study.answer(store, lex, question["kind"], question["key"], "zzz", question["card"]["last_review"],
+                             club.clock())
+        except BaseException as exc:  # (said below, not lost in the thread)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=device, args=(question,)) for question in shown]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    assert [row[1:2] + row[-1:] for row in sessions(club, ann_id) if row[1] == "club study"] == [("club study", 2)]
