@@ -1,47 +1,51 @@
-"""Simulation throughput on mid-game positions of the real games, on one process and on several.
+"""Simulation throughput on 1 and 2 threads (and MAGPIE where it is built here), in one run.
 
 One position per distinct board of tests/data/gcg (the first turn of a game
 with 38 to 56 tiles in the bag and a full recorded rack; the folder holds
 copies of some games, and a board met before is skipped), up to --positions;
 each simulated with --candidates (15) candidates, --plies (2) plies and
---iterations (500) iterations (an iteration plays every candidate out once)
-in one process. Prints iterations per second per position, their median,
-min and max, by the wall clock and by the process's CPU time (the better
-guide on a busy machine).
+--iterations (500) iterations (an iteration plays every candidate out once).
+Per position the runs compared are made one after the other, their order
+turning with each position (interleaved): ours on one thread, ours on
+--threads (2) threads, and with --magpie DIR, MAGPIE as it ships with its word
+map (a build of its public source and the data files scripts/magpie_data.py
+writes from ours: the same words, tiles, board, leave values and win model),
+each on one thread. Printed per position and as medians: iterations per
+second of CPU time (what one core does: the figure to compare engines by) and
+of the wall clock (what threads gain: needs idle cores), the ratios (2 threads
+over 1 by the wall clock, ours over MAGPIE by CPU time), and whether the runs
+chose the same best play (1 and 2 threads must give the same whole report:
+each iteration's deal comes from the seed alone). The machine's load
+(os.getloadavg) is printed with every figure: a shared machine slows
+everything, and threads need two idle cores to show.
 
-Then the first --speedup-positions positions again on 1 and on --threads
-processes, the two runs interleaved (each goes first half the time): the
-speed-up by the wall clock (start-up included), and by CPU time (every
-process's, the workers' included) how much of the work the extra processes
-add: on an idle machine the wall-clock speed-up is at most --threads times
-one run's CPU time over the several runs' total. The machine's load
-(os.getloadavg) is printed with every figure: a shared machine slows everything.
+With `--infer` every position is also run with the opponent's rack drawn from
+the inference of their move before it (`sim --infer`; only positions whose
+previous turn is the opponent's tile play), on 1 and 2 threads, interleaved
+with the plain runs, and the inference's own CPU time is printed (a
+simulation pays it once before its iterations).
 
-No other engine is built here, so nothing is divided by another engine's
-figure: the issue's (MAGPIE 717 iterations/s as it ships, Quackle 74) were
-measured on other days and are printed beside ours for orientation only.
-
-With `--infer` each position is also simulated with the opponent's rack drawn from
-the inference of their move before it (`sim --infer`; positions whose previous turn is
-the opponent's tile play), the two runs interleaved: iterations/s with and without it,
-and the inference's own CPU time, which a simulation pays once before its iterations.
-
-    python scripts/bench_sim.py [--positions 40] [--iterations 500] [--threads 2] [--engine compiled|python] [--infer]
+    python scripts/bench_sim.py [--positions 10] [--iterations 500] [--threads 2] [--infer] [--magpie DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Callable, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lexitrain.engine.cgp import board_to_cgp  # noqa: E402
+from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp  # noqa: E402
+from magpie_data import magpie_name  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.exchanges import tiles_in_bag  # noqa: E402
 from lexitrain.engine.gcg import read_gcg  # noqa: E402
@@ -55,7 +59,7 @@ from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.tiles import Rack  # noqa: E402
 
 GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "gcg"
-#: iterations/s measured on other days (issues 24 and 37), printed for orientation, never divided by
+#: iterations/s measured on other days (issues 24 and 37), printed for orientation when MAGPIE is not run
 OTHER_DAYS = "Quackle 74 (issue 24), MAGPIE 717 as it ships with its word map (issue 37)"
 #: the CPU time of each inference `positions(..., infer=True)` made
 inference_seconds: list[float] = []
@@ -110,100 +114,140 @@ def positions(lexicon: str, count: int, candidates: int, plies: int, engine: str
 
 def load() -> str:
     one, five, fifteen = os.getloadavg()
-    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} cores"
+    return f"load {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} cores"
+
+
+class Run(NamedTuple):
+    """One way of simulating a position: its name, and how (a function of the position's setup and CGP giving
+    (wall seconds, CPU seconds, the best play as `8D WORD` or `-`, the whole report's figures))."""
+
+    name: str
+    simulate: Callable[[SimSetup, str], tuple[float, float, str, Any]]
+
+
+def ours(threads: int, iterations: int, seed: int) -> Run:
+    def run(setup: SimSetup, cgp: str) -> tuple[float, float, str, Any]:
+        playouts = open_playouts(setup)  # the lexicon opened before the clock starts
+        start, cpu = time.perf_counter(), time.process_time()  # every thread's CPU time: threads are ours
+        report = simulate(setup, iterations, seed, threads=threads, playouts=playouts)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        best = report.rows[0].candidate
+        return wall, cpu, f"{best.position} {best.word(setup.board.tiles)}".strip(), \
+            [(r.index, r.iterations, r.equity, r.spread, r.win) for r in report.rows]
+    return Run(f"ours, {threads} thread{'s' if threads > 1 else ''}", run)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicon", default="enable")
-    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--candidates", type=int, default=15)
     parser.add_argument("--plies", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=500)
-    parser.add_argument("--threads", type=int, default=2, help="processes for the speed-up (1: skip it)")
-    parser.add_argument("--speedup-positions", type=int, default=10, help="positions timed again on --threads")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the second run of ours")
     parser.add_argument("--engine", default=None, help="compiled (default where built) or python (the reference)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--infer", action="store_true", help="also with the opponent's rack inferred, interleaved")
+    parser.add_argument("--magpie", type=Path, default=None,
+                        help="a MAGPIE checkout with bin/magpie built and data/ from scripts/magpie_data.py")
     args = parser.parse_args()
 
     engine = args.engine or default_engine()
-    if args.infer:
-        compare_inference(args, engine)
-        return
-    chosen = positions(args.lexicon, args.positions, args.candidates, args.plies, engine)
+    runs = [ours(1, args.iterations, args.seed), ours(args.threads, args.iterations, args.seed)]
+    magpie = None
+    if args.magpie is not None:
+        magpie = magpie_run(args.magpie, args)
+        if magpie is None:
+            print(f"MAGPIE is not built at {args.magpie} (bin/magpie and data/ from scripts/magpie_data.py): "
+                  f"not compared", flush=True)
+        else:
+            runs.append(magpie)
+    chosen = positions(args.lexicon, args.positions, args.candidates, args.plies, engine, infer=args.infer)
+    kinds = [(False, r) for r in runs] + ([(True, r) for r in runs[:2]] if args.infer else [])
     print(f"{len(chosen)} positions, {args.candidates} candidates, {args.plies} plies, {args.iterations} iterations, "
           f"engine {engine}; {load()}", flush=True)
-    rates, cpu_rates = [], []
-    for name, setup in chosen:
-        playouts = open_playouts(setup)  # opening the lexicon is not part of the simulation
-        start, cpu = time.perf_counter(), time.process_time()
-        report = simulate(setup, args.iterations, args.seed, playouts=playouts)
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-        rates.append(report.iterations / seconds)
-        cpu_rates.append(report.iterations / cpu)
-        print(f"  {name:<52} {rates[-1]:7.1f} it/s wall, {cpu_rates[-1]:7.1f} it/s of CPU time "
-              f"({len(setup.candidates)} candidates)", flush=True)
-    for what, figures in (("wall clock", rates), ("CPU time", cpu_rates)):
-        median = statistics.median(figures)
-        print(f"one process, {what}: median {median:.1f} iterations/s ({median * args.candidates:.0f} playouts/s), "
-              f"min {min(figures):.1f}, max {max(figures):.1f}; {load()}", flush=True)
-    print(f"(not measured here, for orientation only: {OTHER_DAYS})", flush=True)
-    if args.threads >= 2:
-        compare_threads(chosen[:args.speedup_positions], args)
-
-
-def _cpu() -> float:
-    """This process's CPU time and its finished children's (a simulation's workers are joined when it ends)."""
-    usage = os.times()
-    return usage.user + usage.system + usage.children_user + usage.children_system
-
-
-def compare_threads(chosen: list[tuple[str, SimSetup]], args: argparse.Namespace) -> None:
-    """Each position on 1 and on `args.threads` processes, interleaved: wall-clock and CPU-time figures."""
-    speedups, shares = [], []
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    best: dict[str, list[str]] = {}
+    whole: dict[str, list[Any]] = {}
     for n, (name, setup) in enumerate(chosen):
-        wall, cpu = {}, {}
-        open_playouts(setup)  # the lexicon opened before either run times anything
-        for threads in (1, args.threads) if n % 2 == 0 else (args.threads, 1):
-            start, used = time.perf_counter(), _cpu()
-            simulate(setup, args.iterations, args.seed, threads=threads)
-            wall[threads], cpu[threads] = time.perf_counter() - start, _cpu() - used
-        speedups.append(wall[1] / wall[args.threads])
-        shares.append(cpu[1] / cpu[args.threads])
-        print(f"  {name:<52} {args.iterations / wall[1]:6.1f} it/s on 1, {args.iterations / wall[args.threads]:6.1f} "
-              f"on {args.threads} (wall): {speedups[-1]:.2f}x; CPU {cpu[1]:.2f} s on 1, {cpu[args.threads]:.2f} s on "
-              f"{args.threads}; {load()}", flush=True)
-    ceiling = args.threads * statistics.median(shares)
-    print(f"{args.threads} processes against one: median speed-up {statistics.median(speedups):.2f}x by the wall "
-          f"clock (start-up included; needs {args.threads} idle cores); the work costs {1 / statistics.median(shares):.2f}x "
-          f"the CPU time of one process, so an idle machine gives at most {ceiling:.2f}x; {load()}", flush=True)
+        cgp = to_cgp(Position(setup.board, [setup.board.tiles.spell(setup.rack.names()), ""], [max(setup.spread, 0),
+                                                                                       max(-setup.spread, 0)]))
+        turn = n % len(kinds)
+        line = []
+        for inferred, run in kinds[turn:] + kinds[:turn]:  # each run first in its turn
+            label = run.name + (", inferred" if inferred else "")
+            seconds, used, play, figures = run.simulate(setup if inferred else replace(setup, inferred=None), cgp)
+            wall.setdefault(label, []).append(args.iterations / seconds)
+            cpu.setdefault(label, []).append(args.iterations / used)
+            best.setdefault(label, []).append(play)
+            whole.setdefault(label, []).append(figures)
+            line.append(f"{label}: {args.iterations / used:.0f} CPU / {args.iterations / seconds:.0f} wall it/s, {play}")
+        print(f"  {name:<48} " + "; ".join(sorted(line)) + f"; {load()}", flush=True)
+    print(f"medians, iterations/s ({load()}):", flush=True)
+    for label in sorted(cpu):
+        print(f"  {label:<28} CPU time {statistics.median(cpu[label]):7.1f} (min {min(cpu[label]):.1f}, max "
+              f"{max(cpu[label]):.1f}); wall clock {statistics.median(wall[label]):7.1f}", flush=True)
+    for suffix in ([""] + ([", inferred"] if args.infer else [])):
+        one, more = runs[0].name + suffix, runs[1].name + suffix
+        speedups = [b / a for a, b in zip(wall[one], wall[more])]
+        same = sum(a == b for a, b in zip(whole[one], whole[more]))
+        print(f"{args.threads} threads over 1{suffix}: median {statistics.median(speedups):.2f}x by the wall clock "
+              f"(min {min(speedups):.2f}, max {max(speedups):.2f}; target 1.8x, needs {args.threads} idle cores); "
+              f"the same whole report on {same} of {len(speedups)} positions; {load()}", flush=True)
+    if magpie is not None:
+        ratios = [a / b for a, b in zip(cpu[runs[0].name], cpu[magpie.name])]
+        agree = sum(a == b for a, b in zip(best[runs[0].name], best[magpie.name]))
+        print(f"ours over MAGPIE, one thread, CPU time: median {statistics.median(ratios):.2f}x (min "
+              f"{min(ratios):.2f}, max {max(ratios):.2f}; target 1.0x); the same best play on {agree} of "
+              f"{len(ratios)} positions; {load()}", flush=True)
+    else:
+        print(f"(not measured in this run, for orientation only: {OTHER_DAYS})", flush=True)
+    if args.infer:
+        print(f"the inference itself: median {1000 * statistics.median(inference_seconds):.0f} ms of CPU, max "
+              f"{1000 * max(inference_seconds):.0f} ms; {load()}", flush=True)
 
 
-def compare_inference(args: argparse.Namespace, engine: str) -> None:
-    """Each position simulated without and with the inference, one after the other: iterations/s of CPU time."""
-    chosen = positions(args.lexicon, args.positions, args.candidates, args.plies, engine, infer=True)
-    print(f"{len(chosen)} positions after an opponent's tile play, {args.candidates} candidates, {args.plies} plies, "
-          f"{args.iterations} iterations, engine {engine}; {load()}", flush=True)
-    plain, inferred = [], []
-    for n, (name, setup) in enumerate(chosen):
-        rates = {}
-        simulate(setup, 8, args.seed)  # the process's first look-ups of this board's leaves: paid by neither
-        for with_inference in (False, True) if n % 2 == 0 else (True, False):  # each goes first half the time
-            run = setup if with_inference else replace(setup, inferred=None)
-            playouts = open_playouts(run)
-            cpu = time.process_time()
-            report = simulate(run, args.iterations, args.seed, playouts=playouts)
-            rates[with_inference] = report.iterations / (time.process_time() - cpu)
-        plain.append(rates[False])
-        inferred.append(rates[True])
-        print(f"  {name:<52} {rates[False]:7.1f} it/s without, {rates[True]:7.1f} with the inference (CPU time)",
-              flush=True)
-    a, b = statistics.median(plain), statistics.median(inferred)
-    print(f"median iterations/s of CPU time: {a:.1f} without, {b:.1f} with the inference ({b / a:.2f}x); the "
-          f"inference itself: median {1000 * statistics.median(inference_seconds):.0f} ms of CPU, max "
-          f"{1000 * max(inference_seconds):.0f} ms (as many iterations as {statistics.median(inference_seconds) * a:.0f}"
-          f" without it); {load()}")
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def magpie_run(root: Path, args: argparse.Namespace) -> Run | None:
+    """MAGPIE's simulation of a position (its `gsim`: the top --candidates plays by its static equity, --plies,
+    its word map on, one thread, no stopping rule) as a Run, or None when it is not built at `root`. Its CPU
+    time is the process's less that of one that only loads the data and the position (measured first), its
+    iterations the `Iters` it reports over the plays."""
+    binary = root / "bin" / "magpie"
+    name = magpie_name(args.lexicon)
+    if not binary.exists() or not (root / "data" / "lexica" / f"{name}.wmp").exists():
+        return None
+    # the settings on the command line: sent as a first line, a `set` of the mode can lose a race with the next
+    settings = (f"set -lex {name} -mode sync -savesettings false -wmp true -threads 1 -numplays {args.candidates} "
+                f"-plies {args.plies} -iterations {args.iterations} -scondition none -seed {args.seed}").split()
+
+    def call(cgp: str, sim: bool) -> tuple[float, float, str]:
+        script = f"cgp {cgp}\n" + ("gsim\n" if sim else "")
+        start, cpu = time.perf_counter(), _children_cpu()
+        done = subprocess.run([str(binary), *settings], input=script, cwd=root, capture_output=True, text=True,
+                              timeout=3600)
+        return time.perf_counter() - start, _children_cpu() - cpu, done.stdout + done.stderr
+
+    loading: list[float] = []
+
+    def run(setup: SimSetup, cgp: str) -> tuple[float, float, str, Any]:
+        if not loading:
+            loading.append(call(cgp, False)[1])
+        wall, used, out = call(cgp, True)
+        top = re.search(r"\s1:\s+(\S+)\s+(\S+)", out)
+        iterations = re.search(r"Iters:\s+(\d+)", out)
+        if top is None or iterations is None:
+            raise SystemExit(f"MAGPIE gave no simulation for {cgp}:\n{out[-2000:]}")
+        done = int(iterations.group(1)) / args.candidates
+        scale = args.iterations / done  # figures per --iterations, as ours
+        play = f"{top.group(1)} {top.group(2).replace('(', '').replace(')', '')}"
+        return wall * scale, max(used - loading[0], 1e-9) * scale, play, None
+    return Run("MAGPIE, 1 thread", run)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from lexitrain.engine import movegen
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.leave import leave_after
+from lexitrain.engine.leave import leave_after, load_leave_model
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.replay import replay
@@ -94,6 +94,74 @@ def test_the_reference_and_the_compiled_simulation_give_the_same_figures(enable,
     assert compiled.to_json(ENGLISH, compiled.rows[0].candidate.leave(Rack.parse(ENGLISH, "ADEHQTT"))) == \
         python.to_json(ENGLISH, python.rows[0].candidate.leave(Rack.parse(ENGLISH, "ADEHQTT")))
     assert [(r.equity, r.spread, r.win) for r in compiled.rows] == [(r.equity, r.spread, r.win) for r in python.rows]
+
+
+@compiled_only
+@pytest.mark.parametrize("model", ["table", "features"])
+def test_every_compiled_playout_is_the_reference_playout(enable, real_games: Path, model: str) -> None:
+    """The compiled playouts (one C call an iteration, no GIL) give each playout's very figures the reference
+    gives: real positions early and late (exchanges, passes and going out met), the opponent's rack dealt or
+    given, under the leave table and under the 40-feature model (leaves asked of Python from C)."""
+    words = dawg_for(enable)
+    leaves = load_leaves(enable.tiles) if model == "table" else load_leave_model(enable.tiles)
+    win = load_win_model(enable.tiles)
+    generator = MoveGenerator(words)
+    turns = real_turns(real_games, 10, enable)
+    picked = [t for t in turns if tiles_in_bag(t.board, [t.rack.upper()]) > 40][:3]
+    picked += [t for t in turns if tiles_in_bag(t.board, [t.rack.upper()]) < 12][:5]
+    compared = 0
+    for n, turn in enumerate(picked):
+        rack = Rack.parse(ENGLISH, turn.rack.upper())
+        opponent = None
+        if n % 3 == 2:  # the opponent's rack given: the first tiles the turn leaves unseen
+            unseen = unseen_tiles(turn.board, rack)
+            tiles = [t for t, k in enumerate(unseen.counts) for _ in range(k)][:7]
+            opponent = Rack(ENGLISH, tuple(tiles.count(t) for t in range(len(ENGLISH.counts))), 0)
+        setup = position_setup("enable", turn.board, rack, turn.scores, generator, leaves, candidates=6,
+                               opponent=opponent, plies=3)
+        fast = Playouts(setup, words, leaves, win)
+        reference = Playouts(replace(setup, engine="python"), words, leaves, win)
+        assert fast.runner is not None and reference.runner is None
+        for i in range(3):
+            assert fast.iteration(7, i) == reference.iteration(7, i), (turn.number, i)
+            compared += len(setup.candidates)
+        assert fast.iteration(7, 9, (1, 3)) == reference.iteration(7, 9, (1, 3))
+    assert compared >= 100
+
+
+@compiled_only
+def test_the_compiled_playouts_let_other_threads_run(enable, real_games: Path) -> None:
+    """`Playout.run` releases the GIL: with the interpreter switching threads only every 100 s, a second
+    thread still starts a run while the first is inside one (were the GIL held, it could not before the
+    first returned). This holds whatever the machine's load."""
+    import sys
+    import threading
+    import time
+
+    setup = q_setup(enable, real_games)
+    playouts = open_playouts(setup)
+    runners = [playouts.runner, playouts.twin()]
+    spans: list[list[tuple[float, float]]] = [[], []]
+    order = playouts.deal(3, 0)
+    before = sys.getswitchinterval()
+
+    def work(k: int) -> None:
+        for _ in range(40):
+            start = time.perf_counter()
+            runners[k].run(order, range(len(setup.candidates)))
+            spans[k].append((start, time.perf_counter()))
+
+    sys.setswitchinterval(100)
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert any(a < c < b for a, b in spans[0] for c, _ in spans[1]) or \
+        any(a < c < b for a, b in spans[1] for c, _ in spans[0])
 
 
 @compiled_only

@@ -146,7 +146,7 @@ def sim(
                                        "is left."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the random draws: the same seed gives the "
                                        "same result, whatever --threads."),
-    threads: int = typer.Option(default_threads(), "--threads", help="Processes to play out in (default: every "
+    threads: int = typer.Option(default_threads(), "--threads", help="Threads to play out on (default: every "
                                 "core).", show_default=False),
     infer: bool = typer.Option(False, "--infer", help=INFER_HELP),
     last_play: Optional[str] = typer.Option(None, "--last-play", help=LAST_PLAY_HELP),

@@ -1,6 +1,6 @@
 """Types of the compiled search (lexitrain/engine/_movegen.pyx)."""
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 LIMITS: dict[str, int]
 
@@ -33,3 +33,10 @@ class LiveBoard:
     def __init__(self, setting: Setting, squares: list[int]) -> None: ...
     def set(self, k: int, t: int) -> None: ...
     def find_flat(self, counts: tuple[int, ...], blanks: int) -> Any: ...
+
+class Playout:
+    """One thread's compiled playouts of a simulation's candidates; `run` releases the GIL (see _movegen.pyx)."""
+    def __init__(self, setting: Setting, table: TableLeaves | None, cache: LeaveTable,
+                 candidates: list[tuple[list[int], list[int], list[int], int, int, bool]], opponent: list[int] | None,
+                 plies: int, exchange_limit: int, spread: int, bands: list[tuple[float, float, float]]) -> None: ...
+    def run(self, order: list[int], active: Sequence[int]) -> list[tuple[int, int, float]]: ...

@@ -10,7 +10,8 @@ one buffer and the masks in C integers, and needs no memo: a cross-check or
 a walk through a run of board tiles costs less than looking one up.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport (PyMem_Free, PyMem_Malloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc,
+                          PyMem_Realloc)
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
@@ -175,6 +176,11 @@ cdef int _placement_order(const void* a, const void* b) noexcept nogil:
     return x.length - y.length
 
 
+cdef int _no_memory() except -1 with gil:
+    """Raise MemoryError from code that runs without the GIL."""
+    raise MemoryError()
+
+
 cdef class _Search:
     cdef const uint32_t* g
     cdef uint32_t full
@@ -214,6 +220,7 @@ cdef class _Search:
     cdef bint choosing
     cdef int slot_tile[MAX_RACK]       # the tile on each rack slot (a blank is tile number `letters`)
     cdef long* leave                   # by rack slots kept: the leave's value, in hundredths of a point
+    cdef int leave_cap                 # the entries `leave` has room for
     cdef bint have_best
     cdef long best_equity, best_score
     cdef Found best_play
@@ -236,37 +243,38 @@ cdef class _Search:
         self.lefts = NULL
         self.found = NULL
         self.leave = NULL
+        self.leave_cap = 0
 
     def __dealloc__(self):
-        PyMem_Free(self.sq)
-        PyMem_Free(self.need)
-        PyMem_Free(self.cmask)
-        PyMem_Free(self.cscore)
-        PyMem_Free(self.lm)
-        PyMem_Free(self.wm)
-        PyMem_Free(self.ahead)
-        PyMem_Free(self.tile_ahead)
-        PyMem_Free(self.anchor)
-        PyMem_Free(self.avail)
-        PyMem_Free(self.lefts)
-        PyMem_Free(self.found)
-        PyMem_Free(self.leave)
+        PyMem_RawFree(self.sq)
+        PyMem_RawFree(self.need)
+        PyMem_RawFree(self.cmask)
+        PyMem_RawFree(self.cscore)
+        PyMem_RawFree(self.lm)
+        PyMem_RawFree(self.wm)
+        PyMem_RawFree(self.ahead)
+        PyMem_RawFree(self.tile_ahead)
+        PyMem_RawFree(self.anchor)
+        PyMem_RawFree(self.avail)
+        PyMem_RawFree(self.lefts)
+        PyMem_RawFree(self.found)
+        PyMem_RawFree(self.leave)
 
     cdef int allocate(self, int size, int rack_tiles) except -1:
-        self.sq = <int*>PyMem_Malloc(size * sizeof(int))
-        self.need = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
-        self.cmask = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
-        self.cscore = <int*>PyMem_Malloc(size * sizeof(int))
-        self.lm = <int*>PyMem_Malloc(size * sizeof(int))
-        self.wm = <int*>PyMem_Malloc(size * sizeof(int))
-        self.ahead = <uint32_t*>PyMem_Malloc(size * sizeof(uint32_t))
-        self.tile_ahead = <char*>PyMem_Malloc(size)
-        self.anchor = <char*>PyMem_Malloc(size)
-        self.avail = <uint32_t*>PyMem_Malloc((1 << rack_tiles) * sizeof(uint32_t))
+        self.sq = <int*>PyMem_RawMalloc(size * sizeof(int))
+        self.need = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+        self.cmask = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+        self.cscore = <int*>PyMem_RawMalloc(size * sizeof(int))
+        self.lm = <int*>PyMem_RawMalloc(size * sizeof(int))
+        self.wm = <int*>PyMem_RawMalloc(size * sizeof(int))
+        self.ahead = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+        self.tile_ahead = <char*>PyMem_RawMalloc(size)
+        self.anchor = <char*>PyMem_RawMalloc(size)
+        self.avail = <uint32_t*>PyMem_RawMalloc((1 << rack_tiles) * sizeof(uint32_t))
         self.cap_lefts = 256
-        self.lefts = <Left*>PyMem_Malloc(self.cap_lefts * sizeof(Left))
+        self.lefts = <Left*>PyMem_RawMalloc(self.cap_lefts * sizeof(Left))
         self.cap_found = 1024
-        self.found = <Found*>PyMem_Malloc(self.cap_found * sizeof(Found))
+        self.found = <Found*>PyMem_RawMalloc(self.cap_found * sizeof(Found))
         if not (self.found and self.sq and self.need and self.cmask and self.cscore and self.lm and self.wm and self.ahead
                 and self.tile_ahead and self.anchor and self.avail and self.lefts):
             raise MemoryError()
@@ -274,13 +282,21 @@ cdef class _Search:
 
     # -- the rack ---------------------------------------------------------------
     cdef void set_rack(self, counts, int blanks):
+        cdef int held[MAX_LETTERS]
+        cdef int letter, n = len(counts)
+        for letter in range(n):
+            held[letter] = counts[letter]
+        self.set_rack_c(held, n, blanks)
+
+    cdef void set_rack_c(self, const int* counts, int kinds, int blanks) noexcept nogil:
+        """The rack as slots: `counts` of the first `kinds` letters, and `blanks`."""
         cdef uint32_t plays[MAX_RACK]
         cdef int n = 0, letter, k
         cdef uint32_t rem, low
         for letter in range(self.letters):
             self.slots[letter] = 0
-        for letter in range(len(counts)):
-            for k in range(<int>counts[letter]):
+        for letter in range(kinds):
+            for k in range(counts[letter]):
                 self.slots[letter] |= 1u << n
                 plays[n] = 1u << letter
                 self.slot_tile[n] = letter
@@ -298,13 +314,13 @@ cdef class _Search:
         self.in_rack = n
 
     # -- word starts ------------------------------------------------------------
-    cdef int add_left(self, uint32_t node, uint32_t rem, uint32_t can, int length) except -1:
+    cdef int add_left(self, uint32_t node, uint32_t rem, uint32_t can, int length) except -1 nogil:
         cdef Left* part
         if self.n_lefts == self.cap_lefts:
             self.cap_lefts *= 2
-            part = <Left*>PyMem_Realloc(self.lefts, self.cap_lefts * sizeof(Left))
+            part = <Left*>PyMem_RawRealloc(self.lefts, self.cap_lefts * sizeof(Left))
             if part == NULL:
-                raise MemoryError()
+                return _no_memory()
             self.lefts = part
         part = &self.lefts[self.n_lefts]
         part.node = node
@@ -317,7 +333,7 @@ cdef class _Search:
         self.n_lefts += 1
         return 0
 
-    cdef int walk(self, uint32_t node, uint32_t rem, int depth, int longest) except -1:
+    cdef int walk(self, uint32_t node, uint32_t rem, int depth, int longest) except -1 nogil:
         cdef const uint32_t* g = self.g
         cdef uint32_t allowed = g[node] & self.avail[rem]
         cdef bint deeper = depth + 1 < longest
@@ -348,7 +364,7 @@ cdef class _Search:
                         self.walk(child, brem, depth + 1, longest)
         return 0
 
-    cdef int left_parts(self, int longest) except -1:
+    cdef int left_parts(self, int longest) except -1 nogil:
         """Every word start up to `longest` tiles, in the order movegen.left_parts
         lists them: by length, then by group (the letters the rack can put
         next, in the order the groups were first met), then as found."""
@@ -365,13 +381,13 @@ cdef class _Search:
         # number the groups (length, letters next) as first met: a small hash table
         while size < 2 * self.n_lefts:
             size *= 2
-        keys = <uint64_t*>PyMem_Malloc(size * sizeof(uint64_t))
-        ids = <int*>PyMem_Malloc(size * sizeof(int))
-        count = <int*>PyMem_Malloc((max(self.n_lefts, MAX_RACK) + 2) * sizeof(int))  # by group, then by length
-        ordered = <Left*>PyMem_Malloc(self.n_lefts * sizeof(Left))
+        keys = <uint64_t*>PyMem_RawMalloc(size * sizeof(uint64_t))
+        ids = <int*>PyMem_RawMalloc(size * sizeof(int))
+        count = <int*>PyMem_RawMalloc((max(self.n_lefts, MAX_RACK) + 2) * sizeof(int))  # by group, then by length
+        ordered = <Left*>PyMem_RawMalloc(self.n_lefts * sizeof(Left))
         if not (keys and ids and count and ordered):
-            PyMem_Free(keys); PyMem_Free(ids); PyMem_Free(count); PyMem_Free(ordered)
-            raise MemoryError()
+            PyMem_RawFree(keys); PyMem_RawFree(ids); PyMem_RawFree(count); PyMem_RawFree(ordered)
+            return _no_memory()
         for slot in range(size):
             ids[slot] = -1
         for n in range(self.n_lefts):
@@ -405,31 +421,31 @@ cdef class _Search:
         for n in range(self.n_lefts):
             self.lefts[count[ordered[n].length]] = ordered[n]
             count[ordered[n].length] += 1
-        PyMem_Free(keys)
-        PyMem_Free(ids)
-        PyMem_Free(count)
-        PyMem_Free(ordered)
+        PyMem_RawFree(keys)
+        PyMem_RawFree(ids)
+        PyMem_RawFree(count)
+        PyMem_RawFree(ordered)
         return 0
 
     # -- one direction --------------------------------------------------------
-    cdef void load_line(self, list squares, bint transposed, Setting st):
+    cdef void load_line(self, const int* squares, bint transposed, Setting st) noexcept nogil:
         """The board as rows to search along: itself, or its transpose for down plays."""
         cdef int r, c, k
         for r in range(self.rows):
             for c in range(self.cols):
                 k = r * self.cols + c
-                self.sq[k] = <int>squares[c * self.rows + r] if transposed else <int>squares[k]
+                self.sq[k] = squares[c * self.rows + r] if transposed else squares[k]
         memcpy(self.lm, st.lm[1 if transposed else 0], self.size * sizeof(int))
         memcpy(self.wm, st.wm[1 if transposed else 0], self.size * sizeof(int))
 
-    cdef void cross_checks(self):
+    cdef void cross_checks(self) noexcept nogil:
         """Per empty square with tiles above or below: the letters that make the
         column a word, and the points of those tiles (-1: no cross word)."""
         cdef int k
         for k in range(self.size):
             self.cross_check_at(k)
 
-    cdef void cross_check_at(self, int k):
+    cdef void cross_check_at(self, int k) noexcept nogil:
         """The cross-check of square k (see cross_checks)."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
@@ -496,7 +512,7 @@ cdef class _Search:
                 allowed |= low
         self.cmask[k] = allowed
 
-    cdef void need_at(self, int i):
+    cdef void need_at(self, int i) noexcept nogil:
         """What square i lets a word through it (its tile, or its cross-check),
         kept also on the square before it (`ahead`)."""
         self.need[i] = self.cmask[i] if self.sq[i] == EMPTY else 1u << (self.sq[i] & LETTER_MASK)
@@ -507,7 +523,7 @@ cdef class _Search:
             self.ahead[i - 1] = self.need[i]
             self.tile_ahead[i - 1] = self.sq[i] != EMPTY
 
-    cdef void anchor_at(self, int k):
+    cdef void anchor_at(self, int k) noexcept nogil:
         """Is square k an anchor (empty, next to a tile)? (see find_anchors)"""
         cdef int* sq = self.sq
         cdef int cols = self.cols, c = k % cols
@@ -515,7 +531,7 @@ cdef class _Search:
             c > 0 and sq[k - 1] != EMPTY or c < cols - 1 and sq[k + 1] != EMPTY
             or k >= cols and sq[k - cols] != EMPTY or k + cols < self.size and sq[k + cols] != EMPTY)
 
-    cdef void set_square(self, int k, int t):
+    cdef void set_square(self, int k, int t) noexcept nogil:
         """Put tile t on square k (EMPTY: take it off), and bring the
         cross-checks and anchors it changes up to date: the square's own, the
         nearest empty squares above and below its column's run of tiles (the
@@ -556,7 +572,7 @@ cdef class _Search:
         self.in_rack = other.in_rack
         memcpy(self.avail, other.avail, (other.whole + 1) * sizeof(uint32_t))
         if self.cap_lefts < other.n_lefts:
-            part = <Left*>PyMem_Realloc(self.lefts, other.n_lefts * sizeof(Left))
+            part = <Left*>PyMem_RawRealloc(self.lefts, other.n_lefts * sizeof(Left))
             if part == NULL:
                 raise MemoryError()
             self.lefts = part
@@ -573,7 +589,7 @@ cdef class _Search:
         while cap < self.n_found + other.n_found:
             cap *= 2
         if cap != self.cap_found:
-            play = <Found*>PyMem_Realloc(self.found, cap * sizeof(Found))
+            play = <Found*>PyMem_RawRealloc(self.found, cap * sizeof(Found))
             if play == NULL:
                 raise MemoryError()
             self.found = play
@@ -582,7 +598,7 @@ cdef class _Search:
         self.n_found += other.n_found
         return 0
 
-    cdef void find_anchors(self):
+    cdef void find_anchors(self) noexcept nogil:
         """The empty squares next to a tile."""
         cdef int* sq = self.sq
         cdef int cols = self.cols, size = self.size, k, c
@@ -601,7 +617,7 @@ cdef class _Search:
             if k + cols < size and sq[k + cols] == EMPTY:
                 self.anchor[k + cols] = 1
 
-    cdef bint leads_through(self, uint32_t node, int run, int length, uint32_t want):
+    cdef bint leads_through(self, uint32_t node, int run, int length, uint32_t want) noexcept nogil:
         """Does some letter of `want` after `node` lead through the board tiles
         sq[run:run + length]?"""
         cdef const uint32_t* g = self.g
@@ -623,7 +639,7 @@ cdef class _Search:
                 return True
         return False
 
-    cdef void place(self, int s):
+    cdef void place(self, int s) noexcept nogil:
         """Plays found from flat square s are reported at its (row, col)."""
         self.start = s
         if self.down:
@@ -631,7 +647,7 @@ cdef class _Search:
         else:
             self.at_row, self.at_col = s // self.cols, s % self.cols
 
-    cdef int lines(self, bint down, int longest) except -1:
+    cdef int lines(self, bint down, int longest) except -1 nogil:
         """Across plays along each row of the loaded board, from its anchors."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
@@ -710,21 +726,22 @@ cdef class _Search:
         return 0
 
     # -- extending right ------------------------------------------------------
-    cdef int record(self, int length, uint64_t through, long score, uint32_t rem) except -1:
+    cdef int record(self, int length, uint64_t through, long score, uint32_t rem) except -1 nogil:
         if self.choosing:
             return self.consider(length, through, score, rem)
         self.push(length, through, score, rem)
         return 0
 
-    cdef Found* push(self, int length, uint64_t through, long score, uint32_t rem) except NULL:
+    cdef Found* push(self, int length, uint64_t through, long score, uint32_t rem) except NULL nogil:
         """Append the play in `word` to the plays found."""
         cdef Found* play
         cdef int n
         if self.n_found == self.cap_found:
             self.cap_found *= 2
-            play = <Found*>PyMem_Realloc(self.found, self.cap_found * sizeof(Found))
+            play = <Found*>PyMem_RawRealloc(self.found, self.cap_found * sizeof(Found))
             if play == NULL:
-                raise MemoryError()
+                _no_memory()
+                return NULL
             self.found = play
         play = &self.found[self.n_found]
         play.row = self.at_row
@@ -739,7 +756,7 @@ cdef class _Search:
         self.n_found += 1
         return play
 
-    cdef bint beats_best(self, int length, long equity, long score):
+    cdef bint beats_best(self, int length, long equity, long score) noexcept nogil:
         """Does the play in `word` come before the best so far? Higher equity,
         then higher score, then by placement: row, column, across before down,
         then its tiles (as ScoredPlay.key() and equity.equity_order order them)."""
@@ -760,7 +777,7 @@ cdef class _Search:
                 return self.word[n] < best.tiles[n]
         return length < best.length
 
-    cdef int consider(self, int length, uint64_t through, long score, uint32_t rem) except -1:
+    cdef int consider(self, int length, uint64_t through, long score, uint32_t rem) except -1 nogil:
         """Keep the play in `word` if it is the best so far (and with `keep_ties`, in `found`
         if its equity and score are the best's: the plays tied, whatever their placement)."""
         cdef long equity = score * 100 + self.leave[rem]
@@ -786,7 +803,7 @@ cdef class _Search:
             self.best_play.tiles[n] = <unsigned char>self.word[n]
         return 0
 
-    cdef void draw_tie(self, long long ticket):
+    cdef void draw_tie(self, long long ticket) noexcept nogil:
         """Make the best play the tied play number `ticket` modulo their count, the tied plays
         in placement order (as equity.best_candidate draws them)."""
         if self.n_found < 2:
@@ -817,11 +834,11 @@ cdef class _Search:
         for n in range(self.n_found):
             lo = min(lo, self.found[n].score)
             hi = max(hi, self.found[n].score)
-        start = <int*>PyMem_Malloc((hi - lo + 2) * sizeof(int))
-        order = <int*>PyMem_Malloc(self.n_found * sizeof(int))
+        start = <int*>PyMem_RawMalloc((hi - lo + 2) * sizeof(int))
+        order = <int*>PyMem_RawMalloc(self.n_found * sizeof(int))
         if start == NULL or order == NULL:
-            PyMem_Free(start)
-            PyMem_Free(order)
+            PyMem_RawFree(start)
+            PyMem_RawFree(order)
             raise MemoryError()
         for k in range(hi - lo + 2):
             start[k] = 0
@@ -833,7 +850,7 @@ cdef class _Search:
             k = hi - self.found[n].score
             order[start[k]] = n
             start[k] += 1
-        PyMem_Free(start)
+        PyMem_RawFree(start)
         return order
 
     cdef list plays(self, object cls, bint down_from):
@@ -858,7 +875,7 @@ cdef class _Search:
                 out.append(new_play(cls, play.row, play.col, order[k] >= down_from, letters, play.through,
                                     play.score))
         finally:
-            PyMem_Free(order)
+            PyMem_RawFree(order)
         return out
 
     cdef object flat(self, int down_from):
@@ -889,10 +906,10 @@ cdef class _Search:
             for n in range(play.length):
                 view[at + n] = play.tiles[n]
             at += play.length
-        PyMem_Free(order)
+        PyMem_RawFree(order)
         return out
 
-    cdef int record_through(self, int length, long score, int placed, uint64_t through, uint32_t rem) except -1:
+    cdef int record_through(self, int length, long score, int placed, uint64_t through, uint32_t rem) except -1 nogil:
         """Record a word that ends on a board tile."""
         if placed == self.rack_size:
             score += self.bingo
@@ -901,7 +918,7 @@ cdef class _Search:
         return self.record(length, through, score, rem)
 
     cdef int extend(self, uint32_t node, int i, int length, long main, long wmul, long cross, int placed,
-                    uint64_t through, uint32_t rem) except -1:
+                    uint64_t through, uint32_t rem) except -1 nogil:
         """Continue the word (its `length` tiles so far) at flat square i, with the rack slots `rem` left."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
@@ -1014,18 +1031,48 @@ cdef _Search _prepare(Setting st, counts, int blanks, int rows, int cols):
     return s
 
 
-cdef void _search(_Search s, Setting st, list squares):
+cdef class _Squares:
+    """A board's squares (a list of tile numbers by flat square) as a C array, for the searches."""
+    cdef int* at
+    cdef int size
+
+    def __cinit__(self, list squares):
+        cdef int k
+        self.size = len(squares)
+        self.at = <int*>PyMem_Malloc(max(self.size, 1) * sizeof(int))
+        if self.at == NULL:
+            raise MemoryError()
+        for k in range(self.size):
+            self.at[k] = squares[k]
+
+    def __dealloc__(self):
+        PyMem_Free(self.at)
+
+
+cdef void _search(_Search s, Setting st, list squares) except *:
+    """`_search_at` on a board given as a list."""
+    cdef _Squares board = _Squares(squares)
+    _search_at(s, st, board.at)
+
+
+cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
     """Run the search both ways (across only on an empty board, from the centre)."""
     cdef int k, longest = min(s.in_rack - 1, max(st.rows, st.cols) - 1)
+    cdef bint empty = True
+    s.rows, s.cols = st.rows, st.cols
     s.load_line(squares, False, st)
-    if all(t == EMPTY for t in squares):
+    for k in range(st.size):
+        if squares[k] != EMPTY:
+            empty = False
+            break
+    if empty:
         for k in range(s.size):
             s.cmask[k] = s.full
             s.cscore[k] = -1
             s.anchor[k] = k == st.centre
         s.lines(False, longest)
         s.down_from = s.n_found
-        return
+        return 0
     s.cross_checks()
     s.find_anchors()
     s.lines(False, longest)
@@ -1035,6 +1082,7 @@ cdef void _search(_Search s, Setting st, list squares):
     s.cross_checks()
     s.find_anchors()
     s.lines(True, longest)
+    return 0
 
 
 def find(Setting setting not None, list squares, counts, int blanks) -> list:
@@ -1072,12 +1120,13 @@ cdef class LiveBoard:
 
     def __init__(self, Setting setting not None, list squares):
         cdef int k
+        cdef _Squares board = _Squares(squares)
         self.setting = setting  # the searches point into its graph
         self.rows, self.cols, self.size, self.centre = setting.rows, setting.cols, setting.size, setting.centre
         self.across_s = self._side(setting, setting.rows, setting.cols)
         self.down_s = self._side(setting, setting.cols, setting.rows)
-        self.across_s.load_line(squares, False, setting)
-        self.down_s.load_line(squares, True, setting)
+        self.across_s.load_line(board.at, False, setting)
+        self.down_s.load_line(board.at, True, setting)
         for s in (self.across_s, self.down_s):
             (<_Search>s).cross_checks()
             (<_Search>s).find_anchors()
@@ -1140,7 +1189,7 @@ cdef class LiveBoard:
         return a.flat(down_from)
 
 
-cdef long _leave_index(int* kept, int types, const int[::1] ways, int longest):
+cdef long _leave_index(const int* kept, int types, const int* ways, int longest) noexcept nogil:
     """The leave's place in the exhaustive table (see engine/leave_table.py):
     leaves by size, then by the count of each tile in set order, fewest first."""
     cdef int t, v, n = 0, left
@@ -1162,121 +1211,14 @@ cdef class TableLeaves:
     hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`."""
 
     cdef object values_ref, ways_ref   # the arrays the views point into, kept alive
-    cdef const short[::1] values
-    cdef const int[::1] ways
+    cdef const short* values
+    cdef const int* ways
     cdef int longest
 
     def __init__(self, const short[::1] values not None, const int[::1] ways not None, int longest):
         self.values_ref, self.ways_ref = values, ways
-        self.values, self.ways, self.longest = values, ways, longest
+        self.values, self.ways, self.longest = &values[0], &ways[0], longest
 
-
-def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, int bag,
-         bint may_exchange, long whole_value=0, long long ticket=-1):
-    """The move of best equity for the rack `counts` (by letter) and `blanks` on the board `squares`, found
-    without making a play object for every candidate, with `bag` tiles in the bag (`may_exchange`: it allows
-    an exchange): (kind, equity, slots kept, leave index, play), kind 0 a play
-    (`play` an instance of the setting's class), 1 an exchange, 2 a pass; equity in
-    hundredths of a point; the slots kept a mask over the rack's tiles in
-    set order, blanks last (for an exchange, the tiles kept); the leave
-    index the kept tiles' place in `table` (-1 when they are not in it).
-
-    Ties go as engine/equity.py orders them: higher score, then a play
-    before an exchange before the pass, then by placement, or for exchanges
-    fewest tiles, then in set order. While the bag holds tiles a leave of
-    up to `longest` tiles is worth its `table` entry (hundredths; `ways`
-    numbers the leaves, see engine/leave_table.py), the whole rack when it
-    is longer `whole_value`; with the bag empty, minus twice its points.
-
-    A `ticket` (0 or more) draws among the plays tied at the best equity and
-    score instead: the one numbered `ticket` modulo their count, in placement
-    order (engine/selfplay.py draws the tickets from the game's seed)."""
-    cdef int letters = setting.letters, longest = leaves.longest
-    cdef int in_rack = sum(counts) + blanks, types = letters + 1, t, n
-    cdef int kept[MAX_LETTERS + 1]
-    cdef uint32_t rem, whole, given, low
-    cdef long value, best_exchange = 0, index
-    cdef int best_given = -1, size, best_size = 0
-    cdef int given_counts[MAX_LETTERS + 1]
-    cdef int best_counts[MAX_LETTERS + 1]
-    cdef bint better
-    cdef const short[::1] table = leaves.values
-    cdef const int[::1] ways = leaves.ways
-    cdef bint bag_empty = bag == 0
-    cdef _Search s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
-    whole = s.whole
-    s.leave = <long*>PyMem_Malloc((whole + 1) * sizeof(long))
-    if s.leave == NULL:
-        raise MemoryError()
-    for rem in range(whole + 1):
-        memset(kept, 0, types * sizeof(int))
-        size = 0
-        value = 0
-        for n in range(in_rack):
-            if rem >> n & 1:
-                kept[s.slot_tile[n]] += 1
-                size += 1
-                if s.slot_tile[n] < letters:
-                    value += s.points[s.slot_tile[n]]
-        if bag_empty:
-            s.leave[rem] = -200 * value
-        elif size <= longest:
-            s.leave[rem] = table[_leave_index(kept, types, ways, longest)]
-        else:
-            s.leave[rem] = whole_value
-    s.choosing = True
-    s.keep_ties = ticket >= 0
-    s.n_found = 0
-    if in_rack:
-        _search(s, setting, squares)
-        if s.keep_ties:
-            s.draw_tie(ticket)
-    # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles
-    if may_exchange and in_rack:
-        for rem in range(whole):
-            given = whole ^ rem
-            value = s.leave[rem]
-            memset(given_counts, 0, types * sizeof(int))
-            size = 0
-            while given:
-                low = given & (~given + 1)
-                given ^= low
-                given_counts[s.slot_tile[lowest_bit(low)]] += 1
-                size += 1
-            better = best_given < 0 or value > best_exchange
-            if not better and value == best_exchange:
-                if size != best_size:
-                    better = size < best_size
-                else:
-                    for t in range(types):
-                        if given_counts[t] != best_counts[t]:
-                            better = given_counts[t] > best_counts[t]
-                            break
-            if better:
-                best_given = rem
-                best_exchange = value
-                best_size = size
-                memcpy(best_counts, given_counts, types * sizeof(int))
-    # a play, else an exchange, else the pass, unless a later kind has more equity
-    if s.have_best and not (best_given >= 0 and best_exchange > s.best_equity) and s.leave[whole] <= s.best_equity:
-        memset(kept, 0, types * sizeof(int))
-        size = 0
-        for n in range(in_rack):
-            if s.best_rem >> n & 1:
-                kept[s.slot_tile[n]] += 1
-                size += 1
-        index = _leave_index(kept, types, ways, longest) if size <= longest and not bag_empty else -1
-        return (0, s.best_equity, s.best_rem, index, s.best_as(setting.cls))
-    if best_given >= 0 and s.leave[whole] <= best_exchange:
-        memset(kept, 0, types * sizeof(int))
-        for n in range(in_rack):
-            if best_given >> n & 1:
-                kept[s.slot_tile[n]] += 1
-        return (1, best_exchange, best_given, _leave_index(kept, types, ways, longest), None)
-    return (2, s.leave[whole], whole, -1, None)
-
-
-# -- the best move under any leave valuation (the simulation's playouts) ------------
 
 cdef extern from *:
     """
@@ -1296,7 +1238,8 @@ cdef extern from *:
 cdef class LeaveTable:
     """Leave values in hundredths of a point, by the tiles kept (sorted, packed
     into 64 bits), remembered in an open-addressed table; a leave not seen
-    before is asked of `value(counts, blanks)` once. Starts again when half full."""
+    before is asked of `value(counts, blanks)` once (holding the GIL: one
+    table per thread). Starts again when half full."""
 
     cdef object value
     cdef int points[MAX_LETTERS]
@@ -1321,21 +1264,25 @@ cdef class LeaveTable:
         PyMem_Free(self.keys)
         PyMem_Free(self.cents)
 
-    cdef long look_up(self, uint64_t key, int* tiles, int n, int letters) except? -1:
-        cdef int slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 40) & (self.size - 1), k, blanks = 0
-        cdef long cents
-        cdef list counts
-        while self.keys[slot]:
-            if self.keys[slot] == key:
-                return self.cents[slot]
-            slot = (slot + 1) & (self.size - 1)
-        counts = [0] * letters
+    cdef long asked(self, int* tiles, int n, int letters) except? -1 with gil:
+        """The model's value of the leave `tiles`."""
+        cdef int k, blanks = 0
+        cdef list counts = [0] * letters
         for k in range(n):
             if tiles[k] == letters:
                 blanks += 1
             else:
                 counts[tiles[k]] += 1
-        cents = self.value(tuple(counts), blanks)
+        return self.value(tuple(counts), blanks)
+
+    cdef long look_up(self, uint64_t key, int* tiles, int n, int letters) except? -1 nogil:
+        cdef int slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 40) & (self.size - 1)
+        cdef long cents
+        while self.keys[slot]:
+            if self.keys[slot] == key:
+                return self.cents[slot]
+            slot = (slot + 1) & (self.size - 1)
+        cents = self.asked(tiles, n, letters)
         if 2 * (self.used + 1) > self.size:
             memset(self.keys, 0, self.size * sizeof(uint64_t))
             self.used = 0
@@ -1345,28 +1292,23 @@ cdef class LeaveTable:
         self.used += 1
         return cents
 
-    cdef long kept(self, uint32_t rem, int* slot_tile, int in_rack, int letters, int bag) except? -1:
-        """The value of keeping the rack slots in `rem`: the table's while the bag
-        holds tiles, else minus twice their points."""
-        cdef int k, n = 0, points = 0
+    cdef long kept(self, uint32_t rem, int* slot_tile, int in_rack, int letters) except? -1 nogil:
+        """The model's value of keeping the rack slots in `rem` (the bag holding tiles)."""
+        cdef int k, n = 0
         cdef uint64_t key = 1  # a leading 1 keeps every key (the empty leave's too) off 0, the free mark
         cdef int tiles[MAX_RACK]
-        if bag <= 0:
-            for k in range(in_rack):
-                if rem >> k & 1 and slot_tile[k] < letters:
-                    points += self.points[slot_tile[k]]
-            return -200 * points
         for k in range(in_rack):
             if rem >> k & 1:
                 if n == 10:
-                    raise ValueError("a leave of more than 10 tiles does not fit a table key")
+                    with gil:
+                        raise ValueError("a leave of more than 10 tiles does not fit a table key")
                 key = key << 6 | <uint64_t>(slot_tile[k] + 1)
                 tiles[n] = slot_tile[k]
                 n += 1
         return self.look_up(key, tiles, n, letters)
 
 
-cdef bint _exchange_before(_Search s, uint32_t a, uint32_t b):
+cdef bint _exchange_before(_Search s, uint32_t a, uint32_t b) noexcept nogil:
     """exchange_order: fewer tiles, then more of the earlier letters, then more blanks."""
     cdef int size_a = count_bits(a), size_b = count_bits(b), k, ca, cb
     if size_a != size_b:
@@ -1379,12 +1321,173 @@ cdef bint _exchange_before(_Search s, uint32_t a, uint32_t b):
     return count_bits(a & s.blank_slots) > count_bits(b & s.blank_slots)
 
 
-cdef bint _prefix(uint32_t part, uint32_t run):
+cdef bint _prefix(uint32_t part, uint32_t run) noexcept nogil:
     """Is `part` the lowest bits of the contiguous run of bits `run` (a tile's slots put back in order)?"""
     if not part:
         return True
     part >>= lowest_bit(run)
     return (part & (part + 1)) == 0
+
+
+cdef struct Move:
+    # the move chosen by `_choose`: its kind (PLAY, EXCHANGE, PASS), its equity in hundredths (for an
+    # exchange or the pass, the value of the tiles kept), its score and the rack slots it keeps; a
+    # play's tiles are the search's `best_play`
+    int kind
+    long equity
+    long score
+    uint32_t kept
+
+
+cdef enum:
+    PLAY = 0
+    EXCHANGE = 1
+    PASS = 2
+
+
+cdef struct Valuation:
+    # how `_choose` values the tiles kept while the bag holds tiles: the exhaustive table for leaves of
+    # up to `longest` tiles (`values` NULL: none), the whole rack at `whole_value` when it is longer,
+    # or else the model through `cache` (a LeaveTable, NULL: none)
+    const short* values
+    const int* ways
+    int longest
+    long whole_value
+    void* cache
+
+
+cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
+    """`s.leave[rem]` for every subset `rem` of the rack's slots: the tiles kept's value (minus twice their
+    points with the bag empty). A leave's place in the table is `_leave_index`'s, walked over the kept
+    slots alone (they come in set order, a tile's slots side by side)."""
+    cdef uint32_t rem, r, run
+    cdef int n, size, points, t, v, left, j, width = how.longest + 1
+    cdef long index
+    cdef long smaller[MAX_RACK + 2]
+    cdef long* grown
+    if s.leave_cap < <int>s.whole + 1:
+        grown = <long*>PyMem_RawRealloc(s.leave, (s.whole + 1) * sizeof(long))
+        if grown == NULL:
+            return _no_memory()
+        s.leave, s.leave_cap = grown, s.whole + 1
+    if how.values != NULL:
+        smaller[0] = 0
+        for n in range(min(s.in_rack, how.longest) + 1):
+            smaller[n + 1] = smaller[n] + how.ways[n]  # every leave of fewer than n + 1 tiles
+    for rem in range(s.whole + 1):
+        size = count_bits(rem)
+        if bag == 0:
+            points = 0
+            for n in range(s.in_rack):
+                if rem >> n & 1 and s.slot_tile[n] < s.letters:
+                    points += s.points[s.slot_tile[n]]
+            s.leave[rem] = -200 * points
+        elif how.values != NULL and size <= how.longest:
+            index = smaller[size]
+            left = size
+            r = rem
+            while r:
+                j = lowest_bit(r)
+                t = s.slot_tile[j]
+                run = s.blank_slots if t == s.letters else s.slots[t]
+                n = count_bits(r & run)
+                for v in range(n):
+                    index += how.ways[(t + 1) * width + left - v]
+                left -= n
+                r &= ~run
+            s.leave[rem] = how.values[index]
+        elif how.cache != NULL:
+            s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
+        else:
+            s.leave[rem] = how.whole_value
+    return 0
+
+
+cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int bag, bint may_exchange,
+                 long long ticket, Move* out) except -1 nogil:
+    """The move of best equity for the rack set on `s` (its word starts made) on the board `squares`,
+    without making a play object for any candidate: every play (kept as it is found only if it beats
+    the best so far), every exchange when `may_exchange`, and the pass. Ties go as engine/equity.py
+    orders them: higher score, then a play before an exchange before the pass, then by placement, or
+    for exchanges fewest tiles, then more of the earlier tiles. A `ticket` (0 or more) draws among the
+    plays tied at the best equity and score instead: the one numbered `ticket` modulo their count, in
+    placement order (engine/selfplay.py draws the tickets from the game's seed)."""
+    cdef uint32_t given, top = 0
+    cdef long top_cents = 0, hold
+    cdef int k, runs
+    cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
+    cdef bint canonical
+    _value_leaves(s, how, bag)
+    s.choosing = True
+    s.have_best = False
+    s.keep_ties = ticket >= 0
+    s.n_found = 0
+    if s.in_rack:
+        _search_at(s, st, squares)
+        if s.keep_ties:
+            s.draw_tie(ticket)
+    # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles;
+    # each multiset of tiles put back once (the lowest slots of each tile)
+    if may_exchange and s.in_rack:
+        runs = 0
+        for k in range(s.letters):
+            if s.slots[k]:
+                run[runs] = s.slots[k]
+                runs += 1
+        if s.blank_slots:
+            run[runs] = s.blank_slots
+            runs += 1
+        for given in range(1, s.whole + 1):
+            canonical = True
+            k = 0
+            while canonical and k < runs:
+                canonical = _prefix(given & run[k], run[k])
+                k += 1
+            if not canonical:
+                continue
+            hold = s.leave[s.whole ^ given]
+            if top == 0 or hold > top_cents or hold == top_cents and _exchange_before(s, given, top):
+                top, top_cents = given, hold
+    hold = s.leave[s.whole]
+    # a play, else an exchange, else the pass, unless a later kind has more equity
+    if s.have_best and not (top and top_cents > s.best_equity) and hold <= s.best_equity:
+        out.kind, out.equity, out.score, out.kept = PLAY, s.best_equity, s.best_score, s.best_rem
+    elif top and hold <= top_cents:
+        out.kind, out.equity, out.score, out.kept = EXCHANGE, top_cents, 0, s.whole ^ top
+    else:
+        out.kind, out.equity, out.score, out.kept = PASS, hold, 0, s.whole
+    return 0
+
+
+def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, int bag,
+         bint may_exchange, long whole_value=0, long long ticket=-1):
+    """The move of best equity for the rack `counts` (by letter) and `blanks` on the board `squares` (see
+    `_choose`), with `bag` tiles in the bag (`may_exchange`: it allows an exchange): (kind, equity, slots
+    kept, leave index, play), kind 0 a play (`play` an instance of the setting's class), 1 an exchange, 2 a
+    pass; equity in hundredths of a point; the slots kept a mask over the rack's tiles in set order, blanks
+    last (for an exchange, the tiles kept); the leave index the kept tiles' place in `table` (-1 when they
+    are not in it). While the bag holds tiles a leave of up to `longest` tiles is worth its table entry,
+    the whole rack when it is longer `whole_value`; with the bag empty, minus twice its points."""
+    cdef int types = setting.letters + 1, n, size = 0
+    cdef int kept[MAX_LETTERS + 1]
+    cdef _Search s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    cdef _Squares board = _Squares(squares)
+    cdef Valuation how
+    cdef Move move
+    how.values, how.ways, how.longest, how.whole_value, how.cache = leaves.values, leaves.ways, leaves.longest, \
+        whole_value, NULL
+    _choose(s, setting, board.at, &how, bag, may_exchange, ticket, &move)
+    memset(kept, 0, types * sizeof(int))
+    for n in range(s.in_rack):
+        if move.kept >> n & 1:
+            kept[s.slot_tile[n]] += 1
+            size += 1
+    if move.kind == PLAY:
+        index = _leave_index(kept, types, leaves.ways, leaves.longest) if size <= leaves.longest and bag else -1
+        return (PLAY, move.equity, move.kept, index, s.best_as(setting.cls))
+    if move.kind == EXCHANGE:
+        return (EXCHANGE, move.equity, move.kept, _leave_index(kept, types, leaves.ways, leaves.longest), None)
+    return (PASS, move.equity, move.kept, -1, None)
 
 
 def best_valued(Setting setting not None, list squares, list counts, LeaveTable leaves not None, int bag,
@@ -1395,41 +1498,306 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     blanks last): kind 0 a play (of the setting's class), 1 an exchange (`given` the tiles
     put back, counts by tile with blanks last), 2 the pass; `leave` the value
     of the tiles kept, in hundredths. `exchange`: the bag allows one."""
-    cdef int letters = setting.letters
-    cdef int in_rack = sum(counts), k, blanks = counts[letters]
-    cdef _Search s = _prepare(setting, counts[:letters], blanks, setting.rows, setting.cols)
-    cdef uint32_t rem, given, top = 0
-    cdef long top_cents = 0, hold
-    cdef int kind = -1
-    cdef object play
-    s.leave = <long*>PyMem_Malloc((s.whole + 1) * sizeof(long))
-    if s.leave == NULL:
-        raise MemoryError()
-    for rem in range(s.whole + 1):
-        s.leave[rem] = leaves.kept(rem, s.slot_tile, in_rack, letters, bag)
-    s.choosing = True
-    if in_rack:
-        _search(s, setting, squares)
-    if s.have_best:
-        kind = 0
-    if exchange and in_rack:
-        for given in range(1, s.whole + 1):
-            if not _prefix(given & s.blank_slots, s.blank_slots):
-                continue
-            for k in range(letters):
-                if s.slots[k] and not _prefix(given & s.slots[k], s.slots[k]):
+    cdef int letters = setting.letters, k
+    cdef _Search s = _prepare(setting, counts[:letters], counts[letters], setting.rows, setting.cols)
+    cdef _Squares board = _Squares(squares)
+    cdef Valuation how
+    cdef Move move
+    cdef uint32_t given
+    how.values, how.ways, how.longest, how.whole_value, how.cache = NULL, NULL, 0, 0, <void*>leaves
+    _choose(s, setting, board.at, &how, bag, exchange, -1, &move)
+    if move.kind == PLAY:
+        return (PLAY, s.best_as(setting.cls), None, move.score, move.equity - 100 * move.score)
+    if move.kind == EXCHANGE:
+        given = s.whole ^ move.kept
+        return (EXCHANGE, None, tuple([count_bits(given & s.slots[k]) for k in range(letters)])
+                + (count_bits(given & s.blank_slots),), 0, move.equity)
+    return (PASS, None, None, 0, move.equity)
+
+
+# -- the simulation's playouts, whole, without the GIL -------------------------------
+
+cdef extern from "math.h" nogil:
+    double exp(double x)
+
+
+cdef class Playout:
+    """One thread's playouts of a simulation's candidates (engine/simulation.py's `Playouts.playout`, step
+    for step, which the tests hold it to): from the board after a candidate, the opponent's rack and the
+    bag dealt, each side in turn makes its move of best equity (`_choose`) and draws from the front of
+    the bag, for `plies` moves; the result is the spread, the last mover's leave and the win model's
+    chance. `run` plays a deal out for the candidates asked without the GIL, so threads each holding
+    their own Playout run side by side (the setting and the leave table are only read; each thread's
+    `cache` is its own).
+
+    `candidates`: per candidate (squares after it, the tiles it keeps as counts by tile with blanks last,
+    the tiles it puts back, its score, the value of its leave in hundredths, whether it plays out the
+    whole rack). `opponent`: their rack when the position gives it (counts, blanks last), else None.
+    `bands`: the win model's (centre, slope, intercept) per band of unseen tiles."""
+
+    cdef Setting st
+    cdef _Search s
+    cdef object keep                   # the TableLeaves and LeaveTable read through `how`
+    cdef Valuation how
+    cdef int n, size, types, letters, plies, exchange_limit, deal_cap
+    cdef int* cand_squares
+    cdef int* cand_leave
+    cdef int* cand_given
+    cdef long* cand_score
+    cdef long* cand_cents
+    cdef char* cand_out
+    cdef bint fixed
+    cdef int opponent[MAX_LETTERS + 1]
+    cdef int points[MAX_LETTERS + 1]
+    cdef long spread0
+    cdef int n_bands
+    cdef double centres[64]
+    cdef double slopes[64]
+    cdef double intercepts[64]
+    # the playout under way
+    cdef int* squares
+    cdef int racks[2][MAX_LETTERS + 1]
+    cdef int* deal
+    cdef int* bag
+    cdef int n_bag, drawn, player, last
+    cdef long spread, last_cents
+    cdef bint over
+
+    def __cinit__(self):
+        self.cand_squares = self.cand_leave = self.cand_given = NULL
+        self.cand_score = self.cand_cents = NULL
+        self.cand_out = NULL
+        self.squares = self.deal = self.bag = NULL
+
+    def __init__(self, Setting setting not None, TableLeaves table, LeaveTable cache not None, list candidates,
+                 opponent, int plies, int exchange_limit, long spread, list bands):
+        cdef int k, j, t
+        self.st = setting
+        self.letters, self.types, self.size = setting.letters, setting.letters + 1, setting.size
+        self.s = _Search()
+        self.s.g, self.s.letters, self.s.full = setting.g, setting.letters, setting.full
+        self.s.rows, self.s.cols, self.s.size = setting.rows, setting.cols, setting.size
+        self.s.allocate(setting.size, MAX_RACK)
+        memcpy(self.s.points, setting.points, sizeof(self.s.points))
+        self.s.bingo, self.s.rack_size = setting.bingo, setting.rack_size
+        self.keep = (table, cache)
+        self.how.cache = <void*>cache
+        self.how.whole_value = 0
+        if table is None:
+            self.how.values, self.how.ways, self.how.longest = NULL, NULL, 0
+        else:
+            self.how.values, self.how.ways, self.how.longest = table.values, table.ways, table.longest
+        self.n = len(candidates)
+        self.plies, self.exchange_limit, self.spread0 = plies, max(exchange_limit, 1), spread
+        self.cand_squares = <int*>PyMem_Malloc(max(self.n, 1) * self.size * sizeof(int))
+        self.cand_leave = <int*>PyMem_Malloc(max(self.n, 1) * self.types * sizeof(int))
+        self.cand_given = <int*>PyMem_Malloc(max(self.n, 1) * self.types * sizeof(int))
+        self.cand_score = <long*>PyMem_Malloc(max(self.n, 1) * sizeof(long))
+        self.cand_cents = <long*>PyMem_Malloc(max(self.n, 1) * sizeof(long))
+        self.cand_out = <char*>PyMem_Malloc(max(self.n, 1))
+        self.squares = <int*>PyMem_Malloc(self.size * sizeof(int))
+        if not (self.cand_squares and self.cand_leave and self.cand_given and self.cand_score and self.cand_cents
+                and self.cand_out and self.squares):
+            raise MemoryError()
+        for k, (board, leave, given, score, cents, out) in enumerate(candidates):
+            for j in range(self.size):
+                self.cand_squares[k * self.size + j] = board[j]
+            for t in range(self.types):
+                self.cand_leave[k * self.types + t] = leave[t]
+                self.cand_given[k * self.types + t] = 0
+            for t in given:
+                self.cand_given[k * self.types + t] += 1
+            self.cand_score[k], self.cand_cents[k], self.cand_out[k] = score, cents, bool(out)
+        self.fixed = opponent is not None
+        for t in range(self.types):
+            self.opponent[t] = opponent[t] if self.fixed else 0
+            self.points[t] = setting.points[t] if t < self.letters else 0
+        if not 0 < len(bands) <= 64:
+            raise ValueError("a win model of 1 to 64 bands")
+        self.n_bands = len(bands)
+        for k, (centre, slope, intercept) in enumerate(bands):
+            self.centres[k], self.slopes[k], self.intercepts[k] = centre, slope, intercept
+        self.deal_cap = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.cand_squares)
+        PyMem_Free(self.cand_leave)
+        PyMem_Free(self.cand_given)
+        PyMem_Free(self.cand_score)
+        PyMem_Free(self.cand_cents)
+        PyMem_Free(self.cand_out)
+        PyMem_Free(self.squares)
+        PyMem_Free(self.deal)
+        PyMem_Free(self.bag)
+
+    def run(self, list order, active) -> list:
+        """Every candidate numbered in `active` played out on the deal `order` (the unseen tiles in dealing
+        order): (equity in hundredths, spread, win) each."""
+        cdef int n_order = len(order), k, m = len(active)
+        cdef int* asked
+        cdef long* cents
+        cdef long* spreads
+        cdef double* wins
+        if n_order + (self.plies + 2) * MAX_RACK > self.deal_cap:
+            PyMem_Free(self.deal)
+            PyMem_Free(self.bag)
+            self.deal_cap = n_order + (self.plies + 2) * MAX_RACK
+            self.deal = <int*>PyMem_Malloc(self.deal_cap * sizeof(int))
+            self.bag = <int*>PyMem_Malloc(self.deal_cap * sizeof(int))
+            if self.deal == NULL or self.bag == NULL:
+                self.deal_cap = 0
+                raise MemoryError()
+        for k in range(n_order):
+            self.deal[k] = order[k]
+        asked = <int*>PyMem_Malloc(max(m, 1) * (sizeof(int) + 2 * sizeof(long) + sizeof(double)))
+        if asked == NULL:
+            raise MemoryError()
+        cents = <long*>&asked[m + (m & 1)]
+        spreads = &cents[m]
+        wins = <double*>&spreads[m]
+        try:
+            for k in range(m):
+                asked[k] = active[k]
+                if not 0 <= asked[k] < self.n:
+                    raise IndexError("no such candidate")
+            with nogil:
+                for k in range(m):
+                    self.playout(asked[k], n_order, &cents[k], &spreads[k], &wins[k])
+            return [(cents[k], spreads[k], wins[k]) for k in range(m)]
+        finally:
+            PyMem_Free(asked)
+
+    cdef void draw(self, int* rack, int wanted) noexcept nogil:
+        """Up to `wanted` tiles from the front of the bag onto `rack`."""
+        cdef int take = min(wanted, self.n_bag - self.drawn), k
+        for k in range(max(take, 0)):
+            rack[self.bag[self.drawn + k]] += 1
+        self.drawn += max(take, 0)
+
+    cdef int rack_points(self, const int* rack) noexcept nogil:
+        cdef int t, total = 0
+        for t in range(self.letters):
+            total += rack[t] * self.points[t]
+        return total
+
+    cdef int held(self, const int* rack) noexcept nogil:
+        cdef int t, total = 0
+        for t in range(self.types):
+            total += rack[t]
+        return total
+
+    cdef int playout(self, int k, int n_order, long* cents, long* spread, double* win) except -1 nogil:
+        """Candidate k played out on the deal: the game after it, then `plies` moves (see the class)."""
+        cdef int t, ply, start
+        cdef int* rack
+        cdef Move move
+        memcpy(self.squares, &self.cand_squares[k * self.size], self.size * sizeof(int))
+        memcpy(self.racks[0], &self.cand_leave[k * self.types], self.types * sizeof(int))
+        if self.fixed:
+            memcpy(self.racks[1], self.opponent, self.types * sizeof(int))
+            start = 0
+        else:
+            memset(self.racks[1], 0, self.types * sizeof(int))
+            start = min(self.st.rack_size, n_order)
+            for t in range(start):
+                self.racks[1][self.deal[t]] += 1
+        self.n_bag = n_order - start
+        memcpy(self.bag, &self.deal[start], self.n_bag * sizeof(int))
+        self.drawn = 0
+        self.spread, self.last_cents, self.player, self.last, self.over = self.cand_score[k], self.cand_cents[k], 1, 0, False
+        self.draw(self.racks[0], self.st.rack_size - self.held(self.racks[0]))
+        for t in range(self.types):
+            for ply in range(self.cand_given[k * self.types + t]):
+                self.bag[self.n_bag] = t
+                self.n_bag += 1
+        if self.cand_out[k] and self.held(self.racks[0]) == 0:
+            self.spread += 2 * self.rack_points(self.racks[1])
+            self.over = True
+        for ply in range(0 if self.over else self.plies):
+            rack = self.racks[self.player]
+            self.s.set_rack_c(rack, self.letters, rack[self.letters])
+            self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1))
+            _choose(self.s, self.st, self.squares, &self.how, self.n_bag - self.drawn,
+                    self.n_bag - self.drawn >= self.exchange_limit, -1, &move)
+            self.make(&move)
+            if self.over:
+                break
+            self.player ^= 1
+        self.result(cents, spread, win)
+        return 0
+
+    cdef void make(self, Move* move) noexcept nogil:
+        """The side to move makes its move: a play put down and its tiles drawn (going out ends the game,
+        with twice the other rack's points), or an exchange; its score and leave are counted."""
+        cdef int* rack = self.racks[self.player]
+        cdef long sign = 1 if self.player == 0 else -1
+        cdef Found* play = &self.s.best_play
+        cdef int n, t, put = 0, slot
+        cdef int back[MAX_RACK]
+        if move.kind == PLAY:
+            for n in range(play.length):
+                if not play.through >> n & 1:
+                    t = play.tiles[n]
+                    self.squares[(play.row + n) * self.st.cols + play.col if play.down
+                                 else play.row * self.st.cols + play.col + n] = t
+                    rack[self.letters if t >= BLANK_FLAG else t] -= 1
+            self.draw(rack, self.st.rack_size - self.held(rack))
+        elif move.kind == EXCHANGE:
+            for slot in range(self.s.in_rack):
+                if not move.kept >> slot & 1:
+                    back[put] = self.s.slot_tile[slot]
+                    rack[back[put]] -= 1
+                    put += 1
+            self.draw(rack, put)
+            for n in range(put):
+                self.bag[self.n_bag] = back[n]
+                self.n_bag += 1
+        self.spread += sign * move.score
+        self.last = self.player
+        self.last_cents = move.equity - 100 * move.score if move.kind == PLAY else move.equity
+        if move.kind == PLAY and self.held(rack) == 0:
+            self.spread += sign * 2 * self.rack_points(self.racks[1 - self.player])
+            self.over = True
+
+    cdef void result(self, long* cents, long* spread, double* win) noexcept nogil:
+        """A finished game is won, drawn or lost outright; else the spread plus the last mover's leave
+        (theirs counted against), and the win model's chance at that spread with the tiles the mover
+        cannot see."""
+        cdef long total, value
+        cdef int unseen
+        cdef double ahead, chance
+        spread[0] = self.spread
+        if self.over:
+            total = self.spread0 + self.spread
+            cents[0] = self.spread * 100
+            win[0] = 1.0 if total > 0 else 0.5 if total == 0 else 0.0
+            return
+        value = self.spread * 100 + (self.last_cents if self.last == 0 else -self.last_cents)
+        cents[0] = value
+        unseen = self.n_bag - self.drawn + self.held(self.racks[1 - self.player])
+        ahead = <double>(self.spread0 * 100 + value) / 100.0
+        chance = self.chance(ahead if self.player == 0 else -ahead, unseen)
+        win[0] = chance if self.player == 0 else 1.0 - chance
+
+    cdef double chance(self, double spread, int unseen) noexcept nogil:
+        """WinModel.win: the chance the player to move wins, ahead by `spread` with `unseen` tiles unseen."""
+        cdef double slope, intercept, t, z
+        cdef int b
+        if unseen <= 0:
+            return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+        slope, intercept = self.slopes[self.n_bands - 1], self.intercepts[self.n_bands - 1]
+        if unseen <= self.centres[0]:
+            slope, intercept = self.slopes[0], self.intercepts[0]
+        else:
+            for b in range(self.n_bands - 1):
+                if unseen <= self.centres[b + 1]:
+                    t = (unseen - self.centres[b]) / (self.centres[b + 1] - self.centres[b])
+                    slope = self.slopes[b] + t * (self.slopes[b + 1] - self.slopes[b])
+                    intercept = self.intercepts[b] + t * (self.intercepts[b + 1] - self.intercepts[b])
                     break
-            else:
-                hold = s.leave[s.whole ^ given]
-                if top == 0 or hold > top_cents or hold == top_cents and _exchange_before(s, given, top):
-                    top, top_cents = given, hold
-        if top and (kind < 0 or top_cents > s.best_equity):
-            kind = 1
-    hold = s.leave[s.whole]
-    if kind < 0 or hold > (top_cents if kind == 1 else s.best_equity):
-        return (2, None, None, 0, hold)
-    if kind == 1:
-        return (1, None, tuple([count_bits(top & s.slots[k]) for k in range(letters)])
-                + (count_bits(top & s.blank_slots),), 0, top_cents)
-    play = s.best_as(setting.cls)
-    return (0, play, None, s.best_score, s.best_equity - 100 * s.best_score)
+        z = slope * spread + intercept
+        if z < -60:
+            return 0.0
+        if z > 60:
+            return 1.0
+        return 1.0 / (1.0 + exp(-z))

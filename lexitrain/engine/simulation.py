@@ -16,22 +16,26 @@ drawn or lost outright. A candidate's figures are the means over iterations.
 
 Leaves are counted in hundredths of a point (`cents`), so every sum is exact
 and the same whatever the order: iteration i's deal comes from `(seed, i)`
-alone, workers play blocks of iterations, and the main process adds their
-results up in iteration order, so `--seed` gives the same figures whatever
-the number of processes. The stop rule (`stop`: 95, 98 or 99) is checked
+alone, threads play blocks of iterations, and their results are added up in
+iteration order, so `--seed` gives the same figures whatever the number of
+threads. The stop rule (`stop`: 95, 98 or 99) is checked
 every `CHECK_EVERY` iterations: a candidate the leader (best win, then
 equity) is ahead of with that one-sided confidence, by a paired test on the
 per-iteration differences (every candidate sees the same deals), cannot
 catch up and is pruned: it is played out no more, and keeps the figures of
 the iterations it had. The simulation stops when the leader alone is left.
-Workers take small blocks of iterations as they free up, so a slow deal does
-not hold the other process idle.
+Threads take small blocks of iterations as they free up, so a slow deal does
+not hold the other thread idle.
 
 Two choosers pick the moves in a playout: `PythonChooser` (the move
 generator's list, valued in Python: the reference) and `CompiledChooser`
 (one call into `_movegen.best`, which keeps only the best move while it
 searches). They choose the same move every time (the tests hold them to it),
 the move `equity.best_candidate` makes (its `equity_order`, ties included).
+Under the compiled engine a whole iteration is one call into C
+(`_movegen.Playout`: `Playouts.playout` step for step, the same figures),
+which lets go of the GIL, so threads share the work; the reference runs on
+one thread.
 """
 
 from __future__ import annotations
@@ -40,10 +44,12 @@ import bisect
 import math
 import multiprocessing
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG, Board
 from lexitrain.engine.dawg import Dawg, dawg_for
@@ -52,7 +58,7 @@ from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
 from lexitrain.engine.leave import LeaveModel, LeaveValues
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.engines import chosen_engine, compiled_movegen as compiled, default_engine as default_engine
-from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.movegen import MoveGenerator, table_leaves
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
@@ -62,7 +68,7 @@ from lexitrain.tiles import BLANK, RACK_SIZE, Rack, TileSet
 
 #: iterations between stop checks (a fixed number, so the stop is the same for any threads)
 CHECK_EVERY = 32
-#: iterations a worker process plays per task (small: the processes share a round's work evenly)
+#: iterations a thread plays per task (small: the threads share a round's work evenly)
 TASK_ITERATIONS = 4
 #: one-sided normal quantiles of the stop rule's confidence levels
 CONFIDENCE = {95: 1.6449, 98: 2.0537, 99: 2.3263}
@@ -206,7 +212,7 @@ class Inferred(NamedTuple):
 
 @dataclass(frozen=True)
 class SimSetup:
-    """What a simulation needs, small enough to hand to worker processes."""
+    """What a simulation needs (small enough to hand to `simulate_many`'s worker processes)."""
 
     lexicon: str
     board: Board
@@ -274,7 +280,7 @@ def leave_cents(model: LeaveValues, tiles: TileSet) -> LeaveCents:
 
 
 class Playouts:
-    """Plays out every candidate of one setup; one per process."""
+    """Plays out every candidate of one setup; one per process (its threads each have a `twin`)."""
 
     def __init__(self, setup: SimSetup, words: Dawg, leaves: LeaveValues, win: WinModel) -> None:
         self.setup = setup
@@ -302,6 +308,22 @@ class Playouts:
                 raise LexitrainError("an inferred leave holds tiles the position does not leave unseen")
         self.bag_before = len(self.unseen) - (0 if self.opponent is not None else min(RACK_SIZE, len(self.unseen)))
         self.prepared = [self._prepare(c) for c in setup.candidates]
+        self.runner = self.twin() if setup.engine != "python" else None
+
+    def twin(self) -> Any:
+        """The compiled playouts of these candidates (`_movegen.Playout`), for one thread: its own search and
+        its own memory of the leave model's answers (it writes that memory without the GIL, so no other
+        thread may read it: not even the process's, `LeaveCents.table`, which the choosers share)."""
+        chooser = self.chooser
+        assert isinstance(chooser, CompiledChooser)
+        model = self.leaves.model
+        points = list(self.setup.board.tiles.points)
+        cache = compiled.LeaveTable(self.leaves.of, points)
+        table = table_leaves(model) if chooser.by_table is not None else None  # type: ignore[arg-type]
+        bands = [(band.centre, band.slope, band.intercept) for band in self.win.bands]
+        return compiled.Playout(chooser.setting, table, cache,
+                                [(p.squares, p.leave, p.given, p.score, p.cents, p.out) for p in self.prepared],
+                                self.opponent, self.setup.plies, chooser.exchange_limit, self.setup.spread, bands)
 
     def _prepare(self, candidate: Candidate) -> _Prepared:
         squares = list(self.setup.board.squares)
@@ -334,11 +356,14 @@ class Playouts:
         rng.shuffle(order)
         return [*leave, *order]
 
-    def iteration(self, seed: int, iteration: int, active: Sequence[int] | None = None
+    def iteration(self, seed: int, iteration: int, active: Sequence[int] | None = None, runner: Any = None
                   ) -> list[tuple[int, int, float]]:
         """Every candidate (or those numbered in `active`) played out on one deal: (equity in cents, spread,
-        win) each."""
+        win) each; by the compiled playouts (`runner`, else this thread's first) where the engine is compiled."""
         order = self.deal(seed, iteration)
+        runner = runner or self.runner
+        if runner is not None:
+            return runner.run(order, range(len(self.prepared)) if active is None else active)
         if active is None:
             return [self.playout(p, order) for p in self.prepared]
         return [self.playout(self.prepared[k], order) for k in active]
@@ -448,8 +473,31 @@ class _Game:
         self.drawn += take
 
 
-# -- running iterations, in this process or in workers ---------------------------
-_worker: dict[str, Any] = {}
+# -- running iterations, on one thread or several -----------------------------------
+class _Threads:
+    """Threads taking blocks of `TASK_ITERATIONS` iterations as they free up, each with its own compiled
+    playouts (`Playouts.twin`), which run without the GIL; their results come back in iteration order."""
+
+    def __init__(self, playouts: Playouts, threads: int) -> None:
+        self.playouts = playouts
+        spare = [playouts.runner] + [playouts.twin() for _ in range(threads - 1)]
+        self.local = threading.local()
+        self.pool = ThreadPoolExecutor(threads, initializer=lambda: setattr(self.local, "runner", spare.pop()))
+
+    def _block(self, task: tuple[int, int, int, tuple[int, ...]]) -> list[list[tuple[int, int, float]]]:
+        seed, first, last, active = task
+        runner = self.local.runner
+        return [self.playouts.iteration(seed, i, active, runner) for i in range(first, last)]
+
+    def iterations(self, seed: int, first: int, last: int, active: tuple[int, ...]
+                   ) -> Iterator[list[tuple[int, int, float]]]:
+        """Iterations first..last-1 of the active candidates, each one's results in turn."""
+        tasks = [(seed, a, min(a + TASK_ITERATIONS, last), active) for a in range(first, last, TASK_ITERATIONS)]
+        for results in self.pool.map(self._block, tasks):
+            yield from results
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
 
 
 _resources: dict[str, tuple[Dawg, LeaveValues, WinModel]] = {}
@@ -485,12 +533,6 @@ def simulate_many(setups: Sequence[SimSetup], iterations: int, seed: int, *, thr
         out.append(_simulate_one(task))
         progress("simulating", len(out), len(tasks))
     return out
-
-
-def _run_block(task: tuple[int, int, int, tuple[int, ...]]) -> list[list[tuple[int, int, float]]]:
-    seed, first, last, active = task
-    playouts: Playouts = _worker["playouts"]
-    return [playouts.iteration(seed, i, active) for i in range(first, last)]
 
 
 @dataclass
@@ -559,7 +601,7 @@ def _ahead(a: Sequence[float], b: Sequence[float], z: float) -> bool | None:
 def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, stop: int | None = None,
              progress: Progress = quiet, playouts: Playouts | None = None) -> SimReport:
     """Play out every candidate `iterations` times (the pruned ones fewer, all fewer when `stop` is reached),
-    in `threads` processes."""
+    on `threads` threads (the compiled engine; the reference runs on one)."""
 
     if not setup.candidates:
         raise LexitrainError("nothing to simulate: the position has no candidate move")
@@ -573,21 +615,16 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     stopped = "iterations"
     if playouts is None:
         playouts = open_playouts(setup)
-    pool = None
-    if threads > 1:
-        _worker["playouts"] = playouts  # the workers are forked with it: nothing to open again
-        pool = multiprocessing.get_context("fork").Pool(threads)
+    pool = _Threads(playouts, threads) if threads > 1 and playouts.runner is not None else None
     try:
         while done < iterations:
             block = min(CHECK_EVERY if stop is not None else iterations, iterations - done)
             active = tuple(tally.active)
             if pool is not None:
-                tasks = [(seed, a, min(a + TASK_ITERATIONS, done + block), active)
-                         for a in range(done, done + block, TASK_ITERATIONS)]
-                for k, results in enumerate(pool.imap(_run_block, tasks)):
-                    for row in results:
-                        tally.add(row)
-                    progress("simulating", min(done + (k + 1) * TASK_ITERATIONS, done + block), iterations)
+                for k, results in enumerate(pool.iterations(seed, done, done + block, active)):
+                    tally.add(results)
+                    if (k + 1) % CHECK_EVERY == 0:
+                        progress("simulating", done + k + 1, iterations)
             else:
                 for i in range(done, done + block):
                     tally.add(playouts.iteration(seed, i, active))
@@ -602,8 +639,7 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
                     break
     finally:
         if pool is not None:
-            pool.terminate()
-        _worker.pop("playouts", None)
+            pool.close()
     if stop is not None and len(setup.candidates) == 1:
         stopped = "one candidate"
     rows = []
