@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from datetime import date
@@ -18,22 +15,13 @@ from pathlib import Path
 import pytest
 
 from study_helpers import WORDS, anagram_oracle
-from web_helpers import overflowing
+from web_helpers import CHROMIUM_ARGS as ARGS
+from web_helpers import chromium_or_skip, overflowing, serving
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-if CHROMIUM is None or sync_playwright is None:
-    if REQUIRED:
-        pytest.fail("LEXITRAIN_REQUIRE_BROWSER=1 but no chromium (or no playwright) was found", pytrace=False)
-    pytest.skip("no chromium or playwright here", allow_module_level=True)
+CHROMIUM = chromium_or_skip()
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402  (after the skip)
 
 expect.set_options(timeout=30_000)  # (a sign-up and a login are two argon2 hashes: slow on a loaded machine)
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 #: A page waiting on a socket that never answers fails its test after this long, not the run (pytest-timeout).
 pytestmark = pytest.mark.timeout(300)
 ORACLE = anagram_oracle()
@@ -58,8 +46,6 @@ def guess(page: Page, word: str) -> None:
 
 @pytest.fixture
 def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
-    import uvicorn
-
     from lexitrain.club.app import Club, create_app
     from lexitrain.club.store import ClubDatabase
 
@@ -67,15 +53,8 @@ def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
     lex = make_lexicon([f"{word} {DEFINED} {word.lower()}" for word in sorted(WORDS + HOOKED)])
     with ClubDatabase(str(tmp_path / "club.sqlite")) as db:
         club = Club(db, lex)
-        sock = socket.create_server(("127.0.0.1", 0))
-        server = uvicorn.Server(uvicorn.Config(create_app(club), log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}", club
-        server.should_exit = True
-        thread.join(timeout=10)
+        with serving(create_app(club)) as port:
+            yield f"http://127.0.0.1:{port}", club
 
 
 @pytest.fixture

@@ -9,9 +9,7 @@ score (before: 409, the score lost with the first answer)."""
 
 from __future__ import annotations
 
-import socket as sockets
 import threading
-import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +29,7 @@ from lexitrain.club.store import ClubDatabase
 from lexitrain.lexicon.lexicon import Lexicon
 from test_club_api import KIND, member, play
 from test_club_tables import KEYS, ORACLE, clients, lex, seat  # noqa: F401  (fixtures)
-from web_helpers import Clock
+from web_helpers import Clock, serving
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -97,19 +95,8 @@ def test_logout_reset_and_removal_close_the_members_sockets_at_once(club_target:
 def real_server(club: Club) -> Iterator[int]:
     """The club's app on uvicorn (a real server: the test client reports close codes a browser never sees);
     its port."""
-    import uvicorn
-
-    listening = sockets.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(club), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            time.sleep(0.01)
-        yield listening.getsockname()[1]
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with serving(create_app(club)) as port:
+        yield port
 
 
 def test_refusals_are_the_documented_close_codes_on_a_real_server(club: Club, clients: list[TestClient]) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -32,6 +30,7 @@ from lexitrain.study.store import ProgressStore
 from lexitrain.study.store.history import schedule_of
 from study_helpers import WORDS, anagram_oracle
 from test_club_api import PASSWORD, member
+from web_helpers import serving
 from tests.cli_runner import run
 
 ORACLE = anagram_oracle()
@@ -47,19 +46,10 @@ def lex(make_lexicon) -> Lexicon:
 @pytest.fixture
 def live(club_target: str, lex: Lexicon) -> Iterator[tuple[str, Club]]:
     """The club served for real (uvicorn on a free port), as `lexitrain serve` serves it."""
-    import uvicorn
-
     with ClubDatabase(club_target) as db:
         club = Club(db, lex)
-        sock = socket.create_server(("127.0.0.1", 0))
-        server = uvicorn.Server(uvicorn.Config(create_app(club), log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}", club
-        server.should_exit = True
-        thread.join(timeout=10)
+        with serving(create_app(club)) as port:
+            yield f"http://127.0.0.1:{port}", club
 
 
 def study(home: Path, lex: Lexicon, answers: list[tuple[str, bool, float]]) -> None:

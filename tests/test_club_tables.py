@@ -27,6 +27,7 @@ from lexitrain.club.store.shared_walls import SharedWalls
 from lexitrain.club.members import Member, make_invite, sign_up
 from lexitrain.lexicon.lexicon import Lexicon
 from study_helpers import WORDS, anagram_oracle
+from web_helpers import serving
 
 #: A socket that never answers fails its test after this long, instead of hanging the run (pytest-timeout).
 pytestmark = pytest.mark.timeout(120)
@@ -211,24 +212,14 @@ def test_a_member_who_closes_the_socket_is_let_go_at_once(club: Club, clients: l
     """A tab closed at a table that sends nothing more (ended, or quiet) frees its socket's handler at once,
     on a real server (uvicorn; the test client cancels a handler itself): it waited for the table's next
     event, so an ended table held every socket of it until the server stopped."""
-    import socket as sockets
-
-    import uvicorn
     from websockets.sync.client import connect
 
     ann, ann_h = seat(club, "ann")
     clients.append(ann)
     table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()["table"]
     app = create_app(club)
-    listening = sockets.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            time.sleep(0.01)
+    with serving(app) as port:
         cookie = "; ".join(f"{name}={value}" for name, value in ann.cookies.items())
-        port = listening.getsockname()[1]
         subscribers = app.state.hub._seats
 
         def held() -> bool:
@@ -237,9 +228,6 @@ def test_a_member_who_closes_the_socket_is_let_go_at_once(club: Club, clients: l
         with connect(f"ws://127.0.0.1:{port}/api/tables/{table}/events", additional_headers={"cookie": cookie}):
             assert _within(10, held)
         assert _within(10, lambda: not held()), "the closed socket's handler still waits for the table's events"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def _within(seconds: float, check: Any) -> bool:

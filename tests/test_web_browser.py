@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,23 +25,16 @@ from pathlib import Path
 import pytest
 
 from study_helpers import anagram_oracle
-from web_helpers import ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon, overflowing
+from web_helpers import (ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon, overflowing,
+                         serving)
+from web_helpers import CHROMIUM_ARGS as ARGS
+from web_helpers import chromium_or_skip
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-REQUIRED = os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1"
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-    from playwright.sync_api import Error as PlaywrightError
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-if CHROMIUM is None or sync_playwright is None:
-    if REQUIRED:
-        pytest.fail("LEXITRAIN_REQUIRE_BROWSER=1 but no chromium (or no playwright) was found", pytrace=False)
-    pytest.skip("no chromium or playwright here", allow_module_level=True)
+CHROMIUM = chromium_or_skip()
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402  (after the skip)
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 ORACLE = anagram_oracle()
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 VIEWPORTS = {"laptop": (1000, 600), "desktop": (1920, 1080), "phone": (390, 844)}
 SECRET = "browser-test-key"
 
@@ -62,8 +53,6 @@ class Live:
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     """One server for the module, on its own home with the test lexicon, on a socket listening before use."""
-    import uvicorn
-
     from lexitrain.study.store import ProgressStore
     from lexitrain.web.app import create_app
     from lexitrain.web.context import Context
@@ -77,14 +66,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     sock = socket.create_server(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     ctx = Context(store, NAME, clock=clock, secret=SECRET, hosts=frozenset({f"127.0.0.1:{port}"}))
-    server = uvicorn.Server(uvicorn.Config(create_app(ctx), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    yield Live(f"http://127.0.0.1:{sock.getsockname()[1]}", home, clock)
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(ctx), sock):
+        yield Live(f"http://127.0.0.1:{port}", home, clock)
     store.close()
     if old is None:
         del os.environ["LEXITRAIN_HOME"]

@@ -3,8 +3,15 @@ a client holding the launch's cookie."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.compile import compile_lexicon
@@ -27,6 +34,47 @@ EMPTY_BOARD = "/".join(["15"] * 15)
 POSITION = f"{EMPTY_BOARD} AEINRST/ 0/0 0"
 TOP_PLAY, TOP_SCORE = "8D RETAINS", 66
 ILLEGAL_PLAY = "8D SATINER"
+
+
+#: how the browser tests start Debian's chromium (as root, with nothing fetched from outside)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def chromium_or_skip() -> str:
+    """Debian's chromium for a browser test module, with Playwright beside it: the module is skipped where either
+    is missing, and fails instead where LEXITRAIN_REQUIRE_BROWSER=1 says they must be there (CI)."""
+    import pytest
+
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:  # pragma: no cover - depends on the machine
+        found = None
+    if found is None:
+        if os.environ.get("LEXITRAIN_REQUIRE_BROWSER") == "1":
+            pytest.fail("LEXITRAIN_REQUIRE_BROWSER=1 but no chromium (or no playwright) was found", pytrace=False)
+        pytest.skip("no chromium or playwright here", allow_module_level=True)
+    return found
+
+
+@contextmanager
+def serving(app: Any, listening: socket.socket | None = None) -> Iterator[int]:
+    """APP (the local app's or a club's) served for real by uvicorn on a thread, on LISTENING (else a free port
+    of 127.0.0.1), listening before the first request: its port; stopped after."""
+    import uvicorn
+
+    listening = listening or socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        yield int(listening.getsockname()[1])
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 class Clock:

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position
@@ -39,7 +38,7 @@ from lexitrain.engine.rules import apply_play, check_play, listed_play
 from lexitrain.engine.simulation import position_setup, simulate
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.kinds.base import BOARD, Check, Question
+from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, Recent
 from lexitrain.study.quiz.kinds.position import describe, read_position
 from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.store import ProgressStore
@@ -173,21 +172,21 @@ class Asked:
     analysis: dict[str, Any]
 
 
-class AnalysedKind:
-    """A position kind judged by its stored analysis (`by`: SIM or SOLVER). Each session's instance
-    reads the analyses through the session's store (`use_store`) and keeps its last positions asked."""
+#: what a kind works out for a question from its kept analysis
+Asking = TypeVar("Asking")
+
+
+class KeptAnalysisKind(Generic[Asking]):
+    """A position kind asked from an analysis kept with its position (made once, when the card was made): each
+    session's instance reads it through the session's store (`use_store`) and keeps what it worked out for its
+    last positions asked (`Recent`). The analysed kinds below and `read_rack`'s stand on it."""
 
     name = ""
-    description = ""
-    by = ""
-    asked_what = ""
     takes_minimum = False
 
     def __init__(self, cache_size: int = 32) -> None:
-        self._asked: OrderedDict[str, Asked] = OrderedDict()
-        self._cache_size = cache_size
+        self._asked: Recent[Asking] = Recent(cache_size)
         self._store: ProgressStore | None = None
-        self._generator: MoveGenerator | None = None
 
     def use_store(self, store: ProgressStore) -> None:
         """Where the analyses are read from (the session's progress store)."""
@@ -202,10 +201,29 @@ class AnalysedKind:
     def key_from_text(self, lex: Lexicon, text: str) -> str:
         return text
 
-    def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
+    def kept_analysis(self, lex: Lexicon, key: str, by: str) -> dict[str, Any]:
+        """The analysis (`by` SIM, SOLVER or an inference) kept with the position KEY."""
         if self._store is None:
             raise LexitrainError(f"a {self.name} question needs the progress store its analysis is kept in")
-        analysis = read_analysis(self._store.position_analysis(lex.name, key), self.by, key)
+        return read_analysis(self._store.position_analysis(lex.name, key), by, key)
+
+    def asked(self, question: Question) -> Asking:
+        return self._asked.of(question)
+
+
+class AnalysedKind(KeptAnalysisKind[Asked]):
+    """A position kind judged by its stored analysis (`by`: SIM or SOLVER), its last positions asked kept."""
+
+    description = ""
+    by = ""
+    asked_what = ""
+
+    def __init__(self, cache_size: int = 32) -> None:
+        super().__init__(cache_size)
+        self._generator: MoveGenerator | None = None
+
+    def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
+        analysis = self.kept_analysis(lex, key, self.by)
         position = read_position(key, lex)
         dawg = dawg_for(lex)
         if self._generator is None or self._generator.dawg is not dawg:
@@ -217,17 +235,8 @@ class AnalysedKind:
         prompt = "\n".join(position.board.rows_text() + held + [f"rack {position.rack}: {self.asked_what}?"])
         question = Question(self.name, key, prompt, tuple(analysis["best"]),
                             {"cgp": key, "rack": position.rack, "lexicon": lex.name, "by": self.by}, hint=BOARD)
-        self._asked[question.id] = asked
-        self._asked.move_to_end(question.id)
-        while len(self._asked) > self._cache_size:
-            self._asked.popitem(last=False)
+        self._asked.keep(question, asked)
         return question
-
-    def asked(self, question: Question) -> Asked:
-        try:
-            return self._asked[question.id]
-        except KeyError:
-            raise LexitrainError(f"{self.name} question {question.key!r} was not built in this session") from None
 
     def check(self, question: Question, answer: str) -> Check:
         """A legal play is judged against the analysis (an illegal one refused, an empty line a pass, missed)."""

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import lexitrain.study.quiz.kinds as package
 from lexitrain.errors import LexitrainError
@@ -70,6 +71,32 @@ class Question:
         `Session.rebuilt`)."""
         return cls(data["kind"], data["key"], data["prompt"], tuple(data["expected"]), dict(data["info"]), data["hint"],
                    tuple(data["about"]), dict(data["withheld"]))
+
+
+#: what a kind worked out for a question it built
+Worked = TypeVar("Worked")
+
+
+class Recent(Generic[Worked]):
+    """What a kind worked out for each question it built lately (a position solved, an analysis read), by the
+    question's id, for the answer's check: bounded, the oldest let go (a session asks one question at a time;
+    a face may hold a few open)."""
+
+    def __init__(self, size: int = 32) -> None:
+        self._kept: OrderedDict[str, Worked] = OrderedDict()
+        self._size = size
+
+    def keep(self, question: Question, worked: Worked) -> None:
+        self._kept[question.id] = worked
+        self._kept.move_to_end(question.id)
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+
+    def of(self, question: Question) -> Worked:
+        try:
+            return self._kept[question.id]
+        except KeyError:
+            raise LexitrainError(f"{question.kind} question {question.key!r} was not built in this session") from None
 
 
 @dataclass(frozen=True)

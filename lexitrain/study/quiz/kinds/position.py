@@ -22,7 +22,6 @@ list is written for it.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +38,7 @@ from lexitrain.engine.rules import RACK_SIZE, check_play, listed_play
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import WordRow
-from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
+from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, Recent, register_kind
 from lexitrain.study.store import StoredPosition
 from lexitrain.tiles import Rack
 
@@ -188,8 +187,7 @@ class PositionKind:
 
     def __init__(self, cache_size: int = 32, by: str = SCORE) -> None:
         self.by = check_order(by)
-        self._solved: OrderedDict[str, Solved] = OrderedDict()
-        self._cache_size = cache_size
+        self._solved: Recent[Solved] = Recent(cache_size)
         self._generator: MoveGenerator | None = None
 
     def _generator_for(self, lex: Lexicon) -> MoveGenerator:
@@ -214,17 +212,11 @@ class PositionKind:
         if self.by == EQUITY:
             info["by"] = EQUITY
         question = Question(self.name, key, _prompt(solved), solved.best(), info, hint=BOARD)
-        self._solved[question.id] = solved
-        self._solved.move_to_end(question.id)
-        while len(self._solved) > self._cache_size:
-            self._solved.popitem(last=False)
+        self._solved.keep(question, solved)
         return question
 
     def solved(self, question: Question) -> Solved:
-        try:
-            return self._solved[question.id]
-        except KeyError:
-            raise LexitrainError(f"position question {question.key!r} was not built in this session") from None
+        return self._solved.of(question)
 
     def check(self, question: Question, answer: str) -> Check:
         verdict = judge(self.solved(question), answer)

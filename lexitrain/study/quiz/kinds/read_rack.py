@@ -22,7 +22,6 @@ not one a player can name.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +37,7 @@ from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import apply_play
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.kinds.analysed import read_analysis, store_analysed
+from lexitrain.study.quiz.kinds.analysed import KeptAnalysisKind, store_analysed
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.store import ProgressStore
@@ -160,34 +159,14 @@ class Asked:
     unseen: Rack
 
 
-class ReadRackKind:
+class ReadRackKind(KeptAnalysisKind[Asked]):
     """Each session's instance reads the readings through the session's store (`use_store`)."""
 
     name = KIND
     description = "a board after your opponent's move and your rack: type the tiles they kept, e.g. EIR"
-    takes_minimum = False
-
-    def __init__(self, cache_size: int = 32) -> None:
-        self._asked: OrderedDict[str, Asked] = OrderedDict()
-        self._cache_size = cache_size
-        self._store: ProgressStore | None = None
-
-    def use_store(self, store: ProgressStore) -> None:
-        self._store = store
-
-    def keys_from_rows(self, rows: Any, minimum: int = 2) -> list[str] | None:
-        return None
-
-    def keys_from_alphagrams(self, alphagrams: Any, minimum: int = 2) -> list[str] | None:
-        return None
-
-    def key_from_text(self, lex: Lexicon, text: str) -> str:
-        return text
 
     def build(self, lex: Lexicon, key: str, order: str = "alphabetical") -> Question:
-        if self._store is None:
-            raise LexitrainError("a read-rack question needs the progress store its reading is kept in")
-        data = read_analysis(self._store.position_analysis(lex.name, key), BY, key)
+        data = self.kept_analysis(lex, key, BY)
         position = read_position(key, lex)
         board = position.board
         move = str(data["move"])
@@ -205,17 +184,8 @@ class ReadRackKind:
         prompt = "\n".join(board.rows_text() + [note, f"rack {position.rack}: what did they keep?"])
         question = Question(self.name, key, prompt, tuple(str(b) for b in data["best"]), info, hint=BOARD)
         unseen = unseen_tiles(board, Rack.parse(board.tiles, position.rack))
-        self._asked[question.id] = Asked(data, board.tiles, unseen)
-        self._asked.move_to_end(question.id)
-        while len(self._asked) > self._cache_size:
-            self._asked.popitem(last=False)
+        self._asked.keep(question, Asked(data, board.tiles, unseen))
         return question
-
-    def asked(self, question: Question) -> Asked:
-        try:
-            return self._asked[question.id]
-        except KeyError:
-            raise LexitrainError(f"read-rack question {question.key!r} was not built in this session") from None
 
     def check(self, question: Question, answer: str) -> Check:
         asked = self.asked(question)
