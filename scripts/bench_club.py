@@ -396,7 +396,12 @@ async def wall(bases: list[str], names: list[str], kind: str, answers: dict[str,
             await web.aclose()
         return [], errors, 0, 0.0
     owner, owner_h = clients[0]
-    table = (await owner.post("/api/tables", json={"challenge": kind, "seconds": 3600}, headers=owner_h)).json()["table"]
+    opened = await owner.post("/api/tables", json={"challenge": kind, "seconds": 3600}, headers=owner_h)
+    if opened.status_code != 201:
+        for web, _ in clients:
+            await web.aclose()
+        return [], [f"the table was not opened: {opened.status_code} {opened.text[:120]}"], 0, 0.0
+    table = opened.json()["table"]
     for web, headers in clients[1:]:
         if (await web.post(f"/api/tables/{table}/join", headers=headers)).status_code != 200:
             errors.append("join failed")
