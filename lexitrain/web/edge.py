@@ -257,7 +257,8 @@ class Edge:
                 try:
                     body = await _whole_body(receive)
                 except HTTPException as exc:
-                    await error(exc.status_code, str(exc.detail))(scope, receive, send)
+                    refusal = error(exc.status_code, str(exc.detail))
+                    await (closing(refusal) if exc.status_code in CUT_OFF else refusal)(scope, receive, send)
                     return
                 sent = await _form_token(scope, body)
                 receive = _replay(body)
@@ -276,8 +277,20 @@ def csrf_matches(sent: str | None, csrf: str) -> bool:
     return bool(sent) and hmac.compare_digest(str(sent).encode(), csrf.encode())
 
 
-def too_large(limit: int) -> JSONResponse:
-    return error(413, f"the request's body is larger than {_size(limit)}")
+def too_large(limit: int) -> Response:
+    return closing(error(413, f"the request's body is larger than {_size(limit)}"))
+
+
+#: Refusals of a body still on its way (too large, too slow): the connection is closed after the answer, else the
+#: server would read and throw away the rest of it (uvicorn does; 500 MB of a 1 GB body at the login, its event
+#: loop parsing it while every member waited).
+CUT_OFF = (408, 413)
+
+
+def closing(response: Response) -> Response:
+    """RESPONSE, the connection closed after it (`Connection: close`)."""
+    response.headers["connection"] = "close"
+    return response
 
 
 def _size(limit: int) -> str:
@@ -385,7 +398,8 @@ def handlers(page: ErrorPage | None = None) -> dict[Any, Callable[[Request, Exce
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         messages = {404: "no such page", 405: "method not allowed here"}
-        return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+        refusal = error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+        return closing(refusal) if exc.status_code in CUT_OFF else refusal
 
     async def failed(request: Request, exc: Exception) -> Response:
         return error(500, f"internal error ({type(exc).__name__})")
