@@ -171,7 +171,8 @@ def test_todays_ranked_set_is_shown_to_no_member_before_their_ranked_attempt_is_
     assert study_challenge(ann, ann_csrf).status_code == 403
     ann.post("/api/challenge/finish", json={"attempt": got["attempt"]}, headers={"x-csrf-token": ann_csrf})
     assert study_challenge(ann, ann_csrf).status_code == 303  # over: today's set opens for practice
-    opened = ann.post("/api/tables", json={"challenge": KIND}, headers={"x-csrf-token": ann_csrf})
+    # (a table of an hour: bob's attempt runs out while it is still on)
+    opened = ann.post("/api/tables", json={"challenge": KIND, "seconds": 3600}, headers={"x-csrf-token": ann_csrf})
     assert opened.status_code == 201
     table = opened.json()["table"]
     joined = bob.post(f"/api/tables/{table}/join", headers={"x-csrf-token": bob_csrf})

@@ -85,6 +85,12 @@ def join(page: Page, base: str, club: object, name: str) -> None:
     expect(page.locator("#who")).to_have_text(name)
 
 
+def loaded(page: Page) -> None:
+    """The club's page has read everything it shows (its due count the last seen on a phone once: blank)."""
+    expect(page.locator("#club")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#due-count")).to_have_text(re.compile(r"^\d+ due$"))
+
+
 def test_join_play_the_challenge_on_the_wall_and_see_the_leaderboard(live, browser: Browser) -> None:
     """Today's challenge is played on the local app's wall: its timer counting down, the counts, each guess's
     verdict beside the box, a solved cell marked with its words; a reload mid-challenge restores every word
@@ -159,7 +165,7 @@ def test_join_play_the_challenge_on_the_wall_and_see_the_leaderboard(live, brows
     expect(page.locator(".cell")).to_have_count(chosen.total)
     page.goto(base + "/")
     expect(page.locator("#who")).to_have_text("ann")
-    expect(page.locator("#due-count")).not_to_be_empty()  # (the page's last read done: none answers 401 after)
+    loaded(page)  # (the page's reads done: none answers 401 after)
     page.get_by_role("button", name="Log out").click()
     expect(page.locator("#login")).to_be_visible()
     expect(page.locator("#who")).to_be_empty()
@@ -224,6 +230,23 @@ def test_the_challenge_wall_fits_every_screen(live, browser: Browser, tmp_path: 
     assert errors == []
 
 
+def colour(locator) -> str:
+    """The colour a word is drawn in (computed: whatever rule wins at this screen's size)."""
+    return str(locator.evaluate("(node) => getComputedStyle(node).color"))
+
+
+def accent(page: Page) -> str:
+    """The page's accent colour (another member's words), computed."""
+    return str(page.evaluate("""() => {
+        const probe = document.createElement("i");
+        probe.style.color = "var(--accent)";
+        document.body.append(probe);
+        const shown = getComputedStyle(probe).color;
+        probe.remove();
+        return shown;
+    }"""))
+
+
 def refused(errors: list[str]) -> None:
     """The page's console told of the 403 it was meant to get (the refusal the test expects): taken off the errors."""
     assert errors and "403" in errors[-1], errors
@@ -282,6 +305,8 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     (the other's words apart, who found it in its title); a reload finds every word found; only ann, who
     opened it, ends it (two clicks), and both see the end: the scoreboard and the solutions."""
     base, club = live
+    stopped = time.time()
+    club.clock = lambda: stopped  # type: ignore[attr-defined]  (the table's two minutes never run out here)
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
     ann.set_viewport_size({"width": 1280, "height": 800})
@@ -318,6 +343,7 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     expect(theirs).to_have_text([first])  # bob's find, on ann's wall as it is made
     expect(theirs).to_have_class("theirs")
     expect(theirs).to_have_attribute("title", "found by bob")
+    assert colour(theirs) == accent(ann) != colour(ann.locator(f'.cell[data-alphagram="{key}"] .found'))
     expect(ann.locator("#progress")).to_have_text("ann's table · bob 1 · ann 0")
     expect(ann.locator("#counts")).to_have_text(f"1/{words} words")
     guess(ann, first)
@@ -326,10 +352,13 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     expect(ann.locator("#last-guess")).to_have_text(f"{second} ✓")
     expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li')).to_have_text([first, second])
     expect(bob.locator("#counts")).to_have_text(f"2/{words} words")
+    mine, hers = bob.locator(f'.cell[data-alphagram="{key}"] .found li').all()
+    assert colour(hers) == accent(bob) != colour(mine)  # on a phone too: ann's word blue, bob's own green
     bob.reload()  # every word found comes back, with who found it
     expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li')).to_have_text([first, second])
     expect(bob.locator(f'.cell[data-alphagram="{key}"] .found li.theirs')).to_have_text([second])
     expect(bob.locator("#progress")).to_have_text("ann's table · ann 1 · bob 1")
+    assert colour(bob.locator(f'.cell[data-alphagram="{key}"] .found li.theirs')) == accent(bob)
     assert not overflowing(ann) and not overflowing(bob), (overflowing(ann), overflowing(bob))
     shot(ann, tmp_path, "table-laptop")
     shot(bob, tmp_path, "table-phone")
@@ -345,6 +374,75 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     shot(bob, tmp_path, "table-end-phone")
     bob.get_by_role("link", name="Done: back to the club").click()
     expect(bob.locator("#tables tbody tr")).to_have_count(0)  # the table is over: nothing to join
+    assert errors == []
+
+
+def test_a_shared_tables_time_running_out_ends_it_for_everyone_seated(live, browser: Browser, tmp_path: Path) -> None:
+    """A shared table's wall shows its timer counting down, as the challenge's does (the club's list of tables says
+    the time left); at 0 the round ends for the whole table on the club's word: every seated member's page shows
+    "Time is up", the scoreboard of the finds made in time and the solutions, and takes no more guesses. Ann at
+    1280x800, bob on a phone (the timer and the guess box in view while the cells scroll), carol at 1000x600 (a
+    solved cell of the most words not cut off)."""
+    base, club = live
+    now = [time.time()]
+    club.clock = lambda: now[0]  # type: ignore[attr-defined]
+    errors: list[str] = []
+    pages = {name: new_page(browser, errors) for name in ("ann", "bob", "carol")}
+    for name, (width, height) in zip(pages, (SIZES["laptop"], SIZES["phone"], SIZES["small"])):
+        pages[name].set_viewport_size({"width": width, "height": height})
+        join(pages[name], base, club, name)
+        ranked_attempt_over(club, name, "threes")
+        pages[name].clock.install()
+    ann, bob, carol = pages.values()
+    chosen = club.sets.get("threes", club.today())  # type: ignore[attr-defined]
+    ann.select_option("#kind", "threes")
+    ann.get_by_role("button", name="Open a table on today's set").click()
+    expect(ann).to_have_url(re.compile(r"/tables/\d+$"))
+    for page in (bob, carol):
+        page.reload()
+        loaded(page)
+        listed = page.locator("#tables tbody tr")
+        expect(listed).to_have_count(1)
+        whole = int(chosen.seconds)  # (the threes' time: the club's clock stands still until the test moves it)
+        expect(listed).to_contain_text(f"{whole // 60}:{whole % 60:02d} left")
+        listed.get_by_role("button", name="Join").click()
+        expect(page).to_have_url(ann.url)
+    for page in pages.values():
+        expect(page.locator(".cell")).to_have_count(chosen.total)
+        expect(page.get_by_role("timer")).to_have_text(re.compile(r"^[12]:\d\d$"))  # running, not "untimed"
+    expect(ann.locator("#progress")).to_have_text("ann's table · ann 0 · bob 0 · carol 0")
+    most = max(chosen.keys, key=lambda k: (len(ORACLE[k]), k))  # the cell of the most words
+    assert len(ORACLE[most]) >= 3
+    for word in sorted(ORACLE[most]):
+        guess(carol, word)
+    other = next(k for k in chosen.keys if k != most)
+    guess(bob, sorted(ORACLE[other])[0])
+    for page in pages.values():
+        expect(page.locator(f'.cell[data-alphagram="{most}"]')).to_have_attribute("data-solved", "true")
+        expect(page.locator(f'.cell[data-alphagram="{other}"] .found li')).to_have_count(1)
+        assert not overflowing(page), overflowing(page)
+    shot(carol, tmp_path, "table-timed-small")
+    shot(ann, tmp_path, "table-timed-laptop")
+    bob.locator(".cell").last.scroll_into_view_if_needed()
+    expect(bob.locator(".cell").last).to_be_in_viewport()
+    expect(bob.get_by_role("timer")).to_be_in_viewport()
+    expect(bob.get_by_role("textbox", name="Guess")).to_be_in_viewport()
+    shot(bob, tmp_path, "table-timed-phone-scrolled")
+    now[0] += chosen.seconds + 1  # the club's clock: the table's time is up
+    for page in pages.values():
+        page.clock.run_for((chosen.seconds + 1) * 1000)  # (each page's clock reaches 0 and asks the club)
+    solved = 1 + (len(ORACLE[other]) == 1)
+    for page in pages.values():
+        expect(page.locator("#result")).to_have_text(re.compile(
+            rf"^Time is up: carol {len(ORACLE[most])} · bob 1 · ann 0\. Correct: {solved} / {chosen.total} \(\d+%\)$"))
+        expect(page.get_by_role("timer")).to_have_text("0:00")
+        expect(page.locator("table#solutions")).to_be_visible()
+        expect(page.get_by_role("textbox", name="Guess")).to_be_hidden()
+        assert not overflowing(page), overflowing(page)
+    shot(bob, tmp_path, "table-timed-end-phone")
+    bob.get_by_role("link", name="Done: back to the club").click()
+    loaded(bob)
+    expect(bob.locator("#tables tbody tr")).to_have_count(0)  # over: nothing to join
     assert errors == []
 
 

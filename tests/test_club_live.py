@@ -186,7 +186,8 @@ def test_a_tables_guesses_are_bounded_per_member_and_per_table(club: Club, clien
     (ann, ann_h), (bob, bob_h) = seat(club, "ann"), seat(club, "bob")
     clients += [ann, bob]
     assert isinstance(club.clock, Clock)
-    table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()["table"]
+    # (an hour's table: the test's clock moves on by minutes)
+    table = ann.post("/api/tables", json={"alphagrams": KEYS, "seconds": 3600}, headers=ann_h).json()["table"]
     assert bob.post(f"/api/tables/{table}/join", headers=bob_h).status_code == 200
 
     def guesses(web: TestClient, headers: dict[str, str], count: int) -> list[int]:
@@ -277,3 +278,41 @@ def test_finishes_at_once_answer_one_score(club: Club, lex: Lexicon) -> None:
 
 
 _ = Callable  # (typing only)
+
+
+def test_a_tables_time_running_out_ends_it_for_everyone_seated(club: Club, clients: list[TestClient]) -> None:
+    """A shared table has a clock, as Aerolith's tables do: its round's time counts down from its opening (the
+    set's kind's time on a challenge's set, the opener's `seconds` else), and at 0 the round ends for every seated
+    member on the club's word (its clock is final): a guess after it is refused (409) and not stored, the end is
+    sent to every socket (with the scoreboard of the finds made in time), each member's wall then shows the
+    solutions, "Time is up", and the club's list of open tables no longer has it."""
+    (ann, ann_h), (bob, bob_h) = seat(club, "ann"), seat(club, "bob")
+    clients += [ann, bob]
+    assert isinstance(club.clock, Clock)
+    assert ann.post("/api/tables", json={"alphagrams": KEYS, "seconds": 5}, headers=ann_h).status_code == 400
+    opened = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()
+    table, seconds = opened["table"], opened["seconds"]
+    assert seconds == round(tables.SECONDS_PER_ALPHAGRAM * len(KEYS))  # (by its size: no set, none asked)
+    assert bob.post(f"/api/tables/{table}/join", headers=bob_h).status_code == 200
+    assert [t["time_left"] for t in ann.get("/api/tables").json()] == [seconds]
+    word = sorted(ORACLE[KEYS[0]])[0]
+    with ann.websocket_connect(f"/api/tables/{table}/events") as socket:
+        assert socket.receive_json()["type"] == "join"
+        club.clock.now += seconds - 1
+        assert bob.get(f"/api/tables/{table}").json()["wall"]["time_left"] == 1
+        assert bob.post(f"/api/tables/{table}/guess", json={"word": word}, headers=bob_h).status_code == 200
+        assert socket.receive_json()["word"] == word
+        club.clock.now += 1  # the time is up
+        late = bob.post(f"/api/tables/{table}/guess", json={"word": sorted(ORACLE[KEYS[1]])[0]}, headers=bob_h)
+        assert late.status_code == 409
+        end = socket.receive_json()
+        assert (end["type"], end["timed_out"], end["scoreboard"]) == (
+            "end", True, [{"member": "bob", "found": 1}, {"member": "ann", "found": 0}])
+    assert stored_guesses(club, table) == 1
+    for web in (ann, bob):
+        wall = web.get(f"/api/tables/{table}").json()["wall"]
+        assert wall["round"]["ended"] and wall["round"]["timed_out"] and wall["time_left"] is None
+        assert wall["ended_how"] == "Time is up: bob 1 · ann 0."
+        assert [q["alphagram"] for q in wall["solutions"]] == list(KEYS)
+    assert ann.get("/api/tables").json() == []
+    assert ann.post(f"/api/tables/{table}/join", headers=ann_h).status_code == 409

@@ -361,29 +361,41 @@ async def open_table(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
     keys = await _run(tables.list_keys, club.lex, club.sets, club.db, data, club.today(), club.clock())
     on_set = (data["challenge"], club.today()) if isinstance(data.get("challenge"), str) else None
+    seconds = tables.round_seconds(data, keys)
     table = await _run(tables.open_table, club.db, member.id, club.lex.name, keys, data.get("practice") is True,
-                       club.clock(), on_set)
-    return JSONResponse({"table": table, "alphagrams": keys}, status_code=201)
+                       club.clock(), on_set, seconds)
+    return JSONResponse({"table": table, "alphagrams": keys, "seconds": seconds}, status_code=201)
 
 
 async def list_tables(request: Request, club: Club, member: Member) -> Response:
-    return JSONResponse(await _run(tables.open_tables, club.db, club.lex.name))
+    return JSONResponse(await _run(tables.open_tables, club.db, club.lex.name, club.clock()))
 
 
 def _table_id(request: Request) -> int:
     return wall_pages.ident(request, "table", "table")
 
 
-async def join_table(request: Request, club: Club, member: Member) -> Response:
-    table = _table_id(request)
-    event = await _run(tables.join, club.db, member.id, member.name, table, club.clock())
+async def _on_the_clock(club: Club, table: int, now: float) -> None:
+    """A table whose time is up by NOW ended for everyone seated (its end sent to their sockets) before a request
+    reads or writes it: the club's clock is final, whichever page asks first."""
+    event = await _run(tables.time_up, club.db, table, now)
     if event is not None:
         club.hubs.committed(event)
-    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, table))
+
+
+async def join_table(request: Request, club: Club, member: Member) -> Response:
+    table, now = _table_id(request), club.clock()
+    await _on_the_clock(club, table, now)
+    event = await _run(tables.join, club.db, member.id, member.name, table, now)
+    if event is not None:
+        club.hubs.committed(event)
+    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, table, now))
 
 
 async def table_state(request: Request, club: Club, member: Member) -> Response:
-    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, _table_id(request)))
+    table, now = _table_id(request), club.clock()
+    await _on_the_clock(club, table, now)
+    return JSONResponse(await _run(tables.state, club.db, club.walls, member.id, table, now))
 
 
 async def table_page(request: Request, club: Club, member: Member) -> Response:
@@ -395,14 +407,18 @@ async def table_page(request: Request, club: Club, member: Member) -> Response:
 
 async def table_guess(request: Request, club: Club, member: Member) -> Response:
     data = await read_json(request)
-    event = await _run(tables.guess, club.db, club.walls, member.id, member.name, _table_id(request),
-                       text(data, "word", tables.LONGEST_GUESS), club.lex.name, club.clock())
+    table, now = _table_id(request), club.clock()
+    word = text(data, "word", tables.LONGEST_GUESS)
+    await _on_the_clock(club, table, now)  # (a guess after the time is refused, 409, and the table ended)
+    event = await _run(tables.guess, club.db, club.walls, member.id, member.name, table, word, club.lex.name, now)
     club.hubs.committed(event)
     return JSONResponse({k: event[k] for k in ("id", "correct", "alphagram", "first")})
 
 
 async def end_table(request: Request, club: Club, member: Member) -> Response:
-    event = await _run(tables.finish, club.db, member.id, _table_id(request), club.clock())
+    table, now = _table_id(request), club.clock()
+    await _on_the_clock(club, table, now)
+    event = await _run(tables.finish, club.db, member.id, table, now)
     club.hubs.committed(event)
     return JSONResponse({"scoreboard": event["scoreboard"]})
 

@@ -26,6 +26,7 @@ from lexitrain.club.store.shared_walls import TableRow
 from lexitrain.club.owed import owe
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.drills.challenge_sets import check_kind
 from lexitrain.study.drills.wall import cell_view, round_view, solutions_view, tiles_of
 from lexitrain.study.quiz.kinds.base import Question, new_kind
 from lexitrain.web.edge import Refused
@@ -41,6 +42,11 @@ GUESSES_PER_ANSWER = 4
 SPARE_GUESSES = 100
 MEMBER_RATE, MEMBER_BURST = 3.0, 20.0
 TABLE_RATE, TABLE_BURST = 40.0, 200.0
+#: A table's round, as Aerolith's tables have one: on a challenge's set that kind's time, on another list
+#: SECONDS_PER_ALPHAGRAM each (Today's sevens: 50 in 270 s), at least SHORTEST; whatever its opener asks,
+#: from SHORTEST to LONGEST. At 0 the round ends for everyone seated and each is shown the solutions.
+SECONDS_PER_ALPHAGRAM = 5.4
+SHORTEST, LONGEST = 30, 3600
 
 
 @dataclass(frozen=True)
@@ -113,22 +119,47 @@ def list_keys(lex: Lexicon, sets: ChallengeSets, db: ClubDatabase, asked: dict[s
     return keys
 
 
+def round_seconds(asked: dict[str, Any], keys: list[str]) -> float:
+    """How long a new table's round lasts: the `seconds` asked, else the set's kind's time, else by its size."""
+    given = asked.get("seconds")
+    if given is not None:
+        if not isinstance(given, (int, float)) or isinstance(given, bool) or not SHORTEST <= given <= LONGEST:
+            raise Refused(400, f"seconds must be a number from {SHORTEST} to {LONGEST}")
+        return float(given)
+    if isinstance(asked.get("challenge"), str):
+        return float(check_kind(asked["challenge"]).seconds)
+    return float(min(LONGEST, max(SHORTEST, round(SECONDS_PER_ALPHAGRAM * len(keys)))))
+
+
 def open_table(db: ClubDatabase, member_id: int, lexicon: str, keys: list[str], practice: bool, now: float,
-               on_set: tuple[str, date] | None = None) -> int:
-    """A new table, its opener seated. ON_SET: the challenge set (kind, day) it is opened on, kept with it: today's
-    ranked set is refused (403) to a member whose ranked attempt at it is not over, the opener included."""
+               on_set: tuple[str, date] | None = None, seconds: float | None = None) -> int:
+    """A new table, its opener seated, its round of SECONDS starting now (None: untimed, ended by its opener).
+    ON_SET: the challenge set (kind, day) it is opened on, kept with it: today's ranked set is refused (403) to a
+    member whose ranked attempt at it is not over, the opener included."""
     with db.reading() as store:
         if on_set is not None:
             check_unseen(store, member_id, lexicon, on_set[0], on_set[1], now)
         return store.add_table(lexicon, member_id, keys, practice, now,
-                               None if on_set is None else (on_set[0], on_set[1].isoformat()))
+                               None if on_set is None else (on_set[0], on_set[1].isoformat()), seconds)
 
 
-def open_tables(db: ClubDatabase, lexicon: str) -> list[dict[str, Any]]:
+def open_tables(db: ClubDatabase, lexicon: str, now: float) -> list[dict[str, Any]]:
+    """The open tables of the lexicon, each with its time left (None: untimed)."""
     with db.reading() as store:
-        rows = store.open_tables(lexicon)
-    return [{"table": i, "owner": owner, "practice": practice, "opened": opened, "seated": seated}
-            for i, owner, practice, opened, seated in rows]
+        rows = store.open_tables(lexicon, now)
+    return [{"table": i, "owner": owner, "practice": practice, "opened": opened, "seated": seated,
+             "time_left": None if ends is None else round(ends - now, 3)}
+            for i, owner, practice, opened, seated, ends in rows]
+
+
+def time_up(db: ClubDatabase, table_id: int, now: float) -> dict[str, Any] | None:
+    """End a table whose time is up by NOW, at its deadline, for everyone seated: the closing event (with the
+    scoreboard), or None when it was not due (still running, untimed, ended already)."""
+    with db.transaction() as store:
+        if not store.close_if_overdue(table_id, now):
+            return None
+        scoreboard = _scoreboard(store.finds(table_id), store.seated_names(table_id))
+        return store.add_event(table_id, {"type": "end", "scoreboard": scoreboard, "timed_out": True}, now)
 
 
 def _table(store: ClubStore, table_id: int) -> TableRow:
@@ -154,6 +185,8 @@ def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float)
         if not store.lock_open_table(table_id):
             _table(store, table_id)  # (404 when there is no such table)
             raise Refused(409, f"table {table_id} is over")
+        if _is_up(store.deadline(table_id), now):
+            raise Refused(409, f"table {table_id} is over: its time is up")
         on_set = store.table_set(table_id)
         if on_set is not None:  # (a table on today's ranked set: for those whose ranked attempt is over)
             check_unseen(store, member_id, on_set[0], on_set[1], date.fromisoformat(on_set[2]), now)
@@ -162,9 +195,14 @@ def join(db: ClubDatabase, member_id: int, name: str, table_id: int, now: float)
         return store.add_event(table_id, {"type": "join", "member": name, "seated": store.seated_names(table_id)}, now)
 
 
-def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict[str, Any]:
+def _is_up(deadline: float | None, now: float) -> bool:
+    return deadline is not None and now >= deadline
+
+
+def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int, now: float) -> dict[str, Any]:
     """The wall as a seated member sees it: the alphagrams, what was found by whom, who sits, who opened it
-    (who may end it), the scoreboard, and all of it as the wall script draws it (`wall`)."""
+    (who may end it), the scoreboard, the time left, and all of it as the wall script draws it (`wall`). (A table
+    whose time is up reads as over: `time_up` closes it.)"""
     with db.transaction() as store:
         keys_json, owner_id, practice, closed = _table(store, table_id)
         _seated(store, table_id, member_id)
@@ -173,22 +211,26 @@ def state(db: ClubDatabase, walls: Walls, member_id: int, table_id: int) -> dict
         finds = store.finds(table_id)
         seated = store.seated_names(table_id)
         last = store.last_event(table_id)
+        deadline = store.deadline(table_id)
     wall = walls.of(table_id, keys_json)
-    over = closed is not None
+    timed_out = _is_up(deadline, now if closed is None else closed)
+    over = closed is not None or timed_out
     scoreboard = _scoreboard(finds, seated)
-    shown = _wall_view(walls.lex, wall, finds, over)
+    shown = _wall_view(walls.lex, wall, finds, over, timed_out)
+    shown["time_left"] = None if deadline is None or over else round(deadline - now, 3)
     shown.update({"title": f"Table {table_id}", "about": f"{owner}'s table" + (" · practice" if practice else ""),
                   "me": me, "seated": seated, "give_up": "End the table" if owner == me else None,
                   "last_event": last})
     if over:
-        shown["ended_how"] = "The table is over: " + " · ".join(f"{s['member']} {s['found']}" for s in scoreboard) + "."
+        shown["ended_how"] = ("Time is up" if timed_out else "The table is over") + ": " + " · ".join(f"{s['member']} {s['found']}" for s in scoreboard) + "."
     return {"table": table_id, "alphagrams": list(wall.keys), "answers": {k: len(v) for k, v in wall.answers.items()},
             "found": [{"word": w, "alphagram": a, "member": m} for w, a, m in finds],
             "seated": seated, "owner": owner, "practice": practice, "over": over,
-            "scoreboard": scoreboard, "last_event": last, "wall": shown}
+            "scoreboard": scoreboard, "last_event": last, "time_left": shown["time_left"], "wall": shown}
 
 
-def _wall_view(lex: Lexicon, wall: Wall, finds: list[tuple[str, str, str]], over: bool) -> dict[str, Any]:
+def _wall_view(lex: Lexicon, wall: Wall, finds: list[tuple[str, str, str]], over: bool,
+               timed_out: bool) -> dict[str, Any]:
     """The table's wall in `study.drills.wall`'s shape: each cell's words found, in order, and who found each
     (`found_by`); once the table is over, the solutions."""
     found: dict[str, list[tuple[str, str]]] = {}
@@ -203,7 +245,8 @@ def _wall_view(lex: Lexicon, wall: Wall, finds: list[tuple[str, str, str]], over
         view["found_by"] = dict(words)
         views.append((question, view))
     shown: dict[str, Any] = {"done": over, "has_next": False, "time_left": None, "counts_wrong": False,
-                             "round": round_view([view for _, view in views], ended=over, gave_up=over)}
+                             "round": round_view([view for _, view in views], ended=over, timed_out=timed_out,
+                                                gave_up=over and not timed_out)}
     if over:
         shown["solutions"] = solutions_view(lex, views)
     return shown
@@ -236,7 +279,7 @@ def guess(db: ClubDatabase, walls: Walls, member_id: int, name: str, table_id: i
     with db.transaction() as store:
         taken = store.take_table_guess(table_id, now, TABLE_RATE, TABLE_BURST)
         if taken is None:
-            if _table(store, table_id)[3] is not None:
+            if _table(store, table_id)[3] is not None or _is_up(store.deadline(table_id), now):
                 raise Refused(409, f"table {table_id} is over")
             _seated(store, table_id, member_id)
             raise Refused(429, f"table {table_id} takes no more guesses this second: try again")

@@ -15,6 +15,12 @@ async function api(method, path, body) {
   return data;
 }
 
+// A time as the wall's clock shows it, m:ss.
+function clock(seconds) {
+  const whole = Math.max(0, Math.round(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
 function row(tbody, values) {
   const tr = document.createElement("tr");
   for (const value of values) { const td = document.createElement("td"); td.textContent = value; tr.append(td); }
@@ -29,9 +35,7 @@ async function refreshBoard() {
   body.replaceChildren();
   $("board-kind").textContent = kind;
   board.forEach((entry, i) => {
-    const whole = Math.round(entry.seconds);  // (the time as the wall's clock shows it, m:ss)
-    const tr = row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`,
-                          `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`]);
+    const tr = row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`, clock(entry.seconds)]);
     if (me && entry.member === me.member) tr.className = "mine";
   });
   const medals = $("medals").tBodies[0];
@@ -51,7 +55,7 @@ async function refreshTables() {
   body.replaceChildren();  // (after the await: two refreshes at once never both add their rows)
   for (const t of open) {
     const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}${t.practice ? " (practice)" : ""}`,
-                          `${t.seated} seated`]);
+                          `${t.seated} seated`, t.time_left === null ? "untimed" : `${clock(t.time_left)} left`]);
     const td = document.createElement("td");
     const join = document.createElement("button");
     join.textContent = "Join";
@@ -78,9 +82,14 @@ async function loggedIn(session) {
   $("log-out").classList.remove("hidden");
   $("login").classList.add("hidden");
   $("club").classList.remove("hidden");
-  await refreshBoard();
-  await refreshTables();
-  await refreshStudy();
+  // each part of the page on its own: the due count is not held back by the leaderboard (nor blanked by its
+  // failure), and says it is counting until it is counted
+  $("due-count").textContent = "counting due cards…";
+  $("club").setAttribute("aria-busy", "true");
+  const parts = [refreshStudy(), refreshBoard(), refreshTables()];
+  const failed = (await Promise.allSettled(parts)).find((part) => part.status === "rejected");
+  $("club").removeAttribute("aria-busy");
+  if (failed) notice(failed.reason.message);
 }
 
 $("login-form").onsubmit = async (event) => {

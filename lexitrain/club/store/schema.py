@@ -224,8 +224,15 @@ ALTER TABLE club_tables ADD COLUMN set_kind TEXT;
 ALTER TABLE club_tables ADD COLUMN set_date TEXT;
 """
 
+#: A shared table's clock: its round lasts `seconds` from when it was opened, and ends for everyone seated at 0
+#: (NULL: a table opened before tables were timed, ended by its opener alone).
+TABLE_TIMES = """
+ALTER TABLE club_tables ADD COLUMN seconds DOUBLE PRECISION;
+"""
+
 #: One list for both databases; a released migration is never edited, a change is a new one. (Their `{id}`,
 #: spelled by the club's own runner once, is the dialect's `id INTEGER PRIMARY KEY`, which spells the same.)
-MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST, TABLE_LIMITS, TABLE_SETS]
+MIGRATIONS: list[str] = [MEMBERS, TABLES, STUDY, OWED, INTEGER_FLAGS, TRUST, TABLE_LIMITS, TABLE_SETS,
+                             TABLE_TIMES]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -29,23 +29,38 @@ def announce(store: StoreConnection, notice: dict[str, Any]) -> dict[str, Any]:
 
 class SharedWalls(StoreConnection):
     def add_table(self, lexicon: str, owner_id: int, keys: list[str], practice: bool, now: float,
-                  on_set: tuple[str, str] | None = None) -> int:
-        """A new table, its owner seated; ON_SET: the challenge set (kind, date) it was opened on."""
+                  on_set: tuple[str, str] | None = None, seconds: float | None = None) -> int:
+        """A new table, its owner seated; ON_SET: the challenge set (kind, date) it was opened on; SECONDS: how
+        long its round lasts from now (None: untimed)."""
         kind, day = on_set or (None, None)
         with self.transaction():
             row = self.conn.execute("INSERT INTO club_tables (lexicon, owner_id, keys, practice, opened, set_kind, "
-                                    "set_date) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                                    (lexicon, owner_id, json.dumps(keys), int(practice), now, kind, day)).fetchone()
+                                    "set_date, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                    (lexicon, owner_id, json.dumps(keys), int(practice), now, kind, day,
+                                     seconds)).fetchone()
             self.conn.execute("INSERT INTO table_seats (table_id, member_id, joined) VALUES (?, ?, ?)",
                               (row[0], owner_id, now))
             return int(row[0])
 
-    def open_tables(self, lexicon: str) -> list[tuple[int, str, bool, float, int]]:
-        """(table, owner's name, practice, opened, members seated) of a lexicon's open tables."""
-        return [(int(i), str(o), bool(p), float(t), int(n)) for i, o, p, t, n in self.conn.execute(
-            "SELECT t.id, m.name, t.practice, t.opened, (SELECT count(*) FROM table_seats s "
-            "WHERE s.table_id = t.id) FROM club_tables t JOIN members m ON m.id = t.owner_id "
-            "WHERE t.lexicon = ? AND t.closed IS NULL ORDER BY t.id", (lexicon,)).fetchall()]
+    def open_tables(self, lexicon: str, now: float) -> list[tuple[int, str, bool, float, int, float | None]]:
+        """(table, owner's name, practice, opened, members seated, when its time is up (None: untimed)) of a
+        lexicon's open tables whose time is not up."""
+        return [(int(i), str(o), bool(p), float(t), int(n), None if e is None else float(e))
+                for i, o, p, t, n, e in self.conn.execute(
+                    "SELECT t.id, m.name, t.practice, t.opened, (SELECT count(*) FROM table_seats s "
+                    "WHERE s.table_id = t.id), t.opened + t.seconds FROM club_tables t JOIN members m "
+                    "ON m.id = t.owner_id WHERE t.lexicon = ? AND t.closed IS NULL "
+                    "AND (t.seconds IS NULL OR t.opened + t.seconds > ?) ORDER BY t.id", (lexicon, now)).fetchall()]
+
+    def deadline(self, table_id: int) -> float | None:
+        """When the table's time is up (None: an untimed table, or none)."""
+        row = self.conn.execute("SELECT opened + seconds FROM club_tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def close_if_overdue(self, table_id: int, now: float) -> bool:
+        """Close an open table whose time is up by NOW, at its deadline; whether this closed it."""
+        return self.conn.execute("UPDATE club_tables SET closed = opened + seconds WHERE id = ? AND closed IS NULL "
+                                 "AND seconds IS NOT NULL AND opened + seconds <= ?", (table_id, now)).rowcount == 1
 
     def table(self, table_id: int) -> TableRow | None:
         row = self.conn.execute("SELECT keys, owner_id, practice, closed FROM club_tables WHERE id = ?",
@@ -67,10 +82,11 @@ class SharedWalls(StoreConnection):
     def take_table_guess(self, table_id: int, now: float, rate: float, burst: float) -> tuple[str, bool] | None:
         """Lock an open table's row until the transaction ends (so a table's events are numbered in the order
         they commit) and take a guess from its allowance (refilled at RATE a second, up to BURST): its keys and
-        whether practice; None when it is not open or its allowance is spent."""
+        whether practice; None when it is not open, its time is up or its allowance is spent."""
         fill, fill_params, enough, enough_params = _allowance(now, rate, burst)
-        row = self.conn.execute(f"UPDATE club_tables SET {fill} WHERE id = ? AND closed IS NULL AND {enough} "
-                                "RETURNING keys, practice", (*fill_params, table_id, *enough_params)).fetchone()
+        row = self.conn.execute(f"UPDATE club_tables SET {fill} WHERE id = ? AND closed IS NULL "
+                                f"AND (seconds IS NULL OR opened + seconds > ?) AND {enough} RETURNING keys, practice",
+                                (*fill_params, table_id, now, *enough_params)).fetchone()
         return None if row is None else (str(row[0]), bool(row[1]))
 
     def take_seat_guess(self, table_id: int, member_id: int, now: float, rate: float, burst: float,
