@@ -38,6 +38,15 @@ def run(*args: str, input: str | None = None) -> Result:
     return Result(result.exit_code, result.stdout, result.stderr)
 
 
+def one_line(result: Result, *words: str) -> str:
+    """Assert a refusal as a user sees it: exit 1, one stderr line naming WORDS, no traceback."""
+    assert result.exit_code == 1, result.stdout
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+    return result.stderr
+
+
 def unprivileged() -> tuple[str, ...]:
     """A prefix that runs a command without root's power to ignore file modes ('' when not root)."""
     if os.geteuid() != 0:

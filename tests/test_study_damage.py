@@ -22,7 +22,7 @@ import pytest
 from lexitrain.study.store import AnswerRow, ProgressStore
 from lexitrain.study.store.migrations import MIGRATIONS, statements
 from study_helpers import small  # noqa: F401  (small is a fixture)
-from tests.cli_runner import run, unprivileged
+from tests.cli_runner import one_line, run, unprivileged
 
 NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 ANSWERS = 3000
@@ -79,14 +79,6 @@ def digest(path: Path) -> str:
 DAMAGE = {"answers page overwritten": lambda p: overwrite_page(p, "answers"),
           "cards page overwritten": lambda p: overwrite_page(p, "answers", 0),
           "file cut short": cut_short}
-
-
-def one_line(result, *words: str) -> str:
-    assert result.exit_code == 1, result.stdout
-    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
-    for word in words:
-        assert word in result.stderr, result.stderr
-    return result.stderr
 
 
 @pytest.mark.parametrize("damage", DAMAGE)

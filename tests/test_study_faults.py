@@ -22,7 +22,7 @@ import pytest
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store import AnswerRow, ProgressStore, backups
 from study_helpers import small  # noqa: F401  (small is a fixture)
-from tests.cli_runner import run
+from tests.cli_runner import one_line, run
 
 NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 CARDS, ANSWERS = 1500, 3000
@@ -186,14 +186,6 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def one_line(result, *words: str) -> str:
-    assert result.exit_code == 1, result.stdout
-    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
-    for word in words:
-        assert word in result.stderr, result.stderr
-    return result.stderr
 
 
 def quick_check(path: Path) -> str:
