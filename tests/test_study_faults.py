@@ -30,8 +30,8 @@ CARDS, ANSWERS = 1500, 3000
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory) -> Path:
-    """A progress file of 1,500 reviewed cards (due dates in the cards_due index) and 3,000 answers,
-    closed cleanly; each test damages a copy of it."""
+    """A progress file of 1,500 reviewed cards (due dates in the cards_due index), 3,000 answers and an
+    uploaded list, closed cleanly; each test damages a copy of it."""
     folder = tmp_path_factory.mktemp("faults")
     path = folder / "progress.sqlite"
     at = NOW.timestamp()
@@ -44,6 +44,7 @@ def template(tmp_path_factory) -> Path:
             for number in range(ANSWERS):
                 store.record_answer(AnswerRow(session, "quiz", ids[number % CARDS], "anagram",
                                               f"K{number % CARDS:05d}", "X" * 40, False, False, None, at + number, 500))
+        store.keep_word_list("club sevens", "RETAINS\nNASTIER", at)  # an uploaded list is the player's too
     shutil.rmtree(backups.folder(path), ignore_errors=True)
     return path
 
@@ -229,6 +230,9 @@ def test_every_damage_is_refused_before_a_write_and_rescued_whole(progress, tmp_
         assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     if damage in QUICK_CHECK_MISSES or "index" in damage:
         assert saved["cards"] == CARDS and saved["answers"] == ANSWERS  # a table read never needs an index
+        assert saved["lists"] == 1
+        with ProgressStore() as store:
+            assert store.word_list("club sevens") == "RETAINS\nNASTIER"
 
 
 def test_index_damage_quick_check_misses_makes_no_second_card(progress, monkeypatch):

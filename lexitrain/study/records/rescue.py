@@ -18,7 +18,7 @@ from lexitrain.study.records.backup_check import BadBackup, check_backup
 from lexitrain.study.store.rescue import rescue_rows
 from lexitrain.study.records.transfer import backup_data, write_backup
 
-_LISTS = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions")
+_LISTS = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions", "lists")
 
 
 def rescue(source: Path, target: Path) -> dict[str, Any]:
@@ -33,6 +33,8 @@ def rescue(source: Path, target: Path) -> dict[str, Any]:
         row["spec"] = _decoded(row.get("spec"))
     rows["settings"] = [{"name": row["name"], "value": _decoded(row["value"])} for row in rows["settings"]
                         if isinstance(row.get("name"), str)]
+    rows["lists"] = [{"name": row.get("name"), "uid": row.get("uid"), "changed": row.get("changed"),
+                      "words": None if row.get("removed") else row.get("words")} for row in rows.pop("word_lists")]
     try:
         data = backup_data(rows)
     except (KeyError, TypeError, ValueError) as exc:

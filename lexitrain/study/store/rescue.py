@@ -22,7 +22,8 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.integrity import UNDECODABLE
 
-TABLES = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions", "settings", "schedulings")
+TABLES = ("cards", "decks", "sessions", "answers", "challenges", "plans", "positions", "settings", "schedulings",
+          "word_lists")
 #: Row ids are probed this far past the last one read when the table's largest cannot be read.
 _PROBE_PAST = 1 << 16
 _CHUNK = 4096
