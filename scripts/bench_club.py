@@ -580,9 +580,18 @@ class CpuMeter:
     def __init__(self, servers: list[int], postmaster: int | None) -> None:
         self.servers, self.postmaster = servers, postmaster
         self.spent = {"serve": 0.0, "postgres": 0.0, "client": 0.0}
+        self._last_read: dict[int, float] = {}
+
+    def read_servers(self) -> float:
+        """The serve processes' CPU; one gone (killed) counts what it had spent when last read, not 0."""
+        for pid in self.servers:
+            spent = cpu_seconds(pid)
+            if spent:
+                self._last_read[pid] = spent
+        return sum(self._last_read.get(pid, 0.0) for pid in self.servers)
 
     def _now(self) -> dict[str, float]:
-        return {"serve": sum(cpu_seconds(pid) for pid in self.servers),
+        return {"serve": self.read_servers(),
                 "postgres": postgres_cpu(self.postmaster) if self.postmaster else 0.0,
                 "client": time.process_time()}
 
@@ -777,6 +786,7 @@ def main() -> None:
                 profilers.extend(start_profiles([process.pid for process in servers], args.profile))
 
         def kill() -> None:
+            meter.read_servers()  # (its CPU until now counted: once killed it reads as 0)
             servers[0].kill()  # (SIGKILL: nothing of it runs on)
             servers[0].wait(10)
 

@@ -8,7 +8,10 @@ One run, against `lexitrain web` started as a process of its own (as a player st
    CLIENTS other clients browse (/, /review, /stats, /search, /challenge) as fast as they are
    answered and a PDF sheet of the twos to eights (`--length 2-8`, about 40 s) renders: p95 of a
    guess, of /review and of /stats;
-3. starting a 50-alphagram wall (the start form's post, to the wall's page): median and p95.
+3. starting a 50-alphagram wall (the start form's post, to the wall's page): median and p95;
+4. reviews over HTTP on the player's connection after it sat idle past the server's keep-alive timeout
+   (the client opens a new one, as a browser does): a typed answer's and a grade's median and p95
+   (their CPU: scripts/bench_review.py).
 
 Prints medians and p95 in milliseconds with the load average before and after (the machine may be
 shared: re-run it on a quiet one). Targets (issue 23): /review and /stats p95 <= 100 ms; a guess p95
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import os
 import random
 import re
@@ -39,10 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from lexitrain.web.server import KEEP_ALIVE_SECONDS  # noqa: E402  (after the path is set)
+
 WALL = "--length 7 --probability 1-50"  # 50 alphagrams
 SHEET = "length=2-8"  # the twos to eights: about 40 s of PDF
 PAGES = ["/", "/review", "/stats", "/search?length=7&probability=1-100", "/challenge"]
 GUESS_GAP = 0.25
+#: Longer than the server's keep-alive (lexitrain.web.server.KEEP_ALIVE_SECONDS): phase 4's connection
+#: has been closed by the server meanwhile, and the client must open a new one.
+IDLE_PAST_KEEP_ALIVE = KEEP_ALIVE_SECONDS + 2.0
 
 
 def p95(samples: list[float]) -> float:
@@ -75,12 +84,21 @@ class Client:
 
     def request(self, method: str, path: str, body: bytes | None = None, kind: str = "application/json",
                 ) -> tuple[int, dict[str, str], bytes]:
+        """One request; where the server has closed the connection while it sat idle (its keep-alive
+        timeout), the request never reached it: it is sent again once, on a new connection."""
         headers = {"cookie": self.cookie, "origin": self.origin}
         if body is not None:
             headers["content-type"] = kind
-        self.conn.request(method, path, body=body, headers=headers)
-        answer = self.conn.getresponse()
-        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                answer = self.conn.getresponse()
+                return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn.close()  # (the next request opens a new connection)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def start(address: str, cookie: str) -> tuple[str, float]:
@@ -95,6 +113,32 @@ def start(address: str, cookie: str) -> tuple[str, float]:
     return headers["location"].rsplit("/", 1)[1], taken
 
 
+def reviews(client: Client, count: int) -> tuple[list[float], list[float]]:
+    """COUNT reviews answered in turn by a typed (wrong) answer and by a grade, as the reviews page
+    sends them: the seconds each answer and each grade took."""
+    def post(path: str, body: dict[str, object]) -> dict[str, object]:
+        status, _, answer = client.request("POST", path, json.dumps(body).encode())
+        assert status == 200, (path, status, answer[:200])
+        return json.loads(answer)
+
+    state = post("/api/review", {})
+    typed: list[float] = []
+    graded: list[float] = []
+    for number in range(count):
+        question = state.get("question")
+        if not isinstance(question, dict):
+            break
+        shown = {"question": question["id"], "token": question["token"]}
+        began = time.perf_counter()
+        if number % 2:
+            state = post(f"/api/review/{state['id']}/grade", {**shown, "rating": 3})
+            graded.append(time.perf_counter() - began)
+        else:
+            state = post(f"/api/review/{state['id']}/answer", {**shown, "text": "ZZZ"})
+            typed.append(time.perf_counter() - began)
+    return typed, graded
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", help="LEXITRAIN_HOME with ENABLE compiled (default: a fresh temporary one)")
@@ -104,11 +148,10 @@ def main() -> None:
                         "20 clients at 15 requests a second; 0: every client asks again the moment it is answered")
     parser.add_argument("--seconds", type=float, default=40.0, help="how long the load phase lasts at most")
     parser.add_argument("--starts", type=int, default=50, help="walls started in phase 3")
+    parser.add_argument("--reviews", type=int, default=60, help="reviews answered and graded in phase 4")
     args = parser.parse_args()
     home = args.home or tempfile.mkdtemp(prefix="bench-web-")
     os.environ["LEXITRAIN_HOME"] = home
-
-    import json
 
     from bench_study import fill
 
@@ -210,6 +253,12 @@ def main() -> None:
         # 3. starting a wall
         starts = [start(address, cookie)[1] for _ in range(args.starts)]
         figures("start a 50-alphagram wall (form post to redirect)", starts, 60)
+
+        # 4. reviews over HTTP, after the connection sat idle past the server's keep-alive timeout
+        time.sleep(IDLE_PAST_KEEP_ALIVE)
+        review_answers, review_grades = reviews(player, args.reviews)
+        figures("a review's typed answer (POST /api/review/ID/answer)", review_answers)
+        figures("a review's grade (POST /api/review/ID/grade)", review_grades)
         print(f"load average at the end {load()}")
     finally:
         server.terminate()
