@@ -124,6 +124,12 @@ class Context:
         so the first Stats page finds them counted instead of waiting for the whole count."""
         self._latest_count(self.lex(lexicon))
 
+    def store_version(self) -> int:
+        """A value that moves whenever the store changes (`changes`): a cache of anything read from the store
+        is used again while it stays. Cheap (no thread hop); callable from the event loop."""
+        with self._stats_lock:
+            return self._version()
+
     def _version(self) -> int:
         """A value that moves whenever the store changes."""
         if self.changes is not None:

@@ -253,7 +253,7 @@ async def review_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        report = _due_now(store, ctx.stats()[0])
+        report = _due_now(store, *ctx.stats(wait=0))  # (only its forecast is shown: never wait for a count)
         return render(request, store, "review.html", forecast=st.shown_forecast(report), **_due_figures(report))
 
     return await ctx.offload.read(page)
@@ -317,7 +317,7 @@ async def stats_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         report, fresh = ctx.stats()
-        report = _due_now(store, report)
+        report = _due_now(store, report, fresh)
         per_day = report.per_day.to_dict("records")
         points_weeks = report.points.dated_weeks() if report.points else []
         due = _due_figures(report)
@@ -340,11 +340,11 @@ def _leaks(lexicon: str) -> dict[str, Any] | None:
     return leak_profile(games).to_json() if games else None
 
 
-def _due_now(store: ProgressStore, report: st.StatsReport) -> st.StatsReport:
-    """The report with its due forecast read as the store is now (a few milliseconds: the rest of a report is
-    counted again apart, and may be a count behind), so a page shows the same due counts as `lexitrain stats`
-    and the day's drill right after an answer."""
-    return replace(report, forecast=st.forecast(store, report.lexicon))
+def _due_now(store: ProgressStore, report: st.StatsReport, fresh: bool) -> st.StatsReport:
+    """The report with its due forecast as the store is now, so a page shows the same due counts as `lexitrain
+    stats` and the day's drill right after an answer: a FRESH report's own, else read again (a few milliseconds:
+    the rest of a report is counted again apart, and may be a count behind)."""
+    return report if fresh else replace(report, forecast=st.forecast(store, report.lexicon))
 
 
 def _due_figures(report: st.StatsReport) -> dict[str, int]:
