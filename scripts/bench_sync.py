@@ -37,9 +37,9 @@ from typing import Any, Iterator, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from postgres_cluster import Cluster, binaries  # noqa: E402
+from postgres_cluster import Cluster, _postmaster, binaries  # noqa: E402
 
-from bench_club import free_port, wait_for  # noqa: E402  (the one way a bench starts a club)
+from bench_club import cpu_seconds, free_port, postgres_cpu, wait_for  # noqa: E402  (the one way a bench starts a club)
 
 PASSWORD = "bench password 1"
 MEMBER = "player"
@@ -92,31 +92,10 @@ def main() -> None:
 def serving_cpu(server: subprocess.Popen[bytes], cluster: Cluster | None) -> float:
     """CPU seconds the club has used so far: its `serve` process, and on PostgreSQL the cluster's processes (the
     server, its live backends, and those ended, which the server's own count holds)."""
-    used = _cpu(server.pid)
+    used = cpu_seconds(server.pid, children=True)
     if cluster is not None:
-        postmaster = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
-        used += _cpu(postmaster) + sum(_cpu(pid) for pid in _children(postmaster))
+        used += postgres_cpu(_postmaster(cluster.folder / "data"))
     return used
-
-
-def _cpu(pid: int) -> float:
-    """A process's CPU seconds, its ended children's included (/proc/PID/stat: utime, stime, cutime, cstime)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
-                found.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
 
 
 def median(rounds: list[dict[str, Any]], field: str) -> float:

@@ -134,12 +134,12 @@ class Hub:
         """SQLite: look every POLL_SECONDS for a commit of any process (see the module's docstring), on this
         thread's own connection to the club's file (`PRAGMA data_version` compares only on one connection)."""
         with self.db.reading() as store:
-            seen, newest = store.commits_seen(), store.newest_event()
+            seen, newest = store.data_version(), store.newest_event()
         ready.set()
         while not self._stop.wait(POLL_SECONDS):
             try:
                 with self.db.reading() as store:
-                    commits = store.commits_seen()
+                    commits = store.data_version()
                     if commits == seen:
                         continue
                     seen = commits

@@ -27,7 +27,7 @@ from lexitrain.study.records.sync import FORMAT, MOST_SKIPPED, VERSION, StorePee
 from lexitrain.study.store import ProgressStore
 from lexitrain.study.store.exchange import PAGE
 from lexitrain.study.store.uids import UID
-from lexitrain.web.edge import Refused
+from lexitrain.web.edge import BadRequest, text, whole, whole_text
 
 #: The largest number a request may name (a store's changes are numbered from 1).
 _MOST = 2**62
@@ -39,19 +39,19 @@ def identity(store: ProgressStore) -> dict[str, Any]:
 
 def push(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
     """Take a page of a home's changes (see the module's note)."""
-    since = data.get("since")
-    if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since <= _MOST:
-        raise Refused(400, "'since' is missing or not a change's number")
+    since = _within("since", whole(data, "since"), 0)
     if "page" not in data:
-        raise Refused(400, "'page' is missing (a page of changes)")
+        raise BadRequest("'page' is missing (a page of changes)")
     return take_page(store, data["page"], since, "the pushed changes")
 
 
 def changes(store: ProgressStore, since: str | None, limit: str | None, skip: str | None = None) -> dict[str, Any]:
     """A page of the store's changes numbered after SINCE, at most LIMIT, less the facts numbered in the ranges
     SKIP (all as the query gives them)."""
-    after = _number("since", since, 0, _MOST)
-    most = PAGE if limit is None else _number("limit", limit, 1, PAGE)
+    if since is None:
+        raise BadRequest("'since' is missing")
+    after = _within("since", whole_text(since, "'since'", 0), 0)
+    most = _within("limit", whole_text(limit, "'limit'", PAGE), 1, PAGE)
     return StorePeer(store).changes(after, most, _ranges(skip))
 
 
@@ -61,33 +61,31 @@ def _ranges(text: str | None) -> list[tuple[int, int]]:
         return []
     parts = text.split(",")
     if len(parts) > MOST_SKIPPED:
-        raise Refused(400, f"'skip' names more than {MOST_SKIPPED} ranges")
+        raise BadRequest(f"'skip' names more than {MOST_SKIPPED} ranges")
     ranges = []
     for part in parts:
         first, _, last = part.partition("-")
-        low, high = _number("skip", first, 1, _MOST), _number("skip", last, 1, _MOST)
+        low, high = (_within("skip", whole_text(end, "'skip'", 0), 1) for end in (first, last))
         if low > high:
-            raise Refused(400, f"'skip': {part[:40]!r} is not a range (first-last)")
+            raise BadRequest(f"'skip': {part[:40]!r} is not a range (first-last)")
         ranges.append((low, high))
     return ranges
 
 
 def done(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
     """Note that a home synced (see the module's note)."""
-    home, label, through = data.get("home"), data.get("label"), data.get("through")
-    if not isinstance(home, str) or UID.fullmatch(home) is None:
-        raise Refused(400, "'home' is missing or not a store's id")
-    if not isinstance(label, str) or not label.strip() or len(label) > 100 or not label.isprintable():
-        raise Refused(400, "'label' is missing or not a machine's name (1-100 characters)")
-    if isinstance(through, bool) or not isinstance(through, int) or not 0 <= through <= _MOST:
-        raise Refused(400, "'through' is missing or not a change's number")
+    home, label = text(data, "home", 100), text(data, "label", 100)
+    if UID.fullmatch(home) is None:
+        raise BadRequest("'home' is not a store's id")
+    if not label.strip() or not label.isprintable():
+        raise BadRequest("'label' is not a machine's name (1-100 characters)")
+    through = _within("through", whole(data, "through"), 0)
     note_home(store, home, label.strip(), through)
     return {"noted": True}
 
 
-def _number(name: str, text: str | None, low: int, high: int) -> int:
-    if text is None:
-        raise Refused(400, f"'{name}' is missing")
-    if not (len(text) <= 19 and text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise Refused(400, f"'{name}' must be a whole number from {low} to {high}")
-    return int(text)
+def _within(name: str, value: int, low: int, high: int = _MOST) -> int:
+    """A whole number the edge read, refused outside LOW..HIGH (a store's changes are numbered from 1)."""
+    if not low <= value <= high:
+        raise BadRequest(f"'{name}' must be a whole number from {low} to {high}")
+    return value

@@ -558,7 +558,7 @@ cdef class Search:
         return INFINITY
 
     cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) except? -999999:
-        cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count
+        cdef int other = 1 - p, n, i, value, bound, best, best_move, alpha0 = alpha, first = NO_MOVE, count
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry* e = self.probe(key)
@@ -598,9 +598,11 @@ cdef class Search:
                         continue
             else:
                 i = n if n < moves.n else PASS
-            if threat is not None and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]) \
-                    and self.threat_bound(p, moves, i, threat, zero) <= alpha:
-                value = self.threat_bound(p, moves, i, threat, zero)  # proved no better: the opponent goes out
+            bound = INFINITY
+            if threat is not None and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
+                bound = self.threat_bound(p, moves, i, threat, zero)
+            if bound <= alpha:  # (alpha < INFINITY: a window is never empty)
+                value = bound  # proved no better: the opponent goes out
                 self.threatened += 1
             elif best == -INFINITY:
                 value = self.child(p, moves, i, depth, alpha, beta, zero)

@@ -33,11 +33,14 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import AnyOf, Condition, Hook
 from lexitrain.search import corpus
 
-#: Zyzzyva's group names as lexitrain spells them.
-GROUPS = (
-    "type1-sevens", "type2-sevens", "type3-sevens", "type1-eights", "type2-eights", "type3-eights",
-    "eights-from-seven-stems", "high-fives", "hook-words", "front-hooks", "back-hooks",
-)
+#: Zyzzyva's groups (Belongs to Group): the name Zyzzyva writes, and lexitrain's spelling of it.
+ZYZZYVA_NAMES = {
+    "Type I Sevens": "type1-sevens", "Type II Sevens": "type2-sevens", "Type III Sevens": "type3-sevens",
+    "Type I Eights": "type1-eights", "Type II Eights": "type2-eights", "Type III Eights": "type3-eights",
+    "Eights From Seven-Letter Stems": "eights-from-seven-stems", "High Fives": "high-fives",
+    "Hook Words": "hook-words", "Front Hooks": "front-hooks", "Back Hooks": "back-hooks",
+}
+GROUPS = tuple(ZYZZYVA_NAMES.values())
 TOP_STEMS = 100
 TYPE_TWO_POOL = "AAADEEEEGIIILNNOORRSSTTU"
 TYPE_THREE_BAR = {7: "HUNTERS", 8: "NOTIFIED"}

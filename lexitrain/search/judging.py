@@ -67,12 +67,18 @@ class Judgement:
                f"{' '.join(self.words)}\n"
 
 
+def typed_words(line: str) -> list[str]:
+    """The words typed on a line, uppercase, in order: split at spaces, commas and semicolons (a play's words
+    for the judge, a quiz answer's words)."""
+    return [word.upper() for word in _SEPARATORS.split(line.strip()) if word]
+
+
 def words_typed(texts: list[str] | str) -> list[str]:
     """The words of a play as typed, uppercase: split at spaces and commas, blank pieces dropped.
     A word holding `?` or `*` (a blank's mark in a search) is refused in one line, as is a play
     of no words, of more than MAX_WORDS, or a word longer than MAX_LETTERS."""
     pieces = [texts] if isinstance(texts, str) else texts
-    words = [word.upper() for piece in pieces for word in _SEPARATORS.split(piece.strip()) if word]
+    words = [word for piece in pieces for word in typed_words(piece)]
     if not words:
         raise LexitrainError("no word to judge: type the words of the play, e.g. QAT ZAX")
     if len(words) > MAX_WORDS:

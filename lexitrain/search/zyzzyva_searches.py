@@ -20,17 +20,11 @@ from pathlib import Path
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import compiled_match
+from lexitrain.search.groups import ZYZZYVA_NAMES
 from lexitrain.search.query import OR, Query, parse_query
 
 #: the largest saved search or quiz file read (Zyzzyva's are a few hundred bytes; an inline word list more)
 MAX_BYTES = 1 << 20
-#: Zyzzyva's groups (Belongs to Group) by the name it writes
-GROUPS = {
-    "Hook Words": "hook-words", "Front Hooks": "front-hooks", "Back Hooks": "back-hooks", "High Fives": "high-fives",
-    "Type I Sevens": "type1-sevens", "Type II Sevens": "type2-sevens", "Type III Sevens": "type3-sevens",
-    "Type I Eights": "type1-eights", "Type II Eights": "type2-eights", "Type III Eights": "type3-eights",
-    "Eights From Seven-Letter Stems": "eights-from-seven-stems",
-}
 #: conditions on a text, by Zyzzyva's type: (lexitrain option, option when negated)
 _TEXTS = {
     "Pattern Match": ("pattern", "not-pattern"), "Anagram Match": ("anagram", "not-anagram"),
@@ -157,9 +151,9 @@ class _Reader:
             high = 100 if element.get("percent") else self._whole(element, "max", kind)
             return ["--consists-of", f"{text}:{low}-{high}"]
         if kind in ("Belongs to Group", "Must Belong to"):
-            if text not in GROUPS:
+            if text not in ZYZZYVA_NAMES:
                 raise NotCarried(f"its group {text!r} is not one lexitrain has")
-            return [f"--{'not-' if negated else ''}group", GROUPS[text]]
+            return [f"--{'not-' if negated else ''}group", ZYZZYVA_NAMES[text]]
         if kind == "In Lexicon":
             found = compiled_match(text)
             if found is None:

@@ -150,12 +150,6 @@ class SharedWalls(StoreConnection):
         row = self.conn.execute("SELECT max(id) FROM table_events WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if row is None or row[0] is None else int(row[0])
 
-    def commits_seen(self) -> int:
-        """SQLite: a number that moves whenever another connection (of this process or another) commits to the
-        club's file (`PRAGMA data_version`), read on this connection."""
-        row = self.conn.execute("PRAGMA data_version").fetchone()
-        return int(row[0])
-
     def newest_event(self) -> int:
         """The id of the newest event of any table (0: none)."""
         row = self.conn.execute("SELECT max(id) FROM table_events").fetchone()

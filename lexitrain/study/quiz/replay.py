@@ -40,12 +40,20 @@ class Rescheduling:
 
     def __init__(self, store: ProgressStore, general: Scheduling, rating: int) -> None:
         self.store, self.general, self.rating = store, general, check_rating(rating)
+        self._for_card: dict[int, Scheduling] = {}
+
+    def _scheduling(self, card: CardRow) -> Scheduling:
+        """The card's deck's scheduling, looked up once (`grade_card` asks for the way, then grades, in one
+        transaction: the deck cannot change between)."""
+        if card.id not in self._for_card:
+            self._for_card[card.id] = scheduling_for(self.store, card.id, self.general)
+        return self._for_card[card.id]
 
     def __call__(self, card: CardRow, when: datetime) -> CardRow:
-        return scheduling_for(self.store, card.id, self.general).grade(card, self.rating, when)
+        return self._scheduling(card).grade(card, self.rating, when)
 
     def way(self, card: CardRow) -> tuple[str, dict[str, Any]]:
-        spec = scheduling_for(self.store, card.id, self.general).spec()
+        spec = self._scheduling(card).spec()
         return scheduling_id(spec), spec
 
     def remake(self, card_id: int) -> CardRow:

@@ -11,7 +11,6 @@ in bytes.
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lexitrain.errors import LexitrainError
-from lexitrain.paths import data_home
+from lexitrain.paths import data_home, write_atomically
 
 #: The header a write carries the session's CSRF token in (the club's `members.CSRF_HEADER`).
 CSRF_HEADER = "X-CSRF-Token"
@@ -202,13 +201,5 @@ def _sessions() -> dict[str, Session]:
 
 def _save_sessions(kept: dict[str, Session]) -> None:
     """Write the sessions readable by the player alone, replacing the file whole."""
-    path = _sessions_path()
-    tmp = path.with_name(path.name + ".tmp")
     text = json.dumps({name: {"cookie": s.cookie, "csrf": s.csrf} for name, s in kept.items()}, indent=1)
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise LexitrainError(f"{path}: cannot keep the club session ({exc.strerror or exc})") from None
+    write_atomically(_sessions_path(), text)  # (its temporary file, and so the file, made 0600)

@@ -20,6 +20,7 @@ from lexitrain.study.records.coverage import LengthCoverage, coverage
 from lexitrain.study.records.stakes import Covered, covered
 from lexitrain.study.records.sync import SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
+from lexitrain.wording import counted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -246,7 +247,7 @@ def synced_line(status: SyncStatus) -> str:
     moment = to_datetime(status.synced)
     when = "not finished yet" if moment is None else f"last on {moment.astimezone():%Y-%m-%d at %H:%M}"
     waiting = "nothing waits to go" if not status.waiting else (
-        f"{status.waiting} answer{'s' if status.waiting != 1 else ''} wait{'s' if status.waiting == 1 else ''} to go")
+        f"{counted(status.waiting, 'answer')} wait{'s' if status.waiting == 1 else ''} to go")
     return f"synced with {status.label}: {when}; {waiting}"
 
 

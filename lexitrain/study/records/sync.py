@@ -49,6 +49,7 @@ from lexitrain.study.store.exchange import PAGE, CardName, FactKey
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
 from lexitrain.study.store.uids import UID
 from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
+from lexitrain.wording import counted
 
 FORMAT = "lexitrain-changes"
 #: 2: word lists travel (a page of version 1 holds none; a lexitrain of version 1 refuses a page of 2 rather than
@@ -104,11 +105,8 @@ class Synced:
 
     def said(self, other: str) -> str:
         """What the sync with OTHER did, in words."""
-        def answers(n: int) -> str:
-            return f"{n} answer{'' if n == 1 else 's'}"
-
-        return (f"synced with {other}: sent {answers(self.sent)}, received {answers(self.received)}; "
-                f"{self.cards} card{'' if self.cards == 1 else 's'} rescheduled here")
+        return (f"synced with {other}: sent {counted(self.sent, 'answer')}, received "
+                f"{counted(self.received, 'answer')}; {counted(self.cards, 'card')} rescheduled here")
 
 
 def sync(store: ProgressStore, peer: Peer, name: str, step: Step | None = None, label: str | None = None) -> Synced:

@@ -31,7 +31,7 @@ from lexitrain.lexicon import store as compiled
 from lexitrain.lexicon.catalog import EMBEDDED, build_lexicon, compiled_match, open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.wordlist import zyzzyva_database_lines
-from lexitrain.paths import data_folder
+from lexitrain.paths import data_folder, write_atomically
 from lexitrain.search.execute import run_search
 from lexitrain.search.saved import save_search, saved_searches
 from lexitrain.search.zyzzyva_searches import NotCarried, read_quiz, read_search
@@ -136,9 +136,7 @@ def _text_of_database(path: Path, name: str) -> Path:
     out = data_folder(KEPT) / f"{name}.txt"
     text = "\n".join(lines) + "\n"
     if not out.is_file() or out.read_text(encoding="utf-8") != text:
-        partial = out.with_suffix(".part")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(out)
+        write_atomically(out, text)
     return out
 
 
@@ -249,7 +247,7 @@ def _word_file(name: str) -> Callable[[list[str]], Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = "".join(word.upper() + "\n" for word in words)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+            write_atomically(path, text)
         return path
 
     return keep

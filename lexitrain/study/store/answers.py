@@ -115,11 +115,6 @@ class Answers(History):
                  answer.scheduling, self._next_seq()),
             ).fetchone()[0])
 
-    def answer_before(self, answer_id: int) -> tuple[CardRow | None, float]:
-        """The card as it was before an answer (None if it was no card's), and when the answer was given."""
-        before, at = self.conn.execute("SELECT before, at FROM answers WHERE id = ?", (answer_id,)).fetchone()
-        return (None if before is None else CardRow(**json.loads(before))), float(at)
-
     def answer_card(self, answer_id: int) -> int | None:
         """The id of the card an answer was given to (None: no card's)."""
         row = self.conn.execute("SELECT card_id FROM answers WHERE id = ?", (answer_id,)).fetchone()

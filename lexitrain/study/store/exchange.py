@@ -47,10 +47,6 @@ class Taken:
     """What taking a page added here, and the cards whose history it changed (to be made again)."""
 
     answers: int = 0
-    changes: int = 0
-    events: int = 0
-    sessions: int = 0
-    lists: int = 0
     cards: dict[CardName, FactKey] = field(default_factory=dict)  # each card, and the earliest of its facts taken
 
     def changed(self, name: CardName, key: FactKey) -> None:
@@ -156,9 +152,8 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
             lexicons: dict[int, str] = {}
             sessions: dict[int, int] = {}
             for session in page["sessions"]:
-                sessions[session["id"]], added = self._take_session(session)
+                sessions[session["id"]] = self._take_session(session)
                 lexicons[session["id"]] = session["lexicon"]
-                taken.sessions += added
             for way, spec in page["schedulings"].items():
                 self.keep_scheduling(way, spec)
             self._take_answers(page["answers"], sessions, lexicons, taken)
@@ -166,7 +161,6 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
                 changed = self._answer_card(change["answer"])
                 if self.add_answer_change(change["answer"], change["what"], change["value"], change["at"],
                                           change["uid"]):
-                    taken.changes += 1
                     if change["what"] == "retract":
                         self.conn.execute("DELETE FROM answers WHERE uid = ?", (change["answer"],))
                     else:
@@ -176,7 +170,6 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
             for event in page["events"]:
                 name = (event["lexicon"], event["kind"], event["key"])
                 if self.add_card_event(*name, event["what"], event["at"], event["body"], event["uid"]):
-                    taken.events += 1
                     taken.changed(name, (event["at"], EVENT_ORDER[event["what"]], event["uid"]))
                     if event["what"] != "forget":
                         self.ensure_card(*name, event["at"])
@@ -194,7 +187,7 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
             for search in page["searches"]:
                 self.take_search(search["name"], search["conditions"], search["changed"])
             for version in page["lists"]:
-                taken.lists += self.take_list_version(ListVersion(**version))
+                self.take_list_version(ListVersion(**version))
         return taken
 
     def _take_answers(self, answers: list[dict[str, Any]], sessions: dict[int, int], lexicons: dict[int, str],
@@ -340,23 +333,23 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
         if positions:
             self.add_positions(positions)
 
-    def _take_session(self, session: dict[str, Any]) -> tuple[int, int]:
-        """The local id of a page's session (added, `taken`, if it is not here: then 1, else 0); one here
-        takes the later end, and a round's end once either store saw it."""
+    def _take_session(self, session: dict[str, Any]) -> int:
+        """The local id of a page's session (added, `taken`, if it is not here); one here takes the later end,
+        and a round's end once either store saw it."""
         row = self.conn.execute(
             "SELECT id, ended, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? AND started = ?",
             (session["mode"], session["lexicon"], session["source"], session["started"])).fetchone()
         if row is None:
             return self._insert("sessions", {**{k: session[k] for k in _SESSION_FIELDS[1:]},
                                              "complete": int(session["complete"]), "taken": 1,
-                                             "seq": self._next_seq()}), 1
+                                             "seq": self._next_seq()})
         session_id, ended, complete = row
         ends = [e for e in (ended, session["ended"]) if e is not None]
         merged = (max(ends) if ends else None, max(int(complete), int(session["complete"])))
         if merged != (ended, complete):
             self.conn.execute("UPDATE sessions SET ended = ?, complete = ?, seq = ? WHERE id = ?",
                               (*merged, self._next_seq(), session_id))
-        return int(session_id), 0
+        return int(session_id)
 
     def _answer_card(self, uid: str) -> tuple[CardName, FactKey] | None:
         """The card an answer here was given to and where the answer sorts among its facts (None: no card's,
@@ -379,9 +372,6 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
             "INSERT INTO sync_peers (peer, store, sent, received, synced) VALUES (?, ?, ?, ?, ?) ON CONFLICT (peer) "
             "DO UPDATE SET store = excluded.store, sent = excluded.sent, received = excluded.received, "
             "synced = excluded.synced", (row.peer, row.store, row.sent, row.received, row.synced))
-
-    def forget_peer(self, name: str) -> None:
-        self.conn.execute("DELETE FROM sync_peers WHERE peer = ?", (name,))
 
 
 _SESSION_FIELDS = ("id", "mode", "lexicon", "source", "started", "ended", "complete")

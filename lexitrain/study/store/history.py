@@ -78,10 +78,6 @@ class History(StoreConnection):
             "SELECT id, spec FROM schedulings WHERE id IN (SELECT CAST(value AS TEXT) FROM json_each(?))",
             (json.dumps(sorted(set(ids))),))}
 
-    def card_history(self, card: Any) -> tuple[list[AnswerFact], list[CardEvent]]:
-        """A card's answers and events, as they are kept (in no particular order)."""
-        return self.card_histories([card.id])[card.id]
-
     def card_histories(self, card_ids: Iterable[int]) -> dict[int, tuple[list[AnswerFact], list[CardEvent]]]:
         """Each of these cards' answers and events (in no particular order), read at once (two statements for
         a thousand cards: a sync makes a thousand cards again, over one connection to a club's database)."""
@@ -112,11 +108,6 @@ class History(StoreConnection):
         return {str(row[0]) for row in self.conn.execute(
             "SELECT DISTINCT answer FROM answer_changes WHERE what != 'retract' AND answer IN "
             "(SELECT CAST(value AS TEXT) FROM json_each(?))", (json.dumps(sorted(set(uids))),))}
-
-    def card_events(self, lexicon: str, kind: str, key: str) -> list[CardEvent]:
-        return [CardEvent(uid, what, float(at), json.loads(body)) for uid, what, at, body in self.conn.execute(
-            "SELECT uid, what, at, body FROM card_events WHERE lexicon = ? AND kind = ? AND key = ?",
-            (lexicon, kind, key))]
 
     def latest_fact(self, card: Any) -> float | None:
         """When the card's latest answer or event was (None: it has none): an answer given after it

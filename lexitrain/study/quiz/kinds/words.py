@@ -7,27 +7,22 @@ tiles bracketed), a word, `LENGTH:PREFIX` for recall, `RACK:MIN` for build.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.search.judging import typed_words
 from lexitrain.study.quiz.kinds.base import Check, Question
 from lexitrain.tiles import BLANK
 
 LETTER_ORDERS = ("alphabetical", "random", "vowels-first", "consonants-first")
-
-_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def answer_words(answer: str) -> tuple[list[str], list[str]]:
     """Words of an answer line, uppercased, first occurrences in order, and the repeats."""
     words: list[str] = []
     repeats: list[str] = []
-    for token in _SEPARATORS.split(answer.strip()):
-        if not token:
-            continue
-        word = token.upper()
+    for word in typed_words(answer):
         (repeats if word in words else words).append(word)
     return words, repeats
 
