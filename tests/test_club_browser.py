@@ -446,6 +446,50 @@ def test_a_shared_tables_time_running_out_ends_it_for_everyone_seated(live, brow
     assert errors == []
 
 
+def test_the_opener_sets_a_shared_tables_time_on_the_clubs_page(live, browser: Browser, tmp_path: Path) -> None:
+    """The club's page has a Time field beside "Open a table": a time typed wrong is refused in one line and opens
+    nothing; 1:30 opens a table whose round lasts 90 s (the list of tables says "1:30 left", the wall's timer
+    starts from it); on a phone the field and the button fit the screen."""
+    base, club = live
+    stopped = time.time()
+    club.clock = lambda: stopped  # type: ignore[attr-defined]  (the table's time stands still)
+    errors: list[str] = []
+    ann, bob = new_page(browser, errors), new_page(browser, errors)
+    bob.set_viewport_size({"width": 390, "height": 844})
+    join(ann, base, club, "ann")
+    join(bob, base, club, "bob")
+    ranked_attempt_over(club, "ann", "threes")
+    ann.select_option("#kind", "threes")
+    time_field = ann.get_by_label("Time")
+    for wrong in ("10 s", "0:10", "61"):
+        time_field.fill(wrong)
+        ann.get_by_role("button", name="Open a table on today's set").click()
+        expect(ann.locator("#notice")).to_have_text("a table's time: minutes (3) or m:ss (1:30), from 0:30 to 60:00")
+        ann.locator("#notice").evaluate("n => { n.textContent = ''; }")
+    loaded(bob)
+    expect(bob.locator("#tables tbody tr")).to_have_count(0)  # nothing opened
+    time_field.fill("1:30")
+    ann.get_by_role("button", name="Open a table on today's set").click()
+    expect(ann).to_have_url(re.compile(r"/tables/\d+$"))
+    ann.clock.install()
+    ann.reload()
+    expect(ann.get_by_role("timer")).to_have_text("1:30")
+    listed = bob.locator("#tables tbody tr")
+    bob.reload()
+    loaded(bob)
+    expect(listed).to_have_count(1)
+    expect(listed).to_contain_text("1:30 left")
+    field = bob.get_by_label("Time")
+    field.scroll_into_view_if_needed()
+    expect(field).to_be_in_viewport()
+    box = field.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390, box
+    assert not overflowing(bob), overflowing(bob)
+    shot(bob, tmp_path, "club-table-time-phone")
+    shot(ann, tmp_path, "club-table-time-wall")
+    assert errors == []
+
+
 def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) -> None:
     """The challenge makes the member's cards; a day later they are due, and the page asks them one at a
     time: a right answer and a miss, each scheduled on the server (the card's counts, the due count)."""

@@ -136,9 +136,22 @@ async function joinTable(id) {
   location.assign(`/tables/${id}`);
 }
 
+// A table's time as typed: minutes (3, 2.5) or m:ss (1:30); blank: the set's own time (null); else an error.
+function tableSeconds(typed) {
+  const text = typed.trim();
+  if (!text) return null;
+  const parts = /^(\d+):([0-5]\d)$/.exec(text);
+  const seconds = parts ? 60 * Number(parts[1]) + Number(parts[2]) : /^\d*\.?\d+$/.test(text) ? Math.round(60 * Number(text)) : NaN;
+  if (!(seconds >= 30 && seconds <= 3600)) throw new Error("a table's time: minutes (3) or m:ss (1:30), from 0:30 to 60:00");
+  return seconds;
+}
+
 $("open-table").onclick = async () => {
   try {
-    const opened = await api("POST", "/api/tables", {challenge: $("kind").value});
+    const asked = {challenge: $("kind").value};
+    const seconds = tableSeconds($("table-time").value);
+    if (seconds !== null) asked.seconds = seconds;
+    const opened = await api("POST", "/api/tables", asked);
     location.assign(`/tables/${opened.table}`);
   } catch (e) { notice(e.message); }
 };
