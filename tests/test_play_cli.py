@@ -282,6 +282,21 @@ def test_the_ladder_as_json() -> None:
         assert [r["win_vs_equity"] for r in measured] == sorted(r["win_vs_equity"] for r in measured)
 
 
+def test_leaks_with_no_games_yet_is_the_empty_profile_not_an_error() -> None:
+    """A fresh home has no games: `leaks --json` is the profile's shape with nothing in it (exit 0), the text says
+    so plainly and how to get some, and `--study` has nothing to make (one line, exit 1)."""
+    data = run("leaks", "--json").json()
+    assert data["games"] == 0 and data["player"] == "you" and data["judged_by"] == []
+    assert data["total"] == {"win_per_game": 0.0, "points_per_game": 0.0, "leaks": 0}
+    assert data["kinds"] and all(k["count"] == 0 and k["share"] == 0.0 for k in data["kinds"])
+    assert data["weeks"] == data["costliest"] == data["games_analysed"] == []
+    said = run("leaks")
+    assert said.exit_code == 0 and said.stdout.startswith("no finished games against the bots yet: `lexitrain play`")
+    study = run("leaks", "--study")
+    assert study.exit_code == 1 and "no finished games to study from yet" in study.stderr
+    assert "Traceback" not in study.stderr
+
+
 def test_leaks_of_games_from_elsewhere(enable: Lexicon, real_games: Path) -> None:
     path = next(real_games.glob("*doug_v_emely.gcg"))
     data = run("leaks", str(path), "--player", "doug", "--json").json()

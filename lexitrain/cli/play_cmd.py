@@ -317,9 +317,8 @@ def leaks(
             games = [analysed_file(path, player or "", lexicon, analysts) for path in files]
         else:
             games = saved_analyses(analysts, progress)
-    if not games:
-        raise LexitrainError("no finished games to profile yet: play some (`lexitrain play`), or give GCG files "
-                             "with --player")
+    if not games and study:
+        raise LexitrainError("no finished games to study from yet: play one first (`lexitrain play`)")
     profile = leak_profile(games)
     data = profile.to_json()
     if study:
@@ -335,6 +334,11 @@ def leaks(
 
 
 def _print_leaks(data: dict[str, Any]) -> None:
+    if not data["games"]:
+        typer.echo("no finished games against the bots yet: `lexitrain play` starts one, and its mistakes' cost "
+                   "shows here kind by kind (or profile games played elsewhere: `lexitrain leaks FILE.gcg --player "
+                   "NAME`)")
+        return
     total = data["total"]
     typer.echo(f"{counted(data['games'], 'game')} of {data['player']}, judged by {', '.join(data['judged_by'])}: "
                f"{total['win_per_game']:.1f}% win probability and {total['points_per_game']:.1f} points lost a game "

@@ -46,7 +46,7 @@ from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import CHALLENGE_BONUS, PASS, PLAY, TIME_PENALTY, Game as Record, read_gcg
 from lexitrain.engine.leave_table import load_leaves
-from lexitrain.engine.match import LOST_CHALLENGE
+from lexitrain.engine.match import LOST_CHALLENGE, Settings
 from lexitrain.engine.play import Play
 from lexitrain.engine.replay import Turn, replay
 from lexitrain.engine.rules import IllegalPlay, check_play, invalid_words, word_text, words_formed
@@ -414,4 +414,4 @@ def leak_profile(games: Iterable[AnalysedGame]) -> LeakProfile:
             models[game.lexicon] = (lex, load_win_model(lex.tiles))
         leaks += game_leaks(game, *models[game.lexicon])
     players = sorted({g.player for g in games})
-    return LeakProfile(", ".join(players), games, leaks)
+    return LeakProfile(", ".join(players) or Settings.player, games, leaks)  # (no games: the player's default name)
