@@ -564,6 +564,29 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     assert binary.status_code == 400 and "not a text file" in binary.text
 
 
+def test_the_terminal_quiz_plays_a_list_uploaded_in_the_web_app_by_name(client):
+    """`lexitrain quiz --my-list NAME` plays a list the player uploaded (or imported from Zyzzyva) as the web
+    app's wall does: its words' questions, and the attempt counted on the home page's record of the list. A
+    name that is no list is one line naming the lists there are; another source beside it is refused."""
+    up = client.post("/lists", data={"name": "my sevens"},
+                     files={"file": ("mine.txt", "RETAINS\nSALTIER\nDELATION\n", "text/plain")}, follow_redirects=False)
+    assert up.status_code == 303
+    played = run("quiz", "--my-list", "my sevens", "--jsonl", "--lexicon", NAME, input="\n\n\n")
+    assert played.exit_code == 0, played.stderr
+    out = [json.loads(line) for line in played.stdout.splitlines()]
+    asked = [line["question"]["id"] for line in out if "question" in line]
+    assert sorted(asked) == ["anagram:ADEILNOT", "anagram:AEILRST", "anagram:AEINRST"]
+    assert [(line["summary"]["questions"], line["summary"]["correct"]) for line in out if "summary" in line] == [(3, 0)]
+    row = client.get("/").text.split('data-list="my sevens"')[1].split("</tr>")[0]
+    assert '<td class="num">1</td>' in row and "(0/3)" in row  # the terminal's attempt, on the web's record
+    assert "ADEILNOT" in row and "Words I missed last time (3)" in row
+    unknown = run("quiz", "--my-list", "nope", "--jsonl", "--lexicon", NAME, input="")
+    assert unknown.exit_code == 1 and unknown.stderr.strip().splitlines()[-1] == (
+        "error: no list of yours named 'nope' (your lists: my sevens)")
+    both = run("quiz", "--my-list", "my sevens", "--list", "twos", "--lexicon", NAME, input="")
+    assert both.exit_code == 1 and "a list of yours is a source of its own" in both.stderr
+
+
 def test_an_uploaded_list_is_a_row_of_the_store_and_an_earlier_lists_file_is_moved_in(tmp_path, clock):
     """A list lives in the player's store (no file in the data folder: any process of a club plays it); a list an
     earlier lexitrain kept as a file is in the store once the app opens it, a list of the same name kept there stays."""

@@ -66,6 +66,8 @@ def quiz(
     saved: Optional[str] = typer.Option(None, "--saved", "--load", help="A saved search."),
     builtin: Optional[str] = typer.Option(None, "--list", help="A built-in list: twos, threes, ..."),
     word_file: Optional[Path] = typer.Option(None, "--file", help="A word file, one word a line."),
+    my_list: Optional[str] = typer.Option(None, "--my-list", help="One of your lists: uploaded in the web app or "
+                                          "imported from Zyzzyva (its saved quizzes), by name."),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="--file: leave out (and list) the words "
                                       "that are not in the lexicon instead of refusing the file."),
     due: bool = typer.Option(False, "--due", help="The cards due now (any list)."),
@@ -103,13 +105,14 @@ def quiz(
         raise LexitrainError(f"quiz: unexpected {subject!r} (the only quiz subject is `position`; "
                              "search conditions start with --)")
     conditions = ([subject] if subject is not None else []) + list(ctx.args)  # click takes the first for SUBJECT
-    if query is None and not (saved or builtin or word_file or due or leeches or conditions):  # named as typed here
+    if query is None and my_list is None and not (saved or builtin or word_file or due or leeches or conditions):
         raise LexitrainError('quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, '
-                             "--list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)")
+                             "--list NAME, --my-list NAME, --file FILE, --due or --leeches (or `lexitrain quiz "
+                             "position`)")
     from lexitrain.study.drills.requests import QuizRequest, Words, quiz_source
 
-    words = Words(query=query, saved=saved, builtin=builtin, word_file=word_file, conditions=tuple(conditions),
-                  skip_invalid=skip_invalid)
+    words = Words(query=query, saved=saved, builtin=builtin, word_file=word_file, upload=my_list,
+                  conditions=tuple(conditions), skip_invalid=skip_invalid)
     request = QuizRequest(quiz_source(words, due=due, leeches=leeches, whole=whole), kind=kind,
                           minimum=minimum, order=order, limit=limit, shuffle=shuffle, as_listed=as_listed,
                           question_time=question_time, round_time=round_time, schedule=not no_schedule,

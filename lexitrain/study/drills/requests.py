@@ -87,7 +87,7 @@ class Words:
             raise LexitrainError("--skip-invalid goes with --file FILE")
         if self.upload is not None and (self.conditions or any(
                 value is not None for value in (self.query, self.saved, self.builtin, self.word_file))):
-            raise LexitrainError("an uploaded list is a source of its own: no other source or condition with it")
+            raise LexitrainError("a list of yours is a source of its own: no other source or condition with it")
         if self.conditions:
             parse_query(self.conditions)  # a mistyped condition is refused before anything starts
 
@@ -272,8 +272,9 @@ def uploaded_text(store: ProgressStore, name: str) -> str:
     """An uploaded list's text, or a one-line error naming the lists there are."""
     text = store.word_list(name)
     if text is None:
-        known = ", ".join(store.word_list_names()) or "none yet: upload one on the home page"
-        raise LexitrainError(f"no uploaded list {name!r} (lists: {known})")
+        known = ", ".join(store.word_list_names()) or ("none yet: upload one on the web app's home page, or import "
+                                                         "Zyzzyva's saved quizzes")
+        raise LexitrainError(f"no list of yours named {name!r} (your lists: {known})")
     return text
 
 

@@ -313,4 +313,5 @@ def _quizzes(store: ProgressStore, folder: Path, report: FolderImport) -> None:
         lists.add(name)
         report.lists += 1
         report.done.append(f"{item}: list {name!r}, the {len(words)} words of its search in {found} "
-                           f"({quiz.quiz_type or 'quiz'}; play it from Your lists on the home page of `lexitrain web`)")
+                           f"({quiz.quiz_type or 'quiz'}; play it with `lexitrain quiz --my-list \"{name}\"`, or from "
+                           "Your lists on the home page of `lexitrain web`)")
