@@ -308,7 +308,7 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
     simulated = [t for t in solved if t["win_method"] == "simulation"]
     assert not turns[0]["inferred"] and sum(t["inferred"] for t in simulated) >= len(simulated) - 2
     shown = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "16", "--player", "emely")
-    assert "win probability lost (costliest:" in shown.stdout
+    assert re.search(r"win probability lost \d+\.\d% a turn on average, \d+\.\d% at most in one \(costliest:", shown.stdout)
     read = re.search(r"simulated in [0-9.]+ s; the opponent's rack read from their last move on (\d+) of (\d+) "
                      r"simulated turns", shown.stdout)
     assert read and 0 < int(read[1]) <= int(read[2])

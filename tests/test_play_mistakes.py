@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lexitrain.engine.analysis import Analyst
+from lexitrain.engine.analysis import Analyst, TurnReport, summarise
 from lexitrain.engine.board import Board
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.equity import rank_by_equity
@@ -176,3 +176,15 @@ def test_a_leak_profile_adds_up_and_makes_the_weeks_study(enable: Lexicon) -> No
         due = store.conn.execute("SELECT count(*) FROM cards WHERE lexicon = 'enable' AND due <= ?",
                                  (utc_now().timestamp(),)).fetchone()[0]
         assert due >= study.added
+
+
+def test_the_summary_reads_the_win_probability_lost_as_a_mean_a_turn_and_the_most_in_one() -> None:
+    """Twenty turns losing 6% each (one 25%) add up to 139%: no chance of anything. A player reads the mean a
+    turn and the most one turn lost, each a probability; a turn that could not be solved counts in neither."""
+    turns = [TurnReport("g", n, "you", "AEINRST", PLAY, "8D RETAINS", 70, "", win_lost=0.25 if n == 3 else 0.06)
+             for n in range(1, 21)]
+    turns.append(TurnReport("g", 21, "you", "", PLAY, "8D QI", 11, "", win_lost=0.9, note="rack not recorded"))
+    summary = summarise(turns)
+    assert summary["win_lost"] == pytest.approx(1.39)  # (the sum, kept in the JSON as it was)
+    assert summary["win_lost_per_turn"] == pytest.approx(1.39 / 20) and summary["win_lost_most"] == 0.25
+    assert summarise([])["win_lost_per_turn"] == summarise([])["win_lost_most"] == 0.0

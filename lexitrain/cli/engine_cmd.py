@@ -582,8 +582,9 @@ def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, di
 
 
 def _summary_line(player: str, s: dict[str, Any]) -> str:
-    simulated = (f", {100 * s['win_lost']:.1f}% win probability lost (costliest: "
-                 f"{', '.join(s['costliest_by_win']) or 'none'})") if s.get("win_lost") else ""
+    simulated = (f", win probability lost {100 * s['win_lost_per_turn']:.1f}% a turn on average, "
+                 f"{100 * s['win_lost_most']:.1f}% at most in one (costliest: {', '.join(s['costliest_by_win']) or 'none'})"
+                 ) if s.get("win_lost") else ""
     mistakes = s["mistakes"]
     index = (f"; Mistake Index {s['mistake_index']:g}{' a game' if s['games'] > 1 else ''} ({mistakes['small']} small, "
              f"{mistakes['medium']} medium, {mistakes['large']} large), estimated rating {s['estimated_rating']}"

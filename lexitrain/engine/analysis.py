@@ -32,6 +32,7 @@ tiles unseen; `judged_by` in the summary says which judged.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -174,6 +175,7 @@ def summarise(turns: Sequence[TurnReport], simulated: bool = False) -> dict[str,
         "valid_challenged_off": sum(t.valid_challenged_off for t in turns),
         "costliest": [f"{t.game} turn {t.turn}" for t in costliest(solved)],
         "win_lost": round(sum(t.win_lost for t in solved), 4),
+        **win_lost_figures([t.win_lost for t in solved]),
         "costliest_by_win": [f"{t.game} turn {t.turn}" for t in costliest_by_win(solved)],
         "games": len(games),
         "mistakes": {size: sum(t.mistake == size for t in solved) for size in ("small", "medium", "large")},
@@ -181,6 +183,13 @@ def summarise(turns: Sequence[TurnReport], simulated: bool = False) -> dict[str,
         "estimated_rating": estimated_rating(index),
         "judged_by": BY_SIMULATION if simulated else BY_EQUITY,
     }
+
+
+def win_lost_figures(losses: Sequence[float]) -> dict[str, float]:
+    """The win probability a player's solved turns lost, as a player reads it: the mean a turn and the most one
+    turn lost, each 0..1. (Their sum, `win_lost`, is no chance of anything: twenty turns of 5% add up past 100%.)"""
+    return {"win_lost_per_turn": round(math.fsum(losses) / len(losses), 4) if losses else 0.0,
+            "win_lost_most": round(max(losses, default=0.0), 4)}
 
 
 def costliest(turns: Sequence[TurnReport], n: int = COSTLIEST) -> list[TurnReport]:

@@ -235,8 +235,7 @@ async def review_page(request: Request) -> Response:
         if not saved.finished:
             raise LexitrainError(f"{name} is not finished yet: play it to the end first")
         analysed = analysed_saved_game(saved, record, Analysts(sim, threads=1))
-        summary = analysed.report["summary"].get(saved.settings.player, {})
-        return render(request, store, "game_review.html", saved=saved, analysed=analysed, summary=summary,
+        return render(request, store, "game_review.html", saved=saved, analysed=analysed, summary=analysed.summary(),
                       turns=analysed.report["turns"], challenges_lost=analysed.challenges_lost())
 
     return await ctx.offload.read(page)

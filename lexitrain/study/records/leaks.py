@@ -39,7 +39,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from lexitrain.engine.analysis import Analyst, GameReport, SimOptions
+from lexitrain.engine.analysis import Analyst, GameReport, SimOptions, win_lost_figures
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import parse_cgp
 from lexitrain.engine.dawg import dawg_for
@@ -105,6 +105,12 @@ class AnalysedGame:
     judged_by: str
     report: dict[str, Any]  # GameReport.to_json()
     record: Record
+
+    def summary(self) -> dict[str, Any]:
+        """The player's summary as kept, with the win probability figures a player reads made from its turns (an
+        analysis kept by an older lexitrain lacks them)."""
+        lost = [t["win_lost"] for t in self.report["turns"] if t["player"] == self.player and not t["note"]]
+        return {**self.report["summary"].get(self.player, {}), **win_lost_figures(lost)}
 
     def challenges_lost(self) -> set[int]:
         """The player's turns that were a challenge lost (the review names them: the record has a pass)."""
