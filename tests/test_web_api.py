@@ -467,7 +467,8 @@ def test_stats_show_the_tables_and_the_plot(client):
     page = client.get("/stats").text
     assert 'id="by-state"' in page and 'id="per-day"' in page and "AEINRST" in page
     coverage = page.split('id="coverage"')[1].split("</table>")[0]  # as `lexitrain stats` prints it
-    assert "<td>7s</td><td class=\"num\">0.00%</td>" in coverage and "<td>8s</td>" in coverage
+    assert '<td class="head">7s</td><td class="num" data-label="Share of draws">0.00%</td>' in coverage
+    assert '<td class="head">8s</td>' in coverage
     answered = page.split('id="chart-answers"')[1].split("</figure>")[0]  # drawn in the page, no image
     assert f"<span>{date.today().isoformat()[5:]}</span>" in answered and '<span class="num">0/2</span>' in answered
     due = page.split('id="chart-due"')[1].split("</figure>")[0]
@@ -550,7 +551,7 @@ def test_an_uploaded_list_is_played_and_its_record_kept_with_the_words_missed_la
     client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
     client.post(f"/api/wall/{ident}/give-up", json=on_round(client, ident))
     row = client.get("/").text.split('data-list="my sevens"')[1].split("</tr>")[0]
-    assert '<td class="num">1</td>' in row and "33%" in row and "(1/3)" in row  # one attempt, 1 of 3 right
+    assert '<td class="num" data-label="Attempts">1</td>' in row and "33%" in row and "(1/3)" in row  # 1 of 3 right
     assert "ADEILNOT" in row and "AEINRST" in row and "Words I missed last time (2)" in row
     missed = client.post("/lists/missed", data={"name": "my sevens"}, follow_redirects=False)
     again = missed.headers["location"].rsplit("/", 1)[1]
@@ -578,7 +579,7 @@ def test_the_terminal_quiz_plays_a_list_uploaded_in_the_web_app_by_name(client):
     assert sorted(asked) == ["anagram:ADEILNOT", "anagram:AEILRST", "anagram:AEINRST"]
     assert [(line["summary"]["questions"], line["summary"]["correct"]) for line in out if "summary" in line] == [(3, 0)]
     row = client.get("/").text.split('data-list="my sevens"')[1].split("</tr>")[0]
-    assert '<td class="num">1</td>' in row and "(0/3)" in row  # the terminal's attempt, on the web's record
+    assert '<td class="num" data-label="Attempts">1</td>' in row and "(0/3)" in row  # the terminal's attempt
     assert "ADEILNOT" in row and "Words I missed last time (3)" in row
     unknown = run("quiz", "--my-list", "nope", "--jsonl", "--lexicon", NAME, input="")
     assert unknown.exit_code == 1 and unknown.stderr.strip().splitlines()[-1] == (
@@ -680,7 +681,8 @@ def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx)
     assert cards() == before
     assert answers(app_ctx.store) == [("AEILRST", "SALTIER", 1)]
     day = client.get("/stats").text.split('id="per-day"')[1].split("</table>")[0]
-    assert '<td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td>' in day
+    assert ('<td class="num" data-label="Answered">1</td><td class="num" data-label="Right">1</td>'
+            '<td class="num" data-label="New">0</td><td class="num" data-label="Of them practice">1</td>') in day
     assert "(done 0 reviews, 0 new)" in client.get("/").text  # the day's counts did not move
 
 

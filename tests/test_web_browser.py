@@ -938,3 +938,39 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
             card = store.card(store.ensure_cards(NAME, [("read-rack", key)], 0)[0])
             card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
             store.save_card(card)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1000, 600), (1280, 800)])
+def test_the_stats_tables_and_your_lists_fit_the_screen_on_a_phone_too(page: Page, live: Live, tmp_path: Path,
+                                                                       size: tuple[int, int]):
+    """Stats' tables (cards by state, answers per day, ...) and the home's Your lists read whole at every width: on
+    a phone each row is a few lines, each value named by its column ("Answered 3"), nothing scrolls sideways; on
+    a laptop they are tables with their heads. Screenshots in LEXITRAIN_SCREENSHOTS (else the test's folder)."""
+    width, height = size
+    cli("quiz", "--lexicon", NAME, "--search", "--length 7", "--limit", "3", "--jsonl", stdin="\n\n\n")
+    mine = tmp_path / "list.txt"
+    mine.write_text("DELATION\nRELATION\n", encoding="utf-8")
+    page.goto(live.url("/"))
+    page.get_by_label("A file of words, one a line (choose it, or drop it on this box)").set_input_files(str(mine))
+    page.get_by_label("Its name").fill("a rather long name for my eights")
+    page.get_by_role("button", name="Upload").click()
+    expect(page.locator("#lists .saved")).to_be_visible()
+    page.set_viewport_size({"width": width, "height": height})
+    folder = Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or tmp_path)
+    phone = width < 640
+    for path, tables in (("/stats", ["#by-state", "#per-day", "#forecast-table"]), ("/", ["#list-stats"])):
+        page.goto(live.url(path))
+        for table in tables:
+            expect(page.locator(table)).to_be_visible()
+            box = page.locator(table).evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+            assert box[0] <= box[1], (path, table, box)  # nothing cut off at the side, nothing to scroll to
+            stacked = phone and table != "#forecast-table"  # (two columns stay a table)
+            expect(page.locator(f"{table} thead")).to_be_hidden() if stacked else \
+                expect(page.locator(f"{table} thead")).to_be_visible()
+        assert not overflowing(page), overflowing(page)
+        if phone and path == "/stats":  # each value named by its column, as the heads are hidden
+            answered = page.locator("#per-day tbody tr").first.locator("td").nth(1)
+            assert answered.evaluate("td => getComputedStyle(td, '::before').content") == '"Answered "'
+            state = page.locator("#by-state td").first
+            assert state.evaluate("td => getComputedStyle(td, '::before').content") == '"new "'
+        page.screenshot(path=str(folder / f"web-{path.strip('/') or 'home'}-tables-{width}.png"), full_page=True)
