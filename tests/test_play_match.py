@@ -232,3 +232,29 @@ def test_the_default_challenge_rule_goes_by_the_lexicon_style() -> None:
     assert challenge_rule("10", "NWL2023") == "10pt" and challenge_rule("void", "csw") == "void"
     with pytest.raises(LexitrainError, match="choose one of void, single, double, 5, 10"):
         challenge_rule("triple", "enable")
+
+
+def test_the_beginner_never_plays_a_slur_or_an_obscenity_the_stronger_bots_know_them(enable: Lexicon) -> None:
+    """The Beginner knows only common words, and no offensive one (lexicons/wordlists/offensive.txt): with FAGGOTS
+    or WETBACK on its rack and an empty board it plays another word, never one of the list, while the full
+    lexicon's top play is the bingo (the lexicon is not changed: the Club bot and the player may play it). Its
+    bluffs are no offensive word either. The list: ENABLE words, sorted, once each."""
+    from lexitrain.engine.board import Board
+    from lexitrain.engine.bot_words import OFFENSIVE_WORDS, offensive_words
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.tiles import Rack
+
+    listed = [line for line in OFFENSIVE_WORDS.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert listed == sorted(set(listed)) and all(word in enable for word in listed)
+    assert {"FAG", "FAGS", "WETBACK", "CUNT"} <= offensive_words() and not {"DIKE", "QUEEN", "SPADE"} & offensive_words()
+    beginner = Bot(level(1), enable)
+    assert beginner.vocabulary is not None and beginner.bluffing is not None
+    board = Board(enable.layout, enable.tiles)
+    for rack, bingo in (("FAGGOTS", "FAGGOTS"), ("WETBACK", "WETBACK")):
+        tiles = Rack.parse(enable.tiles, rack)
+        assert MoveGenerator(beginner.words).plays(board, tiles)[0].word(enable.tiles) == bingo
+        for generator in (beginner.known, beginner.bluffing):
+            words = {play.word(enable.tiles) for play in generator.plays(board, tiles)}
+            assert words and not words & offensive_words(), words & offensive_words()
+    club = Bot(level(3), enable)
+    assert club.known.plays(board, Rack.parse(enable.tiles, "FAGGOTS"))[0].word(enable.tiles) == "FAGGOTS"

@@ -5,7 +5,10 @@ words (those also in the shipped list of common English words, SCOWL size
 50 and under, `lexicons/wordlists/enable1_common.txt`), up to a length. A
 lexicon that shares too few words with that list (another language) uses
 its most probable words instead: the top third of each length's alphagrams
-by probability. A bot that may bluff also knows plausible phonies made from
+by probability. Either way it never knows a slur or an obscenity (the shipped
+`lexicons/wordlists/offensive.txt`): a club puts beginners and juniors in front
+of this bot, and the lexicon itself is left as its editors made it (the
+stronger bots know every word). A bot that may bluff also knows plausible phonies made from
 its words (`lexicon/phonies.py`: wrong inflections the lexicon lacks), in a
 second graph; which plays of it are phonies the real lexicon says. The
 graphs are built once per process and lexicon (a few hundredths of a second).
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from lexitrain.engine.dawg import Dawg, dawg_from_codes
 from lexitrain.lexicon.lexicon import Lexicon
@@ -22,6 +26,8 @@ from lexitrain.lexicon.phonies import inflections
 from lexitrain.paths import shipped
 
 COMMON_WORDS = shipped("lexicons") / "wordlists" / "enable1_common.txt"
+#: slurs and obscenities, with their inflections: no weaker bot plays one
+OFFENSIVE_WORDS = shipped("lexicons") / "wordlists" / "offensive.txt"
 #: fewer common words than this in a lexicon: its probable words stand in for them
 LEAST_COMMON = 5000
 #: the share of each length's alphagrams, by probability, that stands in for the common words
@@ -38,15 +44,25 @@ class BotWords:
     size: int  # words known
 
 
-@lru_cache(maxsize=8)
+def _words_of(path: Path) -> tuple[str, ...]:
+    """A shipped list's words, upper case (`#` starts a comment line)."""
+    return tuple(word for word in (line.strip().upper() for line in path.read_text(encoding="utf-8").splitlines())
+                 if word and not word.startswith("#"))
+
+
+@lru_cache(maxsize=1)
 def _common_list() -> tuple[str, ...]:
-    return tuple(line.strip().upper() for line in COMMON_WORDS.read_text(encoding="utf-8").splitlines()
-                 if line.strip())
+    return _words_of(COMMON_WORDS)
+
+
+@lru_cache(maxsize=1)
+def offensive_words() -> frozenset[str]:
+    return frozenset(_words_of(OFFENSIVE_WORDS))
 
 
 def known_codes(lex: Lexicon, longest: int) -> list[str]:
     """The codes of the lexicon's words a bot of this reach knows: common ones (else probable ones) of at
-    most `longest` tiles."""
+    most `longest` tiles, none of them offensive."""
     codes = [code for code in (lex.encode(w) for w in _common_list()) if code is not None and lex.has_code(code)]
     if len(codes) < LEAST_COMMON:
         codes = []
@@ -54,17 +70,20 @@ def known_codes(lex: Lexicon, longest: int) -> list[str]:
             ranked = lex.alphagrams_by_rank(length)
             for alphagram in ranked[: -(-len(ranked) // PROBABLE_SHARE)]:
                 codes += [c for c in (lex.encode(w) for w in lex.anagrams(alphagram)) if c is not None]
-    return sorted({c for c in codes if 2 <= len(c) <= longest})
+    shunned = {code for code in (lex.encode(w) for w in offensive_words()) if code is not None}
+    return sorted({c for c in codes if 2 <= len(c) <= longest and c not in shunned})
 
 
 def phony_codes(lex: Lexicon, codes: list[str]) -> list[str]:
-    """Plausible phonies made from known words: their wrong inflections the lexicon lacks."""
+    """Plausible phonies made from known words: their wrong inflections the lexicon lacks (none offensive: a
+    list that dropped a slur does not get it back as a bluff)."""
     tiles = lex.tiles
     out = set()
+    shunned = offensive_words()
     for code in codes:
         for made in inflections(tiles.decode(code)):
             phony = lex.encode(made)
-            if phony is not None and len(phony) <= 15 and not lex.has_code(phony):
+            if phony is not None and len(phony) <= 15 and not lex.has_code(phony) and made.upper() not in shunned:
                 out.add(phony)
     return sorted(out)
 

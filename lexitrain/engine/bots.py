@@ -87,7 +87,7 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "Beginner", "knows only the common words (no QI, no ZA), plays for points and often misses the best "
+    Level(1, "Beginner", "knows only the common words (no QI, no ZA, never a slur), plays for points and often misses the best "
           "one; bluffs now and then, catches less than half of your phonies and sometimes challenges a good word "
           "it does not know", GREEDY, longest=15, miss=0.2, phony=0.1, catch=0.4, doubt=0.2),
     Level(2, "Casual", "knows every word but sees the top score only about two turns in three; never bluffs, "
