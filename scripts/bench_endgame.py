@@ -20,16 +20,24 @@ was proved (or NOT within the limit), when the first play was proved best
 (most wins, then the highest expected value), the plays cut, the CPU time.
 `--skip N` starts at the N+1th of those positions.
 
+`--threads 1 2` solves each position with one thread, then with two (one
+after the other, position by position, so both see the same load), and prints
+the figures for each, the ratio of their totals (unsolved counted as the
+limit) and whether every value proved with two threads equals one thread's
+(a difference is named and makes the exit status 1).
+
 The limit is wall-clock time, as a player waits; each position's CPU time is
 printed beside it. The machine's load is printed at the start and the end:
 figures taken while others run are slower than a quiet machine's.
 
     python scripts/bench_endgame.py [--games DIR] [--count 40] [--limit 60] [--engine compiled|python]
+                                    [--threads 1 2]
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
 import json
 import os
 import statistics
@@ -51,6 +59,16 @@ DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
 REFERENCE = Path(__file__).with_name("bench_endgame_reference.json")
 
 
+@dataclass
+class Run:
+    """One thread count's figures."""
+
+    times: list[float] = field(default_factory=list)  # wall time, an unsolved position counted as the limit
+    solved: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
+    compared: int = 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES)
@@ -59,44 +77,61 @@ def main() -> None:
     parser.add_argument("--engine", default="compiled", choices=("compiled", "python"))
     parser.add_argument("--preendgame", type=int, default=0, help="one-tile-in-the-bag positions to time too")
     parser.add_argument("--skip", type=int, default=0, help="one-tile-in-the-bag positions to skip first")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1], help="thread counts to solve each with")
     args = parser.parse_args()
     print("load at start: {:.2f} {:.2f} {:.2f} (1, 5, 15 min), {} cores".format(*os.getloadavg(), os.cpu_count()))
     lex = open_lexicon("enable")
     generator = MoveGenerator(dawg_for(lex))
     positions = recorded_endgames(args.games, lex.tiles, 0)[: args.count]
     reference = json.loads(REFERENCE.read_text())["values"]
-    times = []
-    solved = []
-    cpus = []
-    compared, differ = 0, []
+    runs = {n: Run() for n in args.threads}
+    differ = []
     for name, board, mine, theirs, _ in positions:
-        started, cpu = time.monotonic(), time.process_time()
-        solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine)
-        spent, cpu = time.monotonic() - started, time.process_time() - cpu
-        times.append(spent if solution.exact else args.limit)
-        cpus.append(cpu)
-        if solution.exact:
-            solved.append(spent)
-            if name in reference:
-                compared += 1
-                if reference[name] != solution.value:
-                    differ.append(f"{name}: {solution.value:+d}, the previous solver {reference[name]:+d}")
-        first = solution.play
-        play = f"{first.position} {first.word(lex.tiles)}" if first is not None else "(pass)"
-        print(f"{name[:48]:<48} {mine.size}v{theirs.size} {spent:7.2f} s (cpu {cpu:6.2f} s) "
-              f"{'exact' if solution.exact else 'NOT  '} "
-              f"value {solution.value:+4d} depth {solution.depth:2d} nodes {solution.nodes:>9,} {play}", flush=True)
-    print(f"\n{len(positions)} endgames (bag empty), {args.engine} search, limit {args.limit:.0f} s each")
-    print(f"solved within the limit: {len(solved)} of {len(positions)}")
-    if solved:
-        print(f"median among those solved: {statistics.median(solved):.2f} s, worst solved {max(solved):.2f} s")
-    if times:
-        print(f"median over all (unsolved counted as {args.limit:.0f} s): {statistics.median(times):.2f} s")
-        print(f"total (unsolved counted as {args.limit:.0f} s): {sum(times):.1f} s")
-        print(f"CPU time (this process's share of the machine): median {statistics.median(cpus):.2f} s, "
-              f"worst {max(cpus):.2f} s, total {sum(cpus):.1f} s")
-    print(f"values equal to the previous exact solver's: {compared - len(differ)} of {compared} both proved"
-          + ("" if not differ else " -- DIFFERENT: " + "; ".join(differ)))
+        values = {}
+        for threads, run in runs.items():
+            started, cpu = time.monotonic(), time.process_time()
+            solution = solve(Endgame(board, (mine, theirs)), generator, args.limit, engine=args.engine,
+                             threads=threads)
+            spent, cpu = time.monotonic() - started, time.process_time() - cpu
+            run.times.append(spent if solution.exact else args.limit)
+            run.cpus.append(cpu)
+            if solution.exact:
+                run.solved.append(spent)
+                values[threads] = solution.value
+                if name in reference:
+                    run.compared += 1
+                    if reference[name] != solution.value:
+                        differ.append(f"{name} ({threads} threads): {solution.value:+d}, "
+                                      f"the previous solver {reference[name]:+d}")
+            first = solution.play
+            play = f"{first.position} {first.word(lex.tiles)}" if first is not None else "(pass)"
+            print(f"{name[:48]:<48} {mine.size}v{theirs.size} {threads}t {spent:7.2f} s (cpu {cpu:6.2f} s) "
+                  f"{'exact' if solution.exact else 'NOT  '} "
+                  f"value {solution.value:+4d} depth {solution.depth:2d} nodes {solution.nodes:>9,} {play}",
+                  flush=True)
+        if len(set(values.values())) > 1:
+            differ.append(f"{name}: " + ", ".join(f"{n} threads {v:+d}" for n, v in values.items()))
+    for threads, run in runs.items():
+        print(f"\n{len(positions)} endgames (bag empty), {args.engine} search, {threads} thread(s), "
+              f"limit {args.limit:.0f} s each")
+        print(f"solved within the limit: {len(run.solved)} of {len(positions)}")
+        if run.solved:
+            print(f"median among those solved: {statistics.median(run.solved):.2f} s, "
+                  f"worst solved {max(run.solved):.2f} s")
+        if run.times:
+            print(f"median over all (unsolved counted as {args.limit:.0f} s): {statistics.median(run.times):.2f} s")
+            print(f"total (unsolved counted as {args.limit:.0f} s): {sum(run.times):.1f} s")
+            print(f"CPU time (this process's share of the machine): median {statistics.median(run.cpus):.2f} s, "
+                  f"worst {max(run.cpus):.2f} s, total {sum(run.cpus):.1f} s")
+        print(f"values equal to the previous exact solver's: {run.compared} compared")
+    if len(runs) > 1:
+        base = runs[args.threads[0]]
+        for threads, run in runs.items():
+            if run is not base and sum(run.times):
+                print(f"total time, {args.threads[0]} thread(s) / {threads}: "
+                      f"{sum(base.times) / sum(run.times):.2f}x")
+    print("every value proved equal (to the previous solver's, and across thread counts)" if not differ
+          else "DIFFERENT: " + "; ".join(differ))
     if args.preendgame:
         from lexitrain.engine.preendgame import solve_preendgame
 

@@ -269,3 +269,71 @@ def test_threat_bound_cuts_and_keeps_the_value(enable) -> None:
         assert direct.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY) == (
             expected, True)
     assert threatened > 0
+
+
+COMPILED_ONLY = pytest.mark.skipif(engines.compiled_movegen is None, reason="compiled endgame search not built")
+
+
+@COMPILED_ONLY
+def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
+    """Two threads sharing one table (each putting off what the other searches)
+    prove the brute force's value on real boards with two tiles a side, and one
+    thread's value on real boards with four tiles against three; every line
+    they give plays out to its value (it may differ among plays of equal value)."""
+    dawg = dawg_for(enable)
+    for board, mine, theirs in real_endgames(enable.tiles, 3):
+        endgame = Endgame(board, (first_tiles(mine, 2), first_tiles(theirs, 2)))
+        expected = brute_force(board, endgame.racks, 0, dawg)
+        check(solve(endgame, MoveGenerator(dawg), threads=2), endgame, expected)
+    for board, mine, theirs in real_endgames(enable.tiles, 4):
+        endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
+        one = solve(endgame, MoveGenerator(dawg), threads=1)
+        check(solve(endgame, MoveGenerator(dawg), threads=2), endgame, one.value)
+        check(solve(endgame, MoveGenerator(dawg), threads=3), endgame, one.value)
+
+
+@COMPILED_ONLY
+def test_the_compiled_search_lets_go_of_the_gil(enable) -> None:
+    """While one thread searches (a whole real endgame, stopped by its deadline
+    after a second), another runs Python code: the search holds no GIL, so threads
+    can share the work."""
+    import threading
+    import time
+
+    board, mine, theirs = real_endgames(enable.tiles, 3)[2]  # 7 against 7: not proved in a second
+    endgame = Endgame(board, (mine, theirs))
+    search = endgame_module.new_search(endgame, MoveGenerator(dawg_for(enable)), None, "compiled")
+    search.plays(0)  # the first generation, before the clock starts
+    search.reset(endgame, time.monotonic() + 1.0)
+    outcome: list[str] = []
+
+    def run() -> None:
+        try:
+            search.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY)
+            outcome.append("proved")
+        except endgame_module.OutOfTime:
+            outcome.append("out of time")
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    turns = 0
+    while thread.is_alive():
+        turns += 1
+        time.sleep(0.001)
+    thread.join()
+    assert outcome == ["out of time"]
+    assert turns > 20  # some 900 with the GIL free on a quiet machine; 0-2 were it held for the whole search
+
+
+def test_cli_threads(enable) -> None:
+    """`endgame --threads 2` gives one thread's value; --threads 0 is one clear line."""
+    from lexitrain.engine.cgp import Position, to_cgp
+    from tests.cli_runner import run
+
+    board, mine, theirs = real_endgames(enable.tiles, 1)[0]
+    cgp = to_cgp(Position(board, ["".join(mine.names()), ""], [300, 310], 0, {"lex": "enable"}))
+    one, two = (run("endgame", "--cgp", cgp, "--json", "--threads", n) for n in ("1", "2"))
+    assert one.exit_code == 0 and two.exit_code == 0, one.stderr + two.stderr
+    assert one.json()["value"] == two.json()["value"] and two.json()["exact"] is True
+    bad = run("endgame", "--cgp", cgp, "--threads", "0")
+    assert bad.exit_code != 0 and "--threads must be at least 1" in bad.stderr and "Traceback" not in bad.stderr

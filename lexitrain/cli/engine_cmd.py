@@ -247,6 +247,8 @@ def endgame(
                             "first, then the opponent's (left out: the unseen tiles)."),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds with the best line "
                                             "found so far (marked not exact)."),
+    threads: int = typer.Option(default_threads(), "--threads", help="Threads to search on (default: every core; "
+                                "two prove it two ways at once, the same value).", show_default=False),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
@@ -257,11 +259,13 @@ def endgame(
 
     if seconds is not None and seconds <= 0:
         raise LexitrainError("--time must be more than 0 seconds")
+    if threads < 1:
+        raise LexitrainError("--threads must be at least 1")
     lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     racks = _endgame_racks(position, tiles)
     problem = Endgame(position.board, racks, position.zero_turns)
-    solution = solve(problem, MoveGenerator(dawg_for(lex)), seconds)
+    solution = solve(problem, MoveGenerator(dawg_for(lex)), seconds, threads=threads)
     spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
     line = [describe(move, position.board) for move in solution.sequence]
     if json_out:

@@ -1,29 +1,34 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The endgame search compiled to C: endgame.PythonSearch's algorithm
 (negamax, alpha-beta with a null window after the first move, the
-transposition table, iterative deepening) with the board, racks, hashes and
-table in C arrays, and three things the reference leaves out because they
-only save time:
+transposition table, iterative deepening) with the board, racks, hashes,
+plays and table in C arrays, run without the GIL (`root` and `after` let go
+of it), and four things the reference leaves out because they only save time:
 
-- plays come from the move generator's LiveBoard, which keeps the board's
-  cross-checks and anchors up to date as tiles are played and taken back
-  (only the squares a change touches), instead of reading the whole board
-  each time; still once per board and rack, kept with each play's squares,
-  tiles and score as C arrays;
+- plays come from the move generator's LiveBoard through its C entry points
+  (`LiveBoard.api`), which keep the board's cross-checks and anchors up to
+  date as tiles are played and taken back (only the squares a change
+  touches); still once per board and rack, kept in a C hash table with each
+  play's squares, tiles and score;
 - plays are tried going out first, then by score plus the points of the
   tiles they place plus 15 a tile; a node one move from the horizon is
   valued without visiting its children: by its best play going out and the
   play of the highest score plus points placed (its exact worth there);
 - the table keeps two entries a bucket, the deepest searched and the latest;
+  it is a `Table` of its own, which several searches (threads) may share:
+  each entry is written as two 64-bit words, the key folded with the data,
+  so an entry torn by two threads writing at once reads as absent;
 - where the opponent (four tiles or fewer) can go out, a play that leaves the
   squares of such a play alone is bounded without a search: at most its score
   less the opponent's going out (`threat_bound`), often enough to refute it.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int16_t, int32_t, int8_t, uint64_t
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:
     """
@@ -36,22 +41,48 @@ cdef extern from *:
         return n;
     #endif
     }
+    /* shared words read and written by several threads at once */
+    #include <stdint.h>
+    static inline uint64_t load_word(uint64_t* at) {
+        return __atomic_load_n(at, __ATOMIC_RELAXED);
+    }
+    static inline void store_word(uint64_t* at, uint64_t v) {
+        __atomic_store_n(at, v, __ATOMIC_RELAXED);
+    }
+    static inline int load_flag(int* at) { return __atomic_load_n(at, __ATOMIC_RELAXED); }
+    static inline void store_flag(int* at, int v) { __atomic_store_n(at, v, __ATOMIC_RELAXED); }
+    /* The LiveBoard's C entry points (_movegen.pyx declares the same). */
+    typedef struct LiveApi {
+        void* board;
+        void (*set)(void* board, int k, int t);
+        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap);
+    } LiveApi;
     """
     int popcount(unsigned long long x) nogil
+    uint64_t load_word(uint64_t* at) nogil
+    void store_word(uint64_t* at, uint64_t v) nogil
+    int load_flag(int* at) nogil
+    void store_flag(int* at, int v) nogil
+    ctypedef struct LiveApi:
+        void* board
+        void (*set)(void* board, int k, int t) noexcept nogil
+        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil
 
-import time
-
-from lexitrain.engine.endgame import (EXACT_DEPTH, INFINITY, MAX_ZERO_TURNS, PLAYS_LIMIT, OutOfNodes, OutOfTime,
-                                      Zobrist, rack_value)
+from lexitrain.engine import endgame as _reference
+from lexitrain.engine.endgame import OutOfNodes, OutOfTime, Superseded, Zobrist, rack_value
 from lexitrain.engine.play import ScoredPlay
-from lexitrain.tiles import RACK_SIZE
 
 from lexitrain.engine import _movegen
+
+# endgame.py's constants, as C values the search reads without the GIL
+cdef int EXACT_DEPTH = _reference.EXACT_DEPTH
+cdef int INFINITY = _reference.INFINITY
+cdef int MAX_ZERO_TURNS = _reference.MAX_ZERO_TURNS
+cdef int PLAYS_LIMIT = _reference.PLAYS_LIMIT
 
 cdef enum:
     EMPTY = -1
     BLANK_FLAG = 128
-    LETTER_MASK = 127
     MAX_SLOTS = 33      # letters and the blank
     MAX_SQUARES = 4096
     EXACT = 0
@@ -63,22 +94,76 @@ cdef enum:
     FLAT_FIELDS = 7     # ints before a play's tiles in find_flat's array
     RACK_TILES = 16     # most tiles a play places
     ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
-    TILE_WEIGHT = 15    # points a tile placed adds to a play's place in the order (see Moves.load)
+    TILE_WEIGHT = 15    # points a tile placed adds to a play's place in the order (see load_moves)
     THREATS = 4         # the opponent's plays going out whose reach is worked out (see Search.threat_bound)
     THREAT_TILES = 4    # ... when the opponent holds at most this many tiles
     ZONE_WORDS = 8      # 64-bit words of a threat's reach: boards of up to 512 squares
+    CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
+    BUSY_BITS = 16      # slots of the table of positions being searched (see Search.negamax)
+    BUSY_DEPTH = 3      # ... noted at this depth and more
+    DEFERRED = 64       # most plays a position puts off because another thread is searching them
+    # why a search stopped (Search.stopped)
+    RUNNING = 0
+    STOP_TIME = 1
+    STOP_NODES = 2
+    STOP_SHARED = 3     # another search sharing the table said stop (`Table.stop`)
+    STOP_MEMORY = 4
+
+
+cdef struct Slot:
+    # a table entry as two words: `check` is the key xor `data`, so a slot two
+    # threads wrote at once (one's check, the other's data) matches no key
+    uint64_t check
+    uint64_t data
 
 
 cdef struct Entry:
-    uint64_t key
-    int32_t value
-    int32_t move    # index in the plays of this board and rack, PASS or NO_MOVE
-    int16_t depth
-    int8_t flag
+    int value
+    int move    # index in the plays of this board and rack, PASS or NO_MOVE
+    int depth
+    int flag
+
+
+cdef inline uint64_t pack(int value, int move, int depth, int flag) noexcept nogil:
+    """An entry's fields in one word: value (24 bits, signed), move + 2 (22), depth (11), flag (2)."""
+    return ((<uint64_t>(value + (1 << 23)) & 0xFFFFFF) | ((<uint64_t>(move + 2) & 0x3FFFFF) << 24)
+            | ((<uint64_t>depth & 0x7FF) << 46) | ((<uint64_t>flag & 3) << 57))
+
+
+cdef inline void unpack(uint64_t data, Entry* e) noexcept nogil:
+    e.value = <int>(data & 0xFFFFFF) - (1 << 23)
+    e.move = <int>((data >> 24) & 0x3FFFFF) - 2
+    e.depth = <int>((data >> 46) & 0x7FF)
+    e.flag = <int>((data >> 57) & 3)
+
+
+cdef class Table:
+    """The transposition table (2^TABLE_BITS entries in buckets of two), what
+    is being searched now (the key of a position by the low bits of its key:
+    a thread puts off a play whose position another is searching, ABDADA's
+    way), and the flag that tells every search sharing it to stop."""
+    cdef Slot* slots
+    cdef uint64_t mask
+    cdef uint64_t* busy
+    cdef int stop
+
+    def __cinit__(self):
+        self.slots = <Slot*>PyMem_RawMalloc((1 << TABLE_BITS) * sizeof(Slot))
+        self.busy = <uint64_t*>PyMem_RawMalloc((1 << BUSY_BITS) * sizeof(uint64_t))
+        if self.slots == NULL or self.busy == NULL:
+            raise MemoryError()
+        memset(self.slots, 0, (1 << TABLE_BITS) * sizeof(Slot))
+        memset(self.busy, 0, (1 << BUSY_BITS) * sizeof(uint64_t))
+        self.mask = (1 << (TABLE_BITS - 1)) - 1
+        self.stop = 0
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.slots)
+        PyMem_RawFree(self.busy)
 
 
 cdef struct Ranked:
-    int at       # where the play starts in find_flat's array
+    int at       # where the play starts in the generator's packed array
     int index    # its place there (ties keep it)
     int out      # it goes out
     int gain     # its score plus the points of the tiles it places
@@ -96,132 +181,142 @@ cdef int compare_ranked(const void* a, const void* b) noexcept nogil:
     return x.index - y.index
 
 
-cdef class Moves:
-    """One board's plays for one rack, going out first, then by score: per
-    play its score and the squares and tiles it fills, in C arrays; the
-    ScoredPlays are made only when asked for (`plays`)."""
-    cdef int n
-    cdef int n_out     # plays 0 .. n_out - 1 go out
-    cdef int top_gain  # the play (not going out) of the highest gain
-    cdef int* score
-    cdef int* gain     # score plus the points of the tiles placed
-    cdef int* first    # play i fills tiles first[i] .. first[i + 1] - 1
-    cdef int* square
-    cdef int* tile
-    cdef int* record   # where play i starts in `flat`
-    cdef object flat
-    cdef list listed
-    cdef int n_zone    # plays going out whose reach `zone` holds (-1: not worked out yet)
-    cdef uint64_t zone[THREATS][ZONE_WORDS]  # the squares a play must leave alone for play j to stay as it is
+cdef struct Moves:
+    # one board's plays for one rack, going out first, then by score: per play
+    # its score and the squares and tiles it fills
+    int n
+    int n_out       # plays 0 .. n_out - 1 go out
+    int top_gain    # the play (not going out) of the highest gain
+    int* score
+    int* gain       # score plus the points of the tiles placed
+    int* first      # play i fills tiles first[i] .. first[i + 1] - 1
+    int* square
+    int* tile
+    int* record     # where play i starts in `flat`
+    int* flat       # the generator's packed plays (see _movegen's flat_c)
+    int n_zone      # plays going out whose reach `zone` holds (-1: not worked out yet)
+    uint64_t zone[THREATS][ZONE_WORDS]  # the squares a play must leave alone for play j to stay as it is
+    int pins        # searches under way over these plays (see Search.pin)
+    int orphan      # dropped from the cache while pinned: freed at the last unpin
 
-    def __cinit__(self):
-        self.score = NULL
-        self.gain = NULL
-        self.first = NULL
-        self.square = NULL
-        self.tile = NULL
-        self.record = NULL
-        self.n_zone = -1
 
-    def __dealloc__(self):
-        PyMem_Free(self.score)
-        PyMem_Free(self.gain)
-        PyMem_Free(self.first)
-        PyMem_Free(self.square)
-        PyMem_Free(self.tile)
-        PyMem_Free(self.record)
+cdef void free_moves(Moves* m) noexcept nogil:
+    if m != NULL:
+        PyMem_RawFree(m.score)
+        PyMem_RawFree(m.flat)
+        PyMem_RawFree(m)
 
-    cdef int load(self, object flat, int cols, int rack_size, int* points) except -1:
-        """Read the move generator's packed plays (movegen's find_flat), in the
-        order the search tries them: those that go out by score, then the rest
-        by their `gain` (the score plus the points of the tiles placed: what the
-        play is worth one move from the search's horizon) plus TILE_WEIGHT a
-        tile placed, as playing more tiles brings going out closer (15 measured
-        best of 0-30: a third fewer positions on a 7-against-7 endgame of the
-        benchmark), ties in the generator's order."""
-        cdef const int[::1] v = flat
-        cdef int total = v.shape[0], at = 0, n = 0, i, j, k, length, placed, dr, dc, t, pts
-        cdef unsigned long long through
-        cdef Ranked* ranked
-        self.flat = flat
-        while at < total:
-            n += 1
-            at += FLAT_FIELDS + v[at + 4]
-        self.n = n
-        self.n_out = 0
-        self.score = <int*>PyMem_Malloc((n + 1) * sizeof(int))
-        self.gain = <int*>PyMem_Malloc((n + 1) * sizeof(int))
-        self.first = <int*>PyMem_Malloc((n + 1) * sizeof(int))
-        self.record = <int*>PyMem_Malloc((n + 1) * sizeof(int))
-        self.square = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
-        self.tile = <int*>PyMem_Malloc((n * RACK_TILES + 1) * sizeof(int))
-        ranked = <Ranked*>PyMem_Malloc((n + 1) * sizeof(Ranked))
-        if not (self.score and self.gain and self.first and self.record and self.square and self.tile and ranked):
-            PyMem_Free(ranked)
-            raise MemoryError()
-        at = 0
-        for i in range(n):
-            length = v[at + 4]
-            through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
-            placed = length - popcount(through)
-            pts = 0
-            for j in range(length):
-                if not (through >> j) & 1:
-                    t = v[at + FLAT_FIELDS + j]
-                    if t < BLANK_FLAG:
-                        pts += points[t]
-            ranked[i].at = at
-            ranked[i].index = i
-            ranked[i].out = placed == rack_size
-            ranked[i].gain = v[at] + pts
-            ranked[i].key = v[at] if ranked[i].out else v[at] + pts + TILE_WEIGHT * placed
-            if ranked[i].out:
-                self.n_out += 1
-            at += FLAT_FIELDS + length
-        qsort(ranked, n, sizeof(Ranked), compare_ranked)
-        k = 0
-        for i in range(n):
-            at = ranked[i].at
-            length = v[at + 4]
-            through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
-            self.score[i] = v[at]
-            self.gain[i] = ranked[i].gain
-            self.first[i] = k
-            self.record[i] = at
-            dr, dc = (1, 0) if v[at + 3] else (0, 1)
-            for j in range(length):
-                if not (through >> j) & 1:
-                    self.square[k] = (v[at + 1] + dr * j) * cols + v[at + 2] + dc * j
-                    self.tile[k] = v[at + FLAT_FIELDS + j]
-                    k += 1
-        self.first[n] = k
-        self.top_gain = self.n_out
-        for i in range(self.n_out, n):
-            if self.gain[i] > self.gain[self.top_gain]:
-                self.top_gain = i
-        PyMem_Free(ranked)
-        return 0
 
-    cdef list plays(self):
-        """The plays as ScoredPlays, in this order."""
-        cdef const int[::1] v = self.flat
-        cdef int i, at, length
-        if self.listed is None:
-            self.listed = []
-            for i in range(self.n):
-                at = self.record[i]
-                length = v[at + 4]
-                through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
-                letters = tuple([v[at + FLAT_FIELDS + j] for j in range(length)])
-                self.listed.append(ScoredPlay(v[at + 1], v[at + 2], bool(v[at + 3]), letters, through, v[at]))
-        return self.listed
+cdef Moves* load_moves(int* flat, int total, int cols, int rack_size, const int* points) noexcept nogil:
+    """The generator's packed plays (`flat`, taken over) in the order the search tries them:
+    those that go out by score, then the rest by their `gain` (the score plus the points of
+    the tiles placed: what the play is worth one move from the search's horizon) plus
+    TILE_WEIGHT a tile placed, as playing more tiles brings going out closer (15 measured
+    best of 0-30: a third fewer positions on a 7-against-7 endgame of the benchmark), ties
+    in the generator's order. NULL where memory ran out."""
+    cdef int at = 0, n = 0, i, j, k, length, placed, dr, dc, t, pts, tiles = 0
+    cdef unsigned long long through
+    cdef Ranked* ranked
+    cdef Moves* m = <Moves*>PyMem_RawMalloc(sizeof(Moves))
+    if m == NULL:
+        PyMem_RawFree(flat)
+        return NULL
+    while at < total:
+        n += 1
+        tiles += flat[at + 4]
+        at += FLAT_FIELDS + flat[at + 4]
+    m.n = n
+    m.n_out = 0
+    m.n_zone = -1
+    m.pins = 0
+    m.orphan = 0
+    m.flat = flat
+    # one block: score, gain, first, record (n + 1 each), square, tile (tiles + 1 each)
+    m.score = <int*>PyMem_RawMalloc((4 * (n + 1) + 2 * (tiles + 1)) * sizeof(int))
+    ranked = <Ranked*>PyMem_RawMalloc((n + 1) * sizeof(Ranked))
+    if m.score == NULL or ranked == NULL:
+        PyMem_RawFree(ranked)
+        free_moves(m)
+        return NULL
+    m.gain = m.score + (n + 1)
+    m.first = m.gain + (n + 1)
+    m.record = m.first + (n + 1)
+    m.square = m.record + (n + 1)
+    m.tile = m.square + (tiles + 1)
+    at = 0
+    for i in range(n):
+        length = flat[at + 4]
+        through = (<unsigned long long>(<unsigned int>flat[at + 6]) << 32) | <unsigned int>flat[at + 5]
+        placed = length - popcount(through)
+        pts = 0
+        for j in range(length):
+            if not (through >> j) & 1:
+                t = flat[at + FLAT_FIELDS + j]
+                if t < BLANK_FLAG:
+                    pts += points[t]
+        ranked[i].at = at
+        ranked[i].index = i
+        ranked[i].out = placed == rack_size
+        ranked[i].gain = flat[at] + pts
+        ranked[i].key = flat[at] if ranked[i].out else flat[at] + pts + TILE_WEIGHT * placed
+        if ranked[i].out:
+            m.n_out += 1
+        at += FLAT_FIELDS + length
+    qsort(ranked, n, sizeof(Ranked), compare_ranked)
+    k = 0
+    for i in range(n):
+        at = ranked[i].at
+        length = flat[at + 4]
+        through = (<unsigned long long>(<unsigned int>flat[at + 6]) << 32) | <unsigned int>flat[at + 5]
+        m.score[i] = flat[at]
+        m.gain[i] = ranked[i].gain
+        m.first[i] = k
+        m.record[i] = at
+        dr, dc = (1, 0) if flat[at + 3] else (0, 1)
+        for j in range(length):
+            if not (through >> j) & 1:
+                m.square[k] = (flat[at + 1] + dr * j) * cols + flat[at + 2] + dc * j
+                m.tile[k] = flat[at + FLAT_FIELDS + j]
+                k += 1
+    m.first[n] = k
+    m.top_gain = m.n_out
+    for i in range(m.n_out, n):
+        if m.gain[i] > m.gain[m.top_gain]:
+            m.top_gain = i
+    PyMem_RawFree(ranked)
+    return m
+
+
+cdef list as_plays(Moves* m):
+    """The plays as ScoredPlays, in the search's order."""
+    cdef int i, j, at, length
+    cdef unsigned long long through
+    cdef int* v = m.flat
+    out = []
+    for i in range(m.n):
+        at = m.record[i]
+        length = v[at + 4]
+        through = (<unsigned long long>(<unsigned int>v[at + 6]) << 32) | <unsigned int>v[at + 5]
+        letters = tuple([v[at + FLAT_FIELDS + j] for j in range(length)])
+        out.append(ScoredPlay(v[at + 1], v[at + 2], bool(v[at + 3]), letters, through, v[at]))
+    return out
+
+
+cdef double now() noexcept nogil:
+    """time.monotonic()'s clock."""
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
 
 
 cdef class Search:
-    """The compiled twin of endgame.PythonSearch (same methods the solver calls)."""
+    """The compiled twin of endgame.PythonSearch (same methods the solver calls).
+    `helper()` makes another search of the same position sharing this one's
+    table, for another thread."""
     cdef object board
-    cdef list squares
+    cdef object generator
     cdef int cols, rows, letters, n_squares
+    cdef int sq[MAX_SQUARES]
     cdef int points[MAX_SLOTS]
     cdef uint64_t* zsquare      # [square * 256 + tile]
     cdef uint64_t zrack[2][MAX_SLOTS][17]
@@ -231,10 +326,22 @@ cdef class Search:
     cdef int size[2]
     cdef uint64_t rack_key[2][2]
     cdef uint64_t board_key
-    cdef Entry* table
+    cdef Table shared
+    cdef Slot* slots
     cdef uint64_t table_mask
-    cdef dict cache
-    cdef object live            # the move generator's LiveBoard: the board as of the last generation
+    cdef int* stop_all           # the shared table's stop flag
+    cdef uint64_t* busy          # the shared table's positions being searched
+    cdef bint sharing            # another thread searches this table too
+    # the plays found, by the hash of board and rack (open addressing)
+    cdef uint64_t* cache_key
+    cdef Moves** cache_moves
+    cdef int cache_count
+    cdef long cache_round        # times the cache was emptied (the Python lists of plays follow it)
+    cdef dict listed             # the address of plays kept -> them as ScoredPlays, for the Python-facing methods
+    cdef long listed_round       # the cache round `listed` belongs to
+    cdef object live             # the move generator's LiveBoard: the board as of the last generation
+    cdef object live_capsule
+    cdef LiveApi* api
     cdef int live_tile[MAX_SQUARES]   # what each square holds on it
     cdef int dirty[MAX_SQUARES]       # squares changed since (each listed once)
     cdef char is_dirty[MAX_SQUARES]
@@ -245,24 +352,34 @@ cdef class Search:
     cdef public long generated   # move generations (cache misses)
     cdef public long threatened  # plays proved worse by the opponent's going out without a search
     cdef bint zoned              # the board is small enough for threat zones
+    cdef bint timed
+    cdef double deadline_at
     cdef object deadline
     cdef int start_zero
+    cdef int stopped             # why the search under way stopped (RUNNING: it did not)
 
     def __cinit__(self):
         self.zsquare = NULL
-        self.table = NULL
+        self.cache_key = NULL
+        self.cache_moves = NULL
 
     def __dealloc__(self):
-        PyMem_Free(self.zsquare)
-        PyMem_Free(self.table)
+        cdef int k
+        if self.cache_moves != NULL:
+            for k in range(1 << CACHE_BITS):
+                if self.cache_moves[k] != NULL:
+                    free_moves(self.cache_moves[k])
+        PyMem_RawFree(self.cache_moves)
+        PyMem_RawFree(self.cache_key)
+        PyMem_RawFree(self.zsquare)
 
-    def __init__(self, endgame, generator, deadline):
-        cdef int k, t, s, letter, n, p
+    def __init__(self, endgame, generator, deadline, Table table=None):
+        cdef int k, t, s, letter, n
         board = endgame.board.copy()
         self.board = board
-        self.squares = board.squares
+        self.generator = generator
         self.rows, self.cols = board.rows, board.cols
-        self.n_squares = len(self.squares)
+        self.n_squares = len(board.squares)
         tiles = board.tiles
         self.letters = tiles.size
         if self.letters + 1 > MAX_SLOTS or self.n_squares > MAX_SQUARES:
@@ -271,12 +388,21 @@ cdef class Search:
             self.points[letter] = tiles.points[letter]
         self.points[self.letters] = 0
         zobrist = Zobrist(self.n_squares, self.letters)
-        self.zsquare = <uint64_t*>PyMem_Malloc(self.n_squares * 256 * sizeof(uint64_t))
-        self.table = <Entry*>PyMem_Malloc((1 << TABLE_BITS) * sizeof(Entry))
-        if not (self.zsquare and self.table):
+        self.zsquare = <uint64_t*>PyMem_RawMalloc(self.n_squares * 256 * sizeof(uint64_t))
+        self.cache_key = <uint64_t*>PyMem_RawMalloc((1 << CACHE_BITS) * sizeof(uint64_t))
+        self.cache_moves = <Moves**>PyMem_RawMalloc((1 << CACHE_BITS) * sizeof(Moves*))
+        if not (self.zsquare and self.cache_key and self.cache_moves):
             raise MemoryError()
-        memset(self.table, 0, (1 << TABLE_BITS) * sizeof(Entry))
-        self.table_mask = (1 << (TABLE_BITS - 1)) - 1  # buckets of two entries
+        memset(self.cache_moves, 0, (1 << CACHE_BITS) * sizeof(Moves*))
+        self.cache_count = 0
+        self.cache_round = 0
+        self.listed = {}
+        self.shared = Table() if table is None else table
+        self.slots = self.shared.slots
+        self.table_mask = self.shared.mask
+        self.stop_all = &self.shared.stop
+        self.busy = self.shared.busy
+        self.sharing = table is not None
         for k in range(self.n_squares):
             for t in range(256):
                 self.zsquare[k * 256 + t] = zobrist.square[k][t]
@@ -286,10 +412,13 @@ cdef class Search:
                     self.zrack[s][letter][n] = zobrist.rack[s][letter][n]
         for n in range(MAX_ZERO_TURNS + 1):
             self.zzero[n] = zobrist.zero[n]
-        self.cache = {}
-        self.live = _movegen.LiveBoard(generator.setting(board), self.squares)
+        squares = board.squares
+        self.live = _movegen.LiveBoard(generator.setting(board), squares)
+        self.live_capsule = self.live.api()
+        self.api = <LiveApi*>PyCapsule_GetPointer(self.live_capsule, "lexitrain.LiveApi")
         for k in range(self.n_squares):
-            self.live_tile[k] = self.squares[k]
+            self.sq[k] = squares[k]
+            self.live_tile[k] = squares[k]
             self.is_dirty[k] = 0
         self.n_dirty = 0
         self.nodes = 0
@@ -297,8 +426,19 @@ cdef class Search:
         self.horizon = 0
         self.generated = 0
         self.threatened = 0
+        self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
+
+    def helper(self, endgame):
+        """A search of `endgame` sharing this one's table (for another thread), with its own board,
+        plays and counts."""
+        self.sharing = True
+        return Search(endgame, self.generator, self.deadline, self.shared)
+
+    def stop_helpers(self, bint stop):
+        """Tell every search sharing the table to stop (True), or that they may run again (False)."""
+        store_flag(self.stop_all, 1 if stop else 0)
 
     def reset(self, endgame, deadline):
         """Start from another position on the same kind of board, keeping the
@@ -310,8 +450,8 @@ cdef class Search:
         self.board_key = 0
         for k in range(self.n_squares):
             t = squares[k]
-            if self.squares[k] != t:
-                self.squares[k] = t
+            if self.sq[k] != t:
+                self.sq[k] = t
                 self.touch(k)
             if t != EMPTY:
                 self.board_key ^= self.zsquare[k * 256 + t]
@@ -327,6 +467,8 @@ cdef class Search:
                 for letter in range(self.letters + 1):
                     self.rack_key[p][s] ^= self.zrack[s][letter][self.rack[p][letter]]
         self.deadline = deadline
+        self.timed = deadline is not None
+        self.deadline_at = deadline if deadline is not None else 0.0
         self.start_zero = endgame.zero_turns
 
     # -- what the solver reads ----------------------------------------------------------
@@ -339,87 +481,140 @@ cdef class Search:
         return [self.value[0], self.value[1]]
 
     # -- making and taking back plays ----------------------------------------------------
-    cdef inline void take(self, int p, int slot, int delta):
+    cdef inline void take(self, int p, int slot, int delta) noexcept nogil:
         cdef int n = self.rack[p][slot]
         self.rack[p][slot] = n + delta
         self.rack_key[p][0] ^= self.zrack[0][slot][n] ^ self.zrack[0][slot][n + delta]
         self.rack_key[p][1] ^= self.zrack[1][slot][n] ^ self.zrack[1][slot][n + delta]
 
-    cdef void make_index(self, int p, Moves moves, int i):
-        cdef int j, k, t
-        for j in range(moves.first[i], moves.first[i + 1]):
-            k = moves.square[j]
-            t = moves.tile[j]
-            self.squares[k] = t
-            self.touch(k)
-            self.board_key ^= self.zsquare[k * 256 + t]
-            if t >= BLANK_FLAG:
-                self.take(p, self.letters, -1)
-            else:
-                self.take(p, t, -1)
-                self.value[p] -= self.points[t]
-            self.size[p] -= 1
+    cdef void place(self, int p, int k, int t, int delta) noexcept nogil:
+        """Tile t from p's rack onto square k (delta -1), or back (delta +1)."""
+        self.sq[k] = t if delta < 0 else EMPTY
+        self.touch(k)
+        self.board_key ^= self.zsquare[k * 256 + t]
+        if t >= BLANK_FLAG:
+            self.take(p, self.letters, delta)
+        else:
+            self.take(p, t, delta)
+            self.value[p] += delta * self.points[t]
+        self.size[p] += delta
 
-    cdef void unmake_index(self, int p, Moves moves, int i):
-        cdef int j, k, t
+    cdef void make_index(self, int p, Moves* moves, int i) noexcept nogil:
+        cdef int j
         for j in range(moves.first[i], moves.first[i + 1]):
-            k = moves.square[j]
-            t = moves.tile[j]
-            self.squares[k] = EMPTY
-            self.touch(k)
-            self.board_key ^= self.zsquare[k * 256 + t]
-            if t >= BLANK_FLAG:
-                self.take(p, self.letters, 1)
-            else:
-                self.take(p, t, 1)
-                self.value[p] += self.points[t]
-            self.size[p] += 1
+            self.place(p, moves.square[j], moves.tile[j], -1)
 
-    cdef inline void touch(self, int k):
+    cdef void unmake_index(self, int p, Moves* moves, int i) noexcept nogil:
+        cdef int j
+        for j in range(moves.first[i], moves.first[i + 1]):
+            self.place(p, moves.square[j], moves.tile[j], 1)
+
+    cdef inline void touch(self, int k) noexcept nogil:
         if not self.is_dirty[k]:
             self.is_dirty[k] = 1
             self.dirty[self.n_dirty] = k
             self.n_dirty += 1
 
-    cdef void sync(self):
+    cdef void sync(self) noexcept nogil:
         """Bring the LiveBoard to this board: the squares changed since it last generated."""
         cdef int n, k, t
         for n in range(self.n_dirty):
             k = self.dirty[n]
             self.is_dirty[k] = 0
-            t = self.squares[k]
+            t = self.sq[k]
             if t != self.live_tile[k]:
                 self.live_tile[k] = t
-                self.live.set(k, t)
+                self.api.set(self.api.board, k, t)
         self.n_dirty = 0
 
-    cdef Moves moves_of(self, int p):
-        """The player's plays on this board: from the cache, else the move generator."""
-        cdef int letter
-        cdef object key = self.board_key ^ self.rack_key[p][0]  # a 64-bit hash of board and rack
-        cdef Moves moves = self.cache.get(key)
-        if moves is not None:
-            return moves
-        counts = tuple([self.rack[p][letter] for letter in range(self.letters)])
+    # -- the plays of a board and rack, kept --------------------------------------------------
+    cdef void unpin(self, Moves* moves) noexcept nogil:
+        """A search over these plays is done: free them if the cache dropped them meanwhile."""
+        if moves != NULL:
+            moves.pins -= 1
+            if moves.pins == 0 and moves.orphan:
+                free_moves(moves)
+
+    cdef void clear_cache(self) noexcept nogil:
+        """Empty the cache (plays a search is going through are freed when it is done with them)."""
+        cdef int k
+        for k in range(1 << CACHE_BITS):
+            if self.cache_moves[k] != NULL:
+                if self.cache_moves[k].pins:
+                    self.cache_moves[k].orphan = 1
+                else:
+                    free_moves(self.cache_moves[k])
+                self.cache_moves[k] = NULL
+        self.cache_count = 0
+        self.cache_round += 1
+
+    cdef Moves* moves_of(self, int p) noexcept nogil:
+        """The player's plays on this board, pinned (the caller unpins them): from the cache, else
+        the move generator. NULL where memory ran out (the search stops)."""
+        cdef uint64_t key = self.board_key ^ self.rack_key[p][0]  # a 64-bit hash of board and rack
+        cdef uint64_t mask = (1 << CACHE_BITS) - 1
+        cdef uint64_t k = key & mask
+        cdef int total, cap = 0
+        cdef int* flat = NULL
+        cdef Moves* moves
+        while self.cache_moves[k] != NULL:
+            if self.cache_key[k] == key:
+                self.cache_moves[k].pins += 1
+                return self.cache_moves[k]
+            k = (k + 1) & mask
         self.sync()
-        flat = self.live.find_flat(counts, self.rack[p][self.letters])
+        total = self.api.find(self.api.board, self.rack[p], self.letters, self.rack[p][self.letters], &flat, &cap)
+        if total < 0:
+            PyMem_RawFree(flat)
+            self.stopped = STOP_MEMORY
+            return NULL
         self.generated += 1
-        moves = Moves()
-        moves.load(flat, self.cols, self.size[p], self.points)
-        if len(self.cache) >= PLAYS_LIMIT:
-            self.cache.clear()
-        self.cache[key] = moves
+        moves = load_moves(flat, total, self.cols, self.size[p], self.points)
+        if moves == NULL:
+            self.stopped = STOP_MEMORY
+            return NULL
+        if self.cache_count >= PLAYS_LIMIT:
+            self.clear_cache()
+            k = key & mask
+        self.cache_key[k] = key
+        self.cache_moves[k] = moves
+        self.cache_count += 1
+        moves.pins = 1
+        return moves
+
+    cdef list listed_plays(self, Moves* moves):
+        """The plays as ScoredPlays (made once per cache round)."""
+        cdef object at = <size_t>moves
+        if self.listed_round != self.cache_round:
+            self.listed = {}
+            self.listed_round = self.cache_round
+        found = self.listed.get(at)
+        if found is None:
+            found = self.listed[at] = as_plays(moves)
+        return found
+
+    cdef Moves* moves_or_raise(self, int p) except NULL:
+        cdef Moves* moves = self.moves_of(p)
+        if moves == NULL:
+            self.stopped = RUNNING
+            raise MemoryError()
         return moves
 
     def plays(self, int player):
-        return self.moves_of(player).plays()
+        cdef Moves* moves = self.moves_or_raise(player)
+        try:
+            return self.listed_plays(moves)
+        finally:
+            self.unpin(moves)
 
     def make(self, int player, play):
-        cdef Moves moves = self.moves_of(player)
-        self.make_index(player, moves, moves.plays().index(play))
+        cdef Moves* moves = self.moves_or_raise(player)
+        try:
+            self.make_index(player, moves, self.listed_plays(moves).index(play))
+        finally:
+            self.unpin(moves)
 
     def unmake(self, int player, play):
-        cdef Moves moves
         cdef int j, k, t
         # the play's squares hold its tiles now: take them back directly
         dr, dc = (1, 0) if play.down else (0, 1)
@@ -427,61 +622,59 @@ cdef class Search:
             if play.through >> j & 1:
                 continue
             k = (play.row + dr * j) * self.cols + play.col + dc * j
-            t = play.letters[j]
-            self.squares[k] = EMPTY
-            self.touch(k)
-            self.board_key ^= self.zsquare[k * 256 + t]
-            if t >= BLANK_FLAG:
-                self.take(player, self.letters, 1)
-            else:
-                self.take(player, t, 1)
-                self.value[player] += self.points[t]
-            self.size[player] += 1
+            self.place(player, k, play.letters[j], 1)
 
-    # -- the search ------------------------------------------------------------------------
-    cdef inline uint64_t key_of(self, int p, int zero):
+    # -- the table ---------------------------------------------------------------------------
+    cdef inline uint64_t key_of(self, int p, int zero) noexcept nogil:
         return self.board_key ^ self.rack_key[p][0] ^ self.rack_key[1 - p][1] ^ self.zzero[zero]
 
-    cdef inline Entry* probe(self, uint64_t key):
-        """The table's entry for this key, or NULL."""
-        cdef Entry* bucket = &self.table[(key & self.table_mask) << 1]
-        if bucket[0].key == key:
-            return bucket
-        if bucket[1].key == key:
-            return &bucket[1]
-        return NULL
+    cdef inline bint probe(self, uint64_t key, Entry* e) noexcept nogil:
+        """Read this key's entry into `e`; False where the table has none."""
+        cdef Slot* bucket = &self.slots[(key & self.table_mask) << 1]
+        cdef uint64_t data
+        cdef int j
+        for j in range(2):
+            data = load_word(&bucket[j].data)
+            if load_word(&bucket[j].check) ^ data == key:
+                unpack(data, e)
+                return True
+        return False
 
-    cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag):
+    cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag) noexcept nogil:
         """Keep a result: a bucket holds two, the one searched deepest (an exact
         one deepest of all) and the latest, so long proofs survive the many
         shallow nodes searched after them."""
-        cdef Entry* bucket = &self.table[(key & self.table_mask) << 1]
-        cdef Entry* e
-        if bucket[0].key == key or depth >= bucket[0].depth:
-            if bucket[0].key != key:
-                bucket[1] = bucket[0]
-            e = bucket
-        else:
-            e = &bucket[1]
-        e.key = key
-        e.value = value
-        e.move = move
-        e.depth = depth
-        e.flag = flag
+        cdef Slot* bucket = &self.slots[(key & self.table_mask) << 1]
+        cdef uint64_t data = pack(value, move, depth, flag)
+        cdef uint64_t first_data = load_word(&bucket[0].data)
+        cdef uint64_t first_check = load_word(&bucket[0].check)
+        cdef Entry e
+        cdef int j = 1
+        unpack(first_data, &e)
+        if first_check ^ first_data == key or depth >= e.depth:
+            if first_check ^ first_data != key:
+                store_word(&bucket[1].check, first_check)
+                store_word(&bucket[1].data, first_data)
+            j = 0
+        store_word(&bucket[j].check, key ^ data)
+        store_word(&bucket[j].data, data)
 
     def table_move(self, int player, int zero):
         """(whether the table holds this position, its move: a play or None for a pass)."""
-        cdef uint64_t key = self.key_of(player, zero)
-        cdef Entry* e = self.probe(key)
-        cdef Moves moves
-        if e == NULL or e.move == NO_MOVE:
+        cdef Entry e
+        cdef Moves* moves
+        if not self.probe(self.key_of(player, zero), &e) or e.move == NO_MOVE:
             return False, None
         if e.move == PASS:
             return True, None
-        moves = self.moves_of(player)
-        return (True, moves.plays()[e.move]) if e.move < moves.n else (False, None)
+        moves = self.moves_or_raise(player)
+        try:
+            return (True, self.listed_plays(moves)[e.move]) if e.move < moves.n else (False, None)
+        finally:
+            self.unpin(moves)
 
-    cdef int child(self, int p, Moves moves, int i, int depth, int alpha, int beta, int zero) except? -999999:
+    # -- the search ------------------------------------------------------------------------
+    cdef int child(self, int p, Moves* moves, int i, int depth, int alpha, int beta, int zero) noexcept nogil:
         """The value for p of play i (or PASS) searched within (alpha, beta)."""
         cdef int other = 1 - p, score, rest
         if i == PASS:
@@ -492,13 +685,11 @@ cdef class Search:
         if moves.first[i + 1] - moves.first[i] == self.size[p]:  # going out ends the game
             return score + 2 * self.value[other]
         self.make_index(p, moves, i)
-        try:
-            rest = self.negamax(other, depth - 1, score - beta, score - alpha, 0 if score else zero + 1)
-        finally:
-            self.unmake_index(p, moves, i)
+        rest = self.negamax(other, depth - 1, score - beta, score - alpha, 0 if score else zero + 1)
+        self.unmake_index(p, moves, i)
         return score - rest
 
-    cdef void zone_out(self, Moves moves):
+    cdef void zone_out(self, Moves* moves) noexcept nogil:
         """Work out the reach of the first THREATS plays of `moves` going out (on this
         board, the one they were found on): the squares they fill and, from each, the
         first empty square in each of the four directions past the tiles there. A
@@ -518,24 +709,29 @@ cdef class Search:
                 r, c = k // self.cols, k % self.cols
                 for d in range(4):
                     rr, cc = r + dr[d], c + dc[d]
-                    while 0 <= rr < self.rows and 0 <= cc < self.cols and self.squares[rr * self.cols + cc] != EMPTY:
+                    while 0 <= rr < self.rows and 0 <= cc < self.cols and self.sq[rr * self.cols + cc] != EMPTY:
                         rr += dr[d]
                         cc += dc[d]
                     if 0 <= rr < self.rows and 0 <= cc < self.cols:
                         k = rr * self.cols + cc
                         moves.zone[j][k >> 6] |= (<uint64_t>1) << (k & 63)
 
-    cdef Moves threats(self, int other):
-        """The opponent's plays here, their reach worked out, if some go out; else None."""
-        cdef Moves threat
+    cdef Moves* threats(self, int other) noexcept nogil:
+        """The opponent's plays here, pinned, their reach worked out, if some go out; else NULL."""
+        cdef Moves* threat
         if not self.zoned or self.size[other] > THREAT_TILES:
-            return None
+            return NULL
         threat = self.moves_of(other)
+        if threat == NULL:
+            return NULL
         if threat.n_zone < 0:
             self.zone_out(threat)
-        return threat if threat.n_zone else None
+        if threat.n_zone:
+            return threat
+        self.unpin(threat)
+        return NULL
 
-    cdef int threat_bound(self, int p, Moves moves, int i, Moves threat, int zero):
+    cdef int threat_bound(self, int p, Moves* moves, int i, Moves* threat, int zero) noexcept nogil:
         """A bound on the value for p of play i (or PASS) without searching it: the
         opponent, to move next, may still go out with the best of its threats that the
         play leaves alone, which ends the game: p gets at most the play's score less that
@@ -557,18 +753,46 @@ cdef class Search:
                 return moves.score[i] - threat.score[j] - 2 * (self.value[p] - (moves.gain[i] - moves.score[i]))
         return INFINITY
 
-    cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) except? -999999:
-        cdef int other = 1 - p, n, i, value, bound, best, best_move, alpha0 = alpha, first = NO_MOVE, count
+    cdef bint should_stop(self) noexcept nogil:
+        """Count a position; is it time to stop (out of time or positions, or told to)?"""
+        self.nodes += 1
+        if self.stopped:
+            return True
+        if load_flag(self.stop_all):
+            self.stopped = STOP_SHARED
+        elif self.node_limit and self.nodes > self.node_limit:
+            self.stopped = STOP_NODES
+        elif self.timed and not self.nodes & 1023 and now() > self.deadline_at:
+            self.stopped = STOP_TIME
+        return self.stopped != RUNNING
+
+    cdef bint taken(self, int p, Moves* moves, int i, int zero) noexcept nogil:
+        """Is another thread searching the position after play i (ABDADA: put it off)?"""
+        cdef uint64_t key
+        self.make_index(p, moves, i)
+        key = self.key_of(1 - p, 0 if moves.score[i] else zero + 1)
+        self.unmake_index(p, moves, i)
+        return load_word(&self.busy[key & ((1 << BUSY_BITS) - 1)]) == key
+
+    cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
+        """The value for p (to move) of the rest of the game, within (alpha, beta); 0 and `stopped`
+        set where the search stopped (nothing is stored then). Where threads share the table, a
+        position deep enough is marked as being searched, and its plays after the first whose
+        positions another thread is searching are put off to the end (searched then, their values
+        likely in the table by that time): the threads split the work instead of doing it twice."""
+        cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count, bound
+        cdef int n_deferred = 0, listed
+        cdef int deferred[DEFERRED]
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
-        cdef Entry* e = self.probe(key)
-        cdef Moves moves, threat
-        self.nodes += 1
-        if self.deadline is not None and not self.nodes & 1023 and time.monotonic() > self.deadline:
-            raise OutOfTime()
-        if self.node_limit and self.nodes > self.node_limit:
-            raise OutOfNodes()
-        if e != NULL:
+        cdef uint64_t* mine = NULL
+        cdef Entry e
+        cdef Moves* moves
+        cdef Moves* threat
+        cdef bint exclusive
+        if self.should_stop():
+            return 0
+        if self.probe(key, &e):
             first = e.move
             if e.depth >= depth and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
                                      or e.flag == UPPER and e.value <= alpha):
@@ -580,36 +804,61 @@ cdef class Search:
             return self.value[other] - self.value[p]
         horizon_before = self.horizon
         moves = self.moves_of(p)
+        if moves == NULL:
+            return 0
         if depth == 1:
-            return self.last_move(p, moves, zero, key)
+            value = self.last_move(p, moves, zero, key)
+            self.unpin(moves)
+            return value
         if first >= moves.n:
             first = NO_MOVE  # a hash collision
         threat = self.threats(other)
+        if self.stopped:
+            self.unpin(moves)
+            return 0
+        exclusive = self.sharing and depth >= BUSY_DEPTH
+        if exclusive:
+            mine = &self.busy[key & ((1 << BUSY_BITS) - 1)]
+            store_word(mine, key)
         best = -INFINITY
         best_move = NO_MOVE
         count = moves.n + 1  # every play, then the pass
-        for n in range(count + (1 if first != NO_MOVE else 0)):
-            if first != NO_MOVE:
+        listed = count + (1 if first != NO_MOVE else 0)  # steps of the first pass (the first play twice)
+        n = 0
+        while n < listed + n_deferred:
+            if n >= listed:  # the plays put off
+                i = deferred[n - listed]
+            elif first != NO_MOVE:
                 if n == 0:
                     i = first
                 else:
                     i = n - 1 if n - 1 < moves.n else PASS
                     if i == first:
+                        n += 1
                         continue
             else:
                 i = n if n < moves.n else PASS
+            n += 1
             bound = INFINITY
-            if threat is not None and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
+            if threat != NULL and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
                 bound = self.threat_bound(p, moves, i, threat, zero)
-            if bound <= alpha:  # (alpha < INFINITY: a window is never empty)
+            if bound <= alpha:
                 value = bound  # proved no better: the opponent goes out
                 self.threatened += 1
             elif best == -INFINITY:
                 value = self.child(p, moves, i, depth, alpha, beta, zero)
-            else:  # a null window first: most moves only need proving worse
+            else:
+                if exclusive and i != PASS and n <= listed and n_deferred < DEFERRED \
+                        and moves.first[i + 1] - moves.first[i] != self.size[p] and self.taken(p, moves, i, zero):
+                    deferred[n_deferred] = i
+                    n_deferred += 1
+                    continue
+                # a null window first: most moves only need proving worse
                 value = self.child(p, moves, i, depth, alpha, alpha + 1, zero)
-                if alpha < value < beta:
+                if alpha < value < beta and not self.stopped:
                     value = self.child(p, moves, i, depth, value, beta, zero)
+            if self.stopped:
+                break
             if value > best:
                 best = value
                 best_move = i
@@ -617,11 +866,17 @@ cdef class Search:
                     alpha = value
                     if alpha >= beta:
                         break
+        if mine != NULL and load_word(mine) == key:
+            store_word(mine, 0)
+        self.unpin(threat)
+        self.unpin(moves)
+        if self.stopped:
+            return 0
         self.store(key, best, best_move, EXACT_DEPTH if self.horizon == horizon_before else depth,
                    UPPER if best <= alpha0 else LOWER if best >= beta else EXACT)
         return best
 
-    cdef int last_move(self, int p, Moves moves, int zero, uint64_t key):
+    cdef int last_move(self, int p, Moves* moves, int zero, uint64_t key) noexcept nogil:
         """A node one move from the horizon, valued without visiting its children:
         going out is worth its score and twice the other rack, any other play
         its score plus its tiles' points (what leaves the rack) against the racks
@@ -645,12 +900,40 @@ cdef class Search:
         self.store(key, best, best_move, 1 if horizon else EXACT_DEPTH, EXACT)
         return best
 
+    cdef int raise_stopped(self) except -1:
+        """Raise what stopped the search just run (and make ready for the next)."""
+        cdef int why = self.stopped
+        self.stopped = RUNNING
+        if why == STOP_TIME:
+            raise OutOfTime()
+        if why == STOP_NODES:
+            raise OutOfNodes()
+        if why == STOP_SHARED:
+            raise Superseded()
+        if why == STOP_MEMORY:
+            raise MemoryError()
+        return 0
+
     def root(self, int depth, int alpha, int beta):
+        """Search to `depth` plies within (alpha, beta) without the GIL; (value, whether it
+        reached every game's end)."""
         cdef long before = self.horizon
-        value = self.negamax(0, depth, alpha, beta, self.start_zero)
+        cdef int value, zero = self.start_zero
+        self.stopped = RUNNING
+        with nogil:
+            value = self.negamax(0, depth, alpha, beta, zero)
+        self.raise_stopped()
         return value, self.horizon == before
 
     def after(self, int player, play, int depth, int alpha, int beta, int zero):
-        cdef Moves moves = self.moves_of(player)
-        cdef int i = PASS if play is None else moves.plays().index(play)
-        return self.child(player, moves, i, depth, alpha, beta, zero)
+        cdef Moves* moves = self.moves_or_raise(player)
+        cdef int i, value
+        try:
+            i = PASS if play is None else self.listed_plays(moves).index(play)
+            self.stopped = RUNNING
+            with nogil:
+                value = self.child(player, moves, i, depth, alpha, beta, zero)
+        finally:
+            self.unpin(moves)
+        self.raise_stopped()
+        return value

@@ -12,6 +12,7 @@ a walk through a run of board tiles costs less than looking one up.
 
 from cpython.mem cimport (PyMem_Free, PyMem_Malloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc,
                           PyMem_Realloc)
+from cpython.pycapsule cimport PyCapsule_New
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
@@ -562,7 +563,7 @@ cdef class _Search:
         if k + cols < self.size:
             self.anchor_at(k + cols)
 
-    cdef int copy_rack(self, _Search other) except -1:
+    cdef int copy_rack(self, _Search other) except -1 nogil:
         """Take `other`'s rack and word starts (set_rack and left_parts done there)."""
         cdef Left* part
         memcpy(self.slots, other.slots, sizeof(self.slots))
@@ -574,7 +575,7 @@ cdef class _Search:
         if self.cap_lefts < other.n_lefts:
             part = <Left*>PyMem_RawRealloc(self.lefts, other.n_lefts * sizeof(Left))
             if part == NULL:
-                raise MemoryError()
+                return _no_memory()
             self.lefts = part
             self.cap_lefts = other.n_lefts
         memcpy(self.lefts, other.lefts, other.n_lefts * sizeof(Left))
@@ -582,7 +583,7 @@ cdef class _Search:
         memcpy(self.by_length, other.by_length, sizeof(self.by_length))
         return 0
 
-    cdef int take_found(self, _Search other) except -1:
+    cdef int take_found(self, _Search other) except -1 nogil:
         """Append `other`'s plays found to these."""
         cdef Found* play
         cdef int cap = self.cap_found
@@ -591,7 +592,7 @@ cdef class _Search:
         if cap != self.cap_found:
             play = <Found*>PyMem_RawRealloc(self.found, cap * sizeof(Found))
             if play == NULL:
-                raise MemoryError()
+                return _no_memory()
             self.found = play
             self.cap_found = cap
         memcpy(&self.found[self.n_found], other.found, other.n_found * sizeof(Found))
@@ -825,8 +826,16 @@ cdef class _Search:
         return new_play(cls, play.row, play.col, play.down, letters, play.through, play.score)
 
     cdef int* best_first(self) except? NULL:
+        """`best_first_c`, raising MemoryError where it fails."""
+        cdef int* order = self.best_first_c()
+        if order == NULL:
+            raise MemoryError()
+        return order
+
+    cdef int* best_first_c(self) noexcept nogil:
         """The indexes of the plays found, best score first, equal scores in
-        the order found (a stable counting sort by score); the caller frees it."""
+        the order found (a stable counting sort by score); the caller frees it
+        (NULL: no memory)."""
         cdef int n, k, lo, hi
         cdef int* start
         cdef int* order
@@ -839,7 +848,7 @@ cdef class _Search:
         if start == NULL or order == NULL:
             PyMem_RawFree(start)
             PyMem_RawFree(order)
-            raise MemoryError()
+            return NULL
         for k in range(hi - lo + 2):
             start[k] = 0
         for n in range(self.n_found):
@@ -879,35 +888,54 @@ cdef class _Search:
         return out
 
     cdef object flat(self, int down_from):
-        """The plays found, best first, packed as 32-bit ints in an array: per
-        play its score, row, col, down, length, the low and high halves of
-        `through`, then its tiles (what the endgame search keeps per play,
-        without a Python object each)."""
+        """The plays found, best first, packed as 32-bit ints in an array (see `flat_c`)."""
+        cdef int* packed = NULL
+        cdef int cap = 0, total, k
+        total = self.flat_c(down_from, &packed, &cap)
+        out = array("i", bytes(4 * total))
+        cdef int[::1] view = out
+        for k in range(total):
+            view[k] = packed[k]
+        PyMem_RawFree(packed)
+        return out
+
+    cdef int flat_c(self, int down_from, int** packed, int* cap) except -1 nogil:
+        """The plays found, best first, packed as 32-bit ints into `*packed` (grown with
+        PyMem_RawRealloc to hold them; `*cap` its room): per play its score, row, col, down,
+        length, the low and high halves of `through`, then its tiles (what the endgame search
+        keeps per play, without a Python object each). Returns the ints written."""
         cdef int n, k, at = 0, total = 0
         cdef int* order
+        cdef int* grown
         cdef Found* play
         for n in range(self.n_found):
             total += FLAT_FIELDS + self.found[n].length
-        out = array("i", bytes(4 * total))
-        cdef int[::1] view = out
+        if total > cap[0] or packed[0] == NULL:
+            grown = <int*>PyMem_RawRealloc(packed[0], max(total, 1) * sizeof(int))
+            if grown == NULL:
+                return _no_memory()
+            packed[0] = grown
+            cap[0] = max(total, 1)
         if self.n_found == 0:
-            return out
-        order = self.best_first()
+            return 0
+        order = self.best_first_c()
+        if order == NULL:
+            return _no_memory()
         for k in range(self.n_found):
             play = &self.found[order[k]]
-            view[at] = play.score
-            view[at + 1] = play.row
-            view[at + 2] = play.col
-            view[at + 3] = order[k] >= down_from
-            view[at + 4] = play.length
-            view[at + 5] = <int>(play.through & 0xFFFFFFFF)
-            view[at + 6] = <int>(play.through >> 32)
+            packed[0][at] = play.score
+            packed[0][at + 1] = play.row
+            packed[0][at + 2] = play.col
+            packed[0][at + 3] = order[k] >= down_from
+            packed[0][at + 4] = play.length
+            packed[0][at + 5] = <int>(play.through & 0xFFFFFFFFULL)
+            packed[0][at + 6] = <int>(play.through >> 32)
             at += FLAT_FIELDS
             for n in range(play.length):
-                view[at + n] = play.tiles[n]
+                packed[0][at + n] = play.tiles[n]
             at += play.length
         PyMem_RawFree(order)
-        return out
+        return total
 
     cdef int record_through(self, int length, long score, int placed, uint64_t through, uint32_t rem) except -1 nogil:
         """Record a word that ends on a board tile."""
@@ -1107,6 +1135,21 @@ def find_flat(Setting setting not None, list squares, counts, int blanks):
     return s.flat(s.down_from)
 
 
+cdef extern from *:
+    """
+    /* The LiveBoard's C entry points, for the endgame search (_endgame.pyx declares the same). */
+    typedef struct LiveApi {
+        void* board;
+        void (*set)(void* board, int k, int t);
+        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap);
+    } LiveApi;
+    """
+    ctypedef struct LiveApi:
+        void* board
+        void (*set)(void* board, int k, int t) noexcept nogil
+        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil
+
+
 cdef class LiveBoard:
     """A board kept ready for move generation while tiles come and go (the
     endgame search plays and takes back thousands of plays on one board):
@@ -1117,6 +1160,7 @@ cdef class LiveBoard:
     cdef _Search across_s, down_s
     cdef Setting setting
     cdef int rows, cols, size, filled, centre
+    cdef LiveApi c_api
 
     def __init__(self, Setting setting not None, list squares):
         cdef int k
@@ -1149,6 +1193,9 @@ cdef class LiveBoard:
 
     def set(self, int k, int t):
         """Put tile t (a tile number, BLANK_FLAG set for a blank) on flat square k, or EMPTY to lift it."""
+        self.set_c(k, t)
+
+    cdef void set_c(self, int k, int t) noexcept nogil:
         cdef int was = self.across_s.sq[k]
         if (was == EMPTY) != (t == EMPTY):
             self.filled += 1 if t != EMPTY else -1
@@ -1157,36 +1204,75 @@ cdef class LiveBoard:
 
     def find_flat(self, counts, int blanks):
         """find_flat's plays on this board for the rack given."""
-        cdef _Search a = self.across_s, d = self.down_s
-        cdef int longest, down_from, k
-        cdef int in_rack = sum(counts) + blanks
-        if in_rack == 0:
-            return array("i")
-        if in_rack > MAX_RACK:
+        cdef int held[MAX_LETTERS]
+        cdef int letter, n = len(counts), total
+        cdef int* packed = NULL
+        cdef int cap = 0
+        if n > MAX_LETTERS or sum(counts) + blanks > MAX_RACK:
             raise ValueError("outside the compiled search's limits")
+        for letter in range(n):
+            held[letter] = counts[letter]
+        try:
+            total = self.find_c(held, n, blanks, &packed, &cap)
+            out = array("i", bytes(4 * total))
+            for letter in range(total):
+                out[letter] = packed[letter]
+            return out
+        finally:
+            PyMem_RawFree(packed)
+
+    cdef int find_c(self, const int* counts, int kinds, int blanks, int** packed, int* cap) except -1 nogil:
+        """find_flat's plays on this board for the rack (`counts` of the first `kinds` letters, and
+        `blanks`; at most MAX_RACK tiles), packed into `*packed` as _Search.flat_c does: the ints
+        written. Without the GIL: the endgame search's threads each generate on their own board."""
+        cdef int longest, down_from, k, in_rack = blanks
+        for k in range(kinds):
+            in_rack += counts[k]
+        self.across_s.n_found = 0
+        if in_rack == 0:
+            return self.across_s.flat_c(0, packed, cap)
         longest = min(in_rack - 1, max(self.rows, self.cols) - 1)
-        a.set_rack(counts, blanks)
-        a.left_parts(longest)
-        a.n_found = 0
+        self.across_s.set_rack_c(counts, kinds, blanks)
+        self.across_s.left_parts(longest)
         if self.filled == 0:  # the first play: across only, through the centre
             for k in range(self.size):
-                a.cmask[k] = a.full
-                a.cscore[k] = -1
-                a.anchor[k] = k == self.centre
-                a.need_at(k)
-            a.lines(False, longest)
-            a.cross_checks()
-            a.find_anchors()
+                self.across_s.cmask[k] = self.across_s.full
+                self.across_s.cscore[k] = -1
+                self.across_s.anchor[k] = k == self.centre
+                self.across_s.need_at(k)
+            self.across_s.lines(False, longest)
+            self.across_s.cross_checks()
+            self.across_s.find_anchors()
             for k in range(self.size):
-                a.need_at(k)
-            return a.flat(a.n_found)
-        a.lines(False, longest)
-        down_from = a.n_found
-        d.copy_rack(a)
-        d.n_found = 0
-        d.lines(True, longest)
-        a.take_found(d)
-        return a.flat(down_from)
+                self.across_s.need_at(k)
+            return self.across_s.flat_c(self.across_s.n_found, packed, cap)
+        self.across_s.lines(False, longest)
+        down_from = self.across_s.n_found
+        self.down_s.copy_rack(self.across_s)
+        self.down_s.n_found = 0
+        self.down_s.lines(True, longest)
+        self.across_s.take_found(self.down_s)
+        return self.across_s.flat_c(down_from, packed, cap)
+
+    def api(self):
+        """A capsule of `LiveApi` (see _endgame.pyx): this board and its C entry points, for
+        a search that plays and generates on it without the GIL. The caller keeps this
+        LiveBoard alive while it uses the capsule."""
+        self.c_api.board = <void*>self
+        self.c_api.set = _live_set
+        self.c_api.find = _live_find
+        return PyCapsule_New(<void*>&self.c_api, "lexitrain.LiveApi", NULL)
+
+
+cdef void _live_set(void* board, int k, int t) noexcept nogil:
+    (<LiveBoard>board).set_c(k, t)
+
+
+cdef int _live_find(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil:
+    """LiveBoard.find_c, -1 where memory ran out."""
+    cdef int total
+    total = (<LiveBoard>board).find_c(counts, kinds, blanks, packed, cap)
+    return total
 
 
 cdef long _leave_index(const int* kept, int types, const int* ways, int longest) noexcept nogil:

@@ -25,9 +25,10 @@ across transpositions and across the depths of the deepening.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.engines import chosen_engine, compiled_endgame
@@ -67,6 +68,10 @@ class OutOfTime(Exception):
 
 class OutOfNodes(OutOfTime):
     """The search visited the positions it was allowed (`node_limit`)."""
+
+
+class Superseded(OutOfTime):
+    """Another thread's search of the same endgame finished first (see `solve`)."""
 
 
 @dataclass(frozen=True)
@@ -405,10 +410,48 @@ def prove(search: Searcher, alpha: int = -INFINITY, beta: int = INFINITY,
     return search.root(PROOF_DEPTH, alpha, beta)[0], PROOF_DEPTH
 
 
+def prove_together(search: Searcher, endgame: Endgame, threads: int,
+                   on_depth: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """`prove` on `threads` threads: each runs it on a compiled search of its
+    own sharing one table (each stores what it proves, which the others read),
+    and a thread puts off the plays another is searching (ABDADA), so they
+    split the work; the first to prove the value stops the others. The value
+    is the same exact value; the table, so the line read back, may differ
+    among plays of equal value."""
+    make_helper = getattr(search, "helper", None)
+    if threads < 2 or make_helper is None:
+        return prove(search, on_depth=on_depth)
+    helpers = [make_helper(endgame) for _ in range(threads - 1)]
+    found: list[tuple[int, int]] = []
+
+    def help_prove(helper: Any) -> None:
+        try:
+            found.append(prove(helper))
+            helper.stop_helpers(True)
+        except OutOfTime:  # out of time, or another thread proved it first
+            pass
+
+    running = [threading.Thread(target=help_prove, args=(h,), name="endgame-helper", daemon=True) for h in helpers]
+    for thread in running:
+        thread.start()
+    try:
+        return prove(search, on_depth=on_depth)
+    except Superseded:
+        if found:
+            return found[0]
+        raise
+    finally:
+        helpers[0].stop_helpers(True)  # the flag is the table's: every search reads it
+        for thread in running:
+            thread.join()
+        helpers[0].stop_helpers(False)
+
+
 def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = None, engine: str | None = None,
-          on_depth: Callable[[int, int], None] | None = None) -> Solution:
-    """Solve exactly (`prove`), or when `seconds` run out, answer with the
-    best line of the deepest depth the deepening finished, not exact."""
+          on_depth: Callable[[int, int], None] | None = None, threads: int = 1) -> Solution:
+    """Solve exactly (`prove`, on `threads` threads: `prove_together`), or when
+    `seconds` run out, answer with the best line of the deepest depth the
+    deepening finished, not exact."""
     started = time.monotonic()
     search = new_search(endgame, generator, None if seconds is None else started + seconds, engine)
     best: Solution | None = None
@@ -421,7 +464,7 @@ def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = No
             on_depth(depth, value)
 
     try:
-        value, depth = prove(search, on_depth=finished)
+        value, depth = prove_together(search, endgame, threads, on_depth=finished)
         line = best_line(search, value, depth, endgame.zero_turns)
         return Solution(tuple(line), value, True, min(depth, len(line)), search.nodes, time.monotonic() - started)
     except OutOfTime:
