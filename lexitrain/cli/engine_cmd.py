@@ -247,8 +247,8 @@ def endgame(
                             "first, then the opponent's (left out: the unseen tiles)."),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds with the best line "
                                             "found so far (marked not exact)."),
-    threads: int = typer.Option(default_threads(), "--threads", help="Threads to search on (default: every core; "
-                                "two prove it two ways at once, the same value).", show_default=False),
+    threads: int = typer.Option(default_threads(), "--threads", help="Threads to search on, sharing the work "
+                                "(default: every core; the same exact value).", show_default=False),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
