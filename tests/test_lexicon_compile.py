@@ -32,6 +32,25 @@ def test_compiles_words_hooks_and_anagrams(make_lexicon):
     assert care["points"] == 6 and care["vowels"] == 2
 
 
+def test_a_build_reads_its_list_once_and_records_the_hash_of_what_it_read(make_lexicon, tmp_path, monkeypatch):
+    """The list is read once: its words and the manifest's `source_sha256` come from the same bytes (a second
+    read to hash it could hash a file changed in between)."""
+    import hashlib
+
+    reads: list[Path] = []
+    read_bytes = Path.read_bytes
+
+    def counted(self: Path) -> bytes:
+        reads.append(self)
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    lex = make_lexicon(["# a comment", *SMALL])
+    source = tmp_path / "small.txt"
+    assert reads.count(source) == 1
+    assert lex.manifest["source_sha256"] == hashlib.sha256(read_bytes(source)).hexdigest()
+
+
 def test_plain_and_zyzzyva_lines_with_bom_crlf_tabs_comments(make_lexicon, tmp_path):
     source = tmp_path / "zyz.txt"
     source.write_bytes(

@@ -16,7 +16,6 @@ done, and the alphagram table and trie by the build itself.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import shutil
@@ -133,7 +132,7 @@ def _compile(
             manifest = {
                 "name": name,
                 "source": str(Path(source).resolve()),
-                "source_sha256": hashlib.sha256(Path(source).read_bytes()).hexdigest(),  # the list's very bytes
+                "source_sha256": wordlist.sha256,  # the list's very bytes, as read for its words
                 "tiles": tiles.name,
                 **own_tiles,
                 "board": layout.name,

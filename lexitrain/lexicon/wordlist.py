@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ class WordList:
     """Words of a list keyed by their tile codes, with a warning for each word skipped."""
 
     source: Path
+    sha256: str  # of the very bytes read (a build records it: the list its words came from, read once)
     definitions: dict[str, str] = field(default_factory=dict)  # code -> definition
     warnings: list[str] = field(default_factory=list)
     duplicates: int = 0  # lines repeating a word already read (kept once, their definitions joined)
@@ -45,15 +47,18 @@ def zyzzyva_database_lines(path: Path) -> list[str]:
 def read_text(path: Path, what: str = "a word list") -> str:
     """The text of a file of lines (`what` it should be, for the error), or a one-line error
     (missing, a folder, binary, not UTF-8)."""
+    return _decode_text(path, _read_bytes(path, what), what)
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise LexitrainError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise LexitrainError(f"{path}: is a folder, not {what}") from None
     except OSError as exc:
         raise LexitrainError(f"{path}: cannot read ({exc.strerror})") from None
-    return _decode_text(path, data, what)
 
 
 def _decode_text(path: Path, data: bytes, what: str) -> str:
@@ -84,11 +89,13 @@ def read_wordlist(
     board (`max_tiles`) or shorter than two tiles can never be played: they are
     skipped with a warning.
     """
-    text = read_text(path)
+    data = _read_bytes(path, "a word list")
+    sha256 = hashlib.sha256(data).hexdigest()
+    text = _decode_text(path, data, "a word list")
     plain = _plain_words(text, tiles, max_tiles)
     if plain is not None:
         words = dict.fromkeys(plain, "")
-        return WordList(path, words, duplicates=len(plain) - len(words))
+        return WordList(path, sha256, words, duplicates=len(plain) - len(words))
     text = text.replace("\t", " ")
     entries: list[tuple[int, str, str]] = []  # (line number, word, definition)
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -96,7 +103,7 @@ def read_wordlist(
         if line and line[0] != "#":
             word, _, definition = line.partition(" ")
             entries.append((lineno, word, definition))
-    result = WordList(path)
+    result = WordList(path, sha256)
     definitions = result.definitions
     for (lineno, word, definition), code in zip(entries, _encode_all(entries, tiles)):
         if code is None:
