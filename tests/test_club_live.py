@@ -316,3 +316,32 @@ def test_a_tables_time_running_out_ends_it_for_everyone_seated(club: Club, clien
         assert [q["alphagram"] for q in wall["solutions"]] == list(KEYS)
     assert ann.get("/api/tables").json() == []
     assert ann.post(f"/api/tables/{table}/join", headers=ann_h).status_code == 409
+
+
+def test_a_tables_clock_writes_only_when_it_finds_the_time_up(club: Club, clients: list[TestClient],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club's clock is asked before every guess at a table and every read of it, but it takes a write
+    transaction only when it finds the time up: while the table runs, a guess is its own one transaction and a
+    read its own one (before, each took a second, to close a table that was not due)."""
+    (ann, ann_h), = [seat(club, "ann")]
+    clients.append(ann)
+    assert isinstance(club.clock, Clock)
+    opened = ann.post("/api/tables", json={"alphagrams": KEYS}, headers=ann_h).json()
+    table, seconds = opened["table"], opened["seconds"]
+    writes: list[str] = []
+    real = club.db.transaction
+
+    @contextmanager
+    def counted() -> Iterator[Any]:
+        writes.append("transaction")
+        with real() as store:
+            yield store
+
+    monkeypatch.setattr(club.db, "transaction", counted)
+    guessed = ann.post(f"/api/tables/{table}/guess", json={"word": sorted(ORACLE[KEYS[0]])[0]}, headers=ann_h)
+    assert guessed.status_code == 200 and guessed.json()["correct"] and len(writes) == 1
+    assert not ann.get(f"/api/tables/{table}").json()["over"] and len(writes) == 2
+    club.clock.now += seconds  # the time is up: the next read ends the table (a write), then reads it
+    assert ann.get(f"/api/tables/{table}").json()["wall"]["ended_how"] == "Time is up: ann 1."
+    assert len(writes) == 4
+    assert ann.get(f"/api/tables/{table}").json()["over"] and len(writes) == 5  # (over: nothing more to write)

@@ -154,7 +154,11 @@ def open_tables(db: ClubDatabase, lexicon: str, now: float) -> list[dict[str, An
 
 def time_up(db: ClubDatabase, table_id: int, now: float) -> dict[str, Any] | None:
     """End a table whose time is up by NOW, at its deadline, for everyone seated: the closing event (with the
-    scoreboard), or None when it was not due (still running, untimed, ended already)."""
+    scoreboard), or None when it was not due (still running, untimed, ended already). Read first: every guess
+    and every read of a table asks, and only the one that finds the time up takes a write transaction."""
+    with db.reading() as store:
+        if not store.overdue(table_id, now):
+            return None
     with db.transaction() as store:
         if not store.close_if_overdue(table_id, now):
             return None

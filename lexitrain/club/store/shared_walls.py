@@ -57,6 +57,11 @@ class SharedWalls(StoreConnection):
         row = self.conn.execute("SELECT opened + seconds FROM club_tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
+    def overdue(self, table_id: int, now: float) -> bool:
+        """Whether the table is open and its time is up by NOW (what `close_if_overdue` would close)."""
+        return self.conn.execute("SELECT 1 FROM club_tables WHERE id = ? AND closed IS NULL AND seconds IS NOT NULL "
+                                 "AND opened + seconds <= ?", (table_id, now)).fetchone() is not None
+
     def close_if_overdue(self, table_id: int, now: float) -> bool:
         """Close an open table whose time is up by NOW, at its deadline; whether this closed it."""
         return self.conn.execute("UPDATE club_tables SET closed = opened + seconds WHERE id = ? AND closed IS NULL "
