@@ -13,8 +13,9 @@ One run, against `lexitrain web` started as a process of its own (as a player st
    (the client opens a new one, as a browser does): a typed answer's and a grade's median and p95
    (their CPU: scripts/bench_review.py).
 
-Prints medians and p95 in milliseconds with the load average before and after (the machine may be
-shared: re-run it on a quiet one). Targets (issue 23): /review and /stats p95 <= 100 ms; a guess p95
+Prints, phase by phase, medians and p95 in milliseconds, the load average as the phase began and as it
+ended, and the CPU time the server took in it (the machine may be shared: compare CPU times, and re-run
+it on a quiet one). Targets (issue 23): /review and /stats p95 <= 100 ms; a guess p95
 <= 20 ms while the sheet renders and 20 clients browse; a wall's start p95 <= 60 ms.
 
 Run: python scripts/bench_web.py [--home DIR] [--clients 20] [--seconds 40] [--starts 50]
@@ -36,6 +37,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -43,12 +46,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from lexitrain.web.server import KEEP_ALIVE_SECONDS  # noqa: E402  (after the path is set)
+from bench_club import cpu_seconds  # noqa: E402  (after the path is set)
+from lexitrain.web.server import KEEP_ALIVE_SECONDS  # noqa: E402
 
 WALL = "--length 7 --probability 1-50"  # 50 alphagrams
 SHEET = "length=2-8"  # the twos to eights: about 40 s of PDF
 PAGES = ["/", "/review", "/stats", "/search?length=7&probability=1-100", "/challenge"]
 GUESS_GAP = 0.25
+SHEET_WAIT = 300.0  # seconds the sheet is waited for at most
 #: Longer than the server's keep-alive (lexitrain.web.server.KEEP_ALIVE_SECONDS): phase 4's connection
 #: has been closed by the server meanwhile, and the client must open a new one.
 IDLE_PAST_KEEP_ALIVE = KEEP_ALIVE_SECONDS + 2.0
@@ -73,12 +78,23 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+@contextmanager
+def phase(title: str, server: int) -> Iterator[None]:
+    """A phase's figures between its title, with the load average as it begins, and a line with the load average
+    as it ends and the CPU time the server process took in it (its own threads: not the sheet process's)."""
+    print(f"{title} (load average {load()} as it began)")
+    cpu, began = cpu_seconds(server), time.monotonic()
+    yield
+    print(f"  load average {load()} as it ended; the server took {cpu_seconds(server) - cpu:.1f} s of CPU "
+          f"in {time.monotonic() - began:.1f} s")
+
+
 class Client:
     """One browser's connection (keep-alive) with the launch's cookie."""
 
-    def __init__(self, address: str, cookie: str) -> None:
+    def __init__(self, address: str, cookie: str, timeout: float = 120) -> None:
         host, port = address.split(":")
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=120)
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
         self.origin = f"http://{address}"
         self.cookie = cookie
 
@@ -178,16 +194,17 @@ def main() -> None:
         # 1. the pages alone
         alone: dict[str, list[float]] = {"/review": [], "/stats": []}
         client = Client(address, cookie)
-        for path in alone:
-            client.request("GET", path)  # the first count
-        for _ in range(30):
+        with phase("1. the pages alone, the store unchanged", server.pid):
+            for path in alone:
+                client.request("GET", path)  # the first count
+            for _ in range(30):
+                for path, samples in alone.items():
+                    began = time.perf_counter()
+                    status, _, _ = client.request("GET", path)
+                    samples.append(time.perf_counter() - began)
+                    assert status == 200, (path, status)
             for path, samples in alone.items():
-                began = time.perf_counter()
-                status, _, _ = client.request("GET", path)
-                samples.append(time.perf_counter() - began)
-                assert status == 200, (path, status)
-        for path, samples in alone.items():
-            figures(f"GET {path}, nothing changing", samples, 100)
+                figures(f"  GET {path}", samples, 100)
 
         # 2. under load: a sheet rendering, CLIENTS browsing, a player guessing
         ident, _ = start(address, cookie)
@@ -202,9 +219,12 @@ def main() -> None:
 
         def render_sheet() -> None:
             began = time.perf_counter()
-            status, headers, body = Client(address, cookie).request("GET", f"/sheet.pdf?{SHEET}")
+            try:
+                status, headers, body = Client(address, cookie, SHEET_WAIT).request("GET", f"/sheet.pdf?{SHEET}")
+                sheet["bytes"] = len(body) if status == 200 and headers.get("content-type") == "application/pdf" else -1
+            except OSError:  # (not made in SHEET_WAIT: said below, as a sheet not finished)
+                pass
             sheet["seconds"] = time.perf_counter() - began
-            sheet["bytes"] = len(body) if status == 200 and headers.get("content-type") == "application/pdf" else -1
             stop.set()
 
         def browse(number: int) -> None:
@@ -219,54 +239,58 @@ def main() -> None:
                 if status == 200:
                     browsed[path.split("?")[0]].append(time.perf_counter() - began)
 
-        threads = [threading.Thread(target=render_sheet, daemon=True)]
-        threads += [threading.Thread(target=browse, args=(n,), daemon=True) for n in range(args.clients)]
-        for thread in threads:
-            thread.start()
-        time.sleep(2.0)  # the sheet process has started and every client is browsing
-        began_load = time.monotonic()
-        token = state["round"]["token"]
-        for word in words:
-            if stop.is_set() or time.monotonic() - began_load > args.seconds:
-                break
-            body = json.dumps({"word": word, "round": token}).encode()
-            began = time.perf_counter()
-            status, _, answer = player.request("POST", f"/api/wall/{ident}/guess", body)
-            guesses.append(time.perf_counter() - began)
-            assert status == 200, (status, answer[:200])
-            time.sleep(GUESS_GAP)
-        sheet_done = stop.wait(120)
-        stop.set()
-        for thread in threads[1:]:
-            thread.join(120)
         pace = f"{args.rate:g} pages/s together" if args.rate else "each asking again at once"
-        print(f"under load: {args.clients} clients browsing ({pace}), a player guessing every {GUESS_GAP} s, "
-              f"a sheet of `{SHEET}` rendering; load average {load()}")
-        figures("  a guess", guesses, 20)
-        for path, samples in browsed.items():
-            figures(f"  GET {path}", samples, 100 if path in ("/review", "/stats") else None)
-        if sheet_done:
-            print(f"  the sheet: {sheet['seconds']:.1f} s, {sheet['bytes'] / 1024:.0f} KB of PDF")
-        else:
-            print("  the sheet had not finished after two minutes")
+        with phase(f"2. under load: {args.clients} clients browsing ({pace}), a player guessing every {GUESS_GAP} s, "
+                   f"a sheet of `{SHEET}` rendering", server.pid):
+            threads = [threading.Thread(target=render_sheet, daemon=True)]
+            threads += [threading.Thread(target=browse, args=(n,), daemon=True) for n in range(args.clients)]
+            for thread in threads:
+                thread.start()
+            time.sleep(2.0)  # the sheet process has started and every client is browsing
+            began_load = time.monotonic()
+            token = state["round"]["token"]
+            for word in words:
+                if stop.is_set() or time.monotonic() - began_load > args.seconds:
+                    break
+                body = json.dumps({"word": word, "round": token}).encode()
+                began = time.perf_counter()
+                status, _, answer = player.request("POST", f"/api/wall/{ident}/guess", body)
+                guesses.append(time.perf_counter() - began)
+                assert status == 200, (status, answer[:200])
+                time.sleep(GUESS_GAP)
+            sheet_done = stop.wait(SHEET_WAIT) and "bytes" in sheet
+            stop.set()
+            for thread in threads[1:]:
+                thread.join(120)
+            figures("  a guess", guesses, 20)
+            for path, samples in browsed.items():
+                figures(f"  GET {path}", samples, 100 if path in ("/review", "/stats") else None)
+            if sheet_done:
+                print(f"  the sheet: {sheet['seconds']:.1f} s, {sheet['bytes'] / 1024:.0f} KB of PDF")
+            else:
+                print(f"  the sheet had not come after {SHEET_WAIT:g} s (the machine is too busy to measure)")
 
         # 3. starting a wall
-        starts = [start(address, cookie)[1] for _ in range(args.starts)]
-        figures("start a 50-alphagram wall (form post to redirect)", starts, 60)
+        with phase("3. starting walls", server.pid):
+            starts = [start(address, cookie)[1] for _ in range(args.starts)]
+            figures("  start a 50-alphagram wall (form post to redirect)", starts, 60)
 
         # 4. reviews over HTTP, after the connection sat idle past the server's keep-alive timeout
         time.sleep(IDLE_PAST_KEEP_ALIVE)
-        review_answers, review_grades = reviews(player, args.reviews)
-        figures("a review's typed answer (POST /api/review/ID/answer)", review_answers)
-        figures("a review's grade (POST /api/review/ID/grade)", review_grades)
-        print(f"load average at the end {load()}")
+        with phase(f"4. reviews, after {IDLE_PAST_KEEP_ALIVE:g} s idle", server.pid):
+            review_answers, review_grades = reviews(player, args.reviews)
+            figures("  a review's typed answer (POST /api/review/ID/answer)", review_answers)
+            figures("  a review's grade (POST /api/review/ID/grade)", review_grades)
     finally:
+        stopping = time.monotonic()
         server.terminate()
         try:
             server.wait(timeout=60)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        print(f"the server stopped {time.monotonic() - stopping:.1f} s after it was asked to; "
+              f"load average {load()} at the end")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
 import time
+import urllib.parse
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -23,6 +27,7 @@ from lexitrain.club.app import Club, create_app
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.members import member_named
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.records.club_link import ClubLink
 from lexitrain.study.quiz.scheduler import Scheduling
 from lexitrain.study.quiz.session import Item, Session
 from lexitrain.study.records.sync import StorePeer
@@ -256,4 +261,71 @@ def test_the_local_apps_sync_button_syncs_with_the_club_the_home_keeps_a_session
         synced = web.post("/sync", data={"club": f"ann on {url}"}, headers={"accept": "text/html"})
         assert synced.status_code == 200, synced.text
         assert f"Synced with ann on {url}: sent 0 answers, received 1 answer; 1 card rescheduled here." in synced.text
+        assert store.find_card("small", "anagram", keys[1]) is not None
+
+
+def test_the_local_apps_sync_holds_not_the_lane_while_it_waits_on_the_club(live, lex, home, tmp_path, monkeypatch):
+    """The Sync button's sync waits on the club over the network (held here at a barrier, in its first call to
+    the club): meanwhile the player starts a wall and guesses on it (the lane's writes) and is answered at once
+    (before, the lane was held through the whole sync, and every guess waited for the club); let go, the sync
+    ends as it would have: the phone's answer arrived, and the guess made meanwhile went to the club."""
+    from http.cookiejar import CookieJar
+
+    from lexitrain.web.app import create_app as create_web_app
+    from lexitrain.web.context import Context
+
+    url, club = live
+    member(club, "ann")
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    phone = tmp_path / "phone"
+    phone.mkdir()
+    keys = sorted(ORACLE)[:2]
+    study(home, lex, [(keys[0], True, T0)])
+    sync(home, url, password, monkeypatch)
+    study(phone, lex, [(keys[1], False, T0 + MINUTE)])
+    sync(phone, url, password, monkeypatch)
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    inside, release = threading.Event(), threading.Event()
+    real = ClubLink._call
+
+    def held(self: ClubLink, *args: Any, **kwargs: Any) -> Any:
+        if not inside.is_set():
+            inside.set()
+            assert release.wait(20)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ClubLink, "_call", held)
+    listening = socket.create_server(("127.0.0.1", 0))
+    base = f"http://127.0.0.1:{listening.getsockname()[1]}"
+    with ProgressStore() as store, serving(create_web_app(Context(store, "small", secret="s3cret", hosts=frozenset(
+            {base.removeprefix("http://")}))), listening):
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        browser.open(f"{base}/?key=s3cret", timeout=10).read()
+
+        def post(path: str, form: dict[str, str] | None = None, data: Any = None) -> Any:
+            body = urllib.parse.urlencode(form).encode() if form is not None else json.dumps(data).encode()
+            kind = "application/x-www-form-urlencoded" if form is not None else "application/json"
+            return browser.open(urllib.request.Request(base + path, body, method="POST", headers={
+                "origin": base, "content-type": kind}), timeout=30)
+
+        synced: list[str] = []
+        syncing = threading.Thread(target=lambda: synced.append(post("/sync", {"club": f"ann on {url}"}).read().decode()),
+                                   daemon=True)
+        syncing.start()
+        assert inside.wait(10)
+        try:
+            began = time.monotonic()
+            with post("/wall", {"source": "search", "value": "--length 2-3", "minutes": "0"}) as page:
+                ident = page.url.rsplit("/", 1)[1]
+            token = json.loads(browser.open(f"{base}/api/wall/{ident}", timeout=10).read())["round"]["token"]
+            word = sorted(ORACLE[keys[0]])[0]
+            guessed = json.loads(post(f"/api/wall/{ident}/guess", data={"word": word, "round": token}).read())
+            assert guessed["guess"]["verdict"] in ("correct", "already") and time.monotonic() - began < 5
+            assert syncing.is_alive()  # the sync still waits on the club
+        finally:
+            release.set()
+        syncing.join(30)
+        said = f"Synced with ann on {url}: sent 1 answer, received 1 answer; 1 card rescheduled here."
+        assert said in synced[0]  # (the guess made meanwhile went too)
         assert store.find_card("small", "anagram", keys[1]) is not None

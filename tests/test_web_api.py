@@ -741,3 +741,31 @@ def test_right_after_an_answer_every_page_shows_the_due_counts_lexitrain_stats_g
     assert "1 due in all 30 days" in client.get("/review").text
     home = re.search(r"Today: (\d+) reviews due now.*?(\d+) later today", client.get("/").text, re.S)
     assert home is not None and int(home.group(1)) + int(home.group(2)) == today["due"]
+
+
+def test_the_home_page_reads_the_syncs_and_the_kept_club_sessions_once_per_change(client, app_ctx, monkeypatch):
+    """The home page shows when the home last synced and a Sync button for each club session kept
+    (club-sessions.json, which `lexitrain sync` writes); it reads them again only when they have changed (the
+    store, the file), not on every view (before: the syncs counted from the store and the file parsed each time)."""
+    from lexitrain.study.records import club_link
+    from lexitrain.study.store import PeerRow
+    from lexitrain.web import context as web_context
+
+    loaded: list[object] = []
+    counted: list[object] = []
+    load, status = club_link._load_sessions, web_context.sync_status
+    monkeypatch.setattr(club_link, "_load_sessions", lambda path: loaded.append(path) or load(path))
+    monkeypatch.setattr(web_context, "sync_status", lambda store: counted.append(store) or status(store))
+    club = "https://club.example"
+    club_link._save_sessions({club_link.peer_name(club, "ann"): club_link.Session("s=1", "t")})
+    app_ctx.store.save_peer(PeerRow(club_link.peer_name(club, "ann"), "their-id", 0, 0, 1_700_000_000.0))
+    for _ in range(3):
+        page = client.get("/").text
+        assert f"Sync with ann on {club}" in page and f"Synced with ann on {club}: last on" in page
+    assert (len(loaded), len(counted)) == (1, 1)
+    club_link._save_sessions({**club_link._sessions(), club_link.peer_name(club, "bob"): club_link.Session("s=2", "u")})
+    page = client.get("/").text
+    assert f"Sync with bob on {club}" in page and (len(loaded), len(counted)) == (2, 1)  # the file changed
+    app_ctx.store.save_peer(PeerRow(club_link.peer_name(club, "bob"), "their-id", 0, 0, 1_700_000_100.0))
+    page = client.get("/").text
+    assert f"Synced with bob on {club}: last on" in page and (len(loaded), len(counted)) == (2, 2)  # the store did

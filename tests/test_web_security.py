@@ -252,6 +252,50 @@ def test_a_guess_is_answered_while_a_stats_page_is_held_up(live, monkeypatch):
     held.join(20)
 
 
+@pytest.mark.parametrize("step", ["sealed_key", "key_opens"])
+def test_the_host_keys_scrypt_holds_up_no_other_request(live, monkeypatch, step):
+    """Sealing the host's key as the judge starts, and checking a key typed to stop it (scrypt, some 50 ms of
+    CPU each), run off the event loop: held at a barrier there, neither holds up another page (before, the
+    whole app stood still for every key tried)."""
+    from lexitrain.web import judge
+
+    address, _ctx = live
+    base = f"http://{address}"
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    opener.open(f"{base}/?key={SECRET}", timeout=10).read()
+    key = "host-key-42"
+
+    def post(path: str, form: str) -> None:
+        opener.open(urllib.request.Request(base + path, form.encode(), method="POST", headers={"origin": base}),
+                    timeout=30).read()
+
+    if step == "key_opens":  # (the judge is on, to be stopped)
+        post("/judge", f"key={key}&again={key}")
+    inside, release = threading.Event(), threading.Event()
+    real = getattr(judge, step)
+
+    def held(*args):  # type: ignore[no-untyped-def]
+        inside.set()
+        assert release.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(judge, step, held)
+    path, form = ("/judge", f"key={key}&again={key}") if step == "sealed_key" else ("/judge/stop", f"key={key}")
+    asked = threading.Thread(target=post, args=(path, form), daemon=True)
+    asked.start()
+    assert inside.wait(10)
+    try:
+        began = time.monotonic()
+        page = opener.open(f"{base}/judge", timeout=5).read().decode()
+        assert "Judge" in page and time.monotonic() - began < 2
+        assert asked.is_alive()  # the key is still at the barrier
+    finally:
+        release.set()
+    asked.join(20)
+    judged_on = opener.open(f"{base}/judge", timeout=5).read().decode()
+    assert ("/judge/stop" in judged_on) == (step == "sealed_key")  # started, or stopped, once let go
+
+
 # -- the word-file box ---------------------------------------------------------------------------
 
 
@@ -354,6 +398,46 @@ def test_a_launch_counts_the_stats_ahead_and_the_first_page_takes_that_count(app
     release.set()
     report, fresh = app_ctx.stats()
     assert fresh and counts == [1] and report.lexicon == app_ctx.lexicon
+
+
+def test_counts_of_the_stats_never_queue_and_take_their_share_of_the_time(app_ctx, monkeypatch):
+    """Changes made while the statistics are counted (a player guessing every 0.25 s; at 100,000 cards a count
+    takes 1-2 s of CPU) queue no count of their own behind it: the next page starts one count of the store as it
+    is then, and not before the last count's turn is over (COUNT_SHARE of the time). Before, each page after each
+    change queued a count, and they ran back to back, holding the interpreter, long after the changes stopped."""
+    from lexitrain.study.records import stats as st
+    from lexitrain.web.context import COUNT_SHARE
+
+    assert app_ctx.stats()[1]  # (a first count, of the store unchanged since)
+    real, began, inside, release = st.compute, [], threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):  # type: ignore[no-untyped-def]
+        began.append(time.monotonic())
+        inside.set()
+        assert release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(st, "compute", held)
+    store = app_ctx.store
+    store.set_setting("bench", 0)
+    assert not app_ctx.stats(wait=0)[1]  # (the last count shown meanwhile)
+    assert inside.wait(10)
+    for change in range(1, 6):  # five changes, each with a page asking, while the count is held
+        store.set_setting("bench", change)
+        assert not app_ctx.stats(wait=0)[1]
+    time.sleep(0.5)  # (the count takes half a second at least: its turn after is three times that)
+    ended = time.monotonic()
+    release.set()
+    app_ctx._stats_counter.submit(lambda: None).result(20)  # every count queued so far has run
+    assert len(began) == 1  # the five changes queued none
+    report, fresh = app_ctx.stats(wait=0)  # (a count of the store after the five starts, after its turn)
+    assert not fresh and report.lexicon == app_ctx.lexicon
+    deadline = time.monotonic() + 20
+    while len(began) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(began) == 2 and began[1] - ended >= (ended - began[0]) * (1 / COUNT_SHARE - 1)
+    app_ctx._stats_counter.submit(lambda: None).result(20)
+    assert app_ctx.stats(wait=0)[1]  # (that count is of the store as it is: fresh)
 
 
 def test_every_connection_the_app_accepts_sends_at_once() -> None:

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
@@ -26,12 +27,23 @@ from lexitrain.study.drills import open_rounds
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.records.stats import StatsReport
+from lexitrain.study.records.sync import SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
 
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
+#: The share of the time the statistics are counted while the store keeps changing: after a count, the next
+#: one waits (1 / COUNT_SHARE - 1) times as long as it took.
+COUNT_SHARE = 0.25
+
+
+@dataclass(eq=False)
+class _Count:
+    """A count of the statistics under way: the store's version it counts, noted as it begins (None before)."""
+    version: int | None = None
+    future: Future[StatsReport] = field(default_factory=Future)
 
 
 @dataclass
@@ -69,12 +81,15 @@ class Context:
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)
-    _stats_pending: dict[str, tuple[int, Future[StatsReport]]] = field(default_factory=dict)
+    _stats_pending: dict[str, _Count] = field(default_factory=dict)  # the count under way, per lexicon
+    _stats_turn: dict[str, float] = field(default_factory=dict)  # when the next count may begin (time.monotonic)
+    _stats_closing: threading.Event = field(default_factory=threading.Event)
     # re-entrant: a count that ends before its callback is added runs the callback at once, lock held
     _stats_lock: threading.RLock = field(default_factory=threading.RLock)
     _stats_counter: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lexitrain-stats"))
     _stats_watch: ProgressStore | None = None
+    _syncs: tuple[int, list[SyncStatus]] | None = None  # (the store's version, its syncs then)
     _threads: ThreadStores | None = None
 
     def __post_init__(self) -> None:
@@ -105,24 +120,45 @@ class Context:
         game the player's words cover) and whether they hold every answer given.
 
         They are counted again only when the store has changed (`changes`), on a thread of their own, one
-        count at a time, which the requests arriving meanwhile share. A page waits WAIT seconds for a
-        new count (None: as long as it takes) and is otherwise given the last one, marked not fresh:
-        at 100,000 cards a count takes a few hundred milliseconds (1.5-2.5 s with the points), and a
-        page never hangs on it once one count is done (`count_stats_ahead`). Call it off the event loop."""
-        done, pending = self._latest_count(self.lex(lexicon))
-        if pending is None:
-            assert done is not None
-            return done[1], True
+        count at a time: a count is never queued behind another (the requests arriving meanwhile share the
+        one under way, and the store as it is when it ends is counted by the next one), and while the store
+        keeps changing (a player guessing on a wall) the counts take at most COUNT_SHARE of the time (at
+        100,000 cards a count takes 1-2 s of CPU, and counts back to back after every guess held the
+        interpreter from every request). A page waits WAIT seconds for a count of the store as it is now
+        (None: as long as it takes) and is otherwise given the last one, marked not fresh; a page never hangs
+        on a count once one is done (`count_stats_ahead`). Call it off the event loop."""
+        lex = self.lex(lexicon)
+        with self._stats_lock:
+            version = self._version()
+            done = self._stats.get(lex.name)
+            if done is not None and done[0] == version:
+                return done[1], True
+            count = self._stats_pending.get(lex.name) or self._start_count(lex)
+        if done is None:  # (the first count: nothing to show meanwhile)
+            return count.future.result(), count.version == version
+        if count.version != version:  # (waiting for its turn, or counting the store as it was before)
+            return done[1], False
         try:
-            return pending.result(timeout=None if done is None else wait), True
+            return count.future.result(timeout=wait), True
         except TimeoutError:
-            assert done is not None
             return done[1], False
 
     def count_stats_ahead(self, lexicon: str | None = None) -> None:
         """Start counting a lexicon's statistics now and return at once: a launch does it for its lexicon,
         so the first Stats page finds them counted instead of waiting for the whole count."""
-        self._latest_count(self.lex(lexicon))
+        lex = self.lex(lexicon)
+        with self._stats_lock:
+            if lex.name not in self._stats_pending:
+                self._start_count(lex)
+
+    def syncs(self, store: ProgressStore) -> list[SyncStatus]:
+        """The stores this one syncs with (`sync_status`, which the home page shows on every view): read again
+        only when the store has changed."""
+        version = self.store_version()  # (before the read: a change meanwhile moves it, and it is read again)
+        kept = self._syncs
+        if kept is None or kept[0] != version:
+            kept = self._syncs = (version, sync_status(store))
+        return kept[1]
 
     def store_version(self) -> int:
         """A value that moves whenever the store changes (`changes`): a cache of anything read from the store
@@ -139,31 +175,35 @@ class Context:
             self._stats_watch = self.open_store()
         return self._stats_watch.data_version()
 
-    def _latest_count(self, lex: Lexicon) -> tuple[tuple[int, StatsReport] | None, Future[StatsReport] | None]:
-        """The last count of the lexicon's statistics, and the count under way when that one is not of the
-        store as it is now (started here if none is)."""
-        with self._stats_lock:
-            version = self._version()
-            done = self._stats.get(lex.name)
-            if done is not None and done[0] == version:
-                return done, None
-            pending = self._stats_pending.get(lex.name)
-            if pending is None or pending[0] != version:
-                future = self._stats_counter.submit(self._count, lex)
-                pending = self._stats_pending[lex.name] = (version, future)
-                future.add_done_callback(partial(self._counted, lex.name, version))
-        return done, pending[1]
+    def _start_count(self, lex: Lexicon) -> _Count:
+        """A count of the lexicon's statistics, on the counting thread (the lock held: none is under way)."""
+        count = self._stats_pending[lex.name] = _Count()
+        count.future = self._stats_counter.submit(self._count, lex, count)
+        count.future.add_done_callback(partial(self._counted, lex.name, count))
+        return count
 
-    def _count(self, lex: Lexicon) -> StatsReport:
+    def _count(self, lex: Lexicon, count: _Count) -> StatsReport:
+        """Count the statistics once the last count's turn is over, of the store as it is when this one
+        begins (its version is noted first: a change while it counts makes it a count behind)."""
         assert self.lend is not None
-        with self.lend() as store:
-            return st.compute(store, lex.name, lex, points=True)
+        if self._stats_closing.wait(self._stats_turn.get(lex.name, 0.0) - time.monotonic()):
+            raise LexitrainError("the app is stopping: the statistics were not counted")
+        with self._stats_lock:
+            count.version = self._version()
+        began = time.monotonic()
+        try:
+            with self.lend() as store:
+                return st.compute(store, lex.name, lex, points=True)
+        finally:
+            ended = time.monotonic()
+            self._stats_turn[lex.name] = ended + (ended - began) * (1 / COUNT_SHARE - 1)
 
-    def _counted(self, name: str, version: int, future: Future[StatsReport]) -> None:
-        if future.exception() is None:
-            with self._stats_lock:
-                if name not in self._stats or self._stats[name][0] < version:
-                    self._stats[name] = (version, future.result())
+    def _counted(self, name: str, count: _Count, future: Future[StatsReport]) -> None:
+        with self._stats_lock:
+            if self._stats_pending.get(name) is count:
+                del self._stats_pending[name]
+            if future.exception() is None and count.version is not None:  # (counts end in turn: the latest)
+                self._stats[name] = (count.version, future.result())
 
     def tick(self, store: ProgressStore) -> None:
         """End every open round whose time has run out (every few seconds, in the lane)."""
@@ -175,6 +215,7 @@ class Context:
         if self.launch_file is not None:
             self.launch_file.unlink(missing_ok=True)
         self.offload.close()
+        self._stats_closing.set()  # (a count waiting for its turn is not made)
         self._stats_counter.shutdown(wait=True)
         if self._stats_watch is not None:
             self._stats_watch.close()

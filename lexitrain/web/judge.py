@@ -17,6 +17,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -78,7 +79,7 @@ async def judge_start(request: Request) -> Response:
             raise LexitrainError("the two keys typed differ: type the same key twice")
     except LexitrainError as exc:
         return redirect(request, f"/judge?error={quote(str(exc))}")
-    sealed = sealed_key(key)
+    sealed = await run_in_threadpool(sealed_key, key)  # (scrypt: some 50 ms of CPU, off the event loop)
 
     def start(store: ProgressStore) -> None:
         if not judge_on(store):  # a judge already on keeps its host's key
@@ -95,7 +96,7 @@ async def judge_stop(request: Request) -> Response:
     sealed = await ctx.offload.read(lambda store: store.setting(KEY_SETTING))
     if sealed is None:
         return redirect(request, "/")
-    if not (isinstance(sealed, dict) and key_opens(sealed, key)):
+    if not (isinstance(sealed, dict) and await run_in_threadpool(key_opens, sealed, key)):  # (scrypt, as above)
         await asyncio.sleep(WRONG_KEY_SECONDS)
         return redirect(request, f"/judge?error={quote('that is not the host key')}")
 

@@ -1,12 +1,14 @@
 """Blocking work kept off the event loop, so no request waits on another's slow one.
 
-Three places to run it:
+Four places to run it:
 
 - the lane: one thread that writes the progress store (an open round's every request does: the
   round is a row of the store), in the order the requests came (a guess waits only for other
   answers, each a few milliseconds, and every answer is still its own transaction);
 - the readers: threads that read the store (pages, statistics); SQLite's WAL lets them read
   while the lane writes;
+- aside: a thread for long work that mostly waits elsewhere (the local app's Sync, on the network),
+  holding neither the lane nor a reader meanwhile;
   both are given a store for the work: the local app's threads each keep a connection of their
   own (`ThreadStores`); a club's members share threads and borrow a pooled connection per piece
   of work, so no member holds one between requests;
@@ -93,6 +95,12 @@ class Offload:
     async def read(self, work: Callable[[ProgressStore], T]) -> T:
         """Run on a reader thread, with a store of its own."""
         return await _run(self._readers, lambda: self._lent(work))
+
+    async def aside(self, work: Callable[[ProgressStore], T]) -> T:
+        """Run on a thread of neither the lane nor the readers, with a store lent: long work that mostly waits on
+        something else (a sync, on the network) and writes only in the store's own transactions, which take turns
+        with the lane's by the store's write lock (as `lexitrain sync` in a terminal does beside the app)."""
+        return await asyncio.to_thread(self._lent, work)
 
     def _lent(self, work: Callable[[ProgressStore], T]) -> T:
         with self.lend() as store:

@@ -37,7 +37,7 @@ from lexitrain.study.records.leaks import Analysts, leak_profile, saved_analyses
 from lexitrain.study.records.club_link import ClubLink, LoginNeeded, saved_links
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, check_daily_order, daily_order
 from lexitrain.study.records.stats import synced_line
-from lexitrain.study.records.sync import sync_home, sync_status
+from lexitrain.study.records.sync import sync_home
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
@@ -97,7 +97,7 @@ async def home(request: Request) -> Response:
                       size=SIZE, lexicons=sorted(set(known_lexicons()) | {lex.name}), nonce=secrets.token_urlsafe(9),
                       records=records, uploaded=request.query_params.get("uploaded"),
                       removed=request.query_params.get("removed"),
-                      syncs=[synced_line(status) for status in sync_status(store)],
+                      syncs=[synced_line(status) for status in ctx.syncs(store)],
                       clubs=saved_links() if ctx.on_this_machine else [], synced=request.query_params.get("synced"))
 
     return await ctx.offload.read(page)
@@ -105,7 +105,8 @@ async def home(request: Request) -> Response:
 
 async def sync_now(request: Request) -> Response:
     """The local app's Sync: this home with the club it keeps a session with (`lexitrain sync`); what it did,
-    or why not, said on the home page."""
+    or why not, said on the home page. The sync's reads and writes are the store's own transactions, as in
+    `lexitrain sync`: the lane is not held while it waits on the club, and a guess meanwhile is answered."""
     ctx = context(request)
     if not ctx.on_this_machine:
         raise HTTPException(404)
@@ -126,7 +127,7 @@ async def sync_now(request: Request) -> Response:
                 return done.said(chosen)
         return f"no session is kept with {chosen}"
 
-    said = await ctx.offload.write(run)
+    said = await ctx.offload.aside(run)  # (not in the lane: a sync waits on the network for seconds)
     return redirect(request, "/?" + urlencode({"synced": said}))
 
 

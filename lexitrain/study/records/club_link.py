@@ -184,8 +184,26 @@ def _sessions_path() -> Path:
     return data_home() / "club-sessions.json"
 
 
+#: The sessions file as last read: (its path, inode, size and change time) and what it held. The local app's home
+#: page asks on every view: the file is read again only when it has changed (a login, a logout, another home's).
+_read: tuple[tuple[str, int, int, int], dict[str, Session]] | None = None
+
+
 def _sessions() -> dict[str, Session]:
+    global _read
     path = _sessions_path()
+    try:
+        seen = path.stat()
+    except OSError:  # (gone: none kept; unreadable: said in one line as it is read)
+        return _load_sessions(path)
+    version = (str(path), seen.st_ino, seen.st_size, seen.st_mtime_ns)
+    if _read is None or _read[0] != version:
+        _read = (version, _load_sessions(path))
+    return dict(_read[1])
+
+
+def _load_sessions(path: Path) -> dict[str, Session]:
+    """The sessions kept in the file at PATH (none when it is gone)."""
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
