@@ -33,7 +33,7 @@ def web(
                    err=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     with ProgressStore() as store:
-        ctx = Context(store, lexicon, hosts=hosts(sock, shown))
+        ctx = Context(store, lexicon, hosts=hosts(sock, shown), count_apart=True)
         link = url(sock, ctx, shown)
 
         def ready() -> None:

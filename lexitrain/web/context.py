@@ -35,7 +35,7 @@ from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
 #: The share of the time the statistics are counted while the store keeps changing: after a count, the next
-#: one waits (1 / COUNT_SHARE - 1) times as long as it took.
+#: one waits (1 / COUNT_SHARE - 1) times the CPU time it took.
 COUNT_SHARE = 0.25
 
 
@@ -75,6 +75,9 @@ class Context:
     #: local app
     club_page: str | None = None
     readers: int = READERS
+    #: (the local app's) count the statistics in a process of their own (`Offload.count_apart`), not on a thread
+    #: of this one, whose interpreter every request needs (a club's members' are counted on its threads)
+    count_apart: bool = False
     #: (a club's) refuses a daily challenge (lexicon, kind, day) the player may not see yet: today's ranked set
     #: before their ranked attempt at it is over
     challenge_gate: Callable[[str, str, date], None] | None = None
@@ -119,11 +122,11 @@ class Context:
         """The statistics of a lexicon (with its coverage and, where it has the figures, the points per
         game the player's words cover) and whether they hold every answer given.
 
-        They are counted again only when the store has changed (`changes`), on a thread of their own, one
-        count at a time: a count is never queued behind another (the requests arriving meanwhile share the
+        They are counted again only when the store has changed (`changes`), from a thread of their own (in
+        the count process where `count_apart`), one count at a time: a count is never queued behind another (the requests arriving meanwhile share the
         one under way, and the store as it is when it ends is counted by the next one), and while the store
-        keeps changing (a player guessing on a wall) the counts take at most COUNT_SHARE of the time (at
-        100,000 cards a count takes 1-2 s of CPU, and counts back to back after every guess held the
+        keeps changing (a player guessing on a wall) the counts take at most COUNT_SHARE of the CPU (at
+        100,000 cards a count takes 1-2 s of it, and counts back to back after every guess held the
         interpreter from every request). A page waits WAIT seconds for a count of the store as it is now
         (None: as long as it takes) and is otherwise given the last one, marked not fresh; a page never hangs
         on a count once one is done (`count_stats_ahead`). Call it off the event loop."""
@@ -190,13 +193,15 @@ class Context:
             raise LexitrainError("the app is stopping: the statistics were not counted")
         with self._stats_lock:
             count.version = self._version()
-        began = time.monotonic()
-        try:
+        began = time.thread_time()
+        if self.count_apart and self.store is not None:
+            report, seconds = self.offload.count_apart(self.store.path, lex.name)
+        else:
             with self.lend() as store:
-                return st.compute(store, lex.name, lex, points=True)
-        finally:
-            ended = time.monotonic()
-            self._stats_turn[lex.name] = ended + (ended - began) * (1 / COUNT_SHARE - 1)
+                report = st.compute(store, lex.name, lex, points=True)
+            seconds = time.thread_time() - began
+        self._stats_turn[lex.name] = time.monotonic() + seconds * (1 / COUNT_SHARE - 1)
+        return report
 
     def _counted(self, name: str, count: _Count, future: Future[StatsReport]) -> None:
         with self._stats_lock:
