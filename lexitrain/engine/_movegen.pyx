@@ -108,6 +108,119 @@ cdef struct Left:
     int tiles[MAX_RACK]
 
 
+cdef struct WordBits:
+    # the word map (see WordMap): a multiset of tiles' key is the sum of its tiles' `key`s; `made[0]` has
+    # the bit of every word's key set, `made[1]` the bit of every key a word's less one of its letters
+    uint64_t key[MAX_LETTERS]
+    uint64_t* made[2]
+    int bits[2]
+
+
+cdef struct Ranked:
+    # an anchor to search, by the bound on its plays' equity (see _Search.shadow)
+    long bound
+    int square
+    int down
+    int number  # its bounds by word start length: k_bounds[number * MAX_RACK:]
+
+
+cdef extern from *:
+    """
+    #define NO_PLAY (-(1L << 40))  /* a bound where no play is found */
+    """
+    long NO_PLAY
+
+
+cdef extern from *:
+    """
+    static inline unsigned long long word_bit(unsigned long long key, int bits) {
+        return (key * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+    }
+    """
+    unsigned long long word_bit(unsigned long long key, int bits) nogil
+
+
+cdef inline bint _made(const WordBits* w, uint64_t key, int blanks) noexcept nogil:
+    """Might these tiles (their key; `blanks` blanks besides) make a word? Never no where they do (a
+    yes may be a collision of keys, one in 50 or so: a bound stays sound, only looser)."""
+    cdef uint64_t bit
+    if w == NULL or blanks > 1:
+        return True
+    bit = word_bit(key, w.bits[blanks])
+    return (w.made[blanks][bit >> 6] >> (bit & 63)) & 1
+
+
+cdef class WordMap:
+    """Which multisets of tiles make a word: MAGPIE's word map's job in a bound. A search that only wants
+    the best play asks it whether the rack's tiles (with the board's, for a play through them) can make
+    a word of a length at all before it bounds what such a play may score. It is a filter, not a list:
+    a multiset's key is the sum of a random 64-bit number per tile, one bit per key, so the tiles of a
+    word are always found and other tiles now and then (two keys on one bit), which only loosens a
+    bound. Made from the word graph (every word walked once) the first time a best move is asked for:
+    ENABLE's 168,551 words give 152,218 keys in 8 Mbit (1 MB, 1.8% of the bits set: a yes for tiles that
+    make no word about one time in 55) and 799,639 keys of a word less one letter, for a blank, in 64
+    Mbit (8 MB, 1.2%); 45 ms of CPU, so it is made in each process rather than kept with the lexicon."""
+
+    cdef WordBits w
+
+    def __cinit__(self):
+        self.w.made[0] = self.w.made[1] = NULL
+
+    def __init__(self, Setting setting not None, int bits=23, int blank_bits=26):
+        cdef int k
+        cdef uint64_t x
+        cdef int path[MAX_LINE]
+        self.w.bits[0], self.w.bits[1] = bits, blank_bits
+        for k in range(2):
+            self.w.made[k] = <uint64_t*>PyMem_RawMalloc((1ULL << self.w.bits[k]) // 8)
+            if self.w.made[k] == NULL:
+                raise MemoryError()
+            memset(self.w.made[k], 0, (1ULL << self.w.bits[k]) // 8)
+        for k in range(MAX_LETTERS):  # splitmix64 of the tile number: fixed, so a run is repeatable
+            x = (<uint64_t>k + 1) * 0x9E3779B97F4A7C15ULL
+            x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+            x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+            self.w.key[k] = x ^ (x >> 31)
+        with nogil:
+            self._walk(setting.g, 0, 0, 0, path)
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.w.made[0])
+        PyMem_RawFree(self.w.made[1])
+
+    cdef void _set(self, int table, uint64_t key) noexcept nogil:
+        cdef uint64_t bit = word_bit(key, self.w.bits[table])
+        self.w.made[table][bit >> 6] |= 1ULL << (bit & 63)
+
+    cdef void _walk(self, const uint32_t* g, uint32_t node, int depth, uint64_t key, int* path) noexcept nogil:
+        """Every word under `node` (its first `depth` letters `path`, their key `key`) into the map."""
+        cdef uint32_t m = g[node], low, seen
+        cdef int letter, j
+        cdef uint64_t longer
+        while m:
+            low = m & (~m + 1)
+            m ^= low
+            letter = lowest_bit(low)
+            path[depth] = letter
+            longer = key + self.w.key[letter]
+            if (g[node + 1] >> letter) & 1:
+                self._set(0, longer)
+                seen = 0
+                for j in range(depth + 1):
+                    if not (seen >> path[j]) & 1:
+                        seen |= 1u << path[j]
+                        self._set(1, longer - self.w.key[path[j]])
+            if depth + 1 < MAX_LINE and g[g[node + FIELDS + letter]]:
+                self._walk(g, g[node + FIELDS + letter], depth + 1, longer, path)
+
+    def made(self, tiles, int blanks=0) -> bool:
+        """Might `tiles` (tile numbers) and `blanks` blanks make a word? (see the class)"""
+        cdef uint64_t key = 0
+        for t in tiles:
+            key += self.w.key[<int>t]
+        return _made(&self.w, key, blanks)
+
+
 cdef class Setting:
     """What every search of one game shares, made once: the word graph (a Dawg's
     32-bit records and its letter count), the board's shape, its premiums both
@@ -125,9 +238,21 @@ cdef class Setting:
     cdef int* lm[2]                    # [transposed][square]: letter multipliers
     cdef int* wm[2]                    # word multipliers
     cdef object cls
+    cdef WordMap word_map              # made when first needed (`words`)
+    cdef const WordBits* made_words    # the word map's bits once made, else NULL
 
     def __cinit__(self):
         self.lm[0] = self.lm[1] = self.wm[0] = self.wm[1] = NULL
+        self.word_map = None
+        self.made_words = NULL
+
+    cdef const WordBits* words(self) except NULL:
+        """The word map of the setting's graph, made on first use (the searches that choose a best move
+        bound their anchors with it)."""
+        if self.word_map is None:
+            self.word_map = WordMap(self)
+            self.made_words = &self.word_map.w
+        return self.made_words
 
     def __init__(self, const uint32_t[::1] graph not None, int letters, int rows, int cols, tuple across,
                  tuple down, list points, int bingo, int rack_size, int centre, object cls):
@@ -177,6 +302,17 @@ cdef int _placement_order(const void* a, const void* b) noexcept nogil:
     return x.length - y.length
 
 
+cdef int _higher_bound(const void* a, const void* b) noexcept nogil:
+    """qsort's order of anchors: the higher bound first, then across before down, then by square."""
+    cdef const Ranked* x = <const Ranked*>a
+    cdef const Ranked* y = <const Ranked*>b
+    if x.bound != y.bound:
+        return -1 if x.bound > y.bound else 1
+    if x.down != y.down:
+        return x.down - y.down
+    return x.square - y.square
+
+
 cdef int _no_memory() except -1 with gil:
     """Raise MemoryError from code that runs without the GIL."""
     raise MemoryError()
@@ -197,6 +333,17 @@ cdef class _Search:
     cdef uint32_t* ahead
     cdef char* tile_ahead
     cdef char* anchor
+    # the same buffers for each direction (0 across, 1 down: the transpose); the ones above point into
+    # one of them (`use`), so a search that picks its anchors best first can go back and forth
+    cdef int* sq_d[2]
+    cdef uint32_t* need_d[2]
+    cdef uint32_t* cmask_d[2]
+    cdef int* cscore_d[2]
+    cdef int* lm_d[2]
+    cdef int* wm_d[2]
+    cdef uint32_t* ahead_d[2]
+    cdef char* tile_ahead_d[2]
+    cdef char* anchor_d[2]
     # the rack as numbered slots (see RackTiles in movegen.py)
     cdef uint32_t slots[MAX_LETTERS]
     cdef uint32_t blank_slots
@@ -220,6 +367,9 @@ cdef class _Search:
     # choosing the best play by equity instead of listing every play (see `best`)
     cdef bint choosing
     cdef int slot_tile[MAX_RACK]       # the tile on each rack slot (a blank is tile number `letters`)
+    cdef int slot_points[MAX_RACK]     # the rack's tiles' points, highest first (a blank's 0)
+    cdef int by_points[MAX_RACK]       # the rack's letters (no blank), most points first
+    cdef int n_by_points
     cdef long* leave                   # by rack slots kept: the leave's value, in hundredths of a point
     cdef int leave_cap                 # the entries `leave` has room for
     cdef bint have_best
@@ -229,57 +379,92 @@ cdef class _Search:
     cdef bint keep_ties                # keep in `found` every play tied with the best (see `best`'s draw)
     cdef int down_from                 # the first play found going down
     cdef bint live                     # a LiveBoard's: `need` and `ahead` kept up to date by set_square
+    # bounding anchors while choosing (see `shadow`): the best leave by tiles played, the lengths of the
+    # words the rack's tiles make alone, the word map and the whole rack's key in it
+    cdef long best_leave[MAX_RACK + 1]
+    cdef long word_leave[MAX_RACK + 1]   # the best leave by tiles played where those tiles make a word alone
+    cdef uint32_t rack_words
+    cdef const WordBits* words
+    cdef uint64_t rack_key
+    cdef int rack_blanks
+    cdef Ranked* ranked
+    cdef long* k_bounds
+    cdef int cap_ranked
 
     def __cinit__(self):
-        self.sq = NULL
-        self.need = NULL
-        self.cmask = NULL
-        self.cscore = NULL
-        self.lm = NULL
-        self.wm = NULL
-        self.ahead = NULL
-        self.tile_ahead = NULL
-        self.anchor = NULL
+        cdef int d
+        for d in range(2):
+            self.sq_d[d] = NULL
+            self.need_d[d] = NULL
+            self.cmask_d[d] = NULL
+            self.cscore_d[d] = NULL
+            self.lm_d[d] = NULL
+            self.wm_d[d] = NULL
+            self.ahead_d[d] = NULL
+            self.tile_ahead_d[d] = NULL
+            self.anchor_d[d] = NULL
         self.avail = NULL
+        self.ranked = NULL
+        self.k_bounds = NULL
+        self.cap_ranked = 0
+        self.words = NULL
         self.lefts = NULL
         self.found = NULL
         self.leave = NULL
         self.leave_cap = 0
 
     def __dealloc__(self):
-        PyMem_RawFree(self.sq)
-        PyMem_RawFree(self.need)
-        PyMem_RawFree(self.cmask)
-        PyMem_RawFree(self.cscore)
-        PyMem_RawFree(self.lm)
-        PyMem_RawFree(self.wm)
-        PyMem_RawFree(self.ahead)
-        PyMem_RawFree(self.tile_ahead)
-        PyMem_RawFree(self.anchor)
+        cdef int d
+        for d in range(2):
+            PyMem_RawFree(self.sq_d[d])
+            PyMem_RawFree(self.need_d[d])
+            PyMem_RawFree(self.cmask_d[d])
+            PyMem_RawFree(self.cscore_d[d])
+            PyMem_RawFree(self.lm_d[d])
+            PyMem_RawFree(self.wm_d[d])
+            PyMem_RawFree(self.ahead_d[d])
+            PyMem_RawFree(self.tile_ahead_d[d])
+            PyMem_RawFree(self.anchor_d[d])
         PyMem_RawFree(self.avail)
+        PyMem_RawFree(self.ranked)
+        PyMem_RawFree(self.k_bounds)
         PyMem_RawFree(self.lefts)
         PyMem_RawFree(self.found)
         PyMem_RawFree(self.leave)
 
     cdef int allocate(self, int size, int rack_tiles) except -1:
-        self.sq = <int*>PyMem_RawMalloc(size * sizeof(int))
-        self.need = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
-        self.cmask = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
-        self.cscore = <int*>PyMem_RawMalloc(size * sizeof(int))
-        self.lm = <int*>PyMem_RawMalloc(size * sizeof(int))
-        self.wm = <int*>PyMem_RawMalloc(size * sizeof(int))
-        self.ahead = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
-        self.tile_ahead = <char*>PyMem_RawMalloc(size)
-        self.anchor = <char*>PyMem_RawMalloc(size)
+        cdef int d
+        for d in range(2):
+            self.sq_d[d] = <int*>PyMem_RawMalloc(size * sizeof(int))
+            self.need_d[d] = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+            self.cmask_d[d] = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+            self.cscore_d[d] = <int*>PyMem_RawMalloc(size * sizeof(int))
+            self.lm_d[d] = <int*>PyMem_RawMalloc(size * sizeof(int))
+            self.wm_d[d] = <int*>PyMem_RawMalloc(size * sizeof(int))
+            self.ahead_d[d] = <uint32_t*>PyMem_RawMalloc(size * sizeof(uint32_t))
+            self.tile_ahead_d[d] = <char*>PyMem_RawMalloc(size)
+            self.anchor_d[d] = <char*>PyMem_RawMalloc(size)
+            if not (self.sq_d[d] and self.need_d[d] and self.cmask_d[d] and self.cscore_d[d] and self.lm_d[d]
+                    and self.wm_d[d] and self.ahead_d[d] and self.tile_ahead_d[d] and self.anchor_d[d]):
+                raise MemoryError()
+        self.use(False, self.rows, self.cols)
         self.avail = <uint32_t*>PyMem_RawMalloc((1 << rack_tiles) * sizeof(uint32_t))
         self.cap_lefts = 256
         self.lefts = <Left*>PyMem_RawMalloc(self.cap_lefts * sizeof(Left))
         self.cap_found = 1024
         self.found = <Found*>PyMem_RawMalloc(self.cap_found * sizeof(Found))
-        if not (self.found and self.sq and self.need and self.cmask and self.cscore and self.lm and self.wm and self.ahead
-                and self.tile_ahead and self.anchor and self.avail and self.lefts):
+        if not (self.found and self.avail and self.lefts):
             raise MemoryError()
         return 0
+
+    cdef void use(self, bint down, int rows, int cols) noexcept nogil:
+        """Search along one direction's buffers: across (the board's rows) or down (its columns, as the
+        `rows` x `cols` rows of its transpose)."""
+        cdef int d = 1 if down else 0
+        self.rows, self.cols, self.down = rows, cols, down
+        self.sq, self.need, self.cmask, self.cscore = self.sq_d[d], self.need_d[d], self.cmask_d[d], self.cscore_d[d]
+        self.lm, self.wm, self.ahead = self.lm_d[d], self.wm_d[d], self.ahead_d[d]
+        self.tile_ahead, self.anchor = self.tile_ahead_d[d], self.anchor_d[d]
 
     # -- the rack ---------------------------------------------------------------
     cdef void set_rack(self, counts, int blanks):
@@ -307,6 +492,22 @@ cdef class _Search:
             plays[n] = self.full
             self.slot_tile[n] = self.letters
             n += 1
+        self.n_by_points = 0
+        for letter in range(kinds):  # the letters held, most points first (an insertion sort)
+            if counts[letter]:
+                k = self.n_by_points
+                while k > 0 and self.points[self.by_points[k - 1]] < self.points[letter]:
+                    self.by_points[k] = self.by_points[k - 1]
+                    k -= 1
+                self.by_points[k] = letter
+                self.n_by_points += 1
+        for k in range(n):  # the points, highest first (an insertion sort: seven or so)
+            low = self.points[self.slot_tile[k]] if self.slot_tile[k] < self.letters else 0
+            letter = k
+            while letter > 0 and self.slot_points[letter - 1] < <int>low:
+                self.slot_points[letter] = self.slot_points[letter - 1]
+                letter -= 1
+            self.slot_points[letter] = low
         self.avail[0] = 0
         for rem in range(1, 1u << n):
             low = rem & (~rem + 1)
@@ -648,82 +849,231 @@ cdef class _Search:
         else:
             self.at_row, self.at_col = s // self.cols, s % self.cols
 
+    cdef void ready_lines(self) noexcept nogil:
+        """What each square lets through (`need`, `ahead`), from the loaded board's cross-checks (kept up to
+        date by set_square on a LiveBoard's)."""
+        cdef int i
+        if not self.live:
+            for i in range(self.size):
+                self.need_at(i)
+
     cdef int lines(self, bint down, int longest) except -1 nogil:
         """Across plays along each row of the loaded board, from its anchors."""
+        cdef int a
+        self.down = down
+        self.ready_lines()
+        for a in range(self.size):
+            if self.anchor[a]:
+                self.anchor_plays(a, longest, NULL)
+        return 0
+
+    cdef int left_limit(self, int a) noexcept nogil:
+        """How far left of anchor a the rack's word starts may reach: over empty squares that are no
+        anchor (a square next to a tile is its own anchor's), up to a tile less than the rack."""
+        cdef int limit = 0, i = a - 1, row_start = a - a % self.cols
+        while i >= row_start and self.sq[i] == EMPTY and not self.anchor[i] and limit < self.in_rack - 1:
+            limit += 1
+            i -= 1
+        return limit
+
+    cdef int anchor_plays(self, int a, int longest, const long* by_k) except -1 nogil:
+        """The plays found from anchor a (each play is found from one anchor, the first it covers): through
+        the board tiles just before it, or else from each word start of the rack that fits the empty
+        squares before it; with `by_k` (choosing), only the word starts whose bound (`shadow`) may still
+        beat the best play so far."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
-        cdef int cols = self.cols, size = self.size
-        cdef int a, i, s, k, n, p, t, row_start, run_len, limit
+        cdef int i, s, k, n, p, t, row_start, run_len
         cdef uint32_t fits, after, node, can, want
         cdef long main, wmul
         cdef bint after_tile, ok
         cdef Left* part
-        self.down = down
-        if not self.live:
-            for i in range(size):
-                self.need_at(i)
-        for a in range(size):
-            if not self.anchor[a]:
-                continue
-            row_start = a - a % cols
-            self.end = row_start + cols
-            fits = self.cmask[a]
-            after = self.need[a + 1] if a + 1 < self.end else 0
-            i = a + 1
-            while i < self.end and sq[i] != EMPTY:
-                i += 1
-            run_len = i - a - 1
-            after_tile = run_len > 0
-            if a > row_start and sq[a - 1] != EMPTY:
-                s = a - 1
-                while s > row_start and sq[s - 1] != EMPTY:
-                    s -= 1
-                node = 0
-                ok = True
+        row_start = a - a % self.cols
+        self.end = row_start + self.cols
+        fits = self.cmask[a]
+        after = self.need[a + 1] if a + 1 < self.end else 0
+        i = a + 1
+        while i < self.end and sq[i] != EMPTY:
+            i += 1
+        run_len = i - a - 1
+        after_tile = run_len > 0
+        if a > row_start and sq[a - 1] != EMPTY:
+            s = a - 1
+            while s > row_start and sq[s - 1] != EMPTY:
+                s -= 1
+            node = 0
+            ok = True
+            main = 0
+            for i in range(s, a):
+                t = sq[i]
+                if not (g[node] >> (t & LETTER_MASK)) & 1:
+                    ok = False
+                    break
+                node = g[node + FIELDS + (t & LETTER_MASK)]
+                self.word[i - s] = t
+                main += self.points[t]
+            if not ok:
+                return 0
+            can = g[node] & fits & self.avail[self.whole]
+            if not can:
+                return 0
+            if after_tile and not self.leads_through(node, a + 1, run_len, can):
+                return 0
+            self.place(s)
+            self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
+            return 0
+        for k in range(min(self.left_limit(a), longest) + 1):
+            if by_k != NULL and self.have_best and by_k[k] < self.best_equity:
+                continue  # no play starting k squares left of the anchor can beat the best so far
+            self.place(a - k)
+            for p in range(self.by_length[k], self.by_length[k + 1]):
+                part = &self.lefts[p]
+                if not part.can & fits:
+                    continue  # no rack tile can go on the anchor after this left part
+                if not part.next2 & after and (after_tile or not part.ends & fits):
+                    continue  # the word can neither end on the anchor nor go on past it
+                if after_tile:
+                    want = part.can & fits
+                    if not self.leads_through(part.node, a + 1, run_len, want):
+                        continue  # no letter on the anchor leads through the tiles after it
                 main = 0
-                for i in range(s, a):
-                    t = sq[i]
-                    if not (g[node] >> (t & LETTER_MASK)) & 1:
-                        ok = False
-                        break
-                    node = g[node + FIELDS + (t & LETTER_MASK)]
-                    self.word[i - s] = t
-                    main += self.points[t]
-                if not ok:
-                    continue
-                can = g[node] & fits & self.avail[self.whole]
-                if not can:
-                    continue
-                if after_tile and not self.leads_through(node, a + 1, run_len, can):
-                    continue
-                self.place(s)
-                self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
+                wmul = 1
+                for n in range(k):
+                    t = part.tiles[n]
+                    self.word[n] = t
+                    main += self.points[t] * self.lm[self.start + n]
+                    wmul *= self.wm[self.start + n]
+                self.extend(part.node, a, k, main, wmul, 0, k, 0, part.rem)
+        return 0
+
+    # -- bounding an anchor (choosing the best move) ---------------------------
+    cdef int cap(self, uint32_t allowed) noexcept nogil:
+        """The most points a rack tile scores on a square that allows the letters `allowed`."""
+        cdef int k
+        for k in range(self.n_by_points):
+            if (allowed >> self.by_points[k]) & 1:
+                return self.points[self.by_points[k]]
+        return 0
+
+    cdef long shadow(self, int a, int longest, long* by_k) noexcept nogil:
+        """A bound on the equity (in hundredths) of every play `anchor_plays(a)` finds, NO_PLAY where it can
+        find none: over each stretch of squares such a play may cover (from the anchor rightwards as far
+        as the rack's tiles fit the cross-checks, leftwards over the word starts' squares), the rack's
+        highest points on the stretch's best multipliers (letter premiums times the word's premiums,
+        plus the cross words'), its board tiles and cross words, the bingo, and the best leave of what
+        is kept; a stretch whose tiles can make no word (the rack's alone, or the whole rack through the
+        board's: the word map) counts for nothing. MAGPIE's "shadow" is this idea. `by_k`: the bound
+        of the plays from each word start length (the squares left of the anchor they fill)."""
+        cdef int* sq = self.sq
+        cdef uint32_t letters = self.avail[self.whole]
+        cdef int row_start = a - a % self.cols, end = row_start + self.cols
+        cdef int r = 0, i, j, k, n, limit = 0, s
+        cdef long board = 0, wmul = 1, cross = 0, best = NO_PLAY, total, W, m
+        cdef long wmul_left[MAX_RACK + 1]
+        cdef long mult[MAX_RACK]
+        cdef int lm_right[MAX_RACK]
+        cdef int cap_right[MAX_RACK]     # the most points a rack tile the square allows scores
+        cdef long capped
+        cdef int cross_right[MAX_RACK]  # a right square's cross word's letter multiplier (lm * wm), or 0
+        cdef uint64_t key = 0
+        cdef bint through = False
+        for k in range(longest + 1):
+            by_k[k] = NO_PLAY
+        if not self.cmask[a] & letters:
+            return NO_PLAY
+        if a > row_start and sq[a - 1] != EMPTY:  # the word starts with the board's tiles before the anchor
+            s = a - 1
+            while s >= row_start and sq[s] != EMPTY:
+                board += self.points[sq[s]]
+                key += self.words.key[sq[s] & LETTER_MASK] if self.words != NULL else 0
+                s -= 1
+            through = True
+        else:
+            limit = min(self.left_limit(a), longest)
+        wmul_left[0] = 1
+        for k in range(1, limit + 1):
+            wmul_left[k] = wmul_left[k - 1] * self.wm[a - k]
+        i = a
+        while i < end:
+            if sq[i] == EMPTY:
+                if r == self.in_rack or not self.cmask[i] & letters:
+                    break
+                lm_right[r] = self.lm[i]
+                cap_right[r] = self.cap(self.cmask[i])
+                cross_right[r] = 0
+                if self.cscore[i] >= 0:
+                    cross_right[r] = self.lm[i] * self.wm[i]
+                    cross += self.cscore[i] * self.wm[i]
+                wmul *= self.wm[i]
+                r += 1
             else:
-                limit = 0
-                i = a - 1
-                while i >= row_start and sq[i] == EMPTY and not self.anchor[i] and limit < self.in_rack - 1:
-                    limit += 1
-                    i -= 1
-                for k in range(min(limit, longest) + 1):
-                    self.place(a - k)
-                    for p in range(self.by_length[k], self.by_length[k + 1]):
-                        part = &self.lefts[p]
-                        if not part.can & fits:
-                            continue  # no rack tile can go on the anchor after this left part
-                        if not part.next2 & after and (after_tile or not part.ends & fits):
-                            continue  # the word can neither end on the anchor nor go on past it
-                        if after_tile:
-                            want = part.can & fits
-                            if not self.leads_through(part.node, a + 1, run_len, want):
-                                continue  # no letter on the anchor leads through the tiles after it
-                        main = 0
-                        wmul = 1
-                        for n in range(k):
-                            t = part.tiles[n]
-                            self.word[n] = t
-                            main += self.points[t] * self.lm[self.start + n]
-                            wmul *= self.wm[self.start + n]
-                        self.extend(part.node, a, k, main, wmul, 0, k, 0, part.rem)
+                board += self.points[sq[i]]
+                key += self.words.key[sq[i] & LETTER_MASK] if self.words != NULL else 0
+                through = True
+            i += 1
+            if i < end and sq[i] != EMPTY:
+                continue  # a word cannot end beside a tile
+            for k in range(min(limit, self.in_rack - r) + 1):
+                n = r + k
+                if not through and not (self.rack_words >> n) & 1:
+                    continue  # the rack's tiles alone make no word this long
+                if through and n == self.in_rack and not _made(self.words, self.rack_key + key, self.rack_blanks):
+                    continue  # the whole rack and the board's tiles make no word
+                W = wmul * wmul_left[k]
+                capped = 0
+                for j in range(n):  # each square's multiplier, highest first (an insertion sort)
+                    m = lm_right[j] * W + cross_right[j] if j < r else self.lm[a - (j - r) - 1] * W
+                    capped += m * (cap_right[j] if j < r else self.slot_points[0])
+                    s = j
+                    while s > 0 and mult[s - 1] < m:
+                        mult[s] = mult[s - 1]
+                        s -= 1
+                    mult[s] = m
+                total = 0
+                for j in range(n):
+                    total += mult[j] * self.slot_points[j]
+                total = min(total, capped) + board * W + cross + (self.bingo if n == self.rack_size else 0)
+                total = total * 100 + (self.best_leave[n] if through else self.word_leave[n])
+                if total > by_k[k]:
+                    by_k[k] = total
+        for k in range(limit + 1):
+            best = max(best, by_k[k])
+        return best
+
+    cdef int anchors_best_first(self, Setting st, const int* squares, int longest) except -1 nogil:
+        """Choosing: every anchor both ways bounded (`shadow`), then searched best bound first, until the
+        best play found so far beats every bound left (a play tied with it is still looked for)."""
+        cdef int d, a, n = 0, k
+        cdef Ranked* grown
+        cdef long* by_k
+        if self.cap_ranked < 2 * self.size:
+            grown = <Ranked*>PyMem_RawRealloc(self.ranked, 2 * self.size * sizeof(Ranked))
+            if grown == NULL:
+                return _no_memory()
+            self.ranked = grown
+            by_k = <long*>PyMem_RawRealloc(self.k_bounds, 2 * self.size * MAX_RACK * sizeof(long))
+            if by_k == NULL:
+                return _no_memory()
+            self.k_bounds, self.cap_ranked = by_k, 2 * self.size
+        for d in range(2):
+            self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
+            self.load_line(squares, d, st)
+            self.cross_checks()
+            self.find_anchors()
+            self.ready_lines()
+            for a in range(self.size):
+                if self.anchor[a]:
+                    self.ranked[n].bound = self.shadow(a, longest, &self.k_bounds[n * MAX_RACK])
+                    if self.ranked[n].bound != NO_PLAY:
+                        self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
+                        n += 1
+        qsort(self.ranked, n, sizeof(Ranked), _higher_bound)
+        for k in range(n):
+            if self.have_best and self.ranked[k].bound < self.best_equity:
+                break
+            d = self.ranked[k].down
+            self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
+            self.anchor_plays(self.ranked[k].square, longest, &self.k_bounds[self.ranked[k].number * MAX_RACK])
         return 0
 
     # -- extending right ------------------------------------------------------
@@ -1087,7 +1437,7 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
     """Run the search both ways (across only on an empty board, from the centre)."""
     cdef int k, longest = min(s.in_rack - 1, max(st.rows, st.cols) - 1)
     cdef bint empty = True
-    s.rows, s.cols = st.rows, st.cols
+    s.use(False, st.rows, st.cols)
     s.load_line(squares, False, st)
     for k in range(st.size):
         if squares[k] != EMPTY:
@@ -1101,15 +1451,20 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
         s.lines(False, longest)
         s.down_from = s.n_found
         return 0
+    if s.choosing:
+        s.anchors_best_first(st, squares, longest)
+        s.use(False, st.rows, st.cols)
+        return 0
     s.cross_checks()
     s.find_anchors()
     s.lines(False, longest)
     s.down_from = s.n_found  # the plays found from here on go down
-    s.rows, s.cols = st.cols, st.rows
+    s.use(True, st.cols, st.rows)
     s.load_line(squares, True, st)
     s.cross_checks()
     s.find_anchors()
     s.lines(True, longest)
+    s.use(False, st.rows, st.cols)
     return 0
 
 
@@ -1456,6 +1811,8 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
         if grown == NULL:
             return _no_memory()
         s.leave, s.leave_cap = grown, s.whole + 1
+    for n in range(s.in_rack + 1):
+        s.best_leave[n] = NO_PLAY
     if how.values != NULL:
         smaller[0] = 0
         for n in range(min(s.in_rack, how.longest) + 1):
@@ -1486,7 +1843,43 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
             s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         else:
             s.leave[rem] = how.whole_value
+        if s.leave[rem] > s.best_leave[s.in_rack - size]:
+            s.best_leave[s.in_rack - size] = s.leave[rem]
     return 0
+
+
+cdef void _rack_words(_Search s, const WordBits* words) noexcept nogil:
+    """What `shadow` asks of the rack: the lengths of the words its tiles make alone (`rack_words`, a bit
+    per length: the word map asked of every subset of its slots, two blanks making anything), the best
+    leave beside each such word (`word_leave`), and the whole rack's key in the word map."""
+    cdef uint64_t keys[1 << 8]
+    cdef int blanks[1 << 8]
+    cdef uint32_t rem, low
+    cdef int slot, n
+    s.words = NULL
+    s.rack_words = 0xFFFFFFFF
+    s.rack_key, s.rack_blanks = 0, count_bits(s.blank_slots)
+    memcpy(s.word_leave, s.best_leave, sizeof(s.word_leave))
+    if words == NULL or s.in_rack > 8:
+        return  # no word map: every length, and `_made` says yes
+    s.words = words
+    s.rack_words = 0
+    for n in range(s.in_rack + 1):
+        s.word_leave[n] = NO_PLAY
+    keys[0], blanks[0] = 0, 0
+    for rem in range(1, s.whole + 1):
+        low = rem & (~rem + 1)
+        slot = lowest_bit(low)
+        keys[rem], blanks[rem] = keys[rem ^ low], blanks[rem ^ low]
+        if s.slot_tile[slot] == s.letters:
+            blanks[rem] += 1
+        else:
+            keys[rem] += words.key[s.slot_tile[slot]]
+        n = count_bits(rem)
+        if s.leave[s.whole ^ rem] > s.word_leave[n] and _made(words, keys[rem], blanks[rem]):
+            s.rack_words |= 1u << n
+            s.word_leave[n] = s.leave[s.whole ^ rem]
+    s.rack_key = keys[s.whole]
 
 
 cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int bag, bint may_exchange,
@@ -1504,6 +1897,7 @@ cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int 
     cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
     cdef bint canonical
     _value_leaves(s, how, bag)
+    _rack_words(s, st.made_words)
     s.choosing = True
     s.have_best = False
     s.keep_ties = ticket >= 0
@@ -1560,6 +1954,7 @@ def best(Setting setting not None, list squares, counts, int blanks, TableLeaves
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
+    setting.words()
     how.values, how.ways, how.longest, how.whole_value, how.cache = leaves.values, leaves.ways, leaves.longest, \
         whole_value, NULL
     _choose(s, setting, board.at, &how, bag, may_exchange, ticket, &move)
@@ -1590,6 +1985,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     cdef Valuation how
     cdef Move move
     cdef uint32_t given
+    setting.words()
     how.values, how.ways, how.longest, how.whole_value, how.cache = NULL, NULL, 0, 0, <void*>leaves
     _choose(s, setting, board.at, &how, bag, exchange, -1, &move)
     if move.kind == PLAY:
@@ -1664,6 +2060,7 @@ cdef class Playout:
         self.s.g, self.s.letters, self.s.full = setting.g, setting.letters, setting.full
         self.s.rows, self.s.cols, self.s.size = setting.rows, setting.cols, setting.size
         self.s.allocate(setting.size, MAX_RACK)
+        setting.words()
         memcpy(self.s.points, setting.points, sizeof(self.s.points))
         self.s.bingo, self.s.rack_size = setting.bingo, setting.rack_size
         self.keep = (table, cache)
@@ -1887,3 +2284,4 @@ cdef class Playout:
         if z > 60:
             return 1.0
         return 1.0 / (1.0 + exp(-z))
+
