@@ -196,6 +196,50 @@ def test_removing_the_study_lexicon_holding_cards_is_refused_then_every_command_
     assert run("lexicon", "remove", "small").stdout == "removed small\n"  # no cards, not studied: no fuss
 
 
+def test_removing_the_study_lexicon_is_one_transaction_with_the_cards_counted(small, make_lexicon, monkeypatch):
+    """`lexicon remove` counts the lexicon's cards, resets the study lexicon and deletes the files under one write
+    lock (study/records' remove_lexicon: the policy sits in the lowest layer that sees both the compiled lexicons
+    and the progress store, not in the command): while its files go no other writer gets in
+    (a barrier: the removal asks another connection for the write lock and is refused), and a removal that fails
+    changes no setting."""
+    from lexitrain.lexicon import store as lexicon_store
+    from lexitrain.study.records.cards import remove_lexicon
+    from lexitrain.study.store import progress_path
+
+    make_lexicon(["AA", "AB", "ABA"], name="mine")
+    assert run("study", "set", "--lexicon", "mine").exit_code == 0
+    delete = lexicon_store.remove
+    seen: list[str] = []
+
+    def failing(name: str) -> str:
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(lexicon_store, "remove", failing)
+    with ProgressStore() as store, pytest.raises(OSError):
+        remove_lexicon(store, "mine", force=True)
+    assert run("study", "show", "--json").json()["lexicon"] == "mine"  # nothing half done
+
+    def locked_out(name: str) -> str:
+        other = sqlite3.connect(progress_path(), timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            seen.append("another writer got in")
+        except sqlite3.OperationalError as exc:
+            seen.append(str(exc))
+        finally:
+            other.close()
+        return delete(name)
+
+    monkeypatch.setattr(lexicon_store, "remove", locked_out)
+    with ProgressStore() as store:
+        held = sum(n for _, _, n in store.state_counts("mine"))
+        removed = remove_lexicon(store, "MINE", force=True)
+    assert (removed.name, removed.cards, removed.studied) == ("mine", held, True)
+    assert seen == ["database is locked"]
+    assert run("study", "show", "--json").json()["lexicon"] == "enable"
+    assert run("lexicon", "remove", "mine").stderr.strip() == "error: no compiled lexicon named 'mine'"
+
+
 def test_a_lost_study_lexicon_says_how_to_pick_another(small, make_lexicon, home):
     make_lexicon(["AA", "AB", "ABA"], name="gone")
     assert run("study", "set", "--lexicon", "gone").exit_code == 0

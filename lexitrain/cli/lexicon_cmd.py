@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from lexitrain.cli.options import Json
-from lexitrain.cli.output import counted, emit_json, error_exit, warn
+from lexitrain.cli.output import counted, emit_json, warn
 from lexitrain.errors import LexitrainError
 
 lexicon_app = typer.Typer(name="lexicon", help="Compile word lists and manage compiled lexicons.", no_args_is_help=True)
@@ -239,30 +239,18 @@ def remove(
     """Delete a compiled lexicon (an embedded one recompiles on next use). A lexicon of your own
     that holds cards is kept unless --force; removing the study lexicon makes enable the study
     lexicon, so every command still has one."""
-    from lexitrain.lexicon import store
-    from lexitrain.lexicon.catalog import DEFAULT_LEXICON, EMBEDDED
-    from lexitrain.study.records.cards import LexiconUse, lexicon_use
+    from lexitrain.lexicon.catalog import DEFAULT_LEXICON
+    from lexitrain.study.records.cards import remove_lexicon
     from lexitrain.study.store import ProgressStore, progress_path
 
-    if store.read_manifest(name) is None:
-        error_exit(f"no compiled lexicon named {name!r}")
-    name = store.stored_name(name)
-    own = name.casefold() not in EMBEDDED  # an embedded one comes back on its own
-    use = LexiconUse(0, False)
     if progress_path().exists():
         with ProgressStore() as progress:
-            use = lexicon_use(progress, name)
-    if own and use.cards and not force:
-        studied = " and is your study lexicon" if use.studied else ""
-        error_exit(f"lexicon {name} holds {counted(use.cards, 'card')}{studied}: removing it leaves them without their "
-                   f"words; give --force to remove it all the same (the cards are kept, and come back when you "
-                   f"compile {name} again)")
-    removed = store.remove(name)
-    typer.echo(f"removed {removed}")
-    if own and use.studied:
-        with ProgressStore() as progress:
-            progress.set_setting("lexicon", DEFAULT_LEXICON)
-        kept = (f"; its {counted(use.cards, 'card')} {'is' if use.cards == 1 else 'are'} kept for when you compile "
-                "it again" if use.cards else "")
+            removed = remove_lexicon(progress, name, force)
+    else:
+        removed = remove_lexicon(None, name, force)
+    typer.echo(f"removed {removed.name}")
+    if removed.studied:
+        kept = (f"; its {counted(removed.cards, 'card')} {'is' if removed.cards == 1 else 'are'} kept for when you "
+                "compile it again" if removed.cards else "")
         typer.echo(f"your study lexicon is now {DEFAULT_LEXICON} (`lexitrain study set --lexicon NAME` picks "
                    f"another){kept}")

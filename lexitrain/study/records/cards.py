@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon import store as lexicon_store
+from lexitrain.lexicon.catalog import DEFAULT_LEXICON, EMBEDDED
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import kind_names, new_kind
 from lexitrain.study.quiz.scheduler import LEITNER_DAYS, NEW, Scheduling, to_datetime, utc_now
 from lexitrain.study.quiz.session import card_json
 from lexitrain.study.store import CardRow, ProgressStore, ReviewRow
+from lexitrain.wording import counted
 
 DAY = 86400.0
 DEFAULT_LEECH = 8
@@ -158,14 +161,34 @@ def counts(store: ProgressStore, lexicon: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class LexiconUse:
-    """What the progress store holds of a lexicon: its cards, and whether it is the study lexicon."""
+class LexiconRemoved:
+    """A compiled lexicon removed: its name as compiled, the cards it held (kept), and whether it was the study
+    lexicon (the default is now)."""
 
+    name: str
     cards: int
     studied: bool
 
 
-def lexicon_use(store: ProgressStore, lexicon: str) -> LexiconUse:
-    """How much removing LEXICON would leave without its words (names compared without case, as lexicons are)."""
-    cards = sum(n for _, _, n in store.state_counts(lexicon))
-    return LexiconUse(cards, str(store.setting("lexicon", "")).casefold() == lexicon.casefold())
+def remove_lexicon(store: ProgressStore | None, name: str, force: bool = False) -> LexiconRemoved:
+    """Delete compiled lexicon NAME (compared without case), minding the player's progress in one transaction: a
+    lexicon of their own that holds cards is refused unless `force` (the cards are kept, and come back when it is
+    compiled again), and removing the study lexicon makes the default the study lexicon, so every command still
+    has one; no other process writes between the cards counted and the lexicon gone. An embedded lexicon comes
+    back on next use, so its cards do not hold it. `store`: None where the player has no progress yet."""
+    if lexicon_store.read_manifest(name) is None:
+        raise LexitrainError(f"no compiled lexicon named {name!r}")
+    stored = lexicon_store.stored_name(name)
+    if store is None or stored.casefold() in EMBEDDED:
+        return LexiconRemoved(lexicon_store.remove(stored), 0, False)
+    with store.transaction():
+        cards = sum(n for _, _, n in store.state_counts(stored))
+        studied = str(store.setting("lexicon", "")).casefold() == stored.casefold()
+        if cards and not force:
+            mine = " and is your study lexicon" if studied else ""
+            raise LexitrainError(f"lexicon {stored} holds {counted(cards, 'card')}{mine}: removing it leaves them "
+                                 f"without their words; give --force to remove it all the same (the cards are kept, "
+                                 f"and come back when you compile {stored} again)")
+        if studied:
+            store.set_setting("lexicon", DEFAULT_LEXICON)
+        return LexiconRemoved(lexicon_store.remove(stored), cards, studied)
