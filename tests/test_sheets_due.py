@@ -150,3 +150,25 @@ def test_a_due_position_prints_its_board_without_a_font_warning(enable, home: Pa
     assert made.returncode == 0, made.stderr
     text = " ".join(page_texts(asked)[0].split())
     assert "position: KEMMEZN" in text and "B A A L S" in text and "MEZE" not in text
+
+
+def test_definitions_on_a_due_sheet_with_a_position_are_refused_where_no_word_has_one(make_lexicon, tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    """The check that --definitions has something to print read the last cell of every row: a position's board
+    (its last column tiles and premium marks) fooled it, and the sheet printed an empty definition column. Only
+    rows under a definition column count now; with definitions in the lexicon the same sheet prints them."""
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    make_lexicon(SMALL_ENGLISH)
+    board = "/".join(["15"] * 7 + ["5CARE6"] + ["15"] * 7)
+    _cards({("anagram", "ACER"): 1, ("position", f"{board} ADESTRA/ 0/0 0"): 1}, lexicon="small")
+    out = tmp_path / "due.pdf"
+    bare = run("sheet", "due", "-l", "small", "--definitions", "--out", str(out))
+    assert (bare.exit_code, bare.stderr.strip()) == (1, "error: no word on this sheet has a definition in small, "
+                                                        "so --definitions has nothing to print (a lexicon built "
+                                                        "from `WORD definition` lines has them)")
+    assert not out.exists()
+    make_lexicon([f"{word} the word {word.lower()}" for word in SMALL_ENGLISH])  # the same words, defined
+    made = run("sheet", "due", "-l", "small", "--definitions", "--out", str(out))
+    assert made.exit_code == 0, made.stderr
+    text = " ".join(" ".join(page_texts(out)).split())
+    assert "the word acre" in text and "position: ADESTRA" in text

@@ -89,8 +89,12 @@ def _word_columns(columns: tuple[Column, ...], definitions: bool) -> tuple[Colum
 
 
 def _check_defined(lex: Lexicon, sections: list[Section], definitions: bool) -> None:
-    """`--definitions` on words that have none (ENABLE has none at all) would print an empty column."""
-    if definitions and not any(row[-1] for section in sections for group in section.groups for row in group.rows):
+    """`--definitions` on words that have none (a list of bare words) would print an empty column. Only the rows
+    under a definition column count: a position's board, whose last column holds tiles and premium marks, is no
+    definition."""
+    defined = (row[-1] for section in sections if section.row_columns[-1:] == (DEFINITION,)
+               for group in section.groups for row in group.rows)
+    if definitions and not any(defined):
         raise LexitrainError(f"no word on this sheet has a definition in {lex.name}, so --definitions has "
                              "nothing to print (a lexicon built from `WORD definition` lines has them)")
 
