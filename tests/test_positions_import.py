@@ -99,6 +99,28 @@ def test_a_game_in_a_lexicon_not_compiled_here_is_refused_unless_lexicon_is_give
     assert "both.cgp:2 is in enable, the others in nwl2023: import it apart" in mixed.stderr
 
 
+def test_a_file_of_many_positions_reads_the_lexicons_there_are_once(enable, make_lexicon, tmp_path, monkeypatch):
+    """Each CGP line may name its lexicon: the lexicons compiled here are listed once for the whole import (it
+    was once for every line), and each line's lexicon still decides."""
+    from lexitrain.cli.options import files_lexicon
+    from lexitrain.lexicon import store
+
+    make_lexicon(["RETAINS", "NASTIER", "TA"], name="nwl2023")
+    cgps = tmp_path / "many.cgp"
+    cgps.write_text("".join(f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;\n" for _ in range(200)), encoding="utf-8")
+    odd = tmp_path / "odd.cgp"
+    odd.write_text(f"{EMPTY} AEINRST/ 0/0 0 lex CSW21;\n{EMPTY} AEINRST/ 0/0 0\n", encoding="utf-8")
+    listed = store.compiled_names
+    calls: list[int] = []
+    monkeypatch.setattr(store, "compiled_names", lambda: calls.append(1) or listed())
+    assert files_lexicon([cgps], "enable", False) == ("nwl2023", [cgps], []) and len(calls) == 1
+    name, kept, left_out = files_lexicon([cgps, odd], "enable", False)
+    assert (name, kept) == ("nwl2023", [cgps])
+    assert left_out == [f"{odd}:1 is recorded in CSW21, which is not compiled here (lexicons here: cel, enable, "
+                        "nwl2023): build it with `lexitrain lexicon build FILE --name CSW21`, or give --lexicon to "
+                        "judge it by another"]
+
+
 def test_a_file_in_another_lexicon_is_skipped_and_the_others_imported(enable, real_games):
     """`positions import tests/data/gcg/*.gcg` imported nothing when one file was in another lexicon,
     though its help says such a file is skipped: now the rest are imported, that one named."""

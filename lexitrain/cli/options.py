@@ -75,15 +75,20 @@ def files_lexicon(files: list[Path], lexicon: str, given: bool) -> tuple[str, li
     one line when every file is left out. A file that does not read is left for the command
     to skip and name.
     """
-    from lexitrain.lexicon.catalog import compiled_match
+    from lexitrain.lexicon.catalog import compiled_match, known_lexicons
 
     if given:
         return lexicon, list(files), []
+    known = known_lexicons()  # (read once: a file of positions names a lexicon on each of its lines)
+    matches: dict[str, str | None] = {"": lexicon}
     asked: dict[Path, list[tuple[str, str, str | None]]] = {}  # file -> (where, named, compiled match) of each
     for path in files:
         try:
-            asked[path] = [(where, named, compiled_match(named) if named else lexicon)
-                           for where, named in _lexicons_named(path)]
+            lines = _lexicons_named(path)
+            for _, named in lines:
+                if named not in matches:
+                    matches[named] = compiled_match(named, known)
+            asked[path] = [(where, named, matches[named]) for where, named in lines]
         except (LexitrainError, OSError, UnicodeDecodeError):
             continue
     votes = Counter(match for wanted in asked.values() for _, _, match in wanted if match is not None)

@@ -6,6 +6,7 @@ lexicons it is compared with opened first (`compile.py` is handed their tries, a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,11 +106,12 @@ def _edition(name: str) -> tuple[str, str]:
     return letters, year
 
 
-def compiled_match(named: str) -> str | None:
+def compiled_match(named: str, known: Sequence[str] | None = None) -> str | None:
     """The compiled lexicon a file means by NAMED (a GCG's `#lexicon`, a CGP's `lex`):
-    compared without case and with the year written either way; None when none is compiled."""
+    compared without case and with the year written either way; None when none is compiled.
+    KNOWN: the lexicons there are, read once by a caller matching many names (default: read now)."""
     wanted = _edition(named)
-    return next((known for known in known_lexicons() if _edition(known) == wanted), None)
+    return next((name for name in (known_lexicons() if known is None else known) if _edition(name) == wanted), None)
 
 
 def build_lexicon(source: Path, name: str, tiles_name: str = "english", board_name: str = "standard",
