@@ -2,13 +2,21 @@
 
 from typing import Any, Callable, Sequence
 
+from lexitrain.engine.movegen import Shape, Turn
+from lexitrain.engine.simulation import Rules
+
 LIMITS: dict[str, int]
+
+class WordMap:
+    """Which multisets of tiles make a word (see _movegen.pyx)."""
+    def __init__(self, setting: Setting, bits: int = ..., blank_bits: int = ...) -> None: ...
+    def made(self, tiles: Sequence[int], blanks: int = ...) -> bool: ...
 
 class Setting:
     """What every search of one game shares: the word graph, the board's shape and premiums, the tiles' points."""
-    def __init__(self, graph: memoryview, letters: int, rows: int, cols: int,
-                 across: tuple[list[int], list[int]], down: tuple[list[int], list[int]], points: list[int],
-                 bingo: int, rack_size: int, centre: int, cls: type) -> None: ...
+    def __init__(self, graph: memoryview, letters: int, shape: Shape,
+                 premiums: tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]], points: list[int],
+                 cls: type) -> None: ...
 
 class TableLeaves:
     """The exhaustive leave table as the search reads it."""
@@ -22,8 +30,8 @@ def find(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: 
 
 def find_flat(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int) -> Any: ...
 
-def best(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int, leaves: TableLeaves, bag: int,
-         may_exchange: bool, whole_value: int = ..., ticket: int = ...) -> tuple[int, int, int, int, Any]: ...
+def best(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: int, leaves: TableLeaves,
+         turn: Turn) -> tuple[int, int, int, int, Any]: ...
 
 def best_valued(setting: Setting, squares: list[int], counts: list[int], leaves: LeaveTable, bag: int,
                 exchange: bool) -> tuple[int, Any, tuple[int, ...] | None, int, int]: ...
@@ -39,5 +47,5 @@ class Playout:
     """One thread's compiled playouts of a simulation's candidates; `run` releases the GIL (see _movegen.pyx)."""
     def __init__(self, setting: Setting, table: TableLeaves | None, cache: LeaveTable,
                  candidates: list[tuple[list[int], list[int], list[int], int, int, bool]], opponent: list[int] | None,
-                 plies: int, exchange_limit: int, spread: int, bands: list[tuple[float, float, float]]) -> None: ...
+                 rules: Rules, bands: list[tuple[float, float, float]]) -> None: ...
     def run(self, order: list[int], active: Sequence[int]) -> list[tuple[int, int, float]]: ...

@@ -108,6 +108,34 @@ cdef struct Left:
     int tiles[MAX_RACK]
 
 
+cdef struct Shape:
+    # the board and the rules the search needs of it: its size, its centre square (flat) for the first
+    # play, the bingo bonus and the tiles a rack holds
+    int rows
+    int cols
+    int centre
+    int bingo
+    int rack_size
+
+
+cdef struct Turn:
+    # what the choice of a best move needs beyond the board and the rack: the tiles in the bag, whether
+    # they allow an exchange, the whole rack's value when it is longer than the leave table's leaves, and
+    # a ticket drawing among the plays tied at the best (-1: none)
+    int bag
+    bint may_exchange
+    long whole_value
+    long long ticket
+
+
+cdef struct Rules:
+    # how a simulation's playouts go on: the moves after the candidate, the fewest tiles in the bag that
+    # allow an exchange, and the mover's spread before the candidate
+    int plies
+    int exchange_limit
+    long spread
+
+
 cdef struct WordBits:
     # the word map (see WordMap): a multiset of tiles' key is the sum of its tiles' `key`s; `made[0]` has
     # the bit of every word's key set, `made[1]` the bit of every key a word's less one of its letters
@@ -223,11 +251,11 @@ cdef class WordMap:
 
 cdef class Setting:
     """What every search of one game shares, made once: the word graph (a Dawg's
-    32-bit records and its letter count), the board's shape, its premiums both
-    ways (along the rows, and along the columns as rows of the transpose), the
-    points by tile number (256 entries: a blank's, `| BLANK_FLAG`, are 0), the
-    bingo bonus, the rack size, the centre square (for the first play) and the
-    class the plays are made of (ScoredPlay: row, col, down, letters, through, score)."""
+    32-bit records and its letter count), the board's `Shape` (size, centre, bingo
+    bonus, rack size), its premiums both ways (letter and word multipliers along
+    the rows, then along the columns as rows of the transpose), the points by
+    tile number (256 entries: a blank's, `| BLANK_FLAG`, are 0) and the class the
+    plays are made of (ScoredPlay: row, col, down, letters, through, score)."""
 
     cdef object graph                  # the memoryview the search points into, kept alive
     cdef const uint32_t* g
@@ -254,17 +282,17 @@ cdef class Setting:
             self.made_words = &self.word_map.w
         return self.made_words
 
-    def __init__(self, const uint32_t[::1] graph not None, int letters, int rows, int cols, tuple across,
-                 tuple down, list points, int bingo, int rack_size, int centre, object cls):
+    def __init__(self, const uint32_t[::1] graph not None, int letters, Shape shape, tuple premiums,
+                 list points, object cls):
         cdef int k, t
-        if letters > MAX_LETTERS or rows > MAX_LINE or cols > MAX_LINE:
+        if letters > MAX_LETTERS or shape.rows > MAX_LINE or shape.cols > MAX_LINE:
             raise ValueError("outside the compiled search's limits")
         self.graph = graph
         self.g = &graph[0]
         self.letters = letters
         self.full = 0xFFFFFFFF if letters == 32 else (1u << letters) - 1
-        self.rows, self.cols, self.size = rows, cols, rows * cols
-        self.centre, self.bingo, self.rack_size, self.cls = centre, bingo, rack_size, cls
+        self.rows, self.cols, self.size = shape.rows, shape.cols, shape.rows * shape.cols
+        self.centre, self.bingo, self.rack_size, self.cls = shape.centre, shape.bingo, shape.rack_size, cls
         for k in range(2 * BLANK_FLAG):
             self.points[k] = points[k]
         for t in range(2):
@@ -272,10 +300,10 @@ cdef class Setting:
             self.wm[t] = <int*>PyMem_Malloc(self.size * sizeof(int))
             if self.lm[t] == NULL or self.wm[t] == NULL:
                 raise MemoryError()
-            premiums = down if t else across
+            way = premiums[t]
             for k in range(self.size):
-                self.lm[t][k] = premiums[0][k]
-                self.wm[t][k] = premiums[1][k]
+                self.lm[t][k] = way[0][k]
+                self.wm[t][k] = way[1][k]
 
     def __dealloc__(self):
         cdef int t
@@ -1389,23 +1417,27 @@ cdef class _Search:
         return 0
 
 
-cdef _Search _prepare(Setting st, counts, int blanks, int rows, int cols):
-    """A search over the setting's graph, for a board of `rows` x `cols` (the setting's, or its transpose)
-    and the rack given, its word starts made."""
+cdef _Search _new_search(Setting st, bint transposed, int rack_tiles):
+    """A search over the setting's graph and points, along its board's rows (or, `transposed`, its
+    columns), with room for a rack of up to `rack_tiles` tiles: every search is made here."""
     cdef _Search s = _Search()
-    cdef int size = rows * cols, in_rack = sum(counts) + blanks
+    s.g, s.letters, s.full = st.g, st.letters, st.full
+    s.rows, s.cols = (st.cols, st.rows) if transposed else (st.rows, st.cols)
+    s.size = st.size
+    s.allocate(st.size, rack_tiles)
+    memcpy(s.points, st.points, sizeof(s.points))
+    s.bingo, s.rack_size = st.bingo, st.rack_size
+    return s
+
+
+cdef _Search _prepare(Setting st, counts, int blanks):
+    """A search over the setting's board for the rack given, its word starts made."""
+    cdef int in_rack = sum(counts) + blanks
     if in_rack > MAX_RACK:
         raise ValueError("outside the compiled search's limits")
-    s.g = st.g
-    s.letters = st.letters
-    s.full = st.full
-    s.rows, s.cols, s.size = rows, cols, size
-    s.allocate(size, max(in_rack, 1))
-    memcpy(s.points, st.points, sizeof(s.points))
-    s.bingo = st.bingo
-    s.rack_size = st.rack_size
+    cdef _Search s = _new_search(st, False, max(in_rack, 1))
     s.set_rack(counts, blanks)
-    s.left_parts(min(in_rack - 1, max(rows, cols) - 1))
+    s.left_parts(min(in_rack - 1, max(st.rows, st.cols) - 1))
     return s
 
 
@@ -1475,7 +1507,7 @@ def find(Setting setting not None, list squares, counts, int blanks) -> list:
     cdef _Search s
     if sum(counts) + blanks == 0:
         return []
-    s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    s = _prepare(setting, counts, blanks)
     _search(s, setting, squares)
     return s.plays(setting.cls, s.down_from)
 
@@ -1485,7 +1517,7 @@ def find_flat(Setting setting not None, list squares, counts, int blanks):
     cdef _Search s
     if sum(counts) + blanks == 0:
         return array("i")
-    s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    s = _prepare(setting, counts, blanks)
     _search(s, setting, squares)
     return s.flat(s.down_from)
 
@@ -1522,8 +1554,8 @@ cdef class LiveBoard:
         cdef _Squares board = _Squares(squares)
         self.setting = setting  # the searches point into its graph
         self.rows, self.cols, self.size, self.centre = setting.rows, setting.cols, setting.size, setting.centre
-        self.across_s = self._side(setting, setting.rows, setting.cols)
-        self.down_s = self._side(setting, setting.cols, setting.rows)
+        self.across_s = _new_search(setting, False, MAX_RACK)
+        self.down_s = _new_search(setting, True, MAX_RACK)
         self.across_s.load_line(board.at, False, setting)
         self.down_s.load_line(board.at, True, setting)
         for s in (self.across_s, self.down_s):
@@ -1533,18 +1565,6 @@ cdef class LiveBoard:
                 (<_Search>s).need_at(k)
             (<_Search>s).live = True
         self.filled = sum(1 for k in range(self.size) if squares[k] != EMPTY)
-
-    cdef _Search _side(self, Setting st, int rows, int cols):
-        cdef _Search s = _Search()
-        s.g = st.g
-        s.letters = st.letters
-        s.full = st.full
-        s.rows, s.cols, s.size = rows, cols, rows * cols
-        s.allocate(rows * cols, MAX_RACK)
-        memcpy(s.points, st.points, sizeof(s.points))
-        s.bingo = st.bingo
-        s.rack_size = st.rack_size
-        return s
 
     def set(self, int k, int t):
         """Put tile t (a tile number, BLANK_FLAG set for a blank) on flat square k, or EMPTY to lift it."""
@@ -1628,23 +1648,6 @@ cdef int _live_find(void* board, const int* counts, int kinds, int blanks, int**
     cdef int total
     total = (<LiveBoard>board).find_c(counts, kinds, blanks, packed, cap)
     return total
-
-
-cdef long _leave_index(const int* kept, int types, const int* ways, int longest) noexcept nogil:
-    """The leave's place in the exhaustive table (see engine/leave_table.py):
-    leaves by size, then by the count of each tile in set order, fewest first."""
-    cdef int t, v, n = 0, left
-    cdef long index = 0
-    for t in range(types):
-        n += kept[t]
-    for v in range(n):
-        index += ways[v]  # every leave of a smaller size (ways[0][v])
-    left = n
-    for t in range(types):
-        for v in range(kept[t]):
-            index += ways[(t + 1) * (longest + 1) + left - v]
-        left -= kept[t]
-    return index
 
 
 cdef class TableLeaves:
@@ -1797,14 +1800,32 @@ cdef struct Valuation:
     void* cache
 
 
+cdef long _leave_index(_Search s, uint32_t kept, const int* ways, int longest) noexcept nogil:
+    """The place in the exhaustive table (see engine/leave_table.py) of the tiles on the rack slots `kept`
+    (at most `longest` of them): leaves by size, then by the count of each tile in set order, fewest
+    first. Walked over the kept slots alone (a tile's slots side by side, in set order)."""
+    cdef int size = count_bits(kept), left = size, t, n, v, j
+    cdef long index = 0
+    cdef uint32_t run
+    for v in range(size):
+        index += ways[v]  # every leave of a smaller size
+    while kept:
+        j = lowest_bit(kept)
+        t = s.slot_tile[j]
+        run = s.blank_slots if t == s.letters else s.slots[t]
+        n = count_bits(kept & run)
+        for v in range(n):
+            index += ways[(t + 1) * (longest + 1) + left - v]
+        left -= n
+        kept &= ~run
+    return index
+
+
 cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
     """`s.leave[rem]` for every subset `rem` of the rack's slots: the tiles kept's value (minus twice their
-    points with the bag empty). A leave's place in the table is `_leave_index`'s, walked over the kept
-    slots alone (they come in set order, a tile's slots side by side)."""
-    cdef uint32_t rem, r, run
-    cdef int n, size, points, t, v, left, j, width = how.longest + 1
-    cdef long index
-    cdef long smaller[MAX_RACK + 2]
+    points with the bag empty), and the best by the number of tiles played (`best_leave`)."""
+    cdef uint32_t rem
+    cdef int n, size, points
     cdef long* grown
     if s.leave_cap < <int>s.whole + 1:
         grown = <long*>PyMem_RawRealloc(s.leave, (s.whole + 1) * sizeof(long))
@@ -1813,10 +1834,6 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
         s.leave, s.leave_cap = grown, s.whole + 1
     for n in range(s.in_rack + 1):
         s.best_leave[n] = NO_PLAY
-    if how.values != NULL:
-        smaller[0] = 0
-        for n in range(min(s.in_rack, how.longest) + 1):
-            smaller[n + 1] = smaller[n] + how.ways[n]  # every leave of fewer than n + 1 tiles
     for rem in range(s.whole + 1):
         size = count_bits(rem)
         if bag == 0:
@@ -1826,19 +1843,7 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
                     points += s.points[s.slot_tile[n]]
             s.leave[rem] = -200 * points
         elif how.values != NULL and size <= how.longest:
-            index = smaller[size]
-            left = size
-            r = rem
-            while r:
-                j = lowest_bit(r)
-                t = s.slot_tile[j]
-                run = s.blank_slots if t == s.letters else s.slots[t]
-                n = count_bits(r & run)
-                for v in range(n):
-                    index += how.ways[(t + 1) * width + left - v]
-                left -= n
-                r &= ~run
-            s.leave[rem] = how.values[index]
+            s.leave[rem] = how.values[_leave_index(s, rem, how.ways, how.longest)]
         elif how.cache != NULL:
             s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         else:
@@ -1939,35 +1944,28 @@ cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int 
     return 0
 
 
-def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, int bag,
-         bint may_exchange, long whole_value=0, long long ticket=-1):
+def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, Turn turn):
     """The move of best equity for the rack `counts` (by letter) and `blanks` on the board `squares` (see
-    `_choose`), with `bag` tiles in the bag (`may_exchange`: it allows an exchange): (kind, equity, slots
+    `_choose`) on the `turn` (the bag, an exchange allowed, the whole rack's value, a ticket): (kind, equity, slots
     kept, leave index, play), kind 0 a play (`play` an instance of the setting's class), 1 an exchange, 2 a
     pass; equity in hundredths of a point; the slots kept a mask over the rack's tiles in set order, blanks
     last (for an exchange, the tiles kept); the leave index the kept tiles' place in `table` (-1 when they
     are not in it). While the bag holds tiles a leave of up to `longest` tiles is worth its table entry,
     the whole rack when it is longer `whole_value`; with the bag empty, minus twice its points."""
-    cdef int types = setting.letters + 1, n, size = 0
-    cdef int kept[MAX_LETTERS + 1]
-    cdef _Search s = _prepare(setting, counts, blanks, setting.rows, setting.cols)
+    cdef _Search s = _prepare(setting, counts, blanks)
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
     setting.words()
     how.values, how.ways, how.longest, how.whole_value, how.cache = leaves.values, leaves.ways, leaves.longest, \
-        whole_value, NULL
-    _choose(s, setting, board.at, &how, bag, may_exchange, ticket, &move)
-    memset(kept, 0, types * sizeof(int))
-    for n in range(s.in_rack):
-        if move.kept >> n & 1:
-            kept[s.slot_tile[n]] += 1
-            size += 1
+        turn.whole_value, NULL
+    _choose(s, setting, board.at, &how, turn.bag, turn.may_exchange, turn.ticket, &move)
     if move.kind == PLAY:
-        index = _leave_index(kept, types, leaves.ways, leaves.longest) if size <= leaves.longest and bag else -1
+        index = _leave_index(s, move.kept, leaves.ways, leaves.longest) \
+            if count_bits(move.kept) <= leaves.longest and turn.bag else -1
         return (PLAY, move.equity, move.kept, index, s.best_as(setting.cls))
     if move.kind == EXCHANGE:
-        return (EXCHANGE, move.equity, move.kept, _leave_index(kept, types, leaves.ways, leaves.longest), None)
+        return (EXCHANGE, move.equity, move.kept, _leave_index(s, move.kept, leaves.ways, leaves.longest), None)
     return (PASS, move.equity, move.kept, -1, None)
 
 
@@ -1980,7 +1978,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     put back, counts by tile with blanks last), 2 the pass; `leave` the value
     of the tiles kept, in hundredths. `exchange`: the bag allows one."""
     cdef int letters = setting.letters, k
-    cdef _Search s = _prepare(setting, counts[:letters], counts[letters], setting.rows, setting.cols)
+    cdef _Search s = _prepare(setting, counts[:letters], counts[letters])
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
@@ -2015,7 +2013,8 @@ cdef class Playout:
     `candidates`: per candidate (squares after it, the tiles it keeps as counts by tile with blanks last,
     the tiles it puts back, its score, the value of its leave in hundredths, whether it plays out the
     whole rack). `opponent`: their rack when the position gives it (counts, blanks last), else None.
-    `bands`: the win model's (centre, slope, intercept) per band of unseen tiles."""
+    `rules`: the plies, the exchange limit and the spread before the candidate. `bands`: the win model's
+    (centre, slope, intercept) per band of unseen tiles."""
 
     cdef Setting st
     cdef _Search s
@@ -2052,17 +2051,12 @@ cdef class Playout:
         self.squares = self.deal = self.bag = NULL
 
     def __init__(self, Setting setting not None, TableLeaves table, LeaveTable cache not None, list candidates,
-                 opponent, int plies, int exchange_limit, long spread, list bands):
+                 opponent, Rules rules, list bands):
         cdef int k, j, t
         self.st = setting
         self.letters, self.types, self.size = setting.letters, setting.letters + 1, setting.size
-        self.s = _Search()
-        self.s.g, self.s.letters, self.s.full = setting.g, setting.letters, setting.full
-        self.s.rows, self.s.cols, self.s.size = setting.rows, setting.cols, setting.size
-        self.s.allocate(setting.size, MAX_RACK)
+        self.s = _new_search(setting, False, MAX_RACK)
         setting.words()
-        memcpy(self.s.points, setting.points, sizeof(self.s.points))
-        self.s.bingo, self.s.rack_size = setting.bingo, setting.rack_size
         self.keep = (table, cache)
         self.how.cache = <void*>cache
         self.how.whole_value = 0
@@ -2071,7 +2065,7 @@ cdef class Playout:
         else:
             self.how.values, self.how.ways, self.how.longest = table.values, table.ways, table.longest
         self.n = len(candidates)
-        self.plies, self.exchange_limit, self.spread0 = plies, max(exchange_limit, 1), spread
+        self.plies, self.exchange_limit, self.spread0 = rules.plies, max(rules.exchange_limit, 1), rules.spread
         self.cand_squares = <int*>PyMem_Malloc(max(self.n, 1) * self.size * sizeof(int))
         self.cand_leave = <int*>PyMem_Malloc(max(self.n, 1) * self.types * sizeof(int))
         self.cand_given = <int*>PyMem_Malloc(max(self.n, 1) * self.types * sizeof(int))
@@ -2171,9 +2165,21 @@ cdef class Playout:
 
     cdef int playout(self, int k, int n_order, long* cents, long* spread, double* win) except -1 nogil:
         """Candidate k played out on the deal: the game after it, then `plies` moves (see the class)."""
-        cdef int t, ply, start
-        cdef int* rack
-        cdef Move move
+        cdef int ply
+        self.after_candidate(k, n_order)
+        for ply in range(0 if self.over else self.plies):
+            self.move()
+            if self.over:
+                break
+            self.player ^= 1
+        self.result(cents, spread, win)
+        return 0
+
+    cdef void after_candidate(self, int k, int n_order) noexcept nogil:
+        """The game just after candidate k: the opponent's rack (the position's, or the deal's first
+        tiles), the bag the rest of the deal, the mover's rack filled from its front, the tiles an exchange
+        put back at its end; over if the candidate went out."""
+        cdef int t, n, start
         memcpy(self.squares, &self.cand_squares[k * self.size], self.size * sizeof(int))
         memcpy(self.racks[0], &self.cand_leave[k * self.types], self.types * sizeof(int))
         if self.fixed:
@@ -2190,23 +2196,22 @@ cdef class Playout:
         self.spread, self.last_cents, self.player, self.last, self.over = self.cand_score[k], self.cand_cents[k], 1, 0, False
         self.draw(self.racks[0], self.st.rack_size - self.held(self.racks[0]))
         for t in range(self.types):
-            for ply in range(self.cand_given[k * self.types + t]):
+            for n in range(self.cand_given[k * self.types + t]):
                 self.bag[self.n_bag] = t
                 self.n_bag += 1
         if self.cand_out[k] and self.held(self.racks[0]) == 0:
             self.spread += 2 * self.rack_points(self.racks[1])
             self.over = True
-        for ply in range(0 if self.over else self.plies):
-            rack = self.racks[self.player]
-            self.s.set_rack_c(rack, self.letters, rack[self.letters])
-            self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1))
-            _choose(self.s, self.st, self.squares, &self.how, self.n_bag - self.drawn,
-                    self.n_bag - self.drawn >= self.exchange_limit, -1, &move)
-            self.make(&move)
-            if self.over:
-                break
-            self.player ^= 1
-        self.result(cents, spread, win)
+
+    cdef int move(self) except -1 nogil:
+        """The side to move chooses its move of best equity (`_choose`) and makes it."""
+        cdef int* rack = self.racks[self.player]
+        cdef Move move
+        self.s.set_rack_c(rack, self.letters, rack[self.letters])
+        self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1))
+        _choose(self.s, self.st, self.squares, &self.how, self.n_bag - self.drawn,
+                self.n_bag - self.drawn >= self.exchange_limit, -1, &move)
+        self.make(&move)
         return 0
 
     cdef void make(self, Move* move) noexcept nogil:

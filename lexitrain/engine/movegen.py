@@ -22,7 +22,7 @@ import gc
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, LETTER_MASK, Board
 from lexitrain.engine.crosschecks import CrossMemo, cross_checks
@@ -145,18 +145,40 @@ class MoveGenerator:
         if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
             raise LexitrainError("the best move by equity needs the compiled move generator")
         whole = table.hundredths(rack.counts, rack.blanks) if rack.size > LONGEST and bag else 0
+        turn = Turn(bag=bag, may_exchange=may_exchange, whole_value=whole, ticket=-1 if ticket is None else ticket)
         return BestMove(*compiled.best(self.setting(board), board.squares, rack.counts, rack.blanks,
-                                       table_leaves(table), bag, may_exchange, whole,
-                                       -1 if ticket is None else ticket))
+                                       table_leaves(table), turn))
+
+
+class Shape(TypedDict):
+    """The board and the rules the compiled search needs of it (a C struct there): its size, its centre
+    square (flat) for the first play, the bingo bonus and the tiles a rack holds."""
+
+    rows: int
+    cols: int
+    centre: int
+    bingo: int
+    rack_size: int
+
+
+class Turn(TypedDict):
+    """What the compiled choice of a best move needs beyond the board and the rack (a C struct there): the
+    tiles in the bag, whether they allow an exchange, the whole rack's value when it is longer than the
+    leave table's leaves, and a ticket drawing among the plays tied at the best (-1: none)."""
+
+    bag: int
+    may_exchange: bool
+    whole_value: int
+    ticket: int
 
 
 @lru_cache(maxsize=16)
 def compiled_setting(dawg: Dawg, layout: BoardLayout, tiles: TileSet) -> compiled.Setting:
     """What every compiled search over this graph, board and tile set shares, made once."""
-    centre = layout.center[0] * layout.cols + layout.center[1]
-    return compiled.Setting(dawg.data, dawg.letters, layout.rows, layout.cols, _premiums(layout, False),
-                            _premiums(layout, True), _tile_points(tiles), layout.bingo_bonus, RACK_SIZE, centre,
-                            ScoredPlay)
+    shape = Shape(rows=layout.rows, cols=layout.cols, centre=layout.center[0] * layout.cols + layout.center[1],
+                  bingo=layout.bingo_bonus, rack_size=RACK_SIZE)
+    return compiled.Setting(dawg.data, dawg.letters, shape, (_premiums(layout, False), _premiums(layout, True)),
+                            _tile_points(tiles), ScoredPlay)
 
 
 _table_leaves: dict[int, tuple[LeaveTable, compiled.TableLeaves]] = {}

@@ -49,7 +49,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence, TypedDict
 
 from lexitrain.engine.board import BLANK_FLAG, Board
 from lexitrain.engine.dawg import Dawg, dawg_for
@@ -186,6 +186,15 @@ class CompiledChooser:
         return Choice(PASS, None, None, 0, move.equity)
 
 
+class Rules(TypedDict):
+    """How the compiled playouts go on (a C struct there): the moves after the candidate, the fewest tiles in
+    the bag that allow an exchange, and the mover's spread before the candidate."""
+
+    plies: int
+    exchange_limit: int
+    spread: int
+
+
 class Inferred(NamedTuple):
     """The opponent's leaves, as inferred from their last move (`engine.inference`): each leave's
     tiles (blanks as the tile after the letters) and the running total of their probabilities."""
@@ -290,9 +299,9 @@ class Playouts:
         self.letters = tiles.size
         self.points = [*tiles.points, 0]
         self.leaves = leave_cents(leaves, tiles)
-        generator = MoveGenerator(words)
-        chooser = PythonChooser if setup.engine == "python" else CompiledChooser
-        self.chooser = chooser(board, generator, self.leaves)
+        self.generator = MoveGenerator(words)
+        # the reference's moves, one at a time; the compiled engine's are made inside `_movegen.Playout`
+        self.chooser = PythonChooser(board, self.generator, self.leaves) if setup.engine == "python" else None
         unseen = unseen_tiles(board, setup.rack)
         if setup.opponent is not None:
             unseen = Rack(tiles, tuple(max(0, n - m) for n, m in zip(unseen.counts, setup.opponent.counts)),
@@ -313,17 +322,17 @@ class Playouts:
     def twin(self) -> Any:
         """The compiled playouts of these candidates (`_movegen.Playout`), for one thread: its own search and
         its own memory of the leave model's answers (it writes that memory without the GIL, so no other
-        thread may read it: not even the process's, `LeaveCents.table`, which the choosers share)."""
-        chooser = self.chooser
-        assert isinstance(chooser, CompiledChooser)
+        thread may read it: not even the process's, `LeaveCents.table`, which the choosers share). Under the
+        exhaustive leave table the playouts read the table itself; under a leave model they ask it."""
+        chosen_engine("compiled", "simulation")
         model = self.leaves.model
-        points = list(self.setup.board.tiles.points)
-        cache = compiled.LeaveTable(self.leaves.of, points)
-        table = table_leaves(model) if chooser.by_table is not None else None  # type: ignore[arg-type]
+        cache = compiled.LeaveTable(self.leaves.of, list(self.setup.board.tiles.points))
+        table = None if isinstance(model, LeaveModel) else table_leaves(model)  # type: ignore[arg-type]
         bands = [(band.centre, band.slope, band.intercept) for band in self.win.bands]
-        return compiled.Playout(chooser.setting, table, cache,
+        rules = Rules(plies=self.setup.plies, exchange_limit=EXCHANGE_LIMIT, spread=self.setup.spread)
+        return compiled.Playout(self.generator.setting(self.setup.board), table, cache,
                                 [(p.squares, p.leave, p.given, p.score, p.cents, p.out) for p in self.prepared],
-                                self.opponent, self.setup.plies, chooser.exchange_limit, self.setup.spread, bands)
+                                self.opponent, rules, bands)
 
     def _prepare(self, candidate: Candidate) -> _Prepared:
         squares = list(self.setup.board.squares)
@@ -370,6 +379,7 @@ class Playouts:
 
     def playout(self, start: _Prepared, order: list[int]) -> tuple[int, int, float]:
         """One candidate played out on one deal: (equity in cents, spread, win)."""
+        assert self.chooser is not None, "the compiled engine plays out in _movegen.Playout"
         game = self._after_candidate(start, order)
         for _ in range(self.setup.plies if not game.over else 0):
             choice = self.chooser.choose(game.squares, game.racks[game.player], game.left)
