@@ -311,7 +311,7 @@ _BODY_READS = {"json", "body", "stream"}
 _ANSWER_WRITES = {"record_answer", "take_back_answer", "mark_answer", "mark_late"}
 #: The store's ways to open or close a session's row: a face's answers make theirs as the local app's do (`grade_card`
 #: given the session's `Opening`, through a session or round), so no face keeps a row of its own or an empty one.
-_SESSION_WRITES = {"start_session", "session_for", "merge_session", "end_session"}
+_SESSION_WRITES = {"start_session", "session_for", "end_session"}
 
 
 def face_offences(root: Path = PACKAGE) -> list[str]:
@@ -602,8 +602,8 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
     assert face_offences(root) == [f"club/tables.py:{_last_line(tables_py)} reads a body (request.json)"]
     _append(tables_py, '\n\ndef _keep(store, row):\n    return store.record_answer(row)\n')
     assert f"club/tables.py:{_last_line(tables_py)} keeps an answer itself (record_answer)" in face_offences(root)
-    _append(tables_py, '\n\ndef _open(store, day):\n    return store.merge_session("club", "enable", "club", day, day)\n')
-    assert f"club/tables.py:{_last_line(tables_py)} opens or closes a session's row itself (merge_session)" \
+    _append(tables_py, '\n\ndef _open(store, day):\n    return store.session_for(Opening("club", "enable", "club", day))\n')
+    assert f"club/tables.py:{_last_line(tables_py)} opens or closes a session's row itself (session_for)" \
         in face_offences(root)
     (root / "study" / "records" / "ghost.py").write_text('"""Named nowhere."""\n', encoding="utf-8")
     assert unnamed_modules(root, tmp_path / "docs" / "architecture.md") == ["study/records/ghost.py"]

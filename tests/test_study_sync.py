@@ -25,7 +25,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.replay import replay_card, rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, Scheduling
 from lexitrain.study.records.sync import StorePeer, page_document, sync, take_page
-from lexitrain.study.store import GivenAnswer, ProgressStore, StoredPosition
+from lexitrain.study.store import GivenAnswer, Opening, ProgressStore, StoredPosition
 from lexitrain.study.store.history import schedule_of
 
 T0 = datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc).timestamp()
@@ -48,7 +48,7 @@ class Given:
 def give(store: ProgressStore, answer: Given, mode: str = "quiz") -> int:
     """Answer a card on STORE as a drill does (through the store's one way of keeping a graded answer)."""
     with store.transaction():
-        session = store.merge_session(mode, "enable", "test", T0, None)
+        session = store.session_for(Opening(mode, "enable", "test", T0, shared=True))
         given = GivenAnswer(session, mode, "enable", "anagram", answer.key, answer.key, answer.rating != AGAIN, 1500,
                             answer.rating)
         return store.grade_card(given, rescheduling(store, WAYS[answer.way], answer.rating), make_card=True,
@@ -349,6 +349,39 @@ def test_everything_that_is_the_players_travels_and_the_latest_change_wins(tmp_p
     assert sync(laptop, StorePeer(club), "club").to_json() == {"sent": 0, "received": 0, "cards": 0}
     laptop.close()
     club.close()
+
+
+def test_a_session_met_again_is_one_row_taking_the_later_end_and_one_a_sync_brought_is_never_resumed(tmp_path):
+    """A sync's page and a backup name a session by what it is (mode, lexicon, source, start): met again (the next
+    sync, a second import) it stays one row and takes the later end; one a sync brought is not resumed there (a
+    round is resumed only where it was played). One way to find or make a session's row: `session_for`."""
+    from lexitrain.study.records.transfer import export_progress, import_progress
+
+    laptop, club, other = (ProgressStore(tmp_path / f"{name}.sqlite") for name in ("laptop", "club", "other"))
+    opening = Opening("quiz", "enable", "test", T0)
+
+    def sessions(store: ProgressStore) -> list[tuple[Any, ...]]:
+        return [(s["mode"], s["source"], s["started"], s["ended"], s["complete"], s["taken"])
+                for s in store.export_rows()["sessions"]]
+
+    give(laptop, Given("AB", T0 + 60, GOOD))
+    export_progress(laptop, tmp_path / "before.json")
+    sync(laptop, StorePeer(club), "club")
+    assert sessions(club) == [("quiz", "test", T0, None, 0, 1)]
+    assert club.last_session_answers("quiz", "enable", "test") is None
+    assert laptop.last_session_answers("quiz", "enable", "test") == (laptop.found_session(opening), {("anagram", "AB")})
+    session = laptop.found_session(opening)
+    assert session is not None
+    laptop.end_session(session, T0 + 600, complete=True)
+    export_progress(laptop, tmp_path / "after.json")
+    sync(laptop, StorePeer(club), "club")
+    assert sessions(club) == [("quiz", "test", T0, T0 + 600, 1, 1)]
+    import_progress(other, tmp_path / "before.json")
+    import_progress(other, tmp_path / "after.json")
+    import_progress(other, tmp_path / "before.json")
+    assert sessions(other) == [("quiz", "test", T0, T0 + 600, 1, 0)]
+    for store in (laptop, club, other):
+        store.close()
 
 
 def test_saved_searches_travel_through_the_home_files(tmp_path, monkeypatch):

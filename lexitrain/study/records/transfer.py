@@ -34,7 +34,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.study.records.backup_check import BadBackup, check_backup
 from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import utc_now
-from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, ProgressStore
+from lexitrain.study.store import POSITION_FIELDS, AnswerRow, CardRow, Opening, ProgressStore
 from lexitrain.study.store.uids import legacy_answer_uid
 from lexitrain.study.store.word_lists import ListVersion
 
@@ -183,9 +183,9 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
     with store.transaction():
         ids, merged = _merge_cards(store, data)
         _merge_decks(store, data, ids)
-        sessions = {s["id"]: store.merge_session(s["mode"], s["lexicon"], s["source"], s["started"], s["ended"],
-                                                 bool(s.get("complete", False)))  # (not in older backups)
-                    for s in data["sessions"]}
+        sessions = {s["id"]: store.session_for(Opening(s["mode"], s["lexicon"], s["source"], s["started"], shared=True,
+                                                       ended=s["ended"], complete=bool(s.get("complete", False))))
+                    for s in data["sessions"]}  # ("complete": not in older backups)
         added = 0
         ways = data.get("schedulings", {})
         graded: set[int] = set()

@@ -48,8 +48,9 @@ class Opening:
     """A session as it starts: its mode, lexicon, source and start. Its row is made by its first answer, in the
     answer's transaction (`Graded.grade_card`), or when something else is first kept under it (a challenge's
     attempt), so a session that answers nothing leaves no row. A `shared` opening is one session for every
-    opening alike, found again and never made twice (the club's day of study, a debt the club pays twice), its
-    end (ENDED, COMPLETE) moved on to the latest given."""
+    opening alike, found again and never made twice (the club's day of study, a debt the club pays twice, a
+    session a backup or another store's page names again), its end (ENDED, COMPLETE) moved on to the latest given.
+    A `taken` one came from another store (a sync): its round is never resumed here."""
 
     mode: str
     lexicon: str
@@ -58,6 +59,7 @@ class Opening:
     shared: bool = False
     ended: float | None = None
     complete: bool = False
+    taken: bool = False
 
 
 class Answers(History):
@@ -76,9 +78,10 @@ class Answers(History):
                     self.end_session(session_id, latest[0], latest[1])
                 return int(session_id)
             return int(self.conn.execute(
-                "INSERT INTO sessions (mode, lexicon, source, started, ended, complete, seq) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING id", (opening.mode, opening.lexicon, opening.source, opening.started, opening.ended,
-                                 int(opening.complete), self._next_seq())).fetchone()[0])
+                "INSERT INTO sessions (mode, lexicon, source, started, ended, complete, taken, seq) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (opening.mode, opening.lexicon, opening.source, opening.started, opening.ended, int(opening.complete),
+                 int(opening.taken), self._next_seq())).fetchone()[0])
 
     def found_session(self, opening: Opening) -> int | None:
         """The row of a shared session OPENING starts, if it has one yet (None: nothing was kept under it)."""

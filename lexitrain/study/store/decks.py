@@ -82,11 +82,21 @@ class Decks(StoreConnection):
             moved = self.move_cards(held, None, changed)
             row = self.conn.execute("SELECT lexicon, name FROM decks WHERE id = ?", (deck_id,)).fetchone()
             if row is not None:
-                self.conn.execute("INSERT INTO tombstones (what, name, changed, seq) VALUES ('deck', ?, ?, ?) ON CONFLICT "
-                                  "(what, name) DO UPDATE SET changed = excluded.changed, seq = excluded.seq",
-                                  (deck_name(row[0], row[1]), changed, self._next_seq()))
+                self._bury_deck(row[0], row[1], changed)
             self.conn.execute("DELETE FROM decks WHERE id = ?", (deck_id,))
         return moved
+
+    def _bury_deck(self, lexicon: str, name: str, changed: float) -> None:
+        """Keep the tombstone of a deck deleted at CHANGED, numbered as a change (so that the deletion travels)."""
+        self.conn.execute("INSERT INTO tombstones (what, name, changed, seq) VALUES ('deck', ?, ?, ?) ON CONFLICT "
+                          "(what, name) DO UPDATE SET changed = excluded.changed, seq = excluded.seq",
+                          (deck_name(lexicon, name), changed, self._next_seq()))
+
+    def _deck_buried(self, lexicon: str, name: str) -> float | None:
+        """When the deck was deleted, by its tombstone (None: it has none)."""
+        row = self.conn.execute("SELECT changed FROM tombstones WHERE what = 'deck' AND name = ?",
+                                (deck_name(lexicon, name),)).fetchone()
+        return None if row is None else float(row[0])
 
     def move_cards(self, card_ids: Iterable[int], deck_id: int | None, changed: float | None = None) -> int:
         """Put cards in a deck (None: in no deck; CHANGED: when; None: now); how many changed deck."""

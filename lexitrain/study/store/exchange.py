@@ -21,11 +21,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from lexitrain.study.store.answers import Answers, Opening
 from lexitrain.study.store.cards import Cards
-from lexitrain.study.store.decks import Decks, deck_name
+from lexitrain.study.store.decks import Decks
 from lexitrain.study.store.plans import Plans
 from lexitrain.study.store.positions import Positions
 from lexitrain.study.store.history import EVENT_ORDER
+from lexitrain.study.store.settings import Settings
 from lexitrain.study.store.word_lists import ListVersion, WordLists
 
 #: The most changes a page holds (a first sync of a large home takes several).
@@ -65,7 +67,7 @@ class PeerRow:
     synced: float | None
 
 
-class Exchange(Cards, Decks, Plans, Positions, WordLists):
+class Exchange(Cards, Answers, Decks, Plans, Positions, Settings, WordLists):
     def store_id(self) -> str:
         """This store's own id (random, made with its history's numbers)."""
         return str(self.conn.execute("SELECT store FROM change_seq").fetchone()[0])
@@ -151,8 +153,10 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
         with self.transaction():
             lexicons: dict[int, str] = {}
             sessions: dict[int, int] = {}
-            for session in page["sessions"]:
-                sessions[session["id"]] = self._take_session(session)
+            for session in page["sessions"]:  # (one here takes the later end, and a round's end once either saw it)
+                sessions[session["id"]] = self.session_for(Opening(
+                    session["mode"], session["lexicon"], session["source"], session["started"], shared=True,
+                    ended=session["ended"], complete=bool(session["complete"]), taken=True))
                 lexicons[session["id"]] = session["lexicon"]
             for way, spec in page["schedulings"].items():
                 self.keep_scheduling(way, spec)
@@ -223,18 +227,6 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
             self._settle_answer(uid)
         taken.answers += len(new)
 
-    def take_setting(self, name: str, value: Any, changed: float) -> bool:
-        """Take another store's setting if it changed later than this one's (the same moment: the larger
-        value, so both stores choose alike); whether it was taken."""
-        row = self.conn.execute("SELECT value, changed FROM settings WHERE name = ?", (name,)).fetchone()
-        text = json.dumps(value)
-        if row is not None and (changed, text) <= (row[1], row[0]):
-            return False
-        self.conn.execute("INSERT INTO settings (name, value, changed, seq) VALUES (?, ?, ?, ?) ON CONFLICT (name) "
-                          "DO UPDATE SET value = excluded.value, changed = excluded.changed, seq = excluded.seq",
-                          (name, text, changed, self._next_seq()))
-        return True
-
     def take_search(self, name: str, conditions: str | None, changed: float) -> bool:
         """Keep a saved search's version (conditions None: deleted) if it is later than the one kept; whether it was."""
         row = self.conn.execute("SELECT conditions, changed FROM saved_searches WHERE name = ?", (name,)).fetchone()
@@ -252,14 +244,13 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
 
     def _take_deck(self, deck: dict[str, Any]) -> None:
         """A deck as another store has it, if it changed there later than here (or than its deletion here)."""
-        name = deck_name(deck["lexicon"], deck["name"])
         here = self.conn.execute("SELECT retention, new_per_day, reviews_per_day, changed FROM decks "
                                  "WHERE lexicon = ? AND name = ?", (deck["lexicon"], deck["name"])).fetchone()
-        stone = self.conn.execute("SELECT changed FROM tombstones WHERE what = 'deck' AND name = ?", (name,)).fetchone()
+        buried = self._deck_buried(deck["lexicon"], deck["name"])
         settings = [deck["retention"], deck["new_per_day"], deck["reviews_per_day"]]
         if here is not None and (deck["changed"], json.dumps(settings)) <= (here[3], json.dumps(list(here[:3]))):
             return
-        if stone is not None and deck["changed"] <= stone[0]:
+        if buried is not None and deck["changed"] <= buried:
             return
         self.save_deck(deck["lexicon"], deck["name"], deck["retention"], deck["new_per_day"], deck["reviews_per_day"],
                        deck["created"], deck["changed"])
@@ -268,16 +259,13 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
         """A deck deleted in another store: deleted here too unless it changed here later."""
         lexicon, name = stone["name"]
         here = self.conn.execute("SELECT id, changed FROM decks WHERE lexicon = ? AND name = ?", (lexicon, name)).fetchone()
-        kept = self.conn.execute("SELECT changed FROM tombstones WHERE what = 'deck' AND name = ?",
-                                 (deck_name(lexicon, name),)).fetchone()
-        if (here is not None and here[1] >= stone["changed"]) or (kept is not None and kept[0] >= stone["changed"]):
+        buried = self._deck_buried(lexicon, name)
+        if (here is not None and here[1] >= stone["changed"]) or (buried is not None and buried >= stone["changed"]):
             return
         if here is not None:
             self.conn.execute("UPDATE cards SET deck_id = NULL WHERE deck_id = ?", (here[0],))
             self.conn.execute("DELETE FROM decks WHERE id = ?", (here[0],))
-        self.conn.execute("INSERT INTO tombstones (what, name, changed, seq) VALUES ('deck', ?, ?, ?) ON CONFLICT "
-                          "(what, name) DO UPDATE SET changed = excluded.changed, seq = excluded.seq",
-                          (deck_name(lexicon, name), stone["changed"], self._next_seq()))
+        self._bury_deck(lexicon, name, stone["changed"])
 
     def _take_place(self, place: dict[str, Any]) -> None:
         """A card's deck and suspension as another store has them, if they changed there later."""
@@ -332,24 +320,6 @@ class Exchange(Cards, Decks, Plans, Positions, WordLists):
         """Stored positions not here yet; one here without an analysis takes the other store's."""
         if positions:
             self.add_positions(positions)
-
-    def _take_session(self, session: dict[str, Any]) -> int:
-        """The local id of a page's session (added, `taken`, if it is not here); one here takes the later end,
-        and a round's end once either store saw it."""
-        row = self.conn.execute(
-            "SELECT id, ended, complete FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? AND started = ?",
-            (session["mode"], session["lexicon"], session["source"], session["started"])).fetchone()
-        if row is None:
-            return self._insert("sessions", {**{k: session[k] for k in _SESSION_FIELDS[1:]},
-                                             "complete": int(session["complete"]), "taken": 1,
-                                             "seq": self._next_seq()})
-        session_id, ended, complete = row
-        ends = [e for e in (ended, session["ended"]) if e is not None]
-        merged = (max(ends) if ends else None, max(int(complete), int(session["complete"])))
-        if merged != (ended, complete):
-            self.conn.execute("UPDATE sessions SET ended = ?, complete = ?, seq = ? WHERE id = ?",
-                              (*merged, self._next_seq(), session_id))
-        return int(session_id)
 
     def _answer_card(self, uid: str) -> tuple[CardName, FactKey] | None:
         """The card an answer here was given to and where the answer sorts among its facts (None: no card's,

@@ -25,9 +25,22 @@ class Settings(StoreConnection):
     def set_setting(self, name: str, value: Any, changed: float | None = None) -> None:
         """Set a setting (CHANGED: when; None: now)."""
         with self.transaction():
-            self.conn.execute("INSERT INTO settings (name, value, changed, seq) VALUES (?, ?, ?, ?) "
-                              "ON CONFLICT (name) DO UPDATE SET value = excluded.value, changed = excluded.changed, "
-                              "seq = excluded.seq", (name, json.dumps(value), _now(changed), self._next_seq()))
+            self._keep_setting(name, json.dumps(value), _now(changed))
+
+    def take_setting(self, name: str, value: Any, changed: float) -> bool:
+        """Take another store's setting if it changed later than this one's (the same moment: the larger
+        value, so both stores choose alike); whether it was taken."""
+        row = self.conn.execute("SELECT value, changed FROM settings WHERE name = ?", (name,)).fetchone()
+        text = json.dumps(value)
+        if row is not None and (changed, text) <= (row[1], row[0]):
+            return False
+        self._keep_setting(name, text, changed)
+        return True
+
+    def _keep_setting(self, name: str, text: str, changed: float) -> None:
+        self.conn.execute("INSERT INTO settings (name, value, changed, seq) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (name) DO UPDATE SET value = excluded.value, changed = excluded.changed, "
+                          "seq = excluded.seq", (name, text, changed, self._next_seq()))
 
     def all_settings(self) -> dict[str, Any]:
         return {name: json.loads(value) for name, value in self.conn.execute("SELECT name, value FROM settings")}

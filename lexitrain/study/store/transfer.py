@@ -30,19 +30,6 @@ class Transfer(History, WordLists):
             plan["spec"] = json.loads(plan["spec"])
         return rows
 
-    def merge_session(self, mode: str, lexicon: str, source: str, started: float, ended: float | None,
-                      complete: bool = False) -> int:
-        """The id of the session of this mode, lexicon and source that started then, added if it is not here."""
-        with self.transaction():
-            row = self.conn.execute(
-                "SELECT id FROM sessions WHERE mode = ? AND lexicon = ? AND source = ? AND started = ?",
-                (mode, lexicon, source, started)).fetchone()
-            if row is not None:
-                return int(row[0])
-            return self._insert(
-                "sessions", {"mode": mode, "lexicon": lexicon, "source": source, "started": started, "ended": ended,
-                             "complete": int(complete), "seq": self._next_seq()})
-
     def add_challenges(self, attempts: list[dict[str, Any]]) -> None:
         """Save challenge attempts (challenges' columns), keeping any already stored for their session."""
         with self.transaction():
