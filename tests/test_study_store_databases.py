@@ -319,7 +319,7 @@ def test_an_answer_is_taken_back_exactly_unless_the_card_was_answered_since(open
         store.take_back_answer(second, later, made_card=False, at=T0 + 9)
         replay_card(store, card.id)
     assert store.card(card.id) == left and store.answers_since("quiz", "enable", 0) == (1, 0)
-    assert store.has_answer_uid(taken)  # (its retraction: the answer is never taken again from another store)
+    assert store.answers_here([taken]) == {taken}  # (its retraction: the answer is never taken again from another store)
 
 
 def test_a_graded_answer_is_kept_whole_through_the_one_funnel_and_refused_on_a_card_moved_since_shown(open_store):

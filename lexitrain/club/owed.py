@@ -97,12 +97,14 @@ def pay(store: ProgressStore, debt: Debt) -> int:
     with store.transaction():
         general = load_scheduling(store)
         paid = 0
+        found = store.found_session(session)  # (paid before: its answers are there)
+        there = {(kind, key, at) for _, kind, key, at in store.answers_in([] if found is None else [found])}
         for kind, key, right in debt.answers:
-            found = store.found_session(session)  # (paid before, or one of its answers just now: they are there)
-            if found is None or not store.has_answer(found, kind, key, debt.at):
+            if (kind, key, debt.at) not in there:
                 rating = GOOD if right else AGAIN
                 store.grade_card(GivenAnswer(session, MODE, debt.lexicon, kind, key, "", right, rating=rating),
                                  rescheduling(store, general, rating), make_card=True, at=debt.at)
+                there.add((kind, key, debt.at))
                 paid += 1
     return paid
 

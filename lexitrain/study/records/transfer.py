@@ -186,25 +186,32 @@ def _merge(store: ProgressStore, data: dict[str, Any]) -> dict[str, Any]:
         sessions = {s["id"]: store.session_for(Opening(s["mode"], s["lexicon"], s["source"], s["started"], shared=True,
                                                        ended=s["ended"], complete=bool(s.get("complete", False))))
                     for s in data["sessions"]}  # ("complete": not in older backups)
-        added = 0
         ways = data.get("schedulings", {})
         graded: set[int] = set()
-        for answer, uid in zip(data["answers"], _answer_uids(data)):
+        uids = _answer_uids(data)
+        known = store.answers_here(uids)
+        given = store.answers_in(sessions.values())
+        rows = []
+        for answer, uid in zip(data["answers"], uids):
             session_id = sessions[answer["session"]]
-            if store.has_answer_uid(uid) or store.has_answer(session_id, answer["kind"], answer["key"], answer["at"]):
+            place = (session_id, answer["kind"], answer["key"], float(answer["at"]))
+            if uid in known or place in given:
                 continue
+            given.add(place)
             card_id = ids.get((answer["lexicon"], answer["kind"], answer["key"])) if answer["lexicon"] else None
             before = CardRow(**{**answer["before"], "id": card_id}) if answer["before"] else None
             way = answer.get("scheduling")
             if way is not None and card_id is not None:
-                store.keep_scheduling(way, ways[way])
                 graded.add(card_id)
-            store.record_answer(AnswerRow(
+            rows.append(AnswerRow(
                 session_id=session_id, mode=answer["mode"], card_id=card_id, kind=answer["kind"], key=answer["key"],
                 given=answer["given"], correct=bool(answer["correct"]), was_new=bool(answer["was_new"]), before=before,
                 at=answer["at"], ms=answer["ms"], rating=answer.get("rating"), late_mark=answer.get("late_mark"),
                 uid=uid, scheduling=way if card_id is not None else None))
-            added += 1
+        for way in {row.scheduling for row in rows if row.scheduling is not None}:
+            store.keep_scheduling(way, ways[way])
+        store.add_answers(rows)
+        added = len(rows)
         now = utc_now().timestamp()
         for card_id in graded - set(merged.pop("set")):  # (the schedule kept here stands: the import's verdict)
             set_schedule(store, store.card(card_id), now)
@@ -249,17 +256,14 @@ def _merge_cards(store: ProgressStore, data: dict[str, Any]) -> tuple[dict[tuple
     cards = data["cards"]
     now = utc_now().timestamp()
     added = {(c["lexicon"], c["kind"], c["key"]): c["added"] for c in cards}
-    ids: dict[tuple[str, str, str], int] = {}
-    made: set[tuple[str, str, str]] = set()
-    for lexicon, kind, key in [*added, *((a["lexicon"], a["kind"], a["key"]) for a in data["answers"] if a["lexicon"])]:
-        if (lexicon, kind, key) not in ids:
-            if store.find_card(lexicon, kind, key) is None:
-                made.add((lexicon, kind, key))
-            ids[(lexicon, kind, key)] = store.ensure_card(lexicon, kind, key, added.get((lexicon, kind, key), now))
+    names = dict.fromkeys([*added, *((a["lexicon"], a["kind"], a["key"]) for a in data["answers"] if a["lexicon"])])
+    made = set(names) - set(store.card_ids_named(names))
+    ids = store.make_cards((*name, added.get(name, now)) for name in names)
+    rows = {card.id: card for card in store.card_rows(ids[name] for name in added)}
     merged: dict[str, Any] = {"added": 0, "backup_newer": 0, "scheduled_over_new": 0, "kept_here": 0, "set": []}
     for incoming in cards:
         name = (incoming["lexicon"], incoming["kind"], incoming["key"])
-        here = store.card(ids[name])
+        here = rows[ids[name]]
         if name in made:
             how = "added"
         elif (incoming["last_review"] or 0) > (here.last_review or 0):

@@ -10,7 +10,9 @@ as a record of its own beside it, so that it travels as the answer does.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.study.store.cards import CARD_COLUMNS, CardRow
@@ -62,6 +64,18 @@ class Opening:
     taken: bool = False
 
 
+_INSERT_ANSWER = ("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, "
+                  "rating, late_mark, uid, scheduling, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _answer_values(answer: AnswerRow, seq: int) -> tuple[Any, ...]:
+    """An answer's row as `_INSERT_ANSWER` keeps it, numbered SEQ (an id made for it if it has none)."""
+    return (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given, int(answer.correct),
+            int(answer.was_new), None if answer.before is None else before_json(answer.before), answer.at, answer.ms,
+            answer.rating, None if answer.late_mark is None else int(answer.late_mark), answer.uid or new_uid(),
+            answer.scheduling, seq)
+
+
 class Answers(History):
     def start_session(self, mode: str, lexicon: str, source: str, now: float) -> int:
         return self.session_for(Opening(mode, lexicon, source, now))
@@ -100,23 +114,25 @@ class Answers(History):
             self.conn.execute("UPDATE sessions SET ended = ?, complete = ?, seq = ? WHERE id = ?",
                               (now, int(complete), self._next_seq(), session_id))
 
-    def has_answer(self, session_id: int, kind: str, key: str, at: float) -> bool:
-        """Whether the session holds an answer to this card given at that time."""
-        return self.conn.execute("SELECT 1 FROM answers WHERE session_id = ? AND kind = ? AND key = ? AND at = ?",
-                                 (session_id, kind, key, at)).fetchone() is not None
+    def answers_in(self, session_ids: Iterable[int]) -> set[tuple[int, str, str, float]]:
+        """(session, kind, key, when) of every answer these sessions hold, read at once."""
+        return {(int(s), str(kind), str(key), float(at)) for s, kind, key, at in self.conn.execute(
+            "SELECT session_id, kind, key, at FROM answers WHERE session_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(set(session_ids))),))}
 
     def record_answer(self, answer: AnswerRow) -> int:
         """Save an answer (numbered as this store's latest change); its id."""
         with self.transaction():
-            return int(self.conn.execute(
-                "INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, ms, "
-                "rating, late_mark, uid, scheduling, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (answer.session_id, answer.mode, answer.card_id, answer.kind, answer.key, answer.given,
-                 int(answer.correct), int(answer.was_new),
-                 None if answer.before is None else before_json(answer.before), answer.at, answer.ms,
-                 answer.rating, None if answer.late_mark is None else int(answer.late_mark), answer.uid or new_uid(),
-                 answer.scheduling, self._next_seq()),
-            ).fetchone()[0])
+            return int(self.conn.execute(_INSERT_ANSWER + " RETURNING id", _answer_values(answer, self._next_seq())
+                                         ).fetchone()[0])
+
+    def add_answers(self, answers: Sequence[AnswerRow]) -> None:
+        """Save many answers (an import's, a sync's page), numbered in their order, in a few statements whatever
+        their number (a club's database is a round trip away)."""
+        if answers:
+            with self.transaction():
+                self._run_many(_INSERT_ANSWER, [_answer_values(answer, number) for answer, number
+                                                in zip(answers, self._next_seqs(len(answers)))])
 
     def answer_card(self, answer_id: int) -> int | None:
         """The id of the card an answer was given to (None: no card's)."""

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from lexitrain.study.store.answers import Answers, Opening
+from lexitrain.study.store.answers import AnswerRow, Answers, Opening
 from lexitrain.study.store.cards import Cards
 from lexitrain.study.store.decks import Decks
 from lexitrain.study.store.plans import Plans
@@ -65,6 +65,18 @@ class PeerRow:
     sent: int
     received: int
     synced: float | None
+
+
+def club_peer(club: str, member: str) -> str:
+    """What a home calls a member's store on a club (`https://club.example.org#ann`: an address has no `#`); the
+    sync's numbers and the club's session are kept under it."""
+    return f"{club}#{member}"
+
+
+def peer_club(peer: str) -> tuple[str, str] | None:
+    """(club address, member) of a name `club_peer` made; None for another home's (`home /media/stick`)."""
+    club, mark, member = peer.partition("#")
+    return (club, member) if mark and club.startswith(("http://", "https://")) else None
 
 
 class Exchange(Cards, Answers, Decks, Plans, Positions, Settings, WordLists):
@@ -206,23 +218,21 @@ class Exchange(Cards, Answers, Decks, Plans, Positions, Settings, WordLists):
         for answer in answers:
             if answer["uid"] not in here:
                 new.setdefault(answer["uid"], answer)
+        if not new:
+            return
         names = {uid: (lexicons[answer["session"]], answer["kind"], answer["key"]) for uid, answer in new.items()}
         made = [(*names[uid], answer["at"]) for uid, answer in new.items() if answer["card"]]
         ids = self.make_cards(made) if made else {}
         rows = []
-        for (uid, answer), number in zip(new.items(), self._next_seqs(len(new)) if new else ()):
+        for uid, answer in new.items():
             card_id = ids[names[uid]] if answer["card"] else None
-            rows.append((sessions[answer["session"]], answer["mode"], card_id, answer["kind"], answer["key"],
-                         answer["given"], int(answer["correct"]), answer["at"], answer["ms"], answer["rating"],
-                         None if answer["late_mark"] is None else int(answer["late_mark"]), uid,
-                         answer["scheduling"] if card_id is not None else None, number))
+            rows.append(AnswerRow(sessions[answer["session"]], answer["mode"], card_id, answer["kind"], answer["key"],
+                                  answer["given"], bool(answer["correct"]), False, None, answer["at"], answer["ms"],
+                                  answer["rating"], answer["late_mark"], uid,
+                                  answer["scheduling"] if card_id is not None else None))
             if card_id is not None:
                 taken.changed(names[uid], (answer["at"], 0, uid))
-        if not rows:
-            return
-        self._run_many("INSERT INTO answers (session_id, mode, card_id, kind, key, given, correct, was_new, before, at, "
-                       "ms, rating, late_mark, uid, scheduling, seq) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, ?, ?, ?, "
-                       "?, ?)", rows)
+        self.add_answers(rows)
         for uid in self.marked_answers(new):  # (a mark taken before its answer)
             self._settle_answer(uid)
         taken.answers += len(new)

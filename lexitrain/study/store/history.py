@@ -137,11 +137,6 @@ class History(StoreConnection):
                           (uid or new_uid(), answer_uid, what, value, at, self._next_seq()))
         return True
 
-    def has_answer_uid(self, uid: str) -> bool:
-        """Whether this store holds the answer of that id, or took it back (its retraction is kept)."""
-        return self.conn.execute("SELECT 1 FROM answers WHERE uid = ? UNION ALL SELECT 1 FROM answer_changes "
-                                 "WHERE answer = ? AND what = 'retract'", (uid, uid)).fetchone() is not None
-
     def _settle_answer(self, uid: str) -> None:
         """An answer's verdict and late mark as its latest marks (by moment, then id) make them: a mark
         overrides the verdict given, and the grade (inside `transaction()`)."""
