@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.search.zyzzyva_searches import NotCarried, read_quiz, read_search
 from lexitrain.study.store import ProgressStore
 from test_study_zyzzyva import cardbox
@@ -130,11 +131,16 @@ def state(home: Path) -> dict[str, str]:
 
 
 def test_a_zyzzyva_folder_comes_over_in_one_command_and_a_second_run_changes_nothing(home, tmp_path, monkeypatch):
+    from lexitrain.study.records import zyzzyva_folder as importing
+
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
     folder = zyzzyva_folder(tmp_path)
+    opened: list[str] = []
+    monkeypatch.setattr(importing, "open_lexicon", lambda name: opened.append(name) or open_lexicon(name))
     first = run("import", "zyzzyva", str(folder), "--json")
     assert first.exit_code == 0, first.stderr
     report = first.json()
+    assert sorted(opened) == ["csw21", "nwl2023"]  # once each, for all its cardboxes and saved quizzes
     assert sorted(report["lexicons"]) == ["csw21", "nwl2023"] and sorted(report["compiled"]) == ["csw21", "nwl2023"]
     assert (report["cards"], report["searches"], report["lists"]) == (5, 2, 1)
     assert report["study_lexicon"] == "nwl2023"  # 3 cards against 2

@@ -671,3 +671,16 @@ def test_the_sync_benchmarks_home_numbers_no_change_past_its_counter(tmp_path, m
         assert counted > 60 and store.last_seq() >= counted + int(bench_sync.YEARS * 365)
         assert store.changes_since(store.last_seq())["answers"] == []
     sys.modules.pop("bench_sync", None)
+
+
+def test_a_club_members_store_is_named_one_way_and_read_back_and_a_home_folder_with_a_hash_stays_a_home():
+    from lexitrain.study.records.club_link import ClubLink
+    from lexitrain.study.records.sync import SyncStatus
+    from lexitrain.study.store.exchange import club_peer, peer_club
+
+    name = ClubLink("https://club.example.org/", "ann.b").name
+    assert name == club_peer("https://club.example.org", "ann.b") == "https://club.example.org#ann.b"
+    assert peer_club(name) == ("https://club.example.org", "ann.b")
+    assert SyncStatus(name, None, 0).label == "ann.b on https://club.example.org"
+    assert peer_club("home /media/stick#2") is None
+    assert SyncStatus("home /media/stick#2", None, 0).label == "the home /media/stick#2"

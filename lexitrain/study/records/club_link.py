@@ -22,6 +22,7 @@ from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home, write_atomically
+from lexitrain.study.store.exchange import club_peer, peer_club
 
 #: The header a write carries the session's CSRF token in (the club's `members.CSRF_HEADER`).
 CSRF_HEADER = "X-CSRF-Token"
@@ -53,11 +54,6 @@ def club_address(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
-def peer_name(url: str, member: str) -> str:
-    """What a home calls the member's store on a club (its sync's numbers are kept under it)."""
-    return f"{club_address(url)}#{member}"
-
-
 class ClubLink:
     """The member's store on a club (a sync's `Peer`), reached with the session kept in the home."""
 
@@ -70,7 +66,7 @@ class ClubLink:
 
     @property
     def name(self) -> str:
-        return peer_name(self.url, self.member)
+        return club_peer(self.url, self.member)
 
     def log_in(self, password: str) -> None:
         """Start a session on the club (one line if the club refuses the name or password) and keep it here."""
@@ -156,7 +152,7 @@ class ClubLink:
 
 def saved_links() -> list[tuple[str, str]]:
     """(club address, member) of every session kept in this home."""
-    return [(name.rsplit("#", 1)[0], name.rsplit("#", 1)[1]) for name in sorted(_sessions())]
+    return [link for link in map(peer_club, sorted(_sessions())) if link is not None]
 
 
 def _error_message(exc: urllib.error.HTTPError) -> str:

@@ -45,7 +45,7 @@ from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, to_datetime, utc_now
 from lexitrain.study.records.backup_check import BadBackup, check_schedulings, check_setting
 from lexitrain.study.store import PeerRow, ProgressStore
 from lexitrain.study.store.connection import FILE_NAME
-from lexitrain.study.store.exchange import PAGE, CardName, FactKey
+from lexitrain.study.store.exchange import PAGE, CardName, FactKey, peer_club
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
 from lexitrain.study.store.uids import UID
 from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
@@ -176,10 +176,8 @@ class SyncStatus:
     @property
     def label(self) -> str:
         """The other store as a player names it: `ann on https://club.example.org`, or `the home laptop`."""
-        if "#" in self.peer:
-            club, member = self.peer.rsplit("#", 1)
-            return f"{member} on {club}"
-        return "the home " + self.peer.removeprefix("home ")
+        club = peer_club(self.peer)
+        return "the home " + self.peer.removeprefix("home ") if club is None else f"{club[1]} on {club[0]}"
 
 
 def sync_status(store: ProgressStore) -> list[SyncStatus]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import cache
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Any
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon import store as compiled
 from lexitrain.lexicon.catalog import EMBEDDED, build_lexicon, compiled_match, open_lexicon
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.wordlist import zyzzyva_database_lines
 from lexitrain.paths import data_folder, write_atomically
@@ -36,6 +38,7 @@ from lexitrain.search.execute import run_search
 from lexitrain.search.saved import save_search, saved_searches
 from lexitrain.search.zyzzyva_searches import NotCarried, read_quiz, read_search
 from lexitrain.study.quiz.scheduler import utc_now
+from lexitrain.study.records.cards import lexicon_use
 from lexitrain.study.records.zyzzyva import cardbox_kind, import_cardbox
 from lexitrain.study.store import ProgressStore
 from lexitrain.wording import counted
@@ -90,9 +93,10 @@ def import_folder(store: ProgressStore, folder: Path, progress: Progress = quiet
             why = LEFT_ALONE.get(entry.name, "not something of a Zyzzyva user folder lexitrain reads")
             report.skipped.append((entry.name + ("/" if entry.is_dir() else ""), why))
     _lexicons(folder, report, progress)
-    _cardboxes(store, folder, report)
+    opened = cache(open_lexicon)  # (each lexicon opened once, for all its cardboxes and quizzes)
+    _cardboxes(store, folder, report, opened)
     _searches(folder, report)
-    _quizzes(store, folder, report)
+    _quizzes(store, folder, report, opened)
     _study_lexicon(store, report)
     return report
 
@@ -166,7 +170,7 @@ def _compile(source: Path, name: str, item: str, report: FolderImport, progress:
 # -- cardboxes -----------------------------------------------------------------------------------
 
 
-def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport) -> None:
+def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened: Callable[[str], Lexicon]) -> None:
     data = folder / "quiz" / "data"
     if not data.is_dir():
         return
@@ -182,7 +186,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport) -> None
                 continue
             try:
                 kind = cardbox_kind(path)
-                made = import_cardbox(store, open_lexicon(found), path, kind)
+                made = import_cardbox(store, opened(found), path, kind)
             except LexitrainError as exc:
                 report.skipped.append((item, str(exc)))
                 continue
@@ -196,7 +200,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport) -> None
 
 def _study_lexicon(store: ProgressStore, report: FolderImport) -> None:
     """Make the folder's lexicon with the most cards here the study lexicon (the first by name on a tie)."""
-    carded = {name: sum(n for _, _, n in store.state_counts(name)) for name in report.lexicons}
+    carded = {name: lexicon_use(store, name).cards for name in report.lexicons}
     carded = {name: n for name, n in carded.items() if n}
     if not carded:
         return
@@ -284,7 +288,7 @@ def list_name(below: Path) -> str:
     return name or "zyzzyva quiz"
 
 
-def _quizzes(store: ProgressStore, folder: Path, report: FolderImport) -> None:
+def _quizzes(store: ProgressStore, folder: Path, report: FolderImport, opened: Callable[[str], Lexicon]) -> None:
     """Each saved quiz as a list of the words its search finds, kept in the store as an uploaded list is."""
     _shipped_left(folder, "quiz", ".zzq", report)
     lists = set(store.word_list_names())
@@ -296,8 +300,7 @@ def _quizzes(store: ProgressStore, folder: Path, report: FolderImport) -> None:
             found = compiled_match(quiz.lexicon) if quiz.lexicon else None
             if found is None:
                 raise NotCarried(f"its lexicon {quiz.lexicon or '(none named)'} is not compiled here")
-            lex = open_lexicon(found)
-            words = [row["word"] for row in run_search(lex, quiz.query)]
+            words = [row["word"] for row in run_search(opened(found), quiz.query)]
         except LexitrainError as exc:
             report.skipped.append((item, str(exc)))
             continue
