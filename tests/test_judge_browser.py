@@ -71,6 +71,13 @@ def test_the_judge_page_judges_plays_and_keeps_the_players_on_it(page: Page, liv
     assert not overflowing(page)
     shot(page, "valid-phone")
     page.keyboard.press("Enter")
+    expect(words).to_be_focused()
+    words.fill("RETAINS")  # sent twice before the first answer comes (a held Enter): judged and logged once
+    page.evaluate("() => { const form = document.getElementById('judge-form'); form.requestSubmit(); "
+                  "form.requestSubmit(); }")
+    expect(verdict).to_have_text("VALID")
+    expect(page.locator("#judge-play")).to_contain_text("RETAINS")
+    page.keyboard.press("Enter")
 
     page.get_by_role("button", name="Host", exact=True).click()
     page.get_by_label("Host's key").fill("club-8")
@@ -85,4 +92,4 @@ def test_the_judge_page_judges_plays_and_keeps_the_players_on_it(page: Page, liv
     expect(page).to_have_url(f"{live.base}/search")
     logged = (live.home / "judge.log").read_text(encoding="utf-8").splitlines()
     assert [line.split("  ")[2:] for line in logged] == [["VALID", "RETAINS QI"], ["NOT VALID", "RETAINS QIS"],
-                                                         ["VALID", "QI"]]
+                                                         ["VALID", "QI"], ["VALID", "RETAINS"]]

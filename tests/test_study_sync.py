@@ -675,7 +675,7 @@ def test_the_sync_benchmarks_home_numbers_no_change_past_its_counter(tmp_path, m
 
 def test_a_club_members_store_is_named_one_way_and_read_back_and_a_home_folder_with_a_hash_stays_a_home():
     from lexitrain.study.records.club_link import ClubLink
-    from lexitrain.study.records.sync import SyncStatus
+    from lexitrain.study.records.stats import SyncStatus
     from lexitrain.study.store.exchange import club_peer, peer_club
 
     name = ClubLink("https://club.example.org/", "ann.b").name

@@ -3,7 +3,7 @@
 The host starts it and chooses a key; the players type a play's words and
 press Enter; the whole screen says VALID or NOT VALID in large letters for
 the play as a whole (a tournament judge never says which word failed) and
-clears itself after 15 s (Enter clears it sooner). Every judgement goes to
+clears itself after 15 s, as the Judge page does (Enter clears it sooner). Every judgement goes to
 the judge's log (search/judging.py). Ctrl-C, Ctrl-Z, Ctrl-\\ and Ctrl-D do
 nothing: only the host's key, typed as a play, closes it, so nobody gets
 back to search or definitions from it. The key must hold something other
@@ -27,11 +27,9 @@ from rich.text import Text
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.judging import (
-    KEY_LENGTH, Judgement, check_host_key, judge_play, log_judgement, log_path, words_typed,
+    CLEAR_SECONDS, KEY_LENGTH, Judgement, check_host_key, judge_play, log_judgement, log_path, words_typed,
 )
 
-#: seconds a verdict stays on the screen
-CLEAR_SECONDS = 15.0
 #: seconds a refusal (a `?` typed, too many words) stays on the screen
 NOTICE_SECONDS = 6.0
 #: the signals a terminal sends from the keyboard (interrupt, quit, suspend): ignored while the judge runs

@@ -32,6 +32,8 @@ MAX_LETTERS = 32
 LOG_FILE = "judge.log"
 #: the shortest host's key
 KEY_LENGTH = 4
+#: seconds a verdict stays on the screen (the kiosk's, the Judge page's)
+CLEAR_SECONDS = 15
 #: scrypt's cost: some 50 ms a try on a laptop, so guessing a short key takes the night
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 #: what separates the words typed: spaces and commas (`qat,zax`, `QAT, ZAX`)

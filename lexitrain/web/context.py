@@ -26,8 +26,7 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills import open_rounds
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.records import stats as st
-from lexitrain.study.records.stats import StatsReport
-from lexitrain.study.records.sync import SyncStatus, sync_status
+from lexitrain.study.records.stats import StatsReport, SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores

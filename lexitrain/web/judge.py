@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from lexitrain.errors import LexitrainError
 from lexitrain.search.judging import (
-    MAX_WORDS, check_host_key, judge_play, key_opens, log_judgement, sealed_key, words_typed,
+    CLEAR_SECONDS, MAX_WORDS, check_host_key, judge_play, key_opens, log_judgement, sealed_key, words_typed,
 )
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import context, lane
@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 
 #: the setting that holds the host's key (sealed) while the judge is on
 KEY_SETTING = "judge_key"
-#: seconds a verdict stays on the page
-CLEAR_SECONDS = 15
 #: seconds a wrong key waits before it is refused (guessing a short key by hand takes all night)
 WRONG_KEY_SECONDS = 1.0
 #: the paths (below the app's root) a judge that is on still answers

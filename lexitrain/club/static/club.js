@@ -1,4 +1,5 @@
 // lexitrain club: the page over the club's JSON API (docs/club.md). Every write sends the session's CSRF token.
+// (common.js, the local app's, is loaded first: its clock text.)
 "use strict";
 const $ = (id) => document.getElementById(id);
 let me = null;   // {member, csrf, admin}
@@ -15,12 +16,6 @@ async function api(method, path, body) {
   return data;
 }
 
-// A time as the wall's clock shows it, m:ss.
-function clock(seconds) {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
-
 function row(tbody, values) {
   const tr = document.createElement("tr");
   for (const value of values) { const td = document.createElement("td"); td.textContent = value; tr.append(td); }
@@ -35,7 +30,7 @@ async function refreshBoard() {
   body.replaceChildren();
   $("board-kind").textContent = kind;
   board.forEach((entry, i) => {
-    const tr = row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`, clock(entry.seconds)]);
+    const tr = row(body, [i + 1, entry.member, `${entry.score} / ${entry.total}`, lexitrain.clockText(entry.seconds)]);
     if (me && entry.member === me.member) tr.className = "mine";
   });
   const medals = $("medals").tBodies[0];
@@ -55,7 +50,8 @@ async function refreshTables() {
   body.replaceChildren();  // (after the await: two refreshes at once never both add their rows)
   for (const t of open) {
     const tr = row(body, [`table ${t.table}`, `opened by ${t.owner}${t.practice ? " (practice)" : ""}`,
-                          `${t.seated} seated`, t.time_left === null ? "untimed" : `${clock(t.time_left)} left`]);
+                          `${t.seated} seated`,
+                          t.time_left === null ? "untimed" : `${lexitrain.clockText(Math.ceil(t.time_left))} left`]);
     const td = document.createElement("td");
     const join = document.createElement("button");
     join.textContent = "Join";

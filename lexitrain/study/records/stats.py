@@ -18,8 +18,8 @@ from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.scheduler import load_scheduling, to_datetime, utc_now
 from lexitrain.study.records.coverage import LengthCoverage, coverage
 from lexitrain.study.records.stakes import Covered, covered
-from lexitrain.study.records.sync import SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
+from lexitrain.study.store.exchange import peer_club
 from lexitrain.wording import counted
 
 if TYPE_CHECKING:
@@ -240,6 +240,30 @@ def render_text(report: StatsReport) -> list[str]:
             f"{r.key} ({r.incorrect}/{r.correct + r.incorrect} missed)" for r in report.hardest.itertuples()))
     lines += [synced_line(status) for status in report.syncs]
     return lines
+
+
+@dataclass(frozen=True)
+class SyncStatus:
+    """When this store last synced with another, and how many of its answers wait to go there."""
+
+    peer: str  # what this store calls the other: a club's address and member name, or "home NAME"
+    synced: float | None
+    waiting: int
+
+    def to_json(self) -> dict[str, Any]:
+        moment = to_datetime(self.synced)
+        return {"with": self.label, "synced": None if moment is None else moment.isoformat(), "waiting": self.waiting}
+
+    @property
+    def label(self) -> str:
+        """The other store as a player names it: `ann on https://club.example.org`, or `the home laptop`."""
+        club = peer_club(self.peer)
+        return "the home " + self.peer.removeprefix("home ") if club is None else f"{club[1]} on {club[0]}"
+
+
+def sync_status(store: ProgressStore) -> list[SyncStatus]:
+    """Each store this one syncs with, the latest first: when, and the answers waiting to go there."""
+    return [SyncStatus(row.peer, row.synced, store.unsent_answers(row.sent)) for row in store.peers()]
 
 
 def synced_line(status: SyncStatus) -> str:

@@ -41,11 +41,11 @@ from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.replay import replay_cards
 from lexitrain.search.saved import replace_searches, saved_searches
-from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, to_datetime, utc_now
+from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, utc_now
 from lexitrain.study.records.backup_check import BadBackup, check_schedulings, check_setting
 from lexitrain.study.store import PeerRow, ProgressStore
 from lexitrain.study.store.connection import FILE_NAME
-from lexitrain.study.store.exchange import PAGE, CardName, FactKey, peer_club
+from lexitrain.study.store.exchange import PAGE, CardName, FactKey
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
 from lexitrain.study.store.uids import UID
 from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
@@ -159,30 +159,6 @@ def sync(store: ProgressStore, peer: Peer, name: str, step: Step | None = None, 
         store.save_peer(replace(row, synced=utc_now().timestamp()))
     peer.done(store.store_id(), label or platform.node() or "a home", row.received)
     return Synced(sent, received, cards)
-
-
-@dataclass(frozen=True)
-class SyncStatus:
-    """When this store last synced with another, and how many of its answers wait to go there."""
-
-    peer: str  # what this store calls the other: a club's address and member name, or "home NAME"
-    synced: float | None
-    waiting: int
-
-    def to_json(self) -> dict[str, Any]:
-        moment = to_datetime(self.synced)
-        return {"with": self.label, "synced": None if moment is None else moment.isoformat(), "waiting": self.waiting}
-
-    @property
-    def label(self) -> str:
-        """The other store as a player names it: `ann on https://club.example.org`, or `the home laptop`."""
-        club = peer_club(self.peer)
-        return "the home " + self.peer.removeprefix("home ") if club is None else f"{club[1]} on {club[0]}"
-
-
-def sync_status(store: ProgressStore) -> list[SyncStatus]:
-    """Each store this one syncs with, the latest first: when, and the answers waiting to go there."""
-    return [SyncStatus(row.peer, row.synced, store.unsent_answers(row.sent)) for row in store.peers()]
 
 
 def take_page(store: ProgressStore, page: Any, since: int | None = None, name: str = "the page") -> dict[str, Any]:

@@ -141,6 +141,13 @@ const lexitrain = {
     };
   },
 
+  // Seconds as every clock of the app shows them, m:ss to the nearest second, with a minus past 0 (a game's
+  // overtime). A countdown gives its seconds left rounded up, so that 0:00 is shown only when the time is up.
+  clockText(seconds) {
+    const whole = Math.round(Math.abs(seconds));
+    return (seconds < 0 && whole > 0 ? "-" : "") + Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  },
+
   say(message) {
     const notice = document.getElementById("notice");
     if (notice) notice.textContent = message || "";

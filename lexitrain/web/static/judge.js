@@ -10,7 +10,7 @@
   const verdict = document.getElementById("judge-verdict");
   const play = document.getElementById("judge-play");
   const failure = document.getElementById("judge-error");
-  const seconds = Number(page.dataset.clear) || 15;
+  const seconds = Number(page.dataset.clear); // (the app's one figure: search/judging.py CLEAR_SECONDS)
   let timer = null;
 
   function clear() {
@@ -23,8 +23,8 @@
     input.focus();
   }
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  // (a second Enter while the first play is on its way is dropped: one play, one judgement in the log)
+  const judge = lexitrain.guarded(async () => {
     if (!input.value.trim()) return;
     try {
       const judged = await lexitrain.api("POST", "/api/judge", { words: input.value });
@@ -39,6 +39,10 @@
       failure.textContent = error.message;
       failure.hidden = false;
     }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    judge();
   });
 
   // any key clears a verdict (the next challenger starts typing)

@@ -145,12 +145,6 @@
     drawRack();
   }
 
-  function clockText(seconds) {
-    const over = seconds < 0;
-    const whole = Math.abs(Math.round(seconds));
-    return (over ? "-" : "") + Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
-  }
-
   function tick() {
     if (!state) return;
     const passed = (Date.now() - received) / 1000;
@@ -159,8 +153,8 @@
     if (state.running === "bot") shown[1] += state.timed ? -passed : passed;
     const mine = document.getElementById("my-clock");
     const theirs = document.getElementById("bot-clock");
-    mine.textContent = clockText(shown[0]);
-    theirs.textContent = clockText(shown[1]);
+    mine.textContent = lexitrain.clockText(shown[0]);
+    theirs.textContent = lexitrain.clockText(shown[1]);
     mine.classList.toggle("overtime", state.timed && shown[0] < 0);
     theirs.classList.toggle("overtime", state.timed && shown[1] < 0);
     mine.classList.toggle("running", state.running === "player");

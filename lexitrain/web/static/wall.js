@@ -4,7 +4,7 @@
 // The source is one of three small adapters (SOURCES): a round of the app's (`lexitrain web`, a club
 // member's /study), a club member's challenge attempt, a club's shared table.
 (() => {
-  const { el, letters, say, guarded } = lexitrain;
+  const { el, letters, say, guarded, clockText } = lexitrain;
   const root = document.getElementById("wall");
   const customOrder = Array.from(root.dataset.order || "");
   const grid = document.getElementById("grid");
@@ -198,15 +198,10 @@
     }
   }
 
-  function clockText(seconds) {
-    const whole = Math.max(0, Math.ceil(seconds));
-    return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
-  }
-
   function tickClock() {
     if (deadline === null) return;
     const left = (deadline - performance.now()) / 1000;
-    timer.textContent = clockText(left);
+    timer.textContent = clockText(Math.max(0, Math.ceil(left)));
     timer.classList.toggle("warning", left <= 10);
     if (left <= 0 && !asking) {
       asking = true; // the page's clock says 0: the server's clock is final
