@@ -154,8 +154,8 @@ def open_attempt(db: ClubDatabase, member_id: int, lexicon: str, chosen: Challen
             return made
         first = store.first_attempt(which)
         assert first is not None
-        if not first[1]:
-            return first[0]
+        if first.finished is None:
+            return first.id
         retake = store.add_attempt(which, chosen.total, now, retake=True)
         assert retake is not None
         return retake
@@ -265,7 +265,7 @@ def finish_overdue(db: ClubDatabase, sets: ChallengeSets, lexicon: str, kind: st
 def ranked_over(store: ClubStore, member_id: int, lexicon: str, kind: str, day: date, now: float) -> bool:
     """Whether the member's ranked attempt at the set is over (finished, or its time run out): till then the set is
     shown to them nowhere else, not in /study's challenge, not at a table."""
-    row = store.ranked_attempt((member_id, lexicon, kind, day.isoformat()))
+    row = store.first_attempt((member_id, lexicon, kind, day.isoformat()))
     return row is not None and (row.finished is not None or now >= row.started + check_kind(kind).seconds)
 
 

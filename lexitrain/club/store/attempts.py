@@ -8,7 +8,7 @@ lands before the finish counts the guesses or is refused after it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from lexitrain.study.store.connection import StoreConnection
 
@@ -17,15 +17,24 @@ Which = tuple[int, str, str, str]
 
 
 class AttemptRow(NamedTuple):
-    """An attempt as stored: its set (kind and date), its start, its finish and score (None: still going), and
-    whether it is a retake (the first attempt of a set is the ranked one)."""
+    """An attempt as stored: its id, its set (kind and date), its start, its finish and score (None: still going),
+    and whether it is a retake (the first attempt of a set is the ranked one)."""
 
+    id: int
     kind: str
     date: str
     started: float
     finished: float | None
     score: int | None
     retake: bool
+
+
+_ATTEMPT_COLUMNS = "id, kind, date, started, finished, score, retake"
+
+
+def _attempt_row(row: tuple[Any, ...] | None) -> AttemptRow | None:
+    return None if row is None else AttemptRow(int(row[0]), str(row[1]), str(row[2]), float(row[3]),
+                                               None if row[4] is None else float(row[4]), row[5], bool(row[6]))
 
 
 class Attempts(StoreConnection):
@@ -43,11 +52,10 @@ class Attempts(StoreConnection):
                                 (*which, total, now, int(retake))).fetchone()
         return None if row is None else int(row[0])
 
-    def first_attempt(self, which: Which) -> tuple[int, bool] | None:
-        """The member's first attempt at the set, and whether it is finished."""
-        row = self.conn.execute("SELECT id, finished FROM attempts WHERE member_id = ? AND lexicon = ? AND kind = ? "
-                                "AND date = ? AND retake = 0", which).fetchone()
-        return None if row is None else (int(row[0]), row[1] is not None)
+    def first_attempt(self, which: Which) -> AttemptRow | None:
+        """The member's first attempt at the set (the ranked one), if they have made it."""
+        return _attempt_row(self.conn.execute(f"SELECT {_ATTEMPT_COLUMNS} FROM attempts WHERE member_id = ? AND "
+                                              "lexicon = ? AND kind = ? AND date = ? AND retake = 0", which).fetchone())
 
     def lock_attempt(self, member_id: int, attempt_id: int) -> tuple[str, str, float] | None:
         """Lock the member's unfinished attempt until the transaction ends; its kind, date and start (None: no such
@@ -58,17 +66,8 @@ class Attempts(StoreConnection):
 
     def attempt(self, member_id: int, attempt_id: int) -> AttemptRow | None:
         """The member's attempt (None: no such attempt of theirs)."""
-        row = self.conn.execute("SELECT kind, date, started, finished, score, retake FROM attempts "
-                                "WHERE id = ? AND member_id = ?", (attempt_id, member_id)).fetchone()
-        return None if row is None else AttemptRow(str(row[0]), str(row[1]), float(row[2]),
-                                                   None if row[3] is None else float(row[3]), row[4], bool(row[5]))
-
-    def ranked_attempt(self, which: Which) -> AttemptRow | None:
-        """The member's first attempt at the set (the ranked one), if they have made it."""
-        row = self.conn.execute("SELECT kind, date, started, finished, score, retake FROM attempts WHERE member_id = ? "
-                                "AND lexicon = ? AND kind = ? AND date = ? AND retake = 0", which).fetchone()
-        return None if row is None else AttemptRow(str(row[0]), str(row[1]), float(row[2]),
-                                                   None if row[3] is None else float(row[3]), row[4], bool(row[5]))
+        return _attempt_row(self.conn.execute(f"SELECT {_ATTEMPT_COLUMNS} FROM attempts WHERE id = ? AND member_id = ?",
+                                              (attempt_id, member_id)).fetchone())
 
     def unfinished_attempts(self, lexicon: str, kind: str, day: str, started_before: float) -> list[tuple[int, int]]:
         """(attempt, member) of the set's unfinished attempts started before a time (their time has run out)."""
