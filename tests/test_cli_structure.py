@@ -65,3 +65,24 @@ def test_no_command_module_imports_the_app():
                 assert not any(n.startswith("lexitrain.cli.app") for n in [node.module or "", *names]), path.name
             elif isinstance(node, ast.Import):
                 assert not any(a.name.startswith("lexitrain.cli.app") for a in node.names), path.name
+
+
+def test_one_progress_bar_drawn_only_on_a_terminal_and_only_when_the_command_asks(monkeypatch, capsys):
+    """Every slow command shows its progress through `progress_bar` (no command decides for itself whether stderr
+    is a terminal): a bar on a terminal, the silent progress on a pipe or when the command asks for none
+    (`--json`, `--quiet`)."""
+    from lexitrain.cli.progress_bar import progress_bar
+    from lexitrain.lexicon.progress import quiet
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    with progress_bar("compiling") as progress:
+        assert progress is quiet
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with progress_bar("compiling", shown=False) as progress:
+        assert progress is quiet
+    with progress_bar("compiling") as progress:
+        assert progress is not quiet
+        progress("tries", 1, 2)
+    cli = Path(__file__).resolve().parents[1] / "lexitrain" / "cli"
+    asking = sorted(path.name for path in cli.glob("*.py") if "stderr.isatty()" in path.read_text(encoding="utf-8"))
+    assert asking == ["progress_bar.py", "root.py"]  # (root.py: the first-use bar is installed only on a terminal)

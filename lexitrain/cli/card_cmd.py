@@ -5,9 +5,6 @@ Commands on single cards and on decks, and the cards made from a player's games,
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional, TYPE_CHECKING
 
@@ -17,7 +14,6 @@ from lexitrain.cli.options import Json, Lexicon, files_lexicon, lexicon_given, o
 from lexitrain.cli.output import counted, emit_json, warn
 from lexitrain.cli.study_cmd import study_app
 from lexitrain.errors import LexitrainError
-from lexitrain.lexicon.progress import Progress, quiet
 
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
@@ -318,7 +314,9 @@ def from_games(
 
     name, files, left_out = files_lexicon(files, lexicon, lexicon_given(ctx))
     store, lex = _open(name)
-    with store, _analysis_progress(sim_iterations or endgame_time) as progress:
+    from lexitrain.cli.progress_bar import progress_bar
+
+    with store, progress_bar("from-games", shown=bool(sim_iterations or endgame_time)) as progress:
         found = cards_from_games(store, lex, files, player, points, sim_iterations, endgame_time, progress, read_rack)
     found.skipped[:0] = left_out
     if json_out:
@@ -341,14 +339,3 @@ def from_games(
         raise typer.Exit(1)
 
 
-@contextmanager
-def _analysis_progress(slow: float) -> Iterator[Progress]:
-    """A bar on a terminal while turns are simulated or solved (the slow part), else nothing."""
-
-    if slow and sys.stderr.isatty():
-        from lexitrain.cli.progress_bar import progress_bar
-
-        with progress_bar("from-games") as progress:
-            yield progress
-    else:
-        yield quiet

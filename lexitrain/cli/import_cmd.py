@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import typer
 
 from lexitrain.cli.options import Json
 from lexitrain.cli.output import counted, emit_json, warn
-from lexitrain.lexicon.progress import Progress, quiet
 
 import_app = typer.Typer(name="import", help="Bring over what another program holds (Zyzzyva).", no_args_is_help=True)
 
@@ -31,12 +28,9 @@ def zyzzyva(
     from lexitrain.study.records.zyzzyva_folder import import_folder
     from lexitrain.study.store import ProgressStore
 
-    bar: AbstractContextManager[Progress] = nullcontext(quiet)
-    if sys.stderr.isatty() and not json_out:
-        from lexitrain.cli.progress_bar import progress_bar
+    from lexitrain.cli.progress_bar import progress_bar
 
-        bar = progress_bar("compiling a lexicon")
-    with ProgressStore() as store, bar as progress:
+    with ProgressStore() as store, progress_bar("compiling a lexicon", shown=not json_out) as progress:
         report = import_folder(store, folder, progress)
     if json_out:
         emit_json(report.to_json())

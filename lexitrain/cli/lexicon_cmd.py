@@ -53,16 +53,10 @@ def build(
                              f"compile yours under another name (e.g. --name my-{name.casefold()})")
     store.check_build_name(name)  # before the list is read: a clash of names is quick to say
 
-    show_bar = not quiet and not json_out and sys.stderr.isatty()
-    if show_bar:
-        from lexitrain.cli.progress_bar import progress_bar
+    from lexitrain.cli.progress_bar import progress_bar
 
-        with progress_bar(f"compiling {name}") as progress:
-            report = build_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress,
-                                   definitions)
-    else:
-        report = build_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid,
-                               definitions=definitions)
+    with progress_bar(f"compiling {name}", shown=not quiet and not json_out) as progress:
+        report = build_lexicon(file, name, tiles, board, _parse_compare(compare), skip_invalid, progress, definitions)
     for message in report.warnings[:MAX_WARNINGS_SHOWN]:
         warn(message)
     if len(report.warnings) > MAX_WARNINGS_SHOWN:
@@ -198,14 +192,10 @@ def playability(
     if jobs is not None and jobs < 1:
         raise LexitrainError(f"--jobs {jobs}: expected 1 or more")
     lex = open_lexicon(name)
-    if not quiet and not json_out and sys.stderr.isatty():
-        from lexitrain.cli.progress_bar import progress_bar
+    from lexitrain.cli.progress_bar import progress_bar
 
-        with progress_bar(f"self-play for {lex.name}") as bar:
-            count = count_and_store(lex, games, seed, jobs, scheduler,
-                                    lambda done, total: bar("games", done, total))
-    else:
-        count = count_and_store(lex, games, seed, jobs, scheduler)
+    with progress_bar(f"self-play for {lex.name}", shown=not quiet and not json_out) as progress:
+        count = count_and_store(lex, games, seed, jobs, scheduler, progress)
     per_thousand = 1000 * count.seconds / count.games
     steady = stability(count.halves, tile_length(lex))
     if json_out:

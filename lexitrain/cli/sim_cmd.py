@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Optional
 
@@ -117,15 +115,9 @@ def run_simulation(setup: Any, iterations: int, seed: int | None, threads: int, 
         raise LexitrainError("--threads must be at least 1")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    if sys.stderr.isatty():
-        from lexitrain.cli.progress_bar import progress_bar
+    from lexitrain.cli.progress_bar import progress_bar
 
-        bar: Any = progress_bar("simulation")
-    else:
-        bar = nullcontext(None)
-    with bar as progress:
-        if progress is None:
-            return simulate(setup, iterations, seed, threads=threads, stop=stop)
+    with progress_bar("simulation") as progress:
         return simulate(setup, iterations, seed, threads=threads, stop=stop, progress=progress)
 
 

@@ -39,13 +39,12 @@ from lexitrain.errors import LexitrainError
 from lexitrain.layouts import BoardLayout
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.tiles import TileSet
 
 #: games per chunk of work
 CHUNK = 50
 
-#: called after each chunk with (games played, games asked)
-Progress = Callable[[int, int], None]
 
 #: the most played words of a length whose order `stability` compares
 TOP = 1000
@@ -185,7 +184,7 @@ def play_chunk(setup: Setup, seeds: tuple[int, int]) -> Tally:
 
 
 def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None, scheduler: str | None = None,
-                progress: Progress | None = None, chunk: int = CHUNK) -> Count:
+                progress: Progress = quiet, chunk: int = CHUNK) -> Count:
     """Plays of each word over `games` self-play games: in `jobs` processes
     (default: every core; 1 plays here), or on the Dask cluster at `scheduler`."""
     if games < 1:
@@ -208,8 +207,7 @@ def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None
             total.update(plays)
         scored.update(points)
         done += stop - start
-        if progress is not None:
-            progress(done, games)
+        progress("games", done, games)
     return Count(total, scored, games, time.perf_counter() - started, where, halves)
 
 
@@ -251,7 +249,7 @@ def _on_dask(setup: Setup, work: list[tuple[int, int]], scheduler: str) -> Itera
 
 
 def count_and_store(lex: Lexicon, games: int, seed: int = 0, jobs: int | None = None,
-                    scheduler: str | None = None, progress: Progress | None = None) -> Count:
+                    scheduler: str | None = None, progress: Progress = quiet) -> Count:
     """Count plays and points over `games` self-play games and store them in the compiled lexicon
     (lexicon/playability.py), replacing any figures it had."""
 
