@@ -119,6 +119,37 @@ def test_the_kiosk_judges_whole_plays_in_large_letters_and_closes_only_to_the_ho
         ("small", "VALID", "QAT ZAX"), ("small", "NOT VALID", "QAT ZAXX")]
 
 
+def test_the_kiosk_takes_each_line_typed_ahead_at_once_and_a_byte_that_is_not_utf8(make_lexicon, home) -> None:
+    """Lines come through the quiz's one reader of the terminal: two plays typed in one go while a verdict shows are
+    judged in turn at once (not when the verdict's time is up), and a byte that is not UTF-8 is judged, not a crash."""
+    make_lexicon(["QAT", "ZAX", "AA"], name="small")
+    kiosk = Kiosk("judge", "--kiosk", "-l", "small", "--clear-after", "300")
+    try:
+        kiosk.see("host's key:")
+        kiosk.type("club7\n")
+        kiosk.see("again:")
+        kiosk.type("club7\n")
+        kiosk.see("CHALLENGER")
+        kiosk.type("QAT\n")
+        kiosk.see("the play QAT is VALID")
+        kiosk.type("AA\nZAX\n")
+        kiosk.see("the play AA is VALID")
+        kiosk.see("the play ZAX is VALID")  # (within the wait's 60 s: the verdict's 300 s never ran out)
+        os.write(kiosk.master, b"Q\xffAT\n")
+        kiosk.see("the play Q\ufffdAT is NOT VALID")
+        kiosk.type("\n\x04")  # Enter clears it; Ctrl-D on the waiting screen is nothing, and the screen reads on
+        kiosk.see("CHALLENGER")
+        kiosk.type("club7\n")
+        kiosk.see("the word judge is closed")
+        assert kiosk.close() == 0
+    finally:
+        if kiosk.alive():
+            os.kill(kiosk.pid, 9)
+    logged = (home / "judge.log").read_text(encoding="utf-8").splitlines()
+    assert [line.split("  ")[2:] for line in logged] == [["VALID", "QAT"], ["VALID", "AA"], ["VALID", "ZAX"],
+                                                        ["NOT VALID", "Q\ufffdAT"]]
+
+
 def test_the_kiosk_wants_a_terminal(make_lexicon) -> None:
     make_lexicon(["QAT"], name="small")
     piped = run("judge", "--kiosk", "-l", "small", input="club7\nclub7\nQAT\n")

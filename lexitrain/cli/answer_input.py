@@ -42,6 +42,7 @@ class LineReader:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.ended = False
         threading.Thread(target=self._read, name="answer-lines", daemon=True).start()
 
     def _read(self) -> None:
@@ -50,6 +51,7 @@ class LineReader:
                 self.lines.put(line)
         except (OSError, ValueError):  # the stream was closed under us: that is its end
             pass
+        self.ended = True
         self.lines.put(None)
 
     def get(self, timeout: float) -> str | None | TimedOut:
@@ -65,10 +67,12 @@ _readers: dict[int, LineReader] = {}
 
 def stdin_reader(start: bool = True) -> LineReader | None:
     """The one reader of the current stdin, started if need be (None if not started and not
-    to be): once a thread reads stdin ahead, every later line must come through it."""
+    to be): once a thread reads stdin ahead, every later line must come through it. A terminal's
+    end of input (Ctrl-D) once taken, a terminal is read again by a new reader (a pipe's end is final)."""
     stream = sys.stdin
     reader = _readers.get(id(stream))
-    if reader is not None and reader.stream is stream:
+    if reader is not None and reader.stream is stream and not (reader.ended and reader.lines.empty()
+                                                               and stream.isatty()):
         return reader
     if not start:
         return None
@@ -76,9 +80,9 @@ def stdin_reader(start: bool = True) -> LineReader | None:
     return reader
 
 
-def read_jsonl_line(time_left: Callable[[], float | None]) -> Answer:
-    """One line of a `--jsonl` driver (newline removed), None at the end of input,
-    TIMED_OUT as soon as `time_left()` reaches 0."""
+def read_line(time_left: Callable[[], float | None]) -> Answer:
+    """One line of stdin as it comes (newline removed, cleaned; no prompt: a `--jsonl` driver's, the kiosk's),
+    None at the end of input, TIMED_OUT as soon as `time_left()` reaches 0."""
     timed = time_left() is not None
     reader = stdin_reader(start=timed)
     text = sys.stdin.readline() or None if reader is None else _wait(reader, time_left, _no_tick)

@@ -12,18 +12,18 @@ than letters (a digit, a sign), so that no play typed can ever be it.
 
 from __future__ import annotations
 
-import select
 import signal
 import sys
 import termios
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
+from lexitrain.cli.answer_input import read_line
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.judging import (
@@ -137,7 +137,8 @@ def _ask(console: Console, lex: Lexicon) -> str:
     console.print()
     console.file.write("> ")
     console.file.flush()
-    return sys.stdin.readline()
+    line = read_line(lambda: None)
+    return line if isinstance(line, str) else ""
 
 
 def _verdict(console: Console, judgement: Judgement) -> None:
@@ -165,12 +166,10 @@ def _notice(console: Console, message: str) -> None:
 
 
 def _show_for(console: Console, seconds: float, draw: Callable[[], None]) -> str | None:
-    """Draw a screen and keep it up to SECONDS, or until a line is typed: that line (None if none was)."""
+    """Draw a screen and keep it up to SECONDS, or until a line is typed: that line (None if none was, or an empty
+    one). Lines come through the quiz's one reader of stdin (`answer_input`): each line typed ahead is taken in
+    turn, and bytes that are not UTF-8 are read as U+FFFD."""
     draw()
-    deadline = datetime.now().timestamp() + seconds
-    while (left := deadline - datetime.now().timestamp()) > 0:
-        ready, _, _ = select.select([sys.stdin], [], [], left)
-        if ready:
-            line = sys.stdin.readline()
-            return line if line.strip() else None
-    return None
+    deadline = time.monotonic() + seconds
+    line = read_line(lambda: deadline - time.monotonic())
+    return line if isinstance(line, str) and line.strip() else None

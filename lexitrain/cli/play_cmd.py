@@ -81,7 +81,7 @@ def _emit(value: dict[str, Any]) -> None:
 
 def _run_jsonl(played: Any) -> None:
     """The protocol of docs/play.md: a turn line, one line read; the bot's moves; the end."""
-    from lexitrain.cli.answer_input import read_jsonl_line
+    from lexitrain.cli.answer_input import read_line
     from lexitrain.study.quiz.session import Refused
     from lexitrain.study.records.saved_games import GameMoved
 
@@ -95,7 +95,7 @@ def _run_jsonl(played: Any) -> None:
             match = played.match
             _emit({"track": {"turn": match.turn_number, "cgp": match.cgp(), "rack": match.rack(),
                              "count": question.info["count"]}})
-            line = read_jsonl_line(lambda: None)
+            line = read_line(lambda: None)
             if line is None or not isinstance(line, str):
                 played.put_away()
                 return
@@ -107,7 +107,7 @@ def _run_jsonl(played: Any) -> None:
             _emit({"tracked": outcome.check.details})
             continue
         _emit(played.match.turn_json())
-        line = read_jsonl_line(lambda: None)
+        line = read_line(lambda: None)
         if line is None or not isinstance(line, str):
             played.put_away()
             return

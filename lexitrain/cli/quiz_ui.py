@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import typer
 
-from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_jsonl_line,
+from lexitrain.cli.answer_input import (Answer, TimedOut, clock_text, duration_text, read_line,
                                         read_terminal_line)
 from lexitrain.cli.feedback_view import show_feedback
 from lexitrain.cli.position_view import ask_position
@@ -74,7 +74,7 @@ def run_jsonl(session: Session, with_feedback: bool = False) -> Summary:
             if left is not None:
                 line["question"]["time_left"] = round(left, 1)
             _emit(line)
-        text = read_jsonl_line(session.answer_time_left)
+        text = read_line(session.answer_time_left)
         if isinstance(text, TimedOut):  # reported the moment it happens, no answer read
             _emit({"result": result_json(session, rnd.time_out(), with_feedback)})
             continue
