@@ -12,6 +12,7 @@ import pytest
 from lexitrain.study.records.cards import interval_box
 from lexitrain.study.store import ProgressStore
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
+from lexitrain.study.quiz.scheduler import load_fsrs
 from tests.cli_runner import run
 
 NOW = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
@@ -24,7 +25,7 @@ def pinned(monkeypatch):
     """The clock pinned, and fsrs's interval fuzz drawing one fixed number, so that the
     CLI's due dates and fsrs's own, computed here, are the same to the second."""
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
-    monkeypatch.setattr(fsrs.scheduler, "random", lambda: 0.5)
+    monkeypatch.setattr(load_fsrs().scheduler, "random", lambda: 0.5)  # (over the answer's draw load_fsrs sets)
 
 
 def ok(*args: str, input: str | None = None):

@@ -10,7 +10,7 @@ import fsrs
 import pytest
 
 from lexitrain.study.quiz.grading import MINIMUM, SpeedGrades
-from lexitrain.study.quiz.scheduler import EASY, GOOD, HARD
+from lexitrain.study.quiz.scheduler import EASY, GOOD, HARD, load_fsrs
 from lexitrain.study.store import AnswerRow, ProgressStore
 from study_helpers import anagram_oracle, lines, of, small  # noqa: F401  (small is a fixture)
 from tests.cli_runner import run
@@ -24,7 +24,7 @@ ORACLE = anagram_oracle()
 def pinned(monkeypatch):
     """The clock pinned, and fsrs's interval fuzz drawing one fixed number (in the CLI and here alike)."""
     monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
-    monkeypatch.setattr(fsrs.scheduler, "random", lambda: 0.5)
+    monkeypatch.setattr(load_fsrs().scheduler, "random", lambda: 0.5)  # (over the answer's draw load_fsrs sets)
 
 
 def session(*args: str, command: str = "quiz", lines_in: list[str] = ()) -> list[dict]:

@@ -684,3 +684,19 @@ def test_a_club_members_store_is_named_one_way_and_read_back_and_a_home_folder_w
     assert SyncStatus(name, None, 0).label == "ann.b on https://club.example.org"
     assert peer_club("home /media/stick#2") is None
     assert SyncStatus("home /media/stick#2", None, 0).label == "the home /media/stick#2"
+
+
+def test_fsrs_draws_an_intervals_fuzz_from_the_answer_set_once_as_fsrs_is_loaded():
+    """The same answer schedules its card the same on any machine, any number of times (a sync's cards are made
+    again from their answers): FSRS's fuzz is drawn from the answer, a hook set once when fsrs is loaded."""
+    from lexitrain.study.quiz import scheduler
+    from lexitrain.study.store import CardRow
+
+    now = datetime.fromtimestamp(T0, timezone.utc)
+    card = CardRow(1, "enable", "anagram", "AEINRST", 2, None, 40.0, 5.0, T0, T0 - 40 * DAY, 3, 4, 0, 4, T0 - 90 * DAY)
+    first = Scheduling().grade(card, GOOD, now)
+    assert [Scheduling().grade(card, GOOD, now).due for _ in range(3)] == [first.due] * 3
+    assert scheduler.load_fsrs().scheduler.random is scheduler._answer_draw
+    dues = {Scheduling().grade(replace(card, key=key), GOOD, now).due for key in ("AEINRSU", "AEINRTU", "ADEINRT")}
+    assert len(dues | {first.due}) > 1  # (another answer, another draw: the fuzz is there)
+    assert scheduler.load_fsrs.cache_info().misses == 1

@@ -23,7 +23,8 @@ import json
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from lexitrain.errors import LexitrainError
@@ -106,12 +107,10 @@ class Scheduling:
     def grade(self, card: CardRow, rating: int, now: datetime) -> CardRow:
         """The card after one answer graded AGAIN, HARD, GOOD or EASY at `now`
         (counters, FSRS state, box, due); every rating but Again counts as right."""
-        import fsrs
-
+        fsrs = load_fsrs()
         correct = check_rating(rating) != AGAIN
         scheduler = _fsrs_scheduler(self.retention, self.parameters)
         before = _to_fsrs(card, now)
-        _draw_fuzz_from_answers(fsrs)
         seeded = _FUZZ_SEED.set(f"{card.lexicon}\x1f{card.kind}\x1f{card.key}\x1f{now.timestamp()!r}")
         try:
             after, _log = scheduler.review_card(before, fsrs.Rating(rating), now)
@@ -147,9 +146,7 @@ class Scheduling:
 
     def forgetting_curve(self) -> ForgettingCurve:
         """FSRS's retrievability for these parameters, as a plain function (see ForgettingCurve)."""
-        import fsrs
-
-        decay = -(self.parameters or fsrs.scheduler.DEFAULT_PARAMETERS)[20]
+        decay = -(self.parameters or load_fsrs().scheduler.DEFAULT_PARAMETERS)[20]
         return ForgettingCurve(0.9 ** (1 / decay) - 1, decay)
 
 
@@ -197,25 +194,26 @@ def _answer_draw() -> float:
     return int.from_bytes(hashlib.blake2b(seed.encode(), digest_size=8).digest(), "big") / 2**64
 
 
-def _draw_fuzz_from_answers(fsrs: Any) -> None:
-    """FSRS draws its interval fuzz from `fsrs.scheduler.random`: make it `_answer_draw` (once; a test
-    that fixes the draw itself is left alone)."""
-    if fsrs.scheduler.random is random.random:
-        fsrs.scheduler.random = _answer_draw
+@cache
+def load_fsrs() -> ModuleType:
+    """fsrs, loaded on first use (it is slow to load), its interval fuzz drawn from the answer being graded: FSRS
+    draws it from `fsrs.scheduler.random`, made `_answer_draw` here, once."""
+    import fsrs
+
+    fsrs.scheduler.random = _answer_draw
+    return fsrs
 
 
 @lru_cache(maxsize=8)
 def _fsrs_scheduler(retention: float, parameters: tuple[float, ...] | None) -> fsrs.Scheduler:
-    import fsrs
-
+    fsrs = load_fsrs()
     if parameters is None:
         return fsrs.Scheduler(desired_retention=retention)
     return fsrs.Scheduler(parameters=parameters, desired_retention=retention)
 
 
 def _to_fsrs(card: CardRow, now: datetime) -> fsrs.Card:
-    import fsrs
-
+    fsrs = load_fsrs()
     if card.state == NEW:
         return fsrs.Card(card_id=card.id, due=now)
     return fsrs.Card(
