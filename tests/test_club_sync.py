@@ -167,7 +167,7 @@ def test_uploaded_lists_travel_both_ways_a_removal_too_and_a_damaged_one_from_th
     refused = run("sync", url, "--name", "ann", "--password-file", str(password), "--json")
     assert refused.exit_code == 1 and "Traceback" not in refused.stderr
     said = [line for line in refused.stderr.splitlines() if line.strip()]
-    assert len(said) == 1 and "lists #1: the words of 'damaged' are not a list's text" in said[0], refused.stderr
+    assert len(said) == 1 and "lists #1: words is 'QI\\x01ZA\\n' (expected a list's words" in said[0], refused.stderr
     with ProgressStore(home / "progress.sqlite") as store:
         assert store.last_seq() == last and store.word_list_names() == ["everything"]  # (nothing written)
 

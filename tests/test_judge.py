@@ -72,6 +72,12 @@ class Kiosk(Terminal):
                 self.status = os.waitstatus_to_exitcode(status)
         return self.status is None
 
+    def closed_by(self, key: str) -> int:
+        """Type the host's KEY as a play; the kiosk's exit status once it has closed."""
+        self.type(key + "\n")
+        self.see("the word judge is closed")
+        return self.close()
+
     def close(self) -> int:
         deadline = time.monotonic() + 30
         while self.alive():
@@ -108,9 +114,7 @@ def test_the_kiosk_judges_whole_plays_in_large_letters_and_closes_only_to_the_ho
             assert kiosk.alive()
         kiosk.type("QA?\n")
         kiosk.see("not judged")
-        kiosk.type("club7\n")  # the host's key, typed as a play
-        kiosk.see("the word judge is closed")
-        assert kiosk.close() == 0
+        assert kiosk.closed_by("club7") == 0  # the host's key, typed as a play
     finally:
         if kiosk.alive():
             os.kill(kiosk.pid, 9)
@@ -139,9 +143,7 @@ def test_the_kiosk_takes_each_line_typed_ahead_at_once_and_a_byte_that_is_not_ut
         kiosk.see("the play Q\ufffdAT is NOT VALID")
         kiosk.type("\n\x04")  # Enter clears it; Ctrl-D on the waiting screen is nothing, and the screen reads on
         kiosk.see("CHALLENGER")
-        kiosk.type("club7\n")
-        kiosk.see("the word judge is closed")
-        assert kiosk.close() == 0
+        assert kiosk.closed_by("club7") == 0
     finally:
         if kiosk.alive():
             os.kill(kiosk.pid, 9)

@@ -212,7 +212,7 @@ def test_a_damaged_or_foreign_page_is_refused_in_one_line_with_nothing_written(t
     page = StorePeer(club).changes(0, 100)
     damaged = {**page, "answers": [page["answers"][0], {**page["answers"][1], "rating": 7}]}
     foreign = {**page, "answers": [{**page["answers"][0], "kind": "chess-opening"}]}
-    for bad, said in ((damaged, "answers #2: rating is '7' (expected 1 to 4)"),
+    for bad, said in ((damaged, "answers #2: rating is 7 (expected 1 to 4)"),
                       (foreign, "kind 'chess-opening' is not one this lexitrain asks"),
                       ({**page, "format": "anki"}, "not lexitrain's changes"),
                       ({**page, "version": 99}, "newer lexitrain")):
@@ -542,12 +542,12 @@ def test_many_large_lists_go_in_pages_a_damaged_or_foreign_list_is_refused_with_
     assert lists(laptop) == lists(club) and len(lists(laptop)) == 5
     fresh = ProgressStore(tmp_path / "fresh.sqlite")
     version = page["lists"][0]
-    for bad, said in (({**version, "words": "QI\x00ZA\n"}, "lists #1: the words of 'list 0' are not a list's text"),
-                      ({**version, "words": "X" * (1 << 20) + "\n"}, "lists #1: the words of 'list 0'"),
+    for bad, said in (({**version, "words": "QI\x00ZA\n"}, "lists #1: words is 'QI\\x00ZA\\n' (expected a list's words"),
+                      ({**version, "words": "X" * (1 << 20) + "\n"}, "lists #1: words is 'XXXXXXXX"),
                       ({**version, "name": "../etc/passwd"}, "lists #1: name is '../etc/passwd' (expected a list's name)"),
                       ({**version, "uid": "7"}, "lists #1: uid is '7' (expected 32 hex digits)"),
-                      ({**version, "words": 7}, "lists #1: words is '7'"),
-                      ({key: value for key, value in version.items() if key != "changed"}, "lists #1: changed is 'None'")):
+                      ({**version, "words": 7}, "lists #1: words is 7 (expected"),
+                      ({key: value for key, value in version.items() if key != "changed"}, "lists #1: changed is missing")):
         with pytest.raises(LexitrainError, match="damaged or foreign") as refused:
             take_page(fresh, {**page, "lists": [bad]}, name="the club's changes")
         assert said in str(refused.value) and "\n" not in str(refused.value), said

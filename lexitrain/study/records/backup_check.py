@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import fields
+from collections.abc import Collection
 from typing import Any, Callable
 
 from lexitrain.errors import LexitrainError
@@ -29,6 +30,7 @@ from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, LEITNER_DAYS, MODES,
 from lexitrain.study.records.stakes import DAILY_ORDER_SETTING, DAILY_ORDERS, is_daily_order
 from lexitrain.study.store import CardRow
 from lexitrain.study.store.connection import SQL_INT_MAX
+from lexitrain.study.store.migrations import SCHEDULE_FIELDS
 from lexitrain.study.store.positions import DAILY_POSITIONS, Filters
 from lexitrain.study.store.uids import UID
 from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
@@ -43,83 +45,100 @@ class BadBackup(Exception):
         self.where = where
 
 
-Rule = tuple[str, str, bool, Callable[[Any], bool], str]  # field, type, None allowed, in range, expected range
-_ANY: Callable[[Any], bool] = lambda value: True  # noqa: E731
-_NOT_NEGATIVE: Callable[[Any], bool] = lambda value: value >= 0  # noqa: E731
-_POSITIVE: Callable[[Any], bool] = lambda value: value > 0  # noqa: E731
-_NOT_EMPTY: Callable[[Any], bool] = lambda value: value.strip() != ""  # noqa: E731
+#: A field's rule, for a backup's rows and a sync's pages alike: (field, "int" | "number" | "text" | "bool" |
+#: "object" | "list" | "any", None allowed, in range, what is expected).
+Rule = tuple[str, str, bool, Callable[[Any], bool], str]
+#: The longest text a field holds (an answer line, a quiz's source): longer is damage, or a hostile page.
+LONGEST_TEXT = 100_000
+ANY: Callable[[Any], bool] = lambda value: True  # noqa: E731
+NOT_NEGATIVE: Callable[[Any], bool] = lambda value: value >= 0  # noqa: E731
+POSITIVE: Callable[[Any], bool] = lambda value: value > 0  # noqa: E731
+
+
+def text_within(longest: int = LONGEST_TEXT, empty: bool = False) -> Callable[[Any], bool]:
+    """A text's range: at most LONGEST characters, no NUL, and not blank unless EMPTY."""
+    return lambda value: len(value) <= longest and "\x00" not in value and (empty or value.strip() != "")
+
+
+def moment(field: str) -> Rule:
+    """The rule of a field that holds a moment (seconds since 1970)."""
+    return (field, "number", False, NOT_NEGATIVE, "a time after 1970")
+
+
+def is_uid(value: Any) -> bool:
+    return UID.fullmatch(value) is not None
 
 
 def _json_object(value: str) -> bool:
     try:
-        return isinstance(json.loads(value), dict)
+        return len(value) <= 1 << 20 and isinstance(json.loads(value), dict)
     except ValueError:
         return False
 
 
-#: Each list's fields: (field, "int" | "number" | "text" | "bool", None allowed, in range, what is expected).
+#: Each list's fields (a sync's page holds sessions, decks, answers, attempts, positions and word lists by these
+#: rules too).
+_LEXICON: Rule = ("lexicon", "text", False, text_within(100), "a lexicon's name")
+_KIND: Rule = ("kind", "text", False, text_within(40), "a kind")
+_KEY: Rule = ("key", "text", False, text_within(2000), "a question's key")
+_MODE: Rule = ("mode", "text", False, text_within(40), "a mode")
 _CARD: list[Rule] = [
-    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("kind", "text", False, _NOT_EMPTY, "a kind"),
-    ("key", "text", False, _NOT_EMPTY, "a question's key"),
-    ("state", "int", False, lambda v: 0 <= v <= 3, "0 to 3"), ("step", "int", True, _NOT_NEGATIVE, "0 or more"),
-    ("stability", "number", True, _POSITIVE, "more than 0"),
+    _LEXICON, _KIND, _KEY,
+    ("state", "int", False, lambda v: 0 <= v <= 3, "0 to 3"), ("step", "int", True, NOT_NEGATIVE, "0 or more"),
+    ("stability", "number", True, POSITIVE, "more than 0"),
     ("difficulty", "number", True, lambda v: 1 <= v <= 10, "1 to 10"),
-    ("due", "number", True, _NOT_NEGATIVE, "a time after 1970"),
-    ("last_review", "number", True, _NOT_NEGATIVE, "a time after 1970"),
+    ("due", "number", True, NOT_NEGATIVE, "a time after 1970"),
+    ("last_review", "number", True, NOT_NEGATIVE, "a time after 1970"),
     ("cardbox", "int", False, lambda v: 0 <= v < len(LEITNER_DAYS), f"0 to {len(LEITNER_DAYS) - 1}"),
-    ("correct", "int", False, _NOT_NEGATIVE, "0 or more"), ("incorrect", "int", False, _NOT_NEGATIVE, "0 or more"),
-    ("streak", "int", False, _ANY, "a number"), ("added", "number", False, _NOT_NEGATIVE, "a time after 1970"),
-    ("deck", "text", True, _NOT_EMPTY, "a deck's name"), ("suspended", "bool", True, _ANY, "true or false"),
+    ("correct", "int", False, NOT_NEGATIVE, "0 or more"), ("incorrect", "int", False, NOT_NEGATIVE, "0 or more"),
+    ("streak", "int", False, ANY, "a number"), moment("added"),
+    ("deck", "text", True, text_within(200), "a deck's name"), ("suspended", "bool", True, ANY, "true or false"),
 ]
-_DECK: list[Rule] = [
-    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("name", "text", False, _NOT_EMPTY, "a name"),
+DECK: list[Rule] = [
+    _LEXICON, ("name", "text", False, text_within(200), "a name"),
     ("retention", "number", True, lambda v: 0 < v < 1, "between 0 and 1"),
-    ("new_per_day", "int", True, _NOT_NEGATIVE, "0 or more"),
-    ("reviews_per_day", "int", True, _NOT_NEGATIVE, "0 or more"),
+    ("new_per_day", "int", True, NOT_NEGATIVE, "0 or more"),
+    ("reviews_per_day", "int", True, NOT_NEGATIVE, "0 or more"),
 ]
-_SESSION: list[Rule] = [
-    ("id", "int", False, _ANY, "a number"), ("mode", "text", False, _NOT_EMPTY, "a mode"),
-    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("source", "text", False, _ANY, "text"),
-    ("started", "number", False, _NOT_NEGATIVE, "a time after 1970"),
-    ("ended", "number", True, _NOT_NEGATIVE, "a time after 1970"), ("complete", "bool", True, _ANY, "true or false"),
+SESSION: list[Rule] = [
+    ("id", "int", False, ANY, "a number"), _MODE, _LEXICON, ("source", "text", False, text_within(empty=True), "text"),
+    moment("started"), ("ended", "number", True, NOT_NEGATIVE, "a time after 1970"),
+    ("complete", "bool", True, ANY, "true or false"),
 ]
-_ANSWER: list[Rule] = [
-    ("session", "int", False, _ANY, "a session's id"), ("mode", "text", False, _NOT_EMPTY, "a mode"),
-    ("lexicon", "text", True, _NOT_EMPTY, "a lexicon's name"), ("kind", "text", False, _NOT_EMPTY, "a kind"),
-    ("key", "text", False, _NOT_EMPTY, "a question's key"), ("given", "text", False, _ANY, "text"),
-    ("correct", "bool", False, _ANY, "true or false"), ("was_new", "bool", False, _ANY, "true or false"),
-    ("at", "number", False, _NOT_NEGATIVE, "a time after 1970"), ("ms", "int", True, _NOT_NEGATIVE, "0 or more"),
-    ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"), ("late_mark", "bool", True, _ANY, "true or false"),
-    ("uid", "text", True, lambda v: UID.fullmatch(v) is not None, "32 hex digits"),
-    ("scheduling", "text", True, lambda v: UID.fullmatch(v) is not None, "a way of scheduling's id"),
+ANSWER: list[Rule] = [
+    ("session", "int", False, ANY, "a session's id"), _MODE,
+    ("lexicon", "text", True, text_within(100), "a lexicon's name"), _KIND, _KEY,
+    ("given", "text", False, text_within(empty=True), "text"),
+    ("correct", "bool", False, ANY, "true or false"), ("was_new", "bool", False, ANY, "true or false"),
+    moment("at"), ("ms", "int", True, NOT_NEGATIVE, "0 or more"),
+    ("rating", "int", True, lambda v: 1 <= v <= 4, "1 to 4"), ("late_mark", "bool", True, ANY, "true or false"),
+    ("uid", "text", True, is_uid, "32 hex digits"), ("scheduling", "text", True, is_uid, "a way of scheduling's id"),
 ]
-_CHALLENGE: list[Rule] = [
-    ("session", "int", False, _ANY, "a session's id"), ("date", "text", False, _NOT_EMPTY, "a date"),
-    ("kind", "text", False, _NOT_EMPTY, "a kind"), ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
-    ("score", "int", False, _NOT_NEGATIVE, "0 or more"), ("total", "int", False, _POSITIVE, "1 or more"),
-    ("seconds", "number", False, _NOT_NEGATIVE, "0 or more"), ("completed", "bool", False, _ANY, "true or false"),
-    ("retake", "bool", True, _ANY, "true or false"),
+CHALLENGE: list[Rule] = [
+    ("session", "int", False, ANY, "a session's id"), ("date", "text", False, text_within(10), "a date"), _KIND,
+    _LEXICON, ("score", "int", False, NOT_NEGATIVE, "0 or more"), ("total", "int", False, POSITIVE, "1 or more"),
+    ("seconds", "number", False, NOT_NEGATIVE, "0 or more"), ("completed", "bool", False, ANY, "true or false"),
+    ("retake", "bool", True, ANY, "true or false"),
 ]
-_POSITION: list[Rule] = [
-    ("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"), ("cgp", "text", False, _NOT_EMPTY, "a CGP line"),
-    ("source", "text", False, _ANY, "text"), ("top_score", "int", False, _NOT_NEGATIVE, "0 or more"),
-    ("top_play", "text", False, _ANY, "a play"), ("top_word", "text", False, _ANY, "a word"),
-    ("top_length", "int", False, _NOT_NEGATIVE, "0 or more"), ("bingo", "bool", False, _ANY, "true or false"),
-    ("blank", "bool", False, _ANY, "true or false"), ("margin", "int", False, _ANY, "a number"),
-    ("top_rank", "int", True, _POSITIVE, "1 or more"), ("plays", "int", False, _NOT_NEGATIVE, "0 or more"),
-    ("added", "number", False, _NOT_NEGATIVE, "a time after 1970"),
-    ("analysis", "text", True, _json_object, "an analysis as JSON text"),
+POSITION: list[Rule] = [
+    _LEXICON, ("cgp", "text", False, text_within(2000), "a CGP line"),
+    ("source", "text", False, text_within(empty=True), "text"), ("top_score", "int", False, NOT_NEGATIVE, "0 or more"),
+    ("top_play", "text", False, text_within(200, empty=True), "a play"),
+    ("top_word", "text", False, text_within(100, empty=True), "a word"),
+    ("top_length", "int", False, NOT_NEGATIVE, "0 or more"), ("bingo", "bool", False, ANY, "true or false"),
+    ("blank", "bool", False, ANY, "true or false"), ("margin", "int", False, ANY, "a number"),
+    ("top_rank", "int", True, POSITIVE, "1 or more"), ("plays", "int", False, NOT_NEGATIVE, "0 or more"),
+    moment("added"), ("analysis", "text", True, _json_object, "an analysis as JSON text"),
 ]
-_PLAN: list[Rule] = [("lexicon", "text", False, _NOT_EMPTY, "a lexicon's name"),
-                     ("name", "text", False, _NOT_EMPTY, "a name")]
-_WORD_LIST: list[Rule] = [
+_PLAN: list[Rule] = [_LEXICON, ("name", "text", False, text_within(200), "a name")]
+WORD_LIST: list[Rule] = [
     ("name", "text", False, lambda v: LIST_NAME.fullmatch(v) is not None, "a list's name"),
-    ("uid", "text", False, lambda v: UID.fullmatch(v) is not None, "32 hex digits"),
+    ("uid", "text", False, is_uid, "32 hex digits"),
     ("words", "text", True, words_ok, f"a list's words (no control characters, at most {MOST_LIST_CHARS:,})"),
-    ("changed", "number", False, _NOT_NEGATIVE, "a time after 1970"),
+    moment("changed"),
 ]
-_LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": _DECK, "sessions": _SESSION, "answers": _ANSWER,
-                                 "challenges": _CHALLENGE, "positions": _POSITION, "plans": _PLAN, "lists": _WORD_LIST}
+_LISTS: dict[str, list[Rule]] = {"cards": _CARD, "decks": DECK, "sessions": SESSION, "answers": ANSWER,
+                                 "challenges": CHALLENGE, "positions": POSITION, "plans": _PLAN, "lists": WORD_LIST}
 #: Fields a list's rows hold beside those checked above (an answer's card before it, a plan's steps).
 _UNCHECKED = {"answers": {"before"}, "plans": {"spec"}}
 #: A backup file's keys.
@@ -130,19 +149,19 @@ _OPTIONAL = {("cards", "deck"), ("cards", "suspended"), ("sessions", "complete")
 
 #: The settings the study commands read as numbers or names: (type, in range, what is expected).
 _SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
-    "limit:new": ("int", _NOT_NEGATIVE, "0 or more"), "limit:reviews": ("int", _NOT_NEGATIVE, "0 or more"),
-    "leech": ("int", _POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
-    "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", _NOT_EMPTY, "a lexicon's name"),
-    WAIT_AFTER_LAST: ("bool", _ANY, "true or false"),
+    "limit:new": ("int", NOT_NEGATIVE, "0 or more"), "limit:reviews": ("int", NOT_NEGATIVE, "0 or more"),
+    "leech": ("int", POSITIVE, "1 or more"), "retention": ("number", lambda v: 0.7 <= v <= 0.99, "0.70 to 0.99"),
+    "mode": ("text", lambda v: v in MODES, " or ".join(MODES)), "lexicon": ("text", text_within(100), "a lexicon's name"),
+    WAIT_AFTER_LAST: ("bool", ANY, "true or false"),
     DAILY_ORDER_SETTING: ("text", is_daily_order, " or ".join(DAILY_ORDERS)),
     FSRS_PARAMETERS: ("object", lambda v: _fsrs_parameters(v), 'FSRS parameters ({"general": [...] or null, "decks": {...}})'),
-    **{DISPLAY + f.name: ("bool" if f.type in (bool, "bool") else "text", _ANY, "true or false" if f.type in (bool, "bool")
+    **{DISPLAY + f.name: ("bool" if f.type in (bool, "bool") else "text", ANY, "true or false" if f.type in (bool, "bool")
                           else "text") for f in fields(Preferences)},
 }
 #: Settings named after a lexicon (`NAME:LEXICON`): a plan's id (set again with `study plan`, not merged),
 #: the daily positions.
 _LEXICON_SETTINGS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
-    "plan": ("int", _ANY, "a plan's id"),
+    "plan": ("int", ANY, "a plan's id"),
     DAILY_POSITIONS: ("object", lambda v: _daily_positions(v), 'a daily plan ({"per_day": 0 or more, "filters": {...}})'),
 }
 
@@ -173,22 +192,44 @@ def check_backup(data: dict[str, Any]) -> None:
             if name in ("cards", "answers") and row.get("kind") not in kinds:
                 raise BadBackup(f"{name} #{number}: kind {row.get('kind')!r} is not a question kind lexitrain has",
                                 (name, number))
-            for field, kind, nullable, in_range, expected in rules:
-                if field not in row:
-                    if (name, field) in _OPTIONAL:
-                        continue
-                    raise BadBackup(f"{name} #{number}: {field} is missing", (name, number))
-                value = row[field]
-                if value is None and nullable:
-                    continue
-                if not _of_type(value, kind) or not in_range(value):
-                    raise BadBackup(f"{name} #{number}: {field} is {value!r} (expected {expected})", (name, number))
+            check_row(row, rules, f"{name} #{number}", (name, number), {field for n, field in _OPTIONAL if n == name})
     _check_cards(data["cards"] if "cards" in data else [])
     for number, answer in enumerate(data.get("answers", []), start=1):
         if answer["before"] is not None:
             _check_before(answer["before"], f"answers #{number}: before", number)
     check_schedulings(data.get("schedulings", {}))
     _check_references(data)
+
+
+def check_row(row: Any, rules: list[Rule], where: str, at: tuple[str, int] | None = None,
+              optional: Collection[str] = ()) -> None:
+    """A row (a backup's, a sync page's) against its rules: an object holding each field (but those OPTIONAL), each
+    null where null is allowed, else of its type and in its range. BadBackup names WHERE (`answers #3`) and the
+    first bad field; AT is where it is, for a rescue."""
+    if not isinstance(row, dict):
+        raise BadBackup(f"{where} is not an object", at)
+    for field, kind, nullable, in_range, expected in rules:
+        if field not in row:
+            if field in optional:
+                continue
+            raise BadBackup(f"{where}: {field} is missing", at)
+        value = row[field]
+        if value is None and nullable:
+            continue
+        if not _of_type(value, kind) or not in_range(value):
+            raise BadBackup(f"{where}: {field} is {shown(value)} (expected {expected})", at)
+
+
+def fields_of(rules: list[Rule], *names: str) -> list[Rule]:
+    """The rules of these fields, in this order (a sync page's rows hold some of a backup's fields)."""
+    by_name = {rule[0]: rule for rule in rules}
+    return [by_name[name] for name in names]
+
+
+def shown(value: Any) -> str:
+    """A value as a message shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _check_setting(name: Any, value: Any, lexicons: dict[str, str]) -> None:
@@ -205,7 +246,7 @@ def _check_setting(name: Any, value: Any, lexicons: dict[str, str]) -> None:
         raise BadBackup(f"settings: {name!r} is not a setting lexitrain has", ("settings", name))
     kind, in_range, expected = rule
     if not _of_type(value, kind) or not in_range(value):
-        raise BadBackup(f"settings: {name} is {value!r} (expected {expected})", ("settings", name))
+        raise BadBackup(f"settings: {name} is {shown(value)} (expected {expected})", ("settings", name))
     problem = _lexicon_problem(value, lexicons) if name == "lexicon" else None
     if problem:
         raise BadBackup(f"settings: lexicon: {problem}", ("settings", name))
@@ -270,8 +311,12 @@ def check_schedulings(ways: Any) -> None:
 
 
 def _of_type(value: Any, kind: str) -> bool:
+    if kind == "any":
+        return True
     if kind == "object":
         return isinstance(value, dict)
+    if kind == "list":
+        return isinstance(value, list)
     if kind == "bool":
         return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
     if isinstance(value, bool):
@@ -304,18 +349,15 @@ def _check_cards(cards: list[dict[str, Any]]) -> None:
 def _check_before(before: Any, where: str, number: int) -> None:
     """An answer's card-before (what an override redoes from) holds a card's values."""
     if not isinstance(before, dict):
-        raise BadBackup(f"{where} is {before!r} (expected a card)", ("answers", number))
+        raise BadBackup(f"{where} is {shown(before)} (expected a card)", ("answers", number))
     unknown = sorted(set(before) - {f.name for f in fields(CardRow)})
     if unknown:
         raise BadBackup(f"{where}: {_named(unknown)} is not a field of a card", ("answers", number))
-    for field, kind, nullable, in_range, expected in _CARD:
-        if field in ("deck", "suspended"):
-            continue
-        if field not in before:
-            raise BadBackup(f"{where}: {field} is missing", ("answers", number))
-        value = before[field]
-        if not (value is None and nullable) and (not _of_type(value, kind) or not in_range(value)):
-            raise BadBackup(f"{where}: {field} is {value!r} (expected {expected})", ("answers", number))
+    check_row(before, [rule for rule in _CARD if rule[0] not in ("deck", "suspended")], where, ("answers", number))
+
+
+#: A card's schedule (`SCHEDULE_FIELDS`): a card's fields, as a sync's `set` event holds them.
+SCHEDULE: list[Rule] = fields_of(_CARD, *SCHEDULE_FIELDS)
 
 
 def _check_references(data: dict[str, Any]) -> None:

@@ -29,7 +29,6 @@ foreign one is refused in one line, nothing written.
 from __future__ import annotations
 
 import json
-import math
 import platform
 import re
 from collections.abc import Callable, Sequence
@@ -42,21 +41,20 @@ from lexitrain.study.quiz.kinds.base import new_kind
 from lexitrain.study.quiz.replay import replay_cards
 from lexitrain.search.saved import replace_searches, saved_searches
 from lexitrain.study.quiz.scheduler import FSRS_PARAMETERS, utc_now
-from lexitrain.study.records.backup_check import BadBackup, check_schedulings, check_setting
+from lexitrain.study.records.backup_check import (
+    ANSWER, ANY, CHALLENGE, DECK, NOT_NEGATIVE, POSITION, SCHEDULE, SESSION, WORD_LIST, BadBackup, Rule, check_row,
+    check_schedulings, check_setting, fields_of, is_uid, moment, shown, text_within,
+)
 from lexitrain.study.store import PeerRow, ProgressStore
 from lexitrain.study.store.connection import FILE_NAME
 from lexitrain.study.store.exchange import PAGE, CardName, FactKey
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
-from lexitrain.study.store.uids import UID
-from lexitrain.study.store.word_lists import LIST_NAME, MOST_LIST_CHARS, words_ok
 from lexitrain.wording import counted
 
 FORMAT = "lexitrain-changes"
 #: 2: word lists travel (a page of version 1 holds none; a lexitrain of version 1 refuses a page of 2 rather than
 #: take it without its lists and move past them).
 VERSION = 2
-#: The longest text a page's row may hold (an answer line, a key, a source's name).
-LONGEST_TEXT = 10_000
 #: Settings that stay in their store: the default lexicon names one compiled on that machine.
 LOCAL_SETTINGS = frozenset({"lexicon"})
 #: The setting naming a lexicon's active plan (by its id here; by its name as it travels).
@@ -335,9 +333,6 @@ def check_page(page: Any, name: str) -> None:
         raise LexitrainError(f"{name}: damaged or foreign changes ({exc}); nothing was written") from None
 
 
-Rule = tuple[str, Callable[[Any], bool], str]
-
-
 def _check(page: Any) -> None:
     if not isinstance(page, dict) or page.get("format") != FORMAT:
         raise BadBackup(f'not lexitrain\'s changes (no "format": "{FORMAT}")')
@@ -345,17 +340,11 @@ def _check(page: Any) -> None:
         raise BadBackup(f"written by a newer lexitrain (version {page.get('version')!r}): upgrade this one")
     if page["version"] < 2:
         page.setdefault("lists", [])
-    for field, ok, expected in _PAGE:
-        if field not in page or not ok(page[field]):
-            raise BadBackup(f"{field} is {str(page.get(field))[:60]!r} (expected {expected})")
+    check_row(page, _PAGE, "the page")
     check_schedulings(page["schedulings"])
     for list_name, rules in _LISTS.items():
         for number, row in enumerate(page[list_name], start=1):
-            if not isinstance(row, dict):
-                raise BadBackup(f"{list_name} #{number} is not an object")
-            for field, ok, expected in rules:
-                if field not in row or not ok(row[field]):
-                    raise BadBackup(f"{list_name} #{number}: {field} is {str(row.get(field))[:60]!r} (expected {expected})")
+            check_row(row, rules, f"{list_name} #{number}")
     sessions = {s["id"] for s in page["sessions"]}
     known = _known_kinds({a["kind"] for a in page["answers"]})
     for number, answer in enumerate(page["answers"], start=1):
@@ -375,10 +364,6 @@ def _check(page: Any) -> None:
             raise BadBackup(f"attempts #{number}: session {attempt['session']} is not in the page")
     for setting in page["settings"]:
         _check_setting(setting["name"], setting["value"])
-    for number, version in enumerate(page["lists"], start=1):
-        if version["words"] is not None and not words_ok(version["words"]):
-            raise BadBackup(f"lists #{number}: the words of {version['name']!r} are not a list's text (control "
-                            f"characters, or more than {MOST_LIST_CHARS:,} characters)")
 
 
 def _check_setting(name: str, value: Any) -> None:
@@ -386,18 +371,17 @@ def _check_setting(name: str, value: Any) -> None:
     (`_setting_out`), every other as a backup holds it."""
     if name.startswith(PLAN_SETTING):
         check_setting(name, 1)  # (the setting's name, a lexicon's)
-        if not _text(200)(value):
-            raise BadBackup(f"settings: {name} is {str(value)[:60]!r} (expected a plan's name)")
+        if not (isinstance(value, str) and text_within(200)(value)):
+            raise BadBackup(f"settings: {name} is {shown(value)} (expected a plan's name)")
         return
     if name == FSRS_PARAMETERS and isinstance(value, dict) and isinstance(value.get("decks"), dict):
         decks = value["decks"]
         for named in decks:
             try:
                 lexicon, deck = json.loads(named)
-            except (ValueError, TypeError):
-                raise BadBackup(f"settings: {name}: {str(named)[:60]!r} is not [lexicon, deck]") from None
-            if not (_text(100)(lexicon) and _text(200)(deck)):
-                raise BadBackup(f"settings: {name}: {str(named)[:60]!r} is not [lexicon, deck]")
+                check_row({"lexicon": lexicon, "deck": deck}, _DECK_NAMED, "a deck")
+            except (ValueError, TypeError, BadBackup):
+                raise BadBackup(f"settings: {name}: {shown(named)} is not [lexicon, deck]") from None
         value = {**value, "decks": {str(n): parameters for n, parameters in enumerate(decks.values(), 1)}}
     check_setting(name, value)
 
@@ -414,110 +398,59 @@ def _known_kinds(kinds: set[str]) -> set[str]:
     return known
 
 
-def _text(longest: int = LONGEST_TEXT, empty: bool = False) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, str) and len(v) <= longest and (empty or v.strip() != "") and "\x00" not in v
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v < 1e11
-
-
-def _whole(low: int, high: int) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-
-def _maybe(ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda v: v is None or ok(v)
-
-
-def _uid(v: Any) -> bool:
-    return isinstance(v, str) and UID.fullmatch(v) is not None
-
-
-def _flag(v: Any) -> bool:
-    return isinstance(v, bool)
-
-
 def _pairs(v: Any) -> bool:
     """A plan's cards: [kind, key] pairs."""
-    return isinstance(v, list) and all(isinstance(pair, list) and len(pair) == 2 and _text(40)(pair[0])
-                                       and _text(500)(pair[1]) for pair in v)
+    return isinstance(v, list) and all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                                       and isinstance(pair[1], str) and text_within(40)(pair[0])
+                                       and text_within(2000)(pair[1]) for pair in v)
 
 
-_SEQ = _whole(0, 2**62)
+_SEQ: Rule = ("id", "int", False, NOT_NEGATIVE, "a number")
 _SEARCH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_LEXICON, _KIND, _KEY = fields_of(ANSWER, "lexicon", "kind", "key")
+_UID: Rule = ("uid", "text", False, is_uid, "32 hex digits")
+#: A page's rows: those a backup holds too by the backup's rules (`backup_check`), the others beside them.
 _LISTS: dict[str, list[Rule]] = {
-    "sessions": [("id", _SEQ, "a number"), ("mode", _text(40), "a mode"), ("lexicon", _text(100), "a lexicon's name"),
-                 ("source", _text(empty=True), "text"), ("started", _number, "a time"),
-                 ("ended", _maybe(_number), "a time or null"), ("complete", _flag, "true or false")],
-    "answers": [("uid", _uid, "32 hex digits"), ("session", _SEQ, "a session of the page"), ("mode", _text(40), "a mode"),
-                ("kind", _text(40), "a kind"), ("key", _text(500), "a question's key"),
-                ("given", _text(empty=True), "text"), ("correct", _flag, "true or false"), ("at", _number, "a time"),
-                ("ms", _maybe(_whole(0, 2**62)), "0 or more"), ("rating", _maybe(_whole(1, 4)), "1 to 4"),
-                ("late_mark", _maybe(_flag), "true, false or null"), ("scheduling", _maybe(_uid), "a way of scheduling's id"),
-                ("card", _flag, "true or false")],
-    "changes": [("uid", _uid, "32 hex digits"), ("answer", _uid, "an answer's id"),
-                ("what", lambda v: v in CHANGES, " or ".join(CHANGES)), ("value", _maybe(_whole(0, 1)), "0, 1 or null"),
-                ("at", _number, "a time")],
-    "events": [("uid", _uid, "32 hex digits"), ("lexicon", _text(100), "a lexicon's name"), ("kind", _text(40), "a kind"),
-               ("key", _text(500), "a question's key"), ("what", lambda v: v in EVENT_ORDER, " or ".join(EVENT_ORDER)),
-               ("at", _number, "a time"), ("body", lambda v: isinstance(v, dict), "an object")],
-    "settings": [("name", _text(200), "a setting's name"), ("value", lambda v: True, "a value"),
-                 ("changed", _number, "a time")],
-    "decks": [("lexicon", _text(100), "a lexicon's name"), ("name", _text(200), "a deck's name"),
-              ("retention", _maybe(lambda v: _number(v) and 0 < v < 1), "between 0 and 1"),
-              ("new_per_day", _maybe(_whole(0, 2**62)), "0 or more"),
-              ("reviews_per_day", _maybe(_whole(0, 2**62)), "0 or more"), ("created", _number, "a time"),
-              ("changed", _number, "a time")],
-    "places": [("lexicon", _text(100), "a lexicon's name"), ("kind", _text(40), "a kind"),
-               ("key", _text(500), "a question's key"), ("deck", _maybe(_text(200)), "a deck's name or null"),
-               ("suspended", _flag, "true or false"), ("changed", _number, "a time")],
-    "tombstones": [("what", lambda v: v == "deck", "deck"),
-                   ("name", lambda v: isinstance(v, list) and len(v) == 2 and all(_text(200)(x) for x in v),
-                    "[lexicon, name]"), ("changed", _number, "a time")],
-    "plans": [("lexicon", _text(100), "a lexicon's name"), ("name", _text(200), "a plan's name"),
-              ("spec", lambda v: isinstance(v, list) and all(isinstance(step, dict) for step in v), "a list of steps"),
-              ("cards", _whole(0, 2**62), "0 or more"), ("created", _number, "a time"), ("changed", _number, "a time"),
-              ("queue", _pairs, "[kind, key] pairs")],
-    "attempts": [("session", _SEQ, "a session of the page"), ("date", _text(10), "a date"), ("kind", _text(40), "a kind"),
-                 ("lexicon", _text(100), "a lexicon's name"), ("total", _whole(1, 2**62), "1 or more"),
-                 ("seconds", _number, "0 or more"), ("completed", _flag, "true or false")],
-    "positions": [("lexicon", _text(100), "a lexicon's name"), ("cgp", _text(2000), "a CGP line"),
-                  ("source", _text(empty=True), "text"), ("top_score", _whole(0, 10_000), "0 or more"),
-                  ("top_play", _text(200, empty=True), "a play"), ("top_word", _text(100, empty=True), "a word"),
-                  ("top_length", _whole(0, 100), "0 or more"), ("bingo", _whole(0, 1), "0 or 1"),
-                  ("blank", _whole(0, 1), "0 or 1"), ("margin", _whole(-10_000, 10_000), "a number"),
-                  ("top_rank", _maybe(_whole(1, 2**62)), "1 or more"), ("plays", _whole(0, 2**62), "0 or more"),
-                  ("added", _number, "a time"), ("analysis", _maybe(_text(1 << 20)), "an analysis as JSON text")],
-    "searches": [("name", lambda v: isinstance(v, str) and _SEARCH_NAME.fullmatch(v) is not None, "a search's name"),
-                 ("conditions", _maybe(_text(2000, empty=True)), "a search's conditions or null"),
-                 ("changed", _number, "a time")],
-    "lists": [("name", lambda v: isinstance(v, str) and LIST_NAME.fullmatch(v) is not None, "a list's name"),
-              ("uid", _uid, "32 hex digits"), ("words", _maybe(lambda v: isinstance(v, str) and v.strip() != ""),
-                                                 "a list's words or null"), ("changed", _number, "a time")],
+    "sessions": SESSION,
+    "answers": [_UID, *fields_of(ANSWER, "session", "mode", "kind", "key", "given", "correct", "at", "ms", "rating",
+                                 "late_mark", "scheduling"), ("card", "bool", False, ANY, "true or false")],
+    "changes": [_UID, ("answer", "text", False, is_uid, "an answer's id"),
+                ("what", "text", False, lambda v: v in CHANGES, " or ".join(CHANGES)),
+                ("value", "int", True, lambda v: v in (0, 1), "0, 1 or null"), moment("at")],
+    "events": [_UID, _LEXICON, _KIND, _KEY, ("what", "text", False, lambda v: v in EVENT_ORDER, " or ".join(EVENT_ORDER)),
+               moment("at"), ("body", "object", False, ANY, "an object")],
+    "settings": [("name", "text", False, text_within(200), "a setting's name"), ("value", "any", True, ANY, "a value"),
+                 moment("changed")],
+    "decks": [*DECK, moment("created"), moment("changed")],
+    "places": [_LEXICON, _KIND, _KEY, ("deck", "text", True, text_within(200), "a deck's name or null"),
+               ("suspended", "bool", False, ANY, "true or false"), moment("changed")],
+    "tombstones": [("what", "text", False, lambda v: v == "deck", "deck"),
+                   ("name", "list", False, lambda v: len(v) == 2 and all(isinstance(x, str) and text_within(200)(x)
+                                                                           for x in v), "[lexicon, name]"),
+                   moment("changed")],
+    "plans": [_LEXICON, ("name", "text", False, text_within(200), "a plan's name"),
+              ("spec", "list", False, lambda v: all(isinstance(step, dict) for step in v), "a list of steps"),
+              ("cards", "int", False, NOT_NEGATIVE, "0 or more"), moment("created"), moment("changed"),
+              ("queue", "list", False, _pairs, "[kind, key] pairs")],
+    "attempts": fields_of(CHALLENGE, "session", "date", "kind", "lexicon", "total", "seconds", "completed"),
+    "positions": POSITION,
+    "searches": [("name", "text", False, lambda v: _SEARCH_NAME.fullmatch(v) is not None, "a search's name"),
+                 ("conditions", "text", True, text_within(2000, empty=True), "a search's conditions or null"),
+                 moment("changed")],
+    "lists": WORD_LIST,
 }
 _PAGE: list[Rule] = [
-    ("store", _uid, "a store's id"), ("through", _SEQ, "a change's number"), ("more", _flag, "true or false"),
-    ("schedulings", lambda v: isinstance(v, dict), "an object"),
-    *((name, lambda v: isinstance(v, list), "a list") for name in _LISTS),
+    ("store", "text", False, is_uid, "a store's id"), ("through", "int", False, NOT_NEGATIVE, "a change's number"),
+    ("more", "bool", False, ANY, "true or false"), ("schedulings", "object", False, ANY, "an object"),
+    *((name, "list", False, ANY, "a list") for name in _LISTS),
 ]
-#: A schedule's fields (`SCHEDULE_FIELDS`), as a `set` event holds them.
-_SCHEDULE: list[Rule] = [
-    ("state", _whole(0, 3), "0 to 3"), ("step", _maybe(_whole(0, 1000)), "0 or more"),
-    ("stability", _maybe(lambda v: _number(v) and v > 0), "more than 0"),
-    ("difficulty", _maybe(lambda v: _number(v) and 1 <= v <= 10), "1 to 10"), ("due", _maybe(_number), "a time"),
-    ("last_review", _maybe(_number), "a time"), ("cardbox", _whole(0, 10), "0 to 10"),
-    ("correct", _whole(0, 2**62), "0 or more"), ("incorrect", _whole(0, 2**62), "0 or more"),
-    ("streak", _whole(-2**62, 2**62), "a number"),
-]
+#: A deck named in a setting: [lexicon, deck].
+_DECK_NAMED: list[Rule] = [_LEXICON, ("deck", "text", False, text_within(200), "a deck's name")]
 
 
 def _check_event(event: dict[str, Any], number: int) -> None:
     body = event["body"]
-    rules = {"set": _SCHEDULE, "due": [("due", _number, "a time"), ("last_review", _maybe(_number), "a time")],
-             "forget": []}[event["what"]]
-    if set(body) != {field for field, _, _ in rules}:
-        raise BadBackup(f"events #{number}: a {event['what']} holds {sorted(body)} (expected {sorted(f for f, _, _ in rules)})")
-    for field, ok, expected in rules:
-        if not ok(body[field]):
-            raise BadBackup(f"events #{number}: {field} is {str(body[field])[:60]!r} (expected {expected})")
+    rules = {"set": SCHEDULE, "due": [moment("due"), *fields_of(SCHEDULE, "last_review")], "forget": []}[event["what"]]
+    if set(body) != {rule[0] for rule in rules}:
+        raise BadBackup(f"events #{number}: a {event['what']} holds {sorted(body)} (expected {sorted(r[0] for r in rules)})")
+    check_row(body, rules, f"events #{number}")
