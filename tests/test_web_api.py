@@ -749,6 +749,7 @@ def test_the_home_page_reads_the_syncs_and_the_kept_club_sessions_once_per_chang
     store, the file), not on every view (before: the syncs counted from the store and the file parsed each time)."""
     from lexitrain.study.records import club_link
     from lexitrain.study.store import PeerRow
+    from lexitrain.study.store.exchange import club_peer
     from lexitrain.web import context as web_context
 
     loaded: list[object] = []
@@ -757,15 +758,15 @@ def test_the_home_page_reads_the_syncs_and_the_kept_club_sessions_once_per_chang
     monkeypatch.setattr(club_link, "_load_sessions", lambda path: loaded.append(path) or load(path))
     monkeypatch.setattr(web_context, "sync_status", lambda store: counted.append(store) or status(store))
     club = "https://club.example"
-    club_link._save_sessions({club_link.peer_name(club, "ann"): club_link.Session("s=1", "t")})
-    app_ctx.store.save_peer(PeerRow(club_link.peer_name(club, "ann"), "their-id", 0, 0, 1_700_000_000.0))
+    club_link._save_sessions({club_peer(club, "ann"): club_link.Session("s=1", "t")})
+    app_ctx.store.save_peer(PeerRow(club_peer(club, "ann"), "their-id", 0, 0, 1_700_000_000.0))
     for _ in range(3):
         page = client.get("/").text
         assert f"Sync with ann on {club}" in page and f"Synced with ann on {club}: last on" in page
     assert (len(loaded), len(counted)) == (1, 1)
-    club_link._save_sessions({**club_link._sessions(), club_link.peer_name(club, "bob"): club_link.Session("s=2", "u")})
+    club_link._save_sessions({**club_link._sessions(), club_peer(club, "bob"): club_link.Session("s=2", "u")})
     page = client.get("/").text
     assert f"Sync with bob on {club}" in page and (len(loaded), len(counted)) == (2, 1)  # the file changed
-    app_ctx.store.save_peer(PeerRow(club_link.peer_name(club, "bob"), "their-id", 0, 0, 1_700_000_100.0))
+    app_ctx.store.save_peer(PeerRow(club_peer(club, "bob"), "their-id", 0, 0, 1_700_000_100.0))
     page = client.get("/").text
     assert f"Synced with bob on {club}: last on" in page and (len(loaded), len(counted)) == (2, 2)  # the store did
