@@ -170,6 +170,11 @@ class LexiconRemoved:
     studied: bool
 
 
+def lexicon_cards(store: ProgressStore, lexicon: str) -> int:
+    """How many cards a lexicon holds, suspended ones included (what removing it would leave without words)."""
+    return sum(n for _, _, n in store.state_counts(lexicon))
+
+
 def remove_lexicon(store: ProgressStore | None, name: str, force: bool = False) -> LexiconRemoved:
     """Delete compiled lexicon NAME (compared without case), minding the player's progress in one transaction: a
     lexicon of their own that holds cards is refused unless `force` (the cards are kept, and come back when it is
@@ -182,7 +187,7 @@ def remove_lexicon(store: ProgressStore | None, name: str, force: bool = False) 
     if store is None or stored.casefold() in EMBEDDED:
         return LexiconRemoved(lexicon_store.remove(stored), 0, False)
     with store.transaction():
-        cards = sum(n for _, _, n in store.state_counts(stored))
+        cards = lexicon_cards(store, stored)
         studied = str(store.setting("lexicon", "")).casefold() == stored.casefold()
         if cards and not force:
             mine = " and is your study lexicon" if studied else ""

@@ -38,7 +38,7 @@ from lexitrain.search.execute import run_search
 from lexitrain.search.saved import save_search, saved_searches
 from lexitrain.search.zyzzyva_searches import NotCarried, read_quiz, read_search
 from lexitrain.study.quiz.scheduler import utc_now
-from lexitrain.study.records.cards import lexicon_use
+from lexitrain.study.records.cards import lexicon_cards
 from lexitrain.study.records.zyzzyva import cardbox_kind, import_cardbox
 from lexitrain.study.store import ProgressStore
 from lexitrain.wording import counted
@@ -200,7 +200,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
 
 def _study_lexicon(store: ProgressStore, report: FolderImport) -> None:
     """Make the folder's lexicon with the most cards here the study lexicon (the first by name on a tie)."""
-    carded = {name: lexicon_use(store, name).cards for name in report.lexicons}
+    carded = {name: lexicon_cards(store, name) for name in report.lexicons}
     carded = {name: n for name, n in carded.items() if n}
     if not carded:
         return
