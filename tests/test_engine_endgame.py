@@ -130,12 +130,15 @@ BOARDS = [
 ]
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine, threads", [("python", 1)] + [
+    pytest.param("compiled", n, marks=pytest.mark.skipif(engines.compiled_movegen is None,
+                                                         reason="compiled endgame search not built"))
+    for n in (1, 2)])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=3),
        theirs=st.text(POOL, min_size=1, max_size=3), zero=st.integers(0, MAX_ZERO_TURNS - 1),
        blank=st.sampled_from(["", "", "", "mine", "theirs"]))
-def test_small_endgames_match_brute_force(engine: str, layout, mine: str, theirs: str, zero: int,
+def test_small_endgames_match_brute_force(engine: str, threads: int, layout, mine: str, theirs: str, zero: int,
                                           blank: str) -> None:
     board = small_board(layout)
     if blank == "mine":  # a blank multiplies the plays by 26: with one other tile
@@ -146,7 +149,7 @@ def test_small_endgames_match_brute_force(engine: str, layout, mine: str, theirs
     endgame = Endgame(board, racks, zero)
     dawg = small_dawg()
     expected = brute_force(board, racks, zero, dawg)
-    check(solve(endgame, MoveGenerator(dawg), engine=engine), endgame, expected)
+    check(solve(endgame, MoveGenerator(dawg), engine=engine, threads=threads), endgame, expected)
 
 
 def real_endgames(tiles, limit: int) -> list[tuple[Board, Rack, Rack]]:
@@ -276,8 +279,8 @@ COMPILED_ONLY = pytest.mark.skipif(engines.compiled_movegen is None, reason="com
 
 @COMPILED_ONLY
 def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
-    """Two threads sharing one table (each putting off what the other searches)
-    prove the brute force's value on real boards with two tiles a side, and one
+    """Two threads sharing one table (each putting off what the other searches,
+    the helper trying first the plays that cut off most) prove the brute force's value on real boards with two tiles a side, and one
     thread's value on real boards with four tiles against three; every line
     they give plays out to its value (it may differ among plays of equal value)."""
     dawg = dawg_for(enable)
@@ -285,6 +288,9 @@ def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
         endgame = Endgame(board, (first_tiles(mine, 2), first_tiles(theirs, 2)))
         expected = brute_force(board, endgame.racks, 0, dawg)
         check(solve(endgame, MoveGenerator(dawg), threads=2), endgame, expected)
+        # a helper's own order (the history heuristic), alone, proves the same value
+        search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+        assert endgame_module.prove(search.helper(endgame))[0] == expected
     for board, mine, theirs in real_endgames(enable.tiles, 4):
         endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
         one = solve(endgame, MoveGenerator(dawg), threads=1)

@@ -101,6 +101,9 @@ cdef enum:
     CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
     BUSY_BITS = 16      # slots of the table of positions being searched (see Search.negamax)
     BUSY_DEPTH = 3      # ... noted at this depth and more
+    HISTORY_PICKS = 3   # plays tried first by their cut-offs so far (see Search.history_picks)
+    HISTORY_SIZE = 65536
+    HISTORY_MASK = 65535
     DEFERRED = 64       # most plays a position puts off because another thread is searching them
     # why a search stopped (Search.stopped)
     RUNNING = 0
@@ -332,6 +335,8 @@ cdef class Search:
     cdef int* stop_all           # the shared table's stop flag
     cdef uint64_t* busy          # the shared table's positions being searched
     cdef bint sharing            # another thread searches this table too
+    cdef bint by_history         # try first the plays that cut off most so far (a helper's order)
+    cdef int history[HISTORY_SIZE]  # by a play's squares and tiles (hashed): how often and how deep it cut off
     # the plays found, by the hash of board and rack (open addressing)
     cdef uint64_t* cache_key
     cdef Moves** cache_moves
@@ -403,6 +408,8 @@ cdef class Search:
         self.stop_all = &self.shared.stop
         self.busy = self.shared.busy
         self.sharing = table is not None
+        memset(self.history, 0, sizeof(self.history))
+        self.by_history = False
         for k in range(self.n_squares):
             for t in range(256):
                 self.zsquare[k * 256 + t] = zobrist.square[k][t]
@@ -432,9 +439,15 @@ cdef class Search:
 
     def helper(self, endgame):
         """A search of `endgame` sharing this one's table (for another thread), with its own board,
-        plays and counts."""
+        plays and counts, trying first at each position the plays that cut off most often so far
+        (the history heuristic). Measured on the real endgames, that order alone proves some
+        fifty times sooner (vs_frentz, 7 against 5: 10,663 positions against 496,059) and others
+        up to six times later (noah_v_mishu: 187,826 against 32,468), so it is not the one
+        search's order; beside it on another thread, the first of the two to prove wins."""
         self.sharing = True
-        return Search(endgame, self.generator, self.deadline, self.shared)
+        helper = Search(endgame, self.generator, self.deadline, self.shared)
+        helper.by_history = True
+        return helper
 
     def stop_helpers(self, bint stop):
         """Tell every search sharing the table to stop (True), or that they may run again (False)."""
@@ -766,6 +779,56 @@ cdef class Search:
             self.stopped = STOP_TIME
         return self.stopped != RUNNING
 
+    cdef inline uint64_t move_hash(self, Moves* moves, int i) noexcept nogil:
+        """A play's squares and tiles, hashed (its tiles' Zobrist keys folded): the same play on any board."""
+        cdef uint64_t h = 0
+        cdef int j
+        for j in range(moves.first[i], moves.first[i + 1]):
+            h ^= self.zsquare[moves.square[j] * 256 + moves.tile[j]]
+        return h >> 40
+
+    cdef int history_picks(self, Moves* moves, int* special, int n_special) noexcept nogil:
+        """Add to `special` the HISTORY_PICKS plays (not already there) that cut off most so far
+        (the history heuristic: a helper thread's order, see `helper`); the new count."""
+        cdef int i, j, k, score, worst
+        cdef int picked[HISTORY_PICKS]
+        cdef int scores[HISTORY_PICKS]
+        cdef int n_picked = 0
+        cdef bint there
+        for i in range(moves.n):
+            score = self.history[self.move_hash(moves, i) & HISTORY_MASK]
+            if score == 0:
+                continue
+            there = False
+            for j in range(n_special):
+                if special[j] == i:
+                    there = True
+            if there:
+                continue
+            if n_picked < HISTORY_PICKS:
+                picked[n_picked] = i
+                scores[n_picked] = score
+                n_picked += 1
+            else:
+                worst = 0
+                for k in range(1, HISTORY_PICKS):
+                    if scores[k] < scores[worst]:
+                        worst = k
+                if score > scores[worst]:
+                    picked[worst] = i
+                    scores[worst] = score
+        # best first
+        for j in range(n_picked):
+            worst = j
+            for k in range(j + 1, n_picked):
+                if scores[k] > scores[worst]:
+                    worst = k
+            special[n_special] = picked[worst]
+            picked[worst] = picked[j]
+            scores[worst] = scores[j]
+            n_special += 1
+        return n_special
+
     cdef bint taken(self, int p, Moves* moves, int i, int zero) noexcept nogil:
         """Is another thread searching the position after play i (ABDADA: put it off)?"""
         cdef uint64_t key
@@ -781,7 +844,9 @@ cdef class Search:
         positions another thread is searching are put off to the end (searched then, their values
         likely in the table by that time): the threads split the work instead of doing it twice."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count, bound
-        cdef int n_deferred = 0, listed
+        cdef int n_deferred = 0, listed, n_special, j
+        cdef int special[1 + HISTORY_PICKS]
+        cdef bint skip
         cdef int deferred[DEFERRED]
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
@@ -823,21 +888,28 @@ cdef class Search:
         best = -INFINITY
         best_move = NO_MOVE
         count = moves.n + 1  # every play, then the pass
-        listed = count + (1 if first != NO_MOVE else 0)  # steps of the first pass (the first play twice)
+        n_special = 0
+        if first != NO_MOVE:
+            special[0] = first
+            n_special = 1
+        if self.by_history and moves.n > 1:
+            n_special = self.history_picks(moves, special, n_special)
+        listed = n_special + count  # steps of the first pass
         n = 0
         while n < listed + n_deferred:
             if n >= listed:  # the plays put off
                 i = deferred[n - listed]
-            elif first != NO_MOVE:
-                if n == 0:
-                    i = first
-                else:
-                    i = n - 1 if n - 1 < moves.n else PASS
-                    if i == first:
-                        n += 1
-                        continue
+            elif n < n_special:
+                i = special[n]
             else:
-                i = n if n < moves.n else PASS
+                i = n - n_special if n - n_special < moves.n else PASS
+                skip = False
+                for j in range(n_special):
+                    if special[j] == i:
+                        skip = True
+                if skip:
+                    n += 1
+                    continue
             n += 1
             bound = INFINITY
             if threat != NULL and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
@@ -865,6 +937,8 @@ cdef class Search:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        if self.by_history and i != PASS:
+                            self.history[self.move_hash(moves, i) & HISTORY_MASK] += depth * depth
                         break
         if mine != NULL and load_word(mine) == key:
             store_word(mine, 0)
