@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from bench_club import postgres_cpu  # noqa: E402  (the one /proc reader of CPU time)
 from bench_study import CARDS, bench_arguments, fill  # noqa: E402
 
 TARGET_MS = 10.0
@@ -57,23 +58,6 @@ def load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-def server_ticks(postmaster: int | None) -> int:
-    """The CPU clock ticks the cluster's processes (the postmaster's children) have used so far (0: no cluster)."""
-    if postmaster is None:
-        return 0
-    ticks = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == postmaster:  # (ppid; utime and stime follow)
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks
-
-
 @dataclass
 class Face:
     """One store behind the local app, and what its requests cost."""
@@ -85,12 +69,16 @@ class Face:
     wall: dict[str, list[float]] = field(default_factory=lambda: {name: [] for name in (*REQUESTS, DEEP)})
     server: dict[str, list[float]] = field(default_factory=lambda: {name: [] for name in (*REQUESTS, DEEP)})
 
+    def cluster_cpu(self) -> float:
+        """The CPU seconds the PostgreSQL cluster's processes have used so far (0: no cluster)."""
+        return postgres_cpu(self.postmaster) if self.postmaster is not None else 0.0
+
     def timed(self, name: str, call: Callable[[], Any]) -> dict[str, Any]:
-        s0, c0, w0 = server_ticks(self.postmaster), time.process_time(), time.perf_counter()
+        s0, c0, w0 = self.cluster_cpu(), time.process_time(), time.perf_counter()
         response = call()
         self.cpu[name].append(time.process_time() - c0)
         self.wall[name].append(time.perf_counter() - w0)
-        self.server[name].append((server_ticks(self.postmaster) - s0) / os.sysconf("SC_CLK_TCK"))
+        self.server[name].append(self.cluster_cpu() - s0)
         assert response.status_code == 200, response.text
         data: dict[str, Any] = response.json()
         return data
@@ -139,31 +127,10 @@ class Face:
         return met
 
 
-def copy_rows(source: Any, target: Any) -> None:
-    """Every row of the SQLite store SOURCE into the empty PostgreSQL store TARGET (the same tables, columns in the
-    same order), table by table in the order they were made, in one transaction; each identity column's sequence
-    set past its rows, then the tables analysed. The kept due days are made by the cards' own triggers."""
-    tables = [name for (name,) in source.conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'due_days' "
-        "ORDER BY rowid")]
-    with target.transaction():
-        for table in tables:
-            target.conn.execute(f"DELETE FROM {table}")
-            rows = source.conn.execute(f"SELECT * FROM {table}").fetchall()
-            if rows:
-                target._run_many(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
-        for table, column in target.conn.execute(
-                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-                "AND is_identity = 'YES'").fetchall():
-            target.conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                                f"(SELECT COALESCE(max({column}), 0) + 1 FROM {table}), false)")
-    target.conn.execute("ANALYZE")  # (as autovacuum would soon: the planner's figures of the rows copied in)
-
-
 @contextmanager
 def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, postmaster: int | None = None,
-              rows_of: Any = None) -> Iterator[Face]:
-    """The local app on a store of 100,000 cards: filled here if it is empty, or given the rows of ROWS_OF."""
+              copy_in: Callable[[], None] | None = None) -> Iterator[Face]:
+    """The local app on a store of 100,000 cards: filled here if it is empty, or by COPY_IN (another's rows)."""
     from lexitrain.web.app import create_app
     from lexitrain.web.context import Context
 
@@ -174,7 +141,7 @@ def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, pos
     store = open_store()
     if store.due_count(lex.name, time.time() + 86400 * 365) == 0:
         started = time.perf_counter()
-        copy_rows(rows_of, store) if rows_of is not None else fill(store, lex)
+        copy_in() if copy_in is not None else fill(store, lex)
         print(f"{name}: store filled with {CARDS:,} cards in {time.perf_counter() - started:.1f} s")
     store.set_setting("limit:reviews", 1000 * runs)
     store.set_setting("limit:new", 20)
@@ -189,11 +156,12 @@ def local_app(open_store: Callable[[], Any], lex: Any, name: str, runs: int, pos
 
 
 @contextmanager
-def postgres_store() -> Iterator[tuple[Callable[[], Any], int]]:
-    """A member's store in a throw-away PostgreSQL cluster: how to open it, and the cluster's postmaster."""
+def postgres_store(rows_of: Path) -> Iterator[tuple[Callable[[], Any], int, Callable[[], None]]]:
+    """A member's store in a throw-away PostgreSQL cluster: how to open it, the cluster's postmaster, and how to
+    fill it with the rows of the SQLite store at ROWS_OF."""
     import psycopg
 
-    from postgres_cluster import Cluster, _postmaster, binaries
+    from postgres_cluster import Cluster, _postmaster, binaries, copy_store
 
     from lexitrain.study.store import ProgressStore
     from lexitrain.study.store.postgres import PostgresConnection
@@ -206,7 +174,8 @@ def postgres_store() -> Iterator[tuple[Callable[[], Any], int]]:
         url = cluster.create_database("bench_review")
         postmaster = _postmaster(cluster.folder / "data")
         assert postmaster is not None
-        yield (lambda: ProgressStore(postgres=PostgresConnection(psycopg.connect(url), "member_1"))), postmaster
+        yield ((lambda: ProgressStore(postgres=PostgresConnection(psycopg.connect(url), "member_1"))), postmaster,
+               lambda: copy_store(rows_of, url, "member_1"))
     finally:
         cluster.stop()
 
@@ -219,15 +188,14 @@ def main() -> None:
 
     args = bench_arguments(__doc__, "bench-review-", 200, "timed rounds of start, answer, grade and undo", more)
     from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.study.store import ProgressStore
+    from lexitrain.study.store import ProgressStore, progress_path
 
     lex = open_lexicon("enable")
     with ExitStack() as stack:
         faces = [stack.enter_context(local_app(ProgressStore, lex, "SQLite", args.runs))]
         if args.postgres:
-            open_store, postmaster = stack.enter_context(postgres_store())
-            sqlite = stack.enter_context(ProgressStore())
-            faces.append(stack.enter_context(local_app(open_store, lex, "PostgreSQL", args.runs, postmaster, sqlite)))
+            open_store, postmaster, copy_in = stack.enter_context(postgres_store(progress_path()))
+            faces.append(stack.enter_context(local_app(open_store, lex, "PostgreSQL", args.runs, postmaster, copy_in)))
         print(f"load average before: {load()}")
         for _ in range(args.runs):  # (interleaved: every store sees the same load)
             for face in faces:

@@ -33,11 +33,11 @@ from collections import Counter
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from postgres_cluster import Cluster, _postmaster, binaries  # noqa: E402
+from postgres_cluster import Cluster, _postmaster, binaries, copy_store  # noqa: E402
 
 from bench_club import cpu_seconds, free_port, postgres_cpu, wait_for  # noqa: E402  (the one way a bench starts a club)
 
@@ -218,6 +218,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
             return ", ".join(f"{n} {name}" for name, n in sorted(counts.items()) if n) or "nothing"
     from lexitrain.study.records.sync import sync
     from lexitrain.study.store import PeerRow, ProgressStore
+    from lexitrain.study.store.postgres import member_schema
     from lexitrain.study.store.uids import new_uid
 
     folder = Path(tempfile.mkdtemp(prefix=f"{database}-", dir=work))
@@ -240,7 +241,7 @@ def bench(database: str, home: Path, work: Path, args: argparse.Namespace) -> li
         stores = MemberStores(db)
         started = time.perf_counter()
         if database == "postgresql":
-            copy_to_postgres(mine, target, member.id)
+            copy_store(mine, target, member_schema(member.id))
         else:
             store_path = stores.home(member.id) / "progress.sqlite"
             store_path.parent.mkdir(parents=True, exist_ok=True)  # (the club makes it at the store's first opening)
@@ -332,42 +333,6 @@ def check_equal(store: Any, club: Any) -> None:
                 [getattr(card, f) for f in ("state", "due", "stability", "last_review")]:
             raise SystemExit(f"card {card.key} differs: home {card}, club {other}")
     print(f"  both sides: {mine:,} answers, the same cards", flush=True)
-
-
-def copy_to_postgres(home: Path, url: str, member_id: int) -> None:
-    """The home's cards, sessions, answers and ways of scheduling into the member's schema, by COPY."""
-    import psycopg
-
-    from lexitrain.study.store import ProgressStore
-    from lexitrain.study.store.postgres import PostgresConnection, member_schema
-    from lexitrain.study.store.uids import new_uid
-
-    schema = member_schema(member_id)
-    ProgressStore(postgres=PostgresConnection(psycopg.connect(url), schema)).close()
-    source = sqlite3.connect(home)
-    with psycopg.connect(url) as conn:
-        conn.execute(f"SET search_path TO {schema}")
-        for table in ("schedulings", "sessions", "cards", "answers"):
-            columns = [row[1] for row in source.execute(f"PRAGMA table_info({table})")]
-            with conn.cursor().copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-                for row in _rows(source, table, columns):
-                    copy.write_row(row)
-            if "id" in columns and table != "schedulings":
-                conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                             f"(SELECT max(id) FROM {table}))")
-        seq = source.execute("SELECT seq FROM change_seq").fetchone()[0]
-        conn.execute("UPDATE change_seq SET seq = %s, store = %s", (seq, new_uid()))
-        conn.execute("ANALYZE")
-    source.close()
-
-
-def _rows(source: sqlite3.Connection, table: str, columns: list[str]) -> Iterator[tuple[Any, ...]]:
-    cursor = source.execute(f"SELECT {', '.join(columns)} FROM {table}")
-    while True:
-        rows = cursor.fetchmany(10_000)
-        if not rows:
-            return
-        yield from rows
 
 
 if __name__ == "__main__":

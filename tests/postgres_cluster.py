@@ -7,6 +7,7 @@ cluster started sweeps away those whose owner is gone: their server stopped, the
 
 As root the server must run as another user (PostgreSQL refuses root): `postgres` if the package made
 it, else `nobody`; its folder is handed to that user. Nothing here touches a cluster the machine runs.
+`copy_store` gives a member's schema the whole history of a SQLite progress store (the benchmarks' one way).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import pwd
 import shutil
 import signal
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -139,3 +141,42 @@ def sweep_stale(parent: Path | None = None) -> list[Path]:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
+
+
+def copy_store(source: Path, url: str, schema: str) -> None:
+    """Every row of the SQLite progress store at SOURCE into SCHEMA of the PostgreSQL database at URL (made there by
+    the store itself if need be, emptied first), by COPY, table by table in the order they were made, in one
+    transaction: filling a store of a million answers answer by answer takes half an hour. Each identity column's
+    sequence is set past its rows; the copy gets a store id of its own (two stores never share one: a sync tells
+    them apart by it); the tables are analysed. The kept due days are made by the cards' own triggers."""
+    import psycopg
+
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.study.store.postgres import PostgresConnection
+    from lexitrain.study.store.uids import new_uid
+
+    ProgressStore(postgres=PostgresConnection(psycopg.connect(url), schema)).close()  # (its tables, made as a club makes them)
+    rows = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        tables = [name for (name,) in rows.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'due_days' "
+            "ORDER BY rowid")]
+        with psycopg.connect(url) as conn:
+            conn.execute(f"SET search_path TO {schema}")
+            for table in tables:
+                columns = [row[1] for row in rows.execute(f"PRAGMA table_info({table})")]
+                conn.execute(f"DELETE FROM {table}")
+                cursor = rows.execute(f"SELECT {', '.join(columns)} FROM {table}")
+                with conn.cursor().copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                    while batch := cursor.fetchmany(10_000):
+                        for row in batch:
+                            copy.write_row(row)
+            for table, column in conn.execute(
+                    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = %s "
+                    "AND is_identity = 'YES'", (schema,)).fetchall():
+                conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                             f"(SELECT COALESCE(max({column}), 0) + 1 FROM {table}), false)")
+            conn.execute("UPDATE change_seq SET store = %s", (new_uid(),))
+            conn.execute("ANALYZE")
+    finally:
+        rows.close()
