@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from lexitrain.engine.gcg import Game
     from lexitrain.engine.simulation import Inferred
     from lexitrain.engine.play import ScoredPlay
+    from lexitrain.engine.preendgame import PlayOutcome
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.tiles import Rack, TileSet
 
@@ -286,68 +287,91 @@ def endgame(
 def preendgame(
     *,
     ctx: typer.Context,
-    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line with one tile in the bag (the side to "
-                            "move's rack first; the opponent's, if given, is not used: any 7 of the unseen tiles)."),
+    cgp: str = typer.Option(..., "--cgp", help="The position as a CGP line with one or two tiles in the bag (the "
+                            "side to move's rack first; the opponent's, if given, is not used: any 7 of the unseen "
+                            "tiles)."),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds (what is proved by "
-                                            "then is kept; the rest is each draw's one-ply estimate, marked)."),
-    candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays."),
+                                            "then is kept and the best proved play listed first; the rest is each "
+                                            "draw's one-ply estimate, marked)."),
+    candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays (and "
+                                             "the pass)."),
+    threads: int = typer.Option(default_threads(), "--threads", help="Processes to search on (default: every "
+                                "core); the answer is the same whatever the number.", show_default=False),
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
-    """One tile in the bag: each play against each tile the bag may hold, with the exact endgame after it."""
+    """One or two tiles in the bag: each play and the pass against each way the bag may fall, with the exact
+    endgame after."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.exchanges import unseen_tiles
     from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.engine.preendgame import solve_preendgame
+    from lexitrain.engine.preendgame import INFINITY, solve_preendgame
     from lexitrain.tiles import RACK_SIZE, Rack
 
     if seconds is not None and seconds <= 0:
         raise LexitrainError("--time must be more than 0 seconds")
     if candidates is not None and candidates < 1:
         raise LexitrainError("--candidates must be at least 1")
+    if threads < 1:
+        raise LexitrainError("--threads must be at least 1")
     lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = position.board.tiles
     mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
     unseen = unseen_tiles(position.board, mine)
-    if unseen.size != RACK_SIZE + 1:
-        in_bag = max(0, unseen.size - RACK_SIZE)
-        raise LexitrainError(f"{counted(in_bag, 'tile')} in the bag: the pre-endgame is for exactly 1"
+    in_bag = max(0, unseen.size - RACK_SIZE)
+    if in_bag not in (1, 2):
+        raise LexitrainError(f"{counted(in_bag, 'tile')} in the bag: the pre-endgame is for 1 or 2"
                              + (" (with none, use `lexitrain endgame`)" if in_bag == 0 else ""))
     spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
     result = solve_preendgame(position.board, mine, unseen, MoveGenerator(dawg_for(lex)), seconds, spread,
-                              candidates)
-    rows = [{"position": o.play.position, "word": o.play.word(tiles), "score": o.play.score,
+                              candidates, in_bag=in_bag, zero_turns=position.zero_turns, threads=threads)
+    rows = [{**_outcome_json(o, tiles),
              "expected": round(o.expected, 2), "wins": o.wins, "wins_at_most": o.wins_at_most,
              "decided": o.decided, "draws": o.unseen, "exact": o.exact,
              "expected_at_least": _rounded(o.expected_at_least), "expected_at_most": _rounded(o.expected_at_most),
-             "outcomes": [{"tile": d.tile, "count": d.count, "value": d.value, "exact": d.exact, "result": d.result}
+             "outcomes": [{"tile": d.tile, "drawn": d.mine, "count": d.count, "value": d.value, "exact": d.exact,
+                           "result": d.result, "at_least": None if d.low <= -INFINITY else d.low,
+                           "at_most": None if d.high >= INFINITY else d.high}
                           for d in o.draws]}
             for o in result.plays]
     if json_out:
         emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
-                   "may_be_better": [{"position": o.play.position, "word": o.play.word(tiles)}
-                                     for o in result.may_be_better],
-                   "candidates": result.candidates, "seconds": round(result.seconds, 3)})
+                   "may_be_better": [_outcome_json(o, tiles, False) for o in result.may_be_better],
+                   "unproved": [_outcome_json(o, tiles, False) for o in result.unproved],
+                   "in_bag": in_bag, "candidates": result.candidates, "seconds": round(result.seconds, 3)})
         return
-    proof = ("no play: the only move is to pass" if not rows else
-             "exact: the first play is proved best" if result.exact else
-             "the first play is proved to win the most draws; its expected value is not proved best"
-             if result.wins_proved else "NOT proved: time ran out")
-    typer.echo(f"{len(rows)} of {counted(result.candidates, 'play')} against each of the {unseen.size} "
-               f"unseen tiles ({proof}; {result.seconds:.2f} s)")
-    if result.may_be_better:
-        typer.echo(f"not proved: {counted(len(result.may_be_better), 'play')} winning as many may have a higher "
-                   "expected value (marked *)")
-    rivals = {o.play.key() for o in result.may_be_better}
+    proof = ("no play: the only move is to pass" if len(rows) <= 1 and not any(r["score"] for r in rows)
+             and result.exact else
+             "exact: the first is proved best" if result.exact else
+             "the first is proved to win the most draws; its expected value is not proved best"
+             if result.wins_proved else "NOT proved: time ran out; the first is the best proved so far"
+             if rows and result.plays[0].decided else "NOT proved: time ran out before any play was")
+    ways = f"each of the {unseen.size} unseen tiles" if in_bag == 1 else \
+        f"each of the {rows[0]['draws'] if rows else 0} ways the 2 tiles in the bag may be drawn"
+    typer.echo(f"{len(rows)} of {counted(result.candidates, 'candidate')} (the plays and the pass) against "
+               f"{ways} ({proof}; {result.seconds:.2f} s)")
+    rivals = {id(o) for o in result.unproved}
+    if rivals:
+        typer.echo(f"not proved: {counted(len(rivals), 'candidate')} may still beat the first (marked *)")
     for o, row in zip(result.plays, rows):
         wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
         low, high = row["expected_at_least"], row["expected_at_most"]
         bounds = "" if low is None and high is None else (
             f", proved {'' if low is None else f'{low:+.2f} <= '}value{'' if high is None else f' <= {high:+.2f}'}")
         note = "" if row["exact"] else f"  (wins proved, value not exact{bounds})" if row["decided"] \
-            else "  (partly searched)"
+            else f"  (partly searched{bounds})"
         typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
-                   f"{row['word']:<16} {row['score']:>4}{note}{' *' if o.play.key() in rivals else ''}")
+                   f"{row['word']:<16} {row['score']:>4}{note}{' *' if id(o) in rivals else ''}")
+
+
+def _outcome_json(outcome: PlayOutcome, tiles: TileSet, scored: bool = True) -> dict[str, Any]:
+    """A pre-endgame candidate as the JSON names it: a play, or the pass (position `-`)."""
+    play = outcome.play
+    found = {"position": "-", "word": "(pass)", "score": 0} if play is None else {
+        "position": play.position, "word": play.word(tiles), "score": play.score}
+    if not scored:
+        del found["score"]
+    return found
 
 
 def _rounded(value: float | None) -> float | None:

@@ -334,7 +334,7 @@ class Analyst:
                 plays.append(made_play)
             result = solve_preendgame(board, rack, unseen, self.generator, self.sim.preendgame_seconds, spread,
                                       plays=plays, decide=[made_play])
-            made = next((o for o in result.plays if o.play.key() == made_play.key()), None)
+            made = next((o for o in result.plays if o.play is not None and o.play.key() == made_play.key()), None)
             if made is None or not result.plays:
                 return False
             top = result.plays[0]

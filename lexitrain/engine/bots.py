@@ -224,7 +224,8 @@ class Bot:
                 result = solve_preendgame(game.board, rack, unseen, self.full, seconds,
                                           me.score - them.score, candidates=sim.candidates * 2)
                 if result.plays:
-                    return BotMove(PLAY, result.plays[0].play, how="pre-endgame")
+                    best = result.plays[0].play
+                    return BotMove(PASS, how="pre-endgame") if best is None else BotMove(PLAY, best, how="pre-endgame")
         setup = position_setup(self.lex.name, game.board, rack, [me.score, them.score], self.full, self.leaves,
                                candidates=sim.candidates, plies=sim.plies)
         first = setup.candidates[0]

@@ -1,44 +1,52 @@
-"""The pre-endgame with one tile in the bag: each candidate play against
-each tile the bag might hold, with the exact endgame after it.
+"""The pre-endgame, one or two tiles in the bag: each candidate (every play
+and the pass) against each way the bag may fall, with the exact endgame after.
 
-With one tile in the bag the side to move knows the eight unseen tiles but
-not which seven the opponent holds. A tile play draws the bag's last tile,
-so after it both racks are known and the bag is empty: an endgame, the
-opponent to move, searched by the endgame search. A play's value for one
-draw is its score minus the opponent's value of that endgame; over the draws
-(each unseen tile as likely as any other) it has a number of draws it wins
-(a tie is half) and an expected value. The best play wins the most draws,
-then has the highest expected value. Passes and exchanges are left out (the
-bag holds too few tiles to exchange; a pass hands the same problem to the
-opponent, a pre-endgame of theirs).
+The side to move sees the unseen tiles but not which of them the bag holds.
+Every way the bag may fall is a *draw*, weighted by how many ways the unseen
+tiles give it (each tile as likely as any other). A play placing at least as
+many tiles as the bag holds empties it: both racks are then known, and the
+endgame that follows (the opponent to move) is solved; the play's value for
+the draw is its score minus the opponent's value of that endgame. A play that
+leaves tiles in the bag (one tile with two in it), and the pass, hand the
+opponent a pre-endgame of theirs: its value for a draw is bounded by
+`_Reply`'s two strategies (see there), exact where the bounds meet. A draw is
+won when the spread plus the value is above 0 (a tie counting half); the best
+candidate wins the most draws, then has the highest expected value.
 
 What a player asks first is which play wins the most draws, and a draw's
-outcome needs only the endgame's side of a threshold (the spread the play
-leaves), not its value: a search in the window around it, to the end of
-every line, proves win, tie or loss far sooner than the exact value. So the
-solver goes in three passes over one search (its table and plays found
-carry over from endgame to endgame):
+outcome needs only the side of a threshold (the spread) the value falls on:
+a search in the window around it proves win, tie or loss far sooner than the
+value. So the solver goes in three passes (`_Solver`):
 
-1. every endgame one ply deep: an estimate of each draw, which orders the
-   plays (likeliest winners first) and each play's draws (likeliest losses
-   first), and is what a play keeps where time runs out before a proof;
-2. the outcome of each draw, proved, play by play; a play stops as soon as
-   the draws it has lost leave it unable to win as many as the best play
+1. every draw estimated (one ply deep): the order of the candidates (likeliest
+   winners first) and of each one's draws (likeliest losses first), and what a
+   candidate keeps where time runs out before a proof;
+2. each draw's outcome proved, candidate by candidate; a candidate stops as
+   soon as the draws it has lost leave it unable to win as many as the best
    found (it is "cut": its wins are only bounded above);
-3. the exact value of each draw of the plays that win the most, so the
-   expected value breaks their tie; a play stops when the values it has and
-   the bounds of the rest prove it cannot beat the best.
+3. the exact values of the candidates that may win the most, so the expected
+   value breaks their tie; a candidate stops when its proved bounds show it
+   cannot beat the best.
+
+Every search result is kept as the bounds it proves, cut to the window it was
+searched in (a value inside it exact, outside only "at most"/"at least" the
+window's edge), so what is known does not depend on what a search's table held
+from earlier searches: the passes' searches can run on several processes
+(`threads`) and give the same report as one.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
-from operator import mul
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Collection, Sequence
+from typing import Callable, Collection, Iterator, Sequence
 
+from lexitrain.children import end_with_parent
 from lexitrain.engine.board import Board
-from lexitrain.engine.endgame import INFINITY, Endgame, OutOfTime, Searcher, new_search, prove
+from lexitrain.engine.endgame import INFINITY, MAX_ZERO_TURNS, Endgame, OutOfTime, Searcher, new_search, prove
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
@@ -47,17 +55,21 @@ from lexitrain.errors import LexitrainError
 from lexitrain.tiles import BLANK, Rack, TileSet
 
 WIN, TIE, LOSS = "win", "tie", "loss"
+#: a candidate: a play, or None for the pass
+Move = ScoredPlay | None
 
 
 @dataclass(frozen=True)
 class Draw:
-    """One tile the bag may hold: how many of the unseen tiles are it, and the
-    play's value for the side to move when it is (score minus the endgame's).
+    """One way the bag may fall: the tiles in it in the order they are drawn
+    (`tile`; "E", or "AE" for A then E), of which the side to move draws
+    `mine`; how many ways the unseen tiles give it; the candidate's value for
+    the side to move then.
 
     `value` is exact when `exact`; else, when the outcome is proved, a bound
     the search proved (at least this for a win, at most for a loss); else the
     estimate one ply deep. `result` is the proved outcome for the side to
-    move (win, tie, loss), None where it was not searched or time ran out."""
+    move (win, tie, loss), None where it was not proved."""
 
     tile: str
     count: int
@@ -66,23 +78,25 @@ class Draw:
     result: str | None = None
     low: int = -INFINITY  # the value's proved bounds (INFINITY: none)
     high: int = INFINITY
+    mine: str = ""
 
 
 @dataclass(frozen=True)
 class PlayOutcome:
-    """A candidate play against every draw."""
+    """A candidate (a play, or None for the pass) against every draw."""
 
-    play: ScoredPlay
+    play: Move
     draws: tuple[Draw, ...]
     spread: int  # the spread before the play (side to move minus opponent)
 
     @property
     def unseen(self) -> int:
+        """The ways the bag may fall, counted (8 with one in the bag, 72 with two)."""
         return sum(d.count for d in self.draws)
 
     @property
     def expected(self) -> float:
-        """The mean value over the unseen tiles (exact only when every draw is)."""
+        """The mean value over the draws (exact only when every draw is)."""
         return sum(d.value * d.count for d in self.draws) / self.unseen
 
     @property
@@ -124,108 +138,205 @@ class PlayOutcome:
         return WIN if margin > 0 else TIE if margin == 0 else LOSS
 
     def describe(self, tiles: TileSet) -> str:
-        return f"{self.play.position} {self.play.word(tiles)}"
+        return "pass" if self.play is None else f"{self.play.position} {self.play.word(tiles)}"
 
 
 @dataclass(frozen=True)
 class PreEndgame:
-    """Every candidate: most wins first (at equal wins, a play whose wins are
+    """Every candidate: most wins first (at equal wins, a candidate whose wins are
     proved first), then by expected value.
 
-    `wins_proved`: the first play's wins are proved and no other play can win
-    more. `exact`: besides, the first play's expected value is exact and no
-    play winning as many can have a higher one, so the first play is proved
-    best."""
+    `wins_proved`: the first candidate's wins are proved and no other can win
+    more. `exact`: besides, the first one's expected value is exact and none
+    winning as many can have a higher one, so the first is proved best."""
 
     plays: tuple[PlayOutcome, ...]
     exact: bool
     seconds: float
-    candidates: int  # plays there were to try (those not reached in time are left out)
+    candidates: int  # candidates there were to try (those not reached in time are left out)
     wins_proved: bool = False
     wins_seconds: float | None = None  # when the wins were proved (None: they were not)
-    #: where the first play's expected value is exact but not proved best: the plays that may still beat it
+    #: where the first candidate's expected value is exact but not proved best: those that may still beat it
     #: (as many wins possible, and no bound keeping their expected value at or below the first's)
     may_be_better: tuple[PlayOutcome, ...] = ()
+    in_bag: int = 1
+    #: the candidates the proofs do not keep from beating the first (every one where the first is not decided)
+    unproved: tuple[PlayOutcome, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """The opponent to move with tiles still in the bag: after a pass, or after a play that left some.
+
+    Its value for the side to move is bounded by two strategies. From above, by the opponent's: its best
+    play that empties the bag (after it both racks are known and the endgame is solved); the opponent's
+    own rack tells it which tiles the bag holds (the unseen tiles it sees are the side to move's rack and
+    the bag: with one tile in the bag, each draw leaves it a different rack), so it can choose this reply
+    in each draw. From below, by the side to move's: the opponent's best reply as above (a clairvoyant
+    opponent does no worse), or, if the opponent passes back, the side to move's top-scoring play then,
+    drawing the bag. Where the opponent's best play is better for it than passing back, the bounds meet
+    and the value is exact. With two tiles in the bag and the side to move having played one, the
+    opponent cannot tell which of the two it drew: the value is the one the opponent choosing in each
+    draw gives (a floor for the side to move, Macondo's convention), and said so in the docs. A reply that
+    leaves a tile in the bag (one tile after a pass with two in it) is not valued: the floor is then unknown.
+    """
+
+    board: Board
+    mine: Rack  # the side to move's rack after its move (and draw)
+    theirs: Rack
+    bag: tuple[int, ...]  # the tiles left in the bag (-1 a blank), drawn by whoever plays next
+    zero: int  # scoreless turns in a row after the side to move's move
 
 
 @dataclass
-class _Play:
-    """A play being solved: its endgames (one per draw) and what is known of each."""
+class _World:
+    """One candidate in one draw: how its value there is found."""
 
-    play: ScoredPlay
-    endgames: list[Endgame]
+    label: str
+    mine: str
+    weight: int
+    score: int  # the side to move's points from its move
+    endgame: Endgame | None = None  # the bag empty, the opponent to move
+    reply: _Reply | None = None
+    fixed: int | None = None  # the game is over (six scoreless turns): the value
+
+
+@dataclass
+class _Candidate:
+    """A candidate being solved: its draws and what is known of each."""
+
+    move: Move
+    worlds: list[_World]
     value: list[int] = field(default_factory=list)  # per draw: exact, a bound, or the estimate
     estimate: float = 0.0  # the expected value one ply deep (the order in which values are proved)
     low: list[int] = field(init=False)  # per draw: proved bounds on the value
     high: list[int] = field(init=False)
+    settled: list[bool] = field(init=False)  # per draw: searched in the whole window (no more to prove)
+    number: int = 0  # its place among the candidates (how tasks name it)
 
     def __post_init__(self) -> None:
-        self.low = [-INFINITY] * len(self.endgames)
-        self.high = [INFINITY] * len(self.endgames)
+        self.low = [-INFINITY] * len(self.worlds)
+        self.high = [INFINITY] * len(self.worlds)
+        self.settled = [False] * len(self.worlds)
+
+    @property
+    def tiles(self) -> int:
+        return 0 if self.move is None else self.move.tile_count
+
+    @property
+    def key(self) -> object:
+        return None if self.move is None else self.move.key()
 
 
 def solve_preendgame(board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator,
                      seconds: float | None = None, spread: int = 0, candidates: int | None = None,
-                     engine: str | None = None, plays: Sequence[ScoredPlay] | None = None,
-                     decide: Collection[ScoredPlay] = ()) -> PreEndgame:
-    """Solve with `unseen` the opponent's rack and the one tile in the bag
-    together (eight tiles for a full rack), `spread` the side to move's lead.
-    `candidates` limits the plays tried to the top ones by score; `plays`
-    names them instead; the plays in `decide` have every draw's outcome
-    proved, never cut. When `seconds` run out, what is proved so far is kept
-    and the rest is the estimate one ply deep; a play not reached even at one
-    ply is left out."""
-    if unseen.size < 2:
-        raise LexitrainError("a pre-endgame needs the opponent's rack and one tile in the bag")
+                     engine: str | None = None, plays: Sequence[Move] | None = None,
+                     decide: Collection[Move] = (), *, in_bag: int = 1, zero_turns: int = 0,
+                     threads: int = 1) -> PreEndgame:
+    """Solve with `unseen` the opponent's rack and the `in_bag` tiles in the bag
+    together (eight or nine tiles for a full rack), `spread` the side to move's
+    lead, `zero_turns` the scoreless turns just before. The candidates are every
+    play and the pass; `candidates` limits the plays to the top ones by score;
+    `plays` names the candidates instead (None: the pass); those in `decide`
+    have every draw's outcome proved, never cut. When `seconds` run out, what is
+    proved so far is kept and the rest is the estimate one ply deep; a
+    candidate not reached even at one ply is left out. `threads` processes share
+    the searches (the report is the same as with one)."""
+    if in_bag not in (1, 2):
+        raise LexitrainError(f"the pre-endgame is for 1 or 2 tiles in the bag, not {in_bag}")
+    if unseen.size < in_bag + 1:
+        raise LexitrainError("a pre-endgame needs the opponent's rack and the tiles in the bag")
     started = time.monotonic()
     if plays is None:
-        plays = generator.plays(board, rack)
+        found: list[Move] = list(generator.plays(board, rack))
         if candidates is not None:
-            plays = plays[:candidates]
-    solver = _Solver(board, rack, unseen, generator, started, seconds, spread, engine, plays, decide)
-    try:
-        solver.estimate()
-        best_wins = solver.prove_wins()
-        solver.prove_values(best_wins)
-    except OutOfTime:
-        pass
+            found = found[:candidates]
+        plays = [*found, None]
+    deadline = None if seconds is None else started + seconds
+    problem = _Problem(board, rack, unseen, in_bag, zero_turns, spread)
+    solver = _Solver(problem, [problem.candidate(m) for m in plays], {_key(m) for m in decide},
+                     _Prover(generator, engine, deadline), started)
+    with _runner(solver, threads) as run:
+        solver.run = run
+        try:
+            solver.estimate()
+            best_wins = solver.prove_wins()
+            solver.prove_values(best_wins)
+        except OutOfTime:
+            pass
     return solver.report()
 
 
-class _Solver:
-    """One pre-endgame solved in steps: every play estimated one ply deep, then each draw's outcome proved
-    (cut where a play cannot win more draws than the best), then the exact values of the plays that may win
-    as many; `report` is what is known when it ends or runs out of time."""
+class _Problem:
+    """The position: what each candidate leaves in each draw."""
 
-    def __init__(self, board: Board, rack: Rack, unseen: Rack, generator: MoveGenerator, started: float,
-                 seconds: float | None, spread: int, engine: str | None, plays: Sequence[ScoredPlay],
-                 decide: Collection[ScoredPlay]) -> None:
-        self.started = started
-        self.deadline = None if seconds is None else self.started + seconds
-        self.generator = generator
-        self.engine = engine
-        self.spread = spread
-        self.plays = plays
-        draws = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
-        self.draws = range(len(draws))
-        self.counts = [n for _, n in draws]
-        self.letters = [BLANK if tile < 0 else board.tiles.letters[tile] for tile, _ in draws]
-        self.keep = {p.key() for p in decide}
-        self.solving: list[_Play] = []
-        for play in plays:
-            after = board.copy()
-            apply_play(after, play)
-            left = leave_after(rack, play)
-            # the opponent moves first, holding the unseen tiles but the one drawn
-            self.solving.append(_Play(play, [Endgame(after, (_plus(unseen, tile, -1), _plus(left, tile)))
-                                             for tile, _ in draws]))
+    def __init__(self, board: Board, rack: Rack, unseen: Rack, in_bag: int, zero_turns: int, spread: int) -> None:
+        self.board, self.rack, self.unseen, self.in_bag = board, rack, unseen, in_bag
+        self.zero, self.spread = zero_turns, spread
+        self.points = list(board.tiles.points)
+        held = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
+        self.letters = {t: BLANK if t < 0 else board.tiles.letters[t] for t, _ in held}
+        # every order the bag may be drawn in, with its weight
+        if in_bag == 1:
+            self.orders: list[tuple[tuple[int, ...], int]] = [((t,), n) for t, n in held]
+        else:
+            self.orders = [((a, b), n * (m - (a == b))) for a, n in held for b, m in held if n * (m - (a == b))]
+
+    def text(self, tiles: Sequence[int]) -> str:
+        return "".join(self.letters[t] for t in tiles)
+
+    def value_of(self, rack: Rack) -> int:
+        return sum(p * n for p, n in zip(self.points, rack.counts))
+
+    def candidate(self, move: Move) -> _Candidate:
+        """The candidate's draws: an endgame where it empties the bag, else the opponent's reply."""
+        if move is None:  # the opponent holds all but the bag and faces it
+            return _Candidate(None, [self._world(self.board, bag, n, 0, self.rack, (), bag, self.zero + 1)
+                                     for bag, n in self._unordered()])
+        after = self.board.copy()
+        apply_play(after, move)
+        left = leave_after(self.rack, move)
+        zero = 0 if move.score else self.zero + 1
+        if move.tile_count >= self.in_bag:  # it draws the whole bag
+            return _Candidate(move, [self._world(after, bag, n, move.score, _plus(left, bag), bag, (), zero)
+                                     for bag, n in self._unordered()])
+        # one tile played with two in the bag: it draws the first, the opponent faces the second
+        return _Candidate(move, [self._world(after, order, n, move.score, _plus(left, order[:1]), order[:1],
+                                             order[1:], zero) for order, n in self.orders])
+
+    def _unordered(self) -> list[tuple[tuple[int, ...], int]]:
+        """The draws that differ only in order merged (where one side draws the whole bag)."""
+        merged: dict[tuple[int, ...], int] = {}
+        for order, n in self.orders:
+            key = tuple(sorted(order))
+            merged[key] = merged.get(key, 0) + n
+        return list(merged.items())
+
+    def _world(self, board: Board, tiles: tuple[int, ...], weight: int, score: int, mine: Rack,
+               drawn: tuple[int, ...], bag: tuple[int, ...], zero: int) -> _World:
+        theirs = _plus(self.unseen, tiles, -1)
+        world = _World(self.text(tiles), self.text(drawn), weight, score)
+        if zero >= MAX_ZERO_TURNS:  # the sixth scoreless turn: each side loses its own rack
+            world.fixed = score + self.value_of(theirs) - self.value_of(mine)
+        elif bag:
+            world.reply = _Reply(board, mine, theirs, bag, zero)
+        else:
+            world.endgame = Endgame(board, (theirs, mine), zero)
+        return world
+
+
+class _Prover:
+    """The searches of one process: each draw's value estimated, or bounded within a window."""
+
+    def __init__(self, generator: MoveGenerator, engine: str | None, deadline: float | None) -> None:
+        self.generator, self.engine, self.deadline = generator, engine, deadline
         self.search: Searcher | None = None
-        self.reached: list[_Play] = []
-        self.wins_seconds: float | None = None
+        self.replies: dict[int, tuple[list[tuple[int, Endgame | int]], bool]] = {}
+        self.fallbacks: dict[int, int] = {}
 
     def searched(self, endgame: Endgame, alpha: int, beta: int, depth: int | None = None) -> int:
-        """The opponent's value of an endgame within (alpha, beta), fail-soft: searched `depth` plies deep,
-        or else proved to the end of every line."""
+        """The side to move's value of an endgame within (alpha, beta), fail-soft: searched `depth` plies
+        deep, or else proved to the end of every line."""
         if self.search is None:
             self.search = new_search(endgame, self.generator, self.deadline, self.engine)
         else:
@@ -234,73 +345,273 @@ class _Solver:
             return self.search.root(depth, alpha, beta)[0]
         return prove(self.search, alpha, beta)[0]
 
-    def known(self, p: _Play) -> PlayOutcome:
-        """What is known of a play so far: its wins proved or bounded, its values."""
-        return PlayOutcome(p.play, tuple(Draw(letter, count, value, low == high, _result(low, high, self.spread),
-                                              low, high)
-                                         for letter, count, value, low, high
-                                         in zip(self.letters, self.counts, p.value, p.low, p.high)), self.spread)
+    def estimate(self, world: _World) -> int:
+        """The value one ply deep (a reply: the opponent's reply best by score and racks)."""
+        if world.fixed is not None:
+            return world.fixed
+        if world.endgame is not None:
+            return world.score - self.searched(world.endgame, -INFINITY, INFINITY, depth=1)
+        assert world.reply is not None
+        ends = [world.score - score + (end if isinstance(end, int) else _rack_margin(end))
+                for score, end in self._replies(world.reply)[0]]
+        return min(ends, default=world.score)
+
+    def bounds(self, world: _World, alpha: int, beta: int, quick: bool = False) -> tuple[int, int]:
+        """The value's bounds proved by a search within (alpha, beta), cut to its edges: (v, v) for a value
+        v inside, (-INFINITY, alpha) at most alpha, (beta, INFINITY) at least beta. `quick`: where the
+        opponent replies, only its first reply is searched (an upper bound, far cheaper than the least)."""
+        if world.fixed is not None:
+            return world.fixed, world.fixed
+        if world.endgame is not None:
+            return _cut(world.score - self.searched(world.endgame, world.score - beta, world.score - alpha),
+                        alpha, beta)
+        assert world.reply is not None
+        low, high = self._best_reply(world, alpha, beta, 1 if quick else None)
+        if quick:
+            return -INFINITY, high
+        if low > -INFINITY:  # the opponent may pass back instead: at least the side to move's fallback then
+            fallback = self._fallback(world, low)
+            if fallback < low:
+                low = fallback
+        return low, high
+
+    def _replies(self, reply: _Reply) -> tuple[list[tuple[int, Endgame | int]], bool]:
+        """The opponent's plays emptying the bag (score, and the endgame after it, the side to move to
+        move, or the final margin), the highest-scoring first; and whether they are all its plays."""
+        key = id(reply)
+        cached = self.replies.get(key)
+        if cached is None:
+            found: list[tuple[int, Endgame | int]] = []
+            every = True
+            for q in self.generator.plays(reply.board, reply.theirs):
+                if q.tile_count < len(reply.bag):
+                    every = False
+                    continue
+                after = reply.board.copy()
+                apply_play(after, q)
+                theirs = _plus(leave_after(reply.theirs, q), reply.bag)
+                zero = 0 if q.score else reply.zero + 1
+                end: Endgame | int = (Endgame(after, (reply.mine, theirs), zero) if zero < MAX_ZERO_TURNS else
+                                      _value(after.tiles.points, theirs) - _value(after.tiles.points, reply.mine))
+                found.append((q.score, end))
+            cached = self.replies[key] = (found, every)
+        return cached
+
+    def _best_reply(self, world: _World, alpha: int, beta: int, first: int | None = None) -> tuple[int, int]:
+        """The side to move's value after the opponent's best reply emptying the bag (or its `first`
+        replies), within (alpha, beta) (-INFINITY below where some reply cannot be valued; INFINITY where it
+        has none)."""
+        assert world.reply is not None
+        reply = world.reply
+        replies, valued_all = self._replies(reply)
+        least = INFINITY
+        for score, end in replies[:first]:
+            top = min(beta, least)
+            if top <= alpha:
+                break
+            base = world.score - score
+            v = base + (end if isinstance(end, int) else self.searched(end, alpha - base, top - base))
+            least = min(least, v)
+        if least >= INFINITY:
+            return (-INFINITY if not valued_all else INFINITY), INFINITY
+        low, high = _cut(least, alpha, beta)
+        return (low if valued_all else -INFINITY), high
+
+    def _fallback(self, world: _World, floor: int) -> int:
+        """The side to move's value if the opponent passes back and it then makes its top-scoring play
+        (drawing the bag), or `floor` where that is proved at least `floor`."""
+        assert world.reply is not None
+        reply = world.reply
+        if reply.zero + 1 >= MAX_ZERO_TURNS:  # the opponent's pass ends the game
+            points = reply.board.tiles.points
+            return world.score + _value(points, reply.theirs) - _value(points, reply.mine)
+        plays = self.generator.plays(reply.board, reply.mine)
+        top = max(plays, key=lambda p: p.score, default=None)
+        if top is None or top.tile_count < len(reply.bag):
+            return -INFINITY
+        after = reply.board.copy()
+        apply_play(after, top)
+        zero = 0 if top.score else reply.zero + 2
+        mine = _plus(leave_after(reply.mine, top), reply.bag)
+        if zero >= MAX_ZERO_TURNS:
+            points = reply.board.tiles.points
+            return world.score + top.score + _value(points, reply.theirs) - _value(points, mine)
+        end = Endgame(after, (reply.theirs, mine), zero)
+        base = world.score + top.score
+        value = base - self.searched(end, base - floor - 1, base - floor + 1)  # at least `floor`?
+        if value >= floor:
+            return floor
+        return base - self.searched(end, -INFINITY, INFINITY)
+
+
+def _rack_margin(endgame: Endgame) -> int:
+    """The side to move's margin if the game stopped now: the racks' difference."""
+    points = endgame.board.tiles.points
+    return _value(points, endgame.racks[1]) - _value(points, endgame.racks[0])
+
+
+def _value(points: Sequence[int], rack: Rack) -> int:
+    return sum(p * n for p, n in zip(points, rack.counts))
+
+
+def _cut(value: int, alpha: int, beta: int) -> tuple[int, int]:
+    """A fail-soft result within (alpha, beta) as the bounds it proves, cut to the window's edges."""
+    if value <= alpha:
+        return -INFINITY, alpha
+    if value >= beta:
+        return beta, INFINITY
+    return value, value
+
+
+#: one search's work: (candidate, draw, alpha, beta, quick), or (candidate, -1, 0, 0, False) for every
+#: draw's estimate
+Task = tuple[int, int, int, int, bool]
+Runner = Callable[[Iterator[Task], Callable[[Task], bool]], Iterator[tuple[Task, object]]]
+
+
+class _Solver:
+    """One pre-endgame solved in steps: every candidate estimated one ply deep, then each draw's outcome
+    proved (cut where a candidate cannot win more draws than the best), then the exact values of those
+    that may win as many; `report` is what is known when it ends or runs out of time."""
+
+    def __init__(self, problem: _Problem, solving: list[_Candidate], keep: set[object], prover: _Prover,
+                 started: float) -> None:
+        self.problem, self.solving, self.keep, self.prover = problem, solving, keep, prover
+        self.started = started
+        self.spread = problem.spread
+        for n, p in enumerate(solving):
+            p.number = n
+        self.reached: list[_Candidate] = []
+        self.wins_seconds: float | None = None
+        self.run: Runner = self.in_turn
+
+    def work(self, task: Task) -> object:
+        """A task's result: every draw's estimate, or a draw's bounds (run here or in a worker)."""
+        c, d, alpha, beta, quick = task
+        candidate = self.solving[c]
+        if d < 0:
+            return [self.prover.estimate(w) for w in candidate.worlds]
+        return self.prover.bounds(candidate.worlds[d], alpha, beta, quick)
+
+    def in_turn(self, tasks: Iterator[Task], wanted: Callable[[Task], bool]) -> Iterator[tuple[Task, object]]:
+        """The tasks run here one at a time, each still wanted when its turn comes."""
+        for task in tasks:
+            if wanted(task):
+                yield task, self.work(task)
+
+    def known(self, p: _Candidate) -> PlayOutcome:
+        """What is known of a candidate so far: its wins proved or bounded, its values."""
+        return PlayOutcome(p.move, tuple(Draw(w.label, w.weight, value, low == high, _result(low, high, self.spread),
+                                              low, high, w.mine)
+                                         for w, value, low, high in zip(p.worlds, p.value, p.low, p.high)),
+                           self.spread)
 
     def estimate(self) -> None:
-        """1. Every play one ply deep."""
-        for p in self.solving:
-            p.value = [p.play.score - self.searched(e, -INFINITY, INFINITY, depth=1) for e in p.endgames]
-            p.estimate = sum(map(mul, self.counts, p.value)) / sum(self.counts)
+        """1. Every candidate one ply deep."""
+        tasks = ((c, -1, 0, 0, False) for c in range(len(self.solving)))
+        for (c, *_), values in self.run(tasks, lambda task: True):
+            p = self.solving[c]
+            assert isinstance(values, list)
+            p.value = values
+            p.estimate = sum(v * w.weight for v, w in zip(values, p.worlds)) / sum(w.weight for w in p.worlds)
             self.reached.append(p)
 
     def prove_wins(self) -> float:
-        """2. The outcomes, the most estimated wins first; among as many, the plays placing most tiles (the
-        endgames after them are smallest, so a best play is proved soonest), then the highest estimated
+        """2. The outcomes, the most estimated wins first; among as many, the candidates placing most tiles
+        (the endgames after them are smallest, so a best play is proved soonest), then the highest estimated
         value. Returns the most wins proved."""
         known = self.known
-        self.reached.sort(key=lambda p: (-known(p).wins, -p.play.tile_count, -known(p).expected))
-        threshold = -self.spread  # the play wins a draw whose value is above it
-        best_wins = -1.0
-        for p in self.reached:
-            full = p.play.key() in self.keep
-            for d in sorted(self.draws, key=lambda d: p.value[d]):  # likeliest losses first
-                if not full and known(p).wins_at_most <= best_wins:
-                    break  # cut: it cannot win more draws than the best
-                opponent = self.searched(p.endgames[d], p.play.score - threshold - 1, p.play.score - threshold + 1)
-                _bound(p, d, p.play.score - opponent, threshold - 1, threshold + 1)
+        self.reached.sort(key=lambda p: (-known(p).wins, -p.tiles, -known(p).expected))
+        threshold = -self.spread  # a draw is won when its value is above it
+        best = [-1.0]
+
+        def tasks() -> Iterator[Task]:
+            for p in self.reached:
+                draws = sorted(range(len(p.worlds)), key=lambda d: p.value[d])  # likeliest losses first
+                # where the opponent replies, its first reply alone first: a loss proved cheaply
+                yield from ((p.number, d, threshold - 1, threshold + 1, True) for d in draws if p.worlds[d].reply)
+                yield from ((p.number, d, threshold - 1, threshold + 1, False) for d in draws)
+
+        def wanted(task: Task) -> bool:  # not cut: it may still win more draws than the best; not known
+            p, d = self.solving[task[0]], task[1]
+            return (p.key in self.keep or known(p).wins_at_most > best[0]) and \
+                _result(p.low[d], p.high[d], self.spread) is None
+
+        for (c, d, *_), bounds in self.run(tasks(), wanted):
+            p = self.solving[c]
+            assert isinstance(bounds, tuple)
+            _record(p, d, bounds)
             if known(p).decided:
-                best_wins = max(best_wins, known(p).wins)
+                best[0] = max(best[0], known(p).wins)
+        for p in self.reached:
+            if known(p).decided:
+                best[0] = max(best[0], known(p).wins)
         self.wins_seconds = time.monotonic() - self.started
-        return best_wins
+        return best[0]
 
     def prove_values(self, best_wins: float) -> None:
-        """3. The exact values of the plays that may win as many, the likeliest best first."""
+        """3. The exact values of the candidates that may win as many, the likeliest best first: by the
+        one-ply estimate, since the bounds pass 2 leaves at the spread's threshold say nothing of how far
+        above it a draw is won (one real position put a play worth +18.0 at -3.75 by them, behind one worth
+        +10.5)."""
         known = self.known
         top = [p for p in self.reached if known(p).wins_at_most >= best_wins]
-        # by the one-ply estimate: the values pass 2 left are bounds at the spread's threshold, which say
-        # nothing of how far above it a play's draws are won (one real position put a play worth +18.0
-        # at -3.75 by them, behind one worth +10.5)
-        top.sort(key=lambda p: (-p.estimate, -p.play.tile_count))
-        best_sum = -INFINITY
+        top.sort(key=lambda p: (-p.estimate, -p.tiles))
+        best_sum = [float(-INFINITY)]
+
+        def tasks() -> Iterator[Task]:
+            for p in top:
+                draws = sorted(range(len(p.worlds)), key=lambda d: p.value[d])
+                # where the opponent replies, an upper bound from its first reply first: often enough to cut
+                yield from ((p.number, d, -INFINITY, INFINITY, True) for d in draws if p.worlds[d].reply)
+                yield from ((p.number, d, -INFINITY, INFINITY, False) for d in draws)
+
+        def wanted(task: Task) -> bool:  # as many wins possible, and a higher expected value
+            p, d = self.solving[task[0]], task[1]
+            return (known(p).wins_at_most >= best_wins and _weighted(p, p.high) > best_sum[0]
+                    and not p.settled[d] and p.low[d] < p.high[d])
+
+        for (c, d, _, _, quick), bounds in self.run(tasks(), wanted):
+            p = self.solving[c]
+            assert isinstance(bounds, tuple)
+            _record(p, d, bounds)
+            p.settled[d] = not quick
+            self._consider(p, best_wins, best_sum)
         for p in top:
-            for d in sorted(self.draws, key=lambda d: p.value[d]):
-                if known(p).wins_at_most < best_wins or sum(map(mul, self.counts, p.high)) <= best_sum:
-                    break  # fewer wins, or no higher expected value: its values stay bounds
-                if p.low[d] < p.high[d]:
-                    _bound(p, d, p.play.score - self.searched(p.endgames[d], -INFINITY, INFINITY),
-                           -INFINITY, INFINITY)
-            if known(p).exact and known(p).wins == best_wins:
-                best_sum = max(best_sum, sum(map(mul, self.counts, p.value)))
+            self._consider(p, best_wins, best_sum)
+
+    def _consider(self, p: _Candidate, best_wins: float, best_sum: list[float]) -> None:
+        """A candidate whose values are all exact and wins as many sets the expected value to beat."""
+        o = self.known(p)
+        if o.exact and o.wins == best_wins:
+            best_sum[0] = max(best_sum[0], _weighted(p, p.value))
 
     def report(self) -> PreEndgame:
-        """What is known, in `ranked` order; the plays that may still beat the first."""
+        """What is known, in `ranked` order; the candidates that may still beat the first."""
         out = ranked([self.known(p) for p in self.reached])
         # with no play to make there is nothing to prove (the side to move can only pass)
-        wins_proved = len(out) == len(self.plays) and (not out or out[0].decided and all(
+        wins_proved = len(out) == len(self.solving) and (not out or out[0].decided and all(
             o.wins_at_most <= out[0].wins for o in out[1:]))
         rivals = may_be_better(out)
         exact = wins_proved and (not out or out[0].exact and not rivals)
-        return PreEndgame(tuple(out), exact, time.monotonic() - self.started, len(self.plays), wins_proved,
-                          self.wins_seconds if wins_proved else None, rivals if wins_proved else ())
+        return PreEndgame(tuple(out), exact, time.monotonic() - self.started, len(self.solving), wins_proved,
+                          self.wins_seconds if wins_proved else None, rivals if wins_proved else (),
+                          self.problem.in_bag, unproved(out))
+
+
+def unproved(out: list[PlayOutcome]) -> tuple[PlayOutcome, ...]:
+    """The candidates that may beat the first (ranked first: the best proved): more wins possible, or as
+    many and an expected value the proofs do not keep at or below the first's; every one where the first's
+    wins are not proved."""
+    if not out or not out[0].decided:
+        return tuple(out)
+    first = out[0]
+    return tuple(o for o in out[1:] if o.wins_at_most > first.wins or o.wins_at_most >= first.wins and (
+        not first.exact or _ceiling(o) > first.expected))
 
 
 def may_be_better(out: list[PlayOutcome]) -> tuple[PlayOutcome, ...]:
-    """Where the first play's expected value is exact: the plays that may still beat it (as many wins
+    """Where the first candidate's expected value is exact: those that may still beat it (as many wins
     possible, and no proved bound keeping their expected value at or below the first's)."""
     if not out or not out[0].exact:
         return ()
@@ -308,28 +619,37 @@ def may_be_better(out: list[PlayOutcome]) -> tuple[PlayOutcome, ...]:
 
 
 def ranked(outcomes: list[PlayOutcome]) -> list[PlayOutcome]:
-    """The plays best first: most wins (at equal wins, a play whose wins are proved first), then a play
-    whose expected value is exact before one whose is not, then by expected value. So when time runs
-    out the first play is the best proved, never one whose value is partly an estimate (which may be
-    far off either way: the plays that may be better are `PreEndgame.may_be_better`)."""
-    return sorted(outcomes, key=lambda o: (-o.wins, not o.decided, not o.exact, -o.expected))
+    """The candidates best first: those whose wins are proved before those whose are not, then most
+    wins, then one whose expected value is exact before one whose is not, then by expected value. So
+    when time runs out the first is the best proved, never one whose wins or value are partly an
+    estimate (which may be far off either way: those that may be better are `unproved`)."""
+    return sorted(outcomes, key=lambda o: (not o.decided, -o.wins, not o.exact, -o.expected))
+
+
+def _record(p: _Candidate, d: int, bounds: tuple[int, int]) -> None:
+    """A draw's proved bounds kept, and its value: exact, else the bound proved."""
+    low, high = bounds
+    p.low[d] = max(p.low[d], low)
+    p.high[d] = min(p.high[d], high)
+    if p.low[d] > -INFINITY and p.high[d] >= INFINITY:
+        p.value[d] = p.low[d]
+    elif p.high[d] < INFINITY and p.low[d] <= -INFINITY:
+        p.value[d] = p.high[d]
+    else:  # exact, or the estimate kept within the bounds
+        p.value[d] = min(max(p.value[d], p.low[d]), p.high[d])
+
+
+def _weighted(p: _Candidate, values: list[int]) -> float:
+    return float(sum(v * w.weight for v, w in zip(values, p.worlds)))
+
+
+def _key(move: Move) -> object:
+    return None if move is None else move.key()
 
 
 def _share(result: str | None) -> float:
     """A draw's part of a win."""
     return 1.0 if result == WIN else 0.5 if result == TIE else 0.0
-
-
-def _bound(p: _Play, d: int, value: int, alpha: int, beta: int) -> None:
-    """Record a fail-soft search result for the side to move, searched within
-    (alpha, beta) of its value: exact inside, a bound outside."""
-    if value <= alpha:
-        p.high[d] = min(p.high[d], value)
-    elif value >= beta:
-        p.low[d] = max(p.low[d], value)
-    else:
-        p.low[d] = p.high[d] = value
-    p.value[d] = value
 
 
 def _result(low: int, high: int, spread: int) -> str | None:
@@ -344,15 +664,77 @@ def _result(low: int, high: int, spread: int) -> str | None:
 
 
 def _ceiling(o: PlayOutcome) -> float:
-    """The highest expected value the proofs leave a play (INFINITY where a draw has no upper bound)."""
+    """The highest expected value the proofs leave a candidate (INFINITY where a draw has no upper bound)."""
     at_most = o.expected_at_most
     return float(INFINITY) if at_most is None else at_most
 
 
-def _plus(rack: Rack, tile: int, n: int = 1) -> Rack:
-    """The rack with `n` more of a tile (-1: a blank)."""
-    if tile < 0:
-        return Rack(rack.tiles, rack.counts, rack.blanks + n)
+def _plus(rack: Rack, tiles: Sequence[int], n: int = 1) -> Rack:
+    """The rack with `n` more of each tile (-1: a blank)."""
     counts = list(rack.counts)
-    counts[tile] += n
-    return Rack(rack.tiles, tuple(counts), rack.blanks)
+    blanks = rack.blanks
+    for tile in tiles:
+        if tile < 0:
+            blanks += n
+        else:
+            counts[tile] += n
+    return Rack(rack.tiles, tuple(counts), blanks)
+
+
+# -- several processes ---------------------------------------------------------------------------------
+_worker: _Solver | None = None
+
+
+def _work_there(task: Task) -> object:
+    assert _worker is not None
+    return _worker.work(task)
+
+
+class _runner:
+    """Where the solver's searches run: here, or `threads` forked processes that take the tasks in their
+    order, a few ahead of the one awaited; the results are used in that order, each only if still wanted
+    then (else thrown away), so the report is the one a single process gives."""
+
+    def __init__(self, solver: _Solver, threads: int) -> None:
+        self.solver, self.threads = solver, threads
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Runner:
+        if self.threads <= 1:
+            return self.solver.in_turn
+        global _worker
+        _worker = self.solver  # inherited by the forked workers
+        self.pool = ProcessPoolExecutor(self.threads, mp_context=multiprocessing.get_context("fork"),
+                                        initializer=end_with_parent, initargs=(os.getpid(),))
+        return self.ahead
+
+    def __exit__(self, *exc: object) -> None:
+        global _worker
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            _worker = None
+
+    def ahead(self, tasks: Iterator[Task], wanted: Callable[[Task], bool]) -> Iterator[tuple[Task, object]]:
+        assert self.pool is not None
+        pending: list[tuple[Task, Future[object]]] = []
+        deadline = self.solver.prover.deadline
+        source = iter(tasks)
+        while True:
+            while len(pending) < self.threads + 1:
+                task = next(source, None)
+                if task is None:
+                    break
+                if wanted(task):
+                    pending.append((task, self.pool.submit(_work_there, task)))
+            if not pending:
+                return
+            task, future = pending.pop(0)
+            if not wanted(task):
+                future.cancel()
+                continue
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 1.0
+            try:
+                result = future.result(timeout)
+            except TimeoutError:
+                raise OutOfTime from None
+            yield task, result
