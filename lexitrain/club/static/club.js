@@ -1,5 +1,5 @@
 // lexitrain club: the page over the club's JSON API (docs/club.md). Every write sends the session's CSRF token.
-// (common.js, the local app's, is loaded first: its clock text.)
+// (common.js, the local app's, is loaded first: its JSON calls and its clock text.)
 "use strict";
 const $ = (id) => document.getElementById(id);
 let me = null;   // {member, csrf, admin}
@@ -7,14 +7,9 @@ let studying = null;  // the question on show: {kind, key, card: {last_review, .
 
 function notice(text) { $("notice").textContent = text || ""; }
 
-async function api(method, path, body) {
-  const headers = {"content-type": "application/json"};
-  if (me && method !== "GET") headers["x-csrf-token"] = me.csrf;
-  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-  return data;
-}
+// A JSON call to the club: common.js's, as every page of the app calls (a write carries the session's CSRF token,
+// the body's data-csrf once the member is in; an error is thrown as its one line).
+function api(method, path, body) { return lexitrain.call("", method, path, body); }
 
 function row(tbody, values) {
   const tr = document.createElement("tr");
@@ -74,6 +69,7 @@ async function refreshStudy() {
 
 async function loggedIn(session) {
   me = session;
+  document.body.dataset.csrf = me.csrf;
   $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
   $("log-out").classList.remove("hidden");
   $("login").classList.add("hidden");
