@@ -22,7 +22,9 @@ the solver once chose ED (+10.5, every draw won) over a play worth +18.0
 that also wins every draw. `--issue` solves it alone and prints its first
 three candidates.
 
-    python scripts/bench_preendgame.py [--one 5] [--two 3] [--limit 60] [--threads 1 2] [--issue]
+    python scripts/bench_preendgame.py [--one 5] [--skip 0] [--two 3] [--limit 60] [--threads 1 2] [--issue]
+
+(`--skip 15 --one 10` takes the one-tile positions whose wins were proved within 25 s at load 12-17.)
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", type=int, default=5, help="one-tile-in-the-bag positions")
     parser.add_argument("--two", type=int, default=3, help="two-tiles-in-the-bag positions")
+    parser.add_argument("--skip", type=int, default=0, help="one-tile-in-the-bag positions to skip first")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds (wall) per position and thread count")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--issue", action="store_true", help="the issue's position alone, no time limit")
@@ -77,7 +80,8 @@ def main() -> None:
         found = [p for p in recorded_endgames(GAMES, lex.tiles, in_bag) if p[3].size == RACK_SIZE + in_bag]
         if args.issue:
             found = [p for p in found if ISSUE in p[0]] if in_bag == 1 else []
-        positions += [(in_bag, *p) for p in found[:count]]
+        skip = args.skip if in_bag == 1 else 0
+        positions += [(in_bag, *p) for p in found[skip: skip + count]]
     totals: dict[int, list[float]] = {n: [] for n in args.threads}
     proved: dict[int, int] = {n: 0 for n in args.threads}
     differ: list[str] = []
@@ -112,9 +116,9 @@ def main() -> None:
         print(f"threads {threads}: best proved in {proved[threads]} of {len(positions)}, total "
               f"{sum(totals[threads]):.1f} s (not proved counted as the limit), median "
               f"{statistics.median(totals[threads]) if totals[threads] else 0:.2f} s")
-    first, last = sum(totals[args.threads[0]]), sum(totals[args.threads[-1]])
-    if len(args.threads) > 1 and last > 0:
-        print(f"ratio of totals, {args.threads[0]} thread(s) over {args.threads[-1]}: {first / last:.2f}x")
+    fewest, most = sum(totals[args.threads[0]]), sum(totals[args.threads[-1]])
+    if len(args.threads) > 1 and most > 0:
+        print(f"ratio of totals, {args.threads[0]} thread(s) over {args.threads[-1]}: {fewest / most:.2f}x")
     print("reports equal whatever the threads, where both finished: "
           + ("yes" if not differ else "NO -- " + ", ".join(differ)))
     print("load at end: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))

@@ -66,10 +66,9 @@ class Draw:
     `mine`; how many ways the unseen tiles give it; the candidate's value for
     the side to move then.
 
-    `value` is exact when `exact`; else, when the outcome is proved, a bound
-    the search proved (at least this for a win, at most for a loss); else the
-    estimate one ply deep. `result` is the proved outcome for the side to
-    move (win, tie, loss), None where it was not proved."""
+    `value` is exact when `exact`; else the estimate one ply deep, brought
+    within the bounds proved (`low`, `high`). `result` is the proved outcome
+    for the side to move (win, tie, loss), None where it was not proved."""
 
     tile: str
     count: int
@@ -627,16 +626,12 @@ def ranked(outcomes: list[PlayOutcome]) -> list[PlayOutcome]:
 
 
 def _record(p: _Candidate, d: int, bounds: tuple[int, int]) -> None:
-    """A draw's proved bounds kept, and its value: exact, else the bound proved."""
+    """A draw's proved bounds kept, and its value: exact, else the one-ply estimate brought within them (the
+    bounds proved at the spread's threshold say only on which side of it the value lies)."""
     low, high = bounds
     p.low[d] = max(p.low[d], low)
     p.high[d] = min(p.high[d], high)
-    if p.low[d] > -INFINITY and p.high[d] >= INFINITY:
-        p.value[d] = p.low[d]
-    elif p.high[d] < INFINITY and p.low[d] <= -INFINITY:
-        p.value[d] = p.high[d]
-    else:  # exact, or the estimate kept within the bounds
-        p.value[d] = min(max(p.value[d], p.low[d]), p.high[d])
+    p.value[d] = min(max(p.value[d], p.low[d]), p.high[d])
 
 
 def _weighted(p: _Candidate, values: list[int]) -> float:
