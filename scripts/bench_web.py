@@ -78,15 +78,29 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def children_cpu(server: int) -> dict[int, float]:
+    """The CPU time so far of each process the server has started and that still runs (its sheet process, its
+    count process)."""
+    pids: set[int] = set()
+    for task in Path(f"/proc/{server}/task").glob("*"):  # (each thread's: a process is the child of its starter)
+        try:
+            pids.update(int(pid) for pid in (task / "children").read_text().split())
+        except OSError:
+            pass
+    return {pid: cpu_seconds(pid) for pid in pids}
+
+
 @contextmanager
 def phase(title: str, server: int) -> Iterator[None]:
     """A phase's figures between its title, with the load average as it begins, and a line with the load average
-    as it ends and the CPU time the server process took in it (its own threads: not the sheet process's)."""
+    as it ends and the CPU time the server process took in it: its own (the event loop, the lane, the readers),
+    and its child processes' (the sheet, the statistics' counts)."""
     print(f"{title} (load average {load()} as it began)")
-    cpu, began = cpu_seconds(server), time.monotonic()
+    cpu, children, began = cpu_seconds(server), children_cpu(server), time.monotonic()
     yield
-    print(f"  load average {load()} as it ended; the server took {cpu_seconds(server) - cpu:.1f} s of CPU "
-          f"in {time.monotonic() - began:.1f} s")
+    apart = sum(seconds - children.get(pid, 0.0) for pid, seconds in children_cpu(server).items())
+    print(f"  load average {load()} as it ended; in {time.monotonic() - began:.1f} s the server took "
+          f"{cpu_seconds(server) - cpu:.1f} s of CPU, its sheet and count processes {apart:.1f} s")
 
 
 class Client:
