@@ -770,3 +770,27 @@ def test_the_home_page_reads_the_syncs_and_the_kept_club_sessions_once_per_chang
     app_ctx.store.save_peer(PeerRow(club_peer(club, "bob"), "their-id", 0, 0, 1_700_000_100.0))
     page = client.get("/").text
     assert f"Synced with bob on {club}: last on" in page and (len(loaded), len(counted)) == (2, 2)  # the store did
+
+
+def test_while_the_statistics_are_a_count_behind_the_due_forecast_is_read_once_per_change(client, app_ctx, monkeypatch):
+    """The review page shows the due forecast as the store is now; while the statistics are being counted again
+    (slowed here) it is read from the store once per change, not on every view (a third of the readers' CPU under
+    bench_web's load), and what it shows follows each answer."""
+    from lexitrain.web import context
+
+    counted, forecast, read = context.st.compute, context.st.forecast, []
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(1.0)
+        return counted(*args, **kwargs)
+
+    client.get("/stats")  # (the first count, waited for)
+    monkeypatch.setattr(context.st, "compute", slow)
+    monkeypatch.setattr(context.st, "forecast", lambda *args: read.append(args) or forecast(*args))
+    for rating, due in ((1, 1), (1, 2)):  # (Again: each card due again in a minute)
+        first = client.post("/api/review").json()
+        client.post(f"/api/review/{first['id']}/grade", json=on_question(first, rating=rating))
+        before = len(read)
+        for _ in range(3):
+            assert f"{due} due in all 30 days" in client.get("/review").text
+        assert len(read) == before + 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import data_home
@@ -26,10 +26,16 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills import open_rounds
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.records import stats as st
+from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.stats import StatsReport, SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+T = TypeVar("T")
 
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
@@ -91,7 +97,8 @@ class Context:
     _stats_counter: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lexitrain-stats"))
     _stats_watch: ProgressStore | None = None
-    _syncs: tuple[int, list[SyncStatus]] | None = None  # (the store's version, its syncs then)
+    #: what pages show on every view, read once per change of the store (`_per_change`): name -> (stamp, value)
+    _kept: dict[str, tuple[tuple[object, ...], Any]] = field(default_factory=dict)
     _threads: ThreadStores | None = None
 
     def __post_init__(self) -> None:
@@ -154,13 +161,24 @@ class Context:
                 self._start_count(lex)
 
     def syncs(self, store: ProgressStore) -> list[SyncStatus]:
-        """The stores this one syncs with (`sync_status`, which the home page shows on every view): read again
+        """The stores this one syncs with (`sync_status`, which the home page shows on every view), read again
         only when the store has changed."""
-        version = self.store_version()  # (before the read: a change meanwhile moves it, and it is read again)
-        kept = self._syncs
-        if kept is None or kept[0] != version:
-            kept = self._syncs = (version, sync_status(store))
-        return kept[1]
+        return self._per_change("syncs", (), lambda: sync_status(store))
+
+    def due_forecast(self, store: ProgressStore, lexicon: str) -> pd.DataFrame:
+        """The cards due on each of the coming days as the store is now (`stats.forecast`, which the review page
+        and /stats show on every view while the statistics are a count behind: a third of the readers' CPU
+        under bench_web's load), read again only when the store has changed, or the day."""
+        return self._per_change(f"forecast {lexicon}", (utc_now().astimezone().date(),),
+                                lambda: st.forecast(store, lexicon))
+
+    def _per_change(self, name: str, also: tuple[object, ...], read: Callable[[], T]) -> T:
+        """What READ gives, kept under NAME and read again only when the store has changed since (or ALSO has)."""
+        stamp = (self.store_version(), *also)  # (before the read: a change meanwhile moves it, and it is read again)
+        kept = self._kept.get(name)
+        if kept is None or kept[0] != stamp:
+            kept = self._kept[name] = (stamp, read())
+        return cast(T, kept[1])
 
     def store_version(self) -> int:
         """A value that moves whenever the store changes (`changes`): a cache of anything read from the store

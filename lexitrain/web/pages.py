@@ -41,6 +41,7 @@ from lexitrain.study.records.sync import sync_home
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
+from lexitrain.web.context import Context
 from lexitrain.web.edge import NotFound
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -254,7 +255,7 @@ async def review_page(request: Request) -> Response:
     ctx = context(request)
 
     def page(store: ProgressStore) -> Response:
-        report = _due_now(store, *ctx.stats(wait=0))  # (only its forecast is shown: never wait for a count)
+        report = _due_now(ctx, store, *ctx.stats(wait=0))  # (only its forecast is shown: never wait for a count)
         return render(request, store, "review.html", forecast=st.shown_forecast(report), **_due_figures(report))
 
     return await ctx.offload.read(page)
@@ -318,7 +319,7 @@ async def stats_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         report, fresh = ctx.stats()
-        report = _due_now(store, report, fresh)
+        report = _due_now(ctx, store, report, fresh)
         per_day = report.per_day.to_dict("records")
         points_weeks = report.points.dated_weeks() if report.points else []
         due = _due_figures(report)
@@ -341,11 +342,11 @@ def _leaks(lexicon: str) -> dict[str, Any] | None:
     return leak_profile(games).to_json() if games else None
 
 
-def _due_now(store: ProgressStore, report: st.StatsReport, fresh: bool) -> st.StatsReport:
+def _due_now(ctx: Context, store: ProgressStore, report: st.StatsReport, fresh: bool) -> st.StatsReport:
     """The report with its due forecast as the store is now, so a page shows the same due counts as `lexitrain
-    stats` and the day's drill right after an answer: a FRESH report's own, else read again (a few milliseconds:
-    the rest of a report is counted again apart, and may be a count behind)."""
-    return report if fresh else replace(report, forecast=st.forecast(store, report.lexicon))
+    stats` and the day's drill right after an answer: a FRESH report's own, else the one read once per change of
+    the store (a few milliseconds: the rest of a report is counted again apart, and may be a count behind)."""
+    return report if fresh else replace(report, forecast=ctx.due_forecast(store, report.lexicon))
 
 
 def _due_figures(report: st.StatsReport) -> dict[str, int]:
