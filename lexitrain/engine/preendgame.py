@@ -40,7 +40,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.pool import AsyncResult, Pool
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterator, Sequence
 
@@ -692,26 +692,27 @@ class _runner:
 
     def __init__(self, solver: _Solver, threads: int) -> None:
         self.solver, self.threads = solver, threads
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: Pool | None = None
 
     def __enter__(self) -> Runner:
         if self.threads <= 1:
             return self.solver.in_turn
         global _worker
         _worker = self.solver  # inherited by the forked workers
-        self.pool = ProcessPoolExecutor(self.threads, mp_context=multiprocessing.get_context("fork"),
-                                        initializer=end_with_parent, initargs=(os.getpid(),))
+        self.pool = multiprocessing.get_context("fork").Pool(self.threads, initializer=end_with_parent,
+                                                             initargs=(os.getpid(),))
         return self.ahead
 
     def __exit__(self, *exc: object) -> None:
         global _worker
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.pool is not None:  # its work is done, or no longer wanted (time ran out): no waiting for it
+            self.pool.terminate()
+            self.pool.join()
             _worker = None
 
     def ahead(self, tasks: Iterator[Task], wanted: Callable[[Task], bool]) -> Iterator[tuple[Task, object]]:
         assert self.pool is not None
-        pending: list[tuple[Task, Future[object]]] = []
+        pending: list[tuple[Task, AsyncResult[object]]] = []
         deadline = self.solver.prover.deadline
         source = iter(tasks)
         while True:
@@ -720,16 +721,15 @@ class _runner:
                 if task is None:
                     break
                 if wanted(task):
-                    pending.append((task, self.pool.submit(_work_there, task)))
+                    pending.append((task, self.pool.apply_async(_work_there, (task,))))
             if not pending:
                 return
             task, future = pending.pop(0)
             if not wanted(task):
-                future.cancel()
-                continue
+                continue  # thrown away when it comes (a worker cannot be stopped mid-search)
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 1.0
             try:
-                result = future.result(timeout)
-            except TimeoutError:
+                result = future.get(timeout)
+            except multiprocessing.TimeoutError:
                 raise OutOfTime from None
             yield task, result
