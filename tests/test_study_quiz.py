@@ -84,7 +84,7 @@ def test_quiz_cards_are_scheduled_and_then_due(small, monkeypatch):
     (["--saved", "nosuch"], "nosuch"),
     (["--list", "twos", "--search", "--length 2"], "give exactly one word source"),
     ([], 'quiz on what? give --search "...", search conditions (--length 7 ...), --saved NAME, --list NAME, '
-         "--file FILE, --due or --leeches (or `lexitrain quiz position`)"),
+         "--my-list NAME, --file FILE, --due or --leeches (or `lexitrain quiz position`)"),
     (["--list", "twos", "--kind", "crossword"], "unknown question kind 'crossword'"),
     (["--list", "twos", "--kind", ""], "unknown question kind ''"),  # not quietly anagrams
     (["--search", ""], "--search '': give at least one condition"),  # not every word of the lexicon
