@@ -19,7 +19,7 @@ from lexitrain.study.quiz.scheduler import load_scheduling, to_datetime, utc_now
 from lexitrain.study.records.coverage import LengthCoverage, coverage
 from lexitrain.study.records.stakes import Covered, covered
 from lexitrain.study.store import ProgressStore
-from lexitrain.study.store.exchange import peer_club
+from lexitrain.study.store.exchange import peer_club, peer_home
 from lexitrain.wording import counted
 
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ def render_text(report: StatsReport) -> list[str]:
 class SyncStatus:
     """When this store last synced with another, and how many of its answers wait to go there."""
 
-    peer: str  # what this store calls the other: a club's address and member name, or "home NAME"
+    peer: str  # what this store calls the other: `club_peer`'s or `home_peer`'s name
     synced: float | None
     waiting: int
 
@@ -258,7 +258,7 @@ class SyncStatus:
     def label(self) -> str:
         """The other store as a player names it: `ann on https://club.example.org`, or `the home laptop`."""
         club = peer_club(self.peer)
-        return "the home " + self.peer.removeprefix("home ") if club is None else f"{club[1]} on {club[0]}"
+        return "the home " + peer_home(self.peer) if club is None else f"{club[1]} on {club[0]}"
 
 
 def sync_status(store: ProgressStore) -> list[SyncStatus]:

@@ -47,7 +47,7 @@ from lexitrain.study.records.backup_check import (
 )
 from lexitrain.study.store import PeerRow, ProgressStore
 from lexitrain.study.store.connection import FILE_NAME
-from lexitrain.study.store.exchange import PAGE, CardName, FactKey
+from lexitrain.study.store.exchange import PAGE, CardName, FactKey, home_peer
 from lexitrain.study.store.history import CHANGES, EVENT_ORDER, schedule_of
 from lexitrain.wording import counted
 
@@ -254,7 +254,7 @@ def sync_homes(store: ProgressStore, folder: Path) -> Synced:
     with ProgressStore(path) as other:
         note_searches(store)
         note_searches(other, folder)
-        done = sync(store, StorePeer(other), f"home {folder.resolve()}", label=str(store.path.parent.resolve()))
+        done = sync(store, StorePeer(other), home_peer(str(folder.resolve())), label=str(store.path.parent.resolve()))
         write_searches(other, folder)
         write_searches(store)
     return done
@@ -319,9 +319,9 @@ def note_home(store: ProgressStore, home: str, label: str, through: int) -> None
     """Note in STORE that the home HOME (machine LABEL) took its changes up to THROUGH, now (what STORE took
     of HOME's, when it synced with it itself, stays)."""
     with store.transaction():
-        known = store.peer(f"home {label}")
+        known = store.peer(home_peer(label))
         received = known.received if known is not None and known.store == home else 0
-        store.save_peer(PeerRow(f"home {label}", home, through, received, utc_now().timestamp()))
+        store.save_peer(PeerRow(home_peer(label), home, through, received, utc_now().timestamp()))
 
 
 def check_page(page: Any, name: str) -> None:

@@ -79,6 +79,17 @@ def peer_club(peer: str) -> tuple[str, str] | None:
     return (club, member) if mark and club.startswith(("http://", "https://")) else None
 
 
+def home_peer(home: str) -> str:
+    """What a store calls another home's it synced with (`home /media/stick`: its folder; on a club, the machine's
+    label the member's home gave)."""
+    return f"home {home}"
+
+
+def peer_home(peer: str) -> str:
+    """The home (folder or machine) a name `home_peer` made names."""
+    return peer.removeprefix("home ")
+
+
 class Exchange(Cards, Answers, Decks, Plans, Positions, Settings, WordLists):
     def store_id(self) -> str:
         """This store's own id (random, made with its history's numbers)."""
