@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -92,14 +93,19 @@ def test_guide_judge_example_says_what_enable_answers(enable) -> None:
     assert run("judge", "QI", "ZA", "JO", "--json").json() == {"QI": False, "ZA": False, "JO": True}
 
 
-def test_jsonl_answer_that_is_not_utf8_is_judged_not_crashed(make_lexicon) -> None:
+# stdin as the C locale reads it (bad bytes kept as surrogates), and as a UTF-8 locale (en_US.UTF-8) does: strict;
+# an untimed question reads its line directly, a timed one on the reader thread
+@pytest.mark.parametrize("stdin_errors", ["surrogateescape", "strict"])
+@pytest.mark.parametrize("timed", [[], ["--question-time", "60"]])
+def test_jsonl_answer_that_is_not_utf8_is_judged_not_crashed(make_lexicon, stdin_errors: str, timed: list[str]) -> None:
     make_lexicon(["AE", "OE", "AI"], name="tiny")
     result = subprocess.run(
         [sys.executable, "-m", "lexitrain", "quiz", "--search", "--length 2", "--lexicon", "tiny", "--jsonl",
-         "--limit", "1"],
+         "--limit", "1", *timed],
         input=b"AE \xff\xfe\n",
         capture_output=True,
         timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": f"utf-8:{stdin_errors}"},
     )
     assert result.returncode == 0, result.stderr.decode()
     assert result.stderr == b""

@@ -11,6 +11,7 @@ an answer.
 
 from __future__ import annotations
 
+import io
 import math
 import queue
 import sys
@@ -68,8 +69,9 @@ _readers: dict[int, LineReader] = {}
 def stdin_reader(start: bool = True) -> LineReader | None:
     """The one reader of the current stdin, started if need be (None if not started and not
     to be): once a thread reads stdin ahead, every later line must come through it. A terminal's
-    end of input (Ctrl-D) once taken, a terminal is read again by a new reader (a pipe's end is final)."""
-    stream = sys.stdin
+    end of input (Ctrl-D) once taken, a terminal is read again by a new reader (a pipe's end is final).
+    Every read of stdin asks here first, so stdin reads a byte that is not UTF-8 as `clean_input` expects it."""
+    stream = _tolerant(sys.stdin)
     reader = _readers.get(id(stream))
     if reader is not None and reader.stream is stream and not (reader.ended and reader.lines.empty()
                                                                and stream.isatty()):
@@ -78,6 +80,15 @@ def stdin_reader(start: bool = True) -> LineReader | None:
         return None
     reader = _readers[id(stream)] = LineReader(stream)
     return reader
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """STREAM reading a byte its encoding cannot decode as a lone surrogate (as Python's C locale does), where the
+    locale made it strict (en_US.UTF-8): never a UnicodeDecodeError, nor a reader thread that takes one for the end
+    of input."""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="surrogateescape")
+    return stream
 
 
 def read_line(time_left: Callable[[], float | None]) -> Answer:
