@@ -30,12 +30,14 @@ from lexitrain.study.quiz.scheduler import utc_now
 from lexitrain.study.records.stats import StatsReport, SyncStatus, sync_status
 from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
-from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores
+from lexitrain.web.offload import READERS, Lend, Offload, ThreadStores, timed_count
 
 if TYPE_CHECKING:
     import pandas as pd
 
 T = TypeVar("T")
+#: What `Context._kept_now` gives when nothing is kept of the store as it is now.
+_STALE = object()
 
 #: How long a page waits for the statistics to be counted again before it shows the last count.
 STATS_WAIT = 0.06
@@ -97,7 +99,8 @@ class Context:
     _stats_counter: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="lexitrain-stats"))
     _stats_watch: ProgressStore | None = None
-    #: what pages show on every view, read once per change of the store (`_per_change`): name -> (stamp, value)
+    #: what every view or request asks, read once per change of the store (`_per_change`, `read_per_change`): name ->
+    #: (stamp, value)
     _kept: dict[str, tuple[tuple[object, ...], Any]] = field(default_factory=dict)
     _threads: ThreadStores | None = None
 
@@ -172,13 +175,27 @@ class Context:
         return self._per_change(f"forecast {lexicon}", (utc_now().astimezone().date(),),
                                 lambda: st.forecast(store, lexicon))
 
+    async def read_per_change(self, name: str, read: Callable[[ProgressStore], T]) -> T:
+        """What READ gives on a reader thread, kept under NAME and read again only when the store has changed since:
+        for what the event loop asks on every request (whether the judge is on)."""
+        stamp, kept = self._kept_now(name, ())
+        return cast(T, kept) if kept is not _STALE else self._keep(name, stamp, await self.offload.read(read))
+
     def _per_change(self, name: str, also: tuple[object, ...], read: Callable[[], T]) -> T:
         """What READ gives, kept under NAME and read again only when the store has changed since (or ALSO has)."""
-        stamp = (self.store_version(), *also)  # (before the read: a change meanwhile moves it, and it is read again)
+        stamp, kept = self._kept_now(name, also)
+        return cast(T, kept) if kept is not _STALE else self._keep(name, stamp, read())
+
+    def _kept_now(self, name: str, also: tuple[object, ...]) -> tuple[tuple[object, ...], Any]:
+        """The stamp of the store as it is now (and ALSO), taken before any read (a change meanwhile moves it, and
+        it is read again), and what is kept under NAME at that stamp (_STALE: nothing, or a read of an older one)."""
+        stamp = (self.store_version(), *also)
         kept = self._kept.get(name)
-        if kept is None or kept[0] != stamp:
-            kept = self._kept[name] = (stamp, read())
-        return cast(T, kept[1])
+        return stamp, kept[1] if kept is not None and kept[0] == stamp else _STALE
+
+    def _keep(self, name: str, stamp: tuple[object, ...], value: T) -> T:
+        self._kept[name] = (stamp, value)
+        return value
 
     def store_version(self) -> int:
         """A value that moves whenever the store changes (`changes`): a cache of anything read from the store
@@ -210,13 +227,11 @@ class Context:
             raise LexitrainError("the app is stopping: the statistics were not counted")
         with self._stats_lock:
             count.version = self._version()
-        began = time.thread_time()
         if self.count_apart and self.store is not None:
             report, seconds = self.offload.count_apart(self.store.path, lex.name)
         else:
             with self.lend() as store:
-                report = st.compute(store, lex.name, lex, points=True)
-            seconds = time.thread_time() - began
+                report, seconds = timed_count(store, lex)
         self._stats_turn[lex.name] = time.monotonic() + seconds * (1 / COUNT_SHARE - 1)
         return report
 

@@ -126,7 +126,6 @@ class JudgeLock:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._seen: tuple[int, bool] | None = None  # (the store's version, whether the judge was on then)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -143,16 +142,12 @@ class JudgeLock:
             response = RedirectResponse(f"{scope.get('root_path', '')}/judge", status_code=303)
         await response(scope, receive, send)
 
-    async def _on(self, request: Request) -> bool:
+    @staticmethod
+    async def _on(request: Request) -> bool:
         """Whether the judge is on: read from the store again only when the store has changed since (every
         request asks: a read on a thread each time made every page and guess wait for a free reader)."""
         ctx = context(request)
-        if not ctx.on_this_machine:
-            return False
-        version = ctx.store_version()  # (before the read: a change meanwhile moves it, and it is read again)
-        if self._seen is None or self._seen[0] != version:
-            self._seen = (version, bool(await ctx.offload.read(judge_on)))
-        return self._seen[1]
+        return ctx.on_this_machine and await ctx.read_per_change("judge", judge_on)
 
 
 ROUTES = [

@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -44,8 +45,6 @@ from lexitrain.study.store import ProgressStore
 T = TypeVar("T")
 #: How much lower the count process's priority is than the app's (nice(2)'s increment).
 COUNT_NICENESS = 5
-#: The lexicons the count process has opened.
-_open_lexicons: dict[str, Lexicon] = {}
 #: Threads that read the store at once (the machine's cores, at least 2).
 READERS = 2
 #: Where a request's store comes from: a block holding a connection to it (`with lend() as store:`).
@@ -120,9 +119,7 @@ class Offload:
     async def sheet(self, request: SheetRequest, lexicon: str) -> bytes:
         """A PDF sheet made in the sheet process (started on first use)."""
         with self._lock:
-            if self._sheets is None:
-                self._sheets = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                   initializer=end_with_parent, initargs=(os.getpid(),))
+            self._sheets = self._sheets or _process_apart(end_with_parent)
         return await _run_in_process(self._sheets, request, lexicon)
 
     def count_apart(self, path: Path, lexicon: str) -> tuple[StatsReport, float]:
@@ -130,9 +127,7 @@ class Offload:
         first use, at a lower priority), and the CPU seconds the count took there; wait for them (outside the
         event loop)."""
         with self._lock:
-            if self._counts is None:
-                self._counts = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                   initializer=_start_counting, initargs=(os.getpid(),))
+            self._counts = self._counts or _process_apart(_start_counting)
         return self._counts.submit(count_stats, path, lexicon).result()
 
     def close(self) -> None:
@@ -154,6 +149,19 @@ async def _run_in_process(executor: ProcessPoolExecutor, request: SheetRequest, 
     return await asyncio.get_running_loop().run_in_executor(executor, render_sheet, request, lexicon)
 
 
+def _process_apart(start: Callable[[int], None]) -> ProcessPoolExecutor:
+    """A process of its own (spawned: no lock a thread of the app held is copied into it), begun by START, which is
+    given the app's process id (to end with it: `end_with_parent`)."""
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=start,
+                               initargs=(os.getpid(),))
+
+
+@cache
+def _opened(lexicon: str) -> Lexicon:
+    """A lexicon opened once in the process apart that uses it (the sheet's, the count's), kept while it runs."""
+    return open_lexicon(lexicon)
+
+
 def _start_counting(parent: int) -> None:
     """The count process's start: it ends with the app, and gives way to the app's requests."""
     end_with_parent(parent)
@@ -161,20 +169,23 @@ def _start_counting(parent: int) -> None:
 
 
 def count_stats(path: Path, lexicon: str) -> tuple[StatsReport, float]:
-    """Count the statistics of the store at PATH (run in the count process; the lexicon kept open there): the
-    report and the CPU seconds the count took."""
-    if lexicon not in _open_lexicons:
-        _open_lexicons[lexicon] = open_lexicon(lexicon)
+    """Count the statistics of the store at PATH (run in the count process; the lexicon kept open there)."""
     with ProgressStore(path) as store:
-        began = time.process_time()
-        report = st.compute(store, lexicon, _open_lexicons[lexicon], points=True)
-        return report, time.process_time() - began
+        return timed_count(store, _opened(lexicon))
+
+
+def timed_count(store: ProgressStore, lex: Lexicon) -> tuple[StatsReport, float]:
+    """The statistics of LEX (with the points covered) and the CPU seconds this thread took to count them (how
+    long the next count waits for its turn: `Context.stats`)."""
+    began = time.thread_time()
+    report = st.compute(store, lex.name, lex, points=True)
+    return report, time.thread_time() - began
 
 
 def render_sheet(request: SheetRequest, lexicon: str) -> bytes:
     """Build and write a sheet as PDF bytes (run in the sheet process)."""
 
-    sheet = build_sheet(request, open_lexicon(lexicon))
+    sheet = build_sheet(request, _opened(lexicon))
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "sheet.pdf"
         write_sheet(sheet, out)
