@@ -76,7 +76,7 @@ def measure(store: ProgressStore, runs: int) -> dict[str, list[float]]:
                                           before, T0 + n, 1500, rating=GOOD))
 
     def stats(n: int) -> None:
-        store.cards_by_state("enable")
+        store.state_counts("enable")
         store.answers_per_quarter_hour("enable", T0 - 86400 * 30)
         store.review_tally("enable", T0 - 86400 * 30)
 

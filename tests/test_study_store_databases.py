@@ -188,7 +188,6 @@ def everything_read(store: ProgressStore) -> dict[str, object]:
         "due_count": store.due_count("enable", now),
         "studied": sorted(store.studied_cards("enable"), key=lambda card: card.id),
         "counters": sorted(store.card_counters("enable")),
-        "by_state": store.cards_by_state("enable"),
         "per_quarter_hour": (lambda d: (d[0], sorted(d[1])))(store.due_per_quarter_hour("enable", now - 5 * DAY,
                                                                                          now + 20 * DAY)),
         "most_missed_cards": store.most_missed_cards("enable", "ana", 20),

@@ -129,8 +129,9 @@ def compute(store: ProgressStore, lexicon: str, lex: Lexicon | None = None, poin
     per_day = pd.DataFrame.from_records([(day, *days[day]) for day in sorted(days)], columns=["date", *columns])
     per_day[columns] = per_day[columns].astype(int)
 
-    states = store.cards_by_state(lexicon)
-    by_state = {name: states.get(state, 0) for state, name in STATE_NAMES.items()}
+    by_state = dict.fromkeys(STATE_NAMES.values(), 0)
+    for state, _, n in store.state_counts(lexicon):
+        by_state[STATE_NAMES[state]] += n
     waiting = store.waiting_in_plans(lexicon)
     by_state["new"] -= waiting  # (new: cards of the player's making or already introduced, not yet answered)
 

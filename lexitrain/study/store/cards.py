@@ -230,11 +230,6 @@ class Cards(History):
             "SELECT kind, key, state, due, correct, incorrect FROM cards WHERE lexicon = ?", (lexicon,)
         ).fetchall()
 
-    def cards_by_state(self, lexicon: str) -> dict[int, int]:
-        """State -> how many of a lexicon's cards are in it, for statistics."""
-        return {int(state): int(n) for state, n in self.conn.execute(
-            "SELECT state, count(*) FROM cards NOT INDEXED WHERE lexicon = ? GROUP BY state", (lexicon,))}
-
     def due_per_quarter_hour(self, lexicon: str, since: float, until: float) -> tuple[int, list[tuple[int, int]]]:
         """(cards due before `since`; (quarter-hour number since the epoch, cards due) from it until
         `until`) of a lexicon's scheduled cards, suspended ones left out as the drills leave them out
