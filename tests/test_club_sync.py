@@ -77,6 +77,25 @@ def sync(home: Path, url: str, password: Path, monkeypatch: pytest.MonkeyPatch, 
     return result.json()
 
 
+def home_and_phone_synced(live: tuple[str, Club], lex: Lexicon, home: Path, tmp_path: Path,
+                          monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[str], list[Any]]:
+    """Ann, a member of the club, answers one card at home and another a minute later on her phone, and each syncs
+    (home, then phone), the home the one in use after: the club's address, the two cards' keys, what each sync did."""
+    url, club = live
+    member(club, "ann")
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    phone = tmp_path / "phone"
+    phone.mkdir()
+    keys = sorted(ORACLE)[:2]
+    study(home, lex, [(keys[0], True, T0)])
+    synced = [sync(home, url, password, monkeypatch)]
+    study(phone, lex, [(keys[1], False, T0 + MINUTE)])
+    synced.append(sync(phone, url, password, monkeypatch))
+    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    return url, keys, synced
+
+
 def cards(store: ProgressStore) -> dict[str, dict[str, Any]]:
     return {card.key: schedule_of(card) for card in store.studied_cards("small")}
 
@@ -241,18 +260,8 @@ def test_the_local_apps_sync_button_syncs_with_the_club_the_home_keeps_a_session
     from lexitrain.web.app import create_app
     from lexitrain.web.context import Context
 
-    url, club = live
-    member(club, "ann")
-    password = tmp_path / "password"
-    password.write_text(PASSWORD + "\n")
-    phone = tmp_path / "phone"
-    phone.mkdir()
-    keys = sorted(ORACLE)[:2]
-    study(home, lex, [(keys[0], True, T0)])
-    assert sync(home, url, password, monkeypatch) == {"sent": 1, "received": 0, "cards": 0}
-    study(phone, lex, [(keys[1], False, T0 + MINUTE)])
-    assert sync(phone, url, password, monkeypatch) == {"sent": 1, "received": 1, "cards": 1}
-    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    url, keys, syncs = home_and_phone_synced(live, lex, home, tmp_path, monkeypatch)
+    assert syncs == [{"sent": 1, "received": 0, "cards": 0}, {"sent": 1, "received": 1, "cards": 1}]
     with ProgressStore() as store, TestClient(create_app(Context(store, "small", secret="s3cret",
                                                                  hosts=frozenset({"testserver"}))),
                                               headers={"origin": "http://testserver"}) as web:
@@ -274,18 +283,7 @@ def test_the_local_apps_sync_holds_not_the_lane_while_it_waits_on_the_club(live,
     from lexitrain.web.app import create_app as create_web_app
     from lexitrain.web.context import Context
 
-    url, club = live
-    member(club, "ann")
-    password = tmp_path / "password"
-    password.write_text(PASSWORD + "\n")
-    phone = tmp_path / "phone"
-    phone.mkdir()
-    keys = sorted(ORACLE)[:2]
-    study(home, lex, [(keys[0], True, T0)])
-    sync(home, url, password, monkeypatch)
-    study(phone, lex, [(keys[1], False, T0 + MINUTE)])
-    sync(phone, url, password, monkeypatch)
-    monkeypatch.setenv("LEXITRAIN_HOME", str(home))
+    url, keys, _ = home_and_phone_synced(live, lex, home, tmp_path, monkeypatch)
     inside, release = threading.Event(), threading.Event()
     real = ClubLink._call
 
