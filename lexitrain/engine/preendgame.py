@@ -46,7 +46,8 @@ from typing import Callable, Collection, Iterator, Sequence
 
 from lexitrain.children import end_with_parent
 from lexitrain.engine.board import Board
-from lexitrain.engine.endgame import INFINITY, MAX_ZERO_TURNS, Endgame, OutOfTime, Searcher, new_search, prove
+from lexitrain.engine.endgame import (INFINITY, MAX_ZERO_TURNS, Endgame, OutOfTime, Searcher, new_search, prove,
+                                      rack_value)
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
@@ -272,7 +273,6 @@ class _Problem:
     def __init__(self, board: Board, rack: Rack, unseen: Rack, in_bag: int, zero_turns: int, spread: int) -> None:
         self.board, self.rack, self.unseen, self.in_bag = board, rack, unseen, in_bag
         self.zero, self.spread = zero_turns, spread
-        self.points = list(board.tiles.points)
         held = [(i, n) for i, n in enumerate(unseen.counts) if n] + ([(-1, unseen.blanks)] if unseen.blanks else [])
         self.letters = {t: BLANK if t < 0 else board.tiles.letters[t] for t, _ in held}
         # every order the bag may be drawn in, with its weight
@@ -283,9 +283,6 @@ class _Problem:
 
     def text(self, tiles: Sequence[int]) -> str:
         return "".join(self.letters[t] for t in tiles)
-
-    def value_of(self, rack: Rack) -> int:
-        return sum(p * n for p, n in zip(self.points, rack.counts))
 
     def candidate(self, move: Move) -> _Candidate:
         """The candidate's draws: an endgame where it empties the bag, else the opponent's reply."""
@@ -316,7 +313,7 @@ class _Problem:
         theirs = _plus(self.unseen, tiles, -1)
         world = _World(self.text(tiles), self.text(drawn), weight, score)
         if zero >= MAX_ZERO_TURNS:  # the sixth scoreless turn: each side loses its own rack
-            world.fixed = score + self.value_of(theirs) - self.value_of(mine)
+            world.fixed = score + _margin(board.tiles.points, mine, theirs)
         elif bag:
             world.reply = _Reply(board, mine, theirs, bag, zero)
         else:
@@ -351,7 +348,7 @@ class _Prover:
         if world.endgame is not None:
             return world.score - self.searched(world.endgame, -INFINITY, INFINITY, depth=1)
         assert world.reply is not None
-        ends = [world.score - score + (end if isinstance(end, int) else _rack_margin(end))
+        ends = [world.score - score + (end if isinstance(end, int) else _margin(end.board.tiles.points, *end.racks))
                 for score, end in self._replies(world.reply)[0]]
         return min(ends, default=world.score)
 
@@ -395,7 +392,7 @@ class _Prover:
                 theirs = _plus(leave_after(reply.theirs, q), reply.bag)
                 zero = 0 if q.score else reply.zero + 1
                 end: Endgame | int = (Endgame(after, (reply.mine, theirs), zero) if zero < MAX_ZERO_TURNS else
-                                      _value(after.tiles.points, theirs) - _value(after.tiles.points, reply.mine))
+                                      _margin(after.tiles.points, reply.mine, theirs))
                 found.append((q.score, end))
             cached = self.replies[key] = (found, every)
         return cached
@@ -426,8 +423,7 @@ class _Prover:
         assert world.reply is not None
         reply = world.reply
         if reply.zero + 1 >= MAX_ZERO_TURNS:  # the opponent's pass ends the game
-            points = reply.board.tiles.points
-            return world.score + _value(points, reply.theirs) - _value(points, reply.mine)
+            return world.score + _margin(reply.board.tiles.points, reply.mine, reply.theirs)
         plays = self.generator.plays(reply.board, reply.mine)
         top = max(plays, key=lambda p: p.score, default=None)
         if top is None or top.tile_count < len(reply.bag):
@@ -437,8 +433,7 @@ class _Prover:
         zero = 0 if top.score else reply.zero + 2
         mine = _plus(leave_after(reply.mine, top), reply.bag)
         if zero >= MAX_ZERO_TURNS:
-            points = reply.board.tiles.points
-            return world.score + top.score + _value(points, reply.theirs) - _value(points, mine)
+            return world.score + top.score + _margin(reply.board.tiles.points, mine, reply.theirs)
         end = Endgame(after, (reply.theirs, mine), zero)
         base = world.score + top.score
         value = base - self.searched(end, base - floor - 1, base - floor + 1)  # at least `floor`?
@@ -447,14 +442,10 @@ class _Prover:
         return base - self.searched(end, -INFINITY, INFINITY)
 
 
-def _rack_margin(endgame: Endgame) -> int:
-    """The side to move's margin if the game stopped now: the racks' difference."""
-    points = endgame.board.tiles.points
-    return _value(points, endgame.racks[1]) - _value(points, endgame.racks[0])
-
-
-def _value(points: Sequence[int], rack: Rack) -> int:
-    return sum(p * n for p, n in zip(points, rack.counts))
+def _margin(points: Sequence[int], mine: Rack, theirs: Rack) -> int:
+    """The side to move's margin if the game stopped now, each side losing its own rack's points (`mine`:
+    the side to move's rack)."""
+    return rack_value(points, theirs.counts) - rack_value(points, mine.counts)
 
 
 def _cut(value: int, alpha: int, beta: int) -> tuple[int, int]:
