@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -508,7 +507,7 @@ def gcg_analyze(
     sim_iterations: int = typer.Option(150, "--sim-iterations", help="With --sim: playouts of each candidate "
                                        "(at most: a turn stops once its leader is clear at 95%)."),
     seed: int = typer.Option(1, "--seed", help="With --sim: the seed of the random draws."),
-    threads: int = typer.Option(os.cpu_count() or 1, "--threads", show_default=False,
+    threads: int = typer.Option(default_threads(), "--threads", show_default=False,
                                 help="With --sim: processes (default: every core)."),
     infer: bool = typer.Option(True, "--infer/--no-infer", help="With --sim: draw the opponent's rack from what "
                                "their move before the turn says of it (a tile play or an exchange; else at random)."),
