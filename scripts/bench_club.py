@@ -746,7 +746,7 @@ def main() -> None:
     from lexitrain.study.drills.challenge import parse_day
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from postgres_cluster import _postmaster
+    from postgres_cluster import postmaster_pid
 
     lex = open_lexicon(args.lexicon)
     day = parse_day(None)
@@ -777,7 +777,7 @@ def main() -> None:
         os.nice(10)  # (the client below the servers and PostgreSQL, started above at the caller's priority)
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         profilers: list[subprocess.Popen[bytes]] = []
-        meter = CpuMeter([process.pid for process in servers], _postmaster(cluster.folder / "data"))
+        meter = CpuMeter([process.pid for process in servers], postmaster_pid(cluster.folder / "data"))
         started_memory = [peak_memory(process.pid) for process in servers]
 
         def on_start() -> None:

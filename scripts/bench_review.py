@@ -161,7 +161,7 @@ def postgres_store(rows_of: Path) -> Iterator[tuple[Callable[[], Any], int, Call
     fill it with the rows of the SQLite store at ROWS_OF."""
     import psycopg
 
-    from postgres_cluster import Cluster, _postmaster, binaries, copy_store
+    from postgres_cluster import Cluster, postmaster_pid, binaries, copy_store
 
     from lexitrain.study.store import ProgressStore
     from lexitrain.study.store.postgres import PostgresConnection
@@ -172,7 +172,7 @@ def postgres_store(rows_of: Path) -> Iterator[tuple[Callable[[], Any], int, Call
     cluster = Cluster(bin_dir)
     try:
         url = cluster.create_database("bench_review")
-        postmaster = _postmaster(cluster.folder / "data")
+        postmaster = postmaster_pid(cluster.folder / "data")
         assert postmaster is not None
         yield ((lambda: ProgressStore(postgres=PostgresConnection(psycopg.connect(url), "member_1"))), postmaster,
                lambda: copy_store(rows_of, url, "member_1"))

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from postgres_cluster import Cluster, _postmaster, binaries, copy_store  # noqa: E402
+from postgres_cluster import Cluster, postmaster_pid, binaries, copy_store  # noqa: E402
 
 from bench_club import cpu_seconds, free_port, postgres_cpu, wait_for  # noqa: E402  (the one way a bench starts a club)
 
@@ -94,7 +94,7 @@ def serving_cpu(server: subprocess.Popen[bytes], cluster: Cluster | None) -> flo
     server, its live backends, and those ended, which the server's own count holds)."""
     used = cpu_seconds(server.pid, children=True)
     if cluster is not None:
-        used += postgres_cpu(_postmaster(cluster.folder / "data"))
+        used += postgres_cpu(postmaster_pid(cluster.folder / "data"))
     return used
 
 

@@ -109,7 +109,7 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _postmaster(data: Path) -> int | None:
+def postmaster_pid(data: Path) -> int | None:
     """The pid of the server running on a data folder (its postmaster.pid), if it is still a postgres."""
     try:
         pid = int((data / "postmaster.pid").read_text().split()[0])
@@ -129,7 +129,7 @@ def sweep_stale(parent: Path | None = None) -> list[Path]:
             continue  # (a cluster still starting writes its owner first; an unknown folder is left alone)
         if _alive(owner):
             continue
-        server = _postmaster(folder / "data")
+        server = postmaster_pid(folder / "data")
         if server is not None:
             os.kill(server, signal.SIGQUIT)  # (PostgreSQL's immediate shutdown)
             for _ in range(200):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from postgres_cluster import REQUIRE, Cluster, _alive, _postmaster, binaries
+from postgres_cluster import REQUIRE, Cluster, _alive, postmaster_pid, binaries
 from study_helpers import small  # noqa: F401  (a fixture)
 
 START_AND_HANG = """
@@ -48,7 +48,7 @@ def test_a_cluster_left_by_a_killed_run_is_stopped_and_removed_by_the_next(short
     try:
         assert run.stdout is not None
         folder = Path(run.stdout.readline().strip())
-        server = _postmaster(folder / "data")
+        server = postmaster_pid(folder / "data")
         assert folder.parent == short_tmp and server is not None and _alive(server)
     finally:
         run.send_signal(signal.SIGKILL)  # (the test run killed: nothing of its own runs after this)
@@ -57,7 +57,7 @@ def test_a_cluster_left_by_a_killed_run_is_stopped_and_removed_by_the_next(short
     cluster = Cluster(bin_dir, parent=short_tmp)
     try:
         assert not _alive(server) and not folder.exists()
-        assert _postmaster(cluster.folder / "data") is not None
+        assert postmaster_pid(cluster.folder / "data") is not None
     finally:
         cluster.stop()
 
