@@ -15,6 +15,8 @@ from lexitrain.study.store.connection import StoreConnection
 
 #: The channel every process LISTENs on (PostgreSQL).
 CHANNEL = "lexitrain_tables"
+#: A table (id ?) open and timed whose time is up by a moment (?): what `overdue` finds and `close_if_overdue` closes.
+_OVERDUE = "id = ? AND closed IS NULL AND seconds IS NOT NULL AND opened + seconds <= ?"
 #: A table as read: its keys (JSON), owner, whether practice, when it closed (None: open).
 TableRow = tuple[str, int, bool, float | None]
 
@@ -59,13 +61,12 @@ class SharedWalls(StoreConnection):
 
     def overdue(self, table_id: int, now: float) -> bool:
         """Whether the table is open and its time is up by NOW (what `close_if_overdue` would close)."""
-        return self.conn.execute("SELECT 1 FROM club_tables WHERE id = ? AND closed IS NULL AND seconds IS NOT NULL "
-                                 "AND opened + seconds <= ?", (table_id, now)).fetchone() is not None
+        return self.conn.execute(f"SELECT 1 FROM club_tables WHERE {_OVERDUE}", (table_id, now)).fetchone() is not None
 
     def close_if_overdue(self, table_id: int, now: float) -> bool:
         """Close an open table whose time is up by NOW, at its deadline; whether this closed it."""
-        return self.conn.execute("UPDATE club_tables SET closed = opened + seconds WHERE id = ? AND closed IS NULL "
-                                 "AND seconds IS NOT NULL AND opened + seconds <= ?", (table_id, now)).rowcount == 1
+        return self.conn.execute(f"UPDATE club_tables SET closed = opened + seconds WHERE {_OVERDUE}",
+                                 (table_id, now)).rowcount == 1
 
     def table(self, table_id: int) -> TableRow | None:
         row = self.conn.execute("SELECT keys, owner_id, practice, closed FROM club_tables WHERE id = ?",
