@@ -51,23 +51,14 @@ cdef extern from *:
     }
     static inline int load_flag(int* at) { return __atomic_load_n(at, __ATOMIC_RELAXED); }
     static inline void store_flag(int* at, int v) { __atomic_store_n(at, v, __ATOMIC_RELAXED); }
-    /* The LiveBoard's C entry points (_movegen.pyx declares the same). */
-    typedef struct LiveApi {
-        void* board;
-        void (*set)(void* board, int k, int t);
-        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap);
-    } LiveApi;
     """
     int popcount(unsigned long long x) nogil
     uint64_t load_word(uint64_t* at) nogil
     void store_word(uint64_t* at, uint64_t v) nogil
     int load_flag(int* at) nogil
     void store_flag(int* at, int v) nogil
-    ctypedef struct LiveApi:
-        void* board
-        void (*set)(void* board, int k, int t) noexcept nogil
-        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil
 
+from lexitrain.engine._live_api cimport LiveApi
 from lexitrain.engine import endgame as _reference
 from lexitrain.engine.endgame import OutOfNodes, OutOfTime, Superseded, Zobrist, rack_value
 from lexitrain.engine.play import ScoredPlay

@@ -19,6 +19,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 
+from lexitrain.engine._live_api cimport LiveApi
+
 from array import array
 
 cdef extern from *:
@@ -1520,21 +1522,6 @@ def find_flat(Setting setting not None, list squares, counts, int blanks):
     s = _prepare(setting, counts, blanks)
     _search(s, setting, squares)
     return s.flat(s.down_from)
-
-
-cdef extern from *:
-    """
-    /* The LiveBoard's C entry points, for the endgame search (_endgame.pyx declares the same). */
-    typedef struct LiveApi {
-        void* board;
-        void (*set)(void* board, int k, int t);
-        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap);
-    } LiveApi;
-    """
-    ctypedef struct LiveApi:
-        void* board
-        void (*set)(void* board, int k, int t) noexcept nogil
-        int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil
 
 
 cdef class LiveBoard:
