@@ -251,8 +251,8 @@ class Context:
         open rounds are rows of the store: they stay open, to be carried on."""
         if self.launch_file is not None:
             self.launch_file.unlink(missing_ok=True)
+        self._stats_closing.set()  # (first: a count whose turn ends while the lane and readers finish is not made)
         self.offload.close()
-        self._stats_closing.set()  # (a count waiting for its turn is not made)
         self._stats_counter.shutdown(wait=True)
         if self._stats_watch is not None:
             self._stats_watch.close()
