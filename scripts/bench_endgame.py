@@ -12,13 +12,9 @@ total, and whether every value proved equals the one the previous exact
 solver proved (scripts/bench_endgame_reference.json; a difference is named
 and makes the exit status 1).
 
-`--preendgame N` also times the one-tile-in-the-bag solver on N positions:
-the turn before the bag empties in each game (one unseen tile more than the
-opponent's rack), each play against each tile it might draw, at the game's
-real spread. Per position: the plays, when the play winning the most draws
-was proved (or NOT within the limit), when the first play was proved best
-(most wins, then the highest expected value), the plays cut, the CPU time.
-`--skip N` starts at the N+1th of those positions.
+The pre-endgame (one or two tiles in the bag) has its own benchmark,
+scripts/bench_preendgame.py (what `--preendgame N --skip K` timed here is its
+`--one N --skip K --two 0 --threads 1`).
 
 `--threads 1 2` solves each position with one thread, then with two (one
 after the other, position by position, so both see the same load), and prints
@@ -52,7 +48,6 @@ from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.endgame import Endgame, solve  # noqa: E402
 from lexitrain.engine.movegen import MoveGenerator  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
-from lexitrain.tiles import RACK_SIZE  # noqa: E402
 from tests.engine_helpers import recorded_endgames  # noqa: E402  (the tests' real endgames)
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "gcg"
@@ -75,8 +70,6 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=40, help="endgames to solve")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds allowed each")
     parser.add_argument("--engine", default="compiled", choices=("compiled", "python"))
-    parser.add_argument("--preendgame", type=int, default=0, help="one-tile-in-the-bag positions to time too")
-    parser.add_argument("--skip", type=int, default=0, help="one-tile-in-the-bag positions to skip first")
     parser.add_argument("--threads", type=int, nargs="+", default=[1], help="thread counts to solve each with")
     args = parser.parse_args()
     print("load at start: {:.2f} {:.2f} {:.2f} (1, 5, 15 min), {} cores".format(*os.getloadavg(), os.cpu_count()))
@@ -132,34 +125,6 @@ def main() -> None:
                       f"{sum(base.times) / sum(run.times):.2f}x")
     print("every value proved equal (to the previous solver's, and across thread counts)" if not differ
           else "DIFFERENT: " + "; ".join(differ))
-    if args.preendgame:
-        from lexitrain.engine.preendgame import solve_preendgame
-
-        pre = recorded_endgames(args.games, lex.tiles, 1)
-        pre = [p for p in pre if p[3].size == RACK_SIZE + 1][args.skip: args.skip + args.preendgame]
-        wins_times, best_times, pre_cpus = [], [], []
-        for name, board, mine, unseen, spread in pre:
-            cpu = time.process_time()
-            result = solve_preendgame(board, mine, unseen, generator, args.limit, spread, engine=args.engine)
-            cpu = time.process_time() - cpu
-            pre_cpus.append(cpu)
-            wins_times.append(result.wins_seconds if result.wins_seconds is not None else args.limit)
-            best_times.append(result.seconds if result.exact else args.limit)
-            best = result.plays[0] if result.plays else None
-            wins = (f"wins proved {result.wins_seconds:6.2f} s" if result.wins_seconds is not None
-                    else "wins NOT proved    ")
-            proved = f"best proved {result.seconds:6.2f} s" if result.exact else "best NOT proved    "
-            cut = sum(not o.decided for o in result.plays)
-            print(f"pre-endgame {name[:40]:<40} spread {spread:+4d} {result.candidates:5,d} plays {wins} {proved} "
-                  f"(cpu {cpu:6.2f} s) cut {cut:5,d} best {best.describe(lex.tiles) if best else '-'} "
-                  f"{best.wins if best else 0:g}/{best.unseen if best else 0}", flush=True)
-        if pre_cpus:
-            print(f"one tile in the bag: {len(pre_cpus)} positions, limit {args.limit:.0f} s each, real spreads")
-            print(f"play winning the most draws proved: {sum(t < args.limit for t in wins_times)} of {len(pre)}, "
-                  f"median {statistics.median(wins_times):.2f} s (not proved counted as the limit)")
-            print(f"best play proved (most wins, then expected value): {sum(t < args.limit for t in best_times)} "
-                  f"of {len(pre)}, median {statistics.median(best_times):.2f} s")
-            print(f"CPU time per position: median {statistics.median(pre_cpus):.2f} s, worst {max(pre_cpus):.2f} s")
     print("load at end: {:.2f} {:.2f} {:.2f} (1, 5, 15 min)".format(*os.getloadavg()))
     if differ:
         sys.exit(1)
