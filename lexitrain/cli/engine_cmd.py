@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from lexitrain.engine.gcg import Game
     from lexitrain.engine.simulation import Inferred
     from lexitrain.engine.play import ScoredPlay
-    from lexitrain.engine.preendgame import PlayOutcome
+    from lexitrain.engine.preendgame import PlayOutcome, PreEndgame
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.tiles import Rack, TileSet
 
@@ -339,12 +339,7 @@ def preendgame(
                    "unproved": [_outcome_json(o, tiles, False) for o in result.unproved],
                    "in_bag": in_bag, "candidates": result.candidates, "seconds": round(result.seconds, 3)})
         return
-    proof = ("no play: the only move is to pass" if len(rows) <= 1 and not any(r["score"] for r in rows)
-             and result.exact else
-             "exact: the first is proved best" if result.exact else
-             "the first is proved to win the most draws; its expected value is not proved best"
-             if result.wins_proved else "NOT proved: time ran out; the first is the best proved so far"
-             if rows and result.plays[0].decided else "NOT proved: time ran out before any play was")
+    proof = _proof(result)
     ways = f"each of the {unseen.size} unseen tiles" if in_bag == 1 else \
         f"each of the {rows[0]['draws'] if rows else 0} ways the 2 tiles in the bag may be drawn"
     typer.echo(f"{len(rows)} of {counted(result.candidates, 'candidate')} (the plays and the pass) against "
@@ -371,6 +366,19 @@ def _outcome_json(outcome: PlayOutcome, tiles: TileSet, scored: bool = True) -> 
     if not scored:
         del found["score"]
     return found
+
+
+def _proof(result: PreEndgame) -> str:
+    """What the pre-endgame's report proves, as its first line says it."""
+    if result.exact:
+        if len(result.plays) <= 1 and not any(o.play is not None and o.play.score for o in result.plays):
+            return "no play: the only move is to pass"
+        return "exact: the first is proved best"
+    if result.wins_proved:
+        return "the first is proved to win the most draws; its expected value is not proved best"
+    if result.plays and result.plays[0].decided:
+        return "NOT proved: time ran out; the first is the best proved so far"
+    return "NOT proved: time ran out before any play was"
 
 
 def _rounded(value: float | None) -> float | None:
