@@ -7,9 +7,10 @@ let studying = null;  // the question on show: {kind, key, card: {last_review, .
 
 function notice(text) { $("notice").textContent = text || ""; }
 
-// A JSON call to the club: common.js's, as every page of the app calls (a write carries the session's CSRF token,
-// the body's data-csrf once the member is in; an error is thrown as its one line).
-function api(method, path, body) { return lexitrain.call("", method, path, body); }
+// A JSON call to the club: common.js's lexitrain.api, as every page of the app calls (the page has no data-base: the
+// club's own paths; a write carries the session's CSRF token, the body's data-csrf once the member is in; an error is
+// thrown as its one line).
+const { api } = lexitrain;
 
 function row(tbody, values) {
   const tr = document.createElement("tr");
