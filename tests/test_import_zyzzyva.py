@@ -192,6 +192,37 @@ def test_a_zyzzyva_folder_comes_over_in_one_command_and_a_second_run_changes_not
     assert "warning: skipped quiz/data/OWL2/Anagrams.db: its lexicon OWL2 is not compiled here" in said.stderr
 
 
+def test_a_second_run_leaves_the_study_lexicon_as_the_player_left_it(home, tmp_path, monkeypatch):
+    """The study lexicon is chosen by the folder's cards, by a run that brings some: a run with nothing new
+    flipped it by every card here, the player's own choice and the cards their study made since overruled."""
+    monkeypatch.setenv("LEXITRAIN_NOW", NOW.isoformat())
+    folder = zyzzyva_folder(tmp_path)
+
+    def study_lexicon() -> str:
+        return run("study", "show", "--json").json()["lexicon"]
+
+    assert run("import", "zyzzyva", str(folder), "--json").json()["study_lexicon"] == "nwl2023"  # 3 cards against 2
+    assert run("study", "set", "--lexicon", "csw21").exit_code == 0  # the player turns to Collins
+    again = run("import", "zyzzyva", str(folder), "--json")
+    assert again.exit_code == 0 and again.json()["cards"] == 0
+    assert study_lexicon() == "csw21" and again.json()["study_lexicon"] == "csw21"  # nothing new: nothing changed
+    assert "study lexicon: csw21, left as it is (no new cards)" in again.json()["done"]
+
+    assert run("study", "set", "--lexicon", "nwl2023").exit_code == 0
+    assert run("daily", "--status", "-l", "csw21").exit_code == 0  # makes Collins's study plan cards: more than
+    with ProgressStore() as store:  # nwl2023 holds
+        here = dict(store.conn.execute("SELECT lexicon, count(*) FROM cards GROUP BY lexicon").fetchall())
+    assert here["csw21"] > here["nwl2023"]
+    assert run("import", "zyzzyva", str(folder)).exit_code == 0 and study_lexicon() == "nwl2023"
+
+    assert run("study", "set", "--lexicon", "csw21").exit_code == 0
+    cardbox(folder / "quiz/data/NWL2023/Hooks.db", [("QAT", 1, 0, 1, T, 0, 1, T + DAY)])  # a week more in Zyzzyva
+    third = run("import", "zyzzyva", str(folder), "--json").json()
+    assert third["cards"] == 1 and third["study_lexicon"] == "nwl2023"  # the folder's 4 cards against 2
+    assert study_lexicon() == "nwl2023"
+    assert "study lexicon: nwl2023, the one with the most cards of the folder (4)" in third["done"]
+
+
 def test_a_lexicon_of_that_name_from_another_list_is_never_replaced(home, tmp_path, make_lexicon):
     make_lexicon(["AA", "AB"], name="nwl2023")
     folder = zyzzyva_folder(tmp_path)

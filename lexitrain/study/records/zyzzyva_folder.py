@@ -11,7 +11,8 @@ Zyzzyva keeps a player's work in one folder (`~/Zyzzyva`, or wherever its prefer
 Each lexicon is compiled with its definitions (from the text file, else from Zyzzyva's database,
 written out as a text file in lexitrain's data folder); each cardbox becomes cards of the matching
 kind with its schedule; each saved search a saved search, each saved quiz a list of the words its
-search finds; the study lexicon becomes the one with the most cards. What is left out is named
+search finds; the study lexicon becomes the one with the most of the folder's cards, when the import
+brings cards (a run that brings none leaves the player's choice alone). What is left out is named
 with the reason. Nothing is done twice: a lexicon compiled from the same bytes, a card already
 studied, a search or list saved with the same content are left as they are, so a second import
 changes nothing; a different one of the same name is never replaced, but named as skipped.
@@ -29,7 +30,7 @@ from typing import Any
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon import store as compiled
-from lexitrain.lexicon.catalog import EMBEDDED, build_lexicon, compiled_match, open_lexicon
+from lexitrain.lexicon.catalog import DEFAULT_LEXICON, EMBEDDED, build_lexicon, compiled_match, open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.lexicon.wordlist import zyzzyva_database_lines
@@ -38,7 +39,6 @@ from lexitrain.search.execute import run_search
 from lexitrain.search.saved import save_search, saved_searches
 from lexitrain.search.zyzzyva_searches import NotCarried, read_quiz, read_search
 from lexitrain.study.quiz.scheduler import utc_now
-from lexitrain.study.records.cards import lexicon_cards
 from lexitrain.study.records.zyzzyva import cardbox_kind, import_cardbox
 from lexitrain.study.store import ProgressStore
 from lexitrain.wording import counted
@@ -70,6 +70,7 @@ class FolderImport:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (item, why)
     done: list[str] = field(default_factory=list)  # what it did, a line each
     study_lexicon: str | None = None
+    folder_cards: dict[str, int] = field(default_factory=dict)  # lexicon -> the folder's cards here (added or kept)
 
     def to_json(self) -> dict[str, Any]:
         return {"lexicons": self.lexicons, "cards": self.cards, "searches": self.searches, "lists": self.lists,
@@ -191,6 +192,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
                 report.skipped.append((item, str(exc)))
                 continue
             report.cards += made.imported
+            report.folder_cards[found] = report.folder_cards.get(found, 0) + made.imported + made.kept
             report.done.append(f"{item}: {counted(made.imported, kind + ' card')} in {found}"
                                + (f" ({made.kept} already studied here, kept as they are)" if made.kept else ""))
             report.skipped += [(f"{item}: {question or '(empty)'}", why) for question, why in made.skipped]
@@ -199,16 +201,22 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
 
 
 def _study_lexicon(store: ProgressStore, report: FolderImport) -> None:
-    """Make the folder's lexicon with the most cards here the study lexicon (the first by name on a tie)."""
-    carded = {name: lexicon_cards(store, name) for name in report.lexicons}
-    carded = {name: n for name, n in carded.items() if n}
+    """Make the lexicon with the most of the folder's cards the study lexicon (the first by name on a tie), when
+    this run brought cards: counted over every card here instead, or chosen again by a run that brought none, the
+    cards the player's own study made since, or the study lexicon they chose since, were overruled."""
+    current = str(store.setting("lexicon", DEFAULT_LEXICON))
+    carded = {name: n for name, n in report.folder_cards.items() if n}
     if not carded:
+        return
+    if not report.cards:
+        report.study_lexicon = current
+        report.done.append(f"study lexicon: {current}, left as it is (no new cards)")
         return
     chosen = max(sorted(carded), key=lambda name: carded[name])
     report.study_lexicon = chosen
-    if str(store.setting("lexicon", "")) != chosen:
+    if current != chosen:
         store.set_setting("lexicon", chosen)
-        report.done.append(f"study lexicon: {chosen}, the one with the most cards ({carded[chosen]})")
+        report.done.append(f"study lexicon: {chosen}, the one with the most cards of the folder ({carded[chosen]})")
     else:
         report.done.append(f"study lexicon: {chosen} already")
 
