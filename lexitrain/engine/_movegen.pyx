@@ -332,15 +332,42 @@ cdef int _placement_order(const void* a, const void* b) noexcept nogil:
     return x.length - y.length
 
 
-cdef int _higher_bound(const void* a, const void* b) noexcept nogil:
-    """qsort's order of anchors: the higher bound first, then across before down, then by square."""
-    cdef const Ranked* x = <const Ranked*>a
-    cdef const Ranked* y = <const Ranked*>b
+cdef inline bint _ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
+    """The order anchors are searched in: the higher bound first, then across before down, then by square."""
     if x.bound != y.bound:
-        return -1 if x.bound > y.bound else 1
+        return x.bound > y.bound
     if x.down != y.down:
-        return x.down - y.down
-    return x.square - y.square
+        return x.down < y.down
+    return x.square < y.square
+
+
+cdef void _sift_down(Ranked* heap, int n, int k) noexcept nogil:
+    """Restore the heap below place k: each anchor `_ranked_before` its children."""
+    cdef int child
+    cdef Ranked r = heap[k]
+    while True:
+        child = 2 * k + 1
+        if child >= n:
+            break
+        if child + 1 < n and _ranked_before(&heap[child + 1], &heap[child]):
+            child += 1
+        if not _ranked_before(&heap[child], &r):
+            break
+        heap[k] = heap[child]
+        k = child
+    heap[k] = r
+
+
+cdef Ranked _next_anchor(Ranked* heap, int* n) noexcept nogil:
+    """Take the first anchor (by `_ranked_before`) off a heap of `n[0]` of them. A heap, not a sort: the
+    search stops after some of them (24 of 58 or so), and glibc's qsort of them all cost 3.7% of a
+    simulation's time."""
+    cdef Ranked top = heap[0]
+    n[0] -= 1
+    if n[0] > 0:
+        heap[0] = heap[n[0]]
+        _sift_down(heap, n[0], 0)
+    return top
 
 
 cdef int _no_memory() except -1 with gil:
@@ -393,6 +420,8 @@ cdef class _Search:
     # word starts by length, in the Python search's order
     cdef Left* lefts
     cdef int n_lefts, cap_lefts
+    cdef Left* spare                   # room to sort them in (see by_lengths)
+    cdef int cap_spare
     cdef int by_length[MAX_RACK + 2]   # index of the first part of each length (after sorting)
     # choosing the best play by equity instead of listing every play (see `best`)
     cdef bint choosing
@@ -439,6 +468,8 @@ cdef class _Search:
         self.cap_ranked = 0
         self.words = NULL
         self.lefts = NULL
+        self.spare = NULL
+        self.cap_spare = 0
         self.found = NULL
         self.leave = NULL
         self.leave_cap = 0
@@ -459,6 +490,7 @@ cdef class _Search:
         PyMem_RawFree(self.ranked)
         PyMem_RawFree(self.k_bounds)
         PyMem_RawFree(self.lefts)
+        PyMem_RawFree(self.spare)
         PyMem_RawFree(self.found)
         PyMem_RawFree(self.leave)
 
@@ -596,10 +628,11 @@ cdef class _Search:
                         self.walk(child, brem, depth + 1, longest)
         return 0
 
-    cdef int left_parts(self, int longest) except -1 nogil:
-        """Every word start up to `longest` tiles, in the order movegen.left_parts
-        lists them: by length, then by group (the letters the rack can put
-        next, in the order the groups were first met), then as found."""
+    cdef int left_parts(self, int longest, bint listing) except -1 nogil:
+        """Every word start up to `longest` tiles, by length; `listing` (every play listed), in the order
+        movegen.left_parts lists them: by length, then by group (the letters the rack can put next, in
+        the order the groups were first met), then as found. Choosing the best play needs no more than
+        by length: the best is the same whatever the order its rivals are met in."""
         cdef int n, k, groups = 0, slot, size = 1
         cdef uint64_t key
         cdef uint64_t* keys
@@ -610,6 +643,8 @@ cdef class _Search:
         self.add_left(0, self.whole, self.g[0] & self.avail[self.whole], 0)
         if longest:
             self.walk(0, self.whole, 0, longest)
+        if not listing:
+            return self.by_lengths()
         # number the groups (length, letters next) as first met: a small hash table
         while size < 2 * self.n_lefts:
             size *= 2
@@ -657,6 +692,31 @@ cdef class _Search:
         PyMem_RawFree(ids)
         PyMem_RawFree(count)
         PyMem_RawFree(ordered)
+        return 0
+
+    cdef int by_lengths(self) except -1 nogil:
+        """Sort the word starts by length, stably (a counting sort into `spare`, which then swaps with
+        `lefts`: no allocation once both have room)."""
+        cdef int n, k
+        cdef int count[MAX_RACK + 2]
+        cdef Left* grown
+        if self.cap_spare < self.n_lefts:
+            grown = <Left*>PyMem_RawRealloc(self.spare, self.cap_lefts * sizeof(Left))
+            if grown == NULL:
+                return _no_memory()
+            self.spare, self.cap_spare = grown, self.cap_lefts
+        memset(count, 0, sizeof(count))
+        for n in range(self.n_lefts):
+            count[self.lefts[n].length + 1] += 1
+        for k in range(MAX_RACK + 1):
+            count[k + 1] += count[k]
+        for k in range(MAX_RACK + 2):
+            self.by_length[k] = count[k]
+        for n in range(self.n_lefts):
+            self.spare[count[self.lefts[n].length]] = self.lefts[n]
+            count[self.lefts[n].length] += 1
+        self.lefts, self.spare = self.spare, self.lefts
+        self.cap_lefts, self.cap_spare = self.cap_spare, self.cap_lefts
         return 0
 
     # -- one direction --------------------------------------------------------
@@ -1075,6 +1135,7 @@ cdef class _Search:
         best play found so far beats every bound left (a play tied with it is still looked for)."""
         cdef int d, a, n = 0, k
         cdef Ranked* grown
+        cdef Ranked top
         cdef long* by_k
         if self.cap_ranked < 2 * self.size:
             grown = <Ranked*>PyMem_RawRealloc(self.ranked, 2 * self.size * sizeof(Ranked))
@@ -1097,13 +1158,15 @@ cdef class _Search:
                     if self.ranked[n].bound != NO_PLAY:
                         self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
                         n += 1
-        qsort(self.ranked, n, sizeof(Ranked), _higher_bound)
-        for k in range(n):
-            if self.have_best and self.ranked[k].bound < self.best_equity:
+        for k in range(n // 2 - 1, -1, -1):
+            _sift_down(self.ranked, n, k)
+        while n > 0:
+            top = _next_anchor(self.ranked, &n)
+            if self.have_best and top.bound < self.best_equity:
                 break
-            d = self.ranked[k].down
+            d = top.down
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
-            self.anchor_plays(self.ranked[k].square, longest, &self.k_bounds[self.ranked[k].number * MAX_RACK])
+            self.anchor_plays(top.square, longest, &self.k_bounds[top.number * MAX_RACK])
         return 0
 
     # -- extending right ------------------------------------------------------
@@ -1432,14 +1495,15 @@ cdef _Search _new_search(Setting st, bint transposed, int rack_tiles):
     return s
 
 
-cdef _Search _prepare(Setting st, counts, int blanks):
-    """A search over the setting's board for the rack given, its word starts made."""
+cdef _Search _prepare(Setting st, counts, int blanks, bint listing):
+    """A search over the setting's board for the rack given, its word starts made (for listing every
+    play, or for choosing the best: see left_parts)."""
     cdef int in_rack = sum(counts) + blanks
     if in_rack > MAX_RACK:
         raise ValueError("outside the compiled search's limits")
     cdef _Search s = _new_search(st, False, max(in_rack, 1))
     s.set_rack(counts, blanks)
-    s.left_parts(min(in_rack - 1, max(st.rows, st.cols) - 1))
+    s.left_parts(min(in_rack - 1, max(st.rows, st.cols) - 1), listing)
     return s
 
 
@@ -1509,7 +1573,7 @@ def find(Setting setting not None, list squares, counts, int blanks) -> list:
     cdef _Search s
     if sum(counts) + blanks == 0:
         return []
-    s = _prepare(setting, counts, blanks)
+    s = _prepare(setting, counts, blanks, True)
     _search(s, setting, squares)
     return s.plays(setting.cls, s.down_from)
 
@@ -1519,7 +1583,7 @@ def find_flat(Setting setting not None, list squares, counts, int blanks):
     cdef _Search s
     if sum(counts) + blanks == 0:
         return array("i")
-    s = _prepare(setting, counts, blanks)
+    s = _prepare(setting, counts, blanks, True)
     _search(s, setting, squares)
     return s.flat(s.down_from)
 
@@ -1595,7 +1659,7 @@ cdef class LiveBoard:
             return self.across_s.flat_c(0, packed, cap)
         longest = min(in_rack - 1, max(self.rows, self.cols) - 1)
         self.across_s.set_rack_c(counts, kinds, blanks)
-        self.across_s.left_parts(longest)
+        self.across_s.left_parts(longest, True)
         if self.filled == 0:  # the first play: across only, through the centre
             for k in range(self.size):
                 self.across_s.cmask[k] = self.across_s.full
@@ -1653,14 +1717,12 @@ cdef class TableLeaves:
 
 cdef extern from *:
     """
+    /* the bits set, SWAR: __builtin_popcount is a library call where the build may not assume the
+       popcnt instruction (1.3% of a simulation's time went to that call) */
     static inline int count_bits(unsigned int x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return __builtin_popcount(x);
-    #else
-        int n = 0;
-        while (x) { x &= x - 1; n++; }
-        return n;
-    #endif
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
     """
     int count_bits(unsigned int x) nogil
@@ -1939,7 +2001,7 @@ def best(Setting setting not None, list squares, counts, int blanks, TableLeaves
     last (for an exchange, the tiles kept); the leave index the kept tiles' place in `table` (-1 when they
     are not in it). While the bag holds tiles a leave of up to `longest` tiles is worth its table entry,
     the whole rack when it is longer `whole_value`; with the bag empty, minus twice its points."""
-    cdef _Search s = _prepare(setting, counts, blanks)
+    cdef _Search s = _prepare(setting, counts, blanks, False)
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
@@ -1965,7 +2027,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     put back, counts by tile with blanks last), 2 the pass; `leave` the value
     of the tiles kept, in hundredths. `exchange`: the bag allows one."""
     cdef int letters = setting.letters, k
-    cdef _Search s = _prepare(setting, counts[:letters], counts[letters])
+    cdef _Search s = _prepare(setting, counts[:letters], counts[letters], False)
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
@@ -2195,7 +2257,7 @@ cdef class Playout:
         cdef int* rack = self.racks[self.player]
         cdef Move move
         self.s.set_rack_c(rack, self.letters, rack[self.letters])
-        self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1))
+        self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1), False)
         _choose(self.s, self.st, self.squares, &self.how, self.n_bag - self.drawn,
                 self.n_bag - self.drawn >= self.exchange_limit, -1, &move)
         self.make(&move)
