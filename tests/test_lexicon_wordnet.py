@@ -16,6 +16,7 @@ import pytest
 
 from lexitrain.lexicon import store
 from lexitrain.lexicon.catalog import EMBEDDED, open_lexicon
+from lexitrain.lexicon.definitions import SENSES, written_out
 from lexitrain.lexicon.lexicon import Lexicon
 from tests.cli_runner import run
 
@@ -255,6 +256,11 @@ def test_the_short_words_read_in_their_word_game_sense() -> None:
     assert enable["IN"].startswith("to harvest") and "inch" not in enable["IN"] and "foot" not in enable["IN"]
     assert enable["XI"] == "the fourteenth letter of the Greek alphabet [n]"  # no Roman eleven
     assert enable["LI"].startswith("a Chinese unit of distance") and "fifty" not in enable["LI"]
+    for name, lines in _shipped_lines().items():  # as `define` writes them out: a gloss, not a word alone
+        for word in {w for w in lines if len(w) <= 3}:
+            shown = written_out(lines[word], lambda linked: lines.get(linked, ""), word)
+            bare = [sense for sense in shown.split(SENSES) if sense.split(" [")[0].strip().isupper()]
+            assert not bare, (name, word, shown)  # (TAS read "TA [n]", ZOA "ZOON [n]": links to nothing)
     assert enable["HINDERER"] == "one that hinders [n]"
     assert enable["TYPING"].endswith("<type=v> [v]") and enable["PARKED"].endswith("<park=v> [v]")
     assert "having won" not in enable["WINNINGLY"]
