@@ -130,6 +130,35 @@ def test_every_compiled_playout_is_the_reference_playout(enable, real_games: Pat
 
 
 @compiled_only
+@pytest.mark.parametrize("opponent_given", [False, True])
+def test_a_playout_reused_in_any_order_gives_what_a_fresh_one_gives(enable, real_games: Path,
+                                                                  opponent_given: bool) -> None:
+    """The compiled playouts keep the board after each candidate (cross-checks and anchors, both ways) and
+    each side's rack made ready (word starts, leave values) while it stays the same, from one playout to
+    the next: run over deals and candidates in shuffled orders, with the opponent's rack dealt or given
+    (then the same in every deal) and 3 plies (the board kept up to date through two moves), one Playout
+    gives every playout the very figures a Playout made afresh for it alone gives."""
+    words = dawg_for(enable)
+    leaves = load_leaves(enable.tiles)
+    win = load_win_model(enable.tiles)
+    generator = MoveGenerator(words)
+    turn = [t for t in real_turns(real_games, 6, enable) if tiles_in_bag(t.board, [t.rack.upper()]) > 30][2]
+    rack = Rack.parse(ENGLISH, turn.rack.upper())
+    opponent = None
+    if opponent_given:
+        tiles = [t for t, k in enumerate(unseen_tiles(turn.board, rack).counts) for _ in range(k)][:7]
+        opponent = Rack(ENGLISH, tuple(tiles.count(t) for t in range(len(ENGLISH.counts))), 0)
+    setup = position_setup("enable", turn.board, rack, turn.scores, generator, leaves, candidates=8,
+                           opponent=opponent, plies=3)
+    reused = Playouts(setup, words, leaves, win)
+    rng = random.Random(3)
+    for i in rng.sample(range(50), 6):
+        active = rng.sample(range(len(setup.candidates)), 5)
+        fresh = [Playouts(setup, words, leaves, win).iteration(4, i, [k])[0] for k in active]
+        assert reused.iteration(4, i, active) == fresh, (i, active)
+
+
+@compiled_only
 def test_the_compiled_playouts_let_other_threads_run(enable, real_games: Path) -> None:
     """`Playout.run` releases the GIL: with the interpreter switching threads only every 100 s, a second
     thread still starts a run while the first is inside one (were the GIL held, it could not before the

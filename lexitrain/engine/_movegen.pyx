@@ -17,7 +17,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport qsort
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from lexitrain.engine._live_api cimport LiveApi
 
@@ -854,6 +854,32 @@ cdef class _Search:
         if k + cols < self.size:
             self.anchor_at(k + cols)
 
+    cdef size_t board_bytes(self) noexcept nogil:
+        """The room `keep_board` takes: both directions' squares and what they allow."""
+        return 2 * self.size * (3 * sizeof(uint32_t) + 2 * sizeof(int) + 2)
+
+    cdef void keep_board(self, char* blob, bint back) noexcept nogil:
+        """Copy both directions' squares, cross-checks, anchors and what each square lets through into
+        `blob` (`back`: from it, as they were kept), so a board met again need not be worked out again."""
+        cdef int d
+        cdef size_t n = self.size * sizeof(uint32_t)
+        for d in range(2):
+            blob = _kept(blob, self.sq_d[d], n, back)
+            blob = _kept(blob, self.need_d[d], n, back)
+            blob = _kept(blob, self.cmask_d[d], n, back)
+            blob = _kept(blob, self.cscore_d[d], n, back)
+            blob = _kept(blob, self.ahead_d[d], n, back)
+            blob = _kept(blob, self.tile_ahead_d[d], self.size, back)
+            blob = _kept(blob, self.anchor_d[d], self.size, back)
+
+    cdef void set_both(self, int k, int t, int rows, int cols) noexcept nogil:
+        """Put tile t on the board's flat square k (of `rows` x `cols`) in both directions' buffers, their
+        cross-checks and anchors brought up to date (see set_square; `live` searches)."""
+        self.use(True, cols, rows)
+        self.set_square((k % cols) * rows + k // cols, t)
+        self.use(False, rows, cols)
+        self.set_square(k, t)
+
     cdef int copy_rack(self, _Search other) except -1 nogil:
         """Take `other`'s rack and word starts (set_rack and left_parts done there)."""
         cdef Left* part
@@ -1061,6 +1087,8 @@ cdef class _Search:
         cdef long board = 0, wmul = 1, cross = 0, best = NO_PLAY, total, W, m
         cdef long wmul_left[MAX_RACK + 1]
         cdef long mult[MAX_RACK]
+        cdef long right_mult[MAX_RACK]   # the right squares' multipliers at `wmul`, highest first
+        cdef long right_capped = 0
         cdef int lm_right[MAX_RACK]
         cdef int cap_right[MAX_RACK]     # the most points a rack tile the square allows scores
         cdef long capped
@@ -1095,6 +1123,16 @@ cdef class _Search:
                     cross_right[r] = self.lm[i] * self.wm[i]
                     cross += self.cscore[i] * self.wm[i]
                 wmul *= self.wm[i]
+                if self.wm[i] == 1:  # the others' multipliers stand: this one's in its place
+                    m = lm_right[r] * wmul + cross_right[r]
+                    right_capped += m * cap_right[r]
+                    _insert_falling(right_mult, r, m)
+                else:
+                    right_capped = 0
+                    for j in range(r + 1):
+                        m = lm_right[j] * wmul + cross_right[j]
+                        right_capped += m * cap_right[j]
+                        _insert_falling(right_mult, j, m)
                 r += 1
             else:
                 board += self.points[sq[i]]
@@ -1103,22 +1141,25 @@ cdef class _Search:
             i += 1
             if i < end and sq[i] != EMPTY:
                 continue  # a word cannot end beside a tile
+            memcpy(mult, right_mult, r * sizeof(long))
+            capped = right_capped
             for k in range(min(limit, self.in_rack - r) + 1):
                 n = r + k
+                W = wmul * wmul_left[k]
+                if k and wmul_left[k] == 1:  # one more square on the left, the others' multipliers as they were
+                    m = self.lm[a - k] * W
+                    capped += m * self.slot_points[0]
+                    _insert_falling(mult, n - 1, m)
+                elif k:  # a word premium on the left: every square's multiplier again
+                    capped = 0
+                    for j in range(n):
+                        m = lm_right[j] * W + cross_right[j] if j < r else self.lm[a - (j - r) - 1] * W
+                        capped += m * (cap_right[j] if j < r else self.slot_points[0])
+                        _insert_falling(mult, j, m)
                 if not through and not (self.rack_words >> n) & 1:
                     continue  # the rack's tiles alone make no word this long
                 if through and n == self.in_rack and not _made(self.words, self.rack_key + key, self.rack_blanks):
                     continue  # the whole rack and the board's tiles make no word
-                W = wmul * wmul_left[k]
-                capped = 0
-                for j in range(n):  # each square's multiplier, highest first (an insertion sort)
-                    m = lm_right[j] * W + cross_right[j] if j < r else self.lm[a - (j - r) - 1] * W
-                    capped += m * (cap_right[j] if j < r else self.slot_points[0])
-                    s = j
-                    while s > 0 and mult[s - 1] < m:
-                        mult[s] = mult[s - 1]
-                        s -= 1
-                    mult[s] = m
                 total = 0
                 for j in range(n):
                     total += mult[j] * self.slot_points[j]
@@ -1148,10 +1189,11 @@ cdef class _Search:
             self.k_bounds, self.cap_ranked = by_k, 2 * self.size
         for d in range(2):
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
-            self.load_line(squares, d, st)
-            self.cross_checks()
-            self.find_anchors()
-            self.ready_lines()
+            if not self.live:  # else kept up to date by set_square
+                self.load_line(squares, d, st)
+                self.cross_checks()
+                self.find_anchors()
+                self.ready_lines()
             for a in range(self.size):
                 if self.anchor[a]:
                     self.ranked[n].bound = self.shadow(a, longest, &self.k_bounds[n * MAX_RACK])
@@ -1480,6 +1522,23 @@ cdef class _Search:
                 if further and (next_tile or further & self.avail[brem]):
                     self.extend(child, j, length + 1, main, wmul, ncross, placed, through, brem)
         return 0
+
+
+cdef inline void _insert_falling(long* values, int n, long m) noexcept nogil:
+    """Put m in its place among the n `values` kept highest first."""
+    while n > 0 and values[n - 1] < m:
+        values[n] = values[n - 1]
+        n -= 1
+    values[n] = m
+
+
+cdef inline char* _kept(char* blob, void* buffer, size_t n, bint back) noexcept nogil:
+    """Copy n bytes from `buffer` into `blob` (`back`: the other way); the blob's next place."""
+    if back:
+        memcpy(buffer, blob, n)
+    else:
+        memcpy(blob, buffer, n)
+    return blob + n
 
 
 cdef _Search _new_search(Setting st, bint transposed, int rack_tiles):
@@ -1945,13 +2004,26 @@ cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int 
     for exchanges fewest tiles, then more of the earlier tiles. A `ticket` (0 or more) draws among the
     plays tied at the best equity and score instead: the one numbered `ticket` modulo their count, in
     placement order (engine/selfplay.py draws the tickets from the game's seed)."""
+    _ready_rack(s, st, how, bag)
+    return _choose_ready(s, st, squares, may_exchange, ticket, out)
+
+
+cdef int _ready_rack(_Search s, Setting st, Valuation* how, int bag) except -1 nogil:
+    """What choosing a move asks of the rack set on `s` whatever the board: its leaves' values (which
+    differ only with the bag empty or not) and the words its tiles make (see _value_leaves, _rack_words)."""
+    _value_leaves(s, how, bag)
+    _rack_words(s, st.made_words)
+    return 0
+
+
+cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_exchange, long long ticket,
+                       Move* out) except -1 nogil:
+    """`_choose` on a rack made ready (`_ready_rack`)."""
     cdef uint32_t given, top = 0
     cdef long top_cents = 0, hold
     cdef int k, runs
     cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
     cdef bint canonical
-    _value_leaves(s, how, bag)
-    _rack_words(s, st.made_words)
     s.choosing = True
     s.have_best = False
     s.keep_ties = ticket >= 0
@@ -2066,7 +2138,13 @@ cdef class Playout:
     (centre, slope, intercept) per band of unseen tiles."""
 
     cdef Setting st
-    cdef _Search s
+    cdef _Search s0, s1                # each side's search: its rack's word starts and leaves kept while
+                                       # its rack stays the same (the opponent's first rack is the same
+                                       # after every candidate of a deal), the board kept up to date
+    cdef int known[2][MAX_LETTERS + 1] # the rack each side's search is ready for
+    cdef int known_empty[2]            # and whether the bag was empty then (-1: none yet)
+    cdef char* boards                  # the board after each candidate, worked out once (keep_board)
+    cdef size_t board_size
     cdef object keep                   # the TableLeaves and LeaveTable read through `how`
     cdef Valuation how
     cdef int n, size, types, letters, plies, exchange_limit, deal_cap
@@ -2098,13 +2176,16 @@ cdef class Playout:
         self.cand_score = self.cand_cents = NULL
         self.cand_out = NULL
         self.squares = self.deal = self.bag = NULL
+        self.boards = NULL
 
     def __init__(self, Setting setting not None, TableLeaves table, LeaveTable cache not None, list candidates,
                  opponent, Rules rules, list bands):
         cdef int k, j, t
         self.st = setting
         self.letters, self.types, self.size = setting.letters, setting.letters + 1, setting.size
-        self.s = _new_search(setting, False, MAX_RACK)
+        self.s0 = _new_search(setting, False, MAX_RACK)
+        self.s1 = _new_search(setting, False, MAX_RACK)
+        self.known_empty[0] = self.known_empty[1] = -1
         setting.words()
         self.keep = (table, cache)
         self.how.cache = <void*>cache
@@ -2134,6 +2215,7 @@ cdef class Playout:
             for t in given:
                 self.cand_given[k * self.types + t] += 1
             self.cand_score[k], self.cand_cents[k], self.cand_out[k] = score, cents, bool(out)
+        self.keep_boards()
         self.fixed = opponent is not None
         for t in range(self.types):
             self.opponent[t] = opponent[t] if self.fixed else 0
@@ -2153,6 +2235,7 @@ cdef class Playout:
         PyMem_Free(self.cand_cents)
         PyMem_Free(self.cand_out)
         PyMem_Free(self.squares)
+        PyMem_Free(self.boards)
         PyMem_Free(self.deal)
         PyMem_Free(self.bag)
 
@@ -2193,6 +2276,33 @@ cdef class Playout:
         finally:
             PyMem_Free(asked)
 
+    cdef int keep_boards(self) except -1:
+        """The board after each candidate, both ways, its cross-checks and anchors worked out once (each
+        playout starts from it: `after_candidate`); both searches then keep theirs up to date a tile at a
+        time (`live`)."""
+        cdef int k, d, i
+        cdef _Search s = self.s0
+        self.board_size = s.board_bytes()
+        self.boards = <char*>PyMem_Malloc(max(self.n, 1) * self.board_size)
+        if self.boards == NULL:
+            raise MemoryError()
+        for k in range(self.n):
+            for d in range(2):
+                s.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
+                s.load_line(&self.cand_squares[k * self.size], d, self.st)
+                s.cross_checks()
+                s.find_anchors()
+                for i in range(s.size):
+                    s.need_at(i)
+            s.keep_board(&self.boards[k * self.board_size], False)
+        for d in range(2):  # the premiums, each way (load_line's; the squares come from the boards kept)
+            self.s1.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
+            self.s1.load_line(self.cand_squares, d, self.st)
+        self.s0.use(False, self.st.rows, self.st.cols)
+        self.s1.use(False, self.st.rows, self.st.cols)
+        self.s0.live = self.s1.live = True
+        return 0
+
     cdef void draw(self, int* rack, int wanted) noexcept nogil:
         """Up to `wanted` tiles from the front of the bag onto `rack`."""
         cdef int take = min(wanted, self.n_bag - self.drawn), k
@@ -2217,7 +2327,10 @@ cdef class Playout:
         cdef int ply
         self.after_candidate(k, n_order)
         for ply in range(0 if self.over else self.plies):
-            self.move()
+            if self.player == 0:
+                self.move(self.s0, ply + 1 < self.plies)
+            else:
+                self.move(self.s1, ply + 1 < self.plies)
             if self.over:
                 break
             self.player ^= 1
@@ -2230,6 +2343,8 @@ cdef class Playout:
         put back at its end; over if the candidate went out."""
         cdef int t, n, start
         memcpy(self.squares, &self.cand_squares[k * self.size], self.size * sizeof(int))
+        self.s0.keep_board(&self.boards[k * self.board_size], True)
+        self.s1.keep_board(&self.boards[k * self.board_size], True)
         memcpy(self.racks[0], &self.cand_leave[k * self.types], self.types * sizeof(int))
         if self.fixed:
             memcpy(self.racks[1], self.opponent, self.types * sizeof(int))
@@ -2252,37 +2367,47 @@ cdef class Playout:
             self.spread += 2 * self.rack_points(self.racks[1])
             self.over = True
 
-    cdef int move(self) except -1 nogil:
-        """The side to move chooses its move of best equity (`_choose`) and makes it."""
+    cdef int move(self, _Search s, bint later) except -1 nogil:
+        """The side to move chooses its move of best equity (`_choose`, its rack made ready only when it
+        changed) and makes it; `later`: another move follows."""
         cdef int* rack = self.racks[self.player]
+        cdef int bag = self.n_bag - self.drawn
         cdef Move move
-        self.s.set_rack_c(rack, self.letters, rack[self.letters])
-        self.s.left_parts(min(self.s.in_rack - 1, max(self.st.rows, self.st.cols) - 1), False)
-        _choose(self.s, self.st, self.squares, &self.how, self.n_bag - self.drawn,
-                self.n_bag - self.drawn >= self.exchange_limit, -1, &move)
-        self.make(&move)
+        if self.known_empty[self.player] != (bag == 0) or \
+                memcmp(self.known[self.player], rack, self.types * sizeof(int)) != 0:
+            s.set_rack_c(rack, self.letters, rack[self.letters])
+            s.left_parts(min(s.in_rack - 1, max(self.st.rows, self.st.cols) - 1), False)
+            _ready_rack(s, self.st, &self.how, bag)
+            memcpy(self.known[self.player], rack, self.types * sizeof(int))
+            self.known_empty[self.player] = bag == 0
+        _choose_ready(s, self.st, self.squares, bag >= self.exchange_limit, -1, &move)
+        self.make(s, &move, later)
         return 0
 
-    cdef void make(self, Move* move) noexcept nogil:
-        """The side to move makes its move: a play put down and its tiles drawn (going out ends the game,
-        with twice the other rack's points), or an exchange; its score and leave are counted."""
+    cdef void make(self, _Search s, Move* move, bint later) noexcept nogil:
+        """The side to move makes its move: a play put down (on both searches' boards where `later`) and
+        its tiles drawn (going out ends the game, with twice the other rack's points), or an exchange; its
+        score and leave are counted."""
         cdef int* rack = self.racks[self.player]
         cdef long sign = 1 if self.player == 0 else -1
-        cdef Found* play = &self.s.best_play
-        cdef int n, t, put = 0, slot
+        cdef Found* play = &s.best_play
+        cdef int n, t, put = 0, slot, k
         cdef int back[MAX_RACK]
         if move.kind == PLAY:
             for n in range(play.length):
                 if not play.through >> n & 1:
                     t = play.tiles[n]
-                    self.squares[(play.row + n) * self.st.cols + play.col if play.down
-                                 else play.row * self.st.cols + play.col + n] = t
+                    k = (play.row + n) * self.st.cols + play.col if play.down else play.row * self.st.cols + play.col + n
+                    self.squares[k] = t
+                    if later:
+                        self.s0.set_both(k, t, self.st.rows, self.st.cols)
+                        self.s1.set_both(k, t, self.st.rows, self.st.cols)
                     rack[self.letters if t >= BLANK_FLAG else t] -= 1
             self.draw(rack, self.st.rack_size - self.held(rack))
         elif move.kind == EXCHANGE:
-            for slot in range(self.s.in_rack):
+            for slot in range(s.in_rack):
                 if not move.kept >> slot & 1:
-                    back[put] = self.s.slot_tile[slot]
+                    back[put] = s.slot_tile[slot]
                     rack[back[put]] -= 1
                     put += 1
             self.draw(rack, put)
