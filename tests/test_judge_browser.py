@@ -1,7 +1,8 @@
 """The Judge page in a real browser (Debian's chromium, as tests/test_web_browser.py drives it): the host starts
 it, players type plays and see VALID or NOT VALID large for the whole play, the verdict clears itself, and
 nothing else of the app is reachable until the host's key stops it. With LEXITRAIN_SCREENSHOTS=DIR the
-screens are saved there (web-judge-*.png) to be looked at."""
+screens are saved there (web-judge-*.png) to be looked at; the README shows the waiting, valid and
+not-valid ones (docs/images)."""
 
 from __future__ import annotations
 
