@@ -23,7 +23,7 @@ of it), and four things the reference leaves out because they only save time:
   less the opponent's going out (`threat_bound`), often enough to refute it.
 """
 
-from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport qsort
@@ -81,7 +81,7 @@ cdef enum:
     UPPER = 2
     NO_MOVE = -1
     PASS = -2
-    TABLE_BITS = 21
+    TABLE_BITS = 24     # 2^24 entries, 256 MB (see Table)
     FLAT_FIELDS = 7     # ints before a play's tiles in find_flat's array
     RACK_TILES = 16     # most tiles a play places
     ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
@@ -142,12 +142,11 @@ cdef class Table:
     cdef int stop
 
     def __cinit__(self):
-        self.slots = <Slot*>PyMem_RawMalloc((1 << TABLE_BITS) * sizeof(Slot))
-        self.busy = <uint64_t*>PyMem_RawMalloc((1 << BUSY_BITS) * sizeof(uint64_t))
+        # zeroed pages from the system, each mapped when first touched: a small endgame pays for the few it uses
+        self.slots = <Slot*>PyMem_RawCalloc(1 << TABLE_BITS, sizeof(Slot))
+        self.busy = <uint64_t*>PyMem_RawCalloc(1 << BUSY_BITS, sizeof(uint64_t))
         if self.slots == NULL or self.busy == NULL:
             raise MemoryError()
-        memset(self.slots, 0, (1 << TABLE_BITS) * sizeof(Slot))
-        memset(self.busy, 0, (1 << BUSY_BITS) * sizeof(uint64_t))
         self.mask = (1 << (TABLE_BITS - 1)) - 1
         self.stop = 0
 
