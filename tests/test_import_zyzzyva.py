@@ -223,6 +223,26 @@ def test_a_second_run_leaves_the_study_lexicon_as_the_player_left_it(home, tmp_p
     assert "study lexicon: nwl2023, the one with the most cards of the folder (4)" in third["done"]
 
 
+def test_a_lexicon_named_as_zyzzyva_names_its_own_is_found_for_its_cardboxes_and_quizzes(home, tmp_path):
+    """Zyzzyva names lexicons OWL2+LWL and OSPD4+LWL, and a player's own by its file (My List): the text file
+    was compiled as owl2-lwl, then its cardbox folder and the quiz naming it were not matched to it."""
+    folder = tmp_path / "Zyzzyva"
+    for sub in ("lexicons", "quiz/data/OWL2+LWL", "quiz/data/OSPD4+LWL", "quiz/saved"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "lexicons" / "OWL2+LWL.txt").write_text(NWL, encoding="utf-8")
+    cardbox(folder / "quiz/data/OWL2+LWL/Anagrams.db", [("AQT", 2, 0, 2, T, 0, 2, T + 5 * DAY)])
+    cardbox(folder / "quiz/data/OSPD4+LWL/Anagrams.db", [("AQT", 1, 0, 1, T, 0, 1, T + DAY)])
+    (folder / "quiz/saved/Sevens.zzq").write_text(QUIZ.replace('lexicon="NWL2023"', 'lexicon="OWL2+LWL"'),
+                                                  encoding="latin-1")
+    report = run("import", "zyzzyva", str(folder), "--json").json()
+    assert report["compiled"] == ["owl2-lwl"] and report["study_lexicon"] == "owl2-lwl"
+    assert (report["cards"], report["lists"]) == (1, 1)
+    why = {s["item"]: s["why"] for s in report["skipped"]}
+    assert list(why) == ["quiz/data/OSPD4+LWL/Anagrams.db"]  # no text file of that one: how to compile it
+    assert "OSPD4+LWL is not compiled here" in why["quiz/data/OSPD4+LWL/Anagrams.db"]
+    assert "--name ospd4-lwl`" in why["quiz/data/OSPD4+LWL/Anagrams.db"]
+
+
 def test_a_lexicon_of_that_name_from_another_list_is_never_replaced(home, tmp_path, make_lexicon):
     make_lexicon(["AA", "AB"], name="nwl2023")
     folder = zyzzyva_folder(tmp_path)

@@ -111,6 +111,18 @@ def lexicon_name(stem: str) -> str:
     return compiled.check_name(name or "-")
 
 
+def _compiled(zyzzyva_name: str) -> str | None:
+    """The lexicon compiled here that Zyzzyva's name means: as named (NWL2023: nwl2023 or nwl23), or as its text
+    file is compiled when the name has letters lexitrain's names have not (OWL2+LWL: owl2-lwl); None if none."""
+    found = compiled_match(zyzzyva_name)
+    if found is None:
+        try:
+            found = compiled_match(lexicon_name(zyzzyva_name))
+        except LexitrainError:
+            return None
+    return found
+
+
 def _lexicons(folder: Path, report: FolderImport, progress: Progress) -> None:
     lexicons = folder / "lexicons"
     if not lexicons.is_dir():
@@ -176,14 +188,17 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
     if not data.is_dir():
         return
     for lexicon_folder in sorted(p for p in data.iterdir() if p.is_dir()):
-        found = compiled_match(lexicon_folder.name)
+        found = _compiled(lexicon_folder.name)
         for path in sorted(lexicon_folder.glob("*.db")):
             item = f"quiz/data/{lexicon_folder.name}/{path.name}"
             if found is None:
+                try:
+                    name = lexicon_name(lexicon_folder.name)
+                except LexitrainError:
+                    name = "NAME"
                 report.skipped.append((item, f"its lexicon {lexicon_folder.name} is not compiled here (and the "
                                              f"folder has no lexicons/{lexicon_folder.name}.txt): compile it with "
-                                             f"`lexitrain lexicon build FILE --name {lexicon_folder.name.lower()}`, "
-                                             "then import again"))
+                                             f"`lexitrain lexicon build FILE --name {name}`, then import again"))
                 continue
             try:
                 kind = cardbox_kind(path)
@@ -305,7 +320,7 @@ def _quizzes(store: ProgressStore, folder: Path, report: FolderImport, opened: C
         name = list_name(below)
         try:
             quiz = read_quiz(path, _word_file(name))
-            found = compiled_match(quiz.lexicon) if quiz.lexicon else None
+            found = _compiled(quiz.lexicon) if quiz.lexicon else None
             if found is None:
                 raise NotCarried(f"its lexicon {quiz.lexicon or '(none named)'} is not compiled here")
             words = [row["word"] for row in run_search(opened(found), quiz.query)]
