@@ -287,7 +287,7 @@ def test_leaks_with_no_games_yet_is_the_empty_profile_not_an_error() -> None:
     so plainly and how to get some, and `--study` has nothing to make (one line, exit 1)."""
     data = run("leaks", "--json").json()
     assert data["games"] == 0 and data["player"] == "you" and data["judged_by"] == []
-    assert data["total"] == {"win_per_game": 0.0, "points_per_game": 0.0, "leaks": 0}
+    assert data["total"] == {"win_per_turn": 0.0, "win_per_game": 0.0, "points_per_game": 0.0, "leaks": 0, "turns": 0}
     assert data["kinds"] and all(k["count"] == 0 and k["share"] == 0.0 for k in data["kinds"])
     assert data["weeks"] == data["costliest"] == data["games_analysed"] == []
     said = run("leaks")
@@ -305,4 +305,9 @@ def test_leaks_of_games_from_elsewhere(enable: Lexicon, real_games: Path) -> Non
     assert sum(k["win_per_game"] for k in data["kinds"]) == pytest.approx(total, abs=0.05)
     assert sum(k["points_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["points_per_game"], abs=0.6)
     assert Counter(k["kind"] for k in data["kinds"]).most_common(1)[0][1] == 1
+    turns = data["total"]["turns"]
+    assert turns > 10 and data["total"]["win_per_turn"] == pytest.approx(total / turns, abs=0.01)
+    assert sum(k["win_per_turn"] for k in data["kinds"]) == pytest.approx(data["total"]["win_per_turn"], abs=0.05)
+    said = run("leaks", str(path), "--player", "doug").stdout
+    assert f"{data['total']['win_per_turn']:.2f}% win probability given up a turn on average (over {turns} turns)" in said
     assert run("leaks", str(path)).exit_code == 1

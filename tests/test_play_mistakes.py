@@ -7,6 +7,7 @@ grows with it."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,11 @@ def test_a_leak_profile_adds_up_and_makes_the_weeks_study(enable: Lexicon) -> No
         data = profile.to_json()
         assert data["games"] == 3 and {k["kind"] for k in data["kinds"]} == set(KINDS)
         assert sum(k["win_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["win_per_game"], abs=0.06)
+        turns = sum(g.turns() for g in games)  # a weak player's cost a turn: a mean, never past 100%
+        assert data["total"]["turns"] == turns > 3 * 10
+        assert data["total"]["win_per_turn"] == pytest.approx(100 * math.fsum(x.win for x in profile.leaks) / turns,
+                                                              abs=0.006)
+        assert 0 < data["total"]["win_per_turn"] <= 100
         assert sum(k["points_per_game"] for k in data["kinds"]) == pytest.approx(data["total"]["points_per_game"],
                                                                                  abs=0.6)
         assert sum(k["count"] for k in data["kinds"]) == data["total"]["leaks"] == len(profile.leaks) > 5

@@ -129,6 +129,9 @@ def test_a_game_in_the_browser_to_the_end_and_reviewed(client: TestClient, enabl
     assert client.post(f"/api/play/{name}/move", json={"turn": end["turn"], "line": "pass"}).json().get("refused")
     stats = client.get("/stats").text
     assert "Leaks: what your mistakes cost" in stats and 'id="leak-kinds"' in stats
+    leak_total = re.search(r'<p id="leak-total">(.*?)</p>', stats, re.S)
+    assert leak_total is not None and "a turn on average" in leak_total.group(1)
+    assert all(float(x) <= 100 for x in re.findall(r"([0-9.]+)%", leak_total.group(1))), leak_total.group(1)
     # the home page lined up the daily plan's cards (ENABLE's twos, threes, sevens and eights): none is the
     # player's new card, studied or made by the game (Stats said "1784 new" after one game)
     states = re.search(r'<table id="by-state"[^>]*>.*?</table>', stats, re.S)

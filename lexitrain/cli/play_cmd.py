@@ -341,16 +341,17 @@ def _print_leaks(data: dict[str, Any]) -> None:
         return
     total = data["total"]
     typer.echo(f"{counted(data['games'], 'game')} of {data['player']}, judged by {', '.join(data['judged_by'])}: "
-               f"{total['win_per_game']:.1f}% win probability and {total['points_per_game']:.1f} points lost a game "
-               f"over {counted(total['leaks'], 'leak')}")
+               f"{total['win_per_turn']:.2f}% win probability given up a turn on average (over "
+               f"{counted(total['turns'], 'turn')}) and {total['points_per_game']:.1f} points a game, over "
+               f"{counted(total['leaks'], 'leak')}")
     for row in data["kinds"]:
         if row["count"]:
-            typer.echo(f"  {row['title']:<36} {row['win_per_game']:>6.2f}% {row['points_per_game']:>7.1f} pts a game"
+            typer.echo(f"  {row['title']:<36} {row['win_per_turn']:>6.2f}% a turn {row['points_per_game']:>7.1f} pts a game"
                        f"  ({counted(row['count'], 'time')}, {100 * row['share']:.0f}% of the cost)")
     if len(data["weeks"]) > 1:
         typer.echo("by week:")
         for week in data["weeks"]:
-            typer.echo(f"  {week['week']}: {counted(week['games'], 'game')}, {week['win_per_game']:.1f}% and "
+            typer.echo(f"  {week['week']}: {counted(week['games'], 'game')}, {week['win_per_turn']:.2f}% a turn and "
                        f"{week['points_per_game']:.1f} points a game; most: {week['top'] or '-'}")
     if data["costliest"]:
         typer.echo("costliest:")

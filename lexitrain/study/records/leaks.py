@@ -24,8 +24,10 @@ result). The kinds, in the order a turn is put in the first that fits it:
 - `overtime`: a time penalty.
 
 So the kinds add up to the total cost exactly. A profile says each kind's
-cost per game in win probability and in points, its share of the total, the
-trend by ISO week, and the costliest leaks; `leak_cards.py` turns the top
+cost in win probability a turn (the mean over the player's turns: a sum over
+a game's turns is no chance of anything and reads past 100% for a weak
+player) and in points a game, its share of the total, the trend by ISO week,
+and the costliest leaks; `leak_cards.py` turns the top
 kinds into the week's study.
 """
 
@@ -112,6 +114,10 @@ class AnalysedGame:
         lost = [t["win_lost"] for t in self.report["turns"] if t["player"] == self.player and not t["note"]]
         return {**self.report["summary"].get(self.player, {}), **win_lost_figures(lost)}
 
+    def turns(self) -> int:
+        """How many turns the player had (those the analysis judged)."""
+        return sum(1 for t in self.report["turns"] if t["player"] == self.player and not t["note"])
+
     def challenges_lost(self) -> set[int]:
         """The player's turns that were a challenge lost (the review names them: the record has a pass)."""
         lex = open_lexicon(self.lexicon)
@@ -138,6 +144,7 @@ class LeakProfile:
 
     def to_json(self) -> dict[str, Any]:
         n = len(self.games) or 1
+        turns = sum(g.turns() for g in self.games) or 1
         kinds = self.by_kind()
         total_win = math.fsum(x.win for x in self.leaks)
         total_points = math.fsum(x.points for x in self.leaks)
@@ -146,13 +153,12 @@ class LeakProfile:
             win = math.fsum(x.win for x in kinds[kind])
             points = math.fsum(x.points for x in kinds[kind])
             rows.append({"kind": kind, "title": TITLES[kind], "count": len(kinds[kind]),
-                         "win_per_game": round(100 * win / n, 2), "points_per_game": round(points / n, 1),
-                         "share": round(win / total_win, 4) if total_win else 0.0})
+                         **_costs(win, points, n, turns), "share": round(win / total_win, 4) if total_win else 0.0})
         costliest = sorted(self.leaks, key=lambda x: (-x.win, -x.points))[:COSTLIEST]
         return {"player": self.player, "games": len(self.games),
                 "judged_by": sorted({g.judged_by for g in self.games}),
-                "total": {"win_per_game": round(100 * total_win / n, 2), "points_per_game": round(total_points / n, 1),
-                          "leaks": len(self.leaks)},
+                "total": {**_costs(total_win, total_points, n, turns), "leaks": len(self.leaks),
+                          "turns": sum(g.turns() for g in self.games)},
                 "kinds": rows, "weeks": self.weeks(), "costliest": [asdict(x) for x in costliest],
                 "games_analysed": [{"game": g.name, "day": g.day, "judged_by": g.judged_by,
                                     "mistake_index": g.report["summary"].get(g.player, {}).get("mistake_index"),
@@ -160,21 +166,28 @@ class LeakProfile:
                                    for g in self.games]}
 
     def weeks(self) -> list[dict[str, Any]]:
-        """Each ISO week's games and cost per game, oldest first, with its costliest kind."""
-        games: dict[str, set[str]] = defaultdict(set)
+        """Each ISO week's games and costs, oldest first, with its costliest kind."""
+        games: dict[str, list[AnalysedGame]] = defaultdict(list)
         for g in self.games:
-            games[_week(g.day)].add(g.name)
+            games[_week(g.day)].append(g)
         out = []
         for week in sorted(games):
             leaks = [x for x in self.leaks if _week(x.day) == week]
-            n = len(games[week])
             by: dict[str, float] = defaultdict(float)
             for x in leaks:
                 by[x.kind] += x.win
             top = max(by, key=lambda k: by[k]) if by else None
-            out.append({"week": week, "games": n, "win_per_game": round(100 * math.fsum(x.win for x in leaks) / n, 2),
-                        "points_per_game": round(math.fsum(x.points for x in leaks) / n, 1), "top": top})
+            out.append({"week": week, "games": len(games[week]),
+                        **_costs(math.fsum(x.win for x in leaks), math.fsum(x.points for x in leaks),
+                                 len(games[week]), sum(g.turns() for g in games[week]) or 1), "top": top})
         return out
+
+
+def _costs(win: float, points: float, games: int, turns: int) -> dict[str, float]:
+    """A cost as a player reads it: win probability given up a turn on average (%), points a game; and the win
+    probability summed over a game's turns (`win_per_game`, kept for --json readers: no chance of anything)."""
+    return {"win_per_turn": round(100 * win / turns, 2), "win_per_game": round(100 * win / games, 2),
+            "points_per_game": round(points / games, 1)}
 
 
 def _week(day: str) -> str:
