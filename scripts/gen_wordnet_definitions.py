@@ -302,7 +302,7 @@ def _link(base: str, part: str, in_list: set[str], defined: dict[str, dict[str, 
 
 # --- derivations with a regular affix ------------------------------------------------------------
 
-#: (prefix, part of the base, part of the word, how the word reads, base in {}).
+#: (prefix, part of the base, part of the word, how the word reads, base in {}, {a} its article).
 PREFIXES = [
     ("re", "v", "v", "to {} again"),
     ("un", "adj", "adj", "not {}"),
@@ -311,7 +311,7 @@ PREFIXES = [
     ("over", "v", "v", "to {} too much"),
     ("over", "adj", "adj", "excessively {}"),
     ("non", "adj", "adj", "not {}"),
-    ("non", "n", "n", "something that is not a {}"),
+    ("non", "n", "n", "something that is not {a} {}"),
     ("pre", "v", "v", "to {} beforehand"),
     ("mis", "v", "v", "to {} wrongly"),
     ("under", "v", "v", "to {} too little"),
@@ -319,10 +319,17 @@ PREFIXES = [
 #: (suffix, part of the base, part of the word, how the word reads).
 SUFFIXES = [
     ("ness", "adj", "n", "the state of being {}"),
-    ("ly", "adj", "adv", "in a {} manner"),
-    ("less", "n", "adj", "without a {}"),
+    ("ly", "adj", "adv", "in {a} {} manner"),
+    ("less", "n", "adj", "without {a} {}"),
     ("er", "v", "n", "one that {}"),  # the verb as "one that atones" reads it, not a link
 ]
+
+
+def article(word: str) -> str:
+    """"a" or "an" before WORD as it is said: an odd, an unkind, an hour; a union, a use, a euro, a one."""
+    said_with_a_vowel = (word[:1] in "aeiou" and not re.match(r"u(bi|ni[^nm]|s|ti|vu)|eu|ewe|one(?!ir)|once", word)
+                         or word.startswith(("hour", "honest", "honor", "honour", "heir")))
+    return "an" if said_with_a_vowel else "a"
 
 
 def _suffix_bases(word: str, suffix: str) -> Iterator[str]:
@@ -363,14 +370,14 @@ def derivation(word: str, defined: dict[str, dict[str, Sense]], in_list: set[str
     for prefix, base_part, part, reads in PREFIXES:
         base = word[len(prefix):]
         if word.startswith(prefix) and len(base) >= 3 and base in in_list and base_part in defined.get(base, {}):
-            found.setdefault(part, reads.format(base_as_read(base, base_part)) + f" [{part}]")
+            found.setdefault(part, reads.format(base_as_read(base, base_part), a=article(base)) + f" [{part}]")
     for suffix, base_part, part, reads in SUFFIXES:
         if not word.endswith(suffix) or len(word) - len(suffix) < 3:
             continue
         for base in _suffix_bases(word, suffix):
             if base in in_list and base_part in defined.get(base, {}):
                 shown = third_person(base) if suffix == "er" else base_as_read(base, base_part)
-                found.setdefault(part, reads.format(shown) + f" [{part}]")
+                found.setdefault(part, reads.format(shown, a=article(base)) + f" [{part}]")
                 break
     return list(found.values())
 

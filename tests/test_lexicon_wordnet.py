@@ -68,6 +68,8 @@ def small_wordnet(tmp_path: Path) -> Path:
         _synset("00000007", "n", ["puss"], "obscene terms for female genitals"),  # no usage domain: its words say
         _synset("00000008", "n", ["puss", "kitty"], "informal terms for a cat"),
         _synset("00000009", "n", ["typing"], "writing done with a typewriter"),
+        _synset("00000010", "n", ["union"], "the act of joining together"),
+        _synset("00000017", "n", ["arm"], "a limb of the body"),
     ]
     verbs = [
         _synset("00000011", "v", ["cat"], "beat with a whip"),
@@ -81,7 +83,8 @@ def small_wordnet(tmp_path: Path) -> Path:
             _synset("00000022", "a", ["hinder"], "located at or near the back of an animal"),
             _synset("00000023", "a", ["winning"], "having won"),
             _synset("00000024", "a", ["winning"], "very attractive; capturing interest"),
-            _synset("00000025", "a", ["fast"], "acting or moving quickly")]
+            _synset("00000025", "a", ["fast"], "acting or moving quickly"),
+            _synset("00000026", "a", ["odd"], "not divisible by two")]
     (folder / "data.noun").write_text("\n".join(nouns) + "\n")
     (folder / "data.verb").write_text("\n".join(verbs) + "\n")
     (folder / "data.adj").write_text("\n".join(adjs) + "\n")
@@ -90,6 +93,7 @@ def small_wordnet(tmp_path: Path) -> Path:
         _index("blorp", "n", ["00000005"], 0), _index("cat", "n", ["00000001"], 5),
         _index("goose", "n", ["00000002"], 1), _index("may", "n", ["00000006"], 0),
         _index("puss", "n", ["00000007", "00000008"], 1), _index("typing", "n", ["00000009"], 1),
+        _index("union", "n", ["00000010"], 1), _index("arm", "n", ["00000017"], 1),
         _index("zork", "n", ["00000003", "00000004"], 0)]) + "\n")
     (folder / "index.verb").write_text("\n".join([
         _index("atone", "v", ["00000013"], 1), _index("cat", "v", ["00000011"], 1),
@@ -97,7 +101,8 @@ def small_wordnet(tmp_path: Path) -> Path:
         _index("type", "v", ["00000014"], 3)]) + "\n")
     (folder / "index.adj").write_text("\n".join([
         _index("fast", "a", ["00000025"], 4), _index("hinder", "a", ["00000022"], 1),
-        _index("kind", "a", ["00000021"], 1), _index("winning", "a", ["00000023", "00000024"], 2)]) + "\n")
+        _index("kind", "a", ["00000021"], 1), _index("odd", "a", ["00000026"], 1),
+        _index("winning", "a", ["00000023", "00000024"], 2)]) + "\n")
     # WordNet's tagged uses by sense: WINNING's first sense holds 3 of 5, too few to read WINNINGLY by
     (folder / "cntlist.rev").write_text("winning%5:00:01:successful:00 1 3\nwinning%5:00:02:attractive:00 2 2\n")
     (folder / "index.adv").write_text("")
@@ -146,6 +151,12 @@ def test_agent_nouns_participles_and_derivations_read_the_right_sense(small_word
     # WINNING's first sense ("having won") holds too few of its uses to stand for it: named alone
     assert defined["winningly"] == "in a winning manner [adv]"
     assert defined["kindly"] == "in a {kind=adj} manner [adv]"  # one sense: read by it
+    more = gen.define_all(["ODD", "ODDLY", "ARM", "ARMLESS", "UNION", "NONUNION"], gen.WordNet.read(small_wordnet))
+    assert more["oddly"] == "in an {odd=adj} manner [adv]"  # (it read "in a odd manner")
+    assert more["armless"] == "without an {arm=n} [adj]"
+    assert more["nonunion"] == "something that is not a {union=n} [n]"  # a u said as "you"
+    assert [gen.article(w) for w in ("unkind", "unit", "use", "euro", "hour", "one", "oneiric", "eel")] == [
+        "an", "a", "a", "a", "an", "a", "an", "an"]
 
 def test_a_compiled_list_reads_the_links_written_out(small_wordnet: Path, tmp_path: Path) -> None:
     gen = _generator()
