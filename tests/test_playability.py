@@ -60,6 +60,10 @@ def test_the_command_stores_what_the_games_played_and_search_orders_and_filters_
     assert top == twos[:3]
     negated = run("search", "-l", "cel", "--length", "2", "--not-playability", "1-3", "--words").stdout.split()
     assert not set(negated) & set(top) and len(negated) == len(found) - 3
+    said = run("lexicon", "playability", "cel", "--games", "6", "--seed", "3", "--jobs", "1")  # as a player reads it
+    assert said.exit_code == 0 and "How steady the ranks are" in said.stdout
+    steady = report["stability"]["2"]
+    assert f"   2 letters: {steady['spearman']:6.3f} over the top {steady['words']}" in said.stdout
 
 
 def test_saved_searches_sheets_and_quizzes_take_playability(enable, tmp_path) -> None:
