@@ -10,6 +10,7 @@ one buffer and the masks in C integers, and needs no memo: a cross-check or
 a walk through a run of board tiles costs less than looking one up.
 """
 
+cimport cython
 from cpython.mem cimport (PyMem_Free, PyMem_Malloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc,
                           PyMem_Realloc)
 from cpython.pycapsule cimport PyCapsule_New
@@ -375,6 +376,7 @@ cdef int _no_memory() except -1 with gil:
     raise MemoryError()
 
 
+@cython.final  # its methods called directly, not through a table: the compiler may inline them
 cdef class _Search:
     cdef const uint32_t* g
     cdef uint32_t full
