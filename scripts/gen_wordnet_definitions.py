@@ -262,8 +262,9 @@ def bases(word: str, part: str, wordnet: WordNet, in_list: set[str] | None = Non
         if word.endswith(ending) and len(word) > len(ending) + 1:
             stem = word[: -len(ending)]
             yield stem + replacement
-            if part != "n" and not replacement and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
-                yield stem[:-1]  # stopped, bigger: the doubled consonant
+            if (part != "n" and ending in ("ed", "ing", "er", "est") and not replacement and len(stem) > 2
+                    and stem[-1] == stem[-2] and stem[-1] not in "aeious"):
+                yield stem[:-1]  # stopped, bigger, controlled: the doubled consonant (after the stem itself: called)
 
 
 def inflection_links(word: str, wordnet: WordNet, defined: dict[str, dict[str, Sense]],
@@ -286,7 +287,7 @@ def verb_links(word: str, wordnet: WordNet, defined: dict[str, dict[str, Sense]]
     adjective), the link to the verb it is also a form of (`<type=v> [v]`), if any."""
     if not word.endswith(("ing", "ed")) or "v" in defined.get(word, {}):
         return []
-    for base in bases(word, "v", wordnet, endings=("ing", "ed")):
+    for base in bases(word, "v", wordnet, endings=("ing", "ed", "ied")):  # tried: try
         if base != word and base in in_list and "v" in defined.get(base, {}):
             return [_link(base, "v", in_list, defined)]
     return []

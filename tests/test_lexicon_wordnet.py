@@ -78,13 +78,17 @@ def small_wordnet(tmp_path: Path) -> Path:
         _synset("00000014", "v", ["type"], "write by means of a keyboard"),
         _synset("00000015", "v", ["hinder"], "be a hindrance or obstacle to"),
         _synset("00000016", "v", ["fast"], "abstain from certain foods"),
+        _synset("00000018", "v", ["try"], "make an effort"),
+        _synset("00000019", "v", ["control"], "exercise authority over"),
     ]
     adjs = [_synset("00000021", "a", ["kind"], "having a friendly nature"),
             _synset("00000022", "a", ["hinder"], "located at or near the back of an animal"),
             _synset("00000023", "a", ["winning"], "having won"),
             _synset("00000024", "a", ["winning"], "very attractive; capturing interest"),
             _synset("00000025", "a", ["fast"], "acting or moving quickly"),
-            _synset("00000026", "a", ["odd"], "not divisible by two")]
+            _synset("00000026", "a", ["odd"], "not divisible by two"),
+            _synset("00000027", "a", ["tried"], "tested and proved useful"),
+            _synset("00000028", "a", ["controlled"], "kept within bounds")]
     (folder / "data.noun").write_text("\n".join(nouns) + "\n")
     (folder / "data.verb").write_text("\n".join(verbs) + "\n")
     (folder / "data.adj").write_text("\n".join(adjs) + "\n")
@@ -98,10 +102,12 @@ def small_wordnet(tmp_path: Path) -> Path:
     (folder / "index.verb").write_text("\n".join([
         _index("atone", "v", ["00000013"], 1), _index("cat", "v", ["00000011"], 1),
         _index("fast", "v", ["00000016"], 1), _index("hinder", "v", ["00000015"], 2), _index("seal", "v", ["00000012"], 9),
-        _index("type", "v", ["00000014"], 3)]) + "\n")
+        _index("type", "v", ["00000014"], 3), _index("try", "v", ["00000018"], 3),
+        _index("control", "v", ["00000019"], 3)]) + "\n")
     (folder / "index.adj").write_text("\n".join([
         _index("fast", "a", ["00000025"], 4), _index("hinder", "a", ["00000022"], 1),
         _index("kind", "a", ["00000021"], 1), _index("odd", "a", ["00000026"], 1),
+        _index("tried", "a", ["00000027"], 1), _index("controlled", "a", ["00000028"], 1),
         _index("winning", "a", ["00000023", "00000024"], 2)]) + "\n")
     # WordNet's tagged uses by sense: WINNING's first sense holds 3 of 5, too few to read WINNINGLY by
     (folder / "cntlist.rev").write_text("winning%5:00:01:successful:00 1 3\nwinning%5:00:02:attractive:00 2 2\n")
@@ -148,6 +154,11 @@ def test_agent_nouns_participles_and_derivations_read_the_right_sense(small_word
     assert defined["faster"] == "<fast=adj> [adj] / one that fasts [n]"
     # a word with a sense of its own is a form of its verb too
     assert defined["typing"] == "writing done with a typewriter [n] / <type=v> [v]"
+    more = gen.define_all(["TRY", "TRIED", "CONTROL", "CONTROLLED"], gen.WordNet.read(small_wordnet))
+    assert more["tried"] == "tested and proved useful [adj] / <try=v> [v]"  # (-IED and a doubled L: no verb
+    assert more["controlled"] == "kept within bounds [adj] / <control=v> [v]"  # before)
+    wordnet = gen.WordNet.read(small_wordnet)  # no consonant is doubled before -S: STEPPES is no form of STEP
+    assert "step" not in gen.bases("steppes", "v", wordnet) and "stepp" in gen.bases("stepped", "v", wordnet)
     # WINNING's first sense ("having won") holds too few of its uses to stand for it: named alone
     assert defined["winningly"] == "in a winning manner [adv]"
     assert defined["kindly"] == "in a {kind=adj} manner [adv]"  # one sense: read by it

@@ -28,9 +28,9 @@ DEFAULT_LEXICON = "enable"
 _DEFINED = ("definitions: the twos and threes lexitrain's own (short_words.txt), the rest from Princeton "
             "WordNet 3.0 (see LICENSE-WordNet-3.0.txt)")
 EMBEDDED: dict[str, dict[str, str]] = {
-    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "articles-1",
+    "enable": {"file": "enable1.txt", "definitions": "wordnet_enable.txt", "revision": "participles-1",
                "credit": f"ENABLE, public domain (see COPYRIGHT-debian-scowl-incl-ENABLE-statement.txt); {_DEFINED}"},
-    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "articles-1",
+    "cel": {"file": "cel.txt", "definitions": "wordnet_cel.txt", "revision": "participles-1",
             "credit": f"CEL, MIT licence (see LICENSE-CEL-MIT.txt); {_DEFINED}"},
 }
 
