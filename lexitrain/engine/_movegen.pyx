@@ -155,6 +155,15 @@ cdef struct Ranked:
     int number  # its bounds by word start length: k_bounds[number * MAX_RACK:]
 
 
+cdef struct LineBest:
+    # the best play from the anchors of one line (see Playout.line_bests)
+    bint have
+    long equity
+    long score
+    uint32_t rem
+    Found play
+
+
 cdef extern from *:
     """
     #define NO_PLAY (-(1L << 40))  /* a bound where no play is found */
@@ -340,6 +349,27 @@ cdef inline bint _ranked_before(const Ranked* x, const Ranked* y) noexcept nogil
     if x.down != y.down:
         return x.down < y.down
     return x.square < y.square
+
+
+cdef bint _play_before(long equity, long score, const Found* x, long other_equity, long other_score,
+                       const Found* y) noexcept nogil:
+    """`beats_best`'s order between two plays kept: higher equity, then higher score, then by placement and
+    tiles."""
+    cdef int n
+    if equity != other_equity:
+        return equity > other_equity
+    if score != other_score:
+        return score > other_score
+    if x.row != y.row:
+        return x.row < y.row
+    if x.col != y.col:
+        return x.col < y.col
+    if x.down != y.down:
+        return not x.down
+    for n in range(min(x.length, y.length)):
+        if x.tiles[n] != y.tiles[n]:
+            return x.tiles[n] < y.tiles[n]
+    return x.length < y.length
 
 
 cdef void _sift_down(Ranked* heap, int n, int k) noexcept nogil:
@@ -1173,10 +1203,13 @@ cdef class _Search:
             best = max(best, by_k[k])
         return best
 
-    cdef int anchors_best_first(self, Setting st, const int* squares, int longest) except -1 nogil:
+    cdef int anchors_best_first(self, Setting st, const int* squares, int longest, const uint64_t* lines
+                                ) except -1 nogil:
         """Choosing: every anchor both ways bounded (`shadow`), then searched best bound first, until the
-        best play found so far beats every bound left (a play tied with it is still looked for)."""
-        cdef int d, a, n = 0, k
+        best play so far (maybe one found before) beats every bound left (a play tied with it is still
+        looked for). `lines`: only the anchors of these lines (a bit per line, across then down, on a
+        `live` search; NULL: every line)."""
+        cdef int d, a, n = 0, k, line
         cdef Ranked* grown
         cdef Ranked top
         cdef long* by_k
@@ -1190,18 +1223,23 @@ cdef class _Search:
                 return _no_memory()
             self.k_bounds, self.cap_ranked = by_k, 2 * self.size
         for d in range(2):
+            if lines != NULL and lines[d] == 0:
+                continue
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
             if not self.live:  # else kept up to date by set_square
                 self.load_line(squares, d, st)
                 self.cross_checks()
                 self.find_anchors()
                 self.ready_lines()
-            for a in range(self.size):
-                if self.anchor[a]:
-                    self.ranked[n].bound = self.shadow(a, longest, &self.k_bounds[n * MAX_RACK])
-                    if self.ranked[n].bound != NO_PLAY:
-                        self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
-                        n += 1
+            for line in range(self.rows):
+                if lines != NULL and not (lines[d] >> line) & 1:
+                    continue
+                for a in range(line * self.cols, (line + 1) * self.cols):
+                    if self.anchor[a]:
+                        self.ranked[n].bound = self.shadow(a, longest, &self.k_bounds[n * MAX_RACK])
+                        if self.ranked[n].bound != NO_PLAY:
+                            self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
+                            n += 1
         for k in range(n // 2 - 1, -1, -1):
             _sift_down(self.ranked, n, k)
         while n > 0:
@@ -1534,6 +1572,20 @@ cdef inline void _insert_falling(long* values, int n, long m) noexcept nogil:
     values[n] = m
 
 
+cdef void _load_board(_Search s, Setting st, const int* squares) noexcept nogil:
+    """Load the board `squares` into both directions' buffers of `s`, its cross-checks, anchors and what
+    each square lets through worked out."""
+    cdef int d, i
+    for d in range(2):
+        s.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
+        s.load_line(squares, d, st)
+        s.cross_checks()
+        s.find_anchors()
+        for i in range(s.size):
+            s.need_at(i)
+    s.use(False, st.rows, st.cols)
+
+
 cdef inline char* _kept(char* blob, void* buffer, size_t n, bint back) noexcept nogil:
     """Copy n bytes from `buffer` into `blob` (`back`: the other way); the blob's next place."""
     if back:
@@ -1611,7 +1663,7 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
         s.down_from = s.n_found
         return 0
     if s.choosing:
-        s.anchors_best_first(st, squares, longest)
+        s.anchors_best_first(st, squares, longest, NULL)
         s.use(False, st.rows, st.cols)
         return 0
     s.cross_checks()
@@ -2021,11 +2073,6 @@ cdef int _ready_rack(_Search s, Setting st, Valuation* how, int bag) except -1 n
 cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_exchange, long long ticket,
                        Move* out) except -1 nogil:
     """`_choose` on a rack made ready (`_ready_rack`)."""
-    cdef uint32_t given, top = 0
-    cdef long top_cents = 0, hold
-    cdef int k, runs
-    cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
-    cdef bint canonical
     s.choosing = True
     s.have_best = False
     s.keep_ties = ticket >= 0
@@ -2034,6 +2081,16 @@ cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_excha
         _search_at(s, st, squares)
         if s.keep_ties:
             s.draw_tie(ticket)
+    return _decide(s, may_exchange, out)
+
+
+cdef int _decide(_Search s, bint may_exchange, Move* out) except -1 nogil:
+    """The move, the best play found on `s` (if any) weighed against the best exchange and the pass."""
+    cdef uint32_t given, top = 0
+    cdef long top_cents = 0, hold
+    cdef int k, runs
+    cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
+    cdef bint canonical
     # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles;
     # each multiset of tiles put back once (the lowest slots of each tile)
     if may_exchange and s.in_rack:
@@ -2147,6 +2204,13 @@ cdef class Playout:
     cdef int known_empty[2]            # and whether the bag was empty then (-1: none yet)
     cdef char* boards                  # the board after each candidate, worked out once (keep_board)
     cdef size_t board_size
+    cdef char* reference               # the board every candidate's holds alike (see keep_boards)
+    cdef uint64_t* changed             # per candidate, the lines (across, down) its board changes from it
+    cdef bint by_lines                 # the first move after a candidate searches those lines alone
+    cdef LineBest line_best[2][MAX_LINE]  # the reference board's best play per line, for the first mover's
+    cdef bint lines_ready                 # rack, while it stays the same
+    cdef int current                   # the candidate played out
+    cdef bint first                    # the move under way is the first after it
     cdef object keep                   # the TableLeaves and LeaveTable read through `how`
     cdef Valuation how
     cdef int n, size, types, letters, plies, exchange_limit, deal_cap
@@ -2178,7 +2242,8 @@ cdef class Playout:
         self.cand_score = self.cand_cents = NULL
         self.cand_out = NULL
         self.squares = self.deal = self.bag = NULL
-        self.boards = NULL
+        self.boards = self.reference = NULL
+        self.changed = NULL
 
     def __init__(self, Setting setting not None, TableLeaves table, LeaveTable cache not None, list candidates,
                  opponent, Rules rules, list bands):
@@ -2238,6 +2303,8 @@ cdef class Playout:
         PyMem_Free(self.cand_out)
         PyMem_Free(self.squares)
         PyMem_Free(self.boards)
+        PyMem_Free(self.reference)
+        PyMem_Free(self.changed)
         PyMem_Free(self.deal)
         PyMem_Free(self.bag)
 
@@ -2281,29 +2348,101 @@ cdef class Playout:
     cdef int keep_boards(self) except -1:
         """The board after each candidate, both ways, its cross-checks and anchors worked out once (each
         playout starts from it: `after_candidate`); both searches then keep theirs up to date a tile at a
-        time (`live`)."""
-        cdef int k, d, i
-        cdef _Search s = self.s0
+        time (`live`). And a reference board, the squares every candidate's board holds alike (the
+        position's, but for a square each candidate fills alike), with the lines each candidate changes
+        from it: a line's plays depend on its own squares, cross-checks and anchors alone, so the
+        opponent's first move need only search the lines the candidate changed (`choose_by_lines`)."""
+        cdef int k, d, j, line, width
+        cdef int* reference
+        cdef _Search s = self.s0, r = self.s1
         self.board_size = s.board_bytes()
         self.boards = <char*>PyMem_Malloc(max(self.n, 1) * self.board_size)
-        if self.boards == NULL:
+        self.reference = <char*>PyMem_Malloc(self.board_size)
+        self.changed = <uint64_t*>PyMem_Malloc(max(self.n, 1) * 2 * sizeof(uint64_t))
+        reference = <int*>PyMem_Malloc(self.size * sizeof(int))
+        if self.boards == NULL or self.reference == NULL or self.changed == NULL or reference == NULL:
+            PyMem_Free(reference)
             raise MemoryError()
+        self.by_lines = False
+        for j in range(self.size):
+            reference[j] = self.cand_squares[j]
+            for k in range(1, self.n):
+                if self.cand_squares[k * self.size + j] != reference[j]:
+                    reference[j] = EMPTY
+            self.by_lines = self.by_lines or reference[j] != EMPTY  # an empty board's search is the centre's
+        _load_board(r, self.st, reference)
+        PyMem_Free(reference)
+        r.keep_board(self.reference, False)
         for k in range(self.n):
-            for d in range(2):
-                s.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
-                s.load_line(&self.cand_squares[k * self.size], d, self.st)
-                s.cross_checks()
-                s.find_anchors()
-                for i in range(s.size):
-                    s.need_at(i)
+            _load_board(s, self.st, &self.cand_squares[k * self.size])
             s.keep_board(&self.boards[k * self.board_size], False)
-        for d in range(2):  # the premiums, each way (load_line's; the squares come from the boards kept)
-            self.s1.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
-            self.s1.load_line(self.cand_squares, d, self.st)
-        self.s0.use(False, self.st.rows, self.st.cols)
-        self.s1.use(False, self.st.rows, self.st.cols)
-        self.s0.live = self.s1.live = True
+            for d in range(2):
+                self.changed[2 * k + d] = 0
+                s.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
+                r.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
+                width = s.cols
+                for line in range(s.rows):
+                    j = line * width
+                    if memcmp(&s.sq[j], &r.sq[j], width * sizeof(int)) or \
+                            memcmp(&s.need[j], &r.need[j], width * sizeof(uint32_t)) or \
+                            memcmp(&s.cmask[j], &r.cmask[j], width * sizeof(uint32_t)) or \
+                            memcmp(&s.cscore[j], &r.cscore[j], width * sizeof(int)) or \
+                            memcmp(&s.ahead[j], &r.ahead[j], width * sizeof(uint32_t)) or \
+                            memcmp(&s.tile_ahead[j], &r.tile_ahead[j], width) or \
+                            memcmp(&s.anchor[j], &r.anchor[j], width):
+                        self.changed[2 * k + d] |= 1ULL << line
+        s.use(False, self.st.rows, self.st.cols)
+        r.use(False, self.st.rows, self.st.cols)
+        s.live = r.live = True
+        self.lines_ready = False
         return 0
+
+    cdef int line_bests(self, _Search s) except -1 nogil:
+        """The best play of each line of the reference board for the rack made ready on `s` (the first
+        mover's, after every candidate of a deal), each line searched alone."""
+        cdef int d, line, longest = min(s.in_rack - 1, max(self.st.rows, self.st.cols) - 1)
+        cdef uint64_t lines[2]
+        cdef LineBest* best
+        s.keep_board(self.reference, True)
+        s.choosing, s.keep_ties, s.n_found = True, False, 0
+        for d in range(2):
+            lines[0] = lines[1] = 0
+            for line in range(self.st.cols if d else self.st.rows):
+                lines[d] = 1ULL << line
+                s.have_best = False
+                if s.in_rack:
+                    s.anchors_best_first(self.st, self.squares, longest, lines)
+                best = &self.line_best[d][line]
+                best.have = s.have_best
+                if s.have_best:
+                    best.equity, best.score, best.rem, best.play = s.best_equity, s.best_score, s.best_rem, \
+                        s.best_play
+        s.use(False, self.st.rows, self.st.cols)
+        s.keep_board(&self.boards[self.current * self.board_size], True)
+        self.lines_ready = True
+        return 0
+
+    cdef int choose_by_lines(self, _Search s, bint may_exchange, Move* out) except -1 nogil:
+        """`_choose_ready` for the first move after the candidate: the best of the reference board's lines
+        this candidate left as they were, then a search of the lines it changed alone."""
+        cdef int d, line, longest = min(s.in_rack - 1, max(self.st.rows, self.st.cols) - 1)
+        cdef const uint64_t* changed = &self.changed[2 * self.current]
+        cdef LineBest* best
+        if not self.lines_ready:
+            self.line_bests(s)
+        s.choosing, s.keep_ties, s.n_found, s.have_best = True, False, 0, False
+        for d in range(2):
+            for line in range(self.st.cols if d else self.st.rows):
+                best = &self.line_best[d][line]
+                if not (changed[d] >> line) & 1 and best.have and (
+                        not s.have_best or _play_before(best.equity, best.score, &best.play, s.best_equity,
+                                                        s.best_score, &s.best_play)):
+                    s.have_best, s.best_equity, s.best_score, s.best_rem, s.best_play = True, best.equity, \
+                        best.score, best.rem, best.play
+        if s.in_rack:
+            s.anchors_best_first(self.st, self.squares, longest, changed)
+        s.use(False, self.st.rows, self.st.cols)
+        return _decide(s, may_exchange, out)
 
     cdef void draw(self, int* rack, int wanted) noexcept nogil:
         """Up to `wanted` tiles from the front of the bag onto `rack`."""
@@ -2347,6 +2486,7 @@ cdef class Playout:
         memcpy(self.squares, &self.cand_squares[k * self.size], self.size * sizeof(int))
         self.s0.keep_board(&self.boards[k * self.board_size], True)
         self.s1.keep_board(&self.boards[k * self.board_size], True)
+        self.current, self.first = k, True
         memcpy(self.racks[0], &self.cand_leave[k * self.types], self.types * sizeof(int))
         if self.fixed:
             memcpy(self.racks[1], self.opponent, self.types * sizeof(int))
@@ -2382,7 +2522,13 @@ cdef class Playout:
             _ready_rack(s, self.st, &self.how, bag)
             memcpy(self.known[self.player], rack, self.types * sizeof(int))
             self.known_empty[self.player] = bag == 0
-        _choose_ready(s, self.st, self.squares, bag >= self.exchange_limit, -1, &move)
+            if self.player == 1:
+                self.lines_ready = False
+        if self.first and self.by_lines:
+            self.choose_by_lines(s, bag >= self.exchange_limit, &move)
+        else:
+            _choose_ready(s, self.st, self.squares, bag >= self.exchange_limit, -1, &move)
+        self.first = False
         self.make(s, &move, later)
         return 0
 
