@@ -319,3 +319,43 @@ def test_the_clock_is_read_while_the_replies_are_valued() -> None:
     rack, pool = Rack.parse(ENGLISH, "AT"), Rack.parse(ENGLISH, "EST")
     result = solve_preendgame(board, rack, pool, MoveGenerator(dawg), seconds=1e-9, plays=[None], in_bag=2)
     assert result.candidates == 1 and result.plays == () and not result.exact
+
+
+def test_each_draw_on_a_real_position_is_the_endgame_solved_alone(enable) -> None:
+    """On a real one-in-the-bag position (r19_ruth, +218), each of the three top-scoring plays against
+    each draw: every value the pre-endgame marks exact is the play's score less the opponent's value of
+    the endgame after it solved alone by `endgame.solve`, every bound and outcome it claims holds of that
+    value, and the play it proves best has the most wins and then the highest mean of those values."""
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.endgame import Endgame, solve
+    from tests.engine_helpers import recorded_endgames
+    from tests.test_engine_endgame import GAMES
+
+    name, board, rack, unseen, spread = next(p for p in recorded_endgames(GAMES, enable.tiles, 1)
+                                             if "r19_ruth" in p[0])
+    generator = MoveGenerator(dawg_for(enable))
+    plays = generator.plays(board, rack)[:3]
+    result = solve_preendgame(board, rack, unseen, generator, spread=spread, plays=plays)
+    assert result.exact and result.wins_proved and len(result.plays) == 3
+    truth = {}
+    for outcome in result.plays:
+        after = board.copy()
+        apply_play(after, outcome.play)
+        left = leave_after(rack, outcome.play)
+        values = []
+        for draw in outcome.draws:
+            tile = Rack.parse(enable.tiles, draw.tile)
+            theirs = Rack(enable.tiles, tuple(a - b for a, b in zip(unseen.counts, tile.counts)),
+                          unseen.blanks - tile.blanks)
+            mine = Rack(enable.tiles, tuple(a + b for a, b in zip(left.counts, tile.counts)), left.blanks + tile.blanks)
+            value = outcome.play.score - solve(Endgame(after, (theirs, mine)), generator).value
+            values.append((value, draw.count))
+            assert draw.low <= value <= draw.high
+            if draw.exact:
+                assert draw.value == value
+            if draw.result is not None:
+                assert draw.result == _outcome(spread + value)
+        wins = sum(n * {"win": 1, "tie": 0.5, "loss": 0}[_outcome(spread + v)] for v, n in values)
+        truth[outcome.play] = (wins, sum(v * n for v, n in values) / outcome.unseen)
+    first = result.plays[0]
+    assert first.exact and truth[first.play] == (first.wins, first.expected) == max(truth.values())

@@ -26,7 +26,9 @@ value. So the solver goes in three passes (`_Solver`):
    found (it is "cut": its wins are only bounded above);
 3. the exact values of the candidates that may win the most, so the expected
    value breaks their tie; a candidate stops when its proved bounds show it
-   cannot beat the best.
+   cannot beat the best, and once one's values are exact, each after it is
+   first bounded from above by null windows just above its likely values,
+   which rules most out for a small part of what their values cost.
 
 Every search result is kept as the bounds it proves, cut to the window it was
 searched in (a value inside it exact, outside only "at most"/"at least" the
@@ -37,6 +39,7 @@ from earlier searches: the passes' searches can run on several processes
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import time
@@ -209,6 +212,7 @@ class _Candidate:
     worlds: list[_World]
     value: list[int] = field(default_factory=list)  # per draw: exact, a bound, or the estimate
     estimate: float = 0.0  # the expected value one ply deep (the order in which values are proved)
+    guesses: list[int] = field(default_factory=list)  # per draw: the value one ply deep
     low: list[int] = field(init=False)  # per draw: proved bounds on the value
     high: list[int] = field(init=False)
     settled: list[bool] = field(init=False)  # per draw: searched in the whole window (no more to prove)
@@ -478,6 +482,9 @@ class _Solver:
         self.reached: list[_Candidate] = []
         self.wins_seconds: float | None = None
         self.run: Runner = self.in_turn
+        #: per draw (by its tiles): the exact values proved less their one-ply guesses, summed, and how many
+        self.errors: dict[str, list[int]] = {}
+        self.measured: set[int] = set()  # the candidates whose values are in `errors`
 
     def work(self, task: Task) -> object:
         """A task's result: every draw's estimate, or a draw's bounds (run here or in a worker)."""
@@ -506,7 +513,7 @@ class _Solver:
         for (c, *_), values in self.run(tasks, lambda task: True):
             p = self.solving[c]
             assert isinstance(values, list)
-            p.value = values
+            p.value, p.guesses = values, list(values)
             p.estimate = sum(v * w.weight for v, w in zip(values, p.worlds)) / sum(w.weight for w in p.worlds)
             self.reached.append(p)
 
@@ -547,17 +554,31 @@ class _Solver:
         """3. The exact values of the candidates that may win as many, the likeliest best first: by the
         one-ply estimate, since the bounds pass 2 leaves at the spread's threshold say nothing of how far
         above it a draw is won (one real position put a play worth +18.0 at -3.75 by them, behind one worth
-        +10.5)."""
+        +10.5). The first to get exact values sets the expected value to beat; each one after is first
+        bounded from above (`_bound_below`), which rules most out at a small part of the cost of their
+        values, and only then, where it may still beat the best, has its values proved. One candidate at a
+        time, so what each is measured against does not depend on how many processes search."""
         known = self.known
         top = [p for p in self.reached if known(p).wins_at_most >= best_wins]
         top.sort(key=lambda p: (-p.estimate, -p.tiles))
         best_sum = [float(-INFINITY)]
+        for p in top:
+            if known(p).wins_at_most < best_wins or _weighted(p, p.high) <= best_sum[0]:
+                continue
+            self._bound_below(p, best_wins, best_sum[0])
+            self._exact_values([p], best_wins, best_sum)
+
+    def _exact_values(self, top: list[_Candidate], best_wins: float, best_sum: list[float]) -> None:
+        """The exact values of the `top` candidates in turn, each only while it may still beat the best
+        (`best_sum`, raised as they are proved); its draws not yet bounded from above first."""
+        known = self.known
 
         def tasks() -> Iterator[Task]:
             for p in top:
-                draws = sorted(range(len(p.worlds)), key=lambda d: p.value[d])
+                draws = sorted(range(len(p.worlds)), key=lambda d: (p.high[d] < INFINITY, p.value[d]))
                 # where the opponent replies, an upper bound from its first reply first: often enough to cut
-                yield from ((p.number, d, -INFINITY, INFINITY, True) for d in draws if p.worlds[d].reply)
+                yield from ((p.number, d, -INFINITY, INFINITY, True) for d in draws
+                            if p.worlds[d].reply and p.high[d] >= INFINITY)
                 yield from ((p.number, d, -INFINITY, INFINITY, False) for d in draws)
 
         def wanted(task: Task) -> bool:  # as many wins possible, and a higher expected value
@@ -574,9 +595,49 @@ class _Solver:
         for p in top:
             self._consider(p, best_wins, best_sum)
 
+    def _bound_below(self, p: _Candidate, best_wins: float, target: float) -> None:
+        """Where the candidate's likely values (`_likely`) sum below `target` (the best's weighted sum),
+        each draw searched in a null window at a threshold: its likely value plus an equal share of the
+        margin, NEAR at most, so that the thresholds' weighted sum is at most `target`. Where every draw
+        proves at most its threshold, the candidate cannot beat the best. Measured on real endgames, a
+        null window just above a value costs a small part of the value's proof, far above or below it as
+        much or more (docs/engine.md): a draw that proves more than its threshold stops the bounding (the
+        candidate's values are then proved)."""
+        shares = _shares(p, target, self._likely(p)) if target > -INFINITY else None
+        if shares is None:
+            return
+        known = self.known
+        tasks = ((p.number, d, shares[d], shares[d] + 1, False) for d in sorted(shares, key=lambda d: -p.value[d]))
+
+        def wanted(task: Task) -> bool:  # as many wins possible, and no draw above its threshold yet
+            d = task[1]
+            return (known(p).wins_at_most >= best_wins and p.high[d] > shares[d]
+                    and all(p.low[e] <= t for e, t in shares.items()))
+
+        for (_, d, *_), bounds in self.run(tasks, wanted):
+            assert isinstance(bounds, tuple)
+            _record(p, d, bounds)
+
+    def _likely(self, p: _Candidate) -> list[float]:
+        """Each draw's likely value: its one-ply guess (which leaves out the side to move's reply, so it is
+        mostly low) plus the mean error of the guesses of that draw in the values proved so far, within the
+        bounds proved."""
+        out = []
+        for d, w in enumerate(p.worlds):
+            total, n = self.errors.get(w.label, [0, 0])
+            out.append(min(max(p.guesses[d] + (total / n if n else 0.0), p.low[d]), p.high[d]))
+        return out
+
     def _consider(self, p: _Candidate, best_wins: float, best_sum: list[float]) -> None:
-        """A candidate whose values are all exact and wins as many sets the expected value to beat."""
+        """A candidate whose values are all exact and wins as many sets the expected value to beat; its
+        values tell how far off the one-ply guesses are."""
         o = self.known(p)
+        if o.exact and p.number not in self.measured:
+            self.measured.add(p.number)
+            for w, guess, value in zip(p.worlds, p.guesses, p.value):
+                error = self.errors.setdefault(w.label, [0, 0])
+                error[0] += value - guess
+                error[1] += 1
         if o.exact and o.wins == best_wins:
             best_sum[0] = max(best_sum[0], _weighted(p, p.value))
 
@@ -629,6 +690,31 @@ def _record(p: _Candidate, d: int, bounds: tuple[int, int]) -> None:
     p.value[d] = min(max(p.value[d], p.low[d]), p.high[d])
 
 
+#: how far above a draw's likely value its threshold is put at most: proving a value at most a threshold far
+#: above it can cost far more than near it
+NEAR = 8
+
+
+def _shares(p: _Candidate, target: float, likely: list[float]) -> dict[int, int] | None:
+    """Thresholds for the draws not yet bounded at or below them, whose weighted sum with the other draws'
+    upper bounds is at most `target`: each its `likely` value plus one equal margin (None: the likely values
+    themselves sum above `target`, so the candidate may well beat it)."""
+    weights = [w.weight for w in p.worlds]
+    fixed: dict[int, int] = {d: p.high[d] for d in range(len(weights)) if p.low[d] == p.high[d]}
+    while True:
+        free = [d for d in range(len(weights)) if d not in fixed]
+        if not free:
+            return None
+        margin = (target - sum(weights[d] * v for d, v in fixed.items())
+                  - sum(weights[d] * likely[d] for d in free)) / sum(weights[d] for d in free)
+        if margin < 0:
+            return None
+        bounded = {d: p.high[d] for d in free if p.high[d] <= likely[d] + margin}
+        if not bounded:
+            return {d: math.floor(likely[d] + min(margin, NEAR)) for d in free}
+        fixed.update(bounded)
+
+
 def _weighted(p: _Candidate, values: list[int]) -> float:
     return float(sum(v * w.weight for v, w in zip(values, p.worlds)))
 
@@ -672,6 +758,9 @@ def _plus(rack: Rack, tiles: Sequence[int], n: int = 1) -> Rack:
 
 
 # -- several processes ---------------------------------------------------------------------------------
+#: tasks a process may be given beyond the one awaited: a search can take a thousand times another, and while
+#: the one awaited runs, the other processes go on with the ones after it (with one ahead they sat idle)
+AHEAD = 4
 _worker: _Solver | None = None
 
 
@@ -682,8 +771,8 @@ def _work_there(task: Task) -> object:
 
 class _runner:
     """Where the solver's searches run: here, or `threads` forked processes that take the tasks in their
-    order, a few ahead of the one awaited; the results are used in that order, each only if still wanted
-    then (else thrown away), so the report is the one a single process gives."""
+    order, up to `AHEAD` a process ahead of the one awaited; the results are used in that order, each only
+    if still wanted then (else thrown away), so the report is the one a single process gives."""
 
     def __init__(self, solver: _Solver, threads: int) -> None:
         self.solver, self.threads = solver, threads
@@ -711,7 +800,7 @@ class _runner:
         deadline = self.solver.prover.deadline
         source = iter(tasks)
         while True:
-            while len(pending) < self.threads + 1:
+            while len(pending) < AHEAD * self.threads:
                 task = next(source, None)
                 if task is None:
                     break
