@@ -243,6 +243,21 @@ def test_a_lexicon_named_as_zyzzyva_names_its_own_is_found_for_its_cardboxes_and
     assert "--name ospd4-lwl`" in why["quiz/data/OSPD4+LWL/Anagrams.db"]
 
 
+def test_a_cardbox_whose_lexicon_file_did_not_compile_says_so(home, tmp_path):
+    """The folder has the lexicon's text file, but it did not compile: its cardbox's line said the folder had
+    none (a player would look for a file that is there)."""
+    folder = tmp_path / "Zyzzyva"
+    for sub in ("lexicons", "quiz/data/MINE"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "lexicons" / "MINE.txt").write_text("QAT a word\nQ4T not a word\n", encoding="utf-8")
+    cardbox(folder / "quiz/data/MINE/Anagrams.db", [("AQT", 2, 0, 2, T, 0, 2, T + 5 * DAY)])
+    report = run("import", "zyzzyva", str(folder), "--json").json()
+    why = {s["item"]: s["why"] for s in report["skipped"]}
+    assert list(why) == ["lexicons/MINE.txt", "quiz/data/MINE/Anagrams.db"] and report["cards"] == 0
+    assert "lexicons/MINE.txt did not compile" in why["quiz/data/MINE/Anagrams.db"]
+    assert "has no lexicons" not in why["quiz/data/MINE/Anagrams.db"]
+
+
 def test_a_lexicon_of_that_name_from_another_list_is_never_replaced(home, tmp_path, make_lexicon):
     make_lexicon(["AA", "AB"], name="nwl2023")
     folder = zyzzyva_folder(tmp_path)

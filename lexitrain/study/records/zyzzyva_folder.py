@@ -183,6 +183,19 @@ def _compile(source: Path, name: str, item: str, report: FolderImport, progress:
 # -- cardboxes -----------------------------------------------------------------------------------
 
 
+def _not_compiled(folder: Path, zyzzyva_name: str, name: str) -> str:
+    """Why a cardbox or quiz of a lexicon not compiled here is left out: its file in the folder did not compile
+    (the reason is that file's own skipped line), or the folder has none."""
+    files = [p for p in (folder / "lexicons").glob("*") if p.stem.casefold() == zyzzyva_name.casefold()
+             and p.suffix in (".txt", ".db")] if (folder / "lexicons").is_dir() else []
+    if files:
+        return (f"its lexicon {zyzzyva_name} is not compiled here: lexicons/{files[0].name} did not compile (its "
+                f"own line says why); mend it or compile the list with `lexitrain lexicon build FILE --name {name}`, "
+                f"then import again")
+    return (f"its lexicon {zyzzyva_name} is not compiled here (and the folder has no lexicons/{zyzzyva_name}.txt): "
+            f"compile it with `lexitrain lexicon build FILE --name {name}`, then import again")
+
+
 def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened: Callable[[str], Lexicon]) -> None:
     data = folder / "quiz" / "data"
     if not data.is_dir():
@@ -196,9 +209,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
                     name = lexicon_name(lexicon_folder.name)
                 except LexitrainError:
                     name = "NAME"
-                report.skipped.append((item, f"its lexicon {lexicon_folder.name} is not compiled here (and the "
-                                             f"folder has no lexicons/{lexicon_folder.name}.txt): compile it with "
-                                             f"`lexitrain lexicon build FILE --name {name}`, then import again"))
+                report.skipped.append((item, _not_compiled(folder, lexicon_folder.name, name)))
                 continue
             try:
                 kind = cardbox_kind(path)
