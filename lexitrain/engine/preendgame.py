@@ -191,6 +191,19 @@ class _Reply:
     zero: int  # scoreless turns in a row after the side to move's move
 
 
+@dataclass(frozen=True)
+class _Answer:
+    """The opponent's reply emptying the bag: its score and play, its rack after it (the bag drawn), the
+    scoreless turns then (the game is over at MAX_ZERO_TURNS), and the side to move's margin if the game
+    stopped there."""
+
+    score: int
+    play: ScoredPlay
+    theirs: Rack
+    zero: int
+    margin: int
+
+
 @dataclass
 class _World:
     """One candidate in one draw: how its value there is found."""
@@ -331,7 +344,7 @@ class _Prover:
     def __init__(self, generator: MoveGenerator, engine: str | None, deadline: float | None) -> None:
         self.generator, self.engine, self.deadline = generator, engine, deadline
         self.search: Searcher | None = None
-        self.replies: dict[int, tuple[list[tuple[int, Endgame | int]], bool]] = {}
+        self.replies: dict[int, tuple[list[_Answer], bool]] = {}
         self.fallbacks: dict[int, int] = {}
 
     def searched(self, endgame: Endgame, alpha: int, beta: int, depth: int | None = None) -> int:
@@ -352,9 +365,7 @@ class _Prover:
         if world.endgame is not None:
             return world.score - self.searched(world.endgame, -INFINITY, INFINITY, depth=1)
         assert world.reply is not None
-        ends = [world.score - score + (end if isinstance(end, int) else _margin(end.board.tiles.points, *end.racks))
-                for score, end in self._replies(world.reply)[0]]
-        return min(ends, default=world.score)
+        return min((world.score - a.score + a.margin for a in self._replies(world.reply)[0]), default=world.score)
 
     def bounds(self, world: _World, alpha: int, beta: int, quick: bool = False) -> tuple[int, int]:
         """The value's bounds proved by a search within (alpha, beta), cut to its edges: (v, v) for a value
@@ -375,9 +386,11 @@ class _Prover:
                 low = fallback
         return low, high
 
-    def _replies(self, reply: _Reply) -> tuple[list[tuple[int, Endgame | int]], bool]:
-        """The opponent's plays emptying the bag (score, and the endgame after it, the side to move to
-        move, or the final margin), the highest-scoring first; and whether they are all its plays."""
+    def _replies(self, reply: _Reply) -> tuple[list[_Answer], bool]:
+        """The opponent's plays emptying the bag, the highest-scoring first; and whether they are all its
+        plays. The board after each is made only when its endgame is searched (`_endgame`): the one-ply
+        estimate needs only the racks, and most replies are never searched (making every board took three
+        quarters of a 2-in-the-bag estimate's time)."""
         key = id(reply)
         cached = self.replies.get(key)
         if cached is None:
@@ -385,21 +398,26 @@ class _Prover:
             # none (a 2-in-the-bag run went 6.5 s past --time 30 valuing one-tile plays' replies)
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise OutOfTime
-            found: list[tuple[int, Endgame | int]] = []
+            found: list[_Answer] = []
             every = True
+            points = reply.board.tiles.points
+            mine = rack_value(points, reply.mine.counts)
             for q in self.generator.plays(reply.board, reply.theirs):
                 if q.tile_count < len(reply.bag):
                     every = False
                     continue
-                after = reply.board.copy()
-                apply_play(after, q)
                 theirs = _plus(leave_after(reply.theirs, q), reply.bag)
-                zero = 0 if q.score else reply.zero + 1
-                end: Endgame | int = (Endgame(after, (reply.mine, theirs), zero) if zero < MAX_ZERO_TURNS else
-                                      _margin(after.tiles.points, reply.mine, theirs))
-                found.append((q.score, end))
+                found.append(_Answer(q.score, q, theirs, 0 if q.score else reply.zero + 1,
+                                     rack_value(points, theirs.counts) - mine))
             cached = self.replies[key] = (found, every)
         return cached
+
+    @staticmethod
+    def _endgame(reply: _Reply, answer: _Answer) -> Endgame:
+        """The endgame after the opponent's answer, the side to move to move."""
+        after = reply.board.copy()
+        apply_play(after, answer.play)
+        return Endgame(after, (reply.mine, answer.theirs), answer.zero)
 
     def _best_reply(self, world: _World, alpha: int, beta: int, first: int | None = None) -> tuple[int, int]:
         """The side to move's value after the opponent's best reply emptying the bag (or its `first`
@@ -409,12 +427,13 @@ class _Prover:
         reply = world.reply
         replies, valued_all = self._replies(reply)
         least = INFINITY
-        for score, end in replies[:first]:
+        for answer in replies[:first]:
             top = min(beta, least)
             if top <= alpha:
                 break
-            base = world.score - score
-            v = base + (end if isinstance(end, int) else self.searched(end, alpha - base, top - base))
+            base = world.score - answer.score
+            v = base + (answer.margin if answer.zero >= MAX_ZERO_TURNS else
+                        self.searched(self._endgame(reply, answer), alpha - base, top - base))
             least = min(least, v)
         if least >= INFINITY:
             return (-INFINITY if not valued_all else INFINITY), INFINITY
