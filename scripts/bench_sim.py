@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp  # noqa: E402
 from magpie_data import magpie_name  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
+from lexitrain.engine.equity import Candidate  # noqa: E402
 from lexitrain.engine.exchanges import tiles_in_bag  # noqa: E402
 from lexitrain.engine.gcg import read_gcg  # noqa: E402
 from lexitrain.engine.inference import LastMove, infer as read_rack, load_inference_model  # noqa: E402
@@ -125,14 +126,20 @@ class Run(NamedTuple):
     simulate: Callable[[SimSetup, str], tuple[float, float, str, Any]]
 
 
+def named(best: Candidate, setup: SimSetup) -> str:
+    """A best move as both engines' lines are compared: `8D WORD`, `exch TILES` or `pass`."""
+    if best.play is not None:
+        return f"{best.position} {best.word(setup.board.tiles)}"
+    return f"exch {best.tiles_text(setup.board.tiles)}" if best.exchanged is not None else "pass"
+
+
 def ours(threads: int, iterations: int, seed: int) -> Run:
     def run(setup: SimSetup, cgp: str) -> tuple[float, float, str, Any]:
         playouts = open_playouts(setup)  # the lexicon opened before the clock starts
         start, cpu = time.perf_counter(), time.process_time()  # every thread's CPU time: threads are ours
         report = simulate(setup, iterations, seed, threads=threads, playouts=playouts)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        best = report.rows[0].candidate
-        return wall, cpu, f"{best.position} {best.word(setup.board.tiles)}".strip(), \
+        return wall, cpu, named(report.rows[0].candidate, setup), \
             [(r.index, r.iterations, r.equity, r.spread, r.win) for r in report.rows]
     return Run(f"ours, {threads} thread{'s' if threads > 1 else ''}", run)
 
@@ -245,7 +252,7 @@ def magpie_run(root: Path, args: argparse.Namespace) -> Run | None:
             raise SystemExit(f"MAGPIE gave no simulation for {cgp}:\n{out[-2000:]}")
         done = int(iterations.group(1)) / args.candidates
         scale = args.iterations / done  # figures per --iterations, as ours
-        play = f"{top.group(1)} {top.group(2).replace('(', '').replace(')', '')}"
+        play = f"{top.group(1)} {top.group(2)}".replace("(", "").replace(")", "")  # `(exch UUY)` as `exch UUY`
         return wall * scale, max(used - loading[0], 1e-9) * scale, play, None
     return Run("MAGPIE, 1 thread", run)
 

@@ -477,6 +477,8 @@ cdef class _Search:
     cdef uint32_t rack_words
     cdef const WordBits* words
     cdef uint64_t rack_key
+    cdef uint32_t swap                 # the best exchange's slots put back (0: none) and the value kept
+    cdef long swap_cents               # (see _best_exchange)
     cdef int rack_blanks
     cdef Ranked* ranked
     cdef long* k_bounds
@@ -2067,7 +2069,38 @@ cdef int _ready_rack(_Search s, Setting st, Valuation* how, int bag) except -1 n
     differ only with the bag empty or not) and the words its tiles make (see _value_leaves, _rack_words)."""
     _value_leaves(s, how, bag)
     _rack_words(s, st.made_words)
+    _best_exchange(s)
     return 0
+
+
+cdef void _best_exchange(_Search s) noexcept nogil:
+    """The best exchange (`swap`, the slots put back; 0: none), by the value of the tiles kept
+    (`swap_cents`), then fewest put back, then more of the earlier tiles; each multiset of tiles put back
+    once (the lowest slots of each tile)."""
+    cdef uint32_t given, top = 0
+    cdef long top_cents = 0, hold
+    cdef int k, runs = 0
+    cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
+    cdef bint canonical
+    for k in range(s.letters):
+        if s.slots[k]:
+            run[runs] = s.slots[k]
+            runs += 1
+    if s.blank_slots:
+        run[runs] = s.blank_slots
+        runs += 1
+    for given in range(1, s.whole + 1):
+        canonical = True
+        k = 0
+        while canonical and k < runs:
+            canonical = _prefix(given & run[k], run[k])
+            k += 1
+        if not canonical:
+            continue
+        hold = s.leave[s.whole ^ given]
+        if top == 0 or hold > top_cents or hold == top_cents and _exchange_before(s, given, top):
+            top, top_cents = given, hold
+    s.swap, s.swap_cents = top, top_cents
 
 
 cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_exchange, long long ticket,
@@ -2085,34 +2118,10 @@ cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_excha
 
 
 cdef int _decide(_Search s, bint may_exchange, Move* out) except -1 nogil:
-    """The move, the best play found on `s` (if any) weighed against the best exchange and the pass."""
-    cdef uint32_t given, top = 0
-    cdef long top_cents = 0, hold
-    cdef int k, runs
-    cdef uint32_t run[MAX_RACK]        # each tile's slots on the rack
-    cdef bint canonical
-    # the best exchange: the most valuable tiles kept, then fewest put back, then more of the earlier tiles;
-    # each multiset of tiles put back once (the lowest slots of each tile)
-    if may_exchange and s.in_rack:
-        runs = 0
-        for k in range(s.letters):
-            if s.slots[k]:
-                run[runs] = s.slots[k]
-                runs += 1
-        if s.blank_slots:
-            run[runs] = s.blank_slots
-            runs += 1
-        for given in range(1, s.whole + 1):
-            canonical = True
-            k = 0
-            while canonical and k < runs:
-                canonical = _prefix(given & run[k], run[k])
-                k += 1
-            if not canonical:
-                continue
-            hold = s.leave[s.whole ^ given]
-            if top == 0 or hold > top_cents or hold == top_cents and _exchange_before(s, given, top):
-                top, top_cents = given, hold
+    """The move, the best play found on `s` (if any) weighed against the best exchange (made ready with the
+    rack: `_best_exchange`) where `may_exchange`, and the pass."""
+    cdef uint32_t top = s.swap if may_exchange else 0
+    cdef long top_cents = s.swap_cents, hold
     hold = s.leave[s.whole]
     # a play, else an exchange, else the pass, unless a later kind has more equity
     if s.have_best and not (top and top_cents > s.best_equity) and hold <= s.best_equity:
