@@ -188,3 +188,43 @@ def test_a_build_killed_alone_takes_its_workers_with_it(home: Path, tmp_path: Pa
     made = run("lexicon", "build", str(_small_list(tmp_path)), "--name", "small")
     assert made.exit_code == 0, made.stderr
     assert not folder.exists() and _builds(home) == []
+
+
+def test_a_build_beside_other_threads_forks_no_child_that_waits_forever(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork copies only the thread that forks: a lock another thread holds at that moment stays held in the
+    child for ever, and the build waited for that child (a CI run hung so: a build in a test's process, beside a
+    web app's threads). Beside other threads the build's jobs run in its own process, and it finishes."""
+    import threading
+
+    from lexitrain.lexicon import compile as compiler
+    from lexitrain.lexicon.catalog import open_lexicon
+
+    held, locked, job_started = threading.Lock(), threading.Event(), threading.Event()
+
+    def holder() -> None:  # holds the lock until the build's job has started, as a busy thread would
+        with held:
+            locked.set()
+            job_started.wait(10)
+
+    write = compiler._write_tries_and_graph
+
+    def job(*args: object) -> None:
+        job_started.set()  # (in a forked child this reaches no thread of the parent's)
+        if not held.acquire(timeout=5):  # a child forked while the lock was held never gets it
+            raise RuntimeError("the lock a thread held at the fork is held for ever in the child")
+        held.release()
+        write(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compiler, "_write_tries_and_graph", job)
+    thread = threading.Thread(target=holder)
+    thread.start()
+    locked.wait(10)
+    source = tmp_path / "tiny.txt"
+    source.write_text("QI\nZA\nQAT\n", encoding="utf-8")
+    try:
+        report = compiler.compile_lexicon(source, "tiny")
+    finally:
+        job_started.set()
+        thread.join()
+    assert report.words == 3 and "QAT" in open_lexicon("tiny")

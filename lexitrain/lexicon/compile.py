@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -252,7 +253,8 @@ class _Children:
     waited for on leaving the `with` (and, if the build failed, stopped first),
     so nothing writes into a build folder once it is published or discarded.
     A child's failure comes back here as ChildFailed. Where there is no
-    fork (Windows), each job simply runs when started.
+    fork (Windows), or this process runs other threads (a fork of a
+    threaded process can deadlock), each job simply runs when started.
     """
 
     def __init__(self) -> None:
@@ -262,7 +264,9 @@ class _Children:
         return self
 
     def start(self, job: Callable[[], None]) -> None:
-        if not hasattr(os, "fork"):
+        if not hasattr(os, "fork") or threading.active_count() > 1:
+            # (a fork copies only this thread: a lock another thread holds stays held in the child forever, and the
+            # build waited on it; the local app's and the tests' builds run beside other threads)
             job()
             return
         read_end, write_end = os.pipe()
