@@ -1,4 +1,5 @@
-"""Child processes that end with the process that started them, however it ends.
+"""Child processes that end with the process that started them, however it ends, and are forked only
+where forking is safe.
 
 A worker forked or spawned beside the main work (a lexicon build's writers, the web app's sheet
 process) must not run on once its parent is gone: it would write into a folder nobody will publish
@@ -12,6 +13,7 @@ import ctypes
 import os
 import signal
 import sys
+import threading
 
 #: Linux's prctl option: the signal a process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
@@ -28,3 +30,10 @@ def end_with_parent(parent: int) -> None:
             pass
     if os.getppid() != parent:
         os._exit(1)
+
+
+def may_fork() -> bool:
+    """Whether this process may fork a worker: it can, and runs no other thread (a fork copies only the forking
+    thread: a lock another thread holds at that moment, the import system's, SQLite's, stays held in the child
+    for ever; a CI run hung so, a build's child forked beside a web app's threads). Where not, the work runs here."""
+    return hasattr(os, "fork") and threading.active_count() == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import typer
@@ -80,9 +81,11 @@ def test_one_progress_bar_drawn_only_on_a_terminal_and_only_when_the_command_ask
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     with progress_bar("compiling", shown=False) as progress:
         assert progress is quiet
+    threads = threading.active_count()
     with progress_bar("compiling") as progress:
         assert progress is not quiet
         progress("tries", 1, 2)
+        assert threading.active_count() == threads  # drawn without a thread: the command's builds may still fork
     cli = Path(__file__).resolve().parents[1] / "lexitrain" / "cli"
     asking = sorted(path.name for path in cli.glob("*.py") if "stderr.isatty()" in path.read_text(encoding="utf-8"))
     assert asking == ["progress_bar.py", "root.py"]  # (root.py: the first-use bar is installed only on a terminal)

@@ -228,3 +228,20 @@ def test_a_build_beside_other_threads_forks_no_child_that_waits_forever(
         job_started.set()
         thread.join()
     assert report.words == 3 and "QAT" in open_lexicon("tiny")
+
+
+def test_a_process_forks_only_while_it_runs_one_thread() -> None:
+    """`may_fork`, which the build's writers and the solvers' worker pools ask: not beside another thread."""
+    import threading
+
+    from lexitrain.children import may_fork
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not may_fork()
+    finally:
+        release.set()
+        other.join()
+    assert may_fork() == (threading.active_count() == 1)  # (earlier tests of this process may leave threads)

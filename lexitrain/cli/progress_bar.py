@@ -23,10 +23,12 @@ def progress_bar(what: str, shown: bool = True) -> Iterator[Progress]:
         yield quiet
         return
     with Bar(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-             console=Console(stderr=True), transient=True) as bar:
+             console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(what, total=None)
 
         def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description=f"{what}: {stage}", completed=done, total=total)
+            # (drawn as the work reports, not by a thread of rich's own: a command stays on one thread, so its
+            # builds and solvers may fork their workers, `children.may_fork`)
+            bar.update(task, description=f"{what}: {stage}", completed=done, total=total, refresh=True)
 
         yield progress

@@ -47,7 +47,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterator, Sequence
 
-from lexitrain.children import end_with_parent
+from lexitrain.children import end_with_parent, may_fork
 from lexitrain.engine.board import Board
 from lexitrain.engine.endgame import (INFINITY, MAX_ZERO_TURNS, Endgame, OutOfTime, Searcher, new_search, prove,
                                       rack_value)
@@ -798,7 +798,7 @@ class _runner:
         self.pool: Pool | None = None
 
     def __enter__(self) -> Runner:
-        if self.threads <= 1:
+        if self.threads <= 1 or not may_fork():
             return self.solver.in_turn
         global _worker
         _worker = self.solver  # inherited by the forked workers

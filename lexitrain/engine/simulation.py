@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, NamedTuple, Sequence, TypedDict
 
+from lexitrain.children import may_fork
 from lexitrain.engine.board import BLANK_FLAG, Board
 from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
@@ -533,7 +534,7 @@ def simulate_many(setups: Sequence[SimSetup], iterations: int, seed: int, *, thr
     """Several positions, each simulated in one process, `threads` at a time (a game's turns)."""
     tasks = [(setup, iterations, seed, stop) for setup in setups]
     out: list[SimReport] = []
-    if threads > 1 and len(tasks) > 1:
+    if threads > 1 and len(tasks) > 1 and may_fork():
         with multiprocessing.get_context("fork").Pool(min(threads, len(tasks))) as pool:
             for report in pool.imap(_simulate_one, tasks):
                 out.append(report)

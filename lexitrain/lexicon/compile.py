@@ -21,7 +21,6 @@ import os
 import shutil
 import signal
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Callable, Mapping, NamedTuple
 import marisa_trie
 import numpy as np
 
-from lexitrain.children import end_with_parent
+from lexitrain.children import end_with_parent, may_fork
 from lexitrain.errors import LexitrainError
 from lexitrain.layouts import load_layout
 from lexitrain.lexicon import graph, playability, store
@@ -252,9 +251,9 @@ class _Children:
     """Jobs run in forked child processes beside the build's own work, every one
     waited for on leaving the `with` (and, if the build failed, stopped first),
     so nothing writes into a build folder once it is published or discarded.
-    A child's failure comes back here as ChildFailed. Where there is no
-    fork (Windows), or this process runs other threads (a fork of a
-    threaded process can deadlock), each job simply runs when started.
+    A child's failure comes back here as ChildFailed. Where this process may
+    not fork (`may_fork`: Windows, or other threads), each job simply runs
+    when started.
     """
 
     def __init__(self) -> None:
@@ -264,9 +263,7 @@ class _Children:
         return self
 
     def start(self, job: Callable[[], None]) -> None:
-        if not hasattr(os, "fork") or threading.active_count() > 1:
-            # (a fork copies only this thread: a lock another thread holds stays held in the child forever, and the
-            # build waited on it; the local app's and the tests' builds run beside other threads)
+        if not may_fork():
             job()
             return
         read_end, write_end = os.pipe()
