@@ -111,12 +111,12 @@ class AnalysedGame:
     def summary(self) -> dict[str, Any]:
         """The player's summary as kept, with the win probability figures a player reads made from its turns (an
         analysis kept by an older lexitrain lacks them)."""
-        lost = [t["win_lost"] for t in self.report["turns"] if t["player"] == self.player and not t["note"]]
+        lost = [t["win_lost"] for t in self.judged_turns()]
         return {**self.report["summary"].get(self.player, {}), **win_lost_figures(lost)}
 
-    def turns(self) -> int:
-        """How many turns the player had (those the analysis judged)."""
-        return sum(1 for t in self.report["turns"] if t["player"] == self.player and not t["note"])
+    def judged_turns(self) -> list[dict[str, Any]]:
+        """The player's turns the analysis judged (a turn with a note, a challenge or the like, is not)."""
+        return [t for t in self.report["turns"] if t["player"] == self.player and not t["note"]]
 
     def challenges_lost(self) -> set[int]:
         """The player's turns that were a challenge lost (the review names them: the record has a pass)."""
@@ -144,7 +144,7 @@ class LeakProfile:
 
     def to_json(self) -> dict[str, Any]:
         n = len(self.games) or 1
-        turns = sum(g.turns() for g in self.games) or 1
+        turns = _turns(self.games)
         kinds = self.by_kind()
         total_win = math.fsum(x.win for x in self.leaks)
         total_points = math.fsum(x.points for x in self.leaks)
@@ -153,12 +153,11 @@ class LeakProfile:
             win = math.fsum(x.win for x in kinds[kind])
             points = math.fsum(x.points for x in kinds[kind])
             rows.append({"kind": kind, "title": TITLES[kind], "count": len(kinds[kind]),
-                         **_costs(win, points, n, turns), "share": round(win / total_win, 4) if total_win else 0.0})
+                         **_costs(win, points, n, turns or 1), "share": round(win / total_win, 4) if total_win else 0.0})
         costliest = sorted(self.leaks, key=lambda x: (-x.win, -x.points))[:COSTLIEST]
         return {"player": self.player, "games": len(self.games),
                 "judged_by": sorted({g.judged_by for g in self.games}),
-                "total": {**_costs(total_win, total_points, n, turns), "leaks": len(self.leaks),
-                          "turns": sum(g.turns() for g in self.games)},
+                "total": {**_costs(total_win, total_points, n, turns or 1), "leaks": len(self.leaks), "turns": turns},
                 "kinds": rows, "weeks": self.weeks(), "costliest": [asdict(x) for x in costliest],
                 "games_analysed": [{"game": g.name, "day": g.day, "judged_by": g.judged_by,
                                     "mistake_index": g.report["summary"].get(g.player, {}).get("mistake_index"),
@@ -179,8 +178,12 @@ class LeakProfile:
             top = max(by, key=lambda k: by[k]) if by else None
             out.append({"week": week, "games": len(games[week]),
                         **_costs(math.fsum(x.win for x in leaks), math.fsum(x.points for x in leaks),
-                                 len(games[week]), sum(g.turns() for g in games[week]) or 1), "top": top})
+                                 len(games[week]), _turns(games[week]) or 1), "top": top})
         return out
+
+
+def _turns(games: list[AnalysedGame]) -> int:
+    return sum(len(g.judged_turns()) for g in games)
 
 
 def _costs(win: float, points: float, games: int, turns: int) -> dict[str, float]:
