@@ -183,15 +183,19 @@ def _compile(source: Path, name: str, item: str, report: FolderImport, progress:
 # -- cardboxes -----------------------------------------------------------------------------------
 
 
-def _not_compiled(folder: Path, zyzzyva_name: str, name: str) -> str:
-    """Why a cardbox or quiz of a lexicon not compiled here is left out: its file in the folder did not compile
-    (the reason is that file's own skipped line), or the folder has none."""
-    files = [p for p in (folder / "lexicons").glob("*") if p.stem.casefold() == zyzzyva_name.casefold()
-             and p.suffix in (".txt", ".db")] if (folder / "lexicons").is_dir() else []
-    if files:
-        return (f"its lexicon {zyzzyva_name} is not compiled here: lexicons/{files[0].name} did not compile (its "
-                f"own line says why); mend it or compile the list with `lexitrain lexicon build FILE --name {name}`, "
-                f"then import again")
+def _not_compiled(report: FolderImport, zyzzyva_name: str) -> str:
+    """Why a cardbox of a lexicon not compiled here is left out: its file in the folder did not compile (as that
+    file's own skipped line says), or the folder has none."""
+    try:
+        name = lexicon_name(zyzzyva_name)
+    except LexitrainError:
+        name = "NAME"
+    failed = [item for item, _ in report.skipped
+              if item.startswith("lexicons/") and Path(item).stem.casefold() == zyzzyva_name.casefold()]
+    if failed:
+        return (f"its lexicon {zyzzyva_name} is not compiled here: {failed[0]} did not compile (its own line says "
+                f"why); mend it or compile the list with `lexitrain lexicon build FILE --name {name}`, then import "
+                f"again")
     return (f"its lexicon {zyzzyva_name} is not compiled here (and the folder has no lexicons/{zyzzyva_name}.txt): "
             f"compile it with `lexitrain lexicon build FILE --name {name}`, then import again")
 
@@ -205,11 +209,7 @@ def _cardboxes(store: ProgressStore, folder: Path, report: FolderImport, opened:
         for path in sorted(lexicon_folder.glob("*.db")):
             item = f"quiz/data/{lexicon_folder.name}/{path.name}"
             if found is None:
-                try:
-                    name = lexicon_name(lexicon_folder.name)
-                except LexitrainError:
-                    name = "NAME"
-                report.skipped.append((item, _not_compiled(folder, lexicon_folder.name, name)))
+                report.skipped.append((item, _not_compiled(report, lexicon_folder.name)))
                 continue
             try:
                 kind = cardbox_kind(path)
