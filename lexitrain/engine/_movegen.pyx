@@ -353,23 +353,13 @@ cdef inline bint _ranked_before(const Ranked* x, const Ranked* y) noexcept nogil
 
 cdef bint _play_before(long equity, long score, const Found* x, long other_equity, long other_score,
                        const Found* y) noexcept nogil:
-    """`beats_best`'s order between two plays kept: higher equity, then higher score, then by placement and
-    tiles."""
-    cdef int n
+    """`beats_best`'s order between two plays kept: higher equity, then higher score, then
+    `_placement_order`."""
     if equity != other_equity:
         return equity > other_equity
     if score != other_score:
         return score > other_score
-    if x.row != y.row:
-        return x.row < y.row
-    if x.col != y.col:
-        return x.col < y.col
-    if x.down != y.down:
-        return not x.down
-    for n in range(min(x.length, y.length)):
-        if x.tiles[n] != y.tiles[n]:
-            return x.tiles[n] < y.tiles[n]
-    return x.length < y.length
+    return _placement_order(x, y) < 0
 
 
 cdef void _sift_down(Ranked* heap, int n, int k) noexcept nogil:
