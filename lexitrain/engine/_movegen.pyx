@@ -989,6 +989,16 @@ cdef class _Search:
         else:
             self.at_row, self.at_col = s // self.cols, s % self.cols
 
+    cdef void load_ready(self, const int* squares, bint transposed, Setting st) noexcept nogil:
+        """Load the board (`load_line`) with its cross-checks, anchors and what each square lets through
+        worked out: all a search along its lines needs, and what set_square keeps up to date on a live one."""
+        cdef int i
+        self.load_line(squares, transposed, st)
+        self.cross_checks()
+        self.find_anchors()
+        for i in range(self.size):
+            self.need_at(i)
+
     cdef void ready_lines(self) noexcept nogil:
         """What each square lets through (`need`, `ahead`), from the loaded board's cross-checks (kept up to
         date by set_square on a LiveBoard's)."""
@@ -1219,10 +1229,7 @@ cdef class _Search:
                 continue
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
             if not self.live:  # else kept up to date by set_square
-                self.load_line(squares, d, st)
-                self.cross_checks()
-                self.find_anchors()
-                self.ready_lines()
+                self.load_ready(squares, d, st)
             for line in range(self.rows):
                 if lines != NULL and not (lines[d] >> line) & 1:
                     continue
@@ -1567,14 +1574,10 @@ cdef inline void _insert_falling(long* values, int n, long m) noexcept nogil:
 cdef void _load_board(_Search s, Setting st, const int* squares) noexcept nogil:
     """Load the board `squares` into both directions' buffers of `s`, its cross-checks, anchors and what
     each square lets through worked out."""
-    cdef int d, i
+    cdef int d
     for d in range(2):
         s.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
-        s.load_line(squares, d, st)
-        s.cross_checks()
-        s.find_anchors()
-        for i in range(s.size):
-            s.need_at(i)
+        s.load_ready(squares, d, st)
     s.use(False, st.rows, st.cols)
 
 
@@ -1712,14 +1715,9 @@ cdef class LiveBoard:
         self.rows, self.cols, self.size, self.centre = setting.rows, setting.cols, setting.size, setting.centre
         self.across_s = _new_search(setting, False, MAX_RACK)
         self.down_s = _new_search(setting, True, MAX_RACK)
-        self.across_s.load_line(board.at, False, setting)
-        self.down_s.load_line(board.at, True, setting)
-        for s in (self.across_s, self.down_s):
-            (<_Search>s).cross_checks()
-            (<_Search>s).find_anchors()
-            for k in range((<_Search>s).size):
-                (<_Search>s).need_at(k)
-            (<_Search>s).live = True
+        self.across_s.load_ready(board.at, False, setting)
+        self.down_s.load_ready(board.at, True, setting)
+        self.across_s.live = self.down_s.live = True
         self.filled = sum(1 for k in range(self.size) if squares[k] != EMPTY)
 
     def set(self, int k, int t):
