@@ -80,6 +80,7 @@ cdef enum:
     MAX_RACK = 16       # most tiles on a rack
     MAX_LETTERS = 32    # widest tile set (masks are 32-bit)
     FLAT_FIELDS = 7     # ints before a play's tiles in `find_flat`'s array
+    BOARD_STATE = 7     # buffers of a direction's board state (see _Search.board_state)
 
 #: limits the caller checks before choosing this search
 LIMITS = {"line": MAX_LINE, "rack": MAX_RACK, "letters": MAX_LETTERS}
@@ -878,23 +879,53 @@ cdef class _Search:
         if k + cols < self.size:
             self.anchor_at(k + cols)
 
+    cdef void board_state(self, int d, char** at, size_t* width) noexcept nogil:
+        """Direction d's state of the board, square by square (BOARD_STATE buffers, each's bytes a square):
+        its squares, cross-checks, anchors and what each lets through, all a line's plays depend on and
+        all `keep_board` keeps."""
+        at[0], width[0] = <char*>self.sq_d[d], sizeof(int)
+        at[1], width[1] = <char*>self.need_d[d], sizeof(uint32_t)
+        at[2], width[2] = <char*>self.cmask_d[d], sizeof(uint32_t)
+        at[3], width[3] = <char*>self.cscore_d[d], sizeof(int)
+        at[4], width[4] = <char*>self.ahead_d[d], sizeof(uint32_t)
+        at[5], width[5] = self.tile_ahead_d[d], 1
+        at[6], width[6] = self.anchor_d[d], 1
+
     cdef size_t board_bytes(self) noexcept nogil:
-        """The room `keep_board` takes: both directions' squares and what they allow."""
-        return 2 * self.size * (3 * sizeof(uint32_t) + 2 * sizeof(int) + 2)
+        """The room `keep_board` takes: both directions' `board_state`."""
+        cdef char* at[BOARD_STATE]
+        cdef size_t width[BOARD_STATE]
+        cdef size_t n = 0
+        cdef int b
+        self.board_state(0, at, width)
+        for b in range(BOARD_STATE):
+            n += width[b]
+        return 2 * self.size * n
 
     cdef void keep_board(self, char* blob, bint back) noexcept nogil:
-        """Copy both directions' squares, cross-checks, anchors and what each square lets through into
-        `blob` (`back`: from it, as they were kept), so a board met again need not be worked out again."""
-        cdef int d
-        cdef size_t n = self.size * sizeof(uint32_t)
+        """Copy both directions' `board_state` into `blob` (`back`: from it, as they were kept), so a board
+        met again need not be worked out again."""
+        cdef char* at[BOARD_STATE]
+        cdef size_t width[BOARD_STATE]
+        cdef int d, b
         for d in range(2):
-            blob = _kept(blob, self.sq_d[d], n, back)
-            blob = _kept(blob, self.need_d[d], n, back)
-            blob = _kept(blob, self.cmask_d[d], n, back)
-            blob = _kept(blob, self.cscore_d[d], n, back)
-            blob = _kept(blob, self.ahead_d[d], n, back)
-            blob = _kept(blob, self.tile_ahead_d[d], self.size, back)
-            blob = _kept(blob, self.anchor_d[d], self.size, back)
+            self.board_state(d, at, width)
+            for b in range(BOARD_STATE):
+                blob = _kept(blob, at[b], self.size * width[b], back)
+
+    cdef bint same_line(self, _Search other, int d, int line) noexcept nogil:
+        """Does line `line` of direction d (as `use` lays it out) hold the same `board_state` on both?"""
+        cdef char* at[BOARD_STATE]
+        cdef char* other_at[BOARD_STATE]
+        cdef size_t width[BOARD_STATE]
+        cdef int b
+        cdef size_t start = line * self.cols, n = self.cols
+        self.board_state(d, at, width)
+        other.board_state(d, other_at, width)
+        for b in range(BOARD_STATE):
+            if memcmp(at[b] + start * width[b], other_at[b] + start * width[b], n * width[b]):
+                return False
+        return True
 
     cdef void set_both(self, int k, int t, int rows, int cols) noexcept nogil:
         """Put tile t on the board's flat square k (of `rows` x `cols`) in both directions' buffers, their
@@ -2349,7 +2380,7 @@ cdef class Playout:
         position's, but for a square each candidate fills alike), with the lines each candidate changes
         from it: a line's plays depend on its own squares, cross-checks and anchors alone, so the
         opponent's first move need only search the lines the candidate changed (`choose_by_lines`)."""
-        cdef int k, d, j, line, width
+        cdef int k, d, j, line
         cdef int* reference
         cdef _Search s = self.s0, r = self.s1
         self.board_size = s.board_bytes()
@@ -2377,16 +2408,8 @@ cdef class Playout:
                 self.changed[2 * k + d] = 0
                 s.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
                 r.use(d, self.st.cols if d else self.st.rows, self.st.rows if d else self.st.cols)
-                width = s.cols
                 for line in range(s.rows):
-                    j = line * width
-                    if memcmp(&s.sq[j], &r.sq[j], width * sizeof(int)) or \
-                            memcmp(&s.need[j], &r.need[j], width * sizeof(uint32_t)) or \
-                            memcmp(&s.cmask[j], &r.cmask[j], width * sizeof(uint32_t)) or \
-                            memcmp(&s.cscore[j], &r.cscore[j], width * sizeof(int)) or \
-                            memcmp(&s.ahead[j], &r.ahead[j], width * sizeof(uint32_t)) or \
-                            memcmp(&s.tile_ahead[j], &r.tile_ahead[j], width) or \
-                            memcmp(&s.anchor[j], &r.anchor[j], width):
+                    if not s.same_line(r, d, line):
                         self.changed[2 * k + d] |= 1ULL << line
         s.use(False, self.st.rows, self.st.cols)
         r.use(False, self.st.rows, self.st.cols)
