@@ -585,34 +585,31 @@ class _Solver:
             if known(p).wins_at_most < best_wins or _weighted(p, p.high) <= best_sum[0]:
                 continue
             self._bound_below(p, best_wins, best_sum[0])
-            self._exact_values([p], best_wins, best_sum)
+            self._exact_values(p, best_wins, best_sum)
 
-    def _exact_values(self, top: list[_Candidate], best_wins: float, best_sum: list[float]) -> None:
-        """The exact values of the `top` candidates in turn, each only while it may still beat the best
-        (`best_sum`, raised as they are proved); its draws not yet bounded from above first."""
+    def _exact_values(self, p: _Candidate, best_wins: float, best_sum: list[float]) -> None:
+        """The candidate's exact values, only while it may still beat the best (`best_sum`, raised if it
+        does); its draws not yet bounded from above first."""
         known = self.known
 
         def tasks() -> Iterator[Task]:
-            for p in top:
-                draws = sorted(range(len(p.worlds)), key=lambda d: (p.high[d] < INFINITY, p.value[d]))
-                # where the opponent replies, an upper bound from its first reply first: often enough to cut
-                yield from ((p.number, d, -INFINITY, INFINITY, True) for d in draws
-                            if p.worlds[d].reply and p.high[d] >= INFINITY)
-                yield from ((p.number, d, -INFINITY, INFINITY, False) for d in draws)
+            draws = sorted(range(len(p.worlds)), key=lambda d: (p.high[d] < INFINITY, p.value[d]))
+            # where the opponent replies, an upper bound from its first reply first: often enough to cut
+            yield from ((p.number, d, -INFINITY, INFINITY, True) for d in draws
+                        if p.worlds[d].reply and p.high[d] >= INFINITY)
+            yield from ((p.number, d, -INFINITY, INFINITY, False) for d in draws)
 
         def wanted(task: Task) -> bool:  # as many wins possible, and a higher expected value
-            p, d = self.solving[task[0]], task[1]
+            d = task[1]
             return (known(p).wins_at_most >= best_wins and _weighted(p, p.high) > best_sum[0]
                     and not p.settled[d] and p.low[d] < p.high[d])
 
-        for (c, d, _, _, quick), bounds in self.run(tasks(), wanted):
-            p = self.solving[c]
+        for (_, d, _, _, quick), bounds in self.run(tasks(), wanted):
             assert isinstance(bounds, tuple)
             _record(p, d, bounds)
             p.settled[d] = not quick
             self._consider(p, best_wins, best_sum)
-        for p in top:
-            self._consider(p, best_wins, best_sum)
+        self._consider(p, best_wins, best_sum)
 
     def _bound_below(self, p: _Candidate, best_wins: float, target: float) -> None:
         """Where the candidate's likely values (`_likely`) sum below `target` (the best's weighted sum),
