@@ -1675,7 +1675,8 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
     cdef int k, longest = min(s.in_rack - 1, max(st.rows, st.cols) - 1)
     cdef bint empty = True
     s.use(False, st.rows, st.cols)
-    s.load_line(squares, False, st)
+    if not s.live:  # else kept up to date by set_square
+        s.load_line(squares, False, st)
     for k in range(st.size):
         if squares[k] != EMPTY:
             empty = False
