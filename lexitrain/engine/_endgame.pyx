@@ -51,12 +51,16 @@ cdef extern from *:
     }
     static inline int load_flag(int* at) { return __atomic_load_n(at, __ATOMIC_RELAXED); }
     static inline void store_flag(int* at, int v) { __atomic_store_n(at, v, __ATOMIC_RELAXED); }
+    static inline int load_byte(unsigned char* at) { return __atomic_load_n(at, __ATOMIC_RELAXED); }
+    static inline void store_byte(unsigned char* at, unsigned char v) { __atomic_store_n(at, v, __ATOMIC_RELAXED); }
     """
     int popcount(unsigned long long x) nogil
     uint64_t load_word(uint64_t* at) nogil
     void store_word(uint64_t* at, uint64_t v) nogil
     int load_flag(int* at) nogil
     void store_flag(int* at, int v) nogil
+    int load_byte(unsigned char* at) nogil
+    void store_byte(unsigned char* at, unsigned char v) nogil
 
 from lexitrain.engine._live_api cimport LiveApi
 from lexitrain.engine import endgame as _reference
@@ -82,6 +86,7 @@ cdef enum:
     NO_MOVE = -1
     PASS = -2
     TABLE_BITS = 24     # 2^24 entries, 256 MB (see Table)
+    PAGE_BUCKETS = 7    # 2^7 buckets of two 16-byte slots: a 4 KB page of the table (see Table.written)
     FLAT_FIELDS = 7     # ints before a play's tiles in find_flat's array
     RACK_TILES = 16     # most tiles a play places
     ZERO_KEYS = 7       # MAX_ZERO_TURNS + 1
@@ -138,20 +143,27 @@ cdef class Table:
     way), and the flag that tells every search sharing it to stop."""
     cdef Slot* slots
     cdef uint64_t mask
+    cdef unsigned char* written  # per page of `slots`: whether an entry was stored there yet
     cdef uint64_t* busy
     cdef int stop
 
     def __cinit__(self):
-        # zeroed pages from the system, each mapped when first touched: a small endgame pays for the few it uses
+        # zeroed pages from the system, each mapped when first touched: a small endgame pays for the
+        # few it uses. A page is never read before it is written (`written`): read first, the system
+        # maps its shared zero page and the first write must then take it away from every core the
+        # process runs on, one interrupt each (with two threads, a quarter of a small endgame's time)
         self.slots = <Slot*>PyMem_RawCalloc(1 << TABLE_BITS, sizeof(Slot))
-        self.busy = <uint64_t*>PyMem_RawCalloc(1 << BUSY_BITS, sizeof(uint64_t))
-        if self.slots == NULL or self.busy == NULL:
+        self.written = <unsigned char*>PyMem_RawCalloc(1 << (TABLE_BITS - 1 - PAGE_BUCKETS), 1)
+        self.busy = <uint64_t*>PyMem_RawMalloc((1 << BUSY_BITS) * sizeof(uint64_t))
+        if self.slots == NULL or self.written == NULL or self.busy == NULL:
             raise MemoryError()
+        memset(self.busy, 0, (1 << BUSY_BITS) * sizeof(uint64_t))  # written first too (see above)
         self.mask = (1 << (TABLE_BITS - 1)) - 1
         self.stop = 0
 
     def __dealloc__(self):
         PyMem_RawFree(self.slots)
+        PyMem_RawFree(self.written)
         PyMem_RawFree(self.busy)
 
 
@@ -322,6 +334,7 @@ cdef class Search:
     cdef Table shared
     cdef Slot* slots
     cdef uint64_t table_mask
+    cdef unsigned char* written  # the shared table's pages stored to
     cdef int* stop_all           # the shared table's stop flag
     cdef uint64_t* busy          # the shared table's positions being searched
     cdef bint sharing            # another thread searches this table too
@@ -395,6 +408,7 @@ cdef class Search:
         self.shared = Table() if table is None else table
         self.slots = self.shared.slots
         self.table_mask = self.shared.mask
+        self.written = self.shared.written
         self.stop_all = &self.shared.stop
         self.busy = self.shared.busy
         self.sharing = table is not None
@@ -633,10 +647,14 @@ cdef class Search:
         return self.board_key ^ self.rack_key[p][0] ^ self.rack_key[1 - p][1] ^ self.zzero[zero]
 
     cdef inline bint probe(self, uint64_t key, Entry* e) noexcept nogil:
-        """Read this key's entry into `e`; False where the table has none."""
-        cdef Slot* bucket = &self.slots[(key & self.table_mask) << 1]
+        """Read this key's entry into `e`; False where the table has none (a page never written
+        holds none: it is not read, see Table)."""
+        cdef uint64_t at = key & self.table_mask
+        cdef Slot* bucket = &self.slots[at << 1]
         cdef uint64_t data
         cdef int j
+        if not load_byte(&self.written[at >> PAGE_BUCKETS]):
+            return False
         for j in range(2):
             data = load_word(&bucket[j].data)
             if load_word(&bucket[j].check) ^ data == key:
@@ -647,13 +665,21 @@ cdef class Search:
     cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag) noexcept nogil:
         """Keep a result: a bucket holds two, the one searched deepest (an exact
         one deepest of all) and the latest, so long proofs survive the many
-        shallow nodes searched after them."""
-        cdef Slot* bucket = &self.slots[(key & self.table_mask) << 1]
+        shallow nodes searched after them. A page never written is written without
+        a read (see Table)."""
+        cdef uint64_t at = key & self.table_mask
+        cdef Slot* bucket = &self.slots[at << 1]
         cdef uint64_t data = pack(value, move, depth, flag)
-        cdef uint64_t first_data = load_word(&bucket[0].data)
-        cdef uint64_t first_check = load_word(&bucket[0].check)
+        cdef uint64_t first_data, first_check
         cdef Entry e
         cdef int j = 1
+        if not load_byte(&self.written[at >> PAGE_BUCKETS]):
+            store_word(&bucket[0].check, key ^ data)
+            store_word(&bucket[0].data, data)
+            store_byte(&self.written[at >> PAGE_BUCKETS], 1)
+            return
+        first_data = load_word(&bucket[0].data)
+        first_check = load_word(&bucket[0].check)
         unpack(first_data, &e)
         if first_check ^ first_data == key or depth >= e.depth:
             if first_check ^ first_data != key:
