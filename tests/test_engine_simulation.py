@@ -9,19 +9,22 @@ import random
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexitrain.engine import movegen
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.leave import leave_after, load_leave_model
-from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.leave import LeaveModel, feature_list, leave_after, load_leave_model
+from lexitrain.engine.leave_table import LeaveTable, load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.replay import replay
-from lexitrain.engine.simulation import (CompiledChooser, Inferred, LeaveCents, Playouts, PythonChooser, SimSetup,
-                                         open_playouts, position_setup, simulate)
+from lexitrain.engine.simulation import (PASS, PLAY, CompiledChooser, Inferred, LeaveCents, Playouts, PythonChooser,
+                                         SimSetup, open_playouts, position_setup, simulate)
 from lexitrain.engine.win_probability import WinModel, load_win_model, win_path
 from lexitrain.errors import LexitrainError
 from lexitrain.tiles import Rack, load_tile_set
@@ -156,6 +159,57 @@ def test_a_playout_reused_in_any_order_gives_what_a_fresh_one_gives(enable, real
         active = rng.sample(range(len(setup.candidates)), 5)
         fresh = [Playouts(setup, words, leaves, win).iteration(4, i, [k])[0] for k in active]
         assert reused.iteration(4, i, active) == fresh, (i, active)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-30, 30, allow_nan=False), min_size=len(feature_list(ENGLISH)),
+                max_size=len(feature_list(ENGLISH))),
+       st.lists(st.lists(st.integers(0, 26), min_size=1, max_size=7), min_size=20, max_size=20))
+def test_a_leave_models_bound_is_above_every_leaves_value(weights: list[float], leaves: list[list[int]]) -> None:
+    """LeaveFeatures.bound (per tile by its count, and the rest), which lets the compiled playouts leave a
+    whole rack's value unasked where it cannot beat the best move, is never below the model's value of a
+    leave, whatever the weights (the balance, Q and synergy features' too, adding or taking away)."""
+    model = LeaveModel(ENGLISH, weights)
+    by_tile, rest = model.features.bound(weights, 7)
+    for leave in leaves:
+        counts = [leave.count(t) for t in range(26)]
+        cents = round(model._value(counts, leave.count(26)) * 100)
+        assert cents <= rest + sum(by_tile[t][leave.count(t)] for t in range(27)), leave
+
+
+@compiled_only
+def test_the_pass_is_valued_wherever_it_may_beat_the_best_move(enable, real_games: Path) -> None:
+    """The compiled playouts take a bound for the whole rack's value (the pass's) and ask the model only
+    where the bound may beat the best play or exchange: under a model that values whole racks highly (5 points
+    more a tile), so that the pass is now best and now not, every playout is still the reference's."""
+    words = dawg_for(enable)
+    shipped = load_leaves(enable.tiles)
+    assert isinstance(shipped, LeaveTable)
+    fallback = shipped.fallback
+    tile = fallback.features._tile + [fallback.features._blank]
+    weights = [w + 5 if k in tile else w for k, w in enumerate(fallback.weights)]
+    leaves = LeaveTable(ENGLISH, shipped.values, LeaveModel(ENGLISH, weights))
+    win = load_win_model(enable.tiles)
+    generator = MoveGenerator(words)
+    turns = [t for t in real_turns(real_games, 6, enable) if tiles_in_bag(t.board, [t.rack.upper()]) > 20][:2]
+    kinds: list[int] = []
+    for turn in turns:
+        rack = Rack.parse(ENGLISH, turn.rack.upper())
+        setup = position_setup("enable", turn.board, rack, turn.scores, generator, leaves, candidates=5)
+        fast = Playouts(setup, words, leaves, win)
+        reference = Playouts(replace(setup, engine="python"), words, leaves, win)
+        assert reference.chooser is not None
+        choose = reference.chooser.choose
+
+        def counted(squares: list[int], counts: list[int], bag: int) -> Any:
+            choice = choose(squares, counts, bag)
+            kinds.append(choice.kind)
+            return choice
+
+        reference.chooser.choose = counted  # type: ignore[method-assign]
+        for i in range(4):
+            assert fast.iteration(7, i) == reference.iteration(7, i), (turn.number, i)
+    assert kinds.count(PASS) >= 5 and kinds.count(PLAY) >= 5
 
 
 @compiled_only

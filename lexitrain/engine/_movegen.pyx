@@ -470,6 +470,8 @@ cdef class _Search:
     cdef uint64_t rack_key
     cdef uint32_t swap                 # the best exchange's slots put back (0: none) and the value kept
     cdef long swap_cents               # (see _best_exchange)
+    cdef void* whole_cache             # the LeaveTable to ask the whole rack's value where `leave` holds a
+                                       # bound for it (see _value_leaves), else NULL
     cdef int rack_blanks
     cdef Ranked* ranked
     cdef long* k_bounds
@@ -1838,16 +1840,41 @@ cdef int _live_find(void* board, const int* counts, int kinds, int blanks, int**
 
 cdef class TableLeaves:
     """The exhaustive leave table as the search reads it (see engine/leave_table.py): a value in
-    hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`."""
+    hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`; and
+    `longer`, a bound on a longer leave's value where its model gives one (LeaveFeatures.bound: per tile
+    by its count, and the rest), or None."""
 
     cdef object values_ref, ways_ref   # the arrays the views point into, kept alive
     cdef const short* values
     cdef const int* ways
     cdef int longest
+    cdef long* most                    # the bound by tile (blank last) and count, MAX_RACK + 1 a tile (NULL: none),
+    cdef long most_rest                # and the rest of it
+    cdef int most_kept                 # the most of a tile the bound counts (more: no bound)
 
-    def __init__(self, const short[::1] values not None, const int[::1] ways not None, int longest):
+    def __cinit__(self):
+        self.most = NULL
+
+    def __init__(self, const short[::1] values not None, const int[::1] ways not None, int longest,
+                 longer=None):
+        cdef int t, n
         self.values_ref, self.ways_ref = values, ways
         self.values, self.ways, self.longest = &values[0], &ways[0], longest
+        if longer is None:
+            return
+        by_tile, self.most_rest = longer
+        if len(by_tile) > MAX_LETTERS + 1:
+            raise ValueError("a bound for more tiles than the search handles")
+        self.most_kept = min(MAX_RACK, min([len(row) for row in by_tile]) - 1)
+        self.most = <long*>PyMem_Malloc((MAX_LETTERS + 1) * (MAX_RACK + 1) * sizeof(long))
+        if self.most == NULL:
+            raise MemoryError()
+        for t in range(MAX_LETTERS + 1):
+            for n in range(MAX_RACK + 1):
+                self.most[t * (MAX_RACK + 1) + n] = by_tile[t][n] if t < len(by_tile) and n <= self.most_kept else 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.most)
 
 
 cdef extern from *:
@@ -1976,12 +2003,17 @@ cdef enum:
 cdef struct Valuation:
     # how `_choose` values the tiles kept while the bag holds tiles: the exhaustive table for leaves of
     # up to `longest` tiles (`values` NULL: none), the whole rack at `whole_value` when it is longer,
-    # or else the model through `cache` (a LeaveTable, NULL: none)
+    # or else the model through `cache` (a LeaveTable, NULL: none); where the table gives a bound on a
+    # longer leave (`most`, `most_rest`, `most_kept`: see TableLeaves), the whole rack's value (the pass's)
+    # is asked of the model only where the pass may beat the best move (`_decide`)
     const short* values
     const int* ways
     int longest
     long whole_value
     void* cache
+    const long* most
+    long most_rest
+    int most_kept
 
 
 cdef long _leave_index(_Search s, uint32_t kept, const int* ways, int longest) noexcept nogil:
@@ -2007,7 +2039,10 @@ cdef long _leave_index(_Search s, uint32_t kept, const int* ways, int longest) n
 
 cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
     """`s.leave[rem]` for every subset `rem` of the rack's slots: the tiles kept's value (minus twice their
-    points with the bag empty), and the best by the number of tiles played (`best_leave`)."""
+    points with the bag empty), and the best by the number of tiles played (`best_leave`). A whole rack
+    longer than the table's leaves is the pass's alone: where the table bounds it (`how.most`), the bound
+    stands in and the model is asked only where the pass may be best (`_decide`; a Python call a rack,
+    7% of the playouts' instructions)."""
     cdef uint32_t rem
     cdef int n, size, points
     cdef long* grown
@@ -2018,6 +2053,7 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
         s.leave, s.leave_cap = grown, s.whole + 1
     for n in range(s.in_rack + 1):
         s.best_leave[n] = NO_PLAY
+    s.whole_cache = NULL
     for rem in range(s.whole + 1):
         size = count_bits(rem)
         if bag == 0:
@@ -2028,6 +2064,8 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
             s.leave[rem] = -200 * points
         elif how.values != NULL and size <= how.longest:
             s.leave[rem] = how.values[_leave_index(s, rem, how.ways, how.longest)]
+        elif how.cache != NULL and rem == s.whole and _whole_bound(s, how, &s.leave[rem]):
+            s.whole_cache = how.cache  # the bound stands in for the pass's value until `_decide` needs it
         elif how.cache != NULL:
             s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         else:
@@ -2035,6 +2073,22 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
         if s.leave[rem] > s.best_leave[s.in_rack - size]:
             s.best_leave[s.in_rack - size] = s.leave[rem]
     return 0
+
+
+cdef bint _whole_bound(_Search s, Valuation* how, long* bound) noexcept nogil:
+    """A bound on the value of keeping the whole rack (see TableLeaves), into `bound`; False where there is
+    none."""
+    cdef int t, n
+    cdef long total = how.most_rest
+    if how.most == NULL:
+        return False
+    for t in range(s.letters + 1):
+        n = count_bits(s.blank_slots if t == s.letters else s.slots[t])
+        if n > how.most_kept:
+            return False
+        total += how.most[t * (MAX_RACK + 1) + n]
+    bound[0] = total
+    return True
 
 
 cdef void _rack_words(_Search s, const WordBits* words) noexcept nogil:
@@ -2143,6 +2197,10 @@ cdef int _decide(_Search s, bint may_exchange, Move* out) except -1 nogil:
     cdef uint32_t top = s.swap if may_exchange else 0
     cdef long top_cents = s.swap_cents, hold
     hold = s.leave[s.whole]
+    if s.whole_cache != NULL and not (s.have_best and hold <= s.best_equity or top and hold <= top_cents):
+        # `hold` is a bound (see _value_leaves) and the pass may be best: its value asked of the model
+        hold = (<LeaveTable>s.whole_cache).kept(s.whole, s.slot_tile, s.in_rack, s.letters)
+        s.leave[s.whole], s.whole_cache = hold, NULL
     # a play, else an exchange, else the pass, unless a later kind has more equity
     if s.have_best and not (top and top_cents > s.best_equity) and hold <= s.best_equity:
         out.kind, out.equity, out.score, out.kept = PLAY, s.best_equity, s.best_score, s.best_rem
@@ -2168,6 +2226,7 @@ def best(Setting setting not None, list squares, counts, int blanks, TableLeaves
     setting.words()
     how.values, how.ways, how.longest, how.whole_value, how.cache = leaves.values, leaves.ways, leaves.longest, \
         turn.whole_value, NULL
+    how.most = NULL
     _choose(s, setting, board.at, &how, turn.bag, turn.may_exchange, turn.ticket, &move)
     if move.kind == PLAY:
         index = _leave_index(s, move.kept, leaves.ways, leaves.longest) \
@@ -2194,6 +2253,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     cdef uint32_t given
     setting.words()
     how.values, how.ways, how.longest, how.whole_value, how.cache = NULL, NULL, 0, 0, <void*>leaves
+    how.most = NULL
     _choose(s, setting, board.at, &how, bag, exchange, -1, &move)
     if move.kind == PLAY:
         return (PLAY, s.best_as(setting.cls), None, move.score, move.equity - 100 * move.score)
@@ -2286,10 +2346,12 @@ cdef class Playout:
         self.keep = (table, cache)
         self.how.cache = <void*>cache
         self.how.whole_value = 0
+        self.how.most = NULL
         if table is None:
             self.how.values, self.how.ways, self.how.longest = NULL, NULL, 0
         else:
             self.how.values, self.how.ways, self.how.longest = table.values, table.ways, table.longest
+            self.how.most, self.how.most_rest, self.how.most_kept = table.most, table.most_rest, table.most_kept
         self.n = len(candidates)
         self.plies, self.exchange_limit, self.spread0 = rules.plies, max(rules.exchange_limit, 1), rules.spread
         self.cand_squares = <int*>PyMem_Malloc(max(self.n, 1) * self.size * sizeof(int))

@@ -11,6 +11,7 @@ nothing is worth 0. One data file per tile set in `lexicons/leaves/`.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -115,6 +116,29 @@ class LeaveFeatures:
             if all(counts[i] for i in letters):
                 out.append((column, 1))
         return out
+
+    def bound(self, weights: Sequence[float], most: int) -> tuple[list[list[int]], int]:
+        """An upper bound on a leave's value under `weights`, in hundredths, as a sum: per tile (the letters,
+        then the blank) by how many of it are kept (0 to `most`), the weights of the features `of` counts
+        for that tile alone (tile, duplicate, triple); and `rest`, the most the features of several tiles
+        add (one balance bin, Q without a U, the synergies: those whose weight adds), with a hundredth for
+        the rounding. The compiled playouts ask a whole rack's value (the pass's) only where this bound
+        could beat the best move."""
+        def own(n: int, tile: int, duplicate: int, triple: int) -> int:
+            points = weights[tile] * n
+            if n >= 2 and duplicate >= 0:
+                points += weights[duplicate] * (n - 1)
+            if n >= 3 and triple >= 0:
+                points += weights[triple] * (n - 2)
+            return math.ceil(100 * points + 1e-6)
+
+        by_tile = [[own(n, tile, duplicate, self._triple) for n in range(most + 1)]
+                   for tile, duplicate in zip(self._tile, self._duplicate)]
+        by_tile.append([own(n, self._blank, self._duplicate_blank, -1) for n in range(most + 1)])
+        rest = max(0.0, *(weights[c] for c in self._vowels + self._consonants))
+        rest += max(0.0, weights[self._q_without_u]) if self._q_without_u >= 0 else 0.0
+        rest += sum(max(0.0, weights[c]) for c, _ in self._synergies)
+        return by_tile, math.ceil(100 * rest + 1e-6) + 1
 
 
 def _bin(excess: int) -> int:

@@ -190,7 +190,8 @@ def table_leaves(table: LeaveTable) -> compiled.TableLeaves:
     if kept is None or kept[0] is not table:
         if len(_table_leaves) >= 16:
             _table_leaves.clear()
-        kept = _table_leaves[id(table)] = (table, compiled.TableLeaves(table.values, table.ways, LONGEST))
+        longer = table.fallback.features.bound(table.fallback.weights, RACK_SIZE)  # the pass: see _movegen
+        kept = _table_leaves[id(table)] = (table, compiled.TableLeaves(table.values, table.ways, LONGEST, longer))
     return kept[1]
 
 
