@@ -220,7 +220,8 @@ def test_sim_infer_reads_the_turn_before_and_the_last_play(enable, real_games: P
     assert "inferred" not in plain.json() and plain.json()["candidates"] != by_game.json()["candidates"]
     best = run("best", "--cgp", cgp, "--by", "sim", "--infer", "--last-play", "2F .ERB", "--iterations", "30",
                "--seed", "4", "--top", "3", "--json")
-    assert best.exit_code == 0, best.stderr and len(best.json()) == 3
+    assert best.exit_code == 0, best.stderr
+    assert len(best.json()) == 3 and all(row["iterations"] == 30 for row in best.json())
     for args, message in ((("--infer",), "--last-play"), (("--last-play", "2F .ERB"), "goes with --infer")):
         refused = run("sim", "--cgp", cgp, *args)
         assert refused.exit_code == 1 and message in refused.stderr
