@@ -919,6 +919,7 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
         expect(page.locator("#prompt")).to_contain_text("What did your opponent keep?")
         expect(page.locator("#prompt")).to_contain_text("Your opponent played 8D QUITE for 48, keeping 2 tiles.")
         expect(page.locator("#prompt td.last")).to_have_count(5)
+        expect(page.locator("#prompt .score")).to_have_text("score 0 to 48")  # yours first, as the terminal says
         expect(page.locator("#answers-count")).to_have_text("the 2 tiles they kept (? for a blank)")
         box.fill("RST")
         box.press("Enter")

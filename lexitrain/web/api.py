@@ -295,10 +295,12 @@ def today(ctx: Context, store: ProgressStore) -> dict[str, int]:
 
 
 def board_json(ctx: Context, question: Question) -> dict[str, Any]:
-    """A position question's board as the page draws it, with the rack (and the opponent's, when given)."""
+    """A position question's board as the page draws it, with the rack, the scores (the player's first) and the
+    opponent's rack, when given."""
     position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
     opponent = position.racks[1] if len(position.racks) > 1 else ""
-    return {**board_view(position.board), "rack": position.rack, "opponent": opponent}
+    return {**board_view(position.board), "rack": position.rack, "opponent": opponent,
+            "scores": (list(position.scores) + [0, 0])[:2]}
 
 
 def board_view(board: Board, marked: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> dict[str, Any]:

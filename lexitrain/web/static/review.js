@@ -71,7 +71,10 @@
       for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
       const rack = el("div", "letters rack");
       const said = [question.asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
-      prompt.replaceChildren(...said, table, rack);
+      const [mine, theirs] = question.board.scores;
+      const standing = el("p", "note score", "score " + mine + " to " + theirs
+        + (question.board.opponent ? " · the opponent holds " + question.board.opponent : ""));
+      prompt.replaceChildren(...said, table, rack, standing);
       letters(rack, Array.from(question.board.rack));
     } else letters(prompt, Array.from(choice ? question.word : question.prompt));
     document.getElementById("answers-count").textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
