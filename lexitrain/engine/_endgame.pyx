@@ -27,7 +27,7 @@ from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport qsort
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:
@@ -314,6 +314,45 @@ cdef double now() noexcept nogil:
     return t.tv_sec + t.tv_nsec * 1e-9
 
 
+cdef class Keys:
+    """endgame.Zobrist's keys for one kind of board (its squares and letters) in C arrays, made once
+    a process (its seed fixes them) for every search of that kind of board: making them costs some
+    5 ms, as much as a small endgame's whole search on one thread (each thread's search needs them)."""
+    cdef uint64_t* square       # [square * 256 + tile]
+    cdef uint64_t rack[2][MAX_SLOTS][17]
+    cdef uint64_t zero[ZERO_KEYS]
+
+    def __cinit__(self, int n_squares, int letters):
+        cdef int k, t, s, letter, n
+        zobrist = Zobrist(n_squares, letters)
+        self.square = <uint64_t*>PyMem_RawMalloc(n_squares * 256 * sizeof(uint64_t))
+        if self.square == NULL:
+            raise MemoryError()
+        for k in range(n_squares):
+            for t in range(256):
+                self.square[k * 256 + t] = zobrist.square[k][t]
+        memset(self.rack, 0, sizeof(self.rack))
+        for s in range(2):
+            for letter in range(letters + 1):
+                for n in range(17):
+                    self.rack[s][letter][n] = zobrist.rack[s][letter][n]
+        for n in range(MAX_ZERO_TURNS + 1):
+            self.zero[n] = zobrist.zero[n]
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.square)
+
+
+cdef dict made_keys = {}  # (squares, letters) -> Keys
+
+
+cdef Keys keys_for(int n_squares, int letters):
+    found = made_keys.get((n_squares, letters))
+    if found is None:
+        found = made_keys[n_squares, letters] = Keys(n_squares, letters)
+    return found
+
+
 cdef class Search:
     """The compiled twin of endgame.PythonSearch (same methods the solver calls).
     `helper()` makes another search of the same position sharing this one's
@@ -323,7 +362,8 @@ cdef class Search:
     cdef int cols, rows, letters, n_squares
     cdef int sq[MAX_SQUARES]
     cdef int points[MAX_SLOTS]
-    cdef uint64_t* zsquare      # [square * 256 + tile]
+    cdef Keys keys
+    cdef uint64_t* zsquare      # [square * 256 + tile], the keys'
     cdef uint64_t zrack[2][MAX_SLOTS][17]
     cdef uint64_t zzero[ZERO_KEYS]
     cdef int rack[2][MAX_SLOTS]
@@ -367,7 +407,6 @@ cdef class Search:
     cdef int stopped             # why the search under way stopped (RUNNING: it did not)
 
     def __cinit__(self):
-        self.zsquare = NULL
         self.cache_key = NULL
         self.cache_moves = NULL
 
@@ -379,10 +418,9 @@ cdef class Search:
                     free_moves(self.cache_moves[k])
         PyMem_RawFree(self.cache_moves)
         PyMem_RawFree(self.cache_key)
-        PyMem_RawFree(self.zsquare)
 
     def __init__(self, endgame, generator, deadline, Table table=None):
-        cdef int k, t, s, letter, n
+        cdef int k, letter
         board = endgame.board.copy()
         self.board = board
         self.generator = generator
@@ -395,11 +433,13 @@ cdef class Search:
         for letter in range(self.letters):
             self.points[letter] = tiles.points[letter]
         self.points[self.letters] = 0
-        zobrist = Zobrist(self.n_squares, self.letters)
-        self.zsquare = <uint64_t*>PyMem_RawMalloc(self.n_squares * 256 * sizeof(uint64_t))
+        self.keys = keys_for(self.n_squares, self.letters)
+        self.zsquare = self.keys.square
+        memcpy(self.zrack, self.keys.rack, sizeof(self.zrack))
+        memcpy(self.zzero, self.keys.zero, sizeof(self.zzero))
         self.cache_key = <uint64_t*>PyMem_RawMalloc((1 << CACHE_BITS) * sizeof(uint64_t))
         self.cache_moves = <Moves**>PyMem_RawMalloc((1 << CACHE_BITS) * sizeof(Moves*))
-        if not (self.zsquare and self.cache_key and self.cache_moves):
+        if not (self.cache_key and self.cache_moves):
             raise MemoryError()
         memset(self.cache_moves, 0, (1 << CACHE_BITS) * sizeof(Moves*))
         self.cache_count = 0
@@ -414,15 +454,6 @@ cdef class Search:
         self.sharing = table is not None
         memset(self.history, 0, sizeof(self.history))
         self.by_history = False
-        for k in range(self.n_squares):
-            for t in range(256):
-                self.zsquare[k * 256 + t] = zobrist.square[k][t]
-        for s in range(2):
-            for letter in range(self.letters + 1):
-                for n in range(17):
-                    self.zrack[s][letter][n] = zobrist.rack[s][letter][n]
-        for n in range(MAX_ZERO_TURNS + 1):
-            self.zzero[n] = zobrist.zero[n]
         squares = board.squares
         self.live = _movegen.LiveBoard(generator.setting(board), squares)
         self.live_capsule = self.live.api()
