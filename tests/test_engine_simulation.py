@@ -401,6 +401,24 @@ def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, rea
 
 
 @compiled_only
+def test_sim_stop_in_the_terminal_shows_each_candidates_iterations(enable, real_games: Path) -> None:
+    """Where --stop pruned some candidates, the terminal's table gives each row its own iterations (the
+    pruned ones fewer), as --json does; without pruning the column is not there."""
+    common = ("sim", "--gcg", str(real_games / Q_GAME), "--turn", "12", "--candidates", "8", "--seed", "4",
+              "--threads", "1")
+    stopped = run(*common, "--iterations", "256", "--stop", "95")
+    assert stopped.exit_code == 0, stopped.stderr
+    doc = run(*common, "--iterations", "256", "--stop", "95", "--json").json()
+    lines = stopped.stdout.splitlines()
+    assert lines[0].split()[:6] == ["win", "%", "equity", "spread", "score", "iters"]
+    counts = [int(line.split()[4]) for line in lines[1:-1]]
+    assert counts == [c["iterations"] for c in doc["candidates"]] and min(counts) < doc["iterations"] == counts[0]
+    assert "pruned early, each after the iterations shown" in lines[-1]
+    plain = run(*common, "--iterations", "32")
+    assert "iters" not in plain.stdout.splitlines()[0]
+
+
+@compiled_only
 def test_an_inferred_leave_starts_the_opponents_rack_in_every_deal(enable, real_games: Path) -> None:
     """With an inference the opponent's rack starts with a leave drawn from it (two late letters three times
     in four, three early ones once), filled from the rest; every deal is still the unseen tiles, and the same

@@ -163,16 +163,18 @@ def sim(
     if json_out:
         emit_json(data)
         return
-    typer.echo(f"{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5}  {'move':<22} leave")
+    pruned = sum(1 for r in report.rows if r.iterations < report.iterations)
+    iters = f" {'iters':>5}" if pruned else ""  # each row's own count where some were pruned early
+    typer.echo(f"{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5}{iters}  {'move':<22} leave")
     for row, c in zip(data["candidates"], report.rows):
         move = c.candidate.format(tiles) if c.candidate.play is not None else (
             f"exchange {c.candidate.tiles_text(tiles)}" if c.candidate.exchanged is not None else "pass")
-        typer.echo(f"{100 * row['win']:>6.1f} {row['equity']:>7.2f} {row['spread']:>7.2f} {row['score']:>5}  "
-                   f"{move:<22} {row['leave'] or '-'}")
+        iters = f" {c.iterations:>5}" if pruned else ""
+        typer.echo(f"{100 * row['win']:>6.1f} {row['equity']:>7.2f} {row['spread']:>7.2f} {row['score']:>5}"
+                   f"{iters}  {move:<22} {row['leave'] or '-'}")
     how = "stopped at " + report.stopped if report.stopped.startswith("confidence") else "all run"
     drawn = "; the opponent's rack drawn from their last move's inference" if inferred is not None else ""
-    pruned = sum(1 for r in report.rows if r.iterations < report.iterations)
     if pruned:
-        how += f"; {pruned} pruned early, each with its own iterations"
+        how += f"; {pruned} pruned early, each after the iterations shown"
     typer.echo(f"{report.iterations} iterations of {len(report.rows)} candidates, {report.plies} plies "
                f"({how}), {report.seconds:.1f} s{drawn}")
