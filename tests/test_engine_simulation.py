@@ -365,6 +365,35 @@ def test_best_by_win_and_by_sim_rank_the_simulated_candidates(enable, real_games
 
 
 @compiled_only
+def test_best_by_win_stops_when_it_knows_on_the_threads_asked(enable, real_games: Path) -> None:
+    """`best --by win --stop 95` is sim's stop rule (the same rows as `sim --stop 95` at a seed, the pruned
+    ones with fewer iterations, an Iters column in the terminal), whatever --threads; --stop goes with --by
+    win alone (it prunes by win chance, which an equity order would not keep to), --threads with a simulation."""
+    turn = replay(read_gcg(real_games / Q_GAME), enable.tiles)[11]
+    from lexitrain.engine.cgp import Position, to_cgp
+
+    cgp = to_cgp(Position(turn.board, [turn.rack.upper(), ""], list(turn.scores)))
+    common = ("--cgp", cgp, "--iterations", "256", "--seed", "4", "--stop", "95")
+    one, two = (run("best", *common, "--by", "win", "--top", "8", "--threads", n, "--json") for n in ("1", "2"))
+    assert one.exit_code == 0, one.stderr
+    assert one.json() == two.json()
+    rows = one.json()
+    sim = run("sim", *common, "--candidates", "15", "--threads", "1", "--json").json()
+    assert [(r["word"], r["iterations"], r["win"]) for r in rows] == [
+        (c["word"], c["iterations"], c["win"]) for c in sim["candidates"][:8]]
+    assert min(r["iterations"] for r in rows) < rows[0]["iterations"] <= 256
+    shown = run("best", *common, "--by", "win", "--top", "8", "--threads", "1")
+    assert shown.stdout.splitlines()[0].split()[:4] == ["Win", "Equity", "Score", "Iters"]
+    for args, says in ((("--by", "sim", "--stop", "95"), "--stop goes with --by win"),
+                       (("--stop", "95"), "--stop goes with --by win"),
+                       (("--threads", "2"), "--threads goes with --by sim or --by win"),
+                       (("--by", "win", "--stop", "90"), "choose one of 95, 98, 99"),
+                       (("--by", "win", "--threads", "0"), "--threads must be at least 1")):
+        refused = run("best", "--cgp", cgp, *args)
+        assert refused.exit_code == 1 and says in refused.stderr and "Traceback" not in refused.stderr, args
+
+
+@compiled_only
 def test_gcg_analyze_sim_gives_each_turn_the_win_probability_it_lost(enable, real_games: Path) -> None:
     path = real_games / "domino14__macondo__gcgio__testdata__doug_v_emely.gcg"
     data = run("gcg", "analyze", str(path), "--sim", "--sim-iterations", "32", "--threads", "2", "--json").json()

@@ -75,8 +75,13 @@ def best(
     by: str = typer.Option("score", "--by", help="Rank by score, by equity (score + the value of the tiles kept), "
                            "or by simulation: its equity (sim) or its win chance (win)."),
     exchanges: bool = typer.Option(False, "--exchanges", help="Also list every exchange the bag allows and a pass."),
-    iterations: int = typer.Option(300, "--iterations", help="With --by sim or win: playouts of each candidate."),
+    iterations: int = typer.Option(300, "--iterations", help="With --by sim or win: playouts of each candidate (at "
+                                   "most, with --stop)."),
+    stop: Optional[int] = typer.Option(None, "--stop", help="With --by win: prune the candidates the leader is ahead "
+                                       "of at this confidence, 95, 98 or 99 (%), and stop when it alone is left."),
     seed: Optional[int] = typer.Option(None, "--seed", help="With --by sim or win: the seed of the random draws."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="With --by sim or win: threads to play out on "
+                                          "(default: every core)."),
     infer: bool = typer.Option(False, "--infer", help="With --by sim or win: " + INFER_HELP.replace(
         "with --gcg, the turn before --turn; with --cgp, --last-play", "--last-play")),
     last_play: Optional[str] = typer.Option(None, "--last-play", help=LAST_PLAY_HELP.replace(" and --cgp", "")),
@@ -102,11 +107,16 @@ def best(
     limit = None if all_ else DEFAULT_TOP if top is None else top
     if (infer or last_play is not None) and by not in ("sim", "win"):
         raise LexitrainError("--infer and --last-play go with --by sim or --by win")
+    if threads is not None and by not in ("sim", "win"):
+        raise LexitrainError("--threads goes with --by sim or --by win")
+    if stop is not None and by != "win":  # it prunes by win chance: an equity order would rank what it cut short
+        raise LexitrainError("--stop goes with --by win (the simulation prunes by win chance)")
     if by in ("sim", "win"):
         inferred = inferred_rack(lex, position.board, held, last_play) if infer else None
         if last_play is not None and not infer:
             raise LexitrainError("--last-play goes with --infer")
-        _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out, inferred)
+        _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out, inferred,
+                            default_threads() if threads is None else threads, stop)
         return
     plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
@@ -137,7 +147,8 @@ def best(
 
 
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
-                        seed: int | None, json_out: bool, inferred: Inferred | None = None) -> None:
+                        seed: int | None, json_out: bool, inferred: Inferred | None = None, threads: int = 1,
+                        stop: int | None = None) -> None:
     """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
@@ -153,7 +164,7 @@ def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: st
                            load_leaves(tiles), candidates=max(DEFAULT_CANDIDATES, limit or 0),
                            opponent=Rack.parse(tiles, opponent, in_play=True) if opponent else None,
                            inferred=inferred)
-    report = run_simulation(setup, iterations, seed, default_threads(), None)
+    report = run_simulation(setup, iterations, seed, threads, stop)
     rows = report.rows if by == "win" else sorted(report.rows, key=lambda r: (-r.equity, r.index))
     out = []
     for r in rows[:limit]:
@@ -163,10 +174,13 @@ def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: st
     if json_out:
         emit_json(out)
         return
-    typer.echo(f"{'Win':>6} {'Equity':>7} {'Score':>5}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
+    pruned = any(r.iterations < report.iterations for r in report.rows)
+    iters = f" {'Iters':>5}" if pruned else ""  # each row's own count where --stop pruned some early
+    typer.echo(f"{'Win':>6} {'Equity':>7} {'Score':>5}{iters}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
     for row, r in zip(out, rows):
         word = row["word"] or ("(exchange)" if r.candidate.exchanged is not None else "(pass)")
-        typer.echo(f"{100 * row['win']:>5.1f}% {row['equity']:>7.2f} {row['score']:>5}  {row['position']:<4} "
+        iters = f" {r.iterations:>5}" if pruned else ""
+        typer.echo(f"{100 * row['win']:>5.1f}% {row['equity']:>7.2f} {row['score']:>5}{iters}  {row['position']:<4} "
                    f"{row['tiles']:<16} {word:<16} {row['leave'] or '-'}")
 
 
