@@ -2043,9 +2043,10 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
     longer than the table's leaves is the pass's alone: where the table bounds it (`how.most`), the bound
     stands in and the model is asked only where the pass may be best (`_decide`; a Python call a rack,
     7% of the playouts' instructions)."""
-    cdef uint32_t rem
+    cdef uint32_t rem, low
     cdef int n, size, points
     cdef long* grown
+    cdef long index[1 << 8]            # each subset's place in the table, from the subset less its first slot's
     if s.leave_cap < <int>s.whole + 1:
         grown = <long*>PyMem_RawRealloc(s.leave, (s.whole + 1) * sizeof(long))
         if grown == NULL:
@@ -2054,6 +2055,7 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
     for n in range(s.in_rack + 1):
         s.best_leave[n] = NO_PLAY
     s.whole_cache = NULL
+    index[0] = 0
     for rem in range(s.whole + 1):
         size = count_bits(rem)
         if bag == 0:
@@ -2062,6 +2064,14 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
                 if rem >> n & 1 and s.slot_tile[n] < s.letters:
                     points += s.points[s.slot_tile[n]]
             s.leave[rem] = -200 * points
+        elif how.values != NULL and size <= how.longest and s.in_rack <= 8:
+            # the first slot's tile is the lowest tile kept: taking one away moves the place by the leaves of
+            # one tile fewer and that tile's step at this size alone (see _leave_index)
+            if rem:  # (rem ^ low came first, and is no longer)
+                low = rem & (~rem + 1)
+                index[rem] = index[rem ^ low] + how.ways[size - 1] + \
+                    how.ways[(s.slot_tile[lowest_bit(low)] + 1) * (how.longest + 1) + size]
+            s.leave[rem] = how.values[index[rem]]
         elif how.values != NULL and size <= how.longest:
             s.leave[rem] = how.values[_leave_index(s, rem, how.ways, how.longest)]
         elif how.cache != NULL and rem == s.whole and _whole_bound(s, how, &s.leave[rem]):
