@@ -1162,16 +1162,25 @@ cdef class _Search:
         cdef int cross_right[MAX_RACK]  # a right square's cross word's letter multiplier (lm * wm), or 0
         cdef uint64_t key = 0
         cdef bint through = False
+        cdef uint32_t node, at_anchor = self.cmask[a]  # the letters that may go on the anchor
         for k in range(longest + 1):
             by_k[k] = NO_PLAY
         if not self.cmask[a] & letters:
             return NO_PLAY
         if a > row_start and sq[a - 1] != EMPTY:  # the word starts with the board's tiles before the anchor
             s = a - 1
-            while s >= row_start and sq[s] != EMPTY:
-                board += self.points[sq[s]]
-                key += self.words.key[sq[s] & LETTER_MASK] if self.words != NULL else 0
+            while s > row_start and sq[s - 1] != EMPTY:
                 s -= 1
+            node = 0
+            for j in range(s, a):
+                board += self.points[sq[j]]
+                key += self.words.key[sq[j] & LETTER_MASK] if self.words != NULL else 0
+                if not (self.g[node] >> (sq[j] & LETTER_MASK)) & 1:
+                    return NO_PLAY  # no word starts so (a phony on the board): anchor_plays finds nothing
+                node = self.g[node + FIELDS + (sq[j] & LETTER_MASK)]
+            at_anchor = self.g[node] & self.cmask[a] & letters  # the rack's letters that may go on after them
+            if not at_anchor:
+                return NO_PLAY
             through = True
         else:
             limit = min(self.left_limit(a), longest)
@@ -1184,7 +1193,7 @@ cdef class _Search:
                 if r == self.in_rack or not self.cmask[i] & letters:
                     break
                 lm_right[r] = self.lm[i]
-                cap_right[r] = self.cap(self.cmask[i])
+                cap_right[r] = self.cap(at_anchor if i == a else self.cmask[i])
                 cross_right[r] = 0
                 if self.cscore[i] >= 0:
                     cross_right[r] = self.lm[i] * self.wm[i]
