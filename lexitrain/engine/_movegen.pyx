@@ -1293,8 +1293,10 @@ cdef class _Search:
         return 0
 
     # -- extending right ------------------------------------------------------
-    cdef int record(self, int length, uint64_t through, long score, uint32_t rem) except -1 nogil:
+    cdef inline int record(self, int length, uint64_t through, long score, uint32_t rem) except -1 nogil:
         if self.choosing:
+            if self.have_best and not self.keep_ties and score * 100 + self.leave[rem] < self.best_equity:
+                return 0  # below the best: most plays a search meets
             return self.consider(length, through, score, rem)
         self.push(length, through, score, rem)
         return 0
