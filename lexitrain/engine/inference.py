@@ -46,6 +46,7 @@ from lexitrain.engine.simulation import CompiledChooser, Inferred, PythonChooser
 from lexitrain.errors import LexitrainError
 from lexitrain.paths import shipped
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
+from lexitrain.wording import counted
 
 #: weigh every leave when there are at most this many
 EXHAUSTIVE = 4000
@@ -329,7 +330,7 @@ class ExchangeReader:
         self.size = min(RACK_SIZE, total - hidden)
         self.bag = max(0, total - self.size - hidden)
         if not can_exchange(self.bag, exchange_limit) or given > self.size:
-            raise LexitrainError(f"an exchange of {given} was not allowed there: {self.bag} tiles in the bag")
+            raise LexitrainError(f"an exchange of {given} was not allowed there: {counted(self.bag, 'tile')} in the bag")
         self.given = given
         self.cents = leave_cents(leaves, tiles)
         chooser = PythonChooser if (engine or default_engine()) == "python" else CompiledChooser
