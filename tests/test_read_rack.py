@@ -87,6 +87,9 @@ def test_a_card_keeps_the_real_leave_and_the_reading_and_the_quiz_judges_by_them
     assert hit["table"]["columns"] == ["leave", "inference"] and len(hit["table"]["rows"]) == 8
     assert all("name" in r["reason"] for r in refused) and len(refused) == len(others)
     assert all(not r["correct"] for r in results if r["id"] != f"{KIND}:{hatted}")  # empty answers: missed
+    unknown_key = next(k for k in others if analysis_of(k)["real"] is None)
+    assert by_id[f"{KIND}:{unknown_key}"]["verdict"][0] == (  # no answer: what would have been right
+        "The game did not record their rack: the inference's 5 likeliest are " + ", ".join(unknown["best"]))
 
 
 @compiled_only

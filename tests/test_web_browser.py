@@ -903,14 +903,17 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
     board = Board(lex.layout, lex.tiles)
     play = check_play(board, Play.parse("8D QUITE", lex.tiles))
     with ProgressStore() as store:
-        key = make_card(store, lex, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
-                        load_inference_model(lex.tiles), board, LastMove(play=play), play.score,
-                        Rack.parse(lex.tiles, "AEINRST"), (0, play.score), Rack.parse(lex.tiles, "RS"), "test")
-        assert key is not None
+        made = [make_card(store, lex, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
+                          load_inference_model(lex.tiles), board, LastMove(play=play), play.score,
+                          Rack.parse(lex.tiles, mine), (0, play.score), real and Rack.parse(lex.tiles, real), "test")
+                for mine, real in (("AEINRST", "RS"), ("AEINORS", None))]  # the second game did not record it
+        assert None not in made
+        key, unrecorded = made
         with store.transaction():
-            card = store.card(store.ensure_cards(NAME, [("read-rack", key)], 0)[0])
-            card.state, card.due = 1, 1.0  # due long ago: the first card shown
-            store.save_card(card)
+            for due, made_key in enumerate(made, start=1):
+                card = store.card(store.ensure_cards(NAME, [("read-rack", made_key)], 0)[0])
+                card.state, card.due = 1, float(due)  # due long ago: the first cards shown, in this order
+                store.save_card(card)
     try:
         page.goto(live.url("/review"))
         box = page.get_by_label("Answer")
@@ -934,11 +937,20 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
         folder = os.environ.get("LEXITRAIN_SCREENSHOTS")
         if folder:
             page.screenshot(path=str(Path(folder) / "web-read-rack.png"), full_page=True)
+        # a card whose real leave is unknown, its answer asked for (Enter on an empty line): the likeliest named
+        page.keyboard.press("Enter")
+        expect(page.locator("#prompt")).to_contain_text("Your opponent played 8D QUITE for 48, keeping 2 tiles.")
+        box.press("Enter")
+        expect(page.locator("#verdict")).to_contain_text(
+            "The game did not record their rack: the inference's 5 likeliest are ")
+        expect(page.locator("#verdict")).not_to_contain_text(". .")
+        expect(page.locator("#plays tbody tr")).to_have_count(8)
     finally:
         with ProgressStore() as store, store.transaction():
-            card = store.card(store.ensure_cards(NAME, [("read-rack", key)], 0)[0])
-            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
-            store.save_card(card)
+            for made_key in (key, unrecorded):
+                card = store.card(store.ensure_cards(NAME, [("read-rack", made_key)], 0)[0])
+                card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
+                store.save_card(card)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1000, 600), (1280, 800)])

@@ -133,7 +133,7 @@
       next.hidden = true;
       const hint = state.question.hint;
       const line = document.getElementById("verdict");
-      const said = Array.isArray(shown.details.verdict) ? shown.details.verdict.join(". ") + ". "
+      const said = Array.isArray(shown.details.verdict) ? shown.details.verdict.map((line) => line + ". ").join("")
         : hint === "choice" ? shown.details.verdict + ". " : "";
       line.textContent = said + "How well did you know it?";
       line.className = "verdict";

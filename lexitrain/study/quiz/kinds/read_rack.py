@@ -230,6 +230,9 @@ class ReadRackKind(KeptAnalysisKind[Asked]):
         elif leave:
             lines.append(f"The game did not record their rack: {'one of' if correct else 'not one of'} the "
                          f"inference's {LIKELIEST} likeliest")
+        else:  # no answer (or the answer asked for): what would have been right
+            lines.append(f"The game did not record their rack: the inference's {LIKELIEST} likeliest are "
+                         + ", ".join(question.expected))
         reading = [said(leave)] if leave else []
         if real is not None and real != leave:
             reading.append(said(real))
