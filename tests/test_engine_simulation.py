@@ -438,6 +438,9 @@ def test_sim_stop_in_the_terminal_shows_each_candidates_iterations(enable, real_
     stopped = run(*common, "--iterations", "256", "--stop", "95")
     assert stopped.exit_code == 0, stopped.stderr
     doc = run(*common, "--iterations", "256", "--stop", "95", "--json").json()
+    assert doc["stopped"] in ("confidence 95", "iterations")
+    assert (doc["stopped"] == "confidence 95") == (doc["iterations"] < 256)
+    assert "stopped" not in run(*common, "--iterations", "32", "--json").json()  # without --stop, as it was
     lines = stopped.stdout.splitlines()
     assert lines[0].split()[:6] == ["win", "%", "equity", "spread", "score", "iters"]
     counts = [int(line.split()[4]) for line in lines[1:-1]]

@@ -160,6 +160,8 @@ def sim(
     data = report.to_json(tiles, held)
     if inferred is not None:
         data["inferred"] = True
+    if stop is not None:  # why it ended: "confidence 95" (the leader alone left), "iterations" (all run)
+        data["stopped"] = report.stopped
     if json_out:
         emit_json(data)
         return
