@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lexitrain.engine import endgame as endgame_module
@@ -343,3 +343,48 @@ def test_cli_threads(enable) -> None:
     assert one.json()["value"] == two.json()["value"] and two.json()["exact"] is True
     bad = run("endgame", "--cgp", cgp, "--threads", "0")
     assert bad.exit_code != 0 and "--threads must be at least 1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@COMPILED_ONLY
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=2),
+       theirs=st.text(POOL, min_size=1, max_size=3), zero=st.integers(0, MAX_ZERO_TURNS - 1),
+       blank=st.booleans())
+# two tiles whose plays one after the other score more than either alone or both at once now
+@example(layout=BOARDS[1], mine="ER", theirs="Z", zero=0, blank=False)
+@example(layout=BOARDS[1], mine="SE", theirs="E", zero=0, blank=False)
+@example(layout=BOARDS[2], mine="N", theirs="Q", zero=0, blank=True)
+def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: int, blank: bool) -> None:
+    """The compiled search refutes a position of a side with one or two tiles (or no play) by
+    what its plays alone could get if the opponent passed to the end (`Search.bound`): never
+    below the brute force's value, and equal to it where one tile can go out."""
+    if blank:
+        mine = mine[:1] + "?"
+    board = small_board(layout)
+    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
+    endgame = Endgame(board, racks, zero)
+    dawg = small_dawg()
+    expected = brute_force(board, racks, zero, dawg)
+    search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+    bound = search.bound()
+    assert bound is not None and bound >= expected
+    if len(mine) == 1 and search.plays(0):
+        assert bound == expected
+
+
+@COMPILED_ONLY
+def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
+    """`Search.bound` on real boards with two tiles (and one) against two: never below the
+    brute force's value; and the search that refutes positions by it proves that value."""
+    dawg = dawg_for(enable)
+    cut = 0
+    for board, mine, theirs in real_endgames(enable.tiles, 4):
+        for size in (1, 2):
+            endgame = Endgame(board, (first_tiles(mine, size), first_tiles(theirs, 2)))
+            expected = brute_force(board, endgame.racks, 0, dawg)
+            search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+            bound = search.bound()
+            assert bound is not None and bound >= expected
+            assert endgame_module.prove(search)[0] == expected
+            cut += search.solo_cuts
+    assert cut > 0

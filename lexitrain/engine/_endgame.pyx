@@ -3,7 +3,7 @@
 (negamax, alpha-beta with a null window after the first move, the
 transposition table, iterative deepening) with the board, racks, hashes,
 plays and table in C arrays, run without the GIL (`root` and `after` let go
-of it), and four things the reference leaves out because they only save time:
+of it), and five things the reference leaves out because they only save time:
 
 - plays come from the move generator's LiveBoard through its C entry points
   (`LiveBoard.api`), which keep the board's cross-checks and anchors up to
@@ -20,7 +20,10 @@ of it), and four things the reference leaves out because they only save time:
   so an entry torn by two threads writing at once reads as absent;
 - where the opponent (four tiles or fewer) can go out, a play that leaves the
   squares of such a play alone is bounded without a search: at most its score
-  less the opponent's going out (`threat_bound`), often enough to refute it.
+  less the opponent's going out (`threat_bound`), often enough to refute it;
+- a side with one tile that can play it goes out at once with its best play
+  (its value), and one with two tiles or no play is refuted where even the
+  opponent's passing to the end would leave it no better (`solo_bound`).
 """
 
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
@@ -399,6 +402,9 @@ cdef class Search:
     cdef public long horizon
     cdef public long generated   # move generations (cache misses)
     cdef public long threatened  # plays proved worse by the opponent's going out without a search
+    cdef public long solo_cuts   # positions proved worse by what the side's plays alone could get (`solo_bound`)
+    cdef int letter_mult[MAX_SQUARES]
+    cdef int word_mult[MAX_SQUARES]
     cdef bint zoned              # the board is small enough for threat zones
     cdef bint timed
     cdef double deadline_at
@@ -459,6 +465,7 @@ cdef class Search:
         self.live_capsule = self.live.api()
         self.api = <LiveApi*>PyCapsule_GetPointer(self.live_capsule, "lexitrain.LiveApi")
         for k in range(self.n_squares):
+            self.letter_mult[k], self.word_mult[k] = board.multipliers(k // self.cols, k % self.cols)
             self.sq[k] = squares[k]
             self.live_tile[k] = squares[k]
             self.is_dirty[k] = 0
@@ -468,6 +475,7 @@ cdef class Search:
         self.horizon = 0
         self.generated = 0
         self.threatened = 0
+        self.solo_cuts = 0
         self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
@@ -792,6 +800,97 @@ cdef class Search:
         self.unpin(threat)
         return NULL
 
+    cdef int solo_bound(self, int p, Moves* moves) noexcept nogil:
+        """A bound on p's value read off its plays here (`moves`) without a search: what p could get
+        at most if the opponent passed to the end of the game. It is one, as the opponent may always
+        pass and the value is the least of what its ways of playing leave p; with the opponent
+        passing, the board changes only by p's own plays. Worked out where p has no play, one tile
+        (`pass_bound`) or two (`pair_bound`); INFINITY elsewhere."""
+        if moves.n == 0 or self.size[p] == 1:
+            return self.pass_bound(p, moves)
+        if self.size[p] == 2:
+            return self.pair_bound(p, moves)
+        return INFINITY
+
+    def bound(self):
+        """`solo_bound` for the side to move at the root (None where it is not worked out)."""
+        cdef Moves* moves = self.moves_or_raise(0)
+        cdef int value = self.solo_bound(0, moves)
+        self.unpin(moves)
+        return None if value == INFINITY else value
+
+    cdef int pass_bound(self, int p, Moves* moves) noexcept nogil:
+        """`solo_bound` where p has no play here or one tile: with no play now, p never has one
+        (the game ends on scoreless turns, each side losing its rack); its last tile is worth
+        most played now, going out with the best play, as p can: there the bound is the value."""
+        if moves.n == 0:
+            return self.value[1 - p] - self.value[p]
+        return moves.score[0] + 2 * self.value[1 - p]
+
+    cdef int run_word(self, int k, int t, bint down) noexcept nogil:
+        """The score of the word tile t on empty square k makes alone along a row (or a
+        column) with the tiles next to it on this board; 0 where it has none."""
+        cdef int dr = 1 if down else 0, dc = 0 if down else 1
+        cdef int r = k // self.cols, c = k % self.cols, rr, cc, total = 0, u, d
+        cdef bint any = False
+        for d in range(-1, 2, 2):
+            rr, cc = r + d * dr, c + d * dc
+            while 0 <= rr < self.rows and 0 <= cc < self.cols and self.sq[rr * self.cols + cc] != EMPTY:
+                u = self.sq[rr * self.cols + cc]
+                if u < BLANK_FLAG:
+                    total += self.points[u]
+                any = True
+                rr += d * dr
+                cc += d * dc
+        if not any:
+            return 0
+        if t < BLANK_FLAG:
+            total += self.points[t] * self.letter_mult[k]
+        return total * self.word_mult[k]
+
+    cdef int pair_bound(self, int p, Moves* moves) noexcept nogil:
+        """`solo_bound` where p holds two tiles: p goes out now with both; or plays one (a) and
+        later the other (b), going out; or stops short (the scoreless turns end the game, each
+        side losing its rack). Where b's words hold none of a's square, b is a play here scoring
+        the same (at most the other tile's best play here); where they hold it, the two tiles
+        together are a play going out here (c: b's word along their line and each tile's word
+        across it are all words), and a's score plus b's is at most c's plus the word a made
+        alone along that line (c's word there has a's premiums beside b's; a's word across is c's)."""
+        cdef int other = 1 - p, i, j, q, t, slot, best_out = -INFINITY, v, w
+        cdef int slots[2]
+        cdef int best_one[2]
+        cdef int n_slots = 0
+        for slot in range(self.letters + 1):
+            for j in range(self.rack[p][slot]):
+                slots[n_slots] = slot
+                n_slots += 1
+        best_one[0] = -INFINITY
+        best_one[1] = -INFINITY
+        for i in range(moves.n_out, moves.n):  # the plays of one tile
+            t = moves.tile[moves.first[i]]
+            slot = self.letters if t >= BLANK_FLAG else t
+            j = 0 if slot == slots[0] else 1
+            best_one[j] = max(best_one[j], moves.score[i])
+        for i in range(moves.n_out, moves.n):
+            t = moves.tile[moves.first[i]]
+            slot = self.letters if t >= BLANK_FLAG else t
+            j = 0 if slot == slots[0] else 1
+            # the other tile's best play alone (two of a kind: the same plays)
+            v = best_one[1 - j] if slots[0] != slots[1] else best_one[0]
+            if v > -INFINITY:
+                best_out = max(best_out, moves.score[i] + v)
+        for i in range(moves.n_out):  # the plays going out with both tiles
+            w = 0
+            for q in range(moves.first[i], moves.first[i + 1]):
+                w = max(w, self.run_word(moves.square[q], moves.tile[q], moves.flat[moves.record[i] + 3]))
+            best_out = max(best_out, moves.score[i] + w)
+        v = self.value[other] - self.value[p]
+        if moves.n > moves.n_out:
+            v = max(v, moves.gain[moves.top_gain] + self.value[other] - self.value[p])
+        if best_out > -INFINITY:
+            v = max(v, best_out + 2 * self.value[other])
+        return v
+
     cdef int threat_bound(self, int p, Moves* moves, int i, Moves* threat, int zero) noexcept nogil:
         """A bound on the value for p of play i (or PASS) without searching it: the
         opponent, to move next, may still go out with the best of its threats that the
@@ -919,6 +1018,18 @@ cdef class Search:
         moves = self.moves_of(p)
         if moves == NULL:
             return 0
+        if self.size[p] == 1 and moves.n:  # its last tile goes out now, with the best play (see pass_bound)
+            value = self.pass_bound(p, moves)
+            self.unpin(moves)
+            self.store(key, value, 0, EXACT_DEPTH, EXACT)
+            return value
+        if depth > 1 or moves.n == 0:
+            value = self.solo_bound(p, moves)
+            if value <= alpha:  # proved no better: not even with the opponent passing to the end
+                self.solo_cuts += 1
+                self.unpin(moves)
+                self.store(key, value, NO_MOVE, EXACT_DEPTH, UPPER)
+                return value
         if depth == 1:
             value = self.last_move(p, moves, zero, key)
             self.unpin(moves)
