@@ -469,7 +469,9 @@ cdef class _Search:
     cdef const WordBits* words
     cdef uint64_t rack_key
     cdef uint32_t swap                 # the best exchange's slots put back (0: none) and the value kept
-    cdef long swap_cents               # (see _best_exchange)
+    cdef long swap_cents               # (see _best_exchange), once `swap_ready`
+    cdef bint swap_ready
+    cdef long swap_most                # no exchange keeps more than this (the best leave of a tile or more put back)
     cdef void* whole_cache             # the LeaveTable to ask the whole rack's value where `leave` holds a
                                        # bound for it (see _value_leaves), else NULL
     cdef int rack_blanks
@@ -2162,9 +2164,13 @@ cdef int _choose(_Search s, Setting st, const int* squares, Valuation* how, int 
 cdef int _ready_rack(_Search s, Setting st, Valuation* how, int bag) except -1 nogil:
     """What choosing a move asks of the rack set on `s` whatever the board: its leaves' values (which
     differ only with the bag empty or not) and the words its tiles make (see _value_leaves, _rack_words)."""
+    cdef int n
     _value_leaves(s, how, bag)
     _rack_words(s, st.made_words)
-    _best_exchange(s)
+    s.swap_ready = False  # worked out where an exchange may be best (_decide)
+    s.swap_most = NO_PLAY
+    for n in range(1, s.in_rack + 1):
+        s.swap_most = max(s.swap_most, s.best_leave[n])
     return 0
 
 
@@ -2213,11 +2219,16 @@ cdef int _choose_ready(_Search s, Setting st, const int* squares, bint may_excha
 
 
 cdef int _decide(_Search s, bint may_exchange, Move* out) except -1 nogil:
-    """The move, the best play found on `s` (if any) weighed against the best exchange (made ready with the
-    rack: `_best_exchange`) where `may_exchange`, and the pass."""
-    cdef uint32_t top = s.swap if may_exchange else 0
-    cdef long top_cents = s.swap_cents, hold
+    """The move, the best play found on `s` (if any) weighed against the best exchange where `may_exchange`
+    (`_best_exchange`, once a rack, where one may beat the play), and the pass."""
+    cdef uint32_t top = 0
+    cdef long top_cents = 0, hold
     hold = s.leave[s.whole]
+    if may_exchange and not (s.have_best and s.swap_most <= s.best_equity and hold <= s.best_equity):
+        if not s.swap_ready:
+            _best_exchange(s)
+            s.swap_ready = True
+        top, top_cents = s.swap, s.swap_cents
     if s.whole_cache != NULL and not (s.have_best and hold <= s.best_equity or top and hold <= top_cents):
         # `hold` is a bound (see _value_leaves) and the pass may be best: its value asked of the model
         hold = (<LeaveTable>s.whole_cache).kept(s.whole, s.slot_tile, s.in_rack, s.letters)
