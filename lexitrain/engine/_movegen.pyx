@@ -994,24 +994,22 @@ cdef class _Search:
             if k + cols < size and sq[k + cols] == EMPTY:
                 self.anchor[k + cols] = 1
 
-    cdef bint leads_through(self, uint32_t node, int run, int length, uint32_t want) noexcept nogil:
-        """Does some letter of `want` after `node` lead through the board tiles
-        sq[run:run + length]?"""
+    cdef bint leads_through(self, uint32_t node, const int* run, int length, uint32_t want) noexcept nogil:
+        """Does some letter of `want` after `node` lead through the board's `length` letters `run`?"""
         cdef const uint32_t* g = self.g
         cdef uint32_t low, n
-        cdef int j, t
+        cdef int j
         cdef bint ok
         while want:
             low = want & (~want + 1)
             want ^= low
             n = g[node + FIELDS + lowest_bit(low)]
             ok = True
-            for j in range(run, run + length):
-                t = self.sq[j] & LETTER_MASK
-                if not (g[n] >> t) & 1:
+            for j in range(length):
+                if not (g[n] >> run[j]) & 1:
                     ok = False
                     break
-                n = g[n + FIELDS + t]
+                n = g[n + FIELDS + run[j]]
             if ok:
                 return True
         return False
@@ -1073,6 +1071,7 @@ cdef class _Search:
         cdef long main, wmul
         cdef bint after_tile, ok
         cdef Left* part
+        cdef int run[MAX_LINE]             # the letters of the board's tiles just after the anchor
         row_start = a - a % self.cols
         self.end = row_start + self.cols
         fits = self.cmask[a]
@@ -1082,6 +1081,8 @@ cdef class _Search:
             i += 1
         run_len = i - a - 1
         after_tile = run_len > 0
+        for k in range(run_len):
+            run[k] = sq[a + 1 + k] & LETTER_MASK
         if a > row_start and sq[a - 1] != EMPTY:
             s = a - 1
             while s > row_start and sq[s - 1] != EMPTY:
@@ -1102,7 +1103,7 @@ cdef class _Search:
             can = g[node] & fits & self.avail[self.whole]
             if not can:
                 return 0
-            if after_tile and not self.leads_through(node, a + 1, run_len, can):
+            if after_tile and not self.leads_through(node, run, run_len, can):
                 return 0
             self.place(s)
             self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
@@ -1119,7 +1120,7 @@ cdef class _Search:
                     continue  # the word can neither end on the anchor nor go on past it
                 if after_tile:
                     want = part.can & fits
-                    if not self.leads_through(part.node, a + 1, run_len, want):
+                    if not self.leads_through(part.node, run, run_len, want):
                         continue  # no letter on the anchor leads through the tiles after it
                 main = 0
                 wmul = 1
