@@ -443,9 +443,9 @@ cdef class _Search:
     # word starts by length, in the Python search's order
     cdef Left* lefts
     cdef int n_lefts, cap_lefts
-    cdef Left* spare                   # room to sort them in (see by_lengths)
-    cdef int cap_spare
     cdef int by_length[MAX_RACK + 2]   # index of the first part of each length (after sorting)
+    cdef int lefts_made                # the longest made so far (see lefts_up_to), of `left_longest` asked
+    cdef int left_longest
     # choosing the best play by equity instead of listing every play (see `best`)
     cdef bint choosing
     cdef int slot_tile[MAX_RACK]       # the tile on each rack slot (a blank is tile number `letters`)
@@ -497,8 +497,6 @@ cdef class _Search:
         self.cap_ranked = 0
         self.words = NULL
         self.lefts = NULL
-        self.spare = NULL
-        self.cap_spare = 0
         self.found = NULL
         self.leave = NULL
         self.leave_cap = 0
@@ -519,7 +517,6 @@ cdef class _Search:
         PyMem_RawFree(self.ranked)
         PyMem_RawFree(self.k_bounds)
         PyMem_RawFree(self.lefts)
-        PyMem_RawFree(self.spare)
         PyMem_RawFree(self.found)
         PyMem_RawFree(self.leave)
 
@@ -627,6 +624,8 @@ cdef class _Search:
         return 0
 
     cdef int walk(self, uint32_t node, uint32_t rem, int depth, int longest) except -1 nogil:
+        """The word starts after the one in `word[:depth]` (at `node`, the rack slots `rem` left), up to
+        `longest` tiles: depth first, each with those after it (`deeper`), or one tile longer alone."""
         cdef const uint32_t* g = self.g
         cdef uint32_t allowed = g[node] & self.avail[rem]
         cdef bint deeper = depth + 1 < longest
@@ -661,7 +660,8 @@ cdef class _Search:
         """Every word start up to `longest` tiles, by length; `listing` (every play listed), in the order
         movegen.left_parts lists them: by length, then by group (the letters the rack can put next, in
         the order the groups were first met), then as found. Choosing the best play needs no more than
-        by length: the best is the same whatever the order its rivals are met in."""
+        by length (the best is the same whatever the order its rivals are met in), and only the lengths
+        an anchor asks for: they are made a length at a time, as asked (`lefts_up_to`)."""
         cdef int n, k, groups = 0, slot, size = 1
         cdef uint64_t key
         cdef uint64_t* keys
@@ -670,10 +670,13 @@ cdef class _Search:
         cdef Left* ordered
         self.n_lefts = 0
         self.add_left(0, self.whole, self.g[0] & self.avail[self.whole], 0)
+        self.left_longest = longest
+        if not listing:
+            self.by_length[0], self.by_length[1], self.lefts_made = 0, 1, 0
+            return 0
         if longest:
             self.walk(0, self.whole, 0, longest)
-        if not listing:
-            return self.by_lengths()
+        self.lefts_made = MAX_RACK
         # number the groups (length, letters next) as first met: a small hash table
         while size < 2 * self.n_lefts:
             size *= 2
@@ -723,29 +726,18 @@ cdef class _Search:
         PyMem_RawFree(ordered)
         return 0
 
-    cdef int by_lengths(self) except -1 nogil:
-        """Sort the word starts by length, stably (a counting sort into `spare`, which then swaps with
-        `lefts`: no allocation once both have room)."""
-        cdef int n, k
-        cdef int count[MAX_RACK + 2]
-        cdef Left* grown
-        if self.cap_spare < self.n_lefts:
-            grown = <Left*>PyMem_RawRealloc(self.spare, self.cap_lefts * sizeof(Left))
-            if grown == NULL:
-                return _no_memory()
-            self.spare, self.cap_spare = grown, self.cap_lefts
-        memset(count, 0, sizeof(count))
-        for n in range(self.n_lefts):
-            count[self.lefts[n].length + 1] += 1
-        for k in range(MAX_RACK + 1):
-            count[k + 1] += count[k]
-        for k in range(MAX_RACK + 2):
-            self.by_length[k] = count[k]
-        for n in range(self.n_lefts):
-            self.spare[count[self.lefts[n].length]] = self.lefts[n]
-            count[self.lefts[n].length] += 1
-        self.lefts, self.spare = self.spare, self.lefts
-        self.cap_lefts, self.cap_spare = self.cap_spare, self.cap_lefts
+    cdef int lefts_up_to(self, int longest) except -1 nogil:
+        """The word starts of up to `longest` tiles made (see left_parts), a length at a time: each from
+        those one tile shorter, appended, so that each length's stay side by side (`by_length`)."""
+        cdef int p, depth
+        while self.lefts_made < longest:
+            depth = self.lefts_made
+            if depth < self.left_longest:
+                for p in range(self.by_length[depth], self.by_length[depth + 1]):
+                    memcpy(self.word, self.lefts[p].tiles, depth * sizeof(int))
+                    self.walk(self.lefts[p].node, self.lefts[p].rem, depth, depth + 1)
+            self.lefts_made += 1
+            self.by_length[depth + 2] = self.n_lefts
         return 0
 
     # -- one direction --------------------------------------------------------
@@ -957,6 +949,7 @@ cdef class _Search:
         memcpy(self.lefts, other.lefts, other.n_lefts * sizeof(Left))
         self.n_lefts = other.n_lefts
         memcpy(self.by_length, other.by_length, sizeof(self.by_length))
+        self.lefts_made, self.left_longest = other.lefts_made, other.left_longest
         return 0
 
     cdef int take_found(self, _Search other) except -1 nogil:
@@ -1111,6 +1104,8 @@ cdef class _Search:
         for k in range(min(self.left_limit(a), longest) + 1):
             if by_k != NULL and self.have_best and by_k[k] < self.best_equity:
                 continue  # no play starting k squares left of the anchor can beat the best so far
+            if k > self.lefts_made:
+                self.lefts_up_to(k)
             self.place(a - k)
             for p in range(self.by_length[k], self.by_length[k + 1]):
                 part = &self.lefts[p]
