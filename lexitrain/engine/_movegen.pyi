@@ -19,10 +19,10 @@ class Setting:
                  cls: type) -> None: ...
 
 class TableLeaves:
-    """The exhaustive leave table as the search reads it, and a bound on a longer leave's value (per tile by its
-    count, and the rest: LeaveFeatures.bound) or None."""
-    def __init__(self, values: Any, ways: Any, longest: int,
-                 longer: tuple[list[list[int]], int] | None = None) -> None: ...
+    """The exhaustive leave table as the search reads it; a longer leave's value asked of `longer`, and a bound on
+    it (per tile by its count, and the rest: LeaveFeatures.bound)."""
+    def __init__(self, values: Any, ways: Any, longest: int, longer: LeaveTable,
+                 bound: tuple[list[list[int]], int]) -> None: ...
 
 class LeaveTable:
     """Leave values in hundredths, remembered in C; a leave not seen before is asked of `value(counts, blanks)`."""

@@ -124,11 +124,9 @@ cdef struct Shape:
 
 cdef struct Turn:
     # what the choice of a best move needs beyond the board and the rack: the tiles in the bag, whether
-    # they allow an exchange, the whole rack's value when it is longer than the leave table's leaves, and
-    # a ticket drawing among the plays tied at the best (-1: none)
+    # they allow an exchange, and a ticket drawing among the plays tied at the best (-1: none)
     int bag
     bint may_exchange
-    long whole_value
     long long ticket
 
 
@@ -1849,15 +1847,17 @@ cdef int _live_find(void* board, const int* counts, int kinds, int blanks, int**
 
 cdef class TableLeaves:
     """The exhaustive leave table as the search reads it (see engine/leave_table.py): a value in
-    hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`; and
-    `longer`, a bound on a longer leave's value where its model gives one (LeaveFeatures.bound: per tile
-    by its count, and the rest), or None."""
+    hundredths of a point per leave of up to `longest` tiles (`values`), numbered through `ways`; a longer
+    leave's value asked of `longer` (the table's model, remembered), and `bound`, a bound on it
+    (LeaveFeatures.bound: per tile by its count, and the rest) standing in for it until it is needed (see
+    _value_leaves)."""
 
     cdef object values_ref, ways_ref   # the arrays the views point into, kept alive
     cdef const short* values
     cdef const int* ways
     cdef int longest
-    cdef long* most                    # the bound by tile (blank last) and count, MAX_RACK + 1 a tile (NULL: none),
+    cdef LeaveTable longer
+    cdef long* most                    # the bound by tile (blank last) and count, MAX_RACK + 1 a tile,
     cdef long most_rest                # and the rest of it
     cdef int most_kept                 # the most of a tile the bound counts (more: no bound)
 
@@ -1865,13 +1865,11 @@ cdef class TableLeaves:
         self.most = NULL
 
     def __init__(self, const short[::1] values not None, const int[::1] ways not None, int longest,
-                 longer=None):
+                 LeaveTable longer not None, tuple bound not None):
         cdef int t, n
         self.values_ref, self.ways_ref = values, ways
-        self.values, self.ways, self.longest = &values[0], &ways[0], longest
-        if longer is None:
-            return
-        by_tile, self.most_rest = longer
+        self.values, self.ways, self.longest, self.longer = &values[0], &ways[0], longest, longer
+        by_tile, self.most_rest = bound
         if len(by_tile) > MAX_LETTERS + 1:
             raise ValueError("a bound for more tiles than the search handles")
         self.most_kept = min(MAX_RACK, min([len(row) for row in by_tile]) - 1)
@@ -2011,14 +2009,13 @@ cdef enum:
 
 cdef struct Valuation:
     # how `_choose` values the tiles kept while the bag holds tiles: the exhaustive table for leaves of
-    # up to `longest` tiles (`values` NULL: none), the whole rack at `whole_value` when it is longer,
-    # or else the model through `cache` (a LeaveTable, NULL: none); where the table gives a bound on a
-    # longer leave (`most`, `most_rest`, `most_kept`: see TableLeaves), the whole rack's value (the pass's)
-    # is asked of the model only where the pass may beat the best move (`_decide`)
+    # up to `longest` tiles (`values` NULL: none), any other through `cache` (a LeaveTable); where the
+    # table gives a bound on a longer leave (`most`, `most_rest`, `most_kept`: see TableLeaves; NULL:
+    # none), the whole rack's value (the pass's) is asked only where the pass may beat the best move
+    # (`_decide`)
     const short* values
     const int* ways
     int longest
-    long whole_value
     void* cache
     const long* most
     long most_rest
@@ -2083,12 +2080,10 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
             s.leave[rem] = how.values[index[rem]]
         elif how.values != NULL and size <= how.longest:
             s.leave[rem] = how.values[_leave_index(s, rem, how.ways, how.longest)]
-        elif how.cache != NULL and rem == s.whole and _whole_bound(s, how, &s.leave[rem]):
+        elif rem == s.whole and _whole_bound(s, how, &s.leave[rem]):
             s.whole_cache = how.cache  # the bound stands in for the pass's value until `_decide` needs it
-        elif how.cache != NULL:
-            s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         else:
-            s.leave[rem] = how.whole_value
+            s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         if s.leave[rem] > s.best_leave[s.in_rack - size]:
             s.best_leave[s.in_rack - size] = s.leave[rem]
     return 0
@@ -2241,20 +2236,20 @@ cdef int _decide(_Search s, bint may_exchange, Move* out) except -1 nogil:
 
 def best(Setting setting not None, list squares, counts, int blanks, TableLeaves leaves not None, Turn turn):
     """The move of best equity for the rack `counts` (by letter) and `blanks` on the board `squares` (see
-    `_choose`) on the `turn` (the bag, an exchange allowed, the whole rack's value, a ticket): (kind, equity, slots
+    `_choose`) on the `turn` (the bag, an exchange allowed, a ticket): (kind, equity, slots
     kept, leave index, play), kind 0 a play (`play` an instance of the setting's class), 1 an exchange, 2 a
     pass; equity in hundredths of a point; the slots kept a mask over the rack's tiles in set order, blanks
     last (for an exchange, the tiles kept); the leave index the kept tiles' place in `table` (-1 when they
     are not in it). While the bag holds tiles a leave of up to `longest` tiles is worth its table entry,
-    the whole rack when it is longer `whole_value`; with the bag empty, minus twice its points."""
+    the whole rack when it is longer what the table's model says (asked only where the pass may be best);
+    with the bag empty, minus twice its points."""
     cdef _Search s = _prepare(setting, counts, blanks, False)
     cdef _Squares board = _Squares(squares)
     cdef Valuation how
     cdef Move move
     setting.words()
-    how.values, how.ways, how.longest, how.whole_value, how.cache = leaves.values, leaves.ways, leaves.longest, \
-        turn.whole_value, NULL
-    how.most = NULL
+    how.values, how.ways, how.longest, how.cache = leaves.values, leaves.ways, leaves.longest, <void*>leaves.longer
+    how.most, how.most_rest, how.most_kept = leaves.most, leaves.most_rest, leaves.most_kept
     _choose(s, setting, board.at, &how, turn.bag, turn.may_exchange, turn.ticket, &move)
     if move.kind == PLAY:
         index = _leave_index(s, move.kept, leaves.ways, leaves.longest) \
@@ -2280,7 +2275,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     cdef Move move
     cdef uint32_t given
     setting.words()
-    how.values, how.ways, how.longest, how.whole_value, how.cache = NULL, NULL, 0, 0, <void*>leaves
+    how.values, how.ways, how.longest, how.cache = NULL, NULL, 0, <void*>leaves
     how.most = NULL
     _choose(s, setting, board.at, &how, bag, exchange, -1, &move)
     if move.kind == PLAY:
@@ -2373,7 +2368,6 @@ cdef class Playout:
         setting.words()
         self.keep = (table, cache)
         self.how.cache = <void*>cache
-        self.how.whole_value = 0
         self.how.most = NULL
         if table is None:
             self.how.values, self.how.ways, self.how.longest = NULL, NULL, 0

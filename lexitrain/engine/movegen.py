@@ -144,8 +144,7 @@ class MoveGenerator:
         (the compiled search only)."""
         if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
             raise LexitrainError("the best move by equity needs the compiled move generator")
-        whole = table.hundredths(rack.counts, rack.blanks) if rack.size > LONGEST and bag else 0
-        turn = Turn(bag=bag, may_exchange=may_exchange, whole_value=whole, ticket=-1 if ticket is None else ticket)
+        turn = Turn(bag=bag, may_exchange=may_exchange, ticket=-1 if ticket is None else ticket)
         return BestMove(*compiled.best(self.setting(board), board.squares, rack.counts, rack.blanks,
                                        table_leaves(table), turn))
 
@@ -163,12 +162,11 @@ class Shape(TypedDict):
 
 class Turn(TypedDict):
     """What the compiled choice of a best move needs beyond the board and the rack (a C struct there): the
-    tiles in the bag, whether they allow an exchange, the whole rack's value when it is longer than the
-    leave table's leaves, and a ticket drawing among the plays tied at the best (-1: none)."""
+    tiles in the bag, whether they allow an exchange, and a ticket drawing among the plays tied at the best
+    (-1: none)."""
 
     bag: int
     may_exchange: bool
-    whole_value: int
     ticket: int
 
 
@@ -190,8 +188,11 @@ def table_leaves(table: LeaveTable) -> compiled.TableLeaves:
     if kept is None or kept[0] is not table:
         if len(_table_leaves) >= 16:
             _table_leaves.clear()
-        longer = table.fallback.features.bound(table.fallback.weights, RACK_SIZE)  # the pass: see _movegen
-        kept = _table_leaves[id(table)] = (table, compiled.TableLeaves(table.values, table.ways, LONGEST, longer))
+        # a whole rack's value (the pass's), asked of the model where the bound may beat the best move
+        longer = compiled.LeaveTable(table.hundredths, list(table.tiles.points))
+        bound = table.fallback.features.bound(table.fallback.weights, RACK_SIZE)
+        kept = _table_leaves[id(table)] = (table, compiled.TableLeaves(table.values, table.ways, LONGEST, longer,
+                                                                        bound))
     return kept[1]
 
 
