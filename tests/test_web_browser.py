@@ -867,6 +867,7 @@ def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live
     page.goto(live.url("/position?by=sim"))
     expect(page.locator("#asked")).to_have_text("What is the best play, by simulation?")
     expect(page.locator("#rack .letter")).to_have_count(len(position.rack))
+    expect(page.locator("#standing")).to_have_text(f"Score {position.scores[0]} to {position.scores[1]}")
     page.get_by_label("Play").fill(plays[0].format(lex.tiles))  # the top-scoring play
     page.get_by_label("Play").press("Enter")
     expect(page.locator("#verdict-line")).to_have_text(re.compile(
