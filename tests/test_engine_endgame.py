@@ -279,8 +279,9 @@ COMPILED_ONLY = pytest.mark.skipif(engines.compiled_movegen is None, reason="com
 
 @COMPILED_ONLY
 def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
-    """Two threads sharing one table (each putting off what the other searches,
-    the helper trying first the plays that cut off most) prove the brute force's value on real boards with two tiles a side, and one
+    """Two threads, each with its own table and reading the values the other
+    has proved there (the helper trying first the plays that cut off most),
+    prove the brute force's value on real boards with two tiles a side, and one
     thread's value on real boards with four tiles against three; every line
     they give plays out to its value (it may differ among plays of equal value)."""
     dawg = dawg_for(enable)

@@ -4,9 +4,6 @@ from lexitrain.engine.endgame import Endgame, Move
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import ScoredPlay
 
-class Table:
-    """The transposition table several searches may share."""
-
 class Search:
     nodes: int
     node_limit: int
@@ -16,8 +13,7 @@ class Search:
     solo_cuts: int
     sizes: list[int]
     values: list[int]
-    def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None,
-                 table: Table | None = None) -> None: ...
+    def __init__(self, endgame: Endgame, generator: MoveGenerator, deadline: float | None) -> None: ...
     def helper(self, endgame: Endgame) -> Search: ...
     def bound(self) -> int | None: ...
     def stop_helpers(self, stop: bool) -> None: ...

@@ -413,11 +413,11 @@ def prove(search: Searcher, alpha: int = -INFINITY, beta: int = INFINITY,
 def prove_together(search: Searcher, endgame: Endgame, threads: int,
                    on_depth: Callable[[int, int], None] | None = None) -> tuple[int, int]:
     """`prove` on `threads` threads: each runs it on a compiled search of its
-    own sharing one table (each stores what it proves, which the others read),
-    and a thread puts off the plays another is searching (ABDADA), so they
-    split the work; the first to prove the value stops the others. The value
-    is the same exact value; the table, so the line read back, may differ
-    among plays of equal value."""
+    own, with its own table (the helpers in their own order, see
+    `_endgame.Search.helper`), reading the values another thread's has proved
+    to the end of the game; the first to prove the value stops the others.
+    The value is the same exact value; the table, so the line read back, may
+    differ among plays of equal value."""
     make_helper = getattr(search, "helper", None)
     if threads < 2 or make_helper is None:
         return prove(search, on_depth=on_depth)
@@ -441,7 +441,7 @@ def prove_together(search: Searcher, endgame: Endgame, threads: int,
             return found[0]
         raise
     finally:
-        helpers[0].stop_helpers(True)  # the flag is the table's: every search reads it
+        helpers[0].stop_helpers(True)  # the first search's flag: every helper reads it
         for thread in running:
             thread.join()
         helpers[0].stop_helpers(False)
