@@ -152,6 +152,21 @@ def test_a_due_position_prints_its_board_without_a_font_warning(enable, home: Pa
     assert "position: KEMMEZN" in text and "B A A L S" in text and "MEZE" not in text
 
 
+def test_cards_read_from_what_was_stored_when_made_print_on_the_due_sheet(enable, real_games: Path,
+                                                                           tmp_path: Path) -> None:
+    """Read-rack cards (and the analysed positions) keep the inference worked out when they were made in the
+    progress store, which the sheet must hand their kind, as a quiz session does: `sheet due` stopped at the
+    first such card with 'a read-rack question needs the progress store its analysis is kept in'."""
+    game = real_games / "woogles-io__liwords__pkg__stats__testdata__josh_nationals_round_11.gcg"
+    made = run("study", "from-games", str(game), "--read-rack", "--player", "jvc", "--json")
+    assert made.exit_code == 0, made.stderr
+    assert made.json()["cards"]["read-rack"] >= 1
+    out = tmp_path / "due.md"
+    sheet = run("sheet", "due", "--out", str(out))
+    assert sheet.exit_code == 0, sheet.stderr
+    assert "Your opponent played 8D BURGER for 24, keeping 1 tile. You hold AEGIOUW" in out.read_text()
+
+
 def test_definitions_on_a_due_sheet_with_a_position_are_refused_where_no_word_has_one(make_lexicon, tmp_path: Path,
                                                                                         monkeypatch) -> None:
     """The check that --definitions has something to print read the last cell of every row: a position's board

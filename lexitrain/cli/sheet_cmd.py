@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from lexitrain.sheets.kinds import DueQuestion
     from lexitrain.sheets.model import Sheet
     from lexitrain.sheets.request import SheetRequest
-    from lexitrain.study.store import CardRow
+    from lexitrain.study.store import CardRow, ProgressStore
 
 #: Every due card is printed (the store asks for a limit).
 MAX_DUE_CARDS = 10_000_000
@@ -105,15 +105,17 @@ def _build(request: SheetRequest, lexicon: str | None) -> Sheet:
         return build_sheet(request, lex, [], now)
     with ProgressStore() as store:
         cards = store.due_cards(lex.name, request.due_by(now), MAX_DUE_CARDS)
-    return build_sheet(request, lex, [_due_question(lex, card) for card in cards], now)
+        questions = [_due_question(lex, card, store) for card in cards]
+    return build_sheet(request, lex, questions, now)
 
 
-def _due_question(lex: Lexicon, card: CardRow) -> DueQuestion:
-    """A due card as its quiz asks it, with what its kind prints on a sheet."""
+def _due_question(lex: Lexicon, card: CardRow, store: ProgressStore) -> DueQuestion:
+    """A due card as its quiz asks it (a position analysed or a rack read when the card was made read from
+    STORE), with what its kind prints on a sheet."""
     from lexitrain.sheets.kinds import DueQuestion
-    from lexitrain.study.quiz.kinds.base import BOARD, new_kind
+    from lexitrain.study.quiz.kinds.base import BOARD, bind_store, new_kind
 
-    kind = new_kind(card.kind)
+    kind = bind_store(new_kind(card.kind), store)
     question = kind.build(lex, card.key)
     return DueQuestion(card.due or 0.0, kind.sheet_prompt(question), len(question.expected), kind.sheet_words(question),
                        question.info["cgp"] if question.hint == BOARD else "")

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, runtim
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.paths import data_folder
-from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, StoredFacts, new_kind
+from lexitrain.study.quiz.kinds.base import LETTERS, Check, Question, QuestionKind, bind_store, new_kind
 from lexitrain.study.quiz.kinds.words import check_letter_order
 from lexitrain.study.quiz.replay import replay_card, rescheduling
 from lexitrain.study.quiz.scheduler import (AGAIN, GOOD, RATINGS, Scheduling, check_rating, to_datetime, utc_now)
@@ -223,7 +223,7 @@ class Session:
         self._card_ids: dict[str, int | None] = {}
         self._kinds: dict[str, QuestionKind] = {}
         for kind in kinds:  # instances made with options of their own
-            self._kinds[kind.name] = self._bound(kind)
+            self._kinds[kind.name] = bind_store(kind, self.store)
 
     @property
     def id(self) -> int:
@@ -270,14 +270,8 @@ class Session:
     def kind(self, name: str) -> QuestionKind:
         """This session's instance of a kind, made on first use."""
         if name not in self._kinds:
-            self._kinds[name] = self._bound(new_kind(name))
+            self._kinds[name] = bind_store(new_kind(name), self.store)
         return self._kinds[name]
-
-    def _bound(self, kind: QuestionKind) -> QuestionKind:
-        """A kind that reads what was stored when its cards were made (`StoredFacts`) reads this store."""
-        if isinstance(kind, StoredFacts):
-            kind.use_store(self.store)
-        return kind
 
     def time_left(self) -> float | None:
         if self.timers.round is None:

@@ -197,6 +197,14 @@ def new_kind(name: str) -> QuestionKind:
     return make()
 
 
+def bind_store(kind: QuestionKind, store: ProgressStore) -> QuestionKind:
+    """KIND, reading what was stored when its cards were made through STORE where it is such a kind
+    (`StoredFacts`: the analysed positions, the read-rack readings): a session's kinds, a due sheet's."""
+    if isinstance(kind, StoredFacts):
+        kind.use_store(store)
+    return kind
+
+
 def kind_names() -> list[str]:
     """Every kind known: the built-in ones (all imported) and those registered elsewhere."""
     for module in _built_in_modules():
