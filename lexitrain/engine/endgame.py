@@ -16,7 +16,7 @@ Two searches do this: the one below in pure Python, the reference the tests
 compare, and the same algorithm compiled (`_endgame.pyx`), used where built,
 (engine/engines.py says which runs), with what only saves time added (an incremental board for the move
 generator, a finer move order, two-entry table buckets, a bound from the
-opponent's going out: see its docstring).
+opponent's going out and one from what a side's plays alone could get: see its docstring).
 Both ask the move generator for plays, once per board and rack: a side's
 plays come only from its own rack, and the same board and rack come back
 across transpositions and across the depths of the deepening.
