@@ -22,7 +22,9 @@ _PR_SET_PDEATHSIG = 1
 def end_with_parent(parent: int) -> None:
     """Called first thing in a child (PARENT: the starter's pid): the child is killed the moment its parent
     dies (Linux's PR_SET_PDEATHSIG; elsewhere the parent's own ending is what ends it), and a child whose
-    parent died before this line ends now."""
+    parent died before this line ends now. Ctrl-C at a terminal reaches every process of the group: the child
+    leaves it to the parent, which ends it, rather than stopping on its own with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

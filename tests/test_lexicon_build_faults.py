@@ -245,3 +245,21 @@ def test_a_process_forks_only_while_it_runs_one_thread() -> None:
         release.set()
         other.join()
     assert may_fork() == (threading.active_count() == 1)  # (earlier tests of this process may leave threads)
+
+
+def test_a_child_leaves_ctrl_c_to_its_parent() -> None:
+    """Ctrl-C at a terminal goes to the whole process group: a child begun by `end_with_parent` (the web app's
+    sheet and count processes, the pre-endgame's workers, a build's writers) leaves it to the parent, which ends
+    it. `lexitrain web` stopped by Ctrl-C printed the count process's KeyboardInterrupt traceback."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from lexitrain.children import end_with_parent
+
+    spawned = multiprocessing.get_context("spawn")  # as the web app starts its processes apart
+    with ProcessPoolExecutor(1, mp_context=spawned, initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+        child = pool.submit(os.getpid).result(timeout=60)
+        assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
+        os.kill(child, signal.SIGINT)
+        time.sleep(0.5)  # (an interrupt taken would end the worker waiting for work: the pool then breaks)
+        assert pool.submit(os.getpid).result(timeout=60) == child
