@@ -390,3 +390,26 @@ def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
             assert endgame_module.prove(search)[0] == expected
             cut += search.solo_cuts
     assert cut > 0
+
+
+@COMPILED_ONLY
+def test_a_line_proved_through_another_threads_value_runs_to_the_end() -> None:
+    """A depth can be proved exact by reading a later position's value that
+    another thread proved to the end: here a helper, at one ply, reads the
+    value after the only move (a pass) from the first search's table. The line
+    read back then still runs to the end of the game, not only as deep as the
+    proof's depth (with two threads `solve` gave the pass alone, now and then,
+    on this very position)."""
+    board = small_board([("TONE", 7, 7, False), ("ZERO", 4, 8, True)])
+    racks = (Rack.parse(ENGLISH, "Z"), Rack.parse(ENGLISH, "N"))
+    endgame = Endgame(board, racks, 4)
+    expected = brute_force(board, racks, 4, small_dawg())
+    first = endgame_module.new_search(endgame, MoveGenerator(small_dawg()), None, "compiled")
+    assert first.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY) == (
+        expected, True)
+    helper = first.helper(endgame)
+    value, depth = endgame_module.prove(helper)
+    assert (value, depth) == (expected, 1)  # exact at one ply, by the first search's proof
+    line = endgame_module.best_line(helper, value, depth, 4, exact=True)
+    assert len(line) == 2
+    check(Solution(tuple(line), value, True, len(line), 0, 0.0), endgame, expected)

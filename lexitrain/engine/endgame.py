@@ -314,16 +314,21 @@ class PythonSearch:
         return (False, None) if entry is None else (True, entry[3])
 
 
-def best_line(search: Searcher, value: int, depth: int, zero: int) -> list[Move]:
+def best_line(search: Searcher, value: int, depth: int, zero: int, exact: bool = False) -> list[Move]:
     """The line behind a root value, read back move by move: at each step the
     first move (the table's first) whose value, searched again in a window
     around the one expected, is that value. For an unproved value the search
-    can disagree with itself: then the line stops (after the table's move)."""
+    can disagree with itself: then the line stops (after the table's move).
+    An `exact` value's line is read to the end of the game, past `depth`: a
+    depth proved exact may have read a later position's value proved to the
+    end (in its own table or another thread's), so its lines can be longer."""
     out: list[Move] = []
     player = 0
     made: list[tuple[int, ScoredPlay]] = []
     try:
-        while depth > 0:
+        while depth > 0 or exact:
+            if depth <= 0:
+                depth = PROOF_DEPTH
             candidates: list[Move] = [*search.plays(player), None]
             listed, move = search.table_move(player, zero)
             if listed and move in candidates:
@@ -465,8 +470,8 @@ def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = No
 
     try:
         value, depth = prove_together(search, endgame, threads, on_depth=finished)
-        line = best_line(search, value, depth, endgame.zero_turns)
-        return Solution(tuple(line), value, True, min(depth, len(line)), search.nodes, time.monotonic() - started)
+        line = best_line(search, value, depth, endgame.zero_turns, exact=True)
+        return Solution(tuple(line), value, True, len(line), search.nodes, time.monotonic() - started)
     except OutOfTime:
         pass
     if best is None:  # not even one ply in time: the top-scoring play, unproved
