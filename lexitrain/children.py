@@ -1,5 +1,5 @@
-"""Child processes that end with the process that started them, however it ends, and are forked only
-where forking is safe.
+"""Child processes that end with the process that started them, however it ends, are forked only
+where forking is safe, and number no more than the cores this process may run on.
 
 A worker forked or spawned beside the main work (a lexicon build's writers, the web app's sheet
 process) must not run on once its parent is gone: it would write into a folder nobody will publish
@@ -39,3 +39,12 @@ def may_fork() -> bool:
     thread: a lock another thread holds at that moment, the import system's, SQLite's, stays held in the child
     for ever; a CI run hung so, a build's child forked beside a web app's threads). Where not, the work runs here."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system keeps one (a container or
+    `taskset` may allow fewer than the machine has, and threads or workers beyond them only take turns),
+    else every core. The default of every `--threads` and `--jobs`."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1

@@ -263,3 +263,20 @@ def test_a_child_leaves_ctrl_c_to_its_parent() -> None:
         os.kill(child, signal.SIGINT)
         time.sleep(0.5)  # (an interrupt taken would end the worker waiting for work: the pool then breaks)
         assert pool.submit(os.getpid).result(timeout=60) == child
+
+
+def test_every_core_means_the_cores_this_process_may_run_on() -> None:
+    """The default of `--threads` (sim, best, endgame, preendgame) and of the playability count's jobs is
+    the cores the process may run on: pinned to one core (a container, `taskset -c 0`) it is 1, not the
+    machine's count, so no threads take turns on one core."""
+    import subprocess
+    import sys
+
+    pinned = subprocess.run(
+        [sys.executable, "-c", "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+         "from lexitrain.cli.sim_cmd import default_threads; print(default_threads())"],
+        capture_output=True, text=True, check=True)
+    assert pinned.stdout.strip() == "1"
+    free = subprocess.run([sys.executable, "-c", "from lexitrain.cli.sim_cmd import default_threads; "
+                           "print(default_threads())"], capture_output=True, text=True, check=True)
+    assert int(free.stdout) == len(os.sched_getaffinity(0))

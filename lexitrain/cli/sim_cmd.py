@@ -11,6 +11,7 @@ import typer
 from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import emit_json
+from lexitrain.children import usable_cores
 from lexitrain.errors import LexitrainError
 
 #: sim (`lexitrain.cli.app` adds it to the root).
@@ -18,7 +19,8 @@ commands = typer.Typer()
 
 
 def default_threads() -> int:
-    return os.cpu_count() or 1
+    """Every core this process may run on (`children.usable_cores`)."""
+    return usable_cores()
 
 
 def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: int | None, lexicon: str,

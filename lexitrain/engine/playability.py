@@ -22,7 +22,6 @@ in one half against the other (`stability`).
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -30,6 +29,7 @@ from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from lexitrain.children import usable_cores
 from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.leave import load_leave_model
 from lexitrain.engine.leave_table import LeaveTable, load_leaves
@@ -194,7 +194,7 @@ def count_plays(setup: Setup, games: int, seed: int = 0, jobs: int | None = None
     if scheduler is not None:
         results, where = _on_dask(setup, work, scheduler), f"dask {scheduler}"
     else:
-        jobs = max(1, min(jobs or os.cpu_count() or 1, len(work)))
+        jobs = max(1, min(jobs or usable_cores(), len(work)))
         results = _on_cores(setup, work, jobs)
         where = f"{jobs} process{'es' if jobs > 1 else ''}"
     total: Counter[str] = Counter()
