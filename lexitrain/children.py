@@ -9,7 +9,6 @@ parent's, so the kernel is asked to end the child instead.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -26,6 +25,8 @@ def end_with_parent(parent: int) -> None:
     leaves it to the parent, which ends it, rather than stopping on its own with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
+        import ctypes  # (here, in the child: `usable_cores` is asked as the CLI starts, and ctypes costs 2 ms)
+
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # (no C library to ask)
