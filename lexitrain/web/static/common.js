@@ -71,6 +71,12 @@ const lexitrain = {
     });
   },
 
+  // A position's scores as the terminal says them, the player's first (`board_json`'s scores): "300 to 310".
+  standing(board) {
+    const [mine, theirs] = board.scores;
+    return mine + " to " + theirs;
+  },
+
   // A board's rows as the app sends them (`board_json`): column letters, row numbers, tiles and
   // premiums; `onSquare(r, c)` (optional) is called when a square is clicked.
   boardRows(data, onSquare) {

@@ -47,8 +47,7 @@
     document.getElementById("which").textContent = "Position " + question.number;
     drawBoard(question.board);
     letters(document.getElementById("rack"), Array.from(question.board.rack));
-    const [mine, theirs] = question.board.scores; // yours first, as the terminal says
-    document.getElementById("standing").textContent = "Score " + mine + " to " + theirs;
+    document.getElementById("standing").textContent = "Score " + lexitrain.standing(question.board);
     const opponent = document.getElementById("opponent");
     opponent.hidden = !question.board.opponent;
     opponent.textContent = "The opponent holds " + question.board.opponent + " (the bag is empty)";

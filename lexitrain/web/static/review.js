@@ -71,8 +71,7 @@
       for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
       const rack = el("div", "letters rack");
       const said = [question.asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
-      const [mine, theirs] = question.board.scores;
-      const standing = el("p", "note score", "score " + mine + " to " + theirs
+      const standing = el("p", "note score", "score " + lexitrain.standing(question.board)
         + (question.board.opponent ? " · the opponent holds " + question.board.opponent : ""));
       prompt.replaceChildren(...said, table, rack, standing);
       letters(rack, Array.from(question.board.rack));
