@@ -143,7 +143,7 @@ class LeakProfile:
         return sorted(costly, key=lambda k: (-sum(x.win for x in kinds[k]), -sum(x.points for x in kinds[k])))
 
     def to_json(self) -> dict[str, Any]:
-        n = len(self.games) or 1
+        n = len(self.games)
         turns = _turns(self.games)
         kinds = self.by_kind()
         total_win = math.fsum(x.win for x in self.leaks)
@@ -153,11 +153,11 @@ class LeakProfile:
             win = math.fsum(x.win for x in kinds[kind])
             points = math.fsum(x.points for x in kinds[kind])
             rows.append({"kind": kind, "title": TITLES[kind], "count": len(kinds[kind]),
-                         **_costs(win, points, n, turns or 1), "share": round(win / total_win, 4) if total_win else 0.0})
+                         **_costs(win, points, n, turns), "share": round(win / total_win, 4) if total_win else 0.0})
         costliest = sorted(self.leaks, key=lambda x: (-x.win, -x.points))[:COSTLIEST]
         return {"player": self.player, "games": len(self.games),
                 "judged_by": sorted({g.judged_by for g in self.games}),
-                "total": {**_costs(total_win, total_points, n, turns or 1), "leaks": len(self.leaks), "turns": turns},
+                "total": {**_costs(total_win, total_points, n, turns), "leaks": len(self.leaks), "turns": turns},
                 "kinds": rows, "weeks": self.weeks(), "costliest": [asdict(x) for x in costliest],
                 "games_analysed": [{"game": g.name, "day": g.day, "judged_by": g.judged_by,
                                     "mistake_index": g.report["summary"].get(g.player, {}).get("mistake_index"),
@@ -178,17 +178,20 @@ class LeakProfile:
             top = max(by, key=lambda k: by[k]) if by else None
             out.append({"week": week, "games": len(games[week]),
                         **_costs(math.fsum(x.win for x in leaks), math.fsum(x.points for x in leaks),
-                                 len(games[week]), _turns(games[week]) or 1), "top": top})
+                                 len(games[week]), _turns(games[week])), "top": top})
         return out
 
 
 def _turns(games: list[AnalysedGame]) -> int:
+    """The turns of GAMES the analysis judged: what a cost a turn is shared over."""
     return sum(len(g.judged_turns()) for g in games)
 
 
 def _costs(win: float, points: float, games: int, turns: int) -> dict[str, float]:
     """A cost as a player reads it: win probability given up a turn on average (%), points a game; and the win
-    probability summed over a game's turns (`win_per_game`, kept for --json readers: no chance of anything)."""
+    probability summed over a game's turns (`win_per_game`, kept for --json readers: no chance of anything).
+    No games or turns cost nothing (the shares are over at least one)."""
+    games, turns = max(games, 1), max(turns, 1)
     return {"win_per_turn": round(100 * win / turns, 2), "win_per_game": round(100 * win / games, 2),
             "points_per_game": round(points / games, 1)}
 
