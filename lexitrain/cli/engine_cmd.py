@@ -11,7 +11,8 @@ from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console, warn
 from lexitrain.cli.root import click_exceptions
-from lexitrain.cli.sim_cmd import INFER_HELP, LAST_PLAY_HELP, default_threads, inferred_rack, run_simulation
+from lexitrain.cli.sim_cmd import (INFER_HELP, LAST_PLAY_HELP, default_threads, inferred_rack, pruned_early,
+                                  run_simulation)
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: st
     if json_out:
         emit_json(out)
         return
-    pruned = any(r.iterations < report.iterations for r in report.rows)
+    pruned = pruned_early(report)
     iters = f" {'Iters':>5}" if pruned else ""  # each row's own count where --stop pruned some early
     typer.echo(f"{'Win':>6} {'Equity':>7} {'Score':>5}{iters}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
     for row, r in zip(out, rows):

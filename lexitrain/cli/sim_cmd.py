@@ -123,6 +123,11 @@ def run_simulation(setup: Any, iterations: int, seed: int | None, threads: int, 
         return simulate(setup, iterations, seed, threads=threads, stop=stop, progress=progress)
 
 
+def pruned_early(report: Any) -> int:
+    """How many candidates --stop cut short of the iterations run (a table then shows each one's own count)."""
+    return sum(1 for r in report.rows if r.iterations < report.iterations)
+
+
 @commands.command("sim")
 def sim(
     *,
@@ -167,7 +172,7 @@ def sim(
     if json_out:
         emit_json(data)
         return
-    pruned = sum(1 for r in report.rows if r.iterations < report.iterations)
+    pruned = pruned_early(report)
     iters = f" {'iters':>5}" if pruned else ""  # each row's own count where some were pruned early
     typer.echo(f"{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5}{iters}  {'move':<22} leave")
     for row, c in zip(data["candidates"], report.rows):
