@@ -148,8 +148,8 @@ def best(
 
 
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
-                        seed: int | None, json_out: bool, inferred: Inferred | None = None, threads: int = 1,
-                        stop: int | None = None) -> None:
+                        seed: int | None, json_out: bool, inferred: Inferred | None, threads: int,
+                        stop: int | None) -> None:
     """`best --by sim|win`: the simulation's candidates (at least 15, or as many as listed) by its equity or win chance."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
