@@ -137,6 +137,27 @@ cdef inline void unpack(uint64_t data, Entry* e) noexcept nogil:
     e.flag = <int>((data >> 57) & 3)
 
 
+cdef inline bint read_entry(Slot* slots, unsigned char* written, uint64_t at, uint64_t key,
+                            Entry* e) noexcept nogil:
+    """Read the entry of `key` in bucket `at` of a table (`slots`, its `written` pages) into `e`;
+    False where it has none (a page never written holds none: it is not read, see Table)."""
+    cdef Slot* bucket = &slots[at << 1]
+    cdef uint64_t data
+    cdef int j
+    if load_byte(&written[at >> PAGE_BUCKETS]):
+        for j in range(2):
+            data = load_word(&bucket[j].data)
+            if load_word(&bucket[j].check) ^ data == key:
+                unpack(data, e)
+                return True
+    return False
+
+
+cdef inline bint settles(Entry* e, int alpha, int beta) noexcept nogil:
+    """Does the entry's value settle its position within (alpha, beta) (exact, or a bound outside)?"""
+    return e.flag == EXACT or e.flag == LOWER and e.value >= beta or e.flag == UPPER and e.value <= alpha
+
+
 cdef class Table:
     """The transposition table (2^TABLE_BITS entries in buckets of two), and the flag that
     tells a search and its helpers to stop (the first search's)."""
@@ -690,40 +711,18 @@ cdef class Search:
         return self.board_key ^ self.rack_key[p][0] ^ self.rack_key[1 - p][1] ^ self.zzero[zero]
 
     cdef inline bint probe(self, uint64_t key, Entry* e) noexcept nogil:
-        """Read this key's entry into `e`; False where the table has none (a page never written
-        holds none: it is not read, see Table)."""
-        cdef uint64_t at = key & self.table_mask
-        cdef Slot* bucket = &self.slots[at << 1]
-        cdef uint64_t data
-        cdef int j
-        if load_byte(&self.written[at >> PAGE_BUCKETS]):
-            for j in range(2):
-                data = load_word(&bucket[j].data)
-                if load_word(&bucket[j].check) ^ data == key:
-                    unpack(data, e)
-                    return True
-        return False
+        """Read this key's entry into `e`; False where the table has none."""
+        return read_entry(self.slots, self.written, key & self.table_mask, key, e)
 
     cdef inline bint peer_proof(self, uint64_t key, int alpha, int beta, int* value) noexcept nogil:
         """Whether the other thread's table holds a value of this position proved to the end of
         every line, which settles it within (alpha, beta) (then in `value`). Only those: its
         values to a depth and its moves are its own order's, which would lead this one's astray."""
-        cdef uint64_t at = key & self.table_mask
-        cdef Slot* bucket = &self.peer_slots[at << 1]
-        cdef uint64_t data
-        cdef int j
         cdef Entry e
-        if not load_byte(&self.peer_written[at >> PAGE_BUCKETS]):
-            return False
-        for j in range(2):
-            data = load_word(&bucket[j].data)
-            if load_word(&bucket[j].check) ^ data == key:
-                unpack(data, &e)
-                if e.depth == EXACT_DEPTH and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
-                                               or e.flag == UPPER and e.value <= alpha):
-                    value[0] = e.value
-                    return True
-                return False
+        if read_entry(self.peer_slots, self.peer_written, key & self.table_mask, key, &e) \
+                and e.depth == EXACT_DEPTH and settles(&e, alpha, beta):
+            value[0] = e.value
+            return True
         return False
 
     cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag) noexcept nogil:
@@ -1017,8 +1016,7 @@ cdef class Search:
             return 0
         if self.probe(key, &e):
             first = e.move
-            if e.depth >= depth and (e.flag == EXACT or e.flag == LOWER and e.value >= beta
-                                     or e.flag == UPPER and e.value <= alpha):
+            if e.depth >= depth and settles(&e, alpha, beta):
                 if e.depth != EXACT_DEPTH:
                     self.horizon += 1
                 return e.value
