@@ -2022,6 +2022,18 @@ cdef struct Valuation:
     int most_kept
 
 
+cdef void _valued_by(Valuation* how, TableLeaves table, LeaveTable cache) noexcept:
+    """Fill `how`: leaves of up to the table's longest by `table` (None: no table), with its bound on a
+    longer one (see TableLeaves), and any other leave asked of `cache`."""
+    how.cache = <void*>cache
+    how.most = NULL
+    if table is None:
+        how.values, how.ways, how.longest = NULL, NULL, 0
+    else:
+        how.values, how.ways, how.longest = table.values, table.ways, table.longest
+        how.most, how.most_rest, how.most_kept = table.most, table.most_rest, table.most_kept
+
+
 cdef long _leave_index(_Search s, uint32_t kept, const int* ways, int longest) noexcept nogil:
     """The place in the exhaustive table (see engine/leave_table.py) of the tiles on the rack slots `kept`
     (at most `longest` of them): leaves by size, then by the count of each tile in set order, fewest
@@ -2248,8 +2260,7 @@ def best(Setting setting not None, list squares, counts, int blanks, TableLeaves
     cdef Valuation how
     cdef Move move
     setting.words()
-    how.values, how.ways, how.longest, how.cache = leaves.values, leaves.ways, leaves.longest, <void*>leaves.longer
-    how.most, how.most_rest, how.most_kept = leaves.most, leaves.most_rest, leaves.most_kept
+    _valued_by(&how, leaves, leaves.longer)
     _choose(s, setting, board.at, &how, turn.bag, turn.may_exchange, turn.ticket, &move)
     if move.kind == PLAY:
         index = _leave_index(s, move.kept, leaves.ways, leaves.longest) \
@@ -2275,8 +2286,7 @@ def best_valued(Setting setting not None, list squares, list counts, LeaveTable 
     cdef Move move
     cdef uint32_t given
     setting.words()
-    how.values, how.ways, how.longest, how.cache = NULL, NULL, 0, <void*>leaves
-    how.most = NULL
+    _valued_by(&how, None, leaves)
     _choose(s, setting, board.at, &how, bag, exchange, -1, &move)
     if move.kind == PLAY:
         return (PLAY, s.best_as(setting.cls), None, move.score, move.equity - 100 * move.score)
@@ -2367,13 +2377,7 @@ cdef class Playout:
         self.known_empty[0] = self.known_empty[1] = -1
         setting.words()
         self.keep = (table, cache)
-        self.how.cache = <void*>cache
-        self.how.most = NULL
-        if table is None:
-            self.how.values, self.how.ways, self.how.longest = NULL, NULL, 0
-        else:
-            self.how.values, self.how.ways, self.how.longest = table.values, table.ways, table.longest
-            self.how.most, self.how.most_rest, self.how.most_kept = table.most, table.most_rest, table.most_kept
+        _valued_by(&self.how, table, cache)
         self.n = len(candidates)
         self.plies, self.exchange_limit, self.spread0 = rules.plies, max(rules.exchange_limit, 1), rules.spread
         self.cand_squares = <int*>PyMem_Malloc(max(self.n, 1) * self.size * sizeof(int))
