@@ -153,6 +153,15 @@ cdef inline bint read_entry(Slot* slots, unsigned char* written, uint64_t at, ui
     return False
 
 
+cdef inline bint among(const int* xs, int n, int x) noexcept nogil:
+    """Is x one of the n first of xs?"""
+    cdef int j
+    for j in range(n):
+        if xs[j] == x:
+            return True
+    return False
+
+
 cdef inline bint settles(Entry* e, int alpha, int beta) noexcept nogil:
     """Does the entry's value settle its position within (alpha, beta) (exact, or a bound outside)?"""
     return e.flag == EXACT or e.flag == LOWER and e.value >= beta or e.flag == UPPER and e.value <= alpha
@@ -965,16 +974,11 @@ cdef class Search:
         cdef int picked[HISTORY_PICKS]
         cdef int scores[HISTORY_PICKS]
         cdef int n_picked = 0
-        cdef bint there
         for i in range(moves.n):
             score = self.history[self.move_hash(moves, i) & HISTORY_MASK]
             if score == 0:
                 continue
-            there = False
-            for j in range(n_special):
-                if special[j] == i:
-                    there = True
-            if there:
+            if among(special, n_special, i):
                 continue
             if n_picked < HISTORY_PICKS:
                 picked[n_picked] = i
@@ -1003,10 +1007,9 @@ cdef class Search:
     cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
         """The value for p (to move) of the rest of the game, within (alpha, beta); 0 and `stopped`
         set where the search stopped (nothing is stored then)."""
-        cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, count, bound
-        cdef int listed, n_special, j
+        cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
+        cdef int n_special
         cdef int special[1 + HISTORY_PICKS]
-        cdef bint skip
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry e
@@ -1053,32 +1056,19 @@ cdef class Search:
             return 0
         best = -INFINITY
         best_move = NO_MOVE
-        count = moves.n + 1  # every play, then the pass
         n_special = 0
         if self.by_history and moves.n > 1:  # a helper's own order, before the table's move
             n_special = self.history_picks(moves, special, n_special)
-        if first != NO_MOVE:
-            for j in range(n_special):
-                if special[j] == first:
-                    first = NO_MOVE
-            if first != NO_MOVE:
-                special[n_special] = first
-                n_special += 1
-        listed = n_special + count
-        n = 0
-        while n < listed:
+        if first != NO_MOVE and not among(special, n_special, first):
+            special[n_special] = first
+            n_special += 1
+        for n in range(n_special + moves.n + 1):  # the special plays, then every play and the pass
             if n < n_special:
                 i = special[n]
             else:
                 i = n - n_special if n - n_special < moves.n else PASS
-                skip = False
-                for j in range(n_special):
-                    if special[j] == i:
-                        skip = True
-                if skip:
-                    n += 1
+                if among(special, n_special, i):
                     continue
-            n += 1
             bound = INFINITY
             if threat != NULL and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
                 bound = self.threat_bound(p, moves, i, threat, zero)
