@@ -1684,12 +1684,16 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
     cdef int k, longest = min(s.in_rack - 1, max(st.rows, st.cols) - 1)
     cdef bint empty = True
     s.use(False, st.rows, st.cols)
-    if not s.live:  # else kept up to date by set_square
-        s.load_line(squares, False, st)
     for k in range(st.size):
         if squares[k] != EMPTY:
             empty = False
             break
+    if s.choosing and not empty:  # (it loads the board both ways itself where not live)
+        s.anchors_best_first(st, squares, longest, NULL)
+        s.use(False, st.rows, st.cols)
+        return 0
+    if not s.live:  # else kept up to date by set_square
+        s.load_line(squares, False, st)
     if empty:
         for k in range(s.size):
             s.cmask[k] = s.full
@@ -1697,10 +1701,6 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
             s.anchor[k] = k == st.centre
         s.lines(False, longest)
         s.down_from = s.n_found
-        return 0
-    if s.choosing:
-        s.anchors_best_first(st, squares, longest, NULL)
-        s.use(False, st.rows, st.cols)
         return 0
     s.cross_checks()
     s.find_anchors()
