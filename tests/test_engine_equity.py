@@ -122,6 +122,20 @@ def test_a_model_file_must_name_every_weight(tmp_path) -> None:
         LeaveModel.from_json(model().to_json(), load_tile_set("french"))
 
 
+def test_a_tile_the_set_holds_once_has_no_duplicate_feature() -> None:
+    """More copies of a one-copy tile than the set holds (a property test's leave) count the tile and the
+    triple only: the last column (synergy:ING) was once taken as J's duplicate and valued JJJ by ING's weight."""
+    features = LeaveFeatures(ENGLISH)
+    weights = [0.0] * len(features.features)
+    weights[-1] = 1.0
+    assert features.features[-1].label == "synergy:ING"
+    j = ENGLISH.letters.index("J")
+    counts = [0] * 26
+    counts[j] = 3
+    assert LeaveModel(ENGLISH, weights)._value(counts, 0) == 0.0
+    assert {features.features[c].label for c, _ in features.of(counts, 0)} == {"tile:J", "triple", "consonants:+3"}
+
+
 def test_least_squares_finds_the_weights_that_made_the_data() -> None:
     """Targets made from known weights (plus noise) give those weights back."""
     features = LeaveFeatures(ENGLISH)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lexitrain.engine import movegen
@@ -165,6 +165,7 @@ def test_a_playout_reused_in_any_order_gives_what_a_fresh_one_gives(enable, real
 @given(st.lists(st.floats(-30, 30, allow_nan=False), min_size=len(feature_list(ENGLISH)),
                 max_size=len(feature_list(ENGLISH))),
        st.lists(st.lists(st.integers(0, 26), min_size=1, max_size=7), min_size=20, max_size=20))
+@example([0.0] * (len(feature_list(ENGLISH)) - 1) + [1.0], [[9, 9, 9]] * 20)
 def test_a_leave_models_bound_is_above_every_leaves_value(weights: list[float], leaves: list[list[int]]) -> None:
     """LeaveFeatures.bound (per tile by its count, and the rest), which lets the compiled playouts leave a
     whole rack's value unasked where it cannot beat the best move, is never below the model's value of a

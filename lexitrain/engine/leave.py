@@ -87,6 +87,8 @@ class LeaveFeatures:
                            for s in SYNERGIES if f"synergy:{s}" in column]
 
     def of(self, counts: Sequence[int], blanks: int) -> list[tuple[int, float]]:
+        """A tile the set holds once has no duplicate column: more copies of it (never drawn, but a
+        fitting's or a property test's leave) count as the tile and the triple only."""
         out: list[tuple[int, float]] = []
         vowels = consonants = 0
         for i, n in enumerate(counts):
@@ -94,7 +96,8 @@ class LeaveFeatures:
                 continue
             out.append((self._tile[i], n))
             if n >= 2:
-                out.append((self._duplicate[i], n - 1))
+                if self._duplicate[i] >= 0:
+                    out.append((self._duplicate[i], n - 1))
                 if n >= 3:
                     out.append((self._triple, n - 2))
             if self._vowel[i]:
@@ -103,7 +106,7 @@ class LeaveFeatures:
                 consonants += n
         if blanks:
             out.append((self._blank, blanks))
-            if blanks >= 2:
+            if blanks >= 2 and self._duplicate_blank >= 0:
                 out.append((self._duplicate_blank, blanks - 1))
         excess = vowels - consonants
         if excess >= BALANCE_BINS[0]:
