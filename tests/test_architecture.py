@@ -29,7 +29,7 @@ DOC = PACKAGE.parent / "docs" / "architecture.md"
 #: Each top-level part and its level: a module may import only its own part or lower levels.
 LEVELS = {
     "errors": -1,  # the one error type: every part may raise it (paths too, for a data folder it cannot make)
-    "paths": 0, "children": 0, "wording": 0,
+    "paths": 0, "children": 0, "wording": 0, "implementation": 0,
     "tiles": 1, "layouts": 1,
     "lexicon": 2,
     "search": 3,
@@ -434,6 +434,13 @@ def typing_only_offences(loaded: list[set[str]], root: Path = PACKAGE) -> list[s
     return offences
 
 
+def implementation_choice_offences(root: Path = PACKAGE) -> list[str]:
+    """Modules but `implementation.py` that read LEXITRAIN_ENGINE themselves: one place chooses the compiled
+    twins or the pure Python reference, for the lexicon and the engine alike."""
+    return [f"{p.relative_to(root).as_posix()}:{line}" for p in modules(root) if p.name != "implementation.py"
+            for line, text in strings(p) if "LEXITRAIN_ENGINE" in text]
+
+
 def unnamed_modules(root: Path = PACKAGE, doc: Path = DOC) -> list[str]:
     """Modules docs/architecture.md does not name: as `name.py` (as often as modules share that
     name, e.g. `hooks.py` in search/ and in study/quiz/kinds/), a package as `name/`."""
@@ -490,6 +497,10 @@ def test_no_import_hides_from_the_guard() -> None:
 
 def test_a_face_neither_reads_bodies_nor_keeps_answers_itself() -> None:
     assert not face_offences()
+
+
+def test_one_place_chooses_the_compiled_or_pure_implementation() -> None:
+    assert not implementation_choice_offences()
 
 
 def test_every_module_is_named_in_the_architecture() -> None:
@@ -605,6 +616,8 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
     _append(tables_py, '\n\ndef _open(store, day):\n    return store.session_for(Opening("club", "enable", "club", day))\n')
     assert f"club/tables.py:{_last_line(tables_py)} opens or closes a session's row itself (session_for)" \
         in face_offences(root)
+    _append(root / "lexicon" / "compile.py", '\n\ndef _own_choice():\n    return os.environ.get("LEXITRAIN_ENGINE")\n')
+    assert implementation_choice_offences(root) == [f"lexicon/compile.py:{_last_line(root / 'lexicon/compile.py')}"]
     (root / "study" / "records" / "ghost.py").write_text('"""Named nowhere."""\n', encoding="utf-8")
     assert unnamed_modules(root, tmp_path / "docs" / "architecture.md") == ["study/records/ghost.py"]
 

@@ -2,19 +2,19 @@
 
 The move generator, the simulation's playouts and the endgame search each
 have a compiled twin (`_movegen.pyx`, `_endgame.pyx`) of a pure Python
-reference that the tests hold them to. This is the one place that says which
-one runs: the compiled one where `pip install .` found a C compiler, unless
-`LEXITRAIN_ENGINE=python` asks for the reference (the tests and benchmarks
-use it to compare the two); a caller may also name one (`engine=`), checked
-here. `lexitrain --version` says which.
+reference that the tests hold them to. Which one runs by default is
+`lexitrain/implementation.py`'s choice (the compiled one where it was built,
+unless `LEXITRAIN_ENGINE=python`), the same one the lexicon's graph builder
+follows; a caller may also name one (`engine=`), checked here.
+`lexitrain --version` says which.
 """
 
 from __future__ import annotations
 
-import os
 from types import ModuleType
 
 from lexitrain.errors import LexitrainError
+from lexitrain.implementation import COMPILED, IMPLEMENTATIONS, chosen_implementation
 
 try:
     from lexitrain.engine import _movegen as compiled_movegen
@@ -22,14 +22,12 @@ except ImportError:  # built without a C compiler: the pure Python searches only
     compiled_movegen = None  # type: ignore[assignment]
 
 #: the engines, by the name `lexitrain --version`, the tests and `engine=` use
-ENGINES = ("compiled", "python")
+ENGINES = IMPLEMENTATIONS
 
 
 def default_engine() -> str:
     """The compiled engine where it was built, unless LEXITRAIN_ENGINE=python."""
-    if compiled_movegen is None or os.environ.get("LEXITRAIN_ENGINE") == "python":
-        return "python"
-    return "compiled"
+    return chosen_implementation(compiled_movegen is not None)
 
 
 def chosen_engine(engine: str | None, what: str = "engine") -> str:
@@ -37,7 +35,7 @@ def chosen_engine(engine: str | None, what: str = "engine") -> str:
     engine = engine or default_engine()
     if engine not in ENGINES:
         raise LexitrainError(f"unknown {what} {engine!r} (known: {', '.join(ENGINES)})")
-    if engine == "compiled" and compiled_movegen is None:
+    if engine == COMPILED and compiled_movegen is None:
         raise LexitrainError(f"the compiled {what} is not built in this install (no C compiler?)")
     return engine
 

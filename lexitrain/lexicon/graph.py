@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from lexitrain.errors import LexitrainError
+from lexitrain.implementation import PYTHON, chosen_implementation
 from lexitrain.tiles import TileSet
 
 try:
@@ -130,8 +131,9 @@ class Dawg:
 
 def build(words: Iterable[bytes], tiles: TileSet, name: str = "") -> Dawg:
     """Minimal DAWG from words given as bytes of tile indices: compiled where
-    it was built (`_graph.pyx`, the same algorithm), else in Python."""
-    if compiled is None or tiles.size > compiled.LIMITS["letters"] or os.environ.get("LEXITRAIN_ENGINE") == "python":
+    it was built and `implementation.py` chooses it (`_graph.pyx`, the same
+    algorithm), else in Python."""
+    if chosen_implementation(compiled is not None) == PYTHON or tiles.size > compiled.LIMITS["letters"]:
         return build_in_python(words, tiles, name)
     return build_compiled(words, tiles, name)
 
