@@ -254,6 +254,31 @@ def test_a_stopped_search_puts_the_best_proved_play_first_and_names_what_may_bea
     assert may_be_better([proved, capped]) == ()
 
 
+def test_the_unproved_plays_are_listed_by_the_most_wins_their_proofs_leave_them() -> None:
+    """A report read as a player reads it: after the best proved, the plays cut or not finished are listed
+    by their bound (`<=8/8` above `<=3/8`), even where the estimate of the one cut early was higher. Where
+    not one play is proved, the first is still the one estimated to win most (a bot plays the first)."""
+    from lexitrain.engine.play import ScoredPlay
+    from lexitrain.engine.preendgame import Draw, PlayOutcome, ranked
+
+    spread = 0
+
+    def outcome(column: int, values: tuple[int, ...], results: tuple[str | None, ...]) -> PlayOutcome:
+        return PlayOutcome(ScoredPlay(7, column, True, (0,), 0, 10), tuple(
+            Draw(t, 1, v, False, r, -50 if r is None else (1 if r == "win" else -50), 50 if r is None else
+                 (50 if r == "win" else -1)) for t, v, r in zip("ABCDEFGH", values, results)), spread)
+
+    best = outcome(0, (5,) * 4 + (-5,) * 4, ("win",) * 4 + ("loss",) * 4)
+    cut_early = outcome(1, (5,) * 8, ("win", "win", "loss", "loss", "loss", "loss", "loss", None))
+    unsearched = outcome(2, (5, 5, 5, -5, -5, -5, -5, -5), (None,) * 8)
+    assert best.decided and best.wins == 4
+    assert (cut_early.wins, cut_early.wins_at_most) == (3, 3) and (unsearched.wins, unsearched.wins_at_most) == (3, 8)
+    assert ranked([cut_early, unsearched, best]) == [best, unsearched, cut_early]
+    likeliest = outcome(3, (5,) * 7 + (-5,), ("loss",) + (None,) * 7)
+    assert (likeliest.wins, likeliest.wins_at_most) == (6, 7)
+    assert ranked([cut_early, unsearched, likeliest]) == [likeliest, unsearched, cut_early]
+
+
 def _facts(result) -> list:
     """What a report says, its times aside."""
     return [(o.play, o.draws) for o in result.plays] + [result.exact, result.wins_proved, result.candidates,

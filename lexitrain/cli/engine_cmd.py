@@ -393,7 +393,7 @@ def _proof(result: PreEndgame) -> str:
         return "the first is proved to win the most draws; its expected value is not proved best"
     if result.plays and result.plays[0].decided:
         return "NOT proved: time ran out; the first is the best proved so far"
-    return "NOT proved: time ran out before any play was"
+    return "NOT proved: time ran out before any play was; the first is the likeliest by the estimate"
 
 
 def _rounded(value: float | None) -> float | None:

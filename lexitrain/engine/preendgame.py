@@ -691,10 +691,18 @@ def may_be_better(out: list[PlayOutcome]) -> tuple[PlayOutcome, ...]:
 
 def ranked(outcomes: list[PlayOutcome]) -> list[PlayOutcome]:
     """The candidates best first: those whose wins are proved before those whose are not, then most
-    wins, then one whose expected value is exact before one whose is not, then by expected value. So
+    wins (for one not proved, the most its proofs leave possible: the `<=N` a report shows, as a player
+    reads it), then one whose expected value is exact before one whose is not, then by expected value. So
     when time runs out the first is the best proved, never one whose wins or value are partly an
-    estimate (which may be far off either way: those that may be better are `unproved`)."""
-    return sorted(outcomes, key=lambda o: (not o.decided, -o.wins, not o.exact, -o.expected))
+    estimate (which may be far off either way: those that may be better are `unproved`). Where not one
+    is proved, the first is the one estimated to win most (the best guess, which a bot plays), the
+    rest by their bounds."""
+    order = sorted(outcomes, key=lambda o: (not o.decided, -o.wins_at_most, -o.wins, not o.exact, -o.expected))
+    if order and not order[0].decided:
+        guess = min(order, key=lambda o: (-o.wins, not o.exact, -o.expected))
+        order.remove(guess)
+        order.insert(0, guess)
+    return order
 
 
 def _record(p: _Candidate, d: int, bounds: tuple[int, int]) -> None:
