@@ -183,6 +183,21 @@ def test_infer_json_is_the_contract(enable) -> None:
     assert again.json() == doc
     text = run("infer", "--cgp", cgp, "--last-play", "2F .ERB", "--rack", reply.rack, "--top", "3")
     assert text.exit_code == 0 and len([line for line in text.stdout.splitlines() if "%" in line[:12]]) == 3
+    assert doc["left_out"] == {"leaves": 0, "probability": 0}
+
+
+@compiled_only
+def test_infer_top_json_says_what_it_leaves_out(enable) -> None:
+    """`--top N --json` lists N leaves and says how many it left out and their probability together, so the
+    whole still sums to 1 as the contract says; the help says so too."""
+    turn, reply = doug_turn(enable)
+    cgp = f"{board_to_cgp(turn.board)} / 300/320 0"
+    doc = run("infer", "--cgp", cgp, "--last-play", "2F .ERB", "--rack", reply.rack, "--top", "3", "--json").json()
+    assert len(doc["leaves"]) == 3 and doc["left_out"]["leaves"] == doc["positions"] - 3
+    listed = sum(row["probability"] for row in doc["leaves"])
+    assert 0 < doc["left_out"]["probability"] < 1
+    assert listed + doc["left_out"]["probability"] == pytest.approx(1.0, abs=1e-4)
+    assert "left_out" in " ".join(run("infer", "--help").stdout.split())
 
 
 @pytest.mark.parametrize("args, message", [

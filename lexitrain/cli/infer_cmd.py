@@ -28,8 +28,9 @@ def infer(
                                   "prints it (8D QUITE, H8 QUIT.) or `exchange N`."),
     rack: Optional[str] = typer.Option(None, "--rack", help="Your own tiles (not in the opponent's rack); also "
                                        "read from the CGP's second rack."),
-    top: Optional[int] = typer.Option(None, "--top", help=f"List only the N likeliest leaves (the terminal shows "
-                                      f"{SHOWN}; --json all of them, which sum to 1)."),
+    top: Optional[int] = typer.Option(None, "--top", help=f"List only the N likeliest leaves; the rest are counted "
+                                      f"with their probability together (`left_out` in --json). Without it the "
+                                      f"terminal lists {SHOWN}, --json every leave, which sum to 1."),
     samples: Optional[int] = typer.Option(None, "--samples", help="Leaves weighed when there are too many to weigh "
                                           "every one (default 4000)."),
     seed: int = typer.Option(1, "--seed", help="Seed of those draws: the same seed gives the same answer."),

@@ -164,8 +164,12 @@ class Inference:
         return self.tiles.spell(names)
 
     def to_json(self, top: int | None = None) -> dict[str, Any]:
+        """Every leave (summing to 1), or the `top` likeliest and `left_out`: how many were not listed
+        and their probability together, so what is listed plus what is left out still sums to 1."""
         shown = self.leaves if top is None else self.leaves[:top]
+        rest = self.leaves[len(shown):]
         return {"leaves": [{"leave": self.spell(leave), "probability": round(p, 6)} for leave, p in shown],
+                "left_out": {"leaves": len(rest), "probability": round(sum(p for _, p in rest), 6)},
                 "method": self.method, "positions": self.positions, "exhaustive": self.exhaustive,
                 "covered": round(self.covered, 4)}
 
