@@ -339,6 +339,7 @@ def test_without_the_compiled_search_the_best_move_by_equity_says_so_in_one_line
     """On a machine with no C compiler the compiled search is not built: the best move by equity, which
     only it chooses (self-play, the playability count), is the one-line error, not an AttributeError."""
     from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.engine.selfplay import SelfPlayer
     from lexitrain.errors import LexitrainError
 
     tiles = load_tile_set("english")
@@ -348,3 +349,5 @@ def test_without_the_compiled_search_the_best_move_by_equity_says_so_in_one_line
     with pytest.raises(LexitrainError, match="needs the compiled move generator"):
         generator.best_by_equity(Board(load_layout("standard"), tiles), Rack.parse(tiles, "CATSDOG"),
                                  load_leaves(tiles), 80, True)
+    with pytest.raises(LexitrainError, match="needs the compiled move generator"):
+        SelfPlayer(generator, load_layout("standard"), load_leaves(tiles)).play(1)

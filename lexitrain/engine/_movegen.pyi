@@ -1,5 +1,6 @@
 """Types of the compiled search (lexitrain/engine/_movegen.pyx)."""
 
+import random
 from typing import Any, Callable, Sequence
 
 from lexitrain.engine.movegen import Shape, Turn
@@ -37,6 +38,13 @@ def best(setting: Setting, squares: list[int], counts: tuple[int, ...], blanks: 
 
 def best_valued(setting: Setting, squares: list[int], counts: list[int], leaves: LeaveTable, bag: int,
                 exchange: bool) -> tuple[int, Any, tuple[int, ...] | None, int, int]: ...
+
+class SelfPlay:
+    """Whole games of the equity player in C, drawn as engine/bag.py draws (see _movegen.pyx)."""
+    def __init__(self, setting: Setting, contents: list[int]) -> None: ...
+    def play(self, first: TableLeaves, second: TableLeaves, rng: random.Random, ties: random.Random | None,
+             max_turns: int, exchange_limit: int, max_zero_turns: int
+             ) -> tuple[list[tuple[int, int, int, int, int, int, Any]], list[int]]: ...
 
 class LiveBoard:
     """A board kept ready for move generation while tiles come and go (see _movegen.pyx)."""

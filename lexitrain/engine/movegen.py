@@ -79,7 +79,7 @@ class MoveGenerator:
         paused = gc.isenabled()
         gc.disable()
         try:
-            if rack.size and self.engine == "compiled" and self._fits_compiled(board, rack):
+            if rack.size and self.engine == "compiled" and self._fits_compiled(board, rack.size):
                 return self._plays_compiled(board, rack)  # sorted and made ScoredPlay in C
             found = self._find(board, rack)
             found.sort(key=itemgetter(5), reverse=True)  # stable: ties stay in search order
@@ -122,11 +122,11 @@ class MoveGenerator:
         return out
 
 
-    def _fits_compiled(self, board: Board, rack: Rack) -> bool:
-        """Within the compiled search's limits (32-bit masks, rows of 64 squares, 16 tiles)?"""
+    def _fits_compiled(self, board: Board, held: int) -> bool:
+        """Within the compiled search's limits (32-bit masks, rows of 64 squares, 16 tiles held)?"""
         limits = compiled.LIMITS
         return (self.dawg.data.format == "I" and self.dawg.letters <= limits["letters"]
-                and max(board.rows, board.cols) <= limits["line"] and rack.size <= limits["rack"])
+                and max(board.rows, board.cols) <= limits["line"] and held <= limits["rack"])
 
     def _plays_compiled(self, board: Board, rack: Rack) -> list[ScoredPlay]:
         return compiled.find(self.setting(board), board.squares, rack.counts, rack.blanks)
@@ -142,11 +142,22 @@ class MoveGenerator:
         when `may_exchange`, the pass), chosen in C without listing the plays:
         what `equity.best_candidate` chooses (with the same `ticket`), much faster
         (the compiled search only)."""
-        if self.engine != "compiled" or rack.size > LONGEST + 1 or not self._fits_compiled(board, rack):
-            raise LexitrainError("the best move by equity needs the compiled move generator")
+        self._choosing(board, rack.size)
         turn = Turn(bag=bag, may_exchange=may_exchange, ticket=-1 if ticket is None else ticket)
         return BestMove(*compiled.best(self.setting(board), board.squares, rack.counts, rack.blanks,
                                        table_leaves(table), turn))
+
+    def self_play(self, board: Board, contents: list[int]) -> compiled.SelfPlay:
+        """The compiled player of whole equity-player games on boards like `board` from a full bag of
+        `contents` (tile numbers in the bag's order, a blank the number of letters): see selfplay.py."""
+        self._choosing(board, RACK_SIZE)
+        return compiled.SelfPlay(self.setting(board), contents)
+
+    def _choosing(self, board: Board, held: int) -> None:
+        """Refuse, in one line, a choice of the best move the compiled search cannot make here (a rack of
+        `held` tiles, at most one more than the leave table's longest leave)."""
+        if self.engine != "compiled" or held > LONGEST + 1 or not self._fits_compiled(board, held):
+            raise LexitrainError("the best move by equity needs the compiled move generator")
 
 
 class Shape(TypedDict):

@@ -1,30 +1,36 @@
-"""Fast self-play: games of the equity player, its every move chosen in C.
+"""Fast self-play: games of the equity player, played whole in C.
 
 `game.self_play` with `equity.EquityPlayer` is the reference: every play
 listed as an object, every candidate valued in Python. Here the compiled
-search (`MoveGenerator.best_by_equity`) returns only the move of best
-equity under a leave table, and a lean loop applies it with the same rules,
-the same bag and the same draws as `game.Game`, so a seed gives the same
-game both ways (tests/test_engine_selfplay.py holds them to it). What a
-game leaves behind is small: each turn's kind, score and equity, the leave
-kept (for training the table) and, on request, the words played (for
-playability).
+game (`_movegen.SelfPlay`) chooses each move as `MoveGenerator.best_by_equity`
+does (the move of best equity under a leave table, no play object made for a
+candidate that loses) on a board it keeps up to date a tile at a time, and
+makes it with the same rules, the same bag and the same draws as `game.Game`
+(the bag's own random generator taken over), so a seed gives the same game
+both ways (tests/test_engine_selfplay.py holds them to it, and to the games
+of fixed seeds byte for byte). What a game leaves behind is small: each
+turn's kind, score and equity, the leave kept (for training the table) and,
+on request, the words played (for playability).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lexitrain.engine.bag import Bag
-from lexitrain.engine.board import BLANK_FLAG, LETTER_MASK, Board
+from lexitrain.engine.board import Board
 from lexitrain.engine.equity import tie_draws
-from lexitrain.engine.exchanges import EXCHANGE_LIMIT, can_exchange
+from lexitrain.engine.exchanges import EXCHANGE_LIMIT
 from lexitrain.engine.leave_table import LeaveTable
-from lexitrain.engine.movegen import EXCHANGE, PASS, PLAY, MoveGenerator
+from lexitrain.engine.movegen import EXCHANGE, PLAY, MoveGenerator, table_leaves
+from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import word_score, word_text, words_formed
 from lexitrain.layouts import BoardLayout
-from lexitrain.tiles import BLANK, RACK_SIZE, Rack
+from lexitrain.tiles import BLANK, RACK_SIZE
+
+if TYPE_CHECKING:
+    from lexitrain.engine._movegen import SelfPlay
 
 #: scoreless turns in a row that end a game, and the turns after which self-play stops (as game.self_play)
 MAX_ZERO_TURNS = 6
@@ -66,6 +72,7 @@ class SelfPlayer:
         self.layout = layout
         self.table = table
         self.tiles = table.tiles
+        self._games: SelfPlay | None = None
 
     def play(self, seed: int, words: bool = False, max_turns: int = MAX_TURNS,
              second: LeaveTable | None = None, draw_ties: bool = False) -> GameRecord:
@@ -74,89 +81,37 @@ class SelfPlayer:
         with `draw_ties`, each turn's play is drawn among those tied at the best equity and score (as
         `EquityPlayer(table, tie_draws(seed))` draws it) instead of the first of them by placement."""
         tiles = self.tiles
-        tables = (self.table, second or self.table)
-        letters = tiles.letters
-        board = Board(self.layout, tiles)
         bag = Bag(tiles, seed)
-        racks = [bag.draw(RACK_SIZE), bag.draw(RACK_SIZE)]
-        record = GameRecord(seed)
-        scores = record.scores
-        turn = zero_turns = 0
-        over = False
-        ties = tie_draws(seed) if draw_ties else None
-        for _ in range(max_turns):
-            if over:
-                break
-            rack_list = racks[turn]
-            rack = Rack.of(tiles, rack_list)
-            in_bag = len(bag)
-            best = self.generator.best_by_equity(board, rack, tables[turn], in_bag,
-                                                 can_exchange(in_bag, EXCHANGE_LIMIT),
-                                                 None if ties is None else ties.getrandbits(32))
-            if best.kind == PLAY:
-                play = best.play
-                assert play is not None
-                placed = play.placed()
-                if words:
-                    bonus = self.layout.bingo_bonus if len(placed) == RACK_SIZE else 0
-                    record.words += [(word_text(board, w).upper(), word_score(board, w) + (bonus if i == 0 else 0))
-                                     for i, w in enumerate(words_formed(board, play))]
-                for r, c, t in placed:
-                    board.set(r, c, t)
-                    rack_list.remove(BLANK if t >= BLANK_FLAG else letters[t & LETTER_MASK])
-                rack_list += bag.draw(RACK_SIZE - len(rack_list))
-                scores[turn] += play.score
-                zero_turns = 0 if play.score else zero_turns + 1
-                record.turns.append(Turn("play", turn, play.score, best.equity, in_bag, best.leave,
-                                         play.format(tiles)))
-            elif best.kind == EXCHANGE:
-                given = _given(rack, best.kept)
-                need = Counter(given)
-                put_back: list[str] = []
-                kept: list[str] = []
-                for name in rack_list:  # back in their order on the rack, as Game.exchange
-                    if need[name]:
-                        need[name] -= 1
-                        put_back.append(name)
-                    else:
-                        kept.append(name)
-                drawn = bag.draw(len(put_back))
-                bag.put_back(put_back)
-                racks[turn] = kept + drawn
-                zero_turns += 1
-                record.turns.append(Turn("exchange", turn, 0, best.equity, in_bag, best.leave,
-                                         "-" + tiles.spell(put_back)))
+        if self._games is None:
+            blank = tiles.size
+            self._games = self.generator.self_play(Board(self.layout, tiles),
+                                                   [blank if t == BLANK else tiles.index(t) for t in bag.contents])
+        moves, scores = self._games.play(table_leaves(self.table), table_leaves(second or self.table), bag.rng,
+                                         tie_draws(seed) if draw_ties else None, max_turns, EXCHANGE_LIMIT,
+                                         MAX_ZERO_TURNS)
+        record = GameRecord(seed, scores=scores)
+        names = [*tiles.letters, BLANK]
+        board = Board(self.layout, tiles) if words else None
+        for kind, player, score, equity, in_bag, leave, what in moves:
+            if kind == PLAY:
+                if board is not None:
+                    record.words += _words_of(board, what, self.layout.bingo_bonus)
+                record.turns.append(Turn("play", player, score, equity, in_bag, leave, what.format(tiles)))
+            elif kind == EXCHANGE:
+                record.turns.append(Turn("exchange", player, 0, equity, in_bag, leave,
+                                         "-" + tiles.spell([names[t] for t in what])))
             else:
-                assert best.kind == PASS
-                zero_turns += 1
-                record.turns.append(Turn("pass", turn, 0, best.equity, in_bag, -1, "-"))
-            mover = turn
-            turn = 1 - turn
-            if zero_turns >= MAX_ZERO_TURNS:
-                over = _end(scores, racks, tiles.points, letters, None)
-            if best.kind == PLAY and not racks[mover] and not len(bag):
-                over = _end(scores, racks, tiles.points, letters, mover)
+                record.turns.append(Turn("pass", player, 0, equity, in_bag, -1, "-"))
         return record
 
 
-def _given(rack: Rack, kept: int) -> list[str]:
-    """The tiles an exchange puts back: those of the rack (in set order, blanks last) not in the mask `kept`."""
-    names = [rack.tiles.letters[i] for i, n in enumerate(rack.counts) for _ in range(n)] + [BLANK] * rack.blanks
-    return [name for slot, name in enumerate(names) if not kept >> slot & 1]
-
-
-def _end(scores: list[int], racks: list[list[str]], points: tuple[int, ...], letters: tuple[str, ...],
-         out: int | None) -> bool:
-    """The end of the game under tournament rules (as Game._end): going out earns
-    twice the other's rack; after six scoreless turns each loses their own."""
-    index = {name: i for i, name in enumerate(letters)}
-    for player, rack in enumerate(racks):
-        if out is not None and player == out:
-            continue
-        value = sum(points[index[t]] for t in rack if t != BLANK)
-        if out is None:
-            scores[player] -= value
-        else:
-            scores[out] += 2 * value
-    return True
-
+def _words_of(board: Board, play: ScoredPlay, bingo_bonus: int) -> list[tuple[str, int]]:
+    """The words the play forms on the board, each with the points it scores (the bingo bonus with the
+    main word's), the play then put down."""
+    placed = play.placed()
+    bonus = bingo_bonus if len(placed) == RACK_SIZE else 0
+    formed = [(word_text(board, w).upper(), word_score(board, w) + (bonus if i == 0 else 0))
+              for i, w in enumerate(words_formed(board, play))]
+    for r, c, t in placed:
+        board.set(r, c, t)
+    return formed
