@@ -884,6 +884,70 @@ def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live
     assert overflowing == 0
 
 
+def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows_a_best_line(
+        page: Page, live: Live, real_games: Path):
+    """An endgame card due (a real game's last turn, solved when `study from-games --endgame-time` kept it): the
+    reviews ask it as the position quiz does ("Win the endgame: which first play?", the first play of a best
+    line wanted, not the top play), and after the answer show every first play's exact value and a best line."""
+    from lexitrain.engine.cgp import Position, to_cgp
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.replay import replay
+    from lexitrain.lexicon.catalog import open_lexicon
+    from lexitrain.study.quiz.kinds.analysed import ENDGAME, solve_endgame, store_analysed
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.tiles import Rack
+
+    lex = open_lexicon(NAME)
+    generator = MoveGenerator(dawg_for(lex))
+    analysis = None
+    for turn in reversed(replay(read_gcg(real_games / "domino14__macondo__gcgio__testdata__noah_vs_mishu.gcg"),
+                                lex.tiles, lex.layout)):
+        mine = Rack.parse(lex.tiles, turn.rack.upper(), in_play=True) if turn.rack else None
+        plays = generator.plays(turn.board, mine) if mine else []
+        if plays and 0 < unseen_tiles(turn.board, mine).size <= 7:
+            theirs = lex.tiles.spell(unseen_tiles(turn.board, mine).names())
+            position = Position(turn.board.copy(), [turn.rack.upper(), theirs], list(turn.scores))
+            analysis = solve_endgame(position, generator, 30)
+            if analysis is not None:
+                break
+    assert analysis is not None
+    key = to_cgp(position)
+    with ProgressStore() as store:
+        store_analysed(store, lex, position, "test", analysis, plays)
+        with store.transaction():
+            card = store.card(store.ensure_cards(NAME, [(ENDGAME, key)], 0)[0])
+            card.state, card.due = 1, 1.0  # due long ago: the first card shown
+            store.save_card(card)
+    try:
+        page.goto(live.url("/review"))
+        expect(page.locator("#which")).to_contain_text("endgame")
+        expect(page.locator("#prompt")).to_contain_text("Win the endgame: which first play?")
+        expect(page.locator("#answers-count")).to_have_text(
+            "the first play of a best endgame line, in GCG notation (8D QUITE across, H8 QUITE down)")
+        box = page.get_by_label("Answer")
+        box.fill(analysis["best"][0])
+        box.press("Enter")
+        expect(page.locator("#verdict")).to_contain_text("Best! ")
+        expect(page.locator("#plays thead th")).to_have_text(["Play", "Word", "Score", "Value"])
+        first = analysis["values"][0]
+        expect(page.locator("#plays tbody tr").first.locator("td")).to_have_text(
+            [first["play"], first["word"], str(first["score"]), f"{first['value']:+d}" if first["value"] else "0"])
+        line = ", ".join("pass" if m["position"] == "-" else f"{m['position']} {m['word']} {m['score']}"
+                         for m in analysis["sequence"])
+        expect(page.locator("#line")).to_have_text(f"A best line: {line}")
+        assert not overflowing(page), overflowing(page)
+        page.screenshot(path=str(Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or live.home) / "web-review-endgame.png"),
+                        full_page=True)
+    finally:
+        with ProgressStore() as store, store.transaction():
+            card = store.card(store.ensure_cards(NAME, [(ENDGAME, key)], 0)[0])
+            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
+            store.save_card(card)
+
+
 def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, live: Live):
     """A read-rack card among the reviews: what it asks and the opponent's move above the board (the move's
     squares marked), the answer's help under it; a leave of the wrong size is refused on the page; the

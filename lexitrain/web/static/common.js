@@ -122,6 +122,31 @@ const lexitrain = {
       + " (final spread " + worth(outcome.spread + outcome.value) + ")";
   },
 
+  // What a position question asks, by what judges it (`by`), on the position quiz and on a card in the reviews.
+  ASKED: { score: "What is the top-scoring play?", equity: "What is the top play by equity?",
+    sim: "What is the best play, by simulation?", endgame: "Win the endgame: which first play?" },
+
+  // What to type for a position question judged `by` a simulation, the endgame solver, or else the top play.
+  playHelp(by) {
+    const what = by === "endgame" ? "the first play of a best endgame line"
+      : by === "sim" ? "the best play by simulation" : "the top play";
+    return what + ", in GCG notation (8D QUITE across, H8 QUITE down)";
+  },
+
+  // An endgame's first plays as table rows (play, word, score, exact value), and a best line in one sentence.
+  endgameRows(top) {
+    return top.map((p) => {
+      const row = lexitrain.el("tr");
+      row.append(lexitrain.el("td", "", p.play), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score),
+        lexitrain.el("td", "num", (p.value > 0 ? "+" : "") + p.value));
+      return row;
+    });
+  },
+  bestLine(sequence) {
+    return "A best line: " + sequence.map((m) => m.position === "-" ? "pass" : m.position + " " + m.word + " " + m.score)
+      .join(", ");
+  },
+
   // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.
   playRows(top) {
     return top.map((p) => {

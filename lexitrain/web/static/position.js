@@ -7,8 +7,6 @@
   const refused = document.getElementById("refused");
   const verdictPart = document.getElementById("verdict");
   const by = new URLSearchParams(location.search).get("by") || "score";
-  const ASKED = { score: "What is the top-scoring play?", equity: "What is the top play by equity?",
-    sim: "What is the best play, by simulation?", endgame: "Win the endgame: which first play?" };
   let ident = null;
   let state = null;
   let across = true;
@@ -66,10 +64,6 @@
       [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]);
   }
 
-  function endgameRow(p) {
-    return cells([p.play], [p.word, "word"], [p.score, "num"], [(p.value > 0 ? "+" : "") + p.value, "num"]);
-  }
-
   function showVerdict(outcome) {
     verdictPart.hidden = false;
     const line = document.getElementById("verdict-line");
@@ -83,9 +77,8 @@
     if (outcome.by === "sim") {
       document.querySelector("#sim-table tbody").replaceChildren(...outcome.top.map(simRow));
     } else if (outcome.by === "endgame") {
-      document.querySelector("#endgame-table tbody").replaceChildren(...outcome.top.map(endgameRow));
-      document.getElementById("line").textContent = "A best line: " + outcome.sequence.map(
-        (m) => m.position === "-" ? "pass" : m.position + " " + m.word + " " + m.score).join(", ");
+      document.querySelector("#endgame-table tbody").replaceChildren(...lexitrain.endgameRows(outcome.top));
+      document.getElementById("line").textContent = lexitrain.bestLine(outcome.sequence);
     } else {
       document.querySelector("#top-plays tbody").replaceChildren(...lexitrain.playRows(outcome.top));
     }
@@ -145,7 +138,7 @@
     }
   });
 
-  document.getElementById("asked").textContent = ASKED[by] || ASKED.score;
+  document.getElementById("asked").textContent = lexitrain.ASKED[by] || lexitrain.ASKED.score;
   api("POST", "/api/position", { by }).then((first) => {
     ident = first.id;
     state = first;

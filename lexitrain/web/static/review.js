@@ -25,17 +25,23 @@
         + today.new_done + " new"));
   }
 
-  // After an answer: the words' facts, or a position's top plays, or the table the kind sent (`table`).
-  function answers(words, top, table) {
-    const board = top !== undefined || table !== undefined;
-    document.getElementById("words-part").hidden = board;
-    document.getElementById("plays").hidden = !board;
-    const head = table ? table.columns : ["Position", "Word", "Score"];
+  // After an answer: the words' facts, or a position's top plays (an endgame's first plays, exactly valued, and
+  // a best line, as the position quiz shows them), or the table the kind sent (`table`). SHOWN is the verdict's
+  // details (`top`, `table`, `by`, `sequence`).
+  function answers(words, board, shown) {
+    const table = shown.table;
+    const endgame = board && shown.by === "endgame" && !table;
+    document.getElementById("words-part").hidden = board || table !== undefined;
+    document.getElementById("plays").hidden = !(board || table !== undefined);
+    const head = table ? table.columns : endgame ? ["Play", "Word", "Score", "Value"] : ["Position", "Word", "Score"];
     document.querySelector("#plays thead tr").replaceChildren(...head.map((name, i) =>
-      el("th", !table && i === 2 ? "num" : "", name)));
+      el("th", !table && i >= 2 ? "num" : "", name)));
     document.querySelector("#plays tbody").replaceChildren(...(table
       ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
-      : lexitrain.playRows(top || [])));
+      : endgame ? lexitrain.endgameRows(shown.top || []) : lexitrain.playRows(board ? shown.top || [] : [])));
+    const line = document.getElementById("line");
+    line.hidden = !endgame;
+    line.textContent = endgame ? lexitrain.bestLine(shown.sequence || []) : "";
     document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
     lexitrain.hideEmptyColumns(document.getElementById("answers"));
   }
@@ -70,14 +76,15 @@
       table.append(...lexitrain.boardRows(question.board));
       for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
       const rack = el("div", "letters rack");
-      const said = [question.asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
+      const asks = question.asks || lexitrain.ASKED[question.by]; // a card by score asks nothing more
+      const said = [asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
       const standing = el("p", "note score", "score " + lexitrain.standing(question.board)
         + (question.board.opponent ? " · the opponent holds " + question.board.opponent : ""));
       prompt.replaceChildren(...said, table, rack, standing);
       letters(rack, Array.from(question.board.rack));
     } else letters(prompt, Array.from(choice ? question.word : question.prompt));
     document.getElementById("answers-count").textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
-      : question.hint === "board" ? question.answer_help || "the top play, in GCG notation (8D QUITE across, H8 QUITE down)"
+      : question.hint === "board" ? question.answer_help || lexitrain.playHelp(question.by)
       : question.answers + (question.answers === 1 ? " answer" : " answers");
     box.value = "";
     refused.textContent = "";
@@ -116,7 +123,7 @@
       asking.hidden = true;
       shownPart.hidden = false;
       verdict(state.last, hint);
-      answers(state.last.words, hint === "board" ? state.last.top : undefined, state.last.table);
+      answers(state.last.words, hint === "board", state.last);
       next.hidden = false;
       next.focus();
     } catch (e) { say(e.message); }
@@ -136,7 +143,7 @@
         : hint === "choice" ? shown.details.verdict + ". " : "";
       line.textContent = said + "How well did you know it?";
       line.className = "verdict";
-      answers(shown.words, hint === "board" ? shown.details.top : undefined, shown.details.table);
+      answers(shown.words, hint === "board", shown.details);
       grading.querySelector(".good").focus();
     } catch (e) { say(e.message); }
   });
