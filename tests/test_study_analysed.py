@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 
+from lexitrain.engine.analysis import Analyst
 from lexitrain.engine.cgp import Position, parse_cgp
 from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.gcg import read_gcg
 from lexitrain.engine.leave import leave_after
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.rules import apply_play
 from lexitrain.study.quiz.kinds.analysed import simulate_position, solve_endgame
@@ -99,6 +102,8 @@ def test_best_play_cards_from_a_real_game_are_judged_by_the_stored_simulation(en
     data = made.json()
     keys = data["keys"]["best-play"]
     assert keys and data["simulated"] >= len(keys) and data["keys"]["endgame"] == []
+    # as `gcg analyze --sim`: emely's move before doug's turn read, where it was a play or an exchange
+    assert 0 < data["inferred"] <= len(keys)
     cgp = keys[0]
     lines = jsonl("quiz", "position", "--by", "sim", "--limit", "1", "--no-schedule", answers="\n")
     result = lines[1]["result"]
@@ -110,9 +115,15 @@ def test_best_play_cards_from_a_real_game_are_judged_by_the_stored_simulation(en
     assert [row["win"] for row in table] == sorted((row["win"] for row in table), reverse=True)
     assert table[0]["score"] < result["top_score"]  # the best by simulation is not a top-scoring play
 
-    # the same position simulated again with the same seed: the same table (a card asks the same question)
-    again = simulate_position(enable, parse_cgp(cgp, enable.tiles, enable.layout), MoveGenerator(dawg_for(enable)), 16)
-    assert again is not None and again["candidates"] == table
+    # the same position simulated again with the same seed, the opponent's move read as `gcg analyze` reads
+    # it: the same table (a card asks the same question); without the reading, another
+    game = Analyst(dawg_for(enable), load_leaves(enable.tiles), enable.tiles).game(read_gcg(real_games / DOUG), "doug")
+    read = next(read for turn, read in zip(game.turns, game.reads) if turn.cgp == cgp)
+    position = parse_cgp(cgp, enable.tiles, enable.layout)
+    again = simulate_position(enable, position, MoveGenerator(dawg_for(enable)), 16, read=read)
+    assert again is not None and again["candidates"] == table and again["inferred"]
+    plain = simulate_position(enable, position, MoveGenerator(dawg_for(enable)), 16)
+    assert plain is None or not plain["inferred"] and plain["candidates"] != table
 
     top = run("best", "--cgp", cgp, "--top", "1", "--json").json()[0]  # the top-scoring play is not the answer
     lines = jsonl("quiz", "position", "--by", "sim", "--limit", "1", "--no-schedule",
@@ -122,7 +133,8 @@ def test_best_play_cards_from_a_real_game_are_judged_by_the_stored_simulation(en
 
     shown = run("quiz", "position", "--by", "sim", "--no-schedule", "--limit", "1", input=f"{best}\n").stdout
     assert "best play by simulation?" in shown and f"{best.split()[0]}" in shown and ": the best play" in shown
-    assert " win %  equity  spread score  iter  move" in shown and "(16 iterations, 2 plies, seed 1)" in shown
+    assert " win %  equity  spread score  iter  move" in shown
+    assert "(16 iterations, 2 plies, seed 1, the opponent's rack drawn from what their last move says of it)" in shown
 
     lines = jsonl("quiz", "position", "--by", "sim", "--limit", "1", answers=f"{best}\n")
     assert lines[1]["result"]["correct"] and lines[1]["result"]["rank"] == 1 and "card" in lines[1]["result"]

@@ -144,7 +144,8 @@ def _show_analysis(outcome: Outcome, v: dict[str, Any]) -> None:
         for n, row in enumerate(v["top"], start=1):
             typer.echo(f"  {n:>2}.{100 * row['win']:>6.1f} {row['equity']:>7.2f} {row['spread']:>7.2f} "
                        f"{row['score']:>5} {row['iterations']:>5}  {row['play']} {row['word']} {row['leave'] or '-'}")
-        typer.echo(f"  ({v['iterations']} iterations, {v['plies']} plies, seed {v['seed']})")
+        read = ", the opponent's rack drawn from what their last move says of it" if v.get("inferred") else ""
+        typer.echo(f"  ({v['iterations']} iterations, {v['plies']} plies, seed {v['seed']}{read})")
         return
     for n, row in enumerate(v["top"], start=1):
         typer.echo(f"  {n}. {row['value']:>+5d}  {row['score']:>4}  {row['play']:<14} {row['word']}")

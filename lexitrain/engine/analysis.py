@@ -146,6 +146,8 @@ class GameReport:
     turns: list[TurnReport]
 
     simulated: bool = False
+    #: for each turn, the opponent's move before it as the inference reads it (`read_opponent`; None: none)
+    reads: list[tuple[Board, LastMove] | None] = field(default_factory=list, repr=False)
 
     def summary(self, player: str | None = None) -> dict[str, Any]:
         return summarise([t for t in self.turns if player is None or t.player == player], self.simulated)
@@ -236,7 +238,7 @@ class Analyst:
             last = turn
         if self.sim is not None:
             self.simulate(reports, turns, [events[t.event_line].tiles for t in turns], reads)
-        return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None)
+        return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None, reads)
 
     def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str],
                  reads: list[tuple[Board, LastMove] | None]) -> None:
@@ -261,13 +263,9 @@ class Analyst:
             listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
             if not listed:
                 setup = replace(setup, candidates=(*setup.candidates, made))
-            if options.infer and read is not None:
-                try:
-                    reading = infer(read[0], read[1], rack, self.generator, self.model,
-                                    load_inference_model(self.tiles), samples=INFER_SAMPLES, exhaustive=INFER_SAMPLES)
-                    setup, report.inferred = replace(setup, inferred=reading.inferred()), True
-                except LexitrainError:
-                    pass  # a move the board and the rack leave impossible (a misrecorded game): a random rack
+            inferred = read_opponent(setup, read, rack, self.generator, self.model) if options.infer else None
+            if inferred is not None:
+                setup, report.inferred = inferred, True
             jobs.append((report, listed[0] if listed else len(setup.candidates) - 1, setup))
         results = simulate_many([j[2] for j in jobs], options.iterations, options.seed, threads=options.threads,
                                 stop=options.stop)
@@ -431,6 +429,23 @@ class Analyst:
         if not played_bingo:
             report.missed_bingos = missed_bingos(plays, tiles)
         return report
+
+
+def read_opponent(setup: SimSetup, read: tuple[Board, LastMove] | None, rack: Rack, generator: MoveGenerator,
+                  leaves: LeaveValues) -> SimSetup | None:
+    """`setup` drawing the opponent's rack from what their last move says of it (`read`: the board before
+    it and the move), as `gcg analyze --sim` and `study from-games --sim-iterations` simulate a turn; None
+    where there is no move to read, or one the board and RACK leave impossible (a misrecorded game): the
+    simulation then draws a random rack."""
+    if read is None:
+        return None
+    board, move = read
+    try:
+        reading = infer(board, move, rack, generator, leaves, load_inference_model(board.tiles),
+                        samples=INFER_SAMPLES, exhaustive=INFER_SAMPLES)
+    except LexitrainError:
+        return None
+    return replace(setup, inferred=reading.inferred())
 
 
 def _last_move(last: Turn, turn: Turn, given: str) -> tuple[Board, LastMove] | None:

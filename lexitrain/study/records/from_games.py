@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from lexitrain.engine.analysis import Analyst, find_player
+from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import to_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import read_gcg
-from lexitrain.engine.inference import load_inference_model
+from lexitrain.engine.inference import LastMove, load_inference_model
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
@@ -48,6 +49,8 @@ from lexitrain.tiles import Rack
 
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
+#: the opponent's move before a turn as the inference reads it, with the board before it (None: none to read)
+Read = tuple[Board, LastMove] | None
 #: the kinds of card made, in the order they are reported (hooks cards come from the leak study alone)
 KINDS = ("anagram", "hooks", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
 
@@ -64,6 +67,7 @@ class GameCards:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # games recorded in another lexicon than the one judging them
     simulated: int = 0  # turns simulated (tiles in the bag)
+    inferred: int = 0  # of the best-play cards, those simulated with the opponent's rack read from their last move
     endgames: int = 0  # turns with the bag empty tried with the endgame solver
     unsolved: int = 0  # of those, not solved exactly in the time given (or only a pass is best): no card
 
@@ -74,7 +78,7 @@ class GameCards:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "turns": self.turns, "cards": {k: len(v) for k, v in self.keys.items()},
                 "added": self.added, "already_cards": self.known, "keys": self.keys, "skipped": self.skipped,
-                "notes": self.notes, "simulated": self.simulated, "endgames": self.endgames,
+                "notes": self.notes, "simulated": self.simulated, "inferred": self.inferred, "endgames": self.endgames,
                 "endgames_unsolved": self.unsolved}
 
 
@@ -90,7 +94,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
         raise LexitrainError("--sim-iterations and --endgame-time must be 0 (none) or more")
     analyst = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
     found = GameCards()
-    analysed: list[tuple[str, str]] = []  # (where, cgp) of the turns to simulate or solve
+    analysed: list[tuple[str, str, Read]] = []  # (where, cgp, the opponent's move before) of the turns to analyse
     for path in paths:
         try:
             game = read_gcg(path)
@@ -107,7 +111,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
             for key in rr.cards_from_game(store, lex, game, nick, analyst.generator, analyst.model,
                                           load_inference_model(lex.tiles), str(path)):
                 found.add(rr.KIND, key)
-        for turn in report.turns:
+        for turn, read in zip(report.turns, report.reads):
             found.turns += 1
             for bingo in turn.missed_bingos:
                 found.add("anagram", lex.tiles.alphagram(bingo["word"].upper()))
@@ -116,20 +120,21 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
             for word in turn.phonies:
                 found.add("valid-or-phony", word.upper())
             if not turn.note and (sim_iterations or endgame_seconds):
-                analysed.append((f"{path}: turn {turn.turn}", turn.cgp))
+                analysed.append((f"{path}: turn {turn.turn}", turn.cgp, read))
     if not found.games:  # nothing to study: say why in one line
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
-    for number, (where, cgp) in enumerate(analysed, start=1):
-        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found)
+    for number, (where, cgp, read) in enumerate(analysed, start=1):
+        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read)
         progress("analysing turns", number, len(analysed))
     add_due_cards(store, lex, found)
     return found
 
 
 def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
-             found: GameCards) -> None:
-    """Simulate a turn with tiles in the bag, or solve one with the bag empty (the opponent's rack, the unseen
+             found: GameCards, read: Read = None) -> None:
+    """Simulate a turn with tiles in the bag (the opponent's rack drawn from what their move before it, `read`,
+    says of it, as `gcg analyze --sim` does), or solve one with the bag empty (the opponent's rack, the unseen
     tiles, written into the position), and keep the position and its card when it teaches something."""
     position = read_position(cgp, lex)
     generator = MoveGenerator(dawg_for(lex))
@@ -140,7 +145,8 @@ def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_i
         if not sim_iterations:
             return
         found.simulated += 1
-        analysis = an.simulate_position(lex, position, generator, sim_iterations)
+        analysis = an.simulate_position(lex, position, generator, sim_iterations, read=read)
+        found.inferred += bool(analysis and analysis["inferred"])
         kind = an.BEST_PLAY
     else:
         if not endgame_seconds:

@@ -24,12 +24,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from lexitrain.engine.analysis import read_opponent
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position
 from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, describe as move_json, rack_value, solve
 from lexitrain.engine.equity import Candidate
 from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.inference import LastMove
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
@@ -72,9 +74,12 @@ def _move_text(candidate: Candidate, tiles: TileSet) -> str:
 
 
 def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator, iterations: int,
-                      seed: int = SIM_SEED, threads: int = 1) -> dict[str, Any] | None:
+                      seed: int = SIM_SEED, threads: int = 1,
+                      read: tuple[Board, LastMove] | None = None) -> dict[str, Any] | None:
     """The simulation's table for a position with tiles in the bag (best first), or None when its
-    best move is not a tile play scoring less than the top score (no lesson beyond the static one)."""
+    best move is not a tile play scoring less than the top score (no lesson beyond the static one).
+    With `read` (the opponent's last move and the board before it), the opponent's rack is drawn from
+    what that move says of it where it can be read, as `gcg analyze --sim` does (`inferred` says so)."""
     if iterations < 1:
         raise LexitrainError("simulation iterations must be at least 1")
     tiles = lex.tiles
@@ -82,9 +87,11 @@ def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator
     plays = generator.plays(position.board, rack)
     if not plays:
         return None
-    setup = position_setup(lex.name, position.board, rack, position.scores, generator, load_leaves(tiles),
+    leaves = load_leaves(tiles)
+    setup = position_setup(lex.name, position.board, rack, position.scores, generator, leaves,
                            candidates=SIM_CANDIDATES, plies=SIM_PLIES)
-    report = simulate(setup, iterations, seed, threads=threads)
+    inferred = read_opponent(setup, read, rack, generator, leaves)
+    report = simulate(inferred or setup, iterations, seed, threads=threads)
     top_score = max(p.score for p in plays)
     best = report.rows[0].candidate
     if best.play is None or best.score >= top_score:
@@ -93,7 +100,7 @@ def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator
     for row, sim_row in zip(rows, report.rows):
         row["play"] = _move_text(sim_row.candidate, tiles)
     return {"by": SIM, "iterations": report.iterations, "plies": report.plies, "seed": seed,
-            "top_score": top_score, "best": [rows[0]["play"]], "candidates": rows}
+            "inferred": inferred is not None, "top_score": top_score, "best": [rows[0]["play"]], "candidates": rows}
 
 
 def solve_endgame(position: Position, generator: MoveGenerator, seconds: float

@@ -25,7 +25,8 @@ class BestPlayKind(AnalysedKind):
 
     def table(self, analysis: dict[str, Any]) -> dict[str, Any]:
         return {"by": SIM, "iterations": analysis.get("iterations"), "plies": analysis.get("plies"),
-                "seed": analysis.get("seed"), "top": analysis.get("candidates", []),
+                "seed": analysis.get("seed"), "inferred": bool(analysis.get("inferred")),
+                "top": analysis.get("candidates", []),
                 "plays": len(analysis.get("candidates", [])), "rank": None}
 
     def placed(self, analysis: dict[str, Any], play: str) -> dict[str, Any]:
