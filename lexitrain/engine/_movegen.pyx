@@ -147,11 +147,13 @@ cdef struct WordBits:
 
 
 cdef struct Ranked:
-    # an anchor to search, by the bound on its plays' equity (see _Search.shadow)
+    # an anchor's plays from word starts of one length to search, by the bound on their equity (see
+    # _Search.shadow)
     long bound
     int square
     int down
-    int number  # its bounds by word start length: k_bounds[number * MAX_RACK:]
+    int k       # the word start's length (the squares left of the anchor the plays fill)
+    int number  # the anchor's bounds by word start length: k_bounds[number * MAX_RACK:]
 
 
 cdef struct LineBest:
@@ -342,12 +344,15 @@ cdef int _placement_order(const void* a, const void* b) noexcept nogil:
 
 
 cdef inline bint _ranked_before(const Ranked* x, const Ranked* y) noexcept nogil:
-    """The order anchors are searched in: the higher bound first, then across before down, then by square."""
+    """The order anchors are searched in: the higher bound first, then across before down, then by square,
+    then by word start length."""
     if x.bound != y.bound:
         return x.bound > y.bound
     if x.down != y.down:
         return x.down < y.down
-    return x.square < y.square
+    if x.square != y.square:
+        return x.square < y.square
+    return x.k < y.k
 
 
 cdef bint _play_before(long equity, long score, const Found* x, long other_equity, long other_score,
@@ -388,6 +393,17 @@ cdef Ranked _next_anchor(Ranked* heap, int* n) noexcept nogil:
         heap[0] = heap[n[0]]
         _sift_down(heap, n[0], 0)
     return top
+
+
+cdef bint _best_length(Ranked* anchor, const long* by_k, int longest) noexcept nogil:
+    """Rank the anchor by its word start length of highest bound not yet searched (`by_k`, NO_PLAY where
+    none or searched); False where none is left."""
+    cdef int k
+    anchor.bound, anchor.k = NO_PLAY, 0
+    for k in range(longest + 1):
+        if by_k[k] > anchor.bound:
+            anchor.bound, anchor.k = by_k[k], k
+    return anchor.bound != NO_PLAY
 
 
 cdef int _no_memory() except -1 with gil:
@@ -1038,7 +1054,7 @@ cdef class _Search:
         self.ready_lines()
         for a in range(self.size):
             if self.anchor[a]:
-                self.anchor_plays(a, longest, NULL)
+                self.anchor_plays(a, longest, NULL, -1)
         return 0
 
     cdef int left_limit(self, int a) noexcept nogil:
@@ -1050,11 +1066,11 @@ cdef class _Search:
             i -= 1
         return limit
 
-    cdef int anchor_plays(self, int a, int longest, const long* by_k) except -1 nogil:
+    cdef int anchor_plays(self, int a, int longest, const long* by_k, int only) except -1 nogil:
         """The plays found from anchor a (each play is found from one anchor, the first it covers): through
         the board tiles just before it, or else from each word start of the rack that fits the empty
-        squares before it; with `by_k` (choosing), only the word starts whose bound (`shadow`) may still
-        beat the best play so far."""
+        squares before it (`only` 0 or more: of that length alone); with `by_k` (choosing), only the word
+        starts whose bound (`shadow`) may still beat the best play so far."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
         cdef int i, s, k, n, p, t, row_start, run_len
@@ -1100,6 +1116,8 @@ cdef class _Search:
             self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
             return 0
         for k in range(min(self.left_limit(a), longest) + 1):
+            if only >= 0 and k != only:
+                continue
             if by_k != NULL and self.have_best and by_k[k] < self.best_equity:
                 continue  # no play starting k squares left of the anchor can beat the best so far
             if k > self.lefts_made:
@@ -1245,10 +1263,10 @@ cdef class _Search:
 
     cdef int anchors_best_first(self, Setting st, const int* squares, int longest, const uint64_t* lines
                                 ) except -1 nogil:
-        """Choosing: every anchor both ways bounded (`shadow`), then searched best bound first, until the
-        best play so far (maybe one found before) beats every bound left (a play tied with it is still
-        looked for). `lines`: only the anchors of these lines (a bit per line, across then down, on a
-        `live` search; NULL: every line)."""
+        """Choosing: every anchor both ways bounded (`shadow`, by word start length), then its plays from
+        each length of word start searched best bound first, until the best play so far (maybe one found
+        before) beats every bound left (a play tied with it is still looked for). `lines`: only the
+        anchors of these lines (a bit per line, across then down, on a `live` search; NULL: every line)."""
         cdef int d, a, n = 0, k, line
         cdef Ranked* grown
         cdef Ranked top
@@ -1273,19 +1291,38 @@ cdef class _Search:
                     continue
                 for a in range(line * self.cols, (line + 1) * self.cols):
                     if self.anchor[a]:
-                        self.ranked[n].bound = self.shadow(a, longest, &self.k_bounds[n * MAX_RACK])
-                        if self.ranked[n].bound != NO_PLAY:
+                        by_k = &self.k_bounds[n * MAX_RACK]
+                        if self.shadow(a, longest, by_k) != NO_PLAY:
                             self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
+                            _best_length(&self.ranked[n], by_k, longest)
                             n += 1
         for k in range(n // 2 - 1, -1, -1):
             _sift_down(self.ranked, n, k)
         while n > 0:
-            top = _next_anchor(self.ranked, &n)
+            top = self.ranked[0]
             if self.have_best and top.bound < self.best_equity:
                 break
             d = top.down
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
-            self.anchor_plays(top.square, longest, &self.k_bounds[top.number * MAX_RACK])
+            by_k = &self.k_bounds[top.number * MAX_RACK]
+            self.anchor_plays(top.square, longest, by_k, top.k)
+            by_k[top.k] = NO_PLAY  # searched: the anchor's next length, if any, takes its place
+            if _best_length(&self.ranked[0], by_k, longest):
+                _sift_down(self.ranked, n, 0)
+            else:
+                _next_anchor(self.ranked, &n)
+        return 0
+
+    cdef int lengths_best_first(self, int a, int longest) except -1 nogil:
+        """Choosing on an empty board: the plays from its one anchor `a` (the centre), bounded by word start
+        length (`shadow`) and searched best bound first, while a bound may still beat the best play so far."""
+        cdef Ranked at
+        cdef long by_k[MAX_RACK]
+        if self.shadow(a, longest, by_k) == NO_PLAY:
+            return 0
+        while _best_length(&at, by_k, longest) and not (self.have_best and at.bound < self.best_equity):
+            self.anchor_plays(a, longest, by_k, at.k)
+            by_k[at.k] = NO_PLAY
         return 0
 
     # -- extending right ------------------------------------------------------
@@ -1699,7 +1736,11 @@ cdef int _search_at(_Search s, Setting st, const int* squares) except -1 nogil:
             s.cmask[k] = s.full
             s.cscore[k] = -1
             s.anchor[k] = k == st.centre
-        s.lines(False, longest)
+        if s.choosing:
+            s.ready_lines()
+            s.lengths_best_first(st.centre, longest)
+        else:
+            s.lines(False, longest)
         s.down_from = s.n_found
         return 0
     s.cross_checks()
