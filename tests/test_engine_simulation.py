@@ -300,6 +300,42 @@ def test_the_same_seed_gives_the_same_document_whatever_the_processes(enable, re
     assert wins == sorted(wins, reverse=True)  # best first
 
 
+#: doug's rack ?EFINRU in doug_v_emely (turn 8) with the scores made 443 to 96: every move wins
+DECIDED = ("W1C12/ETA2V9/BEN1JO9/1I1ZAX9/LI2V10/AD1RED9/T1GALE9/I2WINDY7/N3N1EAU6/ODONATES7/4SAT8/15/15/15/15 "
+           "?EFINRU/ 443/96 0 lex enable;")
+
+
+@compiled_only
+def test_a_stopped_simulation_of_a_decided_game_ranks_and_prunes_by_equity(enable) -> None:
+    """Where every candidate all but surely wins, their win chances differ by the win model's hundredths of a
+    percent: the stop keeps, prunes and lists them by equity, so no move is put ahead of one worth more
+    points for 0.0001 of a win (the candidates still played out first, then the pruned, each by equity)."""
+    doc = run("sim", "--cgp", DECIDED, "--stop", "99", "--iterations", "2000", "--seed", "3", "--threads", "1",
+              "--candidates", "8", "--json").json()
+    rows = doc["candidates"]
+    assert all(row["win"] >= 0.995 for row in rows)
+    assert rows[0]["equity"] == max(row["equity"] for row in rows)
+    for kept in (True, False):
+        group = [row["equity"] for row in rows if (row["iterations"] == doc["iterations"]) == kept]
+        assert group == sorted(group, reverse=True), rows
+
+
+def test_the_stop_keeps_the_move_worth_more_where_the_wins_cannot_tell() -> None:
+    """The report's PRIME and PRIM: 99.99% and 99.98% to win, PRIM worth 8 points more in every deal. Asked
+    at 99%, the stop makes PRIM the leader and prunes PRIME, by equity (by win, it pruned PRIM)."""
+    from lexitrain.engine.simulation import _Tally
+
+    tally = _Tally.of(2)
+    deals = random.Random(5)
+    for _ in range(64):
+        noise = deals.uniform(-1, 1)
+        tally.add([(3000 + round(100 * noise), 0, 0.99990 + 0.00001 * noise),  # PRIME
+                   (3800 + round(100 * noise), 0, 0.99980 + 0.00001 * noise)])  # PRIM
+    assert tally.order() == [1, 0]
+    tally.prune(99)
+    assert tally.active == [1] and tally.order() == [1, 0]
+
+
 @compiled_only
 def test_sim_stops_early_once_the_leader_is_clear_and_says_so(enable, real_games: Path) -> None:
     setup = q_setup(enable, real_games)

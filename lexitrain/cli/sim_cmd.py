@@ -152,7 +152,8 @@ def sim(
     lexicon: Lexicon,
     json_out: Json = False,
 ) -> None:
-    """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity."""
+    """Simulate the best candidates: each played out over random draws, ranked by win chance, then equity (by
+    equity where the win chances are all too near 100% or 0% to tell the moves apart)."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator

@@ -20,8 +20,10 @@ alone, threads play blocks of iterations, and their results are added up in
 iteration order, so `--seed` gives the same figures whatever the number of
 threads. The stop rule (`stop`: 95, 98 or 99) is checked
 every `CHECK_EVERY` iterations: a candidate the leader (best win, then
-equity) is ahead of with that one-sided confidence, by a paired test on the
-per-iteration differences (every candidate sees the same deals), cannot
+equity; equity first where the win chances are all too near 1 or 0 to tell
+the candidates apart, `_Tally.by_equity`) is ahead of with that one-sided
+confidence, by a paired test on the per-iteration differences (every
+candidate sees the same deals; on equity where the leader is chosen by it), cannot
 catch up and is pruned: it is played out no more, and keeps the figures of
 the iterations it had. The simulation stops when the leader alone is left.
 Threads take small blocks of iterations as they free up, so a slow deal does
@@ -58,6 +60,7 @@ from lexitrain.engine.equity import Candidate, best_candidate, rank_by_equity
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT, unseen_tiles
 from lexitrain.engine.leave import LeaveModel, LeaveValues
 from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.mistakes import decided
 from lexitrain.engine.engines import chosen_engine, compiled_movegen as compiled, default_engine as default_engine
 from lexitrain.engine.movegen import MoveGenerator, table_leaves
 from lexitrain.engine.play import ScoredPlay
@@ -571,24 +574,38 @@ class _Tally:
         n = max(1, len(self.equity[k]))
         return math.fsum(self.win[k]) / n, sum(self.equity[k]) / n
 
+    def by_equity(self, group: Sequence[int]) -> bool:
+        """Whether the win chances cannot tell GROUP's candidates apart: all too near 1, or all too near 0
+        (`mistakes.decided`, by which a game's analysis then judges a move by points). Equity ranks them then:
+        a hundredth of a percent of a win is the win model's noise, not a better move."""
+        wins = [self.means(k)[0] for k in group]
+        return bool(wins) and decided(max(wins), min(wins))
+
     def order(self) -> list[int]:
-        """Candidates best first: those still played out, then the pruned; each by mean win, then mean equity,
-        then their equity order."""
+        """Candidates best first: those still played out, then the pruned; each group by mean win, then mean
+        equity (by equity, then win, where the group's win chances cannot tell them apart), then their equity
+        order."""
+        active = set(self.active)
+        pruned = [k for k in range(len(self.equity)) if k not in active]
+        equity_first = {True: self.by_equity(self.active), False: self.by_equity(pruned)}
+
         def key(k: int) -> tuple[bool, float, float, int]:
             win, equity = self.means(k)
-            return k not in self.active, -win, -equity, k
+            still = k in active
+            return (not still, -equity, -win, k) if equity_first[still] else (not still, -win, -equity, k)
         return sorted(range(len(self.equity)), key=key)
 
     def prune(self, level: int) -> None:
-        """Stop playing out the candidates the leader is ahead of at `level`% (win, else equity where the wins
-        never differ)."""
+        """Stop playing out the candidates the leader is ahead of at `level`%: by win, else by equity where the
+        wins never differ or cannot tell the candidates apart (`by_equity`), as `order` ranks them."""
         z = CONFIDENCE[level]
         leader = self.order()[0]
         kept = [leader]
+        equity_only = self.by_equity(self.active)
         for k in self.active:
             if k == leader:
                 continue
-            verdict = _ahead(self.win[leader], self.win[k], z)
+            verdict = None if equity_only else _ahead(self.win[leader], self.win[k], z)
             if verdict is None:
                 verdict = _ahead(self.equity[leader], self.equity[k], z)
             if not verdict:
