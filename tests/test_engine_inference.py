@@ -242,3 +242,16 @@ def test_sim_infer_reads_the_turn_before_and_the_last_play(enable, real_games: P
         assert refused.exit_code == 1 and message in refused.stderr
     first = run("sim", "--gcg", path, "--turn", "1", "--infer")
     assert first.exit_code == 1 and "does not follow" in first.stderr
+
+
+@compiled_only
+def test_a_sampled_inference_says_its_leaves_are_not_every_leave(enable) -> None:
+    """An opening play keeping four tiles has too many leaves to weigh every one: the terminal says the
+    probabilities are among the leaves weighed and what share of the whole those hold (it once said "the
+    listed leaves", which read as the five shown)."""
+    empty = "15/" * 14 + "15 / 0/0 0"
+    text = run("infer", "--cgp", empty, "--last-play", "8F CAT", "--top", "5")
+    assert text.exit_code == 0, text.stderr
+    last = text.stdout.splitlines()[-1]
+    assert "not every leave: those weighed hold about" in last and "the probabilities above are among them" in last
+    assert "listed leaves" not in text.stdout

@@ -84,4 +84,5 @@ def infer(
         typer.echo("holds at least one, against a random draw: " + ", ".join(
             f"{c['tile']} {100 * c['probability']:.0f}% ({100 * c['random']:.0f}%)" for c in held))
     typer.echo(f"{result.method}; {result.positions} racks weighed"
-               + ("" if result.exhaustive else f", the listed leaves about {100 * result.covered:.0f}% of the whole"))
+               + ("" if result.exhaustive else f" (not every leave: those weighed hold about {100 * result.covered:.0f}% of the whole; "
+                                               "the probabilities above are among them)"))
