@@ -25,7 +25,8 @@ from lexitrain.study.quiz.round import Round
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
 from lexitrain.web.context import Context
-from web_helpers import DEFINITIONS, ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon
+from web_helpers import (DEFINITIONS, ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon,
+                         solved_real_endgame)
 from study_helpers import WORDS, anagram_oracle
 from tests.cli_runner import run
 
@@ -363,30 +364,7 @@ def test_a_position_round_by_another_judge_says_what_is_missing(client):
 def test_an_endgame_position_shows_the_opponents_tiles_then_the_values_and_a_best_line(client, app_ctx, real_games):
     """An endgame card (a real game's last turns, solved exactly when stored): the board carries the
     opponent's tiles; a best first play is right and the verdict holds the values and a best line."""
-    from lexitrain.engine.cgp import Position
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.engine.replay import replay
-    from lexitrain.study.quiz.kinds.analysed import solve_endgame, store_analysed
-    from lexitrain.tiles import Rack
-
-    lex = open_lexicon(NAME)
-    generator = MoveGenerator(dawg_for(lex))
-    analysis = None
-    for turn in reversed(replay(read_gcg(real_games / "domino14__macondo__gcgio__testdata__noah_vs_mishu.gcg"),
-                                lex.tiles, lex.layout)):
-        mine = Rack.parse(lex.tiles, turn.rack.upper(), in_play=True) if turn.rack else None
-        plays = generator.plays(turn.board, mine) if mine else []
-        if plays and 0 < unseen_tiles(turn.board, mine).size <= 7:
-            theirs = lex.tiles.spell(unseen_tiles(turn.board, mine).names())
-            position = Position(turn.board.copy(), [turn.rack.upper(), theirs], list(turn.scores))
-            analysis = solve_endgame(position, generator, 30)
-            if analysis is not None:
-                store_analysed(app_ctx.store, lex, position, "test", analysis, plays)
-                break
-    assert analysis is not None
+    _, analysis, theirs = solved_real_endgame(open_lexicon(NAME), real_games, app_ctx.store)
     first = client.post("/api/position", json={"by": "endgame"}).json()
     assert first["question"]["by"] == "endgame" and first["question"]["board"]["opponent"] == theirs
     last = client.post(f"/api/position/{first['id']}/play", json=on_question(first, play=analysis["best"][0])).json()

@@ -26,7 +26,7 @@ import pytest
 
 from study_helpers import anagram_oracle
 from web_helpers import (ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon, overflowing,
-                         serving)
+                         serving, solved_real_endgame)
 from web_helpers import CHROMIUM_ARGS as ARGS
 from web_helpers import chromium_or_skip
 
@@ -889,34 +889,12 @@ def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows
     """An endgame card due (a real game's last turn, solved when `study from-games --endgame-time` kept it): the
     reviews ask it as the position quiz does ("Win the endgame: which first play?", the first play of a best
     line wanted, not the top play), and after the answer show every first play's exact value and a best line."""
-    from lexitrain.engine.cgp import Position, to_cgp
-    from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.exchanges import unseen_tiles
-    from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.engine.replay import replay
     from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.study.quiz.kinds.analysed import ENDGAME, solve_endgame, store_analysed
+    from lexitrain.study.quiz.kinds.analysed import ENDGAME
     from lexitrain.study.store import ProgressStore
-    from lexitrain.tiles import Rack
 
-    lex = open_lexicon(NAME)
-    generator = MoveGenerator(dawg_for(lex))
-    analysis = None
-    for turn in reversed(replay(read_gcg(real_games / "domino14__macondo__gcgio__testdata__noah_vs_mishu.gcg"),
-                                lex.tiles, lex.layout)):
-        mine = Rack.parse(lex.tiles, turn.rack.upper(), in_play=True) if turn.rack else None
-        plays = generator.plays(turn.board, mine) if mine else []
-        if plays and 0 < unseen_tiles(turn.board, mine).size <= 7:
-            theirs = lex.tiles.spell(unseen_tiles(turn.board, mine).names())
-            position = Position(turn.board.copy(), [turn.rack.upper(), theirs], list(turn.scores))
-            analysis = solve_endgame(position, generator, 30)
-            if analysis is not None:
-                break
-    assert analysis is not None
-    key = to_cgp(position)
     with ProgressStore() as store:
-        store_analysed(store, lex, position, "test", analysis, plays)
+        key, analysis, _ = solved_real_endgame(open_lexicon(NAME), real_games, store)
         with store.transaction():
             card = store.card(store.ensure_cards(NAME, [(ENDGAME, key)], 0)[0])
             card.state, card.due = 1, 1.0  # due long ago: the first card shown

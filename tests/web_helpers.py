@@ -13,12 +13,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lexitrain.engine.cgp import Position, to_cgp
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.exchanges import unseen_tiles
+from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.movegen import MoveGenerator
+from lexitrain.engine.replay import replay
 from lexitrain.lexicon import playability
 from lexitrain.lexicon.compile import compile_lexicon
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills.positions import ImportReport, from_cgp_file, store_positions
+from lexitrain.study.quiz.kinds.analysed import solve_endgame, store_analysed
 from lexitrain.study.store import ProgressStore
+from lexitrain.tiles import Rack
 from study_helpers import WORDS
 
 if TYPE_CHECKING:
@@ -103,6 +111,24 @@ def make_web_lexicon(folder: Path) -> Lexicon:
         store_positions(store, lex, from_cgp_file(lex, cgp, report), report)
     assert not report.skipped
     return lex
+
+
+def solved_real_endgame(lex: Lexicon, real_games: Path, store: ProgressStore) -> tuple[str, dict[str, Any], str]:
+    """The last turn of a real game (noah_vs_mishu) with the bag empty, solved exactly as `study from-games
+    --endgame-time` solves it and stored with its analysis: its CGP, the analysis and the opponent's tiles."""
+    generator = MoveGenerator(dawg_for(lex))
+    for turn in reversed(replay(read_gcg(real_games / "domino14__macondo__gcgio__testdata__noah_vs_mishu.gcg"),
+                                lex.tiles, lex.layout)):
+        mine = Rack.parse(lex.tiles, turn.rack.upper(), in_play=True) if turn.rack else None
+        plays = generator.plays(turn.board, mine) if mine else []
+        if plays and 0 < unseen_tiles(turn.board, mine).size <= 7:
+            theirs = lex.tiles.spell(unseen_tiles(turn.board, mine).names())
+            position = Position(turn.board.copy(), [turn.rack.upper(), theirs], list(turn.scores))
+            analysis = solve_endgame(position, generator, 30)
+            if analysis is not None:
+                store_analysed(store, lex, position, "test", analysis, plays)
+                return to_cgp(position), analysis, theirs
+    raise AssertionError("no endgame of the game was solved in time")
 
 
 def overflowing(page: Page) -> list[str]:
