@@ -4,6 +4,7 @@ endgame solver), made by `study from-games` from real games, stored with their a
 from __future__ import annotations
 
 import json
+import re
 
 from lexitrain.engine.analysis import Analyst
 from lexitrain.engine.cgp import Position, parse_cgp
@@ -71,6 +72,11 @@ def test_endgame_cards_from_a_real_game_take_any_best_first_play(enable, real_ga
     assert "win the endgame: its first play?" in shown and "the opponent holds AEIY" in shown
     assert "11A .L scores 2, worth -36 to the end; the best is 13L ...R or 9A .LL, worth -34" in shown
     assert "a best line: 13L HOER 7" in shown
+    # a flashcard's reveal says as much: the first plays by exact value and a best line, not the play alone
+    cards = sum(len(keys) for keys in data["keys"].values())
+    flashcards = run("quiz", "--due", "--flashcard", "--no-schedule", input="\n3\n" * cards).stdout
+    assert "rack LLPR: what first play wins the most in this endgame?" in flashcards
+    assert "a best line: 13L HOER 7" in flashcards and re.search(r"1\.\s+-34\s+\d+\s+(13L|9A) ", flashcards)
 
     lines = jsonl("quiz", "position", "--by", "endgame", answers=before + "9A ALL\n13L HOER\n")
     at = next(n for n, line in enumerate(lines) if line.get("question", {}).get("id") == f"endgame:{ENDGAME}")

@@ -26,10 +26,11 @@ import typer
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
 from lexitrain.cli.feedback_view import note_lines
 from lexitrain.cli.output import when_text
+from lexitrain.cli.position_view import ANALYSED, show_analysis_table
 from lexitrain.cli.quiz_ui import undo_json, read_answer, result_json
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.feedback import word_notes
-from lexitrain.study.quiz.kinds.base import LETTERS, Question
+from lexitrain.study.quiz.kinds.base import BOARD, LETTERS, Question
 from lexitrain.study.quiz.scheduler import RATINGS, to_datetime, utc_now
 from lexitrain.study.quiz.round import STOP, UNDO, Round, command
 from lexitrain.study.quiz.session import Session, Summary
@@ -131,6 +132,8 @@ def _show_answers(session: Session, question: Question) -> None:
     lines = note_lines(word_notes(session.lex, question.expected)) if question.hint == LETTERS else []
     for line in lines or [" ".join(question.expected)]:
         typer.secho(f"  {line}", fg="cyan")
+    if question.hint == BOARD and question.info.get("by") in ANALYSED:  # its table and, for an endgame, a best line
+        show_analysis_table(session.check(question, "").details)
 
 
 def _read(prompt: str) -> str | None:

@@ -32,6 +32,8 @@ def run_terminal(session: Session) -> None:
     typer.echo(f"\n{summary.correct}/{summary.questions} top plays found")
 
 
+#: what judges the analysed positions (a simulation, the endgame solver), whose verdicts show the analysis
+ANALYSED = ("sim", "endgame")
 #: the heading of a position question, by what judges it
 ASKED = {"equity": "top play by equity", "sim": "best play by simulation",
          "endgame": "win the endgame: its first play"}
@@ -95,7 +97,7 @@ def _show_verdict(outcome: Outcome) -> None:
     if "verdict" in v:  # the kind says it in its own lines, and a table
         _show_lines(outcome, v)
         return
-    if v.get("by") in ("sim", "endgame"):
+    if v.get("by") in ANALYSED:
         _show_analysis(outcome, v)
         return
     if not v["legal"]:
@@ -139,6 +141,12 @@ def _show_analysis(outcome: Outcome, v: dict[str, Any]) -> None:
         worth = f"worth {v['play_value']:+d}" if v["play_value"] is not None else "not valued"
         typer.secho(f"  {v['play']} scores {v['score']}, {worth} to the end; the best is {best}, "
                     f"worth {v['value']:+d} (final spread {v['spread'] + v['value']:+d})", fg=colour)
+    show_analysis_table(v)
+
+
+def show_analysis_table(v: dict[str, Any]) -> None:
+    """What an analysed position's verdict shows whatever the answer (a flashcard's reveal too): the
+    simulation's table, or the endgame's first plays by exact value and a best line."""
     if v["by"] == "sim":
         typer.echo(f"  {'':3}{'win %':>6} {'equity':>7} {'spread':>7} {'score':>5} {'iter':>5}  move")
         for n, row in enumerate(v["top"], start=1):
