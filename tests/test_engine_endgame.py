@@ -376,10 +376,11 @@ def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: i
 @COMPILED_ONLY
 def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
     """`Search.bound` on real boards with two tiles (and one) against two: never below the
-    brute force's value; and the search that refutes positions by it proves that value (with
-    three tiles too, whose plays lead to positions of one or two)."""
+    brute force's value; and the search that refutes positions by it, and proves them good
+    enough by `Search.waiting`, proves that value (with three tiles too, whose plays lead to
+    positions of one or two)."""
     dawg = dawg_for(enable)
-    cut = 0
+    cut = waited = 0
     for board, mine, theirs in real_endgames(enable.tiles, 4):
         for size in (1, 2, 3):
             endgame = Endgame(board, (first_tiles(mine, size), first_tiles(theirs, 2)))
@@ -389,7 +390,51 @@ def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
             assert size == 3 or bound is not None and bound >= expected
             assert endgame_module.prove(search)[0] == expected
             cut += search.solo_cuts
-    assert cut > 0
+            waited += search.waiting_cuts
+    assert cut > 0 and waited > 0
+
+
+@COMPILED_ONLY
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=3),
+       theirs=st.text(POOL, min_size=1, max_size=2), zero=st.integers(0, MAX_ZERO_TURNS - 1),
+       blank=st.booleans())
+# the opponent's two tiles score more one after the other than going out with both now
+@example(layout=BOARDS[1], mine="Z", theirs="ER", zero=0, blank=False)
+@example(layout=BOARDS[1], mine="Z", theirs="SE", zero=4, blank=False)
+# the pass ends the game
+@example(layout=BOARDS[0], mine="Q", theirs="RS", zero=MAX_ZERO_TURNS - 1, blank=False)
+def test_the_waiting_bound_holds(layout, mine: str, theirs: str, zero: int, blank: bool) -> None:
+    """The compiled search proves a position good enough, before finding its plays, by what
+    the side to move gets at least by passing while the opponent holds one or two tiles
+    (`Search.waiting`): never above the brute force's value."""
+    if blank:
+        theirs = theirs[:1] + "?"
+    board = small_board(layout)
+    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
+    endgame = Endgame(board, racks, zero)
+    dawg = small_dawg()
+    expected = brute_force(board, racks, zero, dawg)
+    bound = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled").waiting()
+    assert bound is not None and bound <= expected
+
+
+@COMPILED_ONLY
+def test_the_waiting_bound_counts_the_opponents_two_plays() -> None:
+    """Z against ER: the opponent, left alone, plays one tile and then the other for more than
+    going out with both at once; the bound counts that (-29, the value), where the best going
+    out now alone would claim -27, above the value."""
+    board = small_board(BOARDS[1])
+    racks = (Rack.parse(ENGLISH, "Z"), Rack.parse(ENGLISH, "ER"))
+    endgame = Endgame(board, racks, 0)
+    dawg = small_dawg()
+    expected = brute_force(board, racks, 0, dawg)
+    generator = MoveGenerator(dawg)
+    going_out = max(p.score for p in generator.plays(board, racks[1]) if p.tile_count == 2)
+    assert -(going_out + 2 * points((*racks[0].counts, racks[0].blanks))) > expected
+    search = endgame_module.new_search(endgame, generator, None, "compiled")
+    assert search.waiting() == expected == -29
+    assert endgame_module.prove(search)[0] == expected
 
 
 @COMPILED_ONLY

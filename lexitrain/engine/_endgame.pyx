@@ -24,7 +24,11 @@ of it), and five things the reference leaves out because they only save time:
   less the opponent's going out (`threat_bound`), often enough to refute it;
 - a side with one tile that can play it goes out at once with its best play
   (its value), and one with two tiles or no play is refuted where even the
-  opponent's passing to the end would leave it no better (`solo_bound`).
+  opponent's passing to the end would leave it no better (`solo_bound`);
+  the other way round, where the opponent holds one or two tiles, the side
+  to move may pass and the opponent's own plays bound what it then gets, so a
+  position is proved good enough before its own plays are even found
+  (`waiting_bound`).
 """
 
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
@@ -426,6 +430,7 @@ cdef class Search:
     cdef public long generated   # move generations (cache misses)
     cdef public long threatened  # plays proved worse by the opponent's going out without a search
     cdef public long solo_cuts   # positions proved worse by what the side's plays alone could get (`solo_bound`)
+    cdef public long waiting_cuts  # positions proved no worse by passing (`waiting_bound`)
     cdef int letter_mult[MAX_SQUARES]
     cdef int word_mult[MAX_SQUARES]
     cdef bint zoned              # the board is small enough for threat zones
@@ -497,6 +502,7 @@ cdef class Search:
         self.generated = 0
         self.threatened = 0
         self.solo_cuts = 0
+        self.waiting_cuts = 0
         self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
@@ -852,6 +858,13 @@ cdef class Search:
         self.unpin(moves)
         return None if value == INFINITY else value
 
+    def waiting(self):
+        """`waiting_bound` for the side to move at the root (None where it is not worked out)."""
+        cdef int value = self.waiting_bound(0, self.start_zero, -INFINITY)
+        if self.stopped:
+            self.raise_stopped()
+        return None if value == -INFINITY else value
+
     cdef int pass_bound(self, int p, Moves* moves) noexcept nogil:
         """`solo_bound` where p has no play here or one tile: with no play now, p never has one
         (the game ends on scoreless turns, each side losing its rack); its last tile is worth
@@ -923,6 +936,25 @@ cdef class Search:
         if best_out > -INFINITY:
             v = max(v, best_out + 2 * self.value[other])
         return v
+
+    cdef int waiting_bound(self, int p, int zero, int beta) noexcept nogil:
+        """A bound from below on p's value without finding p's plays: p may pass, and where that
+        ends the game its value is the racks' difference; else the opponent, to move, gets at
+        most its `solo_bound` (p may pass again), worked out where it holds one or two tiles.
+        -INFINITY where it does not apply or could not reach beta: p keeping every tile, the
+        opponent's least is the racks' difference, so the bound is at most the other way round."""
+        cdef int other = 1 - p, bound
+        cdef Moves* theirs
+        if zero + 1 >= MAX_ZERO_TURNS:
+            return self.value[other] - self.value[p]
+        if self.size[other] > 2 or self.value[other] - self.value[p] < beta:
+            return -INFINITY
+        theirs = self.moves_of(other)
+        if theirs == NULL:
+            return -INFINITY
+        bound = -self.solo_bound(other, theirs)
+        self.unpin(theirs)
+        return bound
 
     cdef int threat_bound(self, int p, Moves* moves, int i, Moves* threat, int zero) noexcept nogil:
         """A bound on the value for p of play i (or PASS) without searching it: the
@@ -1028,6 +1060,14 @@ cdef class Search:
         if depth == 0:
             self.horizon += 1
             return self.value[other] - self.value[p]
+        if depth > 1:
+            value = self.waiting_bound(p, zero, beta)
+            if value >= beta:  # proved no worse: p may pass, and the opponent's plays alone get no more
+                self.waiting_cuts += 1
+                self.store(key, value, PASS, EXACT_DEPTH, LOWER)
+                return value
+            if self.stopped:
+                return 0
         horizon_before = self.horizon
         moves = self.moves_of(p)
         if moves == NULL:
