@@ -16,10 +16,10 @@ on request, the words played (for playability).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
+from lexitrain.engine.engines import compiled_movegen
 from lexitrain.engine.equity import tie_draws
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT
 from lexitrain.engine.leave_table import LeaveTable
@@ -28,9 +28,6 @@ from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import word_score, word_text, words_formed
 from lexitrain.layouts import BoardLayout
 from lexitrain.tiles import BLANK, RACK_SIZE
-
-if TYPE_CHECKING:
-    from lexitrain.engine._movegen import SelfPlay
 
 #: scoreless turns in a row that end a game, and the turns after which self-play stops (as game.self_play)
 MAX_ZERO_TURNS = 6
@@ -72,7 +69,7 @@ class SelfPlayer:
         self.layout = layout
         self.table = table
         self.tiles = table.tiles
-        self._games: SelfPlay | None = None
+        self._games: compiled_movegen.SelfPlay | None = None
 
     def play(self, seed: int, words: bool = False, max_turns: int = MAX_TURNS,
              second: LeaveTable | None = None, draw_ties: bool = False) -> GameRecord:
