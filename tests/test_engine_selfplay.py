@@ -76,6 +76,27 @@ def test_the_games_of_fixed_seeds_stay_the_same_byte_for_byte(enable) -> None:
     assert hashlib.sha256(text.encode()).hexdigest() == "bd66d052f1ece17192eb882fd8daadda04cf04aad1c00f0e0779d583ad15ee4a"
 
 
+def test_a_game_of_any_seed_opens_with_the_rack_the_python_bag_draws(enable) -> None:
+    """The compiled game seeds its bag's generator itself, as random.Random seeds one from an int (every
+    32-bit word of it, the sign dropped): a game of a large or negative seed opens with the best move for
+    the rack Bag(tiles, seed) draws first."""
+    from lexitrain.engine.bag import Bag
+    from lexitrain.engine.leave_table import load_leaves
+    from lexitrain.engine.movegen import KIND_NAMES
+    from lexitrain.tiles import Rack
+
+    table = load_leaves(ENGLISH)
+    assert isinstance(table, LeaveTable)
+    generator = MoveGenerator(dawg_for(enable))
+    fast = SelfPlayer(generator, enable.layout, table)
+    for seed in (0, 2**31 + 5, 2**32, 2**32 + 7, 2**70 + 3, -12345):
+        rack = Rack.of(ENGLISH, Bag(ENGLISH, seed).draw(7))
+        best = generator.best_by_equity(Board(enable.layout, ENGLISH), rack, table, 86, True)
+        opening = fast.play(seed, max_turns=1).turns[0]
+        assert (opening.kind, opening.equity, opening.leave) == (KIND_NAMES[best.kind], best.equity, best.leave)
+        assert best.play is None or opening.move == best.play.format(ENGLISH)
+
+
 def test_shipped_table_games_match_the_reference(enable) -> None:
     from lexitrain.engine.leave_table import load_leaves
 

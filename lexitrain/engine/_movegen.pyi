@@ -42,7 +42,7 @@ def best_valued(setting: Setting, squares: list[int], counts: list[int], leaves:
 class SelfPlay:
     """Whole games of the equity player in C, drawn as engine/bag.py draws (see _movegen.pyx)."""
     def __init__(self, setting: Setting, contents: list[int]) -> None: ...
-    def play(self, first: TableLeaves, second: TableLeaves, rng: random.Random, ties: random.Random | None,
+    def play(self, first: TableLeaves, second: TableLeaves, seed: int, ties: random.Random | None,
              max_turns: int, exchange_limit: int, max_zero_turns: int
              ) -> tuple[list[tuple[int, int, int, int, int, int, Any]], list[int]]: ...
 

@@ -2363,6 +2363,42 @@ cdef int _take_twister(Twister* tw, object rng) except -1:
     return 0
 
 
+cdef int _seed_twister(Twister* tw, object seed) except -1:
+    """Seed as random.Random(seed) does for an int (init_by_array over the 32-bit words of abs(seed), lowest
+    first): what Bag(tiles, seed) draws with, without the 625 ints its state would make."""
+    cdef uint32_t* mt = tw.mt
+    cdef list key = []
+    cdef object rest = abs(seed)
+    cdef int i = 1, j = 0, k, n
+    while True:
+        key.append(rest & 0xFFFFFFFF)
+        rest >>= 32
+        if not rest:
+            break
+    n = len(key)
+    mt[0] = 19650218U
+    for k in range(1, TWISTER_WORDS):
+        mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + <uint32_t>k
+    for k in range(max(TWISTER_WORDS, n), 0, -1):
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + <uint32_t>key[j] + <uint32_t>j
+        i += 1
+        j += 1
+        if i >= TWISTER_WORDS:
+            mt[0] = mt[TWISTER_WORDS - 1]
+            i = 1
+        if j >= n:
+            j = 0
+    for k in range(TWISTER_WORDS - 1, 0, -1):
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <uint32_t>i
+        i += 1
+        if i >= TWISTER_WORDS:
+            mt[0] = mt[TWISTER_WORDS - 1]
+            i = 1
+    mt[0] = 0x80000000U
+    tw.index = TWISTER_WORDS
+    return 0
+
+
 cdef uint32_t _next_word(Twister* tw) noexcept nogil:
     """The next 32 random bits, as random.Random.getrandbits(32) gives them (genrand_uint32)."""
     cdef uint32_t y
@@ -2400,7 +2436,8 @@ cdef class SelfPlay:
     made with the bag, the draws and the end-of-game rules of game.Game, move for move: a rack is its
     tiles in the order drawn, a play takes each tile's first copy off it, an exchange puts its tiles back
     in their order on the rack after drawing, and the bag draws as engine/bag.py's does from its
-    random.Random (taken over here), so a seed gives the same game as the reference.
+    random.Random (its generator seeded, or taken over, here), so a seed gives the same game as the
+    reference.
 
     `contents`: the full bag in Bag's order, as tile numbers (a blank is the number of letters)."""
 
@@ -2459,9 +2496,9 @@ cdef class SelfPlay:
                 total += self.st.points[self.racks[player][k]]
         return total
 
-    def play(self, TableLeaves first not None, TableLeaves second not None, rng, ties, int max_turns,
+    def play(self, TableLeaves first not None, TableLeaves second not None, seed, ties, int max_turns,
              int exchange_limit, int max_zero_turns) -> tuple:
-        """One game, the bag drawn by `rng` (a random.Random as Bag's, seeded), the player moving first
+        """One game, the bag drawn as Bag(tiles, seed) draws it (`seed` an int), the player moving first
         valuing leaves by `first`, the other by `second`, with a ticket a turn from `ties` (a
         random.Random, or None: the first of tied plays by placement): (turns, scores), each turn
         (kind, player, score, equity, tiles in the bag before it, leave index, what) as `best` gives
@@ -2484,7 +2521,7 @@ cdef class SelfPlay:
         cdef bint over = False, with_ties = ties is not None, was_empty
         cdef list turns = []
         cdef tuple tiles
-        _take_twister(&self.draws, rng)
+        _seed_twister(&self.draws, seed)
         if with_ties:
             _take_twister(&tickets, ties)
         _valued_by(&how[0], first, first.longer)

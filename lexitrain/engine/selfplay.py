@@ -23,11 +23,11 @@ from lexitrain.engine.engines import compiled_movegen
 from lexitrain.engine.equity import tie_draws
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT
 from lexitrain.engine.leave_table import LeaveTable
-from lexitrain.engine.movegen import EXCHANGE, PLAY, MoveGenerator, table_leaves
+from lexitrain.engine.movegen import KIND_NAMES, PLAY, MoveGenerator, table_leaves
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import word_score, word_text, words_formed
 from lexitrain.layouts import BoardLayout
-from lexitrain.tiles import BLANK, RACK_SIZE
+from lexitrain.tiles import BLANK, RACK_SIZE, TileSet
 
 #: scoreless turns in a row that end a game, and the turns after which self-play stops (as game.self_play)
 MAX_ZERO_TURNS = 6
@@ -39,7 +39,9 @@ class Turn:
     """One move: its kind (play, exchange, pass), the player, its score, its
     equity (hundredths of a point), the tiles in the bag before it, the leave
     kept (its place in the leave table, -1 when none), and what it was
-    (a play as GCG writes it, the tiles put back, or nothing)."""
+    (`made`: the play, the tiles put back as tile numbers, a blank the number of
+    letters, or None), written out as GCG writes it when asked (`move`: writing
+    every move out cost some 6% of a game)."""
 
     kind: str
     player: int
@@ -47,7 +49,18 @@ class Turn:
     equity: int
     bag: int
     leave: int
-    move: str
+    made: ScoredPlay | tuple[int, ...] | None
+    tiles: TileSet = field(repr=False, compare=False)
+
+    @property
+    def move(self) -> str:
+        """A play as GCG writes it (`8D QUIT.`), the tiles an exchange put back (`-QU`), or `-` for a pass."""
+        if isinstance(self.made, ScoredPlay):
+            return self.made.format(self.tiles)
+        if self.made is None:
+            return "-"
+        names = self.tiles.letters
+        return "-" + self.tiles.spell([names[t] if t < len(names) else BLANK for t in self.made])
 
 
 @dataclass
@@ -78,27 +91,19 @@ class SelfPlayer:
         with `draw_ties`, each turn's play is drawn among those tied at the best equity and score (as
         `EquityPlayer(table, tie_draws(seed))` draws it) instead of the first of them by placement."""
         tiles = self.tiles
-        bag = Bag(tiles, seed)
         if self._games is None:
             blank = tiles.size
             self._games = self.generator.self_play(Board(self.layout, tiles),
-                                                   [blank if t == BLANK else tiles.index(t) for t in bag.contents])
-        moves, scores = self._games.play(table_leaves(self.table), table_leaves(second or self.table), bag.rng,
+                                                   [blank if t == BLANK else tiles.index(t) for t in Bag(tiles).contents])
+        moves, scores = self._games.play(table_leaves(self.table), table_leaves(second or self.table), seed,
                                          tie_draws(seed) if draw_ties else None, max_turns, EXCHANGE_LIMIT,
                                          MAX_ZERO_TURNS)
         record = GameRecord(seed, scores=scores)
-        names = [*tiles.letters, BLANK]
         board = Board(self.layout, tiles) if words else None
-        for kind, player, score, equity, in_bag, leave, what in moves:
-            if kind == PLAY:
-                if board is not None:
-                    record.words += _words_of(board, what, self.layout.bingo_bonus)
-                record.turns.append(Turn("play", player, score, equity, in_bag, leave, what.format(tiles)))
-            elif kind == EXCHANGE:
-                record.turns.append(Turn("exchange", player, 0, equity, in_bag, leave,
-                                         "-" + tiles.spell([names[t] for t in what])))
-            else:
-                record.turns.append(Turn("pass", player, 0, equity, in_bag, -1, "-"))
+        for kind, player, score, equity, in_bag, leave, made in moves:
+            if kind == PLAY and board is not None:
+                record.words += _words_of(board, made, self.layout.bingo_bonus)
+            record.turns.append(Turn(KIND_NAMES[kind], player, score, equity, in_bag, leave, made, tiles))
         return record
 
 
