@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 import threading
+import time
+from collections.abc import Iterator
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +24,16 @@ from lexitrain.club import challenges as ch
 from lexitrain.club import owed, study
 from lexitrain.club.app import Club, create_app
 from lexitrain.club.members import member_named
+from lexitrain.club.store import ClubDatabase
 from lexitrain.club.study import Moved
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, Scheduling
+from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn, cards_from_games
+from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, LEARNING, Scheduling
 from lexitrain.study.store import CardRow
 from test_club_api import KIND, club, client, lex, member, play  # noqa: F401  (the fixtures too)
+from test_engine_analysis import DOUG
+from test_study_analysed import ENDGAME
+from web_helpers import Clock
 
 DAY = 86400.0
 
@@ -383,3 +391,72 @@ def test_two_devices_answering_two_cards_at_once_on_a_new_day_make_its_session_o
         thread.join(60)
     assert errors == []
     assert [row[1:2] + row[-1:] for row in sessions(club, ann_id) if row[1] == "club study"] == [("club study", 2)]
+
+
+@pytest.fixture
+def enable_club(club_target: str, enable: Lexicon) -> Iterator[Club]:
+    """A club on ENDGAME's lexicon, its clock the real one's (cards made from games are due now)."""
+    with ClubDatabase(club_target) as db:
+        club = Club(db, enable, clock=Clock())
+        club.clock.now = time.time() + 60  # type: ignore[attr-defined]
+        yield club
+
+
+def test_the_cards_made_from_games_are_asked_and_answered_on_the_club_page(enable_club: Club, enable: Lexicon,
+                                                                            real_games: Path) -> None:
+    """A member's cards from their games (`study from-games`: costly turns, best plays by simulation, an endgame,
+    read-the-rack; the analyses kept in their store, as a sync brings them) are asked at the club as the local app's
+    review asks them: with their board, each answer judged by the kind's stored analysis and scheduled."""
+    club = enable_club
+    ann, csrf = member(club, "ann")
+    ann_id = member_id(club)
+    club.settle(ann_id)
+    with club.stores.open(ann_id) as store:
+        made = cards_from_games(store, enable, [real_games / DOUG], "doug", sim_iterations=16, read_rack=True)
+        endgame = GameCards()
+        analyse_turn(store, enable, "noah v mishu: turn 32", ENDGAME, 0, 8.0, endgame)
+        add_due_cards(store, enable, endgame)
+    assert made.keys["best-play"] and made.keys["read-rack"] and made.keys["position"]
+    assert endgame.keys["endgame"] == [ENDGAME]
+    made_count = sum(len(keys) for keys in made.keys.values()) + 1
+    got = ann.get("/api/study?limit=50").json()
+    assert got["due"] == made_count == len(got["questions"])  # every card asked: none "cannot be asked here"
+    asked = {q["kind"]: q for q in got["questions"]}
+    assert set(asked) == {"anagram", "position", "valid-or-phony", "best-play", "endgame", "read-rack"}
+    for kind in ("position", "best-play", "endgame", "read-rack"):
+        shown = asked[kind]
+        assert shown["hint"] == "board" and len(shown["board"]["rows"]) == 15 and shown["board"]["rack"], kind
+    assert asked["endgame"]["board"]["opponent"] == "AEIY" and asked["endgame"]["key"] == ENDGAME
+    assert asked["read-rack"]["asks"] == "What did your opponent keep?" and asked["read-rack"]["highlight"]
+    assert asked["valid-or-phony"]["hint"] == "choice" and asked["valid-or-phony"]["choices"]
+
+    def answer(kind: str, given: str) -> Any:
+        shown = asked[kind]
+        return ann.post("/api/study/answer", json={"kind": kind, "key": shown["key"], "answer": given,
+                                                   "reviewed": shown["card"]["last_review"]},
+                        headers={"x-csrf-token": csrf})
+
+    illegal = answer("endgame", "9A ALL")  # an illegal play: refused in one line, nothing recorded, asked again
+    assert illegal.status_code == 200 and illegal.json() == {"refused": "square 9A holds I, not A"}
+    kept = answer("read-rack", "ABCDEFG")
+    assert kept.status_code == 200 and "they kept" in kept.json()["refused"]
+    assert answers(club, source="club study") == []
+
+    best = answer("endgame", "13L HOER").json()  # judged by the stored endgame: either best first play is right
+    assert best["correct"] and best["play"] == "13L ...R" and best["value"] == best["play_value"] == -34
+    assert sorted(best["expected"]) == ["13L ...R", "9A .LL"] and best["card"]["state"] == LEARNING
+    passed = answer("best-play", "").json()  # a pass: missed, the simulation's table shown
+    assert not passed["correct"] and passed["by"] == "sim" and passed["iterations"] == 16
+    assert passed["top"][0]["play"] == passed["expected"][0]
+    read = answer("read-rack", "").json()  # no answer: missed, the likeliest leaves said
+    assert read["by"] == "inference" and not read["correct"] and read["table"]["columns"] == ["leave", "inference"]
+    assert any("likeliest" in line or "They kept" in line for line in read["verdict"])
+    top = answer("position", "").json()  # the position kind's check, by the instance that built it
+    assert not top["correct"] and top["top_score"] > 0 and top["top"]
+    phony = answer("valid-or-phony", "p").json()
+    assert phony["correct"] and "is a phony" in phony["verdict"] and phony["words"][0]["word"]
+    recorded = {row[0]: row[3:] for row in answers(club, source="club study")}
+    assert recorded == {"endgame": ("13L HOER", True, GOOD), "best-play": ("", False, AGAIN),
+                        "read-rack": ("", False, AGAIN),
+                        "position": ("", False, AGAIN), "valid-or-phony": ("p", True, GOOD)}
+    assert ann.get("/api/study?limit=50").json()["due"] == made_count - len(recorded)  # each scheduled ahead

@@ -2,8 +2,10 @@
 
 The cards are the member's study store's, the ones `/study` and an exported backup hold, so the
 club's page, a phone and the member's own app study one deck. The questions are the local app's:
-each card's question kind builds it from the club's lexicon and checks the answer line, and the
-answer is kept as every answer is (`ProgressStore.grade_card`). Nothing is held between
+each card's question kind, bound to the member's store as a session binds it (`bind_store`: an
+analysed position's analysis and a read-rack card's reading were kept there when the card was made,
+`study from-games`), builds it from the club's lexicon and checks the answer line with the same
+instance, and the answer is kept as every answer is (`ProgressStore.grade_card`). Nothing is held between
 requests, so any `serve` process takes the next answer: a question carries its card's last review
 as it was shown (`reviewed`), and the answer names it back. The answer is checked against the card
 read again in the store's writing transaction, and scheduled only if the card's last review is
@@ -22,16 +24,17 @@ from lexitrain.club.owed import MODE
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.drills.daily import day_start
-from lexitrain.study.quiz.kinds.base import Question, new_kind
+from lexitrain.study.quiz.kinds.base import BOARD, Question, QuestionKind, bind_store, new_kind
 from lexitrain.study.quiz.replay import rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
 from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, Opening, ProgressStore
+from lexitrain.web.api import board_json, words_json
 from lexitrain.web.edge import Refused
 
 #: The most questions one request hands out.
 MOST = 50
-#: Due cards read past the limit, to stand in for those the lexicon cannot ask (e.g. a position's card
-#: uploaded from the local app, or a word no longer in the lexicon).
+#: Due cards read past the limit, to stand in for those the lexicon cannot ask (a word no longer in it, a card of
+#: a kind this lexitrain does not know).
 SPARE = 50
 #: The session a day's answers here are kept in (one a day, named by the day's start, made by its first answer
 #: as every session is: `Opening`).
@@ -58,14 +61,25 @@ def cards(store: ProgressStore) -> list[dict[str, Any]]:
     return [card_json(card) for card in store.scheduled_cards()]
 
 
-def question(lex: Lexicon, kind: str, key: str) -> Question:
-    """The question a card asks (404 when this club's lexicon cannot ask it)."""
+def question(store: ProgressStore, lex: Lexicon, kind: str, key: str) -> tuple[QuestionKind, Question]:
+    """The question a card asks, and the kind's instance that built it (the one to check its answer: a position
+    kind keeps what it worked out for the question); 404 when this club's lexicon cannot ask it."""
     try:
-        return new_kind(kind).build(lex, key)
+        asking = bind_store(new_kind(kind), store)
+        return asking, asking.build(lex, key)
     except DamagedLexicon:
         raise
     except LexitrainError as exc:
         raise Refused(404, f"the card {kind}:{key} cannot be asked here ({' '.join(str(exc).split())})") from None
+
+
+def question_json(lex: Lexicon, asked: Question, card: CardRow) -> dict[str, Any]:
+    """A question as the local app's review page gets it (`web.api.question_json`: a position's board with it),
+    with its card."""
+    shown = {**asked.to_json(), "key": card.key, "hint": asked.hint, "card": card_json(card)}
+    if asked.hint == BOARD:
+        shown["board"] = board_json(lex, asked)
+    return shown
 
 
 def due(store: ProgressStore, lex: Lexicon, now: float, limit: int = 1) -> dict[str, Any]:
@@ -78,10 +92,10 @@ def due(store: ProgressStore, lex: Lexicon, now: float, limit: int = 1) -> dict[
     questions: list[dict[str, Any]] = []
     for card in shown:
         try:
-            asked = question(lex, card.kind, card.key)
+            _, asked = question(store, lex, card.kind, card.key)
         except Refused:
             continue
-        questions.append({**asked.to_json(), "key": card.key, "hint": asked.hint, "card": card_json(card)})
+        questions.append(question_json(lex, asked, card))
         if len(questions) == limit:
             break
     return {"due": count, "questions": questions}
@@ -91,11 +105,14 @@ def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, 
            now: float, rating: int | None = None) -> dict[str, Any]:
     """Check an answer line to the card's question and schedule the card, if its last review is still
     `reviewed` (else `Moved`, 409, nothing recorded); with a `rating` (Again to Easy) the member's own
-    grade decides. The check and the write are one transaction of the store."""
-    asked = question(lex, kind, key)
-    check = new_kind(kind).check(asked, given)
-    if rating is None and check.refused is not None:
-        raise Refused(400, check.refused)
+    grade decides. A line the question does not take (an illegal play, not v or p) is `{"refused": reason}`,
+    nothing recorded. The check and the write are one transaction of the store. The answer says what the local
+    app's review says of one (`Outcome.to_json`): the kind's details (a play's score and rank, a position's
+    top plays, a simulation's or a reading's table) and the words' facts."""
+    asking, asked = question(store, lex, kind, key)
+    check = asking.check(asked, given)
+    if rating is None and check.refused is not None:  # (as the local app's reviews: part of the game, no HTTP error)
+        return {"refused": check.refused}
     grade = check_rating(rating) if rating is not None else (GOOD if check.correct else AGAIN)
     card = store.find_card(lex.name, kind, key)
     if card is None:
@@ -109,5 +126,6 @@ def answer(store: ProgressStore, lex: Lexicon, kind: str, key: str, given: str, 
     except CardMoved:
         raise Moved(kind, key) from None
     assert kept.after is not None
-    return {"correct": grade != AGAIN, "right": list(check.right), "wrong": list(check.wrong),
-            "missing": list(check.missing), "expected": list(asked.expected), "card": card_json(kept.after)}
+    return {**check.details, "correct": grade != AGAIN, "right": list(check.right), "wrong": list(check.wrong),
+            "missing": list(check.missing), "expected": list(asked.expected),
+            "words": words_json(lex, asked), "card": card_json(kept.after)}

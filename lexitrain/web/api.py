@@ -148,7 +148,7 @@ def question_json(ctx: Context, opened: OpenRound[Round]) -> dict[str, Any] | No
     data = {**question.to_json(), "number": drill.number, "hint": question.hint,
             "token": opened.token(drill.number, question.id)}
     if question.hint == BOARD:
-        data["board"] = board_json(ctx, question)
+        data["board"] = board_json(ctx.lex(question.info.get("lexicon")), question)
     return data
 
 
@@ -294,10 +294,10 @@ def today(ctx: Context, store: ProgressStore) -> dict[str, int]:
 # -- positions -----------------------------------------------------------------------
 
 
-def board_json(ctx: Context, question: Question) -> dict[str, Any]:
-    """A position question's board as the page draws it, with the rack, the scores (the player's first) and the
-    opponent's rack, when given."""
-    position = read_position(question.key, ctx.lex(question.info.get("lexicon")))
+def board_json(lex: Lexicon, question: Question) -> dict[str, Any]:
+    """A position question's board (its key a position of LEX) as the page draws it, with the rack, the scores
+    (the player's first) and the opponent's rack, when given."""
+    position = read_position(question.key, lex)
     opponent = position.racks[1] if len(position.racks) > 1 else ""
     return {**board_view(position.board), "rack": position.rack, "opponent": opponent,
             "scores": (list(position.scores) + [0, 0])[:2]}
