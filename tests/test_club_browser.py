@@ -568,3 +568,70 @@ def test_each_member_studies_their_own_cards_in_the_local_apps_pages(live, brows
     bob.goto(base + "/study/stats")  # the session is over: the club's login again
     expect(bob.locator("#login")).to_be_visible()
     assert errors == []
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_games: Path, browser: Browser,
+                                                                 tmp_path: Path, size: str) -> None:
+    """Cards made from the member's games (an endgame solved, a read-the-rack card) are asked on the club's page as
+    the local app's reviews ask them: the board, the rack, what it asks; an illegal play refused in one line with
+    the card kept; the verdict and the endgame's values after the answer; nothing off the screen on a phone."""
+    from lexitrain.club.app import Club, create_app
+    from lexitrain.club.members import member_named
+    from lexitrain.club.store import ClubDatabase
+    from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn, cards_from_games
+    from test_engine_analysis import DOUG
+    from test_study_analysed import ENDGAME
+
+    errors: list[str] = []
+    with ClubDatabase(str(tmp_path / "club.sqlite")) as db:
+        club = Club(db, enable, clock=lambda: time.time() + 60)
+        with serving(create_app(club)) as port:
+            base = f"http://127.0.0.1:{port}"
+            page = new_page(browser, errors)
+            page.set_viewport_size(dict(zip(("width", "height"), SIZES[size])))
+            join(page, base, club, "ann")
+            ann = member_named(db, "ann")
+            assert ann is not None
+            club.settle(ann.id)
+            with club.stores.open(ann.id) as store:  # (the cards the member's `study from-games` made and synced)
+                endgame = GameCards()
+                analyse_turn(store, enable, "noah v mishu: turn 32", ENDGAME, 0, 8.0, endgame)
+                add_due_cards(store, enable, endgame)
+                time.sleep(0.01)  # (the read-rack cards due after it: the endgame is asked first)
+                cards_from_games(store, enable, [real_games / DOUG], "doug", points=1000, read_rack=True)
+            page.click("#study-start")
+            expect(page.locator("#study-kind")).to_have_text("endgame")
+            expect(page.locator("#study-prompt table.board td.tile")).not_to_have_count(0)
+            expect(page.locator("#study-prompt .rack .letter")).to_have_text(list("LLPR"))
+            expect(page.locator("#study-prompt")).to_contain_text("the opponent holds AEIY")
+            page.fill("#study-answer", "9A ALL")
+            page.press("#study-answer", "Enter")
+            expect(page.locator("#study-refused")).to_have_text("square 9A holds I, not A")
+            expect(page.locator("#study-kind")).to_have_text("endgame")  # the same card, to try again
+            page.fill("#study-answer", "13L HOER")
+            page.press("#study-answer", "Enter")
+            expect(page.locator("#study-verdict")).to_contain_text("Best! 13L ...R is worth -34 to the end")
+            expect(page.locator("#study-verdict")).to_have_class(re.compile("right"))
+            expect(page.locator("#study-kind")).to_have_text("anagram")  # the game's missed bingo, as letters
+            page.fill("#study-answer", "reunify")
+            page.press("#study-answer", "Enter")
+            expect(page.locator("#study-verdict")).to_contain_text("Right: REUNIFY")
+            for word in ("YAS", "QI"):  # the phonies played, a word to judge
+                expect(page.locator("#study-kind")).to_have_text("valid-or-phony")
+                expect(page.locator("#study-prompt .letter")).to_have_text(list(word))
+                expect(page.locator("#study-about")).to_have_text("valid or phony? (type v or p)")
+                page.fill("#study-answer", "p")
+                page.press("#study-answer", "Enter")
+                expect(page.locator("#study-verdict")).to_contain_text(f"Right: {word} is a phony. Next review")
+            expect(page.locator("#study-kind")).to_have_text("read-rack")
+            expect(page.locator("#study-prompt")).to_contain_text("What did your opponent keep?")
+            expect(page.locator("#study-prompt table.board td.last")).not_to_have_count(0)  # their move marked
+            page.locator("#study").scroll_into_view_if_needed()
+            shot(page, tmp_path, f"cards-read-rack-{size}")
+            page.press("#study-answer", "Enter")  # no answer: missed, the inference's likeliest leaves shown
+            expect(page.locator("#study-verdict")).to_have_class(re.compile("missed"))
+            expect(page.locator("#study-plays thead th")).to_have_text(["leave", "inference"])
+            expect(page.locator("#study-plays tbody tr")).not_to_have_count(0)
+            shot(page, tmp_path, f"cards-answered-{size}")
+            assert overflowing(page) == [] and errors == []

@@ -58,9 +58,10 @@ LONGEST_KEY = 1000
 LONGEST_ANSWER = 20_000
 #: The cookie a browser the member logged in from carries (sent with logins only): its password checks are its own.
 DEVICE_COOKIE = "lexitrain_device"
-#: The routes anyone may ask, logged in or not (method, path): the page and its scripts, signing up, logging in, who
-#: this is.
+#: The routes anyone may ask, logged in or not (method, path): the page, its scripts and style, signing up, logging
+#: in, who this is.
 PUBLIC = frozenset({("GET", "/"), ("HEAD", "/"), ("GET", "/club.js"), ("GET", "/static/common.js"),
+                    ("GET", "/static/app.css"),
                     ("POST", "/api/members"), ("POST", "/api/session"), ("GET", "/api/session")})
 
 

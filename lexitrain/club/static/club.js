@@ -57,16 +57,22 @@ async function refreshTables() {
   }
 }
 
+// The member's most overdue card, drawn as the local app's reviews draw it (common.js): letters, a word to judge,
+// or a position's board (a best play, an endgame, what the opponent kept).
 async function refreshStudy() {
   const got = await api("GET", "/api/study");
   $("due-count").textContent = `${got.due} due`;
   studying = got.questions[0] || null;
+  $("study-refused").textContent = "";
   if (!studying) { $("study").classList.add("hidden"); return; }
   $("study").classList.remove("hidden");
-  $("study-prompt").textContent = studying.prompt;
+  $("study-kind").textContent = studying.kind;
+  lexitrain.showQuestion($("study-prompt"), $("study-about"), studying);
   $("study-prompt").dataset.key = studying.key;
-  $("study-about").textContent = `${studying.answers} answer${studying.answers === 1 ? "" : "s"} (${studying.kind})`;
 }
+
+// What the last answer showed: the words' facts, or a position's top plays, or the kind's own table.
+const studyTables = {words: $("study-words"), answers: $("study-answers"), plays: $("study-plays"), line: $("study-line")};
 
 async function loggedIn(session) {
   me = session;
@@ -156,16 +162,25 @@ $("study-start").onclick = async () => {
 $("study-answer").onkeydown = async (event) => {
   if (event.key !== "Enter" || !studying) return;
   const answer = event.target.value.trim();
-  event.target.value = "";
   const verdict = $("study-verdict");
+  const hint = studying.hint;
   try {
     const said = await api("POST", "/api/study/answer",
                            {kind: studying.kind, key: studying.key, answer, reviewed: studying.card.last_review});
+    if (said.refused) {  // not an answer the card takes (an illegal play, not v or p): the same card, to try again
+      $("study-refused").textContent = said.refused;
+      event.target.select();
+      return;
+    }
     const next = new Date(said.card.due * 1000).toLocaleString();
-    verdict.className = said.correct ? "right" : "missed";
-    verdict.textContent = said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`
-                                       : `Missed ${studying.prompt}: ${said.expected.join(" ")}; back ${next}`;
+    verdict.className = "verdict " + (said.correct ? "right" : "missed");
+    verdict.textContent = hint === "letters"
+      ? (said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`
+                      : `Missed ${studying.prompt}: ${said.expected.join(" ")}; back ${next}`)
+      : `${lexitrain.answerVerdict(said, hint).replace(/\.?$/, ".")} ${said.correct ? "Next review" : "Back"} ${next}.`;
+    lexitrain.showAnswers(studyTables, said.words, hint === "board", said);
   } catch (e) { notice(e.message); }  // (409: answered on another device; the next question comes anyway)
+  event.target.value = "";
   await refreshStudy().catch((e) => notice(e.message));
 };
 

@@ -147,6 +147,61 @@ const lexitrain = {
       .join(", ");
   },
 
+  // A card's question as the reviews ask it (the club's "Your cards" too): a position's board (a move on it marked)
+  // with what it asks, the rack and the score; a word to judge; or its letters, in PROMPT; what to type, in HELP.
+  showQuestion(prompt, help, question) {
+    const { el } = lexitrain;
+    const choice = question.hint === "choice"; // a word shown, one of its choices typed (valid or phony?)
+    prompt.classList.toggle("with-board", question.hint === "board");
+    if (question.hint === "board") {
+      const table = el("table", "board");
+      table.append(...lexitrain.boardRows(question.board));
+      for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
+      const rack = el("div", "letters rack");
+      const asks = question.asks || lexitrain.ASKED[question.by]; // a card by score asks nothing more
+      const said = [asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
+      const standing = el("p", "note score", "score " + lexitrain.standing(question.board)
+        + (question.board.opponent ? " · the opponent holds " + question.board.opponent : ""));
+      prompt.replaceChildren(...said, table, rack, standing);
+      lexitrain.letters(rack, Array.from(question.board.rack));
+    } else lexitrain.letters(prompt, Array.from(choice ? question.word : question.prompt));
+    help.textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
+      : question.hint === "board" ? question.answer_help || lexitrain.playHelp(question.by)
+      : question.answers + (question.answers === 1 ? " answer" : " answers");
+  },
+
+  // The verdict on an answer in one line: a play's score and rank, a reading's lines, whether the word shown
+  // is valid, or the words missed.
+  answerVerdict(outcome, hint) {
+    const head = outcome.correct ? "Right" : "Missed";
+    return Array.isArray(outcome.verdict) ? (outcome.verdict.join(". ") || "No answer") + "."
+      : hint === "board" ? lexitrain.playVerdict(outcome)
+      : hint === "choice" ? head + ": " + outcome.verdict
+      : head + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
+        + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
+  },
+
+  // After an answer, in SHOWN ({words: the words' box, answers: their table, plays: the plays' table, line: a
+  // best line's paragraph}): the words' facts, or a position's top plays (an endgame's first plays, exactly valued,
+  // and a best line, as the position quiz shows them), or the table the kind sent (`table`). DETAILS is the
+  // verdict's (`top`, `table`, `by`, `sequence`).
+  showAnswers(shown, words, board, details) {
+    const { el } = lexitrain;
+    const table = details.table;
+    const endgame = board && details.by === "endgame" && !table;
+    shown.words.hidden = board || table !== undefined;
+    shown.plays.hidden = !(board || table !== undefined);
+    const head = table ? table.columns : endgame ? ["Play", "Word", "Score", "Value"] : ["Position", "Word", "Score"];
+    shown.plays.tHead.rows[0].replaceChildren(...head.map((name, i) => el("th", !table && i >= 2 ? "num" : "", name)));
+    shown.plays.tBodies[0].replaceChildren(...(table
+      ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
+      : endgame ? lexitrain.endgameRows(details.top || []) : lexitrain.playRows(board ? details.top || [] : [])));
+    shown.line.hidden = !endgame;
+    shown.line.textContent = endgame ? lexitrain.bestLine(details.sequence || []) : "";
+    shown.answers.tBodies[0].replaceChildren(...words.map((facts) => lexitrain.answerRow(facts)));
+    lexitrain.hideEmptyColumns(shown.answers);
+  },
+
   // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.
   playRows(top) {
     return top.map((p) => {

@@ -1,7 +1,7 @@
 "use strict";
 // Reviews: the day's cards one at a time, answered by typing or revealed and graded (keys 1-4).
 (() => {
-  const { api, el, letters, say, answerRow, on, guarded } = lexitrain;
+  const { api, el, say, on, guarded } = lexitrain;
   const box = document.getElementById("answer");
   const asking = document.getElementById("asking");
   const grading = document.getElementById("grading");
@@ -25,26 +25,10 @@
         + today.new_done + " new"));
   }
 
-  // After an answer: the words' facts, or a position's top plays (an endgame's first plays, exactly valued, and
-  // a best line, as the position quiz shows them), or the table the kind sent (`table`). SHOWN is the verdict's
-  // details (`top`, `table`, `by`, `sequence`).
-  function answers(words, board, shown) {
-    const table = shown.table;
-    const endgame = board && shown.by === "endgame" && !table;
-    document.getElementById("words-part").hidden = board || table !== undefined;
-    document.getElementById("plays").hidden = !(board || table !== undefined);
-    const head = table ? table.columns : endgame ? ["Play", "Word", "Score", "Value"] : ["Position", "Word", "Score"];
-    document.querySelector("#plays thead tr").replaceChildren(...head.map((name, i) =>
-      el("th", !table && i >= 2 ? "num" : "", name)));
-    document.querySelector("#plays tbody").replaceChildren(...(table
-      ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
-      : endgame ? lexitrain.endgameRows(shown.top || []) : lexitrain.playRows(board ? shown.top || [] : [])));
-    const line = document.getElementById("line");
-    line.hidden = !endgame;
-    line.textContent = endgame ? lexitrain.bestLine(shown.sequence || []) : "";
-    document.querySelector("#answers tbody").replaceChildren(...words.map((facts) => answerRow(facts)));
-    lexitrain.hideEmptyColumns(document.getElementById("answers"));
-  }
+  // After an answer: the words' facts, or a position's top plays, or the table the kind sent (common.js).
+  const shownTables = { words: document.getElementById("words-part"), answers: document.getElementById("answers"),
+                        plays: document.getElementById("plays"), line: document.getElementById("line") };
+  function answers(words, board, details) { lexitrain.showAnswers(shownTables, words, board, details); }
 
   // Undo is offered while the round goes on and an answer of it stands.
   function showUndo() {
@@ -68,24 +52,7 @@
     }
     asking.hidden = false;
     document.getElementById("which").textContent = "Card " + question.number + " · " + question.kind;
-    const choice = question.hint === "choice"; // a word shown, one of its choices typed (valid or phony?)
-    const prompt = document.getElementById("prompt");
-    prompt.classList.toggle("with-board", question.hint === "board");
-    if (question.hint === "board") { // a position card: what it asks, the board (a move on it marked), the rack
-      const table = el("table", "board");
-      table.append(...lexitrain.boardRows(question.board));
-      for (const [r, c] of question.highlight || []) table.rows[r + 1].cells[c + 1].classList.add("last");
-      const rack = el("div", "letters rack");
-      const asks = question.asks || lexitrain.ASKED[question.by]; // a card by score asks nothing more
-      const said = [asks, question.note].filter(Boolean).map((text) => el("p", "note", text));
-      const standing = el("p", "note score", "score " + lexitrain.standing(question.board)
-        + (question.board.opponent ? " · the opponent holds " + question.board.opponent : ""));
-      prompt.replaceChildren(...said, table, rack, standing);
-      letters(rack, Array.from(question.board.rack));
-    } else letters(prompt, Array.from(choice ? question.word : question.prompt));
-    document.getElementById("answers-count").textContent = choice ? question.choices.join(" or ") + "? (type v or p)"
-      : question.hint === "board" ? question.answer_help || lexitrain.playHelp(question.by)
-      : question.answers + (question.answers === 1 ? " answer" : " answers");
+    lexitrain.showQuestion(document.getElementById("prompt"), document.getElementById("answers-count"), question);
     box.value = "";
     refused.textContent = "";
     box.focus();
@@ -95,12 +62,7 @@
   function verdict(outcome, hint) {
     const line = document.getElementById("verdict");
     line.className = "verdict " + (outcome.correct ? "right" : "missed");
-    const head = outcome.correct ? "Right" : "Missed";
-    line.textContent = Array.isArray(outcome.verdict) ? (outcome.verdict.join(". ") || "No answer") + "."
-      : hint === "board" ? lexitrain.playVerdict(outcome)
-      : hint === "choice" ? head + ": " + outcome.verdict
-      : head + (outcome.missing.length ? ": missing " + outcome.missing.join(" ") : "")
-        + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
+    line.textContent = lexitrain.answerVerdict(outcome, hint);
   }
 
   const answer = guarded(async () => {
