@@ -613,6 +613,8 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
             page.press("#study-answer", "Enter")
             expect(page.locator("#study-verdict")).to_contain_text("Best! 13L ...R is worth -34 to the end")
             expect(page.locator("#study-verdict")).to_have_class(re.compile("right"))
+            expect(page.locator("#study-plays thead th")).to_have_text(["Play", "Word", "Score", "Value"])
+            expect(page.locator("#study-line")).to_contain_text("A best line: 13L HOER 7")
             expect(page.locator("#study-kind")).to_have_text("anagram")  # the game's missed bingo, as letters
             page.fill("#study-answer", "reunify")
             page.press("#study-answer", "Enter")
