@@ -153,7 +153,7 @@ cdef struct Ranked:
     int square
     int down
     int k       # the word start's length (the squares left of the anchor the plays fill)
-    int number  # the anchor's bounds by word start length: k_bounds[number * MAX_RACK:]
+    int number  # the anchor's bounds by word start length: k_bounds[number * 2 * MAX_RACK:] (see shadow)
 
 
 cdef struct LineBest:
@@ -168,8 +168,10 @@ cdef struct LineBest:
 cdef extern from *:
     """
     #define NO_PLAY (-(1L << 40))  /* a bound where no play is found */
+    #define NO_CAP (1L << 40)      /* no bound on a score */
     """
     long NO_PLAY
+    long NO_CAP
 
 
 cdef extern from *:
@@ -478,6 +480,8 @@ cdef class _Search:
     # bounding anchors while choosing (see `shadow`): the best leave by tiles played, the lengths of the
     # words the rack's tiles make alone, the word map and the whole rack's key in it
     cdef long best_leave[MAX_RACK + 1]
+    cdef long* kept_best               # by rack slots: the best leave of any of them kept (see extend)
+    cdef long score_cap                # the bound on the score (in hundredths) of the plays searched now
     cdef long word_leave[MAX_RACK + 1]   # the best leave by tiles played where those tiles make a word alone
     cdef uint32_t rack_words
     cdef const WordBits* words
@@ -508,6 +512,7 @@ cdef class _Search:
         self.avail = NULL
         self.ranked = NULL
         self.k_bounds = NULL
+        self.kept_best = NULL
         self.cap_ranked = 0
         self.words = NULL
         self.lefts = NULL
@@ -530,6 +535,7 @@ cdef class _Search:
         PyMem_RawFree(self.avail)
         PyMem_RawFree(self.ranked)
         PyMem_RawFree(self.k_bounds)
+        PyMem_RawFree(self.kept_best)
         PyMem_RawFree(self.lefts)
         PyMem_RawFree(self.found)
         PyMem_RawFree(self.leave)
@@ -1070,7 +1076,8 @@ cdef class _Search:
         """The plays found from anchor a (each play is found from one anchor, the first it covers): through
         the board tiles just before it, or else from each word start of the rack that fits the empty
         squares before it (`only` 0 or more: of that length alone); with `by_k` (choosing), only the word
-        starts whose bound (`shadow`) may still beat the best play so far."""
+        starts whose bound (`shadow`) may still beat the best play so far, and of those only the ones whose
+        score's bound and best leave may (`score_cap`, `kept_best`: see extend)."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
         cdef int i, s, k, n, p, t, row_start, run_len
@@ -1112,6 +1119,7 @@ cdef class _Search:
                 return 0
             if after_tile and not self.leads_through(node, run, run_len, can):
                 return 0
+            self.score_cap = by_k[MAX_RACK] if by_k != NULL else NO_CAP
             self.place(s)
             self.extend(node, a, a - s, main, 1, 0, 0, (1ULL << (a - s)) - 1, self.whole)
             return 0
@@ -1123,10 +1131,13 @@ cdef class _Search:
             if k > self.lefts_made:
                 self.lefts_up_to(k)
             self.place(a - k)
+            self.score_cap = by_k[MAX_RACK + k] if by_k != NULL else NO_CAP
             for p in range(self.by_length[k], self.by_length[k + 1]):
                 part = &self.lefts[p]
                 if not part.can & fits:
                     continue  # no rack tile can go on the anchor after this left part
+                if self.have_best and self.score_cap + self.kept_best[part.rem] < self.best_equity:
+                    continue  # what it leaves on the rack cannot make up for the most the play may score
                 if not part.next2 & after and (after_tile or not part.ends & fits):
                     continue  # the word can neither end on the anchor nor go on past it
                 if after_tile:
@@ -1160,7 +1171,8 @@ cdef class _Search:
         plus the cross words'), its board tiles and cross words, the bingo, and the best leave of what
         is kept; a stretch whose tiles can make no word (the rack's alone, or the whole rack through the
         board's: the word map) counts for nothing. MAGPIE's "shadow" is this idea. `by_k`: the bound
-        of the plays from each word start length (the squares left of the anchor they fill)."""
+        of the plays from each word start length (the squares left of the anchor they fill), and from
+        `by_k[MAX_RACK]` on the bound of their scores alone (in hundredths, for `extend`)."""
         cdef int* sq = self.sq
         cdef uint32_t letters = self.avail[self.whole]
         cdef int row_start = a - a % self.cols, end = row_start + self.cols
@@ -1178,7 +1190,7 @@ cdef class _Search:
         cdef bint through = False
         cdef uint32_t node, at_anchor = self.cmask[a]  # the letters that may go on the anchor
         for k in range(longest + 1):
-            by_k[k] = NO_PLAY
+            by_k[k] = by_k[MAX_RACK + k] = NO_PLAY
         if not self.cmask[a] & letters:
             return NO_PLAY
         if a > row_start and sq[a - 1] != EMPTY:  # the word starts with the board's tiles before the anchor
@@ -1253,8 +1265,10 @@ cdef class _Search:
                 total = 0
                 for j in range(n):
                     total += mult[j] * self.slot_points[j]
-                total = min(total, capped) + board * W + cross + (self.bingo if n == self.rack_size else 0)
-                total = total * 100 + (self.best_leave[n] if through else self.word_leave[n])
+                total = (min(total, capped) + board * W + cross + (self.bingo if n == self.rack_size else 0)) * 100
+                if total > by_k[MAX_RACK + k]:
+                    by_k[MAX_RACK + k] = total
+                total += self.best_leave[n] if through else self.word_leave[n]
                 if total > by_k[k]:
                     by_k[k] = total
         for k in range(limit + 1):
@@ -1276,7 +1290,7 @@ cdef class _Search:
             if grown == NULL:
                 return _no_memory()
             self.ranked = grown
-            by_k = <long*>PyMem_RawRealloc(self.k_bounds, 2 * self.size * MAX_RACK * sizeof(long))
+            by_k = <long*>PyMem_RawRealloc(self.k_bounds, 2 * self.size * 2 * MAX_RACK * sizeof(long))
             if by_k == NULL:
                 return _no_memory()
             self.k_bounds, self.cap_ranked = by_k, 2 * self.size
@@ -1291,7 +1305,7 @@ cdef class _Search:
                     continue
                 for a in range(line * self.cols, (line + 1) * self.cols):
                     if self.anchor[a]:
-                        by_k = &self.k_bounds[n * MAX_RACK]
+                        by_k = &self.k_bounds[n * 2 * MAX_RACK]
                         if self.shadow(a, longest, by_k) != NO_PLAY:
                             self.ranked[n].square, self.ranked[n].down, self.ranked[n].number = a, d, n
                             _best_length(&self.ranked[n], by_k, longest)
@@ -1304,7 +1318,7 @@ cdef class _Search:
                 break
             d = top.down
             self.use(d, st.cols if d else st.rows, st.rows if d else st.cols)
-            by_k = &self.k_bounds[top.number * MAX_RACK]
+            by_k = &self.k_bounds[top.number * 2 * MAX_RACK]
             self.anchor_plays(top.square, longest, by_k, top.k)
             by_k[top.k] = NO_PLAY  # searched: the anchor's next length, if any, takes its place
             if _best_length(&self.ranked[0], by_k, longest):
@@ -1317,7 +1331,7 @@ cdef class _Search:
         """Choosing on an empty board: the plays from its one anchor `a` (the centre), bounded by word start
         length (`shadow`) and searched best bound first, while a bound may still beat the best play so far."""
         cdef Ranked at
-        cdef long by_k[MAX_RACK]
+        cdef long by_k[2 * MAX_RACK]
         if self.shadow(a, longest, by_k) == NO_PLAY:
             return 0
         while _best_length(&at, by_k, longest) and not (self.have_best and at.bound < self.best_equity):
@@ -1548,13 +1562,17 @@ cdef class _Search:
 
     cdef int extend(self, uint32_t node, int i, int length, long main, long wmul, long cross, int placed,
                     uint64_t through, uint32_t rem) except -1 nogil:
-        """Continue the word (its `length` tiles so far) at flat square i, with the rack slots `rem` left."""
+        """Continue the word (its `length` tiles so far) at flat square i, with the rack slots `rem` left;
+        choosing, only while the bound on the plays' score (`score_cap`, from `shadow`) with the best leave
+        of `rem` (`kept_best`) may beat the best play so far."""
         cdef const uint32_t* g = self.g
         cdef int* sq = self.sq
         cdef int t = sq[i], letter, j, lm, w, cs, p
         cdef uint32_t allowed, fin, next_need, low, child, further, mine, left, blank, brem = 0
         cdef long bonus, score, ncross
         cdef bint next_tile, keep
+        if self.have_best and self.score_cap + self.kept_best[rem] < self.best_equity:
+            return 0  # no play from here scores enough to beat the best with the best leave it may keep
         if t != EMPTY:
             letter = t & LETTER_MASK
             if not (g[node] >> letter) & 1:
@@ -2110,7 +2128,11 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
         grown = <long*>PyMem_RawRealloc(s.leave, (s.whole + 1) * sizeof(long))
         if grown == NULL:
             return _no_memory()
-        s.leave, s.leave_cap = grown, s.whole + 1
+        s.leave = grown
+        grown = <long*>PyMem_RawRealloc(s.kept_best, (s.whole + 1) * sizeof(long))
+        if grown == NULL:
+            return _no_memory()
+        s.kept_best, s.leave_cap = grown, s.whole + 1
     for n in range(s.in_rack + 1):
         s.best_leave[n] = NO_PLAY
     s.whole_cache = NULL
@@ -2139,6 +2161,11 @@ cdef int _value_leaves(_Search s, Valuation* how, int bag) except -1 nogil:
             s.leave[rem] = (<LeaveTable>how.cache).kept(rem, s.slot_tile, s.in_rack, s.letters)
         if s.leave[rem] > s.best_leave[s.in_rack - size]:
             s.best_leave[s.in_rack - size] = s.leave[rem]
+        s.kept_best[rem] = s.leave[rem]  # the best leave of the tiles of `rem`, any of them kept
+        low = rem
+        while low:
+            s.kept_best[rem] = max(s.kept_best[rem], s.kept_best[rem ^ (low & (~low + 1))])
+            low &= low - 1
     return 0
 
 
