@@ -879,9 +879,76 @@ def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live
                                                    f"{100 * first['win']:.1f}", f"{first['equity']:.2f}",
                                                    f"{first['spread']:.2f}", "16"])
     expect(page.locator("#top-plays")).to_be_hidden()
+    expect(page.locator("#line")).to_have_text(
+        "16 iterations, 2 plies, seed 1; the opponent's rack a random draw from the unseen tiles")
     overflowing = page.evaluate("() => [...document.querySelectorAll('#sim-table td')]"
                                 ".filter((c) => c.scrollWidth > c.clientWidth).length")
     assert overflowing == 0
+
+
+def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_opponents_rack_was_read(
+        page: Page, live: Live, real_games: Path):
+    """A best-play card due, simulated as `study from-games --sim-iterations` does it, the opponent's rack drawn
+    from what their last move says of it: after the answer the reviews show the simulation's table as the
+    position quiz does (win %, equity, spread, iterations: why the best is best) and say how it was run, the
+    rack read included, as the terminal and --json do. On a phone the table scrolls in its box."""
+    from lexitrain.engine.cgp import Position, to_cgp
+    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.inference import LastMove
+    from lexitrain.engine.movegen import MoveGenerator
+    from lexitrain.engine.replay import replay
+    from lexitrain.lexicon.catalog import open_lexicon
+    from lexitrain.study.quiz.kinds.analysed import BEST_PLAY, bag_count, simulate_position, store_analysed
+    from lexitrain.study.store import ProgressStore
+    from lexitrain.tiles import Rack
+    from tests.test_engine_analysis import DOUG
+
+    lex = open_lexicon(NAME)
+    generator = MoveGenerator(dawg_for(lex))
+    analysis, last = None, None
+    for turn in replay(read_gcg(real_games / DOUG), lex.tiles, lex.layout):
+        position = Position(turn.board.copy(), [turn.rack.upper(), ""], list(turn.scores))
+        read = (last.board, LastMove(play=last.play)) if last is not None and last.player != turn.player \
+            and last.play is not None and not last.withdrawn else None
+        if turn.rack and bag_count(position) and read is not None and turn.number > 10:
+            analysis = simulate_position(lex, position, generator, 16, read=read)
+            if analysis is not None:
+                plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
+                with ProgressStore() as store:
+                    store_analysed(store, lex, position, "test", analysis, plays)
+                break
+        last = turn
+    assert analysis is not None and analysis["inferred"]
+    key = to_cgp(position)
+    with ProgressStore() as store, store.transaction():
+        card = store.card(store.ensure_cards(NAME, [(BEST_PLAY, key)], 0)[0])
+        card.state, card.due = 1, 1.0  # due long ago: the first card shown
+        store.save_card(card)
+    try:
+        page.goto(live.url("/review"))
+        expect(page.locator("#which")).to_contain_text("best-play")
+        box = page.get_by_label("Answer")
+        box.fill(analysis["best"][0])
+        box.press("Enter")
+        expect(page.locator("#verdict")).to_contain_text("The best play! ")
+        expect(page.locator("#plays thead th")).to_have_text(
+            ["Move", "Score", "Leave", "Win %", "Equity", "Spread", "Iterations"])
+        first = analysis["candidates"][0]
+        expect(page.locator("#plays tbody tr").first.locator("td")).to_have_text(
+            [first["play"], str(first["score"]), first["leave"] or "-", f"{100 * first['win']:.1f}",
+             f"{first['equity']:.2f}", f"{first['spread']:.2f}", "16"])
+        expect(page.locator("#line")).to_have_text(
+            "16 iterations, 2 plies, seed 1; the opponent's rack drawn from what their last move says of it")
+        page.set_viewport_size({"width": 390, "height": 800})
+        assert not overflowing(page), overflowing(page)  # the table scrolls in its box, not the page sideways
+        page.screenshot(path=str(Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or live.home) / "web-review-best-play.png"),
+                        full_page=True)
+    finally:
+        with ProgressStore() as store, store.transaction():
+            card = store.card(store.ensure_cards(NAME, [(BEST_PLAY, key)], 0)[0])
+            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
+            store.save_card(card)
 
 
 def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows_a_best_line(

@@ -183,23 +183,45 @@ const lexitrain = {
 
   // After an answer, in SHOWN ({words: the words' box, answers: their table, plays: the plays' table, line: a
   // best line's paragraph}): the words' facts, or a position's top plays (an endgame's first plays, exactly valued,
-  // and a best line, as the position quiz shows them), or the table the kind sent (`table`). DETAILS is the
-  // verdict's (`top`, `table`, `by`, `sequence`).
+  // and a best line; a simulation's table and how it was run: as the position quiz shows them), or the table the
+  // kind sent (`table`). DETAILS is the verdict's (`top`, `table`, `by`, `sequence`, a simulation's `inferred`).
   showAnswers(shown, words, board, details) {
     const { el } = lexitrain;
     const table = details.table;
     const endgame = board && details.by === "endgame" && !table;
+    const sim = board && details.by === "sim" && !table;
     shown.words.hidden = board || table !== undefined;
     shown.plays.hidden = !(board || table !== undefined);
-    const head = table ? table.columns : endgame ? ["Play", "Word", "Score", "Value"] : ["Position", "Word", "Score"];
-    shown.plays.tHead.rows[0].replaceChildren(...head.map((name, i) => el("th", !table && i >= 2 ? "num" : "", name)));
+    const head = table ? table.columns : endgame ? ["Play", "Word", "Score", "Value"] : sim ? lexitrain.SIM_HEADS
+      : ["Position", "Word", "Score"];
+    const numeric = (name, i) => !table && (sim ? !["Move", "Leave"].includes(name) : i >= 2);
+    shown.plays.tHead.rows[0].replaceChildren(...head.map((name, i) => el("th", numeric(name, i) ? "num" : "", name)));
     shown.plays.tBodies[0].replaceChildren(...(table
       ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
-      : endgame ? lexitrain.endgameRows(details.top || []) : lexitrain.playRows(board ? details.top || [] : [])));
-    shown.line.hidden = !endgame;
-    shown.line.textContent = endgame ? lexitrain.bestLine(details.sequence || []) : "";
+      : endgame ? lexitrain.endgameRows(details.top || []) : sim ? lexitrain.simRows(details.top || [])
+      : lexitrain.playRows(board ? details.top || [] : [])));
+    shown.line.hidden = !(endgame || sim);
+    shown.line.textContent = endgame ? lexitrain.bestLine(details.sequence || []) : sim ? lexitrain.simNote(details) : "";
     shown.answers.tBodies[0].replaceChildren(...words.map((facts) => lexitrain.answerRow(facts)));
     lexitrain.hideEmptyColumns(shown.answers);
+  },
+
+  // A simulation's candidates as table rows (move, score, leave, win %, equity, spread, iterations), the heads
+  // SIM_HEADS, and how it was run in one line: whether the opponent's rack was read from their last move
+  // (`inferred`) changes what its win chances mean.
+  SIM_HEADS: ["Move", "Score", "Leave", "Win %", "Equity", "Spread", "Iterations"],
+  simRows(top) {
+    return top.map((c) => {
+      const row = lexitrain.el("tr");
+      row.append(...[[c.play], [c.score, "num"], [c.leave || "-"], [(100 * c.win).toFixed(1), "num"],
+        [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]]
+        .map(([text, className]) => lexitrain.el("td", className || "", String(text))));
+      return row;
+    });
+  },
+  simNote(outcome) {
+    return outcome.iterations + " iterations, " + outcome.plies + " plies, seed " + outcome.seed + "; the opponent's rack "
+      + (outcome.inferred ? "drawn from what their last move says of it" : "a random draw from the unseen tiles");
   },
 
   // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.

@@ -53,17 +53,6 @@
     input.focus();
   }
 
-  function cells(...values) {
-    const row = lexitrain.el("tr");
-    row.append(...values.map(([text, className]) => lexitrain.el("td", className || "", String(text))));
-    return row;
-  }
-
-  function simRow(c) {
-    return cells([c.play], [c.score, "num"], [c.leave || "-"], [(100 * c.win).toFixed(1), "num"],
-      [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]);
-  }
-
   function showVerdict(outcome) {
     verdictPart.hidden = false;
     const line = document.getElementById("verdict-line");
@@ -73,9 +62,10 @@
     document.getElementById("top-plays").hidden = analysed;
     document.getElementById("sim-table").hidden = outcome.by !== "sim";
     document.getElementById("endgame-table").hidden = outcome.by !== "endgame";
-    document.getElementById("line").hidden = outcome.by !== "endgame";
+    document.getElementById("line").hidden = !analysed;
     if (outcome.by === "sim") {
-      document.querySelector("#sim-table tbody").replaceChildren(...outcome.top.map(simRow));
+      document.querySelector("#sim-table tbody").replaceChildren(...lexitrain.simRows(outcome.top));
+      document.getElementById("line").textContent = lexitrain.simNote(outcome);
     } else if (outcome.by === "endgame") {
       document.querySelector("#endgame-table tbody").replaceChildren(...lexitrain.endgameRows(outcome.top));
       document.getElementById("line").textContent = lexitrain.bestLine(outcome.sequence);
