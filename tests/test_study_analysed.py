@@ -75,8 +75,14 @@ def test_endgame_cards_from_a_real_game_take_any_best_first_play(enable, real_ga
     # a flashcard's reveal says as much: the first plays by exact value and a best line, not the play alone
     cards = sum(len(keys) for keys in data["keys"].values())
     flashcards = run("quiz", "--due", "--flashcard", "--no-schedule", input="\n3\n" * cards).stdout
-    assert "rack LLPR: what first play wins the most in this endgame?" in flashcards
     assert "a best line: 13L HOER 7" in flashcards and re.search(r"1\.\s+-34\s+\d+\s+(13L|9A) ", flashcards)
+    # and asks as the typed quiz does: a board with coordinates to name a play by, the opponent's tiles, and no
+    # "(2 to find)": one play is the answer, either of the two best first plays
+    asked = flashcards[:flashcards.index("a best line: 13L HOER 7")]
+    asked = asked[asked.rindex("win the endgame: its first play?"):]
+    assert "A B C D E F G H I J K L M N O" in asked and "the opponent holds AEIY" in asked
+    assert "(2 are best: any one of them is right)" in asked and "to find" not in asked
+    assert re.search(r"reveal >\s+(13L \S+ or 9A \S+|9A \S+ or 13L \S+)\n", asked), asked
 
     lines = jsonl("quiz", "position", "--by", "endgame", answers=before + "9A ALL\n13L HOER\n")
     at = next(n for n, line in enumerate(lines) if line.get("question", {}).get("id") == f"endgame:{ENDGAME}")

@@ -26,7 +26,7 @@ import typer
 from lexitrain.cli.answer_input import TimedOut, clean_input, duration_text
 from lexitrain.cli.feedback_view import note_lines
 from lexitrain.cli.output import when_text
-from lexitrain.cli.position_view import ANALYSED, show_analysis_table
+from lexitrain.cli.position_view import ANALYSED, show_analysis_table, show_position
 from lexitrain.cli.quiz_ui import undo_json, read_answer, result_json
 from lexitrain.errors import LexitrainError
 from lexitrain.study.quiz.feedback import word_notes
@@ -94,7 +94,7 @@ def run_terminal(session: Session) -> Summary:
                "!undo = take the last grade back")
     rnd = Round(session)
     while (question := rnd.question) is not None:
-        typer.secho(f"\n{rnd.number}. {question.prompt}  ({len(question.expected)} to find)", bold=True)
+        _show_question(rnd.number, session, question)
         given = _read("reveal > ")
         if given is None or given.strip().lower() == STOP:
             break
@@ -116,6 +116,18 @@ def run_terminal(session: Session) -> Summary:
     return _finish_terminal(rnd)
 
 
+def _show_question(number: int, session: Session, question: Question) -> None:
+    """The card asked: its letters or words and how many answers to find; a position as the typed quiz shows it
+    (coordinates, premiums) with no count, as one play is the answer, naming how many are best when several are
+    (an endgame's first plays of equal value): any one of them is right."""
+    if question.hint != BOARD:
+        typer.secho(f"\n{number}. {question.prompt}  ({len(question.expected)} to find)", bold=True)
+        return
+    show_position(number, session, question)
+    if len(question.expected) > 1:
+        typer.echo(f"({len(question.expected)} are best: any one of them is right)")
+
+
 def _undo_terminal(rnd: Round) -> None:
     """`!undo` at the reveal prompt: the last grade taken back, its card shown again (or why not)."""
     try:
@@ -130,7 +142,7 @@ def _show_answers(session: Session, question: Question) -> None:
     """The answers revealed, each with its hooks, inner hooks, symbols and definition (as the
     typed quiz's feedback lists them); a question that is not answered in words, as they stand."""
     lines = note_lines(word_notes(session.lex, question.expected)) if question.hint == LETTERS else []
-    for line in lines or [" ".join(question.expected)]:
+    for line in lines or [(" or " if question.hint == BOARD else " ").join(question.expected)]:  # one play is right
         typer.secho(f"  {line}", fg="cyan")
     if question.hint == BOARD and question.info.get("by") in ANALYSED:  # its table and, for an endgame, a best line
         show_analysis_table(session.check(question, "").details)

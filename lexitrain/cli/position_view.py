@@ -39,17 +39,14 @@ ASKED = {"equity": "top play by equity", "sim": "best play by simulation",
          "endgame": "win the endgame: its first play"}
 
 
-def ask_position(rnd: Round, question: Question) -> Outcome | None:
-    """Show the board with premiums coloured, the rack and the scores; read one
-    play and show the verdict and the top plays. An illegal play is refused with
-    its reason and the position asked again. None when the player stops (unscored);
-    after `!undo`, the answer taken back (its question is then on show again)."""
-    session = rnd.session
+def show_position(number: int, session: Session, question: Question) -> None:
+    """A position question as the terminal asks it, typed or as a flashcard: what it asks, the board with
+    coordinates and premiums coloured, the rack and the scores (the opponent's tiles in an endgame)."""
     console = stdout_console()
     info = question.info
     position = parse_cgp(info["cgp"], session.lex.tiles, session.lex.layout)
     asks = info.get("asks") or f"{ASKED.get(info.get('by', ''), 'top play')}?"
-    console.print(f"\n{rnd.number}. {asks}", style="bold")
+    console.print(f"\n{number}. {asks}", style="bold")
     console.print(render_board(position.board, {(r, c) for r, c in info.get("highlight", ())}))
     if info.get("note"):
         console.print(info["note"], highlight=False)
@@ -58,6 +55,15 @@ def ask_position(rnd: Round, question: Question) -> Outcome | None:
     console.print(f"rack {position.rack}   score {you} to {other}{theirs}", style="bold", highlight=False)
     if info.get("answer_help"):
         console.print(f"type {info['answer_help']}", style="dim", highlight=False)
+
+
+def ask_position(rnd: Round, question: Question) -> Outcome | None:
+    """Show the position (`show_position`); read one play and show the verdict and the top plays. An illegal
+    play is refused with its reason and the position asked again. None when the player stops (unscored);
+    after `!undo`, the answer taken back (its question is then on show again)."""
+    session = rnd.session
+    info = question.info
+    show_position(rnd.number, session, question)
     while True:
         line = read_terminal_line("play> " if "answer_help" not in info else "> ", session.answer_time_left)
         if isinstance(line, TimedOut):
