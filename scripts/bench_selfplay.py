@@ -4,8 +4,8 @@ player, on one core and on the whole machine.
 Two ways to play the same games (the same seeds give the same games, see
 tests/test_engine_selfplay.py): the reference, game.self_play with
 equity.EquityPlayer over the compiled move generator's full list of plays,
-and fast self-play (engine/selfplay.py), where the compiled search returns
-only the best move. Both value leaves by the same table (the shipped one,
+and fast self-play (engine/selfplay.py), where the compiled search plays
+the whole game, choosing only the best move each turn. Both value leaves by the same table (the shipped one,
 or the 40-feature model's values when none is shipped). Prints the median
 of --repeats runs of each, the ratio, and the load average, which matters
 on a shared machine.
