@@ -334,6 +334,34 @@ def test_cli_two_in_the_bag_and_bad_positions(enable) -> None:
         assert len(refused.stderr.strip().splitlines()) == 1 and "Traceback" not in refused.stderr
 
 
+def test_a_stopped_report_shows_why_the_unproved_plays_are_in_their_order(enable) -> None:
+    """Time out before any play is proved on a real game's pre-endgame: every row is `<=8/8`, so the order (the
+    bound, then the estimated wins, then the value) was hidden, values running up and down with no reason shown;
+    each unproved row now names its estimated wins, and where nothing is proved the first is not said to be
+    beaten by itself ("N candidates may still beat the first" counted the first among them)."""
+    import re
+
+    from lexitrain.engine.cgp import Position, to_cgp
+    from tests.cli_runner import run
+    from tests.engine_helpers import recorded_endgames
+    from tests.test_engine_endgame import GAMES
+
+    _, board, rack, _, _ = next(p for p in recorded_endgames(GAMES, enable.tiles, 1) if p[0].endswith("issue_476.gcg"))
+    letters = "".join(enable.tiles.letters[i] * n for i, n in enumerate(rack.counts)) + "?" * rack.blanks
+    cgp = to_cgp(Position(board, [letters, ""], [300, 254], 0, {"lex": "enable"}))
+    text = run("preendgame", "--cgp", cgp, "--candidates", "5", "--time", "0.01", "--threads", "1")
+    assert text.exit_code == 0, text.stderr
+    rows = [line for line in text.stdout.splitlines() if " wins " in line]
+    unproved = [re.search(r"<=(\S+)/8 wins .*about (\S+) wins by the estimate", line) for line in rows
+                if line.lstrip().startswith("<=")]
+    assert unproved and None not in unproved, text.stdout
+    if rows[0].lstrip().startswith("<="):  # nothing proved in the time
+        assert f"not proved: any of the {len(rows)} candidates may be best (marked *)" in text.stdout
+        assert "may still beat the first" not in text.stdout
+        keys = [(float(m.group(1)), float(m.group(2))) for m in unproved]
+        assert keys[1:] == sorted(keys[1:], reverse=True)  # after the best guess, by the bound then the estimate
+
+
 def test_the_clock_is_read_while_the_replies_are_valued() -> None:
     """After the pass (or a one-tile play with two in the bag) the one-ply estimate builds the opponent's
     replies in Python, with no search to read the clock: it reads the clock itself. A 2-in-the-bag run

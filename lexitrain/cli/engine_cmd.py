@@ -360,7 +360,9 @@ def preendgame(
     typer.echo(f"{len(rows)} of {counted(result.candidates, 'candidate')} (the plays and the pass) against "
                f"{ways} ({proof}; {result.seconds:.2f} s)")
     rivals = {id(o) for o in result.unproved}
-    if rivals:
+    if rivals and id(result.plays[0]) in rivals:  # nothing proved: the first is a guess, among the others
+        typer.echo(f"not proved: any of the {counted(len(rivals), 'candidate')} may be best (marked *)")
+    elif rivals:
         typer.echo(f"not proved: {counted(len(rivals), 'candidate')} may still beat the first (marked *)")
     for o, row in zip(result.plays, rows):
         wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
@@ -368,7 +370,7 @@ def preendgame(
         bounds = "" if low is None and high is None else (
             f", proved {'' if low is None else f'{low:+.2f} <= '}value{'' if high is None else f' <= {high:+.2f}'}")
         note = "" if row["exact"] else f"  (wins proved, value not exact{bounds})" if row["decided"] \
-            else f"  (partly searched{bounds})"
+            else f"  (partly searched: about {row['wins']:g} wins by the estimate{bounds})"  # the order's second key
         typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
                    f"{row['word']:<16} {row['score']:>4}{note}{' *' if id(o) in rivals else ''}")
 
