@@ -326,12 +326,7 @@ def from_games(
             warn(f"skipped {reason}")
         for note in found.notes:
             warn(note)
-        made = ", ".join(counted(len(keys), f"{kind} card") for kind, keys in found.keys.items()) or "no cards"
-        fates = [f"{found.added} new, due now" if found.added else "none new"]
-        if found.known:
-            fates.append(f"{found.known} {'was a card' if found.known == 1 else 'were cards'} already")
-        typer.echo(f"{counted(found.games, 'game')}, {counted(found.turns, 'turn')} analysed against {lex.name}: "
-                   f"{made} ({'; '.join(fates)})")
+        typer.echo(found.said(lex.name))
         if found.unsolved:
             typer.echo(f"{counted(found.unsolved, 'endgame')} of {found.endgames} not solved exactly within "
                        f"{endgame_time:g} s: no card (a longer --endgame-time may solve them)")

@@ -80,15 +80,20 @@ def read_gcg(path: str | Path) -> Game:
         data = path.read_bytes()
     except OSError as exc:
         raise GCGError(f"{path}: cannot read ({exc.strerror})") from None
+    return decode_gcg(data, str(path))
+
+
+def decode_gcg(data: bytes, source: str) -> Game:
+    """Parse a GCG file's bytes, however they came (a file read, an upload): SOURCE names it in an error."""
     if b"\x00" in data:
-        raise GCGError(f"{path}: binary data, not a GCG file")
+        raise GCGError(f"{source}: binary data, not a GCG file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    game = parse_gcg(text, str(path))
+    game = parse_gcg(text, source)
     if not game.events:  # an empty file, or headers only: nothing to verify, show or learn from
-        raise GCGError(f"{path}: no turns recorded (a GCG game has '>player: ...' lines)")
+        raise GCGError(f"{source}: no turns recorded (a GCG game has '>player: ...' lines)")
     return game
 
 

@@ -18,20 +18,21 @@ keep (the reading kept with the position, `kinds/read_rack.py`). Cards
 new to the store are put in learning, due now, so the next `quiz --due` or
 daily drill asks them; cards already studied keep their schedule. A file that
 does not read, uses another tile set or lacks the player is skipped and named.
+A game is a file's path (the command) or a file's bytes sent (`Uploaded`: the web app's upload), read alike.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Union
 
 from lexitrain.engine.analysis import Analyst, find_player
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import to_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
-from lexitrain.engine.gcg import read_gcg
+from lexitrain.engine.gcg import Game, decode_gcg, read_gcg
 from lexitrain.engine.inference import LastMove, load_inference_model
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
@@ -46,6 +47,7 @@ from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
 from lexitrain.study.store import ProgressStore
 from lexitrain.tiles import Rack
+from lexitrain.wording import counted
 
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
@@ -53,6 +55,39 @@ DEFAULT_POINTS = 20
 Read = tuple[Board, LastMove] | None
 #: the kinds of card made, in the order they are reported (hooks cards come from the leak study alone)
 KINDS = ("anagram", "hooks", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
+
+
+@dataclass(frozen=True)
+class Uploaded:
+    """A game file sent rather than read from disk (the web app's upload): its name, as errors name it, and bytes."""
+
+    name: str
+    data: bytes
+
+
+#: a game to read: a file's path, or a file sent
+GameFile = Union[Path, Uploaded]
+
+
+def read_game(source: GameFile) -> Game:
+    """A game read from a file, or from a file's bytes sent, alike (an error names the file and its line)."""
+    return decode_gcg(source.data, source.name) if isinstance(source, Uploaded) else read_gcg(source)
+
+
+def players(sources: Iterable[GameFile]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The players the games name (nick and full name), each once, in the order first named; and why the files that
+    did not read were left out."""
+    named: dict[str, tuple[str, str]] = {}
+    skipped: list[str] = []
+    for source in sources:
+        try:
+            game = read_game(source)
+        except LexitrainError as exc:
+            skipped.append(str(exc))
+            continue
+        for p in game.players:
+            named.setdefault(p.nick.lower(), (p.nick, p.name))
+    return list(named.values()), skipped
 
 
 @dataclass
@@ -75,6 +110,16 @@ class GameCards:
         if key not in self.keys[kind]:
             self.keys[kind].append(key)
 
+    def said(self, lexicon: str) -> str:
+        """What the games gave, in one line (the command's and the web page's): the games and turns read, each kind
+        of card counted, how many are new."""
+        made = ", ".join(counted(len(keys), f"{kind} card") for kind, keys in self.keys.items()) or "no cards"
+        fates = [f"{self.added} new, due now" if self.added else "none new"]
+        if self.known:
+            fates.append(f"{self.known} {'was a card' if self.known == 1 else 'were cards'} already")
+        return (f"{counted(self.games, 'game')}, {counted(self.turns, 'turn')} analysed against {lexicon}: "
+                f"{made} ({'; '.join(fates)})")
+
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "turns": self.turns, "cards": {k: len(v) for k, v in self.keys.items()},
                 "added": self.added, "already_cards": self.known, "keys": self.keys, "skipped": self.skipped,
@@ -82,7 +127,7 @@ class GameCards:
                 "endgames_unsolved": self.unsolved}
 
 
-def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], player: str | None = None,
+def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFile], player: str | None = None,
                      points: int = DEFAULT_POINTS, sim_iterations: int = 0, endgame_seconds: float = 0.0,
                      progress: Progress = quiet, read_rack: bool = False) -> GameCards:
     """Analyse the games (the turns of `player` only, when given) and add their cards to the store;
@@ -95,9 +140,9 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
     analyst = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
     found = GameCards()
     analysed: list[tuple[str, str, Read]] = []  # (where, cgp, the opponent's move before) of the turns to analyse
-    for path in paths:
+    for file in files:
         try:
-            game = read_gcg(path)
+            game = read_game(file)
             report = analyst.game(game, player)
         except LexitrainError as exc:
             found.skipped.append(str(exc))
@@ -105,11 +150,11 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
         found.games += 1
         named = (game.lexicon or "").strip()
         if named and compiled_match(named) != lex.name:
-            found.notes.append(f"{path}: recorded in {named}, its words judged by {lex.name}")
+            found.notes.append(f"{game.source}: recorded in {named}, its words judged by {lex.name}")
         if read_rack:
             nick = find_player(game, player) if player is not None else None
             for key in rr.cards_from_game(store, lex, game, nick, analyst.generator, analyst.model,
-                                          load_inference_model(lex.tiles), str(path)):
+                                          load_inference_model(lex.tiles), game.source):
                 found.add(rr.KIND, key)
         for turn, read in zip(report.turns, report.reads):
             found.turns += 1
@@ -120,7 +165,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, paths: Iterable[Path], 
             for word in turn.phonies:
                 found.add("valid-or-phony", word.upper())
             if not turn.note and (sim_iterations or endgame_seconds):
-                analysed.append((f"{path}: turn {turn.turn}", turn.cgp, read))
+                analysed.append((f"{game.source}: turn {turn.turn}", turn.cgp, read))
     if not found.games:  # nothing to study: say why in one line
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
