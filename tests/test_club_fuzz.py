@@ -60,6 +60,14 @@ HOSTILE_BODIES: list[bytes] = [
     b"\xff\xfe\x00\x00", b'{"attempt": 99999999999999999999999999, "word": "AB"}',
     b'{"attempt": 1e999, "word": "AB"}', b'{"alphagrams": ["A1", "??", "' + b"Z" * 3000 + b'"]}',
 ]
+#: Game files (.gcg) no route can read, or only in part, as a form of files sends them: binary, NULs, a move line
+#: that is none, numbers past any score, a name of control characters and a path; sent together, and many at once.
+HOSTILE_GAMES: list[tuple[str, bytes]] = [
+    ("x.gcg", b"\xff\xfe\x00garbage\n" * 50), ("\x00../../etc/passwd\x1b[31m", b"#player1 a A\n>a: ZZZ 8D ZZZ +1 1\n"),
+    ("big.gcg", b"#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +" + b"9" * 40 + b" 1\n"),
+    ("off.gcg", b"#player1 a A\n#player2 b B\n>a: AEINRST Z99 RETAINS +66 66\n>b: ?????? 8D ABC +3 3\n"),
+    ("empty.gcg", b""), ("lex.gcg", b"#lexicon \xed\xa0\x80\n#player1 a A\n>a: AB 8H AB +4 4\n")]
+
 #: Path parameters, and query values, of the wrong spelling.
 HOSTILE_PATH = ["0", "-1", str(2 ** 63), str(2 ** 64), "1e3", "abc", "%00", "x" * 300, "%ED%A0%80", "..%2F..", " "]
 QUERY_NAMES = ["kind", "date", "limit", "member", "retakes", "after", "key", "q", "lexicon", "length", "page"]
@@ -192,6 +200,12 @@ def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Cl
                 tally.check(f"{method} {url} form", bob.request(method, url, data=form))
             tally.check(f"{method} {url} upload", bob.request(method, url, data={"csrf": bob_csrf, "name": "x"},
                                                               files={"file": ("x.txt", b"\xff\xfe\x00garbage\n" * 100)}))
+            games = [("games", (name, data, "application/octet-stream")) for name, data in HOSTILE_GAMES]
+            for fields, sent in (({"player": "\x00", "read_rack": "1"}, games), ({"points": "0", "read_rack": "1"}, games),
+                                 ({"points": "-1"}, games[:1]),
+                                 ({"player": "a", "points": "9" * 30}, games[2:4]), ({}, games[:1] * 60)):
+                tally.check(f"{method} {url} games {str(fields)[:40]}",
+                            bob.request(method, url, data={"csrf": bob_csrf, **fields}, files=sent))
     logged = [f"{record.name}: {record.getMessage()[:200]}" for record in caplog.records
               if record.levelno >= logging.ERROR or record.exc_info]
     with capsys.disabled():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +14,11 @@ import pytest
 from lexitrain.club.app import Club
 from lexitrain.lexicon.lexicon import Lexicon
 from test_club_api import app_routes, client, club, lex, member  # noqa: F401  (club and lex are fixtures)
+from test_club_study import enable_club  # noqa: F401  (a fixture)
+from test_engine_analysis import DOUG
 
 PAGES = ("/study/", "/study/review", "/study/stats", "/study/settings", "/study/challenge", "/study/search?length=2",
-         "/study/position")
+         "/study/position", "/study/games")
 
 
 def csrf_of(page: str) -> str:
@@ -246,3 +249,28 @@ def test_right_after_an_answer_the_study_home_and_stats_show_the_due_counts_of_t
     assert 'id="counting"' in stats and f'<tr><td>{today["date"]}</td><td class="num">1</td></tr>' in stats
     home = re.search(r"Today: (\d+) reviews due now.*?(\d+) later today", ann.get("/study/").text, re.S)
     assert home is not None and int(home.group(1)) + int(home.group(2)) == today["due"]
+
+
+def test_games_a_member_uploads_under_study_make_their_own_cards_and_the_clubs_page_asks_them(
+        enable_club: Club, real_games: Path) -> None:
+    """`/study/games` is the local app's games page, on the member's own store: the cards made from their games
+    go to their store alone, and the club's "Your cards" asks every one of them. The upload is bounded as
+    /study's every body is, and carries the session's CSRF token as every write does."""
+    club = enable_club
+    ann, csrf = member(club, "ann")
+    bob, _ = member(club, "bob")
+    doug = (real_games / DOUG).read_bytes()
+    games = [("games", ("doug.gcg", doug, "application/octet-stream"))]
+    assert ann.post("/study/api/games/cards", data={"player": "doug"}, files=games).status_code == 403  # no token
+    made = ann.post("/study/api/games/cards", data={"player": "doug", "read_rack": "1"}, files=games,
+                    headers={"x-csrf-token": csrf})
+    assert made.status_code == 200, made.text
+    keys = made.json()["keys"]
+    assert keys["read-rack"] and keys["position"] and made.json()["lexicon"] == club.lex.name
+    asked = ann.get("/api/study?limit=50").json()
+    assert {(q["kind"], q["key"]) for q in asked["questions"]} == {
+        (kind, key) for kind, made_keys in keys.items() for key in made_keys}
+    assert bob.get("/api/study").json() == {"due": 0, "questions": []}  # ann's games are not bob's cards
+    too_big = [("games", (f"g{n}.gcg", doug, "application/octet-stream")) for n in range((1 << 20) // len(doug) + 1)]
+    refused = ann.post("/study/api/games/cards", files=too_big, headers={"x-csrf-token": csrf})
+    assert refused.status_code == 413 and "\n" not in refused.json()["error"]

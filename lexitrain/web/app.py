@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from lexitrain.web import api, judge, pages, play
+from lexitrain.web import api, games, judge, pages, play
 from lexitrain.web.context import Context
 from lexitrain.web.edge import Edge, handlers
 from lexitrain.web.guard import LaunchKey
@@ -31,7 +31,7 @@ TICK_SECONDS = 2.0
 
 
 #: Every page, JSON route and static file of the app.
-ROUTES = [*pages.ROUTES, *api.ROUTES, *play.ROUTES, *judge.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")]
+ROUTES = [*pages.ROUTES, *api.ROUTES, *games.ROUTES, *play.ROUTES, *judge.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")]
 
 
 def create_app(ctx: Context, guarded: bool = True) -> Starlette:

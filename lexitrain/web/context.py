@@ -88,6 +88,8 @@ class Context:
     #: (a club's) refuses a daily challenge (lexicon, kind, day) the player may not see yet: today's ranked set
     #: before their ranked attempt at it is over
     challenge_gate: Callable[[str, str, date], None] | None = None
+    #: held while the player's uploaded games are analysed (`web.games`): one upload at a time
+    games_busy: threading.Lock = field(default_factory=threading.Lock)
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
     _lexicons_lock: threading.Lock = field(default_factory=threading.Lock)
     _stats: dict[str, tuple[int, StatsReport]] = field(default_factory=dict)

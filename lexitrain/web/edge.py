@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
 
 from starlette.exceptions import HTTPException
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -49,6 +50,8 @@ MAX_BODY = 1 << 20
 BODY_SECONDS = 30.0
 #: The longest text field a route takes unless it says otherwise (a word, a play, a round's token).
 MAX_TEXT = 200
+#: The most fields beside its files a form of files takes (its own are a few).
+MOST_FORM_FIELDS = 20
 #: The header a write carries its CSRF token in, and the form field a form carries it in.
 CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf"
@@ -132,6 +135,23 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not _clean(data):
         raise BadRequest("the body holds text that is not Unicode (a lone surrogate), a NUL, or is nested too deep")
     return data
+
+
+async def read_files(request: Request, field: str, most: int) -> tuple[list[tuple[str, bytes]], FormData]:
+    """The files a multipart form sends in FIELD, at most MOST of them (more: 400), each as its name (printable,
+    at most MAX_TEXT characters: what an error about it quotes) and its bytes, and the form for its other fields.
+    The body's bytes were bounded as it came, as every body's are (`Edge`)."""
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        raise BadRequest(f"choose the files to send: a form of files ({field!r}), not this body")
+    form = await request.form(max_files=most, max_fields=MOST_FORM_FIELDS)
+    uploads = [value for value in form.getlist(field) if not isinstance(value, str)]
+    if not uploads:
+        raise BadRequest(f"choose the files to send ({field!r})")
+    files = []
+    for number, upload in enumerate(uploads, start=1):
+        name = "".join(c for c in upload.filename or "" if c.isprintable())[:MAX_TEXT].strip()
+        files.append((name or f"file {number}", await upload.read()))
+    return files, form
 
 
 def parsed_size(raw: bytes) -> int:

@@ -7,11 +7,12 @@ const lexitrain = {
     return lexitrain.call(document.body.dataset.base || "", method, path, data, keepalive);
   },
 
-  // A JSON call to BASE + PATH; a write carries the club member's CSRF token (the page's data-csrf). An error
-  // answer is thrown as its one line, with its `status`.
+  // A JSON call to BASE + PATH (DATA a JSON body, or a FormData of files); a write carries the club member's CSRF
+  // token (the page's data-csrf). An error answer is thrown as its one line, with its `status`.
   async call(base, method, path, data, keepalive) {
     const options = { method, headers: { "Accept": "application/json" }, keepalive: !!keepalive };
-    if (data !== undefined) {
+    if (data instanceof FormData) options.body = data; // (files: a multipart body, its type the browser's)
+    else if (data !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(data);
     }
