@@ -161,8 +161,11 @@ def show_analysis_table(v: dict[str, Any]) -> None:
         read = ", the opponent's rack drawn from what their last move says of it" if v.get("inferred") else ""
         typer.echo(f"  ({v['iterations']} iterations, {v['plies']} plies, seed {v['seed']}{read})")
         return
+    typer.echo(f"  {'':3}{'value':>6} {'score':>5}  move  (value: the spread gained from here to the end, "
+               f"best play after)")
     for n, row in enumerate(v["top"], start=1):
-        typer.echo(f"  {n}. {row['value']:>+5d}  {row['score']:>4}  {row['play']:<14} {row['word']}")
-    line = ", ".join(f"{m['position']} {m['word']} {m['score']}" if m["position"] != "-" else "pass"
-                     for m in v["sequence"])
+        typer.echo(f"  {n:>2}.{row['value']:>+6d} {row['score']:>5}  {row['play']:<14} {row['word']}")
+    line = ", ".join(("you " if n % 2 == 0 else "opponent ")  # the moves alternate from yours, a pass among them
+                     + (f"{m['position']} {m['word']} {m['score']}" if m["position"] != "-" else "pass")
+                     for n, m in enumerate(v["sequence"]))
     typer.echo(f"  a best line: {line}")
