@@ -120,6 +120,9 @@ def test_best_play_cards_from_a_real_game_are_judged_by_the_stored_simulation(en
     assert keys and data["simulated"] >= len(keys) and data["keys"]["endgame"] == []
     # as `gcg analyze --sim`: emely's move before doug's turn read, where it was a play or an exchange
     assert 0 < data["inferred"] <= len(keys)
+    said = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--sim-iterations", "16").stdout
+    assert (f"{data['simulated']} turns simulated, 16 iterations each: the opponent's rack read from their last move "
+            f"for {data['inferred']} of the {len(keys)} best-play cards (the rest a random draw)") in said, said
     cgp = keys[0]
     lines = jsonl("quiz", "position", "--by", "sim", "--limit", "1", "--no-schedule", answers="\n")
     result = lines[1]["result"]

@@ -327,6 +327,10 @@ def from_games(
         for note in found.notes:
             warn(note)
         typer.echo(found.said(lex.name))
+        if found.simulated:  # as `gcg analyze --sim` says it: a rack read changes what a card's win chances mean
+            typer.echo(f"{counted(found.simulated, 'turn')} simulated, {sim_iterations} iterations each: the "
+                       f"opponent's rack read from their last move for {found.inferred} of the "
+                       f"{len(found.keys['best-play'])} best-play cards (the rest a random draw)")
         if found.unsolved:
             typer.echo(f"{counted(found.unsolved, 'endgame')} of {found.endgames} not solved exactly within "
                        f"{endgame_time:g} s: no card (a longer --endgame-time may solve them)")
