@@ -78,6 +78,30 @@ def test_live_board_lists_find_flats_plays_after_any_changes(enable, board_index
         assert generate(dawg, board, tuple(counts), blanks, live) == generate(dawg, board, tuple(counts), blanks)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(board_index=st.integers(0, 7), data=st.data())
+def test_best_single_is_the_best_one_tile_play_after_any_changes(enable, board_index: int,
+                                                                   data: st.DataObject) -> None:
+    """`LiveBoard.best_single` (the endgame's side with one tile left) is the highest score among
+    find_flat's plays of that one tile (a blank: -1), -1 where it has none, after tiles come and go."""
+    dawg = dawg_for(enable)
+    tiles = enable.tiles
+    board = Board(load_layout("standard"), tiles, list(late_boards()[board_index]))
+    live = compiled.LiveBoard(setting(dawg, board), list(board.squares))
+    for _ in range(data.draw(st.integers(0, 6), label="changes")):
+        k = data.draw(st.integers(0, len(board.squares) - 1), label="square")
+        t = EMPTY if board.squares[k] != EMPTY else data.draw(st.integers(0, tiles.size - 1), label="tile")
+        board.squares[k] = t
+        live.set(k, t)
+    for letter in [*range(tiles.size), -1]:
+        counts = [0] * tiles.size
+        if letter >= 0:
+            counts[letter] = 1
+        plays = movegen.MoveGenerator(dawg).plays(board, Rack(tiles, tuple(counts), 0 if letter >= 0 else 1))
+        assert live.best_single(letter) == max((p.score for p in plays), default=-1), letter
+
+
 def test_live_board_on_an_empty_board_plays_through_the_centre(enable) -> None:
     dawg = dawg_for(enable)
     board = Board(load_layout("standard"), enable.tiles)

@@ -937,6 +937,15 @@ cdef class Search:
             v = max(v, best_out + 2 * self.value[other])
         return v
 
+    cdef int single_best(self, int p) noexcept nogil:
+        """The best score of p's one tile played on this board, -1 where it has no play: read off
+        the LiveBoard's cross-checks (`best_single`), without finding the plays themselves."""
+        cdef int slot = 0
+        while self.rack[p][slot] == 0:
+            slot += 1
+        self.sync()
+        return self.api.best_single(self.api.board, -1 if slot == self.letters else slot)
+
     cdef int waiting_bound(self, int p, int zero, int beta) noexcept nogil:
         """A bound from below on p's value without finding p's plays: p may pass, and where that
         ends the game its value is the racks' difference; else the opponent, to move, gets at
@@ -949,6 +958,9 @@ cdef class Search:
             return self.value[other] - self.value[p]
         if self.size[other] > 2 or self.value[other] - self.value[p] < beta:
             return -INFINITY
+        if self.size[other] == 1:
+            bound = self.single_best(other)
+            return -(bound + 2 * self.value[p]) if bound >= 0 else self.value[other] - self.value[p]
         theirs = self.moves_of(other)
         if theirs == NULL:
             return -INFINITY
@@ -1060,6 +1072,12 @@ cdef class Search:
         if depth == 0:
             self.horizon += 1
             return self.value[other] - self.value[p]
+        if self.size[p] == 1:
+            value = self.single_best(p)
+            if value >= 0:  # its last tile goes out now with the best play: the value (see pass_bound)
+                value += 2 * self.value[other]
+                self.store(key, value, NO_MOVE, EXACT_DEPTH, EXACT)
+                return value
         if depth > 1:
             value = self.waiting_bound(p, zero, beta)
             if value >= beta:  # proved no worse: p may pass, and the opponent's plays alone get no more

@@ -9,6 +9,7 @@ cdef extern from *:
         void* board;
         void (*set)(void* board, int k, int t);
         int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap);
+        int (*best_single)(void* board, int letter);
     } LiveApi;
     #endif
     """
@@ -16,3 +17,4 @@ cdef extern from *:
         void* board
         void (*set)(void* board, int k, int t) noexcept nogil
         int (*find)(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil
+        int (*best_single)(void* board, int letter) noexcept nogil

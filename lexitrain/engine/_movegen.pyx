@@ -1883,6 +1883,52 @@ cdef class LiveBoard:
         self.across_s.take_found(self.down_s)
         return self.across_s.flat_c(down_from, packed, cap)
 
+    def best_single(self, int letter):
+        """The highest score of a play of one tile, `letter` (-1: a blank), on this board; -1 where none."""
+        return self.best_single_c(letter)
+
+    cdef int best_single_c(self, int letter) noexcept nogil:
+        """`best_single`, read off the cross-checks kept both ways without a word search: one tile on an
+        empty square next to a tile makes at most two words, the tiles above and below it with it (the
+        across search's cross-check and cross score of the square) and those left and right of it (the
+        down search's); both must allow the letter, and each word scores its tiles' points with the
+        square's premiums. The endgame's side with one tile left needs no more of its plays."""
+        cdef int* sq = self.across_s.sq
+        cdef int* up_score = self.across_s.cscore
+        cdef int* side_score = self.down_s.cscore
+        cdef uint32_t* up_mask = self.across_s.cmask
+        cdef uint32_t* side_mask = self.down_s.cmask
+        cdef int* lm = self.across_s.lm
+        cdef int* wm = self.across_s.wm
+        cdef uint32_t full = self.across_s.full
+        cdef int k, kd, up, side, pts, score, best = -1
+        cdef uint32_t allowed
+        for k in range(self.size):
+            if sq[k] != EMPTY:
+                continue
+            kd = (k % self.cols) * self.rows + k // self.cols
+            up = up_score[k]
+            side = side_score[kd]
+            if up < 0 and side < 0:
+                continue
+            allowed = up_mask[k] & side_mask[kd] & full
+            if letter < 0:
+                if not allowed:
+                    continue
+                pts = 0
+            elif (allowed >> letter) & 1:
+                pts = self.across_s.points[letter] * lm[k]
+            else:
+                continue
+            score = 0
+            if up >= 0:
+                score += (up + pts) * wm[k]
+            if side >= 0:
+                score += (side + pts) * wm[k]
+            if score > best:
+                best = score
+        return best
+
     def api(self):
         """A capsule of `LiveApi` (see _endgame.pyx): this board and its C entry points, for
         a search that plays and generates on it without the GIL. The caller keeps this
@@ -1890,11 +1936,16 @@ cdef class LiveBoard:
         self.c_api.board = <void*>self
         self.c_api.set = _live_set
         self.c_api.find = _live_find
+        self.c_api.best_single = _live_best_single
         return PyCapsule_New(<void*>&self.c_api, "lexitrain.LiveApi", NULL)
 
 
 cdef void _live_set(void* board, int k, int t) noexcept nogil:
     (<LiveBoard>board).set_c(k, t)
+
+
+cdef int _live_best_single(void* board, int letter) noexcept nogil:
+    return (<LiveBoard>board).best_single_c(letter)
 
 
 cdef int _live_find(void* board, const int* counts, int kinds, int blanks, int** packed, int* cap) noexcept nogil:
