@@ -23,7 +23,8 @@ of it), and five things the reference leaves out because they only save time:
   squares of such a play alone is bounded without a search: at most its score
   less the opponent's going out (`threat_bound`), often enough to refute it;
 - a side with one tile that can play it goes out at once with its best play
-  (its value), and one with two tiles or no play is refuted where even the
+  (its value, read off the LiveBoard's cross-checks without finding its
+  plays: `LiveBoard.best_single`), and one with two tiles or no play is refuted where even the
   opponent's passing to the end would leave it no better (`solo_bound`);
   the other way round, where the opponent holds one or two tiles, the side
   to move may pass and the opponent's own plays bound what it then gets, so a
