@@ -31,7 +31,7 @@ def test_a_player_makes_cards_from_their_games_in_the_page(enable: Lexicon, real
     from lexitrain.web.app import create_app
     from lexitrain.web.context import Context
 
-    bad = tmp_path / "bad.gcg"
+    bad = tmp_path / "woogles_tournament_round_7_against_a_long_nickname_annotated.gcg"  # no space to break at
     bad.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n>bob: not a move\n")
     line = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--read-rack").stdout.strip()
     shots = Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or tmp_path)
@@ -52,7 +52,7 @@ def test_a_player_makes_cards_from_their_games_in_the_page(enable: Lexicon, real
             page.set_input_files("#games-files", [str(real_games / DOUG), str(bad)])
             player = page.locator("#games-player")
             expect(player.locator("option")).to_have_text(["doug", "emely", "every player"])
-            expect(page.locator("#notice")).to_contain_text("skipped bad.gcg:4: ")
+            expect(page.locator("#notice")).to_contain_text(f"skipped {bad.name}:4: ")
             player.select_option("doug")
             page.check("#games-read-rack")
             shot = shots / f"web-games-chosen-{size}.png"
@@ -60,7 +60,7 @@ def test_a_player_makes_cards_from_their_games_in_the_page(enable: Lexicon, real
             page.click("#games-make")
             expect(page.locator("#games-said")).to_have_text(line)  # the command's own line, the same cards
             expect(page.locator("#games-skipped li")).to_have_count(1)
-            expect(page.locator("#games-skipped li").first).to_contain_text("skipped bad.gcg:4: ")
+            expect(page.locator("#games-skipped li").first).to_contain_text(f"skipped {bad.name}:4: ")
             page.screenshot(path=str(shots / f"web-games-made-{size}.png"), full_page=True)
             assert overflowing(page) == []
             page.get_by_role("link", name="Review them now").click()
