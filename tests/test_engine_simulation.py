@@ -318,6 +318,14 @@ def test_a_stopped_simulation_of_a_decided_game_ranks_and_prunes_by_equity(enabl
     for kept in (True, False):
         group = [row["equity"] for row in rows if (row["iterations"] == doc["iterations"]) == kept]
         assert group == sorted(group, reverse=True), rows
+    # the terminal says so, or its 100.0 down the win column reads as a ranking by win it does not follow
+    text = run("sim", "--cgp", DECIDED, "--stop", "99", "--iterations", "200", "--seed", "3", "--threads", "1",
+               "--candidates", "4").stdout
+    assert text.rstrip().endswith("ranked by equity: the win chances are all too near 100% or 0% to tell the moves "
+                                  "apart"), text
+    undecided = run("sim", "--cgp", DECIDED.replace(" 443/96 ", " 96/96 "), "--iterations", "20", "--seed", "3",
+                    "--threads", "1", "--candidates", "4").stdout
+    assert "ranked by equity" not in undecided, undecided
 
 
 def test_the_stop_keeps_the_move_worth_more_where_the_wins_cannot_tell() -> None:
