@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -886,6 +887,27 @@ def test_the_position_page_shows_the_simulation_after_an_answer(page: Page, live
     assert overflowing == 0
 
 
+@contextmanager
+def due_first(kind: str, keys: list[str]) -> Iterator[None]:
+    """The cards of KIND and KEYS due long ago, in this order (the first cards the reviews show) while the test
+    runs; put off after (2100), so the other tests see the reviews they expect."""
+    from lexitrain.study.store import ProgressStore
+
+    with ProgressStore() as store, store.transaction():
+        for due, key in enumerate(keys, start=1):
+            card = store.card(store.ensure_cards(NAME, [(kind, key)], 0)[0])
+            card.state, card.due = 1, float(due)
+            store.save_card(card)
+    try:
+        yield
+    finally:
+        with ProgressStore() as store, store.transaction():
+            for key in keys:
+                card = store.card(store.ensure_cards(NAME, [(kind, key)], 0)[0])
+                card.due = 4102444800.0
+                store.save_card(card)
+
+
 def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_opponents_rack_was_read(
         page: Page, live: Live, real_games: Path):
     """A best-play card due, simulated as `study from-games --sim-iterations` does it, the opponent's rack drawn
@@ -921,11 +943,7 @@ def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_oppon
         last = turn
     assert analysis is not None and analysis["inferred"]
     key = to_cgp(position)
-    with ProgressStore() as store, store.transaction():
-        card = store.card(store.ensure_cards(NAME, [(BEST_PLAY, key)], 0)[0])
-        card.state, card.due = 1, 1.0  # due long ago: the first card shown
-        store.save_card(card)
-    try:
+    with due_first(BEST_PLAY, [key]):
         page.goto(live.url("/review"))
         expect(page.locator("#which")).to_contain_text("best-play")
         box = page.get_by_label("Answer")
@@ -944,11 +962,6 @@ def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_oppon
         assert not overflowing(page), overflowing(page)  # the table scrolls in its box, not the page sideways
         page.screenshot(path=str(Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or live.home) / "web-review-best-play.png"),
                         full_page=True)
-    finally:
-        with ProgressStore() as store, store.transaction():
-            card = store.card(store.ensure_cards(NAME, [(BEST_PLAY, key)], 0)[0])
-            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
-            store.save_card(card)
 
 
 def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows_a_best_line(
@@ -962,11 +975,7 @@ def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows
 
     with ProgressStore() as store:
         key, analysis, _ = solved_real_endgame(open_lexicon(NAME), real_games, store)
-        with store.transaction():
-            card = store.card(store.ensure_cards(NAME, [(ENDGAME, key)], 0)[0])
-            card.state, card.due = 1, 1.0  # due long ago: the first card shown
-            store.save_card(card)
-    try:
+    with due_first(ENDGAME, [key]):
         page.goto(live.url("/review"))
         expect(page.locator("#which")).to_contain_text("endgame")
         expect(page.locator("#prompt")).to_contain_text("Win the endgame: which first play?")
@@ -986,11 +995,6 @@ def test_an_endgame_card_in_the_reviews_asks_for_the_best_endgame_play_and_shows
         assert not overflowing(page), overflowing(page)
         page.screenshot(path=str(Path(os.environ.get("LEXITRAIN_SCREENSHOTS") or live.home) / "web-review-endgame.png"),
                         full_page=True)
-    finally:
-        with ProgressStore() as store, store.transaction():
-            card = store.card(store.ensure_cards(NAME, [(ENDGAME, key)], 0)[0])
-            card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
-            store.save_card(card)
 
 
 def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, live: Live):
@@ -1018,13 +1022,7 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
                           Rack.parse(lex.tiles, mine), (0, play.score), real and Rack.parse(lex.tiles, real), "test")
                 for mine, real in (("AEINRST", "RS"), ("AEINORS", None))]  # the second game did not record it
         assert None not in made
-        key, unrecorded = made
-        with store.transaction():
-            for due, made_key in enumerate(made, start=1):
-                card = store.card(store.ensure_cards(NAME, [("read-rack", made_key)], 0)[0])
-                card.state, card.due = 1, float(due)  # due long ago: the first cards shown, in this order
-                store.save_card(card)
-    try:
+    with due_first("read-rack", made):
         page.goto(live.url("/review"))
         box = page.get_by_label("Answer")
         expect(box).to_be_focused()
@@ -1055,12 +1053,6 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
             "The game did not record their rack: the inference's 5 likeliest are ")
         expect(page.locator("#verdict")).not_to_contain_text(". .")
         expect(page.locator("#plays tbody tr")).to_have_count(8)
-    finally:
-        with ProgressStore() as store, store.transaction():
-            for made_key in (key, unrecorded):
-                card = store.card(store.ensure_cards(NAME, [("read-rack", made_key)], 0)[0])
-                card.due = 4102444800.0  # put off (2100): the other tests see the reviews they expect
-                store.save_card(card)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1000, 600), (1280, 800)])
