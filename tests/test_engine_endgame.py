@@ -15,7 +15,7 @@ from lexitrain.engine import endgame as endgame_module
 from lexitrain.engine import engines
 from lexitrain.engine.board import BLANK_FLAG, EMPTY, Board
 from lexitrain.engine.dawg import Dawg, dawg_for, dawg_from_codes
-from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, Move, Solution, solve
+from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, Move, Searcher, Solution, solve
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.rules import apply_play
 from lexitrain.layouts import load_layout
@@ -346,6 +346,17 @@ def test_cli_threads(enable) -> None:
     assert bad.exit_code != 0 and "--threads must be at least 1" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def compiled_search_and_value(layout: list[tuple[str, int, int, bool]], mine: str, theirs: str,
+                              zero: int) -> tuple[Searcher, int]:
+    """The compiled search of a small board's endgame (MINE to move against THEIRS, ZERO scoreless turns
+    so far), and the brute force's value of it: what a bound of the search is held to."""
+    board = small_board(layout)
+    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
+    dawg = small_dawg()
+    expected = brute_force(board, racks, zero, dawg)
+    return endgame_module.new_search(Endgame(board, racks, zero), MoveGenerator(dawg), None, "compiled"), expected
+
+
 @COMPILED_ONLY
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=2),
@@ -361,12 +372,7 @@ def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: i
     below the brute force's value, and equal to it where one tile can go out."""
     if blank:
         mine = mine[:1] + "?"
-    board = small_board(layout)
-    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
-    endgame = Endgame(board, racks, zero)
-    dawg = small_dawg()
-    expected = brute_force(board, racks, zero, dawg)
-    search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+    search, expected = compiled_search_and_value(layout, mine, theirs, zero)
     bound = search.bound()
     assert bound is not None and bound >= expected
     if len(mine) == 1 and search.plays(0):
@@ -410,12 +416,8 @@ def test_the_waiting_bound_holds(layout, mine: str, theirs: str, zero: int, blan
     (`Search.waiting`): never above the brute force's value."""
     if blank:
         theirs = theirs[:1] + "?"
-    board = small_board(layout)
-    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
-    endgame = Endgame(board, racks, zero)
-    dawg = small_dawg()
-    expected = brute_force(board, racks, zero, dawg)
-    bound = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled").waiting()
+    search, expected = compiled_search_and_value(layout, mine, theirs, zero)
+    bound = search.waiting()
     assert bound is not None and bound <= expected
 
 
