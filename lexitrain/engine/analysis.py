@@ -61,6 +61,8 @@ from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 #: plays listed per turn, by score and by equity
 TOP = 5
+#: the opponent's move before a turn as the inference reads it, with the board before it (None: none to read)
+Read = tuple[Board, LastMove] | None
 #: turns per game a report draws as a board (those that gave up the most equity)
 COSTLIEST = 3
 #: leaves the inference weighs at most for each simulated turn (every leave when there are no more)
@@ -147,7 +149,7 @@ class GameReport:
 
     simulated: bool = False
     #: for each turn, the opponent's move before it as the inference reads it (`read_opponent`; None: none)
-    reads: list[tuple[Board, LastMove] | None] = field(default_factory=list, repr=False)
+    reads: list[Read] = field(default_factory=list, repr=False)
 
     def summary(self, player: str | None = None) -> dict[str, Any]:
         return summarise([t for t in self.turns if player is None or t.player == player], self.simulated)
@@ -228,7 +230,7 @@ class Analyst:
         events = {e.line: e for e in game.events}
         reports = []
         turns = []
-        reads: list[tuple[Board, LastMove] | None] = []
+        reads: list[Read] = []
         last = None
         for turn in replay(game, self.tiles):
             if nick is None or turn.player == nick:
@@ -241,7 +243,7 @@ class Analyst:
         return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None, reads)
 
     def simulate(self, reports: list[TurnReport], turns: list[Turn], exchanged: list[str],
-                 reads: list[tuple[Board, LastMove] | None]) -> None:
+                 reads: list[Read]) -> None:
         """Each solved turn simulated (the top candidates and the move made); its win probability lost.
         Where the opponent's move before it was a tile play or an exchange (`reads`), their rack is drawn
         from what that move says of it (`SimOptions.infer`)."""
@@ -431,7 +433,7 @@ class Analyst:
         return report
 
 
-def read_opponent(setup: SimSetup, read: tuple[Board, LastMove] | None, rack: Rack, generator: MoveGenerator,
+def read_opponent(setup: SimSetup, read: Read, rack: Rack, generator: MoveGenerator,
                   leaves: LeaveValues) -> SimSetup | None:
     """`setup` drawing the opponent's rack from what their last move says of it (`read`: the board before
     it and the move), as `gcg analyze --sim` and `study from-games --sim-iterations` simulate a turn; None
@@ -448,7 +450,7 @@ def read_opponent(setup: SimSetup, read: tuple[Board, LastMove] | None, rack: Ra
     return replace(setup, inferred=reading.inferred())
 
 
-def _last_move(last: Turn, turn: Turn, given: str) -> tuple[Board, LastMove] | None:
+def _last_move(last: Turn, turn: Turn, given: str) -> Read:
     """The opponent's move before `turn` as the inference reads it (a tile play not taken back, or an
     exchange of a known count), with the board before it; None when there is none to read."""
     if last.player == turn.player:

@@ -27,13 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Union
 
-from lexitrain.engine.analysis import Analyst, find_player
-from lexitrain.engine.board import Board
+from lexitrain.engine.analysis import Analyst, Read, find_player
 from lexitrain.engine.cgp import to_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import Game, decode_gcg, read_gcg
-from lexitrain.engine.inference import LastMove, load_inference_model
+from lexitrain.engine.inference import load_inference_model
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
@@ -51,8 +50,6 @@ from lexitrain.wording import counted
 
 #: a turn giving up more points than this against the top score makes a position card
 DEFAULT_POINTS = 20
-#: the opponent's move before a turn as the inference reads it, with the board before it (None: none to read)
-Read = tuple[Board, LastMove] | None
 #: the kinds of card made, in the order they are reported (hooks cards come from the leak study alone)
 KINDS = ("anagram", "hooks", "position", "valid-or-phony", "best-play", "endgame", "read-rack")
 

@@ -24,14 +24,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from lexitrain.engine.analysis import read_opponent
+from lexitrain.engine.analysis import Read, read_opponent
 from lexitrain.engine.board import Board
 from lexitrain.engine.cgp import Position
 from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, describe as move_json, rack_value, solve
 from lexitrain.engine.equity import Candidate
 from lexitrain.engine.exchanges import unseen_tiles
-from lexitrain.engine.inference import LastMove
 from lexitrain.engine.leave import leave_after
 from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.movegen import MoveGenerator
@@ -75,7 +74,7 @@ def _move_text(candidate: Candidate, tiles: TileSet) -> str:
 
 def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator, iterations: int,
                       seed: int = SIM_SEED, threads: int = 1,
-                      read: tuple[Board, LastMove] | None = None) -> dict[str, Any] | None:
+                      read: Read = None) -> dict[str, Any] | None:
     """The simulation's table for a position with tiles in the bag (best first), or None when its
     best move is not a tile play scoring less than the top score (no lesson beyond the static one).
     With `read` (the opponent's last move and the board before it), the opponent's rack is drawn from
