@@ -134,14 +134,17 @@ const lexitrain = {
     return what + ", in GCG notation (8D QUITE across, H8 QUITE down)";
   },
 
+  // A table row of CELLS, each [text] or [text, class]: every table of plays below is made of these.
+  row(cells) {
+    const row = lexitrain.el("tr");
+    row.append(...cells.map(([text, className]) => lexitrain.el("td", className || "", text)));
+    return row;
+  },
+
   // An endgame's first plays as table rows (play, word, score, exact value), and a best line in one sentence.
   endgameRows(top) {
-    return top.map((p) => {
-      const row = lexitrain.el("tr");
-      row.append(lexitrain.el("td", "", p.play), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score),
-        lexitrain.el("td", "num", (p.value > 0 ? "+" : "") + p.value));
-      return row;
-    });
+    return top.map((p) => lexitrain.row([[p.play], [p.word, "word"], [p.score, "num"],
+      [(p.value > 0 ? "+" : "") + p.value, "num"]]));
   },
   bestLine(sequence) {
     return "A best line: " + sequence.map((m) => m.position === "-" ? "pass" : m.position + " " + m.word + " " + m.score)
@@ -198,7 +201,7 @@ const lexitrain = {
     const numeric = (name, i) => !table && (sim ? !["Move", "Leave"].includes(name) : i >= 2);
     shown.plays.tHead.rows[0].replaceChildren(...head.map((name, i) => el("th", numeric(name, i) ? "num" : "", name)));
     shown.plays.tBodies[0].replaceChildren(...(table
-      ? table.rows.map((cells) => { const row = el("tr"); row.append(...cells.map((c) => el("td", "", c))); return row; })
+      ? table.rows.map((cells) => lexitrain.row(cells.map((text) => [text])))
       : endgame ? lexitrain.endgameRows(details.top || []) : sim ? lexitrain.simRows(details.top || [])
       : lexitrain.playRows(board ? details.top || [] : [])));
     shown.line.hidden = !(endgame || sim);
@@ -212,13 +215,8 @@ const lexitrain = {
   // (`inferred`) changes what its win chances mean.
   SIM_HEADS: ["Move", "Score", "Leave", "Win %", "Equity", "Spread", "Iterations"],
   simRows(top) {
-    return top.map((c) => {
-      const row = lexitrain.el("tr");
-      row.append(...[[c.play], [c.score, "num"], [c.leave || "-"], [(100 * c.win).toFixed(1), "num"],
-        [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]]
-        .map(([text, className]) => lexitrain.el("td", className || "", String(text))));
-      return row;
-    });
+    return top.map((c) => lexitrain.row([[c.play], [c.score, "num"], [c.leave || "-"], [(100 * c.win).toFixed(1), "num"],
+      [c.equity.toFixed(2), "num"], [c.spread.toFixed(2), "num"], [c.iterations, "num"]]));
   },
   simNote(outcome) {
     return outcome.iterations + " iterations, " + outcome.plies + " plies, seed " + outcome.seed + "; the opponent's rack "
@@ -227,11 +225,7 @@ const lexitrain = {
 
   // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.
   playRows(top) {
-    return top.map((p) => {
-      const row = lexitrain.el("tr");
-      row.append(lexitrain.el("td", "", p.position || p.play), lexitrain.el("td", "word", p.word), lexitrain.el("td", "num", p.score));
-      return row;
-    });
+    return top.map((p) => lexitrain.row([[p.position || p.play], [p.word, "word"], [p.score, "num"]]));
   },
 
   // The question a request answers (its id and token): the app refuses (409) one no longer on show.
