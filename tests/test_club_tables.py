@@ -238,3 +238,13 @@ def _within(seconds: float, check: Any) -> bool:
             return False
         time.sleep(0.02)
     return True
+
+
+def test_a_table_on_letters_no_tile_spells_is_refused_in_one_line(club: Club, clients: list[TestClient]) -> None:
+    """A digit among the alphagrams is the opener's mistake (400, one line), never a 500."""
+    ann, ann_h = seat(club, "ann")
+    clients.append(ann)
+    for bad in (["A1"], ["1"], ["ab", "7"]):
+        refused = ann.post("/api/tables", json={"alphagrams": bad}, headers=ann_h)
+        assert refused.status_code == 400, refused.text
+        assert "is not a tile" in refused.json()["error"] and "\n" not in refused.json()["error"]

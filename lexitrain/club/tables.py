@@ -102,7 +102,7 @@ def list_keys(lex: Lexicon, sets: ChallengeSets, db: ClubDatabase, asked: dict[s
                 raise Refused(400, "alphagrams must be strings")
             try:
                 keys.append(kind.key_from_text(lex, text))
-            except LexitrainError as exc:
+            except (LexitrainError, ValueError) as exc:  # (ValueError: a letter no tile of the set spells)
                 raise Refused(400, str(exc)) from None
     elif isinstance(asked.get("challenge"), str):
         chosen = sets.get(asked["challenge"], day)
