@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lexitrain.children import usable_cores  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.leave import load_leave_model  # noqa: E402
 from lexitrain.engine.leave_table import LeaveTable, load_table, table_path  # noqa: E402
@@ -58,7 +59,7 @@ def _pairs(seeds: range) -> list[tuple[float, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games in all (pairs of games on the same seed)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=usable_cores())
     parser.add_argument("--table", type=Path, help="the table to measure (default: the shipped one)")
     parser.add_argument("--lexicon", default="enable")
     parser.add_argument("--seed", type=int, default=10**6, help="first game seed (away from the training seeds)")

@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lexitrain.children import usable_cores  # noqa: E402
 from lexitrain.engine.board import Board  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.equity import EquityPlayer  # noqa: E402
@@ -126,7 +127,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="fast games per run")
     parser.add_argument("--reference-games", type=int, default=60, help="reference games per run")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the machine's figure")
+    parser.add_argument("--jobs", type=int, default=usable_cores(), help="processes for the machine's figure")
     parser.add_argument("--lexicon", default="enable")
     parser.add_argument("--magpie", type=Path, default=None,
                         help="a MAGPIE checkout with bin/magpie built and data/ from scripts/magpie_data.py")

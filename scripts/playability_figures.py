@@ -32,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lexitrain.children import usable_cores  # noqa: E402
 from lexitrain.engine.playability import Count, Steadiness, count_plays, figures_meta, setup_for  # noqa: E402
 from lexitrain.lexicon.catalog import open_lexicon  # noqa: E402
 from lexitrain.lexicon.lexicon import Lexicon  # noqa: E402
@@ -45,7 +46,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=0, help="stop after the block that passes this (0: no limit)")
     parser.add_argument("--block", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=26)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=usable_cores())
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true", help="carry on from the figures in --out")
     args = parser.parse_args()

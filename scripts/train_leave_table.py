@@ -16,7 +16,6 @@ written after every round, so an interrupted run leaves its last table.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from multiprocessing import Pool
@@ -26,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lexitrain.children import usable_cores  # noqa: E402
 from lexitrain.engine.dawg import dawg_for  # noqa: E402
 from lexitrain.engine.leave import load_leave_model  # noqa: E402
 from lexitrain.engine.leave_table import LeaveTable, load_table, table_path  # noqa: E402
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20000, help="self-play games per round")
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--jobs", type=int, default=usable_cores(), help="worker processes")
     parser.add_argument("--minutes", type=float, default=0, help="stop after the round that passes this (0: no limit)")
     parser.add_argument("--start", type=Path, help="a table to start from (default: the model's values)")
     parser.add_argument("--out", type=Path, help="data file (default lexicons/leaves/<tiles>.npz)")
