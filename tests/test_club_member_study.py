@@ -274,3 +274,14 @@ def test_games_a_member_uploads_under_study_make_their_own_cards_and_the_clubs_p
     too_big = [("games", (f"g{n}.gcg", doug, "application/octet-stream")) for n in range((1 << 20) // len(doug) + 1)]
     refused = ann.post("/study/api/games/cards", files=too_big, headers={"x-csrf-token": csrf})
     assert refused.status_code == 413 and "\n" not in refused.json()["error"]
+
+
+def test_a_round_asked_by_an_id_with_a_nul_is_not_found_on_either_database(club: Club) -> None:
+    """A NUL in a wall's or review's id is no round of the member's (404, one line); PostgreSQL refused to look
+    for one and the request was a 500 with a traceback."""
+    web, csrf = member(club, "ann")
+    for method, path in (("GET", "/study/api/wall/%00"), ("GET", "/study/api/wall/a%00b"),
+                         ("POST", "/study/api/review/%00/reveal")):
+        said = web.request(method, path, json=None if method == "GET" else {}, headers={"x-csrf-token": csrf})
+        assert said.status_code == 404, said.text
+        assert "\n" not in said.json()["error"]

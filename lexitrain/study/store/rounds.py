@@ -31,6 +31,8 @@ class Rounds(StoreConnection):
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (ident, kind, lexicon, state, nonce, deadline, now, now))
 
     def saved_round(self, ident: str) -> SavedRound | None:
+        if "\x00" in ident:
+            return None  # (no round's id holds a NUL, and PostgreSQL refuses to look for one)
         row = self.conn.execute("SELECT id, kind, lexicon, state, deadline, closed FROM rounds WHERE id = ?",
                                 (ident,)).fetchone()
         return None if row is None else SavedRound(*row)
