@@ -285,3 +285,15 @@ def test_a_round_asked_by_an_id_with_a_nul_is_not_found_on_either_database(club:
         said = web.request(method, path, json=None if method == "GET" else {}, headers={"x-csrf-token": csrf})
         assert said.status_code == 404, said.text
         assert "\n" not in said.json()["error"]
+
+
+def test_a_form_field_with_a_nul_is_refused_in_one_line_on_either_database(club: Club) -> None:
+    """A page's form (the missed words kept as a list, one removed) with a NUL in a field is refused at the edge
+    in one line (400), as a JSON body with one is: PostgreSQL's text cannot hold it, and it was a 500 with a
+    traceback there."""
+    web, csrf = member(club, "ann")
+    for path, fields in (("/study/lists/missed", {"name": "a\x00b"}), ("/study/lists/remove", {"name": "\x00"}),
+                         ("/study/settings", {"lexicon": "en\x00able"})):
+        said = web.post(path, data={**fields, "csrf": csrf}, headers={"x-csrf-token": csrf, "accept": "application/json"})
+        assert said.status_code == 400, (path, said.status_code, said.text[:300])
+        assert "a NUL" in said.text and "Traceback" not in said.text

@@ -137,13 +137,26 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
+async def read_form(request: Request) -> FormData:
+    """The request's form (a page's POST, its bytes bounded as every body's are, `Edge`), with no NUL or lone
+    surrogate in a field's name or text: refused in one line (PostgreSQL's text cannot hold a NUL, and no
+    field means one), as `read_json` refuses them."""
+    return _clean_form(await request.form())
+
+
+def _clean_form(form: FormData) -> FormData:
+    if not all(_clean(name) and (not isinstance(value, str) or _clean(value)) for name, value in form.multi_items()):
+        raise BadRequest("the form holds text that is not Unicode (a lone surrogate) or a NUL")
+    return form
+
+
 async def read_files(request: Request, field: str, most: int) -> tuple[list[tuple[str, bytes]], FormData]:
     """The files a multipart form sends in FIELD, at most MOST of them (more: 400), each as its name (printable,
     at most MAX_TEXT characters: what an error about it quotes) and its bytes, and the form for its other fields.
     The body's bytes were bounded as it came, as every body's are (`Edge`)."""
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         raise BadRequest(f"choose the files to send: a form of files ({field!r}), not this body")
-    form = await request.form(max_files=most, max_fields=MOST_FORM_FIELDS)
+    form = _clean_form(await request.form(max_files=most, max_fields=MOST_FORM_FIELDS))
     uploads = [value for value in form.getlist(field) if not isinstance(value, str)]
     if not uploads:
         raise BadRequest(f"choose the files to send ({field!r})")

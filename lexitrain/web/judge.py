@@ -29,7 +29,7 @@ from lexitrain.search.judging import (
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import context, lane
 from lexitrain.web.context import Context
-from lexitrain.web.edge import NotFound, error, read_json, reply, text
+from lexitrain.web.edge import NotFound, error, read_form, read_json, reply, text
 from lexitrain.web.pages import form_field, redirect, render
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ async def judge_page(request: Request) -> Response:
 
 async def judge_start(request: Request) -> Response:
     ctx = _judging(request)
-    form = await request.form()
+    form = await read_form(request)
     key, again = form_field(form, "key"), form_field(form, "again")
     try:
         key = check_host_key(key)
@@ -89,7 +89,7 @@ async def judge_start(request: Request) -> Response:
 
 async def judge_stop(request: Request) -> Response:
     ctx = _judging(request)
-    form = await request.form()
+    form = await read_form(request)
     key = form_field(form, "key")
     sealed = await ctx.offload.read(lambda store: store.setting(KEY_SETTING))
     if sealed is None:

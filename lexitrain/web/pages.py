@@ -42,7 +42,7 @@ from lexitrain.study.store import ProgressStore
 from lexitrain.web import word_lists
 from lexitrain.web.api import context, opened
 from lexitrain.web.context import Context
-from lexitrain.web.edge import NotFound
+from lexitrain.web.edge import NotFound, read_form
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 SHOWN_RESULTS = 500
@@ -111,7 +111,7 @@ async def sync_now(request: Request) -> Response:
     ctx = context(request)
     if not ctx.on_this_machine:
         raise HTTPException(404)
-    form = await request.form()
+    form = await read_form(request)
     chosen = form_field(form, "club")
 
     def run(store: ProgressStore) -> str:
@@ -136,7 +136,7 @@ async def wall_start(request: Request) -> Response:
     """A wall from the form's one source: a search, a built-in list, a saved search, an uploaded list, a word
     file, or the cards due (leased to the wall, within today's review limit, as the daily drill's reviews)."""
     ctx = context(request)
-    form = await request.form()
+    form = await read_form(request)
     source = form_field(form, "source") or "search"
     value = form_field(form, "value").strip()
     if source not in SOURCES:
@@ -177,7 +177,7 @@ async def wall_start(request: Request) -> Response:
 
 async def list_upload(request: Request) -> Response:
     """A word list from the browser (a file picker, or a file dropped on it), kept under a name."""
-    form = await request.form()
+    form = await read_form(request)
     upload = form.get("file")
     if isinstance(upload, str) or upload is None:
         raise LexitrainError("choose a file of words to upload")
@@ -191,7 +191,7 @@ async def list_upload(request: Request) -> Response:
 async def list_remove(request: Request) -> Response:
     """A list removed (here, and by the next sync in the player's other homes and on the club)."""
     ctx = context(request)
-    name = form_field(await request.form(), "name")
+    name = form_field(await read_form(request), "name")
     if not await ctx.offload.write(lambda store: store.remove_word_list(name, ctx.clock())):
         raise NotFound(f"no uploaded list {name!r}")
     return redirect(request, f"/?removed={quote(name)}#lists")
@@ -200,7 +200,7 @@ async def list_remove(request: Request) -> Response:
 async def list_missed(request: Request) -> Response:
     """A wall of the words missed the last time a list was played ("NAME - missed"), in one click."""
     ctx = context(request)
-    form = await request.form()
+    form = await read_form(request)
     name = form_field(form, "name")
 
     def start(store: ProgressStore) -> str:
@@ -240,7 +240,7 @@ async def challenge_page(request: Request) -> Response:
 
 async def challenge_start(request: Request) -> Response:
     ctx = context(request)
-    form = await request.form()
+    form = await read_form(request)
     request_ = ChallengeRequest(form_field(form, "kind") or ChallengeRequest().kind, form_field(form, "date") or None)
 
     def start(store: ProgressStore) -> str:
@@ -365,7 +365,7 @@ async def settings_page(request: Request) -> Response:
 
 async def settings_save(request: Request) -> Response:
     ctx = context(request)
-    form = await request.form()
+    form = await read_form(request)
     name = form_field(form, "lexicon").strip() or ctx.lexicon
     order = check_daily_order(form_field(form, "daily_order")) if form.get("daily_order") is not None else None
     preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),

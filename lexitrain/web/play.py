@@ -32,7 +32,7 @@ from lexitrain.study.records.leaks import Analysts, analysed_saved_game, leak_pr
 from lexitrain.study.records.saved_games import GameMoved, named_game, read_saved, saved_games
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import board_view, context
-from lexitrain.web.edge import BadRequest, Conflict, NotFound, read_json, reply, text, whole
+from lexitrain.web.edge import BadRequest, Conflict, NotFound, read_form, read_json, reply, text, whole
 from lexitrain.web.pages import form_field, redirect, render
 
 #: the longest clock a page may ask for, in minutes
@@ -190,7 +190,7 @@ async def play_page(request: Request) -> Response:
 
 async def play_start(request: Request) -> Response:
     ctx = context(request)
-    form = await request.form()
+    form = await read_form(request)
     try:
         level = int(form_field(form, "level") or "3")
         minutes = float(form_field(form, "clock") or "25")
