@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from study_helpers import anagram_oracle
-from web_helpers import (ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon, overflowing,
-                         serving, solved_real_endgame)
+from web_helpers import (EMPTY_BOARD, ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon,
+                         overflowing, serving, solved_real_endgame)
 from web_helpers import CHROMIUM_ARGS as ARGS
 from web_helpers import chromium_or_skip
 
@@ -628,6 +628,30 @@ def test_a_position_answered_wrongly_then_rightly(page: Page, live: Live):
     expect(page.locator("#verdict-line")).to_contain_text(f"{TOP_SCORE}")
     expect(page.locator("#top-plays tbody tr").first).to_contain_text(str(TOP_SCORE))
     assert TOP_PLAY.startswith("8D")
+
+
+def test_a_blanks_letter_in_the_top_plays_is_drawn_apart_and_copies_lowercase(page: Page, live: Live):
+    """A position card whose rack holds a blank: after the answer every top play's word shows the blank's letter
+    in a colour of its own, underlined (CRUElTY's blank l is not read as a capital I in the bold word), while
+    its text stays lowercase, as GCG writes it, for a copy and paste."""
+    from lexitrain.study.quiz.kinds.position import KIND
+
+    with due_first(KIND, [f"{EMPTY_BOARD} AEINRS?/ 0/0 0"]):
+        page.goto(live.url("/review"))
+        box = page.get_by_label("Answer")
+        box.fill("8D REtAINS")
+        box.press("Enter")
+        words = page.locator("#plays tbody td.word")
+        expect(words.first).to_have_text(re.compile(r"^[A-Z]+[a-z][A-Z]*$|^[a-z][A-Z]+$"))
+        for i in range(words.count()):
+            word = words.nth(i)
+            blank = word.locator("span.blank")
+            expect(blank).to_have_count(1)
+            assert blank.inner_text() in word.inner_text() and blank.inner_text().islower(), word.inner_text()
+            looks = blank.evaluate("(node) => { const own = getComputedStyle(node), cell = getComputedStyle("
+                                   "node.parentElement); return [own.color, cell.color, own.textDecorationLine]; }")
+            assert looks[0] != looks[1] and looks[2] == "underline", looks
+        page.screenshot(path=str(live.home / "web-review-blank.png"), full_page=True)
 
 
 # -- search, settings, every page ----------------------------------------------------------------

@@ -134,16 +134,29 @@ const lexitrain = {
     return what + ", in GCG notation (8D QUITE across, H8 QUITE down)";
   },
 
-  // A table row of CELLS, each [text] or [text, class]: every table of plays below is made of these.
+  // A table row of CELLS, each [text] or [text, class] (the text may be nodes: a played word's spans): every table
+  // of plays below is made of these.
   row(cells) {
     const row = lexitrain.el("tr");
-    row.append(...cells.map(([text, className]) => lexitrain.el("td", className || "", text)));
+    row.append(...cells.map(([content, className]) => {
+      if (!Array.isArray(content)) return lexitrain.el("td", className || "", content);
+      const cell = lexitrain.el("td", className || "");
+      cell.append(...content);
+      return cell;
+    }));
     return row;
+  },
+
+  // A played word in GCG notation as nodes: a blank's letter (lowercase) in a span of its own, drawn apart from
+  // the tiles beside it (CRUElTY's blank l is no capital I), its text still lowercase so a copy keeps the notation.
+  playedWord(word) {
+    return Array.from(String(word ?? "").matchAll(/[^a-z]+|[a-z]/g), ([part]) =>
+      /^[a-z]$/.test(part) ? lexitrain.el("span", "blank", part) : document.createTextNode(part));
   },
 
   // An endgame's first plays as table rows (play, word, score, exact value), and a best line in one sentence.
   endgameRows(top) {
-    return top.map((p) => lexitrain.row([[p.play], [p.word, "word"], [p.score, "num"],
+    return top.map((p) => lexitrain.row([[p.play], [lexitrain.playedWord(p.word), "word"], [p.score, "num"],
       [(p.value > 0 ? "+" : "") + p.value, "num"]]));
   },
   bestLine(sequence) {
@@ -223,9 +236,10 @@ const lexitrain = {
       + (outcome.inferred ? "drawn from what their last move says of it" : "a random draw from the unseen tiles");
   },
 
-  // The top plays as table rows: position (or the whole play), word (a blank lowercase), score.
+  // The top plays as table rows: position (or the whole play), word (a blank's letter drawn apart), score.
   playRows(top) {
-    return top.map((p) => lexitrain.row([[p.position || p.play], [p.word, "word"], [p.score, "num"]]));
+    return top.map((p) => lexitrain.row([[p.position || p.play], [lexitrain.playedWord(p.word), "word"],
+      [p.score, "num"]]));
   },
 
   // The question a request answers (its id and token): the app refuses (409) one no longer on show.
