@@ -102,6 +102,18 @@ def test_the_status_says_the_reviews_that_fall_due_later_today(small, monkeypatc
     assert text == "small: 0 reviews and 0 new cards left today (done 0 reviews, 1 new); 1 review more falls due later today"
 
 
+def test_the_status_counts_as_done_every_card_answered_today_not_only_the_drills(small, monkeypatch):
+    """A card answered in a quiz, not the drill, is done today as the status says it (the drill's limits still
+    spend only the drill's answers)."""
+    at(NOW, monkeypatch)
+    quiz = run("quiz", "--jsonl", "--lexicon", "small", "--list", "twos", input="x\n")
+    assert len(of("result", lines(quiz.stdout))) == 1
+    text = run("daily", "--status", "--lexicon", "small").stdout.strip()
+    assert text.startswith("small: 0 reviews and 20 new cards left today (done 0 reviews, 1 new)"), text
+    status = run("daily", "--status", "--json", "--lexicon", "small").json()
+    assert (status["new_answered"], status["reviews_answered"], status["new_done"]) == (1, 0, 0)
+
+
 def test_one_review_is_counted_in_the_singular(small, monkeypatch):
     at(NOW, monkeypatch)
     run("study", "set", "--new", "1")

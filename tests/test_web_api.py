@@ -664,6 +664,17 @@ def test_a_practice_wall_moves_no_card_and_stats_count_it_apart(client, app_ctx)
     assert "(done 0 reviews, 0 new)" in client.get("/").text  # the day's counts did not move
 
 
+def test_a_card_answered_on_a_wall_is_done_today_on_the_home_and_reviews_pages(client, app_ctx):
+    """Done today counts every card answered today by any route, a wall's as the reviews' own; the limits still
+    spend only the daily drill's answers."""
+    ident = start_wall(client)
+    client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "SALTIER"}))
+    assert answers(app_ctx.store) == [("AEILRST", "SALTIER", 1)]
+    assert "(done 0 reviews, 1 new)" in client.get("/").text
+    today = client.post("/api/review").json()["today"]
+    assert (today["new_answered"], today["reviews_answered"], today["new_done"]) == (1, 0, 0)
+
+
 def test_a_wall_of_due_cards_honours_the_days_limit_and_leases_its_cards_from_the_daily_drill(client, app_ctx):
     from lexitrain.study.drills.requests import DailyRequest
     from lexitrain.study.quiz.scheduler import utc_now

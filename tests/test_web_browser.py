@@ -932,6 +932,23 @@ def due_first(kind: str, keys: list[str]) -> Iterator[None]:
                 store.save_card(card)
 
 
+def test_done_today_on_the_reviews_counts_a_card_answered_in_a_quiz(page: Page, live: Live, tmp_path: Path):
+    """The reviews' Done today counts every card answered today, one answered in `lexitrain quiz` too."""
+    def done_today() -> tuple[int, int]:
+        page.goto(live.url("/review"))
+        expect(page.locator("#today")).to_contain_text("Done today")
+        said = re.search(r"Done today: (\d+) reviews?, (\d+) new", page.locator("#today").inner_text())
+        assert said, page.locator("#today").inner_text()
+        return int(said[1]), int(said[2])
+
+    reviews, new = done_today()
+    words = tmp_path / "words.txt"
+    words.write_text("RETAINS\n", encoding="utf-8")
+    with due_first("anagram", ["AEINRST"]):
+        cli("quiz", "--jsonl", "--lexicon", NAME, "--file", str(words), stdin="x\n")
+        assert done_today() == (reviews + 1, new)
+
+
 def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_opponents_rack_was_read(
         page: Page, live: Live, real_games: Path):
     """A best-play card due, simulated as `study from-games --sim-iterations` does it, the opponent's rack drawn

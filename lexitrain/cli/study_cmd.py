@@ -144,6 +144,7 @@ def daily(
             data = {"lexicon": lex.name, "new_done": state.new_done, "reviews_done": state.reviews_done,
                     "new_left": state.new_left, "reviews_left": state.reviews_left,
                     "due_later_today": state.due_later_today,
+                    "new_answered": state.new_answered, "reviews_answered": state.reviews_answered,
                     "limits": {"new": state.limits.new, "reviews": state.limits.reviews}}
             if json_out:
                 emit_json(data)
@@ -151,13 +152,13 @@ def daily(
                 later = f"; {_due_later(state.due_later_today)}" if state.due_later_today else ""
                 typer.echo(f"{lex.name}: {counted(state.reviews_left, 'review')} and "
                            f"{counted(state.new_left, 'new card')} left today "
-                           f"(done {counted(state.reviews_done, 'review')}, {state.new_done} new){later}")
+                           f"(done {counted(state.reviews_answered, 'review')}, {state.new_answered} new){later}")
             return
         if not jsonl and state.nothing_left:
             more = (f"{_due_later(state.due_later_today)} (run `lexitrain daily` again then)" if state.due_later_today
                     else "more are due tomorrow")
-            typer.echo(f"nothing left {'now' if state.due_later_today else 'today'} in {lex.name}: {counted(state.reviews_done, 'review')} and "
-                       f"{counted(state.new_done, 'new card')} done; {more} (`lexitrain daily --status`)")
+            typer.echo(f"nothing left {'now' if state.due_later_today else 'today'} in {lex.name}: {counted(state.reviews_answered, 'review')} and "
+                       f"{counted(state.new_answered, 'new card')} done; {more} (`lexitrain daily --status`)")
             return
         _run(request.start(store, lex), jsonl, feedback=feedback, flashcard=flashcard)
 

@@ -285,10 +285,12 @@ async def review_undo(request: Request) -> JSONResponse:
 
 
 def today(ctx: Context, store: ProgressStore) -> dict[str, int]:
-    """Today's counts of the daily drill, as `lexitrain daily --status` gives them."""
+    """Today's counts of the daily drill, and of the cards answered today by any route, as `lexitrain daily
+    --status` gives them."""
     state = DailyRequest().status(store, ctx.lex())
     return {"new_done": state.new_done, "reviews_done": state.reviews_done, "new_left": state.new_left,
-            "reviews_left": state.reviews_left, "due_now": state.due_now, "due_later_today": state.due_later_today}
+            "reviews_left": state.reviews_left, "due_now": state.due_now, "due_later_today": state.due_later_today,
+            "new_answered": state.new_answered, "reviews_answered": state.reviews_answered}
 
 
 # -- positions -----------------------------------------------------------------------

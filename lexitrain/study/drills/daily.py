@@ -86,6 +86,10 @@ class DayStatus:
     new_waiting: int  # counted up to the day's room for new cards (all that `new_left` needs)
     limits: Limits
     due_later_today: int = 0  # not due yet, but before midnight (cards in their learning steps)
+    # the cards answered today by any route (the drill, a quiz, a wall, the positions...): what "done today" says,
+    # while the limits spend the drill's own answers above
+    new_answered: int = 0
+    reviews_answered: int = 0
 
     @property
     def new_left(self) -> int:
@@ -252,7 +256,9 @@ def status(store: ProgressStore, lex: Lexicon, limits: Limits) -> DayStatus:
     """What today's drill still holds (the plan's new cards counted only as far as the day has room for them)."""
     now = utc_now()
     new_done, reviews_done = store.answers_since(MODE, lex.name, day_start(now).timestamp())
+    new_answered, reviews_answered = store.answers_since(None, lex.name, day_start(now).timestamp())
     plan = active_plan(store, lex, waiting_up_to=max(0, limits.new - new_done))
     due_now = store.due_count(lex.name, now.timestamp())
     due_today = store.due_count(lex.name, day_end(now).timestamp())
-    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits, max(0, due_today - due_now))
+    return DayStatus(new_done, reviews_done, due_now, plan.waiting, limits, max(0, due_today - due_now),
+                     new_answered, reviews_answered)

@@ -173,13 +173,15 @@ class Answers(History):
             self.add_answer_change(uid, "mark", int(correct), at)
             self._settle_answer(uid)
 
-    def answers_since(self, mode: str, lexicon: str, since: float, kind: str | None = None) -> tuple[int, int]:
-        """(new cards introduced, reviews done) in sessions of `mode` since a time (of one kind, if given)."""
+    def answers_since(self, mode: str | None, lexicon: str, since: float, kind: str | None = None) -> tuple[int, int]:
+        """(new cards introduced, reviews done) in sessions of `mode` (None: of every mode) since a time (of one
+        kind, if given)."""
         row = self.conn.execute(  # CROSS JOIN: walk today's answers by time, not every card of the lexicon
             "SELECT COALESCE(SUM(a.was_new), 0), COALESCE(SUM(1 - a.was_new), 0) FROM answers a "
             "CROSS JOIN sessions s ON s.id = a.session_id "
-            "WHERE a.at >= ? AND a.mode = ? AND a.card_id IS NOT NULL AND s.lexicon = ? AND (? IS NULL OR a.kind = ?)",
-            (since, mode, lexicon, kind, kind),
+            "WHERE a.at >= ? AND (? IS NULL OR a.mode = ?) AND a.card_id IS NOT NULL AND s.lexicon = ? "
+            "AND (? IS NULL OR a.kind = ?)",
+            (since, mode, mode, lexicon, kind, kind),
         ).fetchone()
         return int(row[0]), int(row[1])
 

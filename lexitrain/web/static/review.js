@@ -21,8 +21,9 @@
       el("span", "", "Later today: " + today.due_later_today),
       ...(today.reviews_left < today.due_now ? [el("span", "", "today's limit leaves " + today.reviews_left)] : []),
       el("span", "", "New left: " + today.new_left),
-      el("span", "", "Done today: " + today.reviews_done + (today.reviews_done === 1 ? " review, " : " reviews, ")
-        + today.new_done + " new"));
+      // (every card answered today, by any route: a quiz, a wall, the positions, not only these reviews)
+      el("span", "", "Done today: " + today.reviews_answered + (today.reviews_answered === 1 ? " review, " : " reviews, ")
+        + today.new_answered + " new"));
   }
 
   // After an answer: the words' facts, or a position's top plays, or the table the kind sent (common.js).
