@@ -209,6 +209,30 @@ def test_cli_lists_each_play_with_its_wins(enable) -> None:
     assert refused.exit_code != 0 and "pre-endgame" in refused.stderr
 
 
+def test_without_candidates_the_terminal_lists_the_best_and_counts_the_rest(enable) -> None:
+    """Every play of a real rack tried (no --candidates): the terminal lists the best 15 and says in one line how
+    many it left out, --top N lists N; --json still carries every candidate."""
+    from lexitrain.engine.cgp import Position, to_cgp
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.engine.replay import replay
+    from tests.cli_runner import run
+    from tests.test_engine_endgame import GAMES
+
+    turn = next(t for t in replay(read_gcg(sorted(GAMES.glob("*.gcg"))[0]), enable.tiles)
+                if t.rack and unseen_tiles(t.board, Rack.parse(enable.tiles, t.rack)).size == 8)
+    cgp = to_cgp(Position(turn.board, [turn.rack.upper(), ""], [350, 340], 0, {"lex": "enable"}))
+    out = run("preendgame", "--cgp", cgp, "--time", "1.5", "--threads", "1", "--json").json()
+    assert out["candidates"] > 1000 and len(out["plays"]) > 20  # (every play valued by then: its rows)
+    for top, listed in ((None, 15), ("3", 3)):
+        text = run("preendgame", "--cgp", cgp, "--time", "1.5", "--threads", "1", *(["--top", top] if top else []))
+        assert text.exit_code == 0, text.stderr
+        lines = text.stdout.splitlines()
+        valued = int(lines[0].split(" of ")[0])  # "N of M candidates ...": the rows of this run
+        assert len([line for line in lines if " wins " in line]) == listed, text.stdout
+        assert lines[-1] == f"and {valued - listed} candidates more, not listed (--top N lists more, --json all)"
+
+
 def test_out_of_time_every_play_has_a_value_for_every_draw(enable) -> None:
     """Cut short, the pre-endgame still values each candidate against each draw
     (from the deepest ply it reached), instead of leaving the later plays out."""

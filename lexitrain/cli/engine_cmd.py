@@ -46,6 +46,8 @@ def _candidate_json(candidate: Candidate, tiles: TileSet, rack: Rack) -> dict[st
 
 #: Plays `best` lists without --top or --all.
 DEFAULT_TOP = 10
+#: the pre-endgame's candidates listed by default: as many as `sim` simulates (every play of a rack is tried)
+PREENDGAME_TOP = 15
 #: What `best --by` ranks by.
 ORDERS = ("score", "equity", "sim", "win")
 
@@ -309,6 +311,8 @@ def preendgame(
                                             "draw's one-ply estimate, marked)."),
     candidates: Optional[int] = typer.Option(None, "--candidates", help="Try only the N top-scoring plays (and "
                                              "the pass)."),
+    top: int = typer.Option(PREENDGAME_TOP, "--top", help="How many of the best candidates to list (--json lists "
+                            "them all)."),
     threads: int = typer.Option(default_threads(), "--threads", help="Processes to search on (default: every "
                                 "core); the answer is the same whatever the number.", show_default=False),
     lexicon: Lexicon,
@@ -326,6 +330,8 @@ def preendgame(
         raise LexitrainError("--time must be more than 0 seconds")
     if candidates is not None and candidates < 1:
         raise LexitrainError("--candidates must be at least 1")
+    if top < 1:
+        raise LexitrainError("--top must be at least 1")
     if threads < 1:
         raise LexitrainError("--threads must be at least 1")
     lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
@@ -364,7 +370,7 @@ def preendgame(
         typer.echo(f"not proved: any of the {counted(len(rivals), 'candidate')} may be best (marked *)")
     elif rivals:
         typer.echo(f"not proved: {counted(len(rivals), 'candidate')} may still beat the first (marked *)")
-    for o, row in zip(result.plays, rows):
+    for o, row in zip(result.plays[:top], rows):
         wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
         low, high = row["expected_at_least"], row["expected_at_most"]
         bounds = "" if low is None and high is None else (
@@ -373,6 +379,8 @@ def preendgame(
             else f"  (partly searched: about {row['wins']:g} wins by the estimate{bounds})"  # the order's second key
         typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
                    f"{row['word']:<16} {row['score']:>4}{note}{' *' if id(o) in rivals else ''}")
+    if len(rows) > top:
+        typer.echo(f"and {counted(len(rows) - top, 'candidate')} more, not listed (--top N lists more, --json all)")
 
 
 def _outcome_json(outcome: PlayOutcome, tiles: TileSet, scored: bool = True) -> dict[str, Any]:
