@@ -81,6 +81,20 @@ def test_from_games_bad_input_is_one_line_and_the_rest_is_kept(enable, real_game
     assert_clean_error(run("study", "from-games", str(real_games / DOUG), "--points", "-1"), "--points")
 
 
+def test_a_file_that_is_not_a_game_is_one_line_naming_it_and_what_was_expected(enable, tmp_path) -> None:
+    """Notes or a README given for a game: one line naming the file, the line and what a GCG game's lines are
+    (not "'#' without a pragma name"), exit 1, no card made."""
+    before = run("study", "cards", "--json").json()
+    for text in ("# my notes\nhello\n", "hello\n"):
+        notes = tmp_path / "notes.txt"
+        notes.write_text(text, encoding="utf-8")
+        result = run("study", "from-games", str(notes))
+        assert result.exit_code == 1 and result.stdout == ""
+        assert result.stderr.strip() == (f"error: {notes}:1: cannot read {text.splitlines()[0]!r} "
+                                         "(expected '>player: ...' or '#pragma' of a GCG game)")
+    assert run("study", "cards", "--json").json() == before
+
+
 def test_a_game_in_a_compiled_lexicon_makes_its_cards_there(enable, make_lexicon, real_games) -> None:
     csw = real_games / "jvc56__MAGPIE__test__testdata__success_standard.gcg"  # #lexicon CSW21
     before = run("study", "cards", "--json").json()

@@ -97,6 +97,12 @@ def decode_gcg(data: bytes, source: str) -> Game:
     return game
 
 
+def _unreadable(where: str, line: str) -> GCGError:
+    """A line a GCG game does not hold, in one line: where, what it says, and what a game's lines are."""
+    return GCGError(f"{where}: cannot read {line.strip()[:40]!r} (expected '>player: ...' or '#pragma' of a GCG "
+                    "game)")
+
+
 def parse_gcg(text: str, source: str = "<gcg>") -> Game:
     game = Game(source=source)
     players: dict[int, Player] = {}
@@ -123,8 +129,8 @@ def parse_gcg(text: str, source: str = "<gcg>") -> Game:
                 players[int(m.group(1))] = Player(nick, full.strip() or nick)
             elif name == "note":
                 (game.events[-1].notes if game.events else game.notes).append(value)
-            elif not name:
-                raise GCGError(f"{where}: '#' without a pragma name")
+            elif not name:  # ('# ...': a comment, a Markdown heading: not a GCG file)
+                raise _unreadable(where, line)
             else:
                 game.pragmas[name] = value
             continue
@@ -132,7 +138,7 @@ def parse_gcg(text: str, source: str = "<gcg>") -> Game:
             notes = game.events[-1].notes if game.events else game.notes
             notes[-1] += "\n" + line
             continue
-        raise GCGError(f"{where}: cannot read {line.strip()[:40]!r} (expected '>player: ...' or '#pragma')")
+        raise _unreadable(where, line)
     game.players = [players[k] for k in sorted(players)]
     known = {p.nick for p in game.players}
     for event in game.events:
