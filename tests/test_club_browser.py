@@ -515,18 +515,29 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
     club.clock = lambda: time.time() + 86400  # type: ignore[attr-defined]  (a day later)
     page.click("#study-start")
     expect(page.locator("#due-count")).to_have_text(f"{total} due")
-    first = page.locator("#study-prompt").get_attribute("data-key")
-    assert first is not None
+    first = letters_shown(page)
     page.fill("#study-answer", " ".join(sorted(ORACLE[first])).lower())
     page.press("#study-answer", "Enter")
-    expect(page.locator("#study-verdict")).to_contain_text("Right:")
+    verdict, next_card = page.locator("#study-verdict"), page.get_by_role("button", name="Next")
+    expect(verdict).to_contain_text(f"Right: {' '.join(sorted(ORACLE[first]))}")
     expect(page.locator("#due-count")).to_have_text(f"{total - 1} due")
-    second = page.locator("#study-prompt").get_attribute("data-key")
-    assert second is not None and second != first
+    assert letters_shown(page) == first  # the verdict under the card it is about, not under the next one
+    expect(page.locator("#study-answer")).to_be_hidden()
+    expect(next_card).to_be_focused()
+    page.keyboard.press("Enter")  # (Next, as the local app's reviews go on)
+    expect(verdict).to_be_hidden()
+    expect(next_card).to_be_hidden()
+    expect(page.locator("#study-answer")).to_be_focused()
+    second = letters_shown(page)
+    assert second != first
     page.fill("#study-answer", "zzz")
     page.press("#study-answer", "Enter")
-    expect(page.locator("#study-verdict")).to_contain_text(f"Missed {second}")
+    expect(verdict).to_contain_text(f"Missed {second}")
     expect(page.locator("#due-count")).to_have_text(f"{total - 2} due")
+    assert letters_shown(page) == second
+    next_card.click()
+    expect(verdict).to_be_hidden()
+    assert letters_shown(page) not in (first, second)
     from lexitrain.club.members import member_named
 
     ann = member_named(club.db, "ann")  # type: ignore[attr-defined]
@@ -535,6 +546,12 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
         counts = {card.key: (card.correct, card.incorrect) for card in store.scheduled_cards()}
     assert counts[first] == (1, 1) and counts[second] == (0, 2)
     assert errors == []
+
+
+def letters_shown(page: Page) -> str:
+    """The letters of the card the club's page asks, as the member reads them (its tiles)."""
+    expect(page.locator("#study-prompt .letter")).not_to_have_count(0)
+    return "".join(page.locator("#study-prompt .letter").all_text_contents())
 
 
 def test_each_member_studies_their_own_cards_in_the_local_apps_pages(live, browser: Browser) -> None:
@@ -620,10 +637,17 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
             expect(page.locator("#study-verdict")).to_have_class(re.compile("right"))
             expect(page.locator("#study-plays thead th")).to_have_text(["Play", "Word", "Score", "Value"])
             expect(page.locator("#study-line")).to_contain_text("A best line: 13L HOER 7")
+            expect(page.locator("#study-kind")).to_have_text("endgame")  # (the card answered, until Next)
+            expect(page.locator("#study-prompt .rack .letter")).to_have_text(list("LLPR"))
+            page.locator("#study").scroll_into_view_if_needed()
+            shot(page, tmp_path, f"cards-endgame-answered-{size}")
+            page.get_by_role("button", name="Next").click()
+            expect(page.locator("#study-verdict")).to_be_hidden()
             expect(page.locator("#study-kind")).to_have_text("anagram")  # the game's missed bingo, as letters
             page.fill("#study-answer", "reunify")
             page.press("#study-answer", "Enter")
             expect(page.locator("#study-verdict")).to_contain_text("Right: REUNIFY")
+            page.get_by_role("button", name="Next").click()
             for word in ("YAS", "QI"):  # the phonies played, a word to judge
                 expect(page.locator("#study-kind")).to_have_text("valid-or-phony")
                 expect(page.locator("#study-prompt .letter")).to_have_text(list(word))
@@ -631,6 +655,8 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
                 page.fill("#study-answer", "p")
                 page.press("#study-answer", "Enter")
                 expect(page.locator("#study-verdict")).to_contain_text(f"Right: {word} is a phony. Next review")
+                expect(page.locator("#study-prompt .letter")).to_have_text(list(word))
+                page.get_by_role("button", name="Next").click()
             expect(page.locator("#study-kind")).to_have_text("read-rack")
             expect(page.locator("#study-prompt")).to_contain_text("What did your opponent keep?")
             expect(page.locator("#study-prompt table.board td.last")).not_to_have_count(0)  # their move marked
@@ -640,5 +666,6 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
             expect(page.locator("#study-verdict")).to_have_class(re.compile("missed"))
             expect(page.locator("#study-plays thead th")).to_have_text(["leave", "inference"])
             expect(page.locator("#study-plays tbody tr")).not_to_have_count(0)
+            expect(page.locator("#study-prompt")).to_contain_text("What did your opponent keep?")  # its own question
             shot(page, tmp_path, f"cards-answered-{size}")
             assert overflowing(page) == [] and errors == []

@@ -64,15 +64,21 @@ async function refreshStudy() {
   $("due-count").textContent = `${got.due} due`;
   studying = got.questions[0] || null;
   $("study-refused").textContent = "";
+  $("study-shown").hidden = true;
+  $("study-asking").hidden = false;
   if (!studying) { $("study").classList.add("hidden"); return; }
   $("study").classList.remove("hidden");
   $("study-kind").textContent = studying.kind;
   lexitrain.showQuestion($("study-prompt"), $("study-about"), studying);
   $("study-prompt").dataset.key = studying.key;
+  $("study-answer").focus();
 }
 
-// What the last answer showed: the words' facts, or a position's top plays, or the kind's own table.
-const studyTables = {words: $("study-words"), answers: $("study-answers"), plays: $("study-plays"), line: $("study-line")};
+// An answered card, as the reviews show one (common.js): its question kept, the verdict and what the answer showed
+// (the words' facts, or a position's top plays, or the kind's own table) under it, and Next for the next card.
+const answered = {asking: $("study-asking"), shown: $("study-shown"), line: $("study-verdict"), next: $("study-next"),
+                  tables: {words: $("study-words"), answers: $("study-answers"), plays: $("study-plays"),
+                           line: $("study-line")}};
 
 async function loggedIn(session) {
   me = session;
@@ -155,34 +161,37 @@ $("open-table").onclick = async () => {
   } catch (e) { notice(e.message); }
 };
 
-$("study-start").onclick = async () => {
-  try { await refreshStudy(); $("study-answer").focus(); } catch (e) { notice(e.message); }
-};
+$("study-start").onclick = () => refreshStudy().catch((e) => notice(e.message));
+$("study-next").onclick = () => refreshStudy().catch((e) => notice(e.message));
 
-$("study-answer").onkeydown = async (event) => {
+$("study-answer").onkeydown = lexitrain.guarded(async (event) => {
   if (event.key !== "Enter" || !studying) return;
   const answer = event.target.value.trim();
-  const verdict = $("study-verdict");
   const hint = studying.hint;
+  let said;
   try {
-    const said = await api("POST", "/api/study/answer",
-                           {kind: studying.kind, key: studying.key, answer, reviewed: studying.card.last_review});
-    if (said.refused) {  // not an answer the card takes (an illegal play, not v or p): the same card, to try again
-      $("study-refused").textContent = said.refused;
-      event.target.select();
-      return;
-    }
-    const next = new Date(said.card.due * 1000).toLocaleString();
-    verdict.className = "verdict " + (said.correct ? "right" : "missed");
-    verdict.textContent = hint === "letters"
-      ? (said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`
-                      : `Missed ${studying.prompt}: ${said.expected.join(" ")}; back ${next}`)
-      : `${lexitrain.answerVerdict(said, hint).replace(/\.?$/, ".")} ${said.correct ? "Next review" : "Back"} ${next}.`;
-    lexitrain.showAnswers(studyTables, said.words, hint === "board", said);
-  } catch (e) { notice(e.message); }  // (409: answered on another device; the next question comes anyway)
+    said = await api("POST", "/api/study/answer",
+                     {kind: studying.kind, key: studying.key, answer, reviewed: studying.card.last_review});
+  } catch (e) {  // (409: answered on another device: the next question comes at once)
+    notice(e.message);
+    event.target.value = "";
+    return refreshStudy().catch((e) => notice(e.message));
+  }
+  if (said.refused) {  // not an answer the card takes (an illegal play, not v or p): the same card, to try again
+    $("study-refused").textContent = said.refused;
+    event.target.select();
+    return;
+  }
   event.target.value = "";
-  await refreshStudy().catch((e) => notice(e.message));
-};
+  const next = new Date(said.card.due * 1000).toLocaleString();
+  lexitrain.showAnswered(answered, said, hint, hint === "letters"
+    ? (said.correct ? `Right: ${said.expected.join(" ")}; next review ${next}`
+                    : `Missed ${studying.prompt}: ${said.expected.join(" ")}; back ${next}`)
+    : `${lexitrain.answerVerdict(said, hint).replace(/\.?$/, ".")} ${said.correct ? "Next review" : "Back"} ${next}.`);
+  try {  // the due count without this card (the next card waits for Next)
+    $("due-count").textContent = `${(await api("GET", "/api/study")).due} due`;
+  } catch (e) { notice(e.message); }
+});
 
 // The kind chosen last (on this browser) is the one shown again: back from a challenge, its leaderboard.
 const KIND_KEPT = "lexitrain-club-kind";

@@ -198,6 +198,20 @@ const lexitrain = {
         + (outcome.wrong.length ? "; not answers: " + outcome.wrong.join(" ") : "");
   },
 
+  // A card answered, as the reviews and the club's cards show it: its question stays, the answer box (PARTS.asking)
+  // is put away, and PARTS.shown holds the verdict (PARTS.line: TEXT, coloured right or missed) and what the answer
+  // showed (PARTS.tables: `showAnswers`) until the member presses PARTS.next (focused): the next card is drawn then,
+  // not before, so a verdict is never read under another card's question.
+  showAnswered(parts, outcome, hint, text) {
+    parts.asking.hidden = true;
+    parts.shown.hidden = false;
+    parts.line.className = "verdict " + (outcome.correct ? "right" : "missed");
+    parts.line.textContent = text;
+    lexitrain.showAnswers(parts.tables, outcome.words, hint === "board", outcome);
+    parts.next.hidden = false;
+    parts.next.focus();
+  },
+
   // After an answer, in SHOWN ({words: the words' box, answers: their table, plays: the plays' table, line: a
   // best line's paragraph}): the words' facts, or a position's top plays (an endgame's first plays, exactly valued,
   // and a best line; a simulation's table and how it was run: as the position quiz shows them), or the table the

@@ -59,13 +59,6 @@
     box.focus();
   }
 
-  // The verdict line: a play's score and rank, whether the word shown is valid, or the words missed.
-  function verdict(outcome, hint) {
-    const line = document.getElementById("verdict");
-    line.className = "verdict " + (outcome.correct ? "right" : "missed");
-    line.textContent = lexitrain.answerVerdict(outcome, hint);
-  }
-
   const answer = guarded(async () => {
     const text = box.value.trim();
     if (!text) return reveal();
@@ -82,13 +75,9 @@
       say("");
       showUndo();
       showToday(state.today);
-      mode = "shown";
-      asking.hidden = true;
-      shownPart.hidden = false;
-      verdict(state.last, hint);
-      answers(state.last.words, hint === "board", state.last);
-      next.hidden = false;
-      next.focus();
+      mode = "shown";  // the verdict line: a play's score and rank, whether the word shown is valid, or the words missed
+      lexitrain.showAnswered({ asking, shown: shownPart, line: document.getElementById("verdict"), tables: shownTables,
+                               next }, state.last, hint, lexitrain.answerVerdict(state.last, hint));
     } catch (e) { say(e.message); }
   });
 
