@@ -328,6 +328,31 @@ def test_a_stopped_simulation_of_a_decided_game_ranks_and_prunes_by_equity(enabl
     assert "ranked by equity" not in undecided, undecided
 
 
+def test_the_terminal_says_ranked_by_equity_from_the_rule_the_simulation_ranked_by(enable, monkeypatch) -> None:
+    """Two candidates all but sure to win, still played out and so ranked by equity, and a third pruned at 25%:
+    the terminal says the list is ranked by equity, as the simulation ranked its head (the command once decided
+    it again over every row, the pruned one's 25% among them, and said nothing)."""
+    import lexitrain.engine.simulation as simulation
+
+    class Scripted:
+        """Playouts with set results: (equity in hundredths, spread, win) for each candidate still played."""
+
+        runner = None
+
+        def iteration(self, seed: int, i: int, active: tuple[int, ...]) -> list[tuple[int, int, float]]:
+            return [(3000 + 10 * ((i + k) % 3), 40, 0.9999) if k < 2 else (1000 + 7 * (i % 5), -30, 0.2 + 0.1 * (i % 2))
+                    for k in active]
+
+    monkeypatch.setattr(simulation, "open_playouts", lambda setup: Scripted())
+    text = run("sim", "--cgp", DECIDED, "--stop", "95", "--iterations", "96", "--seed", "3", "--threads", "1",
+               "--candidates", "3").stdout
+    rows = [line for line in text.splitlines() if line[:6].strip().replace(".", "").isdigit()]
+    assert [line.split()[0] for line in rows] == ["100.0", "100.0", "25.0"], text
+    assert "1 pruned early" in text
+    assert text.rstrip().endswith("ranked by equity: the win chances are all too near 100% or 0% to tell the moves "
+                                  "apart"), text
+
+
 def test_the_stop_keeps_the_move_worth_more_where_the_wins_cannot_tell() -> None:
     """The report's PRIME and PRIM: 99.99% and 99.98% to win, PRIM worth 8 points more in every deal. Asked
     at 99%, the stop makes PRIM the leader and prunes PRIME, by equity (by win, it pruned PRIM)."""
@@ -339,9 +364,9 @@ def test_the_stop_keeps_the_move_worth_more_where_the_wins_cannot_tell() -> None
         noise = deals.uniform(-1, 1)
         tally.add([(3000 + round(100 * noise), 0, 0.99990 + 0.00001 * noise),  # PRIME
                    (3800 + round(100 * noise), 0, 0.99980 + 0.00001 * noise)])  # PRIM
-    assert tally.order() == [1, 0]
+    assert tally.ranking()[0] == [1, 0]
     tally.prune(99)
-    assert tally.active == [1] and tally.order() == [1, 0]
+    assert tally.active == [1] and tally.ranking()[0] == [1, 0]
 
 
 @compiled_only

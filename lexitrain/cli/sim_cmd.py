@@ -156,7 +156,6 @@ def sim(
     equity where the win chances are all too near 100% or 0% to tell the moves apart)."""
     from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.leave_table import load_leaves
-    from lexitrain.engine.mistakes import decided
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.engine.simulation import position_setup
 
@@ -189,6 +188,5 @@ def sim(
         how += f"; {pruned} pruned early, each after the iterations shown"
     typer.echo(f"{report.iterations} iterations of {len(report.rows)} candidates, {report.plies} plies "
                f"({how}), {report.seconds:.1f} s{drawn}")
-    wins = [c.win for c in report.rows]
-    if wins and decided(max(wins), min(wins)):  # so the order is not read as by win: the stop's rule, said
+    if report.by_equity:  # so the order is not read as by win: the rule the simulation ranked by, said
         typer.echo("ranked by equity: the win chances are all too near 100% or 0% to tell the moves apart")

@@ -257,6 +257,9 @@ class SimReport:
     rows: list[SimRow]  # best first
     stopped: str  # "iterations" or "confidence 95" ...
     seconds: float = 0.0
+    # the candidates still played out at the end (the list's head) ranked by equity, their win chances all too
+    # near 100% or 0% to tell them apart (`_Tally.ranking`): what the terminal says the list is ranked by
+    by_equity: bool = False
 
     def to_json(self, tiles: TileSet, rack: Rack) -> dict[str, Any]:
         return {"iterations": self.iterations, "plies": self.plies, "candidates": [
@@ -581,10 +584,10 @@ class _Tally:
         wins = [self.means(k)[0] for k in group]
         return bool(wins) and decided(max(wins), min(wins))
 
-    def order(self) -> list[int]:
+    def ranking(self) -> tuple[list[int], bool]:
         """Candidates best first: those still played out, then the pruned; each group by mean win, then mean
         equity (by equity, then win, where the group's win chances cannot tell them apart), then their equity
-        order."""
+        order. With it, whether the candidates still played out were ranked by equity."""
         active = set(self.active)
         pruned = [k for k in range(len(self.equity)) if k not in active]
         equity_first = {True: self.by_equity(self.active), False: self.by_equity(pruned)}
@@ -593,13 +596,13 @@ class _Tally:
             win, equity = self.means(k)
             still = k in active
             return (not still, -equity, -win, k) if equity_first[still] else (not still, -win, -equity, k)
-        return sorted(range(len(self.equity)), key=key)
+        return sorted(range(len(self.equity)), key=key), equity_first[True]
 
     def prune(self, level: int) -> None:
         """Stop playing out the candidates the leader is ahead of at `level`%: by win, else by equity where the
         wins never differ or cannot tell the candidates apart (`by_equity`), as `order` ranks them."""
         z = CONFIDENCE[level]
-        leader = self.order()[0]
+        leader = self.ranking()[0][0]
         kept = [leader]
         equity_only = self.by_equity(self.active)
         for k in self.active:
@@ -671,11 +674,12 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     if stop is not None and len(setup.candidates) == 1:
         stopped = "one candidate"
     rows = []
-    for k in tally.order():
+    order, by_equity = tally.ranking()
+    for k in order:
         n = len(tally.equity[k])
         rows.append(SimRow(setup.candidates[k], k, n, sum(tally.equity[k]) / n / 100,
                            sum(tally.spread[k]) / n, math.fsum(tally.win[k]) / n))
-    return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started)
+    return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started, by_equity)
 
 
 def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int], generator: MoveGenerator,
