@@ -25,8 +25,8 @@ from lexitrain.study.quiz.round import Round
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
 from lexitrain.web.context import Context
-from web_helpers import (DEFINITIONS, ILLEGAL_PLAY, NAME, SCRIPT, TOP_PLAY, TOP_SCORE, Clock, make_web_lexicon,
-                         solved_real_endgame)
+from web_helpers import (DEFINITIONS, ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock,
+                         make_web_lexicon, solved_real_endgame)
 from study_helpers import WORDS, anagram_oracle
 from tests.cli_runner import run
 
@@ -251,6 +251,25 @@ def test_the_challenge_page_starts_the_days_alphagrams_and_lists_the_attempt(cli
 
 
 # -- reviews, positions ------------------------------------------------------------------------
+
+
+def test_a_position_card_is_asked_alike_by_the_local_reviews_and_a_clubs_cards(client, app_ctx):
+    """The local app's reviews and a club member's cards ask a card with one JSON (`asked_json`): what its kind
+    says of it, how it is answered and a position's board; each adds only its own fields."""
+    from lexitrain.club import study as club_study
+    from lexitrain.web.api import asked_json
+
+    store, lex = app_ctx.store, app_ctx.lex()
+    card = store.card(store.ensure_card(NAME, "position", POSITION, 0))
+    card.state, card.due = 1, 1.0
+    store.save_card(card)
+    local = client.post("/api/review").json()["question"]
+    _, asked = club_study.question(store, lex, "position", POSITION)
+    shared = asked_json(lex, asked)
+    assert shared["hint"] == "board" and shared["board"]["rack"] == "AEINRST"
+    assert {name: local[name] for name in shared} == shared
+    club = club_study.question_json(lex, asked, store.card(card.id))
+    assert club == {**shared, "key": POSITION, "card": club["card"]} and club["card"]["key"] == POSITION
 
 
 def test_a_review_graded_hard_is_stored_and_counted_today(client, app_ctx):

@@ -24,11 +24,11 @@ from lexitrain.club.owed import MODE
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import DamagedLexicon, Lexicon
 from lexitrain.study.drills.daily import day_start
-from lexitrain.study.quiz.kinds.base import BOARD, Question, QuestionKind, bind_store, new_kind
+from lexitrain.study.quiz.kinds.base import Question, QuestionKind, bind_store, new_kind
 from lexitrain.study.quiz.replay import rescheduling
 from lexitrain.study.quiz.scheduler import AGAIN, GOOD, check_rating, load_scheduling
 from lexitrain.study.store import CardMoved, CardRow, GivenAnswer, Opening, ProgressStore
-from lexitrain.web.api import board_json, words_json
+from lexitrain.web.api import asked_json, words_json
 from lexitrain.web.edge import Refused
 
 #: The most questions one request hands out.
@@ -74,12 +74,9 @@ def question(store: ProgressStore, lex: Lexicon, kind: str, key: str) -> tuple[Q
 
 
 def question_json(lex: Lexicon, asked: Question, card: CardRow) -> dict[str, Any]:
-    """A question as the local app's review page gets it (`web.api.question_json`: a position's board with it),
+    """A question as the local app's review page gets it (`web.api.asked_json`: a position's board with it),
     with its card."""
-    shown = {**asked.to_json(), "key": card.key, "hint": asked.hint, "card": card_json(card)}
-    if asked.hint == BOARD:
-        shown["board"] = board_json(lex, asked)
-    return shown
+    return {**asked_json(lex, asked), "key": card.key, "card": card_json(card)}
 
 
 def due(store: ProgressStore, lex: Lexicon, now: float, limit: int = 1) -> dict[str, Any]:

@@ -145,11 +145,17 @@ def question_json(ctx: Context, opened: OpenRound[Round]) -> dict[str, Any] | No
     question = drill.question
     if question is None:
         return None
-    data = {**question.to_json(), "number": drill.number, "hint": question.hint,
+    return {**asked_json(ctx.lex(question.info.get("lexicon")), question), "number": drill.number,
             "token": opened.token(drill.number, question.id)}
+
+
+def asked_json(lex: Lexicon, question: Question) -> dict[str, Any]:
+    """A question as every page asks it (the reviews, the positions, a club member's cards): what its kind says
+    of it, how it is answered (`hint`), and a position's board (its key a position of LEX)."""
+    shown = {**question.to_json(), "hint": question.hint}
     if question.hint == BOARD:
-        data["board"] = board_json(ctx.lex(question.info.get("lexicon")), question)
-    return data
+        shown["board"] = board_json(lex, question)
+    return shown
 
 
 def words_json(lex: Lexicon, question: Question) -> list[dict[str, Any]]:
