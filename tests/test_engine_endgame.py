@@ -300,6 +300,37 @@ def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
 
 
 @COMPILED_ONLY
+def test_threads_share_out_a_root_and_keep_its_value(enable) -> None:
+    """Two threads sharing out the plays of the first plies (`SplitSearch`) give one
+    thread's value within any window (outside it, a bound on the right side of it, as
+    one thread's), the second thread searching its share each time (it takes the
+    second play first); a thread stopped by the positions allowed stops the other, and
+    the search goes on afterwards from the same root to the same value."""
+    dawg = dawg_for(enable)
+    proof, infinity = endgame_module.PROOF_DEPTH, endgame_module.INFINITY
+    for board, mine, theirs in real_endgames(enable.tiles, 4):
+        endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
+        one = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+        value = one.root(proof, -infinity, infinity)[0]
+        for low, high in [(-infinity, infinity), (value - 4, value + 4), (value + 1, value + 9),
+                          (value - 9, value - 1)]:
+            split = endgame_module.SplitSearch(
+                endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
+            found, exact = split.root(proof, low, high)
+            assert exact
+            assert found == value if low < value < high else value <= found <= low if value <= low \
+                else high <= found <= value
+            assert split.searches[1].nodes > 0 or high <= value  # a first play at beta or above: no share
+        split = endgame_module.SplitSearch(
+            endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
+        split.node_limit = 30
+        with pytest.raises(endgame_module.OutOfNodes):
+            split.root(proof, -infinity, infinity)
+        split.node_limit = 0
+        assert split.root(proof, -infinity, infinity) == (value, True)
+
+
+@COMPILED_ONLY
 def test_the_compiled_search_lets_go_of_the_gil(enable) -> None:
     """While one thread searches (a whole real endgame, stopped by its deadline
     after a second), another runs Python code: the search holds no GIL, so threads

@@ -529,6 +529,53 @@ cdef class Search:
             self.read_proofs(helper.table)
         return helper
 
+    def partner(self, endgame):
+        """A search of `endgame` for another thread that shares this one's table (both read and
+        write all of it: each finds the other's values and moves) and stop flag, with its own
+        board, plays and counts: the two split the plays of a position between them
+        (`endgame.SplitSearch`), rather than race over all of them."""
+        cdef Search partner = Search(endgame, self.generator, self.deadline)
+        partner.table = self.table
+        partner.slots = self.slots
+        partner.table_mask = self.table_mask
+        partner.written = self.written
+        partner.stop_all = self.stop_all
+        return partner
+
+    def after_index(self, int player, int index, int depth, int alpha, int beta, int zero):
+        """`after` for the player's play of that index in `plays(player)` (the pass: the count of
+        its plays), without the GIL: the plays of a board and rack come in the same order to every
+        search of it, so threads name them by index."""
+        cdef Moves* moves = self.moves_or_raise(player)
+        cdef int value, i = PASS if index >= moves.n else index
+        self.stopped = RUNNING
+        with nogil:
+            value = self.child(player, moves, i, depth, alpha, beta, zero)
+        self.unpin(moves)
+        self.raise_stopped()
+        return value
+
+    def settled(self, int player, int zero, int depth, int alpha, int beta):
+        """The table's value of this position where it settles it searched to `depth` within
+        (alpha, beta), as the search's own first look does; else None (`endgame.SplitSearch`
+        searches the first plies of a line itself)."""
+        cdef Entry e
+        if self.probe(self.key_of(player, zero), &e) and e.depth >= depth and settles(&e, alpha, beta):
+            if e.depth != EXACT_DEPTH:
+                self.horizon += 1
+            return e.value
+        return None
+
+    def remember(self, int player, int zero, int index, int value, int depth, int alpha, int beta):
+        """Store a value of this position found searching to `depth` (EXACT_DEPTH: to every game's
+        end) within (alpha, beta), its best play the one of that index (the pass: the count of
+        plays), as the search's own nodes do."""
+        cdef Moves* moves = self.moves_or_raise(player)
+        cdef int move = PASS if index >= moves.n else index
+        self.unpin(moves)
+        self.store(self.key_of(player, zero), value, move, depth,
+                   UPPER if value <= alpha else LOWER if value >= beta else EXACT)
+
     cdef void read_proofs(self, Table peer):
         self.peer = peer
         self.peer_slots = peer.slots

@@ -56,6 +56,8 @@ ASPIRATION = 4
 PROOF_DEPTH = EXACT_DEPTH - 1
 #: the positions the first search straight to the end may visit (see `solve`)
 DIRECT_NODES = 20_000
+#: plies from the root down the first line where every thread shares a position's plays (see SplitSearch)
+SPLIT_PLIES = 3
 #: table flags
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -126,9 +128,10 @@ class Endgame:
 class Searcher(Protocol):
     """What the solver asks of a search (PythonSearch, or the compiled `_endgame.Search`)."""
 
-    nodes: int
     node_limit: int
 
+    @property
+    def nodes(self) -> int: ...
     @property
     def sizes(self) -> list[int]: ...
     def plays(self, player: int) -> list[ScoredPlay]: ...
@@ -415,41 +418,192 @@ def prove(search: Searcher, alpha: int = -INFINITY, beta: int = INFINITY,
     return search.root(PROOF_DEPTH, alpha, beta)[0], PROOF_DEPTH
 
 
+class SplitSearch:
+    """A compiled search and its partners on other threads (`_endgame.Search.partner`: one
+    table for all), as one Searcher whose `root` shares out the root's plays: the first
+    thread searches the first play (the table's move, else the search's first) alone,
+    for the bound the others are then measured against (as Young Brothers Wait); the
+    rest go to whichever thread is free, each first in a null window, again in the
+    whole window where it comes out better. The value is the one thread's (the same
+    alpha-beta over the same plays; which thread finds what only changes the work).
+    Measured on the real endgames, the plays after the first hold almost all of a
+    root's positions, so the threads share nearly all of it; racing two whole
+    searches instead (each with its own table and move order, the first to prove
+    winning) paid only where the second order happened to be far better."""
+
+    def __init__(self, search: Any, endgame: Endgame, threads: int) -> None:
+        self.main = search
+        self.searches = [search] + [search.partner(endgame) for _ in range(threads - 1)]
+        self.zero = endgame.zero_turns
+        self.limit = 0  # the positions all threads may visit before OutOfNodes (0: no limit)
+
+    @property
+    def nodes(self) -> int:
+        return sum(s.nodes for s in self.searches)
+
+    @property
+    def node_limit(self) -> int:
+        return self.limit
+
+    @node_limit.setter
+    def node_limit(self, limit: int) -> None:
+        self.limit = limit
+
+    def allow(self, searches: list[Any]) -> None:
+        """Share out what is left of the positions `prove` allows (`limit`, 0: no limit) among `searches`."""
+        left = max(1, (self.limit - self.nodes) // len(searches)) if self.limit else 0
+        for s in searches:
+            s.node_limit = s.nodes + left if self.limit else 0
+
+    @property
+    def sizes(self) -> list[int]:
+        return list(self.main.sizes)
+
+    def plays(self, player: int) -> list[ScoredPlay]:
+        return list(self.main.plays(player))
+
+    def reset(self, endgame: Endgame, deadline: float | None) -> None:
+        for s in self.searches:
+            s.reset(endgame, deadline)
+
+    def make(self, player: int, play: ScoredPlay) -> None:
+        self.main.make(player, play)
+
+    def unmake(self, player: int, play: ScoredPlay) -> None:
+        self.main.unmake(player, play)
+
+    def table_move(self, player: int, zero: int) -> tuple[bool, Move]:
+        listed, move = self.main.table_move(player, zero)
+        return bool(listed), move
+
+    def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int:
+        return int(self.main.after(player, move, depth, alpha, beta, zero))
+
+    def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+        """The root searched to `depth` within (alpha, beta) by every thread (see the class);
+        (value, whether every thread reached every game's end)."""
+        horizons = [s.horizon for s in self.searches]
+        value = self.line(0, depth, alpha, beta, self.zero, [])
+        return value, all(s.horizon == h for s, h in zip(self.searches, horizons))
+
+    def line(self, player: int, depth: int, alpha: int, beta: int, zero: int,
+             path: list[tuple[int, Move]]) -> int:
+        """The value for `player`, to move after `path` (the moves from the root), within
+        (alpha, beta): the table's, where it settles it; else its first play's (the table's
+        move, else the search's first) by the first thread alone, then the rest shared out
+        by every thread; kept in the table as the search keeps its own nodes'."""
+        main = self.main
+        known = main.settled(player, zero, depth, alpha, beta)
+        if known is not None:
+            return int(known)
+        horizons = [s.horizon for s in self.searches]
+        plays = main.plays(player)
+        listed, move = main.table_move(player, zero)
+        first = len(plays) if listed and move is None else plays.index(move) if listed and move in plays else 0
+        order = [first] + [i for i in range(len(plays) + 1) if i != first]  # index len(plays): the pass
+        self.allow([main])
+        best = self.eldest(player, plays, first, depth, alpha, beta, zero, path)
+        best_index = first
+        if max(alpha, best) < beta and len(order) > 1:
+            self.allow(self.searches)
+            best, best_index = self.share_out(order[1:], player, depth, max(alpha, best), beta, zero, path,
+                                              best, first)
+        exact = all(s.horizon == h for s, h in zip(self.searches, horizons))
+        main.remember(player, zero, best_index, best, EXACT_DEPTH if exact else depth, alpha, beta)
+        return best
+
+    def eldest(self, player: int, plays: list[ScoredPlay], index: int, depth: int, alpha: int, beta: int,
+               zero: int, path: list[tuple[int, Move]]) -> int:
+        """The value for `player` of its play `index` (the pass: len(plays)) within (alpha, beta),
+        searched by the first thread: in the first SPLIT_PLIES plies of a line, its own first
+        play by `line` (the rest of its plays shared out), below them by the search alone."""
+        main = self.main
+        play = plays[index] if index < len(plays) else None
+        ends = zero + 1 >= MAX_ZERO_TURNS if play is None else play.tile_count == main.sizes[player]
+        if len(path) + 1 >= SPLIT_PLIES or depth <= 2 or ends:
+            return int(main.after_index(player, index, depth, alpha, beta, zero))
+        if play is None:
+            return -self.line(1 - player, depth - 1, -beta, -alpha, zero + 1, path + [(player, None)])
+        main.make(player, play)
+        try:
+            return play.score - self.line(1 - player, depth - 1, play.score - beta, play.score - alpha,
+                                          0 if play.score else zero + 1, path + [(player, play)])
+        finally:
+            main.unmake(player, play)
+
+    def share_out(self, order: list[int], player: int, depth: int, alpha: int, beta: int, zero: int,
+                  path: list[tuple[int, Move]], best: int, best_index: int) -> tuple[int, int]:
+        """The best of `best` (of play `best_index`) and the values of `player`'s plays `order`
+        (indices, the pass last) within (alpha, beta) after `path`, and its play, searched by
+        every thread: thread k first takes play k of them, then each the next not taken. A
+        value at beta or above stops them all."""
+        lock = threading.Lock()
+        taken = len(self.searches)
+        state: dict[str, Any] = {"alpha": alpha, "best": (best, best_index), "cut": False, "error": None}
+
+        def work(k: int) -> None:
+            nonlocal taken
+            search, at = self.searches[k], k
+            made: list[tuple[int, ScoredPlay]] = []
+            try:
+                if k:  # the first thread is there already
+                    for p, play in path:
+                        if play is not None:
+                            search.make(p, play)
+                            made.append((p, play))
+                while at < len(order):
+                    with lock:
+                        a = state["alpha"]
+                    value = search.after_index(player, order[at], depth, a, a + 1, zero)
+                    if a < value < beta:
+                        with lock:
+                            a = state["alpha"]
+                        value = search.after_index(player, order[at], depth, a, beta, zero)
+                    with lock:
+                        state["best"] = max(state["best"], (value, order[at]), key=lambda found: found[0])
+                        state["alpha"] = max(state["alpha"], value)
+                        if value >= beta:
+                            state["cut"] = True
+                        if state["cut"]:
+                            break
+                        at, taken = taken, taken + 1
+            except Superseded:  # another thread's cut or error stopped this one
+                return
+            except BaseException as error:  # out of time or positions: the root is not searched
+                with lock:
+                    state["error"] = state["error"] or error
+            else:
+                if not state["cut"]:
+                    return
+            finally:
+                for p, play in reversed(made):
+                    search.unmake(p, play)
+            self.main.stop_helpers(True)
+
+        threads = [threading.Thread(target=work, args=(k,), name="endgame-partner", daemon=True)
+                   for k in range(1, len(self.searches))]
+        for thread in threads:
+            thread.start()
+        try:
+            work(0)
+        finally:
+            for thread in threads:
+                thread.join()
+            self.main.stop_helpers(False)
+        if state["error"] is not None:
+            raise state["error"]
+        value, index = state["best"]
+        return int(value), int(index)
+
+
 def prove_together(search: Searcher, endgame: Endgame, threads: int,
                    on_depth: Callable[[int, int], None] | None = None) -> tuple[int, int]:
-    """`prove` on `threads` threads: each runs it on a compiled search of its
-    own, with its own table (the helpers in their own order, see
-    `_endgame.Search.helper`), reading the values another thread's has proved
-    to the end of the game; the first to prove the value stops the others.
-    The value is the same exact value; the table, so the line read back, may
-    differ among plays of equal value."""
-    make_helper = getattr(search, "helper", None)
-    if threads < 2 or make_helper is None:
+    """`prove` on `threads` threads sharing out each root's plays (`SplitSearch`); one
+    thread where the search is not the compiled one. The value is one thread's; the
+    line read back may differ among plays of equal value."""
+    if threads < 2 or getattr(search, "partner", None) is None:
         return prove(search, on_depth=on_depth)
-    helpers = [make_helper(endgame) for _ in range(threads - 1)]
-    found: list[tuple[int, int]] = []
-
-    def help_prove(helper: Any) -> None:
-        try:
-            found.append(prove(helper))
-            helper.stop_helpers(True)
-        except OutOfTime:  # out of time, or another thread proved it first
-            pass
-
-    running = [threading.Thread(target=help_prove, args=(h,), name="endgame-helper", daemon=True) for h in helpers]
-    for thread in running:
-        thread.start()
-    try:
-        return prove(search, on_depth=on_depth)
-    except Superseded:
-        if found:
-            return found[0]
-        raise
-    finally:
-        helpers[0].stop_helpers(True)  # the first search's flag: every helper reads it
-        for thread in running:
-            thread.join()
-        helpers[0].stop_helpers(False)
+    return prove(SplitSearch(search, endgame, threads), on_depth=on_depth)
 
 
 def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = None, engine: str | None = None,
