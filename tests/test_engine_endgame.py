@@ -279,19 +279,15 @@ COMPILED_ONLY = pytest.mark.skipif(engines.compiled_movegen is None, reason="com
 
 @COMPILED_ONLY
 def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
-    """Two threads, each with its own table and reading the values the other
-    has proved there (the helper trying first the plays that cut off most),
-    prove the brute force's value on real boards with two tiles a side, and one
-    thread's value on real boards with four tiles against three; every line
-    they give plays out to its value (it may differ among plays of equal value)."""
+    """Two threads sharing out the plays (and one table) prove the brute force's
+    value on real boards with two tiles a side, and two and three one thread's
+    value on real boards with four tiles against three; every line they give
+    plays out to its value (it may differ among plays of equal value)."""
     dawg = dawg_for(enable)
     for board, mine, theirs in real_endgames(enable.tiles, 3):
         endgame = Endgame(board, (first_tiles(mine, 2), first_tiles(theirs, 2)))
         expected = brute_force(board, endgame.racks, 0, dawg)
         check(solve(endgame, MoveGenerator(dawg), threads=2), endgame, expected)
-        # a helper's own order (the history heuristic), alone, proves the same value
-        search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
-        assert endgame_module.prove(search.helper(endgame))[0] == expected
     for board, mine, theirs in real_endgames(enable.tiles, 4):
         endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
         one = solve(endgame, MoveGenerator(dawg), threads=1)
@@ -473,8 +469,8 @@ def test_the_waiting_bound_counts_the_opponents_two_plays() -> None:
 @COMPILED_ONLY
 def test_a_line_proved_through_another_threads_value_runs_to_the_end() -> None:
     """A depth can be proved exact by reading a later position's value that
-    another thread proved to the end: here a helper, at one ply, reads the
-    value after the only move (a pass) from the first search's table. The line
+    another thread proved to the end: here a partner, at one ply, reads the
+    value after the only move (a pass) from the table the first search shares. The line
     read back then still runs to the end of the game, not only as deep as the
     proof's depth (with two threads `solve` gave the pass alone, now and then,
     on this very position)."""
@@ -485,9 +481,9 @@ def test_a_line_proved_through_another_threads_value_runs_to_the_end() -> None:
     first = endgame_module.new_search(endgame, MoveGenerator(small_dawg()), None, "compiled")
     assert first.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY) == (
         expected, True)
-    helper = first.helper(endgame)
-    value, depth = endgame_module.prove(helper)
+    partner = first.partner(endgame)
+    value, depth = endgame_module.prove(partner)
     assert (value, depth) == (expected, 1)  # exact at one ply, by the first search's proof
-    line = endgame_module.best_line(helper, value, depth, 4, exact=True)
+    line = endgame_module.best_line(partner, value, depth, 4, exact=True)
     assert len(line) == 2
     check(Solution(tuple(line), value, True, len(line), 0, 0.0), endgame, expected)

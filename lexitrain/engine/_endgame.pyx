@@ -15,10 +15,9 @@ of it), and five things the reference leaves out because they only save time:
   valued without visiting its children: by its best play going out and the
   play of the highest score plus points placed (its exact worth there);
 - the table keeps two entries a bucket, the deepest searched and the latest;
-  it is a `Table` of its own; a search on another thread (`helper`) has its
-  own and reads the values the other has proved there (`peer_proof`): each
+  it is a `Table`, which a search on another thread (`partner`) shares: each
   entry is written as two 64-bit words, the key folded with the data, so an
-  entry read while its thread writes it reads as absent;
+  entry read while another thread writes it reads as absent;
 - where the opponent (four tiles or fewer) can go out, a play that leaves the
   squares of such a play alone is bounded without a search: at most its score
   less the opponent's going out (`threat_bound`), often enough to refute it;
@@ -104,9 +103,6 @@ cdef enum:
     THREAT_TILES = 4    # ... when the opponent holds at most this many tiles
     ZONE_WORDS = 8      # 64-bit words of a threat's reach: boards of up to 512 squares
     CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
-    HISTORY_PICKS = 3   # plays tried first by their cut-offs so far (see Search.history_picks)
-    HISTORY_SIZE = 65536
-    HISTORY_MASK = 65535
     # why a search stopped (Search.stopped)
     RUNNING = 0
     STOP_TIME = 1
@@ -174,7 +170,7 @@ cdef inline bint settles(Entry* e, int alpha, int beta) noexcept nogil:
 
 cdef class Table:
     """The transposition table (2^TABLE_BITS entries in buckets of two), and the flag that
-    tells a search and its helpers to stop (the first search's)."""
+    tells the searches sharing it to stop."""
     cdef Slot* slots
     cdef uint64_t mask
     cdef unsigned char* written  # per page of `slots`: whether an entry was stored there yet
@@ -385,7 +381,7 @@ cdef Keys keys_for(int n_squares, int letters):
 
 cdef class Search:
     """The compiled twin of endgame.PythonSearch (same methods the solver calls).
-    `helper()` makes another search of the same position, reading this one's
+    `partner()` makes another search of the same position, sharing this one's
     table, for another thread."""
     cdef object board
     cdef object generator
@@ -405,12 +401,7 @@ cdef class Search:
     cdef Slot* slots
     cdef uint64_t table_mask
     cdef unsigned char* written  # the table's pages stored to
-    cdef int* stop_all           # the first search's stop flag (its table's)
-    cdef Table peer              # the table of a search of the same endgame on another thread, or None
-    cdef Slot* peer_slots
-    cdef unsigned char* peer_written
-    cdef bint by_history         # try first the plays that cut off most so far (a helper's order)
-    cdef int history[HISTORY_SIZE]  # by a play's squares and tiles (hashed): how often and how deep it cut off
+    cdef int* stop_all           # the stop flag of the searches sharing the table (its own)
     # the plays found, by the hash of board and rack (open addressing)
     cdef uint64_t* cache_key
     cdef Moves** cache_moves
@@ -485,8 +476,6 @@ cdef class Search:
         self.table_mask = self.table.mask
         self.written = self.table.written
         self.stop_all = &self.table.stop
-        memset(self.history, 0, sizeof(self.history))
-        self.by_history = False
         squares = board.squares
         self.live = _movegen.LiveBoard(generator.setting(board), squares)
         self.live_capsule = self.live.api()
@@ -507,27 +496,6 @@ cdef class Search:
         self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
-
-    def helper(self, endgame):
-        """A search of `endgame` for another thread, with its own board, plays, counts and table,
-        trying first at each position the plays that cut off most often so far (the history
-        heuristic), then its table's move. Each of the two reads the values the other has proved
-        to the end of every line (`peer_proof`), nothing else of the other's (the first helper's
-        for this one, this one's for every helper), and stops when told to with this one.
-        Measured on the real endgames, the history order alone proves some fifty times sooner
-        (vs_frentz, 7 against 5: 10,663 positions against 496,059) and others up to six times
-        later (noah_v_mishu: 187,826 against 32,468), so it is not the one search's order; beside
-        it on another thread, the first of the two to prove wins. One table for both, each reading
-        and writing all of it (ABDADA, with the plays another thread is searching put off), made
-        the first search's order the other's: it proved boys2 (7 against 7) in twice the positions
-        and three times the CPU of one thread, and bingo_nine not in 60 s against 22 s."""
-        cdef Search helper = Search(endgame, self.generator, self.deadline)
-        helper.by_history = True
-        helper.stop_all = self.stop_all
-        helper.read_proofs(self.table)
-        if self.peer is None:
-            self.read_proofs(helper.table)
-        return helper
 
     def partner(self, endgame):
         """A search of `endgame` for another thread that shares this one's table (both read and
@@ -576,13 +544,8 @@ cdef class Search:
         self.store(self.key_of(player, zero), value, move, depth,
                    UPPER if value <= alpha else LOWER if value >= beta else EXACT)
 
-    cdef void read_proofs(self, Table peer):
-        self.peer = peer
-        self.peer_slots = peer.slots
-        self.peer_written = peer.written
-
-    def stop_helpers(self, bint stop):
-        """Tell the first search and its helpers to stop (True), or that they may run again (False)."""
+    def stop_partners(self, bint stop):
+        """Tell this search and its partners to stop (True), or that they may run again (False)."""
         store_flag(self.stop_all, 1 if stop else 0)
 
     def reset(self, endgame, deadline):
@@ -776,17 +739,6 @@ cdef class Search:
     cdef inline bint probe(self, uint64_t key, Entry* e) noexcept nogil:
         """Read this key's entry into `e`; False where the table has none."""
         return read_entry(self.slots, self.written, key & self.table_mask, key, e)
-
-    cdef inline bint peer_proof(self, uint64_t key, int alpha, int beta, int* value) noexcept nogil:
-        """Whether the other thread's table holds a value of this position proved to the end of
-        every line, which settles it within (alpha, beta) (then in `value`). Only those: its
-        values to a depth and its moves are its own order's, which would lead this one's astray."""
-        cdef Entry e
-        if read_entry(self.peer_slots, self.peer_written, key & self.table_mask, key, &e) \
-                and e.depth == EXACT_DEPTH and settles(&e, alpha, beta):
-            value[0] = e.value
-            return True
-        return False
 
     cdef inline void store(self, uint64_t key, int value, int move, int depth, int flag) noexcept nogil:
         """Keep a result: a bucket holds two, the one searched deepest (an exact
@@ -1051,57 +1003,12 @@ cdef class Search:
             self.stopped = STOP_TIME
         return self.stopped != RUNNING
 
-    cdef inline uint64_t move_hash(self, Moves* moves, int i) noexcept nogil:
-        """A play's squares and tiles, hashed (its tiles' Zobrist keys folded): the same play on any board."""
-        cdef uint64_t h = 0
-        cdef int j
-        for j in range(moves.first[i], moves.first[i + 1]):
-            h ^= self.zsquare[moves.square[j] * 256 + moves.tile[j]]
-        return h >> 40
-
-    cdef int history_picks(self, Moves* moves, int* special, int n_special) noexcept nogil:
-        """Add to `special` the HISTORY_PICKS plays (not already there) that cut off most so far
-        (the history heuristic: a helper thread's order, see `helper`); the new count."""
-        cdef int i, j, k, score, worst
-        cdef int picked[HISTORY_PICKS]
-        cdef int scores[HISTORY_PICKS]
-        cdef int n_picked = 0
-        for i in range(moves.n):
-            score = self.history[self.move_hash(moves, i) & HISTORY_MASK]
-            if score == 0:
-                continue
-            if among(special, n_special, i):
-                continue
-            if n_picked < HISTORY_PICKS:
-                picked[n_picked] = i
-                scores[n_picked] = score
-                n_picked += 1
-            else:
-                worst = 0
-                for k in range(1, HISTORY_PICKS):
-                    if scores[k] < scores[worst]:
-                        worst = k
-                if score > scores[worst]:
-                    picked[worst] = i
-                    scores[worst] = score
-        # best first
-        for j in range(n_picked):
-            worst = j
-            for k in range(j + 1, n_picked):
-                if scores[k] > scores[worst]:
-                    worst = k
-            special[n_special] = picked[worst]
-            picked[worst] = picked[j]
-            scores[worst] = scores[j]
-            n_special += 1
-        return n_special
-
     cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
         """The value for p (to move) of the rest of the game, within (alpha, beta); 0 and `stopped`
         set where the search stopped (nothing is stored then)."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
         cdef int n_special
-        cdef int special[1 + HISTORY_PICKS]
+        cdef int special[1]
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry e
@@ -1115,8 +1022,6 @@ cdef class Search:
                 if e.depth != EXACT_DEPTH:
                     self.horizon += 1
                 return e.value
-        if self.peer_slots != NULL and self.peer_proof(key, alpha, beta, &value):
-            return value
         if depth == 0:
             self.horizon += 1
             return self.value[other] - self.value[p]
@@ -1163,8 +1068,6 @@ cdef class Search:
         best = -INFINITY
         best_move = NO_MOVE
         n_special = 0
-        if self.by_history and moves.n > 1:  # a helper's own order, before the table's move
-            n_special = self.history_picks(moves, special, n_special)
         if first != NO_MOVE and not among(special, n_special, first):
             special[n_special] = first
             n_special += 1
@@ -1196,8 +1099,6 @@ cdef class Search:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        if self.by_history and i != PASS:
-                            self.history[self.move_hash(moves, i) & HISTORY_MASK] += depth * depth
                         break
         self.unpin(threat)
         self.unpin(moves)

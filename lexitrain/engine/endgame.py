@@ -73,7 +73,8 @@ class OutOfNodes(OutOfTime):
 
 
 class Superseded(OutOfTime):
-    """Another thread's search of the same endgame finished first (see `solve`)."""
+    """Another thread sharing out the same search stopped this one: its play was at beta or
+    above, or it ran out of time or positions (see `SplitSearch.share_out`)."""
 
 
 @dataclass(frozen=True)
@@ -578,7 +579,7 @@ class SplitSearch:
             finally:
                 for p, play in reversed(made):
                     search.unmake(p, play)
-            self.main.stop_helpers(True)
+            self.main.stop_partners(True)
 
         threads = [threading.Thread(target=work, args=(k,), name="endgame-partner", daemon=True)
                    for k in range(1, len(self.searches))]
@@ -589,7 +590,7 @@ class SplitSearch:
         finally:
             for thread in threads:
                 thread.join()
-            self.main.stop_helpers(False)
+            self.main.stop_partners(False)
         if state["error"] is not None:
             raise state["error"]
         value, index = state["best"]
