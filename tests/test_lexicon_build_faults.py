@@ -265,18 +265,33 @@ def test_a_child_leaves_ctrl_c_to_its_parent() -> None:
         assert pool.submit(os.getpid).result(timeout=60) == child
 
 
+#: the default of each command's `--threads`, as the command line reads it, one line a command
+THREADS_DEFAULTS = (
+    "import os, sys\n"
+    "if sys.argv[1:]: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+    "import typer.main; from lexitrain.cli.app import app; from lexitrain.children import usable_cores\n"
+    "root = typer.main.get_command(app)\n"
+    "for path in (['sim'], ['best'], ['endgame'], ['preendgame'], ['gcg', 'analyze']):\n"
+    "    command = root\n"
+    "    for name in path: command = command.commands[name]\n"
+    "    print(' '.join(path), next(p.default for p in command.params if p.name == 'threads'), usable_cores())\n")
+
+
 def test_every_core_means_the_cores_this_process_may_run_on() -> None:
-    """The default of `--threads` (sim, best, endgame, preendgame) and of the playability count's jobs is
-    the cores the process may run on: pinned to one core (a container, `taskset -c 0`) it is 1, not the
-    machine's count, so no threads take turns on one core."""
+    """The default of `--threads` (sim, endgame, preendgame, gcg analyze; best's with --by sim) and of the
+    playability count's jobs is the cores the process may run on (`children.usable_cores`, the one function):
+    pinned to one core (a container, `taskset -c 0`) it is 1, not the machine's count, so no threads take turns
+    on one core."""
     import subprocess
     import sys
 
-    pinned = subprocess.run(
-        [sys.executable, "-c", "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-         "from lexitrain.cli.sim_cmd import default_threads; print(default_threads())"],
-        capture_output=True, text=True, check=True)
-    assert pinned.stdout.strip() == "1"
-    free = subprocess.run([sys.executable, "-c", "from lexitrain.cli.sim_cmd import default_threads; "
-                           "print(default_threads())"], capture_output=True, text=True, check=True)
-    assert int(free.stdout) == len(os.sched_getaffinity(0))
+    import lexitrain.cli.sim_cmd as sim_cmd
+
+    assert not hasattr(sim_cmd, "default_threads")  # (a wrapper of usable_cores once: the one is used)
+    for pinned, cores in ((True, 1), (False, len(os.sched_getaffinity(0)))):
+        said = subprocess.run([sys.executable, "-c", THREADS_DEFAULTS, *(["pinned"] if pinned else [])],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+        best = next(line for line in said if line.startswith("best "))
+        assert best == f"best None {cores}"  # (best's --threads is for --by sim: by default usable_cores)
+        assert [line for line in said if line != best] == [f"{name} {cores} {cores}" for name in
+                                                            ("sim", "endgame", "preendgame", "gcg analyze")], said

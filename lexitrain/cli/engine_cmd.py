@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from lexitrain.children import usable_cores
 from lexitrain.cli.engine_input import cgp_lexicon, game_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import counted, emit_json, stdout_console, warn
 from lexitrain.cli.root import click_exceptions
-from lexitrain.cli.sim_cmd import (INFER_HELP, LAST_PLAY_HELP, default_threads, inferred_rack, pruned_early,
-                                  run_simulation)
+from lexitrain.cli.sim_cmd import INFER_HELP, LAST_PLAY_HELP, inferred_rack, pruned_early, run_simulation
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def best(
         if last_play is not None and not infer:
             raise LexitrainError("--last-play goes with --infer")
         _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out, inferred,
-                            default_threads() if threads is None else threads, stop)
+                            usable_cores() if threads is None else threads, stop)
         return
     plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
@@ -264,7 +264,7 @@ def endgame(
                             "first, then the opponent's (left out: the unseen tiles)."),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after this many seconds with the best line "
                                             "found so far (marked not exact)."),
-    threads: int = typer.Option(default_threads(), "--threads", help="Threads to search on, sharing the work "
+    threads: int = typer.Option(usable_cores(), "--threads", help="Threads to search on, sharing the work "
                                 "(default: every core; the same exact value).", show_default=False),
     lexicon: Lexicon,
     json_out: Json = False,
@@ -313,7 +313,7 @@ def preendgame(
                                              "the pass)."),
     top: int = typer.Option(PREENDGAME_TOP, "--top", help="How many of the best candidates to list (--json lists "
                             "them all)."),
-    threads: int = typer.Option(default_threads(), "--threads", help="Processes to search on (default: every "
+    threads: int = typer.Option(usable_cores(), "--threads", help="Processes to search on (default: every "
                                 "core); the answer is the same whatever the number.", show_default=False),
     lexicon: Lexicon,
     json_out: Json = False,
@@ -540,7 +540,7 @@ def gcg_analyze(
     sim_iterations: int = typer.Option(150, "--sim-iterations", help="With --sim: playouts of each candidate "
                                        "(at most: a turn stops once its leader is clear at 95%)."),
     seed: int = typer.Option(1, "--seed", help="With --sim: the seed of the random draws."),
-    threads: int = typer.Option(default_threads(), "--threads", show_default=False,
+    threads: int = typer.Option(usable_cores(), "--threads", show_default=False,
                                 help="With --sim: processes (default: every core)."),
     infer: bool = typer.Option(True, "--infer/--no-infer", help="With --sim: draw the opponent's rack from what "
                                "their move before the turn says of it (a tile play or an exchange; else at random)."),

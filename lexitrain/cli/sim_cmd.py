@@ -18,11 +18,6 @@ from lexitrain.errors import LexitrainError
 commands = typer.Typer()
 
 
-def default_threads() -> int:
-    """Every core this process may run on (`children.usable_cores`)."""
-    return usable_cores()
-
-
 def sim_position(ctx: typer.Context, cgp: str | None, gcg: Path | None, turn: int | None, lexicon: str,
                  lexicon_given: bool, rack: str | None = None, infer: bool = False, last_play: str | None = None
                  ) -> tuple[Any, Any, Any, list[int], Any, Any]:
@@ -145,7 +140,7 @@ def sim(
                                        "is left."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the random draws: the same seed gives the "
                                        "same result, whatever --threads."),
-    threads: int = typer.Option(default_threads(), "--threads", help="Threads to play out on (default: every "
+    threads: int = typer.Option(usable_cores(), "--threads", help="Threads to play out on (default: every "
                                 "core).", show_default=False),
     infer: bool = typer.Option(False, "--infer", help=INFER_HELP),
     last_play: Optional[str] = typer.Option(None, "--last-play", help=LAST_PLAY_HELP),
