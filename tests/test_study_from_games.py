@@ -41,6 +41,26 @@ def test_from_games_turns_what_the_player_missed_into_due_cards(enable, real_gam
     assert results["valid-or-phony:YAS"]["verdict"] == "YAS is a phony"
 
 
+def test_the_turns_of_a_game_are_simulated_with_one_leave_table(enable, real_games, monkeypatch) -> None:
+    """`--sim-iterations` over a real game reads the leave table once for the game, not again for every turn it
+    simulates (each read took longer than a small simulation of the turn)."""
+    import lexitrain.engine.leave_table as leave_table
+    from lexitrain.study.quiz.kinds import analysed
+    from lexitrain.study.records import from_games
+
+    reads: list[str] = []
+
+    def counted_read(tiles):  # type: ignore[no-untyped-def]
+        reads.append(tiles.name)
+        return leave_table.load_leaves(tiles)
+
+    for module in (from_games, analysed):
+        monkeypatch.setattr(module, "load_leaves", counted_read)
+    result = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--sim-iterations", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["simulated"] > 5 and len(reads) == 1, (result.json()["simulated"], reads)
+
+
 def test_the_terminal_asks_a_phony_card_as_one_choice(enable, real_games) -> None:
     run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--points", "100")
     shown = run("quiz", "--due", input="REUNIFY\nmaybe\nv\np\n\n").stdout

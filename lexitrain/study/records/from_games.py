@@ -34,7 +34,6 @@ from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import Game, decode_gcg, read_gcg
 from lexitrain.engine.inference import load_inference_model
 from lexitrain.engine.leave_table import load_leaves
-from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import compiled_match
 from lexitrain.lexicon.lexicon import Lexicon
@@ -167,19 +166,21 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
     for number, (where, cgp, read) in enumerate(analysed, start=1):
-        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read)
+        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read, analyst)
         progress("analysing turns", number, len(analysed))
     add_due_cards(store, lex, found)
     return found
 
 
 def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
-             found: GameCards, read: Read = None) -> None:
+             found: GameCards, read: Read = None, analyst: Analyst | None = None) -> None:
     """Simulate a turn with tiles in the bag (the opponent's rack drawn from what their move before it, `read`,
     says of it, as `gcg analyze --sim` does), or solve one with the bag empty (the opponent's rack, the unseen
-    tiles, written into the position), and keep the position and its card when it teaches something."""
+    tiles, written into the position), and keep the position and its card when it teaches something. ANALYST:
+    the lexicon's move generator and leave values, made once for every turn analysed over it (else made here)."""
+    analyst = analyst or Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
     position = read_position(cgp, lex)
-    generator = MoveGenerator(dawg_for(lex))
+    generator = analyst.generator
     plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
     if not plays:
         return
@@ -187,7 +188,7 @@ def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_i
         if not sim_iterations:
             return
         found.simulated += 1
-        analysis = an.simulate_position(lex, position, generator, sim_iterations, read=read)
+        analysis = an.simulate_position(lex, position, generator, sim_iterations, read=read, leaves=analyst.model)
         found.inferred += bool(analysis and analysis["inferred"])
         kind = an.BEST_PLAY
     else:

@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from lexitrain.engine.analysis import Analyst
+from lexitrain.engine.dawg import dawg_for
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn
@@ -61,6 +64,7 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
     study = LeakStudy()
     by_kind = profile.by_kind()
     found: dict[str, GameCards] = {}  # by lexicon
+    analysts: dict[str, Analyst] = {}  # by lexicon: its move generator and leave values, made once
     chosen = profile.ranked_kinds()[:kinds]
     for number, kind in enumerate(chosen, start=1):
         leaks = sorted(by_kind[kind], key=lambda x: (-x.win, -x.points))[:per_kind]
@@ -76,7 +80,10 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
             elif kind in POSITION_CARDS and leak.cgp:
                 cards.add(POSITION_CARDS[kind], leak.cgp)
             elif kind in ANALYSED_CARDS and leak.cgp:
-                analyse_turn(store, lex, where, leak.cgp, sim_iterations, endgame_seconds, cards)
+                if lex.name not in analysts:
+                    analysts[lex.name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+                analyse_turn(store, lex, where, leak.cgp, sim_iterations, endgame_seconds, cards,
+                             analyst=analysts[lex.name])
         made: dict[str, int] = {}
         for name, cards in found.items():
             for card_kind, keys in cards.keys.items():

@@ -32,7 +32,7 @@ from lexitrain.engine.endgame import MAX_ZERO_TURNS, Endgame, describe as move_j
 from lexitrain.engine.equity import Candidate
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.leave import leave_after
-from lexitrain.engine.leave_table import load_leaves
+from lexitrain.engine.leave_table import LeaveValues, load_leaves
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play, ScoredPlay, letter_case
 from lexitrain.engine.rules import apply_play, check_play, listed_play
@@ -74,11 +74,12 @@ def _move_text(candidate: Candidate, tiles: TileSet) -> str:
 
 def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator, iterations: int,
                       seed: int = SIM_SEED, threads: int = 1,
-                      read: Read = None) -> dict[str, Any] | None:
+                      read: Read = None, leaves: LeaveValues | None = None) -> dict[str, Any] | None:
     """The simulation's table for a position with tiles in the bag (best first), or None when its
     best move is not a tile play scoring less than the top score (no lesson beyond the static one).
     With `read` (the opponent's last move and the board before it), the opponent's rack is drawn from
-    what that move says of it where it can be read, as `gcg analyze --sim` does (`inferred` says so)."""
+    what that move says of it where it can be read, as `gcg analyze --sim` does (`inferred` says so). LEAVES:
+    the lexicon's leave values where the caller holds them (loading them takes longer than a small simulation)."""
     if iterations < 1:
         raise LexitrainError("simulation iterations must be at least 1")
     tiles = lex.tiles
@@ -86,7 +87,7 @@ def simulate_position(lex: Lexicon, position: Position, generator: MoveGenerator
     plays = generator.plays(position.board, rack)
     if not plays:
         return None
-    leaves = load_leaves(tiles)
+    leaves = leaves if leaves is not None else load_leaves(tiles)
     setup = position_setup(lex.name, position.board, rack, position.scores, generator, leaves,
                            candidates=SIM_CANDIDATES, plies=SIM_PLIES)
     inferred = read_opponent(setup, read, rack, generator, leaves)
