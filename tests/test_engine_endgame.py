@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -487,3 +488,40 @@ def test_a_line_proved_through_another_threads_value_runs_to_the_end() -> None:
     line = endgame_module.best_line(partner, value, depth, 4, exact=True)
     assert len(line) == 2
     check(Solution(tuple(line), value, True, len(line), 0, 0.0), endgame, expected)
+
+
+class Deepening:
+    """A stand-in search for `prove`: each depth of its deepening costs 100,000 positions and
+    proves nothing; its search straight to the end needs 250,000 (the shape of boys1, 7 against 6:
+    the deepening's depths grow while the direct search would prove the value in a fraction)."""
+
+    DEPTH_NODES = 100_000
+    DIRECT_NEEDS = 250_000
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.node_limit = 0
+        self.allowed: list[int] = []
+
+    def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+        if depth < endgame_module.PROOF_DEPTH:
+            self.nodes += self.DEPTH_NODES
+            return 7, False
+        allowed = self.node_limit - self.nodes
+        self.allowed.append(allowed)
+        if allowed < self.DIRECT_NEEDS:
+            self.nodes = self.node_limit
+            raise endgame_module.OutOfNodes()
+        self.nodes += self.DIRECT_NEEDS
+        return 7, True
+
+
+def test_the_direct_search_gets_as_many_positions_as_the_proof_so_far() -> None:
+    """`prove` lets each search straight to the end visit as many positions as the whole proof
+    has searched so far, so a deepening that grows cannot starve it: here it proves the value
+    after two depths, in 550,000 positions (with DIRECT_NODES doubling alone, after five depths and
+    1,050,000)."""
+    search = Deepening()
+    assert endgame_module.prove(cast(Searcher, search)) == (7, endgame_module.PROOF_DEPTH)
+    assert search.allowed == [100_000, 300_000]
+    assert search.nodes == 550_000
