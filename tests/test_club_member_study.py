@@ -5,17 +5,22 @@ behind the club's session and CSRF; another member's rounds out of reach, the se
 from __future__ import annotations
 
 import re
+import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lexitrain.club.app import Club
+from lexitrain.engine.gcg import Game
 from lexitrain.lexicon.lexicon import Lexicon
+from postgres_cluster import Cluster
 from test_club_api import app_routes, client, club, lex, member  # noqa: F401  (club and lex are fixtures)
 from test_club_study import enable_club  # noqa: F401  (a fixture)
 from test_engine_analysis import DOUG
+from web_helpers import Clock
 
 PAGES = ("/study/", "/study/review", "/study/stats", "/study/settings", "/study/challenge", "/study/search?length=2",
          "/study/position", "/study/games")
@@ -297,3 +302,52 @@ def test_a_form_field_with_a_nul_is_refused_in_one_line_on_either_database(club:
         said = web.post(path, data={**fields, "csrf": csrf}, headers={"x-csrf-token": csrf, "accept": "application/json"})
         assert said.status_code == 400, (path, said.status_code, said.text[:300])
         assert "a NUL" in said.text and "Traceback" not in said.text
+
+
+def test_another_members_request_is_answered_while_an_upload_of_games_is_analysed_with_a_pool_of_one(
+        postgres_cluster: Cluster, enable: Lexicon, real_games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analysing uploaded games (up to a minute for twenty) holds no pooled connection: with a pool of one, another
+    member's request is answered while ann's games are analysed (it waited for the pool, up to its 30 s, and was
+    refused); her cards are written after, in one transaction, and asked on the club's page."""
+    from lexitrain.club.store import ClubDatabase
+    from lexitrain.study.records import from_games
+
+    analysing, go_on = threading.Event(), threading.Event()
+    read_game = from_games.read_game
+
+    def held(source: from_games.GameFile) -> Game:  # the analysis, stopped in its first game until the test goes on
+        analysing.set()
+        assert go_on.wait(120)
+        return read_game(source)
+
+    monkeypatch.setattr(from_games, "read_game", held)
+    name = f"club_{uuid.uuid4().hex[:12]}"
+    with ClubDatabase(postgres_cluster.create_database(name), pool_size=1) as db:
+        club = Club(db, enable, clock=Clock())
+        club.clock.now = time.time() + 60  # type: ignore[attr-defined]  (the cards made now are due)
+        ann, csrf = member(club, "ann")
+        bob, _ = member(club, "bob")
+        doug = (real_games / DOUG).read_bytes()
+        made: list[Any] = []
+        upload = threading.Thread(target=lambda: made.append(ann.post(
+            "/study/api/games/cards", data={"player": "doug", "read_rack": "1"}, headers={"x-csrf-token": csrf},
+            files=[("games", ("doug.gcg", doug, "application/octet-stream"))])))
+        upload.start()
+        asked: list[Any] = []
+        try:
+            assert analysing.wait(120)
+            bobs = threading.Thread(target=lambda: asked.append(bob.get("/api/study")), daemon=True)
+            bobs.start()
+            bobs.join(20)  # (a bound, not a pause: his answer comes in a second, or after the pool's 30 s)
+            assert asked and asked[0].status_code == 200, "bob's request waited for ann's games to be analysed"
+            assert asked[0].json() == {"due": 0, "questions": []}
+        finally:
+            go_on.set()
+            upload.join(120)
+        assert made and made[0].status_code == 200, made and made[0].text
+        keys = made[0].json()["keys"]
+        assert keys["read-rack"] and keys["position"]  # (a read-rack card asks its position's stored reading)
+        asked_ann = ann.get("/api/study?limit=50").json()
+        assert {(q["kind"], q["key"]) for q in asked_ann["questions"]} == {
+            (kind, key) for kind, made_keys in keys.items() for key in made_keys}
+    postgres_cluster.drop_database(name)

@@ -1050,19 +1050,23 @@ def test_a_read_rack_card_shows_the_move_and_judges_the_leave_kept(page: Page, l
     from lexitrain.engine.play import Play
     from lexitrain.engine.rules import check_play
     from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.study.quiz.kinds.read_rack import make_card
+    from lexitrain.study.quiz.kinds.read_rack import read_card
     from lexitrain.study.store import ProgressStore
     from lexitrain.tiles import Rack
 
     lex = open_lexicon(NAME)
     board = Board(lex.layout, lex.tiles)
     play = check_play(board, Play.parse("8D QUITE", lex.tiles))
+    read = [read_card(lex, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles), load_inference_model(lex.tiles),
+                      board, LastMove(play=play), play.score, Rack.parse(lex.tiles, mine), (0, play.score),
+                      real and Rack.parse(lex.tiles, real), "test")
+            for mine, real in (("AEINRST", "RS"), ("AEINORS", None))]  # the second game did not record it
+    made = []
     with ProgressStore() as store:
-        made = [make_card(store, lex, MoveGenerator(dawg_for(lex)), load_leaves(lex.tiles),
-                          load_inference_model(lex.tiles), board, LastMove(play=play), play.score,
-                          Rack.parse(lex.tiles, mine), (0, play.score), real and Rack.parse(lex.tiles, real), "test")
-                for mine, real in (("AEINRST", "RS"), ("AEINORS", None))]  # the second game did not record it
-        assert None not in made
+        for card in read:
+            assert card is not None
+            store.store_analysed_position(lex.name, card, time.time())
+            made.append(card.cgp)
     with due_first("read-rack", made):
         page.goto(live.url("/review"))
         box = page.get_by_label("Answer")

@@ -2,8 +2,10 @@
 
 The page sends the .gcg files as one multipart body, which the edge reads and bounds (`edge.read_files`: the
 body's bytes, the number of files); the games are analysed by the command's own function
-(`study.records.from_games.cards_from_games`) against the app's lexicon, a game recorded in another noted
-as the command notes it, and the cards go into the player's store (a club member's own), new ones due now. A
+(`study.records.from_games.read_games`) against the app's lexicon, a game recorded in another noted
+as the command notes it, without the store (on a club a pooled connection, which another member's request may
+need meanwhile); then the cards and their positions go into the player's store (a club member's own) in one short
+transaction (`add_due_cards`), new ones due now. A
 file that does not read is named with its line, in one line, as the command names it, and the others are
 still read. The quick kinds only: missed bingos, costly turns, phonies, read-the-rack; a best-play or an
 endgame card takes seconds to minutes of simulation or solving a turn, which the command makes.
@@ -11,7 +13,6 @@ endgame card takes seconds to minutes of simulation or solving a turn, which the
 
 from __future__ import annotations
 
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -19,7 +20,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from lexitrain.errors import LexitrainError
-from lexitrain.study.records.from_games import DEFAULT_POINTS, Uploaded, cards_from_games, players
+from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.study.records.from_games import (
+    DEFAULT_POINTS, GameCards, Uploaded, add_due_cards, players, read_games,
+)
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import context
 from lexitrain.web.edge import Conflict, read_files, reply
@@ -63,16 +67,17 @@ async def games_cards(request: Request) -> Response:
     if not busy.acquire(blocking=False):
         raise Conflict("your games are still being analysed: wait for them before sending more")
 
-    def make(store: ProgressStore) -> dict[str, Any]:
+    def analyse() -> tuple[Lexicon, GameCards]:
         lex = ctx.lex()
-        found = cards_from_games(store, lex, [Uploaded(name, data) for name, data in files], player, points,
-                                 read_rack=read_rack)
-        return {**found.to_json(), "lexicon": lex.name, "said": found.said(lex.name)}
+        found, _ = read_games(lex, [Uploaded(name, data) for name, data in files], player, points, read_rack)
+        return lex, found
 
-    try:
-        return reply(await ctx.offload.aside(make))
+    try:  # (the analysis, up to a minute, holds no store: on a club a pooled connection is another member's meanwhile)
+        lex, found = await run_in_threadpool(analyse)
+        await ctx.offload.write(lambda store: add_due_cards(store, lex, found))
     finally:
         busy.release()
+    return reply({**found.to_json(), "lexicon": lex.name, "said": found.said(lex.name)})
 
 
 def _points(text: str) -> int:

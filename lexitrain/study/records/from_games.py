@@ -43,7 +43,7 @@ from lexitrain.study.quiz.kinds import read_rack as rr
 from lexitrain.study.quiz.kinds.position import read_position
 from lexitrain.study.quiz.replay import set_schedule
 from lexitrain.study.quiz.scheduler import LEARNING, NEW, utc_now
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import ProgressStore, StoredPosition
 from lexitrain.tiles import Rack
 from lexitrain.wording import counted
 
@@ -97,6 +97,7 @@ class GameCards:
     known: int = 0
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # games recorded in another lexicon than the one judging them
+    positions: list[StoredPosition] = field(default_factory=list)  # analysed, to keep with their cards (read-rack)
     simulated: int = 0  # turns simulated (tiles in the bag)
     inferred: int = 0  # of the best-play cards, those simulated with the opponent's rack read from their last move
     endgames: int = 0  # turns with the bag empty tried with the endgame solver
@@ -129,13 +130,29 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
     """Analyse the games (the turns of `player` only, when given) and add their cards to the store;
     with `sim_iterations` / `endgame_seconds`, also the best-play and endgame cards (analyses kept);
     with `read_rack`, the read-rack cards (the opponent's moves `player` read)."""
-    if points < 0:
-        raise LexitrainError("--points must be 0 or more")
     if sim_iterations < 0 or endgame_seconds < 0:
         raise LexitrainError("--sim-iterations and --endgame-time must be 0 (none) or more")
     analyst = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+    found, turns = read_games(lex, files, player, points, read_rack, analyst)
+    analysed = [(where, cgp, read) for where, cgp, read in turns if sim_iterations or endgame_seconds]
+    for number, (where, cgp, read) in enumerate(analysed, start=1):
+        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read, analyst)
+        progress("analysing turns", number, len(analysed))
+    add_due_cards(store, lex, found)
+    return found
+
+
+def read_games(lex: Lexicon, files: Iterable[GameFile], player: str | None = None, points: int = DEFAULT_POINTS,
+               read_rack: bool = False, analyst: Analyst | None = None) -> tuple[GameCards, list[tuple[str, str, Read]]]:
+    """The quick cards of the games (missed bingos, costly turns, phonies; with `read_rack`, read-the-rack, its
+    positions in `positions`), found without the store (`add_due_cards` keeps them); and each turn a simulation
+    or the endgame solver could analyse: where it was, its position, the opponent's move before it. ANALYST: the
+    lexicon's move generator and leave values, when the caller analyses those turns with them too."""
+    if points < 0:
+        raise LexitrainError("--points must be 0 or more")
+    analyst = analyst or Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
     found = GameCards()
-    analysed: list[tuple[str, str, Read]] = []  # (where, cgp, the opponent's move before) of the turns to analyse
+    turns: list[tuple[str, str, Read]] = []
     for file in files:
         try:
             game = read_game(file)
@@ -149,9 +166,10 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
             found.notes.append(f"{game.source}: recorded in {named}, its words judged by {lex.name}")
         if read_rack:
             nick = find_player(game, player) if player is not None else None
-            for key in rr.cards_from_game(store, lex, game, nick, analyst.generator, analyst.model,
-                                          load_inference_model(lex.tiles), game.source):
-                found.add(rr.KIND, key)
+            for card in rr.cards_from_game(lex, game, nick, analyst.generator, analyst.model,
+                                           load_inference_model(lex.tiles), game.source):
+                found.positions.append(card)
+                found.add(rr.KIND, card.cgp)
         for turn, read in zip(report.turns, report.reads):
             found.turns += 1
             for bingo in turn.missed_bingos:
@@ -160,16 +178,12 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
                 found.add("position", turn.cgp)
             for word in turn.phonies:
                 found.add("valid-or-phony", word.upper())
-            if not turn.note and (sim_iterations or endgame_seconds):
-                analysed.append((f"{game.source}: turn {turn.turn}", turn.cgp, read))
+            if not turn.note:
+                turns.append((f"{game.source}: turn {turn.turn}", turn.cgp, read))
     if not found.games:  # nothing to study: say why in one line
         raise LexitrainError(found.skipped[0] if len(found.skipped) == 1 else
                              f"none of the {len(found.skipped)} files gave a game: {found.skipped[0]} ...")
-    for number, (where, cgp, read) in enumerate(analysed, start=1):
-        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read, analyst)
-        progress("analysing turns", number, len(analysed))
-    add_due_cards(store, lex, found)
-    return found
+    return found, turns
 
 
 def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
@@ -206,10 +220,15 @@ def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_i
 
 
 def add_due_cards(store: ProgressStore, lex: Lexicon, found: GameCards) -> None:
-    """Store the cards found; those new to the store go into learning, due now (the leak study's too)."""
+    """Store the cards found, with the positions analysed for them, in one transaction: those new to the store go
+    into learning, due now (the leak study's too); a card the store has already keeps its schedule, and a position
+    it has already its analysis, as the transaction reads them (a card answered elsewhere while the games were
+    analysed is counted as known, its answer kept)."""
     now = utc_now().timestamp()
     wanted = [(kind, key) for kind in KINDS for key in found.keys[kind]]
     with store.transaction():
+        for position in found.positions:
+            store.store_analysed_position(lex.name, position, now)
         for card_id in store.ensure_cards(lex.name, wanted, now):
             card = store.card(card_id)
             if card.state != NEW:

@@ -42,7 +42,7 @@ from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, Recent
 from lexitrain.study.quiz.kinds.position import describe, read_position
 from lexitrain.study.quiz.scheduler import utc_now
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import ProgressStore, StoredPosition
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 #: the kinds, and the `by` their analyses carry
@@ -291,6 +291,14 @@ class AnalysedKind(KeptAnalysisKind[Asked]):
 def store_analysed(store: ProgressStore, lex: Lexicon, position: Position, source: str, analysis: dict[str, Any],
                    plays: list[ScoredPlay]) -> None:
     """Keep a position with its analysis (one stored before without an analysis gets it)."""
+    store.store_analysed_position(lex.name, analysed_position(lex, position, source, analysis, plays),
+                                  utc_now().timestamp())
+
+
+def analysed_position(lex: Lexicon, position: Position, source: str, analysis: dict[str, Any],
+                      plays: list[ScoredPlay]) -> StoredPosition:
+    """A position with its analysis as the store keeps it (made apart from the store: an upload's analysis holds no
+    connection, and its positions are kept with its cards in one transaction)."""
     stored = describe(position, source, lex, plays)
     stored.analysis = json.dumps(analysis, separators=(",", ":"))
-    store.store_analysed_position(lex.name, stored, utc_now().timestamp())
+    return stored

@@ -12,7 +12,7 @@ likely the inference found your leave and theirs, and lists its likeliest.
 
 The key is your position as a CGP line with the opponent's move as its `lm`
 op (`lm 8D.QUITE;`, `lm ex.4;`), so it is never a best-play card's key.
-The reading is made once, when the card is made from a game (`make_card`,
+The reading is made once, when the card is made from a game (`read_card`,
 `lexitrain study from-games --read-rack`), and kept with the position (the
 positions table's analysis, as the analysed kinds keep theirs), so a card asks
 the same question with the same answer every time. Only moves that kept one
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexitrain.engine.board import Board
-from lexitrain.engine.cgp import Position, to_cgp
+from lexitrain.engine.cgp import Position
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PLAY, Game
 from lexitrain.engine.inference import Inference, InferenceModel, LastMove, infer, placed_tiles, tile_chances
@@ -37,10 +37,10 @@ from lexitrain.engine.replay import replay
 from lexitrain.engine.rules import apply_play
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
-from lexitrain.study.quiz.kinds.analysed import KeptAnalysisKind, store_analysed
+from lexitrain.study.quiz.kinds.analysed import KeptAnalysisKind, analysed_position
 from lexitrain.study.quiz.kinds.base import BOARD, Check, Question, register_kind
 from lexitrain.study.quiz.kinds.position import read_position
-from lexitrain.study.store import ProgressStore
+from lexitrain.study.store import StoredPosition
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 KIND = "read-rack"
@@ -65,12 +65,13 @@ def spell(tiles: TileSet, counts: tuple[int, ...] | list[int]) -> str:
     return tiles.spell([tiles.letters[t] if t < tiles.size else "?" for t, n in enumerate(counts) for _ in range(n)])
 
 
-def make_card(store: ProgressStore, lex: Lexicon, generator: MoveGenerator, leaves: LeaveValues,
-              model: InferenceModel, before: Board, move: LastMove, move_score: int, mine: Rack,
-              scores: tuple[int, int], real: Rack | None, source: str) -> str | None:
+def read_card(lex: Lexicon, generator: MoveGenerator, leaves: LeaveValues, model: InferenceModel, before: Board,
+              move: LastMove, move_score: int, mine: Rack, scores: tuple[int, int], real: Rack | None,
+              source: str) -> StoredPosition | None:
     """A read-rack card for the opponent's `move` on `before` (you holding `mine`, `scores` yours then theirs
-    after it; `real` the leave they kept when the game recorded it): the reading kept with the position.
-    None when the move is no question (it kept no tile or more than MOST_KEPT, or the bag was empty)."""
+    after it; `real` the leave they kept when the game recorded it): its position with the reading, as the store
+    keeps it (its cgp the card's key), made apart from the store. None when the move is no question (it kept no
+    tile or more than MOST_KEPT, or the bag was empty)."""
     tiles = lex.tiles
     reading = infer(before, move, mine, generator, leaves, model)
     if not 1 <= reading.size <= MOST_KEPT or reading.size == sum(reading.pool):
@@ -82,18 +83,18 @@ def make_card(store: ProgressStore, lex: Lexicon, generator: MoveGenerator, leav
     if not plays:
         return None
     position = Position(after, [tiles.spell(mine.names()), ""], list(scores), ops={"lm": last_move_op(move, tiles)})
-    store_analysed(store, lex, position, source, analysis(reading, move, move_score, real), plays)
-    return to_cgp(position)
+    return analysed_position(lex, position, source, analysis(reading, move, move_score, real), plays)
 
 
-def cards_from_game(store: ProgressStore, lex: Lexicon, game: Game, nick: str | None, generator: MoveGenerator,
-                    leaves: LeaveValues, model: InferenceModel, source: str) -> list[str]:
-    """The read-rack cards of a recorded game: each move (a tile play or an exchange) followed by a turn of the
-    other player whose whole rack was recorded (that player reads the move; only `nick`'s turns when given)."""
+def cards_from_game(lex: Lexicon, game: Game, nick: str | None, generator: MoveGenerator, leaves: LeaveValues,
+                    model: InferenceModel, source: str) -> list[StoredPosition]:
+    """The read-rack cards of a recorded game (their positions with their readings, to be stored): each move (a
+    tile play or an exchange) followed by a turn of the other player whose whole rack was recorded (that player
+    reads the move; only `nick`'s turns when given)."""
     tiles = lex.tiles
     turns = replay(game, tiles)
     events = {e.line: e for e in game.events}
-    keys = []
+    cards = []
     for t, reader in zip(turns, turns[1:]):
         if reader.player == t.player or (nick is not None and reader.player != nick) or t.withdrawn:
             continue
@@ -123,13 +124,13 @@ def cards_from_game(store: ProgressStore, lex: Lexicon, game: Game, nick: str | 
             left = [n - u for n, u in zip((*held.counts, held.blanks), used)]
             real = Rack(tiles, tuple(left[:-1]), left[-1]) if min(left) >= 0 else None
         try:
-            key = make_card(store, lex, generator, leaves, model, t.board, move, t.recorded, mine,
-                            (reader.scores[0], reader.scores[1]), real, f"{source}: turn {t.number}")
+            card = read_card(lex, generator, leaves, model, t.board, move, t.recorded, mine,
+                             (reader.scores[0], reader.scores[1]), real, f"{source}: turn {t.number}")
         except LexitrainError:
             continue  # a move the tiles on the board and the reader's rack leave impossible (a misrecorded game)
-        if key is not None:
-            keys.append(key)
-    return keys
+        if card is not None:
+            cards.append(card)
+    return cards
 
 
 def analysis(reading: Inference, move: LastMove, move_score: int, real: Rack | None) -> dict[str, Any]:
