@@ -639,6 +639,7 @@ def test_a_blanks_letter_in_the_top_plays_is_drawn_apart_and_copies_lowercase(pa
     with due_first(KIND, [f"{EMPTY_BOARD} AEINRS?/ 0/0 0"]):
         page.goto(live.url("/review"))
         box = page.get_by_label("Answer")
+        expect(box).to_be_focused()  # (the card drawn: drawing it empties the box, a play typed before it lost)
         box.fill("8D REtAINS")
         box.press("Enter")
         words = page.locator("#plays tbody td.word")
