@@ -40,9 +40,10 @@ def data_home() -> Path:
     return _folder(home)
 
 
-def data_folder(name: str) -> Path:
-    """A folder of the data folder (`lexicons`, `lists`), made if missing, with the same one-line error."""
-    return _folder(data_home() / name)
+def data_folder(name: str, home: Path | None = None) -> Path:
+    """A folder of the data folder (`lexicons`, `lists`), or of HOME (a club member's own folder), made if
+    missing, with the same one-line error."""
+    return _folder((data_home() if home is None else home) / name)
 
 
 def _folder(path: Path) -> Path:

@@ -16,6 +16,7 @@ import pytest
 from lexitrain.club.app import Club
 from lexitrain.engine.gcg import Game
 from lexitrain.lexicon.lexicon import Lexicon
+from lexitrain.paths import data_folder
 from postgres_cluster import Cluster
 from test_club_api import app_routes, client, club, lex, member  # noqa: F401  (club and lex are fixtures)
 from test_club_study import enable_club  # noqa: F401  (a fixture)
@@ -97,6 +98,25 @@ def test_a_wall_from_the_servers_files_is_refused_and_an_uploaded_list_is_the_me
     assert wall.status_code == 303 and wall.headers["location"].startswith("/study/wall/")
     assert ann.get(wall.headers["location"]).status_code == 200
     assert bob.get(wall.headers["location"]).status_code == 404
+
+
+def test_a_members_games_against_the_bots_are_their_own(club: Club) -> None:
+    """A game ann starts is listed and opened for her alone: bob's page does not list it, his requests for it
+    are 404, and the server's own games folder holds none of them."""
+    ann, ann_csrf = member(club, "ann")
+    bob, bob_csrf = member(club, "bob")
+    started = ann.post("/study/play", data={"level": "1", "clock": "0", "csrf": ann_csrf}, follow_redirects=False)
+    assert started.status_code == 303, started.text[:300]
+    name = started.headers["location"].rsplit("/", 1)[1]
+    assert ann.get(f"/study/play/{name}").status_code == 200
+    assert name in ann.get("/study/play").text and name not in bob.get("/study/play").text
+    assert bob.get(f"/study/play/{name}").status_code == 404
+    assert bob.get(f"/study/api/play/{name}").status_code == 404
+    assert bob.get(f"/study/games/{name}").status_code == 404
+    moved = bob.post(f"/study/api/play/{name}/pause", json={"turn": 0}, headers={"x-csrf-token": bob_csrf})
+    assert moved.status_code == 404
+    assert (club.stores.home(_member_id(club, "ann")) / "games" / f"{name}.gcg").is_file()
+    assert not list(data_folder("games").glob("*.gcg"))
 
 
 def test_a_removed_members_store_goes_with_them(club: Club) -> None:

@@ -73,7 +73,8 @@ class Context:
     shared: Executor | None = None
     #: what moves whenever the store changes (default: SQLite's data_version on a connection that never writes)
     changes: Callable[[], int] | None = None
-    #: the folder of the player's uploaded lists before they were kept in the store (default: the data folder)
+    #: the player's own folder (default: the data folder): their games against the bots, and their uploaded
+    #: lists before they were kept in the store
     home: Path | None = None
     #: whether the player is on this machine: a wall from a file by its path, the saved searches (a club
     #: member is not: the server's files are not theirs)

@@ -324,7 +324,7 @@ async def stats_page(request: Request) -> Response:
         points_weeks = report.points.dated_weeks() if report.points else []
         due = _due_figures(report)
         return render(request, store, "stats.html", report=report, lines=st.render_text(report), per_day=per_day,
-                      leaks=_leaks(report.lexicon), studied=request.query_params.get("studied"),
+                      leaks=_leaks(report.lexicon, ctx.home), studied=request.query_params.get("studied"),
                       forecast=st.shown_forecast(report), week=st.shown_forecast(report, 7),
                       total_due=due["total"], hardest=report.hardest.to_dict("records"),
                       coverage=st.shown_coverage(report), most_answers=max([1] + [d["answers"] for d in per_day]),
@@ -335,10 +335,10 @@ async def stats_page(request: Request) -> Response:
     return await ctx.offload.read(page)
 
 
-def _leaks(lexicon: str) -> dict[str, Any] | None:
-    """The leak profile of the finished games against the bots in this lexicon (None: none finished yet);
-    a game not analysed yet is analysed by equity now and kept."""
-    games = [g for g in saved_analyses(Analysts(sim=False)) if g.lexicon == lexicon]
+def _leaks(lexicon: str, home: Path | None) -> dict[str, Any] | None:
+    """The leak profile of the player's (HOME's) finished games against the bots in this lexicon (None: none
+    finished yet); a game not analysed yet is analysed by equity now and kept."""
+    games = [g for g in saved_analyses(Analysts(sim=False), home=home) if g.lexicon == lexicon]
     return leak_profile(games).to_json() if games else None
 
 

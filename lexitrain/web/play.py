@@ -32,6 +32,7 @@ from lexitrain.study.records.leaks import Analysts, analysed_saved_game, leak_pr
 from lexitrain.study.records.saved_games import GameMoved, named_game, read_saved, saved_games
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.api import board_view, context
+from lexitrain.web.context import Context
 from lexitrain.web.edge import BadRequest, Conflict, NotFound, read_form, read_json, reply, text, whole
 from lexitrain.web.pages import form_field, redirect, render
 
@@ -39,10 +40,10 @@ from lexitrain.web.pages import form_field, redirect, render
 MOST_MINUTES = 180
 
 
-def _open(store: ProgressStore, name: str) -> PlayedGame:
-    """The game of that name as it stands now (its clock run on since it was saved)."""
+def _open(ctx: Context, store: ProgressStore, name: str) -> PlayedGame:
+    """The player's game of that name as it stands now (its clock run on since it was saved)."""
     try:
-        path = named_game(name)
+        path = named_game(name, ctx.home)
     except LexitrainError as exc:
         raise NotFound(str(exc)) from None
     return PlayedGame.resume(store, path, live=True)
@@ -102,7 +103,7 @@ async def play_move(request: Request) -> JSONResponse:
     line = text(data, "line")
 
     def move(store: ProgressStore) -> dict[str, Any]:
-        game = _open(store, name)
+        game = _open(ctx, store, name)
         _this_turn(game, data)
         try:
             happened = game.player_line(line)
@@ -120,7 +121,7 @@ async def play_bot(request: Request) -> JSONResponse:
     ctx, name, data = context(request), request.path_params["name"], await read_json(request)
 
     def think(store: ProgressStore) -> dict[str, Any]:
-        game = _open(store, name)
+        game = _open(ctx, store, name)
         _this_turn(game, data)
         if game.to_move != "bot":
             return state(game)
@@ -139,7 +140,7 @@ async def play_track(request: Request) -> JSONResponse:
     tiles = text(data, "tiles")
 
     def track(store: ProgressStore) -> dict[str, Any]:
-        game = _open(store, name)
+        game = _open(ctx, store, name)
         _this_turn(game, data)
         if game.tracking_question() is None:
             raise Conflict("no unseen tiles are asked for now")
@@ -155,7 +156,7 @@ async def play_track(request: Request) -> JSONResponse:
 
 async def play_get(request: Request) -> JSONResponse:
     ctx, name = context(request), request.path_params["name"]
-    return reply(await ctx.offload.read(lambda store: state(_open(store, name))))
+    return reply(await ctx.offload.read(lambda store: state(_open(ctx, store, name))))
 
 
 async def play_pause(request: Request) -> JSONResponse:
@@ -163,7 +164,7 @@ async def play_pause(request: Request) -> JSONResponse:
     ctx, name = context(request), request.path_params["name"]
 
     def pause(store: ProgressStore) -> dict[str, Any]:
-        game = _open(store, name)
+        game = _open(ctx, store, name)
         if not game.finished:
             game.put_away()
         return {"paused": True}
@@ -180,7 +181,7 @@ async def play_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         lex = ctx.lex()
-        games = saved_games()
+        games = saved_games(ctx.home)
         return render(request, store, "play.html", levels=LEVELS, rules=list(RULES),
                       default_rule=rule_name(challenge_rule(None, lex.name)),
                       playing=[g for g in games if not g.finished], finished=[g for g in games if g.finished])
@@ -205,7 +206,7 @@ async def play_start(request: Request) -> Response:
         seed = secrets.randbelow(1_000_000_000)
         settings = Settings(lex.name, level, challenge_rule(asked, lex.name), minutes, seed,
                             bool(form.get("hide_unseen")), first=random.Random(f"first/{seed}").random() < 0.5)
-        return PlayedGame.start(store, lex, settings).name
+        return PlayedGame.start(store, lex, settings, home=ctx.home).name
 
     name = await ctx.offload.read(start)
     return redirect(request, f"/play/{name}")
@@ -215,7 +216,7 @@ async def game_page(request: Request) -> Response:
     ctx, name = context(request), request.path_params["name"]
 
     def page(store: ProgressStore) -> Response:
-        game = _open(store, name)
+        game = _open(ctx, store, name)
         return render(request, store, "game.html", game_name=game.name, bot=game.match.bot.rung)
 
     return await ctx.offload.read(page)
@@ -229,7 +230,7 @@ async def review_page(request: Request) -> Response:
 
     def page(store: ProgressStore) -> Response:
         try:
-            saved, record = read_saved(named_game(name))
+            saved, record = read_saved(named_game(name, ctx.home))
         except LexitrainError as exc:
             raise NotFound(str(exc)) from None
         if not saved.finished:
@@ -246,7 +247,7 @@ async def leaks_study(request: Request) -> Response:
     ctx = context(request)
 
     def study(store: ProgressStore) -> int:
-        games = [g for g in saved_analyses(Analysts(sim=False)) if g.lexicon == ctx.lexicon]
+        games = [g for g in saved_analyses(Analysts(sim=False), home=ctx.home) if g.lexicon == ctx.lexicon]
         if not games:
             raise LexitrainError("no finished games to study from yet: play one first")
         return leak_study(store, leak_profile(games)).added

@@ -55,10 +55,11 @@ class PlayedGame:
     # -- starting and resuming -------------------------------------------------------
     @staticmethod
     def start(store: ProgressStore, lex: Lexicon, settings: Settings,
-              now: Callable[[], float] = time.time) -> PlayedGame:
-        """A new game, saved at once (the bot's first move too, when it moves first, is made by the face)."""
+              now: Callable[[], float] = time.time, home: Path | None = None) -> PlayedGame:
+        """A new game, saved at once (the bot's first move too, when it moves first, is made by the face), in
+        HOME's games folder (a club member's own; default the data folder's)."""
         match = Match(lex, settings, now=now)
-        saved = SavedGame(new_game_path(match.bot.name), settings, started=now_text(), bot=match.bot.name)
+        saved = SavedGame(new_game_path(match.bot.name, home), settings, started=now_text(), bot=match.bot.name)
         game = PlayedGame(store, match, saved, None)
         match.start_turn()
         game.save()

@@ -255,9 +255,9 @@ def analysed_file(path: Path, player: str, lexicon: str, analysts: Analysts) -> 
                         report.to_json(), record)
 
 
-def saved_analyses(analysts: Analysts, progress: Progress = quiet) -> list[AnalysedGame]:
-    """The analyses of every finished saved game (made where missing)."""
-    finished = [g for g in saved_games() if g.finished]
+def saved_analyses(analysts: Analysts, progress: Progress = quiet, home: Path | None = None) -> list[AnalysedGame]:
+    """The analyses of every finished saved game (HOME's: a club member's own) (made where missing)."""
+    finished = [g for g in saved_games(home) if g.finished]
     out = []
     for number, saved in enumerate(finished, start=1):
         saved, record = read_saved(saved.gcg)

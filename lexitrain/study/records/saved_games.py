@@ -9,7 +9,9 @@ were asked, and when it started and ended. Both are written whole or not at
 all (`paths.write_atomically`), the GCG first: it is the record; the settings
 say how to go on. A save checks, under the game's lock, that the file on
 disk still has the moves it was loaded with, so two programs playing one
-game at once cannot overwrite each other's moves (`GameMoved`).
+game at once cannot overwrite each other's moves (`GameMoved`). A club member's
+games are kept in their own folder (HOME below), so no member lists or
+opens another's.
 """
 
 from __future__ import annotations
@@ -75,19 +77,20 @@ class SavedGame:
                 "saved_at": self.saved_at}
 
 
-def games_folder() -> Path:
-    return data_folder(FOLDER)
+def games_folder(home: Path | None = None) -> Path:
+    """The games' folder: the data folder's, or HOME's (a club member's own folder)."""
+    return data_folder(FOLDER, home)
 
 
 def now_text() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def new_game_path(bot: str) -> Path:
+def new_game_path(bot: str, home: Path | None = None) -> Path:
     """A new game's file: named by the time it starts and the bot, never one that exists."""
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     slug = re.sub(r"[^a-z0-9]+", "-", bot.lower()).strip("-") or "bot"
-    folder = games_folder()
+    folder = games_folder(home)
     path = folder / f"{stamp}-{slug}.gcg"
     number = 2
     while path.exists() or path.with_suffix(".json").exists():
@@ -140,10 +143,10 @@ def write_saved(saved: SavedGame, record: Record, loaded_events: int | None) -> 
         write_atomically(saved.state_path, json.dumps(saved.state_json(), indent=1) + "\n")
 
 
-def saved_games() -> list[SavedGame]:
-    """Every saved game, newest first (a file that cannot be read is left out)."""
+def saved_games(home: Path | None = None) -> list[SavedGame]:
+    """Every saved game (of HOME's folder), newest first (a file that cannot be read is left out)."""
     out = []
-    for state in games_folder().glob("*.json"):
+    for state in games_folder(home).glob("*.json"):
         gcg = state.with_suffix(".gcg")
         if not gcg.is_file():
             continue
@@ -158,11 +161,12 @@ def saved_games() -> list[SavedGame]:
 GAME_NAME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}-[a-z0-9-]{1,40}")
 
 
-def named_game(name: str) -> Path:
-    """The saved game of that name in the games folder, and nothing outside it (a name a page sends)."""
-    if not GAME_NAME.fullmatch(name) or not (games_folder() / f"{name}.gcg").is_file():
+def named_game(name: str, home: Path | None = None) -> Path:
+    """The saved game of that name in the games folder (HOME's), and nothing outside it (a name a page sends)."""
+    path = games_folder(home) / f"{name}.gcg"
+    if not GAME_NAME.fullmatch(name) or not path.is_file():
         raise LexitrainError(f"no saved game {name!r}")
-    return games_folder() / f"{name}.gcg"
+    return path
 
 
 def find_saved(name: str | None) -> Path:
