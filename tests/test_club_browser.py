@@ -9,7 +9,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from datetime import date
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,15 @@ ORACLE = anagram_oracle()
 PASSWORD = "correct horse battery"
 DEFINED = "the word"
 HOOKED = ["TENS", "ACTS", "AIRS", "EARS", "ARTS", "EATS", "TEAS", "ANTS", "TINS", "AGES", "ACES", "AIDS", "AILS"]
+#: The club's day in these tests, whatever day they run on: its challenges (so the questions asked) are this day's
+#: (noon, local time: 7 December 2026, whose threes once broke a test that took a question's answers to be two).
+DAY = datetime(2026, 12, 7, 12).timestamp()
+STARTED = time.monotonic()
+
+
+def club_time() -> float:
+    """The club's clock in these tests: DAY, running on as the tests do (sessions and timers see time pass)."""
+    return DAY + time.monotonic() - STARTED
 
 
 def word_row(page: Page, word: str):
@@ -52,7 +61,7 @@ def live(make_lexicon, tmp_path: Path) -> Iterator[tuple[str, object]]:
     # a definition each, and a few fours that hook onto the threes
     lex = make_lexicon([f"{word} {DEFINED} {word.lower()}" for word in sorted(WORDS + HOOKED)])
     with ClubDatabase(str(tmp_path / "club.sqlite")) as db:
-        club = Club(db, lex)
+        club = Club(db, lex, clock=club_time)
         with serving(create_app(club)) as port:
             yield f"http://127.0.0.1:{port}", club
 
@@ -288,13 +297,13 @@ def test_the_challenges_time_running_out_ends_it_on_the_servers_word(live, brows
     for word in sorted(ORACLE[key]):
         guess(page, word)
     expect(page.locator(f'.cell[data-alphagram="{key}"]')).to_have_attribute("data-solved", "true")
-    club.clock = lambda: time.time() + 2 * chosen.seconds  # type: ignore[attr-defined]  (its time is up)
+    club.clock = lambda: club_time() + 2 * chosen.seconds  # type: ignore[attr-defined]  (its time is up)
     page.clock.run_for(int(chosen.seconds * 1000) + 1000)
     expect(page.locator("#result")).to_have_text(re.compile(rf"^Time is up\. Correct: 1 / {chosen.total} "))
     expect(page.get_by_role("timer")).to_have_text("0:00")
     from lexitrain.club.challenges import leaderboard
 
-    board = leaderboard(club.db, club.sets, club.lex.name, "threes", date.today(), club.clock())  # type: ignore[attr-defined]
+    board = leaderboard(club.db, club.sets, club.lex.name, "threes", club.today(), club.clock())  # type: ignore[attr-defined]
     assert [(row["member"], row["score"], row["seconds"]) for row in board] == [("bob", 1, chosen.seconds)]
     assert errors == []
 
@@ -305,7 +314,7 @@ def test_two_members_at_one_shared_wall_see_each_others_finds(live, browser: Bro
     (the other's words apart, who found it in its title); a reload finds every word found; only ann, who
     opened it, ends it (two clicks), and both see the end: the scoreboard and the solutions."""
     base, club = live
-    stopped = time.time()
+    stopped = club_time()
     club.clock = lambda: stopped  # type: ignore[attr-defined]  (the table's two minutes never run out here)
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
@@ -389,7 +398,7 @@ def test_a_shared_tables_time_running_out_ends_it_for_everyone_seated(live, brow
     1280x800, bob on a phone (the timer and the guess box in view while the cells scroll), carol at 1000x600 (a
     solved cell of the most words not cut off)."""
     base, club = live
-    now = [time.time()]
+    now = [club_time()]
     club.clock = lambda: now[0]  # type: ignore[attr-defined]
     errors: list[str] = []
     pages = {name: new_page(browser, errors) for name in ("ann", "bob", "carol")}
@@ -456,7 +465,7 @@ def test_the_opener_sets_a_shared_tables_time_on_the_clubs_page(live, browser: B
     nothing; 1:30 opens a table whose round lasts 90 s (the list of tables says "1:30 left", the wall's timer
     starts from it); on a phone the field and the button fit the screen."""
     base, club = live
-    stopped = time.time()
+    stopped = club_time()
     club.clock = lambda: stopped  # type: ignore[attr-defined]  (the table's time stands still)
     errors: list[str] = []
     ann, bob = new_page(browser, errors), new_page(browser, errors)
@@ -512,7 +521,7 @@ def test_a_member_reviews_their_due_cards_in_the_page(live, browser: Browser) ->
     give_up.click()
     expect(page.locator("#result")).to_contain_text("Correct: 0 /")
     page.get_by_role("link", name="Done: back to the club").click()
-    club.clock = lambda: time.time() + 86400  # type: ignore[attr-defined]  (a day later)
+    club.clock = lambda: club_time() + 86400  # type: ignore[attr-defined]  (a day later)
     page.click("#study-start")
     expect(page.locator("#due-count")).to_have_text(f"{total} due")
     first = letters_shown(page)

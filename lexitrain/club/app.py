@@ -566,7 +566,7 @@ def create_app(club: Club) -> Starlette:
     """The club's routes, and each member's study (the local app's pages and JSON) under /study."""
     study = MemberStudy(club.stores, club.lex, club.clock, club.settle,
                         lambda member_id, lexicon, kind, day: ch.study_gate(club.db, member_id, lexicon, kind, day,
-                                                                            club.clock()))
+                                                                            club.clock()), today=club.today)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

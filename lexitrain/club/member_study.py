@@ -60,11 +60,13 @@ class MemberStudy:
 
     def __init__(self, stores: MemberStores, lex: Lexicon, clock: Callable[[], float],
                  settle: Callable[[int], None], gate: Callable[[int, str, str, date], None] | None = None,
-                 most_open: int = MOST_OPEN) -> None:
+                 most_open: int = MOST_OPEN, today: Callable[[], date] | None = None) -> None:
         """STORES: the members' stores; LEX: the club's lexicon (a member's until they choose another);
         SETTLE: pays what the club owes a member's store (`Club.settle`), before each of their requests;
-        GATE(member, lexicon, kind, day) refuses a daily challenge the member may not see yet (today's ranked set)."""
+        GATE(member, lexicon, kind, day) refuses a daily challenge the member may not see yet (today's ranked set);
+        TODAY: the club's day by its clock (`Club.today`), whose challenges are today's in /study too."""
         self.gate = gate
+        self.today = today
         self.stores = stores
         self.lex = lex
         self.clock = clock
@@ -144,7 +146,8 @@ class MemberStudy:
                        changes=changes if file is None else None, home=self.stores.home(member_id),
                        on_this_machine=False, club_page="/", _lexicons=self._lexicons,
                        _lexicons_lock=self._lexicons_lock,
-                       challenge_gate=None if self.gate is None else partial(self.gate, member_id))
+                       challenge_gate=None if self.gate is None else partial(self.gate, member_id),
+                       club_day=self.today)
 
     def _give_back(self, member_id: int) -> None:
         with self._lock:

@@ -24,6 +24,7 @@ from lexitrain.paths import data_home
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.drills import open_rounds
+from lexitrain.study.drills.challenge import parse_day
 from lexitrain.study.quiz.preferences import Preferences, load_preferences
 from lexitrain.study.records import stats as st
 from lexitrain.study.quiz.scheduler import utc_now
@@ -89,6 +90,9 @@ class Context:
     #: (a club's) refuses a daily challenge (lexicon, kind, day) the player may not see yet: today's ranked set
     #: before their ranked attempt at it is over
     challenge_gate: Callable[[str, str, date], None] | None = None
+    #: (a club's) the day by the club's clock, whose challenges are today's there and so in its members' /study (the
+    #: ranked set it gates is the club's day's); None: the player's own day
+    club_day: Callable[[], date] | None = None
     #: held while the player's uploaded games are analysed (`web.games`): one upload at a time
     games_busy: threading.Lock = field(default_factory=threading.Lock)
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
@@ -126,6 +130,10 @@ class Context:
             if name not in self._lexicons:
                 self._lexicons[name] = open_lexicon(name)
             return self._lexicons[name]
+
+    def today(self) -> date:
+        """The day whose daily challenges are today's: a club's by its clock, else the player's own."""
+        return self.club_day() if self.club_day is not None else parse_day(None)
 
     def preferences(self, store: ProgressStore) -> Preferences:
         return load_preferences(store)

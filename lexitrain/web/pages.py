@@ -233,7 +233,7 @@ async def challenge_page(request: Request) -> Response:
         lex = ctx.lex()
         bests = ch.bests_of_kinds_tried(store, lex.name)
         return render(request, store, "challenge.html", kinds=list(ch.KINDS), attempts=ch.history(store, lex.name),
-                      bests=bests, untried=len(ch.KINDS) - len(bests), today=ch.parse_day(None).isoformat(), default_kind=ChallengeRequest().kind)
+                      bests=bests, untried=len(ch.KINDS) - len(bests), today=ctx.today().isoformat(), default_kind=ChallengeRequest().kind)
 
     return await ctx.offload.read(page)
 
@@ -241,7 +241,8 @@ async def challenge_page(request: Request) -> Response:
 async def challenge_start(request: Request) -> Response:
     ctx = context(request)
     form = await read_form(request)
-    request_ = ChallengeRequest(form_field(form, "kind") or ChallengeRequest().kind, form_field(form, "date") or None)
+    request_ = ChallengeRequest(form_field(form, "kind") or ChallengeRequest().kind,
+                                form_field(form, "date") or ctx.today().isoformat())
 
     def start(store: ProgressStore) -> str:
         if ctx.challenge_gate is not None:  # (a club's: today's ranked set only after the ranked attempt)
