@@ -297,6 +297,22 @@ def test_two_threads_match_brute_force_and_one_thread(enable) -> None:
 
 
 @COMPILED_ONLY
+def test_two_threads_prove_a_real_seven_tile_endgame_whose_direct_search_proves_it(enable) -> None:
+    """utf8_dos (7 tiles against 6, +21) is proved by a search straight to the end, under a node
+    limit each thread's search is given a share of: with a time limit or not, two threads give
+    one thread's exact value and a line that plays out to it (the first thread's search kept its
+    share after the proof, and reading the line back stopped at once: +29, not proved)."""
+    dawg = dawg_for(enable)
+    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
+                               if "utf8_dos" in name]
+    endgame = Endgame(board, (mine, theirs))
+    one = solve(endgame, MoveGenerator(dawg), threads=1)
+    assert one.exact and one.value == 21
+    for seconds in (None, 120.0):
+        check(solve(endgame, MoveGenerator(dawg), seconds, threads=2), endgame, one.value)
+
+
+@COMPILED_ONLY
 def test_threads_share_out_a_root_and_keep_its_value(enable) -> None:
     """Two threads sharing out the plays of the first plies (`SplitSearch`) give one
     thread's value within any window (outside it, a bound on the right side of it, as

@@ -462,7 +462,13 @@ class SplitSearch:
 
     @node_limit.setter
     def node_limit(self, limit: int) -> None:
+        """`prove` sets the positions its direct search may visit, and lifts it (0) after: lifted, it is
+        lifted from every thread's search too (each keeps the share `allow` gave it, and a line read
+        back after the proof, by the first thread's, would stop at it)."""
         self.limit = limit
+        if not limit:
+            for s in self.searches:
+                s.node_limit = 0
 
     def allow(self, searches: list[Any]) -> None:
         """Share out what is left of the positions `prove` allows (`limit`, 0: no limit) among `searches`."""
