@@ -45,8 +45,8 @@ def test_the_turns_of_a_game_are_simulated_with_one_leave_table(enable, real_gam
     """`--sim-iterations` over a real game reads the leave table once for the game, not again for every turn it
     simulates (each read took longer than a small simulation of the turn)."""
     import lexitrain.engine.leave_table as leave_table
+    from lexitrain.engine import analysis
     from lexitrain.study.quiz.kinds import analysed
-    from lexitrain.study.records import from_games
 
     reads: list[str] = []
 
@@ -54,7 +54,7 @@ def test_the_turns_of_a_game_are_simulated_with_one_leave_table(enable, real_gam
         reads.append(tiles.name)
         return leave_table.load_leaves(tiles)
 
-    for module in (from_games, analysed):
+    for module in (analysis, analysed):  # (the analyst's, Analyst.of_lexicon; the position's simulation)
         monkeypatch.setattr(module, "load_leaves", counted_read)
     result = run("study", "from-games", str(real_games / DOUG), "--player", "doug", "--sim-iterations", "1", "--json")
     assert result.exit_code == 0, result.stderr

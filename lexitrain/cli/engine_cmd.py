@@ -548,9 +548,7 @@ def gcg_analyze(
 ) -> None:
     """Each turn solved again: top plays by score and equity, what the move gave up, missed bingos, phonies."""
     from lexitrain.engine.analysis import Analyst, SimOptions, summarise
-    from lexitrain.engine.dawg import dawg_for
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.leave_table import load_leaves
     from lexitrain.lexicon.catalog import open_lexicon
 
     if report is not None:
@@ -571,7 +569,7 @@ def gcg_analyze(
             lex = open_lexicon(name)
             options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads,
                                  infer=infer) if sim else None
-            analysts[name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, options)
+            analysts[name] = Analyst.of_lexicon(lex, options)
         reports.append((name, analysts[name].game(game, player)))
     by_player: dict[str, list[TurnReport]] = {}
     for _, r in reports:

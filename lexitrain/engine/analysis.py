@@ -40,13 +40,14 @@ from typing import Any, Sequence
 
 from lexitrain.engine.board import BLANK_FLAG, Board
 from lexitrain.engine.cgp import Position, to_cgp
-from lexitrain.engine.dawg import Dawg
+from lexitrain.engine.dawg import Dawg, dawg_for
 from lexitrain.engine.endgame import Endgame, rack_value, solve
 from lexitrain.engine.equity import PLAY, Candidate, leave_value, play_equity, rank_by_equity
 from lexitrain.engine.exchanges import kept_after, tiles_in_bag, unseen_tiles
 from lexitrain.engine.gcg import EXCHANGE, PASS, Game
 from lexitrain.engine.inference import LastMove, infer, load_inference_model
 from lexitrain.engine.leave import LeaveValues, leave_after
+from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.mistakes import (ENDGAME, NONE, PRE_ENDGAME, SIMULATION, decided, estimated_rating,
                                        mistake_index, mistake_size)
 from lexitrain.engine.movegen import MoveGenerator
@@ -57,6 +58,7 @@ from lexitrain.engine.rules import apply_play, invalid_words
 from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
 from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
+from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.tiles import RACK_SIZE, Rack, TileSet
 
 #: plays listed per turn, by score and by equity
@@ -219,6 +221,11 @@ class Analyst:
         self.sim = sim
         self.win: WinModel = load_win_model(tiles)
         self.seconds = 0.0  # spent simulating
+
+    @classmethod
+    def of_lexicon(cls, lex: Lexicon, sim: SimOptions | None = None) -> Analyst:
+        """The analyst of a compiled lexicon: its graph and its tile set's leave values."""
+        return cls(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, sim)
 
     def game(self, game: Game, player: str | None = None) -> GameReport:
         """The report on one game: every turn, or those of `player` (a nick or a name in the file)."""

@@ -29,11 +29,9 @@ from typing import Any, Iterable, Union
 
 from lexitrain.engine.analysis import Analyst, Read, find_player
 from lexitrain.engine.cgp import to_cgp
-from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import Game, decode_gcg, read_gcg
 from lexitrain.engine.inference import load_inference_model
-from lexitrain.engine.leave_table import load_leaves
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import compiled_match
 from lexitrain.lexicon.lexicon import Lexicon
@@ -132,7 +130,7 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
     with `read_rack`, the read-rack cards (the opponent's moves `player` read)."""
     if sim_iterations < 0 or endgame_seconds < 0:
         raise LexitrainError("--sim-iterations and --endgame-time must be 0 (none) or more")
-    analyst = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+    analyst = Analyst.of_lexicon(lex)
     found, turns = read_games(lex, files, player, points, read_rack, analyst)
     analysed = [(where, cgp, read) for where, cgp, read in turns if sim_iterations or endgame_seconds]
     for number, (where, cgp, read) in enumerate(analysed, start=1):
@@ -150,7 +148,7 @@ def read_games(lex: Lexicon, files: Iterable[GameFile], player: str | None = Non
     lexicon's move generator and leave values, when the caller analyses those turns with them too."""
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
-    analyst = analyst or Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+    analyst = analyst or Analyst.of_lexicon(lex)
     found = GameCards()
     turns: list[tuple[str, str, Read]] = []
     for file in files:
@@ -192,7 +190,7 @@ def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_i
     says of it, as `gcg analyze --sim` does), or solve one with the bag empty (the opponent's rack, the unseen
     tiles, written into the position), and keep the position and its card when it teaches something. ANALYST:
     the lexicon's move generator and leave values, made once for every turn analysed over it (else made here)."""
-    analyst = analyst or Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+    analyst = analyst or Analyst.of_lexicon(lex)
     position = read_position(cgp, lex)
     generator = analyst.generator
     plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))

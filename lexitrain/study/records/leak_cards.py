@@ -22,8 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexitrain.engine.analysis import Analyst
-from lexitrain.engine.dawg import dawg_for
-from lexitrain.engine.leave_table import load_leaves
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn
@@ -81,7 +79,7 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
                 cards.add(POSITION_CARDS[kind], leak.cgp)
             elif kind in ANALYSED_CARDS and leak.cgp:
                 if lex.name not in analysts:
-                    analysts[lex.name] = Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles)
+                    analysts[lex.name] = Analyst.of_lexicon(lex)
                 analyse_turn(store, lex, where, leak.cgp, sim_iterations, endgame_seconds, cards,
                              analyst=analysts[lex.name])
         made: dict[str, int] = {}

@@ -47,7 +47,6 @@ from lexitrain.engine.cgp import parse_cgp
 from lexitrain.engine.dawg import dawg_for
 from lexitrain.engine.exchanges import unseen_tiles
 from lexitrain.engine.gcg import CHALLENGE_BONUS, PASS, PLAY, TIME_PENALTY, Game as Record, read_gcg
-from lexitrain.engine.leave_table import load_leaves
 from lexitrain.engine.match import LOST_CHALLENGE, Settings
 from lexitrain.engine.play import Play
 from lexitrain.engine.replay import Turn, replay
@@ -221,7 +220,7 @@ class Analysts:
         if lexicon not in self._made:
             lex = open_lexicon(lexicon)
             options = SimOptions(lex.name, iterations=self.iterations, threads=self.threads) if self.sim else None
-            self._made[lexicon] = (lex, Analyst(dawg_for(lex), load_leaves(lex.tiles), lex.tiles, options))
+            self._made[lexicon] = (lex, Analyst.of_lexicon(lex, options))
         return self._made[lexicon]
 
 
