@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexitrain.errors import LexitrainError
-from lexitrain.search.execute import run_search
+from lexitrain.lexicon import playability
+from lexitrain.search.execute import first_found, run_search
 from lexitrain.search.lists import builtin_lists
 from lexitrain.search.query import Condition, Query, parse_query, parse_range
 from lexitrain.search.saved import delete_search, load_search, rename_search, save_search, saved_searches
@@ -128,6 +129,21 @@ def test_order_limit_and_limit_by_probability(enable):
     assert words_of(top) == words_of(best)
     lengths = [r["length"] for r in run_search(enable, parse_query("--anagram AEINST? --subanagram AEINST? --order length"))]
     assert lengths == sorted(lengths)
+
+
+@pytest.mark.parametrize("text", [
+    "--length 4", "--length 2-3 --order probability --probability-by alphagram", "--length 8 --order playability",
+    "--length 3-4 --order alphagram", "--pattern ??A?? --order length", "--length 5 --order random --seed 3",
+    "--starts-with ZY --or --ends-with ZY --or --length 2", "--pattern ?A?E??S --limit-probability 1-40",
+    "--length 6 --order points-per-game --limit 30"])
+def test_the_first_rows_of_a_search_are_its_whole_answer_cut_and_it_counts_them_all(enable, text):
+    """What a page of results shows (the first 25, the rest counted) is what the whole search gives, cut."""
+    if "play" in text or "points" in text:
+        played = {"QUACKERS": 3, "ZYZZYVAS": 1, "ABATTOIR": 2, "QUAKED": 9}
+        playability.write(enable.folder, played, played, len, {"games": 1, "scored": "test figures"})
+    query = parse_query(text)
+    whole = run_search(enable, query)
+    assert first_found(enable, query, 25) == (len(whole), whole[:25]) and len(whole) > 25
 
 
 def found(lex, *args: str) -> list[str]:

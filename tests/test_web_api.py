@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import tracemalloc
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2, which is not r
     from starlette.testclient import TestClient
 
 from lexitrain.lexicon.catalog import open_lexicon
+from lexitrain.search.execute import run_search
+from lexitrain.search.query import parse_query
 from lexitrain.study.drills.challenge import challenge_keys
 from lexitrain.study.drills.requests import QuizRequest, Words
 from lexitrain.study.quiz.round import Round
@@ -422,6 +425,27 @@ def test_search_results_with_hooks_start_a_wall_and_print_a_sheet(client):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]
     bad = client.get("/search?length=abc")
     assert bad.status_code == 400 and 'class="notice"' in bad.text
+
+
+def test_a_search_of_the_whole_lexicon_holds_the_page_of_rows_not_every_row(enable, clock):
+    """A search with no condition (a limit past any count) on ENABLE: the page counts every word and shows the
+    first 500 in order, and the request's peak memory is that page's, not the 168,551 rows' (207 MB before)."""
+    whole = run_search(enable, parse_query("--length 1-99"))
+    with ProgressStore() as store, TestClient(create_app(Context(store, "enable", clock=clock, secret="s3cret",
+                                                                 hosts=frozenset({"testserver"}))),
+                                              headers=SAME_ORIGIN) as client:
+        assert client.get("/?key=s3cret").status_code == 200
+        tracemalloc.start()
+        try:
+            page = client.get("/search?limit=18446744073709551616")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert page.status_code == 200
+    assert f"<strong>{len(whole)}</strong> words (the first 500 shown)" in page.text and len(whole) == 168_551
+    shown = re.findall(r'<span class="word">·?([A-Z]+)', page.text)
+    assert shown == [row["word"] for row in whole[:500]]
+    assert peak < 16 << 20, f"{peak >> 20} MB"
 
 
 def test_the_search_form_says_starts_with_apart_from_zyzzyvas_takes_prefix(client):

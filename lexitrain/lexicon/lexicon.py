@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -142,15 +143,21 @@ class Lexicon:
 
     def rows(self, conditions: Iterable[Condition] = ()) -> list[WordRow]:
         """Rows of every word meeting all the conditions (see rows.py), in no set order."""
+        return list(self.each_row(conditions))
+
+    def each_row(self, conditions: Iterable[Condition] = ()) -> Iterator[WordRow]:
+        """The rows `rows` gives, one at a time: a search that keeps the first few of
+        many holds only those."""
         from lexitrain.lexicon import rows
 
-        return self._read(rows.select, conditions)
+        with self._reading():
+            yield from rows.select(self.db, conditions)
 
     def row(self, word: str) -> WordRow | None:
         """The row of one word as stored (uppercase), or None if it is not a word."""
         from lexitrain.lexicon import rows
 
-        found = self._read(rows.fetch, "w.word = ?", [word])
+        found = self._read(lambda db: list(rows.fetch(db, "w.word = ?", [word])))
         return found[0] if found else None
 
     def alphagrams_by_rank(self, length: int, ranks: tuple[int, int] | None = None) -> list[str]:
@@ -242,8 +249,14 @@ class Lexicon:
 
     def _read(self, ask: Callable[..., _T], *args: Any) -> _T:
         """ASK(db, *ARGS), a damaged table (pages lost or overwritten) the one-line error."""
-        try:
+        with self._reading():
             return ask(self.db, *args)
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Reads of the tables within, a damaged table (pages lost or overwritten) the one-line error."""
+        try:
+            yield
         except sqlite3.OperationalError:
             raise  # a query of ours that is wrong, not a damaged file
         except sqlite3.DatabaseError as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, Union
 
@@ -172,8 +172,9 @@ _KEYS = {"word": "w.word", "alphagram": "w.alphagram"}
 _TABLES: dict[RankPer, str] = {"alphagram": "alphagrams", "word": "words"}
 
 
-def select(db: sqlite3.Connection, conditions: Iterable[Condition]) -> list[WordRow]:
-    """Rows of every word meeting all conditions, in no set order."""
+def select(db: sqlite3.Connection, conditions: Iterable[Condition]) -> Iterator[WordRow]:
+    """Rows of every word meeting all conditions, in no set order, one at a time as SQLite reads
+    them (a caller keeping the first few of a whole lexicon holds those few, not every row)."""
     conditions = list(conditions)
     # with a rank per alphagram, asking the length of the alphagram lets SQLite
     # use the alphagrams' (length, rank) index
@@ -192,12 +193,12 @@ def _negatable(db: sqlite3.Connection, condition: Condition, by_alphagram: bool)
     return (f"NOT ({clause})" if condition.negate else f"({clause})"), values
 
 
-def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> list[WordRow]:
-    """Rows meeting an SQL condition on `w` (words) and `a` (alphagrams); "" for all."""
+def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> Iterator[WordRow]:
+    """Rows meeting an SQL condition on `w` (words) and `a` (alphagrams); "" for all; one at a time."""
     sql = _ROW_SQL + (f" WHERE {where}" if where else "")
     cursor = db.cursor()
     cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for big results
-    return [
+    return (
         {
             "word": word,
             "alphagram": alphagram,
@@ -219,7 +220,7 @@ def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> lis
         }
         for (word, alphagram, length, definition, front, back, inner_front, inner_back, points, vowels,
              symbols, p0, p1, p2, anagrams, c0, c1, c2, a0, a1, a2) in cursor.execute(sql, list(params))
-    ]
+    )
 
 
 def _clause(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:

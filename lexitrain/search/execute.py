@@ -11,13 +11,14 @@ answers.
 
 from __future__ import annotations
 
+import heapq
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import open_lexicon
@@ -46,21 +47,47 @@ _HOOKS: dict[str, HookSide] = {
 def run_search(lex: Lexicon, query: Query) -> list[WordRow]:
     """Every word meeting all conditions of any group, ordered, probability-limited, then limited.
     A query without conditions finds every word."""
+    return first_found(lex, query)[1]
+
+
+def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[int, list[WordRow]]:
+    """How many words `run_search` gives and the first FIRST of them (all when None), in the
+    same order: only those rows are held while the rest are counted (a page of 500 of the
+    whole lexicon keeps 500 rows, not 168,551)."""
     if query.order in ("playability", "points-per-game") or any(c.name == "playability" for g in query.groups for c in g):
         lex.require_playability()  # a lexicon without figures: say so in one line
-    found: dict[str, WordRow] = {}
-    for group in query.groups or ((),):
+    if query.limit:
+        first = query.limit if first is None else min(first, query.limit)
+    rows = _matches(lex, query)
+    if query.limit_probability is not None:  # places in probability order among every match
+        rows = iter(_limit_by_probability(lex, list(rows), query))
+    count = 0
+
+    def counted(rows: Iterable[WordRow]) -> Iterator[WordRow]:
+        nonlocal count
+        for row in rows:
+            count += 1
+            yield row
+
+    kept = _first_in_order(lex, counted(rows), query, first)
+    return (min(count, query.limit) if query.limit else count), kept
+
+
+def _matches(lex: Lexicon, query: Query) -> Iterator[WordRow]:
+    """The rows of the words meeting every condition of any group, each word once."""
+    if len(query.groups) < 2:
+        yield from group_rows(lex, query.groups[0] if query.groups else (), query)
+        return
+    seen: set[str] = set()
+    for group in query.groups:
         for row in group_rows(lex, group, query):
-            found.setdefault(row["word"], row)
-    rows = list(found.values())
-    if query.limit_probability is not None:
-        rows = _limit_by_probability(lex, rows, query)
-    rows = order_rows(lex, rows, query)
-    return rows[: query.limit] if query.limit else rows
+            if row["word"] not in seen:
+                seen.add(row["word"])
+                yield row
 
 
-def group_rows(lex: Lexicon, group: Group, query: Query) -> list[WordRow]:
-    """Rows of the words meeting every condition of one group."""
+def group_rows(lex: Lexicon, group: Group, query: Query) -> Iterator[WordRow]:
+    """Rows of the words meeting every condition of one group, one at a time."""
     stored: list[RowCondition] = []
     codes: set[str] | None = None
     tests: list[Test] = []
@@ -82,13 +109,13 @@ def group_rows(lex: Lexicon, group: Group, query: Query) -> list[WordRow]:
         codes = {c for c in pool if all(test(c) for test in tests)}
         tests = []
     if codes is not None and not codes:
-        return []
+        return iter(())
     if codes is not None:
         stored.append(OneOf("word", [lex.tiles.decode(c) for c in codes]))
-    rows = lex.rows(stored)
+    rows = lex.each_row(stored)
     if tests:
         encode = lex.tiles.encode
-        rows = [r for r in rows if all(test(encode(r["word"])) for test in tests)]
+        return (r for r in rows if all(test(encode(r["word"])) for test in tests))
     return rows
 
 
@@ -284,36 +311,56 @@ def _not_in(hits: set[str] | frozenset[str]) -> Test:
 
 def _word_key(lex: Lexicon, field: KeyFact = "word") -> Callable[[WordRow], str]:
     """Dictionary (tile-set) order of a row's word or alphagram."""
+    spelled = _spelling_key(lex)
+    return lambda r: spelled(r[field])
+
+
+def _spelling_key(lex: Lexicon) -> Callable[[str], str]:
+    """Dictionary (tile-set) order of a word or alphagram as spelled."""
     tiles = lex.tiles
     if not tiles.multi:
-        return lambda r: r[field]
-    return lambda r: tiles.sort_key(tiles.encode(r[field]))
+        return lambda text: text
+    return lambda text: tiles.sort_key(tiles.encode(text))
 
 
-def order_rows(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:
-    """Rows in the query's order; `random` is repeatable with the query's seed."""
+def order_key(lex: Lexicon, query: Query) -> Callable[[WordRow], Any]:
+    """The sort key of the query's order (every key ends with the word: no two rows tie);
+    `random` shuffles the dictionary order, so its key is the dictionary order."""
     word = _word_key(lex)
     if query.order == "probability":
         field: Literal["probability_ranks", "alphagram_ranks"] = (
             "probability_ranks" if query.probability_by == "word" else "alphagram_ranks")
         blanks = query.blanks
-        return sorted(rows, key=lambda r: (r["length"], r[field][blanks], word(r)))
+        return lambda r: (r["length"], r[field][blanks], word(r))
     if query.order == "playability":  # the most played first in each length; words never played last
         ranks = lex.playability_ranks()
         last = len(ranks) + 1
-        return sorted(rows, key=lambda r: (r["length"], ranks.get(r["word"], last), r["probability_rank"], word(r)))
+        return lambda r: (r["length"], ranks.get(r["word"], last), r["probability_rank"], word(r))
     if query.order == "points-per-game":  # the most points a game holds first, whatever the length; never played last
         points = lex.points_per_game()
-        return sorted(rows, key=lambda r: (-points.get(r["word"], 0.0), r["probability_rank"], word(r)))
+        return lambda r: (-points.get(r["word"], 0.0), r["probability_rank"], word(r))
     if query.order == "alphagram":
         alphagram = _word_key(lex, "alphagram")
-        return sorted(rows, key=lambda r: (alphagram(r), word(r)))
+        return lambda r: (alphagram(r), word(r))
     if query.order == "length":
-        return sorted(rows, key=lambda r: (r["length"], word(r)))
-    ordered = sorted(rows, key=word)
-    if query.order == "random":
+        return lambda r: (r["length"], word(r))
+    return word
+
+
+def _first_in_order(lex: Lexicon, rows: Iterable[WordRow], query: Query, first: int | None) -> list[WordRow]:
+    """The first FIRST rows (all when None) in the query's order; `random` is repeatable with the
+    query's seed. Only FIRST rows are held (`nsmallest` is `sorted(...)[:first]`), but for `random`,
+    which shuffles every word: it keeps the words alone and reads the rows of the first ones again."""
+    key = order_key(lex, query)
+    if query.order != "random":
+        return sorted(rows, key=key) if first is None else heapq.nsmallest(first, rows, key=key)
+    if first is None:
+        ordered = sorted(rows, key=key)
         random.Random(query.seed).shuffle(ordered)
-    return ordered
+        return ordered
+    words = sorted((r["word"] for r in rows), key=_spelling_key(lex))
+    random.Random(query.seed).shuffle(words)
+    return rows_for_words(lex, words[:first])
 
 
 def _limit_by_probability(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:

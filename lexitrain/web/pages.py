@@ -22,7 +22,7 @@ from starlette.templating import Jinja2Templates
 
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.catalog import known_lexicons
-from lexitrain.search.execute import run_search
+from lexitrain.search.execute import first_found
 from lexitrain.search.lists import builtin_lists
 from lexitrain.search.query import ORDERS, described_search, parse_query
 from lexitrain.search.saved import saved_searches
@@ -289,15 +289,16 @@ async def search_page(request: Request) -> Response:
     text = search_text(params)
 
     def page(store: ProgressStore) -> Response:
-        rows, error, about = None, None, ""
+        rows, found, error, about = None, 0, None, ""
         if text:
             try:
                 query = parse_query(text)
-                rows, about = run_search(ctx.lex(), query), described_search(query)
+                found, rows = first_found(ctx.lex(), query, SHOWN_RESULTS)  # the page's rows, the rest counted
+                about = described_search(query)
             except LexitrainError as exc:
                 error = str(exc)
         return render(request, store, "search.html", params=params, text=text, about=about,
-                      rows=rows[:SHOWN_RESULTS] if rows else rows, found=len(rows or []), shown=SHOWN_RESULTS,
+                      rows=rows, found=found, shown=SHOWN_RESULTS,
                       error=error, orders=ORDERS, status=400 if error else 200)
 
     return await ctx.offload.read(page)
