@@ -293,7 +293,7 @@ def test_the_same_seed_gives_the_same_document_whatever_the_processes(enable, re
     other = run(*args[:-2], "--seed", "10", "--json", "--threads", "1")
     assert other.stdout != one.stdout
     doc = one.json()
-    assert set(doc) == {"iterations", "plies", "candidates"} and doc["iterations"] == 40 and doc["plies"] == 2
+    assert set(doc) == {"iterations", "plies", "candidates", "by_equity"} and doc["iterations"] == 40 and doc["plies"] == 2
     assert len(doc["candidates"]) == 4 and all(set(c) == CONTRACT for c in doc["candidates"])
     assert all(0 <= c["win"] <= 1 and c["iterations"] == 40 for c in doc["candidates"])
     wins = [(c["win"], c["equity"]) for c in doc["candidates"]]
@@ -330,8 +330,8 @@ def test_a_stopped_simulation_of_a_decided_game_ranks_and_prunes_by_equity(enabl
 
 def test_the_terminal_says_ranked_by_equity_from_the_rule_the_simulation_ranked_by(enable, monkeypatch) -> None:
     """Two candidates all but sure to win, still played out and so ranked by equity, and a third pruned at 25%:
-    the terminal says the list is ranked by equity, as the simulation ranked its head (the command once decided
-    it again over every row, the pruned one's 25% among them, and said nothing)."""
+    the terminal says the list is ranked by equity (and --json, as `by_equity`), as the simulation ranked its
+    head (the command once decided it again over every row, the pruned one's 25% among them, and said nothing)."""
     import lexitrain.engine.simulation as simulation
 
     class Scripted:
@@ -351,6 +351,9 @@ def test_the_terminal_says_ranked_by_equity_from_the_rule_the_simulation_ranked_
     assert "1 pruned early" in text
     assert text.rstrip().endswith("ranked by equity: the win chances are all too near 100% or 0% to tell the moves "
                                   "apart"), text
+    doc = run("sim", "--cgp", DECIDED, "--stop", "95", "--iterations", "96", "--seed", "3", "--threads", "1",
+              "--candidates", "3", "--json").json()
+    assert doc["by_equity"] is True and [c["win"] for c in doc["candidates"]][2] == 0.25  # as the terminal says
 
 
 def test_the_stop_keeps_the_move_worth_more_where_the_wins_cannot_tell() -> None:
@@ -516,7 +519,8 @@ def test_sim_stop_in_the_terminal_shows_each_candidates_iterations(enable, real_
     doc = run(*common, "--iterations", "256", "--stop", "95", "--json").json()
     assert doc["stopped"] in ("confidence 95", "iterations")
     assert (doc["stopped"] == "confidence 95") == (doc["iterations"] < 256)
-    assert "stopped" not in run(*common, "--iterations", "32", "--json").json()  # without --stop, as it was
+    unstopped = run(*common, "--iterations", "32", "--json").json()
+    assert "stopped" not in unstopped and unstopped["by_equity"] is False  # without --stop, as it was
     lines = stopped.stdout.splitlines()
     assert lines[0].split()[:6] == ["win", "%", "equity", "spread", "score", "iters"]
     counts = [int(line.split()[4]) for line in lines[1:-1]]

@@ -183,5 +183,5 @@ def sim(
         how += f"; {pruned} pruned early, each after the iterations shown"
     typer.echo(f"{report.iterations} iterations of {len(report.rows)} candidates, {report.plies} plies "
                f"({how}), {report.seconds:.1f} s{drawn}")
-    if report.by_equity:  # so the order is not read as by win: the rule the simulation ranked by, said
+    if data["by_equity"]:  # so the order is not read as by win: the rule the simulation ranked by, said
         typer.echo("ranked by equity: the win chances are all too near 100% or 0% to tell the moves apart")

@@ -267,7 +267,7 @@ class SimReport:
              else r.candidate.tiles_text(tiles), "score": r.candidate.score,
              "leave": tiles.spell(r.candidate.leave(rack).names()), "equity": round(r.equity, 2),
              "win": round(r.win, 4), "spread": round(r.spread, 2), "iterations": r.iterations}
-            for r in self.rows]}
+            for r in self.rows], "by_equity": self.by_equity}
 
 
 def sim_candidates(model: LeaveValues, rack: Rack, plays: Sequence[ScoredPlay], bag: int, n: int) -> list[Candidate]:
