@@ -344,6 +344,33 @@ def test_threads_share_out_a_root_and_keep_its_value(enable) -> None:
 
 
 @COMPILED_ONLY
+def test_a_thread_with_no_play_left_joins_the_play_still_searched(enable) -> None:
+    """Shared out among two threads, a single play (boys2's second at six plies, 0.1 s of one
+    thread) is searched by both: the second, with no play of its own, joins the first's (their
+    searches put off the positions the other is in, splitting its tree), and the value is one
+    thread's in every window. A search told to stop alone (`halt_search`) stops, and runs again after."""
+    dawg = dawg_for(enable)
+    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
+                               if "boys2" in name]
+    endgame = Endgame(board, (mine, theirs))
+    infinity = endgame_module.INFINITY
+    one = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
+    value = one.after_index(0, 1, 6, -infinity, infinity, 0)
+    for low, high in [(-infinity, infinity), (value - 4, value + 4), (value + 1, value + 9), (value - 9, value - 1)]:
+        split = endgame_module.SplitSearch(
+            endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
+        found, index = split.share_out([1], 0, 6, low, high, 0, [], -infinity, 1)
+        assert index == 1
+        assert found == value if low < value < high else found <= low if value <= low else found >= high
+        assert all(s.nodes > 0 for s in split.searches)
+    one.halt_search(True)
+    with pytest.raises(endgame_module.Superseded):
+        one.after_index(0, 1, 6, -infinity, infinity, 0)
+    one.halt_search(False)
+    assert one.after_index(0, 1, 6, -infinity, infinity, 0) == value
+
+
+@COMPILED_ONLY
 def test_the_compiled_search_lets_go_of_the_gil(enable) -> None:
     """While one thread searches (a whole real endgame, stopped by its deadline
     after a second), another runs Python code: the search holds no GIL, so threads

@@ -103,6 +103,8 @@ cdef enum:
     THREAT_TILES = 4    # ... when the opponent holds at most this many tiles
     ZONE_WORDS = 8      # 64-bit words of a threat's reach: boards of up to 512 squares
     CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
+    BUSY_BITS = 16      # slots of the table's marks of the positions being searched (see Search.negamax)
+    DEFER_CAP = 1 << 16 # plays a search may put off at once, over every node of its line
     # why a search stopped (Search.stopped)
     RUNNING = 0
     STOP_TIME = 1
@@ -175,6 +177,7 @@ cdef class Table:
     cdef uint64_t mask
     cdef unsigned char* written  # per page of `slots`: whether an entry was stored there yet
     cdef int stop
+    cdef uint64_t* busy          # the positions the searches sharing it are in (NULL: one search)
 
     def __cinit__(self):
         # zeroed pages from the system, each mapped when first touched: a small endgame pays for the
@@ -187,10 +190,20 @@ cdef class Table:
             raise MemoryError()
         self.mask = (1 << (TABLE_BITS - 1)) - 1
         self.stop = 0
+        self.busy = NULL
+
+    cdef uint64_t* marks(self) except NULL:
+        """The marks of the positions being searched, made when a second search first shares the table."""
+        if self.busy == NULL:
+            self.busy = <uint64_t*>PyMem_RawCalloc(1 << BUSY_BITS, sizeof(uint64_t))
+            if self.busy == NULL:
+                raise MemoryError()
+        return self.busy
 
     def __dealloc__(self):
         PyMem_RawFree(self.slots)
         PyMem_RawFree(self.written)
+        PyMem_RawFree(self.busy)
 
 
 cdef struct Ranked:
@@ -402,6 +415,12 @@ cdef class Search:
     cdef uint64_t table_mask
     cdef unsigned char* written  # the table's pages stored to
     cdef int* stop_all           # the stop flag of the searches sharing the table (its own)
+    cdef int halt                # this search alone told to stop (`halt_search`)
+    cdef uint64_t* busy          # the table's marks of positions being searched (NULL: searching alone)
+    cdef bint exclusive          # the next position entered is put off if another search is in it
+    cdef bint deferred           # ... and it was: the value returned means nothing
+    cdef int* defer_stack        # the plays put off, node after node down the line
+    cdef int defer_top
     # the plays found, by the hash of board and rack (open addressing)
     cdef uint64_t* cache_key
     cdef Moves** cache_moves
@@ -423,6 +442,7 @@ cdef class Search:
     cdef public long threatened  # plays proved worse by the opponent's going out without a search
     cdef public long solo_cuts   # positions proved worse by what the side's plays alone could get (`solo_bound`)
     cdef public long waiting_cuts  # positions proved no worse by passing (`waiting_bound`)
+    cdef public long deferrals   # plays put off as another search was in the position they lead to
     cdef int letter_mult[MAX_SQUARES]
     cdef int word_mult[MAX_SQUARES]
     cdef bint zoned              # the board is small enough for threat zones
@@ -435,6 +455,8 @@ cdef class Search:
     def __cinit__(self):
         self.cache_key = NULL
         self.cache_moves = NULL
+        self.busy = NULL
+        self.defer_stack = NULL
 
     def __dealloc__(self):
         cdef int k
@@ -444,6 +466,7 @@ cdef class Search:
                     free_moves(self.cache_moves[k])
         PyMem_RawFree(self.cache_moves)
         PyMem_RawFree(self.cache_key)
+        PyMem_RawFree(self.defer_stack)
 
     def __init__(self, endgame, generator, deadline):
         cdef int k, letter
@@ -493,6 +516,7 @@ cdef class Search:
         self.threatened = 0
         self.solo_cuts = 0
         self.waiting_cuts = 0
+        self.deferrals = 0
         self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
         self.reset(endgame, deadline)
@@ -508,7 +532,22 @@ cdef class Search:
         partner.table_mask = self.table_mask
         partner.written = self.written
         partner.stop_all = self.stop_all
+        self.share_marks()
+        partner.share_marks()
         return partner
+
+    cdef int share_marks(self) except -1:
+        """Mark the positions this search is in, and put off those another search is in (see negamax)."""
+        self.busy = self.table.marks()
+        if self.defer_stack == NULL:
+            self.defer_stack = <int*>PyMem_RawMalloc(DEFER_CAP * sizeof(int))
+            if self.defer_stack == NULL:
+                raise MemoryError()
+        return 0
+
+    def halt_search(self, bint stop):
+        """Tell this search alone to stop (True: it raises Superseded), or that it may run again."""
+        store_flag(&self.halt, 1 if stop else 0)
 
     def after_index(self, int player, int index, int depth, int alpha, int beta, int zero):
         """`after` for the player's play of that index in `plays(player)` (the pass: the count of
@@ -995,7 +1034,7 @@ cdef class Search:
         self.nodes += 1
         if self.stopped:
             return True
-        if load_flag(self.stop_all):
+        if load_flag(self.stop_all) or load_flag(&self.halt):
             self.stopped = STOP_SHARED
         elif self.node_limit and self.nodes > self.node_limit:
             self.stopped = STOP_NODES
@@ -1005,9 +1044,38 @@ cdef class Search:
 
     cdef int negamax(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
         """The value for p (to move) of the rest of the game, within (alpha, beta); 0 and `stopped`
-        set where the search stopped (nothing is stored then)."""
+        set where the search stopped (nothing is stored then). Where other searches share the
+        table, a position searched deeper than one ply is marked as this search's while it is in
+        it, and where `exclusive` asks, one another search is in is put off: 0 returned and
+        `deferred` set (ABDADA: the play leading to it is searched after the parent's others, by
+        when the other search's value is in the table; two searches of one play so split it)."""
+        cdef bint exclusive = self.exclusive
+        cdef uint64_t key, held
+        cdef uint64_t* mark
+        cdef int value
+        if self.busy == NULL or depth <= 1:
+            self.exclusive = False
+            return self.node(p, depth, alpha, beta, zero)
+        self.exclusive = False
+        key = self.key_of(p, zero)
+        mark = &self.busy[key & ((1 << BUSY_BITS) - 1)]
+        held = load_word(mark)
+        if held == key and exclusive:
+            self.deferred = True
+            return 0
+        if held != 0:  # another search is in it (or in another position of that mark)
+            return self.node(p, depth, alpha, beta, zero)
+        store_word(mark, key)
+        value = self.node(p, depth, alpha, beta, zero)
+        if load_word(mark) == key:
+            store_word(mark, 0)
+        return value
+
+    cdef int node(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
+        """`negamax` once the position is this search's to search."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
-        cdef int n_special
+        cdef int n_special, n_listed, put_off = self.defer_top
+        cdef bint again
         cdef int special[1]
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
@@ -1071,13 +1139,22 @@ cdef class Search:
         if first != NO_MOVE and not among(special, n_special, first):
             special[n_special] = first
             n_special += 1
-        for n in range(n_special + moves.n + 1):  # the special plays, then every play and the pass
+        n_listed = n_special + moves.n + 1
+        n = 0
+        while True:  # the special plays, then every play and the pass, then those put off
             if n < n_special:
                 i = special[n]
-            else:
+            elif n < n_listed:
                 i = n - n_special if n - n_special < moves.n else PASS
                 if among(special, n_special, i):
+                    n += 1
                     continue
+            elif n - n_listed < self.defer_top - put_off:
+                i = self.defer_stack[put_off + n - n_listed]
+            else:
+                break
+            again = n >= n_listed
+            n += 1
             bound = INFINITY
             if threat != NULL and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
                 bound = self.threat_bound(p, moves, i, threat, zero)
@@ -1087,8 +1164,17 @@ cdef class Search:
             elif best == -INFINITY:
                 value = self.child(p, moves, i, depth, alpha, beta, zero)
             else:
-                # a null window first: most moves only need proving worse
+                # a null window first: most moves only need proving worse; put off where another
+                # search is in the position it leads to (the first play never: as Young Brothers Wait)
+                self.exclusive = self.busy != NULL and not again and self.defer_top < DEFER_CAP
                 value = self.child(p, moves, i, depth, alpha, alpha + 1, zero)
+                self.exclusive = False
+                if self.deferred:
+                    self.deferred = False
+                    self.defer_stack[self.defer_top] = i
+                    self.defer_top += 1
+                    self.deferrals += 1
+                    continue
                 if alpha < value < beta and not self.stopped:
                     value = self.child(p, moves, i, depth, value, beta, zero)
             if self.stopped:
@@ -1100,6 +1186,7 @@ cdef class Search:
                     alpha = value
                     if alpha >= beta:
                         break
+        self.defer_top = put_off
         self.unpin(threat)
         self.unpin(moves)
         if self.stopped:

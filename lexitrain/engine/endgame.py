@@ -438,11 +438,14 @@ class SplitSearch:
     a position's first play (the table's move, else the search's first) alone, for the
     bound the others are then measured against (as Young Brothers Wait); the rest go to
     whichever thread is free, each first in a null window, again in the whole window
-    where it comes out better. The value is the one thread's (the same alpha-beta over
+    where it comes out better; a thread with none left joins the search of one still
+    searched (`share_out`). The value is the one thread's (the same alpha-beta over
     the same plays; which thread finds what only changes the work). Measured on the real
     endgames, a proof's positions lie almost all below the later plays of those plies
     (about 1.7x one thread on two); at the root alone the first play held nearly all
-    of the direct search's failed tries. Racing two whole searches instead (each its
+    of the direct search's failed tries; and a share's time lay often in one play (six_pass's
+    deepening to 10 plies: 826,176 positions of one thread, 66 of the other) until a
+    thread left without plays joined it. Racing two whole searches instead (each its
     own table and move order, the first to prove winning) paid only where the second
     order happened to be far better (1.12x)."""
 
@@ -556,15 +559,44 @@ class SplitSearch:
                   path: list[tuple[int, Move]], best: int, best_index: int) -> tuple[int, int]:
         """The best of `best` (of play `best_index`) and the values of `player`'s plays `order`
         (indices, the pass last) within (alpha, beta) after `path`, and its play, searched by
-        every thread: thread k first takes play k of them, then each the next not taken. A
+        every thread: thread k first takes play k of them, then each the next not taken; once
+        none is left, a thread joins the search of the earliest play still searched (their
+        searches put off the positions the other is in, so the two split that play's tree,
+        `Search.negamax`): the first to finish gives its value and stops the others on it. A
         value at beta or above stops them all."""
         lock = threading.Lock()
-        taken = len(self.searches)
+        searches = self.searches
+        taken = len(searches)
+        on: list[int | None] = [k if k < len(order) else 0 for k in range(len(searches))]  # each one's play
+        done: set[int] = set()
         state: dict[str, Any] = {"alpha": alpha, "best": (best, best_index), "cut": False, "error": None}
 
-        def work(k: int) -> None:
+        def next_play() -> int | None:
+            """(Under the lock) the next play not taken, else the earliest still searched."""
             nonlocal taken
-            search, at = self.searches[k], k
+            if state["cut"]:
+                return None
+            if taken < len(order):
+                taken += 1
+                return taken - 1
+            searched = [at for at in on if at is not None and at not in done]
+            return min(searched) if searched else None
+
+        def finish(k: int, at: int, value: int) -> None:
+            """(Under the lock) play `at`'s value, found by thread k: the first found counts."""
+            if at in done:
+                return
+            done.add(at)
+            state["best"] = max(state["best"], (value, order[at]), key=lambda found: found[0])
+            state["alpha"] = max(state["alpha"], value)
+            if value >= beta:
+                state["cut"] = True
+            for j, other in enumerate(on):
+                if j != k and other == at:
+                    searches[j].halt_search(True)
+
+        def work(k: int) -> None:
+            search = searches[k]
             made: list[tuple[int, ScoredPlay]] = []
             try:
                 if k:  # the first thread is there already
@@ -572,22 +604,27 @@ class SplitSearch:
                         if play is not None:
                             search.make(p, play)
                             made.append((p, play))
-                while at < len(order):
-                    with lock:
-                        a = state["alpha"]
-                    value = search.after_index(player, order[at], depth, a, a + 1, zero)
-                    if a < value < beta:
+                at = on[k]
+                while at is not None:
+                    try:
                         with lock:
                             a = state["alpha"]
-                        value = search.after_index(player, order[at], depth, a, beta, zero)
+                        value = search.after_index(player, order[at], depth, a, a + 1, zero)
+                        if a < value < beta:
+                            with lock:
+                                a = state["alpha"]
+                            value = search.after_index(player, order[at], depth, a, beta, zero)
+                    except Superseded:
+                        with lock:
+                            if state["cut"] or state["error"] is not None:
+                                return  # another thread's cut or error stopped this one
+                    else:
+                        with lock:
+                            finish(k, at, value)
                     with lock:
-                        state["best"] = max(state["best"], (value, order[at]), key=lambda found: found[0])
-                        state["alpha"] = max(state["alpha"], value)
-                        if value >= beta:
-                            state["cut"] = True
-                        if state["cut"]:
-                            break
-                        at, taken = taken, taken + 1
+                        search.halt_search(False)  # stopped (or about to be) as another finished its play
+                        at = next_play()
+                        on[k] = at
             except Superseded:  # another thread's cut or error stopped this one
                 return
             except BaseException as error:  # out of time or positions: the root is not searched
@@ -597,12 +634,13 @@ class SplitSearch:
                 if not state["cut"]:
                     return
             finally:
+                search.halt_search(False)
                 for p, play in reversed(made):
                     search.unmake(p, play)
             self.main.stop_partners(True)
 
         threads = [threading.Thread(target=work, args=(k,), name="endgame-partner", daemon=True)
-                   for k in range(1, len(self.searches))]
+                   for k in range(1, len(searches))]
         for thread in threads:
             thread.start()
         try:
