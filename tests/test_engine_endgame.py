@@ -344,6 +344,26 @@ def test_threads_share_out_a_root_and_keep_its_value(enable) -> None:
 
 
 @COMPILED_ONLY
+def test_two_threads_count_every_threads_positions(enable, monkeypatch) -> None:
+    """A solution on two threads counts the positions both searched (the first thread's alone before)."""
+    made: list[endgame_module.SplitSearch] = []
+
+    class Recorded(endgame_module.SplitSearch):
+        def __init__(self, search: object, endgame: Endgame, threads: int) -> None:
+            super().__init__(search, endgame, threads)
+            made.append(self)
+
+    monkeypatch.setattr(endgame_module, "SplitSearch", Recorded)
+    dawg = dawg_for(enable)
+    board, mine, theirs = real_endgames(enable.tiles, 4)[3]
+    solution = solve(Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3))), MoveGenerator(dawg), threads=2)
+    [split] = made
+    first, second = split.searches
+    assert second.nodes > 0
+    assert solution.nodes == first.nodes + second.nodes
+
+
+@COMPILED_ONLY
 def test_a_thread_with_no_play_left_joins_the_play_still_searched(enable) -> None:
     """Shared out among two threads, a single play (boys2's second at six plies, 0.1 s of one
     thread) is searched by both: the second, with no play of its own, joins the first's (their

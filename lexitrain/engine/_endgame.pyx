@@ -17,7 +17,8 @@ of it), and five things the reference leaves out because they only save time:
 - the table keeps two entries a bucket, the deepest searched and the latest;
   it is a `Table`, which a search on another thread (`partner`) shares: each
   entry is written as two 64-bit words, the key folded with the data, so an
-  entry read while another thread writes it reads as absent;
+  entry read while another thread writes it reads as absent; searches sharing
+  it mark the positions they are in and put off those another is in (`negamax`);
 - where the opponent (four tiles or fewer) can go out, a play that leaves the
   squares of such a play alone is bounded without a search: at most its score
   less the opponent's going out (`threat_bound`), often enough to refute it;

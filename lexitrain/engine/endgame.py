@@ -453,31 +453,21 @@ class SplitSearch:
         self.main = search
         self.searches = [search] + [search.partner(endgame) for _ in range(threads - 1)]
         self.zero = endgame.zero_turns
-        self.limit = 0  # the positions all threads may visit before OutOfNodes (0: no limit)
+        self.node_limit = 0  # the positions all threads may visit before OutOfNodes (0: no limit)
 
     @property
     def nodes(self) -> int:
+        """The positions every thread has visited."""
         return sum(s.nodes for s in self.searches)
 
-    @property
-    def node_limit(self) -> int:
-        return self.limit
-
-    @node_limit.setter
-    def node_limit(self, limit: int) -> None:
-        """`prove` sets the positions its direct search may visit, and lifts it (0) after: lifted, it is
-        lifted from every thread's search too (each keeps the share `allow` gave it, and a line read
-        back after the proof, by the first thread's, would stop at it)."""
-        self.limit = limit
-        if not limit:
-            for s in self.searches:
-                s.node_limit = 0
-
     def allow(self, searches: list[Any]) -> None:
-        """Share out what is left of the positions `prove` allows (`limit`, 0: no limit) among `searches`."""
-        left = max(1, (self.limit - self.nodes) // len(searches)) if self.limit else 0
+        """Share out what is left of the positions `prove` allows (`node_limit`, 0: no limit) among
+        `searches`, before each of them searches: a share left from before (`prove` lifts its limit
+        after the direct search) would stop a line read back after the proof at once."""
+        limit = self.node_limit
+        left = max(1, (limit - self.nodes) // len(searches)) if limit else 0
         for s in searches:
-            s.node_limit = s.nodes + left if self.limit else 0
+            s.node_limit = s.nodes + left if limit else 0
 
     @property
     def sizes(self) -> list[int]:
@@ -501,6 +491,7 @@ class SplitSearch:
         return bool(listed), move
 
     def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int:
+        self.allow([self.main])
         return int(self.main.after(player, move, depth, alpha, beta, zero))
 
     def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
@@ -655,23 +646,23 @@ class SplitSearch:
         return int(value), int(index)
 
 
-def prove_together(search: Searcher, endgame: Endgame, threads: int,
-                   on_depth: Callable[[int, int], None] | None = None) -> tuple[int, int]:
-    """`prove` on `threads` threads sharing out each root's plays (`SplitSearch`); one
-    thread where the search is not the compiled one. The value is one thread's; the
-    line read back may differ among plays of equal value."""
+def on_threads(search: Searcher, endgame: Endgame, threads: int) -> Searcher:
+    """The search on `threads` threads sharing out each root's plays (`SplitSearch`); itself
+    where the search is not the compiled one. Its value is one thread's; the line read back
+    may differ among plays of equal value."""
     if threads < 2 or getattr(search, "partner", None) is None:
-        return prove(search, on_depth=on_depth)
-    return prove(SplitSearch(search, endgame, threads), on_depth=on_depth)
+        return search
+    return SplitSearch(search, endgame, threads)
 
 
 def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = None, engine: str | None = None,
           on_depth: Callable[[int, int], None] | None = None, threads: int = 1) -> Solution:
-    """Solve exactly (`prove`, on `threads` threads: `prove_together`), or when
+    """Solve exactly (`prove`, on `threads` threads: `on_threads`), or when
     `seconds` run out, answer with the best line of the deepest depth the
-    deepening finished, not exact."""
+    deepening finished, not exact. Its nodes are every thread's."""
     started = time.monotonic()
-    search = new_search(endgame, generator, None if seconds is None else started + seconds, engine)
+    search = on_threads(new_search(endgame, generator, None if seconds is None else started + seconds, engine),
+                        endgame, threads)
     best: Solution | None = None
 
     def finished(depth: int, value: int) -> None:
@@ -682,7 +673,7 @@ def solve(endgame: Endgame, generator: MoveGenerator, seconds: float | None = No
             on_depth(depth, value)
 
     try:
-        value, depth = prove_together(search, endgame, threads, on_depth=finished)
+        value, depth = prove(search, on_depth=finished)
         line = best_line(search, value, depth, endgame.zero_turns, exact=True)
         return Solution(tuple(line), value, True, len(line), search.nodes, time.monotonic() - started)
     except OutOfTime:
