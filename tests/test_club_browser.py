@@ -610,6 +610,7 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
     from lexitrain.club.app import Club, create_app
     from lexitrain.club.members import member_named
     from lexitrain.club.store import ClubDatabase
+    from lexitrain.engine.analysis import Analyst
     from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn, cards_from_games
     from test_engine_analysis import DOUG
     from test_study_analysed import ENDGAME
@@ -627,7 +628,8 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
             club.settle(ann.id)
             with club.stores.open(ann.id) as store:  # (the cards the member's `study from-games` made and synced)
                 endgame = GameCards()
-                analyse_turn(store, enable, "noah v mishu: turn 32", ENDGAME, 0, 8.0, endgame)
+                analyse_turn(store, enable, Analyst.of_lexicon(enable), "noah v mishu: turn 32", ENDGAME, 0, 8.0,
+                             endgame)
                 add_due_cards(store, enable, endgame)
                 time.sleep(0.01)  # (the read-rack cards due after it: the endgame is asked first)
                 cards_from_games(store, enable, [real_games / DOUG], "doug", points=1000, read_rack=True)

@@ -26,6 +26,7 @@ from lexitrain.club.app import Club, create_app
 from lexitrain.club.members import member_named
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.study import Moved
+from lexitrain.engine.analysis import Analyst
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn, cards_from_games
 from lexitrain.study.quiz.scheduler import AGAIN, EASY, GOOD, LEARNING, Scheduling
@@ -414,7 +415,7 @@ def test_the_cards_made_from_games_are_asked_and_answered_on_the_club_page(enabl
     with club.stores.open(ann_id) as store:
         made = cards_from_games(store, enable, [real_games / DOUG], "doug", sim_iterations=16, read_rack=True)
         endgame = GameCards()
-        analyse_turn(store, enable, "noah v mishu: turn 32", ENDGAME, 0, 8.0, endgame)
+        analyse_turn(store, enable, Analyst.of_lexicon(enable), "noah v mishu: turn 32", ENDGAME, 0, 8.0, endgame)
         add_due_cards(store, enable, endgame)
     assert made.keys["best-play"] and made.keys["read-rack"] and made.keys["position"]
     assert endgame.keys["endgame"] == [ENDGAME]

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from lexitrain.engine.analysis import Analyst
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.records.from_games import (
@@ -69,7 +70,8 @@ async def games_cards(request: Request) -> Response:
 
     def analyse() -> tuple[Lexicon, GameCards]:
         lex = ctx.lex()
-        found, _ = read_games(lex, [Uploaded(name, data) for name, data in files], player, points, read_rack)
+        found, _ = read_games(lex, Analyst.of_lexicon(lex), [Uploaded(name, data) for name, data in files], player,
+                              points, read_rack)
         return lex, found
 
     try:  # (the analysis, up to a minute, holds no store: on a club a pooled connection is another member's meanwhile)

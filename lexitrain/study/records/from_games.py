@@ -131,24 +131,23 @@ def cards_from_games(store: ProgressStore, lex: Lexicon, files: Iterable[GameFil
     if sim_iterations < 0 or endgame_seconds < 0:
         raise LexitrainError("--sim-iterations and --endgame-time must be 0 (none) or more")
     analyst = Analyst.of_lexicon(lex)
-    found, turns = read_games(lex, files, player, points, read_rack, analyst)
+    found, turns = read_games(lex, analyst, files, player, points, read_rack)
     analysed = [(where, cgp, read) for where, cgp, read in turns if sim_iterations or endgame_seconds]
     for number, (where, cgp, read) in enumerate(analysed, start=1):
-        analyse_turn(store, lex, where, cgp, sim_iterations, endgame_seconds, found, read, analyst)
+        analyse_turn(store, lex, analyst, where, cgp, sim_iterations, endgame_seconds, found, read)
         progress("analysing turns", number, len(analysed))
     add_due_cards(store, lex, found)
     return found
 
 
-def read_games(lex: Lexicon, files: Iterable[GameFile], player: str | None = None, points: int = DEFAULT_POINTS,
-               read_rack: bool = False, analyst: Analyst | None = None) -> tuple[GameCards, list[tuple[str, str, Read]]]:
+def read_games(lex: Lexicon, analyst: Analyst, files: Iterable[GameFile], player: str | None = None,
+               points: int = DEFAULT_POINTS, read_rack: bool = False) -> tuple[GameCards, list[tuple[str, str, Read]]]:
     """The quick cards of the games (missed bingos, costly turns, phonies; with `read_rack`, read-the-rack, its
     positions in `positions`), found without the store (`add_due_cards` keeps them); and each turn a simulation
     or the endgame solver could analyse: where it was, its position, the opponent's move before it. ANALYST: the
-    lexicon's move generator and leave values, when the caller analyses those turns with them too."""
+    lexicon's move generator and leave values (`Analyst.of_lexicon`), which the caller analyses those turns with too."""
     if points < 0:
         raise LexitrainError("--points must be 0 or more")
-    analyst = analyst or Analyst.of_lexicon(lex)
     found = GameCards()
     turns: list[tuple[str, str, Read]] = []
     for file in files:
@@ -184,13 +183,12 @@ def read_games(lex: Lexicon, files: Iterable[GameFile], player: str | None = Non
     return found, turns
 
 
-def analyse_turn(store: ProgressStore, lex: Lexicon, where: str, cgp: str, sim_iterations: int, endgame_seconds: float,
-             found: GameCards, read: Read = None, analyst: Analyst | None = None) -> None:
+def analyse_turn(store: ProgressStore, lex: Lexicon, analyst: Analyst, where: str, cgp: str, sim_iterations: int,
+                 endgame_seconds: float, found: GameCards, read: Read = None) -> None:
     """Simulate a turn with tiles in the bag (the opponent's rack drawn from what their move before it, `read`,
     says of it, as `gcg analyze --sim` does), or solve one with the bag empty (the opponent's rack, the unseen
     tiles, written into the position), and keep the position and its card when it teaches something. ANALYST:
-    the lexicon's move generator and leave values, made once for every turn analysed over it (else made here)."""
-    analyst = analyst or Analyst.of_lexicon(lex)
+    the lexicon's move generator and leave values, made once for every turn analysed over it."""
     position = read_position(cgp, lex)
     generator = analyst.generator
     plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))

@@ -80,8 +80,7 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
             elif kind in ANALYSED_CARDS and leak.cgp:
                 if lex.name not in analysts:
                     analysts[lex.name] = Analyst.of_lexicon(lex)
-                analyse_turn(store, lex, where, leak.cgp, sim_iterations, endgame_seconds, cards,
-                             analyst=analysts[lex.name])
+                analyse_turn(store, lex, analysts[lex.name], where, leak.cgp, sim_iterations, endgame_seconds, cards)
         made: dict[str, int] = {}
         for name, cards in found.items():
             for card_kind, keys in cards.keys.items():
