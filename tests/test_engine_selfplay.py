@@ -82,7 +82,7 @@ def test_a_game_of_any_seed_opens_with_the_rack_the_python_bag_draws(enable) -> 
     the rack Bag(tiles, seed) draws first."""
     from lexitrain.engine.bag import Bag
     from lexitrain.engine.leave_table import load_leaves
-    from lexitrain.engine.movegen import KIND_NAMES
+    from lexitrain.engine.equity import KINDS
     from lexitrain.tiles import Rack
 
     table = load_leaves(ENGLISH)
@@ -93,7 +93,7 @@ def test_a_game_of_any_seed_opens_with_the_rack_the_python_bag_draws(enable) -> 
         rack = Rack.of(ENGLISH, Bag(ENGLISH, seed).draw(7))
         best = generator.best_by_equity(Board(enable.layout, ENGLISH), rack, table, 86, True)
         opening = fast.play(seed, max_turns=1).turns[0]
-        assert (opening.kind, opening.equity, opening.leave) == (KIND_NAMES[best.kind], best.equity, best.leave)
+        assert (opening.kind, opening.equity, opening.leave) == (KINDS[best.kind], best.equity, best.leave)
         assert best.play is None or opening.move == best.play.format(ENGLISH)
 
 

@@ -31,7 +31,9 @@ from lexitrain.engine.play import ScoredPlay
 from lexitrain.tiles import Rack, TileSet
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
-_KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
+#: the kinds in their tie-break order; the compiled search's number of each (`movegen.PLAY`...) is its place here
+KINDS = (PLAY, EXCHANGE, PASS)
+_KIND_ORDER = {kind: place for place, kind in enumerate(KINDS)}
 
 
 class Candidate(NamedTuple):

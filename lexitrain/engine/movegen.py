@@ -220,10 +220,8 @@ class BestMove(NamedTuple):
     play: ScoredPlay | None
 
 
-#: BestMove kinds
+#: BestMove kinds, the compiled search's numbers: each its name's place in `equity.KINDS`
 PLAY, EXCHANGE, PASS = 0, 1, 2
-#: their names, as self-play's turns and equity.Candidate say them
-KIND_NAMES = {PLAY: "play", EXCHANGE: "exchange", PASS: "pass"}
 
 
 def _anchors(sq: list[int], rows: int, cols: int) -> set[int]:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from lexitrain.engine.bag import Bag
 from lexitrain.engine.board import Board
 from lexitrain.engine.engines import compiled_movegen
-from lexitrain.engine.equity import tie_draws
+from lexitrain.engine.equity import KINDS, tie_draws
 from lexitrain.engine.exchanges import EXCHANGE_LIMIT
 from lexitrain.engine.leave_table import LeaveTable
-from lexitrain.engine.movegen import KIND_NAMES, PLAY, MoveGenerator, table_leaves
+from lexitrain.engine.movegen import PLAY, MoveGenerator, table_leaves
 from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.rules import word_score, word_text, words_formed
 from lexitrain.layouts import BoardLayout
@@ -103,7 +103,7 @@ class SelfPlayer:
         for kind, player, score, equity, in_bag, leave, made in moves:
             if kind == PLAY and board is not None:
                 record.words += _words_of(board, made, self.layout.bingo_bonus)
-            record.turns.append(Turn(KIND_NAMES[kind], player, score, equity, in_bag, leave, made, tiles))
+            record.turns.append(Turn(KINDS[kind], player, score, equity, in_bag, leave, made, tiles))
         return record
 
 
