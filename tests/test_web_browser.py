@@ -960,33 +960,29 @@ def test_a_best_play_card_in_the_reviews_shows_its_simulation_and_says_the_oppon
     from what their last move says of it: after the answer the reviews show the simulation's table as the
     position quiz does (win %, equity, spread, iterations: why the best is best) and say how it was run, the
     rack read included, as the terminal and --json do. On a phone the table scrolls in its box."""
-    from lexitrain.engine.cgp import Position, to_cgp
-    from lexitrain.engine.dawg import dawg_for
+    from lexitrain.engine.analysis import Analyst
+    from lexitrain.engine.cgp import to_cgp
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.engine.inference import LastMove
-    from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.engine.replay import replay
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.study.quiz.kinds.analysed import BEST_PLAY, bag_count, simulate_position, store_analysed
+    from lexitrain.study.quiz.kinds.position import read_position
     from lexitrain.study.store import ProgressStore
     from lexitrain.tiles import Rack
     from tests.test_engine_analysis import DOUG
 
     lex = open_lexicon(NAME)
-    generator = MoveGenerator(dawg_for(lex))
-    analysis, last = None, None
-    for turn in replay(read_gcg(real_games / DOUG), lex.tiles, lex.layout):
-        position = Position(turn.board.copy(), [turn.rack.upper(), ""], list(turn.scores))
-        read = (last.board, LastMove(play=last.play)) if last is not None and last.player != turn.player \
-            and last.play is not None and not last.withdrawn else None
-        if turn.rack and bag_count(position) and read is not None and turn.number > 10:
-            analysis = simulate_position(lex, position, generator, 16, read=read)
+    analyst = Analyst.of_lexicon(lex)
+    report = analyst.game(read_gcg(real_games / DOUG))
+    analysis = None
+    for turn, read in zip(report.turns, report.reads):  # each with the opponent's move before it, as analysis reads it
+        position = read_position(turn.cgp, lex)
+        if position.rack and bag_count(position) and read is not None and turn.turn > 10:
+            analysis = simulate_position(lex, position, analyst.generator, 16, read=read)
             if analysis is not None:
-                plays = generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
+                plays = analyst.generator.plays(position.board, Rack.parse(lex.tiles, position.rack, in_play=True))
                 with ProgressStore() as store:
                     store_analysed(store, lex, position, "test", analysis, plays)
                 break
-        last = turn
     assert analysis is not None and analysis["inferred"]
     key = to_cgp(position)
     with due_first(BEST_PLAY, [key]):
