@@ -184,6 +184,30 @@ def test_a_leak_profile_adds_up_and_makes_the_weeks_study(enable: Lexicon) -> No
         assert due >= study.added
 
 
+def test_the_weeks_best_play_cards_draw_the_opponents_rack_from_their_move_before(enable: Lexicon,
+                                                                                   real_games: Path) -> None:
+    """A leave kept badly after the opponent's tile play: the leak study's best-play card is simulated with the
+    opponent's rack drawn from what that play says of it, as `study from-games` and `gcg analyze --sim` draw it."""
+    import json
+
+    from lexitrain.engine.gcg import read_gcg
+    from lexitrain.study.records.leak_cards import leak_study
+    from lexitrain.study.records.leaks import LEAVE, AnalysedGame, Leak, LeakProfile
+    from lexitrain.study.store import ProgressStore
+    from tests.test_engine_analysis import DOUG
+
+    record = read_gcg(real_games / DOUG)
+    report = Analyst.of_lexicon(enable).game(record, "doug")
+    turn = next(t for t, read in zip(report.turns, report.reads)
+                if read is not None and read[1].play is not None and t.turn > 10 and not t.note)
+    game = AnalysedGame("doug v emely", "doug", "enable", "2026-01-02", "equity", report.to_json(), record)
+    leak = Leak(LEAVE, game.name, turn.turn, 0.05, 6.0, cgp=turn.cgp, lexicon="enable")
+    with ProgressStore() as store:
+        study = leak_study(store, LeakProfile("doug", [game], [leak]), kinds=1, sim_iterations=16)
+        analyses = [json.loads(a) for (a,) in store.conn.execute("SELECT analysis FROM positions")]
+    assert study.added == 1 and [a["inferred"] for a in analyses] == [True]
+
+
 def test_the_summary_reads_the_win_probability_lost_as_a_mean_a_turn_and_the_most_in_one() -> None:
     """Twenty turns losing 6% each (one 25%) add up to 139%: no chance of anything. A player reads the mean a
     turn and the most one turn lost, each a probability; a turn that could not be solved counts in neither."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
@@ -238,13 +239,11 @@ class Analyst:
         reports = []
         turns = []
         reads: list[Read] = []
-        last = None
-        for turn in replay(game, self.tiles):
+        for turn, read in _turns_read(game, self.tiles):
             if nick is None or turn.player == nick:
                 reports.append(self.turn(game.source, turn, events[turn.event_line].tiles))
                 turns.append(turn)
-                reads.append(_last_move(last, turn, events[last.event_line].tiles) if last is not None else None)
-            last = turn
+                reads.append(read)
         if self.sim is not None:
             self.simulate(reports, turns, [events[t.event_line].tiles for t in turns], reads)
         return GameReport(game.source, [p.nick for p in game.players], reports, self.sim is not None, reads)
@@ -455,6 +454,21 @@ def read_opponent(setup: SimSetup, read: Read, rack: Rack, generator: MoveGenera
     except LexitrainError:
         return None
     return replace(setup, inferred=reading.inferred())
+
+
+def reads_by_turn(game: Game, tiles: TileSet) -> dict[int, Read]:
+    """Each turn's number -> the opponent's move before it as the inference reads it (None: none to read), as
+    `Analyst.game` reads them: for a caller simulating a few turns of a game on their own (the leak study)."""
+    return {turn.number: read for turn, read in _turns_read(game, tiles)}
+
+
+def _turns_read(game: Game, tiles: TileSet) -> Iterator[tuple[Turn, Read]]:
+    """Each turn of the game replayed, with the opponent's move before it as the inference reads it."""
+    events = {e.line: e for e in game.events}
+    last = None
+    for turn in replay(game, tiles):
+        yield turn, (_last_move(last, turn, events[last.event_line].tiles) if last is not None else None)
+        last = turn
 
 
 def _last_move(last: Turn, turn: Turn, given: str) -> Read:

@@ -11,7 +11,9 @@ cards already studied keep their schedule):
   valid words challenged: one of each word of the play challenged;
 - lower-scoring plays: a position card (the top-scoring play);
 - bad leaves kept, missed exchanges and pre-endgame errors: a best-play card,
-  the position simulated once as it is made; endgame errors: an endgame card,
+  the position simulated once as it is made (the opponent's rack drawn from
+  what their move before it says of it, as `study from-games` draws it);
+  endgame errors: an endgame card,
   solved once (one that cannot be solved exactly in its time makes none);
 - overtime: no card (a clock is practised by playing), said so.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexitrain.engine.analysis import Analyst
+from lexitrain.engine.analysis import Analyst, Read, reads_by_turn
 from lexitrain.lexicon.catalog import open_lexicon
 from lexitrain.lexicon.progress import Progress, quiet
 from lexitrain.study.records.from_games import GameCards, add_due_cards, analyse_turn
@@ -63,6 +65,8 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
     by_kind = profile.by_kind()
     found: dict[str, GameCards] = {}  # by lexicon
     analysts: dict[str, Analyst] = {}  # by lexicon: its move generator and leave values, made once
+    reads: dict[str, dict[int, Read]] = {}  # by game: each turn's opponent's move before it, read once
+    records = {game.name: game.record for game in profile.games}
     chosen = profile.ranked_kinds()[:kinds]
     for number, kind in enumerate(chosen, start=1):
         leaks = sorted(by_kind[kind], key=lambda x: (-x.win, -x.points))[:per_kind]
@@ -80,7 +84,10 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
             elif kind in ANALYSED_CARDS and leak.cgp:
                 if lex.name not in analysts:
                     analysts[lex.name] = Analyst.of_lexicon(lex)
-                analyse_turn(store, lex, analysts[lex.name], where, leak.cgp, sim_iterations, endgame_seconds, cards)
+                if leak.game not in reads:  # (their rack drawn from it, as `study from-games` and `gcg analyze --sim` do)
+                    reads[leak.game] = reads_by_turn(records[leak.game], lex.tiles)
+                analyse_turn(store, lex, analysts[lex.name], where, leak.cgp, sim_iterations, endgame_seconds, cards,
+                             reads[leak.game].get(leak.turn) if leak.turn is not None else None)
         made: dict[str, int] = {}
         for name, cards in found.items():
             for card_kind, keys in cards.keys.items():
