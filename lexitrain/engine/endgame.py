@@ -625,7 +625,6 @@ class SplitSearch:
                 if not state["cut"]:
                     return
             finally:
-                search.halt_search(False)
                 for p, play in reversed(made):
                     search.unmake(p, play)
             self.main.stop_partners(True)
@@ -640,6 +639,8 @@ class SplitSearch:
             for thread in threads:
                 thread.join()
             self.main.stop_partners(False)
+            for search in searches:  # one stopped as it left (another finishing a play it had joined)
+                search.halt_search(False)
         if state["error"] is not None:
             raise state["error"]
         value, index = state["best"]
