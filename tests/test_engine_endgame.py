@@ -471,11 +471,34 @@ def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: i
 
 
 @COMPILED_ONLY
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=3, max_size=3),
+       theirs=st.text(POOL, min_size=1, max_size=2), zero=st.integers(0, MAX_ZERO_TURNS - 1),
+       blank=st.booleans())
+# after the first play, a tile left scores more on a square beside it than any play of this
+# board: QI hooked onto the I just played, one tile (N) beside the other two
+@example(layout=BOARDS[0], mine="QIN", theirs="QS", zero=0, blank=False)
+@example(layout=BOARDS[1], mine="RAZ", theirs="TQ", zero=0, blank=False)
+@example(layout=BOARDS[0], mine="NET", theirs="Q", zero=0, blank=False)
+def test_the_bound_of_a_side_of_three_tiles_holds(layout, mine: str, theirs: str, zero: int,
+                                                   blank: bool) -> None:
+    """The compiled search refutes a position of a side with three tiles by what its plays
+    alone could get (`Search.bound`: its first play here, then the one- or two-tile bound of
+    the board after it, read off this board's plays and, on the squares beside the first
+    play's tiles, plays scored and checked one by one): never below the brute force's value.
+    The examples are positions where a bound from this board's plays alone would be below it."""
+    if blank:
+        mine, theirs = mine[:2] + "?", theirs[:1]  # a blank's brute force against two tiles takes a minute
+    search, expected = compiled_search_and_value(layout, mine, theirs, zero)
+    bound = search.bound()
+    assert bound is not None and bound >= expected
+
+
+@COMPILED_ONLY
 def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
-    """`Search.bound` on real boards with two tiles (and one) against two: never below the
+    """`Search.bound` on real boards with one to three tiles against two: never below the
     brute force's value; and the search that refutes positions by it, and proves them good
-    enough by `Search.waiting`, proves that value (with three tiles too, whose plays lead to
-    positions of one or two)."""
+    enough by `Search.waiting`, proves that value."""
     dawg = dawg_for(enable)
     cut = waited = 0
     for board, mine, theirs in real_endgames(enable.tiles, 4):
@@ -484,7 +507,7 @@ def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
             expected = brute_force(board, endgame.racks, 0, dawg)
             search = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
             bound = search.bound()
-            assert size == 3 or bound is not None and bound >= expected
+            assert bound is not None and bound >= expected
             assert endgame_module.prove(search)[0] == expected
             cut += search.solo_cuts
             waited += search.waiting_cuts
@@ -507,6 +530,20 @@ def test_the_waiting_bound_holds(layout, mine: str, theirs: str, zero: int, blan
     (`Search.waiting`): never above the brute force's value."""
     if blank:
         theirs = theirs[:1] + "?"
+    search, expected = compiled_search_and_value(layout, mine, theirs, zero)
+    bound = search.waiting()
+    assert bound is not None and bound <= expected
+
+
+@COMPILED_ONLY
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=1, max_size=2),
+       theirs=st.text(POOL, min_size=3, max_size=3), zero=st.integers(0, MAX_ZERO_TURNS - 1))
+@example(layout=BOARDS[0], mine="QS", theirs="QIN", zero=0)
+@example(layout=BOARDS[1], mine="TQ", theirs="RAZ", zero=0)
+def test_the_waiting_bound_holds_against_three_tiles(layout, mine: str, theirs: str, zero: int) -> None:
+    """`Search.waiting` where the opponent holds three tiles (its `triple_bound`): never above
+    the brute force's value."""
     search, expected = compiled_search_and_value(layout, mine, theirs, zero)
     bound = search.waiting()
     assert bound is not None and bound <= expected

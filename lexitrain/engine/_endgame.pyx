@@ -24,9 +24,11 @@ of it), and five things the reference leaves out because they only save time:
   less the opponent's going out (`threat_bound`), often enough to refute it;
 - a side with one tile that can play it goes out at once with its best play
   (its value, read off the LiveBoard's cross-checks without finding its
-  plays: `LiveBoard.best_single`), and one with two tiles or no play is refuted where even the
-  opponent's passing to the end would leave it no better (`solo_bound`);
-  the other way round, where the opponent holds one or two tiles, the side
+  plays: `LiveBoard.best_single`), and one with two or three tiles or no play is refuted where
+  even the opponent's passing to the end would leave it no better (`solo_bound`; three tiles:
+  `triple_bound`, the boards after its first plays read off this board's plays, the squares
+  beside each first play scored one by one and their words checked in the word graph);
+  the other way round, where the opponent holds one to three tiles, the side
   to move may pass and the opponent's own plays bound what it then gets, so a
   position is proved good enough before its own plays are even found
   (`waiting_bound`).
@@ -34,7 +36,7 @@ of it), and five things the reference leaves out because they only save time:
 
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -106,6 +108,8 @@ cdef enum:
     CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
     BUSY_BITS = 16      # slots of the table's marks of the positions being searched (see Search.negamax)
     DEFER_CAP = 1 << 16 # plays a search may put off at once, over every node of its line
+    GRAPH_FIELDS = 3    # words of a word-graph node before its edges (see lexicon/graph.py)
+    WILD = 255          # a blank from the rack on a square, its letter not chosen (see word_score)
     # why a search stopped (Search.stopped)
     RUNNING = 0
     STOP_TIME = 1
@@ -446,6 +450,8 @@ cdef class Search:
     cdef public long deferrals   # plays put off as another search was in the position they lead to
     cdef int letter_mult[MAX_SQUARES]
     cdef int word_mult[MAX_SQUARES]
+    cdef object graph_ref         # the move generator's word graph, kept alive
+    cdef const uint32_t* graph
     cdef bint zoned              # the board is small enough for threat zones
     cdef bint timed
     cdef double deadline_at
@@ -471,6 +477,7 @@ cdef class Search:
 
     def __init__(self, endgame, generator, deadline):
         cdef int k, letter
+        cdef const uint32_t[::1] graph
         board = endgame.board.copy()
         self.board = board
         self.generator = generator
@@ -495,6 +502,9 @@ cdef class Search:
         self.cache_count = 0
         self.cache_round = 0
         self.listed = {}
+        graph = generator.dawg.data
+        self.graph_ref = graph
+        self.graph = &graph[0]
         self.table = Table()
         self.slots = self.table.slots
         self.table_mask = self.table.mask
@@ -879,22 +889,25 @@ cdef class Search:
         self.unpin(threat)
         return NULL
 
-    cdef int solo_bound(self, int p, Moves* moves) noexcept nogil:
+    cdef int solo_bound(self, int p, Moves* moves, int alpha) noexcept nogil:
         """A bound on p's value read off its plays here (`moves`) without a search: what p could get
         at most if the opponent passed to the end of the game. It is one, as the opponent may always
         pass and the value is the least of what its ways of playing leave p; with the opponent
         passing, the board changes only by p's own plays. Worked out where p has no play, one tile
-        (`pass_bound`) or two (`pair_bound`); INFINITY elsewhere."""
+        (`pass_bound`), two (`pair_bound`) or three (`triple_bound`, which stops at a value above
+        alpha: the caller refutes the position only at alpha or below); INFINITY elsewhere."""
         if moves.n == 0 or self.size[p] == 1:
             return self.pass_bound(p, moves)
         if self.size[p] == 2:
             return self.pair_bound(p, moves)
+        if self.size[p] == 3:
+            return self.triple_bound(p, moves, alpha)
         return INFINITY
 
     def bound(self):
         """`solo_bound` for the side to move at the root (None where it is not worked out)."""
         cdef Moves* moves = self.moves_or_raise(0)
-        cdef int value = self.solo_bound(0, moves)
+        cdef int value = self.solo_bound(0, moves, INFINITY)
         self.unpin(moves)
         return None if value == INFINITY else value
 
@@ -977,6 +990,259 @@ cdef class Search:
             v = max(v, best_out + 2 * self.value[other])
         return v
 
+    cdef int word_score(self, int k, bint down, int new_a, int new_b) noexcept nogil:
+        """The word through the tile on square k along its column (down) or row on this board, the
+        squares new_a and new_b (-1: none) new to it (their premiums count): its score; -1 where the
+        tile has none beside it that way, -2 where those letters are not a word of the move
+        generator's word graph (one holding a WILD tile, a blank whose letter is not chosen, counts
+        as a word)."""
+        cdef const uint32_t* g = self.graph
+        cdef uint32_t node = 0
+        cdef int step = self.cols if down else 1
+        cdef int r = k // self.cols, c = k % self.cols, dr = 1 if down else 0, dc = 0 if down else 1
+        cdef int q, last, t, letter, total = 0, wm = 1
+        cdef bint checking = True
+        while 0 <= r - dr and 0 <= c - dc and self.sq[(r - dr) * self.cols + c - dc] != EMPTY:
+            r -= dr
+            c -= dc
+        q = r * self.cols + c
+        while r + dr < self.rows and c + dc < self.cols and self.sq[(r + dr) * self.cols + c + dc] != EMPTY:
+            r += dr
+            c += dc
+        last = r * self.cols + c
+        if last == q:
+            return -1
+        while True:
+            t = self.sq[q]
+            if t == WILD:
+                checking = False
+            elif checking:
+                letter = t & (BLANK_FLAG - 1)
+                if q == last:
+                    if not (g[node + 1] >> letter) & 1:
+                        return -2
+                elif not (g[node] >> letter) & 1:
+                    return -2
+                else:
+                    node = g[node + GRAPH_FIELDS + letter]
+            if q == new_a or q == new_b:
+                total += (self.points[t] if t < BLANK_FLAG else 0) * self.letter_mult[q]
+                wm *= self.word_mult[q]
+            elif t < BLANK_FLAG:
+                total += self.points[t]
+            if q == last:
+                return total * wm
+            q += step
+
+    cdef int first_empty(self, int k, int dr, int dc) noexcept nogil:
+        """The first empty square from k one way along its row or column, past the tiles; -1 off the board."""
+        cdef int r = k // self.cols + dr, c = k % self.cols + dc
+        while 0 <= r < self.rows and 0 <= c < self.cols and self.sq[r * self.cols + c] != EMPTY:
+            r += dr
+            c += dc
+        return r * self.cols + c if 0 <= r < self.rows and 0 <= c < self.cols else -1
+
+    cdef int single_score(self, int q, int t) noexcept nogil:
+        """The score of tile t played alone on empty square q of this board; -1 where that is no play."""
+        cdef int across, down = -2
+        self.sq[q] = t
+        across = self.word_score(q, False, q, -1)
+        if across != -2:
+            down = self.word_score(q, True, q, -1)
+        self.sq[q] = EMPTY
+        if across == -2 or down == -2 or across < 0 and down < 0:
+            return -1
+        return max(across, 0) + max(down, 0)
+
+    cdef int pair_score(self, int q, int t, int q2, int t2, bint down) noexcept nogil:
+        """The score of tiles t and t2 played together on empty squares q and q2 of one column (down) or
+        row, nothing but tiles between them, plus the word the better of the two makes alone along that
+        line (see pair_bound); -1 where that is no play."""
+        cdef int main, cross = -2, cross2 = -2, alone
+        self.sq[q] = t
+        self.sq[q2] = t2
+        main = self.word_score(q, down, q, q2)
+        if main != -2:
+            cross = self.word_score(q, not down, q, q2)
+            if cross != -2:
+                cross2 = self.word_score(q2, not down, q, q2)
+        self.sq[q2] = EMPTY
+        if cross2 == -2:
+            self.sq[q] = EMPTY
+            return -1
+        alone = self.run_word(q, t, down)
+        self.sq[q2] = t2
+        self.sq[q] = EMPTY
+        alone = max(alone, self.run_word(q2, t2, down))
+        self.sq[q2] = EMPTY
+        return main + max(cross, 0) + max(cross2, 0) + alone
+
+    cdef int touched(self, Moves* moves, int i, int* zone) noexcept nogil:
+        """The empty squares of this board (play i's tiles on it) whose tile would make a word holding
+        one of i's: from each of its squares, the first empty square past the tiles each of the four
+        ways (a play none of whose tiles is on one of them makes the same words, for the same score,
+        as on the board without i). Their count."""
+        cdef int n = 0, q, j, d, k
+        cdef int dr[4]
+        cdef int dc[4]
+        dr[0], dr[1], dr[2], dr[3] = -1, 1, 0, 0
+        dc[0], dc[1], dc[2], dc[3] = 0, 0, -1, 1
+        for q in range(moves.first[i], moves.first[i + 1]):
+            for d in range(4):
+                k = self.first_empty(moves.square[q], dr[d], dc[d])
+                if k < 0:
+                    continue
+                for j in range(n):
+                    if zone[j] == k:
+                        break
+                else:
+                    zone[n] = k
+                    n += 1
+        return n
+
+    cdef int zone_best(self, const int* zone, int n_zone, int slot) noexcept nogil:
+        """The best score of the tile of that rack slot played alone on one of these empty squares
+        (-1 where it has none)."""
+        cdef int q, best = -1
+        for q in range(n_zone):
+            best = max(best, self.single_score(zone[q], WILD if slot == self.letters else slot))
+        return best
+
+    cdef int singles_value(self, int b, int c, int one_b, int one_c, int vo) noexcept nogil:
+        """`pair_bound` of tiles b and c without their plays together: stopping now, after one of them
+        (its best play alone one_b, one_c; -1: none) or after both one after the other."""
+        cdef int rest_value = self.points[b] + self.points[c], value = vo - rest_value
+        if one_b >= 0:
+            value = max(value, one_b + self.points[b] + vo - rest_value)
+        if one_c >= 0:
+            value = max(value, one_c + self.points[c] + vo - rest_value)
+        if one_b >= 0 and one_c >= 0:
+            value = max(value, one_b + one_c + 2 * vo)
+        return value
+
+    cdef int triple_bound(self, int p, Moves* moves, int alpha) noexcept nogil:
+        """`solo_bound` where p holds three tiles, worked out as far as alpha at most (a value above it
+        is returned as soon as one is found). p's first play goes out, or leaves one tile c, or two
+        (b and c) with at most the one- or two-tile bound of the board after it (`pass_bound`,
+        `pair_bound`), which is read off the plays of this board without finding the plays of that
+        one: a play there none of whose tiles is on a square that touches the first play's tiles
+        (`touched`) is a play here, making the same words for the same score (of one tile, at most
+        that tile's best play here; of two, the best of those tiles here), and those that are on one
+        are scored square by square, their words checked in the word graph."""
+        cdef int other = 1 - p, vo = self.value[other], bound = self.value[other] - self.value[p]
+        cdef int i, j, k, q, n_zone, t, down, side, slot, b, c, value, best_out, one_b, one_c
+        cdef int n_rack = 0, n_pairs = 0, touching
+        cdef bint reach
+        cdef int hooks[2]        # whether each tile left makes a word along a line (-1: not worked out)
+        cdef int rack[3]
+        cdef int rest[3]
+        cdef int best_one[3]     # per tile of the rack: its best play alone here (-1: none)
+        cdef int pair_of[3][2]   # the rack's pairs of tiles (slots, the smaller first) ...
+        cdef int best_pair[3]    # ... and their best play together here plus the word one makes alone (pair_bound)
+        cdef int zone[8]
+        for slot in range(self.letters + 1):
+            for j in range(self.rack[p][slot]):
+                rack[n_rack] = slot
+                n_rack += 1
+        for j in range(3):
+            best_one[j] = -1
+            for k in range(j + 1, 3):
+                b, c = min(rack[j], rack[k]), max(rack[j], rack[k])
+                for q in range(n_pairs):
+                    if pair_of[q][0] == b and pair_of[q][1] == c:
+                        break
+                else:
+                    pair_of[n_pairs][0], pair_of[n_pairs][1] = b, c
+                    best_pair[n_pairs] = -INFINITY
+                    n_pairs += 1
+        for i in range(moves.n):
+            j = moves.first[i]
+            if moves.first[i + 1] - j == 3:
+                bound = max(bound, moves.score[i] + 2 * vo)
+            elif moves.first[i + 1] - j == 1:
+                slot = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
+                for k in range(3):
+                    if rack[k] == slot:
+                        best_one[k] = max(best_one[k], moves.score[i])
+            else:
+                b = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
+                c = self.letters if moves.tile[j + 1] >= BLANK_FLAG else moves.tile[j + 1]
+                b, c = min(b, c), max(b, c)
+                down = moves.flat[moves.record[i] + 3]
+                value = moves.score[i] + max(self.run_word(moves.square[j], moves.tile[j], down),
+                                             self.run_word(moves.square[j + 1], moves.tile[j + 1], down))
+                for q in range(n_pairs):
+                    if pair_of[q][0] == b and pair_of[q][1] == c:
+                        best_pair[q] = max(best_pair[q], value)
+        if bound > alpha:
+            return bound
+        for touching in range(2):  # first each play's bound by the plays of this board alone: often above alpha
+            for i in range(moves.n_out, moves.n):
+                # the rack after play i
+                for j in range(3):
+                    rest[j] = rack[j]
+                for q in range(moves.first[i], moves.first[i + 1]):
+                    slot = self.letters if moves.tile[q] >= BLANK_FLAG else moves.tile[q]
+                    for j in range(3):
+                        if rest[j] == slot:
+                            rest[j] = -1
+                            break
+                n_zone = 0
+                if touching:
+                    for q in range(moves.first[i], moves.first[i + 1]):
+                        self.sq[moves.square[q]] = moves.tile[q]
+                    n_zone = self.touched(moves, i, zone)
+                b = c = one_b = one_c = -1
+                for j in range(3):
+                    if rest[j] >= 0:
+                        if b < 0:
+                            b, one_b = rest[j], best_one[j]
+                        else:
+                            c, one_c = rest[j], best_one[j]
+                one_b = max(one_b, self.zone_best(zone, n_zone, b))
+                if c < 0:  # one tile left: it goes out with its best play, or stays (pass_bound)
+                    value = vo - self.points[b]
+                    if one_b >= 0:
+                        value = max(value, one_b + 2 * vo)
+                else:  # two left (pair_bound)
+                    value = self.singles_value(b, c, one_b, max(one_c, self.zone_best(zone, n_zone, c)), vo)
+                    best_out = -INFINITY
+                    for q in range(n_pairs):
+                        if pair_of[q][0] == min(b, c) and pair_of[q][1] == max(b, c):
+                            best_out = max(best_out, best_pair[q])
+                    for q in range(n_zone):
+                        # the line from the tile played to this square: across it, the tile here makes
+                        # the word along that line alone (hooks, worked out when first needed), so a
+                        # tile that cannot make it is not tried
+                        reach = zone[q] % self.cols == moves.square[moves.first[i]] % self.cols
+                        hooks[0] = hooks[1] = -1
+                        for down in range(2):
+                            for side in range(-1, 2, 2):
+                                k = self.first_empty(zone[q], side if down else 0, 0 if down else side)
+                                if k < 0:
+                                    continue
+                                for t in range(1 if b == c else 2):
+                                    if down != reach:
+                                        if hooks[t] < 0:
+                                            slot = c if t else b
+                                            self.sq[zone[q]] = WILD if slot == self.letters else slot
+                                            hooks[t] = self.word_score(zone[q], reach, zone[q], -1) != -2
+                                            self.sq[zone[q]] = EMPTY
+                                        if not hooks[t]:
+                                            continue
+                                    best_out = max(best_out, self.pair_score(
+                                        zone[q], WILD if (c if t else b) == self.letters else (c if t else b),
+                                        k, WILD if (b if t else c) == self.letters else (b if t else c), down))
+                    if best_out > -INFINITY:
+                        value = max(value, best_out + 2 * vo)
+                if touching:
+                    for q in range(moves.first[i], moves.first[i + 1]):
+                        self.sq[moves.square[q]] = EMPTY
+                bound = max(bound, moves.score[i] + value)
+                if bound > alpha:
+                    return bound
+        return bound
+
     cdef int single_best(self, int p) noexcept nogil:
         """The best score of p's one tile played on this board, -1 where it has no play: read off
         the LiveBoard's cross-checks (`best_single`), without finding the plays themselves."""
@@ -989,14 +1255,15 @@ cdef class Search:
     cdef int waiting_bound(self, int p, int zero, int beta) noexcept nogil:
         """A bound from below on p's value without finding p's plays: p may pass, and where that
         ends the game its value is the racks' difference; else the opponent, to move, gets at
-        most its `solo_bound` (p may pass again), worked out where it holds one or two tiles.
-        -INFINITY where it does not apply or could not reach beta: p keeping every tile, the
-        opponent's least is the racks' difference, so the bound is at most the other way round."""
+        most its `solo_bound` (p may pass again), worked out where it holds one to three tiles
+        (as far as beta: a value below it says only that). -INFINITY where it does not apply or
+        could not reach beta: p keeping every tile, the opponent's least is the racks'
+        difference, so the bound is at most the other way round."""
         cdef int other = 1 - p, bound
         cdef Moves* theirs
         if zero + 1 >= MAX_ZERO_TURNS:
             return self.value[other] - self.value[p]
-        if self.size[other] > 2 or self.value[other] - self.value[p] < beta:
+        if self.size[other] > 3 or self.value[other] - self.value[p] < beta:
             return -INFINITY
         if self.size[other] == 1:
             bound = self.single_best(other)
@@ -1004,7 +1271,7 @@ cdef class Search:
         theirs = self.moves_of(other)
         if theirs == NULL:
             return -INFINITY
-        bound = -self.solo_bound(other, theirs)
+        bound = -self.solo_bound(other, theirs, -beta)
         self.unpin(theirs)
         return bound
 
@@ -1118,7 +1385,7 @@ cdef class Search:
             self.store(key, value, 0, EXACT_DEPTH, EXACT)
             return value
         if depth > 1 or moves.n == 0:
-            value = self.solo_bound(p, moves)
+            value = self.solo_bound(p, moves, alpha)
             if value <= alpha:  # proved no better: not even with the opponent passing to the end
                 self.solo_cuts += 1
                 self.unpin(moves)
