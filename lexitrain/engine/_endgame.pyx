@@ -161,15 +161,6 @@ cdef inline bint read_entry(Slot* slots, unsigned char* written, uint64_t at, ui
     return False
 
 
-cdef inline bint among(const int* xs, int n, int x) noexcept nogil:
-    """Is x one of the n first of xs?"""
-    cdef int j
-    for j in range(n):
-        if xs[j] == x:
-            return True
-    return False
-
-
 cdef inline bint settles(Entry* e, int alpha, int beta) noexcept nogil:
     """Does the entry's value settle its position within (alpha, beta) (exact, or a bound outside)?"""
     return e.flag == EXACT or e.flag == LOWER and e.value >= beta or e.flag == UPPER and e.value <= alpha
@@ -1342,9 +1333,8 @@ cdef class Search:
     cdef int node(self, int p, int depth, int alpha, int beta, int zero) noexcept nogil:
         """`negamax` once the position is this search's to search."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
-        cdef int n_special, n_listed, put_off = self.defer_top
+        cdef int n_first, n_listed, put_off = self.defer_top
         cdef bint again
-        cdef int special[1]
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry e
@@ -1403,18 +1393,15 @@ cdef class Search:
             return 0
         best = -INFINITY
         best_move = NO_MOVE
-        n_special = 0
-        if first != NO_MOVE and not among(special, n_special, first):
-            special[n_special] = first
-            n_special += 1
-        n_listed = n_special + moves.n + 1
+        n_first = 0 if first == NO_MOVE else 1
+        n_listed = n_first + moves.n + 1
         n = 0
-        while True:  # the special plays, then every play and the pass, then those put off
-            if n < n_special:
-                i = special[n]
+        while True:  # the table's move, then every other play and the pass, then those put off
+            if n < n_first:
+                i = first
             elif n < n_listed:
-                i = n - n_special if n - n_special < moves.n else PASS
-                if among(special, n_special, i):
+                i = n - n_first if n - n_first < moves.n else PASS
+                if n_first and i == first:
                     n += 1
                     continue
             elif n - n_listed < self.defer_top - put_off:
