@@ -313,6 +313,26 @@ def test_two_threads_prove_a_real_seven_tile_endgame_whose_direct_search_proves_
 
 
 @COMPILED_ONLY
+def test_two_threads_share_out_the_line_read_back(enable) -> None:
+    """After two threads prove utf8_dos (+21), its line is read back by both (each move searched to
+    the end again: a third of one thread's positions on vs_andy, the first thread's alone before),
+    and it plays out to the value."""
+    dawg = dawg_for(enable)
+    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
+                               if "utf8_dos" in name]
+    endgame = Endgame(board, (mine, theirs))
+    split = endgame_module.SplitSearch(
+        endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
+    value, depth = endgame_module.prove(split)
+    assert value == 21
+    second = split.searches[1].nodes
+    line = endgame_module.best_line(split, value, depth, 0, exact=True)
+    assert split.searches[1].nodes > second
+    assert split.made == []
+    assert played_out(endgame, tuple(line)) == (21, True)
+
+
+@COMPILED_ONLY
 def test_threads_share_out_a_root_and_keep_its_value(enable) -> None:
     """Two threads sharing out the plays of the first plies (`SplitSearch`) give one
     thread's value within any window (outside it, a bound on the right side of it, as
