@@ -58,9 +58,7 @@ def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[i
         lex.require_playability()  # a lexicon without figures: say so in one line
     if query.limit:
         first = query.limit if first is None else min(first, query.limit)
-    rows = _matches(lex, query)
-    if query.limit_probability is not None:  # places in probability order among every match
-        rows = iter(_limit_by_probability(lex, list(rows), query))
+    rows = _matches(lex, query) if query.limit_probability is None else _limit_by_probability(lex, query)
     count = 0
 
     def counted(rows: Iterable[WordRow]) -> Iterator[WordRow]:
@@ -363,18 +361,26 @@ def _first_in_order(lex: Lexicon, rows: Iterable[WordRow], query: Query, first: 
     return rows_for_words(lex, words[:first])
 
 
-def _limit_by_probability(lex: Lexicon, rows: list[WordRow], query: Query) -> list[WordRow]:
+def _limit_by_probability(lex: Lexicon, query: Query) -> Iterator[WordRow]:
     """Zyzzyva's last step: keep the matches at these places in probability order
     (most combinations first, whatever the length; ties by alphagram, then word);
-    lax keeps the matches as likely as those at either end too."""
+    lax keeps the matches as likely as those at either end too. The matches are read twice: their
+    places alone first (a key each, not a row: a limit past the whole lexicon holds 168,551 keys, not
+    rows), then the rows within the places kept."""
     assert query.limit_probability is not None
     low, high = query.limit_probability
     word, alphagram = _word_key(lex), _word_key(lex, "alphagram")
     blanks = query.blanks
-    ranked = sorted(rows, key=lambda r: (-r["combinations"][blanks], alphagram(r), word(r)))
+
+    def place(r: WordRow) -> tuple[int, str, str]:
+        return -r["combinations"][blanks], alphagram(r), word(r)
+
+    ranked = sorted(place(r) for r in _matches(lex, query))
     kept = ranked[low - 1 : high]
-    if query.limit_lax and kept:
-        most, least = kept[0]["combinations"][blanks], kept[-1]["combinations"][blanks]
-        kept = [r for r in ranked if least <= r["combinations"][blanks] <= most]
-    keep = {id(r) for r in kept}
-    return [r for r in rows if id(r) in keep]
+    if not kept:
+        return iter(())
+    if query.limit_lax:
+        most, least = -kept[0][0], -kept[-1][0]
+        return (r for r in _matches(lex, query) if least <= r["combinations"][blanks] <= most)
+    first, last = kept[0], kept[-1]  # (no two places tie: each ends with its word)
+    return (r for r in _matches(lex, query) if first <= place(r) <= last)
