@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import tracemalloc
 import uuid
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,15 @@ from typing import Any
 import pytest
 
 from lexitrain.club.app import Club
+from lexitrain.club.member_study import MOST_WORDS
 from lexitrain.engine.gcg import Game
+from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.paths import data_folder
+from lexitrain.search.execute import first_found
+from lexitrain.search.query import parse_query
+from lexitrain.sheets.request import SheetRequest, build_sheet
+from lexitrain.study.drills.open_rounds import KEPT_ENDED, OPEN_LIMIT
 from postgres_cluster import Cluster
 from test_club_api import app_routes, client, club, lex, member  # noqa: F401  (club and lex are fixtures)
 from test_club_study import enable_club  # noqa: F401  (a fixture)
@@ -371,3 +378,63 @@ def test_another_members_request_is_answered_while_an_upload_of_games_is_analyse
         assert {(q["kind"], q["key"]) for q in asked_ann["questions"]} == {
             (kind, key) for kind, made_keys in keys.items() for key in made_keys}
     postgres_cluster.drop_database(name)
+
+
+#: A search of the whole lexicon: a limit past any count.
+WHOLE_LEXICON = "--limit 18446744073709551616"
+
+
+def test_a_wall_or_sheet_of_the_whole_lexicon_is_refused_in_one_line_holding_only_the_cap(enable_club: Club) -> None:
+    """A member's wall or sheet of ENABLE's 168,551 words is a 400 naming the cap (before: 4 s of CPU, 370 MB and a
+    4.9 MB wall saved in their store; a 605 MB sheet process), counted holding MOST_WORDS rows at most; a wall of
+    the cap's words starts, one more word does not; an uploaded list past the cap is refused too."""
+    ann, csrf = member(enable_club, "ann")
+    said = f"gives 168,551 words: a wall or sheet here holds at most {MOST_WORDS:,} (narrow it, or limit it to {MOST_WORDS:,})"
+    tracemalloc.start()
+    try:
+        wall = ann.post("/study/wall", data={"source": "search", "value": WHOLE_LEXICON, "csrf": csrf},
+                        follow_redirects=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert wall.status_code == 400 and wall.json() == {"error": f"the search {said}"}
+    assert peak < 24 << 20, f"{peak >> 20} MB"
+    with enable_club.stores.open(_member_id(enable_club, "ann")) as store:
+        assert store.open_round_ids() == []
+    sheet = ann.get(f"/study/sheet.pdf?limit={WHOLE_LEXICON.split()[1]}", headers={"accept": "text/html"})
+    assert sheet.status_code == 400 and 'class="notice"' in sheet.text and f"the search {said}" in sheet.text
+    for limit, status in ((MOST_WORDS, 303), (MOST_WORDS + 1, 400)):
+        sent = ann.post("/study/wall", data={"source": "search", "value": f"--length 7 --limit {limit}", "csrf": csrf},
+                        follow_redirects=False)
+        assert sent.status_code == status, (limit, sent.text[:300])
+    words = "\n".join(row["word"] for row in first_found(enable_club.lex, parse_query("--length 8"), MOST_WORDS + 1)[1])
+    ann.post("/study/lists", data={"name": "eights", "csrf": csrf}, files={"file": ("eights.txt", words.encode())})
+    listed = ann.post("/study/wall", data={"source": "upload", "value": "eights", "csrf": csrf}, follow_redirects=False)
+    assert listed.status_code == 400 and f"the list 'eights' gives {MOST_WORDS + 1:,} words" in listed.text
+
+
+def test_the_sheet_of_the_whole_lexicon_is_refused_before_its_rows_are_built(enable: Lexicon) -> None:
+    """The club's sheet request (made in the sheet process) counts the search holding MOST_WORDS rows at most,
+    and prints nothing: the whole lexicon's sheet took 33 s of CPU and 605 MB there."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(LexitrainError, match="the search gives 168,551 words"):
+            build_sheet(SheetRequest("anagrams", query=WHOLE_LEXICON, most_words=MOST_WORDS), enable)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 << 20, f"{peak >> 20} MB"
+
+
+def test_a_member_starting_walls_over_and_over_keeps_a_bounded_number_of_them(enable_club: Club) -> None:
+    """Each start keeps the wall in the member's store; the rounds used longest ago are finished past OPEN_LIMIT,
+    and of the ended ones only the last KEPT_ENDED stay (before: every start of the day, 4.9 MB each at most)."""
+    ann, csrf = member(enable_club, "ann")
+    for start in range(OPEN_LIMIT + KEPT_ENDED + 8):
+        sent = ann.post("/study/wall", data={"source": "search", "value": f"--length 2 --limit {start + 1}",
+                                             "csrf": csrf}, follow_redirects=False)
+        assert sent.status_code == 303, sent.text[:300]
+    with enable_club.stores.open(_member_id(enable_club, "ann")) as store:
+        kept = store.conn.execute("SELECT COUNT(*), COUNT(closed) FROM rounds").fetchone()
+    assert tuple(kept) == (OPEN_LIMIT + KEPT_ENDED, KEPT_ENDED)
+    assert ann.get(str(sent.headers["location"])).status_code == 200

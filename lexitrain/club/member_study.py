@@ -51,6 +51,11 @@ if TYPE_CHECKING:
 #: The members whose study apps a process keeps at once (an app holds no connection and no open round: its
 #: caches, the statistics counted, are what letting one go loses).
 MOST_OPEN = 32
+#: The most words a member's wall or sheet may be made of (a search, a built-in list or an uploaded list finding
+#: more is refused in one line, counted before its rows are built): a generous study list (Aerolith's lists run to
+#: a few thousand questions a round-set; ENABLE's 5,000 likeliest sevens are 3,442 alphagrams, the largest built-in
+#: list 1,002 words), where the whole lexicon took 4 s of CPU, 370 MB and a 4.9 MB saved wall, or a 605 MB sheet.
+MOST_WORDS = 5000
 #: Threads that run every member's study work at once (each borrows a connection while it works).
 WORKERS = 8
 
@@ -147,7 +152,7 @@ class MemberStudy:
                        on_this_machine=False, club_page="/", _lexicons=self._lexicons,
                        _lexicons_lock=self._lexicons_lock,
                        challenge_gate=None if self.gate is None else partial(self.gate, member_id),
-                       club_day=self.today)
+                       club_day=self.today, most_words=MOST_WORDS)
 
     def _give_back(self, member_id: int) -> None:
         with self._lock:

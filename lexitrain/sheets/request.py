@@ -58,6 +58,7 @@ class SheetRequest:
     conditions: tuple[str, ...] = ()
     skip_invalid: bool = False
     definitions: bool = False  # each word's definition beside it (not for stems)
+    most_words: int | None = None  # a source of more words is refused (a club's cap, `Context.most_words`); None: any
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -138,7 +139,7 @@ def build_sheet(
     stems_only = request.kind == "stems" and not request.has_source
     report = (skipped or _ignore) if request.skip_invalid else None
     results = [] if stems_only else results_from_source(lex, **source, word_file=word_file, conditions=conditions,
-                                                            skipped=report)
+                                                            skipped=report, most=request.most_words)
     if request.kind == "stems":
         letters = list(request.stems) + [r["alphagram"] for r in results]
         if not letters:

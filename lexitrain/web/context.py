@@ -93,6 +93,9 @@ class Context:
     #: (a club's) the day by the club's clock, whose challenges are today's there and so in its members' /study (the
     #: ranked set it gates is the club's day's); None: the player's own day
     club_day: Callable[[], date] | None = None
+    #: (a club's) the most words a wall or sheet from a search, a list or an upload may be made of (more: refused in one
+    #: line, counted before the rows are built); None: any (the local app's one player on their own machine)
+    most_words: int | None = None
     #: held while the player's uploaded games are analysed (`web.games`): one upload at a time
     games_busy: threading.Lock = field(default_factory=threading.Lock)
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)

@@ -157,7 +157,8 @@ async def wall_start(request: Request) -> Response:
     seconds = _minutes(form) * 60 or None
     size = _size(form)
     request_: QuizRequest | DueWallRequest = DueWallRequest(size) if source == "due" else QuizRequest(
-        Words(**chosen), restart=form_field(form, "start") == "restart", schedule=not practice)
+        Words(**chosen), restart=form_field(form, "start") == "restart", schedule=not practice,
+        most_words=ctx.most_words)
     lexicon = form_field(form, "lexicon").strip() or None  # a wall may use another lexicon than the player's
     nonce = form_field(form, "nonce")
 
@@ -311,7 +312,7 @@ async def sheet_pdf(request: Request) -> Response:
     text = search_text(request.query_params)
     if not text:
         raise LexitrainError("give some search conditions to print")
-    data = await ctx.offload.sheet(SheetRequest("anagrams", query=text), ctx.lexicon)
+    data = await ctx.offload.sheet(SheetRequest("anagrams", query=text, most_words=ctx.most_words), ctx.lexicon)
     return Response(data, media_type="application/pdf",
                     headers={"content-disposition": 'attachment; filename="lexitrain-sheet.pdf"'})
 

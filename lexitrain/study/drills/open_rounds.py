@@ -32,8 +32,10 @@ from lexitrain.study.store import ProgressStore
 WALL, DRILL = "wall", "drill"
 #: Rounds kept open at once: opening one more finishes (and so saves) the one used longest ago.
 OPEN_LIMIT = 16
-#: How long an ended round is kept to be looked at (its page shows its end), in seconds.
+#: How long an ended round is kept to be looked at (its page shows its end), in seconds, and how many at most (the
+#: last ended): a player starting walls over and over keeps no more than these and the open ones.
 KEPT_SECONDS = 86_400.0
+KEPT_ENDED = 16
 T = TypeVar("T", Wall, Round)
 #: The lexicon a round names (the player's default for None).
 Lexicons = Callable[[str | None], Lexicon]
@@ -119,12 +121,13 @@ def tick(store: ProgressStore, lexicons: Lexicons, clock: Callable[[], float]) -
 
 def _add(store: ProgressStore, kind: str, lex: Lexicon, request: StudyRequest, state: dict[str, Any],
          deadline: float | None, clock: Callable[[], float], nonce: str = "") -> str:
-    """Keep a new round (the one used longest ago finished, past OPEN_LIMIT; rounds ended long ago forgotten)."""
-    now = clock()
-    store.forget_rounds(now - KEPT_SECONDS)
+    """Keep a new round (the one used longest ago finished, past OPEN_LIMIT; rounds ended long ago, or
+    before the last KEPT_ENDED, forgotten)."""
     still_open = store.open_round_ids()
     for old in still_open[: max(0, len(still_open) - OPEN_LIMIT + 1)]:
         _finish(store, lex, old, clock)
+    now = clock()
+    store.forget_rounds(now - KEPT_SECONDS, KEPT_ENDED)
     ident = secrets.token_urlsafe(9)
     state = {"request": request_saved(request), "secret": secrets.token_urlsafe(18), **state}
     store.add_round(ident, kind, lex.name, json.dumps(state), deadline, now, nonce or None)

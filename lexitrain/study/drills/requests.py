@@ -21,7 +21,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.search.execute import rows_for_words
 from lexitrain.search.query import check_search_given, parse_query
-from lexitrain.search.sources import SkipReport, described_source, source_blanks
+from lexitrain.search.sources import SkipReport, check_most, described_source, source_blanks
 from lexitrain.search.word_files import listed_words
 from lexitrain.study.drills import challenge, daily, positions as pos
 from lexitrain.study.drills.challenge import not_after_today, parse_day
@@ -166,6 +166,7 @@ class QuizRequest:
     flashcard: bool = False  # the player reveals the answers and grades each card
     speed_grades: bool = False  # a right typed answer is graded by its speed (study.grading)
     restart: bool = False  # start the round afresh instead of resuming an unfinished one
+    most_words: int | None = None  # a source of more words is refused (a club's cap, `Context.most_words`); None: any
 
     def __post_init__(self) -> None:
         check_grading(self.flashcard, self.speed_grades)
@@ -228,14 +229,17 @@ class QuizRequest:
                                                      word_file=words.word_file))]
                 source = kind_keys[0][1]
             case Words(upload=str(name)):
-                rows = rows_for_words(lex, listed_words(lex, name, uploaded_text(store, name)))
+                listed = listed_words(lex, name, uploaded_text(store, name))
+                check_most(len(listed), self.most_words, f"list {name!r}")
+                rows = rows_for_words(lex, listed)
                 kind_keys = [(self.kind_name, key) for key in question_keys(
                     new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum, not self.as_listed, 2)]
                 source = self.source.text()
             case Words() as words:
                 report = (skipped or _unreported) if words.skip_invalid else None
                 rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
-                                        word_file=words.word_file, conditions=words.conditions, skipped=report)
+                                        word_file=words.word_file, conditions=words.conditions, skipped=report,
+                                        most=self.most_words)
                 blanks = source_blanks(query=words.query, saved=words.saved, builtin=words.builtin,
                                        word_file=words.word_file, conditions=words.conditions)
                 keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,

@@ -23,12 +23,14 @@ def question_results(
     word_file: Path | None = None,
     conditions: Sequence[str] = (),
     skipped: SkipReport | None = None,
+    most: int | None = None,
 ) -> list[WordRow]:
     """Search results for exactly one source, or search conditions (alone, or narrowing a query,
     saved search or built-in list); nothing to ask is an error worth saying. With `skipped`, the
-    words of a word file not in LEX are left out and handed to it (see `results_from_source`)."""
+    words of a word file not in LEX are left out and handed to it; a source of more than MOST words is refused
+    (see `results_from_source`)."""
     results = results_from_source(lex, query=query, saved=saved, builtin=builtin, word_file=word_file,
-                                  conditions=conditions, skipped=skipped)
+                                  conditions=conditions, skipped=skipped, most=most)
     if not results:
         label, value = next(((label, value) for label, value in (
             ("search", query), ("saved search", saved), ("list", builtin), ("word file", word_file)) if value is not None),

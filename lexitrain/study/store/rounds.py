@@ -59,7 +59,10 @@ class Rounds(StoreConnection):
             "SELECT id FROM rounds WHERE closed IS NULL AND deadline IS NOT NULL AND deadline <= ? ORDER BY id",
             (now,)).fetchall()]
 
-    def forget_rounds(self, ended_before: float) -> int:
-        """Delete the rounds that ended before a time (their answers stay); how many."""
-        return int(self.conn.execute("DELETE FROM rounds WHERE closed IS NOT NULL AND closed < ?",
-                                     (ended_before,)).rowcount)
+    def forget_rounds(self, ended_before: float, keep: int) -> int:
+        """Delete the rounds that ended before a time, and those past the KEEP that ended last (their answers
+        stay); how many."""
+        return int(self.conn.execute(
+            "DELETE FROM rounds WHERE closed IS NOT NULL AND (closed < ? OR id NOT IN "
+            "(SELECT id FROM rounds WHERE closed IS NOT NULL ORDER BY closed DESC, id LIMIT ?))",
+            (ended_before, keep)).rowcount)
