@@ -146,6 +146,7 @@ def test_the_first_rows_of_a_search_are_its_whole_answer_cut_and_it_counts_them_
     query = parse_query(text)
     whole = run_search(enable, query)
     assert first_found(enable, query, 25) == (len(whole), whole[:25]) and len(whole) > 25
+    assert first_found(enable, query, 0) == (len(whole), [])  # a count alone still reads every match
 
 
 def test_a_limit_by_probability_past_the_whole_lexicon_holds_the_places_not_the_rows(enable):

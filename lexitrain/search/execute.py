@@ -350,6 +350,10 @@ def _first_in_order(lex: Lexicon, rows: Iterable[WordRow], query: Query, first: 
     query's seed. Only FIRST rows are held (`nsmallest` is `sorted(...)[:first]`), but for `random`,
     which shuffles every word: it keeps the words alone and reads the rows of the first ones again."""
     key = order_key(lex, query)
+    if first == 0:  # the count alone: the rows are still read (and counted), none kept
+        for _ in rows:
+            pass
+        return []
     if query.order != "random":
         return sorted(rows, key=key) if first is None else heapq.nsmallest(first, rows, key=key)
     if first is None:
