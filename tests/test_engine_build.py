@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -65,3 +66,19 @@ def test_a_build_without_a_compiler_falls_back_to_pure_python(tmp_path: Path) ->
     assert editable.returncode == 0, editable.stderr[-3000:]
     assert (tmp_path / editable.stdout.split()[-1]).is_file()
     assert not list((source / "lexitrain").rglob("*.so"))
+
+
+def test_a_source_distribution_carries_the_compiled_modules_sources_and_the_shipped_data(tmp_path: Path) -> None:
+    """An sdist (what `pip install lexitrain-*.tar.gz` builds from) has every part the compiled modules
+    include and the lexicons setup.py copies into the wheel; without MANIFEST.in it had neither."""
+    source = tmp_path / "source"  # (a copy: an egg-info's SOURCES.txt left in the checkout would list files itself)
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    made = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)], cwd=source,
+                          env={**os.environ, "LEXITRAIN_PURE_PYTHON": "1"}, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-3000:]
+    [archive] = tmp_path.glob("lexitrain-*.tar.gz")
+    names = {name.split("/", 1)[1] for name in tarfile.open(archive).getnames() if "/" in name}
+    sources = {str(p.relative_to(ROOT)) for suffix in ("*.pyx", "*.pxi", "*.pxd") for p in (ROOT / "lexitrain").rglob(suffix)}
+    assert "lexitrain/engine/_movegen_search.pxi" in sources and sources <= names
+    assert {"lexicons/wordlists/enable1.txt", "lexicons/leaves/english.json", "quizzes/lists.toml"} <= names
+    assert not [n for n in names if n.endswith((".so", ".c"))]
