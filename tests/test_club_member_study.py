@@ -120,6 +120,9 @@ def test_a_members_games_against_the_bots_are_their_own(club: Club) -> None:
     assert bob.get(f"/study/play/{name}").status_code == 404
     assert bob.get(f"/study/api/play/{name}").status_code == 404
     assert bob.get(f"/study/games/{name}").status_code == 404
+    for path in (f"/study/play/{name}", "/study/no-such-page"):  # a browser following a link: the club's page
+        shown = bob.get(path, headers={"accept": "text/html"})
+        assert shown.status_code == 404 and "<h1>Cannot do that</h1>" in shown.text, (path, shown.text[:200])
     moved = bob.post(f"/study/api/play/{name}/pause", json={"turn": 0}, headers={"x-csrf-token": bob_csrf})
     assert moved.status_code == 404
     assert (club.stores.home(_member_id(club, "ann")) / "games" / f"{name}.gcg").is_file()

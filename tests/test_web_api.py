@@ -130,6 +130,8 @@ def test_malformed_requests_get_one_line_json_errors(client):
     assert "one word" in one_line_error(client.post(f"/api/wall/{ident}/guess", json=on_round(client, ident, {"word": "A B"})), 400)
     assert "no open wall" in one_line_error(client.get("/api/wall/nope"), 404)
     assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
+    followed = client.get("/no/such/page", headers=PAGE)  # a browser following a link: the page, not JSON
+    assert followed.status_code == 404 and "<h1>Cannot do that</h1>" in followed.text and "no such page" in followed.text
     assert one_line_error(client.put("/api/review"), 405)
     assert "no open review or position round 'x'" in one_line_error(
         client.post("/api/review/x/grade", json={"rating": 3, "question": "q", "token": "t"}), 404)

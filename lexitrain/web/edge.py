@@ -431,13 +431,23 @@ def handlers(page: ErrorPage | None = None) -> dict[Any, Callable[[Request, Exce
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         messages = {404: "no such page", 405: "method not allowed here"}
-        refusal = error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+        message = messages.get(exc.status_code, str(exc.detail))
+        if page is not None and exc.status_code == 404 and _asks_for_a_page(request):
+            return await page(request, 404, message)  # (a link followed in a browser: the page, not JSON)
+        refusal = error(exc.status_code, message)
         return closing(refusal) if exc.status_code in CUT_OFF else refusal
 
     async def failed(request: Request, exc: Exception) -> Response:
         return error(500, f"internal error ({type(exc).__name__})")
 
     return {LexitrainError: refused, HTTPException: http_error, Exception: failed}
+
+
+def _asks_for_a_page(request: Request) -> bool:
+    """A browser's GET of a page (it asks for HTML), not a script's."""
+    path = request.url.path[len(request.scope.get("root_path", "")):]
+    return request.method == "GET" and not path.startswith("/api/") \
+        and request.headers.get("accept", "").startswith("text/html")
 
 
 def _wants_json(request: Request) -> bool:
