@@ -445,13 +445,19 @@ def handlers(page: ErrorPage | None = None) -> dict[Any, Callable[[Request, Exce
 
 def _asks_for_a_page(request: Request) -> bool:
     """A browser's GET of a page (it asks for HTML), not a script's."""
-    path = request.url.path[len(request.scope.get("root_path", "")):]
-    return request.method == "GET" and not path.startswith("/api/") \
-        and request.headers.get("accept", "").startswith("text/html")
+    return request.method == "GET" and not _under_api(request) and _accepts_html(request)
 
 
 def _wants_json(request: Request) -> bool:
     """A script's request (under /api/, or a write) unless it asks for a page."""
-    path = request.url.path[len(request.scope.get("root_path", "")):]
-    return (path.startswith("/api/") or request.method != "GET") \
-        and not request.headers.get("accept", "").startswith("text/html")
+    return (_under_api(request) or request.method != "GET") and not _accepts_html(request)
+
+
+def _under_api(request: Request) -> bool:
+    """Whether the path within the face's mount (a club's /study) is under /api/."""
+    return request.url.path[len(request.scope.get("root_path", "")):].startswith("/api/")
+
+
+def _accepts_html(request: Request) -> bool:
+    """Whether the request asks for a page first (a browser does)."""
+    return request.headers.get("accept", "").startswith("text/html")
