@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
@@ -54,8 +55,7 @@ def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[i
     """How many words `run_search` gives and the first FIRST of them (all when None), in the
     same order: only those rows are held while the rest are counted (a page of 500 of the
     whole lexicon keeps 500 rows, not 168,551)."""
-    if query.order in ("playability", "points-per-game") or any(c.name == "playability" for g in query.groups for c in g):
-        lex.require_playability()  # a lexicon without figures: say so in one line
+    _require_figures(lex, query)
     if query.limit:
         first = query.limit if first is None else min(first, query.limit)
     rows = _matches(lex, query) if query.limit_probability is None else _limit_by_probability(lex, query)
@@ -69,6 +69,30 @@ def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[i
 
     kept = _first_in_order(lex, counted(rows), query, first)
     return (min(count, query.limit) if query.limit else count), kept
+
+
+def found_at_most(lex: Lexicon, query: Query, most: int) -> list[WordRow] | None:
+    """`run_search`'s rows when it gives MOST words at most, else None. A search giving more is told by
+    reading MOST + 1 of its matches, not all of them (a club's refused wall of the whole lexicon read every
+    row to count it, 0.85 s of CPU); a limit by probability reads its matches up to its first place + MOST."""
+    if query.limit is None or query.limit > most:
+        _require_figures(lex, query)
+        if query.limit_probability is None:
+            enough = most + 1
+        else:
+            low, high = query.limit_probability
+            # places LOW..LOW + MOST all held: more than MOST kept (a lax limit keeps more, never fewer)
+            enough = low + most if high - low >= most else 0
+        if enough and sum(1 for _ in islice(_matches(lex, query), enough)) == enough:
+            return None
+    count, rows = first_found(lex, query, most)
+    return rows if count <= most else None
+
+
+def _require_figures(lex: Lexicon, query: Query) -> None:
+    """A query on playability figures of a lexicon without them: say so in one line."""
+    if query.order in ("playability", "points-per-game") or any(c.name == "playability" for g in query.groups for c in g):
+        lex.require_playability()
 
 
 def _matches(lex: Lexicon, query: Query) -> Iterator[WordRow]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.rows import WordRow
-from lexitrain.search.execute import first_found, rows_for_words
+from lexitrain.search.execute import found_at_most, rows_for_words, run_search
 from lexitrain.search.lists import builtin_list
 from lexitrain.search.query import Query, described, parse_query
 from lexitrain.search.saved import load_search
@@ -42,7 +42,7 @@ def results_from_source(
     most: int | None = None,
 ) -> list[WordRow]:
     """Result rows (see `run_search`) from one source; [] when nothing matches; a source of more than MOST
-    words (None: any) refused in one line (`check_most`), counted holding MOST rows at most.
+    words (None: any) refused in one line (`check_most`; a search's told from MOST + 1 of its matches).
 
     `conditions` are search options typed on the command itself (`--length 7
     --probability 1-100`, as tokens or one text): alone they are the source, beside a query, saved
@@ -60,8 +60,12 @@ def results_from_source(
             skipped(found.skipped)
         check_most(len(found.words), most, "word file")
         return rows_for_words(lex, found.words)
-    count, rows = first_found(lex, source_query(query=query, saved=saved, builtin=builtin, conditions=conditions), most)
-    check_most(count, most, "search" if builtin is None else "list")
+    searched = source_query(query=query, saved=saved, builtin=builtin, conditions=conditions)
+    if most is None:
+        return run_search(lex, searched)
+    rows = found_at_most(lex, searched, most)
+    if rows is None:  # told from MOST + 1 matches: a refusal reads no more (its exact count would read them all)
+        raise _too_many("search" if builtin is None else "list", f"more than {most:,}", most)
     return rows
 
 
@@ -69,8 +73,12 @@ def check_most(count: int, most: int | None, source: str) -> None:
     """Refuse a SOURCE of COUNT words when it is more than MOST (None: any), in one line: the words a face
     makes a wall or sheet of (a club's cap: `Context.most_words`)."""
     if most is not None and count > most:
-        raise LexitrainError(f"the {source} gives {count:,} words: a wall or sheet here holds at most {most:,} "
-                             f"(narrow it, or limit it to {most:,})")
+        raise _too_many(source, f"{count:,}", most)
+
+
+def _too_many(source: str, count: str, most: int) -> LexitrainError:
+    return LexitrainError(f"the {source} gives {count} words: a wall or sheet here holds at most {most:,} "
+                          f"(narrow it, or limit it to {most:,})")
 
 
 _ONE_SOURCE = "give exactly one word source: a query, a saved search, a built-in list or a word file"
