@@ -153,6 +153,13 @@ def test_small_endgames_match_brute_force(engine: str, threads: int, layout, min
     check(solve(endgame, MoveGenerator(dawg), engine=engine, threads=threads), endgame, expected)
 
 
+def recorded(enable, name: str) -> Endgame:
+    """The real endgame of the game file whose name holds `name`."""
+    [(board, mine, theirs)] = [(b, m, t) for game, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
+                               if name in game]
+    return Endgame(board, (mine, theirs))
+
+
 def real_endgames(tiles, limit: int) -> list[tuple[Board, Rack, Rack]]:
     """The first position of each real game with the bag empty (the opponent holding the unseen tiles)."""
     return [(board, mine, unseen) for _, board, mine, unseen, _ in recorded_endgames(GAMES, tiles)[:limit]]
@@ -212,8 +219,9 @@ def test_stuck_side_passes_and_six_zero_turns_end_it() -> None:
 
 
 def test_out_of_time_says_so(enable) -> None:
-    board, mine, theirs = real_endgames(enable.tiles, 1)[0]
-    solution = solve(Endgame(board, (mine, theirs)), MoveGenerator(dawg_for(enable)), seconds=0.0)
+    """No time at all for an endgame that needs millions of positions (noah_vs_peter: the clock is
+    read every 1,024 positions, which a small endgame's whole proof can take)."""
+    solution = solve(recorded(enable, "noah_vs_pete"), MoveGenerator(dawg_for(enable)), seconds=0.0)
     assert not solution.exact
     assert solution.play is not None
 
@@ -303,9 +311,7 @@ def test_two_threads_prove_a_real_seven_tile_endgame_whose_direct_search_proves_
     one thread's exact value and a line that plays out to it (the first thread's search kept its
     share after the proof, and reading the line back stopped at once: +29, not proved)."""
     dawg = dawg_for(enable)
-    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
-                               if "utf8_dos" in name]
-    endgame = Endgame(board, (mine, theirs))
+    endgame = recorded(enable, "utf8_dos")
     one = solve(endgame, MoveGenerator(dawg), threads=1)
     assert one.exact and one.value == 21
     for seconds in (None, 120.0):
@@ -313,21 +319,33 @@ def test_two_threads_prove_a_real_seven_tile_endgame_whose_direct_search_proves_
 
 
 @COMPILED_ONLY
-def test_two_threads_share_out_the_line_read_back(enable) -> None:
-    """After two threads prove utf8_dos (+21), its line is read back by both (each move searched to
-    the end again: a third of one thread's positions on vs_andy, the first thread's alone before),
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_line_after_a_proof_is_read_off_the_table(enable, threads: int) -> None:
+    """After a proof, the line is read back from the table: each move's value is there, so
+    reading it visits a few positions (utf8_dos, +21: 3 on one thread; 16,327 before, when
+    every play of each position was searched again, not only those up to the first right one)
     and it plays out to the value."""
-    dawg = dawg_for(enable)
-    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
-                               if "utf8_dos" in name]
-    endgame = Endgame(board, (mine, theirs))
-    split = endgame_module.SplitSearch(
-        endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
-    value, depth = endgame_module.prove(split)
+    endgame = recorded(enable, "utf8_dos")
+    search = endgame_module.on_threads(
+        endgame_module.new_search(endgame, MoveGenerator(dawg_for(enable)), None, "compiled"), endgame, threads)
+    value, depth = endgame_module.prove(search)
     assert value == 21
-    second = split.searches[1].nodes
-    line = endgame_module.best_line(split, value, depth, 0, exact=True)
-    assert split.searches[1].nodes > second
+    proved = search.nodes
+    line = endgame_module.best_line(search, value, depth, 0, exact=True)
+    assert played_out(endgame, tuple(line)) == (21, True)
+    assert search.nodes - proved <= 10 * len(line)
+
+
+@COMPILED_ONLY
+def test_two_threads_share_out_a_line_the_table_does_not_hold(enable) -> None:
+    """Where the table does not hold a line's values (here none: nothing proved yet), each of its
+    moves is searched to the end again, by both threads (`SplitSearch.after`, as `root`: the first
+    thread's alone before), and the line plays out to the value (utf8_dos, +21)."""
+    endgame = recorded(enable, "utf8_dos")
+    split = endgame_module.SplitSearch(
+        endgame_module.new_search(endgame, MoveGenerator(dawg_for(enable)), None, "compiled"), endgame, 2)
+    line = endgame_module.best_line(split, 21, endgame_module.PROOF_DEPTH, 0, exact=True)
+    assert all(s.nodes > 0 for s in split.searches)
     assert split.made == []
     assert played_out(endgame, tuple(line)) == (21, True)
 
@@ -390,9 +408,7 @@ def test_a_thread_with_no_play_left_joins_the_play_still_searched(enable) -> Non
     searches put off the positions the other is in, splitting its tree), and the value is one
     thread's in every window. A search told to stop alone (`halt_search`) stops, and runs again after."""
     dawg = dawg_for(enable)
-    [(board, mine, theirs)] = [(b, m, t) for name, b, m, t, _ in recorded_endgames(GAMES, enable.tiles)
-                               if "boys2" in name]
-    endgame = Endgame(board, (mine, theirs))
+    endgame = recorded(enable, "boys2")
     infinity = endgame_module.INFINITY
     one = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled")
     value = one.after_index(0, 1, 6, -infinity, infinity, 0)
