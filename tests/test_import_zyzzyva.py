@@ -256,6 +256,10 @@ def test_a_cardbox_whose_lexicon_file_did_not_compile_says_so(home, tmp_path):
     assert list(why) == ["lexicons/MINE.txt", "quiz/data/MINE/Anagrams.db"] and report["cards"] == 0
     assert "lexicons/MINE.txt did not compile" in why["quiz/data/MINE/Anagrams.db"]
     assert "has no lexicons" not in why["quiz/data/MINE/Anagrams.db"]
+    # the import has no --skip-invalid (its hint named one): the command that has it
+    assert why["lexicons/MINE.txt"] == (
+        f"{folder}/lexicons/MINE.txt:2: 'Q4T': '4' is not a tile of the english set; mend the line, or leave such words "
+        f"out with `lexitrain lexicon build {folder}/lexicons/MINE.txt --name mine --skip-invalid`, then import again")
 
 
 def test_a_lexicon_of_that_name_from_another_list_is_never_replaced(home, tmp_path, make_lexicon):

@@ -16,6 +16,15 @@ from lexitrain.tiles import TileSet
 MIN_TILES = 2
 
 
+class InvalidWord(LexitrainError):
+    """A word of a list with a character outside the tile set; `line` names the file, the line and why, and the
+    message adds `lexicon build`'s way to leave such words out (another command says its own)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line + " (use --skip-invalid to skip such words)")
+        self.line = line
+
+
 @dataclass
 class WordList:
     """Words of a list keyed by their tile codes, with a warning for each word skipped."""
@@ -109,7 +118,7 @@ def read_wordlist(
         if code is None:
             message = f"{path}:{lineno}: {word!r}: {_why_not(word, tiles)}"
             if not skip_invalid:
-                raise LexitrainError(message + " (use --skip-invalid to skip such words)")
+                raise InvalidWord(message)
             result.warnings.append(message + "; skipped")
             continue
         if not MIN_TILES <= len(code) <= max_tiles:

@@ -33,7 +33,7 @@ from lexitrain.lexicon import store as compiled
 from lexitrain.lexicon.catalog import DEFAULT_LEXICON, EMBEDDED, build_lexicon, compiled_match, open_lexicon
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.lexicon.progress import Progress, quiet
-from lexitrain.lexicon.wordlist import zyzzyva_database_lines
+from lexitrain.lexicon.wordlist import InvalidWord, zyzzyva_database_lines
 from lexitrain.paths import data_folder, write_atomically
 from lexitrain.search.execute import run_search
 from lexitrain.search.saved import save_search, saved_searches
@@ -174,7 +174,11 @@ def _compile(source: Path, name: str, item: str, report: FolderImport, progress:
         raise LexitrainError(f"a lexicon named {known} is already compiled here from another list "
                              f"({manifest.get('source', '?') if manifest else '?'}); `lexitrain lexicon build "
                              f"{source} --name {known}` replaces it")
-    built = build_lexicon(source, name, progress=progress)
+    try:
+        built = build_lexicon(source, name, progress=progress)
+    except InvalidWord as exc:  # the import has no --skip-invalid: say what does
+        raise LexitrainError(f"{exc.line}; mend the line, or leave such words out with `lexitrain lexicon build "
+                             f"{source} --name {name} --skip-invalid`, then import again") from None
     report.lexicons.append(built.name)
     report.compiled.append(built.name)
     report.done.append(f"{item}: compiled lexicon {built.name}, {built.words:,} words")
