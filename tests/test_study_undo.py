@@ -180,3 +180,14 @@ def test_a_long_round_keeps_its_state_small_takes_back_its_latest_answers_and_st
         assert summary.missed == [q for q in missed if q in summary.missed] and missed[0] in summary.missed
         assert len(summary.missed) == len([q for n, q in enumerate(missed) if 4 * n < 36 - KEPT_OUTCOMES])
         assert summary.missed_list is not None
+
+
+def test_a_mistyped_command_is_said_and_the_question_waits(small):
+    """`!qiut` is no word: it was judged one, so the question was missed; now it is named and the answer awaited."""
+    args = ("--list", "twos", "--limit", "1", "--lexicon", "small")
+    prompt = _first_prompt(*args)
+    answer = " ".join(sorted(ORACLE["".join(sorted(prompt))]))
+    result = run("quiz", *args, input=f"!qiut\n{answer}\n\n")
+    assert result.exit_code == 0, result.stderr
+    assert "  !qiut is no command: !quit, !c / !m, !undo, !s (or ,), !order" in result.stdout
+    assert "!QIUT" not in result.stdout and "1/1 right" in result.stdout

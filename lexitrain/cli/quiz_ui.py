@@ -240,6 +240,9 @@ def _answer_line(rnd: Round, prompt: str) -> Answer:
         said = command(line) if isinstance(line, str) else None
         if line is None or (said is not None and said.name == "stop"):
             return None
+        if said is None and isinstance(line, str) and line.strip().startswith("!"):  # no word: a mistyped command
+            typer.echo(f"  {line.strip()} is no command: !quit, !c / !m, !undo, !s (or ,), !order")
+            continue
         if said is None or said.name == "reorder":
             return line
         if said.name == "undo":
