@@ -132,6 +132,8 @@ def test_malformed_requests_get_one_line_json_errors(client):
     assert one_line_error(client.get("/no/such/page"), 404) == "no such page"
     followed = client.get("/no/such/page", headers=PAGE)  # a browser following a link: the page, not JSON
     assert followed.status_code == 404 and "<h1>Cannot do that</h1>" in followed.text and "no such page" in followed.text
+    typed = client.get("/wall", headers=PAGE)  # a form's address typed in a browser (it was a line of JSON)
+    assert typed.status_code == 405 and "<h1>Cannot do that</h1>" in typed.text and "takes a form" in typed.text
     assert one_line_error(client.put("/api/review"), 405)
     assert "no open review or position round 'x'" in one_line_error(
         client.post("/api/review/x/grade", json={"rating": 3, "question": "q", "token": "t"}), 404)

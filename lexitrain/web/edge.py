@@ -432,8 +432,10 @@ def handlers(page: ErrorPage | None = None) -> dict[Any, Callable[[Request, Exce
         assert isinstance(exc, HTTPException)
         messages = {404: "no such page", 405: "method not allowed here"}
         message = messages.get(exc.status_code, str(exc.detail))
-        if page is not None and exc.status_code == 404 and _asks_for_a_page(request):
-            return await page(request, 404, message)  # (a link followed in a browser: the page, not JSON)
+        if page is not None and exc.status_code in (404, 405) and _asks_for_a_page(request):
+            # (a link followed in a browser, or a form's address typed or reloaded: the page, not JSON)
+            return await page(request, exc.status_code, message if exc.status_code == 404 else
+                              "no page at this address: it takes a form sent from one of the pages")
         refusal = error(exc.status_code, message)
         return closing(refusal) if exc.status_code in CUT_OFF else refusal
 
