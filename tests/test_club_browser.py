@@ -680,3 +680,34 @@ def test_a_member_answers_their_position_cards_on_the_club_page(enable, real_gam
             expect(page.locator("#study-prompt")).to_contain_text("What did your opponent keep?")  # its own question
             shot(page, tmp_path, f"cards-answered-{size}")
             assert overflowing(page) == [] and errors == []
+
+
+def test_an_admin_makes_an_invitation_code_on_the_clubs_page(live, browser: Browser, tmp_path: Path) -> None:
+    """An organiser invites from the club's page (before: only the API or `lexitrain serve invite` on the server):
+    an admin's page has "Make an invitation code", which shows a code a new member joins with; a member who is
+    not an admin has no such part."""
+    from lexitrain.club.members import make_admin
+
+    base, club = live
+    errors: list[str] = []
+    ann, bob, carol = new_page(browser, errors), new_page(browser, errors), new_page(browser, errors)
+    join(ann, base, club, "ann")
+    join(bob, base, club, "bob")
+    expect(bob.get_by_role("button", name="Make an invitation code")).to_be_hidden()
+    make_admin(club.db, "ann")  # type: ignore[attr-defined]
+    ann.reload()
+    expect(ann.locator("#who")).to_have_text("ann (admin)")
+    ann.set_viewport_size({"width": 390, "height": 844})
+    ann.get_by_role("button", name="Make an invitation code").click()
+    code = ann.locator("#invite-code")
+    expect(code).to_have_text(re.compile(r"^\S{12,}$"))
+    shot(ann, tmp_path, "invite-phone")
+    assert not overflowing(ann), overflowing(ann)
+    carol.goto(base + "/")
+    form = carol.locator("#join-form")
+    form.get_by_label("Name").fill("carol")
+    form.get_by_label("Password (8+ characters)").fill(PASSWORD)
+    form.get_by_label("Invitation code").fill(code.inner_text())
+    form.get_by_role("button", name="Join").click()
+    expect(carol.locator("#who")).to_have_text("carol")
+    assert errors == []

@@ -85,6 +85,7 @@ async function loggedIn(session) {
   document.body.dataset.csrf = me.csrf;
   $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
   $("log-out").classList.remove("hidden");
+  $("admin").classList.toggle("hidden", !me.admin);
   $("login").classList.add("hidden");
   $("club").classList.remove("hidden");
   // each part of the page on its own: the due count is not held back by the leaderboard (nor blanked by its
@@ -132,6 +133,14 @@ $("start").onclick = async () => {
     localStorage.setItem(KIND_KEPT, $("kind").value);
     const got = await api("GET", `/api/challenge?kind=${encodeURIComponent($("kind").value)}`);
     location.assign(`/challenge/${got.attempt}`);
+  } catch (e) { notice(e.message); }
+};
+
+// An admin's invitation code for one new member (an organiser had only the API or `lexitrain serve invite`).
+$("invite").onclick = async () => {
+  try {
+    $("invite-code").textContent = (await api("POST", "/api/admin/invites")).invite;
+    notice("");
   } catch (e) { notice(e.message); }
 };
 
