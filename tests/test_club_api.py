@@ -130,6 +130,11 @@ def test_an_attempt_is_the_walls_state_and_its_time_is_the_servers(club: Club, l
     assert all(c["answers"] == len(ORACLE[c["alphagram"]]) and c["tiles"] == list(c["alphagram"]) for c in cells)
     assert "solutions" not in wall  # (nothing of the answers before the end)
     assert bob.get(f"/api/challenge/{got['attempt']}").status_code == 404  # another member's: not told it exists
+    for path, said in ((f"/challenge/{got['attempt']}", f"no attempt {got['attempt']} of yours"),
+                       ("/tables/999", "no table 999")):  # a browser's: the page saying so (it was a line of JSON)
+        shown = bob.get(path, headers={"accept": "text/html"})
+        assert shown.status_code == 404 and "<h1>Cannot do that</h1>" in shown.text and said in shown.text, path
+        assert '<a class="club" href="/">Club</a>' in shown.text
     club.clock.now += 100  # past the deadline
     late = ann.post("/api/challenge/guess", json={"attempt": got["attempt"], "word": sorted(ORACLE[key])[1]},
                     headers={"x-csrf-token": ann_csrf})

@@ -588,8 +588,14 @@ def create_app(club: Club) -> Starlette:
         club.hubs.live.remove(hub)
         await hub.stop()
 
+    async def error_page(request: Request, status: int, message: str) -> Response:
+        admitted = request.scope.get("state", {}).get("visitor")
+        return await wall_pages.error_page(request, club.stores, admitted and admitted.who, club.lex.name, status,
+                                           message)
+
     app = Starlette(routes=[*ROUTES, Mount("/study", app=study)], lifespan=lifespan,
-                    middleware=[Middleware(Edge, door=club.door, max_body=MAX_BODY, bounds=BODY_BOUNDS)], exception_handlers=handlers())
+                    middleware=[Middleware(Edge, door=club.door, max_body=MAX_BODY, bounds=BODY_BOUNDS)],
+                    exception_handlers=handlers(error_page))
     app.state.club = club
     app.state.study = study
     return app

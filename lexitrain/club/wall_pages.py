@@ -40,6 +40,15 @@ def ident(request: Request, name: str, noun: str) -> int:
     return whole_text(request.path_params[name], noun, 0, lambda _why: NotFound(f"no such {noun}"))
 
 
+async def error_page(request: Request, stores: MemberStores, member: Member | None, lexicon: str, status: int,
+                     message: str) -> Response:
+    """A refusal of one of the club's pages a browser asked for (an attempt not the member's, a table that is not
+    there): the study's page saying so, in the member's style, its header and the way back to the club kept."""
+    chosen = Preferences() if member is None else await run_in_threadpool(preferences, stores, member)
+    return render_page(request, "error.html", status, root="/study", static=STATIC, preferences=chosen,
+                       lexicon=lexicon, club_page="/", message=message)
+
+
 async def wall_page(request: Request, stores: MemberStores, member: Member, lexicon: str, source: str,
                     number: int, title: Callable[[], str], **values: Any) -> Response:
     """The wall page of SOURCE ("challenge" or "table") NUMBER, titled by TITLE (which also checks that the
