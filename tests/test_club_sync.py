@@ -26,6 +26,7 @@ with warnings.catch_warnings():
 from lexitrain.club.app import Club, create_app
 from lexitrain.club.store import ClubDatabase
 from lexitrain.club.members import member_named
+from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
 from lexitrain.study.records.club_link import ClubLink
 from lexitrain.study.quiz.scheduler import Scheduling
@@ -271,6 +272,14 @@ def test_the_local_apps_sync_button_syncs_with_the_club_the_home_keeps_a_session
         assert synced.status_code == 200, synced.text
         assert f"Synced with ann on {url}: sent 0 answers, received 1 answer; 1 card rescheduled here." in synced.text
         assert store.find_card("small", "anagram", keys[1]) is not None
+
+        def unreachable(self: ClubLink, *args: Any, **kwargs: Any) -> Any:
+            raise LexitrainError(f"{url}: cannot reach the club ([Errno 111] Connection refused); nothing more was sent")
+
+        monkeypatch.setattr(ClubLink, "_call", unreachable)  # a sync that fails: said as a refusal, its address kept
+        failed = web.post("/sync", data={"club": f"ann on {url}"}, headers={"accept": "text/html"}).text
+        assert f'<p class="notice" role="alert">{url}: cannot reach the club' in failed  # (was green, "Http://...")
+        assert 'class="saved">Http' not in failed
 
 
 def test_the_local_apps_sync_holds_not_the_lane_while_it_waits_on_the_club(live, lex, home, tmp_path, monkeypatch):

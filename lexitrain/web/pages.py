@@ -99,7 +99,8 @@ async def home(request: Request) -> Response:
                       records=records, uploaded=request.query_params.get("uploaded"),
                       removed=request.query_params.get("removed"),
                       syncs=[synced_line(status) for status in ctx.syncs(store)],
-                      clubs=saved_links() if ctx.on_this_machine else [], synced=request.query_params.get("synced"))
+                      clubs=saved_links() if ctx.on_this_machine else [], synced=request.query_params.get("synced"),
+                      sync_failed=request.query_params.get("sync_failed"))
 
     return await ctx.offload.read(page)
 
@@ -114,22 +115,23 @@ async def sync_now(request: Request) -> Response:
     form = await read_form(request)
     chosen = form_field(form, "club")
 
-    def run(store: ProgressStore) -> str:
+    def run(store: ProgressStore) -> dict[str, str]:
+        """{"synced": what it did} or {"sync_failed": why not} (the page shows the second as a refusal)."""
         for club, member in saved_links():
             if f"{member} on {club}" == chosen:
                 link = ClubLink(club, member)
                 try:
                     done = sync_home(store, link, link.name)
                 except LoginNeeded:
-                    return (f"the session as {member} on {club} has ended: run lexitrain sync {club} --name {member} "
-                            "once in a terminal to log in again")
+                    return {"sync_failed": f"the session as {member} on {club} has ended: run lexitrain sync {club} "
+                                           f"--name {member} once in a terminal to log in again"}
                 except LexitrainError as exc:
-                    return str(exc)
-                return done.said(chosen)
-        return f"no session is kept with {chosen}"
+                    return {"sync_failed": str(exc)}
+                return {"synced": done.said(chosen)}
+        return {"sync_failed": f"no session is kept with {chosen}"}
 
     said = await ctx.offload.aside(run)  # (not in the lane: a sync waits on the network for seconds)
-    return redirect(request, "/?" + urlencode({"synced": said}))
+    return redirect(request, "/?" + urlencode(said))
 
 
 async def wall_start(request: Request) -> Response:
