@@ -493,10 +493,16 @@ def compiled_search_and_value(layout: list[tuple[str, int, int, bool]], mine: st
 @example(layout=BOARDS[1], mine="ER", theirs="Z", zero=0, blank=False)
 @example(layout=BOARDS[1], mine="SE", theirs="E", zero=0, blank=False)
 @example(layout=BOARDS[2], mine="N", theirs="Q", zero=0, blank=True)
+# against a Q that cannot be played: the second tile's best play is on a square beside the first
+# tile played, scoring more than any of its plays here off that tile's square and those beside it
+@example(layout=BOARDS[1], mine="ES", theirs="Q", zero=0, blank=False)
+@example(layout=BOARDS[2], mine="ST", theirs="Q", zero=0, blank=False)
+@example(layout=BOARDS[2], mine="ET", theirs="Q", zero=0, blank=False)
 def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: int, blank: bool) -> None:
     """The compiled search refutes a position of a side with one or two tiles (or no play) by
-    what its plays alone could get if the opponent passed to the end (`Search.bound`): never
-    below the brute force's value, and equal to it where one tile can go out."""
+    what its plays alone could get if the opponent passed to the end (`Search.bound`; two tiles:
+    each one-tile play, then the other tile's best on the board after it): never below the brute
+    force's value, and equal to it where one tile can go out."""
     if blank:
         mine = mine[:1] + "?"
     search, expected = compiled_search_and_value(layout, mine, theirs, zero)
@@ -504,6 +510,18 @@ def test_the_bound_of_a_side_alone_holds(layout, mine: str, theirs: str, zero: i
     assert bound is not None and bound >= expected
     if len(mine) == 1 and search.plays(0):
         assert bound == expected
+
+
+@COMPILED_ONLY
+@pytest.mark.parametrize("layout, mine, first", [(BOARDS[1], "AO", 55), (BOARDS[2], "TQ", 54),
+                                                 (BOARDS[0], "ZZ", 62)])
+def test_two_tiles_against_a_stuck_q_are_bounded_by_their_value(layout, mine: str, first: int) -> None:
+    """Two tiles against a Q with no play: the opponent can only pass, so the side's plays alone
+    are its game, and the two-tile bound is its value (one tile, then the other's best play on the
+    board after it); the bound by each tile's best play here said `first`, above it (both tiles'
+    best plays on one square, or a Z's twice)."""
+    search, expected = compiled_search_and_value(layout, mine, "Q", 0)
+    assert search.bound() == expected < first
 
 
 @COMPILED_ONLY

@@ -25,7 +25,9 @@ of it), and five things the reference leaves out because they only save time:
 - a side with one tile that can play it goes out at once with its best play
   (its value, read off the LiveBoard's cross-checks without finding its
   plays: `LiveBoard.best_single`), and one with two or three tiles or no play is refuted where
-  even the opponent's passing to the end would leave it no better (`solo_bound`; three tiles:
+  even the opponent's passing to the end would leave it no better (`solo_bound`; two tiles:
+  `pair_in_turn`, each one-tile play followed by the other tile's best play on the board after
+  it, where the first reading does not refute; three tiles:
   `triple_bound`, the boards after its first plays read off this board's plays, the squares
   beside each first play scored one by one and their words checked in the word graph);
   the other way round, where the opponent holds one to three tiles, the side
@@ -885,12 +887,15 @@ cdef class Search:
         at most if the opponent passed to the end of the game. It is one, as the opponent may always
         pass and the value is the least of what its ways of playing leave p; with the opponent
         passing, the board changes only by p's own plays. Worked out where p has no play, one tile
-        (`pass_bound`), two (`pair_bound`) or three (`triple_bound`, which stops at a value above
-        alpha: the caller refutes the position only at alpha or below); INFINITY elsewhere."""
+        (`pass_bound`), two (`pair_bound`, then `pair_in_turn` where that is above alpha) or three
+        (`triple_bound`, which stops at a value above alpha: the caller refutes the position only at
+        alpha or below); INFINITY elsewhere."""
+        cdef int value
         if moves.n == 0 or self.size[p] == 1:
             return self.pass_bound(p, moves)
         if self.size[p] == 2:
-            return self.pair_bound(p, moves)
+            value = self.pair_bound(p, moves)
+            return value if value <= alpha else min(value, self.pair_in_turn(p, moves))
         if self.size[p] == 3:
             return self.triple_bound(p, moves, alpha)
         return INFINITY
@@ -898,7 +903,8 @@ cdef class Search:
     def bound(self):
         """`solo_bound` for the side to move at the root (None where it is not worked out)."""
         cdef Moves* moves = self.moves_or_raise(0)
-        cdef int value = self.solo_bound(0, moves, INFINITY)
+        # two tiles: below any alpha, so the search's tightest reading (`pair_in_turn`); three: in full
+        cdef int value = self.solo_bound(0, moves, -INFINITY if self.size[0] == 2 else INFINITY)
         self.unpin(moves)
         return None if value == INFINITY else value
 
@@ -980,6 +986,50 @@ cdef class Search:
         if best_out > -INFINITY:
             v = max(v, best_out + 2 * self.value[other])
         return v
+
+    cdef int pair_in_turn(self, int p, Moves* moves) noexcept nogil:
+        """`solo_bound` of two tiles with each one-tile first play followed by the other tile's best
+        play on the board after it (where `pair_bound` takes its best play here, which may be on the
+        first tile's square, and adds to going out with both the word one makes alone): a play of
+        the second tile there is on a square the first play touches (`touched`: scored there, its
+        words checked, `zone_best`), or is a play here on none of those squares nor the first
+        tile's, making the same words for the same score. So, the opponent passing, this is p's
+        value (but for a blank, whose words any letter makes, and plays scoring nothing, which bring
+        the game's end nearer). Dearer than `pair_bound`: read only where that does not refute."""
+        cdef int other = 1 - p, vo = self.value[other], i, j, k, a, b, q, t, n_zone, one
+        cdef int value = self.value[other] - self.value[p]
+        cdef bint beside
+        cdef int slots[2]
+        cdef int zone[8]
+        cdef int n_slots = 0
+        for k in range(self.letters + 1):
+            for j in range(self.rack[p][k]):
+                slots[n_slots] = k
+                n_slots += 1
+        if moves.n_out:
+            value = max(value, moves.score[0] + 2 * vo)  # the best going out with both (first of all)
+        for i in range(moves.n_out, moves.n):  # the plays of one tile, the other kept or played after
+            q = moves.square[moves.first[i]]
+            t = moves.tile[moves.first[i]]
+            a = self.letters if t >= BLANK_FLAG else t
+            b = slots[1] if a == slots[0] else slots[0]
+            self.sq[q] = t
+            n_zone = self.touched(moves, i, zone)
+            one = self.zone_best(zone, n_zone, b)
+            self.sq[q] = EMPTY
+            for j in range(moves.n_out, moves.n):  # b's plays here on none of those squares
+                t = moves.tile[moves.first[j]]
+                if (self.letters if t >= BLANK_FLAG else t) != b or moves.score[j] <= one:
+                    continue
+                beside = moves.square[moves.first[j]] == q
+                for k in range(n_zone):
+                    beside = beside or zone[k] == moves.square[moves.first[j]]
+                if not beside:
+                    one = moves.score[j]
+            value = max(value, moves.score[i] + vo - self.points[b])  # b kept to the end
+            if one >= 0:
+                value = max(value, moves.score[i] + one + 2 * vo)
+        return value
 
     cdef int word_score(self, int k, bint down, int new_a, int new_b) noexcept nogil:
         """The word through the tile on square k along its column (down) or row on this board, the
