@@ -548,6 +548,42 @@ def test_the_bound_of_a_side_of_three_tiles_holds(layout, mine: str, theirs: str
     assert bound is not None and bound >= expected
 
 
+def compiled_proof(layout: list[tuple[str, int, int, bool]], mine: str, theirs: str,
+                   zero: int) -> tuple[Searcher, int, int]:
+    """The compiled search of a small board's endgame after its proof, the value it proved and the brute
+    force's."""
+    search, expected = compiled_search_and_value(layout, mine, theirs, zero)
+    return search, endgame_module.prove(search)[0], expected
+
+
+@COMPILED_ONLY
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=2, max_size=4),
+       theirs=st.text(POOL, min_size=1, max_size=2), zero=st.integers(0, MAX_ZERO_TURNS - 1),
+       blank=st.booleans())
+# the tiles a play leaves score more on a square beside it than any play of this board does: read
+# off this board's plays alone, the search refutes the play that gets the value (8 for 27, 32 for 33)
+@example(layout=BOARDS[1], mine="QE?", theirs="I", zero=3, blank=False)
+@example(layout=BOARDS[0], mine="ERS", theirs="Z", zero=1, blank=False)
+def test_plays_refuted_by_what_they_leave_the_side_alone_keep_the_value(layout, mine: str, theirs: str,
+                                                                         zero: int, blank: bool) -> None:
+    """The compiled search refutes a play of a side of two to four tiles, leaving it one or two, by
+    its score and what those tiles alone could get on the board after it (`rest_cuts`: the reply is
+    not searched); the value it proves is still the brute force's."""
+    if blank:
+        mine, theirs = mine[:2] + "?", theirs[:1]  # a blank's brute force against two tiles takes a minute
+    _, value, expected = compiled_proof(layout, mine, theirs, zero)
+    assert value == expected
+
+
+@COMPILED_ONLY
+def test_a_play_refuted_by_what_it_leaves_is_not_searched() -> None:
+    """ERS against Z: plays of the side to move are refuted by what they leave it alone, their replies
+    not searched (`rest_cuts`), and the value is the brute force's."""
+    search, value, expected = compiled_proof(BOARDS[0], "ERS", "Z", 1)
+    assert value == expected and search.rest_cuts > 0
+
+
 @COMPILED_ONLY
 def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
     """`Search.bound` on real boards with one to three tiles against two: never below the

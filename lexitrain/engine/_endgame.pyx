@@ -33,7 +33,11 @@ of it), and five things the reference leaves out because they only save time:
   the other way round, where the opponent holds one to three tiles, the side
   to move may pass and the opponent's own plays bound what it then gets, so a
   position is proved good enough before its own plays are even found
-  (`waiting_bound`).
+  (`waiting_bound`);
+  and a play of a side of two to four tiles that leaves it one or two is refuted,
+  its reply not searched, where its score and what the tiles left could get alone
+  on the board after it (the same reading as `triple_bound`'s) are no better
+  (`play_bound`; kept in the table as the reply's bound).
 """
 
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
@@ -242,6 +246,17 @@ cdef struct Moves:
     int orphan      # dropped from the cache while pinned: freed at the last unpin
 
 
+cdef struct SoloPlays:
+    # what the bounds of a side of two to four tiles playing out alone read off its plays (Search.read_solo)
+    int n_rack
+    int rack[4]          # its tiles (rack slots)
+    int best_one[4]      # per tile: its best play alone here (-1: none)
+    int n_pairs
+    int pair_of[6][2]    # the rack's pairs of tiles (slots, the smaller first) ...
+    int best_pair[6]     # ... and their best play together here plus the word one makes alone (pair_bound)
+    int out              # the best play going out (-INFINITY: none)
+
+
 cdef void free_moves(Moves* m) noexcept nogil:
     if m != NULL:
         PyMem_RawFree(m.score)
@@ -440,6 +455,7 @@ cdef class Search:
     cdef public long threatened  # plays proved worse by the opponent's going out without a search
     cdef public long solo_cuts   # positions proved worse by what the side's plays alone could get (`solo_bound`)
     cdef public long waiting_cuts  # positions proved no worse by passing (`waiting_bound`)
+    cdef public long rest_cuts   # plays proved worse by what they leave the side alone (`play_bound`)
     cdef public long deferrals   # plays put off as another search was in the position they lead to
     cdef int letter_mult[MAX_SQUARES]
     cdef int word_mult[MAX_SQUARES]
@@ -520,6 +536,7 @@ cdef class Search:
         self.threatened = 0
         self.solo_cuts = 0
         self.waiting_cuts = 0
+        self.rest_cuts = 0
         self.deferrals = 0
         self.stopped = RUNNING
         self.zoned = self.n_squares <= ZONE_WORDS * 64
@@ -1161,125 +1178,137 @@ cdef class Search:
             value = max(value, one_b + one_c + 2 * vo)
         return value
 
-    cdef int triple_bound(self, int p, Moves* moves, int alpha) noexcept nogil:
-        """`solo_bound` where p holds three tiles, worked out as far as alpha at most (a value above it
-        is returned as soon as one is found). p's first play goes out, or leaves one tile c, or two
-        (b and c) with at most the one- or two-tile bound of the board after it (`pass_bound`,
-        `pair_bound`), which is read off the plays of this board without finding the plays of that
-        one: a play there none of whose tiles is on a square that touches the first play's tiles
-        (`touched`) is a play here, making the same words for the same score (of one tile, at most
-        that tile's best play here; of two, the best of those tiles here), and those that are on one
-        are scored square by square, their words checked in the word graph."""
-        cdef int other = 1 - p, vo = self.value[other], bound = self.value[other] - self.value[p]
-        cdef int i, j, k, q, n_zone, t, down, side, slot, b, c, value, best_out, one_b, one_c
-        cdef int n_rack = 0, n_pairs = 0, touching
-        cdef bint reach
-        cdef int hooks[2]        # whether each tile left makes a word along a line (-1: not worked out)
-        cdef int rack[3]
-        cdef int rest[3]
-        cdef int best_one[3]     # per tile of the rack: its best play alone here (-1: none)
-        cdef int pair_of[3][2]   # the rack's pairs of tiles (slots, the smaller first) ...
-        cdef int best_pair[3]    # ... and their best play together here plus the word one makes alone (pair_bound)
-        cdef int zone[8]
+    cdef void read_solo(self, int p, Moves* moves, SoloPlays* solo) noexcept nogil:
+        """What the bounds of a side playing out alone read off its plays here (p holding two to four
+        tiles): its tiles, each tile's best play alone, each pair's best play together plus the word
+        one makes alone along their line (`pair_bound`), and the best play going out (`solo.out`)."""
+        cdef int i, j, k, q, b, c, slot, used, down, value
+        solo.n_rack = solo.n_pairs = 0
+        solo.out = -INFINITY
         for slot in range(self.letters + 1):
             for j in range(self.rack[p][slot]):
-                rack[n_rack] = slot
-                n_rack += 1
-        for j in range(3):
-            best_one[j] = -1
-            for k in range(j + 1, 3):
-                b, c = min(rack[j], rack[k]), max(rack[j], rack[k])
-                for q in range(n_pairs):
-                    if pair_of[q][0] == b and pair_of[q][1] == c:
+                solo.rack[solo.n_rack] = slot
+                solo.n_rack += 1
+        for j in range(solo.n_rack):
+            solo.best_one[j] = -1
+            for k in range(j + 1, solo.n_rack):
+                b, c = min(solo.rack[j], solo.rack[k]), max(solo.rack[j], solo.rack[k])
+                for q in range(solo.n_pairs):
+                    if solo.pair_of[q][0] == b and solo.pair_of[q][1] == c:
                         break
                 else:
-                    pair_of[n_pairs][0], pair_of[n_pairs][1] = b, c
-                    best_pair[n_pairs] = -INFINITY
-                    n_pairs += 1
+                    solo.pair_of[solo.n_pairs][0], solo.pair_of[solo.n_pairs][1] = b, c
+                    solo.best_pair[solo.n_pairs] = -INFINITY
+                    solo.n_pairs += 1
         for i in range(moves.n):
             j = moves.first[i]
-            if moves.first[i + 1] - j == 3:
-                bound = max(bound, moves.score[i] + 2 * vo)
-            elif moves.first[i + 1] - j == 1:
+            used = moves.first[i + 1] - j
+            if used == solo.n_rack:
+                solo.out = max(solo.out, moves.score[i])
+            elif used == 1:
                 slot = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
-                for k in range(3):
-                    if rack[k] == slot:
-                        best_one[k] = max(best_one[k], moves.score[i])
-            else:
+                for k in range(solo.n_rack):
+                    if solo.rack[k] == slot:
+                        solo.best_one[k] = max(solo.best_one[k], moves.score[i])
+            elif used == 2:
                 b = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
                 c = self.letters if moves.tile[j + 1] >= BLANK_FLAG else moves.tile[j + 1]
                 b, c = min(b, c), max(b, c)
                 down = moves.flat[moves.record[i] + 3]
                 value = moves.score[i] + max(self.run_word(moves.square[j], moves.tile[j], down),
                                              self.run_word(moves.square[j + 1], moves.tile[j + 1], down))
-                for q in range(n_pairs):
-                    if pair_of[q][0] == b and pair_of[q][1] == c:
-                        best_pair[q] = max(best_pair[q], value)
+                for q in range(solo.n_pairs):
+                    if solo.pair_of[q][0] == b and solo.pair_of[q][1] == c:
+                        solo.best_pair[q] = max(solo.best_pair[q], value)
+
+    cdef int rest_bound(self, int p, Moves* moves, int i, SoloPlays* solo, bint touching) noexcept nogil:
+        """The one- or two-tile bound (`pass_bound`, `pair_bound`) of what p's play i leaves it, on the
+        board after i, with the opponent passing: read off the plays of this board (`read_solo`) without
+        finding the plays of that one. A play there none of whose tiles is on a square that touches
+        i's tiles (`touched`) is a play here, making the same words for the same score (of one tile, at
+        most that tile's best play here; of two, the best of those tiles here); where `touching`, those
+        that are on one are scored square by square, their words checked in the word graph (without,
+        the value may be below the bound: a first look, see triple_bound)."""
+        cdef int vo = self.value[1 - p], j, k, q, n_zone = 0, t, down, side, slot, b, c, value, best_out
+        cdef int one_b, one_c
+        cdef bint reach
+        cdef int hooks[2]        # whether each tile left makes a word along a line (-1: not worked out)
+        cdef int rest[4]
+        cdef int zone[12]
+        for j in range(solo.n_rack):
+            rest[j] = solo.rack[j]
+        for q in range(moves.first[i], moves.first[i + 1]):
+            slot = self.letters if moves.tile[q] >= BLANK_FLAG else moves.tile[q]
+            for j in range(solo.n_rack):
+                if rest[j] == slot:
+                    rest[j] = -1
+                    break
+        if touching:
+            for q in range(moves.first[i], moves.first[i + 1]):
+                self.sq[moves.square[q]] = moves.tile[q]
+            n_zone = self.touched(moves, i, zone)
+        b = c = one_b = one_c = -1
+        for j in range(solo.n_rack):
+            if rest[j] >= 0:
+                if b < 0:
+                    b, one_b = rest[j], solo.best_one[j]
+                else:
+                    c, one_c = rest[j], solo.best_one[j]
+        one_b = max(one_b, self.zone_best(zone, n_zone, b))
+        if c < 0:  # one tile left: it goes out with its best play, or stays (pass_bound)
+            value = vo - self.points[b]
+            if one_b >= 0:
+                value = max(value, one_b + 2 * vo)
+        else:  # two left (pair_bound)
+            value = self.singles_value(b, c, one_b, max(one_c, self.zone_best(zone, n_zone, c)), vo)
+            best_out = -INFINITY
+            for q in range(solo.n_pairs):
+                if solo.pair_of[q][0] == min(b, c) and solo.pair_of[q][1] == max(b, c):
+                    best_out = max(best_out, solo.best_pair[q])
+            for q in range(n_zone):
+                # the line from the tile played to this square: across it, the tile here makes
+                # the word along that line alone (hooks, worked out when first needed), so a
+                # tile that cannot make it is not tried
+                reach = zone[q] % self.cols == moves.square[moves.first[i]] % self.cols
+                hooks[0] = hooks[1] = -1
+                for down in range(2):
+                    for side in range(-1, 2, 2):
+                        k = self.first_empty(zone[q], side if down else 0, 0 if down else side)
+                        if k < 0:
+                            continue
+                        for t in range(1 if b == c else 2):
+                            if down != reach:
+                                if hooks[t] < 0:
+                                    slot = c if t else b
+                                    self.sq[zone[q]] = WILD if slot == self.letters else slot
+                                    hooks[t] = self.word_score(zone[q], reach, zone[q], -1) != -2
+                                    self.sq[zone[q]] = EMPTY
+                                if not hooks[t]:
+                                    continue
+                            best_out = max(best_out, self.pair_score(
+                                zone[q], WILD if (c if t else b) == self.letters else (c if t else b),
+                                k, WILD if (b if t else c) == self.letters else (b if t else c), down))
+            if best_out > -INFINITY:
+                value = max(value, best_out + 2 * vo)
+        if touching:
+            for q in range(moves.first[i], moves.first[i + 1]):
+                self.sq[moves.square[q]] = EMPTY
+        return value
+
+    cdef int triple_bound(self, int p, Moves* moves, int alpha) noexcept nogil:
+        """`solo_bound` where p holds three tiles, worked out as far as alpha at most (a value above it
+        is returned as soon as one is found). p's first play goes out, or leaves one tile c, or two
+        (b and c) with at most the one- or two-tile bound of the board after it (`rest_bound`)."""
+        cdef int vo = self.value[1 - p], bound = self.value[1 - p] - self.value[p], i, touching
+        cdef SoloPlays solo
+        self.read_solo(p, moves, &solo)
+        if solo.out > -INFINITY:
+            bound = max(bound, solo.out + 2 * vo)
         if bound > alpha:
             return bound
         for touching in range(2):  # first each play's bound by the plays of this board alone: often above alpha
             for i in range(moves.n_out, moves.n):
-                # the rack after play i
-                for j in range(3):
-                    rest[j] = rack[j]
-                for q in range(moves.first[i], moves.first[i + 1]):
-                    slot = self.letters if moves.tile[q] >= BLANK_FLAG else moves.tile[q]
-                    for j in range(3):
-                        if rest[j] == slot:
-                            rest[j] = -1
-                            break
-                n_zone = 0
-                if touching:
-                    for q in range(moves.first[i], moves.first[i + 1]):
-                        self.sq[moves.square[q]] = moves.tile[q]
-                    n_zone = self.touched(moves, i, zone)
-                b = c = one_b = one_c = -1
-                for j in range(3):
-                    if rest[j] >= 0:
-                        if b < 0:
-                            b, one_b = rest[j], best_one[j]
-                        else:
-                            c, one_c = rest[j], best_one[j]
-                one_b = max(one_b, self.zone_best(zone, n_zone, b))
-                if c < 0:  # one tile left: it goes out with its best play, or stays (pass_bound)
-                    value = vo - self.points[b]
-                    if one_b >= 0:
-                        value = max(value, one_b + 2 * vo)
-                else:  # two left (pair_bound)
-                    value = self.singles_value(b, c, one_b, max(one_c, self.zone_best(zone, n_zone, c)), vo)
-                    best_out = -INFINITY
-                    for q in range(n_pairs):
-                        if pair_of[q][0] == min(b, c) and pair_of[q][1] == max(b, c):
-                            best_out = max(best_out, best_pair[q])
-                    for q in range(n_zone):
-                        # the line from the tile played to this square: across it, the tile here makes
-                        # the word along that line alone (hooks, worked out when first needed), so a
-                        # tile that cannot make it is not tried
-                        reach = zone[q] % self.cols == moves.square[moves.first[i]] % self.cols
-                        hooks[0] = hooks[1] = -1
-                        for down in range(2):
-                            for side in range(-1, 2, 2):
-                                k = self.first_empty(zone[q], side if down else 0, 0 if down else side)
-                                if k < 0:
-                                    continue
-                                for t in range(1 if b == c else 2):
-                                    if down != reach:
-                                        if hooks[t] < 0:
-                                            slot = c if t else b
-                                            self.sq[zone[q]] = WILD if slot == self.letters else slot
-                                            hooks[t] = self.word_score(zone[q], reach, zone[q], -1) != -2
-                                            self.sq[zone[q]] = EMPTY
-                                        if not hooks[t]:
-                                            continue
-                                    best_out = max(best_out, self.pair_score(
-                                        zone[q], WILD if (c if t else b) == self.letters else (c if t else b),
-                                        k, WILD if (b if t else c) == self.letters else (b if t else c), down))
-                    if best_out > -INFINITY:
-                        value = max(value, best_out + 2 * vo)
-                if touching:
-                    for q in range(moves.first[i], moves.first[i + 1]):
-                        self.sq[moves.square[q]] = EMPTY
-                bound = max(bound, moves.score[i] + value)
+                bound = max(bound, moves.score[i] + self.rest_bound(p, moves, i, &solo, touching))
                 if bound > alpha:
                     return bound
         return bound
@@ -1315,6 +1344,38 @@ cdef class Search:
         bound = -self.solo_bound(other, theirs, -beta)
         self.unpin(theirs)
         return bound
+
+    cdef int play_bound(self, int p, Moves* moves, int i, int zero, int alpha, SoloPlays* solo,
+                        bint* read) noexcept nogil:
+        """A bound on the value for p of play i (of p's two to four tiles, leaving one or two) without
+        searching its reply, where it refutes the play (at most alpha; INFINITY elsewhere): its score
+        and the `rest_bound` of the board after it (the opponent may pass, and then p gets no more),
+        kept in the table for the reply's position (a bound from below, as its `waiting_bound`). Where
+        p plays out against a stuck tile, that reply costs a generation of p's plays there (for the
+        opponent's waiting bound), the bound none. Not where the table holds the reply's position
+        already (read there at once). `read` says whether `solo` holds this position's plays' reading
+        yet (`read_solo`, once a position)."""
+        cdef int used, rest
+        cdef uint64_t key
+        cdef Entry e
+        if i == PASS or self.size[p] > 4 or self.size[p] < 2:
+            return INFINITY
+        used = moves.first[i + 1] - moves.first[i]
+        if used == self.size[p] or self.size[p] - used > 2:
+            return INFINITY
+        self.make_index(p, moves, i)
+        key = self.key_of(1 - p, 0 if moves.score[i] else zero + 1)
+        self.unmake_index(p, moves, i)
+        if self.probe(key, &e):
+            return INFINITY
+        if not read[0]:
+            self.read_solo(p, moves, solo)
+            read[0] = True
+        if moves.score[i] + self.rest_bound(p, moves, i, solo, False) > alpha:
+            return INFINITY  # even the plays of this board alone get more
+        rest = self.rest_bound(p, moves, i, solo, True)
+        self.store(key, -rest, PASS, EXACT_DEPTH, LOWER)
+        return moves.score[i] + rest if moves.score[i] + rest <= alpha else INFINITY
 
     cdef int threat_bound(self, int p, Moves* moves, int i, Moves* threat, int zero) noexcept nogil:
         """A bound on the value for p of play i (or PASS) without searching it: the
@@ -1384,7 +1445,8 @@ cdef class Search:
         """`negamax` once the position is this search's to search."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
         cdef int n_first, n_listed, put_off = self.defer_top
-        cdef bint again
+        cdef bint again, read = False
+        cdef SoloPlays solo
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
         cdef Entry e
@@ -1463,9 +1525,14 @@ cdef class Search:
             bound = INFINITY
             if threat != NULL and (i == PASS or moves.first[i + 1] - moves.first[i] != self.size[p]):
                 bound = self.threat_bound(p, moves, i, threat, zero)
+                if bound <= alpha:
+                    self.threatened += 1
+            if bound > alpha:
+                bound = self.play_bound(p, moves, i, zero, alpha, &solo, &read)
+                if bound <= alpha:
+                    self.rest_cuts += 1
             if bound <= alpha:
-                value = bound  # proved no better: the opponent goes out
-                self.threatened += 1
+                value = bound  # proved no better: the opponent goes out, or p's tiles left alone get no more
             elif best == -INFINITY:
                 value = self.child(p, moves, i, depth, alpha, beta, zero)
             else:
