@@ -558,6 +558,10 @@ def test_lexitrain_web_prints_the_link_once_it_listens_and_serves_it(tmp_path, e
                                capture_output=True, text=True, env=env, timeout=30)
         assert blank.returncode != 0 and blank.stderr.startswith("error: --host '': give an address")
         assert blank.stderr.count("\n") == 1  # the empty address would have served every network
+        unknown = subprocess.run([sys.executable, "-m", "lexitrain", "web", "--port", "0", "--no-browser", "--lexicon",
+                                  "nope"], capture_output=True, text=True, env=env, timeout=60)
+        assert unknown.returncode == 1 and unknown.stderr.startswith("error: unknown lexicon 'nope'")
+        assert unknown.stderr.count("\n") == 1  # (uvicorn's traceback came first)
     finally:
         server.terminate()
         server.wait(timeout=60)

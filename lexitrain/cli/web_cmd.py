@@ -34,6 +34,7 @@ def web(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     with ProgressStore() as store:
         ctx = Context(store, lexicon, hosts=hosts(sock, shown), count_apart=True)
+        ctx.lex()  # an unknown lexicon is one line before the server starts (it was uvicorn's traceback)
         link = url(sock, ctx, shown)
 
         def ready() -> None:

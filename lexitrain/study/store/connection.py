@@ -481,7 +481,7 @@ def _use_wal(conn: sqlite3.Connection, path: Path, what: str = "the progress dat
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 conn.execute("PRAGMA journal_mode = WAL")
             return
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:  # (a file that is no database is one line too)
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 conn.close()
                 raise LexitrainError(f"{path}: cannot open {what} ({exc})") from None
