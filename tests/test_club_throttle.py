@@ -154,6 +154,17 @@ def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(club_server) 
     assert addresses_believed(club_server("--trusted-proxy", "127.0.0.1"))
 
 
+def test_a_mistyped_proxy_or_public_url_is_refused_in_one_line(tmp_path: Path) -> None:
+    """`serve --trusted-proxy 10.0.0.O` (a letter O) was taken, and no proxy was ever believed; `--public-url
+    notaurl` too: each is one line now, before anything is served (a server started is a failure here)."""
+    for option, value, said in (("--trusted-proxy", "10.0.0.O", "give an address or a network"),
+                                ("--public-url", "notaurl", "give the address members use")):
+        refused = subprocess.run([sys.executable, "-m", "lexitrain", "serve", "--database", str(tmp_path / "c.sqlite"),
+                                  "--port", "0", option, value], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 1 and refused.stderr == f"error: {option} {value!r}: {said}, e.g. " + (
+            "10.0.0.1 or 10.0.0.0/8\n" if option == "--trusted-proxy" else "https://club.example.org\n")
+
+
 def test_a_process_computes_at_most_two_password_hashes_at_once(db: ClubDatabase,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Each argon2id hash takes 64 MiB while it runs: twelve logins at once (right and wrong passwords) never

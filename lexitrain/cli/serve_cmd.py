@@ -40,9 +40,10 @@ def serve(
 
     from lexitrain.club.app import Club
     from lexitrain.club.store import ClubDatabase
-    from lexitrain.club.server import serve as run
+    from lexitrain.club.server import check_serving, serve as run
     from lexitrain.lexicon.catalog import open_lexicon
 
+    check_serving(public_url, trusted_proxy)
     lex = open_lexicon(lexicon)
     with ClubDatabase(database, pool_size=pool) as db:
         club = Club(db, lex, public_url=public_url, clock=time.time)
