@@ -92,7 +92,7 @@ def test_a_club_made_before_its_flags_were_integers_is_upgraded_by_the_one_runne
         assert ch.leaderboard(db, ch.ChallengeSets(lex), lex.name, KIND, DAY, NOW) == [{"member": "ann", "score": 3, "total": 23, "seconds": 1.0}]
 
 
-def test_a_file_that_is_no_database_is_refused_in_one_line(tmp_path) -> None:
+def test_a_file_that_is_no_database_or_no_name_is_refused_in_one_line(tmp_path) -> None:
     """`serve --database` (or `serve invite`) given some other file: one line naming it (it was SQLite's
     traceback, "file is not a database", from the switch to WAL)."""
     other = tmp_path / "notes.txt"
@@ -100,6 +100,8 @@ def test_a_file_that_is_no_database_is_refused_in_one_line(tmp_path) -> None:
     with pytest.raises(LexitrainError, match=r"notes\.txt: cannot open the club database \(file is not a database\)"):
         ClubDatabase(str(other))
     assert other.read_bytes() == b"not a database, but someone's file " * 200
+    with pytest.raises(LexitrainError, match="^--database is empty: give an SQLite file or a postgresql:// URL$"):
+        ClubDatabase("")  # (it said " is a folder", the folder the server ran in)
 
 
 def test_an_invitation_lets_one_member_in_once(db: ClubDatabase) -> None:

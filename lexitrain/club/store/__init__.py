@@ -72,6 +72,8 @@ class ClubDatabase:
             self.path = Path(SCHEMA)
         else:
             self.path = Path(target)
+            if not target.strip():  # (Path("") is the folder the server runs in)
+                raise LexitrainError("--database is empty: give an SQLite file or a postgresql:// URL")
             if self.path.is_dir():
                 raise LexitrainError(f"{target} is a folder: --database takes a file or a postgresql:// URL")
         try:
