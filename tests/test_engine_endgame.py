@@ -585,6 +585,17 @@ def test_a_play_refuted_by_what_it_leaves_is_not_searched() -> None:
 
 
 @COMPILED_ONLY
+def test_a_play_of_five_tiles_leaving_two_is_refuted_by_what_it_leaves() -> None:
+    """ERSTN against Z, two plies from the root: the root's plays of three or four tiles are refuted by
+    what they leave the side of five alone (`rest_cuts`; the plies below value their plays without
+    a loop), in the window of the brute force's value."""
+    search, expected = compiled_search_and_value(BOARDS[0], "ERSTN", "Z", 0)
+    search.root(2, expected, expected + 1)
+    assert search.rest_cuts > 0
+    assert endgame_module.prove(search)[0] == expected
+
+
+@COMPILED_ONLY
 def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
     """`Search.bound` on real boards with one to three tiles against two: never below the
     brute force's value; and the search that refutes positions by it, and proves them good

@@ -34,7 +34,7 @@ of it), and five things the reference leaves out because they only save time:
   to move may pass and the opponent's own plays bound what it then gets, so a
   position is proved good enough before its own plays are even found
   (`waiting_bound`);
-  and a play of a side of two to four tiles that leaves it one or two is refuted,
+  and a play of a side of two tiles or more that leaves it one or two is refuted,
   its reply not searched, where its score and what the tiles left could get alone
   on the board after it (the same reading as `triple_bound`'s) are no better
   (`play_bound`; kept in the table as the reply's bound).
@@ -112,6 +112,8 @@ cdef enum:
     ZONE_WORDS = 8      # 64-bit words of a threat's reach: boards of up to 512 squares
     CACHE_BITS = 17     # slots of the plays' hash table (at most PLAYS_LIMIT used)
     BUSY_BITS = 16      # slots of the table's marks of the positions being searched (see Search.negamax)
+    SOLO_TILES = 7      # most tiles of a rack whose plays `read_solo` reads
+    SOLO_PAIRS = 21     # ... and its pairs of tiles
     DEFER_CAP = 1 << 16 # plays a search may put off at once, over every node of its line
     GRAPH_FIELDS = 3    # words of a word-graph node before its edges (see lexicon/graph.py)
     WILD = 255          # a blank from the rack on a square, its letter not chosen (see word_score)
@@ -294,13 +296,13 @@ cdef struct Moves:
 
 
 cdef struct SoloPlays:
-    # what the bounds of a side of two to four tiles playing out alone read off its plays (Search.read_solo)
+    # what the bounds of a side of two to seven tiles playing out alone read off its plays (Search.read_solo)
     int n_rack
-    int rack[4]          # its tiles (rack slots)
-    int best_one[4]      # per tile: its best play alone here (-1: none)
+    int rack[SOLO_TILES]         # its tiles (rack slots)
+    int best_one[SOLO_TILES]     # per tile: its best play alone here (-1: none)
     int n_pairs
-    int pair_of[6][2]    # the rack's pairs of tiles (slots, the smaller first) ...
-    int best_pair[6]     # ... and their best play together here plus the word one makes alone (pair_bound)
+    int pair_of[SOLO_PAIRS][2]   # the rack's pairs of tiles (slots, the smaller first) ...
+    int best_pair[SOLO_PAIRS]    # ... and their best play together here plus the word one makes alone (pair_bound)
     int out              # the best play going out (-INFINITY: none)
 
 
@@ -1227,7 +1229,7 @@ cdef class Search:
         return value
 
     cdef void read_solo(self, int p, Moves* moves, SoloPlays* solo) noexcept nogil:
-        """What the bounds of a side playing out alone read off its plays here (p holding two to four
+        """What the bounds of a side playing out alone read off its plays here (p holding two to seven
         tiles): its tiles, each tile's best play alone, each pair's best play together plus the word
         one makes alone along their line (`pair_bound`), and the best play going out (`solo.out`)."""
         cdef int i, j, k, q, b, c, slot, used, down, value
@@ -1281,8 +1283,8 @@ cdef class Search:
         cdef int one_b, one_c
         cdef bint reach
         cdef int hooks[2]        # whether each tile left makes a word along a line (-1: not worked out)
-        cdef int rest[4]
-        cdef int zone[12]
+        cdef int rest[SOLO_TILES]
+        cdef int zone[4 * SOLO_TILES]
         for j in range(solo.n_rack):
             rest[j] = solo.rack[j]
         for q in range(moves.first[i], moves.first[i + 1]):
@@ -1395,7 +1397,7 @@ cdef class Search:
 
     cdef int play_bound(self, int p, Moves* moves, int i, int zero, int alpha, SoloPlays* solo,
                         bint* read) noexcept nogil:
-        """A bound on the value for p of play i (of p's two to four tiles, leaving one or two) without
+        """A bound on the value for p of play i (of p's two to seven tiles, leaving one or two) without
         searching its reply, where it refutes the play (at most alpha; INFINITY elsewhere): its score
         and the `rest_bound` of the board after it (the opponent may pass, and then p gets no more),
         kept in the table for the reply's position (a bound from below, as its `waiting_bound`). Where
@@ -1406,7 +1408,7 @@ cdef class Search:
         cdef int used, rest
         cdef uint64_t key
         cdef Entry e
-        if i == PASS or self.size[p] > 4 or self.size[p] < 2:
+        if i == PASS or self.size[p] > SOLO_TILES or self.size[p] < 2:
             return INFINITY
         used = moves.first[i + 1] - moves.first[i]
         if used == self.size[p] or self.size[p] - used > 2:
