@@ -453,6 +453,46 @@ def unnamed_modules(root: Path = PACKAGE, doc: Path = DOC) -> list[str]:
     return missing + [f"{p.relative_to(root).as_posix()}/" for p in packages if f"`{p.name}/`" not in text]
 
 
+def compiled_names(pyx: Path) -> dict[str, set[str]]:
+    """Each class of a compiled module (its included .pxi parts read in) and what Python can reach of it:
+    its `def`/`cpdef` methods (not dunders) and its public or readonly attributes."""
+    text = pyx.read_text(encoding="utf-8")
+    text += "".join((pyx.parent / part).read_text(encoding="utf-8")
+                    for part in re.findall(r'^include "([^"]+)"', text, re.M))
+    found: dict[str, set[str]] = {}
+    cls: str | None = None
+    for line in text.splitlines():
+        opened = re.match(r"(?:cdef )?class (\w+)", line)
+        if opened:
+            cls = opened.group(1)
+            found[cls] = set()
+        elif re.match(r"\S", line):
+            cls = None
+        elif cls is not None:
+            name = re.match(r"    (?:cp)?def (\w+)\(|    cdef (?:public|readonly) [\w ]+? (\w+)\s*(?:#|$)", line)
+            if name and not (name.group(1) or "").startswith("__"):
+                found[cls].add(name.group(1) or name.group(2))
+    return found
+
+
+def stub_offences(root: Path = PACKAGE) -> list[str]:
+    """Where a compiled module's stub (.pyi, what mypy checks its callers against) names a method or attribute
+    the module does not have, or leaves out one it has: a stub that drifts types the callers wrongly."""
+    out = []
+    for stub in sorted(root.rglob("_*.pyi")):
+        compiled = compiled_names(stub.with_suffix(".pyx"))
+        for node in ast.parse(stub.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            named = {n.name for n in node.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("__")}
+            named |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            have = compiled.get(node.name, set())
+            where = f"{stub.relative_to(root).as_posix()} {node.name}"
+            out += [f"{where}.{n} is not in the module" for n in sorted(named - have)]
+            out += [f"{where}.{n} is missing from the stub" for n in sorted(have - named)]
+    return out
+
+
 # -- the tests --------------------------------------------------------------------------------------
 
 
@@ -505,6 +545,12 @@ def test_one_place_chooses_the_compiled_or_pure_implementation() -> None:
 
 def test_every_module_is_named_in_the_architecture() -> None:
     assert not unnamed_modules()
+
+
+def test_compiled_stubs_name_what_the_modules_have() -> None:
+    assert {"Search"} <= set(compiled_names(PACKAGE / "engine" / "_endgame.pyx"))
+    assert "best_single" in compiled_names(PACKAGE / "engine" / "_movegen.pyx")["LiveBoard"]  # from an included part
+    assert not stub_offences()
 
 
 _STARTUP = """
@@ -620,6 +666,10 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
     assert implementation_choice_offences(root) == [f"lexicon/compile.py:{_last_line(root / 'lexicon/compile.py')}"]
     (root / "study" / "records" / "ghost.py").write_text('"""Named nowhere."""\n', encoding="utf-8")
     assert unnamed_modules(root, tmp_path / "docs" / "architecture.md") == ["study/records/ghost.py"]
+    stub = root / "engine" / "_endgame.pyi"
+    stub.write_text(stub.read_text(encoding="utf-8").replace("    def waiting(self)", "    def helper(self)"), encoding="utf-8")
+    assert stub_offences(root) == ["engine/_endgame.pyi Search.helper is not in the module",
+                                   "engine/_endgame.pyi Search.waiting is missing from the stub"]
 
 
 def _last_line(path: Path) -> int:
