@@ -147,6 +147,23 @@ def test_an_unknown_lexicon_or_an_empty_source_is_a_message_in_the_page(client, 
     assert app_ctx.lexicon == NAME
 
 
+def test_a_refused_setting_shows_the_form_as_the_player_filled_it(client, app_ctx):
+    """A typo in one field costs nothing of the others: the form comes back filled, the reason above it,
+    and nothing is kept."""
+    refused = client.post("/settings", data={"lexicon": "nosuchlexicon", "letter_order": "eai", "dark": "1",
+                                             "daily_order": "points-per-game"}, headers=PAGE)
+    assert refused.status_code == 400
+    assert re.search(r'<p class="notice" role="alert">[^<]*nosuchlexicon', refused.text)
+    assert 'name="lexicon" list="lexicons" value="nosuchlexicon"' in refused.text
+    assert 'name="letter_order" value="eai"' in refused.text
+    assert re.search(r'name="dark" value="1"\s+checked', refused.text)
+    assert not re.search(r'name="tiles" value="1"\s+checked', refused.text)
+    assert '<option value="points-per-game" selected>' in refused.text
+    assert not re.search(r'<body class="dark\s', refused.text)  # the page itself as stored: nothing was kept
+    assert app_ctx.store.setting("display:letter_order") is None and app_ctx.store.setting("daily_order") is None
+    assert app_ctx.lexicon == NAME
+
+
 def test_a_definition_with_markup_is_shown_as_text(client):
     page = client.get("/search?length=7&anagram=AEINRST")
     assert SCRIPT not in page.text and "keeps &lt;script&gt;alert(1)&lt;/script&gt;" in page.text

@@ -369,24 +369,33 @@ async def settings_page(request: Request) -> Response:
 
 
 async def settings_save(request: Request) -> Response:
+    """Keep the settings, or show the form again as the player filled it with the reason it was refused
+    (a typo in one field must not cost the others)."""
     ctx = context(request)
     form = await read_form(request)
     name = form_field(form, "lexicon").strip() or ctx.lexicon
-    order = check_daily_order(form_field(form, "daily_order")) if form.get("daily_order") is not None else None
+    order_given = form_field(form, "daily_order") if form.get("daily_order") is not None else None
     preferences = Preferences(tiles=bool(form.get("tiles")), dark=bool(form.get("dark")),
                               letter_order=form_field(form, "letter_order"), symbols=bool(form.get("symbols")),
                               contrast=bool(form.get("contrast")))
 
-    def save(store: ProgressStore) -> None:
-        lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
-        save_preferences(store, lex, preferences)
+    def save(store: ProgressStore) -> Response | None:
+        try:
+            order = check_daily_order(order_given) if order_given is not None else None
+            lex = ctx.lex(name)  # an unknown lexicon is refused here, in the page
+            save_preferences(store, lex, preferences)
+        except LexitrainError as exc:
+            return render(request, store, "settings.html", status=400, lexicons=known_lexicons(), error=str(exc),
+                          filled={"lexicon": name, "preferences": preferences,
+                                  "daily_order": order_given or daily_order(store)})
         store.set_setting("lexicon", lex.name)
         if order is not None:
             store.set_setting(DAILY_ORDER_SETTING, order)
         ctx.lexicon = lex.name
+        return None
 
-    await ctx.offload.write(save)
-    return redirect(request, "/settings?saved=1")
+    refused = await ctx.offload.write(save)
+    return refused or redirect(request, "/settings?saved=1")
 
 
 def form_field(form: FormData, name: str) -> str:
