@@ -90,9 +90,14 @@ def _first_prompt(*args: str) -> str:
     return of("question", lines(run("quiz", "--jsonl", "--no-schedule", *args, input="").stdout))[0]["prompt"]
 
 
+def _right_answer(prompt: str) -> str:
+    """Every word of the prompt's letters, as a player would type them."""
+    return " ".join(sorted(ORACLE["".join(sorted(prompt))]))
+
+
 def test_jsonl_undo_line_asks_the_question_again(small):
     args = ("--list", "twos", "--limit", "2", "--lexicon", "small")
-    answer = " ".join(sorted(ORACLE["".join(sorted(_first_prompt(*args)))]))
+    answer = _right_answer(_first_prompt(*args))
     result = run("quiz", "--jsonl", *args, input=f"!undo\nZZ\n!undo\n{answer}\n!quit\n")
     assert result.exit_code == 0, result.stderr
     out = lines(result.stdout)
@@ -122,7 +127,7 @@ def test_jsonl_refused_play_waits(small):
 def test_terminal_undo_takes_back_and_asks_again(small):
     args = ("--list", "twos", "--limit", "1", "--lexicon", "small")
     prompt = _first_prompt(*args)
-    answer = " ".join(sorted(ORACLE["".join(sorted(prompt))]))
+    answer = _right_answer(prompt)
     result = run("quiz", *args, input=f"ZZ\n\n!undo\n{answer}\n\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
@@ -186,7 +191,7 @@ def test_a_mistyped_command_is_said_and_the_question_waits(small):
     """`!qiut` is no word: it was judged one, so the question was missed; now it is named and the answer awaited."""
     args = ("--list", "twos", "--limit", "1", "--lexicon", "small")
     prompt = _first_prompt(*args)
-    answer = " ".join(sorted(ORACLE["".join(sorted(prompt))]))
+    answer = _right_answer(prompt)
     result = run("quiz", *args, input=f"!qiut\n{answer}\n\n")
     assert result.exit_code == 0, result.stderr
     assert "  !qiut is no command: !quit, !c / !m, !undo, !s (or ,), !order" in result.stdout

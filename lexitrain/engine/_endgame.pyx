@@ -1011,6 +1011,15 @@ cdef class Search:
             total += self.points[t] * self.letter_mult[k]
         return total * self.word_mult[k]
 
+    cdef int rack_slots(self, int p, int* slots) noexcept nogil:
+        """p's tiles, one rack slot each (a tile held twice, twice), into `slots`; how many."""
+        cdef int slot, j, n = 0
+        for slot in range(self.letters + 1):
+            for j in range(self.rack[p][slot]):
+                slots[n] = slot
+                n += 1
+        return n
+
     cdef int pair_bound(self, int p, Moves* moves) noexcept nogil:
         """`solo_bound` where p holds two tiles: p goes out now with both; or plays one (a) and
         later the other (b), going out; or stops short (the scoreless turns end the game, each
@@ -1022,11 +1031,7 @@ cdef class Search:
         cdef int other = 1 - p, i, j, q, t, slot, best_out = -INFINITY, v, w
         cdef int slots[2]
         cdef int best_one[2]
-        cdef int n_slots = 0
-        for slot in range(self.letters + 1):
-            for j in range(self.rack[p][slot]):
-                slots[n_slots] = slot
-                n_slots += 1
+        self.rack_slots(p, slots)
         best_one[0] = -INFINITY
         best_one[1] = -INFINITY
         for i in range(moves.n_out, moves.n):  # the plays of one tile
@@ -1068,11 +1073,7 @@ cdef class Search:
         cdef bint beside
         cdef int slots[2]
         cdef int zone[8]
-        cdef int n_slots = 0
-        for k in range(self.letters + 1):
-            for j in range(self.rack[p][k]):
-                slots[n_slots] = k
-                n_slots += 1
+        self.rack_slots(p, slots)
         if moves.n_out:
             value = max(value, moves.score[0] + 2 * vo)  # the best going out with both (first of all)
         for i in range(moves.n_out, moves.n):  # the plays of one tile, the other kept or played after
@@ -1233,12 +1234,9 @@ cdef class Search:
         tiles): its tiles, each tile's best play alone, each pair's best play together plus the word
         one makes alone along their line (`pair_bound`), and the best play going out (`solo.out`)."""
         cdef int i, j, k, q, b, c, slot, used, down, value
-        solo.n_rack = solo.n_pairs = 0
+        solo.n_pairs = 0
         solo.out = -INFINITY
-        for slot in range(self.letters + 1):
-            for j in range(self.rack[p][slot]):
-                solo.rack[solo.n_rack] = slot
-                solo.n_rack += 1
+        solo.n_rack = self.rack_slots(p, solo.rack)
         for j in range(solo.n_rack):
             solo.best_one[j] = -1
             for k in range(j + 1, solo.n_rack):

@@ -78,13 +78,12 @@ def found_at_most(lex: Lexicon, query: Query, most: int) -> list[WordRow] | None
     row to count it, 0.85 s of CPU); a limit by probability reads its matches up to its first place + MOST."""
     if query.limit is None or query.limit > most:
         _require_figures(lex, query)
-        if query.limit_probability is None:
-            enough = most + 1
-        else:
-            low, high = query.limit_probability
-            # places LOW..LOW + MOST all held: more than MOST kept (a lax limit keeps more, never fewer)
-            enough = low + most if high - low >= most else 0
-        if enough and sum(1 for _ in islice(_matches(lex, query), enough)) == enough:
+        if query.limit_probability is None:  # MOST + 1 matches read, the search's rows when they are all
+            matches = list(islice(_matches(lex, query), most + 1))
+            return None if len(matches) > most else _first_in_order(lex, matches, query, None)
+        low, high = query.limit_probability
+        # places LOW..LOW + MOST all held: more than MOST kept (a lax limit keeps more, never fewer)
+        if high - low >= most and sum(1 for _ in islice(_matches(lex, query), low + most)) == low + most:
             return None
     count, rows = first_found(lex, query, most)
     return rows if count <= most else None
