@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -16,7 +17,7 @@ from lexitrain.cli.sim_cmd import INFER_HELP, LAST_PLAY_HELP, inferred_rack, pru
 from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
-    from lexitrain.engine.analysis import GameReport, TurnReport
+    from lexitrain.engine.analysis import GameReport, SimOptions, TurnReport
     from lexitrain.engine.cgp import Position
     from lexitrain.engine.equity import Candidate
     from lexitrain.engine.gcg import Game
@@ -96,46 +97,65 @@ def best(
     from lexitrain.engine.movegen import MoveGenerator
     from lexitrain.tiles import Rack
 
-    if top is not None and all_:  # silently preferring one would hide a typo in a script
-        raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
-    if top is not None and top < 1:
-        raise LexitrainError("--top must be at least 1")
-    if by not in ORDERS:
-        raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
+    _check_listing(ctx, top, all_, by)
     lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)), rack)
     rack = position.rack.upper()
     if not rack:
         raise LexitrainError("the CGP has no rack for the player to move (give one with --rack)")
     held = Rack.parse(lex.tiles, rack, in_play=True)
     limit = None if all_ else DEFAULT_TOP if top is None else top
-    if (infer or last_play is not None) and by not in ("sim", "win"):
-        raise LexitrainError("--infer and --last-play go with --by sim or --by win")
-    if threads is not None and by not in ("sim", "win"):
-        raise LexitrainError("--threads goes with --by sim or --by win")
-    if stop is not None and by != "win":  # it prunes by win chance: an equity order would rank what it cut short
-        raise LexitrainError("--stop goes with --by win (the simulation prunes by win chance)")
+    _check_simulation_options(by, infer, last_play, threads, stop)
     if by in ("sim", "win"):
         inferred = inferred_rack(lex, position.board, held, last_play) if infer else None
-        if last_play is not None and not infer:
-            raise LexitrainError("--last-play goes with --infer")
         _best_by_simulation(position, lex, held, by, limit, iterations, seed, json_out, inferred,
                             usable_cores() if threads is None else threads, stop)
         return
     plays = MoveGenerator(dawg_for(lex)).plays(position.board, held)
     tiles = position.board.tiles
     if by == "score" and not exchanges:
-        plays = plays[:limit]
-        if json_out:
-            emit_json([_play_json(p, tiles) for p in plays])
-            return
-        if not plays:
-            typer.echo(f"no legal play with {rack}")
-            return
-        typer.echo(f"{'Score':>5}  {'Pos':<4} {'Tiles':<16} Word")
-        for p in plays:
-            typer.echo(f"{p.score:>5}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+        _print_plays(plays[:limit], tiles, rack, json_out)
         return
-    ranked = _ranked(position, tiles, held, plays, by, exchanges)[:limit]
+    _print_ranked(_ranked(position, tiles, held, plays, by, exchanges)[:limit], tiles, held, rack, json_out)
+
+
+def _check_listing(ctx: typer.Context, top: int | None, all_: bool, by: str) -> None:
+    """`best`'s --top, --all and --by, refused before the position is read."""
+    if top is not None and all_:  # silently preferring one would hide a typo in a script
+        raise click_exceptions().UsageError("give --top N or --all, not both", ctx)
+    if top is not None and top < 1:
+        raise LexitrainError("--top must be at least 1")
+    if by not in ORDERS:
+        raise LexitrainError(f"--by {by!r}: rank by {' or '.join(ORDERS)}")
+
+
+def _check_simulation_options(by: str, infer: bool, last_play: str | None, threads: int | None,
+                              stop: int | None) -> None:
+    """The options only a simulation reads are refused with any other --by, so none is silently ignored."""
+    if (infer or last_play is not None) and by not in ("sim", "win"):
+        raise LexitrainError("--infer and --last-play go with --by sim or --by win")
+    if threads is not None and by not in ("sim", "win"):
+        raise LexitrainError("--threads goes with --by sim or --by win")
+    if stop is not None and by != "win":  # it prunes by win chance: an equity order would rank what it cut short
+        raise LexitrainError("--stop goes with --by win (the simulation prunes by win chance)")
+    if last_play is not None and not infer:
+        raise LexitrainError("--last-play goes with --infer")
+
+
+def _print_plays(plays: list[ScoredPlay], tiles: TileSet, rack: str, json_out: bool) -> None:
+    """`best --by score`: the plays as the generator ranks them, score first."""
+    if json_out:
+        emit_json([_play_json(p, tiles) for p in plays])
+        return
+    if not plays:
+        typer.echo(f"no legal play with {rack}")
+        return
+    typer.echo(f"{'Score':>5}  {'Pos':<4} {'Tiles':<16} Word")
+    for p in plays:
+        typer.echo(f"{p.score:>5}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+
+
+def _print_ranked(ranked: list[Candidate], tiles: TileSet, held: Rack, rack: str, json_out: bool) -> None:
+    """`best --by equity` (or with --exchanges): each candidate with its equity and the tiles it keeps."""
     if json_out:
         emit_json([_candidate_json(c, tiles, held) for c in ranked])
         return
@@ -321,11 +341,28 @@ def preendgame(
     """One or two tiles in the bag: each play and the pass against each way the bag may fall, with the exact
     endgame after."""
     from lexitrain.engine.dawg import dawg_for
-    from lexitrain.engine.exchanges import unseen_tiles
     from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.engine.preendgame import INFINITY, solve_preendgame
-    from lexitrain.tiles import RACK_SIZE, Rack
+    from lexitrain.engine.preendgame import solve_preendgame
 
+    _check_preendgame_options(seconds, candidates, top, threads)
+    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
+    tiles = position.board.tiles
+    mine, unseen, in_bag = _preendgame_bag(position, tiles)
+    spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
+    result = solve_preendgame(position.board, mine, unseen, MoveGenerator(dawg_for(lex)), seconds, spread,
+                              candidates, in_bag=in_bag, zero_turns=position.zero_turns, threads=threads)
+    rows = [_preendgame_row(o, tiles) for o in result.plays]
+    if json_out:
+        emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
+                   "may_be_better": [_outcome_json(o, tiles, False) for o in result.may_be_better],
+                   "unproved": [_outcome_json(o, tiles, False) for o in result.unproved],
+                   "in_bag": in_bag, "candidates": result.candidates, "seconds": round(result.seconds, 3)})
+        return
+    _print_preendgame(result, rows, unseen.size, in_bag, top)
+
+
+def _check_preendgame_options(seconds: float | None, candidates: int | None, top: int, threads: int) -> None:
+    """`preendgame`'s numbers, refused before the position is read."""
     if seconds is not None and seconds <= 0:
         raise LexitrainError("--time must be more than 0 seconds")
     if candidates is not None and candidates < 1:
@@ -334,53 +371,65 @@ def preendgame(
         raise LexitrainError("--top must be at least 1")
     if threads < 1:
         raise LexitrainError("--threads must be at least 1")
-    lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
-    tiles = position.board.tiles
+
+
+def _preendgame_bag(position: Position, tiles: TileSet) -> tuple[Rack, Rack, int]:
+    """The rack to move, the unseen tiles and how many of them are in the bag (1 or 2: the
+    pre-endgame's; any other count is refused, with the command that solves it where there is one)."""
+    from lexitrain.engine.exchanges import unseen_tiles
+    from lexitrain.tiles import RACK_SIZE, Rack
+
     mine = Rack.parse(tiles, position.rack, "the rack to move", required=True, in_play=True)
     unseen = unseen_tiles(position.board, mine)
     in_bag = max(0, unseen.size - RACK_SIZE)
     if in_bag not in (1, 2):
         raise LexitrainError(f"{counted(in_bag, 'tile')} in the bag: the pre-endgame is for 1 or 2"
                              + (" (with none, use `lexitrain endgame`)" if in_bag == 0 else ""))
-    spread = position.scores[0] - position.scores[1] if len(position.scores) > 1 else 0
-    result = solve_preendgame(position.board, mine, unseen, MoveGenerator(dawg_for(lex)), seconds, spread,
-                              candidates, in_bag=in_bag, zero_turns=position.zero_turns, threads=threads)
-    rows = [{**_outcome_json(o, tiles),
-             "expected": round(o.expected, 2), "wins": o.wins, "wins_at_most": o.wins_at_most,
-             "decided": o.decided, "draws": o.unseen, "exact": o.exact,
-             "expected_at_least": _rounded(o.expected_at_least), "expected_at_most": _rounded(o.expected_at_most),
-             "outcomes": [{"tile": d.tile, "drawn": d.mine, "count": d.count, "value": d.value, "exact": d.exact,
-                           "result": d.result, "at_least": None if d.low <= -INFINITY else d.low,
-                           "at_most": None if d.high >= INFINITY else d.high}
-                          for d in o.draws]}
-            for o in result.plays]
-    if json_out:
-        emit_json({"plays": rows, "exact": result.exact, "wins_proved": result.wins_proved,
-                   "may_be_better": [_outcome_json(o, tiles, False) for o in result.may_be_better],
-                   "unproved": [_outcome_json(o, tiles, False) for o in result.unproved],
-                   "in_bag": in_bag, "candidates": result.candidates, "seconds": round(result.seconds, 3)})
-        return
-    proof = _proof(result)
-    ways = f"each of the {unseen.size} unseen tiles" if in_bag == 1 else \
+    return mine, unseen, in_bag
+
+
+def _preendgame_row(outcome: PlayOutcome, tiles: TileSet) -> dict[str, Any]:
+    """A candidate's `--json` row: its wins and expected value (or their proved bounds) and each draw's outcome."""
+    from lexitrain.engine.preendgame import INFINITY
+
+    return {**_outcome_json(outcome, tiles),
+            "expected": round(outcome.expected, 2), "wins": outcome.wins, "wins_at_most": outcome.wins_at_most,
+            "decided": outcome.decided, "draws": outcome.unseen, "exact": outcome.exact,
+            "expected_at_least": _rounded(outcome.expected_at_least),
+            "expected_at_most": _rounded(outcome.expected_at_most),
+            "outcomes": [{"tile": d.tile, "drawn": d.mine, "count": d.count, "value": d.value, "exact": d.exact,
+                          "result": d.result, "at_least": None if d.low <= -INFINITY else d.low,
+                          "at_most": None if d.high >= INFINITY else d.high}
+                         for d in outcome.draws]}
+
+
+def _print_preendgame(result: PreEndgame, rows: list[dict[str, Any]], unseen: int, in_bag: int, top: int) -> None:
+    """The pre-endgame's table: what is proved, then the best TOP candidates, those that may still be best marked."""
+    ways = f"each of the {unseen} unseen tiles" if in_bag == 1 else \
         f"each of the {rows[0]['draws'] if rows else 0} ways the 2 tiles in the bag may be drawn"
     typer.echo(f"{len(rows)} of {counted(result.candidates, 'candidate')} (the plays and the pass) against "
-               f"{ways} ({proof}; {result.seconds:.2f} s)")
+               f"{ways} ({_proof(result)}; {result.seconds:.2f} s)")
     rivals = {id(o) for o in result.unproved}
     if rivals and id(result.plays[0]) in rivals:  # nothing proved: the first is a guess, among the others
         typer.echo(f"not proved: any of the {counted(len(rivals), 'candidate')} may be best (marked *)")
     elif rivals:
         typer.echo(f"not proved: {counted(len(rivals), 'candidate')} may still beat the first (marked *)")
     for o, row in zip(result.plays[:top], rows):
-        wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
-        low, high = row["expected_at_least"], row["expected_at_most"]
-        bounds = "" if low is None and high is None else (
-            f", proved {'' if low is None else f'{low:+.2f} <= '}value{'' if high is None else f' <= {high:+.2f}'}")
-        note = "" if row["exact"] else f"  (wins proved, value not exact{bounds})" if row["decided"] \
-            else f"  (partly searched: about {row['wins']:g} wins by the estimate{bounds})"  # the order's second key
-        typer.echo(f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
-                   f"{row['word']:<16} {row['score']:>4}{note}{' *' if id(o) in rivals else ''}")
+        typer.echo(_preendgame_line(row) + (" *" if id(o) in rivals else ""))
     if len(rows) > top:
         typer.echo(f"and {counted(len(rows) - top, 'candidate')} more, not listed (--top N lists more, --json all)")
+
+
+def _preendgame_line(row: dict[str, Any]) -> str:
+    """A candidate's line: its wins of the draws, expected value, the play, and what of it is not exact."""
+    wins = f"{row['wins']:>4g}" if row["decided"] else f"<={row['wins_at_most']:g}"
+    low, high = row["expected_at_least"], row["expected_at_most"]
+    bounds = "" if low is None and high is None else (
+        f", proved {'' if low is None else f'{low:+.2f} <= '}value{'' if high is None else f' <= {high:+.2f}'}")
+    note = "" if row["exact"] else f"  (wins proved, value not exact{bounds})" if row["decided"] \
+        else f"  (partly searched: about {row['wins']:g} wins by the estimate{bounds})"  # the order's second key
+    return (f"{wins:>6}/{row['draws']} wins  {row['expected']:+7.2f}  {row['position']:<4} "
+            f"{row['word']:<16} {row['score']:>4}{note}")
 
 
 def _outcome_json(outcome: PlayOutcome, tiles: TileSet, scored: bool = True) -> dict[str, Any]:
@@ -547,9 +596,8 @@ def gcg_analyze(
     json_out: Json = False,
 ) -> None:
     """Each turn solved again: top plays by score and equity, what the move gave up, missed bingos, phonies."""
-    from lexitrain.engine.analysis import Analyst, SimOptions, summarise
+    from lexitrain.engine.analysis import SimOptions, summarise
     from lexitrain.engine.gcg import read_gcg
-    from lexitrain.lexicon.catalog import open_lexicon
 
     if report is not None:
         from lexitrain.sheets.game_report import check_report_path
@@ -558,19 +606,11 @@ def gcg_analyze(
     if sim and (threads < 1 or sim_iterations < 1):
         raise LexitrainError("--threads and --sim-iterations must each be at least 1")
     games = [read_gcg(f) for f in files]
-    analysts: dict[str, Analyst] = {}
-    reports: list[tuple[str, GameReport]] = []
-    notes: list[str] = []
-    for path, game in zip(files, games):
-        name, note = game_lexicon(game, lexicon, path)
-        if note and note not in notes:
-            notes.append(note)
-        if name not in analysts:
-            lex = open_lexicon(name)
-            options = SimOptions(name, iterations=sim_iterations, seed=seed, threads=threads,
-                                 infer=infer) if sim else None
-            analysts[name] = Analyst.of_lexicon(lex, options)
-        reports.append((name, analysts[name].game(game, player)))
+    def sim_options(lexicon_name: str) -> SimOptions | None:
+        return SimOptions(lexicon_name, iterations=sim_iterations, seed=seed, threads=threads,
+                          infer=infer) if sim else None
+
+    reports, notes, seconds = _analyse_games(files, games, lexicon, player, sim_options)
     by_player: dict[str, list[TurnReport]] = {}
     for _, r in reports:
         for t in r.turns:
@@ -580,24 +620,57 @@ def gcg_analyze(
         from lexitrain.sheets.game_report import write_report
 
         write_report(report, [r for _, r in reports], summary)
-    seconds = round(sum(a.seconds for a in analysts.values()), 2)
     if sim:
-        unproved = sum("not proved" in t.win_method for _, r in reports for t in r.turns)
-        if unproved:
-            notes.append(f"{unproved} turn{'s' if unproved != 1 else ''} near the end not proved within the "
-                         "solvers' time: judged by the best line found")
+        notes.extend(_unproved_note(reports))
     if json_out:
         emit_json({"games": [{**r.to_json(), "lexicon": name} for name, r in reports], "players": summary,
                    "notes": notes, **({"sim_seconds": seconds} if sim else {})})
         return
     _print_analysis(reports, summary, notes)
     if sim:
-        simulated = [t for _, r in reports for t in r.turns if t.win_method == "simulation"]
-        read = sum(t.inferred for t in simulated)
-        typer.echo(f"simulated in {seconds:.1f} s; the opponent's rack read from their last move on {read} of "
-                   f"{len(simulated)} simulated turns" if infer else f"simulated in {seconds:.1f} s")
+        typer.echo(_simulated_line(reports, seconds, infer))
     if report is not None:
         typer.echo(f"report written to {report}")
+
+
+def _analyse_games(files: list[Path], games: list[Game], lexicon: str | None, player: str | None,
+                   sim_options: Callable[[str], SimOptions | None]
+                   ) -> tuple[list[tuple[str, GameReport]], list[str], float]:
+    """Each game analysed against its lexicon (one analyst a lexicon, shared by its games): the reports with
+    their lexicon's name, the notes on which lexicon was chosen, and the seconds the analysts simulated."""
+    from lexitrain.engine.analysis import Analyst
+    from lexitrain.lexicon.catalog import open_lexicon
+
+    analysts: dict[str, Analyst] = {}
+    reports: list[tuple[str, GameReport]] = []
+    notes: list[str] = []
+    for path, game in zip(files, games):
+        name, note = game_lexicon(game, lexicon, path)
+        if note and note not in notes:
+            notes.append(note)
+        if name not in analysts:
+            analysts[name] = Analyst.of_lexicon(open_lexicon(name), sim_options(name))
+        reports.append((name, analysts[name].game(game, player)))
+    return reports, notes, round(sum(a.seconds for a in analysts.values()), 2)
+
+
+def _unproved_note(reports: list[tuple[str, GameReport]]) -> list[str]:
+    """The note that some turns near the end were judged by the best line found, when any were."""
+    unproved = sum("not proved" in t.win_method for _, r in reports for t in r.turns)
+    if not unproved:
+        return []
+    return [f"{unproved} turn{'s' if unproved != 1 else ''} near the end not proved within the "
+            "solvers' time: judged by the best line found"]
+
+
+def _simulated_line(reports: list[tuple[str, GameReport]], seconds: float, infer: bool) -> str:
+    """How long the simulation took and, with --infer, on how many turns the opponent's rack was read."""
+    if not infer:
+        return f"simulated in {seconds:.1f} s"
+    simulated = [t for _, r in reports for t in r.turns if t.win_method == "simulation"]
+    read = sum(t.inferred for t in simulated)
+    return (f"simulated in {seconds:.1f} s; the opponent's rack read from their last move on {read} of "
+            f"{len(simulated)} simulated turns")
 
 
 def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, dict[str, Any]], notes: list[str]
