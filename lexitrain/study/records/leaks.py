@@ -277,28 +277,39 @@ def lost_challenge_turns(record: Record, turns: list[Turn], player: str) -> set[
 
 def game_leaks(game: AnalysedGame, lex: Lexicon, win: WinModel) -> list[Leak]:
     """Every leak of the player's in one analysed game (see the module's docstring)."""
-    tiles = lex.tiles
-    words = dawg_for(lex)
-    record = game.record
-    turns = replay(record, tiles, lexicon=words)
-    reports = {t["turn"]: t for t in game.report["turns"]}
-    lost_challenges = lost_challenge_turns(record, turns, game.player)
+    turns = replay(game.record, lex.tiles, lexicon=dawg_for(lex))
+    return _turn_leaks(game, lex, turns) + _phonies_let_stand(game, lex, win, turns) + \
+        _event_leaks(game, lex, win, turns)
+
+
+def _leak(game: AnalysedGame, lex: Lexicon, kind: str, turn: int | None, cost_win: float, points: float,
+          **more: Any) -> Leak:
+    """A leak of GAME's, its costs floored at nothing (a move that gained is no leak's cost)."""
+    return Leak(kind, game.name, turn, max(0.0, cost_win), max(0.0, points), lexicon=lex.name, day=game.day, **more)
+
+
+def _turn_leaks(game: AnalysedGame, lex: Lexicon, turns: list[Turn]) -> list[Leak]:
+    """The player's own turns that cost win chance or points, each classified."""
+    lost_challenges = lost_challenge_turns(game.record, turns, game.player)
     challenged = {number: _words_before(turns, number, lex) for number in lost_challenges}
-    out: list[Leak] = []
-
-    def leak(kind: str, turn: int | None, cost_win: float, points: float, **more: Any) -> None:
-        out.append(Leak(kind, game.name, turn, max(0.0, cost_win), max(0.0, points), lexicon=lex.name, day=game.day,
-                        **more))
-
+    out = []
     for t in game.report["turns"]:
         if t["note"] or (t["win_lost"] <= 0 and t["points_lost"] <= 0):
             continue
-        kind = classify(t, lost_challenges, tiles)
+        kind = classify(t, lost_challenges, lex.tiles)
         best = t.get("best_by_win") or {}
         words_of = _words_of(kind, t, best, lex) if kind != VALID_CHALLENGED else challenged[t["turn"]]
-        leak(kind, t["turn"], t["win_lost"], t["points_lost"], move=t["move"],
-             best=f"{best.get('position', '')} {best.get('tiles', '')}".strip(), cgp=t["cgp"], words=words_of)
-    # what no turn of the player's shows: an opponent's phony left standing, a bonus handed over, overtime
+        out.append(_leak(game, lex, kind, t["turn"], t["win_lost"], t["points_lost"], move=t["move"],
+                         best=f"{best.get('position', '')} {best.get('tiles', '')}".strip(), cgp=t["cgp"],
+                         words=words_of))
+    return out
+
+
+def _phonies_let_stand(game: AnalysedGame, lex: Lexicon, win: WinModel, turns: list[Turn]) -> list[Leak]:
+    """The opponent's phonies the player did not challenge, each charged to the player's next turn."""
+    words = dawg_for(lex)
+    reports = {t["turn"]: t for t in game.report["turns"]}
+    out = []
     for i, turn in enumerate(turns):
         if turn.player == game.player or turn.kind != PLAY or turn.withdrawn or turn.play is None:
             continue
@@ -307,21 +318,29 @@ def game_leaks(game: AnalysedGame, lex: Lexicon, win: WinModel) -> list[Leak]:
         if not phonies or following is None or following["note"]:
             continue
         chance = _shifted(win, following["cgp"], lex, turn.play.score)
-        leak(PHONY_MISSED, following["turn"], chance, turn.play.score, move=turn.notation, words=phonies,
-             cgp=following["cgp"])
+        out.append(_leak(game, lex, PHONY_MISSED, following["turn"], chance, turn.play.score, move=turn.notation,
+                         words=phonies, cgp=following["cgp"]))
+    return out
+
+
+def _event_leaks(game: AnalysedGame, lex: Lexicon, win: WinModel, turns: list[Turn]) -> list[Leak]:
+    """What no turn of the player's shows: a challenge bonus handed to the opponent, an overtime penalty."""
+    reports = {t["turn"]: t for t in game.report["turns"]}
+    record = game.record
+    out = []
     for event in record.events:
         if event.kind == CHALLENGE_BONUS and event.player != game.player:
             mine = next((reports.get(t.number) for t in turns if t.player == game.player and t.event_line > event.line),
                         None)
             chance = _shifted(win, mine["cgp"], lex, event.score) if mine and not mine["note"] else 0.0
             valid = _words_before(turns, mine["turn"], lex) if mine else []
-            leak(VALID_CHALLENGED, mine["turn"] if mine else None, chance, event.score, move="(challenge)",
-                 words=valid)
+            out.append(_leak(game, lex, VALID_CHALLENGED, mine["turn"] if mine else None, chance, event.score,
+                             move="(challenge)", words=valid))
         if event.kind == TIME_PENALTY and event.player == game.player:
             final = _final_spread(record, game.player)
             changed = _result(final) != _result(final - event.score)  # event.score is negative
-            leak(OVERTIME, None, (_result(final - event.score) - _result(final)) if changed else 0.0, -event.score,
-                 move=f"(time) {event.score}")
+            out.append(_leak(game, lex, OVERTIME, None, (_result(final - event.score) - _result(final))
+                             if changed else 0.0, -event.score, move=f"(time) {event.score}"))
     return out
 
 
