@@ -112,61 +112,57 @@ class Exchange(Cards, Answers, Decks, Plans, Positions, Settings, WordLists):
         store numbered them taking its pages): they are not sent back (those facts are the same everywhere)."""
         with self.snapshot():
             store, last = self.conn.execute("SELECT store, seq FROM change_seq").fetchone()
-            wheres = {}
-            for name, (sql, seq) in _NUMBERED.items():
-                ranges = list(skip) if name in _FACTS else []
-                wheres[name] = (f"{sql} WHERE {seq} > ?" + "".join(f" AND {seq} NOT BETWEEN ? AND ?" for _ in ranges),
-                                (since, *(number for pair in ranges for number in pair)), seq)
-            # (which kinds have changes to send, asked at once: a club's database is a round trip away, and a sync
-            # of a few answers has two or three kinds of change, not thirteen)
-            present = {str(row[0]) for row in self.conn.execute(" UNION ALL ".join(
-                f"SELECT '{name}' WHERE EXISTS ({where})" for name, (where, _, _) in wheres.items()),
-                [value for where, values, _ in wheres.values() for value in values])}
-            rows: list[tuple[int, str, tuple[Any, ...]]] = []
-            for name in present:
-                where, values, seq = wheres[name]
-                rows += [(int(row[0]), name, row[1:]) for row in self.conn.execute(
-                    f"{where} ORDER BY {seq} LIMIT ?", (*values, limit + 1))]
-            rows.sort(key=lambda row: row[0])
-            more = len(rows) > limit
-            rows = rows[:limit]
-            cut = _page_cut(rows)
-            more, rows = more or cut < len(rows), rows[:cut]
+            wheres = _numbered_wheres(since, skip)
+            rows, more = self._page_rows(self._kinds_with_changes(wheres), wheres, limit)
             lists: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _NUMBERED}
             for _, name, row in rows:
                 lists[name].append(row)
-            session_ids = {row[1] for row in lists["answers"]} | {row[0] for row in lists["sessions"]} | {
-                row[0] for row in lists["attempts"]}
-            sessions = [dict(zip(_SESSION_FIELDS, row)) for row in self.conn.execute(
-                f"SELECT {', '.join(_SESSION_FIELDS)} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) "
-                "ORDER BY id", (json.dumps(sorted(session_ids)),))]
+            sessions = self._page_sessions(lists)
             answers = [_answer(row) for row in lists["answers"]]
             ways = self.scheduling_specs(a["scheduling"] for a in answers if a["scheduling"] is not None)
-            plans = [{**dict(zip(_PLAN_FIELDS, row[1:])), "spec": json.loads(row[3]), "queue": [
-                list(card) for card in self.conn.execute(
-                    "SELECT c.kind, c.key FROM plan_queue q JOIN cards c ON c.id = q.card_id WHERE q.plan_id = ? "
-                    "ORDER BY q.position", (row[0],))]} for row in lists["plans"]]
+            plans = [self._plan_json(row) for row in lists["plans"]]
+        return {"store": store, "through": rows[-1][0] if more else int(last), "more": more, "sessions": sessions,
+                **_changes_json(lists, answers, ways, plans)}
+
+    def _kinds_with_changes(self, wheres: dict[str, tuple[str, tuple[Any, ...], str]]) -> set[str]:
+        """The kinds of change that have some to send, asked at once: a club's database is a round trip away,
+        and a sync of a few answers has two or three kinds of change, not thirteen."""
+        return {str(row[0]) for row in self.conn.execute(" UNION ALL ".join(
+            f"SELECT '{name}' WHERE EXISTS ({where})" for name, (where, _, _) in wheres.items()),
+            [value for where, values, _ in wheres.values() for value in values])}
+
+    def _page_rows(self, present: set[str], wheres: dict[str, tuple[str, tuple[Any, ...], str]], limit: int
+                   ) -> tuple[list[tuple[int, str, tuple[Any, ...]]], bool]:
+        """The page's changes (number, kind, row) in number order, at most `limit` and cut where a page may
+        end (`_page_cut`), and whether more are left after them."""
+        rows: list[tuple[int, str, tuple[Any, ...]]] = []
+        for name in present:
+            where, values, seq = wheres[name]
+            rows += [(int(row[0]), name, row[1:]) for row in self.conn.execute(
+                f"{where} ORDER BY {seq} LIMIT ?", (*values, limit + 1))]
+        rows.sort(key=lambda row: row[0])
+        more = len(rows) > limit
+        rows = rows[:limit]
+        cut = _page_cut(rows)
+        return rows[:cut], more or cut < len(rows)
+
+    def _page_sessions(self, lists: dict[str, list[tuple[Any, ...]]]) -> list[dict[str, Any]]:
+        """The sessions the page's answers and attempts are in, and those started or ended in it."""
+        session_ids = {row[1] for row in lists["answers"]} | {row[0] for row in lists["sessions"]} | {
+            row[0] for row in lists["attempts"]}
+        sessions = [dict(zip(_SESSION_FIELDS, row)) for row in self.conn.execute(
+            f"SELECT {', '.join(_SESSION_FIELDS)} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) "
+            "ORDER BY id", (json.dumps(sorted(session_ids)),))]
         for session in sessions:
             session["complete"] = bool(session["complete"])
-        return {"store": store, "through": rows[-1][0] if more else int(last), "more": more, "sessions": sessions,
-                "answers": answers,
-                "changes": [dict(zip(("uid", "answer", "what", "value", "at"), row)) for row in lists["changes"]],
-                "events": [{**dict(zip(("uid", "lexicon", "kind", "key", "what", "at"), row[:6])),
-                            "body": json.loads(row[6])} for row in lists["events"]],
-                "schedulings": ways,
-                "settings": [{"name": name, "value": json.loads(value), "changed": changed}
-                             for name, value, changed in lists["settings"]],
-                "decks": [dict(zip(_DECK_FIELDS, row)) for row in lists["decks"]],
-                "places": [{**dict(zip(("lexicon", "kind", "key", "deck", "suspended", "changed"), row)),
-                            "suspended": bool(row[4])} for row in lists["places"]],
-                "tombstones": [{"what": what, "name": json.loads(name), "changed": changed}
-                               for what, name, changed in lists["tombstones"]],
-                "plans": plans,
-                "attempts": [{**dict(zip(_ATTEMPT_FIELDS, row)), "completed": bool(row[6])} for row in lists["attempts"]],
-                "positions": [dict(zip(_POSITION_FIELDS, row)) for row in lists["positions"]],
-                "searches": [dict(zip(("name", "conditions", "changed"), row)) for row in lists["searches"]],
-                "lists": [ListVersion(name, uid, None if removed else words, changed).to_json()
-                          for name, uid, words, removed, changed in lists["lists"]]}
+        return sessions
+
+    def _plan_json(self, row: tuple[Any, ...]) -> dict[str, Any]:
+        """A plan changed in the page, with its queue of cards as (kind, key)."""
+        return {**dict(zip(_PLAN_FIELDS, row[1:])), "spec": json.loads(row[3]), "queue": [
+            list(card) for card in self.conn.execute(
+                "SELECT c.kind, c.key FROM plan_queue q JOIN cards c ON c.id = q.card_id WHERE q.plan_id = ? "
+                "ORDER BY q.position", (row[0],))]}
 
     def take_changes(self, page: dict[str, Any]) -> Taken:
         """Keep what a page (checked) holds that is not here yet, in one transaction, numbering each as
@@ -394,6 +390,40 @@ _NUMBERED = {
 #: The kinds of change that are facts, the same in every store that holds them (by id): a store that sent one
 #: need not be sent it back.
 _FACTS = frozenset({"answers", "changes", "events"})
+
+
+def _numbered_wheres(since: int, skip: Sequence[tuple[int, int]]) -> dict[str, tuple[str, tuple[Any, ...], str]]:
+    """Each kind of change's query for those numbered after SINCE (the facts outside the SKIP ranges), with its
+    values and its number's column."""
+    wheres = {}
+    for name, (sql, seq) in _NUMBERED.items():
+        ranges = list(skip) if name in _FACTS else []
+        wheres[name] = (f"{sql} WHERE {seq} > ?" + "".join(f" AND {seq} NOT BETWEEN ? AND ?" for _ in ranges),
+                        (since, *(number for pair in ranges for number in pair)), seq)
+    return wheres
+
+
+def _changes_json(lists: dict[str, list[tuple[Any, ...]]], answers: list[dict[str, Any]], ways: dict[str, Any],
+                  plans: list[dict[str, Any]]) -> dict[str, Any]:
+    """A page's lists of each kind of change, as the peer reads them."""
+    return {"answers": answers,
+            "changes": [dict(zip(("uid", "answer", "what", "value", "at"), row)) for row in lists["changes"]],
+            "events": [{**dict(zip(("uid", "lexicon", "kind", "key", "what", "at"), row[:6])),
+                        "body": json.loads(row[6])} for row in lists["events"]],
+            "schedulings": ways,
+            "settings": [{"name": name, "value": json.loads(value), "changed": changed}
+                         for name, value, changed in lists["settings"]],
+            "decks": [dict(zip(_DECK_FIELDS, row)) for row in lists["decks"]],
+            "places": [{**dict(zip(("lexicon", "kind", "key", "deck", "suspended", "changed"), row)),
+                        "suspended": bool(row[4])} for row in lists["places"]],
+            "tombstones": [{"what": what, "name": json.loads(name), "changed": changed}
+                           for what, name, changed in lists["tombstones"]],
+            "plans": plans,
+            "attempts": [{**dict(zip(_ATTEMPT_FIELDS, row)), "completed": bool(row[6])} for row in lists["attempts"]],
+            "positions": [dict(zip(_POSITION_FIELDS, row)) for row in lists["positions"]],
+            "searches": [dict(zip(("name", "conditions", "changed"), row)) for row in lists["searches"]],
+            "lists": [ListVersion(name, uid, None if removed else words, changed).to_json()
+                      for name, uid, words, removed, changed in lists["lists"]]}
 
 
 def _page_cut(rows: list[tuple[int, str, tuple[Any, ...]]]) -> int:
