@@ -453,15 +453,19 @@ def unnamed_modules(root: Path = PACKAGE, doc: Path = DOC) -> list[str]:
     return missing + [f"{p.relative_to(root).as_posix()}/" for p in packages if f"`{p.name}/`" not in text]
 
 
-def compiled_names(pyx: Path) -> dict[str, set[str]]:
-    """Each class of a compiled module (its included .pxi parts read in) and what Python can reach of it:
-    its `def`/`cpdef` methods (not dunders) and its public or readonly attributes."""
+def compiled_text(pyx: Path) -> str:
+    """A compiled module's source with its included .pxi parts read in (where much of `_movegen` is)."""
     text = pyx.read_text(encoding="utf-8")
-    text += "".join((pyx.parent / part).read_text(encoding="utf-8")
-                    for part in re.findall(r'^include "([^"]+)"', text, re.M))
+    return text + "".join((pyx.parent / part).read_text(encoding="utf-8")
+                          for part in re.findall(r'^include "([^"]+)"', text, re.M))
+
+
+def compiled_names(pyx: Path) -> dict[str, set[str]]:
+    """Each class of a compiled module and what Python can reach of it: its `def`/`cpdef` methods (not
+    dunders) and its public or readonly attributes."""
     found: dict[str, set[str]] = {}
     cls: str | None = None
-    for line in text.splitlines():
+    for line in compiled_text(pyx).splitlines():
         opened = re.match(r"(?:cdef )?class (\w+)", line)
         if opened:
             cls = opened.group(1)
@@ -475,21 +479,32 @@ def compiled_names(pyx: Path) -> dict[str, set[str]]:
     return found
 
 
+def compiled_functions(pyx: Path) -> set[str]:
+    """The module-level functions of a compiled module Python can call: its `def` and `cpdef` ones (a `cdef`
+    one is C's alone), whatever type a `cpdef` one returns."""
+    return set(re.findall(r"^(?:def|cpdef(?: [\w\[\], ]+?)?) (\w+)\(", compiled_text(pyx), re.M))
+
+
 def stub_offences(root: Path = PACKAGE) -> list[str]:
-    """Where a compiled module's stub (.pyi, what mypy checks its callers against) names a method or attribute
-    the module does not have, or leaves out one it has: a stub that drifts types the callers wrongly."""
+    """Where a compiled module's stub (.pyi, what mypy checks its callers against) names a function, method or
+    attribute the module does not have, or leaves out one it has: a stub that drifts types the callers wrongly."""
     out = []
     for stub in sorted(root.rglob("_*.pyi")):
-        compiled = compiled_names(stub.with_suffix(".pyx"))
-        for node in ast.parse(stub.read_text(encoding="utf-8")).body:
+        pyx = stub.with_suffix(".pyx")
+        compiled = compiled_names(pyx)
+        body = ast.parse(stub.read_text(encoding="utf-8")).body
+        where = stub.relative_to(root).as_posix()
+        named = {n.name for n in body if isinstance(n, ast.FunctionDef)}
+        out += [f"{where} {n} is not in the module" for n in sorted(named - compiled_functions(pyx))]
+        out += [f"{where} {n} is missing from the stub" for n in sorted(compiled_functions(pyx) - named)]
+        for node in body:
             if not isinstance(node, ast.ClassDef):
                 continue
             named = {n.name for n in node.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("__")}
             named |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
             have = compiled.get(node.name, set())
-            where = f"{stub.relative_to(root).as_posix()} {node.name}"
-            out += [f"{where}.{n} is not in the module" for n in sorted(named - have)]
-            out += [f"{where}.{n} is missing from the stub" for n in sorted(have - named)]
+            out += [f"{where} {node.name}.{n} is not in the module" for n in sorted(named - have)]
+            out += [f"{where} {node.name}.{n} is missing from the stub" for n in sorted(have - named)]
     return out
 
 
@@ -550,6 +565,8 @@ def test_every_module_is_named_in_the_architecture() -> None:
 def test_compiled_stubs_name_what_the_modules_have() -> None:
     assert {"Search"} <= set(compiled_names(PACKAGE / "engine" / "_endgame.pyx"))
     assert "best_single" in compiled_names(PACKAGE / "engine" / "_movegen.pyx")["LiveBoard"]  # from an included part
+    assert {"find", "find_flat", "best", "best_valued"} <= compiled_functions(PACKAGE / "engine" / "_movegen.pyx")
+    assert compiled_functions(PACKAGE / "lexicon" / "_graph.pyx") == {"build"}
     assert not stub_offences()
 
 
@@ -670,6 +687,15 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path, enable) -> None:
     stub.write_text(stub.read_text(encoding="utf-8").replace("    def waiting(self)", "    def helper(self)"), encoding="utf-8")
     assert stub_offences(root) == ["engine/_endgame.pyi Search.helper is not in the module",
                                    "engine/_endgame.pyi Search.waiting is missing from the stub"]
+    stub.write_text(stub.read_text(encoding="utf-8").replace("    def helper(self)", "    def waiting(self)"), encoding="utf-8")
+    graph_stub = root / "lexicon" / "_graph.pyi"
+    graph_stub.write_text(graph_stub.read_text(encoding="utf-8").replace("def build(", "def built("), encoding="utf-8")
+    movegen_stub = root / "engine" / "_movegen.pyi"
+    movegen_stub.write_text(re.sub(r"\ndef find_flat\(.*\n", "\n", movegen_stub.read_text(encoding="utf-8")),
+                            encoding="utf-8")
+    assert stub_offences(root) == ["engine/_movegen.pyi find_flat is missing from the stub",
+                                   "lexicon/_graph.pyi built is not in the module",
+                                   "lexicon/_graph.pyi build is missing from the stub"]
 
 
 def _last_line(path: Path) -> int:
