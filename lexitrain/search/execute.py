@@ -79,11 +79,11 @@ def found_at_most(lex: Lexicon, query: Query, most: int) -> list[WordRow] | None
     if query.limit is None or query.limit > most:
         _require_figures(lex, query)
         if query.limit_probability is None:  # MOST + 1 matches read, the search's rows when they are all
-            matches = list(islice(_matches(lex, query), most + 1))
+            matches = list(islice(_matches(lex, query, most + 1), most + 1))
             return None if len(matches) > most else _first_in_order(lex, matches, query, None)
         low, high = query.limit_probability
         # places LOW..LOW + MOST all held: more than MOST kept (a lax limit keeps more, never fewer)
-        if high - low >= most and sum(1 for _ in islice(_matches(lex, query), low + most)) == low + most:
+        if high - low >= most and sum(1 for _ in islice(_matches(lex, query, low + most), low + most)) == low + most:
             return None
     count, rows = first_found(lex, query, most)
     return rows if count <= most else None
@@ -95,21 +95,26 @@ def _require_figures(lex: Lexicon, query: Query) -> None:
         lex.require_playability()
 
 
-def _matches(lex: Lexicon, query: Query) -> Iterator[WordRow]:
-    """The rows of the words meeting every condition of any group, each word once."""
+def _matches(lex: Lexicon, query: Query, wanted: int | None = None) -> Iterator[WordRow]:
+    """The rows of the words meeting every condition of any group, each word once; WANTED: how many of them
+    the caller reads at most (None: all), see `group_rows`."""
     if len(query.groups) < 2:
-        yield from group_rows(lex, query.groups[0] if query.groups else (), query)
+        yield from group_rows(lex, query.groups[0] if query.groups else (), query, wanted)
         return
     seen: set[str] = set()
     for group in query.groups:
-        for row in group_rows(lex, group, query):
+        for row in group_rows(lex, group, query, wanted):
             if row["word"] not in seen:
                 seen.add(row["word"])
                 yield row
 
 
-def group_rows(lex: Lexicon, group: Group, query: Query) -> Iterator[WordRow]:
-    """Rows of the words meeting every condition of one group, one at a time."""
+def group_rows(lex: Lexicon, group: Group, query: Query, wanted: int | None = None) -> Iterator[WordRow]:
+    """Rows of the words meeting every condition of one group, one at a time. Words that spelling conditions
+    alone list (each one a match) are looked up WANTED at a time (None: all at once): a search read to its
+    first 5,001 matches (a club's cap) looked up every word `--pattern *` lists, 168,551, in one statement
+    (0.33 s of CPU). Beside stored conditions they are looked up in one statement, whose filter is read once
+    (in statements of 5,001, then twice as many, `--pattern * --probability 1-500 --length 8` took 20% more)."""
     stored: list[RowCondition] = []
     codes: set[str] | None = None
     tests: list[Test] = []
@@ -126,19 +131,31 @@ def group_rows(lex: Lexicon, group: Group, query: Query) -> Iterator[WordRow]:
             tests.append(_not_in(listed))
         else:
             codes = set(listed) if codes is None else codes & listed
-    if tests and (codes is not None or not stored):  # cheaper on codes than on rows
-        pool: Iterable[str] = codes if codes is not None else corpus.all_codes(lex)
-        codes = {c for c in pool if all(test(c) for test in tests)}
-        tests = []
     if codes is not None and not codes:
         return iter(())
-    if codes is not None:
-        stored.append(OneOf("word", [lex.tiles.decode(c) for c in codes]))
-    rows = lex.each_row(stored)
+    found: Iterable[str] | None = codes
+    if tests and (codes is not None or not stored):  # cheaper on codes than on rows
+        pool: Iterable[str] = codes if codes is not None else corpus.all_codes(lex)
+        found, tests = _passing(pool, tests), []
+    rows = lex.each_row(stored) if found is None else _rows_of(lex, found, stored, None if stored else wanted)
     if tests:
         encode = lex.tiles.encode
         return (r for r in rows if all(test(encode(r["word"])) for test in tests))
     return rows
+
+
+def _rows_of(lex: Lexicon, codes: Iterable[str], stored: list[RowCondition], wanted: int | None) -> Iterator[WordRow]:
+    """The rows of these words meeting the stored conditions: all in one statement (WANTED None), or WANTED
+    words first, then twice as many each time (words a caller reads past WANTED: another group's)."""
+    decode, left = lex.tiles.decode, iter(codes)
+    while words := [decode(c) for c in (left if wanted is None else islice(left, wanted))]:
+        yield from lex.each_row([*stored, OneOf("word", words)])
+        wanted = None if wanted is None else 2 * wanted
+
+
+def _passing(codes: Iterable[str], tests: list[Test]) -> Iterator[str]:
+    """The codes passing every test, one at a time."""
+    return (c for c in codes if all(test(c) for test in tests))
 
 
 def rows_for_words(lex: Lexicon, words: Iterable[str]) -> list[WordRow]:
