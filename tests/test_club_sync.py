@@ -21,6 +21,7 @@ import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
+    from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
 from lexitrain.club.app import Club, create_app
@@ -214,6 +215,32 @@ def test_the_password_is_asked_once_and_forget_ends_the_session_on_the_club(live
     assert run("sync", "--json").exit_code == 1  # (nothing kept: the address and name are asked for)
     wrong = run("sync", url, "--name", "ann", input="not the password\n")
     assert wrong.exit_code == 1 and "error:" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_an_address_that_is_no_clubs_is_said_so_before_a_password_is_sent(live, lex, tmp_path, monkeypatch):
+    """A page's address (the study pages under /study) answered "log in first (POST /api/session)"; another server,
+    a refused connection and https to a club served over http each say what the address is, in one line, exit 1."""
+    url, club = live
+    member(club, "ann")
+    password = tmp_path / "password"
+    password.write_text(PASSWORD + "\n")
+    monkeypatch.setenv("LEXITRAIN_HOME", str(tmp_path))
+    with serving(Starlette()) as other, socket.create_server(("127.0.0.1", 0)) as bound:
+        closed = bound.getsockname()[1]
+        bound.close()
+        tried = {
+            f"{url}/study": f"{url}/study is not a lexitrain club's address: it is a page of the club at {url} (give that)",
+            f"{url}/study/review": f"is a page of the club at {url} (give that)",
+            f"http://127.0.0.1:{other}": f"http://127.0.0.1:{other} is not a lexitrain club's address (give the address",
+            f"http://127.0.0.1:{closed}": "cannot reach the club (",
+            url.replace("http:", "https:"): "the server there answers plain http, not https (a club on this machine is "
+                                            "reached at http://)",
+        }
+        for address, said in tried.items():
+            result = run("sync", address, "--name", "ann", "--password-file", str(password))
+            assert result.exit_code == 1 and said in result.stderr, (address, result.stderr)
+            assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert not (tmp_path / "club-sessions.json").exists()
 
 
 def test_the_sync_routes_need_the_members_session_and_csrf_and_reach_only_their_store(club_target, lex, tmp_path):

@@ -11,6 +11,7 @@ in bytes.
 from __future__ import annotations
 
 import json
+import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -37,6 +38,10 @@ class LoginNeeded(LexitrainError):
     """No session kept for this club and member, or the club no longer takes it: log in (once)."""
 
 
+class Unreachable(LexitrainError):
+    """No answer from the address at all (refused, timed out, no TLS there)."""
+
+
 @dataclass(frozen=True)
 class Session:
     cookie: str  # name=value, as the club set it
@@ -49,7 +54,7 @@ def club_address(url: str) -> str:
     parts = urllib.parse.urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
         raise LexitrainError(f"{url!r} is not a club's address (expected e.g. https://club.example.org)")
-    if parts.scheme == "http" and parts.hostname not in _LOOPBACK:
+    if parts.scheme == "http" and not _loopback(url):
         raise LexitrainError(f"{url}: a club is reached over https:// (a password sent over http:// travels in clear)")
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
@@ -69,7 +74,15 @@ class ClubLink:
         return club_peer(self.url, self.member)
 
     def log_in(self, password: str) -> None:
-        """Start a session on the club (one line if the club refuses the name or password) and keep it here."""
+        """Start a session on the club (one line if the club refuses the name or password, or the address is
+        not a club's) and keep it here."""
+        if not self._is_club():
+            root = urllib.parse.urlunsplit(urllib.parse.urlsplit(self.url)[:2] + ("", "", ""))
+            if root != self.url and ClubLink(root, self.member)._is_club():
+                raise LexitrainError(f"{self.url} is not a lexitrain club's address: it is a page of the club at {root} "
+                                     "(give that)")
+            raise LexitrainError(f"{self.url} is not a lexitrain club's address (give the address the club's page "
+                                 "opens at, e.g. https://club.example.org)")
         raw, headers = self._call("POST", "/api/session", {"name": self.member, "password": password}, anonymous=True)
         cookie = _session_cookie(headers.get_all("Set-Cookie") or [])
         if cookie is None or not isinstance(raw.get("csrf"), str):
@@ -78,6 +91,17 @@ class ClubLink:
         kept = _sessions()
         kept[self.name] = self.session
         _save_sessions(kept)
+
+    def _is_club(self) -> bool:
+        """Whether a lexitrain club answers here: its anonymous `GET /api/session` (no password sent yet;
+        a page's address, a page of a club's included, answered a login with that page's refusal)."""
+        try:
+            said = self._call("GET", "/api/session", None, anonymous=True)[0]
+        except Unreachable:
+            raise
+        except LexitrainError:
+            return False
+        return "member" in said and "lexicon" in said
 
     def forget(self) -> bool:
         """End the session on the club (if it still holds it) and delete it here; whether one was kept."""
@@ -137,7 +161,11 @@ class ClubLink:
             raise LexitrainError(f"{self.url}: {message} ({exc.code})") from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
-            raise LexitrainError(f"{self.url}: cannot reach the club ({reason}); nothing more was sent") from None
+            if isinstance(reason, ssl.SSLError) and reason.reason == "WRONG_VERSION_NUMBER":
+                raise Unreachable(f"{self.url}: the server there answers plain http, not https"
+                                  + (" (a club on this machine is reached at http://)" if _loopback(self.url) else "")
+                                  ) from None
+            raise Unreachable(f"{self.url}: cannot reach the club ({reason}); nothing more was sent") from None
         self.received_bytes += len(raw)
         if len(raw) > MOST_BYTES:
             raise LexitrainError(f"{self.url}: the club's answer is larger than {MOST_BYTES >> 20} MB")
@@ -148,6 +176,11 @@ class ClubLink:
         if not isinstance(answer, dict):
             raise LexitrainError(f"{self.url}{path}: the club answered {str(answer)[:60]!r}, not an object")
         return answer, headers
+
+
+def _loopback(url: str) -> bool:
+    """Whether the address is this machine's own (plain http allowed)."""
+    return urllib.parse.urlsplit(url.strip()).hostname in _LOOPBACK
 
 
 def saved_links() -> list[tuple[str, str]]:
