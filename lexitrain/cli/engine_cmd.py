@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -18,12 +19,14 @@ from lexitrain.errors import LexitrainError
 
 if TYPE_CHECKING:
     from lexitrain.engine.analysis import GameReport, SimOptions, TurnReport
+    from lexitrain.engine.board import Board
     from lexitrain.engine.cgp import Position
     from lexitrain.engine.equity import Candidate
     from lexitrain.engine.gcg import Game
     from lexitrain.engine.simulation import Inferred
     from lexitrain.engine.play import ScoredPlay
     from lexitrain.engine.preendgame import PlayOutcome, PreEndgame
+    from lexitrain.engine.replay import Turn
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.tiles import Rack, TileSet
 
@@ -516,39 +519,22 @@ def gcg_show(
 ) -> None:
     """The board at a turn of a recorded game, with the rack and the move made, and the scores
     (a play that could not be placed, such as one off the board, is named in a warning)."""
-    from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp
     from lexitrain.engine.gcg import read_gcg
     from lexitrain.engine.replay import replay
-    from lexitrain.engine.rules import apply_play
 
     game = read_gcg(file)
     turns = replay(game)
     if not turns:
         raise LexitrainError(f"{file}: no turns recorded")
-    if turn is None:
-        last = turns[-1]
-        board = last.board.copy()
-        if last.play is not None and not last.withdrawn:
-            apply_play(board, last.play)
-        info: dict[str, Any] = {"turn": None, "player": None, "rack": None, "move": None, "cgp": board_to_cgp(board)}
-        highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
-        shown, until = turns, None
-    else:
-        if not 1 <= turn <= len(turns):
-            raise LexitrainError(f"--turn: {file} has turns 1 to {len(turns)}")
-        t = turns[turn - 1]
-        board = t.board
-        move = t.notation or ("pass" if t.kind == "pass" else "exchange")
-        # the whole position when the rack is known, so it can go straight to `best --cgp`
-        cgp = to_cgp(Position(board, [t.rack.upper(), ""], list(t.scores))) if t.rack else board_to_cgp(board)
-        info = {"turn": t.number, "player": t.player, "rack": t.rack, "move": move,
-                "score": t.recorded, "cgp": cgp}
-        highlight = set()
-        shown, until = turns[:turn - 1], t.event_line
-    info["scores"] = _recorded_totals(game, until)
+    if turn is not None and not 1 <= turn <= len(turns):
+        raise LexitrainError(f"--turn: {file} has turns 1 to {len(turns)}")
+    shown = _at_the_end(turns) if turn is None else _before_turn(turns[turn - 1])
+    placed = turns if turn is None else turns[:turn - 1]
+    info = shown.info
+    info["scores"] = _recorded_totals(game, None if turn is None else turns[turn - 1].event_line)
     info["warnings"] = [f"turn {t.number} ({t.player}) is left off the board: "
                         + (t.error if t.error.startswith(t.notation) else f"{t.notation}: {t.error}")
-                        for t in shown if t.error and not t.withdrawn]
+                        for t in placed if t.error and not t.withdrawn]
     if json_out:
         emit_json(info)
         return
@@ -557,12 +543,46 @@ def gcg_show(
     for warning in info["warnings"]:
         warn(warning)
     console = stdout_console()
-    console.print(render_board(board, highlight))
+    console.print(render_board(shown.board, shown.highlight))
     if info["turn"] is not None:
         console.print(f"turn {info['turn']}: {info['player']} with {info['rack'] or '?'} played {info['move']} "
                       f"for {info['score']}", highlight=False)
     totals = ", ".join(f"{nick} {total}" for nick, total in info["scores"].items())
     console.print(f"{'before this turn' if turn is not None else 'at the end'}: {totals}", highlight=False)
+
+
+@dataclass
+class _Shown:
+    """The board `gcg show` draws, the squares it marks, and what its JSON says of the turn."""
+
+    board: Board
+    highlight: set[tuple[int, int]]
+    info: dict[str, Any]
+
+
+def _at_the_end(turns: list[Turn]) -> _Shown:
+    """The board after the game's last move, that move's squares marked (no turn, rack or move named)."""
+    from lexitrain.engine.cgp import board_to_cgp
+    from lexitrain.engine.rules import apply_play
+
+    last = turns[-1]
+    board = last.board.copy()
+    if last.play is not None and not last.withdrawn:
+        apply_play(board, last.play)
+    highlight = set(last.play.squares()) if last.play is not None and not last.withdrawn else set()
+    return _Shown(board, highlight, {"turn": None, "player": None, "rack": None, "move": None,
+                                     "cgp": board_to_cgp(board)})
+
+
+def _before_turn(t: Turn) -> _Shown:
+    """The board before turn T, with its player, rack and move; the whole position as CGP when the rack is
+    known, so it can go straight to `best --cgp`."""
+    from lexitrain.engine.cgp import Position, board_to_cgp, to_cgp
+
+    move = t.notation or ("pass" if t.kind == "pass" else "exchange")
+    cgp = to_cgp(Position(t.board, [t.rack.upper(), ""], list(t.scores))) if t.rack else board_to_cgp(t.board)
+    return _Shown(t.board, set(), {"turn": t.number, "player": t.player, "rack": t.rack, "move": move,
+                                   "score": t.recorded, "cgp": cgp})
 
 
 def _recorded_totals(game: Game, until_line: int | None) -> dict[str, int]:
@@ -675,31 +695,12 @@ def _simulated_line(reports: list[tuple[str, GameReport]], seconds: float, infer
 
 def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, dict[str, Any]], notes: list[str]
                     ) -> None:
+    """`gcg analyze`'s terminal report: each game's turns, each game's totals where there are several, then
+    every player's over all games and the notes."""
     for name, r in reports:
         typer.echo(f"{r.source} (words: {name})")
         for t in r.turns:
-            if t.note:
-                typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  ({t.note})")
-                continue
-            top = t.top_by_score[0] if t.top_by_score else None
-            best = t.top_by_equity[0]
-            flags = []
-            if t.missed_bingos:
-                flags.append("missed bingo " + ", ".join(f"{b['position']} {b['word']} {b['score']}"
-                                                         for b in t.missed_bingos[:3]))
-            if t.phonies:
-                flags.append(f"phony {', '.join(t.phonies)} ({'stood' if t.phony_stood else 'challenged off'})")
-            if t.valid_challenged_off:
-                flags.append("valid play challenged off")
-            top_text = f"top {top['position']} {top['tiles']} {top['score']}" if top else "no play"
-            best_move = f"{best['position']} {best['tiles']}" if best["kind"] == "play" else \
-                f"{best['kind']} {best['tiles']}".strip()
-            if t.win is not None and t.win_best is not None:
-                flags.insert(0, f"win {100 * t.win:.1f}% (-{100 * t.win_lost:.1f}; best "
-                                f"{t.best_by_win['position']} {t.best_by_win['tiles']} {100 * t.win_best:.1f}%)")
-            typer.echo(f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  {top_text} (-{t.points_given_up}); "
-                       f"equity best {best_move} {best['equity']:.1f} (-{t.equity_given_up:.1f})"
-                       + (f"; {'; '.join(flags)}" if flags else ""))
+            typer.echo(_turn_line(t))
         if len(reports) > 1:  # each game's own totals; all games' come last
             for p in r.players:
                 if any(t.player == p for t in r.turns):
@@ -710,6 +711,38 @@ def _print_analysis(reports: list[tuple[str, GameReport]], summary: dict[str, di
         typer.echo(_summary_line(p, s))
     for note in notes:
         typer.echo(note)
+
+
+def _turn_line(t: TurnReport) -> str:
+    """One analysed turn: the move, the top play by score and by equity with what the move gave up of each,
+    then what stands out (the win chance lost, missed bingos, phonies, a valid play challenged off)."""
+    if t.note:
+        return f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  ({t.note})"
+    top = t.top_by_score[0] if t.top_by_score else None
+    best = t.top_by_equity[0]
+    top_text = f"top {top['position']} {top['tiles']} {top['score']}" if top else "no play"
+    best_move = f"{best['position']} {best['tiles']}" if best["kind"] == "play" else \
+        f"{best['kind']} {best['tiles']}".strip()
+    flags = _turn_flags(t)
+    return (f"  {t.turn:>3} {t.player:<12} {t.move:<20} {t.score:>4}  {top_text} (-{t.points_given_up}); "
+            f"equity best {best_move} {best['equity']:.1f} (-{t.equity_given_up:.1f})"
+            + (f"; {'; '.join(flags)}" if flags else ""))
+
+
+def _turn_flags(t: TurnReport) -> list[str]:
+    """What stands out in an analysed turn, the win chance it lost first."""
+    flags = []
+    if t.win is not None and t.win_best is not None:
+        flags.append(f"win {100 * t.win:.1f}% (-{100 * t.win_lost:.1f}; best "
+                     f"{t.best_by_win['position']} {t.best_by_win['tiles']} {100 * t.win_best:.1f}%)")
+    if t.missed_bingos:
+        flags.append("missed bingo " + ", ".join(f"{b['position']} {b['word']} {b['score']}"
+                                                 for b in t.missed_bingos[:3]))
+    if t.phonies:
+        flags.append(f"phony {', '.join(t.phonies)} ({'stood' if t.phony_stood else 'challenged off'})")
+    if t.valid_challenged_off:
+        flags.append("valid play challenged off")
+    return flags
 
 
 def _summary_line(player: str, s: dict[str, Any]) -> str:
