@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -10,6 +10,11 @@ from lexitrain.cli.engine_input import cgp_lexicon, read_position
 from lexitrain.cli.options import Json, Lexicon, lexicon_given
 from lexitrain.cli.output import emit_json
 from lexitrain.errors import LexitrainError
+
+if TYPE_CHECKING:
+    from lexitrain.engine.cgp import Position
+    from lexitrain.engine.inference import Inference
+    from lexitrain.tiles import Rack, TileSet
 
 #: infer (`lexitrain.cli.app` adds it to the root).
 commands = typer.Typer()
@@ -44,7 +49,6 @@ def infer(
                                             tile_chances)
     from lexitrain.engine.leave_table import load_leaves
     from lexitrain.engine.movegen import MoveGenerator
-    from lexitrain.tiles import Rack
 
     if top is not None and top < 1:
         raise LexitrainError("--top must be at least 1")
@@ -52,13 +56,7 @@ def infer(
         raise LexitrainError("--samples must be at least 1")
     lex, position = read_position(cgp, cgp_lexicon(cgp, lexicon, lexicon_given(ctx)))
     tiles = lex.tiles
-    if position.rack:
-        raise LexitrainError("the CGP's rack field is the opponent's rack, which infer works out: leave it empty "
-                             "(put your own tiles in --rack)")
-    written = position.racks[1] if len(position.racks) > 1 else ""
-    if rack is not None and written and Rack.parse(tiles, rack).counts != Rack.parse(tiles, written).counts:
-        raise LexitrainError(f"--rack {rack.upper()} and the CGP's second rack {written} differ: give one of them")
-    mine = Rack.parse(tiles, rack if rack is not None else written, "--rack", in_play=True)
+    mine = _own_rack(position, tiles, rack)
     position.racks = ["", tiles.spell(mine.names())]
     check_tile_counts(position)
     move = LastMove.parse(last_play, position.board)
@@ -71,7 +69,29 @@ def infer(
         data["tiles"] = tile_chances(result)
         emit_json(data)
         return
-    shown = result.leaves[:top or SHOWN]
+    _print_leaves(result, top or SHOWN)
+
+
+def _own_rack(position: Position, tiles: TileSet, rack: str | None) -> Rack:
+    """The asker's own tiles, from --rack or the CGP's second rack (the first is the opponent's, left empty
+    for infer to work out); the two given and different is refused rather than one silently preferred."""
+    from lexitrain.tiles import Rack
+
+    if position.rack:
+        raise LexitrainError("the CGP's rack field is the opponent's rack, which infer works out: leave it empty "
+                             "(put your own tiles in --rack)")
+    written = position.racks[1] if len(position.racks) > 1 else ""
+    if rack is not None and written and Rack.parse(tiles, rack).counts != Rack.parse(tiles, written).counts:
+        raise LexitrainError(f"--rack {rack.upper()} and the CGP's second rack {written} differ: give one of them")
+    return Rack.parse(tiles, rack if rack is not None else written, "--rack", in_play=True)
+
+
+def _print_leaves(result: Inference, shown_at_most: int) -> None:
+    """The likeliest leaves with their probabilities, the tiles held more or less often than a random draw
+    would, and how the answer was reached (every leave weighed, or a sample)."""
+    from lexitrain.engine.inference import tile_chances
+
+    shown = result.leaves[:shown_at_most]
     typer.echo(f"{'probability':>11}  leave")
     for leave, p in shown:
         typer.echo(f"{100 * p:>10.2f}%  {result.spell(leave) or '-'}")
