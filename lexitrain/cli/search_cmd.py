@@ -24,6 +24,7 @@ commands = typer.Typer()
 if TYPE_CHECKING:
     from lexitrain.lexicon.lexicon import Lexicon as LexiconData
     from lexitrain.lexicon.rows import WordRow
+    from lexitrain.search.query import Query
 
 Definitions = Annotated[bool, typer.Option(
     "--definitions", "-d", help="Add each word's lexicon symbols and definition (text and --json).")]
@@ -66,29 +67,12 @@ def judge(
     With --definitions, --json gives {"WORD": {"valid", "symbols", "definition"}, ...}.
     """
     from lexitrain.lexicon.catalog import open_lexicon
-    from lexitrain.search.judging import BlankTyped, judge_play, words_typed
+    from lexitrain.search.judging import judge_play
 
     if kiosk:
-        if words or secret or definitions or json_out:
-            raise LexitrainError("--kiosk takes no words and no other option but --lexicon: the players type them")
-        from lexitrain.cli.kiosk import run_kiosk
-
-        if not 1 <= clear_after <= 600:
-            raise LexitrainError(f"--clear-after {clear_after:g}: give 1 to 600 seconds")
-        run_kiosk(open_lexicon(lexicon), clear_after)
+        _judge_in_kiosk(lexicon, clear_after, bool(words or secret or definitions or json_out))
         return
-    if not words:
-        raise click_exceptions().UsageError("Missing argument 'words'. Give the words of a play (lexitrain judge QAT ZAX), or "
-                               "--kiosk for the club's word judge.", ctx)
-    for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
-        if not word.strip():
-            raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
-    if secret and definitions:
-        raise LexitrainError("--definitions would tell which word is not valid: not with --secret")
-    try:
-        typed = words_typed(words)  # ' cat ' pasted from elsewhere is CAT; `qat,zax` two words
-    except BlankTyped as exc:
-        raise LexitrainError(f"{exc} (`lexitrain search --pattern '{exc.word}'` lists the words it could be)") from None
+    typed = _words_to_judge(ctx, words, secret, definitions)
     lex = open_lexicon(lexicon)
     judgement = judge_play(lex, typed)
     if definitions:
@@ -102,6 +86,38 @@ def judge(
             typer.echo(f"{word:<16} {'valid' if ok else 'NOT valid'}")
     if not judgement.valid:
         raise typer.Exit(1)
+
+
+def _judge_in_kiosk(lexicon: str, clear_after: float, other_options: bool) -> None:
+    """`judge --kiosk`: the players type the words, so words or another option given with it are refused."""
+    from lexitrain.lexicon.catalog import open_lexicon
+
+    if other_options:
+        raise LexitrainError("--kiosk takes no words and no other option but --lexicon: the players type them")
+    from lexitrain.cli.kiosk import run_kiosk
+
+    if not 1 <= clear_after <= 600:
+        raise LexitrainError(f"--clear-after {clear_after:g}: give 1 to 600 seconds")
+    run_kiosk(open_lexicon(lexicon), clear_after)
+
+
+def _words_to_judge(ctx: typer.Context, words: list[str] | None, secret: bool, definitions: bool) -> list[str]:
+    """The words of the play as typed (' cat ' pasted from elsewhere is CAT; `qat,zax` two words); an empty
+    one is a typing slip and a blank's mark (`QA?`) a pattern for `search`, both refused with what to do."""
+    from lexitrain.search.judging import BlankTyped, words_typed
+
+    if not words:
+        raise click_exceptions().UsageError("Missing argument 'words'. Give the words of a play (lexitrain judge QAT ZAX), or "
+                               "--kiosk for the club's word judge.", ctx)
+    for i, word in enumerate(words, 1):  # a blank argument is a typing slip, not an invalid word
+        if not word.strip():
+            raise LexitrainError("empty word" + (f" (word {i} of {len(words)})" if len(words) > 1 else ""))
+    if secret and definitions:
+        raise LexitrainError("--definitions would tell which word is not valid: not with --secret")
+    try:
+        return words_typed(words)
+    except BlankTyped as exc:
+        raise LexitrainError(f"{exc} (`lexitrain search --pattern '{exc.word}'` lists the words it could be)") from None
 
 
 def _judge_with_definitions(lex: LexiconData, words: list[str], json_out: bool) -> None:
@@ -297,44 +313,60 @@ def search(
 ) -> None:
     from lexitrain.lexicon.catalog import open_lexicon
     from lexitrain.search.execute import run_search, search_notes
-    from lexitrain.search.lists import builtin_list
-    from lexitrain.search.query import Query, parse_query
-    from lexitrain.search.saved import load_search, save_search, saved_searches
+    from lexitrain.search.saved import save_search
 
     if sum((json_out, csv_out, words_out)) > 1:
         raise LexitrainError("choose one of --json, --csv and --words")
     if replace and save is None:
         raise LexitrainError("--replace goes with --save NAME")
-    query = Query()
-    if builtin is not None:
-        query = query.narrowed(parse_query(builtin_list(builtin).query))
-    if load is not None:
-        query = query.narrowed(parse_query(load_search(load)))
-    query = query.narrowed(parse_query(ctx.args))
-    if not query.has_conditions:
-        saved = ", ".join(saved_searches()) or "none"
-        raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
+    query = _query_asked(ctx.args, builtin, load)
     lex = open_lexicon(query.lexicon or default_lexicon())
     rows = run_search(lex, query)
     if save is not None:
         save_search(save, query.text(), replace=replace)
     for note in search_notes(lex, query):
         warn(note)
-    if json_out and query.order == "points-per-game":  # the figure the order is by, as the table's Pts/game column
-        points = lex.points_per_game()
-        emit_json([{**row, "points_per_game": round(points.get(row["word"], 0.0), 4)} for row in rows])
-    elif json_out:
-        emit_json(rows)
-    elif csv_out:
-        _write_csv(rows)
-    elif words_out:
-        sys.stdout.write("".join(f"{r['word']} {r['definition']}".rstrip() + "\n" if definitions else r["word"] + "\n"
-                                 for r in rows))
+    if json_out or csv_out or words_out:
+        _write_rows(rows, lex, query, "json" if json_out else "csv" if csv_out else "words", definitions)
     else:
         _print_table(rows, query.probability_by, query.blanks,
                      lex.points_per_game() if query.order == "points-per-game" else None)
-    if save is not None and not (json_out or csv_out or words_out):
-        typer.echo(f"saved as {save!r}", err=True)
+        if save is not None:
+            typer.echo(f"saved as {save!r}", err=True)
+
+
+def _query_asked(args: list[str], builtin: str | None, load: str | None) -> Query:
+    """The conditions given, ANDed on a built-in list's and a saved search's; none at all is refused, with the
+    saved searches named."""
+    from lexitrain.search.lists import builtin_list
+    from lexitrain.search.query import Query, parse_query
+    from lexitrain.search.saved import load_search, saved_searches
+
+    query = Query()
+    if builtin is not None:
+        query = query.narrowed(parse_query(builtin_list(builtin).query))
+    if load is not None:
+        query = query.narrowed(parse_query(load_search(load)))
+    query = query.narrowed(parse_query(args))
+    if not query.has_conditions:
+        saved = ", ".join(saved_searches()) or "none"
+        raise LexitrainError(f"give at least one condition, e.g. --length 7 (saved searches: {saved})")
+    return query
+
+
+def _write_rows(rows: list[WordRow], lex: LexiconData, query: Query, form: str, definitions: bool) -> None:
+    """The rows for a program: as JSON (with each word's points a game when the order is by them, as the table's
+    Pts/game column), CSV, or one word a line (with its definition if asked)."""
+    if form == "json" and query.order == "points-per-game":
+        points = lex.points_per_game()
+        emit_json([{**row, "points_per_game": round(points.get(row["word"], 0.0), 4)} for row in rows])
+    elif form == "json":
+        emit_json(rows)
+    elif form == "csv":
+        _write_csv(rows)
+    else:
+        sys.stdout.write("".join(f"{r['word']} {r['definition']}".rstrip() + "\n" if definitions else r["word"] + "\n"
+                                 for r in rows))
 
 
 searches_app = typer.Typer(name="searches", help="List, show, rename and delete saved searches.",
