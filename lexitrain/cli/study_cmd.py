@@ -300,21 +300,30 @@ def plan(
     if default:
         steps, name = DEFAULT_PLAN, DEFAULT_PLAN_NAME
     else:
-        steps = ([{"kind": kind, "builtin": b} for b in builtin] + [{"kind": kind, "query": q} for q in queries]
-                 + [{"kind": kind, "saved": s} for s in saved] + [{"kind": kind, "word_file": str(f)} for f in files]
-                 + [{"kind": kind, "length": int(n), **({"top": top} if top else {})} for n in lengths])
-        if not steps:
-            raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
-        if as_listed:
-            steps = [{**step, "as_listed": True} for step in steps]
-        if minimum is not None:
-            steps = [{**step, "minimum": minimum} for step in steps]
+        sources = [("builtin", b) for b in builtin] + [("query", q) for q in queries] + [
+            ("saved", s) for s in saved] + [("word_file", str(f)) for f in files]
+        steps = _plan_steps(kind, sources, lengths, top, as_listed, minimum)
     with _store() as store:
         info = set_plan(store, _lexicon(lexicon), name, steps)
     if json_out:
         emit_json({"name": info.name, "cards": info.cards, "new": info.waiting, "steps": info.steps})
     else:
         typer.echo(f"study plan {info.name}: {counted(info.cards, 'card')}, {info.waiting} new to learn")
+
+
+def _plan_steps(kind: str, sources: list[tuple[str, str]], lengths: list[str], top: int | None, as_listed: bool,
+                minimum: int | None) -> list[dict[str, Any]]:
+    """The plan's steps in the order given, the length steps last, each asking KIND questions (and taking
+    --as-listed and --min, which hold for every step); none at all is refused."""
+    steps: list[dict[str, Any]] = [{"kind": kind, source: value} for source, value in sources] + [
+        {"kind": kind, "length": int(n), **({"top": top} if top else {})} for n in lengths]
+    if not steps:
+        raise LexitrainError("give the plan's steps: --list, --search, --saved, --file or --length (or --default)")
+    if as_listed:
+        steps = [{**step, "as_listed": True} for step in steps]
+    if minimum is not None:
+        steps = [{**step, "minimum": minimum} for step in steps]
+    return steps
 
 
 def _conditions_step(conditions: list[str], lengths: list[str], top: Optional[int]) -> str:
