@@ -135,10 +135,7 @@ def _emit_happened(happened: Any) -> None:
 
 
 def _run_terminal(played: Any, resumed: bool) -> None:
-    from lexitrain.cli.answer_input import read_terminal_line
-    from lexitrain.study.quiz.session import Refused
-    from lexitrain.study.records.saved_games import GameMoved
-
+    """The game at the terminal, a turn at a time, until it ends or the player quits (then it is put away)."""
     console = stdout_console()
     match = played.match
     rung = match.bot.rung
@@ -148,60 +145,96 @@ def _run_terminal(played: Any, resumed: bool) -> None:
     shown = None  # the turn last drawn: a refused line asks again without drawing the board again
     while not played.finished:
         if played.to_move == "bot":
-            typer.echo(f"{rung.name} is thinking...")
-            try:
-                for happened in played.bot_step():
-                    _say(happened, rung.name)
-            except KeyboardInterrupt:  # Ctrl-C while the bot thinks: the game is put away as it stands
-                typer.echo()
+            if not _bot_turn(played, rung.name):
                 break
             continue
         if shown != (match.turn_number, len(match.events)):
             _show(console, played)
             shown = (match.turn_number, len(match.events))
         question = played.tracking_question()
-        if question is not None:
-            count = question.info["count"]
-            typer.secho(f"TILE TRACKING, before your move: which {count} tiles can you not see (the bag and "
-                        f"{rung.name}'s rack)? Type them all, e.g. AEEINRST?; your move comes after.", bold=True)
-            line = read_terminal_line(f"the {count} unseen tiles> ")
-            if not isinstance(line, str) or line.strip().lower() in ("quit", "q", "!quit"):
-                break
-            try:
-                outcome = played.track(line)
-            except Refused as exc:
-                typer.secho(f"  {exc}", fg="red")
-                continue
-            d = outcome.check.details
-            typer.secho(f"  {d['tiles_right']} of {d['tiles']} right ({100 * d['score']:.0f}%); unseen: {d['unseen']}"
-                        + (f"; not unseen: {''.join(outcome.check.wrong)}" if outcome.check.wrong else ""),
-                        fg="green" if outcome.correct else "yellow")
-            continue
-        line = read_terminal_line("your move> ")
-        if not isinstance(line, str) or line.strip().lower() in ("quit", "q", "!quit"):
+        going_on = _player_turn(played, rung.name) if question is None else \
+            _tracking_turn(played, question.info["count"], rung.name)
+        if not going_on:
             break
-        if line.strip().lower() in ("help", "?"):
-            typer.echo(f"type {HELP}")
-            continue
-        try:
-            for happened in played.player_line(line):
-                _say(happened, rung.name)
-        except GameMoved:
-            raise  # another program plays this game: this one stops (one line on stderr)
-        except LexitrainError as exc:
-            typer.secho(f"  {exc}", fg="red")
     if not played.finished:
         played.put_away()
         typer.echo(f"saved: go on with `lexitrain play --resume` ({played.name})")
         return
+    _game_over(console, played)
+
+
+def _bot_turn(played: Any, bot: str) -> bool:
+    """The bot's move, said as it happens; False when Ctrl-C stopped it (the game is put away as it stands)."""
+    typer.echo(f"{bot} is thinking...")
+    try:
+        for happened in played.bot_step():
+            _say(happened, bot)
+    except KeyboardInterrupt:
+        typer.echo()
+        return False
+    return True
+
+
+#: what the player types to stop playing (end of input and Ctrl-C stop too); the game is put away
+QUIT_WORDS = ("quit", "q", "!quit")
+
+
+def _tracking_turn(played: Any, count: int, bot: str) -> bool:
+    """The tile tracking question before the player's move, and how the answer did; False when they quit."""
+    from lexitrain.cli.answer_input import read_terminal_line
+    from lexitrain.study.quiz.session import Refused
+
+    typer.secho(f"TILE TRACKING, before your move: which {count} tiles can you not see (the bag and "
+                f"{bot}'s rack)? Type them all, e.g. AEEINRST?; your move comes after.", bold=True)
+    line = read_terminal_line(f"the {count} unseen tiles> ")
+    if not isinstance(line, str) or line.strip().lower() in QUIT_WORDS:
+        return False
+    try:
+        outcome = played.track(line)
+    except Refused as exc:
+        typer.secho(f"  {exc}", fg="red")
+        return True
+    d = outcome.check.details
+    typer.secho(f"  {d['tiles_right']} of {d['tiles']} right ({100 * d['score']:.0f}%); unseen: {d['unseen']}"
+                + (f"; not unseen: {''.join(outcome.check.wrong)}" if outcome.check.wrong else ""),
+                fg="green" if outcome.correct else "yellow")
+    return True
+
+
+def _player_turn(played: Any, bot: str) -> bool:
+    """The player's line: a move, a challenge, `help`; a refused one is said in red and asked again. False when
+    they quit."""
+    from lexitrain.cli.answer_input import read_terminal_line
+    from lexitrain.study.records.saved_games import GameMoved
+
+    line = read_terminal_line("your move> ")
+    if not isinstance(line, str) or line.strip().lower() in QUIT_WORDS:
+        return False
+    if line.strip().lower() in ("help", "?"):
+        typer.echo(f"type {HELP}")
+        return True
+    try:
+        for happened in played.player_line(line):
+            _say(happened, bot)
+    except GameMoved:
+        raise  # another program plays this game: this one stops (one line on stderr)
+    except LexitrainError as exc:
+        typer.secho(f"  {exc}", fg="red")
+    return True
+
+
+def _game_over(console: Any, played: Any) -> None:
+    """The final board, the end's adjustments, the result, and where the game was saved and what to run on it."""
+    match = played.match
+    bot = match.bot.rung.name
     _show(console, played, final=True)
     end = played.end_json()
     mine, theirs = end["scores"]
     verdict = "you win" if end["winner"] == match.settings.player else "a draw" if end["winner"] == "draw" else \
-        f"{rung.name} wins"
+        f"{bot} wins"
     for event in match.events:  # the end's adjustments, counted in the final scores below
         if event.kind in ("end-rack", "time"):
-            whose = "you" if event.player == match.settings.player else rung.name
+            whose = "you" if event.player == match.settings.player else bot
             typer.echo(f"  {whose}: {'time penalty' if event.kind == 'time' else 'rack'} {event.score:+d}")
     typer.secho(f"game over: {mine} to {theirs}, {verdict}", bold=True)
     typer.echo(f"saved as {end['gcg']}; see what it cost: lexitrain gcg analyze {end['gcg']} --player "
