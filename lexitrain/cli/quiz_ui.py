@@ -162,11 +162,7 @@ def _ask_letters(rnd: Round, question: Question) -> Outcome | None:
     """One question answered by typing words; None when the player stops, leaving it unscored
     (only an empty line, every answer found, or the clock running out scores it)."""
     session = rnd.session
-    left = session.time_left()
-    clock = f"  [{clock_text(left)} left]" if left is not None else ""  # as the prompt's clock shows it
-    if session.timers.question is not None:
-        clock += f"  [{session.timers.question:g} s to answer]"
-    typer.secho(f"\n{rnd.number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+    _ask_heading(rnd, question)
     found: list[str] = []
     given: list[str] = []
     while True:
@@ -186,17 +182,7 @@ def _ask_letters(rnd: Round, question: Question) -> Outcome | None:
                 typer.secho("  (Enter ignored: the question had only just appeared)", dim=True)
                 continue
             break
-        for word in answer_words(line)[0]:
-            if word in given:
-                continue
-            hits = session.check(question, word).right  # the same verdict, word by word, as the final one
-            right = [w for w in hits if w not in found]
-            if hits and not right:  # SANE after S-: already found
-                continue
-            given.append(word)
-            found += right
-            shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
-            typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
+        _judge_words(session, question, line, given, found)
         if len(found) == len(question.expected):
             if not _wait_for_enter(session):
                 return None
@@ -204,6 +190,32 @@ def _ask_letters(rnd: Round, question: Question) -> Outcome | None:
     outcome = rnd.answer(" ".join(given))
     _show_outcome(session, outcome)
     return outcome
+
+
+def _ask_heading(rnd: Round, question: Question) -> None:
+    """The question's number, prompt and how many answers it has, with the clocks as the prompt shows them."""
+    session = rnd.session
+    left = session.time_left()
+    clock = f"  [{clock_text(left)} left]" if left is not None else ""  # as the prompt's clock shows it
+    if session.timers.question is not None:
+        clock += f"  [{session.timers.question:g} s to answer]"
+    typer.secho(f"\n{rnd.number}. {question.prompt}  ({len(question.expected)} to find){clock}", bold=True)
+
+
+def _judge_words(session: Session, question: Question, line: str, given: list[str], found: list[str]) -> None:
+    """Each new word of a typed line said right or wrong at once, added to GIVEN and its answers to FOUND
+    (a word given before, or whose answers are all found already, is passed over)."""
+    for word in answer_words(line)[0]:
+        if word in given:
+            continue
+        hits = session.check(question, word).right  # the same verdict, word by word, as the final one
+        right = [w for w in hits if w not in found]
+        if hits and not right:  # SANE after S-: already found
+            continue
+        given.append(word)
+        found.extend(right)
+        shown = word if right in ([], [word]) else f"{word} = {' '.join(right)}"  # S- = SCARE
+        typer.secho(f"  {shown} {'yes' if right else 'no'}", fg="green" if right else "red")
 
 
 def _at_a_terminal() -> bool:
