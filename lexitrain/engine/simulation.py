@@ -634,12 +634,7 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     """Play out every candidate `iterations` times (the pruned ones fewer, all fewer when `stop` is reached),
     on `threads` threads (the compiled engine; the reference runs on one)."""
 
-    if not setup.candidates:
-        raise LexitrainError("nothing to simulate: the position has no candidate move")
-    if stop is not None and stop not in CONFIDENCE:
-        raise LexitrainError(f"stop at {stop}% confidence: choose one of {', '.join(map(str, CONFIDENCE))}")
-    if iterations < 1 or setup.plies < 1 or threads < 1:
-        raise LexitrainError("iterations, plies and threads must each be at least 1")
+    _check_simulation(setup, iterations, threads, stop)
     started = time.perf_counter()
     tally = _Tally.of(len(setup.candidates))
     done = 0
@@ -650,17 +645,7 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
     try:
         while done < iterations:
             block = min(CHECK_EVERY if stop is not None else iterations, iterations - done)
-            active = tuple(tally.active)
-            if pool is not None:
-                for k, results in enumerate(pool.iterations(seed, done, done + block, active)):
-                    tally.add(results)
-                    if (k + 1) % CHECK_EVERY == 0:
-                        progress("simulating", done + k + 1, iterations)
-            else:
-                for i in range(done, done + block):
-                    tally.add(playouts.iteration(seed, i, active))
-                    if (i + 1) % CHECK_EVERY == 0:
-                        progress("simulating", i + 1, iterations)
+            _play_block(tally, playouts, pool, seed, done, block, iterations, progress)
             done += block
             progress("simulating", done, iterations)
             if stop is not None and done < iterations and len(tally.active) > 1:
@@ -673,13 +658,44 @@ def simulate(setup: SimSetup, iterations: int, seed: int, *, threads: int = 1, s
             pool.close()
     if stop is not None and len(setup.candidates) == 1:
         stopped = "one candidate"
-    rows = []
     order, by_equity = tally.ranking()
-    for k in order:
-        n = len(tally.equity[k])
-        rows.append(SimRow(setup.candidates[k], k, n, sum(tally.equity[k]) / n / 100,
-                           sum(tally.spread[k]) / n, math.fsum(tally.win[k]) / n))
-    return SimReport(done, setup.plies, rows, stopped, time.perf_counter() - started, by_equity)
+    return SimReport(done, setup.plies, [_row(setup, tally, k) for k in order], stopped,
+                     time.perf_counter() - started, by_equity)
+
+
+def _check_simulation(setup: SimSetup, iterations: int, threads: int, stop: int | None) -> None:
+    """A simulation that cannot run (no candidate, an unknown confidence, a count below one) is refused whole."""
+    if not setup.candidates:
+        raise LexitrainError("nothing to simulate: the position has no candidate move")
+    if stop is not None and stop not in CONFIDENCE:
+        raise LexitrainError(f"stop at {stop}% confidence: choose one of {', '.join(map(str, CONFIDENCE))}")
+    if iterations < 1 or setup.plies < 1 or threads < 1:
+        raise LexitrainError("iterations, plies and threads must each be at least 1")
+
+
+def _play_block(tally: _Tally, playouts: Playouts, pool: _Threads | None, seed: int, done: int, block: int,
+                iterations: int, progress: Progress) -> None:
+    """Iterations DONE to DONE + BLOCK of the candidates still played out, on the threads or here, added to the
+    tally in iteration order (so the figures are the same whatever the threads), the progress said every
+    `CHECK_EVERY`."""
+    active = tuple(tally.active)
+    if pool is not None:
+        for k, results in enumerate(pool.iterations(seed, done, done + block, active)):
+            tally.add(results)
+            if (k + 1) % CHECK_EVERY == 0:
+                progress("simulating", done + k + 1, iterations)
+        return
+    for i in range(done, done + block):
+        tally.add(playouts.iteration(seed, i, active))
+        if (i + 1) % CHECK_EVERY == 0:
+            progress("simulating", i + 1, iterations)
+
+
+def _row(setup: SimSetup, tally: _Tally, k: int) -> SimRow:
+    """Candidate K's means over the iterations it was played out: equity (kept in hundredths), spread, win."""
+    n = len(tally.equity[k])
+    return SimRow(setup.candidates[k], k, n, sum(tally.equity[k]) / n / 100, sum(tally.spread[k]) / n,
+                  math.fsum(tally.win[k]) / n)
 
 
 def position_setup(lexicon: str, board: Board, rack: Rack, scores: Sequence[int], generator: MoveGenerator,
