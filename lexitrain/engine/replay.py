@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexitrain.engine.board import EMPTY, Board
-from lexitrain.engine.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN, Game
+from lexitrain.engine.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN, Event, Game
 from lexitrain.engine.play import Play, ScoredPlay
 from lexitrain.engine.rules import IllegalPlay, WordList, apply_play, check_play, invalid_words
 from lexitrain.errors import LexitrainError
@@ -79,41 +79,51 @@ def replay(game: Game, tiles: TileSet | None = None, layout: BoardLayout | None 
         scores = (totals.get(event.player, 0), totals.get(opponent.get(event.player, ""), 0))
         totals[event.player] = event.cumulative
         if event.kind == WITHDRAWN:
-            for turn in reversed(turns):
-                if turn.kind == PLAY and turn.player == event.player and not turn.withdrawn:
-                    turn.withdrawn = True
-                    if turn.play is not None:
-                        for r, c, _ in turn.play.placed():
-                            board.set(r, c, EMPTY)
-                    break
+            _withdraw_last_play(turns, event.player, board)
             continue
         if event.kind not in (PLAY, EXCHANGE, PASS):
             continue
         number += 1
         turn = Turn(number, event.player, event.kind, event.rack, board.copy(), event.line, event.score, scores=scores)
         turns.append(turn)
-        if event.kind != PLAY:
-            continue
-        turn.notation = f"{event.position} {event.tiles}"
-        where = f"{game.source}:{event.line}"
-        try:
-            parsed = Play.from_notation(event.position, event.tiles, tiles)
-            turn.play = check_play(board, parsed)
-        except IllegalPlay as exc:
-            turn.error = str(exc)
-            continue
-        except LexitrainError as exc:
-            raise LexitrainError(f"{where}: {exc}") from None
-        if lexicon is not None:
-            bad = invalid_words(board, turn.play, lexicon)
-            if bad:
-                turn.error = f"{', '.join(bad)} not in {lexicon.name}"
-        apply_play(board, turn.play)
+        if event.kind == PLAY:
+            _place_play(turn, event, board, f"{game.source}:{event.line}", lexicon)
     if lexicon is not None:
         for turn in turns:
             if turn.withdrawn and turn.error.endswith(f"not in {lexicon.name}"):
                 turn.error = ""  # a phony taken back is no recording error
     return turns
+
+
+def _withdraw_last_play(turns: list[Turn], player: str, board: Board) -> None:
+    """A play challenged off: PLAYER's last tile play still standing is marked withdrawn and its tiles
+    taken off the board."""
+    for turn in reversed(turns):
+        if turn.kind == PLAY and turn.player == player and not turn.withdrawn:
+            turn.withdrawn = True
+            if turn.play is not None:
+                for r, c, _ in turn.play.placed():
+                    board.set(r, c, EMPTY)
+            return
+
+
+def _place_play(turn: Turn, event: Event, board: Board, where: str, lexicon: WordList | None) -> None:
+    """A recorded tile play put on the board; one that cannot be placed gets an `error` and leaves the board
+    as it was (a notation that cannot be read is refused, naming WHERE), and words not in LEXICON are noted."""
+    turn.notation = f"{event.position} {event.tiles}"
+    try:
+        parsed = Play.from_notation(event.position, event.tiles, board.tiles)
+        turn.play = check_play(board, parsed)
+    except IllegalPlay as exc:
+        turn.error = str(exc)
+        return
+    except LexitrainError as exc:
+        raise LexitrainError(f"{where}: {exc}") from None
+    if lexicon is not None:
+        bad = invalid_words(board, turn.play, lexicon)
+        if bad:
+            turn.error = f"{', '.join(bad)} not in {lexicon.name}"
+    apply_play(board, turn.play)
 
 
 def verify(game: Game, lexicon: WordList | None = None, tiles: TileSet | None = None) -> dict[str, Any]:
