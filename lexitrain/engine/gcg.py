@@ -149,19 +149,33 @@ def parse_gcg(text: str, source: str = "<gcg>") -> Game:
 
 
 def _parse_event(line: str, where: str, number: int) -> Event:
+    """A `>player: rack move score cumulative` line (the rack may be left out, a note may follow)."""
     head, colon, rest = line[1:].partition(":")
     if not colon or not head.strip():
         raise GCGError(f"{where}: move line needs '>player: ...'")
     tokens = rest.split()
+    cut = _score_at(tokens, where)
+    score, cumulative = int(tokens[cut]), int(tokens[cut + 1])
+    rack, move = _rack_and_move(tokens[:cut], where)
+    event = Event("", head.strip(), rack, score, cumulative, number, extra=" ".join(tokens[cut + 2 :]))
+    _read_move(event, move, where)
+    return event
+
+
+def _score_at(tokens: list[str], where: str) -> int:
+    """Where the score and cumulative total are among a move line's words: the last signed number followed by
+    a number (a note after them may hold numbers too)."""
     cut = -1
     for k in range(len(tokens) - 1):
         if _SCORE.match(tokens[k]) and _NUMBER.match(tokens[k + 1]):
             cut = k
     if cut < 0:
         raise GCGError(f"{where}: no score and cumulative total (e.g. '+48 48') on the move line")
-    before = tokens[:cut]
-    score, cumulative = int(tokens[cut]), int(tokens[cut + 1])
-    extra = " ".join(tokens[cut + 2 :])
+    return cut
+
+
+def _rack_and_move(before: list[str], where: str) -> tuple[str, list[str]]:
+    """The rack (empty where it is left out) and the move's words, from what stands before the score."""
     if not before:
         raise GCGError(f"{where}: no move before the score")
     # the rack may be left out: a move starts with '(', '-' or a position (which has a digit)
@@ -171,7 +185,16 @@ def _parse_event(line: str, where: str, number: int) -> Event:
         raise GCGError(f"{where}: bad rack {rack!r}")
     if not move:
         raise GCGError(f"{where}: no move after the rack {rack!r}")
-    event = Event("", head.strip(), rack, score, cumulative, number, extra=extra)
+    return rack, move
+
+
+#: the moves a GCG writes as one fixed word, and their kind
+_FIXED_MOVES = {"--": WITHDRAWN, "-": PASS, "(challenge)": CHALLENGE_BONUS, "(time)": TIME_PENALTY}
+
+
+def _read_move(event: Event, move: list[str], where: str) -> None:
+    """The event's kind, and its position and tiles where it has them, from the move's words: `8D QUITE`,
+    `--`, `-`, `-ABC`, `(challenge)`, `(time)` or `(ABC)`."""
     first = move[0]
     if len(move) == 2 and not first.startswith(("(", "-")):
         try:
@@ -181,21 +204,14 @@ def _parse_event(line: str, where: str, number: int) -> Event:
         event.kind, event.position, event.tiles = PLAY, first, move[1]
     elif len(move) != 1:
         raise GCGError(f"{where}: cannot read the move {' '.join(move)!r}")
-    elif first == "--":
-        event.kind = WITHDRAWN
-    elif first == "-":
-        event.kind = PASS
+    elif first in _FIXED_MOVES:
+        event.kind = _FIXED_MOVES[first]
     elif first.startswith("-"):
         event.kind, event.tiles = EXCHANGE, first[1:]
-    elif first == "(challenge)":
-        event.kind = CHALLENGE_BONUS
-    elif first == "(time)":
-        event.kind = TIME_PENALTY
     elif first.startswith("(") and first.endswith(")"):
         event.kind, event.tiles = END_RACK, first[1:-1]
     else:
         raise GCGError(f"{where}: cannot read the move {first!r}")
-    return event
 
 
 def event_text(event: Event) -> str:
