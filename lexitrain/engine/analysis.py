@@ -56,7 +56,7 @@ from lexitrain.engine.play import ScoredPlay
 from lexitrain.engine.preendgame import solve_preendgame
 from lexitrain.engine.replay import Turn, detect_tile_set, replay
 from lexitrain.engine.rules import apply_play, invalid_words
-from lexitrain.engine.simulation import SimSetup, position_setup, simulate_many
+from lexitrain.engine.simulation import SimReport, SimSetup, position_setup, simulate_many
 from lexitrain.engine.win_probability import WinModel, load_win_model
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -263,100 +263,128 @@ class Analyst:
             rack = Rack.parse(self.tiles, report.rack)
             if tiles_in_bag(turn.board, [report.rack]) <= 1 and self.solve_end(report, turn, rack):
                 continue
-            bag = tiles_in_bag(turn.board, [report.rack])
-            setup = position_setup(options.lexicon, turn.board, rack, turn.scores, self.generator, self.model,
-                                   candidates=options.candidates,
-                                   plies=options.plies if bag > RACK_SIZE else max(options.plies, options.late_plies))
-            made = self._made(turn, rack, given, bag)
-            listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
-            if not listed:
-                setup = replace(setup, candidates=(*setup.candidates, made))
-            inferred = read_opponent(setup, read, rack, self.generator, self.model) if options.infer else None
-            if inferred is not None:
-                setup, report.inferred = inferred, True
-            jobs.append((report, listed[0] if listed else len(setup.candidates) - 1, setup))
+            jobs.append(self._sim_job(report, turn, rack, given, read))
         results = simulate_many([j[2] for j in jobs], options.iterations, options.seed, threads=options.threads,
                                 stop=options.stop)
         for (report, index, setup), result in zip(jobs, results):
-            best = result.rows[0]
-            mine = next(r for r in result.rows if r.index == index)
-            report.win, report.win_best = round(mine.win, 4), round(best.win, 4)
-            report.win_lost = round(max(0.0, best.win - mine.win), 4)
-            report.best_by_win = {**_candidate_json(best.candidate, self.tiles, setup.rack),
-                                  "win": round(best.win, 4), "sim_equity": round(best.equity, 2)}
-            bag = tiles_in_bag(setup.board, [report.rack])
-            report.win_method = SIMULATED_TO_THE_END if bag <= 1 else "simulation"
-            report.phase = SIMULATION
-            lost = best.equity - mine.equity
-            report.points_lost = round(max(0.0, lost), 2)
-            tied = best.index == mine.index or abs(best.win - mine.win) < 1e-9
-            report.spread_lost = round(lost) if lost > EQUITY_NOISE and (tied or decided(best.win, mine.win)) else 0
-            report.mistake = NONE if best.index == index else mistake_size(SIMULATION, report.win_lost,
-                                                                           report.spread_lost, best.win, mine.win)
+            self._judge_by_simulation(report, index, setup, result)
         self.seconds += time.perf_counter() - started
+
+    def _sim_job(self, report: TurnReport, turn: Turn, rack: Rack, exchanged: str, read: Read
+                 ) -> tuple[TurnReport, int, SimSetup]:
+        """A turn's simulation: its top candidates with the move made among them (added where it is not), more
+        plies once the bag is low, the opponent's rack read from their move where asked; with the move made's
+        index among the candidates."""
+        assert self.sim is not None
+        options = self.sim
+        bag = tiles_in_bag(turn.board, [report.rack])
+        setup = position_setup(options.lexicon, turn.board, rack, turn.scores, self.generator, self.model,
+                               candidates=options.candidates,
+                               plies=options.plies if bag > RACK_SIZE else max(options.plies, options.late_plies))
+        made = self._made(turn, rack, exchanged, bag)
+        listed = [i for i, c in enumerate(setup.candidates) if _same_move(c, made)]
+        if not listed:
+            setup = replace(setup, candidates=(*setup.candidates, made))
+        inferred = read_opponent(setup, read, rack, self.generator, self.model) if options.infer else None
+        if inferred is not None:
+            setup, report.inferred = inferred, True
+        return report, listed[0] if listed else len(setup.candidates) - 1, setup
+
+    def _judge_by_simulation(self, report: TurnReport, index: int, setup: SimSetup, result: SimReport) -> None:
+        """The turn judged by its simulation: the win chance the move made (candidate INDEX) lost against the
+        best, the points it lost where the win chances are level or decided, and the mistake's size."""
+        best = result.rows[0]
+        mine = next(r for r in result.rows if r.index == index)
+        report.win, report.win_best = round(mine.win, 4), round(best.win, 4)
+        report.win_lost = round(max(0.0, best.win - mine.win), 4)
+        report.best_by_win = {**_candidate_json(best.candidate, self.tiles, setup.rack),
+                              "win": round(best.win, 4), "sim_equity": round(best.equity, 2)}
+        bag = tiles_in_bag(setup.board, [report.rack])
+        report.win_method = SIMULATED_TO_THE_END if bag <= 1 else "simulation"
+        report.phase = SIMULATION
+        lost = best.equity - mine.equity
+        report.points_lost = round(max(0.0, lost), 2)
+        tied = best.index == mine.index or abs(best.win - mine.win) < 1e-9
+        report.spread_lost = round(lost) if lost > EQUITY_NOISE and (tied or decided(best.win, mine.win)) else 0
+        report.mistake = NONE if best.index == index else mistake_size(SIMULATION, report.win_lost,
+                                                                       report.spread_lost, best.win, mine.win)
 
     def solve_end(self, report: TurnReport, turn: Turn, rack: Rack) -> bool:
         """Judge a turn with one tile or none in the bag by the solvers; False
         when they do not apply (the pre-endgame tries plays, not a pass)."""
         assert self.sim is not None
-        board = turn.board
-        unseen = unseen_tiles(board, rack)
-        spread = turn.scores[0] - turn.scores[1]
+        unseen = unseen_tiles(turn.board, rack)
         made_play = turn.play if turn.kind == PLAY and not turn.withdrawn else None
         if unseen.size == 0:
             return False
         if unseen.size <= RACK_SIZE:  # the bag is empty: the endgame
-            seconds = self.sim.endgame_seconds
-            best = solve(Endgame(board, (rack, unseen)), self.generator, seconds)
-            if made_play is None:  # a pass (or a play taken back): the opponent's endgame, one scoreless turn on
-                after_made = solve(Endgame(board, (unseen, rack), 1), self.generator, seconds)
-                made_value, made_exact = -after_made.value, after_made.exact
+            self._judge_endgame(report, turn, rack, unseen, made_play)
+        elif not self._judge_preendgame(report, turn, rack, unseen, made_play):
+            return False
+        return True
+
+    def _judge_endgame(self, report: TurnReport, turn: Turn, rack: Rack, unseen: Rack,
+                       made_play: ScoredPlay | None) -> None:
+        """The bag empty: the best line's final spread against the move made's, each solved within the
+        endgame's seconds (a pass, or a play taken back, gives the opponent the endgame a scoreless turn on)."""
+        assert self.sim is not None
+        board = turn.board
+        spread = turn.scores[0] - turn.scores[1]
+        seconds = self.sim.endgame_seconds
+        best = solve(Endgame(board, (rack, unseen)), self.generator, seconds)
+        if made_play is None:
+            after_made = solve(Endgame(board, (unseen, rack), 1), self.generator, seconds)
+            made_value, made_exact = -after_made.value, after_made.exact
+        else:
+            left = leave_after(rack, made_play)
+            if not left.size:  # went out
+                made_value, made_exact = made_play.score + 2 * rack_value(self.tiles.points, unseen.counts), True
             else:
-                left = leave_after(rack, made_play)
-                if not left.size:  # went out
-                    made_value, made_exact = made_play.score + 2 * rack_value(self.tiles.points, unseen.counts), True
-                else:
-                    after = board.copy()
-                    apply_play(after, made_play)
-                    rest = solve(Endgame(after, (unseen, left), 0 if made_play.score else 1), self.generator,
-                                 seconds)
-                    made_value, made_exact = made_play.score - rest.value, rest.exact
-            best_value, best_move = best.value, best.play
-            if made_value > best_value:  # the best line was not proved in time, and the move made beats it
-                best_value, best_move = made_value, made_play
-            report.win, report.win_best = _outcome(spread + made_value), _outcome(spread + best_value)
-            report.best_by_win = {**_move_json(best_move, self.tiles), "win": report.win_best, "value": best_value}
-            exact = best.exact and made_exact
-            report.win_method = "endgame" if exact else f"endgame (best found in {seconds:g} s, not proved)"
-            report.phase = ENDGAME
-            report.spread_lost = report.points_lost = max(0, best_value - made_value)
-            report.mistake = mistake_size(ENDGAME, 0.0, report.spread_lost,
-                                          blown=report.win < report.win_best)
-        else:  # one tile in the bag: the pre-endgame, over the play made and the top plays by score
-            if made_play is None or unseen.size != RACK_SIZE + 1:
-                return False
-            plays = self.generator.plays(board, rack)[:self.sim.candidates]
-            if all(p.key() != made_play.key() for p in plays):
-                plays.append(made_play)
-            result = solve_preendgame(board, rack, unseen, self.generator, self.sim.preendgame_seconds, spread,
-                                      plays=plays, decide=[made_play])
-            made = next((o for o in result.plays if o.play is not None and o.play.key() == made_play.key()), None)
-            if made is None or not result.plays:
-                return False
-            top = result.plays[0]
-            report.win = round(made.wins / made.unseen, 4)
-            report.win_best = round(top.wins / top.unseen, 4)
-            report.best_by_win = {**_move_json(top.play, self.tiles), "win": report.win_best,
-                                  "expected": round(top.expected, 2)}
-            report.win_method = ("pre-endgame" if result.wins_proved and made.decided else
-                                 f"pre-endgame (best found in {self.sim.preendgame_seconds:g} s, not proved)")
-            report.phase = PRE_ENDGAME
-            report.points_lost = round(max(0.0, top.expected - made.expected), 2)
-            report.win_lost = round(max(0.0, report.win_best - report.win), 4)
-            tied = abs(top.wins / top.unseen - made.wins / made.unseen) < 1e-6
-            report.spread_lost = round(max(0.0, top.expected - made.expected), 1) if tied else 0.0
-            report.mistake = mistake_size(PRE_ENDGAME, report.win_lost, report.spread_lost)
+                after = board.copy()
+                apply_play(after, made_play)
+                rest = solve(Endgame(after, (unseen, left), 0 if made_play.score else 1), self.generator, seconds)
+                made_value, made_exact = made_play.score - rest.value, rest.exact
+        best_value, best_move = best.value, best.play
+        if made_value > best_value:  # the best line was not proved in time, and the move made beats it
+            best_value, best_move = made_value, made_play
+        report.win, report.win_best = _outcome(spread + made_value), _outcome(spread + best_value)
         report.win_lost = round(max(0.0, report.win_best - report.win), 4)
+        report.best_by_win = {**_move_json(best_move, self.tiles), "win": report.win_best, "value": best_value}
+        exact = best.exact and made_exact
+        report.win_method = "endgame" if exact else f"endgame (best found in {seconds:g} s, not proved)"
+        report.phase = ENDGAME
+        report.spread_lost = report.points_lost = max(0, best_value - made_value)
+        report.mistake = mistake_size(ENDGAME, 0.0, report.spread_lost, blown=report.win < report.win_best)
+
+    def _judge_preendgame(self, report: TurnReport, turn: Turn, rack: Rack, unseen: Rack,
+                          made_play: ScoredPlay | None) -> bool:
+        """One tile in the bag: the play made against the top plays by score, each over every draw; False where
+        the pre-endgame does not apply (a pass or exchange, not one tile in the bag, the play not solved)."""
+        assert self.sim is not None
+        if made_play is None or unseen.size != RACK_SIZE + 1:
+            return False
+        board = turn.board
+        plays = self.generator.plays(board, rack)[:self.sim.candidates]
+        if all(p.key() != made_play.key() for p in plays):
+            plays.append(made_play)
+        result = solve_preendgame(board, rack, unseen, self.generator, self.sim.preendgame_seconds,
+                                  turn.scores[0] - turn.scores[1], plays=plays, decide=[made_play])
+        made = next((o for o in result.plays if o.play is not None and o.play.key() == made_play.key()), None)
+        if made is None or not result.plays:
+            return False
+        top = result.plays[0]
+        report.win = round(made.wins / made.unseen, 4)
+        report.win_best = round(top.wins / top.unseen, 4)
+        report.best_by_win = {**_move_json(top.play, self.tiles), "win": report.win_best,
+                              "expected": round(top.expected, 2)}
+        report.win_method = ("pre-endgame" if result.wins_proved and made.decided else
+                             f"pre-endgame (best found in {self.sim.preendgame_seconds:g} s, not proved)")
+        report.phase = PRE_ENDGAME
+        report.points_lost = round(max(0.0, top.expected - made.expected), 2)
+        report.win_lost = round(max(0.0, report.win_best - report.win), 4)
+        tied = abs(top.wins / top.unseen - made.wins / made.unseen) < 1e-6
+        report.spread_lost = round(max(0.0, top.expected - made.expected), 1) if tied else 0.0
+        report.mistake = mistake_size(PRE_ENDGAME, report.win_lost, report.spread_lost)
         return True
 
     def judge_statically(self, report: TurnReport, turn: Turn, rack: Rack, top_equity: float) -> None:
@@ -390,7 +418,20 @@ class Analyst:
         value = leave_value(self.model, rack, bag)
         return Candidate(value, 0, value, PASS)
 
+    def _made_score_and_equity(self, turn: Turn, rack: Rack, exchanged: str, bag: int) -> tuple[int, float]:
+        """What the move made scored and its equity: a play's, or the value of the tiles kept (a play taken
+        back, or unplaceable, scored nothing and kept the whole rack; an exchange kept what it did not put back)."""
+        if turn.kind == PLAY and turn.play is not None and not turn.withdrawn:
+            return turn.play.score, play_equity(self.model, rack, turn.play, bag).equity
+        kept = rack
+        if turn.kind == EXCHANGE:
+            given = _exchanged(self.tiles, exchanged)
+            kept = kept_after(rack, given) if given is not None and _holds(rack, given) else rack
+        return 0, leave_value(self.model, kept, bag)
+
     def turn(self, source: str, turn: Turn, exchanged: str) -> TurnReport:
+        """One turn solved again: the top plays by score and equity, what the move made gave up of each, the
+        phonies it played and the bingos it missed (judged by equity alone when there is no simulation)."""
         tiles = self.tiles
         board = turn.board
         rack_text = turn.rack.upper()
@@ -415,20 +456,8 @@ class Analyst:
         report.top_by_equity = [_candidate_json(c, tiles, rack) for c in ranked[:TOP]]
         top_score = plays[0].score if plays else 0
         top_equity = ranked[0].equity
-        if turn.kind == PLAY:
-            scored = turn.play.score if turn.play is not None and not turn.withdrawn else 0
-            report.points_given_up = max(0, top_score - scored)  # a phony that stood may outscore every valid play
-            if turn.play is not None and not turn.withdrawn:
-                report.equity = play_equity(self.model, rack, turn.play, bag).equity
-            else:  # taken back (or unplaceable): the turn scored nothing and kept the whole rack
-                report.equity = leave_value(self.model, rack, bag)
-        else:
-            report.points_given_up = top_score
-            kept = rack
-            if turn.kind == EXCHANGE:
-                given = _exchanged(tiles, exchanged)
-                kept = kept_after(rack, given) if given is not None and _holds(rack, given) else rack
-            report.equity = leave_value(self.model, kept, bag)
+        scored, report.equity = self._made_score_and_equity(turn, rack, exchanged, bag)
+        report.points_given_up = max(0, top_score - scored)  # a phony that stood may outscore every valid play
         report.equity_given_up = round(max(0.0, top_equity - report.equity), 2)
         report.bag = bag
         if self.sim is None:
