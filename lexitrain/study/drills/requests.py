@@ -211,41 +211,7 @@ class QuizRequest:
     def start(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None = None) -> Session:
         """The quiz's questions (cards are made as they are answered), ready to ask; with the
         source's `skip_invalid`, the words of a word file left out are handed to `skipped`."""
-
-        match self.source:
-            case Due():
-                cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
-                if not cards:
-                    raise LexitrainError(f"no cards are due in {lex.name}")
-                kind_keys = [(c.kind, c.key) for c in cards]
-                source = "due"
-            case Leeches():
-                kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
-                if not kind_keys:
-                    raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
-                source = "leeches"
-            case WholeList(words):
-                kind_keys = [(WHOLE_LIST, source_key(lex, query=words.query, saved=words.saved, builtin=words.builtin,
-                                                     word_file=words.word_file))]
-                source = kind_keys[0][1]
-            case Words(upload=str(name)):
-                listed = listed_words(lex, name, uploaded_text(store, name))
-                check_most(len(listed), self.most_words, f"list {name!r}")
-                rows = rows_for_words(lex, listed)
-                kind_keys = [(self.kind_name, key) for key in question_keys(
-                    new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum, not self.as_listed, 2)]
-                source = self.source.text()
-            case Words() as words:
-                report = (skipped or _unreported) if words.skip_invalid else None
-                rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
-                                        word_file=words.word_file, conditions=words.conditions, skipped=report,
-                                        most=self.most_words)
-                blanks = source_blanks(query=words.query, saved=words.saved, builtin=words.builtin,
-                                       word_file=words.word_file, conditions=words.conditions)
-                keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
-                                     not self.as_listed, blanks)
-                kind_keys = [(self.kind_name, key) for key in keys]
-                source = words.text()
+        kind_keys, source = self._kind_keys(store, lex, skipped)
         if self.shuffle:
             random.shuffle(kind_keys)
         items = [Item(k, key) for k, key in kind_keys[: self.limit]]
@@ -259,6 +225,43 @@ class QuizRequest:
                                 session_id, answered)
         session.summary.details["resumed"] = {"answered_before": answered, "round_questions": len(items)}
         return session
+
+    def _kind_keys(self, store: ProgressStore, lex: Lexicon, skipped: SkipReport | None
+                   ) -> tuple[list[tuple[str, str]], str]:
+        """The source's questions as (kind, key), in its order, and the source as the session names it; a source
+        with nothing to ask (no card due, no leech) is refused with what to do."""
+        match self.source:
+            case Due():
+                cards = store.due_cards(lex.name, utc_now().timestamp(), self.limit or ALL_DUE)
+                if not cards:
+                    raise LexitrainError(f"no cards are due in {lex.name}")
+                kind_keys = [(c.kind, c.key) for c in cards]
+                return kind_keys, "due"
+            case Leeches():
+                kind_keys = [(c.kind, c.key) for c in leeches(store, lex.name) if not store.card_place(c.id)[1]]
+                if not kind_keys:
+                    raise LexitrainError(f"no leeches to drill in {lex.name} (`lexitrain study leeches`)")
+                return kind_keys, "leeches"
+            case WholeList(words):
+                kind_keys = [(WHOLE_LIST, source_key(lex, query=words.query, saved=words.saved, builtin=words.builtin,
+                                                     word_file=words.word_file))]
+                return kind_keys, kind_keys[0][1]
+            case Words(upload=str(name)):
+                listed = listed_words(lex, name, uploaded_text(store, name))
+                check_most(len(listed), self.most_words, f"list {name!r}")
+                keys = question_keys(new_kind(self.kind_name), rows_for_words(lex, listed),
+                                     2 if self.minimum is None else self.minimum, not self.as_listed, 2)
+                return [(self.kind_name, key) for key in keys], self.source.text()
+            case Words() as words:
+                report = (skipped or _unreported) if words.skip_invalid else None
+                rows = question_results(lex, query=words.query, saved=words.saved, builtin=words.builtin,
+                                        word_file=words.word_file, conditions=words.conditions, skipped=report,
+                                        most=self.most_words)
+                blanks = source_blanks(query=words.query, saved=words.saved, builtin=words.builtin,
+                                       word_file=words.word_file, conditions=words.conditions)
+                keys = question_keys(new_kind(self.kind_name), rows, 2 if self.minimum is None else self.minimum,
+                                     not self.as_listed, blanks)
+                return [(self.kind_name, key) for key in keys], words.text()
 
     def resume(self, store: ProgressStore, lex: Lexicon, saved: dict[str, Any]) -> Session:
         return self._session(store, lex, "", saved_plan(saved), "", saved["id"])
