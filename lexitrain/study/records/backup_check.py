@@ -178,27 +178,33 @@ def check_backup(data: dict[str, Any]) -> None:
     for name, value in settings.items():
         _check_setting(name, value, lexicons)
     for name, rules in _LISTS.items():
-        rows = data.get(name, [])
-        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-            raise BadBackup(f'"{name}" is not a list of objects')
-        known = {rule[0] for rule in rules} | _UNCHECKED.get(name, set())
-        for number, row in enumerate(rows, start=1):
-            unknown = sorted(set(row) - known)
-            if unknown:
-                raise BadBackup(f"{name} #{number}: {_named(unknown)} is not a field of its {name}", (name, number))
-            problem = None if row.get("lexicon") is None else _lexicon_problem(row["lexicon"], lexicons)
-            if problem:
-                raise BadBackup(f"{name} #{number}: {problem}", (name, number))
-            if name in ("cards", "answers") and row.get("kind") not in kinds:
-                raise BadBackup(f"{name} #{number}: kind {row.get('kind')!r} is not a question kind lexitrain has",
-                                (name, number))
-            check_row(row, rules, f"{name} #{number}", (name, number), {field for n, field in _OPTIONAL if n == name})
+        _check_list(name, rules, data.get(name, []), lexicons, kinds)
     _check_cards(data["cards"] if "cards" in data else [])
     for number, answer in enumerate(data.get("answers", []), start=1):
         if answer["before"] is not None:
             _check_before(answer["before"], f"answers #{number}: before", number)
     check_schedulings(data.get("schedulings", {}))
     _check_references(data)
+
+
+def _check_list(name: str, rules: list[Rule], rows: Any, lexicons: dict[str, str], kinds: set[str]) -> None:
+    """One of the backup's lists: objects holding only their fields, each of a lexicon here and (a card's, an
+    answer's) of a question kind lexitrain has, and each field by its rule."""
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise BadBackup(f'"{name}" is not a list of objects')
+    known = {rule[0] for rule in rules} | _UNCHECKED.get(name, set())
+    optional = {field for n, field in _OPTIONAL if n == name}
+    for number, row in enumerate(rows, start=1):
+        unknown = sorted(set(row) - known)
+        if unknown:
+            raise BadBackup(f"{name} #{number}: {_named(unknown)} is not a field of its {name}", (name, number))
+        problem = None if row.get("lexicon") is None else _lexicon_problem(row["lexicon"], lexicons)
+        if problem:
+            raise BadBackup(f"{name} #{number}: {problem}", (name, number))
+        if name in ("cards", "answers") and row.get("kind") not in kinds:
+            raise BadBackup(f"{name} #{number}: kind {row.get('kind')!r} is not a question kind lexitrain has",
+                            (name, number))
+        check_row(row, rules, f"{name} #{number}", (name, number), optional)
 
 
 def check_row(row: Any, rules: list[Rule], where: str, at: tuple[str, int] | None = None,

@@ -334,6 +334,8 @@ def check_page(page: Any, name: str) -> None:
 
 
 def _check(page: Any) -> None:
+    """A page of changes: lexitrain's, of a version this one reads, each row by its rules, and what its rows
+    refer to in the page itself."""
     if not isinstance(page, dict) or page.get("format") != FORMAT:
         raise BadBackup(f'not lexitrain\'s changes (no "format": "{FORMAT}")')
     if not isinstance(page.get("version"), int) or page["version"] > VERSION:
@@ -346,14 +348,7 @@ def _check(page: Any) -> None:
         for number, row in enumerate(page[list_name], start=1):
             check_row(row, rules, f"{list_name} #{number}")
     sessions = {s["id"] for s in page["sessions"]}
-    known = _known_kinds({a["kind"] for a in page["answers"]})
-    for number, answer in enumerate(page["answers"], start=1):
-        if answer["session"] not in sessions:
-            raise BadBackup(f"answers #{number}: session {answer['session']} is not in the page")
-        if answer["scheduling"] is not None and answer["scheduling"] not in page["schedulings"]:
-            raise BadBackup(f"answers #{number}: way of scheduling {answer['scheduling']} is not in the page")
-        if answer["kind"] not in known:
-            raise BadBackup(f"answers #{number}: kind {answer['kind']!r} is not one this lexitrain asks")
+    _check_answers(page, sessions)
     for number, change in enumerate(page["changes"], start=1):
         if (change["what"] == "retract") != (change["value"] is None):
             raise BadBackup(f"changes #{number}: value {change['value']!r} for a {change['what']}")
@@ -364,6 +359,18 @@ def _check(page: Any) -> None:
             raise BadBackup(f"attempts #{number}: session {attempt['session']} is not in the page")
     for setting in page["settings"]:
         _check_setting(setting["name"], setting["value"])
+
+
+def _check_answers(page: dict[str, Any], sessions: set[Any]) -> None:
+    """Each answer's session and way of scheduling is in the page, and its kind one this lexitrain asks."""
+    known = _known_kinds({a["kind"] for a in page["answers"]})
+    for number, answer in enumerate(page["answers"], start=1):
+        if answer["session"] not in sessions:
+            raise BadBackup(f"answers #{number}: session {answer['session']} is not in the page")
+        if answer["scheduling"] is not None and answer["scheduling"] not in page["schedulings"]:
+            raise BadBackup(f"answers #{number}: way of scheduling {answer['scheduling']} is not in the page")
+        if answer["kind"] not in known:
+            raise BadBackup(f"answers #{number}: kind {answer['kind']!r} is not one this lexitrain asks")
 
 
 def _check_setting(name: str, value: Any) -> None:
