@@ -290,27 +290,9 @@ def parse_query(args: str | Sequence[str]) -> Query:
         option, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
         name, negate = _option_name(option, token)
         kind = CONDITIONS.get(name) or SETTINGS[name]
-        takes_value = kind not in ("flag", "hooks") or (
-            kind == "hooks" and (eq or (i + 1 < len(tokens) and not tokens[i + 1].startswith("-"))))
-        if kind == "flag" and eq:
-            raise LexitrainError(f"{option} takes no value")
-        if not takes_value:
-            raw: str | None = None
-            i += 1
-        elif eq:
-            raw = inline
-            i += 1
-        elif i + 1 < len(tokens):
-            raw = tokens[i + 1]
-            i += 2
-        else:
-            raise LexitrainError(f"{option} needs a value")
+        raw, i = _option_value(tokens, i, option, kind, inline if eq else None)
         if name in SETTINGS:
-            if _attribute(name) in settings:
-                raise LexitrainError(f"{option}: the setting {_attribute(name).replace('_', ' ')} is given twice")
-            settings[_attribute(name)] = _setting(option, name, kind, raw or "")
-            if name.startswith("limit-probability"):
-                settings["limit_lax"] = name == "limit-probability-lax"
+            _add_setting(settings, option, name, kind, raw or "")
             continue
         groups[-1].append(Condition(name, True if raw is None else _value(option, kind, raw), negate))
     if not groups[-1] and len(groups) > 1:
@@ -319,6 +301,31 @@ def parse_query(args: str | Sequence[str]) -> Query:
     query = Query(groups=tuple(tuple(g) for g in groups if g), given=given, **settings)
     _check(query)
     return query
+
+
+def _option_value(tokens: list[str], i: int, option: str, kind: str, inline: str | None) -> tuple[str | None, int]:
+    """The value of the option at token I (None for a flag, and for `--hooks` with none after it: any hook),
+    given after `=` (INLINE) or as the next token; and the token after it."""
+    takes_value = kind not in ("flag", "hooks") or (
+        kind == "hooks" and (inline is not None or (i + 1 < len(tokens) and not tokens[i + 1].startswith("-"))))
+    if kind == "flag" and inline is not None:
+        raise LexitrainError(f"{option} takes no value")
+    if not takes_value:
+        return None, i + 1
+    if inline is not None:
+        return inline, i + 1
+    if i + 1 < len(tokens):
+        return tokens[i + 1], i + 2
+    raise LexitrainError(f"{option} needs a value")
+
+
+def _add_setting(settings: dict[str, Any], option: str, name: str, kind: str, raw: str) -> None:
+    """A setting (an order, a limit, ...) kept by its attribute's name; one given twice is refused."""
+    if _attribute(name) in settings:
+        raise LexitrainError(f"{option}: the setting {_attribute(name).replace('_', ' ')} is given twice")
+    settings[_attribute(name)] = _setting(option, name, kind, raw)
+    if name.startswith("limit-probability"):
+        settings["limit_lax"] = name == "limit-probability-lax"
 
 
 def _option_name(option: str, token: str) -> tuple[str, bool]:
