@@ -117,6 +117,12 @@ def search_query(root: ElementTree.Element, word_file: Callable[[list[str]], Pat
         raise NotCarried(f"its conditions do not read here ({exc})") from None
 
 
+#: the condition types that ask whether a word belongs to something (a group, a lexicon, a list of words)
+_MEMBERSHIPS = ("Belongs to Group", "Must Belong to", "In Lexicon", "In Word List", "Must Be in Word List")
+#: the condition types that ask for a range of probability or playability order
+_ORDERS = ("Probability Order", "Limit by Probability Order", "Playability Order")
+
+
 class _Reader:
     """Zyzzyva's conditions one by one, the settings they need (blanks, per-word ranks) gathered once."""
 
@@ -150,33 +156,43 @@ class _Reader:
             low = self._whole(element, "percent" if element.get("percent") else "min", kind)
             high = 100 if element.get("percent") else self._whole(element, "max", kind)
             return ["--consists-of", f"{text}:{low}-{high}"]
-        if kind in ("Belongs to Group", "Must Belong to"):
-            if text not in ZYZZYVA_NAMES:
-                raise NotCarried(f"its group {text!r} is not one lexitrain has")
-            return [f"--{'not-' if negated else ''}group", ZYZZYVA_NAMES[text]]
-        if kind == "In Lexicon":
-            found = compiled_match(text)
-            if found is None:
-                raise NotCarried(f"its In Lexicon condition names {text}, which is not compiled here")
-            return [f"--{'not-' if negated else ''}in-lexicon", found]
-        if kind in ("In Word List", "Must Be in Word List"):
-            words = text.split()
-            if not words:
-                raise NotCarried("its In Word List condition holds no words")
-            return [f"--{'not-' if negated else ''}in-word-list", str(self.word_file(words))]
-        if kind in ("Probability Order", "Limit by Probability Order"):
-            self.blanks.add(self._whole(element, "int", kind) if element.get("int") else 2)  # (Zyzzyva's default)
-            lax = "-lax" if element.get("bool") == "true" else ""
-            name = "probability" if kind == "Probability Order" else "limit-probability"
-            return [f"--{name}{lax}", self._range(element, kind)]
-        if kind == "Playability Order":
-            return ["--playability", self._range(element, kind)]
+        if kind in _MEMBERSHIPS:
+            return self._membership(kind, text, negated)
+        if kind in _ORDERS:
+            return self._order(element, kind)
         if kind == "Probability":  # an old type Zyzzyva reads but never tests: nothing to carry
             return []
         if kind == "Limit by Playability Order":
             raise NotCarried("its Limit by Playability Order has no lexitrain condition (--playability N-M keeps "
                              "the most played words of each length)")
         raise NotCarried(f"its condition type {kind!r} is not one Zyzzyva writes")
+
+    def _membership(self, kind: str, text: str, negated: bool) -> list[str]:
+        """A word's membership: of a built-in group, a lexicon compiled here, or a list of words (written to a
+        word file)."""
+        prefix = "--not-" if negated else "--"
+        if kind in ("Belongs to Group", "Must Belong to"):
+            if text not in ZYZZYVA_NAMES:
+                raise NotCarried(f"its group {text!r} is not one lexitrain has")
+            return [f"{prefix}group", ZYZZYVA_NAMES[text]]
+        if kind == "In Lexicon":
+            found = compiled_match(text)
+            if found is None:
+                raise NotCarried(f"its In Lexicon condition names {text}, which is not compiled here")
+            return [f"{prefix}in-lexicon", found]
+        words = text.split()
+        if not words:
+            raise NotCarried("its In Word List condition holds no words")
+        return [f"{prefix}in-word-list", str(self.word_file(words))]
+
+    def _order(self, element: ElementTree.Element, kind: str) -> list[str]:
+        """A range of probability or playability order; a probability's blanks are gathered for the settings."""
+        if kind == "Playability Order":
+            return ["--playability", self._range(element, kind)]
+        self.blanks.add(self._whole(element, "int", kind) if element.get("int") else 2)  # (Zyzzyva's default)
+        lax = "-lax" if element.get("bool") == "true" else ""
+        name = "probability" if kind == "Probability Order" else "limit-probability"
+        return [f"--{name}{lax}", self._range(element, kind)]
 
     @staticmethod
     def _whole(element: ElementTree.Element, name: str, kind: str) -> int:
