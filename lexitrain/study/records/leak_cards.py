@@ -88,13 +88,8 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
                     reads[leak.game] = reads_by_turn(records[leak.game], lex.tiles)
                 analyse_turn(store, lex, analysts[lex.name], where, leak.cgp, sim_iterations, endgame_seconds, cards,
                              reads[leak.game].get(leak.turn) if leak.turn is not None else None)
-        made: dict[str, int] = {}
-        for name, cards in found.items():
-            for card_kind, keys in cards.keys.items():
-                grown = len(keys) - before.get(name, {}).get(card_kind, 0)
-                if grown:
-                    made[card_kind] = made.get(card_kind, 0) + grown
-        study.kinds.append({"kind": kind, "title": TITLES[kind], "leaks": len(leaks), "cards": made})
+        study.kinds.append({"kind": kind, "title": TITLES[kind], "leaks": len(leaks),
+                            "cards": _cards_made_since(found, before)})
         if kind == OVERTIME:
             study.notes.append("overtime makes no cards: play with a clock (lexitrain play --clock 25) to practise it")
         progress("making the study", number, len(chosen))
@@ -103,3 +98,14 @@ def leak_study(store: ProgressStore, profile: LeakProfile, kinds: int = TOP_KIND
         study.added += cards.added
         study.already_cards += cards.known
     return study
+
+
+def _cards_made_since(found: dict[str, GameCards], before: dict[str, dict[str, int]]) -> dict[str, int]:
+    """How many cards of each kind the lexicons' cards gained since BEFORE (each lexicon's count by kind)."""
+    made: dict[str, int] = {}
+    for name, cards in found.items():
+        for card_kind, keys in cards.keys.items():
+            grown = len(keys) - before.get(name, {}).get(card_kind, 0)
+            if grown:
+                made[card_kind] = made.get(card_kind, 0) + grown
+    return made

@@ -362,6 +362,12 @@ def classify(t: dict[str, Any], lost_challenges: set[int], tiles: Any) -> str:
         return ENDGAME
     if t["bag"] <= RACK_SIZE:
         return PRE_ENDGAME
+    return _kind_against_best(t, tiles)
+
+
+def _kind_against_best(t: dict[str, Any], tiles: Any) -> str:
+    """A costly mid-game turn's kind by what the best move did that the move made did not: a bingo, an exchange,
+    a hook; else the leave (the move scored as much) or the score."""
     best = t.get("best_by_win") or {}
     kind = best.get("kind", PLAY)
     made_tiles = t["move"].split()[1] if t["kind"] == PLAY and len(t["move"].split()) == 2 else ""
