@@ -596,6 +596,32 @@ def test_a_play_of_five_tiles_leaving_two_is_refuted_by_what_it_leaves() -> None
 
 
 @COMPILED_ONLY
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), tiles=st.text("AEINORSTZ", min_size=1, max_size=4),
+       stuck_first=st.booleans(), zero=st.integers(0, MAX_ZERO_TURNS - 1))
+@example(layout=BOARDS[0], tiles="ERST", stuck_first=False, zero=0)
+@example(layout=BOARDS[2], tiles="AET", stuck_first=True, zero=4)
+def test_a_side_holding_a_stuck_q_keeps_the_value(layout, tiles: str, stuck_first: bool, zero: int) -> None:
+    """One side holds a Q alone (on these boards mostly with no play, so it can only pass), the other
+    one to four tiles, either to move: the compiled proof's value is the brute force's (the stuck side's
+    plays are not looked for, and the other side's solo bound just found above its alpha is not read
+    again after the pass)."""
+    mine, theirs = ("Q", tiles) if stuck_first else (tiles[:3], "Q")  # four tiles against a Q to move: slow
+    _, value, expected = compiled_proof(layout, mine, theirs, zero)
+    assert value == expected
+
+
+@COMPILED_ONLY
+def test_a_side_whose_one_tile_has_no_play_only_passes() -> None:
+    """A Q with no play on the board, against an E that goes out: the side with the Q can only pass,
+    so its plays are not looked for; the one move generation is the E's (for its going out)."""
+    search, expected = compiled_search_and_value(BOARDS[0], "Q", "E", 0)
+    assert search.root(endgame_module.PROOF_DEPTH, -endgame_module.INFINITY, endgame_module.INFINITY) == (expected,
+                                                                                                      True)
+    assert search.generated == 1
+
+
+@COMPILED_ONLY
 def test_the_bound_of_a_side_alone_holds_on_real_boards(enable) -> None:
     """`Search.bound` on real boards with one to three tiles against two: never below the
     brute force's value; and the search that refutes positions by it, and proves them good

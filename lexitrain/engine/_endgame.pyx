@@ -24,7 +24,8 @@ of it), and five things the reference leaves out because they only save time:
   less the opponent's going out (`threat_bound`), often enough to refute it;
 - a side with one tile that can play it goes out at once with its best play
   (its value, read off the LiveBoard's cross-checks without finding its
-  plays: `LiveBoard.best_single`), and one with two or three tiles or no play is refuted where
+  plays: `LiveBoard.best_single`; one whose one tile has no play passes, its plays not looked for),
+  and one with two or three tiles or no play is refuted where
   even the opponent's passing to the end would leave it no better (`solo_bound`; two tiles:
   `pair_in_turn`, each one-tile play followed by the other tile's best play on the board after
   it, where the first reading does not refute; three tiles:
@@ -517,12 +518,17 @@ cdef class Search:
     cdef object deadline
     cdef int start_zero
     cdef int stopped             # why the search under way stopped (RUNNING: it did not)
+    cdef Moves no_plays          # the plays of a side whose one tile has none here: it can only pass (`node`)
+    cdef uint64_t solo_above     # the position whose side's `solo_bound` a `waiting_bound` just found above ...
+    cdef int solo_above_alpha    # ... this alpha (see `solo_known_above`)
 
     def __cinit__(self):
         self.cache_key = NULL
         self.cache_moves = NULL
         self.busy = NULL
         self.defer_stack = NULL
+        memset(&self.no_plays, 0, sizeof(Moves))
+        self.solo_above = 0
 
     def __dealloc__(self):
         cdef int k
@@ -748,7 +754,7 @@ cdef class Search:
     # -- the plays of a board and rack, kept --------------------------------------------------
     cdef void unpin(self, Moves* moves) noexcept nogil:
         """A search over these plays is done: free them if the cache dropped them meanwhile."""
-        if moves != NULL:
+        if moves != NULL and moves != &self.no_plays:
             moves.pins -= 1
             if moves.pins == 0 and moves.orphan:
                 free_moves(moves)
@@ -1391,7 +1397,18 @@ cdef class Search:
             return -INFINITY
         bound = -self.solo_bound(other, theirs, -beta)
         self.unpin(theirs)
+        if bound < beta:  # the opponent's bound is above its alpha after p's pass: its node need not read it again
+            self.solo_above = self.key_of(other, zero + 1)
+            self.solo_above_alpha = -beta
         return bound
+
+    cdef inline bint solo_known_above(self, uint64_t key, int alpha) noexcept nogil:
+        """Is this position's `solo_bound` known to be above alpha without working it out? So where the
+        opponent's `waiting_bound` just found it above this alpha or a higher one, and the opponent then
+        passed to it (a side that can only pass does so at once): the bound is read off this board and
+        these racks alone, so reading it again refutes nothing. Against a stuck Q (some_isc_game), where
+        the three-tile bound stands above the value, most three-tile positions read it twice before."""
+        return key == self.solo_above and alpha <= self.solo_above_alpha
 
     cdef int play_bound(self, int p, Moves* moves, int i, int zero, int alpha, SoloPlays* solo,
                         bint* read) noexcept nogil:
@@ -1493,7 +1510,7 @@ cdef class Search:
         """`negamax` once the position is this search's to search."""
         cdef int other = 1 - p, n, i, value, best, best_move, alpha0 = alpha, first = NO_MOVE, bound
         cdef int n_first, n_listed, put_off = self.defer_top
-        cdef bint again, read = False
+        cdef bint again, read = False, stuck = False
         cdef SoloPlays solo
         cdef long horizon_before
         cdef uint64_t key = self.key_of(p, zero)
@@ -1517,6 +1534,7 @@ cdef class Search:
                 value += 2 * self.value[other]
                 self.store(key, value, NO_MOVE, EXACT_DEPTH, EXACT)
                 return value
+            stuck = True  # its one tile has no play here: passing is its one move, no plays to find
         if depth > 1:
             value = self.waiting_bound(p, zero, beta)
             if value >= beta:  # proved no worse: p may pass, and the opponent's plays alone get no more
@@ -1526,7 +1544,7 @@ cdef class Search:
             if self.stopped:
                 return 0
         horizon_before = self.horizon
-        moves = self.moves_of(p)
+        moves = &self.no_plays if stuck else self.moves_of(p)
         if moves == NULL:
             return 0
         if self.size[p] == 1 and moves.n:  # its last tile goes out now, with the best play (see pass_bound)
@@ -1534,7 +1552,7 @@ cdef class Search:
             self.unpin(moves)
             self.store(key, value, 0, EXACT_DEPTH, EXACT)
             return value
-        if depth > 1 or moves.n == 0:
+        if (depth > 1 or moves.n == 0) and not self.solo_known_above(key, alpha):
             value = self.solo_bound(p, moves, alpha)
             if value <= alpha:  # proved no better: not even with the opponent passing to the end
                 self.solo_cuts += 1
