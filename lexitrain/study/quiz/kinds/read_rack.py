@@ -33,7 +33,7 @@ from lexitrain.engine.inference import Inference, InferenceModel, LastMove, infe
 from lexitrain.engine.leave import LeaveValues
 from lexitrain.engine.movegen import MoveGenerator
 from lexitrain.engine.play import Play
-from lexitrain.engine.replay import replay
+from lexitrain.engine.replay import Turn, replay
 from lexitrain.engine.rules import apply_play
 from lexitrain.errors import LexitrainError
 from lexitrain.lexicon.lexicon import Lexicon
@@ -105,24 +105,11 @@ def cards_from_game(lex: Lexicon, game: Game, nick: str | None, generator: MoveG
             continue
         if mine.size < min(RACK_SIZE, unseen_tiles(t.board, held).size):
             continue  # the reader's rack is only partly recorded
-        if t.kind == PLAY and t.play is not None:
-            move, used = LastMove(play=t.play), placed_tiles(tiles, t.play)
-        elif t.kind == EXCHANGE and events[t.event_line].tiles:
-            given = events[t.event_line].tiles
-            if given.isdigit():
-                move, used = LastMove(exchanged=int(given)), None
-            else:
-                try:
-                    put = Rack.parse(tiles, given.upper())
-                except LexitrainError:
-                    continue
-                move, used = LastMove(exchanged=put.size), [*put.counts, put.blanks]
-        else:
+        read = _move_read(t, events[t.event_line].tiles, tiles)
+        if read is None:
             continue
-        real = None
-        if held.size == RACK_SIZE and used is not None:
-            left = [n - u for n, u in zip((*held.counts, held.blanks), used)]
-            real = Rack(tiles, tuple(left[:-1]), left[-1]) if min(left) >= 0 else None
+        move, used = read
+        real = _kept(held, used) if held.size == RACK_SIZE and used is not None else None
         try:
             card = read_card(lex, generator, leaves, model, t.board, move, t.recorded, mine,
                              (reader.scores[0], reader.scores[1]), real, f"{source}: turn {t.number}")
@@ -131,6 +118,29 @@ def cards_from_game(lex: Lexicon, game: Game, nick: str | None, generator: MoveG
         if card is not None:
             cards.append(card)
     return cards
+
+
+def _move_read(t: Turn, exchanged: str, tiles: TileSet) -> tuple[LastMove, list[int] | None] | None:
+    """The move a reader reads and the tiles it used, by tile (a blank last; None where only how many were put
+    back is recorded); None for a move there is nothing to read in (a pass, an exchange not recorded)."""
+    if t.kind == PLAY and t.play is not None:
+        return LastMove(play=t.play), placed_tiles(tiles, t.play)
+    if t.kind != EXCHANGE or not exchanged:
+        return None
+    if exchanged.isdigit():
+        return LastMove(exchanged=int(exchanged)), None
+    try:
+        put = Rack.parse(tiles, exchanged.upper())
+    except LexitrainError:
+        return None
+    return LastMove(exchanged=put.size), [*put.counts, put.blanks]
+
+
+def _kept(held: Rack, used: list[int]) -> Rack | None:
+    """The tiles a full rack kept after the move used USED (None where the record says it used tiles the rack
+    did not hold)."""
+    left = [n - u for n, u in zip((*held.counts, held.blanks), used)]
+    return Rack(held.tiles, tuple(left[:-1]), left[-1]) if min(left) >= 0 else None
 
 
 def analysis(reading: Inference, move: LastMove, move_score: int, real: Rack | None) -> dict[str, Any]:
