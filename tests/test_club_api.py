@@ -281,7 +281,7 @@ def test_a_member_never_reaches_another_members_data(club: Club, lex: Lexicon) -
     assert bob.post("/api/challenge/guess", json={"attempt": attempt, "word": word},
                     headers={"x-csrf-token": ann_csrf}).status_code == 403  # ann's token is not bob's
     for method, path in (("POST", "/api/admin/invites"), ("POST", "/api/admin/members/ann/password"),
-                         ("DELETE", "/api/admin/members/ann")):
+                         ("DELETE", "/api/admin/members/ann"), ("GET", "/api/admin/members")):
         assert bob.request(method, path, json={"password": "bob's choice!"},
                            headers={"x-csrf-token": bob_csrf}).status_code == 403
     play(ann, ann_csrf, club, lex, 1, 10)
@@ -339,6 +339,9 @@ def test_an_admin_resets_a_password_and_removes_a_member_with_their_export(club:
     admin, csrf = member(club, "root", admin=True)
     ann, ann_csrf = member(club, "ann")
     play(ann, ann_csrf, club, lex, 2, 10)
+    listed = admin.get("/api/admin/members").json()
+    assert [(m["member"], m["admin"]) for m in listed] == [("ann", False), ("root", True)]
+    assert all(isinstance(m["joined"], float) for m in listed)
     reset = admin.post("/api/admin/members/ann/password", json={"password": "new password"},
                        headers={"x-csrf-token": csrf})
     assert reset.status_code == 200 and ann.get("/api/cards").status_code == 401
@@ -349,6 +352,7 @@ def test_an_admin_resets_a_password_and_removes_a_member_with_their_export(club:
         assert tx.conn.execute("SELECT count(*) FROM owed_reviews").fetchone()[0] == 0
         assert tx.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
     assert admin.delete("/api/admin/members/ann", headers={"x-csrf-token": csrf}).status_code == 404
+    assert [m["member"] for m in admin.get("/api/admin/members").json()] == ["root"]
 
 
 def test_club_progress_downloads_as_a_backup_the_local_app_imports(club: Club, lex: Lexicon, tmp_path: Path) -> None:

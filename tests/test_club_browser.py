@@ -5,6 +5,7 @@ any page or console error fails the test."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -711,3 +712,72 @@ def test_an_admin_makes_an_invitation_code_on_the_clubs_page(live, browser: Brow
     form.get_by_role("button", name="Join").click()
     expect(carol.locator("#who")).to_have_text("carol")
     assert errors == []
+
+
+def test_an_admin_resets_a_password_and_removes_a_member_on_the_clubs_page(live, browser: Browser,
+                                                                             tmp_path: Path) -> None:
+    """An organiser resets a member's password and removes a member on the club's page (before: only the API),
+    each asked in a dialog first: Cancel changes nothing; the reset ends the member's session (their page's next
+    write is refused) and the new password logs them in; the removal hands the admin the member's progress as a
+    file. A member who is not an admin has no Members part."""
+    from lexitrain.club.members import make_admin, member_named
+
+    base, club = live
+    errors: list[str] = []
+    ann, bob, carol = (new_page(browser, errors) for _ in range(3))
+    for page, name in ((ann, "ann"), (bob, "bob"), (carol, "carol")):
+        join(page, base, club, name)
+    expect(bob.locator("#members")).to_be_hidden()
+    make_admin(club.db, "ann")  # type: ignore[attr-defined]
+    ann.reload()
+    members = ann.locator("#members tbody tr")
+    expect(members).to_have_count(3)
+    expect(members.nth(0)).to_contain_text("ann (admin)")
+    expect(members.nth(0).get_by_role("button")).to_have_count(0)  # (an admin does not remove themself)
+    ann.get_by_role("button", name="Reset bob's password").click()
+    dialog = ann.locator("#reset-dialog")
+    expect(dialog).to_contain_text("A new password for bob")
+    shot(ann, tmp_path, "reset-dialog")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    ann.get_by_role("button", name="Reset bob's password").click()
+    dialog.get_by_label("New password (8+ characters)").fill("short")
+    dialog.get_by_role("button", name="Set the password").click()
+    expect(dialog).to_be_visible()  # (too short: the browser asks again, nothing sent)
+    dialog.get_by_label("New password (8+ characters)").fill("a fresh start")
+    dialog.get_by_role("button", name="Set the password").click()
+    expect(ann.locator("#members-said")).to_have_text(
+        "bob's password is set and their sessions ended: give them the new one.")
+    bob.get_by_role("button", name="Review due cards").click()
+    expect(bob.locator("#notice")).to_contain_text("log in")  # (his session ended)
+    assert len(errors) == 1 and "401" in errors[0], errors
+    errors.clear()
+    bob.reload()
+    form = bob.locator("#login-form")
+    form.get_by_label("Name").fill("bob")
+    form.get_by_label("Password").fill("a fresh start")
+    form.get_by_role("button", name="Log in").click()
+    expect(bob.locator("#who")).to_have_text("bob")
+
+    for size in ((1280, 800), (390, 844)):
+        ann.set_viewport_size({"width": size[0], "height": size[1]})
+        ann.locator("#members").scroll_into_view_if_needed()
+        shot(ann, tmp_path, f"members-{size[0]}")
+        assert overflowing(ann) == [], (size, overflowing(ann))
+    ann.get_by_role("button", name="Remove carol").click()
+    removing = ann.locator("#remove-dialog")
+    expect(removing).to_contain_text("Remove carol from the club?")
+    shot(ann, tmp_path, "remove-dialog-390")
+    removing.get_by_role("button", name="Cancel").click()
+    assert member_named(club.db, "carol") is not None  # type: ignore[attr-defined]
+    ann.get_by_role("button", name="Remove carol").click()
+    with ann.expect_download() as got:
+        removing.get_by_role("button", name="Remove carol").click()
+    saved = got.value
+    assert saved.suggested_filename == "carol-progress.json"
+    assert "cards" in json.loads(Path(saved.path()).read_text())
+    expect(ann.locator("#members-said")).to_have_text(
+        "carol is removed; their progress was saved as carol-progress.json, for you to hand to them.")
+    expect(members).to_have_count(2)
+    assert member_named(club.db, "carol") is None  # type: ignore[attr-defined]
+    assert errors == [], errors

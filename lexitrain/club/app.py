@@ -346,6 +346,11 @@ async def upload_progress(request: Request, club: Club, member: Member) -> Respo
     return JSONResponse(await _run(club.stores.merge, member.id, data))
 
 
+async def list_members(request: Request, club: Club, member: Member) -> Response:
+    """The club's members, for the admin's page to reset a password or remove one."""
+    return JSONResponse(await _run(members.roll, club.db))
+
+
 async def remove_member(request: Request, club: Club, member: Member) -> Response:
     """Remove a member: their whole progress is the answer, for the admin to hand to them."""
     name = request.path_params["name"]
@@ -552,6 +557,7 @@ ROUTES = [
     Route("/api/tables/{table}/end", member_route(end_table), methods=["POST"]),
     WebSocketRoute("/api/tables/{table}/events", table_events),
     Route("/api/admin/invites", admin_route(invite), methods=["POST"]),
+    Route("/api/admin/members", admin_route(list_members), methods=["GET"]),
     Route("/api/admin/members/{name}", admin_route(remove_member), methods=["DELETE"]),
     Route("/api/admin/members/{name}/password", admin_route(reset_password), methods=["POST"]),
     Mount(wall_pages.STATIC, StaticFiles(directory=WEB_STATIC), name="static"),  # (the wall's script and style)

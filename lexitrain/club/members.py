@@ -218,6 +218,12 @@ def member_named(db: ClubDatabase, name: str) -> Member | None:
     return None if found is None else Member(*found)
 
 
+def roll(db: ClubDatabase) -> list[dict[str, Any]]:
+    """The club's members as an admin's page lists them: `{"member", "admin", "joined"}` (a Unix time), by name."""
+    with db.reading() as store:
+        return [{"member": name, "admin": admin, "joined": joined} for name, admin, joined in store.all_members()]
+
+
 def remove(db: ClubDatabase, member_id: int, now: float) -> dict[str, Any]:
     """Delete a member and everything of theirs in the club's tables, in one transaction that also notes that
     their store is still to be deleted (`end_removal` once it is; a server starting finishes what a crash left).

@@ -92,7 +92,7 @@ async function loggedIn(session) {
   // failure), and says it is counting until it is counted
   $("due-count").textContent = "counting due cards…";
   $("club").setAttribute("aria-busy", "true");
-  const parts = [refreshStudy(), refreshBoard(), refreshTables()];
+  const parts = [refreshStudy(), refreshBoard(), refreshTables(), ...(me.admin ? [refreshMembers()] : [])];
   const failed = (await Promise.allSettled(parts)).find((part) => part.status === "rejected");
   $("club").removeAttribute("aria-busy");
   if (failed) notice(failed.reason.message);
@@ -143,6 +143,64 @@ $("invite").onclick = async () => {
     notice("");
   } catch (e) { notice(e.message); }
 };
+
+// The club's members, for an admin: reset one's password or remove one, each asked in a dialog first (an organiser
+// had only the API for both). An admin's own row has neither: the club refuses an admin removing themself.
+async function refreshMembers() {
+  const listed = await api("GET", "/api/admin/members");
+  const body = $("members").tBodies[0];
+  body.replaceChildren();
+  for (const m of listed) {
+    const tr = row(body, [m.member + (m.admin ? " (admin)" : ""),
+                          `joined ${new Date(m.joined * 1000).toLocaleDateString(undefined, {dateStyle: "medium"})}`]);
+    const actions = lexitrain.el("div", "actions");
+    if (m.member !== me.member) {
+      actions.append(button("Reset password", `Reset ${m.member}'s password`, () => resetPassword(m.member)),
+                     button("Remove", `Remove ${m.member}`, () => removeMember(m.member), "danger"));
+    }
+    tr.append(lexitrain.el("td"));
+    tr.lastChild.append(actions);
+  }
+}
+
+function button(text, label, action, className) {
+  const made = lexitrain.el("button", className, text);
+  made.type = "button";
+  made.setAttribute("aria-label", label);
+  made.onclick = () => action().catch((e) => notice(e.message));
+  return made;
+}
+
+// DIALOG asked about the member NAME: the value of the button that closed it ("" for Cancel or Escape).
+function ask(dialog, name) {
+  for (const slot of dialog.querySelectorAll(".named")) slot.textContent = name;
+  dialog.querySelector("form").reset();
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue), {once: true}));
+}
+
+async function resetPassword(name) {
+  if (await ask($("reset-dialog"), name) !== "set") return;
+  const password = new FormData($("reset-form")).get("password");
+  await api("POST", `/api/admin/members/${encodeURIComponent(name)}/password`, {password});
+  notice("");
+  $("members-said").textContent = `${name}'s password is set and their sessions ended: give them the new one.`;
+}
+
+async function removeMember(name) {
+  if (await ask($("remove-dialog"), name) !== "remove") return;
+  const progress = await api("DELETE", `/api/admin/members/${encodeURIComponent(name)}`);
+  const file = `${name}-progress.json`;
+  const link = lexitrain.el("a");
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(progress)], {type: "application/json"}));
+  link.download = file;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  notice("");
+  $("members-said").textContent = `${name} is removed; their progress was saved as ${file}, for you to hand to them.`;
+  await refreshMembers();
+}
 
 // A table: sit down (again is harmless), then play it on its wall page.
 async function joinTable(id) {

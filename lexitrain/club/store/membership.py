@@ -132,6 +132,11 @@ class Membership(StoreConnection):
             self.conn.execute("DELETE FROM logins WHERE member_id = ?", (row[0],))
             return announce(self, {"ended": {"member": int(row[0])}})
 
+    def all_members(self) -> list[tuple[str, bool, float]]:
+        """Every member's name, whether an admin, and when they joined, by name."""
+        return [(str(name), bool(admin), float(joined))
+                for name, admin, joined in self.conn.execute("SELECT name, admin, joined FROM members ORDER BY name")]
+
     def member_named(self, name: str) -> MemberRow | None:
         row = self.conn.execute("SELECT id, name, admin FROM members WHERE name = ?", (name,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), bool(row[2]))
