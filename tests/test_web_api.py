@@ -27,6 +27,7 @@ from lexitrain.study.drills.requests import QuizRequest, Words
 from lexitrain.study.quiz.round import Round
 from lexitrain.study.store import ProgressStore
 from lexitrain.web.app import create_app
+from lexitrain.web import context as context_module
 from lexitrain.web.context import Context
 from web_helpers import (DEFINITIONS, ILLEGAL_PLAY, NAME, POSITION, SCRIPT, TOP_PLAY, TOP_SCORE, Clock,
                          make_web_lexicon, solved_real_endgame)
@@ -521,6 +522,37 @@ def test_stats_show_the_tables_and_the_plot(client, app_ctx):
     states = page.split('id="chart-states"')[1].split("</figure>")[0]  # nothing in review yet: no bar for it
     counts = [int(n) for n in re.findall(r'<span class="num">(\d+)</span>', states)]
     assert 0 in counts and states.count('class="bar"') == len([n for n in counts if n]), counts
+
+
+def test_a_running_app_follows_the_lexicon_the_terminal_sets(app_ctx, make_lexicon, monkeypatch):
+    """`lexitrain study set --lexicon X` in another terminal reaches a running app at its next request, as its own
+    settings form does (it kept the lexicon it started with until restarted); a launch's --lexicon other than the
+    player's holds until the player chooses one (even the one they had), and a lexicon is opened once however many
+    requests use it."""
+    make_lexicon(["QI", "ZA", "XU"], name="other")
+    opened: list[str] = []
+    monkeypatch.setattr(context_module, "open_lexicon", lambda name: opened.append(name) or open_lexicon(name))
+    with TestClient(create_app(app_ctx), headers=SAME_ORIGIN) as client:
+        client.get("/?key=s3cret")
+        assert f"lexicon {NAME}" in client.get("/search?length=2").text
+        assert run("study", "set", "--lexicon", "other").exit_code == 0
+        twos = client.get("/search?length=2").text
+        assert "lexicon other" in twos and "<strong>3</strong> words" in twos
+        assert "lexicon other" in client.get("/settings").text
+        saved = client.post("/settings", data={"lexicon": NAME})  # the form and the terminal agree both ways
+        assert saved.status_code == 200 and f"lexicon {NAME}" in saved.text
+        assert run("study", "show", "--json").json()["lexicon"] == NAME
+        assert client.get("/search?length=2").status_code == 200
+    assert opened == [NAME, "other"]  # (each opened once for the launch, however often asked)
+    with ProgressStore() as store:
+        launched = Context(store, "other", secret="s3cret", hosts=frozenset({"testserver"}))  # `web --lexicon other`
+        with TestClient(create_app(launched), headers=SAME_ORIGIN) as client:
+            client.get("/?key=s3cret")
+            assert "lexicon other" in client.get("/search?length=2").text  # (the player's is still NAME: it holds)
+            assert run("study", "set", "--new", "12").exit_code == 0
+            assert "lexicon other" in client.get("/").text  # (another setting changed)
+            assert run("study", "set", "--lexicon", NAME).exit_code == 0  # (set again to what it held: chosen)
+            assert f"lexicon {NAME}" in client.get("/search?length=2").text
 
 
 def test_settings_are_kept_in_the_progress_database(client, app_ctx):

@@ -93,19 +93,12 @@ class MemberStudy:
         if scope["type"] != "http":
             return
         member = visitor(Request(scope)).who  # (the club's edge let them in: their session and CSRF token checked)
-        lexicon = await run_in_threadpool(self._ready, member.id)
-        ctx, app = await run_in_threadpool(self._take, member.id)
-        ctx.lexicon = lexicon  # (their choice, whichever process they made it on)
+        await run_in_threadpool(self.settle, member.id)
+        ctx, app = await run_in_threadpool(self._take, member.id)  # (their lexicon: the app's `follow_lexicon`)
         try:
             await app(scope, receive, send)
         finally:
             self._give_back(member.id)
-
-    def _ready(self, member_id: int) -> str:
-        """Pay what the club's challenge and walls owe the member's store; their lexicon."""
-        self.settle(member_id)
-        with self.stores.open(member_id) as store:
-            return str(store.setting("lexicon", self.lex.name))
 
     def _take(self, member_id: int) -> tuple[Context, Starlette]:
         """The member's app, made on first use; the least recently used idle ones past MOST_OPEN let go."""

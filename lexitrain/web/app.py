@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lexitrain.web import api, games, judge, pages, play
 from lexitrain.web.context import Context
@@ -32,6 +33,19 @@ TICK_SECONDS = 2.0
 
 #: Every page, JSON route and static file of the app.
 ROUTES = [*pages.ROUTES, *api.ROUTES, *games.ROUTES, *play.ROUTES, *judge.ROUTES, Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+
+class FollowLexicon:
+    """ASGI middleware: each request is served in the player's lexicon as it is set now (`Context.follow_lexicon`)."""
+
+    def __init__(self, app: ASGIApp, ctx: Context) -> None:
+        self.app = app
+        self.ctx = ctx
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.ctx.follow_lexicon()
+        await self.app(scope, receive, send)
 
 
 def create_app(ctx: Context, guarded: bool = True) -> Starlette:
@@ -57,7 +71,7 @@ def create_app(ctx: Context, guarded: bool = True) -> Starlette:
     app = Starlette(
         routes=ROUTES,
         middleware=[*([Middleware(Edge, door=LaunchKey(ctx.secret, ctx.hosts))] if guarded else []),
-                    Middleware(judge.JudgeLock)],
+                    Middleware(judge.JudgeLock), Middleware(FollowLexicon, ctx=ctx)],
         exception_handlers=handlers(page),
         lifespan=lifespan,
     )

@@ -59,7 +59,7 @@ class Context:
     """One launch of the app (a club: one member's app)."""
 
     store: ProgressStore | None  # the launch's store (the local app: the player's file; a club's member: None)
-    lexicon: str  # the lexicon pages use (the `--lexicon` given, else the study lexicon)
+    lexicon: str  # the lexicon pages use (the `--lexicon` given, else the study lexicon; `follow_lexicon`)
     clock: Callable[[], float] = time.time  # the rounds' clock: wall-clock seconds (tests move an injected one)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     #: the Host headers the app answers (its address and port): a page of another name that resolves
@@ -96,6 +96,9 @@ class Context:
     #: (a club's) the most words a wall or sheet from a search, a list or an upload may be made of (more: refused in one
     #: line, counted before the rows are built); None: any (the local app's one player on their own machine)
     most_words: int | None = None
+    #: the player's lexicon setting and its change's number as last seen (`follow_lexicon`): a launch's `--lexicon`
+    #: holds until it is set again
+    lexicon_setting: tuple[Any, int | None] | None = None
     #: held while the player's uploaded games are analysed (`web.games`): one upload at a time
     games_busy: threading.Lock = field(default_factory=threading.Lock)
     _lexicons: dict[str, Lexicon] = field(default_factory=dict)
@@ -125,6 +128,8 @@ class Context:
         self.offload = Offload(self.lend, self.readers, self.shared)
         with self.lend() as store:
             word_lists.adopt_list_files(store, self.home or data_home())
+            if self.store is not None:  # (the local app: its launch's lexicon, a --lexicon given, holds till this moves)
+                self.lexicon_setting = store.setting_change("lexicon")
 
     def lex(self, name: str | None = None) -> Lexicon:
         """An open lexicon (kept for the launch); an unknown one is the lexicon layer's one-line error."""
@@ -133,6 +138,15 @@ class Context:
             if name not in self._lexicons:
                 self._lexicons[name] = open_lexicon(name)
             return self._lexicons[name]
+
+    async def follow_lexicon(self) -> None:
+        """Use the player's lexicon setting once it is set again (to any lexicon, the one it held included): chosen
+        on the settings page, with `lexitrain study set --lexicon` in a terminal while the app runs, or by a sync,
+        the pages use it (a running app kept the lexicon it started with). Read again only when the store has
+        changed; a lexicon is opened once (`lex`)."""
+        setting = await self.read_per_change("lexicon setting", lambda store: store.setting_change("lexicon"))
+        if setting is not None and setting != self.lexicon_setting:
+            self.lexicon, self.lexicon_setting = str(setting[0]), setting
 
     def today(self) -> date:
         """The day whose daily challenges are today's: a club's by its clock, else the player's own."""

@@ -404,8 +404,7 @@ async def settings_save(request: Request) -> Response:
         store.set_setting("lexicon", lex.name)
         if order is not None:
             store.set_setting(DAILY_ORDER_SETTING, order)
-        ctx.lexicon = lex.name
-        return None
+        return None  # (the next request uses the lexicon: `Context.follow_lexicon`)
 
     refused = await ctx.offload.write(save)
     return refused or redirect(request, "/settings?saved=1")

@@ -22,6 +22,12 @@ class Settings(StoreConnection):
         row = self.conn.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return default if row is None else json.loads(row[0])
 
+    def setting_change(self, name: str) -> tuple[Any, int | None] | None:
+        """A setting's value and the number of its last change (None: never set): a face running on sees it set
+        again, even to the value it had."""
+        row = self.conn.execute("SELECT value, seq FROM settings WHERE name = ?", (name,)).fetchone()
+        return None if row is None else (json.loads(row[0]), row[1])
+
     def set_setting(self, name: str, value: Any, changed: float | None = None) -> None:
         """Set a setting (CHANGED: when; None: now)."""
         with self.transaction():
