@@ -749,11 +749,11 @@ def test_an_admin_resets_a_password_and_removes_a_member_on_the_clubs_page(live,
     expect(ann.locator("#members-said")).to_have_text(
         "bob's password is set and their sessions ended: give them the new one.")
     bob.get_by_role("button", name="Review due cards").click()
-    expect(bob.locator("#notice")).to_contain_text("log in")  # (his session ended)
+    expect(bob.locator("#notice")).to_have_text("Your session has ended (a new password, a log-out elsewhere, or 30 "
+                                                "days passed): log in again.")  # (was "log in first (POST /api/session)")
     assert len(errors) == 1 and "401" in errors[0], errors
     errors.clear()
-    bob.reload()
-    form = bob.locator("#login-form")
+    form = bob.locator("#login-form")  # (the login is back, without a reload)
     form.get_by_label("Name").fill("bob")
     form.get_by_label("Password").fill("a fresh start")
     form.get_by_role("button", name="Log in").click()

@@ -46,7 +46,8 @@ class ClubDoor:
         if found is None:
             if request.method in SAFE_METHODS and "text/html" in request.headers.get("accept", ""):
                 return RedirectResponse(LOGIN_PAGE, status_code=303)
-            return error(401, "log in first (POST /api/session)")
+            return error(401, "not logged in, or the session has ended: log in on the club's page (a script: "
+                              "POST /api/session)")
         if request.headers.get("sec-fetch-site") == "cross-site":
             return error(403, "requests from other sites are refused")
         return Visitor(found[0], found[1])

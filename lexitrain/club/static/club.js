@@ -9,8 +9,29 @@ function notice(text) { $("notice").textContent = text || ""; }
 
 // A JSON call to the club: common.js's lexitrain.api, as every page of the app calls (the page has no data-base: the
 // club's own paths; a write carries the session's CSRF token, the body's data-csrf once the member is in; an error is
-// thrown as its one line).
-const { api } = lexitrain;
+// thrown as its one line). A 401 while a member is in means their session ended (a password reset, a log-out on
+// another device, its 30 days): the login comes back, saying so (the page went on showing the club, each click
+// answered "log in first (POST /api/session)").
+async function api(method, path, data) {
+  try {
+    return await lexitrain.api(method, path, data);
+  } catch (e) {
+    if (e.status === 401 && me) {
+      loggedOut();
+      throw new Error("Your session has ended (a new password, a log-out elsewhere, or 30 days passed): log in again.");
+    }
+    throw e;
+  }
+}
+
+function loggedOut() {
+  me = null;
+  delete document.body.dataset.csrf;
+  $("who").textContent = "";
+  $("log-out").classList.add("hidden");
+  $("club").classList.add("hidden");
+  $("login").classList.remove("hidden");
+}
 
 function row(tbody, values) {
   const tr = document.createElement("tr");
