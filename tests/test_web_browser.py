@@ -1135,3 +1135,22 @@ def test_the_stats_tables_and_your_lists_fit_the_screen_on_a_phone_too(page: Pag
             state = page.locator("#by-state td").first
             assert state.evaluate("td => getComputedStyle(td, '::before').content") == '"new "'
         page.screenshot(path=str(folder / f"web-{path.strip('/') or 'home'}-tables-{width}.png"), full_page=True)
+
+
+CUT_CHOICES = """() => [...document.querySelectorAll('select')].filter((s) => s.offsetParent !== null).flatMap((s) => {
+  const pen = document.createElement('canvas').getContext('2d'), style = getComputedStyle(s);
+  pen.font = `${style.fontSize} ${style.fontFamily}`;
+  const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;  // (the arrow)
+  return [...s.options].filter((o) => pen.measureText(o.text).width > room).map((o) => `${s.name}: ${o.text}`);
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1000])
+def test_every_choice_of_a_forms_list_reads_whole(page: Page, live: Live, width: int):
+    """Each drop-down (the wall's Source, the settings' order, the search's Order) is as wide as its longest
+    choice: on a phone the wall's Source read "search condition" cut at the arrow."""
+    page.set_viewport_size({"width": width, "height": 844})
+    for path in ("/", "/settings", "/search"):
+        page.goto(live.url(path))
+        assert page.evaluate(CUT_CHOICES) == [], path
+        assert not overflowing(page), (path, overflowing(page))
