@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
 import typer
 
@@ -54,6 +54,8 @@ DEFAULT_TOP = 10
 PREENDGAME_TOP = 15
 #: What `best --by` ranks by.
 ORDERS = ("score", "equity", "sim", "win")
+#: What a listing of `best` lists: plays or ranked candidates.
+Listed = TypeVar("Listed")
 
 
 def _ranked(position: Position, tiles: TileSet, rack: Rack, plays: list[ScoredPlay], by: str, exchanges: bool
@@ -146,30 +148,34 @@ def _check_simulation_options(by: str, infer: bool, last_play: str | None, threa
 
 def _print_plays(plays: list[ScoredPlay], tiles: TileSet, rack: str, json_out: bool) -> None:
     """`best --by score`: the plays as the generator ranks them, score first."""
-    if json_out:
-        emit_json([_play_json(p, tiles) for p in plays])
-        return
-    if not plays:
-        typer.echo(f"no legal play with {rack}")
-        return
-    typer.echo(f"{'Score':>5}  {'Pos':<4} {'Tiles':<16} Word")
-    for p in plays:
-        typer.echo(f"{p.score:>5}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}")
+    _print_listing(plays, lambda p: _play_json(p, tiles), f"{'Score':>5}  {'Pos':<4} {'Tiles':<16} Word",
+                   lambda p: f"{p.score:>5}  {p.position:<4} {p.tiles_text(tiles):<16} {p.word(tiles)}",
+                   rack, json_out)
 
 
 def _print_ranked(ranked: list[Candidate], tiles: TileSet, held: Rack, rack: str, json_out: bool) -> None:
     """`best --by equity` (or with --exchanges): each candidate with its equity and the tiles it keeps."""
-    if json_out:
-        emit_json([_candidate_json(c, tiles, held) for c in ranked])
-        return
-    if not ranked:
-        typer.echo(f"no legal play with {rack}")
-        return
-    typer.echo(f"{'Equity':>7} {'Score':>5}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave")
-    for c in ranked:
+
+    def line(c: Candidate) -> str:
         word = c.word(tiles) or ("(exchange)" if c.exchanged is not None else "(pass)")
-        typer.echo(f"{c.equity:>7.2f} {c.score:>5}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
-                   f"{tiles.spell(c.leave(held).names()) or '-'}")
+        return (f"{c.equity:>7.2f} {c.score:>5}  {c.position:<4} {c.tiles_text(tiles):<16} {word:<16} "
+                f"{tiles.spell(c.leave(held).names()) or '-'}")
+
+    _print_listing(ranked, lambda c: _candidate_json(c, tiles, held),
+                   f"{'Equity':>7} {'Score':>5}  {'Pos':<4} {'Tiles':<16} {'Word':<16} Leave", line, rack, json_out)
+
+
+def _print_listing(items: Sequence[Listed], as_json: Callable[[Listed], dict[str, Any]], header: str,
+                   as_line: Callable[[Listed], str], rack: str, json_out: bool) -> None:
+    """`best`'s listing: each item as JSON, or as a line of text under HEADER (no play: one line saying so)."""
+    if json_out:
+        emit_json([as_json(item) for item in items])
+    elif not items:
+        typer.echo(f"no legal play with {rack}")
+    else:
+        typer.echo(header)
+        for item in items:
+            typer.echo(as_line(item))
 
 
 def _best_by_simulation(position: Position, lex: LexiconData, held: Rack, by: str, limit: int | None, iterations: int,
