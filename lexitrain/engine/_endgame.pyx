@@ -1114,26 +1114,23 @@ cdef class Search:
         cdef const uint32_t* g = self.graph
         cdef uint32_t node = 0
         cdef int step = self.cols if down else 1
-        cdef int r = k // self.cols, c = k % self.cols, dr = 1 if down else 0, dc = 0 if down else 1
-        cdef int q, last, t, letter, total = 0, wm = 1
-        cdef bint checking = True
-        while 0 <= r - dr and 0 <= c - dc and self.sq[(r - dr) * self.cols + c - dc] != EMPTY:
-            r -= dr
-            c -= dc
-        q = r * self.cols + c
-        while r + dr < self.rows and c + dc < self.cols and self.sq[(r + dr) * self.cols + c + dc] != EMPTY:
-            r += dr
-            c += dc
-        last = r * self.cols + c
-        if last == q:
+        cdef int at = k // self.cols if down else k % self.cols  # the square's place along its line
+        cdef int end = self.rows if down else self.cols
+        cdef int q = k, t, letter, total = 0, wm = 1
+        cdef bint checking = True, more
+        while at > 0 and self.sq[q - step] != EMPTY:
+            q -= step
+            at -= 1
+        more = at + 1 < end and self.sq[q + step] != EMPTY
+        if not more:  # the run is the square alone
             return -1
-        while True:
+        while True:  # one pass: each letter checked in the word graph and scored, the last one's end seen ahead
             t = self.sq[q]
             if t == WILD:
                 checking = False
             elif checking:
                 letter = t & (BLANK_FLAG - 1)
-                if q == last:
+                if not more:
                     if not (g[node + 1] >> letter) & 1:
                         return -2
                 elif not (g[node] >> letter) & 1:
@@ -1145,17 +1142,22 @@ cdef class Search:
                 wm *= self.word_mult[q]
             elif t < BLANK_FLAG:
                 total += self.points[t]
-            if q == last:
+            if not more:
                 return total * wm
             q += step
+            at += 1
+            more = at + 1 < end and self.sq[q + step] != EMPTY
 
     cdef int first_empty(self, int k, int dr, int dc) noexcept nogil:
         """The first empty square from k one way along its row or column, past the tiles; -1 off the board."""
-        cdef int r = k // self.cols + dr, c = k % self.cols + dc
-        while 0 <= r < self.rows and 0 <= c < self.cols and self.sq[r * self.cols + c] != EMPTY:
-            r += dr
-            c += dc
-        return r * self.cols + c if 0 <= r < self.rows and 0 <= c < self.cols else -1
+        cdef int d = dr + dc, step = dr * self.cols + dc
+        cdef int at = (k // self.cols if dr else k % self.cols) + d  # the place along the line
+        cdef int end = self.rows if dr else self.cols
+        k += step
+        while 0 <= at < end and self.sq[k] != EMPTY:
+            k += step
+            at += d
+        return k if 0 <= at < end else -1
 
     cdef int single_score(self, int q, int t) noexcept nogil:
         """The score of tile t played alone on empty square q of this board; -1 where that is no play."""
