@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,6 +54,19 @@ class ClubStore(Membership, Attempts, SharedWalls, Debts):
     SERIALIZED_WRITES = False
 
 
+class _Held:
+    """A thread's connection, held by the thread's locals alone: dropped with them as the thread ends."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+
+def _close(conn: sqlite3.Connection, open_ones: set[sqlite3.Connection], lock: threading.Lock) -> None:
+    with lock:
+        open_ones.discard(conn)
+    conn.close()
+
+
 class ClubDatabase:
     """An open club database. `transaction()` is the way in to write: each is committed whole or not at all."""
 
@@ -61,7 +75,7 @@ class ClubDatabase:
         self.dialect = "postgresql" if is_postgres_url(target) else "sqlite"
         self.pool: PostgresPool | None = None
         self._local = threading.local()
-        self._sqlite_connections: list[sqlite3.Connection] = []
+        self._sqlite_connections: set[sqlite3.Connection] = set()
         self._lock = threading.Lock()
         if self.dialect == "postgresql":
             try:
@@ -118,14 +132,16 @@ class ClubDatabase:
         yield ClubStore(self.path, borrowed=self._sqlite())
 
     def _sqlite(self) -> sqlite3.Connection:
-        """This thread's connection to the file (a connection is not shared between threads)."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = connect_file(self.path, "the club database")
-            self._local.conn = conn
+        """This thread's connection to the file (a connection is not shared between threads), closed when the thread
+        ends: a server's worker threads come and go (anyio ends one idle for 10 seconds), and each one's connection
+        kept open for good held its file descriptors until the process ran out of them."""
+        held: _Held | None = getattr(self._local, "held", None)
+        if held is None:
+            held = self._local.held = _Held(connect_file(self.path, "the club database"))
             with self._lock:
-                self._sqlite_connections.append(conn)
-        return conn
+                self._sqlite_connections.add(held.conn)
+            weakref.finalize(held, _close, held.conn, self._sqlite_connections, self._lock)
+        return held.conn
 
     def _migrate(self) -> None:
         """Bring the tables up to date in one transaction (PostgreSQL: under a lock, so two processes starting at
