@@ -355,6 +355,58 @@ def test_an_admin_resets_a_password_and_removes_a_member_with_their_export(club:
     assert [m["member"] for m in admin.get("/api/admin/members").json()] == ["root"]
 
 
+def test_a_member_changes_their_own_password_and_their_other_sessions_end(club: Club) -> None:
+    """Before, only an admin could set a member's password. The current one is verified (wrong: 403, the session
+    kept, so the page does not take it for an ended one), the new one keeps the sign-up's rules, and every other
+    session of the member ends while the one that changed it stays; the old password logs in no more."""
+    ann, csrf = member(club, "ann")
+    phone = client(club)
+    assert phone.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 200
+    bob, _ = member(club, "bob")
+    headers = {"x-csrf-token": csrf}
+    wrong = ann.post("/api/password", json={"current": "not my password", "password": "a brand new one"},
+                     headers=headers)
+    assert (wrong.status_code, wrong.json()) == (403, {"error": "the current password is wrong"})
+    short = ann.post("/api/password", json={"current": PASSWORD, "password": "short"}, headers=headers)
+    assert (short.status_code, short.json()) == (400, {"error": "a password has 8 to 1024 characters"})
+    assert phone.get("/api/cards").status_code == 200  # (nothing changed yet)
+    changed = ann.post("/api/password", json={"current": PASSWORD, "password": "a brand new one"}, headers=headers)
+    assert (changed.status_code, changed.json()) == (200, {"member": "ann", "changed": True})
+    assert ann.get("/api/cards").status_code == 200 and ann.get("/api/session").json()["csrf"] == csrf
+    assert phone.get("/api/cards").status_code == 401
+    assert bob.get("/api/cards").status_code == 200  # (another member's sessions untouched)
+    assert client(club).post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 401
+    assert client(club).post("/api/session", json={"name": "ann", "password": "a brand new one"}).status_code == 200
+    with club.db.transaction() as tx:
+        stored = tx.conn.execute("SELECT password FROM members WHERE name = 'ann'").fetchone()[0]
+    assert stored.startswith("$argon2id$") and "a brand new one" not in stored
+
+
+def test_guesses_of_the_current_password_are_throttled_per_session(club: Club) -> None:
+    """A stolen session guessing the current password gets the login's five checks, then waits (429, even for the
+    right one, no password checked); the member's own other session is not delayed by it."""
+    thief, csrf = member(club, "ann")
+    owner = client(club)
+    owner_csrf = owner.post("/api/session", json={"name": "ann", "password": PASSWORD}).json()["csrf"]
+    codes = [thief.post("/api/password", json={"current": f"guess {n}", "password": "the thief's own"},
+                        headers={"x-csrf-token": csrf}).status_code for n in range(FREE_CHECKS_PER_NAME + 2)]
+    assert codes == [403] * FREE_CHECKS_PER_NAME + [429] * 2
+    right = thief.post("/api/password", json={"current": PASSWORD, "password": "the thief's own"},
+                       headers={"x-csrf-token": csrf})
+    assert right.status_code == 429 and "try again in 30 seconds" in right.json()["error"]
+    saved = owner.post("/api/password", json={"current": PASSWORD, "password": "mine again, safe"},
+                       headers={"x-csrf-token": owner_csrf})
+    assert saved.status_code == 200 and thief.get("/api/cards").status_code == 401
+
+
+def test_a_password_change_is_bounded_before_the_session_is_looked_at(club: Club) -> None:
+    ann, csrf = member(club, "ann")
+    huge = {"current": "x" * 5000, "password": "y" * 5000}
+    for web, headers in ((client(club), {}), (ann, {"x-csrf-token": csrf})):
+        refused = web.post("/api/password", json=huge, headers=headers)
+        assert refused.status_code == 413, refused.text
+
+
 def test_club_progress_downloads_as_a_backup_the_local_app_imports(club: Club, lex: Lexicon, tmp_path: Path) -> None:
     ann, csrf = member(club, "ann")
     play(ann, csrf, club, lex, 2, 10)

@@ -781,3 +781,64 @@ def test_an_admin_resets_a_password_and_removes_a_member_on_the_clubs_page(live,
     expect(members).to_have_count(2)
     assert member_named(club.db, "carol") is None  # type: ignore[attr-defined]
     assert errors == [], errors
+
+
+def test_a_member_changes_their_own_password_on_the_clubs_page(live, browser: Browser, tmp_path: Path) -> None:
+    """Before, only an admin could set a member's password. "Change password" asks for the current one and the new
+    one twice: two new ones that differ are caught by the browser before anything is sent, a wrong current one is
+    said in one line and keeps the member in; once changed, the page that changed it stays logged in and the
+    member's other browser is sent back to the login, where the new password works. At 1280 and 390 px wide."""
+    base, club = live
+    errors: list[str] = []
+    laptop, phone = new_page(browser, errors), new_page(browser, errors)
+    phone.set_viewport_size({"width": 390, "height": 844})
+    join(laptop, base, club, "ann")
+    loaded(laptop)
+    phone.goto(base + "/")
+    login = phone.locator("#login-form")
+    login.get_by_label("Name").fill("ann")
+    login.get_by_label("Password").fill(PASSWORD)
+    login.get_by_role("button", name="Log in").click()
+    loaded(phone)
+    form = laptop.locator("#password-form")
+    form.get_by_label("Current password").fill("not my password")
+    form.get_by_label("New password (8+ characters)").fill("a brand new one")
+    form.get_by_label("New password again").fill("a brand new one")
+    form.get_by_role("button", name="Change password").click()
+    expect(laptop.locator("#notice")).to_have_text("the current password is wrong")
+    refused(errors)
+    expect(laptop.locator("#who")).to_have_text("ann")
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_label("New password again").fill("a brand new two")
+    sent: list[str] = []
+    laptop.on("request", lambda request: sent.append(request.url) if "/api/password" in request.url else None)
+    form.get_by_role("button", name="Change password").click()
+    again = form.get_by_label("New password again")
+    expect(again).to_have_js_property("validationMessage", "The two new passwords differ.")
+    laptop.wait_for_timeout(300)
+    assert sent == []  # (nothing was sent)
+    again.fill("a brand new one")
+    form.get_by_role("button", name="Change password").click()
+    expect(laptop.locator("#password-said")).to_have_text("Your password is changed; your other sessions have ended.")
+    expect(form.get_by_label("Current password")).to_have_value("")
+    for page, width in ((laptop, 1280), (phone, 390)):
+        page.locator("#password-form").scroll_into_view_if_needed()
+        shot(page, tmp_path, f"change-password-{width}")
+        assert overflowing(page) == [], (width, overflowing(page))
+    laptop.get_by_role("button", name="Review due cards").click()  # (this session goes on)
+    expect(laptop.locator("#due-count")).to_have_text(re.compile(r"^\d+ due$"))
+    phone.get_by_role("button", name="Review due cards").click()
+    expect(phone.locator("#notice")).to_have_text("Your session has ended (a new password, a log-out elsewhere, or "
+                                                  "30 days passed): log in again.")
+    assert len(errors) == 1 and "401" in errors[0], errors
+    errors.clear()
+    login.get_by_label("Name").fill("ann")
+    login.get_by_label("Password").fill(PASSWORD)
+    login.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#notice")).to_have_text("wrong name or password")
+    refused_login = errors.pop()
+    assert "401" in refused_login and errors == [], errors
+    login.get_by_label("Password").fill("a brand new one")
+    login.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#who")).to_have_text("ann")
+    assert errors == [], errors

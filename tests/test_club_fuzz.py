@@ -1,9 +1,10 @@
 """Every route the club's app lists (read from the app, its members' /study included: a route added later is
 tried too), asked as nobody, as another member and with hostile bodies, paths and queries, on SQLite and on
-a real PostgreSQL: never a 5xx, never a traceback in the log, every refusal one line. Before, 128 of some
-12,000 such requests were 500s with tracebacks ({"alphagrams": ["A1"]}, ids over 2^63 on SQLite, deeply
-nested JSON even at the login, lone surrogates, a NUL on PostgreSQL). And a body past its route's bound is
-refused as it streams, before authentication too, without the server's memory growing with it."""
+a real PostgreSQL (a member's own password change among them: reached, and ann's never changed): never a 5xx,
+never a traceback in the log, every refusal one line. Before, 128 of some 12,000 such requests were 500s with
+tracebacks ({"alphagrams": ["A1"]}, ids over 2^63 on SQLite, deeply nested JSON even at the login, lone
+surrogates, a NUL on PostgreSQL). And a body past its route's bound is refused as it streams, before
+authentication too, without the server's memory growing with it."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ HOSTILE_VALUES: list[Any] = [None, True, 0, -1, 2 ** 63, -(2 ** 70), 1.5, 1e300,
                              "AB\x00C", "\u202e", "ÅÉ", [], ["A1"], [1, None], {}, {"a": 1}, [[["deep"]]]]
 #: Every field name a club or /study route reads from a JSON body (a field a route reads that is not here is
 #: still sent the generic body's own value; these get every hostile value in turn).
-FIELDS = ["name", "password", "invite", "attempt", "word", "alphagrams", "challenge", "toughies", "practice",
+FIELDS = ["name", "password", "current", "invite", "attempt", "word", "alphagrams", "challenge", "toughies", "practice",
           "kind", "key", "answer", "reviewed", "rating", "words", "guess", "given", "play", "token", "correct",
           "seconds", "source", "lexicon", "count", "order", "deck", "csrf", "cards", "answers", "settings"]
 #: Whole bodies no route can read.
@@ -68,6 +69,8 @@ HOSTILE_GAMES: list[tuple[str, bytes]] = [
     ("off.gcg", b"#player1 a A\n#player2 b B\n>a: AEINRST Z99 RETAINS +66 66\n>b: ?????? 8D ABC +3 3\n"),
     ("empty.gcg", b""), ("lex.gcg", b"#lexicon \xed\xa0\x80\n#player1 a A\n>a: AB 8H AB +4 4\n")]
 
+#: The new password the generic body asks for (a member's own change: bob's and the admin's, as it is theirs).
+CHANGED = "x" * 12
 #: Path parameters, and query values, of the wrong spelling.
 HOSTILE_PATH = ["0", "-1", str(2 ** 63), str(2 ** 64), "1e3", "abc", "%00", "x" * 300, "%ED%A0%80", "..%2F..", " "]
 QUERY_NAMES = ["kind", "date", "limit", "member", "retakes", "after", "key", "q", "lexicon", "length", "page"]
@@ -79,10 +82,23 @@ def club(club_target: str, lex: Lexicon) -> Iterator[Club]:
         yield Club(db, lex, clock=Clock())
 
 
-def asker(club: Club, name: str | None = None, admin: bool = False) -> tuple[TestClient, str]:
-    """A client of the club's app whose server errors are answered, not raised (what a member's browser sees),
-    logged in as NAME (a new member), or nobody; its CSRF token."""
+@pytest.fixture
+def running() -> Iterator[list[TestClient]]:
+    """The clients started (each app's lifespan run, its event loop on one thread throughout, as a server's is), ended
+    after the test."""
+    started: list[TestClient] = []
+    yield started
+    for web in started:
+        web.__exit__(None, None, None)
+
+
+def asker(club: Club, running: list[TestClient], name: str | None = None,
+          admin: bool = False) -> tuple[TestClient, str]:
+    """A running client of the club's app whose server errors are answered, not raised (what a member's browser
+    sees), logged in as NAME (a new member), or nobody; its CSRF token."""
     web = TestClient(create_app(club), raise_server_exceptions=False)
+    web.__enter__()
+    running.append(web)
     if name is None:
         return web, ""
     invite = members.make_invite(club.db, club.clock())
@@ -92,6 +108,20 @@ def asker(club: Club, name: str | None = None, admin: bool = False) -> tuple[Tes
     login = web.post("/api/session", json={"name": name, "password": PASSWORD})
     assert login.status_code == 200
     return web, str(login.json()["csrf"])
+
+
+def logged_in(web: TestClient, name: str) -> str:
+    """NAME's CSRF token on WEB, logging in again (with the first password or the one the fuzz changed it to) if a
+    route asked before ended the session."""
+    session = web.get("/api/session")
+    assert session.status_code == 200, session.text
+    if session.json()["member"] == name:
+        return str(session.json()["csrf"])
+    for password in (PASSWORD, CHANGED):
+        login = web.post("/api/session", json={"name": name, "password": password})
+        if login.status_code == 200:
+            return str(login.json()["csrf"])
+    raise AssertionError(f"{name} cannot log in again")
 
 
 def every_route(club: Club) -> list[tuple[str, Any]]:
@@ -138,14 +168,15 @@ def spelled(path: str, values: dict[str, str]) -> str:
     return path
 
 
-def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Club, caplog: pytest.LogCaptureFixture,
+def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Club, running: list[TestClient],
+                                                                         caplog: pytest.LogCaptureFixture,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     caplog.set_level(logging.WARNING)
-    ann, ann_csrf = asker(club, "ann")
-    bob, bob_csrf = asker(club, "bob")
-    admin, admin_csrf = asker(club, "root", admin=True)
-    nobody, _ = asker(club)
-    asker(club, "carl")  # (whom the admin's routes name: reset, then removed)
+    ann, ann_csrf = asker(club, running, "ann")
+    bob, bob_csrf = asker(club, running, "bob")
+    admin, admin_csrf = asker(club, running, "root", admin=True)
+    nobody, _ = asker(club, running)
+    asker(club, running, "carl")  # (whom the admin's routes name: reset, then removed)
     # ann's own things for the others to reach for: an attempt, a table, a wall of her study
     attempt = ann.get(f"/api/challenge?kind={KIND}").json()["attempt"]
     table = ann.post("/api/tables", json={"alphagrams": KEYS}, headers={"x-csrf-token": ann_csrf}).json()["table"]
@@ -156,11 +187,15 @@ def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Cl
     for path, route in routes:
         if isinstance(route, WebSocketRoute):
             continue  # (tests/test_club_live.py: the socket's refusals)
+        # logged in again where a route before ended the session (logging out, a password change): before, every
+        # route after DELETE /api/session was asked as nobody where it meant another member
+        bob_csrf, admin_csrf = logged_in(bob, "bob"), logged_in(admin, "root")
         methods = sorted((getattr(route, "methods", None) or {"GET"}) - {"HEAD"})
         tally.routes.add(path)
         for method in methods:
             url = spelled(path, mine)
-            generic = {"attempt": attempt, "word": "AB", "name": "ann", "password": "x" * 12, "alphagrams": KEYS,
+            generic = {"attempt": attempt, "word": "AB", "name": "ann", "password": CHANGED, "current": PASSWORD,
+                       "alphagrams": KEYS,
                        "kind": "anagram", "key": "AB", "answer": "BA", "reviewed": None, "invite": "nope"}
             askers = [(nobody, ""), (bob, bob_csrf), (admin, admin_csrf)]
             for web, csrf in askers:  # as nobody, as another member, as an admin (ann's things, not theirs)
@@ -211,8 +246,14 @@ def test_every_route_as_nobody_as_another_member_and_with_hostile_input(club: Cl
     with capsys.disabled():
         print(f"\nfuzz ({club.db.dialect}): {tally.requests} requests over {len(tally.routes)} routes, "
               f"{len(tally.failures)} 5xx or tracebacks, {len(logged)} errors logged")
-    assert tally.failures == [] and logged == [], (tally.failures[:20], logged[:20])
+    assert tally.failures == [] and logged == [], "\n".join(tally.failures[:20] + logged[:20])
     assert tally.requests > 4000
+    # a member's own password change was reached (bob's and the admin's own), never ann's
+    assert "/api/password" in tally.routes
+    assert isinstance(club.clock, Clock)
+    club.clock.now += members.FORGET_AFTER  # (the fuzz's wrong logins of ann's name forgotten)
+    for name, password in (("bob", CHANGED), ("root", CHANGED), ("ann", PASSWORD)):
+        assert members.log_in(club.db, name, password, "10.9.9.9", club.clock()).member.name == name
 
 
 def vm_peak(pid: int) -> int:

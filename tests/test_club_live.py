@@ -27,7 +27,7 @@ from lexitrain.club.app import Club, create_app
 from lexitrain.club.members import make_admin
 from lexitrain.club.store import ClubDatabase
 from lexitrain.lexicon.lexicon import Lexicon
-from test_club_api import KIND, member, play
+from test_club_api import KIND, PASSWORD, member, play
 from test_club_tables import KEYS, ORACLE, clients, lex, seat  # noqa: F401  (fixtures)
 from web_helpers import Clock, serving
 
@@ -86,6 +86,38 @@ def test_logout_reset_and_removal_close_the_members_sockets_at_once(club_target:
             while (event := dan_ws.receive_json())["type"] != "guess":
                 pass
             assert (event["member"], event["word"]) == ("dan", word)
+        for web in clients:
+            web.__exit__(None, None, None)
+        clients.clear()
+
+
+def test_a_members_own_password_change_closes_their_other_sessions_sockets(club_target: str, lex: Lexicon,
+                                                                          clients: list[TestClient]) -> None:
+    """Ann at a table from two browsers, the second served by another process on PostgreSQL: she changes her
+    password in the first; the second's socket closes (4401), the first's keeps receiving."""
+    with ClubDatabase(club_target) as first_db, ClubDatabase(club_target) as second_db:
+        first = Club(first_db, lex)
+        second = Club(second_db, lex) if first_db.postgres else first
+        (ann, ann_h), (bob, bob_h) = seat(first, "ann"), seat(first, "bob")
+        phone = TestClient(create_app(second))
+        phone.__enter__()
+        clients += [ann, bob, phone]
+        assert phone.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 200
+        table = bob.post("/api/tables", json={"alphagrams": KEYS}, headers=bob_h).json()["table"]
+        assert ann.post(f"/api/tables/{table}/join", headers=ann_h).status_code == 200
+        path = f"/api/tables/{table}/events"
+        with ann.websocket_connect(path) as ann_ws, phone.websocket_connect(path) as phone_ws:
+            for socket in (ann_ws, phone_ws):
+                assert socket.receive_json()["type"] == "join"
+            changed = ann.post("/api/password", json={"current": PASSWORD, "password": "a new password"},
+                               headers=ann_h)
+            assert changed.status_code == 200
+            assert closed_with(phone_ws) == 4401
+            word = sorted(ORACLE[KEYS[0]])[0]
+            assert bob.post(f"/api/tables/{table}/guess", json={"word": word}, headers=bob_h).status_code == 200
+            while (event := ann_ws.receive_json())["type"] != "guess":
+                pass
+            assert (event["member"], event["word"]) == ("bob", word)
         for web in clients:
             web.__exit__(None, None, None)
         clients.clear()

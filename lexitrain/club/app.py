@@ -46,11 +46,11 @@ from lexitrain.web.edge import Edge, Refused, error, handlers, read_json, text, 
 
 LOG = logging.getLogger(__name__)
 #: Largest body a route of the club takes, unless BODY_BOUNDS says otherwise (the edge refuses it as it streams
-#: past): a login or a sign-up, asked before anyone is known, takes a few KB; an uploaded progress export
-#: (a member's only) the most, then a page of a home's changes (`lexitrain sync`); a member's /study the local app's
-#: own bound (an uploaded word list).
+#: past): a login or a sign-up, asked before anyone is known, takes a few KB, a password change two passwords; an
+#: uploaded progress export (a member's only) the most, then a page of a home's changes (`lexitrain sync`); a member's
+#: /study the local app's own bound (an uploaded word list).
 MAX_BODY = 64 << 10
-BODY_BOUNDS = {("POST", "/api/session"): 4 << 10, ("POST", "/api/members"): 4 << 10,
+BODY_BOUNDS = {("POST", "/api/session"): 4 << 10, ("POST", "/api/members"): 4 << 10, ("POST", "/api/password"): 8 << 10,
                ("POST", "/api/progress"): 64 << 20, ("POST", "/api/sync/push"): PAGE_BYTES + (64 << 10),
                ("*", "/study/"): edge.MAX_BODY}
 #: The longest card key and answer line /api/study takes (a position's CGP; every word of a list typed as one).
@@ -212,6 +212,15 @@ async def log_out(request: Request, club: Club, member: Member) -> Response:
     response = JSONResponse({"member": member.name, "logged_out": True})
     response.delete_cookie(COOKIE, path="/")
     return response
+
+
+async def change_password(request: Request, club: Club, member: Member) -> Response:
+    """The member's own new password, their current one verified: their other sessions end, this one stays."""
+    data = await read_json(request)
+    club.hubs.committed(await _run(members.change_password, club.db, member, request.cookies[COOKIE],
+                                   text(data, "current", LONGEST_PASSWORD), text(data, "password", LONGEST_PASSWORD),
+                                   club.clock()))
+    return JSONResponse({"member": member.name, "changed": True})
 
 
 async def challenge(request: Request, club: Club, member: Member) -> Response:
@@ -531,6 +540,7 @@ ROUTES = [
     Route("/api/session", log_in, methods=["POST"]),
     Route("/api/session", session, methods=["GET"]),
     Route("/api/session", member_route(log_out), methods=["DELETE"]),
+    Route("/api/password", member_route(change_password), methods=["POST"]),
     Route("/api/challenge", member_route(challenge), methods=["GET"]),
     Route("/api/challenge/{attempt}", member_route(challenge_wall), methods=["GET"]),
     Route("/challenge/{attempt}", member_route(challenge_page), methods=["GET"]),

@@ -1,5 +1,5 @@
 """Table events to the WebSockets of one `serve` process, whichever process stored them, and sessions
-ended (a logout, a password reset, a removal) to the sockets they opened.
+ended (a logout, a password reset or a member's own change, a removal) to the sockets they opened.
 
 On PostgreSQL every event and every ended session is NOTIFYed in the transaction that stores it
 (`club.store.shared_walls.announce`), and each process LISTENs on one connection of its own: a notice
@@ -98,7 +98,8 @@ class Hub:
         if isinstance(ended, dict):
             for seated in self._seats.values():
                 for seat in seated:
-                    if seat.member == ended.get("member") or seat.session == ended.get("session"):
+                    if (seat.member == ended.get("member") and seat.session != ended.get("kept")
+                            or seat.session == ended.get("session")):
                         seat.queue.put_nowait(ENDED)
             return
         for seat in self._seats.get(int(notice["table"]), ()):

@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lexitrain.club.store import ClubDatabase
+from lexitrain.club.store import ClubDatabase, ClubStore
 from lexitrain.errors import LexitrainError
 from lexitrain.web.edge import Refused
 
@@ -132,10 +132,7 @@ def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float,
         known = device is not None and store.device_of(digest(device), name)
         keys = [(f"device:{digest(device)}", FREE_CHECKS_PER_NAME)] if known and device is not None else [
             (f"name:{name}", FREE_CHECKS_PER_NAME), (f"address:{address}", FREE_CHECKS_PER_ADDRESS)]
-        for key, free in keys:
-            if not store.reserve_check(key, now, free, FIRST_WAIT, LONGEST_WAIT, now - FORGET_AFTER):
-                wait = max(0.0, (store.next_check(key) or now) - now)
-                raise Refused(429, f"too many wrong passwords lately: try again in {_duration(wait)}")
+        _reserve_checks(store, keys, now)
         found = store.member_with_password(name)
     if not _verified(found[1] if found else None, password):
         raise Refused(401, "wrong name or password")
@@ -150,6 +147,36 @@ def log_in(db: ClubDatabase, name: str, password: str, address: str, now: float,
         store.add_login(digest(token), member.id, csrf, now + SESSION_DAYS * 86400.0, now)
         store.add_device(digest(browser), member.id, now)
     return Login(member, token, csrf, browser)
+
+
+def _reserve_checks(store: ClubStore, keys: list[tuple[str, int]], now: float) -> None:
+    """Count one password check against each (key, free checks) before it is made; 429, saying how long, when
+    one of them must wait (the caller's transaction then counts nothing)."""
+    for key, free in keys:
+        if not store.reserve_check(key, now, free, FIRST_WAIT, LONGEST_WAIT, now - FORGET_AFTER):
+            wait = max(0.0, (store.next_check(key) or now) - now)
+            raise Refused(429, f"too many wrong passwords lately: try again in {_duration(wait)}")
+
+
+def change_password(db: ClubDatabase, member: Member, token: str, current: str, password: str,
+                    now: float) -> dict[str, Any]:
+    """A member's own new PASSWORD (the sign-up's rules), once their CURRENT one is verified: every other session of
+    theirs ends, the one whose cookie is TOKEN stays. The check is counted first, against this session alone (a
+    stolen session's guesses slow down that session, and never keep the member from changing it elsewhere): 429
+    when it must wait; a wrong current password is 403 (401 would tell the page the session had ended). The
+    notice that closes the ended sessions' sockets."""
+    check_password(password)
+    key = f"session:{digest(token)}"
+    with db.transaction() as store:
+        _reserve_checks(store, [(key, FREE_CHECKS_PER_NAME)], now)
+        found = store.member_with_password(member.name)
+    if found is None or not _verified(found[1], current):
+        raise Refused(403, "the current password is wrong")
+    with _HASHING:
+        hashed = _hasher().hash(password)
+    with db.transaction() as store:
+        store.forget_checks(key)
+        return store.change_own_password(member.id, hashed, digest(token))
 
 
 def _duration(seconds: float) -> str:
@@ -203,6 +230,8 @@ def log_out(db: ClubDatabase, token: str) -> dict[str, Any]:
 
 def reset_password(db: ClubDatabase, name: str, password: str) -> dict[str, Any]:
     """A new password, set by an admin; the member's sessions end: the notice that closes their sockets."""
+    if not NAME.fullmatch(name):  # (no such member: nor is a NUL sent to PostgreSQL, which refuses it)
+        raise Refused(404, f"no member named {name[:40]!r}")
     with _HASHING:
         hashed = _hasher().hash(check_password(password))
     with db.reading() as store:
@@ -213,6 +242,9 @@ def reset_password(db: ClubDatabase, name: str, password: str) -> dict[str, Any]
 
 
 def member_named(db: ClubDatabase, name: str) -> Member | None:
+    """The member of that name (None: none, or a name no member could have)."""
+    if not NAME.fullmatch(name):
+        return None
     with db.reading() as store:
         found = store.member_named(name)
     return None if found is None else Member(*found)

@@ -105,6 +105,7 @@ async function loggedIn(session) {
   me = session;
   document.body.dataset.csrf = me.csrf;
   $("who").textContent = `${me.member}${me.admin ? " (admin)" : ""}`;
+  $("password-form").elements.name.value = me.member;  // (a password manager's username for the new password)
   $("log-out").classList.remove("hidden");
   $("admin").classList.toggle("hidden", !me.admin);
   $("login").classList.add("hidden");
@@ -147,6 +148,29 @@ $("log-out").onclick = async () => {
     location.reload();  // (the page starts again as a visitor's: the login)
   } catch (e) { notice(e.message); }
 };
+
+// The member's own new password: the current one verified by the club, the new one typed twice (the browser says
+// which field is wrong before anything is sent); the club ends their other sessions, this one stays.
+$("password-form").onsubmit = async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const again = form.elements.again;
+  if (form.elements.password.value !== again.value) {
+    again.setCustomValidity("The two new passwords differ.");
+    again.reportValidity();
+    return;
+  }
+  try {
+    await api("POST", "/api/password", {current: form.elements.current.value, password: form.elements.password.value});
+    form.reset();
+    notice("");
+    $("password-said").textContent = "Your password is changed; your other sessions have ended.";
+  } catch (e) {
+    $("password-said").textContent = "";
+    notice(e.message);
+  }
+};
+$("password-form").elements.again.oninput = (event) => event.target.setCustomValidity("");
 
 // Today's challenge: the member's attempt of the kind (the open one, or a new one), played on its wall page.
 $("start").onclick = async () => {

@@ -132,6 +132,14 @@ class Membership(StoreConnection):
             self.conn.execute("DELETE FROM logins WHERE member_id = ?", (row[0],))
             return announce(self, {"ended": {"member": int(row[0])}})
 
+    def change_own_password(self, member_id: int, password_hash: str, kept: str) -> dict[str, Any]:
+        """A member's new password, set by themself: every session of theirs but KEPT (its token's digest) ends. The
+        notice that closes the ended sessions' sockets."""
+        with self.transaction():
+            self.conn.execute("UPDATE members SET password = ? WHERE id = ?", (password_hash, member_id))
+            self.conn.execute("DELETE FROM logins WHERE member_id = ? AND token_hash <> ?", (member_id, kept))
+            return announce(self, {"ended": {"member": member_id, "kept": kept}})
+
     def all_members(self) -> list[tuple[str, bool, float]]:
         """Every member's name, whether an admin, and when they joined, by name."""
         return [(str(name), bool(admin), float(joined))
