@@ -718,29 +718,34 @@ def test_a_line_proved_through_another_threads_value_runs_to_the_end() -> None:
 
 
 class Deepening:
-    """A stand-in search for `prove`: each depth of its deepening costs 100,000 positions and
-    proves nothing; its search straight to the end needs 250,000 (the shape of boys1, 7 against 6:
-    the deepening's depths grow while the direct search would prove the value in a fraction)."""
+    """A stand-in search for `prove`: each depth of its deepening costs 100,000 positions, proves
+    nothing and says `guess`; the value is 7, and each null window straight to the end needs
+    125,000 positions (the shape of boys1, 7 against 6: the deepening's depths grow while the
+    direct search would prove the value in a fraction)."""
 
     DEPTH_NODES = 100_000
-    DIRECT_NEEDS = 250_000
+    WINDOW_NEEDS = 125_000
+    VALUE = 7
 
-    def __init__(self) -> None:
+    def __init__(self, guess: int = VALUE) -> None:
+        self.guess = guess
         self.nodes = 0
         self.node_limit = 0
         self.allowed: list[int] = []
+        self.windows: list[tuple[int, int]] = []
 
     def root(self, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         if depth < endgame_module.PROOF_DEPTH:
             self.nodes += self.DEPTH_NODES
-            return 7, False
+            return self.guess, False
         allowed = self.node_limit - self.nodes
         self.allowed.append(allowed)
-        if allowed < self.DIRECT_NEEDS:
+        self.windows.append((alpha, beta))
+        if allowed < self.WINDOW_NEEDS:
             self.nodes = self.node_limit
             raise endgame_module.OutOfNodes()
-        self.nodes += self.DIRECT_NEEDS
-        return 7, True
+        self.nodes += self.WINDOW_NEEDS
+        return self.VALUE, True
 
 
 def test_the_direct_search_gets_as_many_positions_as_the_proof_so_far() -> None:
@@ -750,5 +755,27 @@ def test_the_direct_search_gets_as_many_positions_as_the_proof_so_far() -> None:
     1,050,000)."""
     search = Deepening()
     assert endgame_module.prove(cast(Searcher, search)) == (7, endgame_module.PROOF_DEPTH)
-    assert search.allowed == [100_000, 300_000]
+    assert search.allowed == [100_000, 300_000, 175_000]
     assert search.nodes == 550_000
+
+
+def test_the_search_straight_to_the_end_is_null_windows_from_the_deepenings_value() -> None:
+    """`prove`'s direct search asks one point at a time, from the deepening's value (here 5, the
+    value 7): above 4.5 (yes: at least 7), then above 7.5 (no: 7), never the whole window, where
+    the first line's plays would be proved exact values."""
+    search = Deepening(guess=5)
+    assert endgame_module.prove(cast(Searcher, search)) == (7, endgame_module.PROOF_DEPTH)
+    assert search.windows == [(4, 5), (4, 5), (7, 8)]  # the first stopped at its 100,000 positions
+
+
+def test_null_windows_answer_within_the_window_asked() -> None:
+    """Asked within (alpha, beta), the null windows stop once the value is proved outside it,
+    with a bound (fail-soft), as the whole window's search does."""
+    below = Deepening(guess=7)
+    below.node_limit = 10**9
+    assert endgame_module.null_windows(cast(Searcher, below), 7, 10, 20) == 7
+    assert below.windows == [(10, 11)]
+    above = Deepening(guess=7)
+    above.node_limit = 10**9
+    assert endgame_module.null_windows(cast(Searcher, above), 7, 0, 3) == 7
+    assert above.windows == [(2, 3)]
