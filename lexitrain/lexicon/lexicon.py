@@ -145,13 +145,20 @@ class Lexicon:
         """Rows of every word meeting all the conditions (see rows.py), in no set order."""
         return list(self.each_row(conditions))
 
-    def each_row(self, conditions: Iterable[Condition] = ()) -> Iterator[WordRow]:
+    def each_row(self, conditions: Iterable[Condition] = (), order: tuple[str, ...] = (),
+                 limit: int | None = None) -> Iterator[WordRow]:
         """The rows `rows` gives, one at a time: a search that keeps the first few of
-        many holds only those."""
+        many holds only those; sorted by ORDER's facts (`rows.SORTABLE`), the first LIMIT."""
         from lexitrain.lexicon import rows
 
         with self._reading():
-            yield from rows.select(self.db, conditions)
+            yield from rows.select(self.db, conditions, order, limit)
+
+    def count_rows(self, conditions: Iterable[Condition] = (), most: int | None = None) -> int:
+        """How many words meet the conditions, counted up to MOST at most (None: all), no row built."""
+        from lexitrain.lexicon import rows
+
+        return self._read(rows.count, list(conditions), most)
 
     def row(self, word: str) -> WordRow | None:
         """The row of one word as stored (uppercase), or None if it is not a word."""

@@ -153,14 +153,21 @@ class AnyOf:
 
 Condition = Union[Between, RankBetween, PlayabilityBetween, Hook, Symbol, Defined, OneOf, PartOfSpeech, AnyOf]
 
-_ROW_SQL = """
+_FROM = "FROM words w JOIN alphagrams a ON a.alphagram = w.alphagram"
+_ROW_SQL = f"""
 SELECT w.word, w.alphagram, w.length, w.definition, w.front_hooks, w.back_hooks,
        w.inner_front, w.inner_back, w.points, w.vowels, w.symbols,
        w.probability_rank0, w.probability_rank1, w.probability_rank2,
        a.anagrams, a.combinations0, a.combinations1, a.combinations2,
        a.alphagram_rank0, a.alphagram_rank1, a.alphagram_rank2
-FROM words w JOIN alphagrams a ON a.alphagram = w.alphagram
+{_FROM}
 """
+#: The largest integer SQLite takes: a limit past it (a search's `--limit 18446744073709551616`) is no limit.
+_LARGEST = (1 << 63) - 1
+#: The facts rows can be sorted by in the tables (`select`'s ORDER): a row's field and its column.
+SORTABLE = {"word": "w.word", "alphagram": "w.alphagram", "length": "w.length",
+            **{f"alphagram_rank{b}": f"a.alphagram_rank{b}" for b in range(3)},
+            **{f"probability_rank{b}": f"w.probability_rank{b}" for b in range(3)}}
 _COUNTS = {"length": "w.length", "anagrams": "a.anagrams", "vowels": "w.vowels", "points": "w.points"}
 _HOOKS = {
     "front": "w.front_hooks <> ''",
@@ -172,9 +179,31 @@ _KEYS = {"word": "w.word", "alphagram": "w.alphagram"}
 _TABLES: dict[RankPer, str] = {"alphagram": "alphagrams", "word": "words"}
 
 
-def select(db: sqlite3.Connection, conditions: Iterable[Condition]) -> Iterator[WordRow]:
-    """Rows of every word meeting all conditions, in no set order, one at a time as SQLite reads
-    them (a caller keeping the first few of a whole lexicon holds those few, not every row)."""
+def select(db: sqlite3.Connection, conditions: Iterable[Condition], order: tuple[str, ...] = (),
+           limit: int | None = None) -> Iterator[WordRow]:
+    """Rows of every word meeting all conditions, one at a time as SQLite reads them (a caller keeping the first
+    few of a whole lexicon holds those few, not every row): in no set order, or sorted by the ORDER facts
+    (`SORTABLE`), the first LIMIT of them (None: all)."""
+    where, params = _where(db, conditions)
+    sql = _ROW_SQL + (f" WHERE {where}" if where else "")
+    if order:
+        sql += " ORDER BY " + ", ".join(SORTABLE[fact] for fact in order)
+    if limit is not None:
+        sql, params = sql + " LIMIT ?", [*params, min(limit, _LARGEST)]
+    return _rows(db, sql, params)
+
+
+def count(db: sqlite3.Connection, conditions: Iterable[Condition], most: int | None = None) -> int:
+    """How many words meet all conditions, counted no further than MOST (None: all), no row built."""
+    where, params = _where(db, conditions)
+    inner = f"SELECT 1 {_FROM}" + (f" WHERE {where}" if where else "")
+    if most is not None:
+        inner, params = inner + " LIMIT ?", [*params, min(most, _LARGEST)]
+    return int(db.execute(f"SELECT count(*) FROM ({inner})", params).fetchone()[0])
+
+
+def _where(db: sqlite3.Connection, conditions: Iterable[Condition]) -> tuple[str, list[Any]]:
+    """The conditions as one SQL condition on `w` and `a` ("" for none) and its parameters."""
     conditions = list(conditions)
     # with a rank per alphagram, asking the length of the alphagram lets SQLite
     # use the alphagrams' (length, rank) index
@@ -185,7 +214,7 @@ def select(db: sqlite3.Connection, conditions: Iterable[Condition]) -> Iterator[
         clause, values = _negatable(db, condition, by_alphagram)
         where.append(clause)
         params.extend(values)
-    return fetch(db, " AND ".join(where), params)
+    return " AND ".join(where), params
 
 
 def _negatable(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:
@@ -195,7 +224,11 @@ def _negatable(db: sqlite3.Connection, condition: Condition, by_alphagram: bool)
 
 def fetch(db: sqlite3.Connection, where: str, params: Iterable[Any] = ()) -> Iterator[WordRow]:
     """Rows meeting an SQL condition on `w` (words) and `a` (alphagrams); "" for all; one at a time."""
-    sql = _ROW_SQL + (f" WHERE {where}" if where else "")
+    return _rows(db, _ROW_SQL + (f" WHERE {where}" if where else ""), params)
+
+
+def _rows(db: sqlite3.Connection, sql: str, params: Iterable[Any]) -> Iterator[WordRow]:
+    """The rows a statement of _ROW_SQL's columns reads, one at a time."""
     cursor = db.cursor()
     cursor.row_factory = None  # plain tuples: much faster than sqlite3.Row for big results
     return (

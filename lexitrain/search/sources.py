@@ -63,10 +63,10 @@ def results_from_source(
     searched = source_query(query=query, saved=saved, builtin=builtin, conditions=conditions)
     if most is None:
         return run_search(lex, searched)
-    rows = found_at_most(lex, searched, most)
-    if rows is None:  # told from MOST + 1 matches: a refusal reads no more (its exact count would read them all)
+    within = found_at_most(lex, searched, most)
+    if within is None:  # told from MOST + 1 matches: a refusal reads no more (its exact count would read them all)
         raise _too_many("search" if builtin is None else "list", f"more than {most:,}", most)
-    return rows
+    return within[1]
 
 
 def check_most(count: int, most: int | None, source: str) -> None:

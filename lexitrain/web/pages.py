@@ -316,8 +316,8 @@ def _found(ctx: Context, query: Query) -> tuple[int | None, list[WordRow]]:
     request, and a member can ask again and again."""
     if ctx.most_words is None:
         return first_found(ctx.lex(), query, SHOWN_RESULTS)  # the page's rows, the rest counted
-    rows = found_at_most(ctx.lex(), query, ctx.most_words)
-    return (None, []) if rows is None else (len(rows), rows[:SHOWN_RESULTS])
+    found = found_at_most(ctx.lex(), query, ctx.most_words, SHOWN_RESULTS)
+    return (None, []) if found is None else found
 
 
 async def sheet_pdf(request: Request) -> Response:
