@@ -888,3 +888,36 @@ def test_while_the_statistics_are_a_count_behind_the_due_forecast_is_read_once_p
         for _ in range(3):
             assert f"{due} due in all 30 days" in client.get("/review").text
         assert len(read) == before + 1
+
+
+def test_a_new_players_first_stats_page_shows_the_counted_figures(make_lexicon):
+    """A brand-new home: `lexitrain web` opens the home page, then Stats. The home page sets up the study plan on
+    first use, after the launch had counted the statistics ahead: Stats said "The latest answers are still being
+    counted" to a player who had answered nothing, without the plan's cards, and again on a reload. Now the plan is
+    set up before the count: the first Stats page shows the cards the plan lined up, and no such note."""
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    make_lexicon(sorted(WORDS), name="fresh")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "lexitrain", "web", "--port", "0", "--no-browser", "--lexicon",
+                               "fresh"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        link = re.search(r"http://127\.0\.0\.1:\d+/\?key=\S+", server.stdout.readline())
+        assert link, server.stderr.read() if server.stderr else ""
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        with opener.open(link.group(0), timeout=60) as page:
+            assert page.status == 200
+        base = link.group(0).split("/?")[0]
+        for _ in range(2):
+            with opener.open(base + "/stats", timeout=60) as page:
+                stats = page.read().decode()
+            assert "still being counted" not in stats
+            assert 'id="waiting"' in stats  # (the plan's cards, counted)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)

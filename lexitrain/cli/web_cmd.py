@@ -23,6 +23,7 @@ def web(
     The browser is opened on a launch file in the data folder, readable by you alone, that carries
     the launch's key: no command line shows it. With --no-browser the link is printed for you."""
     from lexitrain.paths import data_home
+    from lexitrain.study.drills.plans import active_plan
     from lexitrain.study.store import ProgressStore
     from lexitrain.web.context import Context
     from lexitrain.web.server import LOCAL, hosts, listen, serve, url, write_launch_file
@@ -38,6 +39,10 @@ def web(
         link = url(sock, ctx, shown)
 
         def ready() -> None:
+            # the lexicon's study plan, which the first page sets up on a new home, set up before the count ahead: the
+            # count was of the home without it, and a new player's first Stats said "still being counted" (and
+            # lacked the plan's cards) though they had answered nothing
+            ctx.offload.write_now(lambda store: active_plan(store, ctx.lex()))
             ctx.count_stats_ahead()  # (on its own thread: the first Stats page finds them counted)
             if no_browser:
                 typer.echo(f"lexitrain web: {link}  (Ctrl-C stops it)")
