@@ -163,11 +163,15 @@ $("password-form").onsubmit = async (event) => {
   try {
     await api("POST", "/api/password", {current: form.elements.current.value, password: form.elements.password.value});
     form.reset();
-    notice("");
+    $("password-refused").textContent = "";
     $("password-said").textContent = "Your password is changed; your other sessions have ended.";
   } catch (e) {
+    // Said beside the form (on a phone the page's notice is a screen away), but a session that ended is the
+    // page's: the login is back and says so.
     $("password-said").textContent = "";
-    notice(e.message);
+    if (!me) { notice(e.message); return; }
+    $("password-refused").textContent = e.message;
+    $("password-refused").scrollIntoView({block: "nearest"});
   }
 };
 $("password-form").elements.again.oninput = (event) => event.target.setCustomValidity("");
