@@ -146,6 +146,31 @@ def test_two_sign_ups_on_one_invitation_at_once_let_one_in(db: ClubDatabase) -> 
     assert sorted(outcomes) == ["403", "in"]
 
 
+def test_a_password_changed_while_a_member_changes_theirs_is_kept(db: ClubDatabase, monkeypatch) -> None:
+    """A member's change is checked (their current password verified) and then written: an admin's reset landing
+    between the two is not overwritten by a password verified against the old one; the member is told, nothing is
+    written, and the admin's password is the one that logs in."""
+    join(db, "ann")
+    login = members.log_in(db, "ann", PASSWORD, "10.0.0.1", NOW)
+    ann = members.member_named(db, "ann")
+    assert ann is not None
+    verified = members._verified
+
+    def verified_then_reset(stored: str | None, password: str) -> bool:
+        right = verified(stored, password)
+        members.reset_password(db, "ann", "the admin's new one")  # (between the member's check and write)
+        return right
+
+    monkeypatch.setattr(members, "_verified", verified_then_reset)
+    with pytest.raises(Refused) as refused:
+        members.change_password(db, ann, login.token, PASSWORD, "the member's new one", NOW)
+    assert refused.value.status == 409 and "changed meanwhile" in str(refused.value)
+    monkeypatch.setattr(members, "_verified", verified)
+    assert members.log_in(db, "ann", "the admin's new one", "10.0.0.1", NOW).member.name == "ann"
+    with pytest.raises(Refused):
+        members.log_in(db, "ann", "the member's new one", "10.0.0.1", NOW)
+
+
 def test_passwords_and_secrets_are_stored_only_as_hashes(db: ClubDatabase) -> None:
     code = members.make_invite(db, NOW)
     members.sign_up(db, "ann", PASSWORD, code, NOW)

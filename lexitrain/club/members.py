@@ -176,7 +176,10 @@ def change_password(db: ClubDatabase, member: Member, token: str, current: str, 
         hashed = _hasher().hash(password)
     with db.transaction() as store:
         store.forget_checks(key)
-        return store.change_own_password(member.id, hashed, digest(token))
+        ended = store.change_own_password(member.id, found[1], hashed, digest(token))
+    if ended is None:  # (the password verified is not the member's now, or this session ended, since the check)
+        raise Refused(409, "your password was changed meanwhile (elsewhere or by an admin): nothing was changed")
+    return ended
 
 
 def _duration(seconds: float) -> str:

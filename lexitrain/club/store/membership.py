@@ -132,11 +132,18 @@ class Membership(StoreConnection):
             self.conn.execute("DELETE FROM logins WHERE member_id = ?", (row[0],))
             return announce(self, {"ended": {"member": int(row[0])}})
 
-    def change_own_password(self, member_id: int, password_hash: str, kept: str) -> dict[str, Any]:
+    def change_own_password(self, member_id: int, verified_hash: str, password_hash: str,
+                            kept: str) -> dict[str, Any] | None:
         """A member's new password, set by themself: every session of theirs but KEPT (its token's digest) ends. The
-        notice that closes the ended sessions' sockets."""
+        notice that closes the ended sessions' sockets; None, nothing changed, where the password is no longer the
+        one VERIFIED_HASH verified or the session KEPT has ended since (an admin's reset, a change elsewhere)."""
         with self.transaction():
-            self.conn.execute("UPDATE members SET password = ? WHERE id = ?", (password_hash, member_id))
+            row = self.conn.execute(
+                "UPDATE members SET password = ? WHERE id = ? AND password = ? AND EXISTS "
+                "(SELECT 1 FROM logins WHERE member_id = ? AND token_hash = ?) RETURNING id",
+                (password_hash, member_id, verified_hash, member_id, kept)).fetchone()
+            if row is None:
+                return None
             self.conn.execute("DELETE FROM logins WHERE member_id = ? AND token_hash <> ?", (member_id, kept))
             return announce(self, {"ended": {"member": member_id, "kept": kept}})
 
