@@ -40,6 +40,14 @@ def club(club_target: str, lex: Lexicon) -> Iterator[Club]:
         yield Club(db, lex, clock=Clock())
 
 
+def guessed(guesser: TestClient, headers: dict[str, str], table: int, word: str, socket: Any) -> dict[str, Any]:
+    """GUESSER's guess of WORD at TABLE, and the guess event SOCKET receives (past the events before it)."""
+    assert guesser.post(f"/api/tables/{table}/guess", json={"word": word}, headers=headers).status_code == 200
+    while (event := socket.receive_json())["type"] != "guess":
+        pass
+    return event
+
+
 def closed_with(socket: Any) -> int:
     """The code the server closes the socket with (every event before it read and dropped)."""
     with pytest.raises(WebSocketDisconnect) as closed:
@@ -82,9 +90,7 @@ def test_logout_reset_and_removal_close_the_members_sockets_at_once(club_target:
             assert admin.delete("/api/admin/members/cat", headers=admin_h).status_code == 200
             assert closed_with(cat_ws) == 4401
             word = sorted(ORACLE[KEYS[0]])[0]
-            assert dan.post(f"/api/tables/{table}/guess", json={"word": word}, headers=dan_h).status_code == 200
-            while (event := dan_ws.receive_json())["type"] != "guess":
-                pass
+            event = guessed(dan, dan_h, table, word, dan_ws)
             assert (event["member"], event["word"]) == ("dan", word)
         for web in clients:
             web.__exit__(None, None, None)
@@ -114,9 +120,7 @@ def test_a_members_own_password_change_closes_their_other_sessions_sockets(club_
             assert changed.status_code == 200
             assert closed_with(phone_ws) == 4401
             word = sorted(ORACLE[KEYS[0]])[0]
-            assert bob.post(f"/api/tables/{table}/guess", json={"word": word}, headers=bob_h).status_code == 200
-            while (event := ann_ws.receive_json())["type"] != "guess":
-                pass
+            event = guessed(bob, bob_h, table, word, ann_ws)
             assert (event["member"], event["word"]) == ("bob", word)
         for web in clients:
             web.__exit__(None, None, None)

@@ -35,6 +35,27 @@ def spells(word: str, rack: str, exact: bool) -> bool:
     return len(word) == len(rack) if exact else len(word) >= 2
 
 
+class RowsBuilt:
+    """How many rows the lexicon has built (`Lexicon.each_row`) since it was last set to 0."""
+
+    read = 0
+
+
+@pytest.fixture
+def rows_built(monkeypatch) -> RowsBuilt:
+    """Every row the lexicon builds counted, for a test of how many a search reads."""
+    built = RowsBuilt()
+    each_row = Lexicon.each_row
+
+    def counted(lex, *args):
+        for row in each_row(lex, *args):
+            built.read += 1
+            yield row
+
+    monkeypatch.setattr(Lexicon, "each_row", counted)
+    return built
+
+
 @pytest.fixture
 def words(enable):
     return enable.words()
@@ -203,22 +224,12 @@ def test_a_random_order_draws_every_word_alike(make_lexicon):
 @pytest.mark.parametrize("text, most, rows_read", [
     ("--limit 18446744073709551616", 5000, 0), ("--length 7", 5000, 0),
     ("--limit-probability 101-99999", 5000, 5101), ("--limit-probability-lax 101-99999", 5000, 5101)])
-def test_a_search_past_the_cap_is_told_reading_the_cap_and_one_more_row(enable, monkeypatch, text, most, rows_read):
+def test_a_search_past_the_cap_is_told_reading_the_cap_and_one_more_row(enable, rows_built, text, most, rows_read):
     """A club's cap (a wall or sheet of at most MOST words) refuses a search giving more from MOST + 1 of its
     matches, up to its first place for a limit by probability (before: every match read to count it, the whole
     lexicon's 168,551 rows, 0.85 s of CPU per refused request)."""
-    read = 0
-    each_row = Lexicon.each_row
-
-    def counted(lex, *args):
-        nonlocal read
-        for row in each_row(lex, *args):
-            read += 1
-            yield row
-
-    monkeypatch.setattr(Lexicon, "each_row", counted)
     assert found_at_most(enable, parse_query(text), most) is None
-    assert read == rows_read
+    assert rows_built.read == rows_read
 
 
 @pytest.mark.parametrize("text", ["--pattern *", "--includes E", "--pattern * --or --starts-with Q"])
@@ -631,21 +642,11 @@ def test_a_search_the_tables_rank_gives_what_reading_every_match_gives(make_lexi
         assert found_at_most(lex, query, len(every) - 1, first) is None
 
 
-def test_a_club_search_by_probability_reads_only_the_rows_its_page_shows(enable, monkeypatch):
+def test_a_club_search_by_probability_reads_only_the_rows_its_page_shows(enable, rows_built):
     """Probability 1-500 with no length, at most 100 (the club's page, under its cap of 5,000): the lexicon counts
     the matches and builds the page's 100 rows. Before, every match was built and sorted (9,092 rows; 168,551 for
     a search of the whole lexicon, 1.2 s of CPU a request)."""
-    read = 0
-    each_row = Lexicon.each_row
-
-    def counted(lex, *args):
-        nonlocal read
-        for row in each_row(lex, *args):
-            read += 1
-            yield row
-
-    monkeypatch.setattr(Lexicon, "each_row", counted)
     for text in ("--probability 1-500 --limit 100", "--limit 100", "--probability 1-500 --order probability"):
         count, rows = found_at_most(enable, parse_query(text), 5000 if "limit" in text else 10_000, 100)
-        assert len(rows) == 100 and read == 100 and count == (100 if "limit" in text else 9_092), (text, count)
-        read = 0
+        assert len(rows) == 100 and rows_built.read == 100 and count == (100 if "limit" in text else 9_092), (text, count)
+        rows_built.read = 0
