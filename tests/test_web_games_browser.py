@@ -49,6 +49,7 @@ def test_a_player_makes_cards_from_their_games_in_the_page(enable: Lexicon, real
             page.goto(f"http://127.0.0.1:{port}/?key={SECRET}")
             page.get_by_role("link", name="Games").click()
             expect(page.locator("h1")).to_have_text("Cards from your games")
+            page.wait_for_load_state()  # (the heading shows before games.js listens: files chosen then went unseen)
             page.set_input_files("#games-files", [str(real_games / DOUG), str(bad)])
             player = page.locator("#games-player")
             expect(player.locator("option")).to_have_text(["doug", "emely", "every player"])
