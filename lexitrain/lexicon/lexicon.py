@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -153,6 +154,19 @@ class Lexicon:
 
         with self._reading():
             yield from rows.select(self.db, conditions, order, limit)
+
+    def first_words(self, conditions: Iterable[Condition] = (), order: tuple[str, ...] = (), most: int | None = None,
+                    among: Container[str] | None = None) -> list[str]:
+        """The words meeting the conditions (only those AMONG these, when given), sorted by ORDER's facts
+        (`rows.SORTABLE`), the first MOST of them (None: all); read as text, no row built."""
+        from lexitrain.lexicon import rows
+
+        def read(db: sqlite3.Connection) -> list[str]:
+            found = rows.words(db, list(conditions), order)
+            kept = found if among is None else (word for word in found if word in among)
+            return list(kept if most is None else islice(kept, most))
+
+        return self._read(read)
 
     def count_rows(self, conditions: Iterable[Condition] = (), most: int | None = None) -> int:
         """How many words meet the conditions, counted up to MOST at most (None: all), no row built."""

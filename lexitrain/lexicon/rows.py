@@ -184,13 +184,33 @@ def select(db: sqlite3.Connection, conditions: Iterable[Condition], order: tuple
     """Rows of every word meeting all conditions, one at a time as SQLite reads them (a caller keeping the first
     few of a whole lexicon holds those few, not every row): in no set order, or sorted by the ORDER facts
     (`SORTABLE`), the first LIMIT of them (None: all)."""
-    where, params = _where(db, conditions)
-    sql = _ROW_SQL + (f" WHERE {where}" if where else "")
-    if order:
-        sql += " ORDER BY " + ", ".join(SORTABLE[fact] for fact in order)
+    sql, params = _ordered(db, _ROW_SQL, conditions, order)
     if limit is not None:
         sql, params = sql + " LIMIT ?", [*params, min(limit, _LARGEST)]
     return _rows(db, sql, params)
+
+
+def words(db: sqlite3.Connection, conditions: Iterable[Condition], order: tuple[str, ...] = ()) -> Iterator[str]:
+    """The words `select` gives, in the same order, as text alone (no row built: a search that picks a page of
+    many matches reads only their words, then the page's rows)."""
+    sql, params = _ordered(db, f"SELECT w.word {_FROM}", conditions, order)
+    return (word for (word,) in db.execute(sql, params))
+
+
+def _ordered(db: sqlite3.Connection, head: str, conditions: Iterable[Condition], order: tuple[str, ...]
+             ) -> tuple[str, list[Any]]:
+    """HEAD (a SELECT of `_FROM`) of the rows meeting the conditions, sorted by ORDER, and its parameters. Lengths
+    asked beside a rank per alphagram (a condition, or the order) are the alphagrams' own, sorted by too: SQLite
+    walks their (length, rank) index in order (8-letter words by probability sorted all 28,420 for the first)."""
+    conditions = list(conditions)
+    by_alphagram = _by_alphagram(conditions) or any(fact.startswith("alphagram_rank") for fact in order)
+    where, params = _where(db, conditions, by_alphagram)
+    sql = head + (f" WHERE {where}" if where else "")
+    if order:
+        lengths = by_alphagram and any(isinstance(c, Between) and c.fact == "length" for c in conditions)
+        columns = {**SORTABLE, "length": "a.length"} if lengths else SORTABLE
+        sql += " ORDER BY " + ", ".join(columns[fact] for fact in order)
+    return sql, params
 
 
 def count(db: sqlite3.Connection, conditions: Iterable[Condition], most: int | None = None) -> int:
@@ -202,12 +222,13 @@ def count(db: sqlite3.Connection, conditions: Iterable[Condition], most: int | N
     return int(db.execute(f"SELECT count(*) FROM ({inner})", params).fetchone()[0])
 
 
-def _where(db: sqlite3.Connection, conditions: Iterable[Condition]) -> tuple[str, list[Any]]:
-    """The conditions as one SQL condition on `w` and `a` ("" for none) and its parameters."""
+def _where(db: sqlite3.Connection, conditions: Iterable[Condition], by_alphagram: bool | None = None
+           ) -> tuple[str, list[Any]]:
+    """The conditions as one SQL condition on `w` and `a` ("" for none) and its parameters; lengths asked of the
+    alphagrams when BY_ALPHAGRAM (None: when a condition is on a rank per alphagram)."""
     conditions = list(conditions)
-    # with a rank per alphagram, asking the length of the alphagram lets SQLite
-    # use the alphagrams' (length, rank) index
-    by_alphagram = any(isinstance(c, RankBetween) and c.per == "alphagram" for c in conditions)
+    if by_alphagram is None:
+        by_alphagram = _by_alphagram(conditions)
     where: list[str] = []
     params: list[Any] = []
     for condition in conditions:
@@ -215,6 +236,12 @@ def _where(db: sqlite3.Connection, conditions: Iterable[Condition]) -> tuple[str
         where.append(clause)
         params.extend(values)
     return " AND ".join(where), params
+
+
+def _by_alphagram(conditions: list[Condition]) -> bool:
+    """Whether a condition is on a rank per alphagram: then asking the length of the alphagram lets SQLite use the
+    alphagrams' (length, rank) index."""
+    return any(isinstance(c, RankBetween) and c.per == "alphagram" for c in conditions)
 
 
 def _negatable(db: sqlite3.Connection, condition: Condition, by_alphagram: bool) -> tuple[str, list[Any]]:

@@ -31,7 +31,7 @@ from lexitrain.lexicon.rows import (
 )
 from lexitrain.search import corpus, groups
 from lexitrain.search.anagrams import anagram_codes
-from lexitrain.search.notation import read_tiles
+from lexitrain.search.notation import STAR, read_items, read_tiles
 from lexitrain.search.patterns import pattern_regex
 from lexitrain.search.query import UNBOUNDED, Condition, Group, Query
 from lexitrain.search.word_files import word_lines
@@ -64,6 +64,9 @@ def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[i
         conditions, order = ranked
         count = lex.count_rows(conditions, query.limit or None)
         return count, ([] if first == 0 else list(lex.each_row(conditions, order, first)))
+    words = _found_words(lex, query)
+    if words is not None:  # its words counted as text: only the page's rows are read
+        return _found_page(lex, query, words, first)
     rows = _matches(lex, query) if query.limit_probability is None else _limit_by_probability(lex, query)
     count = 0
 
@@ -85,9 +88,12 @@ def found_at_most(lex: Lexicon, query: Query, most: int, first: int | None = Non
     if query.limit is None or query.limit > most:
         _require_figures(lex, query)
         ranked = _ranked_in_store(lex, query)
+        words = None if ranked is not None else _found_words(lex, query)
         if ranked is not None:
             if lex.count_rows(ranked[0], most + 1) > most:  # (counted, no row read)
                 return None
+        elif words is not None:  # (its words counted as text, no row read)
+            return None if len(words) > most else _found_page(lex, query, words, first)
         elif query.limit_probability is None:  # MOST + 1 matches read, the search's rows when they are all
             matches = list(islice(_matches(lex, query, most + 1), most + 1))
             return None if len(matches) > most else (len(matches), _first_in_order(lex, matches, query, first))
@@ -106,19 +112,103 @@ def _ranked_in_store(lex: Lexicon, query: Query) -> tuple[list[RowCondition], tu
     order of `order_key`'s the tables keep (its words sort as their text: one-letter tiles), no limit by
     probability. Else None (the matches are read and sorted here). A club's search of probability 1-500 at most
     100 read and sorted 9,092 rows for its 100; of the whole lexicon, 168,551."""
-    if len(query.groups) > 1 or query.limit_probability is not None or lex.tiles.multi:
+    order = _store_order(query)
+    if len(query.groups) > 1 or query.limit_probability is not None or lex.tiles.multi or order is None:
         return None
-    if query.order == "probability":
-        rank = "probability_rank" if query.probability_by == "word" else "alphagram_rank"
-        order: tuple[str, ...] = ("length", f"{rank}{query.blanks}", "word")
-    else:
-        found = {"alphabetical": ("word",), "alphagram": ("alphagram", "word"), "length": ("length", "word")}
-        if query.order not in found:
-            return None
-        order = found[query.order]
-    conditions = [_stored(condition, query) for condition in (query.groups[0] if query.groups else ())]
+    conditions = [_stored(condition, query) for condition in _narrowing(lex, query.groups[0] if query.groups else ())]
     stored = [condition for condition in conditions if condition is not None]
     return (stored, order) if len(stored) == len(conditions) else None
+
+
+def _store_order(query: Query) -> tuple[str, ...] | None:
+    """The facts the lexicon's tables sort the query's order by (`rows.SORTABLE`; words as their text), or None
+    for an order they do not keep."""
+    if query.order == "probability":
+        rank = "probability_rank" if query.probability_by == "word" else "alphagram_rank"
+        return ("length", f"{rank}{query.blanks}", "word")
+    return {"alphabetical": ("word",), "alphagram": ("alphagram", "word"), "length": ("length", "word")}.get(query.order)
+
+
+def _found_words(lex: Lexicon, query: Query) -> set[str] | None:
+    """Every word the query gives, as text alone (no row built), when spelling conditions list each group's words
+    (a pattern, an anagram, a test on every word's spelling: `_split`) and the first in its order can be picked
+    from the words before a row is read (`_first_found_rows`): one-letter tiles (a word is its codes), no limit
+    by probability, an order of the words' spelling, length or probability. Else None. A club's `--pattern ?A*
+    --limit 100` built and sorted the rows of all 25,000 matches for its 100 (`--pattern *`: 168,551 rows,
+    1.2 s of CPU a request)."""
+    if query.limit_probability is not None or lex.tiles.multi or not query.groups:
+        return None
+    if query.order not in ("length", "probability", *_WORD_ORDERS):
+        return None
+    each: list[set[str]] = []
+    for group in query.groups:
+        stored, found, _ = _split(lex, group, query)  # (a group whose words are listed has no test left)
+        if found is None:  # its rows are read one at a time: the words of every stored condition are not held
+            return None
+        each.append(_meeting(lex, found if isinstance(found, set) else set(found), stored))
+    return each[0] if len(each) == 1 else set().union(*each)
+
+
+def _meeting(lex: Lexicon, words: set[str], stored: list[RowCondition]) -> set[str]:
+    """The WORDS meeting the stored conditions, read from the smaller side: a length from the words themselves;
+    the others as every word the tables find meeting them, kept where among WORDS, when they are no more than
+    WORDS (`--pattern * --probability 1-500` reads 9,092 words, not 168,551), else as the words the tables
+    find among WORDS."""
+    lengths = [c for c in stored if isinstance(c, Between) and c.fact == "length"]
+    for length in lengths:
+        low, high, negate = length.low, length.high, length.negate
+        words = {word for word in words if (low <= len(word) <= high) != negate}
+    if len(lengths) == len(stored) or not words:
+        return words
+    meeting = lex.first_words(stored, most=len(words) + 1)
+    if len(meeting) <= len(words):
+        return words.intersection(meeting)
+    return set(lex.first_words([*stored, OneOf("word", list(words))]))
+
+
+def _found_page(lex: Lexicon, query: Query, words: set[str], first: int | None) -> tuple[int, list[WordRow]]:
+    """How many words the query gives (WORDS, `_found_words`'s) and the rows of the first FIRST (all when None)."""
+    count = min(len(words), query.limit) if query.limit else len(words)
+    return count, _first_found_rows(lex, words, query, count if first is None else min(first, count))
+
+
+def _first_found_rows(lex: Lexicon, words: set[str], query: Query, first: int) -> list[WordRow]:
+    """The rows of the first FIRST of WORDS in the query's order: the words picked first, then their rows read in
+    one statement. Where WORDS are many, the tables' words are read in that order until FIRST of them are among
+    WORDS (about FIRST * the lexicon's words / WORDS: 100 for `--pattern *`), else WORDS are sorted here."""
+    if first == 0:
+        return []
+    if query.order in ("length", "probability"):
+        return sorted(rows_for_words(lex, _first_by_length(lex, words, query, first)), key=order_key(lex, query))
+    order = _store_order(query)
+    if order is not None and first * lex.word_count < len(words) ** 2:
+        return rows_for_words(lex, lex.first_words((), order, first, among=words))
+    return rows_for_words(lex, heapq.nsmallest(first, words, key=_WORD_ORDERS[query.order](lex, query)))
+
+
+def _first_by_length(lex: Lexicon, words: set[str], query: Query, first: int) -> list[str]:
+    """The first FIRST of WORDS in an order by length first (length, probability), in no set order: whole
+    lengths, shortest first, while each is shown whole; then the first of the length the page ends in: by
+    their spelling, or by rank, read from the tables in order among its words where they are many
+    (`--pattern * --length 8` reads 100 of its 28,420 for a page of 100), else looked up and sorted there."""
+    order = _store_order(query)
+    assert order is not None
+    by_length: dict[int, list[str]] = {}
+    for word in words:
+        by_length.setdefault(len(word), []).append(word)
+    sizes = lex.counts_by_length("word")
+    picked: list[str] = []
+    for length in sorted(by_length):
+        these, left = by_length[length], first - len(picked)
+        if len(these) <= left:
+            picked += these
+        elif query.order == "length":
+            return picked + heapq.nsmallest(left, these)
+        elif left * sizes[length] < len(these) ** 2:
+            return picked + lex.first_words([Between("length", length, length)], order, left, among=set(these))
+        else:
+            return picked + lex.first_words([OneOf("word", these)], order, left)
+    return picked
 
 
 def _require_figures(lex: Lexicon, query: Query) -> None:
@@ -147,10 +237,35 @@ def group_rows(lex: Lexicon, group: Group, query: Query, wanted: int | None = No
     first 5,001 matches (a club's cap) looked up every word `--pattern *` lists, 168,551, in one statement
     (0.33 s of CPU). Beside stored conditions they are looked up in one statement, whose filter is read once
     (in statements of 5,001, then twice as many, `--pattern * --probability 1-500 --length 8` took 20% more)."""
+    stored, found, tests = _split(lex, group, query)
+    rows = lex.each_row(stored) if found is None else _rows_of(lex, found, stored, None if stored else wanted)
+    if tests:
+        encode = lex.tiles.encode
+        return (r for r in rows if all(test(encode(r["word"])) for test in tests))
+    return rows
+
+
+def _narrowing(lex: Lexicon, group: Group) -> Group:
+    """The group without the conditions every word meets (a pattern of `*` alone, a subanagram with `*`), which
+    would list every word to keep them all: `--pattern * --limit 100` is then the tables' to answer."""
+    def every_word(condition: Condition) -> bool:
+        if condition.negate or condition.name not in ("pattern", "subanagram"):
+            return False
+        what = "pattern" if condition.name == "pattern" else f"--{condition.name}"  # (as `_listed` reads it)
+        items = read_items(lex.tiles, condition.value, what)  # (bad text: its one-line error)
+        return STAR in items and (condition.name == "subanagram" or set(items) == {STAR})
+
+    return tuple(condition for condition in group if not every_word(condition))
+
+
+def _split(lex: Lexicon, group: Group, query: Query) -> tuple[list[RowCondition], Iterable[str] | None, list[Test]]:
+    """A group as its conditions on stored facts, the codes of the words its spelling conditions find (None
+    when it has none), and the tests left for each row (tests on the spelling run on the codes found, or on
+    every word's code when no stored condition narrows them)."""
     stored: list[RowCondition] = []
     codes: set[str] | None = None
     tests: list[Test] = []
-    for condition in group:
+    for condition in _narrowing(lex, group):
         row_condition = _stored(condition, query)
         if row_condition is not None:
             stored.append(row_condition)
@@ -164,16 +279,12 @@ def group_rows(lex: Lexicon, group: Group, query: Query, wanted: int | None = No
         else:
             codes = set(listed) if codes is None else codes & listed
     if codes is not None and not codes:
-        return iter(())
+        return stored, (), []
     found: Iterable[str] | None = codes
     if tests and (codes is not None or not stored):  # cheaper on codes than on rows
         pool: Iterable[str] = codes if codes is not None else corpus.all_codes(lex)
         found, tests = _passing(pool, tests), []
-    rows = lex.each_row(stored) if found is None else _rows_of(lex, found, stored, None if stored else wanted)
-    if tests:
-        encode = lex.tiles.encode
-        return (r for r in rows if all(test(encode(r["word"])) for test in tests))
-    return rows
+    return stored, found, tests
 
 
 def _rows_of(lex: Lexicon, codes: Iterable[str], stored: list[RowCondition], wanted: int | None) -> Iterator[WordRow]:
@@ -421,18 +532,38 @@ def order_key(lex: Lexicon, query: Query) -> Callable[[WordRow], Any]:
 
 
 def random_key(seed: int | None) -> Callable[[WordRow], tuple[bytes, str]]:
+    """`random_word_key` of a row's word."""
+    place = random_word_key(seed)
+    return lambda row: place(row["word"])
+
+
+def random_word_key(seed: int | None) -> Callable[[str], tuple[bytes, str]]:
     """A random order of words: a word's place is its hash keyed by the seed (a fresh secret without one),
     so the first N of a search are a uniform draw of N in a uniform order, kept holding N rows (a shuffle
     held every word: 13 MB for ENABLE), and a seed gives the same order however the rows are read."""
     secret = secrets.token_bytes(32) if seed is None else hashlib.blake2b(str(seed).encode(), digest_size=32).digest()
     keyed = hashlib.blake2b(key=secret, digest_size=8)
 
-    def place(row: WordRow) -> tuple[bytes, str]:
-        word = keyed.copy()
-        word.update(row["word"].encode())
-        return word.digest(), row["word"]
+    def place(word: str) -> tuple[bytes, str]:
+        hashed = keyed.copy()
+        hashed.update(word.encode())
+        return hashed.digest(), word
 
     return place
+
+
+def _alphagram_then_word(lex: Lexicon, query: Query) -> Callable[[str], tuple[str, str]]:
+    alphagram = lex.tiles.alphagram_code
+    return lambda word: (alphagram(word), word)
+
+
+#: `order_key`'s orders that a word's text alone sorts by (one-letter tiles: a word is its codes), a key of
+#: the word's text for each (`_first_found_rows`).
+_WORD_ORDERS: dict[str, Callable[[Lexicon, Query], Callable[[str], Any] | None]] = {
+    "alphabetical": lambda lex, query: None,  # (the word itself: `nsmallest`'s quicker way)
+    "alphagram": _alphagram_then_word,
+    "random": lambda lex, query: random_word_key(query.seed),
+}
 
 
 def _first_in_order(lex: Lexicon, rows: Iterable[WordRow], query: Query, first: int | None) -> list[WordRow]:
