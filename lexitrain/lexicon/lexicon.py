@@ -156,13 +156,14 @@ class Lexicon:
             yield from rows.select(self.db, conditions, order, limit)
 
     def first_words(self, conditions: Iterable[Condition] = (), order: tuple[str, ...] = (), most: int | None = None,
-                    among: Container[str] | None = None) -> list[str]:
+                    among: Container[str] | None = None, read_at_most: int | None = None) -> list[str]:
         """The words meeting the conditions (only those AMONG these, when given), sorted by ORDER's facts
-        (`rows.SORTABLE`), the first MOST of them (None: all); read as text, no row built."""
+        (`rows.SORTABLE`), the first MOST of them (None: all), of the first READ_AT_MOST read (None: all); read as
+        text, no row built."""
         from lexitrain.lexicon import rows
 
         def read(db: sqlite3.Connection) -> list[str]:
-            found = rows.words(db, list(conditions), order)
+            found = islice(rows.words(db, list(conditions), order), read_at_most)
             kept = found if among is None else (word for word in found if word in among)
             return list(kept if most is None else islice(kept, most))
 
