@@ -62,6 +62,14 @@ SPLIT_PLIES = 3
 EXACT, LOWER, UPPER = 0, 1, 2
 
 Move = ScoredPlay | None  # None is a pass
+#: a table entry of the pure search: (depth searched, or EXACT_DEPTH; flag; value; the best move)
+Entry = tuple[int, int, int, Move]
+
+
+def _settles(entry: Entry, depth: int, alpha: int, beta: int) -> bool:
+    """Does the table's entry give this position's value within (alpha, beta) at this depth without a search?"""
+    e_depth, flag, value, _ = entry
+    return e_depth >= depth and (flag == EXACT or flag == LOWER and value >= beta or flag == UPPER and value <= alpha)
 
 
 class OutOfTime(Exception):
@@ -154,7 +162,7 @@ class PythonSearch:
         self.letters = tiles.size
         self.points = list(tiles.points)
         self.zobrist = Zobrist(len(board.squares), tiles.size)
-        self.table: dict[int, tuple[int, int, int, Move]] = {}
+        self.table: dict[int, Entry] = {}
         self.plays_cache: dict[tuple[int, int], list[ScoredPlay]] = {}
         self.nodes = 0
         self.node_limit = 0  # stop (OutOfNodes) past this many positions; 0: no limit
@@ -242,33 +250,20 @@ class PythonSearch:
             raise OutOfTime
         if self.node_limit and self.nodes > self.node_limit:
             raise OutOfNodes
-        other = 1 - player
-        key = self.board_key ^ self.rack_keys[player][0] ^ self.rack_keys[other][1] ^ self.zobrist.zero[zero]
+        key = self._key(player, zero)
         entry = self.table.get(key)
-        first: Move = None
-        has_first = False
-        if entry is not None:
-            e_depth, flag, value, first = entry
-            has_first = True
-            if e_depth >= depth and (flag == EXACT or flag == LOWER and value >= beta
-                                     or flag == UPPER and value <= alpha):
-                if e_depth != EXACT_DEPTH:
-                    self.horizon += 1
-                return value, first
+        if entry is not None and _settles(entry, depth, alpha, beta):
+            if entry[0] != EXACT_DEPTH:
+                self.horizon += 1
+            return entry[2], entry[3]
         if depth == 0:
             self.horizon += 1
-            return self.values[other] - self.values[player], None
+            return self.values[1 - player] - self.values[player], None
         horizon_before = self.horizon
         alpha0 = alpha
         best = -INFINITY
         best_move: Move = None
-        plays = self.plays(player)
-        order: list[Move] = list(plays)
-        order.append(None)
-        if has_first and (first is None or first in plays):  # else a hash collision
-            order.remove(first)
-            order.insert(0, first)
-        for n, move in enumerate(order):
+        for n, move in enumerate(self._order(player, entry)):
             if n == 0:
                 value = self.after(player, move, depth, alpha, beta, zero)
             else:  # a null window first: most moves only need proving worse
@@ -282,11 +277,24 @@ class PythonSearch:
                     if alpha >= beta:
                         break
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        stored_depth = EXACT_DEPTH if self.horizon == horizon_before else depth
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()
-        self.table[key] = (stored_depth, flag, best, best_move)
+        self.table[key] = (EXACT_DEPTH if self.horizon == horizon_before else depth, flag, best, best_move)
         return best, best_move
+
+    def _key(self, player: int, zero: int) -> int:
+        """The table's key of this position with `player` to move after `zero` scoreless turns."""
+        return self.board_key ^ self.rack_keys[player][0] ^ self.rack_keys[1 - player][1] ^ self.zobrist.zero[zero]
+
+    def _order(self, player: int, entry: Entry | None) -> list[Move]:
+        """The player's moves to search: its plays then the pass, the table's move first (where it is one of
+        them: else the entry is another position's, a hash collision)."""
+        plays = self.plays(player)
+        order: list[Move] = [*plays, None]
+        if entry is not None and (entry[3] is None or entry[3] in plays):
+            order.remove(entry[3])
+            order.insert(0, entry[3])
+        return order
 
     def after(self, player: int, move: Move, depth: int, alpha: int, beta: int, zero: int) -> int:
         """The value for `player` of making `move`, searched within (alpha, beta)."""
@@ -312,9 +320,7 @@ class PythonSearch:
 
     def table_move(self, player: int, zero: int) -> tuple[bool, Move]:
         """(whether the table holds this position, its move: a play or None for a pass)."""
-        other = 1 - player
-        key = self.board_key ^ self.rack_keys[player][0] ^ self.rack_keys[other][1] ^ self.zobrist.zero[zero]
-        entry = self.table.get(key)
+        entry = self.table.get(self._key(player, zero))
         return (False, None) if entry is None else (True, entry[3])
 
 
