@@ -322,20 +322,11 @@ def _lines(
     """Across plays along each row of `sq` (the board, or its transpose), from
     the anchor squares, with the cross-checks (letter masks, cross scores) of
     every square. Returns how many entries it added to `through`."""
-    size = rows * cols
     added = 0
     dmask, dfinal, edge = dawg.mask, dawg.final, dawg.edge
     # letters a word may have on each square: the tile there, or the cross-check set
-    need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(size)]
-    # per square, what the search reads when it puts a rack tile there, in one
-    # tuple: premiums, cross score, the letters the next square allows and
-    # whether it holds a tile (nothing and no tile past the end of the row)
-    ahead = need[1:] + [0]
-    tile_ahead = [t != EMPTY for t in sq[1:]] + [False]
-    for last in range(cols - 1, size, cols):
-        ahead[last] = 0
-        tile_ahead[last] = False
-    square = list(zip(LM, WM, cscore, ahead, tile_ahead))
+    need = [cmask[i] if sq[i] == EMPTY else 1 << (sq[i] & LETTER_MASK) for i in range(rows * cols)]
+    square = _squares_ahead(sq, cols, LM, WM, cscore, need)
     slots, blank_slots, avail, whole = rack_tiles
     in_rack = whole.bit_count()
     stride = dawg.letters
@@ -441,74 +432,114 @@ def _lines(
         fits = cmask[a]
         # what must follow the anchor letter: a board tile, or a letter the next square allows
         after = need[a + 1] if a + 1 < end else 0
-        i = a + 1
-        while i < end and sq[i] != EMPTY:
-            i += 1
-        run = tuple(t & LETTER_MASK for t in sq[a + 1:i])  # the board tiles right after the anchor
+        run = _run_after(sq, a, end)
         after_tile = bool(run)
         leads: dict[int, int] = {}  # node -> what is known of its letters leading through `run`
         if after_tile:
             leads = through.setdefault(run, leads)
         if a > row_start and sq[a - 1] != EMPTY:
-            s = a - 1
-            while s > row_start and sq[s - 1] != EMPTY:
-                s -= 1
-            node = 0
-            for i in range(s, a):
-                letter = sq[i] & LETTER_MASK
-                if not dmask[node] >> letter & 1:
-                    node = -1
-                    break
-                node = edge[node + letter]
-            if node < 0:
+            prefix = _prefix_on_board(sq, row_start, a, dawg)
+            if prefix is None:
                 continue
+            s, node = prefix
             can = dmask[node] & fits & avail[whole]
             if not can:
                 continue
             if after_tile:
-                known = leads.get(node, 0)
-                if can & ~(known >> stride):
-                    added += not known
-                    known = leads[node] = _leads_through(dawg, node, run, can, known)
+                known, new = _leads_known(dawg, leads, node, run, can)
+                added += new
                 if not can & known:
                     continue
             start = s
             at_row, at_col = divmod(s, cols)[::-1] if down else divmod(s, cols)
             extend(node, a, tuple(sq[s:a]), sum(points[t] for t in sq[s:a]), 1, 0, 0, (1 << (a - s)) - 1, whole)
-        else:
-            limit = 0
-            i = a - 1
-            while i >= row_start and sq[i] == EMPTY and i not in anchors and limit < in_rack - 1:
-                limit += 1
-                i -= 1
-            for k in range(min(limit, len(lefts) - 1) + 1):
-                start = a - k
-                at_row, at_col = divmod(start, cols)[::-1] if down else divmod(start, cols)
-                for can, group in lefts[k]:
-                    if not can & fits:
-                        continue  # no rack tile can go on the anchor after these left parts
-                    for node, letters, rem, ends, next2 in group:
-                        if not next2 & after and (after_tile or not ends & fits):
-                            continue  # the word can neither end on the anchor nor go on past it
-                        if after_tile:
-                            want = can & fits
-                            known = leads.get(node, 0)
-                            if want & ~(known >> stride):
-                                added += not known
-                                known = leads[node] = _leads_through(dawg, node, run, want, known)
-                            if not want & known:
-                                continue  # no letter on the anchor leads through the tiles after it
-                        main = 0
-                        wmul = 1
-                        for n, t in enumerate(letters):
-                            main += points[t] * LM[start + n]
-                            wmul *= WM[start + n]
-                        extend(node, a, letters, main, wmul, 0, k, 0, rem)
+            continue
+        for k in range(min(_room_left(sq, a, row_start, anchors, in_rack - 1), len(lefts) - 1) + 1):
+            start = a - k
+            at_row, at_col = divmod(start, cols)[::-1] if down else divmod(start, cols)
+            for can, group in lefts[k]:
+                if not can & fits:
+                    continue  # no rack tile can go on the anchor after these left parts
+                want = can & fits
+                for node, letters, rem, ends, next2 in group:
+                    if not next2 & after and (after_tile or not ends & fits):
+                        continue  # the word can neither end on the anchor nor go on past it
+                    if after_tile:  # (`_leads_known`, written out: this runs for every left part)
+                        known = leads.get(node, 0)
+                        if want & ~(known >> stride):
+                            added += not known
+                            known = leads[node] = _leads_through(dawg, node, run, want, known)
+                        if not want & known:
+                            continue  # no letter on the anchor leads through the tiles after it
+                    main = 0
+                    wmul = 1
+                    for n, t in enumerate(letters):
+                        main += points[t] * LM[start + n]
+                        wmul *= WM[start + n]
+                    extend(node, a, letters, main, wmul, 0, k, 0, rem)
     # `extend` calls itself through its closure cell: empty the cell so the
     # search's memory goes back at once instead of waiting for the cyclic
     # collector (which would walk every left part of every rack searched)
     del extend
     return added
+
+
+def _squares_ahead(sq: list[int], cols: int, LM: list[int], WM: list[int], cscore: list[int], need: list[int]
+                   ) -> list[tuple[int, int, int, int, bool]]:
+    """Per square, what the search reads when it puts a rack tile there, in one tuple: premiums, cross score, the
+    letters the next square allows (NEED's) and whether it holds a tile (nothing and no tile past the end of the
+    row)."""
+    ahead = need[1:] + [0]
+    tile_ahead = [t != EMPTY for t in sq[1:]] + [False]
+    for last in range(cols - 1, len(sq), cols):
+        ahead[last] = 0
+        tile_ahead[last] = False
+    return list(zip(LM, WM, cscore, ahead, tile_ahead))
+
+
+def _run_after(sq: list[int], a: int, end: int) -> tuple[int, ...]:
+    """The letters of the board tiles right after the anchor A, up to the first empty square or END."""
+    i = a + 1
+    while i < end and sq[i] != EMPTY:
+        i += 1
+    return tuple(t & LETTER_MASK for t in sq[a + 1:i])
+
+
+def _prefix_on_board(sq: list[int], row_start: int, a: int, dawg: Dawg) -> tuple[int, int] | None:
+    """Where the board tiles right before the anchor A begin and the DAWG node they lead to; None when they
+    begin no word."""
+    dmask, edge = dawg.mask, dawg.edge
+    s = a - 1
+    while s > row_start and sq[s - 1] != EMPTY:
+        s -= 1
+    node = 0
+    for i in range(s, a):
+        letter = sq[i] & LETTER_MASK
+        if not dmask[node] >> letter & 1:
+            return None
+        node = edge[node + letter]
+    return s, node
+
+
+def _room_left(sq: list[int], a: int, row_start: int, anchors: set[int], most: int) -> int:
+    """How many rack tiles a left part may put before the anchor A: the empty squares before it that are not
+    anchors themselves (a word starting there is searched from that anchor), MOST at most."""
+    room = 0
+    i = a - 1
+    while i >= row_start and sq[i] == EMPTY and i not in anchors and room < most:
+        room += 1
+        i -= 1
+    return room
+
+
+def _leads_known(dawg: Dawg, leads: dict[int, int], node: int, run: tuple[int, ...], want: int) -> tuple[int, int]:
+    """What is known of NODE's letters leading through the board tiles RUN (`_leads_through`), walked for the
+    letters WANT where not yet known and kept in LEADS; and 1 when LEADS gained an entry for NODE (else 0)."""
+    known = leads.get(node, 0)
+    if not want & ~(known >> dawg.letters):
+        return known, 0
+    leads[node] = _leads_through(dawg, node, run, want, known)
+    return leads[node], int(not known)
 
 
 LeftPart = tuple[int, tuple[int, ...], int, int, int]
