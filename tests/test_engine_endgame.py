@@ -427,6 +427,99 @@ def test_a_thread_with_no_play_left_joins_the_play_still_searched(enable) -> Non
     assert one.after_index(0, 1, 6, -infinity, infinity, 0) == value
 
 
+class ScriptedSearch:
+    """A thread's search for `SplitSearch.share_out` whose plays take what the test says: play 1
+    counts more than LONG_PLAY positions at once and comes out at 10 once another thread has
+    joined it (a play that proves its position); any other play fails low at once, but only after
+    play 1 has begun (so the thread searching it is seen to be in a long play)."""
+
+    def __init__(self, calls: list[int], long_begun, joined) -> None:
+        import threading
+
+        self.nodes = 0
+        self.calls = calls
+        self.long_begun = long_begun
+        self.joined = joined
+        self.halted = threading.Event()
+
+    def after_index(self, player: int, index: int, depth: int, alpha: int, beta: int, zero: int) -> int:
+        self.calls.append(index)
+        if index != 1:
+            assert self.long_begun.wait(5)
+            self.nodes += 10
+            return alpha
+        if self.long_begun.is_set():  # joining the thread searching it: stopped once that one finishes
+            self.joined.set()
+            assert self.halted.wait(5)
+            raise endgame_module.Superseded()
+        self.nodes += endgame_module.LONG_PLAY + 1
+        self.long_begun.set()
+        self.joined.wait(5)
+        return 10  # the share-out's beta
+
+    def halt_search(self, stop: bool) -> None:
+        if stop:
+            self.halted.set()
+        else:
+            self.halted.clear()
+
+    def stop_partners(self, stop: bool) -> None:
+        pass
+
+
+def test_a_free_thread_joins_a_long_play_before_taking_another() -> None:
+    """A thread free while another's play has searched more positions than every play finished
+    there (and LONG_PLAY) joins that play rather than take the next: such a play is most likely
+    the one at beta (its proof is of every reply), and any play searched beside it wasted. So
+    some_isc_game's pass at 59-60, where the loser's 18th play proves it (16.6 million positions
+    of one thread) and the second thread searched the two after it (18.6 million) until then."""
+    import threading
+
+    calls: list[int] = []
+    long_begun, joined = threading.Event(), threading.Event()
+    split = endgame_module.SplitSearch.__new__(endgame_module.SplitSearch)
+    split.searches = [ScriptedSearch(calls, long_begun, joined) for _ in range(2)]
+    split.main = split.searches[0]
+    found = split.share_out([1, 2, 3, 4], 0, 9, 0, 10, 0, [], -endgame_module.INFINITY, 0)
+    assert found == (10, 1)
+    assert sorted(calls) == [1, 1, 2]  # plays 3 and 4 never searched: the cut came first
+
+
+@COMPILED_ONLY
+def test_two_threads_search_a_pass_after_the_other_plays(enable) -> None:
+    """Down the first plies, a position's pass is searched after its other plays, by every thread
+    sharing out the plays after it (`SplitSearch.passed`), not shared out beside them (the second
+    thread of some_isc_game's proof at 59-60 took it last, 18.6 million positions of one thread's
+    69.2, and the first joined it: 36.9 million between them); the value is one thread's."""
+    dawg = dawg_for(enable)
+    proof, infinity = endgame_module.PROOF_DEPTH, endgame_module.INFINITY
+    for board, mine, theirs in real_endgames(enable.tiles, 4):
+        endgame = Endgame(board, (first_tiles(mine, 4), first_tiles(theirs, 3)))
+        value = endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled").root(
+            proof, -infinity, infinity)[0]
+        split = endgame_module.SplitSearch(
+            endgame_module.new_search(endgame, MoveGenerator(dawg), None, "compiled"), endgame, 2)
+        passing = len(split.plays(0))
+        shared: list[int] = []
+
+        class Recorded:
+            def __init__(self, search: object) -> None:
+                self.search = search
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(self.search, name)
+
+            def after_index(self, player: int, index: int, depth: int, alpha: int, beta: int, zero: int) -> int:
+                if player == 0 and depth == proof:
+                    shared.append(index)
+                return cast(int, self.search.after_index(player, index, depth, alpha, beta, zero))
+
+        split.searches = [Recorded(s) for s in split.searches]
+        assert split.root(proof, -infinity, infinity) == (value, True)
+        assert passing not in shared
+        assert sorted(set(shared)) == list(range(1, passing))  # every other play but the first (the first thread's alone)
+
+
 @COMPILED_ONLY
 def test_the_compiled_search_lets_go_of_the_gil(enable) -> None:
     """While one thread searches (a whole real endgame, stopped by its deadline

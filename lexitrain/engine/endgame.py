@@ -58,6 +58,7 @@ PROOF_DEPTH = EXACT_DEPTH - 1
 DIRECT_NODES = 20_000
 #: plies from the root down the first line where every thread shares a position's plays (see SplitSearch)
 SPLIT_PLIES = 3
+LONG_PLAY = 100_000  # positions a play shared out has taken before a free thread may join it rather than take another
 #: table flags
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -545,7 +546,8 @@ class SplitSearch:
         """The value for `player`, to move after `path` (the moves from the root), within
         (alpha, beta): the table's, where it settles it; else its first play's (the table's
         move, else the search's first) by the first thread alone, then the rest shared out
-        by every thread; kept in the table as the search keeps its own nodes'."""
+        by every thread (the pass after them: `passed`); kept in the table as the search keeps
+        its own nodes'."""
         main = self.main
         known = main.settled(player, zero, depth, alpha, beta)
         if known is not None:
@@ -555,13 +557,19 @@ class SplitSearch:
         listed, move = main.table_move(player, zero)
         first = len(plays) if listed and move is None else plays.index(move) if listed and move in plays else 0
         order = [first] + [i for i in range(len(plays) + 1) if i != first]  # index len(plays): the pass
+        passing = len(plays)
+        last = [passing] if first != passing and len(order) > 2 and depth > 2 and zero + 1 < MAX_ZERO_TURNS else []
         self.allow([main])
         best = self.eldest(player, plays, first, depth, alpha, beta, zero, path)
         best_index = first
         if max(alpha, best) < beta and len(order) > 1:
             self.allow(self.searches)
-            best, best_index = self.share_out(order[1:], player, depth, max(alpha, best), beta, zero, path,
-                                              best, first)
+            best, best_index = self.share_out([i for i in order[1:] if i not in last], player, depth,
+                                              max(alpha, best), beta, zero, path, best, first)
+        if last and max(alpha, best) < beta:
+            value = self.passed(player, depth, max(alpha, best), beta, zero, path)
+            if value > best:
+                best, best_index = value, passing
         exact = all(s.horizon == h for s, h in zip(self.searches, horizons))
         main.remember(player, zero, best_index, best, EXACT_DEPTH if exact else depth, alpha, beta)
         return best
@@ -592,6 +600,21 @@ class SplitSearch:
         finally:
             main.unmake(player, play)
 
+    def passed(self, player: int, depth: int, alpha: int, beta: int, zero: int,
+               path: list[tuple[int, Move]]) -> int:
+        """The value for `player` of passing after `path` within (alpha, beta), after its other plays:
+        first in a null window at alpha, again in the whole window where it comes out better (as
+        `share_out`), the position it leads to shared out by every thread (`shared`). Shared out
+        beside them, one thread took it last and the other joined it there, the two splitting it by
+        ABDADA's rule, which put off the reply that proves it (the other thread being in it) and
+        searched the replies after it, not needed: some_isc_game at 59-60, where passing is the
+        costliest play (18.6 of one thread's 69.2 million positions; the loser's 18th reply 16.6),
+        36.9 million positions between the two threads, 89 s of a 188 s proof."""
+        value = self.shared(player, None, depth, alpha, alpha + 1, zero, path)
+        if alpha < value < beta:
+            value = self.shared(player, None, depth, alpha, beta, zero, path)
+        return value
+
     def share_out(self, order: list[int], player: int, depth: int, alpha: int, beta: int, zero: int,
                   path: list[tuple[int, Move]], best: int, best_index: int) -> tuple[int, int]:
         """The best of `best` (of play `best_index`) and the values of `player`'s plays `order`
@@ -608,19 +631,32 @@ class SplitSearch:
         done: set[int] = set()
         state: dict[str, Any] = {"alpha": alpha, "best": (best, best_index), "cut": False, "error": None}
 
-        def next_play() -> int | None:
-            """(Under the lock) the next play not taken, else the earliest still searched."""
+        started = [s.nodes for s in searches]  # each thread's positions when it took its play
+        spent = [0]  # the positions of the plays finished here
+
+        def next_play(k: int) -> int | None:
+            """(Under the lock) for thread k, the next play not taken, else the earliest still
+            searched; but a play still searched that has taken more positions than all those
+            finished (and LONG_PLAY) is joined first: most likely it is the one that proves the
+            position (a play at beta's proof is of all its replies, one that fails of one), and
+            any play searched after it would then be wasted."""
             nonlocal taken
+            started[k] = searches[k].nodes
             if state["cut"]:
                 return None
+            searched = [at for at in on if at is not None and at not in done]
             if taken < len(order):
+                ran = max(((searches[j].nodes - started[j], at) for j, at in enumerate(on)
+                           if j != k and at is not None and at not in done), default=(0, None))
+                if ran[1] is not None and ran[0] > max(spent[0], LONG_PLAY):
+                    return ran[1]
                 taken += 1
                 return taken - 1
-            searched = [at for at in on if at is not None and at not in done]
             return min(searched) if searched else None
 
         def finish(k: int, at: int, value: int) -> None:
             """(Under the lock) play `at`'s value, found by thread k: the first found counts."""
+            spent[0] += searches[k].nodes - started[k]
             if at in done:
                 return
             done.add(at)
@@ -660,7 +696,7 @@ class SplitSearch:
                             finish(k, at, value)
                     with lock:
                         search.halt_search(False)  # stopped (or about to be) as another finished its play
-                        at = next_play()
+                        at = next_play(k)
                         on[k] = at
             except Superseded:  # another thread's cut or error stopped this one
                 return
