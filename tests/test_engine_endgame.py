@@ -4,6 +4,8 @@ and on endgames of the real games; the line it gives plays out to its value."""
 
 from __future__ import annotations
 
+import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -434,8 +436,6 @@ class ScriptedSearch:
     play 1 has begun (so the thread searching it is seen to be in a long play)."""
 
     def __init__(self, calls: list[int], long_begun, joined) -> None:
-        import threading
-
         self.nodes = 0
         self.calls = calls
         self.long_begun = long_begun
@@ -473,8 +473,6 @@ def test_a_free_thread_joins_a_long_play_before_taking_another() -> None:
     the one at beta (its proof is of every reply), and any play searched beside it wasted. So
     some_isc_game's pass at 59-60, where the loser's 18th play proves it (16.6 million positions
     of one thread) and the second thread searched the two after it (18.6 million) until then."""
-    import threading
-
     calls: list[int] = []
     long_begun, joined = threading.Event(), threading.Event()
     split = endgame_module.SplitSearch.__new__(endgame_module.SplitSearch)
@@ -525,9 +523,6 @@ def test_the_compiled_search_lets_go_of_the_gil(enable) -> None:
     """While one thread searches (a whole real endgame, stopped by its deadline
     after a second), another runs Python code: the search holds no GIL, so threads
     can share the work."""
-    import threading
-    import time
-
     board, mine, theirs = real_endgames(enable.tiles, 3)[2]  # 7 against 7: not proved in a second
     endgame = Endgame(board, (mine, theirs))
     search = endgame_module.new_search(endgame, MoveGenerator(dawg_for(enable)), None, "compiled")

@@ -558,15 +558,15 @@ class SplitSearch:
         first = len(plays) if listed and move is None else plays.index(move) if listed and move in plays else 0
         order = [first] + [i for i in range(len(plays) + 1) if i != first]  # index len(plays): the pass
         passing = len(plays)
-        last = [passing] if first != passing and len(order) > 2 and depth > 2 and zero + 1 < MAX_ZERO_TURNS else []
+        pass_last = first != passing and len(order) > 2 and depth > 2 and zero + 1 < MAX_ZERO_TURNS
         self.allow([main])
         best = self.eldest(player, plays, first, depth, alpha, beta, zero, path)
         best_index = first
         if max(alpha, best) < beta and len(order) > 1:
             self.allow(self.searches)
-            best, best_index = self.share_out([i for i in order[1:] if i not in last], player, depth,
-                                              max(alpha, best), beta, zero, path, best, first)
-        if last and max(alpha, best) < beta:
+            best, best_index = self.share_out([i for i in order[1:] if not (pass_last and i == passing)], player,
+                                              depth, max(alpha, best), beta, zero, path, best, first)
+        if pass_last and max(alpha, best) < beta:
             value = self.passed(player, depth, max(alpha, best), beta, zero, path)
             if value > best:
                 best, best_index = value, passing
@@ -632,7 +632,7 @@ class SplitSearch:
         state: dict[str, Any] = {"alpha": alpha, "best": (best, best_index), "cut": False, "error": None}
 
         started = [s.nodes for s in searches]  # each thread's positions when it took its play
-        spent = [0]  # the positions of the plays finished here
+        spent = 0  # the positions of the plays finished here
 
         def next_play(k: int) -> int | None:
             """(Under the lock) for thread k, the next play not taken, else the earliest still
@@ -644,19 +644,20 @@ class SplitSearch:
             started[k] = searches[k].nodes
             if state["cut"]:
                 return None
-            searched = [at for at in on if at is not None and at not in done]
+            searched = [(j, at) for j, at in enumerate(on) if at is not None and at not in done]
             if taken < len(order):
-                ran = max(((searches[j].nodes - started[j], at) for j, at in enumerate(on)
-                           if j != k and at is not None and at not in done), default=(0, None))
-                if ran[1] is not None and ran[0] > max(spent[0], LONG_PLAY):
-                    return ran[1]
+                ran, longest = max(((searches[j].nodes - started[j], at) for j, at in searched if j != k),
+                                   default=(0, None))
+                if longest is not None and ran > max(spent, LONG_PLAY):
+                    return longest
                 taken += 1
                 return taken - 1
-            return min(searched) if searched else None
+            return min((at for _, at in searched), default=None)
 
         def finish(k: int, at: int, value: int) -> None:
             """(Under the lock) play `at`'s value, found by thread k: the first found counts."""
-            spent[0] += searches[k].nodes - started[k]
+            nonlocal spent
+            spent += searches[k].nodes - started[k]
             if at in done:
                 return
             done.add(at)
