@@ -244,17 +244,38 @@ def test_a_spelling_search_past_the_cap_is_told_reading_no_row(enable, rows_buil
 @pytest.mark.parametrize(("text", "order"), [
     (text, order)
     for text in ["--pattern ?A*", "--pattern *", "--anagram AEINRST*", "--pattern ?A* --length 8",
-                 "--pattern * --length 8", "--includes Q --or --pattern ?Z*"]
-    for order in ["alphabetical", "alphagram", "length", "probability", "random --seed 1"]
+                 "--pattern * --length 8", "--includes Q --or --pattern ?Z*", "--pattern ?A* --or --length 8",
+                 "--includes E --probability 1-500", "--probability 1-500 --not-pattern ?A*"]
+    for order in ["alphabetical", "alphagram", "length", "probability", "random --seed 1", "playability",
+                  "points-per-game"]
     if text.split()[:2] != ["--pattern", "*"] or not order.startswith("random")])
 def test_a_club_spelling_search_reads_only_the_rows_its_page_shows(enable, rows_built, text, order):
     """A search with spelling conditions at most 100 (the club's page of 500, under its cap of 5,000) reads the
     100 rows it shows: its words are counted as text, the first in its order picked from them (where they are
     many, the tables' words read in that order until 100 are among them). Before, the rows of every match were
     built and sorted for the page's 100: 25,000 for `--pattern ?A*`, 168,551 for `--pattern *` (1.2 s of CPU
-    a request)."""
+    a request; by playability or points per game, with a spelling condition or without); an OR group of stored
+    conditions alone, or a test beside stored conditions, read its matches' rows too."""
     count, rows = found_at_most(enable, parse_query(f"{text} --order {order} --limit 100"), 5000, 500)
     assert (count, len(rows), rows_built.read) == (100, 100, 100)
+
+
+@pytest.mark.parametrize("text", ["--pattern ?A* --or --length 8", "--probability 1-500 --not-pattern ?A*"])
+def test_a_search_lists_the_words_of_its_spelling_conditions_once(enable, monkeypatch, text):
+    """A pattern's words are listed once: beside an OR group of stored conditions alone, or turned round beside
+    stored conditions, they were listed, given up on, and listed again to test every match's row."""
+    from lexitrain.search import execute
+
+    listed = []
+    each_listed = execute._listed
+
+    def counted(lex, condition):
+        listed.append(condition.name)
+        return each_listed(lex, condition)
+
+    monkeypatch.setattr(execute, "_listed", counted)
+    count, rows = found_at_most(enable, parse_query(f"{text} --limit 100"), 5000, 500)
+    assert (count, len(rows), listed) == (100, 100, ["pattern"])
 
 
 def test_a_spelling_search_is_counted_whole_reading_the_rows_its_page_shows(enable, rows_built):
@@ -633,17 +654,21 @@ def test_a_search_described_with_its_order_and_limit() -> None:
 STORE_RANKED = ["--probability 1-5", "--probability 2-4 --order probability", "--length 3 --order alphagram",
                 "--probability 1-3 --probability-by word --order probability", "--length 2-3 --order length",
                 "--probability-lax 1-2 --order probability", "--front-hook --order probability --blanks 0",
-                "--not-length 3 --order alphagram", "--order probability", ""]
+                "--not-length 3 --order alphagram", "--order probability", "", "--probability 1-9 --order playability",
+                "--length 2-3 --order points-per-game", "--front-hook --order playability", "--order points-per-game"]
 #: Searches whose words spelling conditions list, picked before their rows are read (`_found_words`), in every
 #: order it picks by: a pattern of many words and of few, anagrams, tests on every word's spelling, stored
 #: conditions beside them (lengths on the words, others read from the smaller side), two groups; many words whose
-#: first in the order come late (`[^A]*`, twos without A or E: the tables' words read in order give up).
+#: first in the order come late (`[^A]*`, twos without A or E: the tables' words read in order give up); groups of
+#: stored conditions beside others, tests beside stored conditions (their words read as text and tested).
 SPELLED = [f"{text} --order {order}" for text in (
     "--pattern ?A*", "--pattern ??", "--anagram AEINRST", "--subanagram AEINST?", "--includes E --not-includes S",
     "--pattern *A* --length 3-7", "--pattern ?* --probability 1-40 --front-hook", "--pattern *S --not-length 2",
-    "--pattern ?A --not-front-hook", "--pattern [^A]*", "--excludes A", "--pattern ?? --excludes AE", "--starts-with A --or --ends-with S") for order in (
+    "--pattern ?A --not-front-hook", "--pattern [^A]*", "--excludes A", "--pattern ?? --excludes AE", "--starts-with A --or --ends-with S",
+    "--pattern ?A* --or --length 3", "--probability 1-5 --or --pattern *T", "--includes E --probability 1-40",
+    "--probability 1-40 --not-pattern ?A*", "--length 2 --or --front-hook --probability 1-9") for order in (
     "alphabetical", "alphagram", "length", "probability", "probability --probability-by word --blanks 1",
-    "random --seed 3")]
+    "random --seed 3", "playability", "points-per-game")]
 
 
 @pytest.mark.parametrize("text", STORE_RANKED + SPELLED)
@@ -655,6 +680,9 @@ def test_a_search_the_tables_rank_gives_what_reading_every_match_gives(make_lexi
     from lexitrain.search import execute
 
     lex = make_lexicon(sorted(WORDS))
+    played = [word for i, word in enumerate(sorted(WORDS)) if i % 3]  # (points tied, and none: as if never played)
+    plays, points = {word: 1 + i % 4 for i, word in enumerate(played)}, {word: 10 * (i % 5) for i, word in enumerate(played)}
+    playability.write(lex.folder, plays, points, len, {"games": 7, "scored": "test figures"})
     for limit in (None, 1, 4, 1000):
         query = parse_query(f"{text} --limit {limit}" if limit else text)
         if text in STORE_RANKED:
@@ -672,9 +700,12 @@ def test_a_search_the_tables_rank_gives_what_reading_every_match_gives(make_lexi
 
 def test_a_club_search_by_probability_reads_only_the_rows_its_page_shows(enable, rows_built):
     """Probability 1-500 with no length, at most 100 (the club's page, under its cap of 5,000): the lexicon counts
-    the matches and builds the page's 100 rows. Before, every match was built and sorted (9,092 rows; 168,551 for
-    a search of the whole lexicon, 1.2 s of CPU a request)."""
-    for text in ("--probability 1-500 --limit 100", "--limit 100", "--probability 1-500 --order probability"):
+    the matches and builds the page's 100 rows, by playability or points per game too. Before, every match was
+    built and sorted (9,092 rows; 168,551 for a search of the whole lexicon, 1.2 s of CPU a request, 0.9 s by
+    playability)."""
+    for text in ("--probability 1-500 --limit 100", "--limit 100", "--probability 1-500 --order probability",
+                 "--probability 1-500 --order playability", "--probability 1-500 --order points-per-game",
+                 "--pattern * --order playability --limit 100", "--pattern * --order points-per-game --limit 100"):
         count, rows = found_at_most(enable, parse_query(text), 5000 if "limit" in text else 10_000, 100)
         assert len(rows) == 100 and rows_built.read == 100 and count == (100 if "limit" in text else 9_092), (text, count)
         rows_built.read = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -156,16 +156,16 @@ class Lexicon:
             yield from rows.select(self.db, conditions, order, limit)
 
     def first_words(self, conditions: Iterable[Condition] = (), order: tuple[str, ...] = (), most: int | None = None,
-                    among: Container[str] | None = None, read_at_most: int | None = None) -> list[str]:
-        """The words meeting the conditions (only those AMONG these, when given), sorted by ORDER's facts
-        (`rows.SORTABLE`), the first MOST of them (None: all), of the first READ_AT_MOST read (None: all); read as
-        text, no row built."""
+                    kept: Callable[[str], bool] | None = None, read_at_most: int | None = None) -> list[str]:
+        """The words meeting the conditions (only those KEPT says, when given: those among a search's words, or
+        passing its tests), sorted by ORDER's facts (`rows.SORTABLE`), the first MOST of them (None: all), of the
+        first READ_AT_MOST read (None: all); read as text, no row built."""
         from lexitrain.lexicon import rows
 
         def read(db: sqlite3.Connection) -> list[str]:
             found = islice(rows.words(db, list(conditions), order), read_at_most)
-            kept = found if among is None else (word for word in found if word in among)
-            return list(kept if most is None else islice(kept, most))
+            chosen = found if kept is None else filter(kept, found)
+            return list(chosen if most is None else islice(chosen, most))
 
         return self._read(read)
 
@@ -234,13 +234,21 @@ class Lexicon:
 
         self.require_playability()
         if self._points is None:
-            meta = rows.playability_meta(self.db)
-            if "scored" not in meta or not meta.get("games"):
-                raise LexitrainError(f"lexicon {self.name!r} has playability figures counted before points were; "
-                                     f"count them again with `lexitrain lexicon playability {self.name} --games N`")
-            games = int(meta["games"])
+            games = self.require_points()
             self._points = {word: points / games for word, points in rows.points_scored(self.db).items()}
         return self._points
+
+    def require_points(self) -> int:
+        """The games the self-play figures were counted over; a one-line error when the lexicon has no figures or
+        they were counted before points were (a search by points reads them in SQL: no word's figure held)."""
+        from lexitrain.lexicon import rows
+
+        self.require_playability()
+        meta = rows.playability_meta(self.db)
+        if "scored" not in meta or not meta.get("games"):
+            raise LexitrainError(f"lexicon {self.name!r} has playability figures counted before points were; "
+                                 f"count them again with `lexitrain lexicon playability {self.name} --games N`")
+        return int(meta["games"])
 
     def played_by_alphagram(self) -> dict[str, list[str]]:
         """Alphagram (as the alphagrams table writes it) -> its words the self-play games played: the

@@ -88,7 +88,7 @@ def found_at_most(lex: Lexicon, query: Query, most: int, first: int | None = Non
     if query.limit is None or query.limit > most:
         _require_figures(lex, query)
         ranked = _ranked_in_store(lex, query)
-        words = None if ranked is not None else _found_words(lex, query)
+        words = None if ranked is not None else _found_words(lex, query, most)
         if ranked is not None:
             if lex.count_rows(ranked[0], most + 1) > most:  # (counted, no row read)
                 return None
@@ -122,31 +122,48 @@ def _ranked_in_store(lex: Lexicon, query: Query) -> tuple[list[RowCondition], tu
 
 def _store_order(query: Query) -> tuple[str, ...] | None:
     """The facts the lexicon's tables sort the query's order by (`rows.SORTABLE`; words as their text), or None
-    for an order they do not keep."""
+    for an order they do not keep (`random`). `order_key`'s own: playability and points per game break ties by
+    the words' `probability_rank`; their figures are read with the rows, none held here (sorting every row of
+    ENABLE by them here took 0.9 s of CPU a request)."""
     if query.order == "probability":
         rank = "probability_rank" if query.probability_by == "word" else "alphagram_rank"
         return ("length", f"{rank}{query.blanks}", "word")
+    if query.order == "playability":
+        return ("length", "playability", "probability_rank", "word")
+    if query.order == "points-per-game":
+        return ("points_scored", "probability_rank", "word")
     return {"alphabetical": ("word",), "alphagram": ("alphagram", "word"), "length": ("length", "word")}.get(query.order)
 
 
-def _found_words(lex: Lexicon, query: Query) -> set[str] | None:
-    """Every word the query gives, as text alone (no row built), when spelling conditions list each group's words
-    (a pattern, an anagram, a test on every word's spelling: `_split`) and the first in its order can be picked
-    from the words before a row is read (`_first_found_rows`): one-letter tiles (a word is its codes), no limit
-    by probability, an order of the words' spelling, length or probability. Else None. A club's `--pattern ?A*
-    --limit 100` built and sorted the rows of all 25,000 matches for its 100 (`--pattern *`: 168,551 rows,
-    1.2 s of CPU a request)."""
+def _found_words(lex: Lexicon, query: Query, most: int | None = None) -> set[str] | None:
+    """Every word the query gives, as text alone (no row built), or more than MOST of them when it gives more
+    (None: all), for the first in its order to be picked before a row is read (`_first_found_rows`): one-letter
+    tiles (a word is its codes), no limit by probability. A group's words are those its spelling conditions list
+    (a pattern, an anagram, a test on every word's spelling: `_split`), or else its stored conditions' words,
+    tested here; a search of one group of stored conditions alone is None (the tables count it, or its rows are
+    read one at a time, none held). A club's `--pattern ?A* --limit 100` built and sorted the rows of all 25,000
+    matches for its 100 (`--pattern *`: 168,551 rows, 1.2 s of CPU a request); `--pattern ?A* --or --length 8`
+    listed ?A*'s words, gave up at the length and read every match's row."""
     if query.limit_probability is not None or lex.tiles.multi or not query.groups:
-        return None
-    if query.order not in ("length", "probability", *_WORD_ORDERS):
         return None
     each: list[set[str]] = []
     for group in query.groups:
-        stored, found, _ = _split(lex, group, query)  # (a group whose words are listed has no test left)
-        if found is None:  # its rows are read one at a time: the words of every stored condition are not held
+        stored, found, tests = _split(lex, group, query)  # (a group whose words are listed has no test left)
+        if found is not None:
+            each.append(_meeting(lex, found if isinstance(found, set) else set(found), stored))
+        elif tests or len(query.groups) > 1:
+            each.append(_passing_words(lex, stored, tests, most))
+        else:
             return None
-        each.append(_meeting(lex, found if isinstance(found, set) else set(found), stored))
     return each[0] if len(each) == 1 else set().union(*each)
+
+
+def _passing_words(lex: Lexicon, stored: list[RowCondition], tests: list[Test], most: int | None) -> set[str]:
+    """The words meeting the stored conditions and passing the tests, read as text (`--includes Q --probability
+    1-500` built 9,092 rows to test them), MOST + 1 at most (None: all)."""
+    encode = lex.tiles.encode
+    kept = (lambda word: all(test(encode(word)) for test in tests)) if tests else None
+    return set(lex.first_words(stored, most=None if most is None else most + 1, kept=kept))
 
 
 def _meeting(lex: Lexicon, words: set[str], stored: list[RowCondition]) -> set[str]:
@@ -176,14 +193,18 @@ def _first_found_rows(lex: Lexicon, words: set[str], query: Query, first: int) -
     """The rows of the first FIRST of WORDS in the query's order: the words picked first, then their rows read in
     one statement. Where WORDS are many, the tables' words are read in that order until FIRST of them are among
     WORDS (`--pattern ?* --order alphagram`: 100 words for a page of 100), no more than `_walked` would read, else
-    WORDS are sorted here."""
+    WORDS are sorted here; by points per game, the tables sort WORDS' rows and read the first FIRST."""
     if first == 0:
         return []
-    if query.order in ("length", "probability"):
-        return sorted(rows_for_words(lex, _first_by_length(lex, words, query, first)), key=order_key(lex, query))
     order = _store_order(query)
+    if query.order in ("length", "probability", "playability"):
+        assert order is not None
+        return list(lex.each_row([OneOf("word", _first_by_length(lex, words, query, first))], order))
+    if query.order not in _WORD_ORDERS:  # (points per game: the words' rows sorted there)
+        assert order is not None
+        return list(lex.each_row([OneOf("word", list(words))], order, first))
     if order is not None and _worth_walking(first, lex.word_count, words):
-        walked = lex.first_words((), order, first, among=words, read_at_most=_walked(words))
+        walked = lex.first_words((), order, first, kept=words.__contains__, read_at_most=_walked(words))
         if len(walked) == first:  # (else the words are further on than the order's first WORDS suggested)
             return rows_for_words(lex, walked)
     return rows_for_words(lex, heapq.nsmallest(first, words, key=_WORD_ORDERS[query.order](lex, query)))
@@ -203,7 +224,7 @@ def _worth_walking(first: int, size: int, words: Collection[str]) -> bool:
 
 
 def _first_by_length(lex: Lexicon, words: set[str], query: Query, first: int) -> list[str]:
-    """The first FIRST of WORDS in an order by length first (length, probability), in no set order: whole
+    """The first FIRST of WORDS in an order by length first (length, probability, playability), in no set order: whole
     lengths, shortest first, while each is shown whole; then the first of the length the page ends in: by
     their spelling, or by rank, read from the tables in order among its words where they are many
     (`--pattern ?* --length 8` reads 100 of its 28,420 for a page of 100), else looked up and sorted there."""
@@ -222,7 +243,7 @@ def _first_by_length(lex: Lexicon, words: set[str], query: Query, first: int) ->
         if query.order == "length":
             return picked + heapq.nsmallest(left, these)
         if _worth_walking(left, sizes[length], these):
-            walked = lex.first_words([Between("length", length, length)], order, left, among=set(these),
+            walked = lex.first_words([Between("length", length, length)], order, left, kept=set(these).__contains__,
                                      read_at_most=_walked(these))
             if len(walked) == left:
                 return picked + walked
@@ -234,6 +255,8 @@ def _require_figures(lex: Lexicon, query: Query) -> None:
     """A query on playability figures of a lexicon without them: say so in one line."""
     if query.order in ("playability", "points-per-game") or any(c.name == "playability" for g in query.groups for c in g):
         lex.require_playability()
+    if query.order == "points-per-game":
+        lex.require_points()
 
 
 def _matches(lex: Lexicon, query: Query, wanted: int | None = None) -> Iterator[WordRow]:
