@@ -245,7 +245,8 @@ def test_a_spelling_search_past_the_cap_is_told_reading_no_row(enable, rows_buil
     (text, order)
     for text in ["--pattern ?A*", "--pattern *", "--anagram AEINRST*", "--pattern ?A* --length 8",
                  "--pattern * --length 8", "--includes Q --or --pattern ?Z*", "--pattern ?A* --or --length 8",
-                 "--includes E --probability 1-500", "--probability 1-500 --not-pattern ?A*"]
+                 "--includes E --probability 1-500", "--probability 1-500 --not-pattern ?A*",
+                 "--pattern ?A* --limit-probability 1-1000", "--length 8 --limit-probability 1-1000"]
     for order in ["alphabetical", "alphagram", "length", "probability", "random --seed 1", "playability",
                   "points-per-game"]
     if text.split()[:2] != ["--pattern", "*"] or not order.startswith("random")])
@@ -255,7 +256,8 @@ def test_a_club_spelling_search_reads_only_the_rows_its_page_shows(enable, rows_
     many, the tables' words read in that order until 100 are among them). Before, the rows of every match were
     built and sorted for the page's 100: 25,000 for `--pattern ?A*`, 168,551 for `--pattern *` (1.2 s of CPU
     a request; by playability or points per game, with a spelling condition or without); an OR group of stored
-    conditions alone, or a test beside stored conditions, read its matches' rows too."""
+    conditions alone, or a test beside stored conditions, read its matches' rows too; a limit by probability,
+    every match's row twice."""
     count, rows = found_at_most(enable, parse_query(f"{text} --order {order} --limit 100"), 5000, 500)
     assert (count, len(rows), rows_built.read) == (100, 100, 100)
 
@@ -669,9 +671,16 @@ SPELLED = [f"{text} --order {order}" for text in (
     "--probability 1-40 --not-pattern ?A*", "--length 2 --or --front-hook --probability 1-9") for order in (
     "alphabetical", "alphagram", "length", "probability", "probability --probability-by word --blanks 1",
     "random --seed 3", "playability", "points-per-game")]
+#: Searches limited by probability whose kept words are picked before their rows are read (`_placed_words`):
+#: spelling conditions, stored ones alone, two groups, places past the matches, blanks counted otherwise.
+PLACED = [f"{text} --order {order}" for text in (
+    "--pattern ?A* --limit-probability 2-30", "--length 3 --limit-probability 5-40", "--limit-probability 1-9999",
+    "--probability 1-50 --or --pattern *S --limit-probability 1-20", "--includes E --limit-probability 3-12 --blanks 0",
+    "--anagram AEINRST --limit-probability 1-1") for order in (
+    "alphabetical", "alphagram", "length", "probability", "random --seed 3", "playability", "points-per-game")]
 
 
-@pytest.mark.parametrize("text", STORE_RANKED + SPELLED)
+@pytest.mark.parametrize("text", STORE_RANKED + SPELLED + PLACED)
 def test_a_search_the_tables_rank_gives_what_reading_every_match_gives(make_lexicon, text):
     """Counted and read in order by the lexicon (a club's probability 1-500 at most 100 read and sorted 9,092 rows
     for the page's 100; nothing asked read all 168,551), or counted as words and the page's picked from them (a
@@ -687,9 +696,12 @@ def test_a_search_the_tables_rank_gives_what_reading_every_match_gives(make_lexi
         query = parse_query(f"{text} --limit {limit}" if limit else text)
         if text in STORE_RANKED:
             assert execute._ranked_in_store(lex, query) is not None
+        elif text in PLACED:
+            assert execute._placed_words(lex, query) is not None
         else:
             assert execute._found_words(lex, query) is not None
-        every = sorted(execute._matches(lex, query), key=execute.order_key(lex, query))[:limit]
+        matches = execute._matches(lex, query) if text not in PLACED else execute._limit_by_probability(lex, query)
+        every = sorted(matches, key=execute.order_key(lex, query))[:limit]
         for first in (None, 0, 3):
             wanted = len(every) if first is None else first
             assert first_found(lex, query, first) == (len(every), every[:wanted]), (limit, first)

@@ -171,7 +171,8 @@ SORTABLE = {"word": "w.word", "alphagram": "w.alphagram", "length": "w.length",
             **{f"alphagram_rank{b}": f"a.alphagram_rank{b}" for b in range(3)},
             **{f"probability_rank{b}": f"w.probability_rank{b}" for b in range(3)},
             "probability_rank": "w.probability_rank2",  # (the row's: two blanks)
-            "playability": f"coalesce(p.rank, {_LARGEST})", "points_scored": "-coalesce(p.points, 0)"}
+            "playability": f"coalesce(p.rank, {_LARGEST})", "points_scored": "-coalesce(p.points, 0)",
+            **{f"likeliest{b}": f"-a.combinations{b}" for b in range(3)}}  # (the most combinations first)
 #: The sortable facts of the self-play figures, read through `_PLAYED_JOIN`.
 _PLAYED = ("playability", "points_scored")
 _PLAYED_JOIN = f" LEFT JOIN {PLAYABILITY}.playability p ON p.word = w.word"
