@@ -510,6 +510,11 @@ cdef class Search:
     cdef public long deferrals   # plays put off as another search was in the position they lead to
     cdef int letter_mult[MAX_SQUARES]
     cdef int word_mult[MAX_SQUARES]
+    cdef int along[2][MAX_SQUARES]   # each square's place along its row ([0]) and its column ([1])
+    # the words a tile alone on an empty square makes one way (`word_at`), kept while the board stays as it is
+    cdef unsigned int* word_seen      # [(square * 2 + down) * 2 + which]: the `word_round` it was worked out in
+    cdef int* word_known              # ... and its word_score
+    cdef unsigned int word_round
     cdef object graph_ref         # the move generator's word graph, kept alive
     cdef const uint32_t* graph
     cdef bint zoned              # the board is small enough for threat zones
@@ -525,6 +530,8 @@ cdef class Search:
     def __cinit__(self):
         self.cache_key = NULL
         self.cache_moves = NULL
+        self.word_seen = NULL
+        self.word_known = NULL
         self.busy = NULL
         self.defer_stack = NULL
         memset(&self.no_plays, 0, sizeof(Moves))
@@ -539,6 +546,8 @@ cdef class Search:
         PyMem_RawFree(self.cache_moves)
         PyMem_RawFree(self.cache_key)
         PyMem_RawFree(self.defer_stack)
+        PyMem_RawFree(self.word_seen)
+        PyMem_RawFree(self.word_known)
 
     def __init__(self, endgame, generator, deadline):
         cdef int k, letter
@@ -567,6 +576,11 @@ cdef class Search:
         self.cache_count = 0
         self.cache_round = 0
         self.listed = {}
+        self.word_seen = <unsigned int*>PyMem_RawCalloc(self.n_squares * 4, sizeof(unsigned int))
+        self.word_known = <int*>PyMem_RawMalloc(self.n_squares * 4 * sizeof(int))
+        if not (self.word_seen and self.word_known):
+            raise MemoryError()
+        self.word_round = 0
         graph = generator.dawg.data
         self.graph_ref = graph
         self.graph = &graph[0]
@@ -581,6 +595,7 @@ cdef class Search:
         self.api = <LiveApi*>PyCapsule_GetPointer(self.live_capsule, "lexitrain.LiveApi")
         for k in range(self.n_squares):
             self.letter_mult[k], self.word_mult[k] = board.multipliers(k // self.cols, k % self.cols)
+            self.along[0][k], self.along[1][k] = k % self.cols, k // self.cols
             self.sq[k] = squares[k]
             self.live_tile[k] = squares[k]
             self.is_dirty[k] = 0
@@ -999,18 +1014,18 @@ cdef class Search:
     cdef int run_word(self, int k, int t, bint down) noexcept nogil:
         """The score of the word tile t on empty square k makes alone along a row (or a
         column) with the tiles next to it on this board; 0 where it has none."""
-        cdef int dr = 1 if down else 0, dc = 0 if down else 1
-        cdef int r = k // self.cols, c = k % self.cols, rr, cc, total = 0, u, d
+        cdef int step = self.cols if down else 1, end = self.rows if down else self.cols
+        cdef int total = 0, u, d, q, at
         cdef bint any = False
         for d in range(-1, 2, 2):
-            rr, cc = r + d * dr, c + d * dc
-            while 0 <= rr < self.rows and 0 <= cc < self.cols and self.sq[rr * self.cols + cc] != EMPTY:
-                u = self.sq[rr * self.cols + cc]
+            q, at = k + d * step, self.along[down][k] + d
+            while 0 <= at < end and self.sq[q] != EMPTY:
+                u = self.sq[q]
                 if u < BLANK_FLAG:
                     total += self.points[u]
                 any = True
-                rr += d * dr
-                cc += d * dc
+                q += d * step
+                at += d
         if not any:
             return 0
         if t < BLANK_FLAG:
@@ -1088,8 +1103,9 @@ cdef class Search:
             a = self.letters if t >= BLANK_FLAG else t
             b = slots[1] if a == slots[0] else slots[0]
             self.sq[q] = t
+            self.new_words()
             n_zone = self.touched(moves, i, zone)
-            one = self.zone_best(zone, n_zone, b)
+            one = self.zone_best(zone, n_zone, 0, b)
             self.sq[q] = EMPTY
             for j in range(moves.n_out, moves.n):  # b's plays here on none of those squares
                 t = moves.tile[moves.first[j]]
@@ -1114,7 +1130,7 @@ cdef class Search:
         cdef const uint32_t* g = self.graph
         cdef uint32_t node = 0
         cdef int step = self.cols if down else 1
-        cdef int at = k // self.cols if down else k % self.cols  # the square's place along its line
+        cdef int at = self.along[down][k]  # the square's place along its line
         cdef int end = self.rows if down else self.cols
         cdef int q = k, t, letter, total = 0, wm = 1
         cdef bint checking = True, more
@@ -1151,7 +1167,7 @@ cdef class Search:
     cdef int first_empty(self, int k, int dr, int dc) noexcept nogil:
         """The first empty square from k one way along its row or column, past the tiles; -1 off the board."""
         cdef int d = dr + dc, step = dr * self.cols + dc
-        cdef int at = (k // self.cols if dr else k % self.cols) + d  # the place along the line
+        cdef int at = self.along[1 if dr else 0][k] + d  # the place along the line
         cdef int end = self.rows if dr else self.cols
         k += step
         while 0 <= at < end and self.sq[k] != EMPTY:
@@ -1159,39 +1175,58 @@ cdef class Search:
             at += d
         return k if 0 <= at < end else -1
 
-    cdef int single_score(self, int q, int t) noexcept nogil:
-        """The score of tile t played alone on empty square q of this board; -1 where that is no play."""
+    cdef inline void new_words(self) noexcept nogil:
+        """The board changed: forget the words `word_at` kept."""
+        self.word_round += 1
+        if self.word_round == 0:  # wrapped around: every mark is stale
+            memset(self.word_seen, 0, self.n_squares * 4 * sizeof(unsigned int))
+            self.word_round = 1
+
+    cdef int word_at(self, int q, int which, int slot, bint down) noexcept nogil:
+        """`word_score` of the tile of that rack slot (a blank: WILD) alone on empty square q along its
+        column (down) or row, kept by square, way and `which` (0 or 1: the caller's first or second
+        tile) until `new_words`: the bounds of the board after a play score each of its tiles on each
+        square beside the play several times over (alone, with the other tile either way, as a hook)."""
+        cdef int at = (q * 2 + down) * 2 + which
+        if self.word_seen[at] != self.word_round:
+            self.sq[q] = WILD if slot == self.letters else slot
+            self.word_known[at] = self.word_score(q, down, q, -1)
+            self.sq[q] = EMPTY
+            self.word_seen[at] = self.word_round
+        return self.word_known[at]
+
+    cdef int single_score(self, int q, int which, int slot) noexcept nogil:
+        """The score of the tile of that rack slot (`which`: see word_at) played alone on empty square q
+        of this board; -1 where that is no play."""
         cdef int across, down = -2
-        self.sq[q] = t
-        across = self.word_score(q, False, q, -1)
+        across = self.word_at(q, which, slot, False)
         if across != -2:
-            down = self.word_score(q, True, q, -1)
-        self.sq[q] = EMPTY
+            down = self.word_at(q, which, slot, True)
         if across == -2 or down == -2 or across < 0 and down < 0:
             return -1
         return max(across, 0) + max(down, 0)
 
-    cdef int pair_score(self, int q, int t, int q2, int t2, bint down) noexcept nogil:
-        """The score of tiles t and t2 played together on empty squares q and q2 of one column (down) or
-        row, nothing but tiles between them, plus the word the better of the two makes alone along that
-        line (see pair_bound); -1 where that is no play."""
-        cdef int main, cross = -2, cross2 = -2, alone
-        self.sq[q] = t
-        self.sq[q2] = t2
-        main = self.word_score(q, down, q, q2)
-        if main != -2:
-            cross = self.word_score(q, not down, q, q2)
-            if cross != -2:
-                cross2 = self.word_score(q2, not down, q, q2)
-        self.sq[q2] = EMPTY
-        if cross2 == -2:
-            self.sq[q] = EMPTY
+    cdef int pair_score(self, int q, int which, int slot, int q2, int slot2, bint down) noexcept nogil:
+        """The score of the tiles of two rack slots (the first `which`, the second the other: see word_at)
+        played together on empty squares q and q2 of one column (down) or row, nothing but tiles between
+        them, plus the word the better of the two makes alone along that line (see pair_bound); -1 where
+        that is no play. The words across it first (kept: `word_at`), the one along it only where both are."""
+        cdef int main, cross, cross2, alone
+        cross = self.word_at(q, which, slot, not down)
+        if cross == -2:
             return -1
-        alone = self.run_word(q, t, down)
-        self.sq[q2] = t2
+        cross2 = self.word_at(q2, 1 - which, slot2, not down)
+        if cross2 == -2:
+            return -1
+        self.sq[q] = WILD if slot == self.letters else slot
+        self.sq[q2] = WILD if slot2 == self.letters else slot2
+        main = self.word_score(q, down, q, q2)
         self.sq[q] = EMPTY
-        alone = max(alone, self.run_word(q2, t2, down))
         self.sq[q2] = EMPTY
+        if main == -2:
+            return -1
+        alone = max(self.run_word(q, WILD if slot == self.letters else slot, down),
+                    self.run_word(q2, WILD if slot2 == self.letters else slot2, down))
         return main + max(cross, 0) + max(cross2, 0) + alone
 
     cdef int touched(self, Moves* moves, int i, int* zone) noexcept nogil:
@@ -1217,12 +1252,12 @@ cdef class Search:
                     n += 1
         return n
 
-    cdef int zone_best(self, const int* zone, int n_zone, int slot) noexcept nogil:
-        """The best score of the tile of that rack slot played alone on one of these empty squares
-        (-1 where it has none)."""
+    cdef int zone_best(self, const int* zone, int n_zone, int which, int slot) noexcept nogil:
+        """The best score of the tile of that rack slot (`which`: see word_at) played alone on one of
+        these empty squares (-1 where it has none)."""
         cdef int q, best = -1
         for q in range(n_zone):
-            best = max(best, self.single_score(zone[q], WILD if slot == self.letters else slot))
+            best = max(best, self.single_score(zone[q], which, slot))
         return best
 
     cdef int singles_value(self, int b, int c, int one_b, int one_c, int vo) noexcept nogil:
@@ -1288,7 +1323,6 @@ cdef class Search:
         cdef int vo = self.value[1 - p], j, k, q, n_zone = 0, t, down, side, slot, b, c, value, best_out
         cdef int one_b, one_c
         cdef bint reach
-        cdef int hooks[2]        # whether each tile left makes a word along a line (-1: not worked out)
         cdef int rest[SOLO_TILES]
         cdef int zone[4 * SOLO_TILES]
         for j in range(solo.n_rack):
@@ -1302,6 +1336,7 @@ cdef class Search:
         if touching:
             for q in range(moves.first[i], moves.first[i + 1]):
                 self.sq[moves.square[q]] = moves.tile[q]
+            self.new_words()
             n_zone = self.touched(moves, i, zone)
         b = c = one_b = one_c = -1
         for j in range(solo.n_rack):
@@ -1310,40 +1345,31 @@ cdef class Search:
                     b, one_b = rest[j], solo.best_one[j]
                 else:
                     c, one_c = rest[j], solo.best_one[j]
-        one_b = max(one_b, self.zone_best(zone, n_zone, b))
+        one_b = max(one_b, self.zone_best(zone, n_zone, 0, b))
         if c < 0:  # one tile left: it goes out with its best play, or stays (pass_bound)
             value = vo - self.points[b]
             if one_b >= 0:
                 value = max(value, one_b + 2 * vo)
         else:  # two left (pair_bound)
-            value = self.singles_value(b, c, one_b, max(one_c, self.zone_best(zone, n_zone, c)), vo)
+            value = self.singles_value(b, c, one_b, max(one_c, self.zone_best(zone, n_zone, 1, c)), vo)
             best_out = -INFINITY
             for q in range(solo.n_pairs):
                 if solo.pair_of[q][0] == min(b, c) and solo.pair_of[q][1] == max(b, c):
                     best_out = max(best_out, solo.best_pair[q])
             for q in range(n_zone):
                 # the line from the tile played to this square: across it, the tile here makes
-                # the word along that line alone (hooks, worked out when first needed), so a
-                # tile that cannot make it is not tried
-                reach = zone[q] % self.cols == moves.square[moves.first[i]] % self.cols
-                hooks[0] = hooks[1] = -1
+                # the word along that line alone, so a tile that cannot make it is not tried
+                reach = self.along[0][zone[q]] == self.along[0][moves.square[moves.first[i]]]
                 for down in range(2):
                     for side in range(-1, 2, 2):
                         k = self.first_empty(zone[q], side if down else 0, 0 if down else side)
                         if k < 0:
                             continue
                         for t in range(1 if b == c else 2):
-                            if down != reach:
-                                if hooks[t] < 0:
-                                    slot = c if t else b
-                                    self.sq[zone[q]] = WILD if slot == self.letters else slot
-                                    hooks[t] = self.word_score(zone[q], reach, zone[q], -1) != -2
-                                    self.sq[zone[q]] = EMPTY
-                                if not hooks[t]:
-                                    continue
-                            best_out = max(best_out, self.pair_score(
-                                zone[q], WILD if (c if t else b) == self.letters else (c if t else b),
-                                k, WILD if (b if t else c) == self.letters else (b if t else c), down))
+                            if down != reach and self.word_at(zone[q], t, c if t else b, reach) == -2:
+                                continue
+                            best_out = max(best_out, self.pair_score(zone[q], t, c if t else b, k,
+                                                                     b if t else c, down))
             if best_out > -INFINITY:
                 value = max(value, best_out + 2 * vo)
         if touching:
