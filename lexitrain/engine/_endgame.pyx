@@ -41,6 +41,7 @@ of it), and five things the reference leaves out because they only save time:
   (`play_bound`; kept in the table as the reply's bound).
 """
 
+cimport cython
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint32_t, uint64_t
@@ -456,6 +457,7 @@ cdef Keys keys_for(int n_squares, int letters):
     return found
 
 
+@cython.final  # its methods called directly, not through a table of methods: the C compiler inlines the small ones
 cdef class Search:
     """The compiled twin of endgame.PythonSearch (same methods the solver calls).
     `partner()` makes another search of the same position, sharing this one's
