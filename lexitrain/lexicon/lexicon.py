@@ -155,6 +155,14 @@ class Lexicon:
         with self._reading():
             yield from rows.select(self.db, conditions, order, limit)
 
+    def each_word(self, conditions: Iterable[Condition] = ()) -> Iterator[str]:
+        """The words meeting the conditions, in no set order, one at a time as text (no row built, none held: a
+        random pick of a few of many keeps those few)."""
+        from lexitrain.lexicon import rows
+
+        with self._reading():
+            yield from rows.words(self.db, list(conditions))
+
     def first_words(self, conditions: Iterable[Condition] = (), order: tuple[str, ...] = (), most: int | None = None,
                     kept: Callable[[str], bool] | None = None, read_at_most: int | None = None) -> list[str]:
         """The words meeting the conditions (only those KEPT says, when given: those among a search's words, or

@@ -59,11 +59,9 @@ def first_found(lex: Lexicon, query: Query, first: int | None = None) -> tuple[i
     _require_figures(lex, query)
     if query.limit:
         first = query.limit if first is None else min(first, query.limit)
-    ranked = _ranked_in_store(lex, query)
-    if ranked is not None:  # the lexicon counts them and reads the first in order: no other row is built
-        conditions, order = ranked
-        count = lex.count_rows(conditions, query.limit or None)
-        return count, ([] if first == 0 else list(lex.each_row(conditions, order, first)))
+    stored = _stored_alone(lex, query)
+    if stored is not None:  # the lexicon counts them and reads the first in order: no other row is built
+        return lex.count_rows(stored, query.limit or None), _first_stored_rows(lex, query, stored, first)
     words = _found_words(lex, query) if query.limit_probability is None else _placed_words(lex, query)
     if words is not None:  # its words counted as text: only the page's rows are read
         return _found_page(lex, query, words, first)
@@ -84,12 +82,12 @@ def found_at_most(lex: Lexicon, query: Query, most: int, first: int | None = Non
     """How many words `run_search` gives and the first FIRST of them (all when None), when it gives MOST at most,
     else None. A search giving more is told by reading MOST + 1 of its matches, not all of them (a club's refused
     wall of the whole lexicon read every row to count it, 0.85 s of CPU), or by the lexicon counting them
-    (`_ranked_in_store`); a limit by probability reads its matches up to its first place + MOST."""
+    (`_stored_alone`); a limit by probability reads its matches up to its first place + MOST."""
     if query.limit is None or query.limit > most:
         _require_figures(lex, query)
-        ranked = _ranked_in_store(lex, query)
-        if ranked is not None:
-            if lex.count_rows(ranked[0], most + 1) > most:  # (counted, no row read)
+        stored = _stored_alone(lex, query)
+        if stored is not None:
+            if lex.count_rows(stored, most + 1) > most:  # (counted, no row read)
                 return None
         elif query.limit_probability is not None:
             low, high = query.limit_probability
@@ -105,27 +103,30 @@ def found_at_most(lex: Lexicon, query: Query, most: int, first: int | None = Non
     return (count, rows) if count <= most else None
 
 
-def _ranked_in_store(lex: Lexicon, query: Query) -> tuple[list[RowCondition], tuple[str, ...]] | None:
-    """The query as the lexicon's row conditions and the facts its tables sort them by, when the lexicon can count
-    its matches and read the first in the query's order itself: one group of conditions on stored facts alone, an
-    order of `order_key`'s the tables keep (its words sort as their text: one-letter tiles), no limit by
-    probability. Else None (the matches are read and sorted here). A club's search of probability 1-500 at most
-    100 read and sorted 9,092 rows for its 100; of the whole lexicon, 168,551."""
-    order = _store_order(query)
-    if query.limit_probability is not None or order is None:
-        return None
-    stored = _stored_alone(lex, query)
-    return None if stored is None else (stored, order)
-
-
 def _stored_alone(lex: Lexicon, query: Query) -> list[RowCondition] | None:
-    """The query's conditions as the lexicon's row conditions, when it has one group of conditions on stored facts
-    alone, of one-letter tiles (its words sort as their text); else None."""
-    if len(query.groups) > 1 or lex.tiles.multi:
+    """The query as the lexicon's row conditions, when the lexicon can count its matches and read the first in the
+    query's order itself (`_first_stored_rows`): one group of conditions on stored facts alone, one-letter tiles
+    (its words sort as their text), no limit by probability. Else None (the matches are read and sorted here). A
+    club's search of probability 1-500 at most 100 read and sorted 9,092 rows for its 100; of the whole lexicon,
+    168,551."""
+    if len(query.groups) > 1 or lex.tiles.multi or query.limit_probability is not None:
         return None
     conditions = [_stored(condition, query) for condition in _narrowing(lex, query.groups[0] if query.groups else ())]
     stored = [condition for condition in conditions if condition is not None]
     return stored if len(stored) == len(conditions) else None
+
+
+def _first_stored_rows(lex: Lexicon, query: Query, stored: list[RowCondition], first: int | None) -> list[WordRow]:
+    """The rows of the first FIRST (all when None) words meeting STORED in the query's order: read in that order
+    from the tables, or, in a random order, picked from their words read one at a time as text (`--order random
+    --length 7 --limit 100` built 23,000 rows for its 100)."""
+    if first == 0:
+        return []
+    order = _store_order(query)
+    if order is not None:
+        return list(lex.each_row(stored, order, first))
+    place, words = random_word_key(query.seed), lex.each_word(stored)
+    return rows_for_words(lex, sorted(words, key=place) if first is None else heapq.nsmallest(first, words, key=place))
 
 
 def _store_order(query: Query) -> tuple[str, ...] | None:
@@ -153,7 +154,7 @@ def _placed_words(lex: Lexicon, query: Query) -> set[str] | None:
     if query.limit_lax:
         return None
     unlimited = replace(query, limit_probability=None)
-    words = _found_words(lex, unlimited)
+    words = _found_words(lex, unlimited)  # (None: one group of stored conditions alone)
     conditions = _stored_alone(lex, unlimited) if words is None else [OneOf("word", list(words))]
     if conditions is None:
         return None
