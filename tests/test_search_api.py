@@ -656,6 +656,7 @@ STORE_RANKED = ["--probability 1-5", "--probability 2-4 --order probability", "-
                 "--probability-lax 1-2 --order probability", "--front-hook --order probability --blanks 0",
                 "--not-length 3 --order alphagram", "--order probability", "", "--probability 1-9 --order playability",
                 "--length 2-3 --order points-per-game", "--front-hook --order playability", "--order points-per-game",
+                "--length 2-3 --order playability", "--probability 1-9 --not-length 2 --order playability",
                 "--length 3 --order random --seed 2", "--probability 1-9 --order random --seed 5", "--order random --seed 1"]
 #: Searches whose words spelling conditions list, picked before their rows are read (`_found_words`), in every
 #: order it picks by: a pattern of many words and of few, anagrams, tests on every word's spelling, stored
