@@ -167,8 +167,8 @@ def _found_words(lex: Lexicon, query: Query, most: int | None = None) -> set[str
     (None: all), for the first in its order to be picked before a row is read (`_first_found_rows`): one-letter
     tiles (a word is its codes), no limit by probability. A group's words are those its spelling conditions list
     (a pattern, an anagram, a test on every word's spelling: `_split`), or else its stored conditions' words,
-    tested here; a search of one group of stored conditions alone is None (the tables count it, or its rows are
-    read one at a time, none held). A club's `--pattern ?A* --limit 100` built and sorted the rows of all 25,000
+    tested here; a search of one group of stored conditions alone is None (`_stored_alone`: the tables count it
+    and read its page). A club's `--pattern ?A* --limit 100` built and sorted the rows of all 25,000
     matches for its 100 (`--pattern *`: 168,551 rows, 1.2 s of CPU a request); `--pattern ?A* --or --length 8`
     listed ?A*'s words, gave up at the length and read every match's row."""
     if query.limit_probability is not None or lex.tiles.multi or not query.groups:
@@ -251,9 +251,9 @@ def _worth_walking(first: int, size: int, words: Collection[str]) -> bool:
 
 
 def _first_by_length(lex: Lexicon, words: set[str], query: Query, first: int) -> list[str]:
-    """The first FIRST of WORDS in an order by length first (length, probability, playability), in no set order: whole
-    lengths, shortest first, while each is shown whole; then the first of the length the page ends in: by
-    their spelling, or by rank, read from the tables in order among its words where they are many
+    """The first FIRST of WORDS in an order by length first (length, probability, playability), in no set order:
+    whole lengths, shortest first, while each is shown whole; then the first of the length the page ends in: by
+    their spelling, or by rank or playability, read from the tables in order among its words where they are many
     (`--pattern ?* --length 8` reads 100 of its 28,420 for a page of 100), else looked up and sorted there."""
     order = _store_order(query)
     assert order is not None
