@@ -637,6 +637,65 @@ def test_the_bound_of_a_side_of_three_tiles_holds(layout, mine: str, theirs: str
     assert bound is not None and bound >= expected
 
 
+def solo_brute_force(board: Board, rack: tuple[int, ...], theirs: int, generator: MoveGenerator,
+                     memo: dict[tuple, int]) -> int:
+    """The most a side holding `rack` (counts, then blanks) gets from here if its opponent, holding
+    `theirs` points, passes to the end: every way of playing its tiles, stopping anywhere (memoised)."""
+    key = (tuple(board.squares), rack)
+    if key not in memo:
+        best = theirs - points(rack)
+        for play in generator.plays(board, Rack(ENGLISH, rack[:-1], rack[-1])):
+            left = list(rack)
+            for _, _, tile in play.placed():
+                left[-1 if tile >= BLANK_FLAG else tile] -= 1
+            if sum(left) == 0:
+                best = max(best, play.score + 2 * theirs)
+            else:
+                after = board.copy()
+                apply_play(after, play)
+                best = max(best, play.score + solo_brute_force(after, tuple(left), theirs, generator, memo))
+        memo[key] = best
+    return memo[key]
+
+
+@COMPILED_ONLY
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layout=st.sampled_from(BOARDS), mine=st.text(POOL, min_size=4, max_size=4),
+       theirs=st.text(POOL, min_size=1, max_size=2), blank=st.booleans())
+# two of the tiles left played together beside the tile just played, and one of them beside it and
+# the other beside that one, score more than what this board's plays and the squares beside the tile
+# played alone say (I on RATES' S, then SE down through it)
+@example(layout=BOARDS[0], mine="QSIE", theirs="I", blank=False)
+# the tiles left played away from the tile just played score more than each one's and each pair's best
+# plays here (their own plays in turn): their three-tile bound on this board counts them
+@example(layout=BOARDS[2], mine="TREN", theirs="A", blank=False)
+def test_the_bound_of_the_three_tiles_a_play_of_one_leaves_holds(layout, mine: str, theirs: str,
+                                                                   blank: bool) -> None:
+    """For each play of one tile of four, the bound of the three tiles it leaves (`Search.left`: the plays
+    linked to the tile played scored square by square from it, seeds of this board's linked by a later
+    play, the others read off this board's plays) is never below what those tiles get on the board
+    after it if the opponent passes to the end (a brute force of every way of playing them). The
+    examples fail with the pairs linked to the tile played left out, or the squares beside a tile
+    linked before, or the three tiles' bound on this board."""
+    if blank:
+        mine = mine[:3] + "?"
+    board = small_board(layout)
+    racks = (Rack.parse(ENGLISH, mine), Rack.parse(ENGLISH, theirs))
+    generator = MoveGenerator(small_dawg())
+    search = endgame_module.new_search(Endgame(board, racks), generator, None, "compiled")
+    rack = (*racks[0].counts, racks[0].blanks)
+    memo: dict[tuple, int] = {}
+    singles = [play for play in search.plays(0) if len(list(play.placed())) == 1]
+    for play in singles:
+        after = board.copy()
+        apply_play(after, play)
+        left = list(rack)
+        for _, _, tile in play.placed():
+            left[-1 if tile >= BLANK_FLAG else tile] -= 1
+        assert search.left(play) >= solo_brute_force(after, tuple(left), points((*racks[1].counts, racks[1].blanks)),
+                                                     generator, memo)
+
+
 def compiled_proof(layout: list[tuple[str, int, int, bool]], mine: str, theirs: str,
                    zero: int) -> tuple[Searcher, int, int]:
     """The compiled search of a small board's endgame after its proof, the value it proved and the brute

@@ -38,7 +38,9 @@ of it), and five things the reference leaves out because they only save time:
   and a play of a side of two tiles or more that leaves it one or two is refuted,
   its reply not searched, where its score and what the tiles left could get alone
   on the board after it (the same reading as `triple_bound`'s) are no better
-  (`play_bound`; kept in the table as the reply's bound).
+  (`play_bound`; kept in the table as the reply's bound); a play of one tile of
+  four likewise by the three it leaves (`left_bound`: the plays linked to the tile
+  played scored square by square from it, the others this board's).
 """
 
 cimport cython
@@ -116,6 +118,7 @@ cdef enum:
     BUSY_BITS = 16      # slots of the table's marks of the positions being searched (see Search.negamax)
     SOLO_TILES = 7      # most tiles of a rack whose plays `read_solo` reads
     SOLO_PAIRS = 21     # ... and its pairs of tiles
+    SEEDS = 32          # plays a bound of three tiles after a play of one reads as seeds (`Search.seeds`)
     DEFER_CAP = 1 << 16 # plays a search may put off at once, over every node of its line
     GRAPH_FIELDS = 3    # words of a word-graph node before its edges (see lexicon/graph.py)
     WILD = 255          # a blank from the rack on a square, its letter not chosen (see word_score)
@@ -306,6 +309,23 @@ cdef struct SoloPlays:
     int pair_of[SOLO_PAIRS][2]   # the rack's pairs of tiles (slots, the smaller first) ...
     int best_pair[SOLO_PAIRS]    # ... and their best play together here plus the word one makes alone (pair_bound)
     int out              # the best play going out (-INFINITY: none)
+    int n_left                  # tiles played alone whose three tiles left were bounded here (`left_bound`) ...
+    int left_slot[SOLO_TILES]   # ... their rack slots,
+    int left_value[SOLO_TILES]  # ... the `triple_bound` of the tiles left on this board ...
+    int left_alpha[SOLO_TILES]  # ... worked out as far as this alpha
+
+
+cdef int PERMUTATIONS[6][3]
+PERMUTATIONS[:] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+
+
+cdef inline bint repeated(const int* tiles, int u, int besides) noexcept nogil:
+    """Is tiles[u] the same tile as one before it (other than tiles[besides])? Its plays are that one's."""
+    cdef int j
+    for j in range(u):
+        if j != besides and tiles[j] == tiles[u]:
+            return True
+    return False
 
 
 cdef void free_moves(Moves* m) noexcept nogil:
@@ -526,6 +546,7 @@ cdef class Search:
     cdef int start_zero
     cdef int stopped             # why the search under way stopped (RUNNING: it did not)
     cdef Moves no_plays          # the plays of a side whose one tile has none here: it can only pass (`node`)
+    cdef char near[MAX_SQUARES]  # squares a few steps from a tile just played (`seeds`; cleared after)
     cdef uint64_t solo_above     # the position whose side's `solo_bound` a `waiting_bound` just found above ...
     cdef int solo_above_alpha    # ... this alpha (see `solo_known_above`)
 
@@ -998,6 +1019,21 @@ cdef class Search:
         self.unpin(moves)
         return None if value == INFINITY else value
 
+    def left(self, play):
+        """`left_bound` in full of the side to move's play `play` of one tile of its four."""
+        cdef Moves* moves = self.moves_or_raise(0)
+        cdef SoloPlays solo
+        cdef int i, value
+        try:
+            i = self.listed_plays(moves).index(play)
+            if self.size[0] != 4 or moves.first[i + 1] - moves.first[i] != 1:
+                raise ValueError("not a play of one tile of four")
+            self.read_solo(0, moves, &solo)
+            value = self.left_bound(0, moves, i, &solo, INFINITY)
+        finally:
+            self.unpin(moves)
+        return value
+
     def waiting(self):
         """`waiting_bound` for the side to move at the root (None where it is not worked out)."""
         cdef int value = self.waiting_bound(0, self.start_zero, -INFINITY)
@@ -1236,14 +1272,20 @@ cdef class Search:
         one of i's: from each of its squares, the first empty square past the tiles each of the four
         ways (a play none of whose tiles is on one of them makes the same words, for the same score,
         as on the board without i). Their count."""
+        return self.touched_squares(&moves.square[moves.first[i]], moves.first[i + 1] - moves.first[i], zone)
+
+    cdef int touched_squares(self, const int* squares, int n_squares, int* zone) noexcept nogil:
+        """`touched` for the tiles on these squares (of any plays): from each, the first empty square past
+        the tiles each of the four ways; a play makes a word holding one of those tiles only with a tile
+        on one of them. Their count."""
         cdef int n = 0, q, j, d, k
         cdef int dr[4]
         cdef int dc[4]
         dr[0], dr[1], dr[2], dr[3] = -1, 1, 0, 0
         dc[0], dc[1], dc[2], dc[3] = 0, 0, -1, 1
-        for q in range(moves.first[i], moves.first[i + 1]):
+        for q in range(n_squares):
             for d in range(4):
-                k = self.first_empty(moves.square[q], dr[d], dc[d])
+                k = self.first_empty(squares[q], dr[d], dc[d])
                 if k < 0:
                     continue
                 for j in range(n):
@@ -1280,6 +1322,7 @@ cdef class Search:
         one makes alone along their line (`pair_bound`), and the best play going out (`solo.out`)."""
         cdef int i, j, k, q, b, c, slot, used, down, value
         solo.n_pairs = 0
+        solo.n_left = 0
         solo.out = -INFINITY
         solo.n_rack = self.rack_slots(p, solo.rack)
         for j in range(solo.n_rack):
@@ -1397,6 +1440,340 @@ cdef class Search:
                     return bound
         return bound
 
+    cdef int three_score(self, const int* squares, const int* tiles, bint down) noexcept nogil:
+        """The score of three tiles played together on these empty squares of one column (down) or row,
+        nothing but tiles between them; -1 where that is no play. `word_score` counts the premiums of two
+        new squares: the third's are added to its word along the line after (exact: its letter premium on
+        its tile, its word premium on the whole word)."""
+        cdef int j, cross, total = -1, t = tiles[2], k = squares[2]
+        for j in range(3):
+            self.sq[squares[j]] = tiles[j]
+        total = self.word_score(squares[0], down, squares[0], squares[1])
+        if total >= 0:
+            total = total * self.word_mult[k] + (self.points[t] if t < BLANK_FLAG else 0) * (
+                self.letter_mult[k] - 1) * self.word_mult[squares[0]] * self.word_mult[squares[1]] * self.word_mult[k]
+            for j in range(3):
+                cross = self.word_score(squares[j], not down, squares[j], -1)
+                if cross == -2:
+                    total = -1
+                    break
+                total += max(cross, 0)
+        else:
+            total = -1
+        for j in range(3):
+            self.sq[squares[j]] = EMPTY
+        return total
+
+    cdef int linked_best(self, int* placed, int n_placed, const int* left, int n_left, int first) noexcept nogil:
+        """The most the tiles `left` (rack slots) score, every
+        one of them played, in plays each of which makes a word holding a tile on the `placed` squares or
+        one played before it: each such play has a tile on a square `touched_squares` finds from those, so
+        every tile, pair and (three left) three of them with one on such a square is scored and checked
+        there, then the rest the same way on the board after it. -INFINITY where they cannot all be so
+        played. The first play must make a word holding a tile on placed[first:] (the rest any of them).
+        (`placed` has room for the squares of the tiles left.)"""
+        cdef int zone[16]
+        cdef int others[3]
+        cdef int squares[3]
+        cdef int tiles[3]
+        cdef int ends[5]
+        cdef int n_zone, best = -INFINITY, u, v, j, m, n_others, z, k, s, rest, down, side, start, perm
+        if n_left == 0:
+            return 0
+        n_zone = self.touched_squares(&placed[first], n_placed - first, zone)
+        for u in range(n_left):  # a tile alone first
+            if repeated(left, u, -1):
+                continue
+            n_others = 0
+            for j in range(n_left):
+                if j != u:
+                    others[n_others] = left[j]
+                    n_others += 1
+            self.new_words()  # `word_at` keeps one tile's words (`which` 0) on this board
+            for j in range(n_zone):
+                s = self.single_score(zone[j], 0, left[u])
+                if s < 0:
+                    continue
+                self.sq[zone[j]] = WILD if left[u] == self.letters else left[u]
+                placed[n_placed] = zone[j]
+                rest = self.linked_best(placed, n_placed + 1, others, n_others, 0)
+                self.sq[zone[j]] = EMPTY
+                self.new_words()
+                if rest > -INFINITY:
+                    best = max(best, s + rest)
+        for u in range(n_left):  # two tiles together first: one on such a square, the other the next empty one along a line
+            for v in range(n_left):
+                if v == u or repeated(left, u, -1) or repeated(left, v, u):
+                    continue
+                n_others = 0
+                for j in range(n_left):
+                    if j != u and j != v:
+                        others[n_others] = left[j]
+                        n_others += 1
+                self.new_words()  # `word_at` keeps two tiles' words (`which` 0 and 1) on this board
+                for j in range(n_zone):
+                    z = zone[j]
+                    for down in range(2):
+                        for side in range(-1, 2, 2):
+                            k = self.first_empty(z, side if down else 0, 0 if down else side)
+                            if k < 0:
+                                continue
+                            s = self.pair_score(z, 0, left[u], k, left[v], down)
+                            if s < 0:
+                                continue
+                            self.sq[z] = WILD if left[u] == self.letters else left[u]
+                            self.sq[k] = WILD if left[v] == self.letters else left[v]
+                            placed[n_placed] = z
+                            placed[n_placed + 1] = k
+                            rest = self.linked_best(placed, n_placed + 2, others, n_others, 0)
+                            self.sq[z] = EMPTY
+                            self.sq[k] = EMPTY
+                            self.new_words()
+                            if rest > -INFINITY:
+                                best = max(best, s + rest)
+        if n_left == 3:  # all three together, one on such a square: three empty squares in a row along a line
+            for j in range(n_zone):
+                for down in range(2):
+                    ends[2] = zone[j]
+                    for m in range(2):
+                        side = 1 if m else -1
+                        k = self.first_empty(ends[2], side if down else 0, 0 if down else side)
+                        ends[3 if m else 1] = k
+                        ends[4 if m else 0] = -1 if k < 0 else self.first_empty(k, side if down else 0,
+                                                                                 0 if down else side)
+                    for start in range(3):
+                        if ends[start] < 0 or ends[start + 1] < 0 or ends[start + 2] < 0:
+                            continue
+                        for perm in range(6):
+                            for m in range(3):
+                                squares[m] = ends[start + m]
+                                tiles[m] = WILD if left[PERMUTATIONS[perm][m]] == self.letters else left[PERMUTATIONS[perm][m]]
+                            best = max(best, self.three_score(squares, tiles, down))
+        return best
+
+    cdef int split_alone(self, SoloPlays* solo, const int* index, int n) noexcept nogil:
+        """The most the tiles of these places in `solo.rack` (none, one or two) score, every one played, in
+        plays of this board's (`read_solo`): one tile's best; two tiles' best alone each, or together (two
+        one after the other where the second's words hold the first: see `pair_bound`). -INFINITY where
+        they have none."""
+        cdef int b, c, q, value = -INFINITY
+        if n == 0:
+            return 0
+        if n == 1:
+            return solo.best_one[index[0]] if solo.best_one[index[0]] >= 0 else -INFINITY
+        if solo.best_one[index[0]] >= 0 and solo.best_one[index[1]] >= 0:
+            value = solo.best_one[index[0]] + solo.best_one[index[1]]
+        b, c = min(solo.rack[index[0]], solo.rack[index[1]]), max(solo.rack[index[0]], solo.rack[index[1]])
+        for q in range(solo.n_pairs):
+            if solo.pair_of[q][0] == b and solo.pair_of[q][1] == c:
+                value = max(value, solo.best_pair[q])
+        return value
+
+    cdef int rest_triple(self, int p, int slot, int alpha, SoloPlays* solo) noexcept nogil:
+        """`triple_bound` on this board of the three tiles p keeps playing its tile of that rack slot (as
+        far as alpha), from their plays here (a generation), kept in `solo` for p's other plays of that tile."""
+        cdef int j = 0, value, pts = self.points[slot]
+        cdef Moves* theirs
+        while j < solo.n_left and solo.left_slot[j] != slot:
+            j += 1
+        if j < solo.n_left and (solo.left_value[j] <= solo.left_alpha[j] or solo.left_value[j] > alpha):
+            return solo.left_value[j]  # the bound in full, or above this alpha too
+        if j == solo.n_left:
+            solo.n_left += 1
+        solo.left_slot[j] = slot
+        self.take(p, slot, -1)
+        self.value[p] -= pts
+        self.size[p] -= 1
+        theirs = self.moves_of(p)
+        value = INFINITY
+        if theirs != NULL:
+            value = self.triple_bound(p, theirs, alpha)
+            self.unpin(theirs)
+        self.take(p, slot, 1)
+        self.value[p] += pts
+        self.size[p] += 1
+        solo.left_value[j] = value
+        solo.left_alpha[j] = alpha
+        return value
+
+    cdef int seeds(self, Moves* moves, int q, const int* left, int* found) noexcept nogil:
+        """The plays of this board (of one or two of the tiles `left`, rack slots) that may be seeds of a
+        play linked to q's tile (see `left_bound`): none of their tiles beside q's (`touched_squares`:
+        such a play is linked itself), one within three such steps of it (a tile linked to q's through at
+        most two others lies there: each step from a tile to the first empty square past the tiles, a
+        step over a tile played two steps). Their indices into `found` (SEEDS at most); how many, -1
+        where there are more."""
+        cdef int ring[85]
+        cdef int fresh[64]
+        cdef int start = 0, end = 1, near, step, j, k, n = 0, m, slot
+        cdef bint used[3]
+        ring[0] = q
+        self.near[q] = 1
+        for step in range(3):
+            m = self.touched_squares(&ring[start], end - start, fresh)
+            start = end
+            for j in range(m):
+                if not self.near[fresh[j]]:
+                    self.near[fresh[j]] = 2 if step else 1  # 1: beside q's tile
+                    ring[end] = fresh[j]
+                    end += 1
+        for j in range(moves.n_out, moves.n):
+            if moves.first[j + 1] - moves.first[j] > 2:
+                continue
+            near = 0
+            used[0] = used[1] = used[2] = False
+            for k in range(moves.first[j], moves.first[j + 1]):
+                slot = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+                for m in range(3):
+                    if not used[m] and left[m] == slot:
+                        used[m] = True
+                        break
+                else:
+                    near = -1  # not a play of those tiles
+                    break
+                if self.near[moves.square[k]] == 1:
+                    near = -1  # beside q's tile: a linked play
+                    break
+                if self.near[moves.square[k]] == 2:
+                    near = 1
+            if near == 1:
+                if n == SEEDS:
+                    n = -1
+                    break
+                found[n] = j
+                n += 1
+        for j in range(end):
+            self.near[ring[j]] = 0
+        return n
+
+    cdef int seeded_best(self, Moves* moves, const int* found, int n_found, int q, const int* left) noexcept nogil:
+        """`linked_best` of the three tiles `left` (rack slots) from q's tile where one or two of them are
+        first played as seeds (`seeds`: plays of this board making no word with a tile played before,
+        linked only by a later play), one play or two of one tile each: their scores, then the rest
+        linked to q's tile or theirs (`linked_best`, those tiles on the board). -INFINITY where none."""
+        cdef int a, b, j, k, m, n_rest, n_placed, rest, score, best = -INFINITY, slot
+        cdef int pick[2]
+        cdef int codes[3]
+        cdef int placed[4]
+        cdef int laid[4]
+        cdef bint used[3]
+        for a in range(n_found):
+            for b in range(a - 1, n_found):  # b == a - 1: the seed a alone; b > a: with the seed b too
+                if b == a or b > a and (moves.first[found[a] + 1] - moves.first[found[a]] != 1
+                                        or moves.first[found[b] + 1] - moves.first[found[b]] != 1):
+                    continue
+                pick[0] = found[a]
+                pick[1] = found[b] if b > a else -1
+                used[0] = used[1] = used[2] = False
+                placed[0] = q
+                n_placed = 1
+                score = 0
+                for m in range(2):
+                    if pick[m] < 0:
+                        continue
+                    score += moves.score[pick[m]]
+                    for k in range(moves.first[pick[m]], moves.first[pick[m] + 1]):
+                        slot = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+                        for j in range(3):
+                            if not used[j] and left[j] == slot:
+                                used[j] = True
+                                break
+                        else:
+                            score = -INFINITY  # two seeds of one tile held once
+                        placed[n_placed] = moves.square[k]
+                        laid[n_placed] = moves.tile[k]
+                        n_placed += 1
+                if score == -INFINITY or n_placed == 3 and placed[1] == placed[2]:
+                    continue
+                n_rest = 0
+                for j in range(3):
+                    if not used[j]:
+                        codes[n_rest] = left[j]
+                        n_rest += 1
+                for m in range(1, n_placed):
+                    self.sq[placed[m]] = laid[m]
+                rest = self.linked_best(placed, n_placed, codes, n_rest, 1)  # a play linking the seeds
+                for m in range(1, n_placed):
+                    self.sq[placed[m]] = EMPTY
+                if rest > -INFINITY:
+                    best = max(best, score + rest)
+        return best
+
+    cdef int left_bound(self, int p, Moves* moves, int i, SoloPlays* solo, int alpha) noexcept nogil:
+        """The solo bound of the three tiles p's play i of one tile (of four) leaves it, on the board after
+        i, without that board's plays; worked out as far as alpha (a value above it is returned as soon as
+        one is found). Call a play of those tiles there linked where it makes a word holding i's tile or a
+        tile of a linked play before it. An unlinked play's words hold no linked tile, and a linked play's
+        none of an unlinked one's (else the later of the two would hold the earlier's), so the unlinked
+        plays may be played first, in their order, and make the same words as on this board without i;
+        the linked ones then make the same words as with nothing else played. So p's tiles split into the
+        linked (`linked_best`, from i's square), the unlinked (none linked: their `triple_bound` here,
+        `rest_triple`; else one or two tiles, `split_alone`) and those kept, which count against p at the
+        end (all played: twice the opponent's rack for p)."""
+        cdef int vo = self.value[1 - p], j, n = 0, c_mask, s_mask, k_mask, value, linked, alone, kept
+        cdef int t = moves.tile[moves.first[i]], q = moves.square[moves.first[i]]
+        cdef int played = self.letters if t >= BLANK_FLAG else t
+        cdef bint skipped = False
+        cdef int index[3]      # the tiles left: their places in solo.rack
+        cdef int chosen[3]
+        cdef int placed[4]
+        cdef int seed_rack[3]
+        cdef int found[SEEDS]
+        cdef int bound, n_found
+        for j in range(solo.n_rack):
+            if solo.rack[j] == played and not skipped:
+                skipped = True
+            else:
+                index[n] = j
+                n += 1
+        bound = vo - self.points[solo.rack[index[0]]] - self.points[solo.rack[index[1]]] - self.points[solo.rack[index[2]]]
+        for j in range(3):
+            chosen[j] = solo.rack[index[j]]
+        self.sq[q] = t
+        n_found = self.seeds(moves, q, chosen, found)
+        if n_found < 0:
+            self.sq[q] = EMPTY
+            return INFINITY  # too many to read
+        placed[0] = q
+        for c_mask in range(1, 8):  # the tiles linked to i's
+            n = 0
+            for j in range(3):
+                if c_mask >> j & 1:
+                    chosen[n] = solo.rack[index[j]]
+                    n += 1
+            linked = self.linked_best(placed, 1, chosen, n, 0)
+            if c_mask == 7:  # all three linked: some may be seeds, linked by a later play
+                for j in range(3):
+                    seed_rack[j] = solo.rack[index[j]]
+                linked = max(linked, self.seeded_best(moves, found, n_found, q, seed_rack))
+            if linked == -INFINITY:
+                continue
+            s_mask = 7 & ~c_mask
+            while True:  # each set of the others played unlinked (the rest kept)
+                n = 0
+                kept = 0
+                for j in range(3):
+                    if s_mask >> j & 1:
+                        chosen[n] = index[j]
+                        n += 1
+                    elif not c_mask >> j & 1:
+                        kept += self.points[solo.rack[index[j]]]
+                alone = self.split_alone(solo, chosen, n)
+                if alone > -INFINITY:
+                    k_mask = 7 & ~c_mask & ~s_mask
+                    value = linked + alone + (2 * vo if k_mask == 0 else vo - kept)
+                    bound = max(bound, value)
+                if s_mask == 0:
+                    break
+                s_mask = (s_mask - 1) & ~c_mask & 7
+            if bound > alpha:
+                break
+        self.sq[q] = EMPTY
+        self.new_words()
+        if bound > alpha:
+            return bound
+        return max(bound, self.rest_triple(p, played, alpha, solo))
+
     cdef int single_best(self, int p) noexcept nogil:
         """The best score of p's one tile played on this board, -1 where it has no play: read off
         the LiveBoard's cross-checks (`best_single`), without finding the plays themselves."""
@@ -1456,7 +1833,7 @@ cdef class Search:
         if i == PASS or self.size[p] > SOLO_TILES or self.size[p] < 2:
             return INFINITY
         used = moves.first[i + 1] - moves.first[i]
-        if used == self.size[p] or self.size[p] - used > 2:
+        if used == self.size[p] or self.size[p] - used > 2 and not (self.size[p] == 4 and used == 1):
             return INFINITY
         self.make_index(p, moves, i)
         key = self.key_of(1 - p, 0 if moves.score[i] else zero + 1)
@@ -1466,9 +1843,14 @@ cdef class Search:
         if not read[0]:
             self.read_solo(p, moves, solo)
             read[0] = True
-        if moves.score[i] + self.rest_bound(p, moves, i, solo, False) > alpha:
+        if self.size[p] - used == 3:
+            rest = self.left_bound(p, moves, i, solo, alpha - moves.score[i])
+            if moves.score[i] + rest > alpha:
+                return INFINITY  # not a bound: worked out only until it was above alpha
+        elif moves.score[i] + self.rest_bound(p, moves, i, solo, False) > alpha:
             return INFINITY  # even the plays of this board alone get more
-        rest = self.rest_bound(p, moves, i, solo, True)
+        else:
+            rest = self.rest_bound(p, moves, i, solo, True)
         self.store(key, -rest, PASS, EXACT_DEPTH, LOWER)
         return moves.score[i] + rest if moves.score[i] + rest <= alpha else INFINITY
 
