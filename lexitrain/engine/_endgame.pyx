@@ -319,11 +319,11 @@ cdef int PERMUTATIONS[6][3]
 PERMUTATIONS[:] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
 
 
-cdef inline bint repeated(const int* tiles, int u, int besides) noexcept nogil:
-    """Is tiles[u] the same tile as one before it (other than tiles[besides])? Its plays are that one's."""
+cdef inline bint repeated_left(const int* tiles, int done, int u) noexcept nogil:
+    """Is tiles[u] the same tile as one before it not in the mask `done`? Its plays are that one's."""
     cdef int j
     for j in range(u):
-        if j != besides and tiles[j] == tiles[u]:
+        if not done >> j & 1 and tiles[j] == tiles[u]:
             return True
     return False
 
@@ -1440,76 +1440,59 @@ cdef class Search:
                     return bound
         return bound
 
-    cdef int three_score(self, const int* squares, const int* tiles, bint down) noexcept nogil:
-        """The score of three tiles played together on these empty squares of one column (down) or row,
-        nothing but tiles between them; -1 where that is no play. `word_score` counts the premiums of two
-        new squares: the third's are added to its word along the line after (exact: its letter premium on
-        its tile, its word premium on the whole word)."""
-        cdef int j, cross, total = -1, t = tiles[2], k = squares[2]
+    cdef int three_main(self, const int* squares, const int* tiles, bint down) noexcept nogil:
+        """The word three tiles played together on these empty squares of one column (down) or row make
+        along it (nothing but tiles between them): its score, -1 where it is no word. `word_score` counts
+        the premiums of two new squares: the third's are added after (exact: its letter premium on its
+        tile, its word premium on the whole word)."""
+        cdef int j, total, t = tiles[2], k = squares[2]
         for j in range(3):
             self.sq[squares[j]] = tiles[j]
         total = self.word_score(squares[0], down, squares[0], squares[1])
-        if total >= 0:
-            total = total * self.word_mult[k] + (self.points[t] if t < BLANK_FLAG else 0) * (
-                self.letter_mult[k] - 1) * self.word_mult[squares[0]] * self.word_mult[squares[1]] * self.word_mult[k]
-            for j in range(3):
-                cross = self.word_score(squares[j], not down, squares[j], -1)
-                if cross == -2:
-                    total = -1
-                    break
-                total += max(cross, 0)
-        else:
-            total = -1
         for j in range(3):
             self.sq[squares[j]] = EMPTY
-        return total
+        if total < 0:
+            return -1
+        return total * self.word_mult[k] + (self.points[t] if t < BLANK_FLAG else 0) * (
+            self.letter_mult[k] - 1) * self.word_mult[squares[0]] * self.word_mult[squares[1]] * self.word_mult[k]
 
-    cdef int linked_best(self, int* placed, int n_placed, const int* left, int n_left, int first) noexcept nogil:
-        """The most the tiles `left` (rack slots) score, every
-        one of them played, in plays each of which makes a word holding a tile on the `placed` squares or
-        one played before it: each such play has a tile on a square `touched_squares` finds from those, so
-        every tile, pair and (three left) three of them with one on such a square is scored and checked
-        there, then the rest the same way on the board after it. -INFINITY where they cannot all be so
-        played. The first play must make a word holding a tile on placed[first:] (the rest any of them).
-        (`placed` has room for the squares of the tiles left.)"""
+    cdef void linked_walk(self, int* placed, int n_placed, const int* tiles, int done, int score, int first,
+                          int* best) noexcept nogil:
+        """Every way of playing more of the three `tiles` (rack slots; `done`, a mask of them, played
+        already for `score`) in plays each of which makes a word holding a tile on the `placed` squares or
+        one played before it, the first one on placed[first:]: each such play has a tile on a square
+        `touched_squares` finds from those, so every tile, pair and (none played yet) all three of them
+        with one on such a square is scored and checked there, then the rest the same way on the board
+        after it. best[mask] is raised to the most those of `mask` so score. (`placed` has room for the
+        squares of the tiles not played.)"""
         cdef int zone[16]
-        cdef int others[3]
         cdef int squares[3]
-        cdef int tiles[3]
+        cdef int laid[3]
         cdef int ends[5]
-        cdef int n_zone, best = -INFINITY, u, v, j, m, n_others, z, k, s, rest, down, side, start, perm
-        if n_left == 0:
-            return 0
+        cdef int across[5][3]
+        cdef int n_zone, u, v, j, m, z, k, s, down, side, start, perm
+        best[done] = max(best[done], score)
+        if done == 7:
+            return
         n_zone = self.touched_squares(&placed[first], n_placed - first, zone)
-        for u in range(n_left):  # a tile alone first
-            if repeated(left, u, -1):
+        for u in range(3):  # a tile alone first
+            if done >> u & 1 or repeated_left(tiles, done, u):
                 continue
-            n_others = 0
-            for j in range(n_left):
-                if j != u:
-                    others[n_others] = left[j]
-                    n_others += 1
             self.new_words()  # `word_at` keeps one tile's words (`which` 0) on this board
             for j in range(n_zone):
-                s = self.single_score(zone[j], 0, left[u])
+                s = self.single_score(zone[j], 0, tiles[u])
                 if s < 0:
                     continue
-                self.sq[zone[j]] = WILD if left[u] == self.letters else left[u]
+                self.sq[zone[j]] = WILD if tiles[u] == self.letters else tiles[u]
                 placed[n_placed] = zone[j]
-                rest = self.linked_best(placed, n_placed + 1, others, n_others, 0)
+                self.linked_walk(placed, n_placed + 1, tiles, done | 1 << u, score + s, 0, best)
                 self.sq[zone[j]] = EMPTY
                 self.new_words()
-                if rest > -INFINITY:
-                    best = max(best, s + rest)
-        for u in range(n_left):  # two tiles together first: one on such a square, the other the next empty one along a line
-            for v in range(n_left):
-                if v == u or repeated(left, u, -1) or repeated(left, v, u):
+        for u in range(3):  # two tiles together first: one on such a square, the other the next empty one along a line
+            for v in range(3):
+                if v == u or (done >> u | done >> v) & 1 or repeated_left(tiles, done, u) \
+                        or repeated_left(tiles, done | 1 << u, v):
                     continue
-                n_others = 0
-                for j in range(n_left):
-                    if j != u and j != v:
-                        others[n_others] = left[j]
-                        n_others += 1
                 self.new_words()  # `word_at` keeps two tiles' words (`which` 0 and 1) on this board
                 for j in range(n_zone):
                     z = zone[j]
@@ -1518,38 +1501,51 @@ cdef class Search:
                             k = self.first_empty(z, side if down else 0, 0 if down else side)
                             if k < 0:
                                 continue
-                            s = self.pair_score(z, 0, left[u], k, left[v], down)
+                            s = self.pair_score(z, 0, tiles[u], k, tiles[v], down)
                             if s < 0:
                                 continue
-                            self.sq[z] = WILD if left[u] == self.letters else left[u]
-                            self.sq[k] = WILD if left[v] == self.letters else left[v]
+                            self.sq[z] = WILD if tiles[u] == self.letters else tiles[u]
+                            self.sq[k] = WILD if tiles[v] == self.letters else tiles[v]
                             placed[n_placed] = z
                             placed[n_placed + 1] = k
-                            rest = self.linked_best(placed, n_placed + 2, others, n_others, 0)
+                            self.linked_walk(placed, n_placed + 2, tiles, done | 1 << u | 1 << v, score + s, 0, best)
                             self.sq[z] = EMPTY
                             self.sq[k] = EMPTY
                             self.new_words()
-                            if rest > -INFINITY:
-                                best = max(best, s + rest)
-        if n_left == 3:  # all three together, one on such a square: three empty squares in a row along a line
-            for j in range(n_zone):
-                for down in range(2):
-                    ends[2] = zone[j]
-                    for m in range(2):
-                        side = 1 if m else -1
-                        k = self.first_empty(ends[2], side if down else 0, 0 if down else side)
-                        ends[3 if m else 1] = k
-                        ends[4 if m else 0] = -1 if k < 0 else self.first_empty(k, side if down else 0,
-                                                                                 0 if down else side)
-                    for start in range(3):
-                        if ends[start] < 0 or ends[start + 1] < 0 or ends[start + 2] < 0:
-                            continue
-                        for perm in range(6):
-                            for m in range(3):
-                                squares[m] = ends[start + m]
-                                tiles[m] = WILD if left[PERMUTATIONS[perm][m]] == self.letters else left[PERMUTATIONS[perm][m]]
-                            best = max(best, self.three_score(squares, tiles, down))
-        return best
+        if done:
+            return
+        for j in range(n_zone):  # all three together, one on such a square: three empty squares in a row along a line
+            for down in range(2):
+                ends[2] = zone[j]
+                for m in range(2):
+                    side = 1 if m else -1
+                    k = self.first_empty(ends[2], side if down else 0, 0 if down else side)
+                    ends[3 if m else 1] = k
+                    ends[4 if m else 0] = -1 if k < 0 else self.first_empty(k, side if down else 0, 0 if down else side)
+                for m in range(5):  # each tile's word across each square (-2: none that is a word)
+                    for u in range(3):
+                        across[m][u] = -2
+                        if ends[m] >= 0:
+                            self.sq[ends[m]] = WILD if tiles[u] == self.letters else tiles[u]
+                            across[m][u] = self.word_score(ends[m], not down, ends[m], -1)
+                            self.sq[ends[m]] = EMPTY
+                for start in range(3):
+                    if ends[start] < 0 or ends[start + 1] < 0 or ends[start + 2] < 0:
+                        continue
+                    for perm in range(6):
+                        s = 0
+                        for m in range(3):
+                            u = PERMUTATIONS[perm][m]
+                            if across[start + m][u] == -2:
+                                s = -1
+                                break
+                            s += max(across[start + m][u], 0)
+                            squares[m] = ends[start + m]
+                            laid[m] = WILD if tiles[u] == self.letters else tiles[u]
+                        if s >= 0:
+                            m = self.three_main(squares, laid, down)
+                            if m >= 0:
+                                best[7] = max(best[7], score + s + m)
 
     cdef int split_alone(self, SoloPlays* solo, const int* index, int n) noexcept nogil:
         """The most the tiles of these places in `solo.rack` (none, one or two) score, every one played, in
@@ -1569,11 +1565,14 @@ cdef class Search:
                 value = max(value, solo.best_pair[q])
         return value
 
-    cdef int rest_triple(self, int p, int slot, int alpha, SoloPlays* solo) noexcept nogil:
+    cdef int rest_triple(self, int p, Moves* moves, int slot, int alpha, SoloPlays* solo) noexcept nogil:
         """`triple_bound` on this board of the three tiles p keeps playing its tile of that rack slot (as
-        far as alpha), from their plays here (a generation), kept in `solo` for p's other plays of that tile."""
-        cdef int j = 0, value, pts = self.points[slot]
-        cdef Moves* theirs
+        far as alpha), from their plays here: those of p's `moves` made of them alone (going out first), not
+        generated; kept in `solo` for p's other plays of that tile."""
+        cdef int j = 0, value, pts = self.points[slot], i, k, m, n = 0, total = 0, placed, pass_out, t
+        cdef int left[3]
+        cdef bint used[3]
+        cdef Moves mine
         while j < solo.n_left and solo.left_slot[j] != slot:
             j += 1
         if j < solo.n_left and (solo.left_value[j] <= solo.left_alpha[j] or solo.left_value[j] > alpha):
@@ -1581,17 +1580,58 @@ cdef class Search:
         if j == solo.n_left:
             solo.n_left += 1
         solo.left_slot[j] = slot
+        k = 0
+        placed = 0
+        for i in range(solo.n_rack):
+            if solo.rack[i] == slot and not placed:
+                placed = 1
+            else:
+                left[k] = solo.rack[i]
+                k += 1
+        mine.score = <int*>PyMem_RawMalloc((4 * moves.n + 1 + 2 * (moves.first[moves.n] - moves.first[0])) * sizeof(int))
+        if mine.score == NULL:
+            return INFINITY
+        mine.first = mine.score + moves.n
+        mine.record = mine.first + moves.n + 1
+        mine.square = mine.record + moves.n
+        mine.tile = mine.square + (moves.first[moves.n] - moves.first[0])
+        mine.flat = moves.flat
+        n = 0
+        mine.n_out = 0
+        for pass_out in range(2):  # the plays going out with all three first
+            for i in range(moves.n):
+                used[0] = used[1] = used[2] = False
+                for k in range(moves.first[i], moves.first[i + 1]):
+                    t = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+                    for m in range(3):
+                        if not used[m] and left[m] == t:
+                            used[m] = True
+                            break
+                    else:
+                        break
+                else:
+                    if (moves.first[i + 1] - moves.first[i] == 3) != (pass_out == 0):
+                        continue
+                    mine.score[n] = moves.score[i]
+                    mine.record[n] = moves.record[i]
+                    mine.first[n] = total
+                    for k in range(moves.first[i], moves.first[i + 1]):
+                        mine.square[total] = moves.square[k]
+                        mine.tile[total] = moves.tile[k]
+                        total += 1
+                    n += 1
+            if pass_out == 0:
+                mine.n_out = n
+        mine.n = n
+        mine.first[n] = total
         self.take(p, slot, -1)
         self.value[p] -= pts
         self.size[p] -= 1
-        theirs = self.moves_of(p)
-        value = INFINITY
-        if theirs != NULL:
-            value = self.triple_bound(p, theirs, alpha)
-            self.unpin(theirs)
+        value = self.triple_bound(p, &mine, alpha)
         self.take(p, slot, 1)
         self.value[p] += pts
         self.size[p] += 1
+        PyMem_RawFree(mine.score)
         solo.left_value[j] = value
         solo.left_alpha[j] = alpha
         return value
@@ -1646,17 +1686,16 @@ cdef class Search:
             self.near[ring[j]] = 0
         return n
 
-    cdef int seeded_best(self, Moves* moves, const int* found, int n_found, int q, const int* left) noexcept nogil:
-        """`linked_best` of the three tiles `left` (rack slots) from q's tile where one or two of them are
-        first played as seeds (`seeds`: plays of this board making no word with a tile played before,
-        linked only by a later play), one play or two of one tile each: their scores, then the rest
-        linked to q's tile or theirs (`linked_best`, those tiles on the board). -INFINITY where none."""
-        cdef int a, b, j, k, m, n_rest, n_placed, rest, score, best = -INFINITY, slot
+    cdef void seeded_walk(self, Moves* moves, const int* found, int n_found, int q, const int* tiles,
+                          int* best) noexcept nogil:
+        """`linked_walk` of the three `tiles` (rack slots) from q's tile where one or two of them are first
+        played as seeds (`seeds`: plays of this board making no word with a tile played before, linked
+        only by a later play), one play or two of one tile each: their scores, then the rest linked to q's
+        tile or theirs, the first play to theirs."""
+        cdef int a, b, j, k, m, n_placed, score, done, slot
         cdef int pick[2]
-        cdef int codes[3]
         cdef int placed[4]
         cdef int laid[4]
-        cdef bint used[3]
         for a in range(n_found):
             for b in range(a - 1, n_found):  # b == a - 1: the seed a alone; b > a: with the seed b too
                 if b == a or b > a and (moves.first[found[a] + 1] - moves.first[found[a]] != 1
@@ -1664,10 +1703,10 @@ cdef class Search:
                     continue
                 pick[0] = found[a]
                 pick[1] = found[b] if b > a else -1
-                used[0] = used[1] = used[2] = False
                 placed[0] = q
                 n_placed = 1
                 score = 0
+                done = 0
                 for m in range(2):
                     if pick[m] < 0:
                         continue
@@ -1675,8 +1714,8 @@ cdef class Search:
                     for k in range(moves.first[pick[m]], moves.first[pick[m] + 1]):
                         slot = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
                         for j in range(3):
-                            if not used[j] and left[j] == slot:
-                                used[j] = True
+                            if not done >> j & 1 and tiles[j] == slot:
+                                done |= 1 << j
                                 break
                         else:
                             score = -INFINITY  # two seeds of one tile held once
@@ -1685,19 +1724,11 @@ cdef class Search:
                         n_placed += 1
                 if score == -INFINITY or n_placed == 3 and placed[1] == placed[2]:
                     continue
-                n_rest = 0
-                for j in range(3):
-                    if not used[j]:
-                        codes[n_rest] = left[j]
-                        n_rest += 1
                 for m in range(1, n_placed):
                     self.sq[placed[m]] = laid[m]
-                rest = self.linked_best(placed, n_placed, codes, n_rest, 1)  # a play linking the seeds
+                self.linked_walk(placed, n_placed, tiles, done, score, 1, best)  # a play linking the seeds first
                 for m in range(1, n_placed):
                     self.sq[placed[m]] = EMPTY
-                if rest > -INFINITY:
-                    best = max(best, score + rest)
-        return best
 
     cdef int left_bound(self, int p, Moves* moves, int i, SoloPlays* solo, int alpha) noexcept nogil:
         """The solo bound of the three tiles p's play i of one tile (of four) leaves it, on the board after
@@ -1707,7 +1738,7 @@ cdef class Search:
         none of an unlinked one's (else the later of the two would hold the earlier's), so the unlinked
         plays may be played first, in their order, and make the same words as on this board without i;
         the linked ones then make the same words as with nothing else played. So p's tiles split into the
-        linked (`linked_best`, from i's square), the unlinked (none linked: their `triple_bound` here,
+        linked (`linked_walk`, from i's square), the unlinked (none linked: their `triple_bound` here,
         `rest_triple`; else one or two tiles, `split_alone`) and those kept, which count against p at the
         end (all played: twice the opponent's rack for p)."""
         cdef int vo = self.value[1 - p], j, n = 0, c_mask, s_mask, k_mask, value, linked, alone, kept
@@ -1718,6 +1749,7 @@ cdef class Search:
         cdef int chosen[3]
         cdef int placed[4]
         cdef int seed_rack[3]
+        cdef int linked_of[8]   # per set of the tiles left: the most they score linked to i's tile
         cdef int found[SEEDS]
         cdef int bound, n_found
         for j in range(solo.n_rack):
@@ -1735,17 +1767,15 @@ cdef class Search:
             self.sq[q] = EMPTY
             return INFINITY  # too many to read
         placed[0] = q
+        for j in range(3):
+            seed_rack[j] = solo.rack[index[j]]
+            linked_of[j] = linked_of[j + 4] = -INFINITY
+        linked_of[3] = linked_of[7] = -INFINITY
+        self.linked_walk(placed, 1, seed_rack, 0, 0, 0, linked_of)
+        self.seeded_walk(moves, found, n_found, q, seed_rack, linked_of)  # all three linked, some by a later play
+        self.new_words()
         for c_mask in range(1, 8):  # the tiles linked to i's
-            n = 0
-            for j in range(3):
-                if c_mask >> j & 1:
-                    chosen[n] = solo.rack[index[j]]
-                    n += 1
-            linked = self.linked_best(placed, 1, chosen, n, 0)
-            if c_mask == 7:  # all three linked: some may be seeds, linked by a later play
-                for j in range(3):
-                    seed_rack[j] = solo.rack[index[j]]
-                linked = max(linked, self.seeded_best(moves, found, n_found, q, seed_rack))
+            linked = linked_of[c_mask]
             if linked == -INFINITY:
                 continue
             s_mask = 7 & ~c_mask
@@ -1772,7 +1802,7 @@ cdef class Search:
         self.new_words()
         if bound > alpha:
             return bound
-        return max(bound, self.rest_triple(p, played, alpha, solo))
+        return max(bound, self.rest_triple(p, moves, played, alpha, solo))
 
     cdef int single_best(self, int p) noexcept nogil:
         """The best score of p's one tile played on this board, -1 where it has no play: read off
