@@ -277,6 +277,20 @@ def test_a_search_lists_the_words_of_its_spelling_conditions_once(enable, monkey
     assert (count, len(rows), listed) == (100, 100, ["pattern"])
 
 
+def test_a_lax_limit_by_probability_reads_the_rows_its_page_shows_and_its_edges_ties(enable, rows_built, monkeypatch):
+    """The lax limit finds the ties at its two ends by bisecting its words in their places, a row read at each step
+    (some 17 a side for 25,000 words): before, every match's row was built twice (50,000 for `--pattern ?A*`)."""
+    row = Lexicon.row
+
+    def counted(lex, word):
+        rows_built.read += 1
+        return row(lex, word)
+
+    monkeypatch.setattr(Lexicon, "row", counted)
+    count, rows = found_at_most(enable, parse_query("--pattern ?A* --limit-probability-lax 1-1000 --limit 100"), 5000)
+    assert (count, len(rows)) == (100, 100) and rows_built.read <= 100 + 2 * 17
+
+
 def test_a_spelling_search_is_counted_whole_reading_the_rows_its_page_shows(enable, rows_built):
     """Without a limit, the page's 500 rows read and every match counted: the words whose second letter is A."""
     count, rows = first_found(enable, parse_query("--pattern ?A* --order probability"), 500)
@@ -672,11 +686,14 @@ SPELLED = [f"{text} --order {order}" for text in (
     "alphabetical", "alphagram", "length", "probability", "probability --probability-by word --blanks 1",
     "random --seed 3", "playability", "points-per-game")]
 #: Searches limited by probability whose kept words are picked before their rows are read (`_placed_words`):
-#: spelling conditions, stored ones alone, two groups, places past the matches, blanks counted otherwise.
+#: spelling conditions, stored ones alone, two groups, places past the matches, blanks counted otherwise; the lax
+#: limit's ties at both ends.
 PLACED = [f"{text} --order {order}" for text in (
     "--pattern ?A* --limit-probability 2-30", "--length 3 --limit-probability 5-40", "--limit-probability 1-9999",
     "--probability 1-50 --or --pattern *S --limit-probability 1-20", "--includes E --limit-probability 3-12 --blanks 0",
-    "--anagram AEINRST --limit-probability 1-1") for order in (
+    "--anagram AEINRST --limit-probability 1-1", "--pattern ?A* --limit-probability-lax 2-30",
+    "--length 3 --limit-probability-lax 5-40", "--includes E --limit-probability-lax 3-12 --blanks 0",
+    "--limit-probability-lax 1-9999", "--pattern ?? --limit-probability-lax 40-9999") for order in (
     "alphabetical", "alphagram", "length", "probability", "random --seed 3", "playability", "points-per-game")]
 
 

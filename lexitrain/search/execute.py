@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+from bisect import bisect_left, bisect_right
 import re
 import secrets
 from collections import Counter
@@ -146,20 +147,37 @@ def _store_order(query: Query) -> tuple[str, ...] | None:
 
 def _placed_words(lex: Lexicon, query: Query) -> set[str] | None:
     """The words a search limited by probability keeps (Zyzzyva's places, `_limit_by_probability`), as text alone:
-    its matches' words sorted by their places in the tables, those at the places kept. None for the lax limit
-    (its ties at the edges are read with the rows) and where `_found_words` is None but for a group of stored
-    conditions alone (the tables sort them too). `--pattern ?A* --limit-probability 1-100` built every match's
-    row twice, 25,000 of them, 0.28 s of CPU a request; `--length 8 --limit-probability 1-100`, 0.38 s."""
+    its matches' words sorted by their places in the tables, those at the places kept (`_lax_places` for the lax
+    limit). None where `_found_words` is None but for a group of stored conditions alone (the tables sort them
+    too). `--pattern ?A* --limit-probability 1-100` built every match's row twice, 25,000 of them, 0.28 s of CPU
+    a request; `--length 8 --limit-probability 1-100`, 0.38 s."""
     assert query.limit_probability is not None
-    if query.limit_lax:
-        return None
     unlimited = replace(query, limit_probability=None)
     words = _found_words(lex, unlimited)  # (None: one group of stored conditions alone)
     conditions = _stored_alone(lex, unlimited) if words is None else [OneOf("word", list(words))]
     if conditions is None:
         return None
     low, high = query.limit_probability
-    return set(lex.first_words(conditions, (f"likeliest{query.blanks}", "alphagram", "word"), high)[low - 1:])
+    place = (f"likeliest{query.blanks}", "alphagram", "word")
+    placed = lex.first_words(conditions, place, None if query.limit_lax else high)
+    return set(_lax_places(lex, placed, low, high, query.blanks) if query.limit_lax else placed[low - 1:])
+
+
+def _lax_places(lex: Lexicon, placed: list[str], low: int, high: int, blanks: int) -> list[str]:
+    """The words at places LOW..HIGH of PLACED (a search's words, the likeliest first) and those as likely as
+    either end (Zyzzyva's lax limit): the ties found by bisecting PLACED, a word's row read at each step
+    (`--pattern ?A* --limit-probability-lax 1-100` built every match's row twice, 0.26 s of CPU a request)."""
+    if low > len(placed):
+        return []
+    last = min(high, len(placed)) - 1
+
+    def rarer(word: str) -> int:  # (rising along PLACED)
+        row = lex.row(word)
+        assert row is not None
+        return -row["combinations"][blanks]
+
+    start = bisect_left(placed, rarer(placed[low - 1]), 0, low - 1, key=rarer)
+    return placed[start:bisect_right(placed, rarer(placed[last]), last, len(placed), key=rarer)]
 
 
 def _found_words(lex: Lexicon, query: Query, most: int | None = None) -> set[str] | None:
