@@ -1365,7 +1365,7 @@ cdef class Search:
         most that tile's best play here; of two, the best of those tiles here); where `touching`, those
         that are on one are scored square by square, their words checked in the word graph (without,
         the value may be below the bound: a first look, see triple_bound)."""
-        cdef int vo = self.value[1 - p], j, k, q, n_zone = 0, t, down, side, slot, b, c, value, best_out
+        cdef int vo = self.value[1 - p], j, k, q, n_zone = 0, t, down, side, slot, b, c, value, best_out, v
         cdef int one_b, one_c
         cdef bint reach
         cdef int rest[SOLO_TILES]
@@ -1413,8 +1413,9 @@ cdef class Search:
                         for t in range(1 if b == c else 2):
                             if down != reach and self.word_at(zone[q], t, c if t else b, reach) == -2:
                                 continue
-                            best_out = max(best_out, self.pair_score(zone[q], t, c if t else b, k,
-                                                                     b if t else c, down))
+                            v = self.pair_score(zone[q], t, c if t else b, k, b if t else c, down)
+                            if v >= 0:  # (-1: no play there)
+                                best_out = max(best_out, v)
             if best_out > -INFINITY:
                 value = max(value, best_out + 2 * vo)
         if touching:
