@@ -74,12 +74,12 @@ def write_atomically(path: Path, text: str) -> None:
 
 def lock_file(path: Path, wait: bool = True) -> int:
     """An open descriptor of PATH holding its exclusive lock (flock); -1 where it is held elsewhere
-    (WAIT False) or the system has no flock (Windows)."""
+    (WAIT False) or the system has no flock (Windows). A folder is locked itself: no file is made."""
     try:
         import fcntl
     except ImportError:
         return -1
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDONLY) if path.is_dir() else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

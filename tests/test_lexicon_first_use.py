@@ -76,3 +76,51 @@ def test_first_use_work_reports_through_the_installed_reporter(make_lexicon, mon
     dawg_module._OPEN.clear()
     dawg_module.dawg_for(lexicon)
     assert reported == ["building the word graph of small (first use)"]
+
+
+def test_two_programs_at_first_use_compile_once_and_both_open_it(home, tmp_path, monkeypatch) -> None:
+    """Two programs started together on a fresh home (two `serve` processes of one club): one compiles the
+    embedded list, the other waits for it and opens what it made. Before, both compiled, and the later one's
+    publish deleted the folder the first had opened (`serve`: "lexicon 'enable' is damaged (unable to open
+    database file)")."""
+    from lexitrain.lexicon import catalog
+
+    words = tmp_path / "tiny.txt"
+    words.write_text("CAT\nACT\nQI\n")
+    definitions = tmp_path / "definitions.txt"
+    definitions.write_text("CAT a small feline\n")
+    monkeypatch.setitem(catalog.EMBEDDED, "tiny", {"file": str(words), "definitions": str(definitions),
+                                                   "revision": "1", "credit": "a test's"})
+    compile_embedded = catalog.compile_embedded
+    compiling: list[str] = []
+    first_in, second_in = threading.Event(), threading.Event()
+
+    def held_compile(name: str) -> None:
+        """The first compile waits (up to 2 s) for a second one to start beside it, as it could before."""
+        compiling.append(name)
+        if len(compiling) == 1:
+            first_in.set()
+            second_in.wait(timeout=2)
+        else:
+            second_in.set()
+        compile_embedded(name)
+
+    monkeypatch.setattr(catalog, "compile_embedded", held_compile)
+    opened = {}
+
+    def open_it(who: str) -> None:
+        opened[who] = catalog.open_lexicon("tiny")
+
+    first = threading.Thread(target=open_it, args=("first",))
+    first.start()
+    assert first_in.wait(timeout=30)
+    second = threading.Thread(target=open_it, args=("second",))
+    second.start()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert compiling == ["tiny"]
+    assert sorted(opened) == ["first", "second"]
+    for lexicon in opened.values():
+        assert lexicon.anagrams("TAC") == ["ACT", "CAT"]
+        row = lexicon.row("CAT")
+        assert row is not None and row["definition"] == "a small feline"

@@ -14,7 +14,7 @@ from lexitrain.errors import LexitrainError
 from lexitrain.lexicon import schema, store
 from lexitrain.lexicon.lexicon import Lexicon, rebuild_hint
 from lexitrain.lexicon.progress import Progress, first_use, quiet
-from lexitrain.paths import shipped
+from lexitrain.paths import locked, shipped
 
 if TYPE_CHECKING:  # compiling loads numpy: `judge` and `anagram` open a compiled lexicon without it
     from lexitrain.lexicon.compile import BuildReport
@@ -62,17 +62,13 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     """Open a compiled lexicon (its name compared without case), compiling an embedded one on first use."""
     name = canonical_name(name)
     manifest = store.read_manifest(name)
-    stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
-    if name in EMBEDDED and (manifest is None or stale or manifest.get("revision") != EMBEDDED[name]["revision"]):
-        compile_embedded(name)
-        manifest = store.read_manifest(name)
-    elif manifest is not None and stale:
-        if not _compile_again(name, manifest):
-            raise LexitrainError(
-                f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
-                + rebuild_hint(name, manifest)
-            )
-        manifest = store.read_manifest(name)
+    if _outdated(name, manifest):
+        # One process compiles (holding the lexicons folder's lock); one started beside it waits, then opens
+        # what that one made (two compiling at once, the later publish deleted the folder the other had opened).
+        with locked(store.lexicons_dir()):
+            manifest = store.read_manifest(name)
+            if _outdated(name, manifest):
+                manifest = _compiled(name, manifest)
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
@@ -80,6 +76,25 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     if not folder.is_dir():
         raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
     return Lexicon(name, folder, manifest)
+
+
+def _outdated(name: str, manifest: dict[str, Any] | None) -> bool:
+    """Whether NAME must be compiled before it opens: an embedded list not compiled yet or of an older
+    revision, or a lexicon an older schema wrote."""
+    stale = manifest is not None and manifest.get("schema") != schema.SCHEMA_VERSION
+    if name in EMBEDDED:
+        return manifest is None or stale or manifest.get("revision") != EMBEDDED[name]["revision"]
+    return stale
+
+
+def _compiled(name: str, manifest: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The manifest of NAME compiled again (`_outdated`), or the one-line error where it cannot be."""
+    if name in EMBEDDED:
+        compile_embedded(name)
+    elif manifest is not None and not _compile_again(name, manifest):
+        raise LexitrainError(f"lexicon {name!r} was compiled by another version of lexitrain; rebuild it: "
+                             + rebuild_hint(name, manifest))
+    return store.read_manifest(name)
 
 
 def compile_embedded(name: str) -> None:
