@@ -72,16 +72,18 @@ def write_atomically(path: Path, text: str) -> None:
         raise LexitrainError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
-def lock_file(path: Path, wait: bool = True) -> int:
-    """An open descriptor of PATH holding its exclusive lock (flock); -1 where it is held elsewhere
-    (WAIT False) or the system has no flock (Windows). A folder is locked itself: no file is made."""
+def lock_file(path: Path, wait: bool = True, shared: bool = False, folder: bool = False) -> int:
+    """An open descriptor of PATH holding its lock (flock: exclusive, or SHARED with other readers); -1 where
+    it is held elsewhere (WAIT False) or the system has no flock (Windows). A FOLDER is locked itself: no
+    file is made (FileNotFoundError where it is gone)."""
     try:
         import fcntl
     except ImportError:
         return -1
-    fd = os.open(path, os.O_RDONLY) if path.is_dir() else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY) if folder else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    how = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, how if wait else how | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
         return -1
@@ -89,10 +91,10 @@ def lock_file(path: Path, wait: bool = True) -> int:
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold PATH's lock (waiting for it) while the block runs: one process at a time reads and writes
-    what it guards."""
-    fd = lock_file(path)
+def locked(path: Path, folder: bool = False) -> Iterator[None]:
+    """Hold PATH's lock (waiting for it; a FOLDER's own) while the block runs: one process at a time reads
+    and writes what it guards."""
+    fd = lock_file(path, folder=folder)
     try:
         yield
     finally:

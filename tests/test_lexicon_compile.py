@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -341,3 +343,33 @@ def test_a_list_cannot_replace_a_shipped_lexicon(enable, tmp_path, name):
     assert result.exit_code == 1 and f"'{name}' is the name of the shipped" in result.stderr
     assert f"--name my-{name}" in result.stderr
     assert open_lexicon(name).word_count > 60_000  # still the shipped list
+
+
+READER = """
+import sys
+from lexitrain.lexicon.catalog import open_lexicon
+lexicon = open_lexicon("mine")
+print("open", flush=True)
+sys.stdin.readline()
+print(lexicon.word_count, lexicon.anagrams("ERAC"), lexicon.row("CARE") is not None, flush=True)
+"""
+
+
+def test_a_rebuild_leaves_the_folder_a_running_program_reads(make_lexicon, home) -> None:
+    """A server keeps the lexicon it opened while the organiser builds it again: the build leaves the folder
+    another process reads (before, it deleted it, and the server's next search failed: FileNotFoundError,
+    500), and the next build removes it once nobody does."""
+    make_lexicon(SMALL, name="mine")
+    reader = subprocess.Popen([sys.executable, "-c", READER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout is not None and reader.stdout.readline() == "open\n"
+        make_lexicon(["DOG", "GOD"], name="mine")  # built again while the reader has the old one open
+        out, err = reader.communicate("go\n", timeout=60)
+    finally:
+        reader.kill()
+    assert (out, err) == ("15 ['ACRE', 'CARE', 'RACE'] True\n", "")
+    assert len([p for p in (home / "lexicons").iterdir() if p.is_dir()]) == 2  # its folder kept while read
+    make_lexicon(["DOG", "GOD", "GODS"], name="mine")
+    now = open_lexicon("mine")
+    assert [p for p in (home / "lexicons").iterdir() if p.is_dir()] == [now.folder] and now.word_count == 3

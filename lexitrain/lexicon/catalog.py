@@ -65,7 +65,7 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     if _outdated(name, manifest):
         # One process compiles (holding the lexicons folder's lock); one started beside it waits, then opens
         # what that one made (two compiling at once, the later publish deleted the folder the other had opened).
-        with locked(store.lexicons_dir()):
+        with locked(store.lexicons_dir(), folder=True):
             manifest = store.read_manifest(name)
             if _outdated(name, manifest):
                 manifest = _compiled(name, manifest)
@@ -73,8 +73,11 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
     folder = store.lexicon_folder(manifest)
-    if not folder.is_dir():
-        raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
+    if not store.hold(folder):  # a build replaced it since its manifest was read: open the one it made
+        manifest = store.read_manifest(name) or manifest
+        folder = store.lexicon_folder(manifest)
+        if not store.hold(folder):
+            raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
     return Lexicon(name, folder, manifest)
 
 
