@@ -72,13 +72,13 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
-    folder = store.lexicon_folder(manifest)
-    if not store.hold(folder):  # a build replaced it since its manifest was read: open the one it made
+    lexicon = Lexicon(name, store.lexicon_folder(manifest), manifest)
+    if not store.hold(lexicon.folder, lexicon):  # a build replaced it since its manifest was read: the one it made
         manifest = store.read_manifest(name) or manifest
-        folder = store.lexicon_folder(manifest)
-        if not store.hold(folder):
-            raise LexitrainError(f"lexicon {name!r} is damaged ({folder} is missing); rebuild it")
-    return Lexicon(name, folder, manifest)
+        lexicon = Lexicon(name, store.lexicon_folder(manifest), manifest)
+        if not store.hold(lexicon.folder, lexicon):
+            raise LexitrainError(f"lexicon {name!r} is damaged ({lexicon.folder} is missing); rebuild it")
+    return lexicon
 
 
 def _outdated(name: str, manifest: dict[str, Any] | None) -> bool:

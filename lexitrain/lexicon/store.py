@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +86,6 @@ BUILD_LOCK = ".lock"
 UNLOCKED_GRACE_SECONDS = 3600
 #: the open lock of each build folder of this process
 _held: dict[Path, int] = {}
-#: the shared lock this process holds on each published folder it reads (`hold`), while it runs
-_reading: dict[Path, int] = {}
 
 
 def new_build_dir(name: str) -> Path:
@@ -129,47 +128,47 @@ def remove_stale_builds() -> list[str]:
 
 def publish(name: str, build_dir: Path, manifest: dict[str, Any]) -> None:
     """Make a finished build the current lexicon NAME, atomically; the folders it replaces are removed
-    but for those another process reads (`hold`: a running server keeps the lexicon it opened)."""
+    but for those a program reads (`hold`: a running server keeps the lexicon it opened)."""
     folder = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=lexicons_dir()))
     folder.rmdir()
     _release(build_dir)
-    reading = lock_file(build_dir, shared=True, folder=True)  # read from here on: no other build removes it
+    reading = lock_file(build_dir, shared=True, folder=True)  # until its manifest names it: no build removes it
     build_dir.rename(folder)
-    _reading[folder] = reading
     manifest = {**manifest, "dir": folder.name}
     tmp = manifest_path(name).with_suffix(".json.tmp")
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
     os.replace(tmp, manifest_path(name))
+    current = (read_manifest(name) or {}).get("dir")  # (another build of the name may have published since)
     for other in lexicons_dir().glob(f"{name}.*"):  # the folder replaced, and any kept before while read
-        if other.is_dir() and other != folder:
+        if other.is_dir() and other.name not in (folder.name, current):
             _remove_unread(other)
+    if reading >= 0:
+        os.close(reading)
 
 
-def hold(folder: Path) -> bool:
-    """Read a published lexicon folder from now on: a shared lock on it while this process runs, so that a
-    build of its name elsewhere leaves it in place (before, `lexicon build` beside a running `serve` deleted
-    the folder under it: its next search failed, 500). False where the folder is gone (replaced since its
-    manifest was read)."""
-    if folder not in _reading:
-        try:
-            _reading[folder] = lock_file(folder, shared=True, folder=True)
-        except FileNotFoundError:
-            return False
-    return folder.is_dir()
+def hold(folder: Path, reader: object) -> bool:
+    """Keep a published lexicon folder while READER (the lexicon opened from it) lives: a shared lock on it,
+    so that a build of its name elsewhere leaves it in place (before, `lexicon build` beside a running `serve`
+    deleted the folder under it: its next search failed, 500). False where the folder is gone (replaced since
+    its manifest was read)."""
+    try:
+        fd = lock_file(folder, shared=True, folder=True)
+    except FileNotFoundError:
+        return False
+    if fd >= 0:
+        weakref.finalize(reader, os.close, fd)
+    return True
 
 
 def _remove_unread(folder: Path) -> None:
-    """Delete a folder no manifest names, unless another process reads it (`hold`; this one builds its name
-    again and reads its new one); a later build of the name removes it once nobody does."""
-    own = _reading.pop(folder, -1)
-    if own >= 0:
-        os.close(own)
+    """Delete a folder no manifest names, unless a program reads it (`hold`); a later build of the name
+    removes it once nobody does."""
     try:
         fd = lock_file(folder, wait=False, folder=True)
     except FileNotFoundError:
         return
     if fd < 0 and sys.platform != "win32":
-        return  # read by another process
+        return  # read by a program
     shutil.rmtree(folder, ignore_errors=True)
     if fd >= 0:
         os.close(fd)
