@@ -155,6 +155,10 @@ def hold(folder: Path, reader: object) -> bool:
         fd = lock_file(folder, shared=True, folder=True)
     except FileNotFoundError:
         return False
+    if not folder.is_dir():  # removed while its lock was awaited
+        if fd >= 0:
+            os.close(fd)
+        return False
     if fd >= 0:
         weakref.finalize(reader, os.close, fd)
     return True
