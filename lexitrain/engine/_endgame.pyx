@@ -1566,13 +1566,27 @@ cdef class Search:
                 value = max(value, solo.best_pair[q])
         return value
 
+    cdef bint made_of(self, Moves* moves, int i, const int* left) noexcept nogil:
+        """Whether play i is made of some of the three tiles `left` (rack slots), each used once."""
+        cdef int k, m, t
+        cdef bint used[3]
+        used[0] = used[1] = used[2] = False
+        for k in range(moves.first[i], moves.first[i + 1]):
+            t = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+            for m in range(3):
+                if not used[m] and left[m] == t:
+                    used[m] = True
+                    break
+            else:
+                return False
+        return True
+
     cdef int rest_triple(self, int p, Moves* moves, int slot, int alpha, SoloPlays* solo) noexcept nogil:
         """`triple_bound` on this board of the three tiles p keeps playing its tile of that rack slot (as
         far as alpha), from their plays here: those of p's `moves` made of them alone (going out first), not
         generated; kept in `solo` for p's other plays of that tile."""
-        cdef int j = 0, value, pts = self.points[slot], i, k, m, n = 0, total = 0, placed, pass_out, t
+        cdef int j = 0, value, pts = self.points[slot], i, k, n = 0, total = 0, placed, pass_out
         cdef int left[3]
-        cdef bint used[3]
         cdef Moves mine
         while j < solo.n_left and solo.left_slot[j] != slot:
             j += 1
@@ -1601,18 +1615,7 @@ cdef class Search:
         mine.n_out = 0
         for pass_out in range(2):  # the plays going out with all three first
             for i in range(moves.n):
-                used[0] = used[1] = used[2] = False
-                for k in range(moves.first[i], moves.first[i + 1]):
-                    t = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
-                    for m in range(3):
-                        if not used[m] and left[m] == t:
-                            used[m] = True
-                            break
-                    else:
-                        break
-                else:
-                    if (moves.first[i + 1] - moves.first[i] == 3) != (pass_out == 0):
-                        continue
+                if self.made_of(moves, i, left) and (moves.first[i + 1] - moves.first[i] == 3) == (pass_out == 0):
                     mine.score[n] = moves.score[i]
                     mine.record[n] = moves.record[i]
                     mine.first[n] = total
@@ -1646,8 +1649,7 @@ cdef class Search:
         where there are more."""
         cdef int ring[85]
         cdef int fresh[64]
-        cdef int start = 0, end = 1, near, step, j, k, n = 0, m, slot
-        cdef bint used[3]
+        cdef int start = 0, end = 1, near, step, j, k, n = 0, m
         ring[0] = q
         self.near[q] = 1
         for step in range(3):
@@ -1661,17 +1663,10 @@ cdef class Search:
         for j in range(moves.n_out, moves.n):
             if moves.first[j + 1] - moves.first[j] > 2:
                 continue
+            if not self.made_of(moves, j, left):
+                continue
             near = 0
-            used[0] = used[1] = used[2] = False
             for k in range(moves.first[j], moves.first[j + 1]):
-                slot = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
-                for m in range(3):
-                    if not used[m] and left[m] == slot:
-                        used[m] = True
-                        break
-                else:
-                    near = -1  # not a play of those tiles
-                    break
                 if self.near[moves.square[k]] == 1:
                     near = -1  # beside q's tile: a linked play
                     break
