@@ -743,6 +743,14 @@ cdef class Search:
         return [self.value[0], self.value[1]]
 
     # -- making and taking back plays ----------------------------------------------------
+    cdef inline int slot_of(self, int t) noexcept nogil:
+        """The rack slot tile t on the board came from (a blank's letter: the blank's slot)."""
+        return self.letters if t >= BLANK_FLAG else t
+
+    cdef inline int on_square(self, int slot) noexcept nogil:
+        """The tile a rack slot lays on a square for the bounds' word checks (a blank: WILD, any letter)."""
+        return WILD if slot == self.letters else slot
+
     cdef inline void take(self, int p, int slot, int delta) noexcept nogil:
         cdef int n = self.rack[p][slot]
         self.rack[p][slot] = n + delta
@@ -1095,12 +1103,12 @@ cdef class Search:
         best_one[1] = -INFINITY
         for i in range(moves.n_out, moves.n):  # the plays of one tile
             t = moves.tile[moves.first[i]]
-            slot = self.letters if t >= BLANK_FLAG else t
+            slot = self.slot_of(t)
             j = 0 if slot == slots[0] else 1
             best_one[j] = max(best_one[j], moves.score[i])
         for i in range(moves.n_out, moves.n):
             t = moves.tile[moves.first[i]]
-            slot = self.letters if t >= BLANK_FLAG else t
+            slot = self.slot_of(t)
             j = 0 if slot == slots[0] else 1
             # the other tile's best play alone (two of a kind: the same plays)
             v = best_one[1 - j] if slots[0] != slots[1] else best_one[0]
@@ -1138,7 +1146,7 @@ cdef class Search:
         for i in range(moves.n_out, moves.n):  # the plays of one tile, the other kept or played after
             q = moves.square[moves.first[i]]
             t = moves.tile[moves.first[i]]
-            a = self.letters if t >= BLANK_FLAG else t
+            a = self.slot_of(t)
             b = slots[1] if a == slots[0] else slots[0]
             self.sq[q] = t
             self.new_words()
@@ -1147,7 +1155,7 @@ cdef class Search:
             self.sq[q] = EMPTY
             for j in range(moves.n_out, moves.n):  # b's plays here on none of those squares
                 t = moves.tile[moves.first[j]]
-                if (self.letters if t >= BLANK_FLAG else t) != b or moves.score[j] <= one:
+                if self.slot_of(t) != b or moves.score[j] <= one:
                     continue
                 beside = moves.square[moves.first[j]] == q
                 for k in range(n_zone):
@@ -1227,7 +1235,7 @@ cdef class Search:
         square beside the play several times over (alone, with the other tile either way, as a hook)."""
         cdef int at = (q * 2 + down) * 2 + which
         if self.word_seen[at] != self.word_round:
-            self.sq[q] = WILD if slot == self.letters else slot
+            self.sq[q] = self.on_square(slot)
             self.word_known[at] = self.word_score(q, down, q, -1)
             self.sq[q] = EMPTY
             self.word_seen[at] = self.word_round
@@ -1256,15 +1264,15 @@ cdef class Search:
         cross2 = self.word_at(q2, 1 - which, slot2, not down)
         if cross2 == -2:
             return -1
-        self.sq[q] = WILD if slot == self.letters else slot
-        self.sq[q2] = WILD if slot2 == self.letters else slot2
+        self.sq[q] = self.on_square(slot)
+        self.sq[q2] = self.on_square(slot2)
         main = self.word_score(q, down, q, q2)
         self.sq[q] = EMPTY
         self.sq[q2] = EMPTY
         if main == -2:
             return -1
-        alone = max(self.run_word(q, WILD if slot == self.letters else slot, down),
-                    self.run_word(q2, WILD if slot2 == self.letters else slot2, down))
+        alone = max(self.run_word(q, self.on_square(slot), down),
+                    self.run_word(q2, self.on_square(slot2), down))
         return main + max(cross, 0) + max(cross2, 0) + alone
 
     cdef int touched(self, Moves* moves, int i, int* zone) noexcept nogil:
@@ -1342,13 +1350,13 @@ cdef class Search:
             if used == solo.n_rack:
                 solo.out = max(solo.out, moves.score[i])
             elif used == 1:
-                slot = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
+                slot = self.slot_of(moves.tile[j])
                 for k in range(solo.n_rack):
                     if solo.rack[k] == slot:
                         solo.best_one[k] = max(solo.best_one[k], moves.score[i])
             elif used == 2:
-                b = self.letters if moves.tile[j] >= BLANK_FLAG else moves.tile[j]
-                c = self.letters if moves.tile[j + 1] >= BLANK_FLAG else moves.tile[j + 1]
+                b = self.slot_of(moves.tile[j])
+                c = self.slot_of(moves.tile[j + 1])
                 b, c = min(b, c), max(b, c)
                 down = moves.flat[moves.record[i] + 3]
                 value = moves.score[i] + max(self.run_word(moves.square[j], moves.tile[j], down),
@@ -1373,7 +1381,7 @@ cdef class Search:
         for j in range(solo.n_rack):
             rest[j] = solo.rack[j]
         for q in range(moves.first[i], moves.first[i + 1]):
-            slot = self.letters if moves.tile[q] >= BLANK_FLAG else moves.tile[q]
+            slot = self.slot_of(moves.tile[q])
             for j in range(solo.n_rack):
                 if rest[j] == slot:
                     rest[j] = -1
@@ -1484,7 +1492,7 @@ cdef class Search:
                 s = self.single_score(zone[j], 0, tiles[u])
                 if s < 0:
                     continue
-                self.sq[zone[j]] = WILD if tiles[u] == self.letters else tiles[u]
+                self.sq[zone[j]] = self.on_square(tiles[u])
                 placed[n_placed] = zone[j]
                 self.linked_walk(placed, n_placed + 1, tiles, done | 1 << u, score + s, 0, best)
                 self.sq[zone[j]] = EMPTY
@@ -1505,8 +1513,8 @@ cdef class Search:
                             s = self.pair_score(z, 0, tiles[u], k, tiles[v], down)
                             if s < 0:
                                 continue
-                            self.sq[z] = WILD if tiles[u] == self.letters else tiles[u]
-                            self.sq[k] = WILD if tiles[v] == self.letters else tiles[v]
+                            self.sq[z] = self.on_square(tiles[u])
+                            self.sq[k] = self.on_square(tiles[v])
                             placed[n_placed] = z
                             placed[n_placed + 1] = k
                             self.linked_walk(placed, n_placed + 2, tiles, done | 1 << u | 1 << v, score + s, 0, best)
@@ -1527,7 +1535,7 @@ cdef class Search:
                     for u in range(3):
                         across[m][u] = -2
                         if ends[m] >= 0:
-                            self.sq[ends[m]] = WILD if tiles[u] == self.letters else tiles[u]
+                            self.sq[ends[m]] = self.on_square(tiles[u])
                             across[m][u] = self.word_score(ends[m], not down, ends[m], -1)
                             self.sq[ends[m]] = EMPTY
                 for start in range(3):
@@ -1542,7 +1550,7 @@ cdef class Search:
                                 break
                             s += max(across[start + m][u], 0)
                             squares[m] = ends[start + m]
-                            laid[m] = WILD if tiles[u] == self.letters else tiles[u]
+                            laid[m] = self.on_square(tiles[u])
                         if s >= 0:
                             m = self.three_main(squares, laid, down)
                             if m >= 0:
@@ -1572,7 +1580,7 @@ cdef class Search:
         cdef bint used[3]
         used[0] = used[1] = used[2] = False
         for k in range(moves.first[i], moves.first[i + 1]):
-            t = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+            t = self.slot_of(moves.tile[k])
             for m in range(3):
                 if not used[m] and left[m] == t:
                     used[m] = True
@@ -1708,7 +1716,7 @@ cdef class Search:
                         continue
                     score += moves.score[pick[m]]
                     for k in range(moves.first[pick[m]], moves.first[pick[m] + 1]):
-                        slot = self.letters if moves.tile[k] >= BLANK_FLAG else moves.tile[k]
+                        slot = self.slot_of(moves.tile[k])
                         for j in range(3):
                             if not done >> j & 1 and tiles[j] == slot:
                                 done |= 1 << j
@@ -1739,7 +1747,7 @@ cdef class Search:
         end (all played: twice the opponent's rack for p)."""
         cdef int vo = self.value[1 - p], j, n = 0, c_mask, s_mask, k_mask, value, linked, alone, kept
         cdef int t = moves.tile[moves.first[i]], q = moves.square[moves.first[i]]
-        cdef int played = self.letters if t >= BLANK_FLAG else t
+        cdef int played = self.slot_of(t)
         cdef bint skipped = False
         cdef int index[3]      # the tiles left: their places in solo.rack
         cdef int chosen[3]

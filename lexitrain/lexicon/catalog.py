@@ -72,13 +72,12 @@ def open_lexicon(name: str = DEFAULT_LEXICON) -> Lexicon:
     if manifest is None:
         known = sorted(set(store.compiled_names()) | set(EMBEDDED))
         raise LexitrainError(f"unknown lexicon {name!r} (known: {', '.join(known)})")
-    lexicon = Lexicon(name, store.lexicon_folder(manifest), manifest)
-    if not store.hold(lexicon.folder, lexicon):  # a build replaced it since its manifest was read: the one it made
-        manifest = store.read_manifest(name) or manifest
+    for _ in range(2):  # a build may replace its folder between reading the manifest and holding it: read again
         lexicon = Lexicon(name, store.lexicon_folder(manifest), manifest)
-        if not store.hold(lexicon.folder, lexicon):
-            raise LexitrainError(f"lexicon {name!r} is damaged ({lexicon.folder} is missing); rebuild it")
-    return lexicon
+        if store.hold(lexicon.folder, lexicon):
+            return lexicon
+        manifest = store.read_manifest(name) or manifest
+    raise LexitrainError(f"lexicon {name!r} is damaged ({lexicon.folder} is missing); rebuild it")
 
 
 def _outdated(name: str, manifest: dict[str, Any] | None) -> bool:
